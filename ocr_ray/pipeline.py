@@ -1,0 +1,321 @@
+"""Ray Data pipeline: PDFs -> one row per page -> engine -> one markdown per paper.
+
+    from_items(tasks) --flat_map(read_pdf_pages)--> page rows
+                      --map_batches(engine)-------> page texts
+    driver: iter_rows() (order preserved) -> PaperMarkdown as soon as a paper is complete
+
+A PDF that cannot be read produces a single row carrying ``error`` instead of
+pages, so every task yields exactly one ``PaperMarkdown``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import pyarrow as pa
+import pyarrow.fs as pafs
+
+from ocr_ray.engines import Engine, get_engine
+
+PAGE_SEPARATOR = "\n\n---\n\n"
+# PDFs per input block: small blocks let the read stage spread over all workers
+# and keep each task's output (rendered pages) a few MB.
+PDFS_PER_BLOCK = 4
+# Where a PDF's trailer must end; readers such as pdf.js search the last KiB too.
+_EOF_WINDOW = 2048
+
+
+@dataclass(frozen=True)
+class PdfTask:
+    forum_id: str
+    pdf_path: str  # path inside the filesystem passed to run_pipeline
+
+
+@dataclass
+class PaperMarkdown:
+    forum_id: str
+    markdown: str  # pages joined with PAGE_SEPARATOR, "" on failure
+    num_pages: int
+    engine: str
+    model: str | None
+    error: str | None  # why the PDF could not be read, else None
+
+
+class PdfReadError(Exception):
+    """A PDF that cannot yield pages; the message is the short reason reported."""
+
+
+# ---------------------------------------------------------------- worker side
+
+
+def _read_bytes(filesystem: pafs.FileSystem, path: str) -> bytes:
+    try:
+        with filesystem.open_input_file(path) as handle:
+            return handle.readall()
+    except FileNotFoundError:
+        raise PdfReadError(f"missing file: {path}") from None
+    except OSError as exc:  # pyarrow reports S3 404s and permission errors as OSError
+        if "not found" in str(exc).lower() or "does not exist" in str(exc).lower():
+            raise PdfReadError(f"missing file: {path}") from None
+        raise PdfReadError(f"cannot read file: {exc}") from None
+
+
+def _check_pdf_bytes(data: bytes) -> None:
+    """Cheap structural checks PDFium does not make.
+
+    PDFium rebuilds a broken cross-reference table, so a truncated download often
+    opens and silently loses its last pages; the missing ``%%EOF`` catches that.
+    """
+    if not data:
+        raise PdfReadError("empty file")
+    if b"%PDF-" not in data[:1024]:
+        raise PdfReadError("not a PDF (no %PDF- header)")
+    if b"%%EOF" not in data[-_EOF_WINDOW:]:
+        raise PdfReadError("truncated PDF (no %%EOF at end)")
+
+
+def _open_pdf(data: bytes) -> Any:
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    # PDFium rejects a document with an empty page tree without setting its
+    # (process-global) last error, so the code left by an earlier document would
+    # be reported. Set a sentinel first: opening a missing *path* sets
+    # FPDF_ERR_FILE, which loading from memory can never produce itself.
+    pdfium_c.FPDF_LoadDocument(b"/nonexistent/ocr-ray-error-sentinel.pdf", None)
+    try:
+        return pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        code = getattr(exc, "err_code", None)
+        if code == pdfium_c.FPDF_ERR_FILE:
+            raise PdfReadError("PDF has zero pages (empty page tree)") from None
+        if code == pdfium_c.FPDF_ERR_PASSWORD:
+            raise PdfReadError("encrypted PDF (password required)") from None
+        if code == pdfium_c.FPDF_ERR_FORMAT:
+            raise PdfReadError("corrupt PDF (PDFium: data format error)") from None
+        raise PdfReadError(f"unreadable PDF ({exc})") from None
+
+
+def _error_row(task: dict[str, Any], reason: str) -> dict[str, Any]:
+    return {
+        "task_index": task["task_index"],
+        "forum_id": task["forum_id"],
+        "page_index": -1,
+        "num_pages": 0,
+        "text": "",
+        "image": b"",
+        "error": reason,
+    }
+
+
+def read_pdf_pages(
+    task: dict[str, Any], *, filesystem: pafs.FileSystem, engine: Engine
+) -> Iterator[dict[str, Any]]:
+    """flat_map UDF: one row per page, or one error row if the PDF is unusable.
+
+    A generator, so Ray can ship a long PDF's rendered pages in several blocks.
+    Pages are prepared before anything is yielded: a page that fails half way
+    must turn the whole paper into one error row, not a partial paper.
+    """
+    try:
+        data = _read_bytes(filesystem, task["pdf_path"])
+        _check_pdf_bytes(data)
+        pdf = _open_pdf(data)
+    except PdfReadError as exc:
+        yield _error_row(task, str(exc))
+        return
+    rows: list[dict[str, Any]] = []
+    try:
+        num_pages = len(pdf)
+        if num_pages == 0:
+            yield _error_row(task, "PDF has zero pages")
+            return
+        for page_index in range(num_pages):
+            page = pdf[page_index]
+            try:
+                payload = engine.prepare_page(page)
+            finally:
+                page.close()
+            rows.append(
+                {
+                    "task_index": task["task_index"],
+                    "forum_id": task["forum_id"],
+                    "page_index": page_index,
+                    "num_pages": num_pages,
+                    "error": "",
+                    **payload,
+                }
+            )
+    except Exception as exc:  # noqa: BLE001 - any PDFium failure is a per-paper error
+        yield _error_row(task, f"failed on page {len(rows) + 1}: {type(exc).__name__}: {exc}"[:300])
+        return
+    finally:
+        pdf.close()
+    yield from rows
+
+
+def _apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
+    """Replace page payloads by engine text; images never travel back to the driver."""
+    rows = batch.to_pylist()
+    pages = [row for row in rows if not row["error"]]
+    texts = iter(engine.process_batch(pages) if pages else [])
+    page_texts = ["" if row["error"] else next(texts) for row in rows]
+    return pa.table(
+        {
+            "task_index": batch["task_index"],
+            "forum_id": batch["forum_id"],
+            "page_index": batch["page_index"],
+            "num_pages": batch["num_pages"],
+            "error": batch["error"],
+            "page_text": pa.array(page_texts, type=pa.string()),
+        }
+    )
+
+
+def run_engine_task(batch: pa.Table, *, engine: Engine) -> pa.Table:
+    """Stateless map_batches UDF; setup runs per batch, so only for cheap engines."""
+    engine.setup()
+    return _apply_engine(engine, batch)
+
+
+class EngineActor:
+    """map_batches UDF for engines holding a model: setup once per actor."""
+
+    def __init__(self, engine: Engine):
+        engine.setup()
+        self.engine = engine
+
+    def __call__(self, batch: pa.Table) -> pa.Table:
+        return _apply_engine(self.engine, batch)
+
+
+# ---------------------------------------------------------------- driver side
+
+
+def build_dataset(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engine):
+    import ray.data
+
+    items = [
+        {"task_index": index, "forum_id": task.forum_id, "pdf_path": task.pdf_path}
+        for index, task in enumerate(tasks)
+    ]
+    dataset = ray.data.from_items(
+        items, override_num_blocks=max(1, math.ceil(len(items) / PDFS_PER_BLOCK))
+    )
+    # The dataset holds its own copy of the DataContext: setting the option here
+    # orders this run without changing the caller's global context.
+    dataset.context.execution_options.preserve_order = True
+    pages = dataset.flat_map(read_pdf_pages, fn_kwargs={"filesystem": filesystem, "engine": engine})
+    engine_args: dict[str, Any] = {
+        "batch_size": engine.batch_size,
+        "batch_format": "pyarrow",
+        "num_cpus": engine.num_cpus,
+    }
+    if engine.num_gpus:
+        engine_args["num_gpus"] = engine.num_gpus
+    if engine.uses_actor:
+        return pages.map_batches(
+            EngineActor,
+            fn_constructor_kwargs={"engine": engine},
+            compute=ray.data.ActorPoolStrategy(min_size=1),
+            **engine_args,
+        )
+    return pages.map_batches(run_engine_task, fn_kwargs={"engine": engine}, **engine_args)
+
+
+def _paper(task: PdfTask, engine: Engine, *, markdown="", num_pages=0, error=None) -> PaperMarkdown:
+    return PaperMarkdown(
+        forum_id=task.forum_id,
+        markdown=markdown,
+        num_pages=num_pages,
+        engine=engine.name,
+        model=engine.model,
+        error=error,
+    )
+
+
+def assemble_papers(
+    rows: Iterator[dict[str, Any]], tasks: list[PdfTask], engine: Engine
+) -> Iterator[PaperMarkdown]:
+    """Group page rows into papers and yield them in task order.
+
+    With preserved order the rows of one paper are contiguous, so ``open_papers``
+    and ``finished`` hold at most a paper or two: memory stays flat.
+    """
+    open_papers: dict[int, dict[int, str]] = {}  # task_index -> page_index -> text
+    finished: dict[int, PaperMarkdown] = {}
+    next_to_yield = 0
+    for row in rows:
+        index = row["task_index"]
+        task = tasks[index]
+        if row["error"]:
+            finished[index] = _paper(task, engine, error=row["error"])
+        else:
+            pages = open_papers.setdefault(index, {})
+            pages[row["page_index"]] = row["page_text"]
+            if len(pages) == row["num_pages"]:
+                del open_papers[index]
+                markdown = PAGE_SEPARATOR.join(pages[i] for i in range(len(pages)))
+                finished[index] = _paper(task, engine, markdown=markdown, num_pages=len(pages))
+        while next_to_yield in finished:
+            yield finished.pop(next_to_yield)
+            next_to_yield += 1
+    # Only reachable if Ray lost rows: still one result per task.
+    for index in range(next_to_yield, len(tasks)):
+        if index in finished:
+            yield finished.pop(index)
+        else:
+            got = len(open_papers.get(index, {}))
+            yield _paper(tasks[index], engine, error=f"pipeline lost pages (got {got})")
+
+
+def ensure_ray(ray_address: str | None, num_cpus: int | None) -> bool:
+    """Start or join Ray unless the caller already did; True if we started it."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    init_args: dict[str, Any] = {"include_dashboard": False, "ignore_reinit_error": True}
+    if ray_address is None and num_cpus is not None:
+        init_args["num_cpus"] = num_cpus  # only valid when starting a local cluster
+    ray.init(address=ray_address, **init_args)
+    return True
+
+
+def _run(tasks, filesystem, engine, ray_address, num_cpus) -> Iterator[PaperMarkdown]:
+    import ray
+
+    started_ray = ensure_ray(ray_address, num_cpus)
+    try:
+        dataset = build_dataset(tasks, filesystem, engine)
+        yield from assemble_papers(dataset.iter_rows(), tasks, engine)
+    finally:
+        if started_ray:
+            ray.shutdown()
+
+
+def run_pipeline(
+    tasks: list[PdfTask],
+    filesystem: pafs.FileSystem | None = None,
+    engine: str = "text-layer",
+    ray_address: str | None = None,
+    num_cpus: int | None = None,
+) -> Iterator[PaperMarkdown]:
+    """Yield one PaperMarkdown per task, in task order, as papers complete.
+
+    Not a generator itself: a bad engine name raises here, before Ray starts.
+    Ray starts on the first ``next()``; it is shut down at the end only if this
+    call started it.
+    """
+    resolved_engine = get_engine(engine)
+    filesystem = filesystem or pafs.LocalFileSystem()
+    if isinstance(filesystem, pafs.LocalFileSystem):
+        # Ray workers do not share the driver's working directory.
+        tasks = [PdfTask(task.forum_id, os.path.abspath(task.pdf_path)) for task in tasks]
+    tasks = list(tasks)
+    if not tasks:
+        return iter(())
+    return _run(tasks, filesystem, resolved_engine, ray_address, num_cpus)

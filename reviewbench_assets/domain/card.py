@@ -1,0 +1,453 @@
+"""Render the dataset card (``README.md``) of the ReviewBench-shaped output.
+
+Pure domain code: no Dagster. The YAML front matter follows the ReviewBench card
+(``shared/design/seeds/reviewbench_dataset_card.md``): ``configs``/``data_files`` per split with
+data, and ``dataset_info`` (features from REVIEWBENCH_SCHEMA, splits with their sizes), so that
+``datasets.load_dataset(<out_dir>)`` returns a DatasetDict with one split per conference and
+``load_dataset(<out_dir>, "<extra config>")`` loads an extra config.
+"""
+from __future__ import annotations
+
+import uuid
+from typing import Iterable
+
+import pyarrow as pa
+import pyarrow.fs as pafs
+import yaml
+
+from .schema import (
+    PAGE_SEPARATOR,
+    REVIEW_DICT_FIELDS,
+    REVIEW_FIELDS,
+    REVIEW_FLAG_FIELDS,
+    REVIEW_SCORE_FIELDS,
+    REVIEW_TEXT_FIELDS,
+    REVIEWBENCH_SCHEMA,
+)
+from .splits import STAGING_DIR, SplitStats, join_path
+
+__all__ = [
+    "SPLIT_ORDER",
+    "PRETTY_NAME",
+    "hf_features",
+    "size_category",
+    "ordered_splits",
+    "card_front_matter",
+    "rating_histogram",
+    "render_dataset_card",
+    "write_dataset_card",
+]
+
+PRETTY_NAME = "ReviewBench A Multi-Conference Peer-Review Corpus"
+# The card's split order; unknown splits follow alphabetically.
+SPLIT_ORDER = ["neurips", "iclr", "icml", "tmlr", "emnlp", "corl", "colm"]
+TASK_CATEGORIES = ["text-generation", "text-classification", "summarization", "question-answering"]
+TAGS = ["peer-review", "openreview", "scientific-papers", "nlp", "benchmarking", "meta-science"]
+
+_COLUMN_NOTES = {
+    "forum_id": "OpenReview forum ID — primary key",
+    "conference": "`neurips` / `iclr` / `icml` / `tmlr` / `emnlp` / `corl` / `colm`",
+    "year": "Conference year",
+    "track": "`main` / `datasets_and_benchmarks` / `findings` / etc.",
+    "venue_id": "OpenReview venue ID, e.g. `NeurIPS.cc/2024/Conference`",
+    "paper_number": "Submission number (nullable)",
+    "venue": 'Final venue string, e.g. `"NeurIPS 2024 poster"`',
+    "decision": "`Accept (poster)`, `Accept (oral)`, `Reject`, etc.",
+    "decision_comment": "Area-chair meta-review",
+    "author_rebuttal": "General rebuttal; empty when per-reviewer rebuttals are used",
+    "num_reviews": "Convenience count",
+    "reviews_json": "All reviews as a JSON string — see below",
+    "markdown": "OCR'd full text of the initial submission PDF; `\"\"` if unavailable",
+    "markdown_chars": "`len(markdown)` for fast filtering",
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Front matter
+# --------------------------------------------------------------------------------------------
+
+
+def _hf_dtype(t: pa.DataType) -> str:
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return "string"
+    if pa.types.is_boolean(t):
+        return "bool"
+    for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"):
+        if getattr(pa.types, f"is_{name}")(t):
+            return name
+    if pa.types.is_float32(t):
+        return "float32"
+    if pa.types.is_float64(t):
+        return "float64"
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t):
+        return "binary"
+    if pa.types.is_timestamp(t):
+        return f"timestamp[{t.unit}]" + (f", tz={t.tz}" if t.tz else "")
+    raise TypeError(f"no Hugging Face dtype for Arrow type {t}")
+
+
+def _hf_feature(name: str | None, t: pa.DataType) -> dict:
+    out: dict = {} if name is None else {"name": name}
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        inner = t.value_type
+        if pa.types.is_list(inner) or pa.types.is_struct(inner):
+            out["list"] = _hf_feature(None, inner).get("struct") or [_hf_feature(None, inner)]
+        else:
+            out["list"] = _hf_dtype(inner)
+    elif pa.types.is_struct(t):
+        out["struct"] = [_hf_feature(f.name, f.type) for f in t]
+    else:
+        out["dtype"] = _hf_dtype(t)
+    return out
+
+
+def hf_features(schema: pa.Schema = REVIEWBENCH_SCHEMA) -> list[dict]:
+    """``dataset_info.features`` in the card's notation (``dtype: int32``, ``list: string``)."""
+    return [_hf_feature(f.name, f.type) for f in schema]
+
+
+def size_category(n: int) -> str:
+    """The Hub's ``size_categories`` bucket for ``n`` examples."""
+    if n < 1_000:
+        return "n<1K"
+    bounds = [(10**4, "1K<n<10K"), (10**5, "10K<n<100K"), (10**6, "100K<n<1M"),
+              (10**7, "1M<n<10M"), (10**8, "10M<n<100M"), (10**9, "100M<n<1B")]
+    for bound, label in bounds:
+        if n < bound:
+            return label
+    return "n>1B"
+
+
+def ordered_splits(names: Iterable[str]) -> list[str]:
+    names = list(dict.fromkeys(names))
+    known = [s for s in SPLIT_ORDER if s in names]
+    return known + sorted(s for s in names if s not in SPLIT_ORDER)
+
+
+def _with_data(stats: dict[str, SplitStats]) -> list[SplitStats]:
+    return [stats[s] for s in ordered_splits(stats) if stats[s].num_examples > 0]
+
+
+def card_front_matter(
+    stats: dict[str, SplitStats],
+    extra_configs: dict[str, list[str]] | None = None,
+    pretty_name: str = PRETTY_NAME,
+) -> dict:
+    """The YAML header as a dict (see module docstring)."""
+    splits = _with_data(stats)
+    total = sum(s.num_examples for s in splits)
+    configs: list[dict] = []
+    if splits:
+        configs.append(
+            {
+                "config_name": "default",
+                "default": True,
+                "data_files": [
+                    {"split": s.split, "path": f"data/{s.split}-*"} for s in splits
+                ],
+            }
+        )
+    for name in sorted(extra_configs or {}):
+        names = ordered_splits((extra_configs or {})[name])
+        if names:
+            configs.append(
+                {
+                    "config_name": name,
+                    "data_files": [{"split": s, "path": f"{name}/{s}-*"} for s in names],
+                }
+            )
+    header: dict = {
+        "license": "cc-by-4.0",
+        "task_categories": list(TASK_CATEGORIES),
+        "language": ["en"],
+        "tags": list(TAGS),
+        "pretty_name": pretty_name,
+        "size_categories": [size_category(total)],
+        "configs": configs,
+    }
+    if splits:
+        header["dataset_info"] = {
+            "features": hf_features(REVIEWBENCH_SCHEMA),
+            "splits": [
+                {"name": s.split, "num_bytes": int(s.dataset_bytes or s.num_bytes),
+                 "num_examples": int(s.num_examples)}
+                for s in sorted(splits, key=lambda s: s.split)
+            ],
+            "download_size": int(sum(s.num_bytes for s in splits)),
+            "dataset_size": int(sum(s.dataset_bytes or s.num_bytes for s in splits)),
+        }
+    return header
+
+
+# --------------------------------------------------------------------------------------------
+# Markdown body
+# --------------------------------------------------------------------------------------------
+
+
+def _fmt_int(n: int) -> str:
+    return f"{n:,}"
+
+
+def _fmt_rate(num: int, den: int) -> str:
+    return f"{100.0 * num / den:.1f}%" if den else "–"
+
+
+def _fmt_num(x: float | None) -> str:
+    if x is None:
+        return "–"
+    return f"{x:.2f}"
+
+
+def _fmt_value(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def rating_histogram(counts: dict[float, int], width: int = 40, max_bins: int = 20) -> str:
+    """A unicode bar chart of a rating distribution: one bar per value when there are at most
+    ``max_bins`` distinct values, else ``max_bins`` equal-width bins."""
+    counts = {float(k): int(v) for k, v in counts.items() if v}
+    if not counts:
+        return "(no ratings)"
+    values = sorted(counts)
+    if len(values) <= max_bins:
+        rows = [(_fmt_value(v), counts[v]) for v in values]
+    else:
+        lo, hi = values[0], values[-1]
+        step = (hi - lo) / max_bins
+        bins = [0] * max_bins
+        for v, c in counts.items():
+            bins[min(int((v - lo) / step), max_bins - 1)] += c
+        rows = [(f"{lo + i * step:.2f}–{lo + (i + 1) * step:.2f}", c) for i, c in enumerate(bins)]
+    peak = max(c for _, c in rows) or 1
+    total = sum(c for _, c in rows)
+    label_w = max(len(label) for label, _ in rows)
+    count_w = max(len(_fmt_int(c)) for _, c in rows)
+    lines = []
+    for label, c in rows:
+        eighths = round(width * 8 * c / peak)
+        bar = "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
+        lines.append(
+            f"{label:>{label_w}} │ {bar:<{width}} {_fmt_int(c):>{count_w}} ({100 * c / total:4.1f}%)"
+        )
+    return "\n".join(lines)
+
+
+def _mean(counts: dict[float, int]) -> float | None:
+    n = sum(counts.values())
+    return sum(v * c for v, c in counts.items()) / n if n else None
+
+
+def _median(counts: dict[float, int]) -> float | None:
+    n = sum(counts.values())
+    if not n:
+        return None
+    items = sorted(counts.items())
+
+    def nth(k: int) -> float:
+        seen = 0
+        for v, c in items:
+            seen += c
+            if seen > k:
+                return v
+        return items[-1][0]
+
+    return nth((n - 1) // 2) if n % 2 else (nth(n // 2 - 1) + nth(n // 2)) / 2
+
+
+def _body(
+    stats: dict[str, SplitStats],
+    extra_configs: dict[str, list[str]] | None,
+    generated_at: str,
+    title: str,
+) -> str:
+    splits = _with_data(stats)
+    papers = sum(s.papers for s in splits)
+    reviews = sum(s.reviews for s in splits)
+    pages = sum(s.pages for s in splits)
+    n_vy = sum(len(s.venue_years) for s in splits)
+    years = sorted(
+        {vy.year for s in splits for vy in s.venue_years.values() if vy.year is not None}
+    )
+    out: list[str] = []
+    w = out.append
+    w(f"# {title}\n")
+    w(
+        "A multi-conference corpus of **peer-reviewed papers + their reviews + author rebuttals + "
+        "acceptance decisions**, harvested from [OpenReview](https://openreview.net) and aligned "
+        "with **OCR'd full-text markdown** of each paper's initial submission.\n"
+    )
+    w(f"- **{_fmt_int(papers)}** papers")
+    w(f"- **{_fmt_int(reviews)}** reviews")
+    w(f"- **{_fmt_int(pages)}** OCR'd PDF pages (markdown inlined per row)")
+    span = f", **{years[0]} – {years[-1]}**" if years else ""
+    w(f"- **{len(splits)} conferences**, **{n_vy} venue/year combinations**{span}")
+    w(f"- Generated: {generated_at}\n")
+    w("```python")
+    w("from datasets import load_dataset")
+    w('ds = load_dataset("<path or repo id>")')
+    w("print(ds)")
+    w("# DatasetDict({")
+    for s in splits:
+        w(f"#     {s.split}: Dataset(num_rows={s.num_examples})")
+    w("# })")
+    w("```\n")
+
+    # Per-split totals.
+    w("## Splits\n")
+    w("One **split per conference family**. Within a split, filter by `year`, `venue_id`, or "
+      "`track` for slicing.\n")
+    w("| Split | Venue-years | Papers | Reviews | Pages | Accepted | Acceptance rate | "
+      "Shards | Parquet bytes |")
+    w("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for s in splits:
+        w(
+            f"| {s.split} | {', '.join(sorted(s.venue_years))} | {_fmt_int(s.papers)} | "
+            f"{_fmt_int(s.reviews)} | {_fmt_int(s.pages)} | {_fmt_int(s.accepted)} | "
+            f"{_fmt_rate(s.accepted, s.papers)} | {len(s.files)} | {_fmt_int(s.num_bytes)} |"
+        )
+    w(
+        f"| **total** | {n_vy} | **{_fmt_int(papers)}** | **{_fmt_int(reviews)}** | "
+        f"**{_fmt_int(pages)}** | {_fmt_int(sum(s.accepted for s in splits))} | "
+        f"{_fmt_rate(sum(s.accepted for s in splits), papers)} | "
+        f"{sum(len(s.files) for s in splits)} | {_fmt_int(sum(s.num_bytes for s in splits))} |\n"
+    )
+    empty = [s for s in ordered_splits(stats) if stats[s].num_examples == 0]
+    if empty:
+        w(f"Splits without data (not listed in `configs`): {', '.join(empty)}.\n")
+
+    # Per venue-year.
+    w("## Statistics per venue-year\n")
+    w("| Split | Venue-year | Conference | Year | Track | Papers | Reviews | Reviews/paper | "
+      "Pages | Pages/paper | Accepted | Acceptance rate | Mean rating |")
+    w("|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for s in splits:
+        for key in sorted(s.venue_years):
+            vy = s.venue_years[key]
+            w(
+                f"| {s.split} | `{key}` | {vy.conference} | {vy.year if vy.year is not None else '–'}"
+                f" | {vy.track or 'main'} | {_fmt_int(vy.papers)} | {_fmt_int(vy.reviews)} | "
+                f"{_fmt_num(vy.reviews / vy.papers if vy.papers else None)} | {_fmt_int(vy.pages)} | "
+                f"{_fmt_num(vy.pages / vy.papers_with_markdown if vy.papers_with_markdown else None)}"
+                f" | {_fmt_int(vy.accepted)} | {_fmt_rate(vy.accepted, vy.papers)} | "
+                f"{_fmt_num(vy.mean_rating)} |"
+            )
+    w("")
+    w(
+        "*Venue-year* is `<conference>-<year>` plus `-<track>` when the track is not `main`. "
+        "*Pages* counts `markdown.count(\"\\n\\n---\\n\\n\") + 1` over papers with non-empty "
+        "markdown (pages/paper is over those papers). *Accepted*: a `decision` starting with "
+        "\"Accept\" counts as accepted and one mentioning reject/withdraw as not; without such a "
+        "decision the final `venue` string decides (accepted unless empty or containing "
+        "\"Reject\", \"Withdrawn\", \"Desk Rejected\" or \"Submitted to\"). Rolling venues "
+        "(TMLR) only contain accepted papers. *Mean rating* is over the numeric `rating` of "
+        "every review in `reviews_json`; rating scales differ between venues.\n"
+    )
+
+    # Score distributions.
+    w("## Rating distributions\n")
+    w("Distribution of the numeric `rating` field of every review (`reviews_json`), per split.\n")
+    for s in splits:
+        counts = s.rating_counts()
+        n = sum(counts.values())
+        w(f"### {s.split}\n")
+        w(
+            f"{_fmt_int(n)} rated reviews; mean {_fmt_num(_mean(counts))}, "
+            f"median {_fmt_num(_median(counts))}.\n"
+        )
+        w("```text")
+        w(rating_histogram(counts))
+        w("```\n")
+
+    # Schema.
+    w("## Schema\n")
+    w("Each row is one paper. The default config has exactly these columns:\n")
+    w("| Column | Type | Notes |")
+    w("|---|---|---|")
+    for f in REVIEWBENCH_SCHEMA:
+        typ = f"list<{f.type.value_type}>" if pa.types.is_list(f.type) else str(f.type)
+        w(f"| `{f.name}` | `{typ}` | {_COLUMN_NOTES.get(f.name, '')} |")
+    w("")
+    sep = PAGE_SEPARATOR.encode("unicode_escape").decode()
+    w(f"Page boundaries inside `markdown` are marked with `{sep}`.\n")
+    w("### Decoding `reviews_json`\n")
+    w("`reviews_json` is `json.dumps(list[dict])`:\n")
+    w("```python")
+    w("import json")
+    w(f'df = ds["{splits[0].split if splits else "iclr"}"].to_pandas()')
+    w('df["reviews"] = df["reviews_json"].map(json.loads)')
+    w("```\n")
+    w(
+        f"Each review dict is the **union of all review forms** ({len(REVIEW_FIELDS)} fields); "
+        "absent text fields are `\"\"`, absent scores `None`.\n"
+    )
+    w("| Kind | Fields |")
+    w("|---|---|")
+    for kind, fields in (
+        ("text", REVIEW_TEXT_FIELDS),
+        ("score (numeric or null)", REVIEW_SCORE_FIELDS),
+        ("flag (bool or null)", REVIEW_FLAG_FIELDS),
+        ("dict (venue-specific leftovers)", REVIEW_DICT_FIELDS),
+    ):
+        w(f"| {kind} | {', '.join(f'`{x}`' for x in fields)} |")
+    w("")
+
+    if extra_configs:
+        w("## Other configs\n")
+        w("| Config | Splits | Load with |")
+        w("|---|---|---|")
+        for name in sorted(extra_configs):
+            names = ordered_splits(extra_configs[name])
+            if names:
+                w(f"| `{name}` | {', '.join(names)} | `load_dataset(<path>, \"{name}\")` |")
+        w("")
+
+    w("## License\n")
+    w(
+        "Released under [CC BY 4.0](https://creativecommons.org/licenses/by/4.0/). Paper full "
+        "text and review text remain the intellectual property of their respective authors.\n"
+    )
+    return "\n".join(out)
+
+
+def render_dataset_card(
+    stats: dict[str, SplitStats],
+    extra_configs: dict[str, list[str]] | None,
+    generated_at: str,
+    *,
+    pretty_name: str = PRETTY_NAME,
+    title: str = "ReviewBench",
+) -> str:
+    """``README.md`` text: YAML front matter (``yaml.safe_dump``) + markdown statistics.
+
+    ``stats`` maps split name -> SplitStats; splits with ``num_examples == 0`` are left out of
+    ``configs`` and ``dataset_info``. ``extra_configs`` maps config name -> the splits it has
+    files for (``<config>/<split>-*``). ``dataset_info.splits[].num_bytes`` is the uncompressed
+    Arrow estimate (HF semantics; ``SplitStats.dataset_bytes``), ``download_size`` the sum of the
+    Parquet file sizes (``SplitStats.num_bytes``).
+    """
+    header = yaml.safe_dump(
+        card_front_matter(stats, extra_configs, pretty_name),
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=1000,
+    )
+    return f"---\n{header}---\n\n{_body(stats, extra_configs, generated_at, title)}"
+
+
+def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str) -> str:
+    """Write ``out_dir/README.md`` atomically (temp file under ``.staging/`` + move).
+    Returns the final path."""
+    staging = join_path(out_dir, STAGING_DIR)
+    fs.create_dir(staging, recursive=True)
+    tmp = join_path(staging, f"README-{uuid.uuid4().hex}.md")
+    final = join_path(out_dir, "README.md")
+    try:
+        with fs.open_output_stream(tmp) as f:
+            f.write(text.encode("utf-8"))
+        fs.move(tmp, final)
+    except BaseException:
+        if fs.get_file_info(tmp).type == pafs.FileType.File:
+            fs.delete_file(tmp)
+        raise
+    return final

@@ -1,0 +1,201 @@
+"""Re^2 rebuttal dialogues, rule-based (pure domain code, no Dagster).
+
+Rules (Re^2 §2.1, ../shared/design/SPEC.md):
+- one thread per official review: the review and every reply under it (transitively via
+  `replyto`), time-ordered, deleted notes dropped (their live children stay);
+- consecutive posts of the same role merge into one turn (texts "\\n\\n"-joined, titles kept,
+  `note_ids` listing the parts); split posts titled "(k/n)" / "(Part k)" are put in part order;
+- an author's post that only reminds/nudges an unresponsive reviewer, at the tail of a run of
+  author posts, is dropped and counted (`dropped_reminders`);
+- global responses (author notes replying to the forum itself, incl. Author_Rebuttal) are inserted
+  at their time position in each thread as `kind="reference_context"` turns, never as author turns.
+
+A later LLM merge replaces `merge_turns` behind the same output (`merged_by` names the merger).
+"""
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from reviewbench_assets.domain.forum import ParsedForum, Post, sort_time
+from reviewbench_assets.domain.scores import reviewer_id
+
+RULE_BASED = "rule-based"
+
+
+class Turn(BaseModel):
+    role: str  # reviewer | author | area_chair | program_chairs | public
+    kind: Literal["turn", "reference_context"] = "turn"
+    title: str = ""  # merged turns: the parts' non-empty titles joined with " / "
+    titles: list[str] = Field(default_factory=list)  # every part's title, in turn order
+    text: str = ""
+    note_ids: list[str] = Field(default_factory=list)
+    tcdate: int | None = None  # of the first part
+
+
+class Dialogue(BaseModel):
+    forum_id: str
+    review_id: str
+    reviewer: str
+    turns: list[Turn] = Field(default_factory=list)
+    dropped_reminders: int = 0
+    dropped_reminder_ids: list[str] = Field(default_factory=list)
+    merged_by: str = RULE_BASED
+
+
+# ---------------------------------------------------------------------------------------------
+# reminders
+
+REMINDER_MAX_CHARS = 1200
+_REMINDER = re.compile(
+    r"|".join([
+        r"\b(gentle|kind|friendly|polite|quick|final|last)\s+reminder",
+        r"\breminder\b",
+        r"\bas\s+the\s+(author[-\s]+reviewer\s+)?discussion\s+(period|phase|stage|deadline)\s+(is\s+)?"
+        r"(ending|end|closing|close|approaching|nearing|drawing)",
+        r"\b(discussion|rebuttal)\s+(period|phase|deadline)\s+(is\s+|will\s+)?"
+        r"(ending|end|closing|close|approaching|nearing|coming\s+to\s+an\s+end|ends)",
+        r"\bdeadline\s+is\s+(approaching|coming|near)",
+        r"\bwe\s+would\s+(greatly\s+|really\s+|very\s+much\s+|sincerely\s+)?appreciate\s+"
+        r"(it\s+if\s+you\s+could\s+|your\s+)(feedback|response|reply|reconsider|let\s+us\s+know|"
+        r"take\s+a\s+look|check)",
+        r"\bhave\s+(we|our\s+(responses?|rebuttal|replies))\s+(adequately\s+|sufficiently\s+|fully\s+)?"
+        r"(addressed|resolved|answered)\s+your\s+(concerns?|questions?|comments?)",
+        r"\b(did|do|does)\s+(we|our\s+(responses?|rebuttal|replies))\s+(adequately\s+)?"
+        r"(address|resolve|answer)\s+your\s+(concerns?|questions?)",
+        r"\blook(ing)?\s+forward\s+to\s+(hearing\s+(back\s+)?from\s+you|your\s+(feedback|response|reply))",
+        r"\bhaven'?t\s+(yet\s+)?(heard|received)\b",
+    ]),
+    re.IGNORECASE,
+)
+
+
+def is_reminder(post: Post) -> bool:
+    """A short author post whose text or title is a reminder / nudge to respond."""
+    if post.role != "author":
+        return False
+    text = post.text.strip()
+    if len(text) > REMINDER_MAX_CHARS:
+        return False
+    return bool(_REMINDER.search(text) or _REMINDER.search(post.title))
+
+
+# ---------------------------------------------------------------------------------------------
+# merging
+
+_PART = re.compile(r"\(\s*(?:part\s*)?(\d+)\s*(?:/\s*(\d+))?\s*\)|\bpart\s+(\d+)\b", re.IGNORECASE)
+
+
+def _part_index(title: str) -> int | None:
+    m = _PART.search(title or "")
+    if not m:
+        return None
+    if m.group(1) and m.group(2):
+        return int(m.group(1))
+    if m.group(1) and re.search(r"part", m.group(0), re.IGNORECASE):
+        return int(m.group(1))
+    if m.group(3):
+        return int(m.group(3))
+    return None
+
+
+def _part_order(posts: list[Post]) -> list[Post]:
+    """Posts in "(k/n)" / "(Part k)" order when every one carries a distinct part number
+    (authors sometimes post part 2 before part 1); otherwise time order."""
+    idx = [_part_index(p.title) for p in posts]
+    if len(posts) > 1 and all(i is not None for i in idx) and len(set(idx)) == len(idx):
+        return [p for _, p in sorted(zip(idx, posts), key=lambda t: t[0])]
+    return posts
+
+
+def merge_turns(groups: list[list[Post]], kinds: list[str]) -> list[Turn]:
+    """Rule-based merge: one Turn per group of consecutive same-role posts."""
+    turns = []
+    for group, kind in zip(groups, kinds):
+        ordered = _part_order(group) if kind == "turn" else group
+        titles = [p.title for p in ordered]
+        turns.append(Turn(
+            role=ordered[0].role,
+            kind=kind,
+            title=" / ".join(t for t in titles if t),
+            titles=titles,
+            text="\n\n".join(p.text for p in ordered if p.text),
+            note_ids=[p.note_id for p in ordered],
+            tcdate=min(sort_time(p) for p in group),
+        ))
+    return turns
+
+
+# ---------------------------------------------------------------------------------------------
+# threads
+
+
+def _drop_reminders(items: list[tuple[str, Post]]) -> tuple[list[tuple[str, Post]], list[str]]:
+    """Drop reminders at the tail of each run of author posts; a run that is only reminders is
+    dropped only when it ends the thread (a nudge the reviewer never answered)."""
+    keep: list[tuple[str, Post]] = []
+    dropped: list[str] = []
+    i, n = 0, len(items)
+    while i < n:
+        kind, post = items[i]
+        if kind != "turn" or post.role != "author":
+            keep.append(items[i])
+            i += 1
+            continue
+        j = i
+        while j < n and items[j][0] == "turn" and items[j][1].role == "author":
+            j += 1
+        run = items[i:j]
+        tail = len(run)
+        while tail > 0 and is_reminder(run[tail - 1][1]):
+            tail -= 1
+        trailing = all(k == "reference_context" for k, _ in items[j:])
+        if tail == len(run) or (tail == 0 and not trailing):
+            keep.extend(run)
+        else:
+            keep.extend(run[:tail])
+            dropped.extend(p.note_id for _, p in run[tail:])
+        i = j
+    return keep, dropped
+
+
+def build_thread(p: ParsedForum, review: Post) -> Dialogue:
+    """The dialogue of one official review."""
+    replies = [q for q in p.descendants(review.note_id) if not q.deleted]
+    thread_ids = {q.note_id for q in replies}
+    globals_ = [
+        q for q in (p.post(g) for g in p.global_response_ids)
+        if q is not None and not q.deleted and q.note_id not in thread_ids
+    ]
+    timeline: list[tuple[str, Post]] = [("turn", q) for q in replies] + [
+        ("reference_context", q) for q in globals_
+    ]
+    # a global response posted before the review is placed right after it, never before it
+    timeline.sort(key=lambda t: (max(sort_time(t[1]), sort_time(review)), t[1].note_id))
+    items, dropped = _drop_reminders([("turn", review)] + timeline)
+
+    groups: list[list[Post]] = []
+    kinds: list[str] = []
+    for kind, post in items:
+        if (kind == "turn" and groups and kinds[-1] == "turn"
+                and groups[-1][-1].role == post.role):
+            groups[-1].append(post)
+        else:
+            groups.append([post])
+            kinds.append(kind)
+    return Dialogue(
+        forum_id=p.forum_id,
+        review_id=review.note_id,
+        reviewer=reviewer_id(review.signature),
+        turns=merge_turns(groups, kinds),
+        dropped_reminders=len(dropped),
+        dropped_reminder_ids=dropped,
+        merged_by=RULE_BASED,
+    )
+
+
+def build_dialogues(p: ParsedForum) -> list[Dialogue]:
+    """One dialogue per (non-deleted) official review, in review time order."""
+    return [build_thread(p, r) for r in p.posts if r.kind == "review" and not r.deleted]

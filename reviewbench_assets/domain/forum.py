@@ -1,0 +1,561 @@
+"""One raw OpenReview forum -> a typed `ParsedForum` (pure domain code, no Dagster).
+
+Input is the raw submission note exactly as the API returned it (v1: plain-value content, single
+`invitation`; v2: `{"value": ...}` content, `invitations` list, `domain`) whose `details.replies`
+holds every note of the forum (nested replies included; the tree is rebuilt from `replyto`).
+
+Replies are classified by their invitation suffix `/-/<Name>` against the venue catalogue's reply
+names (never by position), and their author role by signature. `row_fields` turns a parsed forum
+into every ReviewBench column except `markdown`/`markdown_chars`.
+"""
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from typing import Any, Iterable, Literal, Mapping
+
+from pydantic import BaseModel, Field
+
+from partitions.catalogue import VenueYear
+from reviewbench_assets.domain.scores import normalize_review, render_review_text, text_of
+
+Kind = Literal[
+    "review", "meta_review", "decision", "rebuttal", "comment", "withdrawal", "desk_rejection", "other"
+]
+Role = Literal["reviewer", "author", "area_chair", "program_chairs", "public"]
+Status = Literal["active", "withdrawn", "desk_rejected"]
+KINDS: tuple[str, ...] = (
+    "review", "meta_review", "decision", "rebuttal", "comment", "withdrawal", "desk_rejection"
+)
+
+
+class MalformedForumError(ValueError):
+    """The forum cannot be parsed at all; the message names the forum id and the reason."""
+
+    def __init__(self, forum_id: str | None, reason: str):
+        self.forum_id = forum_id
+        self.reason = reason
+        super().__init__(f"malformed forum {forum_id or '<no id>'}: {reason}")
+
+
+class Post(BaseModel):
+    """One reply note of a forum, normalised across API v1/v2."""
+
+    note_id: str
+    replyto: str | None = None
+    invitation: str = ""  # v1 `invitation`; v2 first of `invitations`
+    invitations: list[str] = Field(default_factory=list)  # v2: every invitation that edited it
+    parent_invitations: list[str] = Field(default_factory=list)  # v2 `parentInvitations`
+    kind: Kind = "other"
+    role: Role = "public"
+    signature: str = ""
+    number: int | None = None
+    tcdate: int | None = None
+    cdate: int | None = None
+    mdate: int | None = None
+    title: str = ""
+    text: str = ""
+    content: dict[str, Any] = Field(default_factory=dict)  # unwrapped (v2 `{"value": x}` -> x)
+    deleted: bool = False
+
+    @property
+    def time(self) -> int:
+        return sort_time(self)
+
+
+class ParsedForum(BaseModel):
+    forum_id: str
+    number: int | None = None
+    api: Literal["v1", "v2"] = "v2"
+    venue_id: str = ""
+    track: str = "main"
+    status: Status = "active"
+    title: str = ""
+    abstract: str = ""
+    authors: list[str] = Field(default_factory=list)
+    keywords: list[str] = Field(default_factory=list)
+    tldr: str = ""
+    primary_area: str = ""
+    venue: str = ""
+    decision: str = ""
+    decision_comment: str = ""
+    author_rebuttal: str = ""
+    reviews: list[dict[str, Any]] = Field(default_factory=list)
+    posts: list[Post] = Field(default_factory=list)  # time-ordered, deleted ones included
+    # author notes replying to the forum itself (general rebuttals, Author_Rebuttal) -> Re^2
+    # "global responses"; author notes to the ACs only ("Discussion Summary") are kept apart.
+    global_response_ids: list[str] = Field(default_factory=list)
+    discussion_summary_ids: list[str] = Field(default_factory=list)
+    pdf: str | None = None
+    invitations: list[str] = Field(default_factory=list)
+    content: dict[str, Any] = Field(default_factory=dict)  # submission content, unwrapped
+    cdate: int | None = None
+    tcdate: int | None = None
+    mdate: int | None = None
+    tmdate: int | None = None
+    warnings: list[str] = Field(default_factory=list)
+
+    def post(self, note_id: str) -> Post | None:
+        for p in self.posts:
+            if p.note_id == note_id:
+                return p
+        return None
+
+    def children(self, note_id: str) -> list[Post]:
+        return [p for p in self.posts if p.replyto == note_id]
+
+    def descendants(self, note_id: str) -> list[Post]:
+        """Every note under `note_id` (transitively, deleted ones included), time-ordered."""
+        out, frontier, seen = [], [note_id], {note_id}
+        while frontier:
+            parent = frontier.pop()
+            for p in self.posts:
+                if p.replyto == parent and p.note_id not in seen:
+                    seen.add(p.note_id)
+                    out.append(p)
+                    frontier.append(p.note_id)
+        return sorted(out, key=sort_time)
+
+    def posts_of_kind(self, kind: str, *, include_deleted: bool = False) -> list[Post]:
+        return [p for p in self.posts if p.kind == kind and (include_deleted or not p.deleted)]
+
+
+# ---------------------------------------------------------------------------------------------
+# small helpers
+
+
+def sort_time(p: Post) -> int:
+    for t in (p.tcdate, p.cdate, p.mdate):
+        if isinstance(t, int):
+            return t
+    return 0
+
+
+def _sort_key(p: Post) -> tuple[int, str]:
+    return (sort_time(p), p.note_id)
+
+
+def unwrap_content(content: Mapping[str, Any] | None) -> dict[str, Any]:
+    """v2 `{"field": {"value": x, "readers": ...}}` -> `{"field": x}`; v1 content unchanged.
+    A v2 field without a `value` (hidden from us) is dropped."""
+    out: dict[str, Any] = {}
+    for k, v in (content or {}).items():
+        if isinstance(v, Mapping) and ("value" in v or "readers" in v) and set(v) <= {
+            "value", "readers", "nonreaders", "writers", "order", "description"
+        }:
+            if "value" in v:
+                out[k] = v["value"]
+        else:
+            out[k] = v
+    return out
+
+
+def invitation_name(invitation: str) -> str:
+    """`ICLR.cc/2020/Conference/Paper1/-/Official_Review` -> `Official_Review` (also the pre-2019
+    layout `<venue>/-/Paper1/Official_Review`)."""
+    if "/-/" not in invitation:
+        return ""
+    return invitation.rsplit("/-/", 1)[1].rsplit("/", 1)[-1]
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value] if value else []
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value if v]
+    return []
+
+
+def kind_table(venue: VenueYear) -> dict[str, str]:
+    """Catalogue reply name -> kind (first kind listing a name wins, in KINDS order)."""
+    table: dict[str, str] = {}
+    inv = venue.invitations
+    for kind in KINDS:
+        for name in getattr(inv, kind):
+            table.setdefault(name, kind)
+    return table
+
+
+def classify_kind(invitations: Iterable[str], table: Mapping[str, str]) -> str:
+    """The kind of the first invitation whose `/-/<Name>` suffix names a catalogue reply."""
+    for inv in invitations:
+        kind = table.get(invitation_name(inv))
+        if kind:
+            return kind
+    return "other"
+
+
+_REVIEWER_SIG = re.compile(r"/(Reviewer_[^/]+|AnonReviewer\d+|Reviewers?(/Submitted)?)$")
+_AC_SIG = re.compile(r"/(Area_Chair[^/]*|Area_Chairs|Senior_Area_Chair[^/]*|Action_Editors?)$")
+_PC_SIG = re.compile(r"/(Program_Chairs|Editors_In_Chief|Program_Committee)$")
+
+
+def role_of(signature: str, venue_ids: Iterable[str] = ()) -> str:
+    sig = (signature or "").rstrip("/")
+    if sig.endswith("/Authors"):
+        return "author"
+    if _REVIEWER_SIG.search(sig):
+        return "reviewer"
+    if _AC_SIG.search(sig):
+        return "area_chair"
+    if _PC_SIG.search(sig) or sig in set(venue_ids):
+        return "program_chairs"
+    return "public"
+
+
+# Main text field per kind (first present wins); fallback: the longest string field.
+_TEXT_FIELDS: dict[str, tuple[str, ...]] = {
+    "comment": ("comment", "rebuttal", "response"),
+    "rebuttal": ("rebuttal", "comment", "response"),
+    "meta_review": ("metareview", "metareview:_summary,_strengths_and_weaknesses", "meta_review",
+                    "comment", "recommendation"),
+    "decision": ("comment", "metareview", "metareview:_summary,_strengths_and_weaknesses",
+                 "decision", "recommendation"),
+    "withdrawal": ("withdrawal_confirmation", "comment", "withdrawal"),
+    "desk_rejection": ("desk_reject_comments", "desk_rejection_comments", "comment"),
+    "other": ("comment", "rebuttal", "review", "metareview"),
+}
+
+
+def main_text(kind: str, content: Mapping[str, Any]) -> str:
+    if kind == "review":
+        return render_review_text(content)
+    for name in _TEXT_FIELDS.get(kind, _TEXT_FIELDS["other"]):
+        value = content.get(name)
+        if value not in (None, "", []):
+            return text_of(value)
+    strings = [v for k, v in content.items() if k != "title" and isinstance(v, str)]
+    return max(strings, key=len) if strings else ""
+
+
+def _int_or_none(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# parsing
+
+
+def _build_post(raw: Mapping[str, Any], table: Mapping[str, str], venue_ids: list[str]) -> Post:
+    invitations = _as_list(raw.get("invitations"))
+    single = raw.get("invitation")
+    if isinstance(single, str) and single and single not in invitations:
+        invitations = [single] + invitations
+    parents = _as_list(raw.get("parentInvitations", raw.get("parent_invitations")))
+    content = unwrap_content(raw.get("content"))
+    kind = classify_kind(parents + invitations, table)
+    signatures = _as_list(raw.get("signatures"))
+    signature = signatures[0] if signatures else ""
+    return Post(
+        note_id=str(raw["id"]),
+        replyto=raw.get("replyto") or None,
+        invitation=invitations[0] if invitations else "",
+        invitations=invitations,
+        parent_invitations=parents,
+        kind=kind,
+        role=role_of(signature, venue_ids),
+        signature=signature,
+        number=_int_or_none(raw.get("number")),
+        tcdate=_int_or_none(raw.get("tcdate")),
+        cdate=_int_or_none(raw.get("cdate")),
+        mdate=_int_or_none(raw.get("tmdate", raw.get("mdate"))),
+        title=text_of(content.get("title")),
+        text=main_text(kind, content),
+        content=content,
+        deleted=bool(raw.get("ddate")),
+    )
+
+
+_DEAR_AC = re.compile(
+    r"^\W*dear\s+(the\s+)?(senior\s+)?(acs?|sacs?|pcs?|area[\s_-]+chairs?|program[\s_-]+chairs?|"
+    r"meta[\s_-]?reviewers?|action[\s_-]+editors?|editors?)\b",
+    re.IGNORECASE,
+)
+_SUMMARY_TITLE = re.compile(
+    r"(discussion\s+summary|summary\s+of\s+(the\s+)?(author[-\s]+reviewer\s+)?discussions?|"
+    r"(message|note|letter|summary)\s+(to|for)\s+(the\s+)?(acs?|sacs?|area\s+chairs?|pcs?|program\s+chairs?))",
+    re.IGNORECASE,
+)
+
+
+def is_discussion_summary(post: Post) -> bool:
+    """An author note addressed to the ACs/PCs only (e.g. ICLR 2026 "Discussion Summary", "Dear
+    ACs, ... we would like to summarize the discussion"): not a response to reviewers."""
+    if post.role != "author":
+        return False
+    first_line = post.text.strip().split("\n", 1)[0] if post.text.strip() else ""
+    to_ac = bool(_DEAR_AC.match(first_line)) and not re.search(
+        r"(?<!meta[\s_-])(?<!meta)reviewers?\b", first_line, re.IGNORECASE)
+    return bool(_SUMMARY_TITLE.search(post.title)) or to_ac
+
+
+def _venue_id_of(raw: Mapping[str, Any], invitations: list[str], venue: VenueYear) -> str:
+    domain = raw.get("domain")
+    if isinstance(domain, str) and domain:
+        return domain
+    known = sorted(venue.venue_ids, key=len, reverse=True)
+    for inv in invitations:
+        for vid in known:
+            if inv.startswith(vid + "/"):
+                return vid
+    for inv in invitations:
+        if "/-/" in inv:
+            return inv.split("/-/", 1)[0]
+    return venue.venue_ids[0]
+
+
+def _track_of(venue_id: str, venue_string: str, decision: str, venue: VenueYear) -> str:
+    candidates = [t for t, vid in venue.tracks.items() if vid == venue_id] or list(venue.tracks)
+    if len(candidates) == 1:
+        return candidates[0]
+    haystack = f"{venue_string}\n{decision}".lower()
+    for track, needle in venue.track_from_venue.items():
+        if track in candidates and needle.lower() in haystack:
+            return track
+    rest = [t for t in candidates if t not in venue.track_from_venue]
+    if "main" in rest:
+        return "main"
+    return rest[0] if rest else candidates[0]
+
+
+def _status_of(
+    invitations: list[str], content: Mapping[str, Any], venue_id: str, posts: list[Post],
+    venue: VenueYear,
+) -> str:
+    inv = venue.invitations
+    desk = inv.desk_rejected_submission.format(venue_id=venue_id)
+    withdrawn = inv.withdrawn_submission.format(venue_id=venue_id)
+    venueid = text_of(content.get("venueid"))
+    markers = set(invitations) | ({venueid} if venueid else set())
+    if desk in markers or any(i.endswith("Desk_Rejected_Submission") for i in markers):
+        return "desk_rejected"
+    if withdrawn in markers or any(i.endswith("Withdrawn_Submission") for i in markers):
+        return "withdrawn"
+    venue_string = text_of(content.get("venue")).lower()
+    if re.search(r"desk[\s_-]*reject", venue_string):
+        return "desk_rejected"
+    if "withdrawn" in venue_string:
+        return "withdrawn"
+    live = [p for p in posts if not p.deleted]
+    if any(p.kind == "desk_rejection" for p in live):
+        return "desk_rejected"
+    if any(p.kind == "withdrawal" for p in live):
+        return "withdrawn"
+    return "active"
+
+
+def _str_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [s.strip() for s in value.split(",") if s.strip()]
+    if isinstance(value, (list, tuple)):
+        return [text_of(v) for v in value if v not in (None, "")]
+    return [text_of(value)]
+
+
+def _first_text(content: Mapping[str, Any], *names: str) -> str:
+    for n in names:
+        if content.get(n) not in (None, ""):
+            return text_of(content[n])
+    return ""
+
+
+def _metareview_field(content: Mapping[str, Any]) -> str:
+    for k, v in content.items():
+        if (k.lower().startswith("metareview") or k.lower().startswith("meta_review")) and v:
+            return text_of(v)
+    return ""
+
+
+def _decision_and_comment(posts: list[Post]) -> tuple[str, str]:
+    decisions = [p for p in posts if p.kind == "decision" and not p.deleted]
+    metas = [p for p in posts if p.kind == "meta_review" and not p.deleted]
+    decision = ""
+    for p in reversed(decisions):  # latest decision note wins
+        decision = _first_text(p.content, "decision", "recommendation")
+        if decision:
+            break
+    if not decision:  # CoRL 2022 style: the decision lives on the meta-review
+        for p in reversed(metas):
+            decision = _first_text(p.content, "decision")
+            if decision:
+                break
+    comment = ""
+    for p in reversed(metas):
+        comment = _metareview_field(p.content)
+        if comment:
+            break
+    if not comment:
+        for p in reversed(decisions):
+            comment = _metareview_field(p.content) or _first_text(p.content, "comment")
+            if comment:
+                break
+    if not comment and len(metas) == 1:
+        comment = metas[0].text
+    return decision, comment
+
+
+def parse_forum(raw: dict, venue: VenueYear) -> ParsedForum:
+    """Parse one raw forum (submission note + `details.replies`) of `venue`.
+
+    Raises `MalformedForumError` when the forum itself is unusable; a single bad reply is skipped
+    and recorded in `ParsedForum.warnings`.
+    """
+    if not isinstance(raw, Mapping):
+        raise MalformedForumError(None, f"expected a JSON object, got {type(raw).__name__}")
+    forum_id = raw.get("id")
+    if not isinstance(forum_id, str) or not forum_id:
+        raise MalformedForumError(raw.get("forum") if isinstance(raw.get("forum"), str) else None,
+                                  "submission note has no id")
+    if not isinstance(raw.get("content"), Mapping):
+        raise MalformedForumError(forum_id, "submission note has no content object")
+    details = raw.get("details") or {}
+    if not isinstance(details, Mapping):
+        raise MalformedForumError(forum_id, "details is not an object")
+    replies = details.get("replies", [])
+    if replies is None:
+        replies = []
+    if not isinstance(replies, list):
+        raise MalformedForumError(forum_id, f"details.replies is not a list ({type(replies).__name__})")
+
+    api = "v2" if (raw.get("domain") or isinstance(raw.get("invitations"), list)) else venue.api
+    invitations = _as_list(raw.get("invitations"))
+    if isinstance(raw.get("invitation"), str) and raw["invitation"] not in invitations:
+        invitations = [raw["invitation"]] + invitations
+    content = unwrap_content(raw["content"])
+    venue_id = _venue_id_of(raw, invitations, venue)
+    table = kind_table(venue)
+    venue_ids = list(dict.fromkeys([venue_id, *venue.venue_ids]))
+
+    warnings: list[str] = []
+    by_id: dict[str, Post] = {}
+    for i, r in enumerate(replies):
+        if not isinstance(r, Mapping):
+            warnings.append(f"{forum_id}: reply #{i} skipped: not an object")
+            continue
+        rid = r.get("id")
+        if not isinstance(rid, str) or not rid:
+            warnings.append(f"{forum_id}: reply #{i} skipped: no id")
+            continue
+        if r.get("forum") not in (None, forum_id):
+            warnings.append(f"{forum_id}: reply {rid} skipped: belongs to forum {r.get('forum')}")
+            continue
+        if not isinstance(r.get("content"), Mapping):
+            warnings.append(f"{forum_id}: reply {rid} skipped: no content object")
+            continue
+        try:
+            post = _build_post(r, table, venue_ids)
+        except Exception as exc:  # one bad reply must not fail the forum
+            warnings.append(f"{forum_id}: reply {rid} skipped: {type(exc).__name__}: {exc}")
+            continue
+        if post.replyto is None:
+            post.replyto = forum_id
+        if rid in by_id:
+            warnings.append(f"{forum_id}: reply {rid} duplicated; the latest modification kept")
+            if (by_id[rid].mdate or 0) > (post.mdate or 0):
+                continue
+        by_id[rid] = post
+    for p in by_id.values():
+        if p.replyto != forum_id and p.replyto not in by_id:
+            warnings.append(f"{forum_id}: reply {p.note_id} is an orphan (replyto {p.replyto} absent)")
+    posts = sorted(by_id.values(), key=_sort_key)
+
+    decision, decision_comment = _decision_and_comment(posts)
+    venue_string = text_of(content.get("venue"))
+
+    globals_, summaries = [], []
+    for p in posts:
+        if p.deleted or p.role != "author" or p.replyto != forum_id:
+            continue
+        if p.kind not in ("rebuttal", "comment"):
+            continue
+        (summaries if is_discussion_summary(p) else globals_).append(p)
+
+    parsed = ParsedForum(
+        forum_id=forum_id,
+        number=_int_or_none(raw.get("number")),
+        api=api,
+        venue_id=venue_id,
+        track=_track_of(venue_id, venue_string, decision, venue),
+        status=_status_of(invitations, content, venue_id, posts, venue),
+        title=_first_text(content, "title"),
+        abstract=_first_text(content, "abstract"),
+        authors=_str_list(content.get("authors")),
+        keywords=_str_list(content.get("keywords")),
+        tldr=_first_text(content, "TLDR", "TL;DR", "tldr", "TL;DR:"),
+        primary_area=_first_text(content, "primary_area", "Primary_Area", "primary_subject_area"),
+        venue=venue_string,
+        decision=decision,
+        decision_comment=decision_comment,
+        author_rebuttal="\n\n".join(p.text for p in globals_ if p.text),
+        posts=posts,
+        global_response_ids=[p.note_id for p in globals_],
+        discussion_summary_ids=[p.note_id for p in summaries],
+        pdf=_first_text(content, "pdf") or None,
+        invitations=invitations,
+        content=content,
+        cdate=_int_or_none(raw.get("cdate")),
+        tcdate=_int_or_none(raw.get("tcdate")),
+        mdate=_int_or_none(raw.get("mdate")),
+        tmdate=_int_or_none(raw.get("tmdate")),
+        warnings=warnings,
+    )
+    parsed.reviews = [
+        normalize_review(
+            p.note_id, p.signature, p.content, conference=venue.conference,
+            rebuttal=review_rebuttal(parsed, p.note_id),
+        )
+        for p in posts if p.kind == "review" and not p.deleted
+    ]
+    return parsed
+
+
+def review_rebuttal(p: ParsedForum, review_id: str) -> str:
+    """The author posts under a review (directly or transitively), time-ordered, "\\n\\n"-joined."""
+    return "\n\n".join(
+        q.text for q in p.descendants(review_id) if q.role == "author" and not q.deleted and q.text
+    )
+
+
+def _year_from_ms(ms: int | None) -> int | None:
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).year
+
+
+def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:
+    """Every ReviewBench column except `markdown`/`markdown_chars`, in schema order."""
+    if year is None:  # TMLR (rolling): the submission's creation year
+        year = _year_from_ms(p.cdate if p.cdate is not None else p.tcdate)
+    return {
+        "forum_id": p.forum_id,
+        "conference": conference,
+        "year": year,
+        "track": p.track,
+        "venue_id": p.venue_id,
+        "paper_number": p.number,
+        "title": p.title,
+        "abstract": p.abstract,
+        "authors": list(p.authors),
+        "keywords": list(p.keywords),
+        "tldr": p.tldr,
+        "primary_area": p.primary_area,
+        "venue": p.venue,
+        "decision": p.decision,
+        "decision_comment": p.decision_comment,
+        "author_rebuttal": p.author_rebuttal,
+        "num_reviews": len(p.reviews),
+        "reviews_json": json.dumps(p.reviews, ensure_ascii=False),
+    }

@@ -1,0 +1,134 @@
+"""Raw-JSON access to OpenReview through the real `openreview-py` clients.
+
+We log in with the client (token, MFA, headers) and read through `client.session` so the JSON is
+kept exactly as returned (`Note.to_json()` drops `number`, `tcdate`, `domain`, `details`). On top
+of the client's own urllib3 retries (8 tries, honours `Retry-After`) we add what a real crawl needs
+(openreview-api.md §0.2): a rate limiter shared by every caller, sleeping until the 429 body's
+`details.resetTime`, and a bounded retry on dropped connections. Every wait is reported through
+`on_event` so the asset can log it.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime
+
+import openreview
+import requests
+
+
+class OpenReviewError(RuntimeError):
+    """An API call failed for good; `name` is OpenReview's error name (e.g. NotFoundError)."""
+
+    def __init__(self, name: str, message: str, status: int | None = None, path: str = ""):
+        super().__init__(f"{name} ({status}) on {path}: {message}")
+        self.name, self.status, self.path = name, status, path
+
+
+class RateLimiter:
+    """Minimum interval between requests, shared by threads (API client and browser)."""
+
+    def __init__(self, min_interval_s: float = 0.0):
+        self.min_interval_s = min_interval_s
+        self._lock = threading.Lock()
+        self._next = 0.0
+
+    def wait(self) -> None:
+        if self.min_interval_s <= 0:
+            return
+        with self._lock:
+            now = time.monotonic()
+            start = max(now, self._next)
+            self._next = start + self.min_interval_s
+        if start > now:
+            time.sleep(start - now)
+
+
+def _reset_wait_s(body: dict, response: requests.Response, default_s: float) -> float:
+    reset = (body.get("details") or {}).get("resetTime")
+    if reset:
+        try:
+            when = datetime.fromisoformat(reset.replace("Z", "+00:00"))
+            return max(0.0, when.timestamp() - time.time())
+        except ValueError:
+            pass
+    retry_after = response.headers.get("Retry-After")
+    if retry_after and retry_after.isdigit():
+        return float(retry_after)
+    return default_s
+
+
+class OpenReviewApi:
+    """A logged-in v1 or v2 client plus the limiter; `get_json` returns raw JSON."""
+
+    def __init__(self, baseurl: str, api: str, username: str | None, password: str | None,
+                 limiter: RateLimiter | None = None, max_wait_s: float = 3900.0,
+                 max_attempts: int = 6, on_event: Callable[[str], None] | None = None,
+                 timeout_s: float = 60.0):
+        self.api, self.baseurl = api, baseurl.rstrip("/")
+        self.limiter = limiter or RateLimiter()
+        self.max_wait_s, self.max_attempts, self.timeout_s = max_wait_s, max_attempts, timeout_s
+        self.on_event = on_event or (lambda msg: None)
+        self.stats: Counter = Counter()
+        cls = openreview.api.OpenReviewClient if api == "v2" else openreview.Client
+        self.client = cls(baseurl=self.baseurl, username=username, password=password)
+
+    @property
+    def token(self) -> str | None:
+        return self.client.token
+
+    def _request(self, path: str, params: dict | None, stream: bool = False) -> requests.Response:
+        url = self.baseurl + path
+        for attempt in range(1, self.max_attempts + 1):
+            self.limiter.wait()
+            self.stats["requests"] += 1
+            try:
+                resp = self.client.session.get(url, params=params, headers=self.client.headers,
+                                               timeout=self.timeout_s, stream=stream)
+            except requests.ConnectionError as exc:
+                self.stats["connection_errors"] += 1
+                if attempt == self.max_attempts:
+                    raise OpenReviewError("ConnectionError", str(exc), None, path) from exc
+                wait = min(2.0 ** attempt, 30.0)
+                self.on_event(f"connection dropped on {path}; retry {attempt} in {wait:.0f}s")
+                time.sleep(wait)
+                continue
+            if resp.status_code == 429:
+                self.stats["rate_limited"] += 1
+                body = _json_or_text(resp)
+                wait = _reset_wait_s(body, resp, default_s=60.0)
+                if attempt == self.max_attempts or wait > self.max_wait_s:
+                    raise OpenReviewError("RateLimitError", body.get("message", ""), 429, path)
+                self.stats["rate_limit_wait_s"] += wait
+                self.on_event(f"429 on {path}: waiting {wait:.1f}s until resetTime")
+                time.sleep(wait + 0.05)
+                continue
+            if resp.status_code >= 500:
+                self.stats["server_errors"] += 1
+                if attempt == self.max_attempts:
+                    raise OpenReviewError("ServerError", resp.text[:200], resp.status_code, path)
+                self.on_event(f"{resp.status_code} on {path}; retry {attempt}")
+                time.sleep(min(2.0 ** attempt, 30.0))
+                continue
+            if resp.status_code >= 400:
+                body = _json_or_text(resp)
+                raise OpenReviewError(body.get("name", "Error"), body.get("message", ""),
+                                      resp.status_code, path)
+            return resp
+        raise AssertionError("unreachable")
+
+    def get_json(self, path: str, params: dict | None = None) -> dict:
+        return self._request(path, params).json()
+
+    def get_bytes(self, path: str, params: dict | None = None) -> bytes:
+        return self._request(path, params).content
+
+
+def _json_or_text(resp: requests.Response) -> dict:
+    try:
+        body = resp.json()
+        return body if isinstance(body, dict) else {"message": str(body)}
+    except ValueError:
+        return {"name": "Error", "message": resp.text[:200]}

@@ -1,0 +1,99 @@
+"""Which PDF is the initial submission: one rule, used by the browser and the API path alike.
+
+The initial submission is the last PDF revision at or before the venue-year's deadline. What a
+reader can see differs by API (openreview-api.md §0.4, §3), so the rule that chose the PDF is
+recorded with it and the latest PDF is never taken silently:
+  initial             a visible revision at or before the deadline (v1 references, TMLR history,
+                      v2 venues that publish revision history)
+  current_is_initial  no revision is visible and nothing on the note says it was revised after
+                      the deadline, so the current PDF is the one submitted
+  earliest_public     only when the policy allows it: the earliest visible revision (flagged)
+  unavailable         none of the above
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+Rule = Literal["initial", "current_is_initial", "earliest_public", "unavailable"]
+
+# Invitation names that mean "the PDF changed after submission" (v2 `invitations` of the note).
+POST_DEADLINE_REVISION_NAMES = ("Revision", "Rebuttal_Revision", "Camera_Ready_Revision",
+                                "PC_Revision", "Supplementary_Material_Revision")
+
+
+class Revision(BaseModel):
+    revision_id: str
+    tcdate: int  # ms; v1 references carry the note's cdate, so tcdate is the revision time
+    invitation: str = ""
+    pdf_url: str | None = None  # API path (+query) of this revision's PDF, None if no PDF
+
+
+class RevisionChoice(BaseModel):
+    rule: Rule
+    revision_id: str | None = None
+    revision_tcdate: int | None = None
+    deadline_ms: int | None = None
+    pdf_url: str | None = None
+    reason: str = ""
+
+
+def _revised_after_submission(invitations: list[str]) -> bool:
+    return any(inv.rsplit("/-/", 1)[-1] in POST_DEADLINE_REVISION_NAMES for inv in invitations)
+
+
+def choose_revision(revisions: list[Revision], deadline_ms: int | None, forum_id: str,
+                    note_invitations: list[str], current_pdf: str | None,
+                    allow_earliest_public: bool = False) -> RevisionChoice:
+    with_pdf = sorted((r for r in revisions if r.pdf_url), key=lambda r: (r.tcdate, r.revision_id))
+    base = {"deadline_ms": deadline_ms}
+    if deadline_ms is None:  # rolling venue (TMLR): the first released revision is the submission
+        if with_pdf:
+            first = with_pdf[0]
+            return RevisionChoice(rule="initial", revision_id=first.revision_id,
+                                  revision_tcdate=first.tcdate, pdf_url=first.pdf_url, **base,
+                                  reason="rolling venue: first released revision")
+    else:
+        before = [r for r in with_pdf if r.tcdate <= deadline_ms]
+        if before:
+            last = before[-1]
+            return RevisionChoice(rule="initial", revision_id=last.revision_id,
+                                  revision_tcdate=last.tcdate, pdf_url=last.pdf_url, **base,
+                                  reason=f"last of {len(before)} PDF revisions before the deadline")
+    after = [r for r in with_pdf if deadline_ms is not None and r.tcdate > deadline_ms]
+    if current_pdf and not after and not _revised_after_submission(note_invitations):
+        return RevisionChoice(rule="current_is_initial", pdf_url=f"/pdf?id={forum_id}", **base,
+                              reason="no visible revision and no post-deadline revision invitation")
+    if allow_earliest_public and with_pdf:
+        first = with_pdf[0]
+        return RevisionChoice(rule="earliest_public", revision_id=first.revision_id,
+                              revision_tcdate=first.tcdate, pdf_url=first.pdf_url, **base,
+                              reason="policy fallback: earliest visible revision (after deadline)")
+    if not current_pdf and not with_pdf:
+        reason = "the submission has no PDF"
+    else:
+        reason = (f"{len(after)} visible revisions, all after the deadline; pre-deadline "
+                  "revisions are not readable by this account")
+    return RevisionChoice(rule="unavailable", **base, reason=reason)
+
+
+def revisions_from_edits(edits: list[dict]) -> list[Revision]:
+    """v2 `GET /notes/edits` -> revisions; an edit's PDF is at /notes/edits/attachment."""
+    out = []
+    for e in edits:
+        content = (e.get("note") or {}).get("content") or {}
+        has_pdf = bool((content.get("pdf") or {}).get("value")) if isinstance(content.get("pdf"), dict) \
+            else bool(content.get("pdf"))
+        out.append(Revision(revision_id=e["id"], tcdate=int(e.get("tcdate") or e.get("cdate") or 0),
+                            invitation=e.get("invitation", ""),
+                            pdf_url=f"/notes/edits/attachment?id={e['id']}&name=pdf" if has_pdf else None))
+    return out
+
+
+def revisions_from_references(refs: list[dict]) -> list[Revision]:
+    """v1 `GET /references?original=true` -> revisions; use tcdate, not the constant cdate."""
+    return [Revision(revision_id=r["id"], tcdate=int(r.get("tcdate") or 0),
+                     invitation=r.get("invitation", ""),
+                     pdf_url=f"/references/pdf?id={r['id']}" if (r.get("content") or {}).get("pdf") else None)
+            for r in refs]

@@ -1,0 +1,70 @@
+"""The output contract: the ReviewBench card's 20 columns and its `reviews_json` field union.
+
+Pure data, no Dagster. Everything that writes or checks a split imports these names so the
+contract lives in exactly one place (../shared/design/seeds/reviewbench_dataset_card.md).
+"""
+from __future__ import annotations
+
+import pyarrow as pa
+
+# Order and types exactly as the card's `dataset_info.features`.
+REVIEWBENCH_SCHEMA = pa.schema(
+    [
+        pa.field("forum_id", pa.string()),
+        pa.field("conference", pa.string()),
+        pa.field("year", pa.int32()),
+        pa.field("track", pa.string()),
+        pa.field("venue_id", pa.string()),
+        pa.field("paper_number", pa.int32()),  # nullable
+        pa.field("title", pa.string()),
+        pa.field("abstract", pa.string()),
+        pa.field("authors", pa.list_(pa.string())),
+        pa.field("keywords", pa.list_(pa.string())),
+        pa.field("tldr", pa.string()),
+        pa.field("primary_area", pa.string()),
+        pa.field("venue", pa.string()),
+        pa.field("decision", pa.string()),
+        pa.field("decision_comment", pa.string()),
+        pa.field("author_rebuttal", pa.string()),
+        pa.field("num_reviews", pa.int32()),
+        pa.field("reviews_json", pa.string()),
+        pa.field("markdown", pa.string()),
+        pa.field("markdown_chars", pa.int64()),
+    ]
+)
+REVIEWBENCH_COLUMNS: list[str] = REVIEWBENCH_SCHEMA.names
+
+# Page boundary inside `markdown` (the card's OCR section).
+PAGE_SEPARATOR = "\n\n---\n\n"
+
+# The union of every review form, in the card's order. Absent text fields are "", absent scores None.
+REVIEW_TEXT_FIELDS: list[str] = [
+    "review_id", "reviewer", "rebuttal",
+    "summary", "questions", "limitations", "strengths", "weaknesses",
+    "strengths_and_weaknesses", "final_justification",
+    "claims_and_evidence", "theoretical_claims", "experimental_designs_or_analyses",
+    "relation_to_broader_scientific_literature", "essential_references_not_discussed",
+    "paper_topic_and_main_contributions", "reasons_to_accept", "reasons_to_reject",
+    "ethical_concerns",
+    "summary_of_paper", "summary_of_recommendation", "robotics_focus",
+]
+REVIEW_SCORE_FIELDS: list[str] = [
+    "rating", "confidence", "soundness", "presentation", "contribution",
+    "quality", "clarity", "significance", "originality",
+    "excitement", "reproducibility",
+    "technical_quality", "clarity_of_presentation", "potential_impact",
+]
+REVIEW_FLAG_FIELDS: list[str] = ["was_revised"]
+REVIEW_DICT_FIELDS: list[str] = ["extra_scores", "extra_text"]
+REVIEW_FIELDS: list[str] = (
+    REVIEW_TEXT_FIELDS + REVIEW_SCORE_FIELDS + REVIEW_FLAG_FIELDS + REVIEW_DICT_FIELDS
+)
+
+
+def empty_review() -> dict:
+    """A review dict with every union field present and empty."""
+    review: dict = {f: "" for f in REVIEW_TEXT_FIELDS}
+    review.update({f: None for f in REVIEW_SCORE_FIELDS})
+    review.update({f: None for f in REVIEW_FLAG_FIELDS})
+    review.update({f: {} for f in REVIEW_DICT_FIELDS})
+    return review

@@ -1,0 +1,201 @@
+"""Review normalisation into the ReviewBench `reviews_json` union (pure domain code, no Dagster).
+
+Every review form of every venue-year maps onto `schema.REVIEW_FIELDS`:
+- union fields are filled through an alias table (`FIELD_ALIASES`, plus per-conference overrides in
+  `CONFERENCE_ALIASES`), with a case-insensitive fallback (EMNLP's `Soundness` -> `soundness`);
+- score fields are parsed to numbers by `parse_score` (ints, or strings such as
+  "6: marginally above the acceptance threshold", "3 good"); a string original is kept verbatim in
+  `extra_text["<field>_text"]`;
+- any other field of the form goes to `extra_scores` (numeric, or a short score-like string whose
+  text is then also kept in `extra_text["<field>_text"]`) or to `extra_text` (text), so no field of a
+  real form is dropped.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any, Iterable, Mapping
+
+from reviewbench_assets.domain.schema import (
+    REVIEW_SCORE_FIELDS,
+    REVIEW_TEXT_FIELDS,
+    empty_review,
+)
+
+# Fields the normaliser owns; a form field with one of these names must not overwrite them.
+_RESERVED = {"review_id", "reviewer", "rebuttal", "was_revised", "extra_scores", "extra_text"}
+_UNION_TEXT = set(REVIEW_TEXT_FIELDS) - _RESERVED
+_UNION_SCORES = set(REVIEW_SCORE_FIELDS)
+
+# Raw form field (lower-cased) -> union field. Identity mappings are implicit (lower-cased name that
+# is a union field). Only unambiguous renames are listed; everything else lands in extra_*.
+FIELD_ALIASES: dict[str, str] = {
+    # ICLR 2022/23 (v1)
+    "recommendation": "rating",
+    "summary_of_the_paper": "summary",
+    "strength_and_weaknesses": "strengths_and_weaknesses",
+    # EMNLP 2023 (capitalised ARR form; identity ones fall out of the lower-case fallback)
+    "reviewer_confidence": "confidence",
+    "questions_for_the_authors": "questions",
+    # ICML 2025
+    "overall_recommendation": "rating",
+    "questions_for_authors": "questions",
+    "other_strengths_and_weaknesses": "strengths_and_weaknesses",
+    # TMLR
+    "summary_of_contributions": "summary",
+    # NeurIPS 2021
+    "limitations_and_societal_impact": "limitations",
+    # misc spellings
+    "strengths_and_weakness": "strengths_and_weaknesses",
+    "ethics_concerns": "ethical_concerns",
+}
+
+# Per-conference overrides (applied before FIELD_ALIASES); None means "not a union field here".
+CONFERENCE_ALIASES: dict[str, dict[str, str | None]] = {
+    "corl": {"recommendation": "rating"},
+    "emnlp": {"soundness": "soundness", "excitement": "excitement",
+              "reproducibility": "reproducibility", "reviewer_confidence": "confidence",
+              "paper_topic_and_main_contributions": "paper_topic_and_main_contributions",
+              "reasons_to_accept": "reasons_to_accept", "reasons_to_reject": "reasons_to_reject"},
+}
+
+_LEADING_NUMBER = re.compile(r"^\s*[\[(]?\s*([+-]?\d+(?:\.\d+)?)")
+# A short string that *looks* like a score ("3: good", "4 excellent", "2") for non-union fields,
+# strict enough not to catch prose such as "1. The idea ..." or "2 issues: ...\n".
+_SCORE_LIKE = re.compile(r"^\s*([+-]?\d+(?:\.\d+)?)\s*(?::|$|\s+[A-Za-z(])")
+
+
+def parse_score(value: Any) -> float | None:
+    """A review score as a float: ints/floats as is, strings by their leading number.
+
+    "6: marginally above the acceptance threshold" -> 6.0, "3 good" -> 3.0, 4 -> 4.0,
+    "4: The reviewer is confident ..." -> 4.0; None / bool / "" / "N/A" / "Strong Accept" / lists of
+    several values / NaN -> None. A one-element list is unwrapped (some forms store radio answers so).
+    """
+    if isinstance(value, Mapping) and "value" in value:  # a v2 field that escaped unwrapping
+        value = value["value"]
+    if isinstance(value, (list, tuple)):
+        if len(value) != 1:
+            return None
+        value = value[0]
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        f = float(value)
+        return None if math.isnan(f) or math.isinf(f) else f
+    if isinstance(value, str):
+        m = _LEADING_NUMBER.match(value)
+        if not m:
+            return None
+        try:
+            return float(m.group(1))
+        except ValueError:  # pragma: no cover - regex guarantees a number
+            return None
+    return None
+
+
+def text_of(value: Any) -> str:
+    """Plain text of a form value: strings as is, lists joined with "; ", numbers str()'d."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, (int, float)):
+        return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    if isinstance(value, (list, tuple)):
+        return "; ".join(text_of(v) for v in value if v is not None)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def union_field(raw_name: str, conference: str | None = None) -> str | None:
+    """The union field a raw form field maps to, or None when it belongs in extra_*."""
+    low = raw_name.strip().lower()
+    conf = (conference or "").lower()
+    override = CONFERENCE_ALIASES.get(conf, {})
+    if low in override:
+        return override[low]
+    if low in FIELD_ALIASES:
+        return FIELD_ALIASES[low]
+    if low in _UNION_TEXT or low in _UNION_SCORES:
+        return low
+    return None
+
+
+def reviewer_id(signature: str) -> str:
+    """The signature's last path segment: `.../Reviewer_abCd` -> `Reviewer_abCd`."""
+    return (signature or "").rstrip("/").rsplit("/", 1)[-1]
+
+
+def normalize_review(
+    review_id: str,
+    signature: str,
+    content: Mapping[str, Any],
+    *,
+    conference: str | None = None,
+    rebuttal: str = "",
+) -> dict:
+    """One review note's (unwrapped) content -> a dict with exactly the `REVIEW_FIELDS` keys."""
+    review = empty_review()
+    review["review_id"] = review_id
+    review["reviewer"] = reviewer_id(signature)
+    review["rebuttal"] = rebuttal or ""
+    extra_scores: dict[str, float] = {}
+    extra_text: dict[str, str] = {}
+    for raw_name, value in content.items():
+        target = union_field(raw_name, conference)
+        if target is not None and target in _UNION_SCORES:
+            if review[target] is not None:  # two raw fields for one union score: keep both
+                _extra(raw_name, value, extra_scores, extra_text)
+                continue
+            review[target] = parse_score(value)
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                if value is not None:
+                    extra_text[f"{target}_text"] = text_of(value)
+            continue
+        if target is not None and target in _UNION_TEXT:
+            text = text_of(value)
+            if review[target]:  # two raw fields for one union text field: keep the second aside
+                extra_text[raw_name] = text
+            else:
+                review[target] = text
+            continue
+        _extra(raw_name, value, extra_scores, extra_text)
+    if "final_justification" in {k.lower() for k in content}:
+        review["was_revised"] = bool(review["final_justification"].strip())
+    review["extra_scores"] = extra_scores
+    review["extra_text"] = extra_text
+    return review
+
+
+def _extra(name: str, value: Any, scores: dict, texts: dict) -> None:
+    if value is None:
+        return
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        score = parse_score(value)
+        if score is not None:
+            scores[name] = score
+        return
+    if isinstance(value, str) and "\n" not in value and len(value) <= 200:
+        m = _SCORE_LIKE.match(value)
+        if m:
+            scores[name] = float(m.group(1))
+            texts[f"{name}_text"] = value
+            return
+    texts[name] = text_of(value)
+
+
+def render_review_text(content: Mapping[str, Any], skip: Iterable[str] = ("title",)) -> str:
+    """A review's readable text (Post.text, dialogue review turn): every field but the title as
+    "Field name: value" (short values) or "Field name:\\nvalue" (long ones), in form order."""
+    skip = set(skip)
+    fields = [(k, text_of(v)) for k, v in content.items() if k not in skip and v not in (None, "")]
+    if not fields:
+        return ""
+    parts = []
+    for k, v in fields:
+        label = k.replace("_", " ").strip().capitalize()
+        parts.append(f"{label}: {v}" if len(v) <= 120 and "\n" not in v else f"{label}:\n{v}")
+    return "\n\n".join(parts)

@@ -1,0 +1,730 @@
+"""Write the final per-conference splits (and extra configs) of the ReviewBench-shaped dataset.
+
+Pure domain code: no Dagster. Storage is any ``pyarrow.fs.FileSystem`` plus a root path string
+(a local folder, a ``SubTreeFileSystem`` root, or an S3 ``bucket/prefix``); every read and write
+goes through that filesystem (``filesystem=`` / ``open_*_stream``), never ``open()``/``os.path``.
+
+Layout under ``out_dir`` (what ``datasets.load_dataset(out_dir)`` reads through ``README.md``)::
+
+    data/<split>-00000-of-0000n.parquet        default config, exactly REVIEWBENCH_SCHEMA
+    <config>/<split>-00000-of-00001.parquet    extra configs (provenance, review, rebuttal, ...)
+    .staging/                                  temporary files of runs in progress (hidden)
+
+Atomicity: shards are written under ``.staging/`` and only moved to their final names once
+complete (a rename locally; on S3 a move is a server-side copy, each object appears whole), so a
+final name never holds a partial file. Stale shards of the same split (e.g. a previous run with
+more shards) are deleted after the new ones are in place. A crash between the two steps can leave
+both generations visible; re-running the split repairs it.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+from .schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA
+
+__all__ = [
+    "SchemaMismatchError",
+    "DuplicateForumError",
+    "VenueYearStats",
+    "SplitStats",
+    "ConfigFileStats",
+    "venue_year_key",
+    "is_accepted",
+    "parse_rating",
+    "shard_name",
+    "list_split_shards",
+    "validate_parquet_schema",
+    "write_conference_split",
+    "compute_split_stats",
+    "write_config_table",
+    "join_path",
+]
+
+DEFAULT_TARGET_SHARD_BYTES = 300_000_000
+DEFAULT_ROW_GROUP_ROWS = 100
+DEFAULT_COMPRESSION = "zstd"
+STAGING_DIR = ".staging"
+
+# HF split names must match r"^\w+(\.\w+)*$"; we also forbid "." and "-" so that the
+# `data/<split>-*` glob of one split can never match another split's shards.
+_NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
+_REJECT_MARKERS = ("reject", "withdrawn", "desk rejected", "submitted to")
+
+
+class SchemaMismatchError(ValueError):
+    """An input Parquet file is not in REVIEWBENCH_SCHEMA; the message names file and column."""
+
+    def __init__(self, path: str, column: str, problem: str):
+        self.path = path
+        self.column = column
+        self.problem = problem
+        super().__init__(f"{path}: column {column!r}: {problem}")
+
+
+class DuplicateForumError(ValueError):
+    """The same forum_id occurs twice in one split."""
+
+
+# --------------------------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------------------------
+
+
+def venue_year_key(conference: str | None, year: int | None, track: str | None) -> str:
+    """``f"{conference}-{year}"``, plus ``f"-{track}"`` when the track is not ``main``/empty.
+
+    Matches the partition keys (``iclr-2024``, ``neurips-2023-datasets_and_benchmarks``,
+    ``emnlp-2023-findings``). Rolling venues (TMLR) are keyed by the row's ``year``
+    (``tmlr-2024``); a null year gives ``tmlr`` alone.
+    """
+    key = conference or "unknown"
+    if year is not None:
+        key = f"{key}-{year}"
+    if track and track != "main":
+        key = f"{key}-{track}"
+    return key
+
+
+def is_accepted(decision: str | None, venue: str | None) -> bool:
+    """The acceptance rule used for the card's acceptance rates.
+
+    1. A non-empty ``decision`` wins: accepted iff it starts with "Accept" (case-insensitive;
+       covers "Accept (poster)", "Accept-Findings", TMLR "Accept with minor revision"), rejected
+       if it mentions reject/withdraw.
+    2. Otherwise (no or unrecognised decision, e.g. "Poster") the final ``venue`` string decides:
+       accepted iff it is non-empty and contains none of "Reject", "Withdrawn", "Desk Rejected",
+       "Submitted to" (case-insensitive) — OpenReview leaves "Submitted to X" on papers that were
+       not accepted.
+    """
+    d = (decision or "").strip().lower()
+    if d.startswith("accept"):
+        return True
+    if "reject" in d or "withdraw" in d:
+        return False
+    v = (venue or "").strip().lower()
+    if not v:
+        return False
+    return not any(marker in v for marker in _REJECT_MARKERS)
+
+
+_LEADING_NUMBER = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)")
+
+
+def parse_rating(value) -> float | None:
+    """A review's numeric ``rating``: numbers as is, strings by their leading number
+    ("6: marginally above" -> 6.0); anything else (None, "", bools) -> None."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        m = _LEADING_NUMBER.match(value)
+        return float(m.group(1)) if m else None
+    return None
+
+
+@dataclass
+class VenueYearStats:
+    key: str
+    conference: str
+    year: int | None
+    track: str
+    papers: int = 0
+    reviews: int = 0  # sum of num_reviews
+    pages: int = 0  # markdown.count(PAGE_SEPARATOR) + 1 for non-empty markdown
+    papers_with_markdown: int = 0
+    accepted: int = 0  # see is_accepted()
+    rating_counts: dict[float, int] = field(default_factory=dict)  # rating value -> reviews
+
+    @property
+    def acceptance_rate(self) -> float | None:
+        return self.accepted / self.papers if self.papers else None
+
+    @property
+    def num_ratings(self) -> int:
+        return sum(self.rating_counts.values())
+
+    @property
+    def mean_rating(self) -> float | None:
+        n = self.num_ratings
+        return sum(v * c for v, c in self.rating_counts.items()) / n if n else None
+
+    def merge(self, other: "VenueYearStats") -> None:
+        self.papers += other.papers
+        self.reviews += other.reviews
+        self.pages += other.pages
+        self.papers_with_markdown += other.papers_with_markdown
+        self.accepted += other.accepted
+        for v, c in other.rating_counts.items():
+            self.rating_counts[v] = self.rating_counts.get(v, 0) + c
+
+    def to_dict(self) -> dict:
+        return {
+            "key": self.key,
+            "conference": self.conference,
+            "year": self.year,
+            "track": self.track,
+            "papers": self.papers,
+            "reviews": self.reviews,
+            "pages": self.pages,
+            "papers_with_markdown": self.papers_with_markdown,
+            "accepted": self.accepted,
+            # JSON keys are strings; sorted for stable output.
+            "rating_counts": {repr(float(k)): v for k, v in sorted(self.rating_counts.items())},
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "VenueYearStats":
+        d = dict(d)
+        d["rating_counts"] = {float(k): int(v) for k, v in d.get("rating_counts", {}).items()}
+        return cls(**d)
+
+
+@dataclass
+class SplitStats:
+    split: str
+    num_examples: int
+    num_bytes: int  # sum of the shard files' sizes (what is stored / downloaded)
+    files: list[str]  # final shard paths, in shard order
+    venue_years: dict[str, VenueYearStats]
+    # Uncompressed Arrow size estimate (HF `dataset_info.splits[].num_bytes` semantics).
+    dataset_bytes: int = 0
+
+    @property
+    def papers(self) -> int:
+        return sum(v.papers for v in self.venue_years.values())
+
+    @property
+    def reviews(self) -> int:
+        return sum(v.reviews for v in self.venue_years.values())
+
+    @property
+    def pages(self) -> int:
+        return sum(v.pages for v in self.venue_years.values())
+
+    @property
+    def accepted(self) -> int:
+        return sum(v.accepted for v in self.venue_years.values())
+
+    def rating_counts(self) -> dict[float, int]:
+        out: Counter = Counter()
+        for v in self.venue_years.values():
+            out.update(v.rating_counts)
+        return dict(out)
+
+    def to_dict(self) -> dict:
+        return {
+            "split": self.split,
+            "num_examples": self.num_examples,
+            "num_bytes": self.num_bytes,
+            "dataset_bytes": self.dataset_bytes,
+            "files": list(self.files),
+            "venue_years": {k: v.to_dict() for k, v in sorted(self.venue_years.items())},
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "SplitStats":
+        return cls(
+            split=d["split"],
+            num_examples=int(d["num_examples"]),
+            num_bytes=int(d["num_bytes"]),
+            files=list(d.get("files", [])),
+            venue_years={
+                k: VenueYearStats.from_dict(v) for k, v in d.get("venue_years", {}).items()
+            },
+            dataset_bytes=int(d.get("dataset_bytes", 0)),
+        )
+
+
+@dataclass
+class ConfigFileStats:
+    config_name: str
+    split: str
+    path: str
+    num_examples: int
+    num_bytes: int
+    schema: pa.Schema
+
+
+class _StatsAccumulator:
+    def __init__(self) -> None:
+        self.venue_years: dict[str, VenueYearStats] = {}
+
+    def add(self, table: pa.Table | pa.RecordBatch) -> None:
+        if table.num_rows == 0:
+            return
+        conf = table.column("conference").to_pylist()
+        year = table.column("year").to_pylist()
+        track = table.column("track").to_pylist()
+        num_reviews = table.column("num_reviews").to_pylist()
+        decision = table.column("decision").to_pylist()
+        venue = table.column("venue").to_pylist()
+        reviews_json = table.column("reviews_json").to_pylist()
+        markdown = table.column("markdown")
+        # Page counts without materialising the markdown as Python strings.
+        seps = pc.count_substring(markdown, PAGE_SEPARATOR).to_pylist()
+        md_len = pc.binary_length(markdown).to_pylist()
+        for i in range(table.num_rows):
+            key = venue_year_key(conf[i], year[i], track[i])
+            vy = self.venue_years.get(key)
+            if vy is None:
+                vy = self.venue_years[key] = VenueYearStats(
+                    key=key, conference=conf[i] or "", year=year[i], track=track[i] or ""
+                )
+            vy.papers += 1
+            vy.reviews += num_reviews[i] or 0
+            if md_len[i]:
+                vy.pages += (seps[i] or 0) + 1
+                vy.papers_with_markdown += 1
+            if is_accepted(decision[i], venue[i]):
+                vy.accepted += 1
+            for r in _ratings(reviews_json[i]):
+                vy.rating_counts[r] = vy.rating_counts.get(r, 0) + 1
+
+
+def _ratings(reviews_json: str | None) -> Iterator[float]:
+    if not reviews_json:
+        return
+    try:
+        reviews = json.loads(reviews_json)
+    except (TypeError, ValueError):
+        return
+    if not isinstance(reviews, list):
+        return
+    for review in reviews:
+        if isinstance(review, dict):
+            r = parse_rating(review.get("rating"))
+            if r is not None:
+                yield r
+
+
+# --------------------------------------------------------------------------------------------
+# Paths and listing
+# --------------------------------------------------------------------------------------------
+
+
+def join_path(*parts: str) -> str:
+    """Join filesystem path parts with "/" (pyarrow paths are always "/"-separated), skipping
+    empty parts so that a ``SubTreeFileSystem`` root "" works."""
+    out = ""
+    for part in parts:
+        if not part:
+            continue
+        out = part if not out else f"{out.rstrip('/')}/{part.lstrip('/')}"
+    return out
+
+
+def _base_name(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def shard_name(split: str, index: int, count: int) -> str:
+    return f"{split}-{index:05d}-of-{count:05d}.parquet"
+
+
+def _shard_re(prefix: str) -> re.Pattern:
+    return re.compile(rf"^{re.escape(prefix)}-\d{{5}}-of-\d{{5}}\.parquet$")
+
+
+def _list_files(fs: pafs.FileSystem, directory: str) -> list[pafs.FileInfo]:
+    sel = pafs.FileSelector(directory, allow_not_found=True, recursive=False)
+    return [i for i in fs.get_file_info(sel) if i.type == pafs.FileType.File]
+
+
+def list_split_shards(fs: pafs.FileSystem, out_dir: str, split: str) -> list[str]:
+    """Final shard paths of ``split`` under ``out_dir/data``, sorted by name (= shard order)."""
+    pat = _shard_re(split)
+    return sorted(
+        i.path for i in _list_files(fs, join_path(out_dir, "data")) if pat.match(i.base_name)
+    )
+
+
+def _check_name(kind: str, name: str) -> None:
+    if not _NAME_RE.match(name or ""):
+        raise ValueError(f"invalid {kind} name {name!r}: use letters, digits and '_' only")
+
+
+def _delete_staging(fs: pafs.FileSystem, out_dir: str, prefix: str) -> None:
+    """Remove leftovers of earlier crashed runs for this split/config."""
+    staging = join_path(out_dir, STAGING_DIR)
+    sel = pafs.FileSelector(staging, allow_not_found=True, recursive=False)
+    for info in fs.get_file_info(sel):
+        if info.base_name.startswith(prefix + "-"):
+            if info.type == pafs.FileType.Directory:
+                fs.delete_dir(info.path)
+            elif info.type == pafs.FileType.File:
+                fs.delete_file(info.path)
+
+
+def _file_size(fs: pafs.FileSystem, path: str) -> int:
+    return int(fs.get_file_info(path).size or 0)
+
+
+# --------------------------------------------------------------------------------------------
+# Schema validation
+# --------------------------------------------------------------------------------------------
+
+
+def _types_compatible(actual: pa.DataType, expected: pa.DataType) -> bool:
+    if actual.equals(expected):
+        return True
+    # Parquet round trips may name the list item "element" instead of "item".
+    if pa.types.is_list(actual) and pa.types.is_list(expected):
+        return _types_compatible(actual.value_type, expected.value_type)
+    return False
+
+
+def validate_parquet_schema(
+    schema: pa.Schema, path: str, expected: pa.Schema = REVIEWBENCH_SCHEMA
+) -> None:
+    """Raise SchemaMismatchError (naming ``path`` and the first offending column) unless
+    ``schema`` has exactly the columns of ``expected``, in order, with the same types."""
+    expected_names = expected.names
+    for name in schema.names:
+        if name not in expected_names:
+            raise SchemaMismatchError(path, name, "unexpected column (not in REVIEWBENCH_SCHEMA)")
+    for exp in expected:
+        idx = schema.get_field_index(exp.name)
+        if idx < 0:
+            if exp.name in schema.names:  # duplicated name
+                raise SchemaMismatchError(path, exp.name, "column appears more than once")
+            raise SchemaMismatchError(path, exp.name, "missing column")
+        actual = schema.field(idx).type
+        if not _types_compatible(actual, exp.type):
+            raise SchemaMismatchError(path, exp.name, f"type {actual}, expected {exp.type}")
+    if schema.names != expected_names:
+        for i, (got, want) in enumerate(zip(schema.names, expected_names)):
+            if got != want:
+                raise SchemaMismatchError(
+                    path, got, f"out of order: position {i}, expected {want!r} there"
+                )
+
+
+# --------------------------------------------------------------------------------------------
+# Row-group streaming
+# --------------------------------------------------------------------------------------------
+
+
+def _iter_input_batches(
+    fs: pafs.FileSystem, inputs: list[str], batch_rows: int
+) -> Iterator[tuple[str, pa.RecordBatch]]:
+    """(path, batch) in input order and file order, each batch cast to REVIEWBENCH_SCHEMA."""
+    # Validate every input up front: fail before writing anything.
+    for path in inputs:
+        with fs.open_input_file(path) as f:
+            validate_parquet_schema(pq.ParquetFile(f).schema_arrow, path)
+    for path in inputs:
+        with fs.open_input_file(path) as f:
+            pf = pq.ParquetFile(f)
+            for batch in pf.iter_batches(batch_size=batch_rows, use_threads=False):
+                if batch.num_rows:
+                    yield path, batch.cast(REVIEWBENCH_SCHEMA)
+
+
+def _row_groups(batches: Iterable[pa.RecordBatch], rows: int) -> Iterator[pa.Table]:
+    """Re-chunk a batch stream into tables of exactly ``rows`` rows (the last may be shorter),
+    with contiguous buffers, so that row groups do not depend on the input batch sizes."""
+    pending: list[pa.RecordBatch] = []
+    n = 0
+    for batch in batches:
+        offset = 0
+        while offset < batch.num_rows:
+            take = min(rows - n, batch.num_rows - offset)
+            pending.append(batch.slice(offset, take))
+            n += take
+            offset += take
+            if n == rows:
+                yield pa.Table.from_batches(pending, schema=REVIEWBENCH_SCHEMA).combine_chunks()
+                pending, n = [], 0
+    if n:
+        yield pa.Table.from_batches(pending, schema=REVIEWBENCH_SCHEMA).combine_chunks()
+
+
+def _column_bytes(arr: pa.Array | pa.ChunkedArray) -> int:
+    """Content-based Arrow size of a column (values + offsets, validity bitmaps ignored), so
+    that the estimate does not depend on how the rows are chunked."""
+    t = arr.type
+    n = len(arr)
+    if pa.types.is_string(t) or pa.types.is_binary(t):
+        return 4 * n + int(pc.sum(pc.binary_length(arr)).as_py() or 0)
+    if pa.types.is_large_string(t) or pa.types.is_large_binary(t):
+        return 8 * n + int(pc.sum(pc.binary_length(arr)).as_py() or 0)
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        width = 8 if pa.types.is_large_list(t) else 4
+        return width * n + _column_bytes(pc.list_flatten(arr))
+    try:
+        return n * t.bit_width // 8
+    except ValueError:  # not fixed width (structs, ...): fall back to buffer sizes
+        return int(arr.nbytes)
+
+
+def _estimate_bytes(table: pa.Table) -> int:
+    """Uncompressed (Arrow) size estimate of a table, independent of its chunking."""
+    return sum(_column_bytes(col) for col in table.columns)
+
+
+def _open_writer(
+    fs: pafs.FileSystem, path: str, schema: pa.Schema, compression: str
+) -> pq.ParquetWriter:
+    return pq.ParquetWriter(
+        path,
+        schema,
+        filesystem=fs,
+        compression=compression,
+        write_statistics=True,
+        write_page_index=True,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The default config: one split per conference
+# --------------------------------------------------------------------------------------------
+
+
+def write_conference_split(
+    fs: pafs.FileSystem,
+    inputs: list[str],
+    out_dir: str,
+    split: str,
+    target_shard_bytes: int = DEFAULT_TARGET_SHARD_BYTES,
+    row_group_rows: int = DEFAULT_ROW_GROUP_ROWS,
+    *,
+    compression: str = DEFAULT_COMPRESSION,
+    check_unique_forum_ids: bool = True,
+) -> SplitStats:
+    """Stream the venue-year Parquet files ``inputs`` into ``out_dir/data/<split>-i-of-n.parquet``.
+
+    - Every input must be in REVIEWBENCH_SCHEMA (checked before anything is written;
+      ``SchemaMismatchError`` names the file and column). Rows keep input order, then file order.
+    - Rows are regrouped into row groups of ``row_group_rows`` rows; a shard is closed before a
+      row group that would take its uncompressed estimate past ``target_shard_bytes`` (a shard
+      always holds at least one row group, so one huge row group may exceed the target).
+    - Memory: at most one input batch plus one row group at a time.
+    - Shards are written under ``out_dir/.staging/`` and moved to their final names once the shard
+      count is known; stale shards of this split (other names) are then deleted.
+    - An empty split (no rows) ends with no shards at all (and no split in the card).
+    - Same inputs + same pyarrow version -> byte-identical shards.
+    """
+    _check_name("split", split)
+    if target_shard_bytes <= 0:
+        raise ValueError("target_shard_bytes must be positive")
+    if row_group_rows <= 0:
+        raise ValueError("row_group_rows must be positive")
+
+    data_dir = join_path(out_dir, "data")
+    _delete_staging(fs, out_dir, split)
+    staging = join_path(out_dir, STAGING_DIR, f"{split}-{uuid.uuid4().hex}")
+    fs.create_dir(staging, recursive=True)
+
+    stats = _StatsAccumulator()
+    seen: dict[str, str] = {}
+    temp_paths: list[str] = []
+    num_examples = 0
+    dataset_bytes = 0
+    writer: pq.ParquetWriter | None = None
+    shard_bytes = 0
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        for path, batch in _iter_input_batches(fs, inputs, row_group_rows):
+            if check_unique_forum_ids:
+                for fid in batch.column("forum_id").to_pylist():
+                    prev = seen.get(fid)
+                    if prev is not None:
+                        raise DuplicateForumError(
+                            f"forum_id {fid!r} occurs in {prev} and again in {path} "
+                            f"(split {split!r})"
+                        )
+                    seen[fid] = path
+            yield batch
+
+    try:
+        for rg in _row_groups(batches(), row_group_rows):
+            size = _estimate_bytes(rg)
+            if writer is not None and shard_bytes > 0 and shard_bytes + size > target_shard_bytes:
+                writer.close()
+                writer = None
+            if writer is None:
+                temp_paths.append(join_path(staging, f"part-{len(temp_paths):05d}.parquet"))
+                writer = _open_writer(fs, temp_paths[-1], REVIEWBENCH_SCHEMA, compression)
+                shard_bytes = 0
+            writer.write_table(rg, row_group_size=row_group_rows)
+            shard_bytes += size
+            dataset_bytes += size
+            num_examples += rg.num_rows
+            stats.add(rg)
+        if writer is not None:
+            writer.close()
+            writer = None
+
+        # Publish: temp -> final names, then drop stale shards of this split.
+        fs.create_dir(data_dir, recursive=True)
+        stale = set(list_split_shards(fs, out_dir, split))
+        n = len(temp_paths)
+        final_paths = [join_path(data_dir, shard_name(split, i, n)) for i in range(n)]
+        for tmp, final in zip(temp_paths, final_paths):
+            fs.move(tmp, final)
+        for old in sorted(stale - set(final_paths)):
+            fs.delete_file(old)
+    finally:
+        if writer is not None:
+            try:
+                writer.close()
+            except Exception:  # pragma: no cover - best effort on the failure path
+                pass
+        if fs.get_file_info(staging).type != pafs.FileType.NotFound:
+            fs.delete_dir(staging)
+
+    return SplitStats(
+        split=split,
+        num_examples=num_examples,
+        num_bytes=sum(_file_size(fs, p) for p in final_paths),
+        files=final_paths,
+        venue_years=dict(sorted(stats.venue_years.items())),
+        dataset_bytes=dataset_bytes,
+    )
+
+
+def compute_split_stats(
+    fs: pafs.FileSystem, out_dir: str, split: str, row_group_rows: int = DEFAULT_ROW_GROUP_ROWS
+) -> SplitStats:
+    """Recompute SplitStats from the published shards (e.g. to render the card for splits that
+    were written by earlier runs). Streams row groups; ``dataset_bytes`` is the same estimate."""
+    _check_name("split", split)
+    files = list_split_shards(fs, out_dir, split)
+    stats = _StatsAccumulator()
+    num_examples = 0
+    dataset_bytes = 0
+    for path in files:
+        with fs.open_input_file(path) as f:
+            pf = pq.ParquetFile(f)
+            validate_parquet_schema(pf.schema_arrow, path)
+            for batch in pf.iter_batches(batch_size=row_group_rows, use_threads=False):
+                t = pa.Table.from_batches([batch.cast(REVIEWBENCH_SCHEMA)]).combine_chunks()
+                num_examples += t.num_rows
+                dataset_bytes += _estimate_bytes(t)
+                stats.add(t)
+    return SplitStats(
+        split=split,
+        num_examples=num_examples,
+        num_bytes=sum(_file_size(fs, p) for p in files),
+        files=files,
+        venue_years=dict(sorted(stats.venue_years.items())),
+        dataset_bytes=dataset_bytes,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Extra configs (provenance, review, rebuttal, ...)
+# --------------------------------------------------------------------------------------------
+
+
+def _as_batches(
+    table_or_batches: pa.Table | pa.RecordBatch | pa.RecordBatchReader | Iterable[pa.RecordBatch],
+    schema: pa.Schema | None,
+) -> tuple[pa.Schema, Iterator[pa.RecordBatch]]:
+    if isinstance(table_or_batches, pa.Table):
+        return table_or_batches.schema, iter(table_or_batches.to_batches())
+    if isinstance(table_or_batches, pa.RecordBatch):
+        return table_or_batches.schema, iter([table_or_batches])
+    if isinstance(table_or_batches, pa.RecordBatchReader):
+        return table_or_batches.schema, iter(table_or_batches)
+    it = iter(table_or_batches)
+    if schema is not None:
+        return schema, it
+    try:
+        first = next(it)
+    except StopIteration:
+        raise ValueError("write_config_table: no batches and no schema given") from None
+
+    def chain() -> Iterator[pa.RecordBatch]:
+        yield first
+        yield from it
+
+    return first.schema, chain()
+
+
+def write_config_table(
+    fs: pafs.FileSystem,
+    table_or_batches: pa.Table | pa.RecordBatch | pa.RecordBatchReader | Iterable[pa.RecordBatch],
+    out_dir: str,
+    config_name: str,
+    split: str,
+    *,
+    schema: pa.Schema | None = None,
+    row_group_rows: int = DEFAULT_ROW_GROUP_ROWS,
+    compression: str = DEFAULT_COMPRESSION,
+) -> ConfigFileStats:
+    """Write one split of an extra config to ``out_dir/<config_name>/<split>-00000-of-00001.parquet``
+    (streamed, row groups of ``row_group_rows``; temp file + move; other shards of the same
+    config/split are removed). ``schema`` is only needed for an empty iterable of batches."""
+    _check_name("config", config_name)
+    _check_name("split", split)
+    if config_name in ("default", "data"):
+        raise ValueError(f"config name {config_name!r} is reserved")
+    schema, batches = _as_batches(table_or_batches, schema)
+    prefix = f"{config_name}.{split}"
+    _delete_staging(fs, out_dir, prefix)
+    staging_dir = join_path(out_dir, STAGING_DIR)
+    fs.create_dir(staging_dir, recursive=True)
+    tmp = join_path(staging_dir, f"{prefix}-{uuid.uuid4().hex}.parquet")
+    config_dir = join_path(out_dir, config_name)
+    final = join_path(config_dir, shard_name(split, 0, 1))
+    num_examples = 0
+    writer = _open_writer(fs, tmp, schema, compression)
+    try:
+        pending: list[pa.RecordBatch] = []
+        n = 0
+        for batch in batches:
+            if batch.schema != schema:
+                batch = batch.cast(schema)
+            offset = 0
+            while offset < batch.num_rows:
+                take = min(row_group_rows - n, batch.num_rows - offset)
+                pending.append(batch.slice(offset, take))
+                n += take
+                offset += take
+                if n == row_group_rows:
+                    writer.write_table(pa.Table.from_batches(pending, schema=schema))
+                    num_examples += n
+                    pending, n = [], 0
+        if n:
+            writer.write_table(pa.Table.from_batches(pending, schema=schema))
+            num_examples += n
+        writer.close()
+        fs.create_dir(config_dir, recursive=True)
+        stale = {
+            i.path for i in _list_files(fs, config_dir) if _shard_re(split).match(i.base_name)
+        }
+        fs.move(tmp, final)
+        for old in sorted(stale - {final}):
+            fs.delete_file(old)
+    except BaseException:
+        try:
+            writer.close()
+        except Exception:
+            pass
+        if fs.get_file_info(tmp).type == pafs.FileType.File:
+            fs.delete_file(tmp)
+        raise
+    return ConfigFileStats(
+        config_name=config_name,
+        split=split,
+        path=final,
+        num_examples=num_examples,
+        num_bytes=_file_size(fs, final),
+        schema=schema,
+    )

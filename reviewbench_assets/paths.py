@@ -1,0 +1,48 @@
+"""Where each stage keeps its files under the storage root (one place, so stages agree)."""
+
+
+def raw_forums(pk: str) -> str:
+    return f"raw/forums/{pk}.jsonl"
+
+
+def crawl_errors(pk: str) -> str:
+    return f"raw/forums/{pk}.errors.jsonl"
+
+
+def crawl_checkpoints(pk: str) -> str:
+    return f"checkpoints/forums/{pk}"
+
+
+def submissions(pk: str) -> str:
+    return f"submissions/{pk}.parquet"
+
+
+def submission_checkpoints(pk: str) -> str:
+    return f"checkpoints/submissions/{pk}"
+
+
+def markdown(pk: str) -> str:
+    return f"markdown/{pk}.parquet"
+
+
+def markdown_cache(engine: str, sha256: str) -> str:
+    return f"cache/markdown/{engine}/{sha256[:2]}/{sha256}.json"
+
+
+def dialogues(pk: str) -> str:
+    return f"dialogues/{pk}.jsonl"
+
+
+def rows(pk: str) -> str:
+    return f"rows/{pk}.parquet"
+
+
+def provenance(pk: str) -> str:
+    return f"rows/{pk}.provenance.parquet"
+
+
+CORPUS_DIR = "corpus"
+
+
+def split_stats(split: str) -> str:
+    return f"corpus_stats/{split}.json"

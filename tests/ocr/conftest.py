@@ -1,0 +1,80 @@
+"""Shared fixtures: one local Ray for the whole session, and generated PDFs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+
+def page_sentences(forum_id: str, page_number: int) -> tuple[str, str]:
+    """The known sentence of the left and right column of a page."""
+    return (
+        f"Left column of page {page_number} in paper {forum_id} says alpha.",
+        f"Right column of page {page_number} in paper {forum_id} says omega.",
+    )
+
+
+def write_two_column_pdf(path: Path, forum_id: str, num_pages: int, encrypt: str | None = None) -> Path:
+    """A letter-size PDF whose pages carry two columns of known text."""
+    pdf = canvas.Canvas(str(path), pagesize=letter, encrypt=encrypt)
+    width, height = letter
+    for page_number in range(1, num_pages + 1):
+        left, right = page_sentences(forum_id, page_number)
+        for column_x, sentence in ((72, left), (width / 2 + 18, right)):
+            text = pdf.beginText(column_x, height - 72)
+            text.setFont("Helvetica", 9)
+            # The sentence is one line; filler lines make the column look like prose.
+            text.textLine(sentence)
+            for filler in range(3):
+                text.textLine(f"filler line {filler} of this column")
+            pdf.drawText(text)
+        pdf.showPage()
+    pdf.save()
+    return path
+
+
+# Hand-written: reportlab cannot emit a document without pages.
+ZERO_PAGE_PDF = b"""%PDF-1.4
+1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj
+xref
+0 3
+0000000000 65535 f \n0000000009 00000 n \n0000000058 00000 n \ntrailer << /Size 3 /Root 1 0 R >>
+startxref
+109
+%%EOF
+"""
+
+
+@pytest.fixture(scope="session")
+def ray_session():
+    """Ray starts once (~10 s) for every test in the package; the pipeline sees it
+    initialised and must not shut it down."""
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def pdf_corpus(tmp_path_factory) -> dict[str, Path]:
+    """Good papers plus one broken file of each kind, keyed by forum id."""
+    root = tmp_path_factory.mktemp("pdfs")
+    files = {
+        "paperA": write_two_column_pdf(root / "paperA.pdf", "paperA", 3),
+        "paperB": write_two_column_pdf(root / "paperB.pdf", "paperB", 2),
+        "paperC": write_two_column_pdf(root / "paperC.pdf", "paperC", 3),
+        "locked": write_two_column_pdf(root / "locked.pdf", "locked", 2, encrypt="secret"),
+    }
+    good = files["paperA"].read_bytes()
+    (root / "truncated.pdf").write_bytes(good[: len(good) // 2])
+    (root / "corrupt.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8 + b"\n%%EOF\n")
+    (root / "notpdf.pdf").write_bytes(b"<html><body>403 Forbidden</body></html>\n")
+    (root / "empty.pdf").write_bytes(ZERO_PAGE_PDF)
+    files.update({name: root / f"{name}.pdf" for name in ("truncated", "corrupt", "notpdf", "empty")})
+    files["missing"] = root / "missing.pdf"  # never written
+    return files

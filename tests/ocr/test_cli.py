@@ -1,0 +1,75 @@
+"""python -m ocr_ray: JSONL output, manifest input and --resume."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from ocr_ray.__main__ import main
+from ocr_ray.pipeline import PAGE_SEPARATOR
+
+
+def read_jsonl(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_module_entry_point_help():
+    result = subprocess.run(
+        [sys.executable, "-m", "ocr_ray", "--help"], capture_output=True, text=True, check=True
+    )
+    assert "--resume" in result.stdout and "text-layer" in result.stdout
+
+
+@pytest.mark.slow
+def test_pdf_dir_then_resume(ray_session, pdf_corpus, tmp_path):
+    pdf_dir = tmp_path / "pdfs"
+    pdf_dir.mkdir()
+    for forum_id in ("paperA", "notpdf"):
+        shutil.copy(pdf_corpus[forum_id], pdf_dir)
+    output = tmp_path / "out" / "papers.jsonl"
+
+    assert main(["--pdf-dir", str(pdf_dir), "--output", str(output)]) == 0
+
+    rows = {row["forum_id"]: row for row in read_jsonl(output)}
+    assert set(rows) == {"paperA", "notpdf"}
+    assert rows["paperA"]["num_pages"] == 3 and rows["paperA"]["error"] is None
+    assert rows["paperA"]["markdown"].count(PAGE_SEPARATOR) == 2
+    assert rows["notpdf"]["markdown"] == "" and "not a PDF" in rows["notpdf"]["error"]
+    assert not output.with_name("papers.jsonl.partial").exists()
+
+    # A new PDF arrives, and an interrupted run left a partial with a torn last line.
+    shutil.copy(pdf_corpus["paperB"], pdf_dir)
+    shutil.copy(pdf_corpus["paperC"], pdf_dir)
+    paper_c_row = {"forum_id": "paperC", "markdown": "from partial", "num_pages": 3,
+                   "engine": "text-layer", "model": None, "error": None}
+    output.with_name("papers.jsonl.partial").write_text(json.dumps(paper_c_row) + "\n" + '{"forum_id": "pap')
+
+    assert main(["--pdf-dir", str(pdf_dir), "--output", str(output), "--resume"]) == 0
+
+    rerun = read_jsonl(output)
+    assert sorted(row["forum_id"] for row in rerun) == ["notpdf", "paperA", "paperB", "paperC"]
+    by_id = {row["forum_id"]: row for row in rerun}
+    assert by_id["paperC"]["markdown"] == "from partial"  # skipped, not redone
+    assert by_id["paperA"] == rows["paperA"]
+    assert by_id["paperB"]["num_pages"] == 2 and by_id["paperB"]["error"] is None
+
+
+@pytest.mark.slow
+def test_manifest_relative_paths(ray_session, pdf_corpus, tmp_path):
+    shutil.copy(pdf_corpus["paperB"], tmp_path / "b.pdf")
+    manifest = tmp_path / "tasks.jsonl"
+    manifest.write_text(
+        json.dumps({"forum_id": "forumB", "pdf_path": "b.pdf"}) + "\n"
+        + json.dumps({"forum_id": "gone", "pdf_path": "nowhere/gone.pdf"}) + "\n"
+    )
+    output = tmp_path / "papers.jsonl"
+
+    assert main(["--manifest", str(manifest), "--output", str(output)]) == 0
+
+    first, second = read_jsonl(output)
+    assert first["forum_id"] == "forumB" and first["num_pages"] == 2
+    assert second["forum_id"] == "gone" and "missing file" in second["error"]

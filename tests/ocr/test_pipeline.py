@@ -1,0 +1,135 @@
+"""run_pipeline on a real local Ray (2 CPUs, started once per session)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow.fs as pafs
+import pytest
+from ray.data import DataContext
+
+from ocr_ray import engines
+from ocr_ray.engines import Engine, EngineNotAvailableError, get_engine, register_engine
+from ocr_ray.pipeline import PAGE_SEPARATOR, PdfTask, run_pipeline
+
+from .conftest import page_sentences
+
+GOOD = {"paperA": 3, "paperB": 2, "paperC": 3}
+BROKEN = {
+    "truncated": "truncated",
+    "corrupt": "corrupt",
+    "notpdf": "not a PDF",
+    "missing": "missing file",
+    "locked": "encrypted",
+    "empty": "zero pages",
+}
+
+
+def test_engine_registry_errors():
+    with pytest.raises(ValueError, match="known engines: .*text-layer"):
+        get_engine("no-such-engine")
+    for planned in ("vllm", "nemotron", "tesseract"):
+        with pytest.raises(EngineNotAvailableError, match="not implemented yet"):
+            get_engine(planned)
+    with pytest.raises(NotImplementedError, match=r"reviewbench\[gpu\]"):
+        get_engine("vllm")
+    # Validation happens at call time, before Ray would start.
+    with pytest.raises(ValueError):
+        run_pipeline([PdfTask("x", "/nowhere.pdf")], engine="bogus")
+
+
+def test_no_tasks_needs_no_ray():
+    assert list(run_pipeline([])) == []
+
+
+@pytest.mark.slow
+def test_good_and_broken_pdfs(ray_session, pdf_corpus, monkeypatch):
+    # Broken files sit between good ones: the good ones must be unaffected.
+    monkeypatch.chdir(pdf_corpus["paperA"].parent)  # one path is relative to the driver's cwd
+    order = ["paperA", "truncated", "corrupt", "paperB", "notpdf", "missing", "locked", "empty", "paperC"]
+    tasks = [PdfTask(forum_id, str(pdf_corpus[forum_id])) for forum_id in order]
+    tasks[0] = PdfTask("paperA", "paperA.pdf")
+
+    results = list(run_pipeline(tasks))
+
+    assert [paper.forum_id for paper in results] == order
+    assert ray_session.is_initialized()  # the caller's Ray is left running
+    # Order is set on the dataset's own context copy, not the caller's global one.
+    assert DataContext.get_current().execution_options.preserve_order is False
+    by_id = {paper.forum_id: paper for paper in results}
+    for forum_id, num_pages in GOOD.items():
+        paper = by_id[forum_id]
+        assert paper.error is None
+        assert (paper.num_pages, paper.engine, paper.model) == (num_pages, "text-layer", None)
+        pages = paper.markdown.split(PAGE_SEPARATOR)
+        assert len(pages) == num_pages
+        for page_number, page in enumerate(pages, start=1):
+            left, right = page_sentences(forum_id, page_number)
+            assert left in page and right in page
+            assert page.index(left) < page.index(right)  # column order kept
+            assert "\r" not in page
+    for forum_id, reason in BROKEN.items():
+        paper = by_id[forum_id]
+        assert paper.markdown == "" and paper.num_pages == 0
+        assert paper.error and reason in paper.error, (forum_id, paper.error)
+
+
+@dataclass
+class ImageSizeEngine(Engine):
+    """Test engine on the image path: reports each page's JPEG size, via actors."""
+
+    name: str = "image-size"
+    model: str | None = "test/jpeg-size"
+    needs_image: bool = True
+    image_longest_side: int = 200
+    uses_actor: bool = True
+    num_cpus: float = 0.5
+    loaded: bool = False
+
+    def setup(self) -> None:
+        self.loaded = True
+
+    def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
+        assert self.loaded, "setup() must run in the actor before batches"
+        return [f"jpeg:{page['image'][:3].hex()}:{page['page_index']}" for page in pages]
+
+
+@pytest.mark.slow
+def test_image_engine_through_actor_pool(ray_session, pdf_corpus, monkeypatch):
+    from ray import cloudpickle
+
+    # Ray workers cannot import this test module; ship the engine class by value.
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    monkeypatch.setitem(engines._ENGINES, "image-size", ImageSizeEngine)
+    tasks = [PdfTask("paperB", str(pdf_corpus["paperB"])), PdfTask("notpdf", str(pdf_corpus["notpdf"]))]
+
+    good, broken = run_pipeline(tasks, engine="image-size")
+
+    # ffd8ff: JPEG magic, i.e. the page really was rendered and encoded.
+    assert good.markdown == PAGE_SEPARATOR.join(["jpeg:ffd8ff:0", "jpeg:ffd8ff:1"])
+    assert (good.engine, good.model, good.num_pages) == ("image-size", "test/jpeg-size", 2)
+    assert broken.error and "not a PDF" in broken.error
+
+
+def test_register_engine(monkeypatch):
+    monkeypatch.setattr(engines, "_ENGINES", dict(engines._ENGINES))
+    register_engine("image-size", ImageSizeEngine)
+    assert get_engine("image-size").needs_image
+
+
+@pytest.mark.slow
+def test_page_rows_arrive_in_task_and_page_order(ray_session, pdf_corpus):
+    """The driver's assembly relies on contiguous, ordered rows for flat memory."""
+    from ocr_ray.pipeline import build_dataset
+
+    order = ["paperA", "notpdf", "paperB", "paperC"] * 3
+    tasks = [PdfTask(f"{forum_id}-{n}", str(pdf_corpus[forum_id])) for n, forum_id in enumerate(order)]
+    dataset = build_dataset(tasks, pafs.LocalFileSystem(), get_engine("text-layer"))
+    assert dataset.context.execution_options.preserve_order
+
+    keys = [(row["task_index"], row["page_index"]) for row in dataset.iter_rows()]
+
+    assert keys == sorted(keys)
+    assert len(keys) == 3 * (3 + 1 + 2 + 3)

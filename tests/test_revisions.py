@@ -1,0 +1,56 @@
+"""`choose_revision`: table-driven, one rule for the browser and the API path."""
+import json
+from pathlib import Path
+
+import pytest
+
+from reviewbench_assets.domain.revisions import Revision, choose_revision, revisions_from_references
+
+DEADLINE = 1_000_000
+V2_SUB = ["V/-/Submission", "V/-/Post_Submission"]
+V2_REVISED = V2_SUB + ["V/Submission1/-/Rebuttal_Revision"]
+
+
+def rev(rid, t, pdf=True):
+    return Revision(revision_id=rid, tcdate=t, pdf_url=f"/x?id={rid}" if pdf else None)
+
+
+@pytest.mark.parametrize("revs,deadline,invs,current,allow,expect", [
+    # last PDF revision at or before the deadline wins; later ones never
+    ([rev("a", 10), rev("b", DEADLINE), rev("c", DEADLINE + 1)], DEADLINE, V2_REVISED, "/pdf/x", False, ("initial", "b")),
+    # revisions without a PDF (abstract-only, system references) are skipped
+    ([rev("a", 10), rev("b", 20, pdf=False)], DEADLINE, V2_SUB, "/pdf/x", False, ("initial", "a")),
+    # v2: nothing visible and no post-deadline invitation -> the current PDF is the submitted one
+    ([], DEADLINE, V2_SUB, "/pdf/x", False, ("current_is_initial", None)),
+    # v2: only post-deadline revisions visible -> unavailable, never the latest silently
+    ([rev("c", DEADLINE + 5)], DEADLINE, V2_REVISED, "/pdf/x", False, ("unavailable", None)),
+    # a revision invitation on the note without visible edits also rules out the current PDF
+    ([], DEADLINE, V2_REVISED, "/pdf/x", False, ("unavailable", None)),
+    # policy fallback, flagged
+    ([rev("c", DEADLINE + 5), rev("d", DEADLINE + 9)], DEADLINE, V2_REVISED, "/pdf/x", True, ("earliest_public", "c")),
+    # no PDF at all
+    ([], DEADLINE, V2_SUB, None, False, ("unavailable", None)),
+    # rolling venue (TMLR): the first released revision
+    ([rev("b", 50), rev("a", 40)], None, ["TMLR/-/Submission"], "/pdf/x", False, ("initial", "a")),
+])
+def test_choose_revision(revs, deadline, invs, current, allow, expect):
+    choice = choose_revision(revs, deadline, "F1", invs, current, allow_earliest_public=allow)
+    assert (choice.rule, choice.revision_id) == expect
+    assert choice.reason
+    if choice.rule == "current_is_initial":
+        assert choice.pdf_url == "/pdf?id=F1"
+    if choice.rule == "unavailable":
+        assert choice.pdf_url is None
+
+
+def test_real_iclr2020_references_choose_the_pre_deadline_pdf():
+    """The recorded ICLR 2020 history (openreview-api.md §3.2): By1iRL_PH is the initial PDF."""
+    path = Path(__file__).parent / "fixtures/openreview-samples/iclr2020_ryxz8CVYDH_v1_references_original_true.json"
+    data = json.loads(path.read_text())
+    refs = data["references"] if isinstance(data, dict) else data
+    deadline = 1569455999000  # 2019-09-25T23:59:59Z
+    choice = choose_revision(revisions_from_references(refs), deadline, "ryxz8CVYDH",
+                             ["ICLR.cc/2020/Conference/-/Blind_Submission"], "/pdf/82af.pdf")
+    assert choice.rule == "initial"
+    assert choice.revision_id == "By1iRL_PH"
+    assert choice.pdf_url == "/references/pdf?id=By1iRL_PH"
