@@ -5,7 +5,7 @@ The pipeline (``ocr_ray.pipeline``) runs two stages per page:
 1. ``Engine.prepare_page(pdf_page)`` in the CPU worker that holds the open PDF.
    It returns the row payload: ``{"text": <text layer>, "image": <encoded bytes>}``.
    The image is rendered only when ``needs_image`` is true (rendering + encoding is
-   ~10x dearer than the text layer, see docs/ocr-research.md §4).
+   ~10x dearer than the text layer, see the OCR research note, design/ocr-research.md §4).
 2. ``Engine.process_batch(pages) -> list[str]`` in a ``map_batches`` stage.
    ``pages`` is a list of dicts with the keys ``forum_id``, ``page_index``,
    ``num_pages``, ``text`` and ``image``; the result holds one string per page.

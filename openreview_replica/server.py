@@ -711,7 +711,7 @@ def _revisions_html(state: ReplicaState) -> str:
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Revision History | OpenReview</title>
 <style>body{{font-family:sans-serif;margin:2em}} .revision{{border-bottom:1px solid #ddd;padding:.5em 0}}
-.login-required{{color:#a00}}</style></head>
+.login-required{{color:#a00}} #revisions-list{{min-height:1em}}</style></head>
 <body><main id="content"><h2>Revision History</h2>
 <div id="status">Loading...</div>
 <div id="revisions-list" data-loaded="false"></div></main>

@@ -17,6 +17,8 @@ from datetime import datetime
 
 import openreview
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 
 class OpenReviewError(RuntimeError):
@@ -60,6 +62,26 @@ def _reset_wait_s(body: dict, response: requests.Response, default_s: float) -> 
     return default_s
 
 
+class _ReportingRetry(Retry):
+    """urllib3 retries for 5xx and dropped connections, counted and reported instead of printed."""
+
+    def __init__(self, *args, reporter: Callable[[str, str], None] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.reporter = reporter
+
+    def new(self, **kw):
+        new = super().new(**kw)
+        new.reporter = self.reporter
+        return new
+
+    def increment(self, method=None, url=None, response=None, error=None, _pool=None, _stacktrace=None):
+        if self.reporter:
+            what = f"HTTP {response.status}" if response is not None else type(error).__name__
+            self.reporter(what, f"retrying {method} {url.split('?')[0] if url else ''} after {what}")
+        return super().increment(method=method, url=url, response=response, error=error, _pool=_pool,
+                                 _stacktrace=_stacktrace)
+
+
 class OpenReviewApi:
     """A logged-in v1 or v2 client plus the limiter; `get_json` returns raw JSON."""
 
@@ -74,6 +96,20 @@ class OpenReviewApi:
         self.stats: Counter = Counter()
         cls = openreview.api.OpenReviewClient if api == "v2" else openreview.Client
         self.client = cls(baseurl=self.baseurl, username=username, password=password)
+        # Replace the client's retry (which also retries 429 for at most ~4 min and prints) with
+        # one that reports: 5xx/connection retries stay in urllib3, 429s come back to `_request`,
+        # which sleeps until the body's resetTime (OpenReview windows last up to an hour).
+        retry = _ReportingRetry(total=8, connect=3, read=3, backoff_factor=0.5, backoff_max=60,
+                                status_forcelist=[500, 502, 503, 504], raise_on_status=False,
+                                respect_retry_after_header=True, reporter=self._report_retry)
+        adapter = HTTPAdapter(max_retries=retry, pool_maxsize=64)
+        for prefix in list(self.client.session.adapters):  # incl. the client's /notes/edits mount
+            self.client.session.mount(prefix, adapter)
+
+    def _report_retry(self, what: str, message: str) -> None:
+        self.stats["retries"] += 1
+        self.stats[f"retries_{what}"] += 1
+        self.on_event(message)
 
     @property
     def token(self) -> str | None:

@@ -1,4 +1,4 @@
-"""Fixtures: the real recorded OpenReview payloads of ../shared/design/openreview-samples/."""
+"""Fixtures: the real recorded OpenReview payloads (a copy of ../shared/design/openreview-samples/)."""
 from __future__ import annotations
 
 import copy
@@ -9,9 +9,7 @@ import pytest
 
 from partitions import catalogue
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "design" / "openreview-samples"
-if not SAMPLES.is_dir():  # checkout elsewhere: fall back to the absolute shared path
-    SAMPLES = Path("/work/shared/design/openreview-samples")
+SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "openreview-samples"
 
 V1_REPLIES = SAMPLES / "iclr2020_ryxz8CVYDH_v1_details_replies.json"
 V2_FORUM = SAMPLES / "iclr2026_zzo3Sy3NSX_v2_submission_vars_with_replies.json"

@@ -76,8 +76,7 @@ def test_trailing_reminder_dropped_and_counted(forum_builder, iclr2026):
     assert _shape(d) == [("reviewer", "turn", [r]), ("author", "turn", [a1, a2])]
     assert (d.dropped_reminders, d.dropped_reminder_ids) == (1, [rem])
     assert "gentle reminder" not in d.turns[1].text
-    # the reminder still counts as an author response in the review's rebuttal text? No:
-    # rebuttal is the raw author text under the review (all of it), as the card defines it.
+    # the review's `rebuttal` column stays the raw author text under the review (all of it)
     assert p.reviews[0]["rebuttal"].endswith("Have we addressed your concerns?")
 
 

@@ -55,9 +55,12 @@ def ray_session():
     initialised and must not shut it down."""
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
+    started_here = not ray.is_initialized()  # another package's fixture may own Ray
+    if started_here:
+        ray.init(num_cpus=2, include_dashboard=False)
     yield ray
-    ray.shutdown()
+    if started_here:
+        ray.shutdown()
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,114 @@
+"""End to end: every asset of the replica partitions, checked against the replica's ground truth."""
+from __future__ import annotations
+
+import json
+
+import dagster as dg
+import pyarrow.parquet as pq
+import pytest
+from datasets import load_dataset
+
+from reviewbench_assets import paths
+from tests.e2e.conftest import VENUES, materialize_corpus, materialize_partition, replica_resources
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def built(replica, tmp_path_factory):
+    root = str(tmp_path_factory.mktemp("storage"))
+    resources = replica_resources(replica, root)
+    config = {"ops": {"initial_submission_pdfs": {"config": {"cross_check_api": True}}}}
+    results = {pk: materialize_partition(resources, pk, run_config=config) for pk in VENUES}
+    corpus = materialize_corpus(resources)
+    return root, resources, results, corpus
+
+
+def _rows(root, pk):
+    return {r["forum_id"]: r for r in pq.read_table(f"{root}/{paths.rows(pk)}").to_pylist()}
+
+
+def _prov(root, pk):
+    return {r["forum_id"]: r for r in pq.read_table(f"{root}/{paths.provenance(pk)}").to_pylist()}
+
+
+@pytest.mark.parametrize("pk", VENUES)
+def test_every_forum_and_review_is_there(built, fixtures, pk):
+    root, _, results, _ = built
+    assert results[pk].success, [e.message for e in results[pk].all_events if e.is_failure]
+    rows, truth = _rows(root, pk), fixtures.venues[pk].forums
+    assert set(rows) == set(truth)
+    for fid, t in truth.items():
+        row = rows[fid]
+        assert row["num_reviews"] == t.num_reviews, fid
+        assert len(json.loads(row["reviews_json"])) == t.num_reviews
+        assert row["title"] == t.title
+        assert row["paper_number"] == t.number
+        if t.decision:
+            assert row["decision"] == t.decision, fid
+
+
+@pytest.mark.parametrize("pk", VENUES)
+def test_the_initial_submission_and_never_a_post_deadline_revision(built, fixtures, pk):
+    root, _, _, _ = built
+    rows, prov = _rows(root, pk), _prov(root, pk)
+    for fid, t in fixtures.venues[pk].forums.items():
+        md, p = rows[fid]["markdown"], prov[fid]
+        assert p["revision_rule"] == t.expected_rule, (fid, p["revision_reason"])
+        if t.expected_rule == "initial":
+            assert p["revision_id"] == t.expected_revision_id, fid
+        if t.expected_marker:
+            assert t.expected_marker in md, fid
+            assert "\n\n---\n\n" in md  # page boundaries as in the card
+        else:
+            assert md == "", fid
+        for marker in t.post_deadline_markers:
+            if marker != t.expected_marker:
+                assert marker not in md, (fid, marker)
+        assert rows[fid]["markdown_chars"] == len(md)
+
+
+def test_browser_and_api_choose_the_same_revision(built):
+    root, _, _, _ = built
+    for pk in VENUES:
+        subs = pq.read_table(f"{root}/{paths.submissions(pk)}").to_pylist()
+        assert {s["revision_source"] for s in subs} == {"browser"}
+        assert all(s["cross_check"] == "agree" for s in subs), [s for s in subs if s["cross_check"] != "agree"]
+
+
+def test_checks_pass_and_metadata_is_readable(built):
+    _, _, results, _ = built
+    for pk, result in results.items():
+        evaluations = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
+        assert evaluations["unique_forum_id"] and evaluations["num_reviews_matches_reviews_json"]
+        assert evaluations["markdown_chars_matches_markdown"] and evaluations["no_empty_title"]
+        mats = {m.asset_key.to_user_string(): m for m in result.get_asset_materialization_events()}
+        meta = mats["openreview_forums"].materialization.metadata
+        assert meta["dagster/row_count"].value > 30
+        assert meta["requests_per_forum"].value < 0.5
+
+
+def test_dialogues_are_written(built):
+    root, _, _, _ = built
+    lines = [json.loads(l) for l in open(f"{root}/{paths.dialogues('iclr-2020')}")]
+    assert lines and all(d["turns"] and d["turns"][0]["role"] == "reviewer" for d in lines)
+
+
+def test_the_corpus_loads_with_datasets(built, fixtures):
+    root, _, _, corpus = built
+    assert corpus.success
+    ds = load_dataset(f"{root}/{paths.CORPUS_DIR}")
+    assert list(ds) == ["iclr"]
+    assert ds["iclr"].num_rows == sum(len(fixtures.venues[pk].forums) for pk in VENUES)
+    assert ds["iclr"].column_names[:3] == ["forum_id", "conference", "year"] and len(ds["iclr"].column_names) == 20
+    prov = load_dataset(f"{root}/{paths.CORPUS_DIR}", "provenance")
+    assert prov["iclr"].num_rows == ds["iclr"].num_rows
+
+
+def test_rematerialize_reuses_checkpoints_and_downloads_nothing(built, replica):
+    root, resources, _, _ = built
+    replica.reset_request_log()
+    result = materialize_partition(resources, "iclr-2020", selection=None)
+    assert result.success
+    pdf_requests = [r for r in replica.request_log if "pdf" in r.path or "attachment" in r.path]
+    assert pdf_requests == []
