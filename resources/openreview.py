@@ -28,6 +28,9 @@ class OpenReviewResource(dg.ConfigurableResource):
 
     def api(self, version: str, on_event: Callable[[str], None] | None = None) -> OpenReviewApi:
         """A logged-in client for API `v1` or `v2`; all clients share one rate limiter."""
-        url = self.api_v2_url if version == "v2" else self.api_v1_url
-        return OpenReviewApi(url, version, self.username, self.password, limiter=self.limiter,
-                             max_wait_s=self.max_rate_limit_wait_s, on_event=on_event)
+        kw = dict(limiter=self.limiter, max_wait_s=self.max_rate_limit_wait_s, on_event=on_event)
+        if version == "v2":
+            return OpenReviewApi(self.api_v2_url, "v2", self.username, self.password, **kw)
+        # One login (on API v2, as openreview-py's v1 client does itself) serves both hosts.
+        token = self.api("v2").token if self.username else None
+        return OpenReviewApi(self.api_v1_url, "v1", None, None, token=token, **kw)

@@ -88,20 +88,23 @@ class OpenReviewApi:
     def __init__(self, baseurl: str, api: str, username: str | None, password: str | None,
                  limiter: RateLimiter | None = None, max_wait_s: float = 3900.0,
                  max_attempts: int = 6, on_event: Callable[[str], None] | None = None,
-                 timeout_s: float = 60.0):
+                 timeout_s: float = 60.0, token: str | None = None):
         self.api, self.baseurl = api, baseurl.rstrip("/")
         self.limiter = limiter or RateLimiter()
         self.max_wait_s, self.max_attempts, self.timeout_s = max_wait_s, max_attempts, timeout_s
         self.on_event = on_event or (lambda msg: None)
         self.stats: Counter = Counter()
         cls = openreview.api.OpenReviewClient if api == "v2" else openreview.Client
-        self.client = cls(baseurl=self.baseurl, username=username, password=password)
+        # A token from an earlier login is reused: the v1 client logs in through API v2 anyway.
+        self.client = (cls(baseurl=self.baseurl, token=token) if token
+                       else cls(baseurl=self.baseurl, username=username, password=password))
         # Replace the client's retry (which also retries 429 for at most ~4 min and prints) with
         # one that reports: 5xx/connection retries stay in urllib3, 429s come back to `_request`,
         # which sleeps until the body's resetTime (OpenReview windows last up to an hour).
+        # (respect_retry_after_header=False, else urllib3 would retry 429s with a Retry-After.)
         retry = _ReportingRetry(total=8, connect=3, read=3, backoff_factor=0.5, backoff_max=60,
                                 status_forcelist=[500, 502, 503, 504], raise_on_status=False,
-                                respect_retry_after_header=True, reporter=self._report_retry)
+                                respect_retry_after_header=False, reporter=self._report_retry)
         adapter = HTTPAdapter(max_retries=retry, pool_maxsize=64)
         for prefix in list(self.client.session.adapters):  # incl. the client's /notes/edits mount
             self.client.session.mount(prefix, adapter)
