@@ -5,23 +5,27 @@ export DAGSTER_HOME := $(CURDIR)/.dagster_home
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 STAMP := .venv/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: setup chromium demo test bench dev clean
+.PHONY: setup system-deps demo test bench dev clean
 
-chromium:
-	@command -v /usr/bin/chromium >/dev/null || { $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-dejavu-core; }
+# Debian packages: chromium (Playwright drives it), PostgreSQL (the production-instance test).
+system-deps:
+	@if ! command -v /usr/bin/chromium >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
+	    chromium fonts-dejavu-core postgresql; fi
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	# llama-cpp-python (dev) builds from source: use both cores, skip its examples and tests.
+	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) CMAKE_ARGS="-DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF" \
+	  $(PY) -m pip install -q -e '.[dev]'
 	rm -f .venv/.installed-* && touch $(STAMP)
 
 dagster-home:
 	@mkdir -p $(DAGSTER_HOME) && cp dagster.yaml $(DAGSTER_HOME)/dagster.yaml
 
 .PHONY: dagster-home
-setup: chromium $(STAMP) dagster-home
+setup: system-deps $(STAMP) dagster-home
 
 # Starts the OpenReview replica, materializes every asset of one replica partition through
 # `dagster asset materialize`, prints rows per split; the last line is `corpus: <dir>`.

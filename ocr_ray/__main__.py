@@ -38,7 +38,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--output", type=Path, required=True, help="JSONL, one paper per line")
     parser.add_argument("--resume", action="store_true", help="skip forum ids already written")
-    parser.add_argument("--engine", default="text-layer", help=f"one of {', '.join(known_engines())}")
+    parser.add_argument("--engine", default="text-layer",
+                        help=f"default: %(default)s; also: {', '.join(e for e in known_engines() if e != 'text-layer')}")
     parser.add_argument("--ray-address", default=None, help="'auto', 'ray://head:10001'; default: local Ray")
     parser.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local Ray")
     return parser.parse_args(argv)
@@ -106,7 +107,7 @@ def start_partial(output: Path, resume: bool) -> tuple[Path, set[str]]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        get_engine(args.engine)  # fail before reading inputs or starting Ray
+        get_engine(args.engine).check_available()  # fail before reading inputs or starting Ray
     except (ValueError, NotImplementedError) as exc:
         raise SystemExit(f"error: {exc}") from None
     tasks = tasks_from_dir(args.pdf_dir) if args.pdf_dir else tasks_from_manifest(args.manifest)

@@ -10,19 +10,18 @@ The pipeline (``ocr_ray.pipeline``) runs two stages per page:
    ``pages`` is a list of dicts with the keys ``forum_id``, ``page_index``,
    ``num_pages``, ``text`` and ``image``; the result holds one string per page.
 
-Adding an engine (extension points, none implemented yet):
+Engines here:
 
-* ``tesseract`` (CPU): ``needs_image=True``; ``process_batch`` calls
-  ``tesseract`` once per page with ``OMP_THREAD_LIMIT=1`` (OpenMP on a small VM is
-  6x slower, research note §4) and parallelises through Ray processes.
-* ``vllm`` (GPU, ``pip install reviewbench[gpu]``): not an ``Engine`` subclass of
-  this shape -- it replaces the ``map_batches`` stage with
-  ``ray.data.llm.build_processor(vLLMEngineProcessorConfig(...))`` whose
-  preprocess wraps ``image`` as an ``image_url``/``image_pil`` chat part.
-  Set ``uses_actor=True`` and ``num_gpus`` when a model must stay loaded.
-* ``nemotron`` (GPU, ``pip install nemotron-ocr``): ``needs_image=True``,
-  ``uses_actor=True``, ``num_gpus=0.5`` (two actors per GPU), model loaded in
-  ``__init__`` and reused for every batch.
+* ``text-layer`` (CPU, default): pypdfium2's text layer, no OCR.
+* ``rapidocr`` (CPU): RapidOCR's ONNX PP-OCR models (shipped inside the PyPI wheel, so it runs
+  offline) on pages rendered at 1288 px; one single-threaded ONNX session per actor.
+* ``auto``: per page, prose with a usable text layer takes the text layer; pages with no or a
+  garbled text layer, or that look like math or tables, go to an OCR engine (``rapidocr`` by
+  default, ``REVIEWBENCH_AUTO_OCR=vllm`` on GPU machines). Each page row says which engine read it.
+* ``vllm`` (GPU, ``pip install 'reviewbench[gpu]'``): a vision-language OCR model through
+  ``ray.data.llm.build_processor`` (``ocr_ray.vllm_engine``); it replaces the ``map_batches``
+  stage instead of implementing ``process_batch``.
+* ``tesseract``, ``nemotron``: known names that raise ``EngineNotAvailableError`` with the reason.
 
 Register the class in ``_ENGINES`` (or call ``register_engine`` at run time) and
 ``get_engine(name)`` returns it.
@@ -105,10 +104,25 @@ class Engine:
     num_gpus: float = 0.0
     batch_size: int = 16
 
+    @property
+    def version(self) -> str:
+        """Changes whenever this engine's output for the same PDF may change (cache key part)."""
+        return "1"
+
+    @property
+    def cache_id(self) -> str:
+        """Engine + version: results are cached per (PDF sha256, cache_id)."""
+        return f"{self.name}@{self.version}"
+
+    def check_available(self) -> None:
+        """Raise EngineNotAvailableError on the driver, before Ray starts, if it cannot run here."""
+
     def prepare_page(self, pdf_page: Any) -> dict[str, Any]:
-        """Payload of one page row; runs where the PDF is open (CPU worker)."""
+        """Payload of one page row; runs where the PDF is open (CPU worker).
+
+        ``route`` names the engine that will read the page (reported per page)."""
         image = render_page_jpeg(pdf_page, self.image_longest_side) if self.needs_image else b""
-        return {"text": page_text_layer(pdf_page), "image": image}
+        return {"text": page_text_layer(pdf_page), "image": image, "route": self.name}
 
     def setup(self) -> None:
         """Load models etc.; runs in the worker, never on the driver."""
@@ -139,21 +153,239 @@ class EngineNotAvailableError(NotImplementedError):
 
 def _not_implemented(name: str, how: str) -> Callable[[], Engine]:
     def factory() -> Engine:
-        raise EngineNotAvailableError(f"OCR engine {name!r} is not implemented yet: {how}")
+        raise EngineNotAvailableError(f"OCR engine {name!r} is not available: {how}")
 
     return factory
 
 
+# ---------------------------------------------------------------- RapidOCR (CPU)
+
+
+def _box_geometry(box: Any) -> tuple[float, float, float, float]:
+    xs = [float(point[0]) for point in box]
+    ys = [float(point[1]) for point in box]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def order_lines(boxes: list[Any], texts: list[str], page_width: float) -> list[str]:
+    """Reading order for OCR'd lines of a one- or two-column page.
+
+    Lines wider than ~60 % of the page (title, full-width figures' captions) split the page into
+    bands; inside a band, lines of the left column come before lines of the right column, each
+    top to bottom. Single-column pages keep plain top-to-bottom order.
+    """
+    items = []
+    for box, text in zip(boxes, texts):
+        x0, y0, x1, y1 = _box_geometry(box)
+        items.append((y0, x0, x1, text))
+    items.sort()
+    mid = page_width / 2
+    out: list[str] = []
+    band: list[tuple[float, float, float, str]] = []
+
+    def flush() -> None:
+        left = [i for i in band if (i[1] + i[2]) / 2 < mid]
+        right = [i for i in band if (i[1] + i[2]) / 2 >= mid]
+        out.extend(i[3] for i in left + right)
+        band.clear()
+
+    for item in items:
+        if item[2] - item[1] > 0.6 * page_width:
+            flush()
+            out.append(item[3])
+        else:
+            band.append(item)
+    flush()
+    return out
+
+
+def decode_jpeg(data: bytes):
+    import numpy as np
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+
+
+@dataclass
+class RapidOcrEngine(Engine):
+    """RapidOCR (PP-OCR det + cls + rec as ONNX, models inside the wheel: no download).
+
+    Single-threaded ONNX Runtime per actor (intra/inter-op threads 1): Ray runs one actor per
+    share of CPU instead of letting two thread pools fight over two cores. Actors ask for
+    ``num_cpus=0.5`` so that the PDF-reading/rendering tasks always find a free CPU share (a full
+    CPU per actor deadlocks a 2-core machine: research note §2.2).
+    """
+
+    name: str = "rapidocr"
+    model: str | None = "PP-OCRv6_det_small+ch_ppocr_mobile_v2.0_cls+PP-OCRv6_rec_small"
+    needs_image: bool = True
+    uses_actor: bool = True
+    num_cpus: float = 0.5
+    batch_size: int = 4
+    max_actors: int | None = None  # None: as many as the cluster's CPUs allow
+    text_score: float = 0.5
+
+    @property
+    def version(self) -> str:
+        try:
+            from importlib.metadata import version
+
+            return f"{version('rapidocr')}+ort{version('onnxruntime')}+{self.model}"
+        except Exception:  # noqa: BLE001 - not installed: check_available reports it
+            return f"unknown+{self.model}"
+
+    def check_available(self) -> None:
+        try:
+            import onnxruntime  # noqa: F401
+            import rapidocr  # noqa: F401
+        except ImportError as exc:
+            raise EngineNotAvailableError(
+                f"OCR engine 'rapidocr' needs the rapidocr and onnxruntime packages ({exc})") from None
+
+    def setup(self) -> None:
+        if getattr(self, "_ocr", None) is None:
+            import logging
+
+            from rapidocr import RapidOCR
+
+            self._ocr = RapidOCR(params={
+                "Global.log_level": "error", "Global.text_score": self.text_score,
+                "EngineConfig.onnxruntime.intra_op_num_threads": 1,
+                "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+            })
+            logging.getLogger("RapidOCR").setLevel(logging.ERROR)
+
+    def ocr_image(self, image_bytes: bytes) -> str:
+        image = decode_jpeg(image_bytes)
+        result = self._ocr(image)
+        if result.txts is None or result.boxes is None:
+            return ""
+        return "\n".join(order_lines(list(result.boxes), list(result.txts), image.shape[1]))
+
+    def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
+        self.setup()
+        return [normalize_page_text(self.ocr_image(page["image"])) if page["image"] else ""
+                for page in pages]
+
+    def __getstate__(self):  # the ONNX sessions stay in the actor
+        state = dict(self.__dict__)
+        state.pop("_ocr", None)
+        return state
+
+
+# ---------------------------------------------------------------- auto routing
+
+_MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖〈〉⟨⟩"
+                  "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩϵϑϕ")
+_NUMERIC_TOKEN = re.compile(r"^[-+±]?\(?\d[\d.,]*%?\)?$")
+
+
+def classify_page(text: str) -> str:
+    """Why a page's text layer should (not) be trusted: ``prose``, ``no_text``, ``garbled``,
+    ``math`` or ``table``. Cheap heuristics on the text layer only (no rendering).
+
+    * no_text: under 80 visible characters (scans, figure-only pages);
+    * garbled: over 5 % U+FFFD / private-use / control characters (broken font encodings);
+    * math: over 2 % math symbols, or many one-symbol lines (how PDFium spells display math,
+      research note §5);
+    * table: over 30 % of the lines are mostly numeric tokens.
+    """
+    visible = [c for c in text if not c.isspace()]
+    if len(visible) < 80:
+        return "no_text"
+    bad = sum(1 for c in visible if c == "\ufffd" or "\ue000" <= c <= "\uf8ff" or ord(c) < 32)
+    if bad / len(visible) > 0.05:
+        return "garbled"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    math = sum(1 for c in visible if c in _MATH_CHARS)
+    tiny = sum(1 for line in lines if len(line.replace(" ", "")) <= 2)
+    if math / len(visible) > 0.02 or (len(lines) >= 20 and tiny / len(lines) > 0.25):
+        return "math"
+    numeric = 0
+    for line in lines:
+        tokens = line.split()
+        if len(tokens) >= 3 and sum(bool(_NUMERIC_TOKEN.match(t)) for t in tokens) / len(tokens) >= 0.5:
+            numeric += 1
+    if len(lines) >= 5 and numeric / len(lines) > 0.3:
+        return "table"
+    return "prose"
+
+
+@dataclass
+class AutoEngine(Engine):
+    """Text layer for prose pages, an OCR engine for the rest; ``route`` says which per page.
+
+    Only routed pages are rendered, so an all-prose paper costs what ``text-layer`` costs.
+    ``ocr_routes``: the page classes sent to OCR (math and tables gain little from a CPU OCR
+    engine, which also flattens them, but much from a VLM: keep them routed and pick the engine).
+    """
+
+    name: str = "auto"
+    ocr: Engine | None = None
+    ocr_routes: tuple[str, ...] = ("no_text", "garbled", "math", "table")
+    needs_image: bool = True
+    uses_actor: bool = True
+    num_cpus: float = 0.5
+    batch_size: int = 8
+
+    def __post_init__(self) -> None:
+        if self.ocr is None:
+            self.ocr = RapidOcrEngine()
+        self.model = self.ocr.model
+        self.uses_actor = self.ocr.uses_actor
+        self.num_cpus, self.num_gpus = self.ocr.num_cpus, self.ocr.num_gpus
+
+    @property
+    def version(self) -> str:
+        return f"routes={'+'.join(self.ocr_routes)};h1;{self.ocr.cache_id}"
+
+    def check_available(self) -> None:
+        self.ocr.check_available()
+
+    def prepare_page(self, pdf_page: Any) -> dict[str, Any]:
+        text = page_text_layer(pdf_page)
+        kind = classify_page(normalize_page_text(text))
+        if kind in self.ocr_routes:
+            image = render_page_jpeg(pdf_page, self.ocr.image_longest_side)
+            return {"text": text, "image": image, "route": self.ocr.name}
+        return {"text": text, "image": b"", "route": "text-layer"}
+
+    def setup(self) -> None:
+        self.ocr.setup()
+
+    def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
+        routed = [page for page in pages if page.get("route") != "text-layer"]
+        ocr_texts = iter(self.ocr.process_batch(routed) if routed else [])
+        return [normalize_page_text(page["text"] or "") if page.get("route") == "text-layer"
+                else next(ocr_texts) for page in pages]
+
+
+def _vllm_engine() -> Engine:
+    from ocr_ray.vllm_engine import VllmEngine
+
+    return VllmEngine.from_env()
+
+
+def _auto_engine() -> Engine:
+    import os
+
+    ocr = os.environ.get("REVIEWBENCH_AUTO_OCR", "rapidocr")
+    if ocr in ("auto", "text-layer"):
+        raise ValueError(f"REVIEWBENCH_AUTO_OCR={ocr!r} must name an OCR engine")
+    return AutoEngine(ocr=get_engine(ocr))
+
+
 _ENGINES: dict[str, Callable[[], Engine]] = {
     "text-layer": TextLayerEngine,
+    "rapidocr": RapidOcrEngine,
+    "auto": _auto_engine,
+    "vllm": _vllm_engine,
     "tesseract": _not_implemented(
-        "tesseract", "planned CPU engine (needs the tesseract-ocr system package)."
-    ),
-    "vllm": _not_implemented(
-        "vllm", "needs a GPU and the gpu extra (pip install 'reviewbench[gpu]')."
+        "tesseract", "not implemented (Debian tesseract-ocr is not installed here); use 'rapidocr'."
     ),
     "nemotron": _not_implemented(
-        "nemotron", "needs a GPU and the nemotron-ocr package (pip install nemotron-ocr)."
+        "nemotron", "not implemented yet: needs an NVIDIA GPU, CUDA and the nemotron-ocr package "
+        "(pip install nemotron-ocr), which were not available to build or test it."
     ),
 }
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 import pyarrow as pa
@@ -42,6 +43,8 @@ class PaperMarkdown:
     engine: str
     model: str | None
     error: str | None  # why the PDF could not be read, else None
+    # pages read by each engine (``auto`` routes pages: text-layer vs the OCR engine)
+    pages_by_engine: dict[str, int] = field(default_factory=dict)
 
 
 class PdfReadError(Exception):
@@ -107,6 +110,7 @@ def _error_row(task: dict[str, Any], reason: str) -> dict[str, Any]:
         "num_pages": 0,
         "text": "",
         "image": b"",
+        "route": "",
         "error": reason,
     }
 
@@ -171,6 +175,7 @@ def _apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
             "num_pages": batch["num_pages"],
             "error": batch["error"],
             "page_text": pa.array(page_texts, type=pa.string()),
+            "page_engine": batch["route"],
         }
     )
 
@@ -208,7 +213,13 @@ def build_dataset(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Eng
     # The dataset holds its own copy of the DataContext: setting the option here
     # orders this run without changing the caller's global context.
     dataset.context.execution_options.preserve_order = True
-    pages = dataset.flat_map(read_pdf_pages, fn_kwargs={"filesystem": filesystem, "engine": engine})
+    # Reading (and, for OCR engines, rendering) runs in Ray worker *processes*: PDFium is not
+    # thread-safe. Half a CPU per read task, so engine actors can never take every CPU from it.
+    pages = dataset.flat_map(read_pdf_pages, fn_kwargs={"filesystem": filesystem, "engine": engine},
+                             num_cpus=0.5 if engine.needs_image else 1)
+    stage_engine = getattr(engine, "ocr", None) or engine
+    if hasattr(stage_engine, "build_stage"):  # vllm: Ray Data LLM builds the (GPU) stage itself
+        return stage_engine.build_stage(pages)
     engine_args: dict[str, Any] = {
         "batch_size": engine.batch_size,
         "batch_format": "pyarrow",
@@ -220,13 +231,27 @@ def build_dataset(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Eng
         return pages.map_batches(
             EngineActor,
             fn_constructor_kwargs={"engine": engine},
-            compute=ray.data.ActorPoolStrategy(min_size=1),
+            compute=ray.data.ActorPoolStrategy(min_size=1, max_size=_max_actors(engine)),
             **engine_args,
         )
     return pages.map_batches(run_engine_task, fn_kwargs={"engine": engine}, **engine_args)
 
 
-def _paper(task: PdfTask, engine: Engine, *, markdown="", num_pages=0, error=None) -> PaperMarkdown:
+def _max_actors(engine: Engine) -> int:
+    """Actors that leave one CPU to the read/render tasks (at least one actor)."""
+    import ray
+
+    limit = getattr(engine, "max_actors", None)
+    if limit:
+        return limit
+    if engine.num_gpus:
+        return max(1, int(ray.cluster_resources().get("GPU", 1) // engine.num_gpus))
+    cpus = ray.cluster_resources().get("CPU", 2)
+    return max(1, int((cpus - 1) // max(engine.num_cpus, 0.1)))
+
+
+def _paper(task: PdfTask, engine: Engine, *, markdown="", num_pages=0, error=None,
+           pages_by_engine=None) -> PaperMarkdown:
     return PaperMarkdown(
         forum_id=task.forum_id,
         markdown=markdown,
@@ -234,6 +259,7 @@ def _paper(task: PdfTask, engine: Engine, *, markdown="", num_pages=0, error=Non
         engine=engine.name,
         model=engine.model,
         error=error,
+        pages_by_engine=dict(pages_by_engine or {}),
     )
 
 
@@ -246,20 +272,31 @@ def assemble_papers(
     and ``finished`` hold at most a paper or two: memory stays flat.
     """
     open_papers: dict[int, dict[int, str]] = {}  # task_index -> page_index -> text
+    routes: dict[int, Counter] = {}  # task_index -> engine -> pages
+    failed: set[int] = set()
     finished: dict[int, PaperMarkdown] = {}
     next_to_yield = 0
     for row in rows:
         index = row["task_index"]
         task = tasks[index]
-        if row["error"]:
+        if row["error"] and row["page_index"] < 0:
+            finished[index] = _paper(task, engine, error=row["error"])
+        elif index in failed:  # a page failed in the engine (vllm): the paper is already an error
+            continue
+        elif row["error"]:
+            failed.add(index)
+            open_papers.pop(index, None)
+            routes.pop(index, None)
             finished[index] = _paper(task, engine, error=row["error"])
         else:
             pages = open_papers.setdefault(index, {})
             pages[row["page_index"]] = row["page_text"]
+            routes.setdefault(index, Counter())[row.get("page_engine") or engine.name] += 1
             if len(pages) == row["num_pages"]:
                 del open_papers[index]
                 markdown = PAGE_SEPARATOR.join(pages[i] for i in range(len(pages)))
-                finished[index] = _paper(task, engine, markdown=markdown, num_pages=len(pages))
+                finished[index] = _paper(task, engine, markdown=markdown, num_pages=len(pages),
+                                         pages_by_engine=routes.pop(index))
         while next_to_yield in finished:
             yield finished.pop(next_to_yield)
             next_to_yield += 1
@@ -300,7 +337,7 @@ def _run(tasks, filesystem, engine, ray_address, num_cpus) -> Iterator[PaperMark
 def run_pipeline(
     tasks: list[PdfTask],
     filesystem: pafs.FileSystem | None = None,
-    engine: str = "text-layer",
+    engine: str | Engine = "text-layer",
     ray_address: str | None = None,
     num_cpus: int | None = None,
 ) -> Iterator[PaperMarkdown]:
@@ -310,7 +347,8 @@ def run_pipeline(
     Ray starts on the first ``next()``; it is shut down at the end only if this
     call started it.
     """
-    resolved_engine = get_engine(engine)
+    resolved_engine = get_engine(engine) if isinstance(engine, str) else engine
+    resolved_engine.check_available()  # e.g. vllm without a GPU install: fail before Ray starts
     filesystem = filesystem or pafs.LocalFileSystem()
     if isinstance(filesystem, pafs.LocalFileSystem):
         # Ray workers do not share the driver's working directory.

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 import string
+import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Iterable, Literal
 
 from .pdfgen import PdfSpec, PdfStore, _sentences, marker_text
@@ -72,6 +74,10 @@ class ForumTruth:
     review_ids: list[str] = field(default_factory=list)  # visible review note ids
     author_reply_ids: list[str] = field(default_factory=list)  # visible Authors-signed comments
     original_id: str | None = None  # v1 original (non-blind) note id
+    track: str = "main"  # catalogue track (EMNLP: "findings" for Accept-Findings)
+    general_rebuttal_ids: list[str] = field(default_factory=list)  # visible author notes to the forum
+    review_initial_ratings: dict = field(default_factory=dict)  # review id -> rating before its edit
+    review_final_ratings: dict = field(default_factory=dict)  # review id -> rating now (edited ones)
 
 
 @dataclass
@@ -80,7 +86,7 @@ class VenueFixture:
     spec: VenueSpec
     venue_id: str
     api_version: int
-    deadline_ms: int
+    deadline_ms: int | None  # None: rolling venue (TMLR)
     allow_anonymous: bool
     submission_invitation: str
     forums: dict[str, ForumTruth] = field(default_factory=dict)
@@ -94,6 +100,7 @@ class VenueFixture:
     refs_by_referent: dict[str, list[dict]] = field(default_factory=dict)
     groups: dict[str, dict] = field(default_factory=dict)
     invitations: dict[str, dict] = field(default_factory=dict)
+    gen: Any = field(default=None, repr=False, compare=False)  # the generator, for run-time changes
 
     @property
     def forum_ids(self) -> list[str]:
@@ -121,6 +128,66 @@ class Fixtures:
     def pdf_spec(self, sha: str) -> PdfSpec | None:
         return self.pdfs.specs.get(sha)
 
+    # ---- run-time changes (a night of TMLR activity); call ReplicaServer.reindex() afterwards ----
+    def last_modified_ms(self, venue_key: str) -> int:
+        v = self.venues[venue_key]
+        return max((n.get("tmdate") or n.get("tcdate") or 0) for n in v.notes.values())
+
+    def add_forums(self, venue_key: str, n: int = 1) -> list[str]:
+        """New submissions (with their reviews etc.) whose every note is newer than anything served
+        so far. Rolling venues only (a conference's papers all share one deadline)."""
+        v = self.venues[venue_key]
+        if not v.spec.rolling:
+            raise ValueError(f"{venue_key}: only rolling venues (TMLR) get new papers at run time")
+        g: _Gen = v.gen
+        out = []
+        for _ in range(n):
+            g.D = max(int(time.time() * 1000), self.last_modified_ms(venue_key)) + 11 * DAY  # first edit ~10 days earlier
+            number = max(f.number for f in v.forums.values()) + 1 + g.rng.randint(0, 3)
+            g.forum(g.next_index, number, [])
+            g.next_index += 1
+            out.append(list(v.forums)[-1])
+        g.D = g.D0
+        return out
+
+    def add_reply(self, forum_id: str, at_ms: int | None = None) -> str:
+        """An author comment on the forum posted now (or at `at_ms`): the forum changes, its
+        submission note does not (as on OpenReview, a reply leaves the forum note's tmdate alone)."""
+        v = next(x for x in self.venues.values() if forum_id in x.forums)
+        g: _Gen = v.gen
+        sub = v.notes[forum_id]
+        t = at_ms or max(int(time.time() * 1000), self.last_modified_ms(v.key) + 1)
+        P, V = g.paper(sub["number"]), v.venue_id
+        A = f"{P}/Authors"
+        inv = f"{P}/-/{v.spec.comment_name}"
+        content = {"title": g.val("Update after the discussion"), "comment": g.val(g.text(3))}
+        nid = g.nid(10)
+        if g.v2:
+            note = {"content": content, "id": nid, "forum": forum_id, "replyto": forum_id, "signatures": [A],
+                    "readers": ["everyone"], "nonreaders": [], "writers": [V, A], "number": 99,
+                    "invitations": [inv], "domain": V, "tcdate": t, "cdate": t, "tmdate": t, "mdate": t,
+                    "odate": t, "pdate": None, "ddate": None, "parentInvitations": f"{V}/-/{v.spec.comment_name}",
+                    "license": v.spec.license, "version": 2}
+        else:
+            note = {"id": nid, "original": None, "number": 99, "cdate": t, "ddate": None, "tcdate": t,
+                    "tmdate": t, "tddate": None, "forum": forum_id, "replyto": forum_id, "invitation": inv,
+                    "content": content, "signatures": [A], "readers": ["everyone"], "nonreaders": [],
+                    "writers": [A, V]}
+        v.replies_by_forum[forum_id].append(note)
+        v.notes[nid] = note
+        f = v.forums[forum_id]
+        f.num_replies += 1
+        f.num_direct_replies += 1
+        f.general_rebuttal_ids.append(nid)
+        return nid
+
+    def delete_forum(self, forum_id: str, at_ms: int | None = None) -> None:
+        """Soft-delete a submission (`ddate`), as OpenReview does; `trash=true` still returns it."""
+        v = next(x for x in self.venues.values() if forum_id in x.forums)
+        t = at_ms or max(int(time.time() * 1000), self.last_modified_ms(v.key) + 1)
+        v.notes[forum_id]["ddate"] = t
+        v.notes[forum_id]["tmdate"] = t
+
 
 # ----------------------------------------------------------------------------------------------
 class _Gen:
@@ -133,12 +200,13 @@ class _Gen:
         self.used = used_ids
         self.n = n_forums
         self.V = spec.venue_id
-        self.D = iso_to_ms(spec.deadline)
+        self.D = iso_to_ms(spec.deadline or spec.anchor)
+        self.D0 = self.D  # rolling venues move self.D per paper (its "under review" time)
         self.v2 = spec.api_version == 2
         sub_inv = (f"{self.V}/-/{spec.submission_name}" if self.v2
                    else f"{self.V}/-/{spec.v1_submission_invitation_tail}")
         self.vf = VenueFixture(key=spec.key, spec=spec, venue_id=self.V, api_version=spec.api_version,
-                               deadline_ms=self.D,
+                               deadline_ms=None if spec.rolling else self.D,
                                allow_anonymous=spec.allow_anonymous if allow_anonymous is None else allow_anonymous,
                                submission_invitation=sub_inv)
         self.inv_used: set[str] = set()
@@ -182,8 +250,12 @@ class _Gen:
         numbers = sorted(self.rng.sample(range(1, self.n * 4 + 10), self.n))
         for i in range(self.n):
             tags = [spec.special_forums[i]] if i < len(spec.special_forums) else []
+            if spec.rolling:
+                self.D = self.D0 + int(i * spec.rolling_gap_days * DAY)
             self.forum(i, numbers[i], tags)
+        self.D = self.D0
         self.venue_objects()
+        self.next_index = self.n
         return vf
 
     def paper(self, number: int) -> str:
@@ -198,7 +270,7 @@ class _Gen:
         if "abstract_only_first" in tags or (not self.v2 and rng.random() < 0.2):
             plan.append({"t": created, "kind": "abstract", "pdf": False})
             created += int(rng.uniform(0.5, 2) * DAY)
-        npre = rng.randint(1, 3)
+        npre = 1 if self.spec.rolling else rng.randint(1, 3)
         times = sorted(rng.randint(created, self.D - 60_000) for _ in range(npre))
         # the last one close to the deadline
         for j, tt in enumerate(times):
@@ -235,7 +307,8 @@ class _Gen:
                                "generative models", "reinforcement learning", "transformers"], 3)
         tldr = self.text(1)
         plan = self.pdf_revisions_plan(tags, accepted, status)
-        history_public = any(t.startswith("history_public") for t in tags)
+        history_public = any(t.startswith("history_public") for t in tags) or (
+            spec.history_public and status != "desk_rejected")  # TMLR: released once under review
 
         # PDFs
         k = 0
@@ -258,17 +331,19 @@ class _Gen:
 
         # venue / venueid
         if status == "withdrawn":
-            venue_str, venueid = spec.withdrawn_venue_string, f"{V}/Withdrawn_Submission"
+            venue_str, venueid = spec.withdrawn_venue_string, spec.withdrawn_venueid or f"{V}/Withdrawn_Submission"
         elif status == "desk_rejected":
-            venue_str, venueid = spec.desk_rejected_venue_string, f"{V}/Desk_Rejected_Submission"
+            venue_str = spec.desk_rejected_venue_string
+            venueid = spec.desk_rejected_venueid or f"{V}/Desk_Rejected_Submission"
         elif accepted:
             venue_str, venueid = spec.accept_venue_strings[decision], V
         else:
-            venue_str, venueid = spec.rejected_venue_string, f"{V}/Rejected_Submission"
-        bibkey = f"{authors[0].split()[-1].lower()}{spec.year - 1}{title.split()[0].lower()}"
+            venue_str, venueid = spec.rejected_venue_string, spec.rejected_venueid or f"{V}/Rejected_Submission"
+        year = spec.year or datetime.fromtimestamp(self.D / 1000, tz=timezone.utc).year
+        bibkey = f"{authors[0].split()[-1].lower()}{year - 1}{title.split()[0].lower()}"
         bibtex = (f"@inproceedings{{\n{bibkey},\ntitle={{{title}}},\nauthor={{{' and '.join(authors)}}},\n"
                   f"booktitle={{The {'Twelfth' if spec.year == 2024 else 'Eighth'} International Conference on "
-                  f"Learning Representations}},\nyear={{{spec.year}}},\nurl={{https://openreview.net/forum?id={fid}}}\n}}")
+                  f"Learning Representations}},\nyear={{{year}}},\nurl={{https://openreview.net/forum?id={fid}}}\n}}")
         paperhash = f"{authors[0].split()[-1].lower()}|{'_'.join(w.lower().strip('-') for w in title.split())}"
         base_content = {"title": title, "authors": authors, "authorids": authorids, "keywords": keywords,
                         spec.tldr_field: tldr, "abstract": abstract, "primary_area": rng.choice(spec.primary_areas),
@@ -284,7 +359,7 @@ class _Gen:
         original_id = None
         tmdate = max([p["t"] for p in plan] + [public_t])
         if self.v2:
-            invitations = [f"{V}/-/{spec.submission_name}", f"{V}/-/Post_Submission"]
+            invitations = [f"{V}/-/{spec.submission_name}", f"{V}/-/{spec.post_submission_name}"]
             edits = []
             pre_readers = ["everyone"] if history_public else [V, authors_grp]
             for p in plan:
@@ -309,7 +384,7 @@ class _Gen:
                 p["visible"] = readable(readers, READER_GROUPS)
                 if p["kind"] == "submission" and p is [q for q in plan if q["kind"] == "submission"][-1]:
                     # Post_Submission right after the deadline (authors/venue only)
-                    edits.append(self.edit(self.nid(10), f"{V}/-/Post_Submission", [V], [V, authors_grp],
+                    edits.append(self.edit(self.nid(10), f"{V}/-/{spec.post_submission_name}", [V], [V, authors_grp],
                                            [V], self.D + int(0.2 * DAY), fid,
                                            {"authors": {"readers": [V, authors_grp]}}, None))
             if status in ("withdrawn", "desk_rejected"):
@@ -342,6 +417,8 @@ class _Gen:
             post_rev_invs = [x for x in invitations if x.endswith("_Revision") or x.endswith("/-/Revision")]
             if not latest:
                 rule, rev_id, exp_marker = "unavailable", None, None
+            elif spec.rolling and history_public:  # TMLR: the first released revision
+                rule, rev_id, exp_marker = "initial", pdf_plan[0]["id"], pdf_plan[0]["marker"]
             elif history_public and pre_pdf:
                 rule, rev_id, exp_marker = "initial", pre_pdf[-1]["id"], pre_pdf[-1]["marker"]
             elif not post_rev_invs:
@@ -415,6 +492,7 @@ class _Gen:
 
         vf.notes[fid] = note
         vf.submissions.append(note)
+        self.review_edits: dict[str, tuple] = {}
         replies = self.replies(fid, number, tags, status, decision, withdraw_t, desk_t, decision_t)
         vf.replies_by_forum[fid] = replies
         for r in replies:
@@ -424,15 +502,28 @@ class _Gen:
         review_ids = [r["id"] for r in visible if inv_of(r).endswith(f"/-/{spec.review_name}")]
         author_ids = [r["id"] for r in visible if inv_of(r).endswith(f"/-/{spec.comment_name}")
                       and r["signatures"][0].endswith("/Authors")]
+        chosen_marker = exp_marker if rule == "initial" else None
+        if spec.rolling:
+            post_markers = [p["marker"] for p in pdf_plan if p["marker"] != chosen_marker]
+        else:
+            post_markers = [p["marker"] for p in pdf_plan if p["t"] > self.D]
+        visible_ids = {r["id"] for r in visible}
+        general = [r["id"] for r in sorted(visible, key=lambda r: (r["tcdate"], r["id"]))
+                   if r["replyto"] == fid and r["signatures"][0].endswith("/Authors")
+                   and inv_of(r).rsplit("/-/", 1)[-1] in (spec.comment_name, spec.author_rebuttal_name, "Rebuttal")]
         vf.forums[fid] = ForumTruth(
             venue_key=spec.key, forum_id=fid, number=number, title=title, status=status, decision=decision,
             has_pdf=latest is not None, expected_rule=rule, expected_revision_id=rev_id,
             expected_marker=exp_marker,
-            post_deadline_markers=[p["marker"] for p in pdf_plan if p["t"] > self.D],
+            post_deadline_markers=post_markers,
             num_reviews=len(review_ids), latest_marker=latest["marker"] if latest else None, tags=list(tags),
             revisions=revisions, num_replies=len(visible),
             num_direct_replies=sum(1 for r in visible if r["replyto"] == fid), review_ids=review_ids,
-            author_reply_ids=author_ids, original_id=original_id)
+            author_reply_ids=author_ids, original_id=original_id,
+            track=spec.track_of_decision.get(decision, spec.track) if decision else spec.track,
+            general_rebuttal_ids=general,
+            review_initial_ratings={k: v[0] for k, v in self.review_edits.items() if k in visible_ids},
+            review_final_ratings={k: v[1] for k, v in self.review_edits.items() if k in visible_ids})
 
     def edit(self, eid, inv, sigs, readers, writers, t, note_id, ncontent, number):
         note = {"id": note_id, "content": ncontent}
@@ -462,8 +553,8 @@ class _Gen:
         hidden = "hidden_reviews" in tags
         hidden_readers = [PC, f"{P}/Area_Chairs", f"{P}/Reviewers/Submitted", A]
 
-        def add(name, replyto, sig, content, t, readers=None, writers=None):
-            inv = f"{P}/-/{name}"
+        def add(name, replyto, sig, content, t, readers=None, writers=None, inv=None):
+            inv = inv or f"{P}/-/{name}"
             self.inv_used.add(inv)
             counters[inv] = counters.get(inv, 0) + 1
             nid = self.nid(10)
@@ -502,7 +593,14 @@ class _Gen:
                     readers=hidden_readers if hidden else None, writers=[V, sig] if self.v2 else [sig])
             reviews.append((r, sig, label))
         reviews.sort(key=lambda x: x[0]["tcdate"])
+        if self.v2 and spec.p_review_edit:
+            for r, sig, _label in reviews:
+                self.review_history(r, sig, P)
         cwriters = [V, A] if self.v2 else [A, V]
+        if spec.author_rebuttal_name and rng.random() < 0.85:  # NeurIPS 2023-24 general rebuttal
+            add(spec.author_rebuttal_name, fid, A,
+                {"rebuttal": self.val("Global response. " + self.text(5))},
+                self.t(spec.t_rebuttal[0], spec.t_rebuttal[0] + 2), writers=cwriters)
         for r, sig, label in reviews:
             readers = hidden_readers if hidden else None
             if "split_rebuttal" in tags or rng.random() < 0.8:
@@ -510,6 +608,11 @@ class _Gen:
                 parts = [" (1/2)", " (2/2)"] if ("split_rebuttal" in tags or rng.random() < 0.15) else [""]
                 last = None
                 for j, suffix in enumerate(parts):
+                    if spec.rebuttal_style == "per_review" and j == 0:  # one Rebuttal per review
+                        last = add("Rebuttal", r["id"], A, {"rebuttal": self.val(self.text(4))},
+                                   base_t, readers=readers, writers=cwriters,
+                                   inv=f"{P}/{spec.review_name}{r['number']}/-/Rebuttal")
+                        continue
                     last = add(spec.comment_name, r["id"], A,
                                {"title": self.val(f"Response to Reviewer {label}{suffix}"),
                                 "comment": self.val(self.text(4))}, base_t + j * 60_000, readers=readers,
@@ -523,7 +626,7 @@ class _Gen:
                         add(spec.comment_name, fu["id"], A,
                             {"title": self.val("Thank you"), "comment": self.val(self.text(2))},
                             fu["tcdate"] + int(rng.uniform(0.2, 1) * DAY), readers=readers, writers=cwriters)
-        if "general_response" in tags or rng.random() < 0.2:
+        if "general_response" in tags or rng.random() < spec.p_general_response:
             add(spec.comment_name, fid, A,
                 {"title": self.val("General Response to All Reviewers"), "comment": self.val(self.text(5))},
                 self.t(spec.t_rebuttal[0], spec.t_rebuttal[0] + 1), writers=cwriters)
@@ -538,10 +641,20 @@ class _Gen:
                     "I have read and agree with the venue's withdrawal policy on behalf of myself and my co-authors."),
                  "comment": self.val("We thank the reviewers for their feedback.")}, withdraw_t, writers=cwriters)
             return out
-        if spec.meta_review_name:
+        if spec.meta_review_name and spec.meta_review_by == "reviewers":  # TMLR Official_Recommendation
+            for r, sig, _label in reviews:
+                add(spec.meta_review_name, fid, sig, self.form(spec.meta_review_fields), self.t(*spec.t_meta),
+                    readers=hidden_readers if hidden else None, writers=[V, sig])
+        elif spec.meta_review_name:
             ac = f"{P}/Area_Chair_" + "".join(rng.choice(self.ALNUM) for _ in range(4))
-            add(spec.meta_review_name, fid, ac, self.form(spec.meta_review_fields), self.t(*spec.t_meta),
-                writers=[V, ac])
+            mc = self.form(spec.meta_review_fields)
+            if spec.decision_on_meta:  # CoRL 2022: the decision lives on the meta-review
+                mc[spec.decision_field] = self.val(decision)
+                add(spec.meta_review_name, fid, ac, mc, decision_t, writers=[V, ac])
+                return out
+            add(spec.meta_review_name, fid, ac, mc, self.t(*spec.t_meta), writers=[V, ac])
+        if spec.decision_signer == "action_editors":
+            PC = f"{P}/Action_Editors"
         dc = {}
         for f in spec.decision_extra_fields:
             if f == "title":
@@ -552,13 +665,38 @@ class _Gen:
         add(spec.decision_name, fid, PC, dc, decision_t, writers=[PC])
         return out
 
+    def review_history(self, r: dict, sig: str, P: str) -> None:
+        """v2 note edits of one review: its creation edit, and for some reviews a later edit
+        (after the rebuttal) that changes the rating and adds `review_edit_fields`."""
+        spec, rng, vf = self.spec, self.rng, self.vf
+        content = dict(r["content"])
+        edits = [self.edit(self.nid(10), r["invitations"][0], [sig], r["readers"], [self.V, sig],
+                           r["tcdate"], r["id"], dict(content), None)]
+        rating = next((f for f in spec.review_fields if f.name == "rating"), None)
+        if rating is not None and rng.random() < spec.p_review_edit:
+            final = content["rating"]["value"]
+            lower = [c for c in rating.choices if c != final]
+            initial = rng.choice(lower)
+            t = self.t(spec.t_rebuttal[1], spec.t_rebuttal[1] + 6)
+            changed = {"rating": {"value": final}}
+            changed.update(self.form(spec.review_edit_fields))
+            edits[0]["note"]["content"]["rating"] = {"value": initial}
+            edits.append(self.edit(self.nid(10), r["invitations"][0], [sig], r["readers"], [self.V, sig], t,
+                                   r["id"], changed, None))
+            r["content"].update(changed)
+            r["tmdate"] = r["mdate"] = max(r["tmdate"], t)
+            self.review_edits[r["id"]] = (initial, final)
+        for e in edits:
+            vf.edits[e["id"]] = e
+        vf.edits_by_note[r["id"]] = edits
+
     # -- venue group / invitations
     def venue_objects(self):
         spec, V, vf = self.spec, self.V, self.vf
         t0 = self.D - 60 * DAY
         if self.v2:
             c = {
-                "title": spec.short_name + " Conference", "subtitle": "International Conference on Learning Representations",
+                "title": spec.short_name + ("" if spec.rolling else " Conference"), "subtitle": spec.subtitle,
                 "submission_id": f"{V}/-/{spec.submission_name}", "submission_name": spec.submission_name,
                 "submission_venue_id": f"{V}/{spec.submission_name}",
                 "withdrawn_venue_id": f"{V}/Withdrawn_Submission",
@@ -587,8 +725,8 @@ class _Gen:
             f"{V}/-/{spec.v1_original_invitation_tail}", f"{V}/-/{spec.v1_submission_invitation_tail}"]
         for i in sorted(self.inv_used | set(sub_ids)):
             is_sub = i in sub_ids
-            due = self.D if is_sub else None
-            exp = self.D + 30 * 60_000 if is_sub else None
+            due = self.D if is_sub and not spec.rolling else None
+            exp = self.D + 30 * 60_000 if is_sub and not spec.rolling else None
             if self.v2:
                 inv = {"id": i, "domain": V, "cdate": t0, "tcdate": t0, "tmdate": t0, "mdate": t0,
                        "duedate": due, "expdate": exp, "signatures": [V], "readers": ["everyone"],
@@ -632,7 +770,9 @@ def build_fixtures(venues: Iterable[str] = ("iclr-2024", "iclr-2020"), seed: int
     for v in venues:
         if v not in specs:
             raise KeyError(f"unknown venue key {v!r}; known: {sorted(specs)}")
-        fx.venues[v] = _Gen(fx, specs[v], seed, counts[v], eager_pdfs, allow_anonymous, used).build()
+        gen = _Gen(fx, specs[v], seed, counts[v], eager_pdfs, allow_anonymous, used)
+        fx.venues[v] = gen.build()
+        fx.venues[v].gen = gen
     return fx
 
 

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
-from .faults import FaultConfig
+from .faults import FaultConfig, FaultCounters, bad_pdf
 from .fixtures import ANON_GROUPS, READER_GROUPS, Fixtures, VenueFixture, readable
 
 GATED = ("/notes", "/references", "/pdf", "/attachment")
@@ -93,14 +93,22 @@ class ReplicaState:
         self.lock = threading.Lock()
         self.faults = FaultConfig()
         self.counters = {"rate": 0, "error": 0, "drop": 0}
+        self.fault_counters = FaultCounters()
         self.request_log: list[LoggedRequest] = []
         self.urls: dict[str, str] = {}
         self.req_seq = 0
+
+    def reindex(self):
+        """Rebuild the lookup tables after fixtures changed at run time (Fixtures.add_forums ...)."""
+        idx = {2: _ApiIndex(self.fx, 2), 1: _ApiIndex(self.fx, 1)}
+        with self.lock:
+            self.idx = idx
 
     def set_faults(self, cfg: FaultConfig):
         with self.lock:
             self.faults = cfg
             self.counters = {"rate": 0, "error": 0, "drop": 0}
+            self.fault_counters = FaultCounters()
 
     def issue_token(self, username: str) -> str:
         payload = {"user": {"id": username, "profile": {"id": self.fx.reader_id, "usernames": [self.fx.reader_id],
@@ -239,22 +247,20 @@ class _Handler(BaseHTTPRequestHandler):
             f = st.faults
             if not f.matches(self._path):
                 return False
-            action = None
-            if f.drop_first_n and st.counters["drop"] < f.drop_first_n:
-                st.counters["drop"] += 1
-                action = "drop"
-            elif f.rate_limit_first_n and st.counters["rate"] < f.rate_limit_first_n:
-                st.counters["rate"] += 1
-                action = "rate"
-            elif f.error_first_n and st.counters["error"] < f.error_first_n:
-                st.counters["error"] += 1
-                action = "error"
+            action, storm_left = st.fault_counters.decide(f, st.counters)
         if f.slow_ms:
             time.sleep(f.slow_ms / 1000)
         if action == "drop":
             self.close_connection = True
             self._log(0)
             return True
+        if action == "storm":
+            wait = f.retry_after_s  # what a real storm says: "try again in N s", and refuses again
+            reset = datetime.now(timezone.utc) + timedelta(seconds=wait)
+            raise ApiError(429, "RateLimitError", f"Too many requests. Please try again in {wait} seconds",
+                           {"limit": 36, "remaining": 0,
+                            "resetTime": reset.isoformat(timespec="milliseconds").replace("+00:00", "Z")},
+                           {"Retry-After": wait})
         if action == "rate":
             reset = datetime.now(timezone.utc) + timedelta(seconds=f.retry_after_s)
             used = 37
@@ -441,6 +447,8 @@ class _Handler(BaseHTTPRequestHandler):
                 items = [n for n in items if q[key] in (n.get("signatures") or [])]
         if q.get("parentInvitations"):
             items = [n for n in items if n.get("parentInvitations") == q["parentInvitations"]]
+        if q.get("domain"):  # v2: every note of a venue (submissions and replies) carries `domain`
+            items = [n for n in items if n.get("domain") == q["domain"]]
         if q.get("mintcdate"):
             items = [n for n in items if (n.get("tcdate") or 0) >= int(q["mintcdate"])]
         if q.get("trash") != "true":
@@ -523,6 +531,8 @@ class _Handler(BaseHTTPRequestHandler):
             raise _not_found(f"Attachment {name}")
         if forum_id in f.corrupt_pdfs:
             data = data[: max(64, len(data) // 3)]
+        if forum_id in f.bad_pdfs:
+            data = bad_pdf(f.bad_pdfs[forum_id], data)
         ctype = "application/pdf" if str(value).endswith(".pdf") else "application/octet-stream"
         self._send(200, data, ctype, {"Content-Disposition": f'attachment; filename="{forum_id}.pdf"'})
 
@@ -565,6 +575,8 @@ class _Handler(BaseHTTPRequestHandler):
                             continue
                         if n["forum"] in f.corrupt_pdfs:
                             data = data[: max(64, len(data) // 3)]
+                        if n["forum"] in f.bad_pdfs:
+                            data = bad_pdf(f.bad_pdfs[n["forum"]], data)
                         ext = str(val).rsplit(".", 1)[-1]
                         z.writestr(f"{i}.{ext}", data)
                 return self._send(200, buf.getvalue(), "application/zip",
@@ -809,6 +821,10 @@ class ReplicaServer:
     def request_log(self) -> list[LoggedRequest]:
         with self.state.lock:
             return list(self.state.request_log)
+
+    def reindex(self):
+        """Serve run-time fixture changes (Fixtures.add_forums / add_reply / delete_forum)."""
+        self.state.reindex()
 
     def reset_request_log(self):
         with self.state.lock:

@@ -1,7 +1,8 @@
-"""ConfigurableResources: thin adapters over OpenReview, the browser, storage and Ray."""
+"""ConfigurableResources: thin adapters over OpenReview, the browser, storage, Ray and the LLM."""
 from resources.browser import BrowserResource
+from resources.llm import LLMResource
 from resources.openreview import OpenReviewResource
 from resources.ray import RayResource
 from resources.storage import StorageResource
 
-__all__ = ["BrowserResource", "OpenReviewResource", "RayResource", "StorageResource"]
+__all__ = ["BrowserResource", "LLMResource", "OpenReviewResource", "RayResource", "StorageResource"]

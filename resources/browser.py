@@ -44,31 +44,42 @@ class RevisionPageError(RuntimeError):
     pass
 
 
-async def _scrape_one(context, web_url: str, forum_id: str, timeout_ms: int, retries: int,
-                      limiter: RateLimiter) -> list[Revision]:
+async def _read_page(page, web_url: str, forum_id: str, timeout_ms: int) -> list[Revision]:
+    await page.goto(f"{web_url}/revisions?id={forum_id}", timeout=timeout_ms)
+    handle = await page.wait_for_selector(LIST_SELECTOR, state="attached", timeout=timeout_ms)
+    data = await handle.evaluate(_EXTRACT_JS)
+    if data["error"]:
+        raise RevisionPageError(f"revisions page for {forum_id} says: {data['error']}")
+    return [Revision(**{**r, "pdf_url": _api_path(r["pdf_url"])}) for r in data["revisions"]]
+
+
+async def _scrape_one(context, page, web_url: str, forum_id: str, timeout_ms: int, retries: int,
+                      limiter: RateLimiter):
+    """(revisions, page to reuse). A failed try closes its page: the retry gets a fresh one."""
     last: Exception | None = None
     for _ in range(retries + 1):
-        page = await context.new_page()
+        if page is None:
+            page = await context.new_page()
         try:
             await asyncio.to_thread(limiter.wait)
-            await page.goto(f"{web_url}/revisions?id={forum_id}", timeout=timeout_ms)
-            handle = await page.wait_for_selector(LIST_SELECTOR, state="attached", timeout=timeout_ms)
-            data = await handle.evaluate(_EXTRACT_JS)
-            if data["error"]:
-                raise RevisionPageError(f"revisions page for {forum_id} says: {data['error']}")
-            return [Revision(**{**r, "pdf_url": _api_path(r["pdf_url"])}) for r in data["revisions"]]
+            return await _read_page(page, web_url, forum_id, timeout_ms), page
         except Exception as exc:  # timeouts, navigation errors, page-reported errors
             last = exc
-        finally:
             await page.close()
+            page = None
     raise RevisionPageError(f"revisions page for {forum_id} failed after {retries + 1} tries: {last}")
 
 
 async def _scrape_all(cfg: "BrowserResource", web_url: str, token: str | None, forum_ids: list[str],
                       limiter: RateLimiter, on_done: Callable[[str], None]) -> dict:
+    """`max_pages` workers, each with one long-lived tab that navigates from forum to forum
+    (opening a tab per forum costs chromium more CPU than the page itself on small machines)."""
     from playwright.async_api import async_playwright
 
     results: dict[str, list[Revision] | Exception] = {}
+    queue: asyncio.Queue[str] = asyncio.Queue()
+    for fid in forum_ids:
+        queue.put_nowait(fid)
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=cfg.executable_path, args=CHROMIUM_FLAGS,
                                            headless=True)
@@ -78,18 +89,23 @@ async def _scrape_all(cfg: "BrowserResource", web_url: str, token: str | None, f
                 host = urlsplit(web_url).hostname
                 await context.add_cookies([{"name": "openreview.accessToken", "value": token,
                                             "domain": host, "path": "/"}])
-            gate = asyncio.Semaphore(cfg.max_pages)
 
-            async def run(fid: str) -> None:
-                async with gate:
-                    try:
-                        results[fid] = await _scrape_one(context, web_url, fid, cfg.timeout_ms,
-                                                         cfg.retries, limiter)
-                    except Exception as exc:
-                        results[fid] = exc
-                    on_done(fid)
+            async def worker() -> None:
+                page = None
+                try:
+                    while not queue.empty():
+                        fid = queue.get_nowait()
+                        try:
+                            results[fid], page = await _scrape_one(context, page, web_url, fid,
+                                                                   cfg.timeout_ms, cfg.retries, limiter)
+                        except Exception as exc:
+                            results[fid], page = exc, None
+                        on_done(fid)
+                finally:
+                    if page is not None:
+                        await page.close()
 
-            await asyncio.gather(*(run(f) for f in forum_ids))
+            await asyncio.gather(*(worker() for _ in range(max(1, min(cfg.max_pages, len(forum_ids))))))
         finally:
             await browser.close()
     return results

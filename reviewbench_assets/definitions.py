@@ -4,7 +4,7 @@ import os
 import dagster as dg
 from dagster_aws.s3 import S3Resource
 
-from resources import BrowserResource, OpenReviewResource, RayResource, StorageResource
+from resources import BrowserResource, LLMResource, OpenReviewResource, RayResource, StorageResource
 from reviewbench_assets.dialogues import rebuttal_dialogues
 from reviewbench_assets.forums import openreview_forums
 from reviewbench_assets.markdown import paper_markdown
@@ -28,6 +28,7 @@ def build_resources() -> dict:
                     aws_access_key_id=_secret("AWS_ACCESS_KEY_ID"),
                     aws_secret_access_key=_secret("AWS_SECRET_ACCESS_KEY"))
     return {
+        "llm": LLMResource.from_env(),
         "openreview": OpenReviewResource(
             api_v1_url=env("OPENREVIEW_API_V1_URL", "https://api.openreview.net"),
             api_v2_url=env("OPENREVIEW_API_V2_URL", "https://api2.openreview.net"),

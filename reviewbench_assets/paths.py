@@ -9,6 +9,14 @@ def crawl_errors(pk: str) -> str:
     return f"raw/forums/{pk}.errors.jsonl"
 
 
+def quarantine(pk: str) -> str:
+    return f"raw/forums/{pk}.quarantine.jsonl"
+
+
+def crawl_cursor(pk: str) -> str:
+    return f"raw/forums/{pk}.cursor.json"
+
+
 def crawl_checkpoints(pk: str) -> str:
     return f"checkpoints/forums/{pk}"
 
@@ -31,6 +39,14 @@ def markdown_cache(engine: str, sha256: str) -> str:
 
 def dialogues(pk: str) -> str:
     return f"dialogues/{pk}.jsonl"
+
+
+def re2_review(pk: str) -> str:
+    return f"re2/{pk}.review.parquet"
+
+
+def re2_rebuttal(pk: str) -> str:
+    return f"re2/{pk}.rebuttal.parquet"
 
 
 def rows(pk: str) -> str:

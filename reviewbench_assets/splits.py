@@ -38,29 +38,41 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
         check_results=row_check_results(stats, config.max_empty_markdown_share))
 
 
+class ConferenceSplitConfig(dg.Config):
+    re2_test_share: float = 0.05  # share of papers (by forum-id hash) in the Re^2 `test` splits
+
+
 def build_split_asset(split: str) -> dg.AssetsDefinition:
-    @dg.asset(name=f"{split}_split", group_name="corpus", kinds={"parquet"}, code_version="1",
-              deps=[dg.AssetDep("reviewbench_split", partition_mapping=split_partition_mapping(split))])
-    def _split(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
-        from reviewbench_assets.domain.splits import write_conference_split, write_config_table
-        import pyarrow as pa
+    @dg.asset(name=f"{split}_split", group_name="corpus", kinds={"parquet", "duckdb"}, code_version="2",
+              deps=[dg.AssetDep("reviewbench_split", partition_mapping=split_partition_mapping(split)),
+                    dg.AssetDep("rebuttal_dialogues", partition_mapping=split_partition_mapping(split))])
+    def _split(context: dg.AssetExecutionContext, config: ConferenceSplitConfig,
+               storage: StorageResource) -> dg.MaterializeResult:
+        from reviewbench_assets.dialogues import re2_rebuttal_path, re2_review_path
+        from reviewbench_assets.domain.rows import PROVENANCE_SCHEMA
+        from reviewbench_assets.domain.splits import assemble_conference_split
 
         store = storage.store()
         keys = [k for k in catalogue().keys_for_split(split) if store.exists(store.path(paths.rows(k)))]
         context.log.info(f"{split}: venue-years with rows: {keys or 'none'}")
         corpus = store.path(paths.CORPUS_DIR)
-        stats = write_conference_split(store.fs, [store.path(paths.rows(k)) for k in keys], corpus, split)
-        if keys:
-            prov = pa.concat_tables([store.read_parquet(store.path(paths.provenance(k))) for k in keys])
-            write_config_table(store.fs, prov, corpus, "provenance", split)
-        store.write_json(store.path(paths.split_stats(split)), stats.to_dict())
+
+        def existing(fn):
+            return [store.path(fn(k)) for k in keys if store.exists(store.path(fn(k)))]
+
+        stats, configs = assemble_conference_split(
+            store.fs, corpus, split, [store.path(paths.rows(k)) for k in keys], existing(paths.provenance),
+            PROVENANCE_SCHEMA, existing(re2_review_path), existing(re2_rebuttal_path),
+            test_share=config.re2_test_share)
+        store.write_json(store.path(paths.split_stats(split)), {**stats.to_dict(), "configs": configs})
         return dg.MaterializeResult(metadata={
             "dagster/row_count": stats.num_examples, "num_bytes": stats.num_bytes,
             "venue_years": keys, "files": [f.rsplit("/", 1)[-1] for f in stats.files],
-            "dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA),
+            "configs": configs, "dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA),
         })
 
-    _split.__doc__ = f"The `{split}` split of the corpus: Parquet shards built from its venue-years."
+    _split.__doc__ = (f"The `{split}` split of the corpus: Parquet shards built from its venue-years, plus its "
+                      "provenance and Re^2 review/rebuttal (train/test by forum-id hash) configs.")
     return _split
 
 
@@ -73,20 +85,25 @@ def dataset_card(context: dg.AssetExecutionContext, storage: StorageResource) ->
     """README.md with configs, dataset_info and statistics, so `datasets.load_dataset(dir)` works."""
     from datetime import datetime, timezone
 
-    from reviewbench_assets.domain.card import render_dataset_card, write_dataset_card
+    from reviewbench_assets.domain.card import (extra_config_splits, render_dataset_card, write_dataset_card,
+                                                write_score_plots)
     from reviewbench_assets.domain.splits import SplitStats
 
     store = storage.store()
-    stats = {}
+    stats, extra = {}, {}
     for split in catalogue().splits:
         p = store.path(paths.split_stats(split))
         if store.exists(p):
-            s = SplitStats.from_dict(store.read_json(p))
+            raw = store.read_json(p)
+            s = SplitStats.from_dict(raw)
             if s.num_examples:
                 stats[split] = s
+                for name, parts in (raw.get("configs") or {}).items():
+                    extra.setdefault(name, {})[split] = parts
     corpus = store.path(paths.CORPUS_DIR)
-    text = render_dataset_card(stats, {"provenance": sorted(stats)},
-                               datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    text = render_dataset_card(stats, extra_config_splits(extra),
+                               datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                               config_counts=extra, plots=write_score_plots(store.fs, corpus, stats))
     write_dataset_card(store.fs, corpus, text)
     return dg.MaterializeResult(metadata={
         "splits": {k: v.num_examples for k, v in stats.items()},

@@ -9,18 +9,21 @@ from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import BrowserResource, OpenReviewResource, StorageResource
 from reviewbench_assets import paths
-from reviewbench_assets.domain.submissions import (SUBMISSIONS_SCHEMA, fingerprint, forum_meta,
-                                                   initial_submission_record, records_table)
+from reviewbench_assets.domain.submissions import (SUBMISSIONS_SCHEMA, deadline_cross_check, fingerprint,
+                                                   forum_meta, initial_submission_records, records_table)
 from reviewbench_assets.metadata import preview, table_metadata
 
 
 class SubmissionPdfConfig(dg.Config):
     use_browser: bool = True  # False: API recipe only (v1 references / v2 note edits)
     cross_check_api: bool = False  # also run the API recipe and record agreement per forum
+    # Threads choosing revisions (API fallback) and downloading PDFs; all share the rate limiter.
+    download_workers: int = 8
+    batch_attachments: bool = True  # v2 current_is_initial PDFs 50 per /attachment?ids= request
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="pdfs",
-          pool="openreview_api", kinds={"python", "pdf"}, code_version="1")
+          pool="openreview_api", kinds={"python", "pdf"}, code_version="2")
 def initial_submission_pdfs(context: dg.AssetExecutionContext, config: SubmissionPdfConfig,
                             openreview: OpenReviewResource, browser: BrowserResource,
                             storage: StorageResource) -> dg.MaterializeResult:
@@ -42,6 +45,13 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
             todo.append(meta)
     context.log.info(f"{venue.key}: {len(done)} forums already done, {len(todo)} to do")
 
+    # Once per venue: the catalogue deadline against the submission invitation's duedate/expdate.
+    deadline_check = deadline_cross_check(
+        api, [inv for vid in venue.venue_ids for inv in venue.submission_invitations(vid)], venue.deadline_ms)
+    if deadline_check["status"] not in ("agree", "rolling"):
+        context.log.warning(f"{venue.key}: deadline cross-check {deadline_check['status']}: "
+                            f"{deadline_check.get('problems')}")
+
     started = time.time()
     scraped: dict = {}
     if config.use_browser and todo:
@@ -57,11 +67,17 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
 
         scraped = browser.scrape_revisions(openreview.web_url, api.token, [m["forum_id"] for m in todo],
                                            limiter=openreview.limiter, on_done=on_done)
-    for meta in todo:
-        record = initial_submission_record(api, store, meta, venue.deadline_ms, scraped.get(meta["forum_id"]),
-                                           config.cross_check_api, openreview.allow_earliest_public)
-        store.write_json(f"{ckpt_dir}/{meta['forum_id']}.json", record)
-        done[meta["forum_id"]] = record
+    browser_s = time.time() - started
+
+    def checkpoint(record: dict) -> None:
+        store.write_json(f"{ckpt_dir}/{record['forum_id']}.json", record)
+        done[record["forum_id"]] = record
+
+    initial_submission_records(api, store, todo, venue.deadline_ms, scraped,
+                               cross_check=config.cross_check_api,
+                               allow_earliest_public=openreview.allow_earliest_public,
+                               max_workers=config.download_workers,
+                               batch_attachments=config.batch_attachments, on_record=checkpoint)
 
     records = [done[m["forum_id"]] for m in metas]
     table = records_table(records)
@@ -76,5 +92,10 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
         "browser_failures": sum(1 for r in records if r.get("revision_source") == "api" and config.use_browser),
         "cross_check_disagreements": sum(1 for r in records if (r.get("cross_check") or "").startswith("disagree")),
         "forums_per_s": round(len(todo) / max(time.time() - started, 1e-6), 2),
+        "browser_s": round(browser_s, 2),
+        "pdf_fetch": dict(Counter(r.get("pdf_fetch") or "none" for r in records)),
+        "deadline_catalogue_ms": venue.deadline_ms,
+        "deadline_invitations": deadline_check["invitations"],
+        "deadline_check": deadline_check["status"],
         "chosen_revisions": preview(records, ["forum_id", "rule", "revision_id", "pdf_pages", "error"], limit=20),
     })

@@ -36,6 +36,8 @@ __all__ = [
     "rating_histogram",
     "render_dataset_card",
     "write_dataset_card",
+    "extra_config_splits",
+    "write_score_plots",
 ]
 
 PRETTY_NAME = "ReviewBench A Multi-Conference Peer-Review Corpus"
@@ -124,6 +126,32 @@ def ordered_splits(names: Iterable[str]) -> list[str]:
     return known + sorted(s for s in names if s not in SPLIT_ORDER)
 
 
+def _config_files(name: str, splits: list[str] | dict[str, str]) -> list[dict]:
+    """``data_files`` of an extra config: a list of split names means ``<name>/<split>-*``; a
+    dict maps split name -> glob (e.g. ``train`` -> ``review/*_train-*``, gathered from the
+    files every conference asset writes)."""
+    if isinstance(splits, dict):
+        return [{"split": s, "path": splits[s]} for s in sorted(splits, key=lambda x: (x != "train", x))]
+    return [{"split": s, "path": f"{name}/{s}-*"} for s in ordered_splits(splits)]
+
+
+# Extra configs whose files are per (conference, train/test) and whose splits are train/test.
+TRAIN_TEST_CONFIGS = ("review", "rebuttal")
+
+
+def extra_config_splits(configs: dict[str, dict[str, dict[str, int]]]) -> dict:
+    """{config: {conference: {split: num_examples}}} (what the conference assets recorded) ->
+    the ``extra_configs`` argument of ``render_dataset_card``."""
+    out: dict = {}
+    for name, per_conf in configs.items():
+        if name in TRAIN_TEST_CONFIGS:
+            parts = sorted({p for counts in per_conf.values() for p in counts})
+            out[name] = {p: f"{name}/*_{p}-*" for p in parts}
+        else:
+            out[name] = sorted(per_conf)
+    return out
+
+
 def _with_data(stats: dict[str, SplitStats]) -> list[SplitStats]:
     return [stats[s] for s in ordered_splits(stats) if stats[s].num_examples > 0]
 
@@ -148,14 +176,9 @@ def card_front_matter(
             }
         )
     for name in sorted(extra_configs or {}):
-        names = ordered_splits((extra_configs or {})[name])
-        if names:
-            configs.append(
-                {
-                    "config_name": name,
-                    "data_files": [{"split": s, "path": f"{name}/{s}-*"} for s in names],
-                }
-            )
+        files = _config_files(name, (extra_configs or {})[name])
+        if files:
+            configs.append({"config_name": name, "data_files": files})
     header: dict = {
         "license": "cc-by-4.0",
         "task_categories": list(TASK_CATEGORIES),
@@ -256,9 +279,11 @@ def _median(counts: dict[float, int]) -> float | None:
 
 def _body(
     stats: dict[str, SplitStats],
-    extra_configs: dict[str, list[str]] | None,
+    extra_configs: dict | None,
     generated_at: str,
     title: str,
+    config_counts: dict | None = None,
+    plots: dict[str, str] | None = None,
 ) -> str:
     splits = _with_data(stats)
     papers = sum(s.papers for s in splits)
@@ -354,6 +379,8 @@ def _body(
             f"{_fmt_int(n)} rated reviews; mean {_fmt_num(_mean(counts))}, "
             f"median {_fmt_num(_median(counts))}.\n"
         )
+        if plots and s.split in plots:
+            w(f"![{s.split} rating distribution per venue-year]({plots[s.split]})\n")
         w("```text")
         w(rating_histogram(counts))
         w("```\n")
@@ -396,10 +423,33 @@ def _body(
         w("| Config | Splits | Load with |")
         w("|---|---|---|")
         for name in sorted(extra_configs):
-            names = ordered_splits(extra_configs[name])
+            names = [f["split"] for f in _config_files(name, extra_configs[name])]
             if names:
                 w(f"| `{name}` | {', '.join(names)} | `load_dataset(<path>, \"{name}\")` |")
         w("")
+        if config_counts:
+            w("Examples per config, conference and split:\n")
+            w("| Config | Conference | Split | Examples |")
+            w("|---|---|---|---:|")
+            for name in sorted(config_counts):
+                for conf in ordered_splits(config_counts[name]):
+                    for part, n in sorted(config_counts[name][conf].items()):
+                        w(f"| `{name}` | {conf} | {part} | {_fmt_int(n)} |")
+            w("")
+        if any(n in extra_configs for n in TRAIN_TEST_CONFIGS):
+            w(
+                "`review` and `rebuttal` follow the Re^2 record shapes: `review` has one record per "
+                "paper (reviews with `initial_score` / `final_score`, `metareview`, `decision`); "
+                "`rebuttal` one record per paper and reviewer, `messages` with roles "
+                "system / user / assistant (the reviewer speaks as `assistant`, the authors as "
+                "`user`; global responses appear in user messages as marked reference context). "
+                "Both carry provenance (`revision_rule`, `pdf_sha256`, `ocr_engine`, `ocr_model`, "
+                "`crawled_at`, and for dialogues the note ids of every message and who merged "
+                "it: `merged_by`). `train`/`test` is decided by the forum id alone "
+                "(sha256 of the id), the same rule in both configs, so no paper is in both "
+                "splits. `initial_score` is only filled for reviews never modified after "
+                "posting (`initial_score_source`); edited reviews have it null.\n"
+            )
 
     w("## License\n")
     w(
@@ -416,12 +466,16 @@ def render_dataset_card(
     *,
     pretty_name: str = PRETTY_NAME,
     title: str = "ReviewBench",
+    config_counts: dict | None = None,
+    plots: dict[str, str] | None = None,
 ) -> str:
     """``README.md`` text: YAML front matter (``yaml.safe_dump``) + markdown statistics.
 
     ``stats`` maps split name -> SplitStats; splits with ``num_examples == 0`` are left out of
     ``configs`` and ``dataset_info``. ``extra_configs`` maps config name -> the splits it has
-    files for (``<config>/<split>-*``). ``dataset_info.splits[].num_bytes`` is the uncompressed
+    files for (``<config>/<split>-*``), or -> {split: glob} (``extra_config_splits``).
+    ``config_counts`` ({config: {conference: {split: n}}}) adds a table; ``plots`` ({split:
+    relative PNG path}, ``write_score_plots``) embeds the rating plots. ``dataset_info.splits[].num_bytes`` is the uncompressed
     Arrow estimate (HF semantics; ``SplitStats.dataset_bytes``), ``download_size`` the sum of the
     Parquet file sizes (``SplitStats.num_bytes``).
     """
@@ -432,7 +486,8 @@ def render_dataset_card(
         default_flow_style=False,
         width=1000,
     )
-    return f"---\n{header}---\n\n{_body(stats, extra_configs, generated_at, title)}"
+    body = _body(stats, extra_configs, generated_at, title, config_counts, plots)
+    return f"---\n{header}---\n\n{body}"
 
 
 def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str) -> str:
@@ -451,3 +506,55 @@ def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str) -> str:
             fs.delete_file(tmp)
         raise
     return final
+
+
+# --------------------------------------------------------------------------------------------
+# Plots
+# --------------------------------------------------------------------------------------------
+
+
+def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitStats]) -> dict[str, str]:
+    """One PNG per split under ``out_dir/plots/<split>_ratings.png``: the share of reviews per
+    rating value, one bar series per venue-year. Returns {split: relative path}; {} when
+    matplotlib is not installed (the card then keeps only its text histograms)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return {}
+    import io
+
+    out: dict[str, str] = {}
+    fs.create_dir(join_path(out_dir, "plots"), recursive=True)
+    for s in _with_data(stats):
+        series = {k: v.rating_counts for k, v in sorted(s.venue_years.items()) if v.rating_counts}
+        if not series:
+            continue
+        values = sorted({r for counts in series.values() for r in counts})
+        fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
+        width = 0.8 / len(series)
+        for i, (key, counts) in enumerate(series.items()):
+            total = sum(counts.values())
+            xs = [j + (i - (len(series) - 1) / 2) * width for j in range(len(values))]
+            ax.bar(xs, [100 * counts.get(v, 0) / total for v in values], width=width,
+                   label=f"{key} (n={total:,})")
+        ax.set_xticks(range(len(values)), [_fmt_value(v) for v in values])
+        ax.set_xlabel("rating")
+        ax.set_ylabel("% of reviews")
+        ax.set_title(f"{s.split}: rating distribution per venue-year")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", metadata={"Software": None})
+        plt.close(fig)
+        rel = f"plots/{s.split}_ratings.png"
+        staging = join_path(out_dir, STAGING_DIR)
+        fs.create_dir(staging, recursive=True)
+        tmp = join_path(staging, f"plot-{uuid.uuid4().hex}.png")
+        with fs.open_output_stream(tmp) as f:
+            f.write(buf.getvalue())
+        fs.move(tmp, join_path(out_dir, rel))
+        out[s.split] = rel
+    return out

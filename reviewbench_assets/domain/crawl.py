@@ -97,3 +97,133 @@ def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_
             if len(notes) < PAGE_SIZE:
                 break
             offset += PAGE_SIZE
+
+
+# ---------------------------------------------------------------------------------------------
+# Incremental refresh (v2): a `tmdate` cursor over every note of the venue.
+#
+# OpenReview does not bump a submission's tmdate when a reply is posted, so the cursor runs over
+# all notes of the venue, not only submissions: `GET /notes?domain=<venue>&sort=tmdate:desc
+# &trash=true` (every parameter is one openreview-py's `get_notes` sends: domain, sort with the
+# documented value `tmdate`, trash; their combination without an `invitation` is not verified
+# against the live API), paged until a note is older than the cursor. A note whose (id, tmdate)
+# we already hold is skipped, so the cursor can overlap the last crawl by a safety margin without
+# re-fetching anything. Changed forums are then fetched one by one (`GET /notes?id=&details=
+# replies`); when more changed than REFRESH_MAX_SHARE of the venue, a full batched crawl is cheaper.
+
+CURSOR_MARGIN_MS = 60 * 60 * 1000  # overlap with the last crawl (clock skew, replication lag)
+REFRESH_MAX_SHARE = 0.10
+REFRESH_MIN_FORUMS = 100
+
+
+def note_tmdates(note: dict) -> dict[str, int]:
+    """(note id -> tmdate) of a stored forum: the submission and every reply."""
+    out = {}
+    for n in [note, *((note.get("details") or {}).get("replies") or [])]:
+        if isinstance(n, dict) and n.get("id"):
+            out[n["id"]] = int(n.get("tmdate") or n.get("tcdate") or 0)
+    return out
+
+
+@dataclass
+class ChangeSet:
+    changed: set  # forum ids with a new or modified note (new forums included)
+    deleted: set  # forum ids whose submission note is deleted (ddate set)
+    notes_seen: int = 0
+    requests: int = 0
+
+
+def changed_forums(api: OpenReviewApi, venue: VenueYear, since_ms: int, known: dict[str, int]) -> ChangeSet:
+    """Forums of `venue` with a note modified after `since_ms` that we do not hold already."""
+    cs = ChangeSet(set(), set())
+    for venue_id in venue.venue_ids:
+        offset = 0
+        while True:
+            params = {"domain": venue_id, "sort": "tmdate:desc", "trash": "true", "limit": str(PAGE_SIZE),
+                      "offset": str(offset)}
+            notes = api.get_json("/notes", params).get("notes") or []
+            cs.requests += 1
+            older = False
+            for n in notes:
+                tm = int(n.get("tmdate") or n.get("tcdate") or 0)
+                if tm < since_ms:
+                    older = True
+                    break
+                cs.notes_seen += 1
+                if known.get(n.get("id")) == tm:
+                    continue
+                forum = n.get("forum") or n.get("id")
+                if n.get("id") == forum and n.get("ddate"):
+                    cs.deleted.add(forum)
+                else:
+                    cs.changed.add(forum)
+            if older or len(notes) < PAGE_SIZE:
+                break
+            offset += PAGE_SIZE
+    cs.changed -= cs.deleted
+    return cs
+
+
+def query_label(note: dict, venue: VenueYear) -> str | None:
+    """Which submission query would return this note (None: not a submission of the venue)."""
+    inv = venue.invitations
+    content = note.get("content") or {}
+    venueid = content.get("venueid")
+    venueid = venueid.get("value") if isinstance(venueid, dict) else venueid
+    invitations = note.get("invitations") or [note.get("invitation")]
+    for venue_id in venue.venue_ids:
+        fmt = {"venue_id": venue_id}
+        if venueid == inv.withdrawn_submission.format(**fmt):
+            return "withdrawn"
+        if venueid == inv.desk_rejected_submission.format(**fmt):
+            return "desk_rejected"
+        if inv.submission.format(**fmt) in invitations:
+            return "submissions"
+    return None
+
+
+def fetch_forum(api: OpenReviewApi, forum_id: str) -> dict | None:
+    """One forum with every reply, or None when it is gone / not readable any more."""
+    try:
+        notes = api.get_json("/notes", {"id": forum_id, "details": "replies"}).get("notes") or []
+    except OpenReviewError as exc:
+        if exc.status in (403, 404):
+            return None
+        raise
+    return notes[0] if notes else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Review edit history (v2): initial and final scores.
+#
+# A review whose tmdate is later than its tcdate was edited; its edits (`GET /notes/edits`) hold
+# the rating before the rebuttal. One request per per-paper review invitation
+# (`invitation=<venue>/Submission<N>/-/Official_Review`, a parameter openreview-py's
+# `get_note_edits` sends) returns the edits of all of that paper's reviews; whether the live API
+# also matches the venue-wide super-invitation (`<venue>/-/Official_Review`) is not known, so it is
+# not relied upon.
+
+def edited_reviews(note: dict, review_names: list[str]) -> dict[str, list[str]]:
+    """review invitation -> ids of the reviews under it that were edited after creation."""
+    out: dict[str, list[str]] = {}
+    for r in (note.get("details") or {}).get("replies") or []:
+        invs = r.get("invitations") or []
+        if not invs or not any(i.rsplit("/-/", 1)[-1] in review_names for i in invs):
+            continue
+        if int(r.get("tmdate") or 0) > int(r.get("tcdate") or 0):
+            out.setdefault(invs[0], []).append(r["id"])
+    return out
+
+
+def fetch_review_edits(api: OpenReviewApi, note: dict, review_names: list[str]) -> dict[str, list[dict]]:
+    """review id -> its edits (oldest first), raw JSON, for the edited reviews of one forum."""
+    out: dict[str, list[dict]] = {}
+    for invitation, ids in edited_reviews(note, review_names).items():
+        edits = api.get_json("/notes/edits", {"invitation": invitation, "sort": "tcdate:asc",
+                                              "limit": str(PAGE_SIZE)}).get("edits") or []
+        wanted = set(ids)
+        for e in sorted(edits, key=lambda e: (e.get("tcdate") or 0, e.get("id") or "")):
+            nid = (e.get("note") or {}).get("id")
+            if nid in wanted:
+                out.setdefault(nid, []).append(e)
+    return out

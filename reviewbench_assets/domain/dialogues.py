@@ -10,7 +10,11 @@ Rules (Re^2 §2.1, ../shared/design/SPEC.md):
 - global responses (author notes replying to the forum itself, incl. Author_Rebuttal) are inserted
   at their time position in each thread as `kind="reference_context"` turns, never as author turns.
 
-A later LLM merge replaces `merge_turns` behind the same output (`merged_by` names the merger).
+The LLM step (`llm_merge`, `domain/llm.py`) replaces the text of multi-post turns behind the
+same output when an LLM is configured and its merge passes the content guard; `merged_by` on the
+dialogue and on each turn names who merged it, `merge_note` why an LLM merge was rejected.
+Reminder candidates can be labelled by the LLM too (`reminder_candidates` -> labels ->
+`build_dialogues(p, reminder_labels)`): the LLM can veto a rule match, never add a drop.
 """
 from __future__ import annotations
 
@@ -33,6 +37,8 @@ class Turn(BaseModel):
     text: str = ""
     note_ids: list[str] = Field(default_factory=list)
     tcdate: int | None = None  # of the first part
+    merged_by: str = RULE_BASED  # single-post turns and rejected LLM merges stay rule-based
+    merge_note: str = ""  # why an LLM merge was rejected (content guard, unparseable answer)
 
 
 class Dialogue(BaseModel):
@@ -43,6 +49,7 @@ class Dialogue(BaseModel):
     dropped_reminders: int = 0
     dropped_reminder_ids: list[str] = Field(default_factory=list)
     merged_by: str = RULE_BASED
+    reminders_by: str = "rule"  # "rule", or the LLM that labelled this thread's candidates
 
 
 # ---------------------------------------------------------------------------------------------
@@ -72,14 +79,39 @@ _REMINDER = re.compile(
 )
 
 
-def is_reminder(post: Post) -> bool:
-    """A short author post whose text or title is a reminder / nudge to respond."""
-    if post.role != "author":
+def is_reminder_candidate(post: Post) -> bool:
+    """Only short author posts can be reminders (whoever classifies them)."""
+    return post.role == "author" and not post.deleted and len(post.text.strip()) <= REMINDER_MAX_CHARS
+
+
+def is_reminder(post: Post, labels: dict[str, bool] | None = None) -> bool:
+    """A short author post whose text or title is a reminder / nudge to respond (regex rule).
+    An LLM label in `labels` (note id -> is reminder) can only veto: a post the rule flags but
+    the LLM calls content is kept. The LLM alone never drops a post (a small model calls
+    ordinary short answers reminders; dropping them would lose content); such disagreements are
+    reported by `llm_only_reminders`."""
+    if not is_reminder_candidate(post):
         return False
-    text = post.text.strip()
-    if len(text) > REMINDER_MAX_CHARS:
+    rule = bool(_REMINDER.search(post.text.strip()) or _REMINDER.search(post.title))
+    if rule and labels and labels.get(post.note_id) is False:
         return False
-    return bool(_REMINDER.search(text) or _REMINDER.search(post.title))
+    return rule
+
+
+def llm_only_reminders(posts: list[Post], labels: dict[str, bool]) -> list[str]:
+    """Note ids the LLM calls reminders but the rule does not (kept; reported for inspection)."""
+    return [q.note_id for q in posts if labels.get(q.note_id) and not is_reminder(q)]
+
+
+def reminder_candidates(p: ParsedForum) -> list[Post]:
+    """Author posts under some official review that could be reminders (for LLM labelling)."""
+    out: dict[str, Post] = {}
+    for r in p.posts:
+        if r.kind == "review" and not r.deleted:
+            for q in p.descendants(r.note_id):
+                if is_reminder_candidate(q):
+                    out[q.note_id] = q
+    return list(out.values())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,7 +164,8 @@ def merge_turns(groups: list[list[Post]], kinds: list[str]) -> list[Turn]:
 # threads
 
 
-def _drop_reminders(items: list[tuple[str, Post]]) -> tuple[list[tuple[str, Post]], list[str]]:
+def _drop_reminders(items: list[tuple[str, Post]], labels: dict[str, bool] | None = None
+                    ) -> tuple[list[tuple[str, Post]], list[str]]:
     """Drop reminders at the tail of each run of author posts; a run that is only reminders is
     dropped only when it ends the thread (a nudge the reviewer never answered)."""
     keep: list[tuple[str, Post]] = []
@@ -149,7 +182,7 @@ def _drop_reminders(items: list[tuple[str, Post]]) -> tuple[list[tuple[str, Post
             j += 1
         run = items[i:j]
         tail = len(run)
-        while tail > 0 and is_reminder(run[tail - 1][1]):
+        while tail > 0 and is_reminder(run[tail - 1][1], labels):
             tail -= 1
         trailing = all(k == "reference_context" for k, _ in items[j:])
         if tail == len(run) or (tail == 0 and not trailing):
@@ -161,7 +194,8 @@ def _drop_reminders(items: list[tuple[str, Post]]) -> tuple[list[tuple[str, Post
     return keep, dropped
 
 
-def build_thread(p: ParsedForum, review: Post) -> Dialogue:
+def build_thread(p: ParsedForum, review: Post, reminder_labels: dict[str, bool] | None = None,
+                 reminders_by: str = "rule") -> Dialogue:
     """The dialogue of one official review."""
     replies = [q for q in p.descendants(review.note_id) if not q.deleted]
     thread_ids = {q.note_id for q in replies}
@@ -174,7 +208,7 @@ def build_thread(p: ParsedForum, review: Post) -> Dialogue:
     ]
     # a global response posted before the review is placed right after it, never before it
     timeline.sort(key=lambda t: (max(sort_time(t[1]), sort_time(review)), t[1].note_id))
-    items, dropped = _drop_reminders([("turn", review)] + timeline)
+    items, dropped = _drop_reminders([("turn", review)] + timeline, reminder_labels)
 
     groups: list[list[Post]] = []
     kinds: list[str] = []
@@ -193,9 +227,42 @@ def build_thread(p: ParsedForum, review: Post) -> Dialogue:
         dropped_reminders=len(dropped),
         dropped_reminder_ids=dropped,
         merged_by=RULE_BASED,
+        reminders_by=reminders_by,
     )
 
 
-def build_dialogues(p: ParsedForum) -> list[Dialogue]:
+def build_dialogues(p: ParsedForum, reminder_labels: dict[str, bool] | None = None,
+                    reminders_by: str = "rule") -> list[Dialogue]:
     """One dialogue per (non-deleted) official review, in review time order."""
-    return [build_thread(p, r) for r in p.posts if r.kind == "review" and not r.deleted]
+    return [build_thread(p, r, reminder_labels, reminders_by)
+            for r in p.posts if r.kind == "review" and not r.deleted]
+
+
+# ---------------------------------------------------------------------------------------------
+# the LLM step
+
+
+def llm_merge(dialogues: list[Dialogue], forums: dict[str, ParsedForum], steps) -> list[Dialogue]:
+    """Replace every multi-post turn by the LLM's merge (`steps`: `domain.llm.LLMSteps`) when it
+    passes the content guard; otherwise keep the rule-based turn and record why. One batch for
+    all turns of `dialogues`. Returns new Dialogue objects."""
+    targets: list[tuple[int, int]] = []
+    items: list[tuple[str, list[tuple[str, str]]]] = []
+    for di, d in enumerate(dialogues):
+        p = forums[d.forum_id]
+        for ti, t in enumerate(d.turns):
+            if t.kind != "turn" or len(t.note_ids) < 2:
+                continue
+            posts = [p.post(n) for n in t.note_ids]
+            items.append((t.role, [(q.title, q.text) for q in posts if q is not None]))
+            targets.append((di, ti))
+    results = steps.merge(items) if items else []
+    out = [d.model_copy(deep=True, update={"merged_by": steps.merged_by}) for d in dialogues]
+    for (di, ti), res in zip(targets, results):
+        turn = out[di].turns[ti]
+        if res.accepted:
+            turn.title, turn.text, turn.merged_by, turn.merge_note = (res.title, res.text,
+                                                                      steps.merged_by, "")
+        else:
+            turn.merge_note = res.note
+    return out

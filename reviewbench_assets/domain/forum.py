@@ -18,7 +18,8 @@ from typing import Any, Iterable, Literal, Mapping
 from pydantic import BaseModel, Field
 
 from partitions.catalogue import VenueYear
-from reviewbench_assets.domain.scores import normalize_review, render_review_text, text_of
+from reviewbench_assets.domain.scores import (apply_review_history, normalize_review, render_review_text,
+                                              text_of)
 
 Kind = Literal[
     "review", "meta_review", "decision", "rebuttal", "comment", "withdrawal", "desk_rejection", "other"
@@ -407,8 +408,12 @@ def _decision_and_comment(posts: list[Post]) -> tuple[str, str]:
     return decision, comment
 
 
-def parse_forum(raw: dict, venue: VenueYear) -> ParsedForum:
+def parse_forum(raw: dict, venue: VenueYear,
+                review_edits: Mapping[str, list[dict]] | None = None) -> ParsedForum:
     """Parse one raw forum (submission note + `details.replies`) of `venue`.
+
+    `review_edits` (review id -> its v2 note edits, oldest first; the raw line's `review_edits`)
+    adds the initial rating of edited reviews (`extra_scores["initial_rating"]`).
 
     Raises `MalformedForumError` when the forum itself is unusable; a single bad reply is skipped
     and recorded in `ParsedForum.warnings`.
@@ -513,10 +518,10 @@ def parse_forum(raw: dict, venue: VenueYear) -> ParsedForum:
         warnings=warnings,
     )
     parsed.reviews = [
-        normalize_review(
+        apply_review_history(normalize_review(
             p.note_id, p.signature, p.content, conference=venue.conference,
             rebuttal=review_rebuttal(parsed, p.note_id),
-        )
+        ), (review_edits or {}).get(p.note_id) or [], venue.conference)
         for p in posts if p.kind == "review" and not p.deleted
     ]
     return parsed
@@ -559,3 +564,33 @@ def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:
         "num_reviews": len(p.reviews),
         "reviews_json": json.dumps(p.reviews, ensure_ascii=False),
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# quarantine: what the crawl records (and an asset check counts) for a forum that is not clean
+
+# Reply names that are no review-form content but are known, harmless parts of a forum.
+KNOWN_OTHER_NAMES = frozenset({
+    "Revision", "Rebuttal_Revision", "Camera_Ready_Revision", "PC_Revision", "Edit", "Post_Submission",
+    "Under_Review", "Ethics_Review", "Ethics_Meta_Review", "Review_Rating", "Review_Approval",
+    "Reviewer_Rating", "Supplementary_Material", "Camera_Ready_Verification", "Author_Revision",
+    "Official_Review_Rating", "Withdrawal_Reversion", "Desk_Rejection_Reversion", "Retraction",
+})
+
+
+def quarantine_reasons(raw: Any, venue: VenueYear) -> list[str]:
+    """Why a raw forum needs a look: malformed submission or replies, replies under an invitation
+    the catalogue does not know, replies whose parent is missing. [] for a clean forum."""
+    try:
+        parsed = parse_forum(raw, venue)
+    except MalformedForumError as exc:
+        return [f"malformed forum: {exc.reason}"]
+    reasons = list(parsed.warnings)
+    for p in parsed.posts:
+        if p.kind != "other":
+            continue
+        names = [invitation_name(i) for i in (p.parent_invitations + p.invitations)]
+        if not any(n in KNOWN_OTHER_NAMES for n in names):
+            reasons.append(f"{parsed.forum_id}: reply {p.note_id} under unknown invitation "
+                           f"{(p.invitations or [''])[0]!r}")
+    return reasons

@@ -29,6 +29,22 @@ class OpenReviewError(RuntimeError):
         self.name, self.status, self.path = name, status, path
 
 
+CREDENTIAL_VARS = ("OPENREVIEW_USERNAME", "OPENREVIEW_PASSWORD")
+
+
+class CredentialsError(OpenReviewError):
+    """Missing or wrong credentials: the message says which environment variables to set."""
+
+    def __init__(self, name: str, message: str, status: int | None, path: str, logged_in: bool):
+        hint = (f"Set {CREDENTIAL_VARS[0]} and {CREDENTIAL_VARS[1]} to the crawl account's OpenReview "
+                "login (they reach OpenReviewResource.username/password as dagster.EnvVar)")
+        if logged_in:
+            hint = (f"the account in {CREDENTIAL_VARS[0]} / {CREDENTIAL_VARS[1]} was logged in and is still "
+                    "refused: check it can read this venue, or log in again (token expired)")
+        RuntimeError.__init__(self, f"{name} ({status}) on {path}: {message}. {hint}.")
+        self.name, self.status, self.path, self.logged_in = name, status, path, logged_in
+
+
 class RateLimiter:
     """Minimum interval between requests, shared by threads (API client and browser)."""
 
@@ -96,8 +112,30 @@ class OpenReviewApi:
         self.stats: Counter = Counter()
         cls = openreview.api.OpenReviewClient if api == "v2" else openreview.Client
         # A token from an earlier login is reused: the v1 client logs in through API v2 anyway.
-        self.client = (cls(baseurl=self.baseurl, token=token) if token
-                       else cls(baseurl=self.baseurl, username=username, password=password))
+        # The client does not retry POST /login, so 5xx, 429 and dropped connections are retried
+        # here; only an answer about the credentials themselves becomes a CredentialsError.
+        for attempt in range(1, max_attempts + 1):
+            try:
+                self.client = (cls(baseurl=self.baseurl, token=token) if token
+                               else cls(baseurl=self.baseurl, username=username, password=password))
+                break
+            except (openreview.OpenReviewException, requests.ConnectionError) as exc:
+                body = (exc.args[0] if isinstance(exc, openreview.OpenReviewException) and exc.args
+                        and isinstance(exc.args[0], dict) else {"message": str(exc)})
+                status = body.get("status")
+                transient = isinstance(exc, requests.ConnectionError) or (status or 0) >= 500 or status == 429
+                if not transient:
+                    raise CredentialsError(body.get("name", "LoginError"),
+                                           f"login as {username!r} failed: {body.get('message', '')}",
+                                           status, "/login", logged_in=False) from exc
+                if attempt == max_attempts:
+                    raise OpenReviewError(body.get("name", "LoginError"), body.get("message", ""),
+                                          status, "/login") from exc
+                wait = min(2.0 ** attempt, 60.0)
+                self.stats["retries"] += 1
+                self.on_event(f"login to {self.baseurl} failed transiently ({status or 'no answer'}); "
+                              f"retry {attempt} in {wait:.0f}s")
+                time.sleep(wait)
         # Replace the client's retry (which also retries 429 for at most ~4 min and prints) with
         # one that reports: 5xx/connection retries stay in urllib3, 429s come back to `_request`,
         # which sleeps until the body's resetTime (OpenReview windows last up to an hour).
@@ -151,6 +189,13 @@ class OpenReviewApi:
                 self.on_event(f"{resp.status_code} on {path}; retry {attempt}")
                 time.sleep(min(2.0 ** attempt, 30.0))
                 continue
+            if resp.status_code in (401, 403):
+                body = _json_or_text(resp)
+                name = body.get("name", "Error")
+                if name in ("ChallengeRequiredError", "TokenExpiredError", "UnauthorizedError") or (
+                        resp.status_code == 401):
+                    raise CredentialsError(name, body.get("message", ""), resp.status_code, path,
+                                           logged_in=bool(self.client.token))
             if resp.status_code >= 400:
                 body = _json_or_text(resp)
                 raise OpenReviewError(body.get("name", "Error"), body.get("message", ""),

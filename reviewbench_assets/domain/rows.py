@@ -38,7 +38,7 @@ def assemble_rows(raw_forums: Iterator[dict], markdown: Iterator[dict], submissi
             raise ValueError(f"{venue.key}: markdown out of order at forum {record['forum_id']} "
                              f"(got {md['forum_id']}); re-materialize paper_markdown")
         try:
-            parsed = parse_forum(record["note"], venue)
+            parsed = parse_forum(record["note"], venue, review_edits=record.get("review_edits"))
         except MalformedForumError as exc:
             errors.append({"forum_id": record["forum_id"], "error": str(exc)})
             continue
@@ -59,26 +59,33 @@ def assemble_rows(raw_forums: Iterator[dict], markdown: Iterator[dict], submissi
 
 
 def write_rows(store: Store, rows_path: str, prov_path: str, pairs: Iterator[tuple[dict, dict]]) -> dict:
-    """Stream pairs into two Parquet files (atomically) and return the numbers the checks need."""
+    """Stream pairs into two Parquet files (each published atomically) and return the numbers the
+    checks need. Memory: at most BATCH_ROWS rows and provenance rows at a time."""
     stats = {"rows": 0, "forum_ids": set(), "duplicates": 0, "review_mismatch": 0, "chars_mismatch": 0,
              "empty_title": 0, "empty_markdown": 0, "reviews": 0}
-    prov_rows: list[dict] = []  # small (no text): kept in memory and written at the end
 
-    def write(target: str) -> None:
-        with pq.ParquetWriter(target, REVIEWBENCH_SCHEMA, filesystem=store.fs) as writer:
-            buf: list[dict] = []
-            for row, prov in pairs:
-                _count(stats, row)
-                prov_rows.append(prov)
-                buf.append(row)
-                if len(buf) >= BATCH_ROWS:
+    def write_prov(prov_target: str) -> None:
+        def write(target: str) -> None:
+            with pq.ParquetWriter(target, REVIEWBENCH_SCHEMA, filesystem=store.fs) as writer, \
+                    pq.ParquetWriter(prov_target, PROVENANCE_SCHEMA, filesystem=store.fs) as prov_writer:
+                buf: list[dict] = []
+                prov_buf: list[dict] = []
+                for row, prov in pairs:
+                    _count(stats, row)
+                    prov_buf.append(prov)
+                    buf.append(row)
+                    if len(buf) >= BATCH_ROWS:
+                        writer.write_table(pa.Table.from_pylist(buf, schema=REVIEWBENCH_SCHEMA))
+                        prov_writer.write_table(pa.Table.from_pylist(prov_buf, schema=PROVENANCE_SCHEMA))
+                        buf.clear()
+                        prov_buf.clear()
+                if buf or stats["rows"] == 0:
                     writer.write_table(pa.Table.from_pylist(buf, schema=REVIEWBENCH_SCHEMA))
-                    buf.clear()
-            if buf or stats["rows"] == 0:
-                writer.write_table(pa.Table.from_pylist(buf, schema=REVIEWBENCH_SCHEMA))
+                    prov_writer.write_table(pa.Table.from_pylist(prov_buf, schema=PROVENANCE_SCHEMA))
 
-    store.write_with(rows_path, write)
-    store.write_parquet(prov_path, pa.Table.from_pylist(prov_rows, schema=PROVENANCE_SCHEMA))
+        store.write_with(rows_path, write)
+
+    store.write_with(prov_path, write_prov)
     stats["forum_ids"] = len(stats["forum_ids"])
     return stats
 

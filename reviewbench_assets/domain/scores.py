@@ -199,3 +199,67 @@ def render_review_text(content: Mapping[str, Any], skip: Iterable[str] = ("title
         label = k.replace("_", " ").strip().capitalize()
         parts.append(f"{label}: {v}" if len(v) <= 120 and "\n" not in v else f"{label}:\n{v}")
     return "\n\n".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scales per review form, so ratings can be normalised across venues without losing the raw
+# value: venue-year partition key -> union score field -> (minimum, maximum, text labels that
+# carry no leading number -> their number). From the forms in openreview-api.md §2 (the
+# replica's forms follow them); entries for forms listed there as [guess] are guesses too.
+RATING_SCALES: dict[str, dict[str, tuple[float, float, dict[str, float]]]] = {
+    **{k: {"rating": (1, 10, {}), "confidence": (1, 5, {})} for k in (
+        "iclr-2020", "iclr-2021", "iclr-2022", "iclr-2023", "iclr-2024", "iclr-2025", "iclr-2026",
+        "neurips-2021", "neurips-2022", "neurips-2023", "neurips-2023-datasets_and_benchmarks",
+        "neurips-2024", "colm-2024", "colm-2025")},
+    "neurips-2025": {"rating": (1, 6, {}), "confidence": (1, 5, {}), "quality": (1, 4, {}),
+                     "clarity": (1, 4, {}), "significance": (1, 4, {}), "originality": (1, 4, {})},
+    "icml-2025": {"rating": (1, 5, {}), "confidence": (1, 5, {})},
+    "emnlp-2023": {"soundness": (1, 5, {}), "excitement": (1, 5, {}), "reproducibility": (1, 5, {}),
+                   "confidence": (1, 5, {})},
+    "tmlr": {"rating": (1, 4, {"Reject": 1, "Leaning Reject": 2, "Leaning Accept": 3, "Accept": 4})},
+    **{k: {"rating": (1, 4, {"Strong reject": 1, "Weak reject": 2, "Weak accept": 3, "Strong accept": 4}),
+           "confidence": (1, 3, {"Low": 1, "Medium": 2, "High": 3}),
+           "technical_quality": (1, 4, {"Poor": 1, "Fair": 2, "Good": 3, "Excellent": 4}),
+           "clarity_of_presentation": (1, 4, {"Poor": 1, "Fair": 2, "Good": 3, "Excellent": 4}),
+           "potential_impact": (1, 4, {"Poor": 1, "Fair": 2, "Good": 3, "Excellent": 4})}
+       for k in ("corl-2021", "corl-2022", "corl-2023", "corl-2024")},
+}
+for _k in ("iclr-2024", "neurips-2022", "neurips-2023", "neurips-2023-datasets_and_benchmarks", "neurips-2024"):
+    RATING_SCALES[_k].update({"soundness": (1, 4, {}), "presentation": (1, 4, {}), "contribution": (1, 4, {})})
+for _k in ("iclr-2025", "iclr-2026"):
+    RATING_SCALES[_k].update({"soundness": (1, 4, {}), "presentation": (1, 4, {}), "contribution": (1, 4, {})})
+
+
+def scaled_score(venue_key: str, field: str, value: Any) -> tuple[float | None, float | None]:
+    """(number, scale maximum) of a raw score of `venue_key`'s form: a leading number, else the
+    form's label table ("Strong accept" -> 4 for CoRL); (None, max) when it cannot be read."""
+    low, high, labels = RATING_SCALES.get(venue_key, {}).get(field, (None, None, {}))
+    number = parse_score(value)
+    if number is None and isinstance(value, str):
+        number = labels.get(value.strip())
+        if number is None:
+            number = {k.lower(): v for k, v in labels.items()}.get(value.strip().lower())
+    return (None if number is None else float(number)), (None if high is None else float(high))
+
+
+def apply_review_history(review: dict, edits: list[dict], conference: str | None = None) -> dict:
+    """Initial vs final scores from a v2 review's edits (oldest first): `rating` stays the final
+    one; the rating of the first edit goes to extra_scores["initial_rating"] (its text, when a
+    string, to extra_text["initial_rating_text"]); `was_revised` is True when a later edit changed
+    a form field."""
+    if not edits:
+        return review
+    first = ((edits[0].get("note") or {}).get("content")) or {}
+    initial = None
+    for raw_name, v in first.items():
+        if union_field(raw_name, conference) == "rating":
+            initial = v.get("value") if isinstance(v, Mapping) else v
+            break
+    if initial is not None:
+        review["extra_scores"]["initial_rating"] = parse_score(initial)
+        if isinstance(initial, str):
+            review["extra_text"]["initial_rating_text"] = initial
+    later = [((e.get("note") or {}).get("content")) or {} for e in edits[1:]]
+    if any(later):
+        review["was_revised"] = True
+    return review

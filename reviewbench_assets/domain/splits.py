@@ -728,3 +728,65 @@ def write_config_table(
         num_bytes=_file_size(fs, final),
         schema=schema,
     )
+
+
+# --------------------------------------------------------------------------------------------
+# One conference split with all its configs (what the `<conf>_split` asset runs)
+# --------------------------------------------------------------------------------------------
+
+
+def _stream_parquet(fs: pafs.FileSystem, files: list[str], schema: pa.Schema,
+                    batch_rows: int = DEFAULT_ROW_GROUP_ROWS * 10) -> Iterator[pa.RecordBatch]:
+    """Batches of ``files`` in order, cast to ``schema`` (one row group at a time)."""
+    for path in files:
+        with fs.open_input_file(path) as f:
+            for batch in pq.ParquetFile(f).iter_batches(batch_size=batch_rows, use_threads=False):
+                if batch.num_rows:
+                    yield pa.Table.from_batches([batch]).select(schema.names).cast(schema).to_batches()[0]
+
+
+def assemble_conference_split(
+    fs: pafs.FileSystem,
+    out_dir: str,
+    split: str,
+    rows_files: list[str],
+    provenance_files: list[str],
+    provenance_schema: pa.Schema,
+    re2_review_files: list[str] | None = None,
+    re2_rebuttal_files: list[str] | None = None,
+    *,
+    test_share: float | None = None,
+    target_shard_bytes: int = DEFAULT_TARGET_SHARD_BYTES,
+    row_group_rows: int = DEFAULT_ROW_GROUP_ROWS,
+    temp_dir: str | None = None,
+) -> tuple[SplitStats, dict[str, dict[str, int]]]:
+    """The default-config shards of ``split`` plus its extra configs, every one streamed:
+
+    - ``provenance/<split>-*``: the venue-years' provenance rows, batch by batch;
+    - ``review/<split>_{train,test}-*`` and ``rebuttal/<split>_{train,test}-*``: the Re^2 records,
+      joined with provenance and split by forum-id hash (``re2.config_split_reader``, DuckDB).
+      The card maps ``train``/``test`` to ``<config>/*_train-*`` / ``*_test-*``, so every
+      conference asset writes only its own files.
+
+    Returns (SplitStats, {config: {split: num_examples}}).
+    """
+    from .re2 import DEFAULT_TEST_SHARE, REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA, SPLITS, config_split_reader
+
+    share = DEFAULT_TEST_SHARE if test_share is None else test_share
+    stats = write_conference_split(fs, rows_files, out_dir, split, target_shard_bytes, row_group_rows)
+    configs: dict[str, dict[str, int]] = {}
+    if provenance_files:
+        c = write_config_table(fs, _stream_parquet(fs, provenance_files, provenance_schema), out_dir,
+                               "provenance", split, schema=provenance_schema, row_group_rows=row_group_rows * 10)
+        configs["provenance"] = {split: c.num_examples}
+    for name, files, schema in (("review", re2_review_files, REVIEW_CONFIG_SCHEMA),
+                                ("rebuttal", re2_rebuttal_files, REBUTTAL_CONFIG_SCHEMA)):
+        if not files:
+            continue
+        configs[name] = {}
+        for part in SPLITS:
+            reader = config_split_reader(fs, files, provenance_files, part, schema, test_share=share,
+                                         temp_dir=temp_dir)
+            c = write_config_table(fs, reader, out_dir, name, f"{split}_{part}", row_group_rows=row_group_rows)
+            configs[name][part] = c.num_examples
+    return stats, configs

@@ -2,9 +2,19 @@
 
 Used by the `initial_submission_pdfs` asset; no Dagster here. The record is the provenance that
 travels with the paper (rule, revision, deadline, sha256, size, pages, error).
+
+At scale (`initial_submission_records`): revision choice and PDF downloads run in a bounded thread
+pool that shares the API client's `RateLimiter` (so concurrency never exceeds OpenReview's
+request budget), and v2 forums whose current PDF is the initial one (`current_is_initial`) are
+fetched 50 at a time through `/attachment?ids=...&name=pdf` (one zip per rate-limited request,
+openreview-api.md §0.2, §1.5). A PDF missing from a zip is fetched alone, so its error is the API's.
 """
 from __future__ import annotations
 
+import io
+import zipfile
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from urllib.parse import parse_qsl, urlsplit
 
 import pyarrow as pa
@@ -21,7 +31,10 @@ SUBMISSIONS_SCHEMA = pa.schema([
     ("revision_source", pa.string()), ("cross_check", pa.string()),
     ("pdf_sha256", pa.string()), ("pdf_size", pa.int64()), ("pdf_pages", pa.int32()),
     ("pdf_path", pa.string()), ("error", pa.string()), ("fingerprint", pa.string()),
+    ("pdf_fetch", pa.string()),  # "single" (one request), "batch" (/attachment?ids= zip), None
 ])
+
+ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
 
 
 def _value(v):
@@ -55,12 +68,67 @@ def fetch_pdf(api: OpenReviewApi, url_path: str) -> bytes:
     return api.get_bytes(parts.path, dict(parse_qsl(parts.query)))
 
 
-def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, deadline_ms: int | None,
-                              browser_result: list[Revision] | Exception | None,
-                              cross_check: bool, allow_earliest_public: bool) -> dict:
+# ---------------------------------------------------------------- deadline cross-check
+
+
+def invitation_deadlines(api: OpenReviewApi, invitation_id: str) -> dict:
+    """`duedate` (advertised) and `expdate` (hard cutoff) of a submission invitation, in ms."""
+    body = api.get_json("/invitations", {"id": invitation_id, "expired": "true"})
+    invs = body.get("invitations") or []
+    if not invs:
+        raise OpenReviewError("NotFoundError", f"no invitation {invitation_id}", 404, "/invitations")
+    inv = invs[0]
+    return {"invitation": invitation_id, "duedate_ms": inv.get("duedate"), "expdate_ms": inv.get("expdate")}
+
+
+def deadline_cross_check(api: OpenReviewApi, invitation_ids: Iterable[str], catalogue_deadline_ms: int | None,
+                         tolerance_ms: int = 60_000) -> dict:
+    """Compare the catalogue deadline with the submission invitation(s), once per venue.
+
+    The catalogue is authoritative (PCs move dates afterwards, openreview-api.md §3.3); the API's
+    dates are recorded beside it. `agree` when the catalogue deadline lies in [duedate - tolerance,
+    expdate] (expdate is duedate + 30 min by default), else `mismatch` (a warning, not a failure).
+    """
+    out: dict = {"catalogue_deadline_ms": catalogue_deadline_ms, "invitations": [], "status": "agree"}
+    if catalogue_deadline_ms is None:
+        out["status"] = "rolling"  # TMLR: no venue deadline
+        return out
+    problems, unreadable = [], []
+    for inv_id in invitation_ids:
+        try:
+            dates = invitation_deadlines(api, inv_id)
+        except OpenReviewError as exc:
+            out["invitations"].append({"invitation": inv_id, "error": str(exc)[:200]})
+            unreadable.append(f"{inv_id}: unreadable")
+            continue
+        out["invitations"].append(dates)
+        due, exp = dates["duedate_ms"], dates["expdate_ms"]
+        if due is None:
+            problems.append(f"{inv_id}: no duedate")
+            continue
+        upper = max(exp or due, due) + tolerance_ms
+        if not (due - tolerance_ms <= catalogue_deadline_ms <= upper):
+            problems.append(f"{inv_id}: duedate {due} / expdate {exp} vs catalogue {catalogue_deadline_ms} "
+                            f"({(catalogue_deadline_ms - due) / 3_600_000:+.2f} h)")
+    if problems:
+        out["status"] = "mismatch"
+    elif unreadable:
+        out["status"] = "unreadable"
+    if problems or unreadable:
+        out["problems"] = problems + unreadable
+    return out
+
+
+# ---------------------------------------------------------------- one forum
+
+
+def choose_for_forum(api: OpenReviewApi, meta: dict, deadline_ms: int | None,
+                     browser_result: list[Revision] | Exception | None, cross_check: bool,
+                     allow_earliest_public: bool) -> tuple[dict, RevisionChoice | None]:
+    """Revision choice of one forum (API calls only when the browser failed or for the cross-check)."""
     forum_id = meta["forum_id"]
     record = {"forum_id": forum_id, "deadline_ms": deadline_ms, "error": None,
-              "fingerprint": fingerprint(meta, deadline_ms), "cross_check": None}
+              "fingerprint": fingerprint(meta, deadline_ms), "cross_check": None, "pdf_fetch": None}
 
     def choose(revs: list[Revision]) -> RevisionChoice:
         return choose_revision(revs, deadline_ms, forum_id, meta["invitations"], meta["pdf"],
@@ -80,18 +148,111 @@ def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, dead
                 record["cross_check"] = f"browser failed: {browser_result}"[:300]
     except OpenReviewError as exc:
         return record | {"rule": "unavailable", "reason": "revision history unreadable",
-                         "revision_source": "none", "error": str(exc)[:300]}
+                         "revision_source": "none", "error": str(exc)[:300]}, None
     record |= {"rule": choice.rule, "reason": choice.reason, "revision_id": choice.revision_id,
                "revision_tcdate": choice.revision_tcdate}
-    if not choice.pdf_url:
-        return record
+    return record, choice
+
+
+def store_pdf(store: Store, record: dict, data: bytes, how: str) -> dict:
+    """Validate the bytes and put them in the content-addressed store; errors become the record's."""
     try:
-        data = fetch_pdf(api, choice.pdf_url)
         pages = inspect_pdf(data)
-    except (OpenReviewError, BadPdf) as exc:
-        return record | {"error": f"pdf: {exc}"[:300]}
+    except BadPdf as exc:
+        return record | {"error": f"pdf: {exc}"[:300], "pdf_fetch": how}
     sha, path, _ = store.put_pdf(data)
-    return record | {"pdf_sha256": sha, "pdf_size": len(data), "pdf_pages": pages, "pdf_path": path}
+    return record | {"pdf_sha256": sha, "pdf_size": len(data), "pdf_pages": pages, "pdf_path": path,
+                     "pdf_fetch": how}
+
+
+def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -> dict:
+    try:
+        data = fetch_pdf(api, pdf_url)
+    except OpenReviewError as exc:
+        return record | {"error": f"pdf: {exc}"[:300], "pdf_fetch": "single"}
+    return store_pdf(store, record, data, "single")
+
+
+def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> list[dict]:
+    """Current PDFs of up to 50 notes in one `/attachment?ids=` request (v2); a note missing from
+    the zip, or a batch that fails as a whole, falls back to one request per note."""
+    ids = [r["forum_id"] for r in records]
+    try:
+        data = api.get_bytes("/attachment", {"ids": ",".join(ids), "name": "pdf"})
+        members: dict[str, bytes] = {}
+        if data[:4] == b"PK\x03\x04":
+            with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                for name in zf.namelist():
+                    members[name.rsplit("/", 1)[-1].rsplit(".", 1)[0]] = zf.read(name)
+        elif len(ids) == 1:  # one id: the API answers the file itself
+            members[ids[0]] = data
+        else:
+            raise OpenReviewError("BadZip", "expected a zip from /attachment?ids=", None, "/attachment")
+    except (OpenReviewError, zipfile.BadZipFile):
+        return [download_one(api, store, r, f"/pdf?id={r['forum_id']}") for r in records]
+    out = []
+    for r in records:
+        if r["forum_id"] in members:
+            out.append(store_pdf(store, r, members[r["forum_id"]], "batch"))
+        else:
+            out.append(download_one(api, store, r, f"/pdf?id={r['forum_id']}"))
+    return out
+
+
+def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, deadline_ms: int | None,
+                              browser_result: list[Revision] | Exception | None,
+                              cross_check: bool, allow_earliest_public: bool) -> dict:
+    """One forum, one request at a time (the sequential path and the benchmark's baseline)."""
+    record, choice = choose_for_forum(api, meta, deadline_ms, browser_result, cross_check,
+                                      allow_earliest_public)
+    if choice is None or not choice.pdf_url:
+        return record
+    return download_one(api, store, record, choice.pdf_url)
+
+
+# ---------------------------------------------------------------- many forums
+
+
+def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dict], deadline_ms: int | None,
+                               browser_results: dict, *, cross_check: bool = False,
+                               allow_earliest_public: bool = False, max_workers: int = 8,
+                               batch_attachments: bool = True,
+                               on_record: Callable[[dict], None] | None = None) -> list[dict]:
+    """Every forum's record, in `metas` order, with choice and downloads in a bounded thread pool.
+
+    Every request still goes through `api`, whose `RateLimiter` is shared with the browser, so the
+    pool only overlaps latency; it never raises the request rate above the configured interval.
+    `on_record` is called in the caller's thread as each forum completes (checkpoints).
+    """
+    results: dict[str, dict] = {}
+
+    def done(record: dict) -> None:
+        results[record["forum_id"]] = record
+        if on_record:
+            on_record(record)
+
+    with ThreadPoolExecutor(max_workers=max(1, max_workers), thread_name_prefix="pdfs") as pool:
+        chosen = [pool.submit(choose_for_forum, api, m, deadline_ms, browser_results.get(m["forum_id"]),
+                              cross_check, allow_earliest_public) for m in metas]
+        singles, batchable = [], []
+        for fut in as_completed(chosen):
+            record, choice = fut.result()
+            if choice is None or not choice.pdf_url:
+                done(record)
+            elif (batch_attachments and api.api == "v2" and choice.rule == "current_is_initial"
+                  and choice.pdf_url == f"/pdf?id={record['forum_id']}"):
+                batchable.append(record)
+            else:
+                singles.append(pool.submit(download_one, api, store, record, choice.pdf_url))
+        batchable.sort(key=lambda r: r["forum_id"])  # deterministic batches
+        batches = [pool.submit(download_batch, api, store, batchable[i:i + ATTACHMENT_BATCH])
+                   for i in range(0, len(batchable), ATTACHMENT_BATCH)]
+        for fut in as_completed(singles):
+            done(fut.result())
+        for fut in as_completed(batches):
+            for record in fut.result():
+                done(record)
+    return [results[m["forum_id"]] for m in metas]
 
 
 def records_table(records: list[dict]) -> pa.Table:

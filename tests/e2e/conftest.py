@@ -5,7 +5,7 @@ import dagster as dg
 import pytest
 
 from openreview_replica import ReplicaServer, build_fixtures
-from resources import BrowserResource, OpenReviewResource, RayResource, StorageResource
+from resources import BrowserResource, LLMResource, OpenReviewResource, RayResource, StorageResource
 from reviewbench_assets.definitions import ASSETS
 
 VENUES = ["iclr-2024", "iclr-2020"]
@@ -19,6 +19,7 @@ def replica_resources(rep: ReplicaServer, root: str, **openreview_kw) -> dict:
         "browser": BrowserResource(max_pages=4),
         "storage": StorageResource(root=root),
         "ray": RayResource(num_cpus=2),
+        "llm": LLMResource(),  # rule-based merge; the LLM path is tested in tests/llm
     }
 
 

@@ -1,0 +1,138 @@
+"""Each venue family, crawled from the replica (openreview-py + the project's crawl code) and
+parsed into the final ReviewBench row, compared field by field with the fixtures' ground truth."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from openreview_replica import VENUE_SPECS
+from partitions import catalogue
+from reviewbench_assets.domain.crawl import crawl_forums, fetch_review_edits
+from reviewbench_assets.domain.forum import parse_forum, quarantine_reasons, row_fields, unwrap_content
+from reviewbench_assets.domain.schema import REVIEW_FIELDS
+from reviewbench_assets.domain.scores import parse_score, union_field
+from reviewbench_assets.domain.store import store_from_uri
+
+from .conftest import openreview_resource
+
+
+def test_specs_equal_the_catalogue():
+    cat = catalogue()
+    assert set(VENUE_SPECS) == set(cat.keys)
+    for key, spec in VENUE_SPECS.items():
+        entry = cat.get(key)
+        assert spec.api_version == int(entry.api[1]), key
+        assert spec.venue_id in entry.venue_ids, key
+        assert (spec.deadline is None) == (entry.submission_deadline is None), key
+        if spec.deadline:
+            from openreview_replica.venues import iso_to_ms
+            assert iso_to_ms(spec.deadline) == entry.deadline_ms, key
+
+
+@pytest.mark.parametrize("key", sorted(VENUE_SPECS))
+def test_family_parses_into_the_final_schema(key, replica, all_fx, tmp_path):
+    venue = catalogue().get(key)
+    vf = all_fx.venues[key]
+    api = openreview_resource(replica).api(venue.api)
+    items = list(crawl_forums(api, venue, store_from_uri(str(tmp_path)), str(tmp_path / "ck")))
+    assert sorted(i["note"]["id"] for i in items) == sorted(vf.forums)
+    assert len(vf.forums) >= 20
+    # batched: a handful of requests for the whole venue, never one per forum
+    assert api.stats["requests"] <= 4
+    statuses = set()
+    for item in items:
+        raw = item["note"]
+        truth = vf.forums[raw["id"]]
+        assert quarantine_reasons(raw, venue) == []
+        parsed = parse_forum(raw, venue)
+        row = row_fields(parsed, venue.conference, venue.year)
+        content = unwrap_content(raw["content"])
+        statuses.add(parsed.status)
+        assert row["forum_id"] == truth.forum_id
+        assert row["conference"] == venue.conference
+        assert row["year"] == (venue.year or row["year"]) and isinstance(row["year"], int)
+        assert row["track"] == truth.track
+        assert row["venue_id"] == vf.venue_id
+        assert row["paper_number"] == truth.number
+        assert row["title"] == truth.title
+        assert row["abstract"] == content["abstract"]
+        assert row["authors"] == content["authors"]
+        assert row["keywords"] == content.get("keywords", [])
+        assert row["tldr"] == content.get(vf.spec.tldr_field, "")
+        assert row["venue"] == content.get("venue", "")
+        assert parsed.status == truth.status
+        assert row["decision"] == (truth.decision or "")
+        replies = {r["id"]: r for r in raw["details"]["replies"]}
+        general = [unwrap_content(replies[i]["content"]) for i in truth.general_rebuttal_ids]
+        assert row["author_rebuttal"] == "\n\n".join(c.get("rebuttal") or c.get("comment") for c in general)
+        if truth.decision and vf.spec.meta_review_name is None and "comment" in vf.spec.decision_extra_fields:
+            assert row["decision_comment"]  # v1 ICLR-style: the decision note carries the meta-review
+        reviews = json.loads(row["reviews_json"])
+        assert row["num_reviews"] == truth.num_reviews == len(reviews)
+        assert [r["review_id"] for r in reviews] == [i for i in sorted(truth.review_ids, key=lambda i: (replies[i]["tcdate"], i))]
+        for r in reviews:
+            assert list(r) == REVIEW_FIELDS
+            rc = unwrap_content(replies[r["review_id"]]["content"])
+            assert r["reviewer"] == replies[r["review_id"]]["signatures"][0].rsplit("/", 1)[-1]
+            raw_rating = rc.get("rating", rc.get("recommendation", rc.get("overall_recommendation")))
+            if raw_rating is not None and parse_score(raw_rating) is not None:
+                assert r["rating"] == parse_score(raw_rating)
+                if isinstance(raw_rating, str):
+                    assert r["extra_text"]["rating_text"] == raw_rating  # the original text is kept
+            # no field of the form is dropped: every raw field lands in the union or extra_*
+            kept = {k for k, v in r.items() if v not in ("", None, {})} | set(r["extra_scores"]) | {
+                k[:-5] for k in r["extra_text"] if k.endswith("_text")} | set(r["extra_text"])
+            for name in rc:
+                target = union_field(name, venue.conference)
+                assert (target in kept if target else name in kept), (key, name)
+            author_posts = [p for p in parsed.descendants(r["review_id"]) if p.role == "author"]
+            assert bool(r["rebuttal"]) == bool(author_posts)
+    assert "active" in statuses
+    assert len(statuses) == 3  # withdrawn and desk-rejected papers are crawled too
+
+
+def test_tmlr_shape_and_rule(all_fx):
+    vf = all_fx.venues["tmlr"]
+    assert vf.deadline_ms is None and vf.submission_invitation == "TMLR/-/Submission"
+    active = [f for f in vf.forums.values() if f.status == "active" and f.has_pdf]
+    assert active and all(f.expected_rule == "initial" for f in active)
+    for f in active:  # the first released revision is the TMLR/-/Submission edit, readable by everyone
+        first = f.revisions[0]
+        assert first.revision_id == f.expected_revision_id and first.visible
+        assert first.invitation == "TMLR/-/Submission"
+    reply_invs = {r["invitations"][0].rsplit("/-/", 1)[1] for rs in vf.replies_by_forum.values() for r in rs}
+    assert {"Review", "Official_Recommendation", "Decision"} <= reply_invs
+
+
+def test_emnlp_findings_and_neurips_rebuttal_styles(all_fx):
+    emnlp = all_fx.venues["emnlp-2023"]
+    assert {f.track for f in emnlp.forums.values()} == {"main", "findings"}
+    assert all(f.decision == "Accept-Findings" for f in emnlp.forums.values() if f.track == "findings")
+    n23 = all_fx.venues["neurips-2023"]
+    invs = {r["invitations"][0] for rs in n23.replies_by_forum.values() for r in rs}
+    assert any(i.endswith("/-/Author_Rebuttal") for i in invs)
+    assert any("/Official_Review" in i and i.endswith("/-/Rebuttal") for i in invs)
+
+
+def test_review_edits_give_initial_and_final_rating(replica, all_fx, tmp_path):
+    """NeurIPS 2025: the edits of edited reviews (one request per paper's review invitation)."""
+    venue = catalogue().get("neurips-2025")
+    vf = all_fx.venues["neurips-2025"]
+    api = openreview_resource(replica).api("v2")
+    items = list(crawl_forums(api, venue, store_from_uri(str(tmp_path)), str(tmp_path / "ck")))
+    seen = 0
+    for item in items:
+        truth = vf.forums[item["note"]["id"]]
+        before = api.stats["requests"]
+        edits = fetch_review_edits(api, item["note"], venue.invitations.review)
+        assert api.stats["requests"] - before <= 1
+        for rid, initial in truth.review_initial_ratings.items():
+            assert edits[rid][0]["note"]["content"]["rating"]["value"] == initial
+            parsed = parse_forum(item["note"], venue, review_edits=edits)
+            review = next(r for r in parsed.reviews if r["review_id"] == rid)
+            assert review["rating"] == truth.review_final_ratings[rid]
+            assert review["extra_scores"]["initial_rating"] == initial
+            assert review["was_revised"] is True and review["final_justification"]
+            seen += 1
+    assert seen >= 5

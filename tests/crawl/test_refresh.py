@@ -1,0 +1,111 @@
+"""Incremental refresh, quarantine and credentials, through Dagster against the replica."""
+from __future__ import annotations
+
+import json
+
+import dagster as dg
+import pytest
+
+from openreview_replica import ReplicaServer, build_fixtures
+from reviewbench_assets.forums import openreview_forums, quarantine_path
+
+from .conftest import openreview_resource, storage_resource
+
+
+@pytest.fixture
+def tmlr_replica():
+    import openreview.tools
+
+    fx = build_fixtures(["tmlr"], seed=5, n_forums=24, eager_pdfs=False)
+    with ReplicaServer(fx, port=0) as rep:
+        old = openreview.tools.LOCAL_API_V2
+        openreview.tools.LOCAL_API_V2 = rep.api_v2_url
+        yield fx, rep
+        openreview.tools.LOCAL_API_V2 = old
+
+
+def _run(rep, root, **config):
+    return dg.materialize([openreview_forums], partition_key="tmlr", raise_on_error=False,
+                          resources={"openreview": openreview_resource(rep), "storage": storage_resource(root)},
+                          run_config={"ops": {"openreview_forums": {"config": config}}} if config else None)
+
+
+def _meta(result):
+    return {k: v.value for k, v in result.get_asset_materialization_events()[0].materialization.metadata.items()}
+
+
+def test_a_night_with_two_new_and_one_changed_tmlr_forum(tmlr_replica, tmp_path):
+    fx, rep = tmlr_replica
+    first = _run(rep, tmp_path)
+    assert first.success
+    assert _meta(first)["forums_new"] == 24
+
+    rep.reset_request_log()
+    noop = _run(rep, tmp_path)
+    m = _meta(noop)
+    assert (m["mode"], m["forums_new"], m["forums_changed"], m["forums_unchanged"], m["forums_removed"]) == \
+        ("incremental", 0, 0, 24, 0)
+    assert not [r for r in rep.request_log if "details" in r.params]  # no forum fetched
+
+    changed = next(iter(fx.venues["tmlr"].forums))
+    fx.add_reply(changed)
+    new = fx.add_forums("tmlr", 2)
+    rep.reindex()
+    rep.reset_request_log()
+    night = _run(rep, tmp_path)
+    m = _meta(night)
+    assert (m["mode"], m["forums_new"], m["forums_changed"], m["forums_unchanged"], m["forums_removed"]) == \
+        ("incremental", 2, 1, 23, 0)
+    fetched = sorted(r.params["id"] for r in rep.request_log if r.path == "/notes" and "details" in r.params)
+    assert fetched == sorted([changed, *new])  # exactly those three forums, one request each
+    assert sorted(m["touched_forums"]) == sorted([changed, *new])
+    lines = [json.loads(x) for x in (tmp_path / "raw/forums/tmlr.jsonl").read_text().splitlines()]
+    assert len(lines) == 26 and len({x["forum_id"] for x in lines}) == 26  # one line per forum
+    line = next(x for x in lines if x["forum_id"] == changed)
+    assert len(line["note"]["details"]["replies"]) == fx.venues["tmlr"].forums[changed].num_replies
+
+    fx.delete_forum(new[0])
+    rep.reindex()
+    gone = _meta(_run(rep, tmp_path))
+    assert (gone["forums_removed"], gone["forums_unchanged"]) == (1, 25)
+
+
+def test_quarantine_file_and_check(tmlr_replica, tmp_path):
+    fx, rep = tmlr_replica
+    v = fx.venues["tmlr"]
+    fid = list(v.forums)[3]
+    reply = dict(v.replies_by_forum[fid][0])
+    reply.update(id="OrphanReply1", replyto="MissingParent", invitations=[reply["invitations"][0].rsplit("/-/", 1)[0] + "/-/Mystery_Form"],
+                 parentInvitations="TMLR/-/Mystery_Form")
+    v.replies_by_forum[fid].append(reply)
+    v.notes[reply["id"]] = reply
+    rep.reindex()
+    result = _run(rep, tmp_path, max_quarantined_share=0.0)
+    assert result.success  # a bad forum never fails the crawl itself ...
+    q = [json.loads(x) for x in (tmp_path / quarantine_path("tmlr")).read_text().splitlines()]
+    assert [x["forum_id"] for x in q] == [fid]
+    text = " ".join(q[0]["reasons"])
+    assert "orphan" in text and "unknown invitation" in text
+    check = result.get_asset_check_evaluations()[0]
+    assert check.check_name == "quarantined_share" and not check.passed  # ... the check does
+    ok = _run(rep, tmp_path, max_quarantined_share=0.5, full_refresh=True)
+    assert ok.get_asset_check_evaluations()[0].passed
+
+
+def test_wrong_password_names_the_variables(tmlr_replica, tmp_path):
+    fx, rep = tmlr_replica
+    res = openreview_resource(rep, password="wrong")
+    with pytest.raises(Exception) as exc:
+        res.api("v2")
+    assert "OPENREVIEW_USERNAME" in str(exc.value) and "OPENREVIEW_PASSWORD" in str(exc.value)
+
+
+def test_challenge_403_names_the_variables(tmlr_replica):
+    from reviewbench_assets.domain.openreview_api import CredentialsError, OpenReviewApi
+
+    fx, rep = tmlr_replica
+    api = OpenReviewApi(rep.api_v2_url, "v2", None, None)
+    with pytest.raises(CredentialsError) as exc:
+        api.get_json("/notes", {"invitation": "TMLR/-/Submission"})
+    assert "ChallengeRequiredError" in str(exc.value)
+    assert "OPENREVIEW_USERNAME" in str(exc.value) and "OPENREVIEW_PASSWORD" in str(exc.value)

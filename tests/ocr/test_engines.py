@@ -1,0 +1,119 @@
+"""OCR engines: RapidOCR on scanned pages, `auto` routing per page, vLLM configuration (CPU only)."""
+from __future__ import annotations
+
+import io
+
+import pypdfium2 as pdfium
+import pytest
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from ocr_ray.engines import AutoEngine, RapidOcrEngine, classify_page, get_engine, order_lines
+from ocr_ray.pipeline import PAGE_SEPARATOR, PdfTask, run_pipeline
+from tests.ocr.conftest import page_sentences, write_two_column_pdf
+
+
+def scan_pdf(src, dst, longest_side=1288):
+    """The 'scanned' version of a PDF: each page rasterised, wrapped in a PDF without text layer."""
+    doc = pdfium.PdfDocument(str(src))
+    out = canvas.Canvas(str(dst), pagesize=letter)
+    from reportlab.lib.utils import ImageReader
+    for i in range(len(doc)):
+        page = doc[i]
+        w, h = page.get_size()
+        img = page.render(scale=longest_side / max(w, h)).to_pil()
+        buf = io.BytesIO()
+        img.convert("RGB").save(buf, format="JPEG", quality=90)
+        buf.seek(0)
+        out.drawImage(ImageReader(buf), 0, 0, width=w, height=h)
+        out.showPage()
+        page.close()
+    doc.close()
+    out.save()
+    return dst
+
+
+def test_classify_page():
+    prose = "We study sparse attention in large models and show it helps. " * 5
+    assert classify_page(prose) == "prose"
+    assert classify_page("") == "no_text" and classify_page("Figure 3") == "no_text"
+    assert classify_page(prose + "\ufffd" * 40) == "garbled"
+    assert classify_page(prose + " λ ∑ ∫ ≤ ∈ α β " * 4) == "math"
+    table = "\n".join(f"model{i} 0.{i}1 0.{i}2 0.{i}3 12.{i}" for i in range(10))
+    assert classify_page(prose + "\n" + table) == "table"
+
+
+def test_two_column_reading_order():
+    # boxes as 4 corner points; page 1000 px wide; a full-width title splits the bands
+    def box(x0, y0, x1, y1):
+        return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+    boxes = [box(520, 200, 900, 220), box(100, 200, 480, 220), box(100, 100, 900, 120),
+             box(100, 240, 480, 260), box(520, 240, 900, 260)]
+    texts = ["R1", "L1", "TITLE", "L2", "R2"]
+    assert order_lines(boxes, texts, 1000) == ["TITLE", "L1", "L2", "R1", "R2"]
+
+
+def test_engine_versions_are_part_of_the_cache_id():
+    rapid, auto = RapidOcrEngine(), AutoEngine(ocr=RapidOcrEngine())
+    assert rapid.cache_id.startswith("rapidocr@3.") and "PP-OCRv6" in rapid.cache_id
+    assert auto.cache_id.startswith("auto@") and rapid.cache_id in auto.cache_id
+    assert get_engine("text-layer").cache_id == "text-layer@1"
+    assert 0 < rapid.num_cpus < 1 and rapid.uses_actor  # fractional CPUs: no deadlock on 2 cores
+
+
+@pytest.mark.slow
+def test_rapidocr_and_auto_on_born_digital_and_scanned_pages(ray_session, tmp_path):
+    """One 2-page born-digital paper and its scanned twin: `auto` reads the first from the text
+    layer and sends the scan to RapidOCR; RapidOCR reads the scan's known sentences."""
+    digital = write_two_column_pdf(tmp_path / "digital.pdf", "paperD", 1)
+    # a prose page long enough to count as a usable text layer
+    c = canvas.Canvas(str(tmp_path / "prose.pdf"), pagesize=letter)
+    t = c.beginText(72, 700)
+    t.setFont("Helvetica", 10)
+    for i in range(20):
+        t.textLine(f"Line {i}: we evaluate the method on several benchmarks and report the results.")
+    c.drawText(t)
+    c.showPage()
+    c.save()
+    scanned = scan_pdf(digital, tmp_path / "scanned.pdf")
+    tasks = [PdfTask("prose", str(tmp_path / "prose.pdf")), PdfTask("scanned", str(scanned))]
+    prose, scan = run_pipeline(tasks, engine="auto")
+    assert prose.error is None and scan.error is None
+    assert prose.pages_by_engine == {"text-layer": 1}
+    assert scan.pages_by_engine == {"rapidocr": 1}
+    left, right = page_sentences("paperD", 1)
+    assert left in scan.markdown and right in scan.markdown
+    assert scan.markdown.index(left) < scan.markdown.index(right)  # column order
+    assert "Line 19: we evaluate" in prose.markdown and PAGE_SEPARATOR not in prose.markdown
+
+
+def test_vllm_configuration_building():
+    from ocr_ray.vllm_engine import DEFAULT_MODEL, VllmEngine, strip_front_matter
+
+    engine = VllmEngine(model="lightonai/LightOnOCR-2-1B", batch_size=32, max_tokens=4096, num_gpus=2,
+                        concurrency=3, accelerator_type="H100")
+    kw = engine.config_kwargs()
+    assert kw["model_source"] == "lightonai/LightOnOCR-2-1B" and kw["batch_size"] == 32
+    assert kw["concurrency"] == 3 and kw["accelerator_type"] == "H100"
+    assert kw["engine_kwargs"]["tensor_parallel_size"] == 2
+    assert kw["engine_kwargs"]["limit_mm_per_prompt"] == {"image": 1, "video": 0}
+    assert kw["prepare_multimodal_stage"] == {"enabled": True} and kw["should_continue_on_error"]
+    assert VllmEngine().model == DEFAULT_MODEL and "max_tokens=8000" in VllmEngine().cache_id
+    row = {"task_index": 0, "forum_id": "f", "page_index": 0, "num_pages": 1, "error": "", "text": "t",
+           "route": "vllm", "image": b"\xff\xd8jpeg"}
+    req = engine.preprocess(row)
+    parts = req["messages"][0]["content"]
+    assert parts[0]["type"] == "image_url" and parts[0]["image_url"]["url"].startswith("data:image/jpeg;base64,")
+    assert req["sampling_params"]["max_tokens"] == 4096 and not req["passthrough"]
+    out = engine.postprocess({**req, "generated_text": "---\nprimary_language: en\n---\nHello $x^2$"})
+    assert out["page_text"] == "Hello $x^2$" and out["page_engine"] == "vllm"
+    routed = engine.preprocess({**row, "route": "text-layer"})
+    assert routed["passthrough"] and engine.postprocess({**routed, "generated_text": "?"})["page_text"] == "t"
+    assert strip_front_matter("no front matter") == "no front matter"
+    # ray 2.60's real config class accepts these arguments (no vllm needed to construct it)
+    try:
+        import ray.data.llm  # noqa: F401
+    except ImportError:
+        pytest.skip("ray.data.llm needs ray[llm] extras (aiohttp) to import")
+    config = engine.processor_config()
+    assert config.model_source == "lightonai/LightOnOCR-2-1B"
