@@ -83,8 +83,9 @@ def run() -> list[dict]:
               "concurrent_browser_s": round(t1 - t0, 2), "concurrent_download_s": round(t2 - t1, 2),
               "sequential_browser_s": round(t3 - t2, 2), "sequential_download_s": round(t4 - t3, 2)}
     return [
-        figure("revision_discovery_speedup", round(conc_rate / seq_rate, 2), "x", 8.0, **common),
-        figure("revision_discovery_forums_per_s", round(conc_rate, 2), "forums/s", round(seq_rate, 3), **common),
+        # value = concurrent forums/s, baseline = sequential one-page-at-a-time forums/s (same run);
+        # ratio is the speedup (goal >= 8)
+        figure("revision_discovery_speedup", round(conc_rate, 3), "forums/s", round(seq_rate, 3), **common),
     ]
 
 

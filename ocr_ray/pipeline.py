@@ -1,15 +1,27 @@
-"""Ray Data pipeline: PDFs -> one row per page -> engine -> one markdown per paper.
+"""Ray Data pipeline: PDFs -> pages -> engine -> one markdown per paper.
+
+Engines that need a rendered image, a model in an actor or a GPU (rapidocr, auto, vllm) get
+two stages, so Ray pipelines cheap reading/rendering against expensive inference:
 
     from_items(tasks) --flat_map(read_pdf_pages)--> page rows
                       --map_batches(engine)-------> page texts
     driver: iter_rows() (order preserved) -> PaperMarkdown as soon as a paper is complete
 
+Engines that need none of that (``text-layer``) get one stage: a PDF's text costs ~3 ms a page, so a
+second stage, a row per page and a block per few pages would cost more than the work itself. Each task
+converts ``PDFS_PER_TASK`` whole PDFs into finished markdown, one row per paper:
+
+    from_items(tasks) --map_batches(convert_pdfs)--> paper rows
+    driver: iter_batches() (order preserved) -> PaperMarkdown
+
 A PDF that cannot be read produces a single row carrying ``error`` instead of
-pages, so every task yields exactly one ``PaperMarkdown``.
+pages, so every task yields exactly one ``PaperMarkdown``; a failing PDF never affects
+the other PDFs of its block.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from collections import Counter
@@ -25,6 +37,10 @@ PAGE_SEPARATOR = "\n\n---\n\n"
 # PDFs per input block: small blocks let the read stage spread over all workers
 # and keep each task's output (rendered pages) a few MB.
 PDFS_PER_BLOCK = 4
+# PDFs per task on the single-stage path: ~9-page papers at ~300 pages/s/core make a task of ~0.25 s,
+# so Ray's per-task cost (a few ms) stays around 1 %, while 1,000 PDFs still make 125 tasks that
+# stream (a block of 8 papers' markdown is ~0.5 MB) and spread over every CPU.
+PDFS_PER_TASK = 8
 # Where a PDF's trailer must end; readers such as pdf.js search the last KiB too.
 _EOF_WINDOW = 2048
 
@@ -161,6 +177,42 @@ def read_pdf_pages(
     yield from rows
 
 
+def convert_pdf(task: dict[str, Any], *, filesystem: pafs.FileSystem, engine: Engine) -> dict[str, Any]:
+    """One PDF to one paper row, in the worker: read, text per page, engine, markdown."""
+    paper = {"task_index": task["task_index"], "num_pages": 0, "markdown": "", "error": "",
+             "engine_pages": "{}"}
+    try:
+        rows = list(read_pdf_pages(task, filesystem=filesystem, engine=engine))
+        if rows and rows[0]["error"]:
+            return {**paper, "error": rows[0]["error"]}
+        texts = engine.process_batch(rows)
+    except Exception as exc:  # noqa: BLE001 - one paper's failure must not fail its block's papers
+        return {**paper, "error": f"{type(exc).__name__}: {exc}"[:300]}
+    routes = Counter(row.get("route") or engine.name for row in rows)
+    return {**paper, "num_pages": len(rows), "markdown": PAGE_SEPARATOR.join(texts),
+            "engine_pages": json.dumps(routes)}
+
+
+def convert_pdfs(batch: pa.Table, *, filesystem: pafs.FileSystem, engine: Engine) -> pa.Table:
+    """Single-stage map_batches UDF: whole PDFs in, one finished paper row per PDF out."""
+    engine.setup()
+    papers = [convert_pdf(task, filesystem=filesystem, engine=engine) for task in batch.to_pylist()]
+    return pa.table({
+        "task_index": pa.array([p["task_index"] for p in papers], type=pa.int64()),
+        "num_pages": pa.array([p["num_pages"] for p in papers], type=pa.int64()),
+        "markdown": pa.array([p["markdown"] for p in papers], type=pa.large_string()),
+        "error": pa.array([p["error"] for p in papers], type=pa.string()),
+        "engine_pages": pa.array([p["engine_pages"] for p in papers], type=pa.string()),
+    })
+
+
+def single_stage(engine: Engine) -> bool:
+    """True for engines that need no image, actor, GPU or Ray Data LLM stage (``text-layer``)."""
+    stage_engine = getattr(engine, "ocr", None) or engine
+    return not (engine.needs_image or engine.uses_actor or engine.num_gpus
+                or hasattr(stage_engine, "build_stage"))
+
+
 def _apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
     """Replace page payloads by engine text; images never travel back to the driver."""
     rows = batch.to_pylist()
@@ -201,18 +253,23 @@ class EngineActor:
 
 
 def build_dataset(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engine):
+    """The Ray Dataset of one run: paper rows (``single_stage(engine)``) or page rows."""
     import ray.data
 
     items = [
         {"task_index": index, "forum_id": task.forum_id, "pdf_path": task.pdf_path}
         for index, task in enumerate(tasks)
     ]
-    dataset = ray.data.from_items(
-        items, override_num_blocks=max(1, math.ceil(len(items) / PDFS_PER_BLOCK))
-    )
-    # The dataset holds its own copy of the DataContext: setting the option here
-    # orders this run without changing the caller's global context.
+    per_block = PDFS_PER_TASK if single_stage(engine) else PDFS_PER_BLOCK
+    dataset = ray.data.from_items(items, override_num_blocks=max(1, math.ceil(len(items) / per_block)))
+    # The dataset holds its own copy of the DataContext: setting options here
+    # configures this run without changing the caller's global context.
     dataset.context.execution_options.preserve_order = True
+    if single_stage(engine):
+        # One task per input block (batch_size=None): whole PDFs, markdown out, a full CPU each
+        # (PDFium is not thread-safe, so parallelism is by process).
+        return dataset.map_batches(convert_pdfs, fn_kwargs={"filesystem": filesystem, "engine": engine},
+                                   batch_size=None, batch_format="pyarrow", num_cpus=1)
     # Reading (and, for OCR engines, rendering) runs in Ray worker *processes*: PDFium is not
     # thread-safe. Half a CPU per read task, so engine actors can never take every CPU from it.
     pages = dataset.flat_map(read_pdf_pages, fn_kwargs={"filesystem": filesystem, "engine": engine},
@@ -322,13 +379,36 @@ def ensure_ray(ray_address: str | None, num_cpus: int | None) -> bool:
     return True
 
 
+def paper_rows_to_papers(
+    batches: Iterator[pa.Table], tasks: list[PdfTask], engine: Engine
+) -> Iterator[PaperMarkdown]:
+    """Single-stage path: rows are finished papers, already in task order (preserved order)."""
+    seen = 0
+    for batch in batches:
+        for row in batch.to_pylist():
+            index = row["task_index"]
+            while seen < index:  # only reachable if Ray lost rows: still one result per task
+                yield _paper(tasks[seen], engine, error="pipeline lost the paper")
+                seen += 1
+            routes = json.loads(row["engine_pages"])
+            yield _paper(tasks[index], engine, markdown=row["markdown"], num_pages=row["num_pages"],
+                         error=row["error"] or None, pages_by_engine=routes)
+            seen = index + 1
+    for index in range(seen, len(tasks)):
+        yield _paper(tasks[index], engine, error="pipeline lost the paper")
+
+
 def _run(tasks, filesystem, engine, ray_address, num_cpus) -> Iterator[PaperMarkdown]:
     import ray
 
     started_ray = ensure_ray(ray_address, num_cpus)
     try:
         dataset = build_dataset(tasks, filesystem, engine)
-        yield from assemble_papers(dataset.iter_rows(), tasks, engine)
+        if single_stage(engine):
+            batches = dataset.iter_batches(batch_size=None, batch_format="pyarrow", prefetch_batches=1)
+            yield from paper_rows_to_papers(batches, tasks, engine)
+        else:
+            yield from assemble_papers(dataset.iter_rows(), tasks, engine)
     finally:
         if started_ray:
             ray.shutdown()

@@ -126,15 +126,52 @@ def test_register_engine(monkeypatch):
 
 @pytest.mark.slow
 def test_page_rows_arrive_in_task_and_page_order(ray_session, pdf_corpus):
-    """The driver's assembly relies on contiguous, ordered rows for flat memory."""
-    from ocr_ray.pipeline import build_dataset
+    """Two-stage engines: the driver's assembly relies on contiguous, ordered page rows for flat memory."""
+    from dataclasses import replace
 
+    from ocr_ray.pipeline import build_dataset, single_stage
+
+    # the text layer through an actor pool takes the two-stage path (like rapidocr / auto) cheaply
+    engine = replace(get_engine("text-layer"), uses_actor=True, num_cpus=0.5)
+    assert not single_stage(engine)
     order = ["paperA", "notpdf", "paperB", "paperC"] * 3
     tasks = [PdfTask(f"{forum_id}-{n}", str(pdf_corpus[forum_id])) for n, forum_id in enumerate(order)]
-    dataset = build_dataset(tasks, pafs.LocalFileSystem(), get_engine("text-layer"))
+    dataset = build_dataset(tasks, pafs.LocalFileSystem(), engine)
     assert dataset.context.execution_options.preserve_order
 
     keys = [(row["task_index"], row["page_index"]) for row in dataset.iter_rows()]
 
     assert keys == sorted(keys)
     assert len(keys) == 3 * (3 + 1 + 2 + 3)
+    papers = list(run_pipeline(tasks, engine=engine))
+    assert [p.num_pages for p in papers] == [3, 0, 2, 3] * 3
+    assert all(p.pages_by_engine == {"text-layer": p.num_pages} for p in papers if not p.error)
+
+
+@pytest.mark.slow
+def test_text_layer_is_one_stage_of_whole_papers_in_order(ray_session, pdf_corpus, monkeypatch):
+    """text-layer: one map_batches over blocks of whole PDFs, one finished paper row per PDF, in task
+    order; a broken PDF inside a block fails alone."""
+    from ocr_ray import pipeline
+
+    monkeypatch.setattr(pipeline, "PDFS_PER_TASK", 5)
+    engine = get_engine("text-layer")
+    assert pipeline.single_stage(engine)
+    order = ["paperA", "notpdf", "paperB", "corrupt", "paperC", "truncated"] * 4
+    tasks = [PdfTask(f"{forum_id}-{n}", str(pdf_corpus[forum_id])) for n, forum_id in enumerate(order)]
+    dataset = pipeline.build_dataset(tasks, pafs.LocalFileSystem(), engine)
+    assert dataset.context.execution_options.preserve_order
+
+    rows = list(dataset.iter_rows())
+
+    assert [row["task_index"] for row in rows] == list(range(len(tasks)))
+    papers = list(run_pipeline(tasks, engine=engine))
+    assert [p.forum_id for p in papers] == [t.forum_id for t in tasks]
+    for paper, forum_id in zip(papers, order):
+        if forum_id in GOOD:
+            assert paper.error is None and paper.num_pages == GOOD[forum_id]
+            assert paper.pages_by_engine == {"text-layer": GOOD[forum_id]}
+            base = paper.forum_id.split("-")[0]
+            assert page_sentences(base, GOOD[forum_id])[1] in paper.markdown.split(PAGE_SEPARATOR)[-1]
+        else:
+            assert paper.error and paper.markdown == "" and paper.num_pages == 0

@@ -129,8 +129,11 @@ def test_ui_backfill_of_two_partitions(tmp_path):
 
                     # 3. screenshots: the whole asset graph with its status, the partition status
                     # view and an asset's metadata
-                    page.goto(f"{base}/asset-groups")
-                    page.wait_for_timeout(8000)  # the global graph shows groups collapsed: no node text to wait on
+                    # the lineage of reviewbench_split (3 hops each way) is the whole graph, expanded
+                    page.goto(f"{base}/assets/reviewbench_split?view=lineage&lineageScope=neighbors&lineageDepth=3")
+                    page.get_by_text("openreview_forums").first.wait_for(timeout=60_000)
+                    _skip_dialogs(page)
+                    page.wait_for_timeout(2500)
                     page.screenshot(path=str(ARTIFACTS / "asset_graph.png"))
                     page.goto(f"{base}/assets/reviewbench_split?view=partitions")
                     page.get_by_text("Materialized (2)").first.wait_for(timeout=60_000)

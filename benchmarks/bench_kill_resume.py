@@ -1,0 +1,337 @@
+"""Kill -9 and resume (issue 6): SIGKILL the `dagster asset materialize` process group at a random
+point of each stage, re-run the same command, and compare with an uninterrupted run.
+
+One in-process replica (`iclr-2020`, API v1, N_FORUMS forums, FaultConfig(slow_ms) on every API
+request so the crawl and PDF stages last long enough to be hit). A reference run materializes
+`--select '*' --partition iclr-2020` once into its own storage root and DAGSTER_HOME; its stderr is
+watched for `STEP_START` / `STEP_SUCCESS` to time each step. Then, per trial (fixed seed): a fresh
+storage root and DAGSTER_HOME, the same command started in its own session, and, after the
+target step's `STEP_START`, `os.killpg(pgid, SIGKILL)` at a uniform random fraction of that step's
+reference duration (the whole group: Ray workers, chromium and the run's step processes die too).
+The command is then run again with the same storage root and DAGSTER_HOME, as a user would.
+
+A trial fails when any of these holds:
+- the re-run does not end in RUN_SUCCESS (within RERUN_TIMEOUT_S);
+- `rows/iclr-2020.parquet`, `rows/iclr-2020.provenance.parquet` or any `corpus/data/*.parquet`
+  differs from the reference byte for byte (the diff says whether table contents differ too);
+- a forum_id appears twice in the rows;
+- the re-run downloaded a PDF (`/pdf`, `/attachment`, `/references/pdf`, ... requests, mapped to a
+  sha256 through the reference's `submissions/iclr-2020.parquet`) whose file was in `pdfs/` at
+  the time of the kill.
+
+Figures: kill_resume_trials, kill_resume_failures (goal 0, baseline = trials), and
+kill_resume_pdf_redownloads (count of re-downloaded stored PDFs, over all trials).
+"""
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from benchmarks.common import figure
+
+ROOT = Path(__file__).resolve().parents[1]
+PK = "iclr-2020"
+N_FORUMS = int(os.environ.get("KILL_RESUME_FORUMS", "16"))
+SLOW_MS = int(os.environ.get("KILL_RESUME_SLOW_MS", "150"))
+SEED = int(os.environ.get("KILL_RESUME_SEED", "6"))
+TRIALS_PER_STAGE = int(os.environ.get("KILL_RESUME_TRIALS_PER_STAGE", "2"))
+RUN_TIMEOUT_S = 300
+RERUN_TIMEOUT_S = 300
+# stage -> the step(s) whose execution is the stage ("split writing": the venue-year rows and the
+# conference split shards)
+STAGES = {"crawl": ["openreview_forums"], "pdf_fetch": ["initial_submission_pdfs"],
+          "ocr": ["paper_markdown"], "dialogues": ["rebuttal_dialogues"],
+          "split_writing": ["reviewbench_split", "iclr_split"]}
+COMPARED = [f"rows/{PK}.parquet", f"rows/{PK}.provenance.parquet"]
+PDF_PATHS = ("/pdf", "/attachment", "/references/pdf", "/references/attachment", "/notes/edits/pdf",
+             "/notes/edits/attachment")
+# The stages' assets (the other conference splits and the card hold no iclr-2020 data), run with
+# the in-process executor: one process per run instead of one per step (~20 s of start-up per
+# step on 2 cores), which keeps 10+ trials inside the benchmark's time budget. Set
+# KILL_RESUME_MULTIPROCESS=1 for Dagster's default multiprocess executor.
+SELECT = "openreview_forums,initial_submission_pdfs,paper_markdown,rebuttal_dialogues,reviewbench_split,iclr_split"
+RUN_CONFIG = "{}" if os.environ.get("KILL_RESUME_MULTIPROCESS") else '{"execution": {"config": {"in_process": {}}}}'
+STEP_RE = re.compile(r'(STEP_START|STEP_SUCCESS|STEP_FAILURE)\s+- .*?step "([^"]+)"')
+
+
+def _env(rep, storage: Path, home: Path) -> dict:
+    return {**os.environ, "DAGSTER_HOME": str(home), "REVIEWBENCH_STORAGE_ROOT": str(storage),
+            "OPENREVIEW_API_V1_URL": rep.api_v1_url, "OPENREVIEW_API_V2_URL": rep.api_v2_url,
+            "OPENREVIEW_WEB_URL": rep.web_url, "OPENREVIEW_USERNAME": rep.username,
+            "OPENREVIEW_PASSWORD": rep.password, "OPENREVIEW_MIN_INTERVAL_S": "0",
+            "REVIEWBENCH_BROWSER_PAGES": "4", "REVIEWBENCH_RAY_NUM_CPUS": "2",
+            "DAGSTER_DISABLE_TELEMETRY": "1", "PYTHONHASHSEED": "0"}
+
+
+def _home(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "dagster.yaml").write_text((ROOT / "dagster.yaml").read_text())
+    return path
+
+
+class Run:
+    """`dagster asset materialize` in its own session; stderr+stdout parsed for step events."""
+
+    def __init__(self, env: dict, log: Path):
+        self.log = log
+        self.events: list[tuple[float, str, str]] = []  # (monotonic t, event, step)
+        self.started = time.monotonic()
+        self.lines: list[str] = []
+        cmd = [str(ROOT / ".venv/bin/dagster"), "asset", "materialize", "-m", "reviewbench_assets.definitions",
+               "--select", SELECT, "--partition", PK, "--config-json", RUN_CONFIG]
+        self.p = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True, errors="replace", start_new_session=True)
+        self.cond = threading.Condition()
+        self.t = threading.Thread(target=self._read, daemon=True)
+        self.t.start()
+
+    def _read(self):
+        with self.log.open("w") as f:
+            for line in self.p.stdout:
+                f.write(line)
+                now = time.monotonic()
+                m = STEP_RE.search(line)
+                with self.cond:
+                    self.lines.append(line)
+                    if m:
+                        self.events.append((now, m.group(1), m.group(2)))
+                    self.cond.notify_all()
+        with self.cond:
+            self.cond.notify_all()
+
+    def wait_event(self, event: str, step: str, timeout: float) -> float | None:
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for t, e, s in self.events:
+                    if e == event and s == step:
+                        return t
+                if self.p.poll() is not None and not self.t.is_alive():
+                    return None
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.cond.wait(min(left, 0.5))
+
+    def running_steps(self) -> list[str]:
+        with self.cond:
+            started = [s for _, e, s in self.events if e == "STEP_START"]
+            ended = {s for _, e, s in self.events if e != "STEP_START"}
+        return [s for s in started if s not in ended]
+
+    def kill(self):
+        try:
+            os.killpg(self.p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.p.wait(30)
+        self.t.join(10)
+
+    def finish(self, timeout: float) -> tuple[int | None, str]:
+        try:
+            rc = self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            rc = None
+        self.t.join(10)
+        # reap anything the run left in its session (Ray workers, chromium)
+        try:
+            os.killpg(self.p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        return rc, "".join(self.lines)
+
+
+def _outputs(storage: Path) -> dict[str, bytes]:
+    out = {rel: (storage / rel).read_bytes() for rel in COMPARED if (storage / rel).exists()}
+    for p in sorted((storage / "corpus" / "data").glob("*.parquet")):
+        out[str(p.relative_to(storage))] = p.read_bytes()
+    return out
+
+
+def _table_diff(rel: str, ref: bytes, got: bytes) -> str:
+    import io
+
+    import pyarrow.parquet as pq
+    a, b = pq.read_table(io.BytesIO(ref)), pq.read_table(io.BytesIO(got))
+    if a.schema != b.schema:
+        return f"{rel}: schema differs"
+    if a.num_rows != b.num_rows:
+        return f"{rel}: {b.num_rows} rows vs {a.num_rows} in the reference"
+    if a.equals(b):
+        return f"{rel}: bytes differ, table contents equal (metadata/encoding only)"
+    cols = [c for c in a.column_names if not a.column(c).equals(b.column(c))]
+    detail = []
+    if "forum_id" in a.column_names:
+        ida, idb = a.column("forum_id").to_pylist(), b.column("forum_id").to_pylist()
+        for c in cols[:3]:
+            va, vb = a.column(c).to_pylist(), b.column(c).to_pylist()
+            diff = [ida[i] for i in range(len(va)) if va[i] != vb[i] or ida[i] != idb[i]]
+            detail.append(f"{c} differs for {len(diff)} rows e.g. {diff[:3]}")
+    return f"{rel}: table contents differ in columns {cols}; " + "; ".join(detail)
+
+
+def _sha_by_request_id(storage: Path) -> dict[str, str]:
+    """forum id and chosen revision id -> PDF sha256 (from the reference's submissions table)."""
+    import pyarrow.parquet as pq
+    out = {}
+    for r in pq.read_table(storage / f"submissions/{PK}.parquet").to_pylist():
+        if r["pdf_sha256"]:
+            out[r["forum_id"]] = r["pdf_sha256"]
+            if r["revision_id"]:
+                out.setdefault(r["revision_id"], r["pdf_sha256"])
+    return out
+
+
+def _pdf_requests(log) -> list[tuple[str, list[str]]]:
+    from urllib.parse import parse_qs
+    out = []
+    for r in log:
+        if r.path in PDF_PATHS and r.status == 200:
+            q = parse_qs(r.query) if isinstance(r.query, str) else {k: [v] if isinstance(v, str) else v
+                                                                     for k, v in dict(r.query or {}).items()}
+            ids = [i for v in q.get("ids", []) for i in v.split(",")] + q.get("id", [])
+            out.append((r.path, ids))
+    return out
+
+
+def _stored_pdfs(storage: Path) -> set[str]:
+    return {p.stem for p in (storage / "pdfs").rglob("*.pdf")}
+
+
+def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = None,
+        n_forums: int = N_FORUMS) -> list[dict]:
+    from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
+
+    rng = random.Random(SEED)
+    stages = stages or list(STAGES)
+    fx = build_fixtures([PK], seed=0, n_forums=n_forums)
+    work = Path(tempfile.mkdtemp(prefix="kill_resume_"))
+    results, failures, redownloads = [], [], 0
+    t0 = time.time()
+    try:
+        with ReplicaServer(fx, port=0) as rep:
+            rep.set_faults(FaultConfig(slow_ms=SLOW_MS))
+            # ---- the uninterrupted reference
+            ref_storage, ref_home = work / "ref" / "storage", _home(work / "ref" / "home")
+            ref = Run(_env(rep, ref_storage, ref_home), work / "ref.log")
+            rc, out = ref.finish(RUN_TIMEOUT_S)
+            if rc != 0 or "RUN_SUCCESS" not in out:
+                raise RuntimeError(f"reference run failed (rc={rc}):\n{out[-4000:]}")
+            durations: dict[str, tuple[float, float]] = {}  # step -> (start offset, duration)
+            for t, e, s in ref.events:
+                if e == "STEP_START":
+                    durations[s] = (t - ref.started, 0.0)
+                elif s in durations:
+                    durations[s] = (durations[s][0], t - ref.started - durations[s][0])
+            ref_out = _outputs(ref_storage)
+            if not any(k.startswith("corpus/data/") for k in ref_out):
+                raise RuntimeError(f"reference wrote no corpus/data shards: {sorted(ref_out)}")
+            sha_of = _sha_by_request_id(ref_storage)
+            print(f"reference: {time.time() - t0:.0f}s; steps "
+                  + ", ".join(f"{s} @{a:.1f}s +{d:.1f}s" for s, (a, d) in durations.items()), flush=True)
+
+            n = 0
+            for stage in stages:
+                for k in range(trials_per_stage):
+                    n += 1
+                    step = STAGES[stage][k % len(STAGES[stage])]
+                    frac = rng.random()
+                    delay = frac * max(durations.get(step, (0, 0.5))[1], 0.05)
+                    storage, home = work / f"t{n}" / "storage", _home(work / f"t{n}" / "home")
+                    env = _env(rep, storage, home)
+                    trial = {"trial": n, "stage": stage, "step": step, "fraction": round(frac, 3),
+                             "kill_after_step_start_s": round(delay, 3)}
+                    problems: list[str] = []
+                    rep.reset_request_log()
+                    r1 = Run(env, work / f"t{n}.killed.log")
+                    ts = r1.wait_event("STEP_START", step, RUN_TIMEOUT_S)
+                    if ts is None:
+                        r1.finish(5)
+                        problems.append(f"step {step} never started")
+                    else:
+                        time.sleep(max(0.0, ts + delay - time.monotonic()))
+                        trial["running_at_kill"] = r1.running_steps()
+                        trial["kill_at_run_s"] = round(time.monotonic() - r1.started, 2)
+                        r1.kill()
+                        r1.finish(5)
+                    stored_at_kill = _stored_pdfs(storage)
+                    trial["pdfs_stored_at_kill"] = len(stored_at_kill)
+                    trial["requests_before_kill"] = len(rep.request_log)
+                    rep.reset_request_log()
+                    t_re = time.monotonic()
+                    r2 = Run(env, work / f"t{n}.rerun.log")
+                    rc, out = r2.finish(RERUN_TIMEOUT_S)
+                    trial["rerun_s"] = round(time.monotonic() - t_re, 1)
+                    if rc != 0 or "RUN_SUCCESS" not in out:
+                        tail = [ln for ln in out.splitlines() if "FAILURE" in ln or "Error" in ln][-5:]
+                        problems.append(f"re-run did not succeed (rc={rc}): " + " | ".join(tail)[-1500:])
+                    # no re-download of a PDF that was already stored
+                    again = []
+                    for path, ids in _pdf_requests(rep.request_log):
+                        shas = {sha_of.get(i) for i in ids} & stored_at_kill
+                        again += [f"{path}?id={i}" for i in ids if sha_of.get(i) in shas]
+                    trial["pdf_requests_rerun"] = len(_pdf_requests(rep.request_log))
+                    if again:
+                        redownloads += len(again)
+                        problems.append(f"re-downloaded {len(again)} stored PDFs: {again[:5]}")
+                    got = _outputs(storage)
+                    for rel, data in ref_out.items():
+                        if rel not in got:
+                            problems.append(f"{rel}: missing")
+                        elif got[rel] != data:
+                            problems.append(_table_diff(rel, data, got[rel]))
+                    extra = sorted(set(got) - set(ref_out))
+                    if extra:
+                        problems.append(f"files not in the reference: {extra}")
+                    rows_path = storage / f"rows/{PK}.parquet"
+                    if rows_path.exists():
+                        import pyarrow.parquet as pq
+                        ids = pq.read_table(rows_path, columns=["forum_id"]).column("forum_id").to_pylist()
+                        if len(ids) != len(set(ids)):
+                            problems.append(f"duplicate forum_id rows: {len(ids) - len(set(ids))}")
+                    trial["ok"] = not problems
+                    if problems:
+                        trial["problems"] = problems
+                        failures.append(trial)
+                    results.append(trial)
+                    print(("OK   " if not problems else "FAIL ") + str(trial), flush=True)
+                    shutil.rmtree(work / f"t{n}", ignore_errors=True)
+    finally:
+        if not os.environ.get("KILL_RESUME_KEEP"):
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"kept {work}")
+    seconds = round(time.time() - t0, 1)
+    common = {"partition": PK, "forums": n_forums, "slow_ms": SLOW_MS, "seed": SEED, "seconds": seconds,
+              "stages": stages}
+    n = len(results)
+    return [
+        figure("kill_resume_trials", n, "trials", n, **common,
+               per_stage={s: sum(1 for r in results if r["stage"] == s) for s in stages}),
+        figure("kill_resume_failures", len(failures), "trials", n, goal=0, **common,
+               failures=[{k: f[k] for k in ("trial", "stage", "step", "kill_at_run_s", "kill_after_step_start_s",
+                                            "running_at_kill", "problems") if k in f} for f in failures],
+               trials=[{k: r.get(k) for k in ("trial", "stage", "running_at_kill", "kill_at_run_s",
+                                              "pdfs_stored_at_kill", "pdf_requests_rerun", "rerun_s", "ok")}
+                       for r in results]),
+        figure("kill_resume_pdf_redownloads", redownloads, "PDFs", n, goal=0, **common),
+    ]
+
+
+if __name__ == "__main__":
+    import json
+    args = sys.argv[1:]
+    figs = run(trials_per_stage=int(args[0]) if args else TRIALS_PER_STAGE,
+               stages=args[1].split(",") if len(args) > 1 else None)
+    for f in figs:
+        print(json.dumps(f))
