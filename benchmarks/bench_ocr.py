@@ -257,40 +257,64 @@ def _cer_figures(root: Path) -> list[dict]:
         for label, path in (("", digital), ("_scanned", scanned)):
             paper = next(iter(run_pipeline([PdfTask("cer", str(path))], engine=engine)))
             got = paper.markdown.replace("\n\n---\n\n", "\n")
-            out.append(figure(f"cer_{engine}{label}", round(_cer(got, want_text), 4), "cer", 0.05,
+            # value = character error rate; no baseline engine run: baseline is the perfect score's
+            # complement (1.0 = every character wrong), so ratio == value
+            out.append(figure(f"cer_{engine}{label}", round(_cer(got, want_text), 4), "cer", 1.0,
                               pages=pages, pages_by_engine=paper.pages_by_engine, error=paper.error,
                               note="generated two-column paper with known text; scanned = 1288 px JPEG, "
                                    "no text layer"))
     return out
 
 
+def _bare_parallel(pool, tasks: list[PdfTask]) -> float:
+    """Pages/s of the bare loop in RAY_CPUS processes at once (the same parallelism Ray gets)."""
+    t0 = time.perf_counter()
+    pages = sum(result[0] for result in pool.map(_bare, [tasks[i::RAY_CPUS] for i in range(RAY_CPUS)]))
+    return pages / (time.perf_counter() - t0)
+
+
 def _ratio_figure(tasks: list[PdfTask]) -> dict:
-    bare_rates, ray_rates, bare_cpu_rates, ray_cpu_rates = [], [], [], []
-    for _ in range(ROUNDS):  # alternate, so drifting load on the shared machine hits both sides
-        bare_pages, bare_s, bare_cpu_s = _bare(tasks)
-        bare_rates.append(bare_pages / bare_s)
-        bare_cpu_rates.append(bare_pages / bare_cpu_s)
-        ray_pages, ray_s, _, ray_cpu_s = _run_measured(tasks)
-        assert ray_pages == bare_pages, (ray_pages, bare_pages)
-        ray_rates.append(ray_pages / ray_s / RAY_CPUS)
-        ray_cpu_rates.append(ray_pages / ray_cpu_s)
+    import multiprocessing
+
+    bare_rates, par_rates, ray_rates, bare_cpu_rates, ray_cpu_rates = [], [], [], [], []
+    with multiprocessing.get_context("spawn").Pool(RAY_CPUS) as pool:
+        _bare_parallel(pool, tasks[: 2 * RAY_CPUS])  # warm-up: imports done before the clock
+        for _ in range(ROUNDS):  # alternate, so drifting load on the shared machine hits every side
+            bare_pages, bare_s, bare_cpu_s = _bare(tasks)
+            bare_rates.append(bare_pages / bare_s)
+            bare_cpu_rates.append(bare_pages / bare_cpu_s)
+            par_rates.append(_bare_parallel(pool, tasks) / RAY_CPUS)
+            ray_pages, ray_s, _, ray_cpu_s = _run_measured(tasks)
+            assert ray_pages == bare_pages, (ray_pages, bare_pages)
+            ray_rates.append(ray_pages / ray_s / RAY_CPUS)
+            ray_cpu_rates.append(ray_pages / ray_cpu_s)
     bare_rate, ray_rate = statistics.median(bare_rates), statistics.median(ray_rates)
+    par_rate = statistics.median(par_rates)
     words = _words_per_page(tasks)
     return figure(
-        "text_layer_ray_vs_bare", round(ray_rate / bare_rate, 3), "ratio", 0.8,
+        # value = Ray pages/s/core, baseline = bare pypdfium2 pages/s/core (same run): ratio is the
+        # figure (goal >= 0.8)
+        "text_layer_ray_vs_bare", round(ray_rate, 1), "pages/s/core", round(bare_rate, 1), goal=">= 0.8",
         ray_pages_per_s_per_core=round(ray_rate, 1), bare_pages_per_s_per_core=round(bare_rate, 1),
         rounds=ROUNDS, bare_rates=[round(r, 1) for r in bare_rates], ray_rates=[round(r, 1) for r in ray_rates],
+        # the bare loop in RAY_CPUS processes at once: what this machine gives per core when every core
+        # is busy (a shared 2-core VM rarely has a second free core), i.e. Ray's overhead-free ceiling
+        bare_parallel_pages_per_s_per_core=round(par_rate, 1),
+        bare_parallel_rates=[round(r, 1) for r in par_rates],
+        ray_vs_bare_parallel=round(ray_rate / par_rate, 3),
         # pages per CPU-second actually spent (Ray: driver + raylet + GCS + workers), which other
         # load on a shared machine does not distort; their ratio is Ray's CPU efficiency
         ray_pages_per_cpu_s=round(statistics.median(ray_cpu_rates), 1),
         bare_pages_per_cpu_s=round(statistics.median(bare_cpu_rates), 1),
         cpu_time_ratio=round(statistics.median(ray_cpu_rates) / statistics.median(bare_cpu_rates), 3),
+        load_average_1min=round(os.getloadavg()[0], 2),
         pdfs=len(tasks), pages=ray_pages, ray_cpus=RAY_CPUS, bare_cores=1,
         corpus=f"generated ML-paper look-alikes: {PAGES} two-column pages of justified prose, "
                f"{words:.0f} words/page on average, embedded TrueType font, headings, "
                f"figure gaps with captions ({DISTINCT_PAPERS} distinct papers copied round-robin)",
         words_per_page=round(words),
         note="bare = pypdfium2 open + get_text_bounded + normalize per page in one process; "
+             "bare_parallel = the same loop in ray_cpus processes on halves of the PDFs; "
              "ray = run_pipeline(engine='text-layer') end to end (read, text, markdown, driver assembly); "
              "medians of alternating rounds")
 
@@ -307,7 +331,9 @@ def run() -> list[dict]:
             figs = [_ratio_figure(tasks[:N_RAY])]
             _, _, peak10, _ = _run_measured(tasks[:10])
             pages1000, s1000, peak1000, _ = _run_measured(tasks)
-            figs.append(figure("ocr_memory_ratio_1000_vs_10", round(peak1000 / peak10, 3), "ratio", 1.2,
+            # value = peak RSS for 1,000 PDFs, baseline = for 10 PDFs: ratio is the figure (goal <= 1.2)
+            figs.append(figure("ocr_memory_ratio_1000_vs_10", round(peak1000 / 2**20, 1), "MiB",
+                               round(peak10 / 2**20, 1), goal="<= 1.2",
                                peak_rss_10_mib=round(peak10 / 2**20), peak_rss_1000_mib=round(peak1000 / 2**20),
                                pages_1000=pages1000, seconds_1000=round(s1000, 1), pages_per_pdf=PAGES))
             if os.environ.get("BENCH_OCR_SKIP_CER") != "1":

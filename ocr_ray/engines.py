@@ -1,6 +1,7 @@
 """OCR engines: turn one page (text layer or rendered image) into text.
 
-The pipeline (``ocr_ray.pipeline``) runs two stages per page:
+The pipeline (``ocr_ray.pipeline``) calls two methods per page (in two Ray stages for engines that
+need an image, an actor or a GPU; both inside one task per block of whole PDFs for ``text-layer``):
 
 1. ``Engine.prepare_page(pdf_page)`` in the CPU worker that holds the open PDF.
    It returns the row payload: ``{"text": <text layer>, "image": <encoded bytes>}``.

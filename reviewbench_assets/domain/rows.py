@@ -24,8 +24,12 @@ BATCH_ROWS = 256
 
 
 def iter_markdown(store: Store, path: str) -> Iterator[dict]:
-    pf = pq.ParquetFile(path, filesystem=store.fs)
-    for batch in pf.iter_batches(batch_size=BATCH_ROWS):
+    """The venue-year's markdown records in file order, one row group at a time (a single
+    `iter_batches` over the whole file keeps memory of the row groups already read until the
+    file is closed, so memory would grow with the venue-year)."""
+    from reviewbench_assets.domain.splits import iter_parquet_batches
+
+    for batch in iter_parquet_batches(store.fs, path, BATCH_ROWS):
         yield from batch.to_pylist()
 
 

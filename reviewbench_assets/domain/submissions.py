@@ -12,6 +12,7 @@ openreview-api.md §0.2, §1.5). A PDF missing from a zip is fetched alone, so i
 from __future__ import annotations
 
 import io
+import threading
 import zipfile
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -225,16 +226,27 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
     `on_record` is called in the caller's thread as each forum completes (checkpoints).
     """
     results: dict[str, dict] = {}
+    lock = threading.Lock()
 
-    def done(record: dict) -> None:
-        results[record["forum_id"]] = record
-        if on_record:
-            on_record(record)
+    def done(record: dict) -> dict:
+        # Called in the worker right after a forum finishes, so its checkpoint is written before
+        # anything else happens: a kill can no longer fall between storing a PDF and recording it.
+        with lock:
+            results[record["forum_id"]] = record
+            if on_record:
+                on_record(record)
+        return record
+
+    def download_and_record(record: dict, url: str) -> dict:
+        return done(download_one(api, store, record, url))
+
+    def batch_and_record(records: list[dict]) -> list[dict]:
+        return [done(r) for r in download_batch(api, store, records)]
 
     with ThreadPoolExecutor(max_workers=max(1, max_workers), thread_name_prefix="pdfs") as pool:
         chosen = [pool.submit(choose_for_forum, api, m, deadline_ms, browser_results.get(m["forum_id"]),
                               cross_check, allow_earliest_public) for m in metas]
-        singles, batchable = [], []
+        pending, batchable = [], []
         for fut in as_completed(chosen):
             record, choice = fut.result()
             if choice is None or not choice.pdf_url:
@@ -243,15 +255,12 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
                   and choice.pdf_url == f"/pdf?id={record['forum_id']}"):
                 batchable.append(record)
             else:
-                singles.append(pool.submit(download_one, api, store, record, choice.pdf_url))
+                pending.append(pool.submit(download_and_record, record, choice.pdf_url))
         batchable.sort(key=lambda r: r["forum_id"])  # deterministic batches
-        batches = [pool.submit(download_batch, api, store, batchable[i:i + ATTACHMENT_BATCH])
-                   for i in range(0, len(batchable), ATTACHMENT_BATCH)]
-        for fut in as_completed(singles):
-            done(fut.result())
-        for fut in as_completed(batches):
-            for record in fut.result():
-                done(record)
+        pending += [pool.submit(batch_and_record, batchable[i:i + ATTACHMENT_BATCH])
+                    for i in range(0, len(batchable), ATTACHMENT_BATCH)]
+        for fut in as_completed(pending):
+            fut.result()  # re-raise unexpected errors
     return [results[m["forum_id"]] for m in metas]
 
 
