@@ -131,7 +131,8 @@ def test_iclr2026_v2_forum(iclr2026_raw, iclr2026):
         assert r["summary"] and r["strengths"] and r["weaknesses"] and r["questions"]
         assert r["extra_text"] == {"flag_for_ethics_review": "No ethics review needed.",
                                    "code_of_conduct": "Yes"}
-        assert r["extra_scores"] == {}
+        assert r["extra_scores"] == {"rating_max": 10.0, "confidence_max": 5.0, "soundness_max": 4.0,
+                                     "presentation_max": 4.0, "contribution_max": 4.0}  # scale table
     # threaded rebuttals: transitively, authors only, time order
     nkpg = by_id["f8eJZxPaAh"]["rebuttal"]
     parts = [p.post(n).text for n in ("vklsxCdcEv", "MbSLUafgYh", "nf3lHFfpVa")]

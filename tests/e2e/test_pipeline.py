@@ -103,6 +103,11 @@ def test_the_corpus_loads_with_datasets(built, fixtures):
     assert ds["iclr"].column_names[:3] == ["forum_id", "conference", "year"] and len(ds["iclr"].column_names) == 20
     prov = load_dataset(f"{root}/{paths.CORPUS_DIR}", "provenance")
     assert prov["iclr"].num_rows == ds["iclr"].num_rows
+    # the card: statistics and the score-distribution plot of the conference
+    card = open(f"{root}/{paths.CORPUS_DIR}/README.md").read()
+    assert "plots/iclr_ratings.png" in card and "iclr-2024" in card
+    png = open(f"{root}/{paths.CORPUS_DIR}/plots/iclr_ratings.png", "rb").read()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
 
 
 def test_rematerialize_reuses_checkpoints_and_downloads_nothing(built, replica):
