@@ -118,6 +118,11 @@ def _open_pdf(data: bytes) -> Any:
         raise PdfReadError(f"unreadable PDF ({exc})") from None
 
 
+# The same checks serve the PDF store (reviewbench_assets.domain.pdfs) before a PDF is kept.
+check_pdf_bytes = _check_pdf_bytes
+open_pdf = _open_pdf
+
+
 def _error_row(task: dict[str, Any], reason: str) -> dict[str, Any]:
     return {
         "task_index": task["task_index"],

@@ -28,8 +28,8 @@ def samples(tmp_path_factory) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("name,reason", [
-    ("html", "not a pdf"), ("empty", "empty response"), ("truncated", "truncated pdf"),
-    ("encrypted", "encrypted pdf"), ("zero_pages", "zero pages"), ("corrupt", "unreadable pdf"),
+    ("html", "not a PDF"), ("empty", "empty file"), ("truncated", "truncated PDF"),
+    ("encrypted", "encrypted PDF"), ("zero_pages", "PDF has zero pages"), ("corrupt", "corrupt PDF"),
 ])
 def test_bad_bytes_are_rejected_with_a_reason_and_never_stored(samples, tmp_path, name, reason):
     with pytest.raises(BadPdf, match=reason):
@@ -71,7 +71,7 @@ def test_missing_and_truncated_downloads_are_recorded_per_forum(pk, pdf_replica,
         pdf_replica.clear_faults()
     by_id = {r["forum_id"]: r for r in records}
     for fid in corrupt:
-        assert by_id[fid]["error"].startswith("pdf: truncated pdf"), by_id[fid]
+        assert by_id[fid]["error"].startswith("pdf: truncated PDF"), by_id[fid]
         assert by_id[fid].get("pdf_sha256") is None
     for fid in missing:
         assert by_id[fid]["error"].startswith("pdf: NotFoundError"), by_id[fid]

@@ -1,0 +1,61 @@
+"""Issue 6 bad inputs: 60 malformed notes served by the replica; each ends as a recorded reason,
+the crawl succeeds, the quarantine check reports the share, and no good review is dropped."""
+from __future__ import annotations
+
+import json
+
+from .test_refresh import _meta, _run, tmlr_replica  # noqa: F401  (fixture)
+
+
+def _break(fx, rep) -> tuple[dict[str, int], int]:
+    """60 bad replies over 12 forums, 5 kinds; returns {forum: bad count} and the total."""
+    v = fx.venues["tmlr"]
+    per_forum: dict[str, int] = {}
+    forums = list(v.forums)[:12]
+    n = 0
+    for i, fid in enumerate(forums):
+        # a reply our reader may see (the first forums include one with hidden reviews)
+        template = next(r for r in v.replies_by_forum[fid] if "everyone" in (r.get("readers") or []))
+        for k in range(5):
+            bad = json.loads(json.dumps(template))
+            bad["id"] = f"Bad{i:02d}x{k}"
+            kind = k % 5
+            if kind == 0:
+                bad.pop("content")  # no content at all
+            elif kind == 1:
+                bad["content"] = "not an object"
+            elif kind == 2:
+                bad["replyto"] = f"Missing{i}{k}"  # orphan: parent missing
+            elif kind == 3:  # unknown invitation
+                bad["invitations"] = [template["invitations"][0].rsplit("/-/", 1)[0] + "/-/Mystery_Form"]
+                bad["parentInvitations"] = "TMLR/-/Mystery_Form"
+            else:
+                bad["forum"] = "SomeOtherForum"  # reply filed under the wrong forum
+            v.replies_by_forum[fid].append(bad)
+            v.notes[bad["id"]] = bad
+            n += 1
+        per_forum[fid] = 5
+    rep.reindex()
+    return per_forum, n
+
+
+def test_sixty_malformed_notes_are_quarantined_with_reasons(tmlr_replica, tmp_path):
+    fx, rep = tmlr_replica
+    per_forum, total = _break(fx, rep)
+    assert total >= 50
+    result = _run(rep, tmp_path, max_quarantined_share=0.25)
+    assert result.success  # the partition goes on
+    quarantine = [json.loads(x) for x in (tmp_path / "raw/forums/tmlr.quarantine.jsonl").read_text().splitlines()]
+    by_forum = {q["forum_id"]: q["reasons"] for q in quarantine}
+    assert set(by_forum) == set(per_forum)
+    bad_ids_with_reason = {f"Bad{i:02d}x{k}" for i in range(12) for k in range(5)
+                           if any(f"Bad{i:02d}x{k}" in r for r in by_forum[list(per_forum)[i]])}
+    assert len(bad_ids_with_reason) == total, "every malformed note has its own recorded reason"
+    meta = _meta(result)
+    assert meta["quarantined_forums"] == 12
+    check = result.get_asset_check_evaluations()[0]
+    assert check.check_name == "quarantined_share" and not check.passed  # 12/24 > 0.25
+    assert check.metadata["share"].value == 0.5
+    # every forum is still in the raw data, with its good reviews
+    lines = [json.loads(x) for x in (tmp_path / "raw/forums/tmlr.jsonl").read_text().splitlines()]
+    assert {x["forum_id"] for x in lines} == set(fx.venues["tmlr"].forums)
