@@ -167,6 +167,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.state.request_log.append(LoggedRequest(self.command, self._path, self._query, status))
 
     def _send(self, status: int, body: bytes, ctype: str, headers: dict | None = None):
+        # Logged before the answer leaves: a client that has its answer must find it in the log.
+        self._log(status)
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
@@ -177,7 +179,6 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
-        self._log(status)
 
     def _json(self, obj, status=200, headers=None):
         self._send(status, json.dumps(obj).encode(), "application/json; charset=utf-8", headers)
@@ -205,8 +206,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept")
         self.send_header("Access-Control-Max-Age", "600")
         self.send_header("Content-Length", "0")
-        self.end_headers()
         self._log(204)
+        self.end_headers()
 
     def do_GET(self):
         self._dispatch()
