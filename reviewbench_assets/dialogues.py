@@ -25,9 +25,6 @@ from reviewbench_assets.metadata import preview
 FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
 
 
-re2_review_path, re2_rebuttal_path = paths.re2_review, paths.re2_rebuttal
-
-
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="dialogues",
           kinds={"python", "json"}, code_version="2")
 def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResource,
@@ -80,8 +77,8 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResour
                        [rebuttal_record(d, p, venue.conference, venue.year) for d in ds])
 
     out = store.path(paths.dialogues(venue.key))
-    counts = write_venue_outputs(store, out, store.path(re2_review_path(venue.key)),
-                                 store.path(re2_rebuttal_path(venue.key)), items())
+    counts = write_venue_outputs(store, out, store.path(paths.re2_review(venue.key)),
+                                 store.path(paths.re2_rebuttal(venue.key)), items())
     meta = {
         "dagster/row_count": counts["dialogues"], "turns": stats["turns"],
         "dropped_reminders": stats["dropped_reminders"],

@@ -33,9 +33,6 @@ class ForumsConfig(dg.Config):
     review_edits: bool = True  # v2: fetch the edit history of edited reviews (initial ratings)
 
 
-quarantine_path, cursor_path = paths.quarantine, paths.crawl_cursor
-
-
 def _record(item: dict, api: str, fetched_at: float) -> tuple[dict | None, dict | None]:
     """A raw forum line, or an error line when the note is unusable (kept, never crashes)."""
     note = item["note"]
@@ -71,7 +68,7 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
 
 def _materialize(context, config: ForumsConfig, venue, store, v2, api) -> dg.MaterializeResult:
     started, started_ms = time.time(), int(time.time() * 1000)
-    raw_path, cur_path = store.path(paths.raw_forums(venue.key)), store.path(cursor_path(venue.key))
+    raw_path, cur_path = store.path(paths.raw_forums(venue.key)), store.path(paths.crawl_cursor(venue.key))
     stored: list[dict] | None = None
     if store.exists(raw_path):
         stored = list(store.iter_jsonl(raw_path))
@@ -163,7 +160,7 @@ def _materialize(context, config: ForumsConfig, venue, store, v2, api) -> dg.Mat
 
     n = store.write_jsonl(raw_path, records)
     store.write_jsonl(store.path(paths.crawl_errors(venue.key)), errors)
-    store.write_jsonl(store.path(quarantine_path(venue.key)), quarantined)
+    store.write_jsonl(store.path(paths.quarantine(venue.key)), quarantined)
     if venue.api == "v2":
         prev = store.read_json(cur_path) if (mode == "incremental" and store.exists(cur_path)) else None
         # incremental: the cursor moves to this run's start; full: likewise
@@ -201,6 +198,6 @@ def _materialize(context, config: ForumsConfig, venue, store, v2, api) -> dg.Mat
         "server_errors_after_retries": api.stats["server_errors"],
         "forums_per_s": round(n / max(elapsed, 1e-6), 2),
         "path": dg.MetadataValue.path(raw_path),
-        "quarantine_path": dg.MetadataValue.path(store.path(quarantine_path(venue.key))),
+        "quarantine_path": dg.MetadataValue.path(store.path(paths.quarantine(venue.key))),
         "preview": preview(previews, ["forum_id", "query", "title", "replies"]),
     }, check_results=[check])

@@ -48,7 +48,6 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
                     dg.AssetDep("rebuttal_dialogues", partition_mapping=split_partition_mapping(split))])
     def _split(context: dg.AssetExecutionContext, config: ConferenceSplitConfig,
                storage: StorageResource) -> dg.MaterializeResult:
-        from reviewbench_assets.dialogues import re2_rebuttal_path, re2_review_path
         from reviewbench_assets.domain.rows import PROVENANCE_SCHEMA
         from reviewbench_assets.domain.splits import assemble_conference_split
 
@@ -62,7 +61,7 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
 
         stats, configs = assemble_conference_split(
             store.fs, corpus, split, [store.path(paths.rows(k)) for k in keys], existing(paths.provenance),
-            PROVENANCE_SCHEMA, existing(re2_review_path), existing(re2_rebuttal_path),
+            PROVENANCE_SCHEMA, existing(paths.re2_review), existing(paths.re2_rebuttal),
             test_share=config.re2_test_share)
         store.write_json(store.path(paths.split_stats(split)), {**stats.to_dict(), "configs": configs})
         return dg.MaterializeResult(metadata={

@@ -490,22 +490,26 @@ def render_dataset_card(
     return f"---\n{header}---\n\n{body}"
 
 
-def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str) -> str:
-    """Write ``out_dir/README.md`` atomically (temp file under ``.staging/`` + move).
-    Returns the final path."""
+def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes) -> str:
+    """Write ``out_dir/rel`` atomically (temp file under ``.staging/`` + move); the final path."""
     staging = join_path(out_dir, STAGING_DIR)
     fs.create_dir(staging, recursive=True)
-    tmp = join_path(staging, f"README-{uuid.uuid4().hex}.md")
-    final = join_path(out_dir, "README.md")
+    tmp = join_path(staging, f"{rel.replace('/', '-')}-{uuid.uuid4().hex}")
+    final = join_path(out_dir, rel)
     try:
         with fs.open_output_stream(tmp) as f:
-            f.write(text.encode("utf-8"))
+            f.write(data)
         fs.move(tmp, final)
     except BaseException:
         if fs.get_file_info(tmp).type == pafs.FileType.File:
             fs.delete_file(tmp)
         raise
     return final
+
+
+def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str) -> str:
+    """Write ``out_dir/README.md`` atomically. Returns the final path."""
+    return _publish(fs, out_dir, "README.md", text.encode("utf-8"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -550,11 +554,6 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
         fig.savefig(buf, format="png", metadata={"Software": None})
         plt.close(fig)
         rel = f"plots/{s.split}_ratings.png"
-        staging = join_path(out_dir, STAGING_DIR)
-        fs.create_dir(staging, recursive=True)
-        tmp = join_path(staging, f"plot-{uuid.uuid4().hex}.png")
-        with fs.open_output_stream(tmp) as f:
-            f.write(buf.getvalue())
-        fs.move(tmp, join_path(out_dir, rel))
+        _publish(fs, out_dir, rel, buf.getvalue())
         out[s.split] = rel
     return out

@@ -171,17 +171,6 @@ def rebuttal_record(d: Dialogue, p: ParsedForum, conference: str, year: int | No
     }
 
 
-def record_batches(records: Iterable[dict], schema: pa.Schema, rows: int = 256) -> Iterator[pa.RecordBatch]:
-    buf: list[dict] = []
-    for r in records:
-        buf.append(r)
-        if len(buf) >= rows:
-            yield pa.RecordBatch.from_pylist(buf, schema=schema)
-            buf = []
-    if buf:
-        yield pa.RecordBatch.from_pylist(buf, schema=schema)
-
-
 # ---------------------------------------------------------------------------------------------
 # writing one venue-year's dialogues and records (three files, each published atomically)
 

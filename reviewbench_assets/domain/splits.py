@@ -329,10 +329,6 @@ def join_path(*parts: str) -> str:
     return out
 
 
-def _base_name(path: str) -> str:
-    return path.rstrip("/").rsplit("/", 1)[-1]
-
-
 def shard_name(split: str, index: int, count: int) -> str:
     return f"{split}-{index:05d}-of-{count:05d}.parquet"
 

@@ -7,7 +7,8 @@ import dagster as dg
 import pytest
 
 from openreview_replica import ReplicaServer, build_fixtures
-from reviewbench_assets.forums import openreview_forums, quarantine_path
+from reviewbench_assets import paths
+from reviewbench_assets.forums import openreview_forums
 
 from .conftest import openreview_resource, storage_resource
 
@@ -82,7 +83,7 @@ def test_quarantine_file_and_check(tmlr_replica, tmp_path):
     rep.reindex()
     result = _run(rep, tmp_path, max_quarantined_share=0.0)
     assert result.success  # a bad forum never fails the crawl itself ...
-    q = [json.loads(x) for x in (tmp_path / quarantine_path("tmlr")).read_text().splitlines()]
+    q = [json.loads(x) for x in (tmp_path / paths.quarantine("tmlr")).read_text().splitlines()]
     assert [x["forum_id"] for x in q] == [fid]
     text = " ".join(q[0]["reasons"])
     assert "orphan" in text and "unknown invitation" in text

@@ -2,10 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
-
-os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pyarrow as pa
 import pyarrow.fs as pafs

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pyarrow.fs as pafs
-import pypdfium2 as pdfium
 import pytest
 
 from partitions.catalogue import catalogue
@@ -11,6 +10,7 @@ from reviewbench_assets.domain.openreview_api import RateLimiter
 from reviewbench_assets.domain.store import Store
 from reviewbench_assets.domain.submissions import (ATTACHMENT_BATCH, choose_for_forum, deadline_cross_check,
                                                    initial_submission_record, initial_submission_records)
+from tests.pdf_text import pdf_text
 from tests.pdfs.conftest import VENUES, api_for
 
 pytestmark = pytest.mark.slow
@@ -26,14 +26,6 @@ def scraped(pdf_replica, forum_metas):
         ids = [m["forum_id"] for m in forum_metas[pk]]
         out[pk] = browser.scrape_revisions(pdf_replica.web_url, api.token, ids, limiter=RateLimiter())
     return out
-
-
-def _text(path: str) -> str:
-    doc = pdfium.PdfDocument(path)
-    try:
-        return "\n".join(doc[i].get_textpage().get_text_bounded() for i in range(len(doc)))
-    finally:
-        doc.close()
 
 
 @pytest.mark.parametrize("pk", VENUES)
@@ -85,7 +77,7 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
             continue
         assert rec["error"] is None, rec
         assert rec["pdf_size"] > 0 and rec["pdf_pages"] >= 1 and len(rec["pdf_sha256"]) == 64
-        text = _text(rec["pdf_path"])
+        text = pdf_text(rec["pdf_path"])
         assert t.expected_marker in text, rec["forum_id"]
         assert not any(m in text for m in t.post_deadline_markers), rec["forum_id"]
         if rec["rule"] == "initial":

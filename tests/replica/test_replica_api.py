@@ -3,23 +3,15 @@
 import io
 import zipfile
 
-import pypdfium2
 import pytest
 import requests
 from openreview import OpenReviewException
 
 from openreview_replica import FaultConfig, build_fixtures
+from tests.pdf_text import pdf_text
 
 V24 = "ICLR.cc/2024/Conference"
 V20 = "ICLR.cc/2020/Conference"
-
-
-def pdf_text(data: bytes) -> str:
-    doc = pypdfium2.PdfDocument(data)
-    try:
-        return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
-    finally:
-        doc.close()
 
 
 def test_fixtures_deterministic_and_ground_truth(fx):

@@ -1,11 +1,6 @@
 """The dataset card and the end-to-end `datasets.load_dataset(<out_dir>)` contract."""
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
 import pyarrow as pa
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
