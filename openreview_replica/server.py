@@ -89,7 +89,7 @@ class ReplicaState:
         self.max_page_size = max_page_size
         self.web_delay_ms = web_delay_ms
         self.idx = {2: _ApiIndex(fx, 2), 1: _ApiIndex(fx, 1)}
-        self.tokens: dict[str, str] = {}
+        self.tokens: dict[str, tuple[str, float]] = {}  # token -> (username, expiry, epoch s)
         self.lock = threading.Lock()
         self.faults = FaultConfig()
         self.counters = {"rate": 0, "error": 0, "drop": 0}
@@ -110,13 +110,15 @@ class ReplicaState:
             self.counters = {"rate": 0, "error": 0, "drop": 0}
             self.fault_counters = FaultCounters()
 
-    def issue_token(self, username: str) -> str:
+    def issue_token(self, username: str, expires_in: int | None = None) -> str:
+        # As the real login: one hour unless `expiresIn` asks for longer, at most one week.
+        ttl = min(int(expires_in or 3600), 7 * 86400)
         payload = {"user": {"id": username, "profile": {"id": self.fx.reader_id, "usernames": [self.fx.reader_id],
                                                         "preferredEmail": username}},
-                   "iat": int(time.time()), "exp": int(time.time()) + 7 * 86400, "jti": secrets.token_hex(8)}
+                   "iat": int(time.time()), "exp": int(time.time()) + ttl, "jti": secrets.token_hex(8)}
         token = f"{_b64({'alg': 'HS256', 'typ': 'JWT'})}.{_b64(payload)}.{secrets.token_urlsafe(16)}"
         with self.lock:
-            self.tokens[token] = username
+            self.tokens[token] = (username, time.time() + ttl)
         return token
 
 
@@ -311,7 +313,8 @@ class _Handler(BaseHTTPRequestHandler):
         auth = self.headers.get("Authorization") or ""
         if auth.startswith("Bearer "):
             token = auth[7:].strip()
-            if token and token in self.state.tokens:
+            known = self.state.tokens.get(token)
+            if token and known and known[1] > time.time():
                 return READER_GROUPS
             if token:
                 raise ApiError(401, "TokenExpiredError", "Token has expired or is invalid, please log in again")
@@ -383,7 +386,7 @@ class _Handler(BaseHTTPRequestHandler):
         if body.get("id") != fx.username or body.get("password") != fx.password:
             raise ApiError(400, "InvalidCredentialsError" if body.get("id") else "ValidationError",
                            "Invalid username or password")
-        token = self.state.issue_token(body["id"])
+        token = self.state.issue_token(body["id"], body.get("expiresIn"))
         self._json({"token": token, "user": {"id": body["id"], "profile": {"id": fx.reader_id,
                                                                            "usernames": [fx.reader_id],
                                                                            "preferredEmail": body["id"]}}})
@@ -822,6 +825,11 @@ class ReplicaServer:
     def request_log(self) -> list[LoggedRequest]:
         with self.state.lock:
             return list(self.state.request_log)
+
+    def expire_tokens(self):
+        """Make every issued token expired, as an hour (or a week) passing would."""
+        with self.state.lock:
+            self.state.tokens = {t: (user, 0.0) for t, (user, _) in self.state.tokens.items()}
 
     def reindex(self):
         """Serve run-time fixture changes (Fixtures.add_forums / add_reply / delete_forum)."""

@@ -1,12 +1,13 @@
 """OpenReview access: base URLs, the crawl account (only through EnvVar) and request pacing."""
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import dagster as dg
 from pydantic import Field, PrivateAttr
 
-from reviewbench_assets.domain.openreview_api import OpenReviewApi, RateLimiter
+from reviewbench_assets.domain.openreview_api import TOKEN_TTL_S, OpenReviewApi, RateLimiter, login
 
 
 class OpenReviewResource(dg.ConfigurableResource):
@@ -17,8 +18,13 @@ class OpenReviewResource(dg.ConfigurableResource):
     password: str | None = Field(default=None, description="Set with EnvVar('OPENREVIEW_PASSWORD')")
     min_interval_s: float = Field(default=0.5, description="Pause between requests (API + browser)")
     max_rate_limit_wait_s: float = Field(default=3900.0, description="Longest 429 wait before failing")
+    max_attempts: int = Field(default=8, description="Tries per request (5xx, dropped connections, 429)")
+    token_ttl_s: int = Field(default=TOKEN_TTL_S, description="Token lifetime asked for at login "
+                             "(OpenReview's default is one hour; an expired token triggers one new login)")
     allow_earliest_public: bool = Field(default=False, description="Initial-PDF fallback policy")
     _limiter: RateLimiter | None = PrivateAttr(default=None)
+    _token: str | None = PrivateAttr(default=None)
+    _login_lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
     @property
     def limiter(self) -> RateLimiter:
@@ -26,11 +32,22 @@ class OpenReviewResource(dg.ConfigurableResource):
             self._limiter = RateLimiter(self.min_interval_s)
         return self._limiter
 
+    def token(self, expired: str | None = None) -> str | None:
+        """The run's one login, shared by every client and thread; a new one only when the current
+        token is the one that expired (another thread may already have replaced it)."""
+        if not self.username:
+            return None
+        with self._login_lock:
+            if self._token is None or self._token == expired:
+                # v2 serves the login for both APIs (openreview-py's v1 client logs in there too).
+                self._token = login(self.api_v2_url, "v2", self.username, self.password or "",
+                                    max_attempts=self.max_attempts, token_ttl_s=self.token_ttl_s)
+            return self._token
+
     def api(self, version: str, on_event: Callable[[str], None] | None = None) -> OpenReviewApi:
-        """A logged-in client for API `v1` or `v2`; all clients share one rate limiter."""
-        kw = dict(limiter=self.limiter, max_wait_s=self.max_rate_limit_wait_s, on_event=on_event)
-        if version == "v2":
-            return OpenReviewApi(self.api_v2_url, "v2", self.username, self.password, **kw)
-        # One login (on API v2, as openreview-py's v1 client does itself) serves both hosts.
-        token = self.api("v2").token if self.username else None
-        return OpenReviewApi(self.api_v1_url, "v1", None, None, token=token, **kw)
+        """A client for API `v1` or `v2`; all clients share one rate limiter and one login."""
+        url = self.api_v2_url if version == "v2" else self.api_v1_url
+        return OpenReviewApi(url, version, None, None, token=self.token(),
+                             relogin=self.token if self.username else None, limiter=self.limiter,
+                             max_wait_s=self.max_rate_limit_wait_s, max_attempts=self.max_attempts,
+                             on_event=on_event)

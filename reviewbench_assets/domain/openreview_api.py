@@ -1,14 +1,19 @@
 """Raw-JSON access to OpenReview through the real `openreview-py` clients.
 
 We log in with the client (token, MFA, headers) and read through `client.session` so the JSON is
-kept exactly as returned (`Note.to_json()` drops `number`, `tcdate`, `domain`, `details`). On top
-of the client's own urllib3 retries (8 tries, honours `Retry-After`) we add what a real crawl needs
-(openreview-api.md §0.2): a rate limiter shared by every caller, sleeping until the 429 body's
-`details.resetTime`, and a bounded retry on dropped connections. Every wait is reported through
-`on_event` so the asset can log it.
+kept exactly as returned (`Note.to_json()` drops `number`, `tcdate`, `domain`, `details`).
+
+Retries live in ONE place, `OpenReviewApi._request`: the client's own urllib3 retry (8 tries on
+429/5xx, at most ~4 minutes, printed) is replaced on every GET by an adapter that retries nothing,
+so a request is tried at most `max_attempts` times, never attempts x urllib3-retries. What a real
+crawl needs (openreview-api.md §0.2) is done there: a rate limiter shared by every caller, sleeping
+until the 429 body's `details.resetTime` (windows last up to an hour), exponential backoff with full
+jitter on 5xx and dropped connections, and one new login when the token expired mid-run. Every
+wait is reported through `on_event` so the asset can log it.
 """
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections import Counter
@@ -18,7 +23,6 @@ from datetime import datetime
 import openreview
 import requests
 from requests.adapters import HTTPAdapter
-from urllib3.util.retry import Retry
 
 
 class OpenReviewError(RuntimeError):
@@ -30,6 +34,10 @@ class OpenReviewError(RuntimeError):
 
 
 CREDENTIAL_VARS = ("OPENREVIEW_USERNAME", "OPENREVIEW_PASSWORD")
+# v2's login docstring: a token lives one hour unless asked for longer, at most one week. A crawl
+# that waits out hour-long 429 windows outlives an hour, so we ask for the week (and log in again
+# on TokenExpiredError anyway).
+TOKEN_TTL_S = 7 * 24 * 3600
 
 
 class CredentialsError(OpenReviewError):
@@ -40,7 +48,7 @@ class CredentialsError(OpenReviewError):
                 "login (they reach OpenReviewResource.username/password as dagster.EnvVar)")
         if logged_in:
             hint = (f"the account in {CREDENTIAL_VARS[0]} / {CREDENTIAL_VARS[1]} was logged in and is still "
-                    "refused: check it can read this venue, or log in again (token expired)")
+                    "refused: check it can read this venue")
         RuntimeError.__init__(self, f"{name} ({status}) on {path}: {message}. {hint}.")
         self.name, self.status, self.path, self.logged_in = name, status, path, logged_in
 
@@ -64,6 +72,12 @@ class RateLimiter:
             time.sleep(start - now)
 
 
+def backoff_s(attempt: int, base_s: float = 1.0, cap_s: float = 60.0) -> float:
+    """Exponential backoff with full jitter (AWS architecture blog): uniform in [0, min(cap, base*2^n)],
+    so parallel partitions that failed together do not retry together."""
+    return random.uniform(0.0, min(cap_s, base_s * 2.0 ** attempt))
+
+
 def _reset_wait_s(body: dict, response: requests.Response, default_s: float) -> float:
     reset = (body.get("details") or {}).get("resetTime")
     if reset:
@@ -78,99 +92,113 @@ def _reset_wait_s(body: dict, response: requests.Response, default_s: float) -> 
     return default_s
 
 
-class _ReportingRetry(Retry):
-    """urllib3 retries for 5xx and dropped connections, counted and reported instead of printed."""
+def _client_class(api: str):
+    return openreview.api.OpenReviewClient if api == "v2" else openreview.Client
 
-    def __init__(self, *args, reporter: Callable[[str, str], None] | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.reporter = reporter
 
-    def new(self, **kw):
-        new = super().new(**kw)
-        new.reporter = self.reporter
-        return new
+def login(baseurl: str, api: str, username: str, password: str, *, max_attempts: int = 6,
+          token_ttl_s: int = TOKEN_TTL_S, on_event: Callable[[str], None] | None = None) -> str:
+    """One login (POST /login); returns the token."""
+    return _logged_in_client(baseurl, api, username, password, max_attempts=max_attempts,
+                             token_ttl_s=token_ttl_s, on_event=on_event).token
 
-    def increment(self, method=None, url=None, response=None, error=None, _pool=None, _stacktrace=None):
-        if self.reporter:
-            what = f"HTTP {response.status}" if response is not None else type(error).__name__
-            self.reporter(what, f"retrying {method} {url.split('?')[0] if url else ''} after {what}")
-        return super().increment(method=method, url=url, response=response, error=error, _pool=_pool,
-                                 _stacktrace=_stacktrace)
+
+def _logged_in_client(baseurl: str, api: str, username: str, password: str, *, max_attempts: int,
+                      token_ttl_s: int, on_event: Callable[[str], None] | None):
+    """A client logged in by its own constructor (MFA, headers).
+
+    The client's own adapter already retries 429 and 5xx on POST /login (8 tries, Retry-After
+    honoured), so only dropped connections are retried here; an answer about the credentials
+    themselves is a CredentialsError naming the variables to set.
+    """
+    on_event = on_event or (lambda msg: None)
+    for attempt in range(1, max_attempts + 1):
+        try:
+            return _client_class(api)(baseurl=baseurl, username=username, password=password,
+                                      tokenExpiresIn=token_ttl_s)
+        except requests.ConnectionError as exc:
+            if attempt == max_attempts:
+                raise OpenReviewError("ConnectionError", str(exc), None, "/login") from exc
+            wait = backoff_s(attempt)
+            on_event(f"login to {baseurl} failed (no answer); retry {attempt} in {wait:.1f}s")
+            time.sleep(wait)
+        except openreview.OpenReviewException as exc:
+            body = exc.args[0] if exc.args and isinstance(exc.args[0], dict) else {"message": str(exc)}
+            status = body.get("status")
+            if (status or 0) >= 500 or status == 429:
+                raise OpenReviewError(body.get("name", "LoginError"), body.get("message", ""),
+                                      status, "/login") from exc
+            raise CredentialsError(body.get("name", "LoginError"),
+                                   f"login as {username!r} failed: {body.get('message', '')}",
+                                   status, "/login", logged_in=False) from exc
+    raise AssertionError("unreachable")
 
 
 class OpenReviewApi:
-    """A logged-in v1 or v2 client plus the limiter; `get_json` returns raw JSON."""
+    """A (logged-in) v1 or v2 client plus the limiter; `get_json` returns raw JSON.
+
+    `token` reuses an earlier login; `relogin(expired_token) -> new token` is called once per request
+    on TokenExpiredError (the resource shares one login among all its clients and threads).
+    """
 
     def __init__(self, baseurl: str, api: str, username: str | None, password: str | None,
                  limiter: RateLimiter | None = None, max_wait_s: float = 3900.0,
-                 max_attempts: int = 6, on_event: Callable[[str], None] | None = None,
-                 timeout_s: float = 60.0, token: str | None = None):
+                 max_attempts: int = 8, on_event: Callable[[str], None] | None = None,
+                 timeout_s: float = 60.0, token: str | None = None,
+                 relogin: Callable[[str | None], str] | None = None, token_ttl_s: int = TOKEN_TTL_S):
         self.api, self.baseurl = api, baseurl.rstrip("/")
         self.limiter = limiter or RateLimiter()
         self.max_wait_s, self.max_attempts, self.timeout_s = max_wait_s, max_attempts, timeout_s
         self.on_event = on_event or (lambda msg: None)
         self.stats: Counter = Counter()
-        cls = openreview.api.OpenReviewClient if api == "v2" else openreview.Client
-        # A token from an earlier login is reused: the v1 client logs in through API v2 anyway.
-        # The client does not retry POST /login, so 5xx, 429 and dropped connections are retried
-        # here; only an answer about the credentials themselves becomes a CredentialsError.
-        for attempt in range(1, max_attempts + 1):
-            try:
-                self.client = (cls(baseurl=self.baseurl, token=token) if token
-                               else cls(baseurl=self.baseurl, username=username, password=password))
-                break
-            except (openreview.OpenReviewException, requests.ConnectionError) as exc:
-                body = (exc.args[0] if isinstance(exc, openreview.OpenReviewException) and exc.args
-                        and isinstance(exc.args[0], dict) else {"message": str(exc)})
-                status = body.get("status")
-                transient = isinstance(exc, requests.ConnectionError) or (status or 0) >= 500 or status == 429
-                if not transient:
-                    raise CredentialsError(body.get("name", "LoginError"),
-                                           f"login as {username!r} failed: {body.get('message', '')}",
-                                           status, "/login", logged_in=False) from exc
-                if attempt == max_attempts:
-                    raise OpenReviewError(body.get("name", "LoginError"), body.get("message", ""),
-                                          status, "/login") from exc
-                wait = min(2.0 ** attempt, 60.0)
-                self.stats["retries"] += 1
-                self.on_event(f"login to {self.baseurl} failed transiently ({status or 'no answer'}); "
-                              f"retry {attempt} in {wait:.0f}s")
-                time.sleep(wait)
-        # Replace the client's retry (which also retries 429 for at most ~4 min and prints) with
-        # one that reports: 5xx/connection retries stay in urllib3, 429s come back to `_request`,
-        # which sleeps until the body's resetTime (OpenReview windows last up to an hour).
-        # (respect_retry_after_header=False, else urllib3 would retry 429s with a Retry-After.)
-        retry = _ReportingRetry(total=8, connect=3, read=3, backoff_factor=0.5, backoff_max=60,
-                                status_forcelist=[500, 502, 503, 504], raise_on_status=False,
-                                respect_retry_after_header=False, reporter=self._report_retry)
-        adapter = HTTPAdapter(max_retries=retry, pool_maxsize=64)
+        cls = _client_class(api)
+        if username and not token:
+            self.client = _logged_in_client(self.baseurl, api, username, password or "",
+                                            max_attempts=max_attempts, token_ttl_s=token_ttl_s,
+                                            on_event=self.on_event)
+            relogin = relogin or (lambda _expired: login(  # noqa: E731
+                self.baseurl, api, username, password or "", max_attempts=max_attempts,
+                token_ttl_s=token_ttl_s, on_event=self.on_event))
+        elif token:  # an earlier login: no login request (the client reads the profile once)
+            self.client = cls(baseurl=self.baseurl, token=token)
+        else:  # anonymous, unless OPENREVIEW_USERNAME/PASSWORD are set (the client reads them)
+            self.client = cls(baseurl=self.baseurl)
+        self.relogin = relogin
+        # The single retry layer: the adapter retries nothing (connection errors raise, 5xx and
+        # 429 come back as responses) and `_request` decides.
+        adapter = HTTPAdapter(max_retries=0, pool_maxsize=64)
         for prefix in list(self.client.session.adapters):  # incl. the client's /notes/edits mount
             self.client.session.mount(prefix, adapter)
-
-    def _report_retry(self, what: str, message: str) -> None:
-        self.stats["retries"] += 1
-        self.stats[f"retries_{what}"] += 1
-        self.on_event(message)
 
     @property
     def token(self) -> str | None:
         return self.client.token
 
+    def _set_token(self, token: str) -> None:
+        self.client.token = token
+        self.client.headers["Authorization"] = "Bearer " + token
+
+    def _retry(self, cause: str, path: str, attempt: int, wait: float) -> None:
+        self.stats["retries"] += 1
+        self.stats[f"retries_{cause}"] += 1
+        self.on_event(f"retrying GET {path} after {cause} (attempt {attempt + 1} of "
+                      f"{self.max_attempts} in {wait:.1f}s)")
+        time.sleep(wait)
+
     def _request(self, path: str, params: dict | None, stream: bool = False) -> requests.Response:
         url = self.baseurl + path
+        relogged = False
         for attempt in range(1, self.max_attempts + 1):
             self.limiter.wait()
             self.stats["requests"] += 1
             try:
                 resp = self.client.session.get(url, params=params, headers=self.client.headers,
                                                timeout=self.timeout_s, stream=stream)
-            except requests.ConnectionError as exc:
+            except (requests.ConnectionError, requests.Timeout) as exc:
                 self.stats["connection_errors"] += 1
                 if attempt == self.max_attempts:
-                    raise OpenReviewError("ConnectionError", str(exc), None, path) from exc
-                wait = min(2.0 ** attempt, 30.0)
-                self.on_event(f"connection dropped on {path}; retry {attempt} in {wait:.0f}s")
-                time.sleep(wait)
+                    raise OpenReviewError(type(exc).__name__, str(exc), None, path) from exc
+                self._retry(type(exc).__name__, path, attempt, backoff_s(attempt))
                 continue
             if resp.status_code == 429:
                 self.stats["rate_limited"] += 1
@@ -186,12 +214,18 @@ class OpenReviewApi:
                 self.stats["server_errors"] += 1
                 if attempt == self.max_attempts:
                     raise OpenReviewError("ServerError", resp.text[:200], resp.status_code, path)
-                self.on_event(f"{resp.status_code} on {path}; retry {attempt}")
-                time.sleep(min(2.0 ** attempt, 30.0))
+                self._retry(f"HTTP {resp.status_code}", path, attempt, backoff_s(attempt))
                 continue
             if resp.status_code in (401, 403):
                 body = _json_or_text(resp)
                 name = body.get("name", "Error")
+                if name == "TokenExpiredError" and self.relogin and not relogged:
+                    # Tokens expire (one hour by default): log in once more and repeat the request.
+                    relogged = True
+                    self.stats["relogins"] += 1
+                    self.on_event(f"token expired on {path}: logging in again")
+                    self._set_token(self.relogin(self.client.token))
+                    continue
                 if name in ("ChallengeRequiredError", "TokenExpiredError", "UnauthorizedError") or (
                         resp.status_code == 401):
                     raise CredentialsError(name, body.get("message", ""), resp.status_code, path,
@@ -201,7 +235,7 @@ class OpenReviewApi:
                 raise OpenReviewError(body.get("name", "Error"), body.get("message", ""),
                                       resp.status_code, path)
             return resp
-        raise AssertionError("unreachable")
+        raise OpenReviewError("RetryError", f"no answer after {self.max_attempts} attempts", None, path)
 
     def get_json(self, path: str, params: dict | None = None) -> dict:
         return self._request(path, params).json()

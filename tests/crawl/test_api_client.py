@@ -1,0 +1,136 @@
+"""The OpenReview client wrapper: one retry layer, one login per run, a new login when the token expires."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from openreview_replica import FaultConfig
+from reviewbench_assets.domain.openreview_api import (CredentialsError, OpenReviewApi, OpenReviewError,
+                                                     backoff_s)
+
+from .conftest import openreview_resource
+
+VENUE = "TMLR/-/Submission"
+
+
+def _calls(rep, path: str, method: str = "GET") -> list:
+    return [r for r in rep.request_log if r.path == path and r.method == method]
+
+
+@pytest.fixture
+def fast_backoff(monkeypatch):
+    """Keep the backoff's shape but not its seconds."""
+    import reviewbench_assets.domain.openreview_api as mod
+
+    monkeypatch.setattr(mod, "backoff_s", lambda attempt: backoff_s(attempt, base_s=0.01, cap_s=0.05))
+
+
+def test_backoff_is_exponential_with_full_jitter():
+    for attempt in range(1, 10):
+        draws = [backoff_s(attempt, base_s=1.0, cap_s=60.0) for _ in range(200)]
+        assert all(0.0 <= d <= min(60.0, 2.0 ** attempt) for d in draws)
+        assert max(draws) > 0.5 * min(60.0, 2.0 ** attempt)  # spread over the whole window
+        assert len(set(draws)) > 150  # jitter: parallel clients do not retry in lockstep
+
+
+def test_5xx_burst_costs_one_request_per_attempt(replica, fast_backoff):
+    """Before: urllib3 retried inside each of our attempts (8 x 6 requests at worst)."""
+    rep = replica
+    api = openreview_resource(rep).api("v2")
+    rep.set_faults(FaultConfig(error_first_n=3, error_status=502, path_prefix="/notes"))
+    rep.reset_request_log()
+    assert api.get_json("/notes", {"invitation": VENUE, "limit": "1"})["notes"]
+    statuses = [r.status for r in _calls(rep, "/notes")]
+    assert statuses == [502, 502, 502, 200]
+    assert api.stats["retries"] == 3 and api.stats["retries_HTTP 502"] == 3
+
+
+def test_persistent_5xx_stops_after_max_attempts(replica, fast_backoff):
+    rep = replica
+    api = openreview_resource(rep, max_attempts=3).api("v2")
+    rep.set_faults(FaultConfig(error_first_n=100, error_status=500, path_prefix="/notes"))
+    rep.reset_request_log()
+    with pytest.raises(OpenReviewError) as exc:
+        api.get_json("/notes", {"invitation": VENUE})
+    assert exc.value.status == 500 and "/notes" in str(exc.value)
+    assert len(_calls(rep, "/notes")) == 3
+
+
+def test_dropped_connections_are_retried_in_the_same_layer(replica, fast_backoff):
+    rep = replica
+    api = openreview_resource(rep).api("v2")
+    rep.set_faults(FaultConfig(drop_first_n=2, path_prefix="/notes"))
+    rep.reset_request_log()
+    assert api.get_json("/notes", {"invitation": VENUE, "limit": "1"})["notes"]
+    assert [r.status for r in _calls(rep, "/notes")] == [0, 0, 200]
+    assert api.stats["connection_errors"] == 2 and api.stats["retries"] == 2
+
+
+def test_one_login_serves_every_client_of_the_run(replica):
+    rep = replica
+    rep.reset_request_log()
+    res = openreview_resource(rep)
+    v2, v1, again = res.api("v2"), res.api("v1"), res.api("v2")
+    assert v2.token == v1.token == again.token
+    assert len(_calls(rep, "/login", "POST")) == 1
+    assert v1.get_json("/notes", {"invitation": "ICLR.cc/2020/Conference/-/Blind_Submission", "limit": "1"})
+
+
+def test_login_asks_for_a_long_lived_token(replica):
+    import base64
+    import json
+
+    rep = replica
+    token = openreview_resource(rep, token_ttl_s=86400).token()
+    payload = json.loads(base64.urlsafe_b64decode(token.split(".")[1] + "=="))
+    assert payload["exp"] - payload["iat"] == 86400  # not the one-hour default
+
+
+def test_expired_token_logs_in_once_more_and_repeats_the_request(replica):
+    rep = replica
+    res = openreview_resource(rep)
+    v2, v1 = res.api("v2", on_event=(events := []).append), res.api("v1")
+    first = v2.token
+    rep.expire_tokens()  # an hour-long 429 window later ...
+    rep.reset_request_log()
+    assert v2.get_json("/notes", {"invitation": VENUE, "limit": "1"})["notes"]
+    assert v2.token != first and v2.stats["relogins"] == 1
+    assert any("token expired" in e for e in events)
+    # the other client of the run reuses the new login instead of logging in again
+    assert v1.get_json("/notes", {"invitation": "ICLR.cc/2020/Conference/-/Blind_Submission", "limit": "1"})
+    assert v1.token == v2.token
+    assert len(_calls(rep, "/login", "POST")) == 1
+
+
+def test_concurrent_expiry_logs_in_once(replica):
+    rep = replica
+    res = openreview_resource(rep)
+    clients = [res.api("v2") for _ in range(6)]
+    rep.expire_tokens()
+    rep.reset_request_log()
+    errors: list[Exception] = []
+
+    def fetch(api):
+        try:
+            api.get_json("/notes", {"invitation": VENUE, "limit": "1"})
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=fetch, args=(c,)) for c in clients]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(_calls(rep, "/login", "POST")) == 1
+
+
+def test_expired_token_without_credentials_names_the_variables(replica):
+    rep = replica
+    token = openreview_resource(rep).token()
+    api = OpenReviewApi(rep.api_v2_url, "v2", None, None, token=token)  # no way to log in again
+    rep.expire_tokens()
+    with pytest.raises(CredentialsError) as exc:
+        api.get_json("/notes", {"invitation": VENUE})
+    assert "TokenExpiredError" in str(exc.value) and "OPENREVIEW_USERNAME" in str(exc.value)
