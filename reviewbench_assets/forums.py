@@ -3,7 +3,9 @@
 The first materialization crawls the venue in batches (`details=replies`, 1000 forums a request).
 Later ones of an API v2 venue are incremental: a `tmdate` cursor over every note of the venue
 finds the forums with something new, only those are fetched, and they are merged into the stored
-file (one line per forum, rewritten atomically). Forums that need a look (malformed notes,
+file (one line per forum, rewritten atomically). API v1 has no `domain` filter to run such a
+cursor over a venue's notes, and its venue-years are closed: a refresh re-reads the submission pages
+(O(papers/1000) requests) and counts as touched only the forums whose notes changed. Forums that need a look (malformed notes,
 unknown invitations, orphan replies) are listed with their reasons in a quarantine file, and an
 asset check fails the partition when their share passes `max_quarantined_share`.
 """

@@ -110,3 +110,40 @@ def test_challenge_403_names_the_variables(tmlr_replica):
         api.get_json("/notes", {"invitation": "TMLR/-/Submission"})
     assert "ChallengeRequiredError" in str(exc.value)
     assert "OPENREVIEW_USERNAME" in str(exc.value) and "OPENREVIEW_PASSWORD" in str(exc.value)
+
+
+def test_v1_refresh_is_a_batched_recrawl_that_reports_only_what_changed(tmp_path):
+    """API v1 has no `domain` filter to run a tmdate cursor over a venue's notes; its venue-years are
+    closed, so a refresh re-reads the submission pages (`details=replies`, 1000 forums a request)
+    and merges: O(papers/1000) requests, and only changed forums are counted as touched."""
+    import openreview.tools
+
+    fx = build_fixtures(["iclr-2020"], seed=7, n_forums=24, eager_pdfs=False)
+    with ReplicaServer(fx, port=0) as rep:
+        old = openreview.tools.LOCAL_API_V2
+        openreview.tools.LOCAL_API_V2 = rep.api_v2_url
+        try:
+            def run():
+                return dg.materialize([openreview_forums], partition_key="iclr-2020",
+                                      resources={"openreview": openreview_resource(rep),
+                                                 "storage": storage_resource(tmp_path)})
+            first = _meta(run())
+            n = first["forums_new"]
+            assert n >= 24 and first["forums_changed"] == 0
+            rep.reset_request_log()
+            again = _meta(run())
+            assert (again["forums_new"], again["forums_changed"], again["forums_unchanged"],
+                    again["forums_removed"]) == (0, 0, n, 0)
+            assert again["touched_forums"] == []
+            notes_calls = [r for r in rep.request_log if r.path == "/notes"]
+            assert len(notes_calls) <= len(again["forums_by_query"]) + 1  # one page per query here
+            assert not [r for r in notes_calls if "id" in r.params or "forum" in r.params]  # no per-forum fetch
+
+            changed = next(iter(fx.venues["iclr-2020"].forums))
+            fx.add_reply(changed)
+            rep.reindex()
+            night = _meta(run())
+            assert (night["forums_new"], night["forums_changed"], night["forums_unchanged"]) == (0, 1, n - 1)
+            assert night["touched_forums"] == [changed]
+        finally:
+            openreview.tools.LOCAL_API_V2 = old
