@@ -17,13 +17,24 @@ converts ``PDFS_PER_TASK`` whole PDFs into finished markdown, one row per paper:
 A PDF that cannot be read produces a single row carrying ``error`` instead of
 pages, so every task yields exactly one ``PaperMarkdown``; a failing PDF never affects
 the other PDFs of its block.
+
+A PDF that kills its worker *process* (PDFium is native code: a segfault or an abort cannot be
+caught in Python) takes its task's other PDFs with it. Ray Data would retry such a task forever
+(its tasks default to ``max_retries=-1``), so the reading task gets ``CRASH_RETRIES`` retries and
+the dataset may drop failed blocks (``max_errored_blocks=-1``); the driver notices the papers
+missing from the ordered output and, after the first pass, reruns each of them alone in a plain
+Ray task (``rerun_alone``, again with ``CRASH_RETRIES``). The innocent PDFs of the crashed block
+come out normally; a PDF whose worker dies again becomes a paper whose ``error`` starts with
+``renderer crashed``. The normal case pays nothing: no second pass when nothing was lost.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -43,6 +54,14 @@ PDFS_PER_BLOCK = 4
 PDFS_PER_TASK = 8
 # Where a PDF's trailer must end; readers such as pdf.js search the last KiB too.
 _EOF_WINDOW = 2048
+# Retries of a reading task whose worker process died (Ray Data's default, -1, retries forever, so
+# a PDF that crashes PDFium every time would hang the run); the same for each PDF rerun alone.
+CRASH_RETRIES = 1
+# PDFs rerun alone per round of the second pass: bounds the rendered pages held at once, and an
+# engine that raises on every paper fails the run after one round rather than after all of them.
+RERUN_CHUNK = 32
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -270,15 +289,39 @@ def build_dataset(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Eng
     # The dataset holds its own copy of the DataContext: setting options here
     # configures this run without changing the caller's global context.
     dataset.context.execution_options.preserve_order = True
+    # A reading task whose worker died 1 + CRASH_RETRIES times drops its block instead of failing
+    # the run: the driver sees its papers missing and reruns them one by one (rerun_alone).
+    dataset.context.max_errored_blocks = -1
     if single_stage(engine):
         # One task per input block (batch_size=None): whole PDFs, markdown out, a full CPU each
         # (PDFium is not thread-safe, so parallelism is by process).
-        return dataset.map_batches(convert_pdfs, fn_kwargs={"filesystem": filesystem, "engine": engine},
-                                   batch_size=None, batch_format="pyarrow", num_cpus=1)
+        return _with_crash_retries(dataset.map_batches, convert_pdfs, batch_size=None,
+                                   fn_kwargs={"filesystem": filesystem, "engine": engine},
+                                   batch_format="pyarrow", num_cpus=1)
     # Reading (and, for OCR engines, rendering) runs in Ray worker *processes*: PDFium is not
     # thread-safe. Half a CPU per read task, so engine actors can never take every CPU from it.
-    pages = dataset.flat_map(read_pdf_pages, fn_kwargs={"filesystem": filesystem, "engine": engine},
-                             num_cpus=0.5 if engine.needs_image else 1)
+    pages = _with_crash_retries(dataset.flat_map, read_pdf_pages, num_cpus=_read_cpus(engine),
+                                fn_kwargs={"filesystem": filesystem, "engine": engine})
+    return engine_stage(pages, engine)
+
+
+def _with_crash_retries(transform, fn, **kwargs):
+    """``transform(fn, ..., max_retries=CRASH_RETRIES)``: Ray 2.60 has no named parameter for a
+    task's retries, only ``**ray_remote_args``, which warns that Ray 2.64 removes it. Silence that
+    one warning (every run would print it); a Ray without the keyword will raise here instead."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "`ray_remote_args` is deprecated", DeprecationWarning)
+        return transform(fn, max_retries=CRASH_RETRIES, **kwargs)
+
+
+def _read_cpus(engine: Engine) -> float:
+    return 0.5 if engine.needs_image else 1
+
+
+def engine_stage(pages, engine: Engine):
+    """The engine stage over a dataset of page rows (two-stage engines)."""
+    import ray.data
+
     stage_engine = getattr(engine, "ocr", None) or engine
     if hasattr(stage_engine, "build_stage"):  # vllm: Ray Data LLM builds the (GPU) stage itself
         return stage_engine.build_stage(pages)
@@ -326,49 +369,38 @@ def _paper(task: PdfTask, engine: Engine, *, markdown="", num_pages=0, error=Non
 
 
 def assemble_papers(
-    rows: Iterator[dict[str, Any]], tasks: list[PdfTask], engine: Engine
+    rows: Iterator[dict[str, Any]], tasks: list[PdfTask], engine: Engine, lost: list[int]
 ) -> Iterator[PaperMarkdown]:
     """Group page rows into papers and yield them in task order.
 
-    With preserved order the rows of one paper are contiguous, so ``open_papers``
-    and ``finished`` hold at most a paper or two: memory stays flat.
+    Preserved order makes a paper's rows contiguous and papers come in task order, so one paper is
+    open at a time (memory stays flat) and a row of paper ``i`` settles every paper before ``i``:
+    one whose rows did not all come (its block was dropped: the reading worker died) is not
+    yielded but appended to ``lost``, as are the papers missing at the end. (Were rows of two papers
+    ever to interleave, the first would be rerun for nothing, not lost.)
     """
-    open_papers: dict[int, dict[int, str]] = {}  # task_index -> page_index -> text
-    routes: dict[int, Counter] = {}  # task_index -> engine -> pages
-    failed: set[int] = set()
-    finished: dict[int, PaperMarkdown] = {}
-    next_to_yield = 0
+    done = 0  # papers before this index are yielded or lost
+    pages: dict[int, str] = {}  # page_index -> text, of paper ``done``
+    routes: Counter = Counter()  # engine -> pages, of paper ``done``
     for row in rows:
         index = row["task_index"]
-        task = tasks[index]
-        if row["error"] and row["page_index"] < 0:
-            finished[index] = _paper(task, engine, error=row["error"])
-        elif index in failed:  # a page failed in the engine (vllm): the paper is already an error
+        if index < done:  # the other rows of a paper already yielded as an error (vllm page error)
             continue
-        elif row["error"]:
-            failed.add(index)
-            open_papers.pop(index, None)
-            routes.pop(index, None)
-            finished[index] = _paper(task, engine, error=row["error"])
-        else:
-            pages = open_papers.setdefault(index, {})
-            pages[row["page_index"]] = row["page_text"]
-            routes.setdefault(index, Counter())[row.get("page_engine") or engine.name] += 1
-            if len(pages) == row["num_pages"]:
-                del open_papers[index]
-                markdown = PAGE_SEPARATOR.join(pages[i] for i in range(len(pages)))
-                finished[index] = _paper(task, engine, markdown=markdown, num_pages=len(pages),
-                                         pages_by_engine=routes.pop(index))
-        while next_to_yield in finished:
-            yield finished.pop(next_to_yield)
-            next_to_yield += 1
-    # Only reachable if Ray lost rows: still one result per task.
-    for index in range(next_to_yield, len(tasks)):
-        if index in finished:
-            yield finished.pop(index)
-        else:
-            got = len(open_papers.get(index, {}))
-            yield _paper(tasks[index], engine, error=f"pipeline lost pages (got {got})")
+        if index > done:  # rows skipped papers: they (and the open one) lost their rows
+            lost.extend(range(done, index))
+            done, pages, routes = index, {}, Counter()
+        if row["error"]:  # unreadable PDF (page_index -1), or a page the engine failed on (vllm)
+            yield _paper(tasks[index], engine, error=row["error"])
+            done, pages, routes = index + 1, {}, Counter()
+            continue
+        pages[row["page_index"]] = row["page_text"]
+        routes[row.get("page_engine") or engine.name] += 1
+        if len(pages) == row["num_pages"]:
+            markdown = PAGE_SEPARATOR.join(pages[i] for i in range(len(pages)))
+            yield _paper(tasks[index], engine, markdown=markdown, num_pages=len(pages),
+                         pages_by_engine=routes)
+            done, pages, routes = index + 1, {}, Counter()
+    lost.extend(range(done, len(tasks)))
 
 
 def ensure_ray(ray_address: str | None, num_cpus: int | None) -> bool:
@@ -384,23 +416,111 @@ def ensure_ray(ray_address: str | None, num_cpus: int | None) -> bool:
     return True
 
 
+def _paper_from_row(task: PdfTask, engine: Engine, row: dict[str, Any]) -> PaperMarkdown:
+    return _paper(task, engine, markdown=row["markdown"], num_pages=row["num_pages"],
+                  error=row["error"] or None, pages_by_engine=json.loads(row["engine_pages"]))
+
+
 def paper_rows_to_papers(
-    batches: Iterator[pa.Table], tasks: list[PdfTask], engine: Engine
+    batches: Iterator[pa.Table], tasks: list[PdfTask], engine: Engine, lost: list[int]
 ) -> Iterator[PaperMarkdown]:
-    """Single-stage path: rows are finished papers, already in task order (preserved order)."""
-    seen = 0
+    """Single-stage path: rows are finished papers, in task order (preserved order). A paper
+    without a row (its block was dropped: the worker died) is appended to ``lost``."""
+    done = 0
     for batch in batches:
         for row in batch.to_pylist():
             index = row["task_index"]
-            while seen < index:  # only reachable if Ray lost rows: still one result per task
-                yield _paper(tasks[seen], engine, error="pipeline lost the paper")
-                seen += 1
-            routes = json.loads(row["engine_pages"])
-            yield _paper(tasks[index], engine, markdown=row["markdown"], num_pages=row["num_pages"],
-                         error=row["error"] or None, pages_by_engine=routes)
-            seen = index + 1
-    for index in range(seen, len(tasks)):
-        yield _paper(tasks[index], engine, error="pipeline lost the paper")
+            if index < done:  # not seen so far, but a row twice must not make a paper twice
+                continue
+            lost.extend(range(done, index))
+            yield _paper_from_row(tasks[index], engine, row)
+            done = index + 1
+    lost.extend(range(done, len(tasks)))
+
+
+def crash_error(exc: Exception) -> str:
+    """``PaperMarkdown.error`` of a PDF whose worker process died every time it was read alone."""
+    return (f"renderer crashed: worker process died on this PDF ({1 + CRASH_RETRIES} attempts; "
+            f"{type(exc).__name__})")
+
+
+def _convert_alone(task: dict[str, Any], filesystem: pafs.FileSystem, engine: Engine) -> dict[str, Any]:
+    engine.setup()
+    return convert_pdf(task, filesystem=filesystem, engine=engine)
+
+
+def _read_alone(task: dict[str, Any], filesystem: pafs.FileSystem, engine: Engine) -> tuple[int, pa.Table]:
+    rows = list(read_pdf_pages(task, filesystem=filesystem, engine=engine))
+    return len(rows), pa.Table.from_pylist(rows)
+
+
+def _get_unless_died(ref) -> tuple[Any, Exception | None]:
+    """``(value, None)``, or ``(None, error)`` if the task's worker process died on every attempt.
+    An exception raised by the task's Python code is no crash: it propagates, as it did before."""
+    import ray
+
+    try:
+        return ray.get(ref), None
+    except ray.exceptions.RayTaskError:
+        raise
+    except ray.exceptions.RayError as exc:  # WorkerCrashedError, OutOfMemoryError, NodeDiedError...
+        return None, exc
+
+
+def rerun_alone(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engine) -> Iterator[PaperMarkdown]:
+    """Second pass over the papers lost in the first: each PDF in a plain Ray task of its own (no
+    batch-mates to take down), ``CRASH_RETRIES`` retries. Plain tasks, not Ray Data: their errors
+    tell a dead worker (the paper gets ``crash_error``) from a Python exception (raised, as it was
+    before, instead of being mistaken for a crash). Two-stage engines then run their usual engine
+    stage over the pages read. Yields one paper per task, in task order within each round."""
+    import ray
+    import ray.data
+
+    filesystem_ref, engine_ref = ray.put(filesystem), ray.put(engine)
+    retries = {"max_retries": CRASH_RETRIES, "retry_exceptions": False}
+    if single_stage(engine):
+        convert = ray.remote(_convert_alone).options(num_cpus=1, **retries)
+    else:
+        read = ray.remote(_read_alone).options(num_cpus=_read_cpus(engine), num_returns=2, **retries)
+    for start in range(0, len(tasks), RERUN_CHUNK):
+        chunk = tasks[start:start + RERUN_CHUNK]
+        items = [{"task_index": index, "forum_id": task.forum_id, "pdf_path": task.pdf_path}
+                 for index, task in enumerate(chunk)]
+        if single_stage(engine):
+            refs = [convert.remote(item, filesystem_ref, engine_ref) for item in items]
+            for task, ref in zip(chunk, refs):
+                row, died = _get_unless_died(ref)
+                if died:
+                    yield _paper(task, engine, error=crash_error(died))
+                else:
+                    yield _paper_from_row(task, engine, row)
+            continue
+        reads = [read.remote(item, filesystem_ref, engine_ref) for item in items]
+        crashed: dict[int, Exception] = {}
+        for index, (num_rows, table) in enumerate(reads):
+            died = _get_unless_died(num_rows)[1]
+            if died:
+                crashed[index] = died
+                _get_unless_died(table)  # fetched, so Ray does not log the same death as unhandled
+        tables = [table for index, (_, table) in enumerate(reads) if index not in crashed]
+        missing: list[int] = []  # the crashed PDFs, whose rows never come
+
+        def missing_papers() -> Iterator[PaperMarkdown]:
+            while missing:
+                index = missing.pop(0)
+                error = crash_error(crashed[index]) if index in crashed else "pipeline lost the paper"
+                yield _paper(chunk[index], engine, error=error)
+
+        if tables:
+            pages = ray.data.from_arrow_refs(tables)
+            pages.context.execution_options.preserve_order = True
+            # assemble_papers adds a paper to ``missing`` before it yields the next: task order
+            for paper in assemble_papers(engine_stage(pages, engine).iter_rows(), chunk, engine, missing):
+                yield from missing_papers()
+                yield paper
+        else:
+            missing.extend(range(len(chunk)))
+        yield from missing_papers()
 
 
 def _run(tasks, filesystem, engine, ray_address, num_cpus) -> Iterator[PaperMarkdown]:
@@ -409,11 +529,16 @@ def _run(tasks, filesystem, engine, ray_address, num_cpus) -> Iterator[PaperMark
     started_ray = ensure_ray(ray_address, num_cpus)
     try:
         dataset = build_dataset(tasks, filesystem, engine)
+        lost: list[int] = []
         if single_stage(engine):
             batches = dataset.iter_batches(batch_size=None, batch_format="pyarrow", prefetch_batches=1)
-            yield from paper_rows_to_papers(batches, tasks, engine)
+            yield from paper_rows_to_papers(batches, tasks, engine, lost)
         else:
-            yield from assemble_papers(dataset.iter_rows(), tasks, engine)
+            yield from assemble_papers(dataset.iter_rows(), tasks, engine, lost)
+        if lost:
+            logger.warning("%d of %d papers lost in the first pass (their task failed: a worker process "
+                           "died, or the engine raised); rerunning each PDF alone", len(lost), len(tasks))
+            yield from rerun_alone([tasks[index] for index in lost], filesystem, engine)
     finally:
         if started_ray:
             ray.shutdown()
@@ -426,7 +551,9 @@ def run_pipeline(
     ray_address: str | None = None,
     num_cpus: int | None = None,
 ) -> Iterator[PaperMarkdown]:
-    """Yield one PaperMarkdown per task, in task order, as papers complete.
+    """Yield one PaperMarkdown per task as papers complete: in task order, except that papers whose
+    worker process died in the first pass (and so were rerun alone, see ``rerun_alone``) come after
+    all the others.
 
     Not a generator itself: a bad engine name raises here, before Ray starts.
     Ray starts on the first ``next()``; it is shut down at the end only if this
