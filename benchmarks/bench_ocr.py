@@ -240,7 +240,7 @@ def _cer(got: str, want: str) -> float:
     return prev[-1] / max(1, len(b))
 
 
-def _cer_figures(root: Path) -> list[dict]:
+def _cer_figures(root: Path, engines=("text-layer", "rapidocr", "auto")) -> list[dict]:
     from tests.ocr.conftest import page_sentences, write_two_column_pdf
     from tests.ocr.test_engines import scan_pdf
 
@@ -253,7 +253,7 @@ def _cer_figures(root: Path) -> list[dict]:
             want.append("\n".join([sentence] + [f"filler line {f} of this column" for f in range(3)]))
     want_text = "\n".join(want)
     out = []
-    for engine in ("text-layer", "rapidocr", "auto"):
+    for engine in engines:
         for label, path in (("", digital), ("_scanned", scanned)):
             paper = next(iter(run_pipeline([PdfTask("cer", str(path))], engine=engine)))
             got = paper.markdown.replace("\n\n---\n\n", "\n")
