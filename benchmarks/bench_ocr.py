@@ -240,7 +240,7 @@ def _cer(got: str, want: str) -> float:
     return prev[-1] / max(1, len(b))
 
 
-def _cer_figures(root: Path, engines=("text-layer", "rapidocr", "auto")) -> list[dict]:
+def _cer_figures(root: Path, engines=("text-layer", "rapidocr", "tesseract", "auto")) -> list[dict]:
     from tests.ocr.conftest import page_sentences, write_two_column_pdf
     from tests.ocr.test_engines import scan_pdf
 

@@ -8,7 +8,8 @@ import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from ocr_ray.engines import AutoEngine, RapidOcrEngine, classify_page, get_engine, order_lines
+from ocr_ray.engines import (AutoEngine, EngineNotAvailableError, RapidOcrEngine, TesseractEngine, classify_page,
+                             get_engine, order_lines)
 from ocr_ray.pipeline import PAGE_SEPARATOR, PdfTask, run_pipeline
 from tests.ocr.conftest import page_sentences, write_two_column_pdf
 
@@ -85,6 +86,39 @@ def test_rapidocr_and_auto_on_born_digital_and_scanned_pages(ray_session, tmp_pa
     assert left in scan.markdown and right in scan.markdown
     assert scan.markdown.index(left) < scan.markdown.index(right)  # column order
     assert "Line 19: we evaluate" in prose.markdown and PAGE_SEPARATOR not in prose.markdown
+
+
+@pytest.mark.slow
+def test_tesseract_reads_a_scanned_two_column_page(ray_session, tmp_path):
+    """Debian's tesseract-ocr (installed by `make system-deps`) on a scan with no text layer: the
+    known sentences of both columns, in column order; one process per page, single-threaded."""
+    engine = get_engine("tesseract")
+    assert engine.cache_id.startswith("tesseract@tesseract 5") and engine.needs_image
+    digital = write_two_column_pdf(tmp_path / "digital.pdf", "paperT", 2)
+    scanned = scan_pdf(digital, tmp_path / "scanned.pdf")
+    (paper,) = run_pipeline([PdfTask("scanned", str(scanned))], engine="tesseract")
+    assert paper.error is None and paper.num_pages == 2 and paper.pages_by_engine == {"tesseract": 2}
+    pages = paper.markdown.split(PAGE_SEPARATOR)
+    for n, page in enumerate(pages, 1):
+        text = " ".join(page.split())
+        left, right = page_sentences("paperT", n)
+        # OCR may miss a character (e.g. the forum id's last letter); the order must be right
+        assert text.index(left[:30]) < text.index(right[:30]), text
+        assert _cer(text, " ".join([left, *FILLER, right, *FILLER])) < 0.05, text
+
+
+def _cer(got: str, want: str) -> float:
+    import difflib
+
+    return 1 - difflib.SequenceMatcher(None, got, want, autojunk=False).ratio()
+
+
+FILLER = [f"filler line {f} of this column" for f in range(3)]
+
+
+def test_tesseract_missing_binary_says_what_to_install():
+    with pytest.raises(EngineNotAvailableError, match="apt-get install tesseract-ocr"):
+        TesseractEngine(binary="/nonexistent/tesseract").check_available()
 
 
 def test_vllm_configuration_building():
