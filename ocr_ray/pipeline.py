@@ -26,6 +26,14 @@ missing from the ordered output and, after the first pass, reruns each of them a
 Ray task (``rerun_alone``, again with ``CRASH_RETRIES``). The innocent PDFs of the crashed block
 come out normally; a PDF whose worker dies again becomes a paper whose ``error`` starts with
 ``renderer crashed``. The normal case pays nothing: no second pass when nothing was lost.
+
+The engine stage of two-stage engines is native code too (RapidOCR's onnxruntime, a GPU model):
+a page that kills an engine actor or task drops that batch of pages after ``CRASH_RETRIES``
+retries (Ray Data gives actor tasks unlimited retries; the actors keep their unlimited restarts, as
+a pool never replaces an actor that stays dead), the driver sees the papers of those pages
+incomplete, and the second pass runs each lost paper's pages through the engine alone (an actor
+call or a task per paper, ``CRASH_RETRIES`` again): a paper whose pages kill the engine again gets
+an ``error`` starting with ``engine crashed``.
 """
 
 from __future__ import annotations
@@ -54,8 +62,9 @@ PDFS_PER_BLOCK = 4
 PDFS_PER_TASK = 8
 # Where a PDF's trailer must end; readers such as pdf.js search the last KiB too.
 _EOF_WINDOW = 2048
-# Retries of a reading task whose worker process died (Ray Data's default, -1, retries forever, so
-# a PDF that crashes PDFium every time would hang the run); the same for each PDF rerun alone.
+# Retries of a reading or engine task whose worker process (or engine actor) died (Ray Data's
+# default, -1, retries forever, so a PDF that crashes PDFium or the OCR runtime every time would
+# hang the run); the same for each PDF rerun alone.
 CRASH_RETRIES = 1
 # PDFs rerun alone per round of the second pass: bounds the rendered pages held at once, and an
 # engine that raises on every paper fails the run after one round rather than after all of them.
@@ -272,6 +281,22 @@ class EngineActor:
     def __call__(self, batch: pa.Table) -> pa.Table:
         return _apply_engine(self.engine, batch)
 
+    def apply_to_paper(self, pages: pa.Table) -> pa.Table:
+        """``rerun_alone``: all page rows of one paper, in batches of ``batch_size``."""
+        return _apply_engine_in_batches(self.engine, pages)
+
+
+def _apply_engine_in_batches(engine: Engine, pages: pa.Table) -> pa.Table:
+    size = max(1, int(engine.batch_size))
+    return pa.concat_tables([_apply_engine(engine, pages.slice(start, size))
+                             for start in range(0, pages.num_rows, size)])
+
+
+def _engine_alone(pages: pa.Table, engine: Engine) -> pa.Table:
+    """``rerun_alone`` for stateless engines: all page rows of one paper, in a task of their own."""
+    engine.setup()
+    return _apply_engine_in_batches(engine, pages)
+
 
 # ---------------------------------------------------------------- driver side
 
@@ -305,25 +330,36 @@ def build_dataset(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Eng
     return engine_stage(pages, engine)
 
 
-def _with_crash_retries(transform, fn, **kwargs):
-    """``transform(fn, ..., max_retries=CRASH_RETRIES)``: Ray 2.60 has no named parameter for a
-    task's retries, only ``**ray_remote_args``, which warns that Ray 2.64 removes it. Silence that
-    one warning (every run would print it); a Ray without the keyword will raise here instead."""
+def _with_crash_retries(transform, fn, *, retries_arg: str = "max_retries", **kwargs):
+    """``transform(fn, ..., max_retries=CRASH_RETRIES)`` (``retries_arg="max_task_retries"`` for an
+    actor pool): Ray 2.60 has no named parameter for retries, only ``**ray_remote_args``, which
+    warns that Ray 2.64 removes it. Silence that one warning (every run would print it); a Ray
+    without the keyword will raise here instead."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "`ray_remote_args` is deprecated", DeprecationWarning)
-        return transform(fn, max_retries=CRASH_RETRIES, **kwargs)
+        return transform(fn, **{retries_arg: CRASH_RETRIES}, **kwargs)
 
 
 def _read_cpus(engine: Engine) -> float:
     return 0.5 if engine.needs_image else 1
 
 
+def _builds_stage(engine: Engine) -> bool:
+    """vllm: Ray Data LLM builds the (GPU) engine stage itself."""
+    return hasattr(getattr(engine, "ocr", None) or engine, "build_stage")
+
+
 def engine_stage(pages, engine: Engine):
-    """The engine stage over a dataset of page rows (two-stage engines)."""
+    """The engine stage over a dataset of page rows (two-stage engines).
+
+    A batch whose engine task or actor process dies is retried ``CRASH_RETRIES`` times, then
+    dropped (the dataset's ``max_errored_blocks=-1``): its papers come out incomplete and go to
+    ``rerun_alone``. Ray Data's actors keep their unlimited restarts: a pool does not replace an
+    actor that stays dead, so bounded restarts would stall the run once every actor had died."""
     import ray.data
 
-    stage_engine = getattr(engine, "ocr", None) or engine
-    if hasattr(stage_engine, "build_stage"):  # vllm: Ray Data LLM builds the (GPU) stage itself
+    if _builds_stage(engine):
+        stage_engine = getattr(engine, "ocr", None) or engine
         return stage_engine.build_stage(pages)
     engine_args: dict[str, Any] = {
         "batch_size": engine.batch_size,
@@ -333,13 +369,16 @@ def engine_stage(pages, engine: Engine):
     if engine.num_gpus:
         engine_args["num_gpus"] = engine.num_gpus
     if engine.uses_actor:
-        return pages.map_batches(
+        return _with_crash_retries(
+            pages.map_batches,
             EngineActor,
+            retries_arg="max_task_retries",
             fn_constructor_kwargs={"engine": engine},
             compute=ray.data.ActorPoolStrategy(min_size=1, max_size=_max_actors(engine)),
             **engine_args,
         )
-    return pages.map_batches(run_engine_task, fn_kwargs={"engine": engine}, **engine_args)
+    return _with_crash_retries(pages.map_batches, run_engine_task, fn_kwargs={"engine": engine},
+                               **engine_args)
 
 
 def _max_actors(engine: Engine) -> int:
@@ -444,6 +483,13 @@ def crash_error(exc: Exception) -> str:
             f"{type(exc).__name__})")
 
 
+def engine_crash_error(exc: Exception) -> str:
+    """``PaperMarkdown.error`` of a PDF whose pages killed the engine's process (its actor or task)
+    every time they went through the engine alone."""
+    return (f"engine crashed: worker process died on this PDF's pages ({1 + CRASH_RETRIES} "
+            f"attempts; {type(exc).__name__})")
+
+
 def _convert_alone(task: dict[str, Any], filesystem: pafs.FileSystem, engine: Engine) -> dict[str, Any]:
     engine.setup()
     return convert_pdf(task, filesystem=filesystem, engine=engine)
@@ -467,12 +513,55 @@ def _get_unless_died(ref) -> tuple[Any, Exception | None]:
         return None, exc
 
 
+def _engine_each_alone(
+    pages: dict[int, Any], engine: Engine, engine_ref
+) -> dict[int, tuple[Any, Exception | None]]:
+    """The engine over each paper's pages (``{index: ref of page rows}``) alone: ``{index: (engine
+    rows, None)}``, or ``(None, error)`` for a paper whose pages killed the engine's process on every
+    one of its ``1 + CRASH_RETRIES`` attempts. Stateless engines: a task per paper. Actor engines:
+    a few actors (setup once each, restarted after a crash), each given one paper at a time, so a
+    death is the paper's own and no neighbour queued on the same actor pays a retry for it."""
+    import ray
+
+    resources: dict[str, Any] = {"num_cpus": engine.num_cpus}
+    if engine.num_gpus:
+        resources["num_gpus"] = engine.num_gpus
+    if not engine.uses_actor:
+        run = ray.remote(_engine_alone).options(**resources, max_retries=CRASH_RETRIES,
+                                                retry_exceptions=False)
+        refs = {index: run.remote(table, engine_ref) for index, table in pages.items()}
+        return {index: _get_unless_died(ref) for index, ref in refs.items()}
+    actor_class = ray.remote(EngineActor).options(**resources, max_restarts=-1,
+                                                  max_task_retries=CRASH_RETRIES)
+    actors = [actor_class.remote(engine_ref) for _ in range(min(len(pages), _max_actors(engine)))]
+    results: dict[int, tuple[Any, Exception | None]] = {}
+    try:
+        queue, idle, running = list(pages.items()), list(actors), {}
+        while queue or running:
+            while queue and idle:
+                (index, table), actor = queue.pop(0), idle.pop()
+                running[actor.apply_to_paper.remote(table)] = (index, actor)
+            [ref], _ = ray.wait(list(running), num_returns=1)
+            index, actor = running.pop(ref)
+            idle.append(actor)
+            results[index] = _get_unless_died(ref)
+            died = results[index][1]
+            if died is not None and getattr(died, "actor_init_failed", False):
+                raise died  # the engine's setup raised: no crash, fail the run as before
+    finally:
+        for actor in actors:
+            ray.kill(actor)
+    return results
+
+
 def rerun_alone(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engine) -> Iterator[PaperMarkdown]:
     """Second pass over the papers lost in the first: each PDF in a plain Ray task of its own (no
     batch-mates to take down), ``CRASH_RETRIES`` retries. Plain tasks, not Ray Data: their errors
     tell a dead worker (the paper gets ``crash_error``) from a Python exception (raised, as it was
-    before, instead of being mistaken for a crash). Two-stage engines then run their usual engine
-    stage over the pages read. Yields one paper per task, in task order within each round."""
+    before, instead of being mistaken for a crash). Two-stage engines then run each paper's pages
+    through the engine alone (``_engine_each_alone``; a paper whose pages kill it again gets
+    ``engine_crash_error``), except vllm, whose Ray Data LLM stage runs over all of them. Yields one
+    paper per task, in task order within each round."""
     import ray
     import ray.data
 
@@ -496,30 +585,39 @@ def rerun_alone(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engin
                     yield _paper_from_row(task, engine, row)
             continue
         reads = [read.remote(item, filesystem_ref, engine_ref) for item in items]
-        crashed: dict[int, Exception] = {}
+        crashed: dict[int, str] = {}  # index -> error of a PDF whose reader or engine died
+        tables: dict[int, Any] = {}  # index -> ref of its page rows
         for index, (num_rows, table) in enumerate(reads):
             died = _get_unless_died(num_rows)[1]
             if died:
-                crashed[index] = died
+                crashed[index] = crash_error(died)
                 _get_unless_died(table)  # fetched, so Ray does not log the same death as unhandled
-        tables = [table for index, (_, table) in enumerate(reads) if index not in crashed]
+            else:
+                tables[index] = table
         missing: list[int] = []  # the crashed PDFs, whose rows never come
 
         def missing_papers() -> Iterator[PaperMarkdown]:
             while missing:
                 index = missing.pop(0)
-                error = crash_error(crashed[index]) if index in crashed else "pipeline lost the paper"
-                yield _paper(chunk[index], engine, error=error)
+                yield _paper(chunk[index], engine, error=crashed.get(index, "pipeline lost the paper"))
 
-        if tables:
-            pages = ray.data.from_arrow_refs(tables)
+        if not tables:
+            rows: Iterator[dict[str, Any]] = iter(())
+        elif _builds_stage(engine):
+            pages = ray.data.from_arrow_refs(list(tables.values()))
             pages.context.execution_options.preserve_order = True
-            # assemble_papers adds a paper to ``missing`` before it yields the next: task order
-            for paper in assemble_papers(engine_stage(pages, engine).iter_rows(), chunk, engine, missing):
-                yield from missing_papers()
-                yield paper
+            rows = engine_stage(pages, engine).iter_rows()
         else:
-            missing.extend(range(len(chunk)))
+            texts = _engine_each_alone(tables, engine, engine_ref)
+            for index, (_, died) in texts.items():
+                if died:
+                    crashed[index] = engine_crash_error(died)
+            rows = (row for index in sorted(texts) if texts[index][1] is None
+                    for row in texts[index][0].to_pylist())
+        # assemble_papers adds a paper to ``missing`` before it yields the next: task order
+        for paper in assemble_papers(rows, chunk, engine, missing):
+            yield from missing_papers()
+            yield paper
         yield from missing_papers()
 
 

@@ -6,18 +6,26 @@ layer (the fixture PDFs say "... in paper <forum id> ..."), since ``prepare_page
 page: that is the reading/rendering step, in both the one-stage and the two-stage path.
 Each crash first appends a line to a log file, so the tests can count the attempts.
 
+The same for a crash in the engine stage (``process_batch`` of a two-stage engine, where
+onnxruntime would crash on a page image): the engines named ``Engine*`` segfault there, on a batch
+holding a page of the designated PDF, in an actor of the pool or in a stateless task.
+
 Without crash isolation Ray Data retries the crashed task forever (its tasks default to
-``max_retries=-1``): the run hangs, hence the timeouts.
+``max_retries=-1``, its actors to unlimited restarts and task retries): the run hangs, hence the
+timeouts.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 import signal
 import sys
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+import pyarrow.fs as pafs
 import pytest
 
 from ocr_ray import pipeline
@@ -29,6 +37,10 @@ from .conftest import page_sentences, write_two_column_pdf
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 CRASH_ERROR = "renderer crashed: worker process died on this PDF (2 attempts; WorkerCrashedError)"
+# An actor's last attempt may end as ActorDiedError or, the actor restarting, ActorUnavailableError.
+ENGINE_CRASH_ERROR = re.compile(
+    r"engine crashed: worker process died on this PDF's pages \(2 attempts; "
+    r"(WorkerCrashedError|ActorDiedError|ActorUnavailableError)\)")
 
 
 def _crash_if_marked(pdf_page, crash_log: str) -> None:
@@ -60,12 +72,51 @@ class SegfaultingRapidOcr(RapidOcrEngine):
         return super().prepare_page(pdf_page)
 
 
+def _crash_if_pages_marked(pages, crash_log: str) -> None:
+    if any("in paper crash" in (page["text"] or "") for page in pages):
+        with open(crash_log, "a") as log:
+            log.write(f"{os.getpid()}\n")
+        os.kill(os.getpid(), signal.SIGSEGV)  # what an onnxruntime bug does to the process
+
+
+@dataclass
+class EngineSegfaultingTextLayer(TextLayerEngine):
+    """text-layer whose engine step (``process_batch``) segfaults its process on a batch holding a
+    page of a ``crash*`` paper. Two stages only with ``uses_actor`` (an actor pool) or
+    ``needs_image`` (stateless engine tasks)."""
+
+    crash_log: str = ""
+
+    def process_batch(self, pages):
+        _crash_if_pages_marked(pages, self.crash_log)
+        return super().process_batch(pages)
+
+
+@dataclass
+class EngineSegfaultingRapidOcr(RapidOcrEngine):
+    """rapidocr whose OCR step (``process_batch``, in its actors) segfaults on a ``crash*`` page."""
+
+    crash_log: str = ""
+
+    def process_batch(self, pages):
+        _crash_if_pages_marked(pages, self.crash_log)
+        return super().process_batch(pages)
+
+
 @dataclass
 class BrokenSetup(TextLayerEngine):
     """An engine bug: a Python exception for every task, which no worker process dies of."""
 
     def setup(self) -> None:
         raise ValueError("broken engine setup")
+
+
+@dataclass
+class BrokenBatch(TextLayerEngine):
+    """An engine bug in the engine stage: a Python exception for every batch."""
+
+    def process_batch(self, pages):
+        raise ValueError("broken engine batch")
 
 
 @pytest.fixture
@@ -77,16 +128,27 @@ def crash_log(tmp_path) -> Path:
     return tmp_path / "crashes.log"
 
 
+ACTOR_DIED = {"ActorDiedError", "ActorUnavailableError"}
+
+
+def _engine_crash(error: str | None) -> str:
+    """The Ray error named by an engine-crash error (which must be one)."""
+    match = ENGINE_CRASH_ERROR.fullmatch(error or "")
+    assert match, error
+    return match.group(1)
+
+
 def _crashes(log: Path) -> int:
     return len(log.read_text().splitlines()) if log.exists() else 0
 
 
-def _tasks(pdf_corpus, tmp_path, names: list[str]) -> list[PdfTask]:
+def _tasks(pdf_corpus, tmp_path, names: list[str], crash_pages: int = 2) -> list[PdfTask]:
     """``paperX-N`` reads the corpus' paperX, ``notpdf-N`` its non-PDF, ``crash*`` a PDF naming itself."""
     tasks = []
     for n, name in enumerate(names):
         if name.startswith("crash"):
-            tasks.append(PdfTask(name, str(write_two_column_pdf(tmp_path / f"{name}.pdf", name, 2))))
+            path = write_two_column_pdf(tmp_path / f"{name}.pdf", name, crash_pages)
+            tasks.append(PdfTask(name, str(path)))
         else:
             tasks.append(PdfTask(f"{name}-{n}", str(pdf_corpus[name])))
     return tasks
@@ -172,3 +234,132 @@ def test_python_exception_is_no_crash(ray_session, pdf_corpus, tmp_path, crash_l
 
     with pytest.raises(ValueError, match="broken engine setup"):
         list(run_pipeline(tasks, engine=BrokenSetup()))
+
+
+# ---------------------------------------------------------------- crashes in the engine stage
+
+
+def _check_engine_crash(results, tasks, engine, crash_log: Path, caplog, died: set[str]) -> None:
+    """One paper per task; every other paper as a run without the crasher makes it; the crasher's
+    engine-crash error; the papers lost in the first pass (which ones depends on which engine tasks
+    shared the crashed actor or batch) come last, each part in task order; the crasher's batch
+    crashed twice in the first pass and twice alone."""
+    forum_ids = [paper.forum_id for paper in results]
+    assert sorted(forum_ids) == sorted(task.forum_id for task in tasks)  # exactly one each
+    crasher, = (task for task in tasks if task.forum_id.startswith("crash"))
+    innocent = [task for task in tasks if task is not crasher]
+    reference = {paper.forum_id: asdict(paper) for paper in run_pipeline(innocent, engine=engine)}
+    by_id = {paper.forum_id: paper for paper in results}
+    for task in innocent:
+        assert asdict(by_id[task.forum_id]) == reference[task.forum_id], task.forum_id
+    assert _engine_crash(by_id[crasher.forum_id].error) in died
+    assert (by_id[crasher.forum_id].markdown, by_id[crasher.forum_id].num_pages) == ("", 0)
+    _check_lost_last(forum_ids, tasks, crasher.forum_id, caplog)
+    assert _crashes(crash_log) == 4
+
+
+def _check_lost_last(forum_ids: list[str], tasks, crasher: str, caplog) -> None:
+    """The papers lost in the first pass (the driver logs how many) come last, the crasher among
+    them; the others before them; each part in task order."""
+    counts = [re.match(r"(\d+) of (\d+) papers lost", record.getMessage()) for record in caplog.records]
+    (lost, total), = [tuple(map(int, match.groups())) for match in counts if match]
+    assert total == len(tasks) and crasher in forum_ids[-lost:]
+    order = [task.forum_id for task in tasks]
+    for part in (forum_ids[:-lost], forum_ids[-lost:]):
+        assert part == sorted(part, key=order.index)
+
+
+NAMES = ["paperA", "paperB", "paperC", "notpdf", "paperB", "crash", "paperC", "paperA", "paperB"]
+
+
+@pytest.mark.timeout(120)
+def test_engine_actor_crash_fails_only_its_pdf(ray_session, pdf_corpus, tmp_path, crash_log, caplog):
+    """Two stages, the engine in an actor pool (the text layer keeps it fast; 4 pages a batch, so
+    the pool has several batches to spread): an actor dies on the crasher's page, its batch is
+    retried once on the restarted actor, dies again and drops; the lost papers are rerun alone,
+    the crasher's page kills the engine twice more there and the paper gets the engine error."""
+    caplog.set_level(logging.WARNING, logger=pipeline.__name__)
+    engine = replace(EngineSegfaultingTextLayer(crash_log=str(crash_log)), uses_actor=True,
+                     num_cpus=0.5, batch_size=4)
+    assert not pipeline.single_stage(engine)
+    tasks = _tasks(pdf_corpus, tmp_path, NAMES, crash_pages=1)  # a page in one batch: 2 crashes
+
+    results = list(run_pipeline(tasks, engine=engine))
+
+    _check_engine_crash(results, tasks, engine, crash_log, caplog, ACTOR_DIED)
+    by_id = {paper.forum_id: paper for paper in results}
+    assert by_id["paperB-4"].pages_by_engine == {"text-layer": 2}
+    assert "not a PDF" in by_id["notpdf-3"].error
+
+
+@pytest.mark.timeout(120)
+def test_engine_task_crash_fails_only_its_pdf(ray_session, pdf_corpus, tmp_path, crash_log, caplog):
+    """The same with a stateless engine (engine tasks, no actors: tiny rendered images make it two
+    stages): the crashed task is retried once, then its batch drops; the rerun isolates the pages
+    of each lost paper in a task of their own."""
+    caplog.set_level(logging.WARNING, logger=pipeline.__name__)
+    engine = replace(EngineSegfaultingTextLayer(crash_log=str(crash_log)), needs_image=True,
+                     image_longest_side=32, batch_size=4)
+    assert not pipeline.single_stage(engine) and not engine.uses_actor
+    tasks = _tasks(pdf_corpus, tmp_path, NAMES, crash_pages=1)
+
+    results = list(run_pipeline(tasks, engine=engine))
+
+    _check_engine_crash(results, tasks, engine, crash_log, caplog, {"WorkerCrashedError"})
+
+
+@pytest.mark.timeout(120)
+def test_rapidocr_crash_in_engine_fails_only_its_pdf(ray_session, tmp_path, crash_log, caplog):
+    """The real OCR path (RapidOCR actors, rendered pages), kept small: one-page PDFs, a crash in
+    the OCR step of the crasher's page."""
+    caplog.set_level(logging.WARNING, logger=pipeline.__name__)
+    engine = EngineSegfaultingRapidOcr(crash_log=str(crash_log))
+    tasks = [PdfTask(forum_id, str(write_two_column_pdf(tmp_path / f"{forum_id}.pdf", forum_id, 1)))
+             for forum_id in ["paperP", "paperQ", "crash", "paperR", "paperS"]]
+
+    results = list(run_pipeline(tasks, engine=engine))
+
+    assert sorted(paper.forum_id for paper in results) == sorted(task.forum_id for task in tasks)
+    by_id = {paper.forum_id: paper for paper in results}
+    assert _engine_crash(by_id["crash"].error) in ACTOR_DIED
+    for forum_id in ("paperP", "paperQ", "paperR", "paperS"):
+        paper = by_id[forum_id]
+        assert paper.error is None and paper.pages_by_engine == {"rapidocr": 1}, forum_id
+        left, right = page_sentences(forum_id, 1)
+        assert left in paper.markdown and right in paper.markdown, (forum_id, paper.markdown)
+    _check_lost_last([paper.forum_id for paper in results], tasks, "crash", caplog)
+    assert _crashes(crash_log) == 4
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("uses_actor", [True, False], ids=["actor", "task"])
+def test_rerun_isolates_the_engine_per_pdf(ray_session, pdf_corpus, tmp_path, crash_log, uses_actor):
+    """The second pass alone: each PDF's pages go through the engine on their own (an actor call or
+    a task per paper, one retry), so the crasher's neighbours come out whole and in task order, and
+    the crasher's engine death (twice: no more) becomes its error, whatever its batch-mates."""
+    engine = replace(EngineSegfaultingTextLayer(crash_log=str(crash_log)), uses_actor=uses_actor,
+                     needs_image=not uses_actor, image_longest_side=32, num_cpus=0.5)
+    tasks = _tasks(pdf_corpus, tmp_path, ["paperA", "crash", "notpdf", "paperB"])
+
+    results = list(pipeline.rerun_alone(tasks, pafs.LocalFileSystem(), engine))
+
+    assert [paper.forum_id for paper in results] == [task.forum_id for task in tasks]
+    others = run_pipeline(tasks[:1] + tasks[2:], engine=engine)
+    reference = {paper.forum_id: asdict(paper) for paper in others}
+    for paper in results[:1] + results[2:]:
+        assert asdict(paper) == reference[paper.forum_id], paper.forum_id
+    assert _engine_crash(results[1].error) in (ACTOR_DIED if uses_actor else {"WorkerCrashedError"})
+    assert _crashes(crash_log) == 2
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("uses_actor", [True, False], ids=["actor", "task"])
+def test_python_exception_in_engine_is_no_crash(ray_session, pdf_corpus, tmp_path, crash_log, uses_actor):
+    """The engine stage's failed batches drop whatever failed them; the rerun's engine tells a
+    Python exception from a dead process and lets it fail the run instead of reporting crashes."""
+    engine = BrokenBatch(uses_actor=uses_actor, needs_image=not uses_actor, image_longest_side=32)
+    assert not pipeline.single_stage(engine)
+    tasks = _tasks(pdf_corpus, tmp_path, ["paperA", "paperB", "paperC"])
+
+    with pytest.raises(ValueError, match="broken engine batch"):
+        list(run_pipeline(tasks, engine=engine))
