@@ -15,25 +15,13 @@ converts ``PDFS_PER_TASK`` whole PDFs into finished markdown, one row per paper:
     driver: iter_batches() (order preserved) -> PaperMarkdown
 
 A PDF that cannot be read produces a single row carrying ``error`` instead of
-pages, so every task yields exactly one ``PaperMarkdown``; a failing PDF never affects
-the other PDFs of its block.
+pages (``ocr_ray.pdf_pages``), so every task yields exactly one ``PaperMarkdown``; a failing PDF
+never affects the other PDFs of its block.
 
-A PDF that kills its worker *process* (PDFium is native code: a segfault or an abort cannot be
-caught in Python) takes its task's other PDFs with it. Ray Data would retry such a task forever
-(its tasks default to ``max_retries=-1``), so the reading task gets ``CRASH_RETRIES`` retries and
-the dataset may drop failed blocks (``max_errored_blocks=-1``); the driver notices the papers
-missing from the ordered output and, after the first pass, reruns each of them alone in a plain
-Ray task (``rerun_alone``, again with ``CRASH_RETRIES``). The innocent PDFs of the crashed block
-come out normally; a PDF whose worker dies again becomes a paper whose ``error`` starts with
-``renderer crashed``. The normal case pays nothing: no second pass when nothing was lost.
-
-The engine stage of two-stage engines is native code too (RapidOCR's onnxruntime, a GPU model):
-a page that kills an engine actor or task drops that batch of pages after ``CRASH_RETRIES``
-retries (Ray Data gives actor tasks unlimited retries; the actors keep their unlimited restarts, as
-a pool never replaces an actor that stays dead), the driver sees the papers of those pages
-incomplete, and the second pass runs each lost paper's pages through the engine alone (an actor
-call or a task per paper, ``CRASH_RETRIES`` again): a paper whose pages kill the engine again gets
-an ``error`` starting with ``engine crashed``.
+A worker process that dies (PDFium, onnxruntime or a GPU model crashing in native code) takes the
+other papers of its block or batch with it: the first pass retries its task ``CRASH_RETRIES`` times,
+then drops the block, and ``_run`` hands the papers missing from the ordered output to a second
+pass that reruns each alone, so only the crashing PDF fails. How, and why: ``ocr_ray.crash_rerun``.
 """
 
 from __future__ import annotations
@@ -51,6 +39,7 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from ocr_ray.engines import Engine, get_engine
+from ocr_ray.pdf_pages import read_pdf_pages
 
 PAGE_SEPARATOR = "\n\n---\n\n"
 # PDFs per input block: small blocks let the read stage spread over all workers
@@ -60,15 +49,10 @@ PDFS_PER_BLOCK = 4
 # so Ray's per-task cost (a few ms) stays around 1 %, while 1,000 PDFs still make 125 tasks that
 # stream (a block of 8 papers' markdown is ~0.5 MB) and spread over every CPU.
 PDFS_PER_TASK = 8
-# Where a PDF's trailer must end; readers such as pdf.js search the last KiB too.
-_EOF_WINDOW = 2048
 # Retries of a reading or engine task whose worker process (or engine actor) died (Ray Data's
 # default, -1, retries forever, so a PDF that crashes PDFium or the OCR runtime every time would
 # hang the run); the same for each PDF rerun alone.
 CRASH_RETRIES = 1
-# PDFs rerun alone per round of the second pass: bounds the rendered pages held at once, and an
-# engine that raises on every paper fails the run after one round rather than after all of them.
-RERUN_CHUNK = 32
 
 logger = logging.getLogger(__name__)
 
@@ -91,123 +75,7 @@ class PaperMarkdown:
     pages_by_engine: dict[str, int] = field(default_factory=dict)
 
 
-class PdfReadError(Exception):
-    """A PDF that cannot yield pages; the message is the short reason reported."""
-
-
 # ---------------------------------------------------------------- worker side
-
-
-def _read_bytes(filesystem: pafs.FileSystem, path: str) -> bytes:
-    try:
-        with filesystem.open_input_file(path) as handle:
-            return handle.readall()
-    except FileNotFoundError:
-        raise PdfReadError(f"missing file: {path}") from None
-    except OSError as exc:  # pyarrow reports S3 404s and permission errors as OSError
-        if "not found" in str(exc).lower() or "does not exist" in str(exc).lower():
-            raise PdfReadError(f"missing file: {path}") from None
-        raise PdfReadError(f"cannot read file: {exc}") from None
-
-
-def _check_pdf_bytes(data: bytes) -> None:
-    """Cheap structural checks PDFium does not make.
-
-    PDFium rebuilds a broken cross-reference table, so a truncated download often
-    opens and silently loses its last pages; the missing ``%%EOF`` catches that.
-    """
-    if not data:
-        raise PdfReadError("empty file")
-    if b"%PDF-" not in data[:1024]:
-        raise PdfReadError("not a PDF (no %PDF- header)")
-    if b"%%EOF" not in data[-_EOF_WINDOW:]:
-        raise PdfReadError("truncated PDF (no %%EOF at end)")
-
-
-def _open_pdf(data: bytes) -> Any:
-    import pypdfium2 as pdfium
-    import pypdfium2.raw as pdfium_c
-
-    # PDFium rejects a document with an empty page tree without setting its
-    # (process-global) last error, so the code left by an earlier document would
-    # be reported. Set a sentinel first: opening a missing *path* sets
-    # FPDF_ERR_FILE, which loading from memory can never produce itself.
-    pdfium_c.FPDF_LoadDocument(b"/nonexistent/ocr-ray-error-sentinel.pdf", None)
-    try:
-        return pdfium.PdfDocument(data)
-    except pdfium.PdfiumError as exc:
-        code = getattr(exc, "err_code", None)
-        if code == pdfium_c.FPDF_ERR_FILE:
-            raise PdfReadError("PDF has zero pages (empty page tree)") from None
-        if code == pdfium_c.FPDF_ERR_PASSWORD:
-            raise PdfReadError("encrypted PDF (password required)") from None
-        if code == pdfium_c.FPDF_ERR_FORMAT:
-            raise PdfReadError("corrupt PDF (PDFium: data format error)") from None
-        raise PdfReadError(f"unreadable PDF ({exc})") from None
-
-
-# The same checks serve the PDF store (reviewbench_assets.domain.pdfs) before a PDF is kept.
-check_pdf_bytes = _check_pdf_bytes
-open_pdf = _open_pdf
-
-
-def _error_row(task: dict[str, Any], reason: str) -> dict[str, Any]:
-    return {
-        "task_index": task["task_index"],
-        "forum_id": task["forum_id"],
-        "page_index": -1,
-        "num_pages": 0,
-        "text": "",
-        "image": b"",
-        "route": "",
-        "error": reason,
-    }
-
-
-def read_pdf_pages(
-    task: dict[str, Any], *, filesystem: pafs.FileSystem, engine: Engine
-) -> Iterator[dict[str, Any]]:
-    """flat_map UDF: one row per page, or one error row if the PDF is unusable.
-
-    A generator, so Ray can ship a long PDF's rendered pages in several blocks.
-    Pages are prepared before anything is yielded: a page that fails half way
-    must turn the whole paper into one error row, not a partial paper.
-    """
-    try:
-        data = _read_bytes(filesystem, task["pdf_path"])
-        _check_pdf_bytes(data)
-        pdf = _open_pdf(data)
-    except PdfReadError as exc:
-        yield _error_row(task, str(exc))
-        return
-    rows: list[dict[str, Any]] = []
-    try:
-        num_pages = len(pdf)
-        if num_pages == 0:
-            yield _error_row(task, "PDF has zero pages")
-            return
-        for page_index in range(num_pages):
-            page = pdf[page_index]
-            try:
-                payload = engine.prepare_page(page)
-            finally:
-                page.close()
-            rows.append(
-                {
-                    "task_index": task["task_index"],
-                    "forum_id": task["forum_id"],
-                    "page_index": page_index,
-                    "num_pages": num_pages,
-                    "error": "",
-                    **payload,
-                }
-            )
-    except Exception as exc:  # noqa: BLE001 - any PDFium failure is a per-paper error
-        yield _error_row(task, f"failed on page {len(rows) + 1}: {type(exc).__name__}: {exc}"[:300])
-        return
-    finally:
-        pdf.close()
-    yield from rows
 
 
 def convert_pdf(task: dict[str, Any], *, filesystem: pafs.FileSystem, engine: Engine) -> dict[str, Any]:
@@ -282,7 +150,7 @@ class EngineActor:
         return _apply_engine(self.engine, batch)
 
     def apply_to_paper(self, pages: pa.Table) -> pa.Table:
-        """``rerun_alone``: all page rows of one paper, in batches of ``batch_size``."""
+        """``crash_rerun.rerun_alone``: all page rows of one paper, in batches of ``batch_size``."""
         return _apply_engine_in_batches(self.engine, pages)
 
 
@@ -290,12 +158,6 @@ def _apply_engine_in_batches(engine: Engine, pages: pa.Table) -> pa.Table:
     size = max(1, int(engine.batch_size))
     return pa.concat_tables([_apply_engine(engine, pages.slice(start, size))
                              for start in range(0, pages.num_rows, size)])
-
-
-def _engine_alone(pages: pa.Table, engine: Engine) -> pa.Table:
-    """``rerun_alone`` for stateless engines: all page rows of one paper, in a task of their own."""
-    engine.setup()
-    return _apply_engine_in_batches(engine, pages)
 
 
 # ---------------------------------------------------------------- driver side
@@ -315,7 +177,7 @@ def build_dataset(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Eng
     # configures this run without changing the caller's global context.
     dataset.context.execution_options.preserve_order = True
     # A reading task whose worker died 1 + CRASH_RETRIES times drops its block instead of failing
-    # the run: the driver sees its papers missing and reruns them one by one (rerun_alone).
+    # the run: the driver sees its papers missing and reruns them one by one (crash_rerun).
     dataset.context.max_errored_blocks = -1
     if single_stage(engine):
         # One task per input block (batch_size=None): whole PDFs, markdown out, a full CPU each
@@ -354,8 +216,9 @@ def engine_stage(pages, engine: Engine):
 
     A batch whose engine task or actor process dies is retried ``CRASH_RETRIES`` times, then
     dropped (the dataset's ``max_errored_blocks=-1``): its papers come out incomplete and go to
-    ``rerun_alone``. Ray Data's actors keep their unlimited restarts: a pool does not replace an
-    actor that stays dead, so bounded restarts would stall the run once every actor had died."""
+    ``crash_rerun.rerun_alone``. Ray Data's actors keep their unlimited restarts: a pool does not
+    replace an actor that stays dead, so bounded restarts would stall the run once every actor had
+    died."""
     import ray.data
 
     if _builds_stage(engine):
@@ -477,152 +340,12 @@ def paper_rows_to_papers(
     lost.extend(range(done, len(tasks)))
 
 
-def crash_error(exc: Exception) -> str:
-    """``PaperMarkdown.error`` of a PDF whose worker process died every time it was read alone."""
-    return (f"renderer crashed: worker process died on this PDF ({1 + CRASH_RETRIES} attempts; "
-            f"{type(exc).__name__})")
-
-
-def engine_crash_error(exc: Exception) -> str:
-    """``PaperMarkdown.error`` of a PDF whose pages killed the engine's process (its actor or task)
-    every time they went through the engine alone."""
-    return (f"engine crashed: worker process died on this PDF's pages ({1 + CRASH_RETRIES} "
-            f"attempts; {type(exc).__name__})")
-
-
-def _convert_alone(task: dict[str, Any], filesystem: pafs.FileSystem, engine: Engine) -> dict[str, Any]:
-    engine.setup()
-    return convert_pdf(task, filesystem=filesystem, engine=engine)
-
-
-def _read_alone(task: dict[str, Any], filesystem: pafs.FileSystem, engine: Engine) -> tuple[int, pa.Table]:
-    rows = list(read_pdf_pages(task, filesystem=filesystem, engine=engine))
-    return len(rows), pa.Table.from_pylist(rows)
-
-
-def _get_unless_died(ref) -> tuple[Any, Exception | None]:
-    """``(value, None)``, or ``(None, error)`` if the task's worker process died on every attempt.
-    An exception raised by the task's Python code is no crash: it propagates, as it did before."""
-    import ray
-
-    try:
-        return ray.get(ref), None
-    except ray.exceptions.RayTaskError:
-        raise
-    except ray.exceptions.RayError as exc:  # WorkerCrashedError, OutOfMemoryError, NodeDiedError...
-        return None, exc
-
-
-def _engine_each_alone(
-    pages: dict[int, Any], engine: Engine, engine_ref
-) -> dict[int, tuple[Any, Exception | None]]:
-    """The engine over each paper's pages (``{index: ref of page rows}``) alone: ``{index: (engine
-    rows, None)}``, or ``(None, error)`` for a paper whose pages killed the engine's process on every
-    one of its ``1 + CRASH_RETRIES`` attempts. Stateless engines: a task per paper. Actor engines:
-    a few actors (setup once each, restarted after a crash), each given one paper at a time, so a
-    death is the paper's own and no neighbour queued on the same actor pays a retry for it."""
-    import ray
-
-    resources: dict[str, Any] = {"num_cpus": engine.num_cpus}
-    if engine.num_gpus:
-        resources["num_gpus"] = engine.num_gpus
-    if not engine.uses_actor:
-        run = ray.remote(_engine_alone).options(**resources, max_retries=CRASH_RETRIES,
-                                                retry_exceptions=False)
-        refs = {index: run.remote(table, engine_ref) for index, table in pages.items()}
-        return {index: _get_unless_died(ref) for index, ref in refs.items()}
-    actor_class = ray.remote(EngineActor).options(**resources, max_restarts=-1,
-                                                  max_task_retries=CRASH_RETRIES)
-    actors = [actor_class.remote(engine_ref) for _ in range(min(len(pages), _max_actors(engine)))]
-    results: dict[int, tuple[Any, Exception | None]] = {}
-    try:
-        queue, idle, running = list(pages.items()), list(actors), {}
-        while queue or running:
-            while queue and idle:
-                (index, table), actor = queue.pop(0), idle.pop()
-                running[actor.apply_to_paper.remote(table)] = (index, actor)
-            [ref], _ = ray.wait(list(running), num_returns=1)
-            index, actor = running.pop(ref)
-            idle.append(actor)
-            results[index] = _get_unless_died(ref)
-            died = results[index][1]
-            if died is not None and getattr(died, "actor_init_failed", False):
-                raise died  # the engine's setup raised: no crash, fail the run as before
-    finally:
-        for actor in actors:
-            ray.kill(actor)
-    return results
-
-
-def rerun_alone(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engine) -> Iterator[PaperMarkdown]:
-    """Second pass over the papers lost in the first: each PDF in a plain Ray task of its own (no
-    batch-mates to take down), ``CRASH_RETRIES`` retries. Plain tasks, not Ray Data: their errors
-    tell a dead worker (the paper gets ``crash_error``) from a Python exception (raised, as it was
-    before, instead of being mistaken for a crash). Two-stage engines then run each paper's pages
-    through the engine alone (``_engine_each_alone``; a paper whose pages kill it again gets
-    ``engine_crash_error``), except vllm, whose Ray Data LLM stage runs over all of them. Yields one
-    paper per task, in task order within each round."""
-    import ray
-    import ray.data
-
-    filesystem_ref, engine_ref = ray.put(filesystem), ray.put(engine)
-    retries = {"max_retries": CRASH_RETRIES, "retry_exceptions": False}
-    if single_stage(engine):
-        convert = ray.remote(_convert_alone).options(num_cpus=1, **retries)
-    else:
-        read = ray.remote(_read_alone).options(num_cpus=_read_cpus(engine), num_returns=2, **retries)
-    for start in range(0, len(tasks), RERUN_CHUNK):
-        chunk = tasks[start:start + RERUN_CHUNK]
-        items = [{"task_index": index, "forum_id": task.forum_id, "pdf_path": task.pdf_path}
-                 for index, task in enumerate(chunk)]
-        if single_stage(engine):
-            refs = [convert.remote(item, filesystem_ref, engine_ref) for item in items]
-            for task, ref in zip(chunk, refs):
-                row, died = _get_unless_died(ref)
-                if died:
-                    yield _paper(task, engine, error=crash_error(died))
-                else:
-                    yield _paper_from_row(task, engine, row)
-            continue
-        reads = [read.remote(item, filesystem_ref, engine_ref) for item in items]
-        crashed: dict[int, str] = {}  # index -> error of a PDF whose reader or engine died
-        tables: dict[int, Any] = {}  # index -> ref of its page rows
-        for index, (num_rows, table) in enumerate(reads):
-            died = _get_unless_died(num_rows)[1]
-            if died:
-                crashed[index] = crash_error(died)
-                _get_unless_died(table)  # fetched, so Ray does not log the same death as unhandled
-            else:
-                tables[index] = table
-        missing: list[int] = []  # the crashed PDFs, whose rows never come
-
-        def missing_papers() -> Iterator[PaperMarkdown]:
-            while missing:
-                index = missing.pop(0)
-                yield _paper(chunk[index], engine, error=crashed.get(index, "pipeline lost the paper"))
-
-        if not tables:
-            rows: Iterator[dict[str, Any]] = iter(())
-        elif _builds_stage(engine):
-            pages = ray.data.from_arrow_refs(list(tables.values()))
-            pages.context.execution_options.preserve_order = True
-            rows = engine_stage(pages, engine).iter_rows()
-        else:
-            texts = _engine_each_alone(tables, engine, engine_ref)
-            for index, (_, died) in texts.items():
-                if died:
-                    crashed[index] = engine_crash_error(died)
-            rows = (row for index in sorted(texts) if texts[index][1] is None
-                    for row in texts[index][0].to_pylist())
-        # assemble_papers adds a paper to ``missing`` before it yields the next: task order
-        for paper in assemble_papers(rows, chunk, engine, missing):
-            yield from missing_papers()
-            yield paper
-        yield from missing_papers()
-
-
 def _run(tasks, filesystem, engine, ray_address, num_cpus) -> Iterator[PaperMarkdown]:
     import ray
+
+    # Here, not at the top: crash_rerun imports this module (the rerun reuses its engine stage and
+    # paper assembly), so a top-level import either way round would be a cycle.
+    from ocr_ray.crash_rerun import rerun_alone
 
     started_ray = ensure_ray(ray_address, num_cpus)
     try:
@@ -650,8 +373,8 @@ def run_pipeline(
     num_cpus: int | None = None,
 ) -> Iterator[PaperMarkdown]:
     """Yield one PaperMarkdown per task as papers complete: in task order, except that papers whose
-    worker process died in the first pass (and so were rerun alone, see ``rerun_alone``) come after
-    all the others.
+    worker process died in the first pass (and so were rerun alone, see ``ocr_ray.crash_rerun``)
+    come after all the others.
 
     Not a generator itself: a bad engine name raises here, before Ray starts.
     Ray starts on the first ``next()``; it is shut down at the end only if this

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from ocr_ray.pipeline import PdfReadError, check_pdf_bytes, open_pdf
+from ocr_ray.pdf_pages import PdfReadError, check_pdf_bytes, open_pdf
 
 _PDFIUM_LOCK = threading.Lock()
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import pyarrow.fs as pafs
 import pytest
 
-from ocr_ray import pipeline
+from ocr_ray import crash_rerun, pipeline
 from ocr_ray.engines import RapidOcrEngine, TextLayerEngine, page_text_layer
 from ocr_ray.pipeline import PdfTask, run_pipeline
 
@@ -341,7 +341,7 @@ def test_rerun_isolates_the_engine_per_pdf(ray_session, pdf_corpus, tmp_path, cr
                      needs_image=not uses_actor, image_longest_side=32, num_cpus=0.5)
     tasks = _tasks(pdf_corpus, tmp_path, ["paperA", "crash", "notpdf", "paperB"])
 
-    results = list(pipeline.rerun_alone(tasks, pafs.LocalFileSystem(), engine))
+    results = list(crash_rerun.rerun_alone(tasks, pafs.LocalFileSystem(), engine))
 
     assert [paper.forum_id for paper in results] == [task.forum_id for task in tasks]
     others = run_pipeline(tasks[:1] + tasks[2:], engine=engine)
