@@ -33,7 +33,7 @@ from ocr_ray.engines import Engine
 from ocr_ray.pdf_pages import read_pdf_pages
 from ocr_ray.pipeline import (CRASH_RETRIES, EngineActor, PaperMarkdown, PdfTask, _apply_engine_in_batches,
                               _builds_stage, _max_actors, _paper, _paper_from_row, _read_cpus,
-                              assemble_papers, convert_pdf, engine_stage, single_stage)
+                              assemble_papers, convert_pdf, engine_stage, single_stage, task_items)
 
 # PDFs rerun alone per round of the second pass: bounds the rendered pages held at once, and an
 # engine that raises on every paper fails the run after one round rather than after all of them.
@@ -142,8 +142,7 @@ def rerun_alone(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engin
         read = ray.remote(_read_alone).options(num_cpus=_read_cpus(engine), num_returns=2, **retries)
     for start in range(0, len(tasks), RERUN_CHUNK):
         chunk = tasks[start:start + RERUN_CHUNK]
-        items = [{"task_index": index, "forum_id": task.forum_id, "pdf_path": task.pdf_path}
-                 for index, task in enumerate(chunk)]
+        items = task_items(chunk)
         if single_stage(engine):
             refs = [convert.remote(item, filesystem_ref, engine_ref) for item in items]
             for task, ref in zip(chunk, refs):

@@ -109,9 +109,7 @@ def convert_pdfs(batch: pa.Table, *, filesystem: pafs.FileSystem, engine: Engine
 
 def single_stage(engine: Engine) -> bool:
     """True for engines that need no image, actor, GPU or Ray Data LLM stage (``text-layer``)."""
-    stage_engine = getattr(engine, "ocr", None) or engine
-    return not (engine.needs_image or engine.uses_actor or engine.num_gpus
-                or hasattr(stage_engine, "build_stage"))
+    return not (engine.needs_image or engine.uses_actor or engine.num_gpus or _builds_stage(engine))
 
 
 def _apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
@@ -163,14 +161,18 @@ def _apply_engine_in_batches(engine: Engine, pages: pa.Table) -> pa.Table:
 # ---------------------------------------------------------------- driver side
 
 
+def task_items(tasks: list[PdfTask]) -> list[dict[str, Any]]:
+    """The rows the reading step takes: a PDF and its index in ``tasks`` (papers are put back in
+    order by it)."""
+    return [{"task_index": index, "forum_id": task.forum_id, "pdf_path": task.pdf_path}
+            for index, task in enumerate(tasks)]
+
+
 def build_dataset(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engine):
     """The Ray Dataset of one run: paper rows (``single_stage(engine)``) or page rows."""
     import ray.data
 
-    items = [
-        {"task_index": index, "forum_id": task.forum_id, "pdf_path": task.pdf_path}
-        for index, task in enumerate(tasks)
-    ]
+    items = task_items(tasks)
     per_block = PDFS_PER_TASK if single_stage(engine) else PDFS_PER_BLOCK
     dataset = ray.data.from_items(items, override_num_blocks=max(1, math.ceil(len(items) / per_block)))
     # The dataset holds its own copy of the DataContext: setting options here
