@@ -43,11 +43,16 @@ ENGINE_CRASH_ERROR = re.compile(
     r"(WorkerCrashedError|ActorDiedError|ActorUnavailableError)\)")
 
 
+def _segfault(crash_log: str) -> None:
+    """Log the attempt, then die as a native bug (PDFium, onnxruntime) kills its process."""
+    with open(crash_log, "a") as log:
+        log.write(f"{os.getpid()}\n")
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
 def _crash_if_marked(pdf_page, crash_log: str) -> None:
     if "in paper crash" in page_text_layer(pdf_page):
-        with open(crash_log, "a") as log:
-            log.write(f"{os.getpid()}\n")
-        os.kill(os.getpid(), signal.SIGSEGV)  # what a PDFium bug does to the process
+        _segfault(crash_log)
 
 
 @dataclass
@@ -74,9 +79,7 @@ class SegfaultingRapidOcr(RapidOcrEngine):
 
 def _crash_if_pages_marked(pages, crash_log: str) -> None:
     if any("in paper crash" in (page["text"] or "") for page in pages):
-        with open(crash_log, "a") as log:
-            log.write(f"{os.getpid()}\n")
-        os.kill(os.getpid(), signal.SIGSEGV)  # what an onnxruntime bug does to the process
+        _segfault(crash_log)
 
 
 @dataclass
@@ -154,9 +157,9 @@ def _tasks(pdf_corpus, tmp_path, names: list[str], crash_pages: int = 2) -> list
     return tasks
 
 
-def _check(results, tasks, engine, crash_log: Path, crashed_block: set[str]) -> None:
-    """One paper per task; every paper as a run without the crasher makes it; the crasher's error;
-    the crashed block's papers (rerun alone) last; two attempts in its block, two alone."""
+def _check_innocent(results, tasks, engine) -> tuple[list[str], PdfTask, dict]:
+    """One paper per task, and every paper but the crasher's as a run without the crasher makes
+    it; the crasher has no markdown. Returns (forum ids in result order, the crasher, papers by id)."""
     forum_ids = [paper.forum_id for paper in results]
     assert sorted(forum_ids) == sorted(task.forum_id for task in tasks)  # exactly one each
     crasher, = (task for task in tasks if task.forum_id.startswith("crash"))
@@ -165,8 +168,15 @@ def _check(results, tasks, engine, crash_log: Path, crashed_block: set[str]) -> 
     by_id = {paper.forum_id: paper for paper in results}
     for task in innocent:
         assert asdict(by_id[task.forum_id]) == reference[task.forum_id], task.forum_id
-    assert by_id[crasher.forum_id].error == CRASH_ERROR
     assert (by_id[crasher.forum_id].markdown, by_id[crasher.forum_id].num_pages) == ("", 0)
+    return forum_ids, crasher, by_id
+
+
+def _check(results, tasks, engine, crash_log: Path, crashed_block: set[str]) -> None:
+    """One paper per task; every paper as a run without the crasher makes it; the crasher's error;
+    the crashed block's papers (rerun alone) last; two attempts in its block, two alone."""
+    forum_ids, crasher, by_id = _check_innocent(results, tasks, engine)
+    assert by_id[crasher.forum_id].error == CRASH_ERROR
     order = [task.forum_id for task in tasks]
     rerun = [forum_id for forum_id in order if forum_id in crashed_block]
     assert forum_ids == [forum_id for forum_id in order if forum_id not in crashed_block] + rerun
@@ -207,6 +217,15 @@ def test_two_stage_crash_fails_only_its_pdf(ray_session, pdf_corpus, tmp_path, c
     assert by_id["paperB-4"].error is None and by_id["paperB-4"].pages_by_engine == {"text-layer": 2}
 
 
+def _check_ocr_read(by_id: dict, forum_ids) -> None:
+    """RapidOCR read each one-page paper whole: both columns' known sentences."""
+    for forum_id in forum_ids:
+        paper = by_id[forum_id]
+        assert paper.error is None and paper.pages_by_engine == {"rapidocr": 1}, forum_id
+        left, right = page_sentences(forum_id, 1)
+        assert left in paper.markdown and right in paper.markdown, (forum_id, paper.markdown)
+
+
 def test_rapidocr_crash_in_render_fails_only_its_pdf(ray_session, tmp_path, crash_log):
     """The real OCR path (rendered JPEGs through the rerun, RapidOCR actors), kept small: one-page
     PDFs, the crasher between two neighbours in its block of 3."""
@@ -219,11 +238,7 @@ def test_rapidocr_crash_in_render_fails_only_its_pdf(ray_session, tmp_path, cras
     assert [paper.forum_id for paper in results] == ["paperR", "paperS", "paperP", "crash", "paperQ"]
     by_id = {paper.forum_id: paper for paper in results}
     assert by_id["crash"].error == CRASH_ERROR
-    for forum_id in ("paperP", "paperQ", "paperR", "paperS"):
-        paper = by_id[forum_id]
-        assert paper.error is None and paper.pages_by_engine == {"rapidocr": 1}, forum_id
-        left, right = page_sentences(forum_id, 1)
-        assert left in paper.markdown and right in paper.markdown, (forum_id, paper.markdown)
+    _check_ocr_read(by_id, ("paperP", "paperQ", "paperR", "paperS"))
     assert _crashes(crash_log) == 4
 
 
@@ -244,16 +259,8 @@ def _check_engine_crash(results, tasks, engine, crash_log: Path, caplog, died: s
     engine-crash error; the papers lost in the first pass (which ones depends on which engine tasks
     shared the crashed actor or batch) come last, each part in task order; the crasher's batch
     crashed twice in the first pass and twice alone."""
-    forum_ids = [paper.forum_id for paper in results]
-    assert sorted(forum_ids) == sorted(task.forum_id for task in tasks)  # exactly one each
-    crasher, = (task for task in tasks if task.forum_id.startswith("crash"))
-    innocent = [task for task in tasks if task is not crasher]
-    reference = {paper.forum_id: asdict(paper) for paper in run_pipeline(innocent, engine=engine)}
-    by_id = {paper.forum_id: paper for paper in results}
-    for task in innocent:
-        assert asdict(by_id[task.forum_id]) == reference[task.forum_id], task.forum_id
+    forum_ids, crasher, by_id = _check_innocent(results, tasks, engine)
     assert _engine_crash(by_id[crasher.forum_id].error) in died
-    assert (by_id[crasher.forum_id].markdown, by_id[crasher.forum_id].num_pages) == ("", 0)
     _check_lost_last(forum_ids, tasks, crasher.forum_id, caplog)
     assert _crashes(crash_log) == 4
 
@@ -322,11 +329,7 @@ def test_rapidocr_crash_in_engine_fails_only_its_pdf(ray_session, tmp_path, cras
     assert sorted(paper.forum_id for paper in results) == sorted(task.forum_id for task in tasks)
     by_id = {paper.forum_id: paper for paper in results}
     assert _engine_crash(by_id["crash"].error) in ACTOR_DIED
-    for forum_id in ("paperP", "paperQ", "paperR", "paperS"):
-        paper = by_id[forum_id]
-        assert paper.error is None and paper.pages_by_engine == {"rapidocr": 1}, forum_id
-        left, right = page_sentences(forum_id, 1)
-        assert left in paper.markdown and right in paper.markdown, (forum_id, paper.markdown)
+    _check_ocr_read(by_id, ("paperP", "paperQ", "paperR", "paperS"))
     _check_lost_last([paper.forum_id for paper in results], tasks, "crash", caplog)
     assert _crashes(crash_log) == 4
 
