@@ -33,7 +33,8 @@ from ocr_ray.engines import Engine
 from ocr_ray.pdf_pages import read_pdf_pages
 from ocr_ray.pipeline import (CRASH_RETRIES, EngineActor, PaperMarkdown, PdfTask, _apply_engine_in_batches,
                               _builds_stage, _max_actors, _paper, _paper_from_row, _read_cpus,
-                              assemble_papers, convert_pdf, engine_stage, single_stage, task_items)
+                              assemble_papers, convert_pdf, engine_resources, engine_stage, single_stage,
+                              task_items)
 
 # PDFs rerun alone per round of the second pass: bounds the rendered pages held at once, and an
 # engine that raises on every paper fails the run after one round rather than after all of them.
@@ -92,9 +93,7 @@ def _engine_each_alone(
     death is the paper's own and no neighbour queued on the same actor pays a retry for it."""
     import ray
 
-    resources: dict[str, Any] = {"num_cpus": engine.num_cpus}
-    if engine.num_gpus:
-        resources["num_gpus"] = engine.num_gpus
+    resources = engine_resources(engine)
     if not engine.uses_actor:
         run = ray.remote(_engine_alone).options(**resources, max_retries=CRASH_RETRIES,
                                                 retry_exceptions=False)

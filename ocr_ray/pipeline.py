@@ -226,13 +226,7 @@ def engine_stage(pages, engine: Engine):
     if _builds_stage(engine):
         stage_engine = getattr(engine, "ocr", None) or engine
         return stage_engine.build_stage(pages)
-    engine_args: dict[str, Any] = {
-        "batch_size": engine.batch_size,
-        "batch_format": "pyarrow",
-        "num_cpus": engine.num_cpus,
-    }
-    if engine.num_gpus:
-        engine_args["num_gpus"] = engine.num_gpus
+    engine_args = {"batch_size": engine.batch_size, "batch_format": "pyarrow", **engine_resources(engine)}
     if engine.uses_actor:
         return _with_crash_retries(
             pages.map_batches,
@@ -244,6 +238,11 @@ def engine_stage(pages, engine: Engine):
         )
     return _with_crash_retries(pages.map_batches, run_engine_task, fn_kwargs={"engine": engine},
                                **engine_args)
+
+
+def engine_resources(engine: Engine) -> dict[str, Any]:
+    """Ray resources of one engine task or actor (GPUs only when the engine uses some)."""
+    return {"num_cpus": engine.num_cpus, **({"num_gpus": engine.num_gpus} if engine.num_gpus else {})}
 
 
 def _max_actors(engine: Engine) -> int:
