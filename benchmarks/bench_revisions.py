@@ -25,10 +25,10 @@ from benchmarks.common import figure
 from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
 from partitions.catalogue import catalogue
 from resources.browser import BrowserResource
-from reviewbench_assets.domain.crawl import crawl_forums
-from reviewbench_assets.domain.openreview_api import OpenReviewApi, RateLimiter
-from reviewbench_assets.domain.store import Store
-from reviewbench_assets.domain.submissions import (forum_meta, initial_submission_record,
+from reviewbench_assets.stages.crawl import crawl_forums
+from resources.openreview_api import OpenReviewApi, RateLimiter
+from resources.store import Store
+from reviewbench_assets.stages.pdf_choice import (forum_meta, initial_submission_record,
                                                    initial_submission_records)
 
 PK = "iclr-2020"

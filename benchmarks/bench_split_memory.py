@@ -44,7 +44,7 @@ def _generate(out: str, n: int) -> None:
     import pyarrow.parquet as pq
 
     from reviewbench_assets.domain.re2 import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
-    from reviewbench_assets.domain.rows import PROVENANCE_SCHEMA
+    from reviewbench_assets.stages.rows_writer import PROVENANCE_SCHEMA
     from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA, empty_review
 
     rng = np.random.default_rng(0)
@@ -127,8 +127,8 @@ def _assemble(out: str) -> dict:
 
     import pyarrow.fs as pafs
 
-    from reviewbench_assets.domain.rows import PROVENANCE_SCHEMA
-    from reviewbench_assets.domain.splits import assemble_conference_split
+    from reviewbench_assets.stages.rows_writer import PROVENANCE_SCHEMA
+    from reviewbench_assets.stages.corpus_writer import assemble_conference_split
 
     fs = pafs.LocalFileSystem()
     vys = [v for v in VENUE_YEARS if os.path.exists(f"{out}/rows/{v}.parquet")]

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import dagster as dg
 from pydantic import Field
 
-from reviewbench_assets.domain.openreview_api import RateLimiter
+from resources.openreview_api import RateLimiter
 from reviewbench_assets.domain.revisions import Revision
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -17,7 +17,8 @@ from typing import Literal
 import dagster as dg
 from pydantic import Field
 
-from reviewbench_assets.domain.llm import ChatRequest, LLMError, OpenAICompatibleClient
+from resources.llm_client import OpenAICompatibleClient
+from reviewbench_assets.domain.llm import ChatRequest, LLMError
 
 
 class LLMResource(dg.ConfigurableResource):

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import dagster as dg
 from pydantic import Field, PrivateAttr
 
-from reviewbench_assets.domain.openreview_api import TOKEN_TTL_S, OpenReviewApi, RateLimiter, login
+from resources.openreview_api import TOKEN_TTL_S, OpenReviewApi, RateLimiter, login
 
 
 class OpenReviewResource(dg.ConfigurableResource):

@@ -9,7 +9,7 @@ import dagster as dg
 from dagster_aws.s3 import S3Resource
 from pydantic import Field
 
-from reviewbench_assets.domain.store import Store, store_from_uri
+from resources.store import Store, store_from_uri
 
 
 class StorageResource(dg.ConfigurableResource):

@@ -9,7 +9,7 @@ from reviewbench_assets.dialogues import rebuttal_dialogues
 from reviewbench_assets.forums import openreview_forums
 from reviewbench_assets.markdown import paper_markdown
 from reviewbench_assets.schedules import nightly_tmlr_refresh, venue_pipeline_job
-from reviewbench_assets.splits import dataset_card, reviewbench_split, split_assets
+from reviewbench_assets.corpus import dataset_card, reviewbench_split, split_assets
 from reviewbench_assets.submissions import initial_submission_pdfs
 
 ASSETS = [openreview_forums, initial_submission_pdfs, paper_markdown, rebuttal_dialogues,

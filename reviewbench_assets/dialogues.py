@@ -15,11 +15,13 @@ from partitions.definitions import venue_year_partitions
 from resources import StorageResource
 from resources.llm import LLMResource
 from reviewbench_assets import paths
-from reviewbench_assets.domain.dialogues import (RULE_BASED, build_dialogues, is_reminder, llm_merge,
+from reviewbench_assets.domain.threads import (RULE_BASED, build_dialogues, is_reminder, llm_merge,
                                                  llm_only_reminders, reminder_candidates)
 from reviewbench_assets.domain.forum import MalformedForumError, parse_forum
-from reviewbench_assets.domain.llm import LLMCache, LLMSteps
-from reviewbench_assets.domain.re2 import rebuttal_record, review_record, write_venue_outputs
+from resources.llm_client import LLMCache
+from reviewbench_assets.domain.llm import LLMSteps
+from reviewbench_assets.domain.re2 import rebuttal_record, review_record
+from reviewbench_assets.stages.re2_writer import write_venue_outputs
 from reviewbench_assets.metadata import preview
 
 FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch

@@ -8,11 +8,9 @@ data, and ``dataset_info`` (features from REVIEWBENCH_SCHEMA, splits with their 
 """
 from __future__ import annotations
 
-import uuid
 from typing import Iterable
 
 import pyarrow as pa
-import pyarrow.fs as pafs
 import yaml
 
 from .schema import (
@@ -24,7 +22,7 @@ from .schema import (
     REVIEW_TEXT_FIELDS,
     REVIEWBENCH_SCHEMA,
 )
-from .splits import STAGING_DIR, SplitStats, join_path
+from .corpus_stats import SplitStats
 
 __all__ = [
     "SPLIT_ORDER",
@@ -35,9 +33,7 @@ __all__ = [
     "card_front_matter",
     "rating_histogram",
     "render_dataset_card",
-    "write_dataset_card",
     "extra_config_splits",
-    "write_score_plots",
 ]
 
 PRETTY_NAME = "ReviewBench A Multi-Conference Peer-Review Corpus"
@@ -152,7 +148,7 @@ def extra_config_splits(configs: dict[str, dict[str, dict[str, int]]]) -> dict:
     return out
 
 
-def _with_data(stats: dict[str, SplitStats]) -> list[SplitStats]:
+def with_data(stats: dict[str, SplitStats]) -> list[SplitStats]:
     return [stats[s] for s in ordered_splits(stats) if stats[s].num_examples > 0]
 
 
@@ -162,7 +158,7 @@ def card_front_matter(
     pretty_name: str = PRETTY_NAME,
 ) -> dict:
     """The YAML header as a dict (see module docstring)."""
-    splits = _with_data(stats)
+    splits = with_data(stats)
     total = sum(s.num_examples for s in splits)
     configs: list[dict] = []
     if splits:
@@ -221,7 +217,7 @@ def _fmt_num(x: float | None) -> str:
     return f"{x:.2f}"
 
 
-def _fmt_value(v: float) -> str:
+def fmt_value(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
 
@@ -233,7 +229,7 @@ def rating_histogram(counts: dict[float, int], width: int = 40, max_bins: int = 
         return "(no ratings)"
     values = sorted(counts)
     if len(values) <= max_bins:
-        rows = [(_fmt_value(v), counts[v]) for v in values]
+        rows = [(fmt_value(v), counts[v]) for v in values]
     else:
         lo, hi = values[0], values[-1]
         step = (hi - lo) / max_bins
@@ -285,7 +281,7 @@ def _body(
     config_counts: dict | None = None,
     plots: dict[str, str] | None = None,
 ) -> str:
-    splits = _with_data(stats)
+    splits = with_data(stats)
     papers = sum(s.papers for s in splits)
     reviews = sum(s.reviews for s in splits)
     pages = sum(s.pages for s in splits)
@@ -488,72 +484,3 @@ def render_dataset_card(
     )
     body = _body(stats, extra_configs, generated_at, title, config_counts, plots)
     return f"---\n{header}---\n\n{body}"
-
-
-def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes) -> str:
-    """Write ``out_dir/rel`` atomically (temp file under ``.staging/`` + move); the final path."""
-    staging = join_path(out_dir, STAGING_DIR)
-    fs.create_dir(staging, recursive=True)
-    tmp = join_path(staging, f"{rel.replace('/', '-')}-{uuid.uuid4().hex}")
-    final = join_path(out_dir, rel)
-    try:
-        with fs.open_output_stream(tmp) as f:
-            f.write(data)
-        fs.move(tmp, final)
-    except BaseException:
-        if fs.get_file_info(tmp).type == pafs.FileType.File:
-            fs.delete_file(tmp)
-        raise
-    return final
-
-
-def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str) -> str:
-    """Write ``out_dir/README.md`` atomically. Returns the final path."""
-    return _publish(fs, out_dir, "README.md", text.encode("utf-8"))
-
-
-# --------------------------------------------------------------------------------------------
-# Plots
-# --------------------------------------------------------------------------------------------
-
-
-def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitStats]) -> dict[str, str]:
-    """One PNG per split under ``out_dir/plots/<split>_ratings.png``: the share of reviews per
-    rating value, one bar series per venue-year. Returns {split: relative path}; {} when
-    matplotlib is not installed (the card then keeps only its text histograms)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return {}
-    import io
-
-    out: dict[str, str] = {}
-    fs.create_dir(join_path(out_dir, "plots"), recursive=True)
-    for s in _with_data(stats):
-        series = {k: v.rating_counts for k, v in sorted(s.venue_years.items()) if v.rating_counts}
-        if not series:
-            continue
-        values = sorted({r for counts in series.values() for r in counts})
-        fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
-        width = 0.8 / len(series)
-        for i, (key, counts) in enumerate(series.items()):
-            total = sum(counts.values())
-            xs = [j + (i - (len(series) - 1) / 2) * width for j in range(len(values))]
-            ax.bar(xs, [100 * counts.get(v, 0) / total for v in values], width=width,
-                   label=f"{key} (n={total:,})")
-        ax.set_xticks(range(len(values)), [_fmt_value(v) for v in values])
-        ax.set_xlabel("rating")
-        ax.set_ylabel("% of reviews")
-        ax.set_title(f"{s.split}: rating distribution per venue-year")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", metadata={"Software": None})
-        plt.close(fig)
-        rel = f"plots/{s.split}_ratings.png"
-        _publish(fs, out_dir, rel, buf.getvalue())
-        out[s.split] = rel
-    return out

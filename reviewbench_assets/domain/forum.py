@@ -13,251 +13,40 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timezone
-from typing import Any, Iterable, Literal, Mapping
+from typing import Any, Mapping
 
-from pydantic import BaseModel, Field
 
 from partitions.catalogue import VenueYear
-from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
-from reviewbench_assets.domain.scores import (apply_review_history, normalize_review, render_review_text,
-                                              scaled_score, text_of)
-
-Kind = Literal[
-    "review", "meta_review", "decision", "rebuttal", "comment", "withdrawal", "desk_rejection", "other"
-]
-Role = Literal["reviewer", "author", "area_chair", "program_chairs", "public"]
-Status = Literal["active", "withdrawn", "desk_rejected"]
-KINDS: tuple[str, ...] = (
-    "review", "meta_review", "decision", "rebuttal", "comment", "withdrawal", "desk_rejection"
+from reviewbench_assets.domain.posts import (
+    MalformedForumError,
+    ParsedForum,
+    Post,
+    as_list,
+    classify_kind,
+    int_or_none,
+    invitation_name,
+    kind_table,
+    main_text,
+    role_of,
+    sort_key,
+    unwrap_content,
 )
-
-
-class MalformedForumError(ValueError):
-    """The forum cannot be parsed at all; the message names the forum id and the reason."""
-
-    def __init__(self, forum_id: str | None, reason: str):
-        self.forum_id = forum_id
-        self.reason = reason
-        super().__init__(f"malformed forum {forum_id or '<no id>'}: {reason}")
-
-
-class Post(BaseModel):
-    """One reply note of a forum, normalised across API v1/v2."""
-
-    note_id: str
-    replyto: str | None = None
-    invitation: str = ""  # v1 `invitation`; v2 first of `invitations`
-    invitations: list[str] = Field(default_factory=list)  # v2: every invitation that edited it
-    parent_invitations: list[str] = Field(default_factory=list)  # v2 `parentInvitations`
-    kind: Kind = "other"
-    role: Role = "public"
-    signature: str = ""
-    number: int | None = None
-    tcdate: int | None = None
-    cdate: int | None = None
-    mdate: int | None = None
-    title: str = ""
-    text: str = ""
-    content: dict[str, Any] = Field(default_factory=dict)  # unwrapped (v2 `{"value": x}` -> x)
-    deleted: bool = False
-
-    @property
-    def time(self) -> int:
-        return sort_time(self)
-
-
-class ParsedForum(BaseModel):
-    forum_id: str
-    number: int | None = None
-    api: Literal["v1", "v2"] = "v2"
-    venue_id: str = ""
-    track: str = "main"
-    status: Status = "active"
-    title: str = ""
-    abstract: str = ""
-    authors: list[str] = Field(default_factory=list)
-    keywords: list[str] = Field(default_factory=list)
-    tldr: str = ""
-    primary_area: str = ""
-    venue: str = ""
-    decision: str = ""
-    decision_comment: str = ""
-    author_rebuttal: str = ""
-    reviews: list[dict[str, Any]] = Field(default_factory=list)
-    posts: list[Post] = Field(default_factory=list)  # time-ordered, deleted ones included
-    # author notes replying to the forum itself (general rebuttals, Author_Rebuttal) -> Re^2
-    # "global responses"; author notes to the ACs only ("Discussion Summary") are kept apart.
-    global_response_ids: list[str] = Field(default_factory=list)
-    discussion_summary_ids: list[str] = Field(default_factory=list)
-    pdf: str | None = None
-    invitations: list[str] = Field(default_factory=list)
-    content: dict[str, Any] = Field(default_factory=dict)  # submission content, unwrapped
-    cdate: int | None = None
-    tcdate: int | None = None
-    mdate: int | None = None
-    tmdate: int | None = None
-    warnings: list[str] = Field(default_factory=list)
-
-    def post(self, note_id: str) -> Post | None:
-        for p in self.posts:
-            if p.note_id == note_id:
-                return p
-        return None
-
-    def children(self, note_id: str) -> list[Post]:
-        return [p for p in self.posts if p.replyto == note_id]
-
-    def descendants(self, note_id: str) -> list[Post]:
-        """Every note under `note_id` (transitively, deleted ones included), time-ordered."""
-        out, frontier, seen = [], [note_id], {note_id}
-        while frontier:
-            parent = frontier.pop()
-            for p in self.posts:
-                if p.replyto == parent and p.note_id not in seen:
-                    seen.add(p.note_id)
-                    out.append(p)
-                    frontier.append(p.note_id)
-        return sorted(out, key=sort_time)
-
-    def posts_of_kind(self, kind: str, *, include_deleted: bool = False) -> list[Post]:
-        return [p for p in self.posts if p.kind == kind and (include_deleted or not p.deleted)]
-
-
-# ---------------------------------------------------------------------------------------------
-# small helpers
-
-
-def sort_time(p: Post) -> int:
-    for t in (p.tcdate, p.cdate, p.mdate):
-        if isinstance(t, int):
-            return t
-    return 0
-
-
-def _sort_key(p: Post) -> tuple[int, str]:
-    return (sort_time(p), p.note_id)
-
-
-def unwrap_content(content: Mapping[str, Any] | None) -> dict[str, Any]:
-    """v2 `{"field": {"value": x, "readers": ...}}` -> `{"field": x}`; v1 content unchanged.
-    A v2 field without a `value` (hidden from us) is dropped."""
-    out: dict[str, Any] = {}
-    for k, v in (content or {}).items():
-        if isinstance(v, Mapping) and ("value" in v or "readers" in v) and set(v) <= {
-            "value", "readers", "nonreaders", "writers", "order", "description"
-        }:
-            if "value" in v:
-                out[k] = v["value"]
-        else:
-            out[k] = v
-    return out
-
-
-def invitation_name(invitation: str) -> str:
-    """`ICLR.cc/2020/Conference/Paper1/-/Official_Review` -> `Official_Review` (also the pre-2019
-    layout `<venue>/-/Paper1/Official_Review`)."""
-    if "/-/" not in invitation:
-        return ""
-    return invitation.rsplit("/-/", 1)[1].rsplit("/", 1)[-1]
-
-
-def _as_list(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value] if value else []
-    if isinstance(value, (list, tuple)):
-        return [str(v) for v in value if v]
-    return []
-
-
-def kind_table(venue: VenueYear) -> dict[str, str]:
-    """Catalogue reply name -> kind (first kind listing a name wins, in KINDS order)."""
-    table: dict[str, str] = {}
-    inv = venue.invitations
-    for kind in KINDS:
-        for name in getattr(inv, kind):
-            table.setdefault(name, kind)
-    return table
-
-
-def classify_kind(invitations: Iterable[str], table: Mapping[str, str]) -> str:
-    """The kind of the first invitation whose `/-/<Name>` suffix names a catalogue reply."""
-    for inv in invitations:
-        kind = table.get(invitation_name(inv))
-        if kind:
-            return kind
-    return "other"
-
-
-_REVIEWER_SIG = re.compile(r"/(Reviewer_[^/]+|AnonReviewer\d+|Reviewers?(/Submitted)?)$")
-_AC_SIG = re.compile(r"/(Area_Chair[^/]*|Area_Chairs|Senior_Area_Chair[^/]*|Action_Editors?)$")
-_PC_SIG = re.compile(r"/(Program_Chairs|Editors_In_Chief|Program_Committee)$")
-
-
-def role_of(signature: str, venue_ids: Iterable[str] = ()) -> str:
-    sig = (signature or "").rstrip("/")
-    if sig.endswith("/Authors"):
-        return "author"
-    if _REVIEWER_SIG.search(sig):
-        return "reviewer"
-    if _AC_SIG.search(sig):
-        return "area_chair"
-    if _PC_SIG.search(sig) or sig in set(venue_ids):
-        return "program_chairs"
-    return "public"
-
-
-# Main text field per kind (first present wins); fallback: the longest string field.
-_TEXT_FIELDS: dict[str, tuple[str, ...]] = {
-    "comment": ("comment", "rebuttal", "response"),
-    "rebuttal": ("rebuttal", "comment", "response"),
-    "meta_review": ("metareview", "metareview:_summary,_strengths_and_weaknesses", "meta_review",
-                    "comment", "recommendation"),
-    "decision": ("comment", "metareview", "metareview:_summary,_strengths_and_weaknesses",
-                 "decision", "recommendation"),
-    "withdrawal": ("withdrawal_confirmation", "comment", "withdrawal"),
-    "desk_rejection": ("desk_reject_comments", "desk_rejection_comments", "comment"),
-    "other": ("comment", "rebuttal", "review", "metareview"),
-}
-
-
-def main_text(kind: str, content: Mapping[str, Any]) -> str:
-    if kind == "review":
-        return render_review_text(content)
-    for name in _TEXT_FIELDS.get(kind, _TEXT_FIELDS["other"]):
-        value = content.get(name)
-        if value not in (None, "", []):
-            return text_of(value)
-    strings = [v for k, v in content.items() if k != "title" and isinstance(v, str)]
-    return max(strings, key=len) if strings else ""
-
-
-def _int_or_none(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    return None
-
+from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
+from reviewbench_assets.domain.scores import (apply_review_history, normalize_review, scaled_score, text_of)
 
 # ---------------------------------------------------------------------------------------------
 # parsing
 
 
 def _build_post(raw: Mapping[str, Any], table: Mapping[str, str], venue_ids: list[str]) -> Post:
-    invitations = _as_list(raw.get("invitations"))
+    invitations = as_list(raw.get("invitations"))
     single = raw.get("invitation")
     if isinstance(single, str) and single and single not in invitations:
         invitations = [single] + invitations
-    parents = _as_list(raw.get("parentInvitations", raw.get("parent_invitations")))
+    parents = as_list(raw.get("parentInvitations", raw.get("parent_invitations")))
     content = unwrap_content(raw.get("content"))
     kind = classify_kind(parents + invitations, table)
-    signatures = _as_list(raw.get("signatures"))
+    signatures = as_list(raw.get("signatures"))
     signature = signatures[0] if signatures else ""
     return Post(
         note_id=str(raw["id"]),
@@ -268,10 +57,10 @@ def _build_post(raw: Mapping[str, Any], table: Mapping[str, str], venue_ids: lis
         kind=kind,
         role=role_of(signature, venue_ids),
         signature=signature,
-        number=_int_or_none(raw.get("number")),
-        tcdate=_int_or_none(raw.get("tcdate")),
-        cdate=_int_or_none(raw.get("cdate")),
-        mdate=_int_or_none(raw.get("tmdate", raw.get("mdate"))),
+        number=int_or_none(raw.get("number")),
+        tcdate=int_or_none(raw.get("tcdate")),
+        cdate=int_or_none(raw.get("cdate")),
+        mdate=int_or_none(raw.get("tmdate", raw.get("mdate"))),
         title=text_of(content.get("title")),
         text=main_text(kind, content),
         content=content,
@@ -437,7 +226,7 @@ def parse_forum(raw: dict, venue: VenueYear,
         raise MalformedForumError(forum_id, f"details.replies is not a list ({type(replies).__name__})")
 
     api = "v2" if (raw.get("domain") or isinstance(raw.get("invitations"), list)) else venue.api
-    invitations = _as_list(raw.get("invitations"))
+    invitations = as_list(raw.get("invitations"))
     if isinstance(raw.get("invitation"), str) and raw["invitation"] not in invitations:
         invitations = [raw["invitation"]] + invitations
     content = unwrap_content(raw["content"])
@@ -476,7 +265,7 @@ def parse_forum(raw: dict, venue: VenueYear,
     for p in by_id.values():
         if p.replyto != forum_id and p.replyto not in by_id:
             warnings.append(f"{forum_id}: reply {p.note_id} is an orphan (replyto {p.replyto} absent)")
-    posts = sorted(by_id.values(), key=_sort_key)
+    posts = sorted(by_id.values(), key=sort_key)
 
     decision, decision_comment = _decision_and_comment(posts)
     venue_string = text_of(content.get("venue"))
@@ -491,7 +280,7 @@ def parse_forum(raw: dict, venue: VenueYear,
 
     parsed = ParsedForum(
         forum_id=forum_id,
-        number=_int_or_none(raw.get("number")),
+        number=int_or_none(raw.get("number")),
         api=api,
         venue_id=venue_id,
         track=_track_of(venue_id, venue_string, decision, venue),
@@ -512,10 +301,10 @@ def parse_forum(raw: dict, venue: VenueYear,
         pdf=_first_text(content, "pdf") or None,
         invitations=invitations,
         content=content,
-        cdate=_int_or_none(raw.get("cdate")),
-        tcdate=_int_or_none(raw.get("tcdate")),
-        mdate=_int_or_none(raw.get("mdate")),
-        tmdate=_int_or_none(raw.get("tmdate")),
+        cdate=int_or_none(raw.get("cdate")),
+        tcdate=int_or_none(raw.get("tcdate")),
+        mdate=int_or_none(raw.get("mdate")),
+        tmdate=int_or_none(raw.get("tmdate")),
         warnings=warnings,
     )
     parsed.reviews = [

@@ -19,20 +19,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import time
-import urllib.error
-import urllib.request
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from reviewbench_assets.domain.store import Store
 
 # Bump a version whenever its prompt, schema or parsing changes: the cache key includes it.
 MERGE_PROMPT_VERSION = "merge-v1"
 REMINDER_PROMPT_VERSION = "reminder-v1"
-CACHE_DIR = "cache/llm"
 
 MERGE_SCHEMA: dict = {
     "type": "object",
@@ -80,84 +74,21 @@ class ChatRequest:
     max_tokens: int
 
 
+class LLMCacheLike(Protocol):
+    """What the merge steps need of a cache (resources.llm_client.LLMCache is one)."""
+    hits: int
+    misses: int
+
+    def get(self, key: str) -> dict | None: ...
+
+    def put(self, key: str, value: dict) -> None: ...
+
+
 class LLMClient(Protocol):
     model: str
 
     def complete_json(self, requests: list[ChatRequest]) -> list[str | LLMError]:
         """One raw answer (or the error) per request, in order."""
-
-
-# ---------------------------------------------------------------------------------------------
-# OpenAI-compatible endpoint (vllm serve, llama.cpp server, ...)
-
-
-@dataclass
-class OpenAICompatibleClient:
-    """`POST {base_url}/chat/completions` with `response_format={"type": "json_schema", ...}`
-    (OpenAI's structured-output shape, accepted by `vllm serve` and llama.cpp's own server), or
-    with `structured_output="json_object"`: `{"type": "json_object", "schema": ...}`, the shape
-    llama-cpp-python's server (`python -m llama_cpp.server`) accepts (it rejects `json_schema`).
-    Requests of a batch run on `concurrency` threads; `requests_made` counts HTTP calls."""
-
-    base_url: str
-    model: str
-    api_key: str | None = None
-    timeout_s: float = 120.0
-    concurrency: int = 4
-    temperature: float = 0.0
-    retries: int = 2
-    structured_output: str = "json_schema"  # or "json_object" (llama-cpp-python server)
-    requests_made: int = 0
-
-    def _post(self, req: ChatRequest) -> str:
-        body = {
-            "model": self.model,
-            "messages": req.messages,
-            "temperature": self.temperature,
-            "max_tokens": req.max_tokens,
-            "response_format": (
-                {"type": "json_object", "schema": req.schema} if self.structured_output == "json_object"
-                else {"type": "json_schema",
-                      "json_schema": {"name": req.schema_name, "schema": req.schema, "strict": True}}),
-        }
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        url = self.base_url.rstrip("/") + "/chat/completions"
-        last: Exception | None = None
-        for attempt in range(self.retries + 1):
-            self.requests_made += 1
-            try:
-                http = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers,
-                                              method="POST")
-                with urllib.request.urlopen(http, timeout=self.timeout_s) as resp:
-                    payload = json.loads(resp.read())
-                content = payload["choices"][0]["message"].get("content")
-                if not content:
-                    raise LLMError("empty answer")
-                return content
-            except urllib.error.HTTPError as exc:
-                last = exc
-                if exc.code < 500 and exc.code != 429:
-                    break
-            except (urllib.error.URLError, TimeoutError, OSError) as exc:
-                last = exc
-            except (KeyError, IndexError, ValueError) as exc:
-                raise LLMError(f"malformed response: {exc}") from exc
-            time.sleep(0.5 * (attempt + 1))
-        raise LLMError(f"request failed: {last}")
-
-    def complete_json(self, requests: list[ChatRequest]) -> list[str | LLMError]:
-        def one(req: ChatRequest) -> str | LLMError:
-            try:
-                return self._post(req)
-            except LLMError as exc:
-                return exc
-
-        if len(requests) <= 1 or self.concurrency <= 1:
-            return [one(r) for r in requests]
-        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-            return list(pool.map(one, requests))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -261,26 +192,6 @@ def _slug(model: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("_") or "model"
 
 
-class LLMCache:
-    """JSON files under `<root>/cache/llm/<prompt_version>/<model>/<h[:2]>/<h>.json`."""
-
-    def __init__(self, store: Store):
-        self.store = store
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: str) -> dict | None:
-        path = self.store.path(CACHE_DIR, key)
-        if not self.store.exists(path):
-            self.misses += 1
-            return None
-        self.hits += 1
-        return self.store.read_json(path)
-
-    def put(self, key: str, value: dict) -> None:
-        self.store.write_json(self.store.path(CACHE_DIR, key), value)
-
-
 # ---------------------------------------------------------------------------------------------
 # the two tasks, batched and cached
 
@@ -308,7 +219,7 @@ class LLMStats:
 class LLMSteps:
     """Merges and reminder labels through one client, with cache and content guard."""
 
-    def __init__(self, client: LLMClient, cache: LLMCache | None, *, max_merge_tokens: int = 4096,
+    def __init__(self, client: LLMClient, cache: "LLMCacheLike | None", *, max_merge_tokens: int = 4096,
                  max_input_chars: int = 24_000):
         self.client = client
         self.cache = cache

@@ -21,16 +21,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Iterable, Iterator
 
 import pyarrow as pa
 
-from reviewbench_assets.domain.dialogues import Dialogue
-from reviewbench_assets.domain.forum import ParsedForum, Post
+from reviewbench_assets.domain.threads import Dialogue
+from reviewbench_assets.domain.posts import ParsedForum, Post
 from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS, REVIEW_TEXT_FIELDS
 
 DEFAULT_TEST_SHARE = 0.05
-SPLITS = ("train", "test")
+TRAIN_TEST_SPLITS = ("train", "test")
 SYSTEM_PROMPT = (
     "You are an expert reviewer for a scientific conference. You have read the paper below and "
     "write your review, then discuss it with the authors during the rebuttal: answer their "
@@ -46,7 +45,7 @@ _REVIEW = pa.struct([
     ("review_content", pa.string()), ("initial_score", _SCORE), ("final_score", _SCORE),
     ("initial_score_source", pa.string()), ("tcdate", pa.int64()), ("tmdate", pa.int64()),
 ])
-_PROVENANCE_FIELDS = [
+PROVENANCE_FIELDS = [
     ("revision_rule", pa.string()), ("pdf_sha256", pa.string()), ("ocr_engine", pa.string()),
     ("ocr_model", pa.string()), ("crawled_at", pa.float64()),
 ]
@@ -67,8 +66,8 @@ REBUTTAL_RECORD_SCHEMA = pa.schema([
     ("dropped_reminder_ids", pa.list_(pa.string())),
 ])
 # The published configs: the records + provenance joined from the venue-year provenance rows.
-REVIEW_CONFIG_SCHEMA = pa.schema(list(REVIEW_RECORD_SCHEMA) + [pa.field(n, t) for n, t in _PROVENANCE_FIELDS])
-REBUTTAL_CONFIG_SCHEMA = pa.schema(list(REBUTTAL_RECORD_SCHEMA) + [pa.field(n, t) for n, t in _PROVENANCE_FIELDS])
+REVIEW_CONFIG_SCHEMA = pa.schema(list(REVIEW_RECORD_SCHEMA) + [pa.field(n, t) for n, t in PROVENANCE_FIELDS])
+REBUTTAL_CONFIG_SCHEMA = pa.schema(list(REBUTTAL_RECORD_SCHEMA) + [pa.field(n, t) for n, t in PROVENANCE_FIELDS])
 
 
 def split_of(forum_id: str, test_share: float = DEFAULT_TEST_SHARE) -> str:
@@ -169,125 +168,3 @@ def rebuttal_record(d: Dialogue, p: ParsedForum, conference: str, year: int | No
         "message_note_ids": note_ids, "merged_by": d.merged_by, "turn_merged_by": turn_merged_by,
         "reminders_by": d.reminders_by, "dropped_reminder_ids": list(d.dropped_reminder_ids),
     }
-
-
-# ---------------------------------------------------------------------------------------------
-# writing one venue-year's dialogues and records (three files, each published atomically)
-
-
-def write_venue_outputs(store, dialogues_path: str, review_path: str, rebuttal_path: str,
-                        items: Iterable[tuple[list[dict], dict, list[dict]]], rows: int = 128) -> dict:
-    """`items`: per forum (dialogue rows, review record, rebuttal records). Streams: at most
-    `rows` records of each kind are buffered."""
-    import pyarrow.parquet as pq
-
-    counts = {"dialogues": 0, "review_records": 0, "rebuttal_records": 0}
-
-    def w_rebuttal(t_reb: str) -> None:
-        def w_review(t_rev: str) -> None:
-            def w_jsonl(t_j: str) -> None:
-                with store.fs.open_output_stream(t_j) as fj, \
-                        pq.ParquetWriter(t_rev, REVIEW_RECORD_SCHEMA, filesystem=store.fs) as wrev, \
-                        pq.ParquetWriter(t_reb, REBUTTAL_RECORD_SCHEMA, filesystem=store.fs) as wreb:
-                    revs: list[dict] = []
-                    rebs: list[dict] = []
-                    for drows, rev, reb in items:
-                        for row in drows:
-                            fj.write((json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n").encode())
-                        counts["dialogues"] += len(drows)
-                        revs.append(rev)
-                        rebs.extend(reb)
-                        if len(revs) >= rows:
-                            wrev.write_table(pa.Table.from_pylist(revs, schema=REVIEW_RECORD_SCHEMA))
-                            counts["review_records"] += len(revs)
-                            revs = []
-                        if len(rebs) >= rows:
-                            wreb.write_table(pa.Table.from_pylist(rebs, schema=REBUTTAL_RECORD_SCHEMA))
-                            counts["rebuttal_records"] += len(rebs)
-                            rebs = []
-                    wrev.write_table(pa.Table.from_pylist(revs, schema=REVIEW_RECORD_SCHEMA))
-                    wreb.write_table(pa.Table.from_pylist(rebs, schema=REBUTTAL_RECORD_SCHEMA))
-                    counts["review_records"] += len(revs)
-                    counts["rebuttal_records"] += len(rebs)
-
-            store.write_with(dialogues_path, w_jsonl)
-        store.write_with(review_path, w_review)
-    store.write_with(rebuttal_path, w_rebuttal)
-    return counts
-
-
-# ---------------------------------------------------------------------------------------------
-# assembling a config split with DuckDB over Arrow datasets (local or S3 through pyarrow.fs)
-
-
-def config_split_reader(fs, record_paths: list[str], provenance_paths: list[str], split: str,
-                        config_schema: pa.Schema, test_share: float = DEFAULT_TEST_SHARE,
-                        batch_rows: int = 256, temp_dir: str | None = None) -> pa.RecordBatchReader:
-    """The records of one train/test `split` (`split_of`, a DuckDB Python UDF), joined with their
-    provenance, in input order (files in the given order, records in file order), streamed as
-    Arrow batches.
-
-    Memory stays flat as the split grows:
-    - the record files (the text) reach DuckDB as one streamed `RecordBatchReader`, read one
-      Parquet row group at a time through `fs` (local or S3, the same code); neither a pyarrow
-      dataset scan (which keeps read-ahead and earlier batches' memory) nor a materialized table;
-    - the records are the *probe* side of the hash join and the provenance (no text, a few short
-      columns per paper) the build side: DuckDB's `build_side_probe_side` optimizer is disabled,
-      since with the split filter its cardinality estimate of the records is ~1 row and it would
-      flip the join and build a hash table of every record (all the text of the split);
-    - one thread, `preserve_insertion_order`, a memory limit, spilling to `temp_dir`."""
-    import tempfile
-
-    import duckdb
-
-    from .splits import iter_parquet_batches
-
-    if split not in SPLITS:
-        raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
-    rec_schema = pa.schema([f for f in config_schema if f.name not in {n for n, _ in _PROVENANCE_FIELDS}])
-    prov_schema = pa.schema([pa.field("forum_id", pa.string())] + [pa.field(n, t) for n, t in _PROVENANCE_FIELDS])
-    con = duckdb.connect(config={"threads": 1, "memory_limit": "256MB", "preserve_insertion_order": True,
-                                 "temp_directory": temp_dir or tempfile.gettempdir()})
-    try:
-        con.execute("SET disabled_optimizers = 'build_side_probe_side'")
-        con.create_function("re2_split", lambda fid: split_of(fid, test_share), ["VARCHAR"], "VARCHAR",
-                            side_effects=False)
-
-        def record_batches_() -> Iterator[pa.RecordBatch]:
-            for path in record_paths:
-                for b in iter_parquet_batches(fs, path, batch_rows, columns=rec_schema.names):
-                    yield b if b.schema.equals(rec_schema) else pa.Table.from_batches([b]).cast(
-                        rec_schema).combine_chunks().to_batches()[0]
-
-        records = pa.RecordBatchReader.from_batches(rec_schema, record_batches_())
-        # The build side: a few short columns per paper (~100 bytes), the only thing held.
-        prov = pa.concat_tables(
-            [prov_schema.empty_table()]
-            + [pa.Table.from_batches([b]).cast(prov_schema) for path in provenance_paths
-               for b in iter_parquet_batches(fs, path, 64 * 1024, columns=prov_schema.names)]).combine_chunks()
-        con.register("records", records)
-        con.register("prov", prov)
-        cols = ", ".join(f"r.{f.name}" for f in rec_schema)
-        pcols = ", ".join(f"p.{n}" for n, _ in _PROVENANCE_FIELDS)
-        # No ORDER BY: a sort of the text-heavy records does not spill reliably (duckdb ran out of
-        # its 256 MB at 20k papers); one thread + preserve_insertion_order + records on the probe
-        # side keep the input order (venue-years in the given order, forums in crawl order).
-        sql = (f"SELECT {cols}, {pcols} FROM records r LEFT JOIN prov p ON p.forum_id = r.paper_id "
-               f"WHERE re2_split(r.paper_id) = ?")
-        rel = con.sql(sql, params=[split])
-        # a relation streams (duckdb >= 2: to_arrow_reader; 1.x: record_batch), batch by batch
-        result = (rel.to_arrow_reader(batch_rows) if hasattr(rel, "to_arrow_reader")
-                  else rel.record_batch(batch_rows))
-    except BaseException:
-        con.close()
-        raise
-
-    def batches() -> Iterator[pa.RecordBatch]:
-        try:
-            for b in result:
-                if b.num_rows:
-                    yield pa.Table.from_batches([b]).cast(config_schema).combine_chunks().to_batches()[0]
-        finally:
-            con.close()
-
-    return pa.RecordBatchReader.from_batches(config_schema, batches())

@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from openreview_replica import FaultConfig
-from reviewbench_assets.domain.openreview_api import (CredentialsError, OpenReviewApi, OpenReviewError,
+from resources.openreview_api import (CredentialsError, OpenReviewApi, OpenReviewError,
                                                      backoff_s)
 
 from .conftest import openreview_resource
@@ -21,7 +21,7 @@ def _calls(rep, path: str, method: str = "GET") -> list:
 @pytest.fixture
 def fast_backoff(monkeypatch):
     """Keep the backoff's shape but not its seconds."""
-    import reviewbench_assets.domain.openreview_api as mod
+    import resources.openreview_api as mod
 
     monkeypatch.setattr(mod, "backoff_s", lambda attempt: backoff_s(attempt, base_s=0.01, cap_s=0.05))
 

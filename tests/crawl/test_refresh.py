@@ -102,7 +102,7 @@ def test_wrong_password_names_the_variables(tmlr_replica, tmp_path):
 
 
 def test_challenge_403_names_the_variables(tmlr_replica):
-    from reviewbench_assets.domain.openreview_api import CredentialsError, OpenReviewApi
+    from resources.openreview_api import CredentialsError, OpenReviewApi
 
     fx, rep = tmlr_replica
     api = OpenReviewApi(rep.api_v2_url, "v2", None, None)

@@ -10,15 +10,14 @@ from reviewbench_assets.domain.llm import (
     MERGE_PROMPT_VERSION,
     MERGE_SCHEMA,
     REMINDER_SCHEMA,
-    LLMCache,
     LLMSteps,
-    OpenAICompatibleClient,
     cache_key,
     check_merge,
     merge_request,
     parse_answer,
 )
-from reviewbench_assets.domain.store import store_from_uri
+from resources.llm_client import LLMCache, OpenAICompatibleClient
+from resources.store import store_from_uri
 
 PARTS = [("Response to Reviewer abcd (1/2)", "We thank the reviewer. Q1: the ablation in Table 3 "
           "shows a 2.1 point gain from the gating module on all five datasets."),

@@ -5,12 +5,12 @@ import pytest
 
 from openreview_replica import ReplicaServer, build_fixtures
 from partitions.catalogue import catalogue
-from reviewbench_assets.domain.crawl import crawl_forums
-from reviewbench_assets.domain.openreview_api import OpenReviewApi
+from reviewbench_assets.stages.crawl import crawl_forums
+from resources.openreview_api import OpenReviewApi
 import pyarrow.fs as pafs
 
-from reviewbench_assets.domain.store import Store
-from reviewbench_assets.domain.submissions import forum_meta
+from resources.store import Store
+from reviewbench_assets.stages.pdf_choice import forum_meta
 
 VENUES = ["iclr-2024", "iclr-2020"]
 

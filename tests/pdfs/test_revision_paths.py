@@ -6,9 +6,9 @@ import pytest
 
 from partitions.catalogue import catalogue
 from resources.browser import BrowserResource
-from reviewbench_assets.domain.openreview_api import RateLimiter
-from reviewbench_assets.domain.store import Store
-from reviewbench_assets.domain.submissions import (ATTACHMENT_BATCH, choose_for_forum, deadline_cross_check,
+from resources.openreview_api import RateLimiter
+from resources.store import Store
+from reviewbench_assets.stages.pdf_choice import (ATTACHMENT_BATCH, choose_for_forum, deadline_cross_check,
                                                    initial_submission_record, initial_submission_records)
 from tests.pdf_text import pdf_text
 from tests.pdfs.conftest import VENUES, api_for

@@ -11,10 +11,10 @@ from reviewbench_assets.domain.card import (
     hf_features,
     rating_histogram,
     render_dataset_card,
-    write_dataset_card,
 )
+from reviewbench_assets.stages.card_writer import write_dataset_card
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_SCHEMA
-from reviewbench_assets.domain.splits import (
+from reviewbench_assets.stages.corpus_writer import (
     compute_split_stats,
     write_conference_split,
     write_config_table,

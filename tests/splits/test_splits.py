@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA
-from reviewbench_assets.domain.splits import (
+from reviewbench_assets.stages.corpus_writer import (
     DuplicateForumError,
     SchemaMismatchError,
     SplitStats,

@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.forum import MalformedForumError, parse_forum, row_fields
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
-from reviewbench_assets.domain.store import Store
+from resources.store import Store
 
 PROVENANCE_SCHEMA = pa.schema([
     ("forum_id", pa.string()), ("conference", pa.string()), ("year", pa.int32()), ("track", pa.string()),
@@ -27,7 +27,7 @@ def iter_markdown(store: Store, path: str) -> Iterator[dict]:
     """The venue-year's markdown records in file order, one row group at a time (a single
     `iter_batches` over the whole file keeps memory of the row groups already read until the
     file is closed, so memory would grow with the venue-year)."""
-    from reviewbench_assets.domain.splits import iter_parquet_batches
+    from reviewbench_assets.stages.parquet_io import iter_parquet_batches
 
     for batch in iter_parquet_batches(store.fs, path, BATCH_ROWS):
         yield from batch.to_pylist()

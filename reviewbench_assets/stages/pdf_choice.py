@@ -12,19 +12,23 @@ openreview-api.md §0.2, §1.5). A PDF missing from a zip is fetched alone, so i
 from __future__ import annotations
 
 import io
+import time
 import threading
 import zipfile
+from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
 
 import pyarrow as pa
 
-from reviewbench_assets.domain.openreview_api import OpenReviewApi, OpenReviewError
+from resources.openreview_api import OpenReviewApi, OpenReviewError
 from reviewbench_assets.domain.pdfs import BadPdf, inspect_pdf
 from reviewbench_assets.domain.revisions import (Revision, RevisionChoice, choose_revision,
                                                  revisions_from_edits, revisions_from_references)
-from reviewbench_assets.domain.store import Store
+from resources.store import Store
+from reviewbench_assets import paths
 
 SUBMISSIONS_SCHEMA = pa.schema([
     ("forum_id", pa.string()), ("rule", pa.string()), ("reason", pa.string()),
@@ -267,3 +271,78 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
 def records_table(records: list[dict]) -> pa.Table:
     cols = SUBMISSIONS_SCHEMA.names
     return pa.Table.from_pylist([{c: r.get(c) for c in cols} for r in records], schema=SUBMISSIONS_SCHEMA)
+
+
+# ---------------------------------------------------------------------------------------------
+# the stage: every forum of a venue-year, resumable per forum
+
+
+@dataclass
+class PdfStageResult:
+    records: list[dict]          # one per forum, in crawl order
+    table: pa.Table
+    out_path: str
+    resumed: int                 # forums whose checkpoint was reused
+    todo: int                    # forums (re)done by this run
+    deadline_check: dict
+    browser_s: float
+    elapsed_s: float
+
+
+def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
+                        scrape: Callable[[list[str], Callable[[str], None]], dict] | None, *,
+                        cross_check: bool = False, allow_earliest_public: bool = False,
+                        max_workers: int = 8, batch_attachments: bool = True,
+                        log: Callable[[str], None] = lambda _m: None,
+                        warn: Callable[[str], None] = lambda _m: None) -> PdfStageResult:
+    """The `initial_submission_pdfs` stage: per forum of the stored crawl, the chosen revision and its
+    PDF in the store, checkpointed per forum (a forum whose checkpoint matches the note and deadline
+    is not redone). `scrape(forum_ids, on_done)` reads the revision pages in a browser (None: API
+    recipe only); it returns {forum_id: revisions or error}."""
+    ckpt_dir = store.path(paths.submission_checkpoints(venue.key))
+    metas = [forum_meta(r["note"]) for r in store.iter_jsonl(store.path(paths.raw_forums(venue.key)))]
+    done, todo = {}, []
+    for meta in metas:
+        ck = f"{ckpt_dir}/{meta['forum_id']}.json"
+        prev = store.read_json(ck) if store.exists(ck) else None
+        if prev and prev.get("fingerprint") == fingerprint(meta, venue.deadline_ms):
+            done[meta["forum_id"]] = prev
+        else:
+            todo.append(meta)
+    log(f"{venue.key}: {len(done)} forums already done, {len(todo)} to do")
+
+    # Once per venue: the catalogue deadline against the submission invitation's duedate/expdate.
+    deadline_check = deadline_cross_check(
+        api, [inv for vid in venue.venue_ids for inv in venue.submission_invitations(vid)], venue.deadline_ms)
+    if deadline_check["status"] not in ("agree", "rolling"):
+        warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")
+
+    started = time.time()
+    scraped: dict = {}
+    if scrape is not None and todo:
+        progress = Counter()
+
+        def on_done(_fid: str) -> None:
+            progress["n"] += 1
+            if progress["n"] % 25 == 0 or progress["n"] == len(todo):
+                rate = progress["n"] / max(time.time() - started, 1e-6)
+                eta = (len(todo) - progress["n"]) / max(rate, 1e-6)
+                log(f"{venue.key}: revisions {progress['n']}/{len(todo)} ({rate:.1f}/s, eta {eta:.0f}s)")
+
+        scraped = scrape([m["forum_id"] for m in todo], on_done)
+    browser_s = time.time() - started
+
+    def checkpoint(record: dict) -> None:
+        store.write_json(f"{ckpt_dir}/{record['forum_id']}.json", record)
+        done[record["forum_id"]] = record
+
+    initial_submission_records(api, store, todo, venue.deadline_ms, scraped, cross_check=cross_check,
+                               allow_earliest_public=allow_earliest_public, max_workers=max_workers,
+                               batch_attachments=batch_attachments, on_record=checkpoint)
+    records = [done[m["forum_id"]] for m in metas]
+    table = records_table(records)
+    out = store.path(paths.submissions(venue.key))
+    store.write_parquet(out, table)
+    return PdfStageResult(records=records, table=table, out_path=out, resumed=len(metas) - len(todo),
+                          todo=len(todo), deadline_check=deadline_check, browser_s=browser_s,
+                          elapsed_s=time.time() - started)

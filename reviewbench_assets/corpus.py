@@ -7,7 +7,7 @@ from partitions.definitions import split_partition_mapping, venue_year_partition
 from resources import StorageResource
 from reviewbench_assets import paths
 from reviewbench_assets.checks import ROW_CHECKS, row_check_results
-from reviewbench_assets.domain.rows import assemble_rows, iter_markdown, write_rows
+from reviewbench_assets.stages.rows_writer import assemble_rows, iter_markdown, write_rows
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.metadata import column_schema
 
@@ -48,8 +48,8 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
                     dg.AssetDep("rebuttal_dialogues", partition_mapping=split_partition_mapping(split))])
     def _split(context: dg.AssetExecutionContext, config: ConferenceSplitConfig,
                storage: StorageResource) -> dg.MaterializeResult:
-        from reviewbench_assets.domain.rows import PROVENANCE_SCHEMA
-        from reviewbench_assets.domain.splits import assemble_conference_split
+        from reviewbench_assets.stages.rows_writer import PROVENANCE_SCHEMA
+        from reviewbench_assets.stages.corpus_writer import assemble_conference_split
 
         store = storage.store()
         keys = [k for k in catalogue().keys_for_split(split) if store.exists(store.path(paths.rows(k)))]
@@ -84,9 +84,9 @@ def dataset_card(context: dg.AssetExecutionContext, storage: StorageResource) ->
     """README.md with configs, dataset_info and statistics, so `datasets.load_dataset(dir)` works."""
     from datetime import datetime, timezone
 
-    from reviewbench_assets.domain.card import (extra_config_splits, render_dataset_card, write_dataset_card,
-                                                write_score_plots)
-    from reviewbench_assets.domain.splits import SplitStats
+    from reviewbench_assets.domain.card import extra_config_splits, render_dataset_card
+    from reviewbench_assets.stages.card_writer import write_dataset_card, write_score_plots
+    from reviewbench_assets.stages.corpus_writer import SplitStats
 
     store = storage.store()
     stats, extra = {}, {}

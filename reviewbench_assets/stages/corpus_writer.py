@@ -1,6 +1,6 @@
 """Write the final per-conference splits (and extra configs) of the ReviewBench-shaped dataset.
 
-Pure domain code: no Dagster. Storage is any ``pyarrow.fs.FileSystem`` plus a root path string
+No Dagster. Storage is any ``pyarrow.fs.FileSystem`` plus a root path string
 (a local folder, a ``SubTreeFileSystem`` root, or an S3 ``bucket/prefix``); every read and write
 goes through that filesystem (``filesystem=`` / ``open_*_stream``), never ``open()``/``os.path``.
 
@@ -18,12 +18,8 @@ both generations visible; re-running the split repairs it.
 """
 from __future__ import annotations
 
-import json
-import math
 import re
 import uuid
-from collections import Counter
-from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 import pyarrow as pa
@@ -31,7 +27,13 @@ import pyarrow.compute as pc
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from .schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA
+from reviewbench_assets.domain.corpus_stats import (ConfigFileStats, SplitStats, VenueYearStats, StatsAccumulator,
+                                                    is_accepted, parse_rating, venue_year_key)
+from reviewbench_assets.domain.re2 import (DEFAULT_TEST_SHARE, REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA,
+                                           TRAIN_TEST_SPLITS)
+from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
+from reviewbench_assets.stages.parquet_io import iter_parquet_batches
+from reviewbench_assets.stages.re2_writer import config_split_reader
 
 __all__ = [
     "SchemaMismatchError",
@@ -60,7 +62,6 @@ STAGING_DIR = ".staging"
 # HF split names must match r"^\w+(\.\w+)*$"; we also forbid "." and "-" so that the
 # `data/<split>-*` glob of one split can never match another split's shards.
 _NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
-_REJECT_MARKERS = ("reject", "withdrawn", "desk rejected", "submitted to")
 
 
 class SchemaMismatchError(ValueError):
@@ -75,242 +76,6 @@ class SchemaMismatchError(ValueError):
 
 class DuplicateForumError(ValueError):
     """The same forum_id occurs twice in one split."""
-
-
-# --------------------------------------------------------------------------------------------
-# Statistics
-# --------------------------------------------------------------------------------------------
-
-
-def venue_year_key(conference: str | None, year: int | None, track: str | None) -> str:
-    """``f"{conference}-{year}"``, plus ``f"-{track}"`` when the track is not ``main``/empty.
-
-    Matches the partition keys (``iclr-2024``, ``neurips-2023-datasets_and_benchmarks``,
-    ``emnlp-2023-findings``). Rolling venues (TMLR) are keyed by the row's ``year``
-    (``tmlr-2024``); a null year gives ``tmlr`` alone.
-    """
-    key = conference or "unknown"
-    if year is not None:
-        key = f"{key}-{year}"
-    if track and track != "main":
-        key = f"{key}-{track}"
-    return key
-
-
-def is_accepted(decision: str | None, venue: str | None) -> bool:
-    """The acceptance rule used for the card's acceptance rates.
-
-    1. A non-empty ``decision`` wins: accepted iff it starts with "Accept" (case-insensitive;
-       covers "Accept (poster)", "Accept-Findings", TMLR "Accept with minor revision"), rejected
-       if it mentions reject/withdraw.
-    2. Otherwise (no or unrecognised decision, e.g. "Poster") the final ``venue`` string decides:
-       accepted iff it is non-empty and contains none of "Reject", "Withdrawn", "Desk Rejected",
-       "Submitted to" (case-insensitive) — OpenReview leaves "Submitted to X" on papers that were
-       not accepted.
-    """
-    d = (decision or "").strip().lower()
-    if d.startswith("accept"):
-        return True
-    if "reject" in d or "withdraw" in d:
-        return False
-    v = (venue or "").strip().lower()
-    if not v:
-        return False
-    return not any(marker in v for marker in _REJECT_MARKERS)
-
-
-_LEADING_NUMBER = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)")
-
-
-def parse_rating(value) -> float | None:
-    """A review's numeric ``rating``: numbers as is, strings by their leading number
-    ("6: marginally above" -> 6.0); anything else (None, "", bools) -> None."""
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value) if math.isfinite(value) else None
-    if isinstance(value, str):
-        m = _LEADING_NUMBER.match(value)
-        return float(m.group(1)) if m else None
-    return None
-
-
-@dataclass
-class VenueYearStats:
-    key: str
-    conference: str
-    year: int | None
-    track: str
-    papers: int = 0
-    reviews: int = 0  # sum of num_reviews
-    pages: int = 0  # markdown.count(PAGE_SEPARATOR) + 1 for non-empty markdown
-    papers_with_markdown: int = 0
-    accepted: int = 0  # see is_accepted()
-    rating_counts: dict[float, int] = field(default_factory=dict)  # rating value -> reviews
-
-    @property
-    def acceptance_rate(self) -> float | None:
-        return self.accepted / self.papers if self.papers else None
-
-    @property
-    def num_ratings(self) -> int:
-        return sum(self.rating_counts.values())
-
-    @property
-    def mean_rating(self) -> float | None:
-        n = self.num_ratings
-        return sum(v * c for v, c in self.rating_counts.items()) / n if n else None
-
-    def merge(self, other: "VenueYearStats") -> None:
-        self.papers += other.papers
-        self.reviews += other.reviews
-        self.pages += other.pages
-        self.papers_with_markdown += other.papers_with_markdown
-        self.accepted += other.accepted
-        for v, c in other.rating_counts.items():
-            self.rating_counts[v] = self.rating_counts.get(v, 0) + c
-
-    def to_dict(self) -> dict:
-        return {
-            "key": self.key,
-            "conference": self.conference,
-            "year": self.year,
-            "track": self.track,
-            "papers": self.papers,
-            "reviews": self.reviews,
-            "pages": self.pages,
-            "papers_with_markdown": self.papers_with_markdown,
-            "accepted": self.accepted,
-            # JSON keys are strings; sorted for stable output.
-            "rating_counts": {repr(float(k)): v for k, v in sorted(self.rating_counts.items())},
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "VenueYearStats":
-        d = dict(d)
-        d["rating_counts"] = {float(k): int(v) for k, v in d.get("rating_counts", {}).items()}
-        return cls(**d)
-
-
-@dataclass
-class SplitStats:
-    split: str
-    num_examples: int
-    num_bytes: int  # sum of the shard files' sizes (what is stored / downloaded)
-    files: list[str]  # final shard paths, in shard order
-    venue_years: dict[str, VenueYearStats]
-    # Uncompressed Arrow size estimate (HF `dataset_info.splits[].num_bytes` semantics).
-    dataset_bytes: int = 0
-
-    @property
-    def papers(self) -> int:
-        return sum(v.papers for v in self.venue_years.values())
-
-    @property
-    def reviews(self) -> int:
-        return sum(v.reviews for v in self.venue_years.values())
-
-    @property
-    def pages(self) -> int:
-        return sum(v.pages for v in self.venue_years.values())
-
-    @property
-    def accepted(self) -> int:
-        return sum(v.accepted for v in self.venue_years.values())
-
-    def rating_counts(self) -> dict[float, int]:
-        out: Counter = Counter()
-        for v in self.venue_years.values():
-            out.update(v.rating_counts)
-        return dict(out)
-
-    def to_dict(self) -> dict:
-        return {
-            "split": self.split,
-            "num_examples": self.num_examples,
-            "num_bytes": self.num_bytes,
-            "dataset_bytes": self.dataset_bytes,
-            "files": list(self.files),
-            "venue_years": {k: v.to_dict() for k, v in sorted(self.venue_years.items())},
-        }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, sort_keys=True)
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "SplitStats":
-        return cls(
-            split=d["split"],
-            num_examples=int(d["num_examples"]),
-            num_bytes=int(d["num_bytes"]),
-            files=list(d.get("files", [])),
-            venue_years={
-                k: VenueYearStats.from_dict(v) for k, v in d.get("venue_years", {}).items()
-            },
-            dataset_bytes=int(d.get("dataset_bytes", 0)),
-        )
-
-
-@dataclass
-class ConfigFileStats:
-    config_name: str
-    split: str
-    path: str
-    num_examples: int
-    num_bytes: int
-    schema: pa.Schema
-
-
-class _StatsAccumulator:
-    def __init__(self) -> None:
-        self.venue_years: dict[str, VenueYearStats] = {}
-
-    def add(self, table: pa.Table | pa.RecordBatch) -> None:
-        if table.num_rows == 0:
-            return
-        conf = table.column("conference").to_pylist()
-        year = table.column("year").to_pylist()
-        track = table.column("track").to_pylist()
-        num_reviews = table.column("num_reviews").to_pylist()
-        decision = table.column("decision").to_pylist()
-        venue = table.column("venue").to_pylist()
-        reviews_json = table.column("reviews_json").to_pylist()
-        markdown = table.column("markdown")
-        # Page counts without materialising the markdown as Python strings.
-        seps = pc.count_substring(markdown, PAGE_SEPARATOR).to_pylist()
-        md_len = pc.binary_length(markdown).to_pylist()
-        for i in range(table.num_rows):
-            key = venue_year_key(conf[i], year[i], track[i])
-            vy = self.venue_years.get(key)
-            if vy is None:
-                vy = self.venue_years[key] = VenueYearStats(
-                    key=key, conference=conf[i] or "", year=year[i], track=track[i] or ""
-                )
-            vy.papers += 1
-            vy.reviews += num_reviews[i] or 0
-            if md_len[i]:
-                vy.pages += (seps[i] or 0) + 1
-                vy.papers_with_markdown += 1
-            if is_accepted(decision[i], venue[i]):
-                vy.accepted += 1
-            for r in _ratings(reviews_json[i]):
-                vy.rating_counts[r] = vy.rating_counts.get(r, 0) + 1
-
-
-def _ratings(reviews_json: str | None) -> Iterator[float]:
-    if not reviews_json:
-        return
-    try:
-        reviews = json.loads(reviews_json)
-    except (TypeError, ValueError):
-        return
-    if not isinstance(reviews, list):
-        return
-    for review in reviews:
-        if isinstance(review, dict):
-            r = parse_rating(review.get("rating"))
-            if r is not None:
-                yield r
 
 
 # --------------------------------------------------------------------------------------------
@@ -414,24 +179,6 @@ def validate_parquet_schema(
 # --------------------------------------------------------------------------------------------
 # Row-group streaming
 # --------------------------------------------------------------------------------------------
-
-
-def iter_parquet_batches(
-    fs: pafs.FileSystem, path: str, batch_rows: int, columns: list[str] | None = None
-) -> Iterator[pa.RecordBatch]:
-    """Non-empty batches of one Parquet file, in file order, read one row group at a time.
-
-    Memory: a single ``ParquetFile.iter_batches()`` over a whole file keeps memory it allocated
-    for earlier row groups until the file is closed (resident memory grew by ~30 MB per 1,000
-    rows of ~90 KB markdown, i.e. with the size of the venue-year); a reader per row group
-    frees it after each one, so memory stays at about one row group."""
-    with fs.open_input_file(path) as f:
-        pf = pq.ParquetFile(f)
-        for i in range(pf.num_row_groups):
-            for batch in pf.iter_batches(batch_size=batch_rows, row_groups=[i], columns=columns,
-                                         use_threads=False):
-                if batch.num_rows:
-                    yield batch
 
 
 def _iter_input_batches(
@@ -542,7 +289,7 @@ def write_conference_split(
     staging = join_path(out_dir, STAGING_DIR, f"{split}-{uuid.uuid4().hex}")
     fs.create_dir(staging, recursive=True)
 
-    stats = _StatsAccumulator()
+    stats = StatsAccumulator()
     seen: dict[str, str] = {}
     temp_paths: list[str] = []
     num_examples = 0
@@ -617,7 +364,7 @@ def compute_split_stats(
     were written by earlier runs). Streams row groups; ``dataset_bytes`` is the same estimate."""
     _check_name("split", split)
     files = list_split_shards(fs, out_dir, split)
-    stats = _StatsAccumulator()
+    stats = StatsAccumulator()
     num_examples = 0
     dataset_bytes = 0
     for path in files:
@@ -773,14 +520,12 @@ def assemble_conference_split(
 
     - ``provenance/<split>-*``: the venue-years' provenance rows, batch by batch;
     - ``review/<split>_{train,test}-*`` and ``rebuttal/<split>_{train,test}-*``: the Re^2 records,
-      joined with provenance and split by forum-id hash (``re2.config_split_reader``, DuckDB).
+      joined with provenance and split by forum-id hash (``re2_writer.config_split_reader``, DuckDB).
       The card maps ``train``/``test`` to ``<config>/*_train-*`` / ``*_test-*``, so every
       conference asset writes only its own files.
 
     Returns (SplitStats, {config: {split: num_examples}}).
     """
-    from .re2 import DEFAULT_TEST_SHARE, REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA, SPLITS, config_split_reader
-
     share = DEFAULT_TEST_SHARE if test_share is None else test_share
     stats = write_conference_split(fs, rows_files, out_dir, split, target_shard_bytes, row_group_rows)
     configs: dict[str, dict[str, int]] = {}
@@ -793,7 +538,7 @@ def assemble_conference_split(
         if not files:
             continue
         configs[name] = {}
-        for part in SPLITS:
+        for part in TRAIN_TEST_SPLITS:
             reader = config_split_reader(fs, files, provenance_files, part, schema, test_share=share,
                                          temp_dir=temp_dir)
             c = write_config_table(fs, reader, out_dir, name, f"{split}_{part}", row_group_rows=row_group_rows)

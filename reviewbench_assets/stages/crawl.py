@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from partitions.catalogue import VenueYear
-from reviewbench_assets.domain.openreview_api import OpenReviewApi, OpenReviewError
-from reviewbench_assets.domain.store import Store
+from resources.openreview_api import OpenReviewApi, OpenReviewError
+from resources.store import Store
 
 PAGE_SIZE = 1000
 

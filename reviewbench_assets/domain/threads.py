@@ -23,7 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from reviewbench_assets.domain.forum import ParsedForum, Post, sort_time
+from reviewbench_assets.domain.posts import ParsedForum, Post, sort_time
 from reviewbench_assets.domain.scores import reviewer_id
 
 RULE_BASED = "rule-based"

@@ -1,0 +1,253 @@
+"""Statistics of the published corpus (per venue-year and per split): what the dataset card and the
+split assets' metadata report. Pure: computed from Arrow batches of REVIEWBENCH_SCHEMA rows."""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from reviewbench_assets.domain.schema import PAGE_SEPARATOR
+
+_REJECT_MARKERS = ("reject", "withdrawn", "desk rejected", "submitted to")
+
+
+# --------------------------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------------------------
+
+
+def venue_year_key(conference: str | None, year: int | None, track: str | None) -> str:
+    """``f"{conference}-{year}"``, plus ``f"-{track}"`` when the track is not ``main``/empty.
+
+    Matches the partition keys (``iclr-2024``, ``neurips-2023-datasets_and_benchmarks``,
+    ``emnlp-2023-findings``). Rolling venues (TMLR) are keyed by the row's ``year``
+    (``tmlr-2024``); a null year gives ``tmlr`` alone.
+    """
+    key = conference or "unknown"
+    if year is not None:
+        key = f"{key}-{year}"
+    if track and track != "main":
+        key = f"{key}-{track}"
+    return key
+
+
+def is_accepted(decision: str | None, venue: str | None) -> bool:
+    """The acceptance rule used for the card's acceptance rates.
+
+    1. A non-empty ``decision`` wins: accepted iff it starts with "Accept" (case-insensitive;
+       covers "Accept (poster)", "Accept-Findings", TMLR "Accept with minor revision"), rejected
+       if it mentions reject/withdraw.
+    2. Otherwise (no or unrecognised decision, e.g. "Poster") the final ``venue`` string decides:
+       accepted iff it is non-empty and contains none of "Reject", "Withdrawn", "Desk Rejected",
+       "Submitted to" (case-insensitive) — OpenReview leaves "Submitted to X" on papers that were
+       not accepted.
+    """
+    d = (decision or "").strip().lower()
+    if d.startswith("accept"):
+        return True
+    if "reject" in d or "withdraw" in d:
+        return False
+    v = (venue or "").strip().lower()
+    if not v:
+        return False
+    return not any(marker in v for marker in _REJECT_MARKERS)
+
+
+_LEADING_NUMBER = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)")
+
+
+def parse_rating(value) -> float | None:
+    """A review's numeric ``rating``: numbers as is, strings by their leading number
+    ("6: marginally above" -> 6.0); anything else (None, "", bools) -> None."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        m = _LEADING_NUMBER.match(value)
+        return float(m.group(1)) if m else None
+    return None
+
+
+@dataclass
+class VenueYearStats:
+    key: str
+    conference: str
+    year: int | None
+    track: str
+    papers: int = 0
+    reviews: int = 0  # sum of num_reviews
+    pages: int = 0  # markdown.count(PAGE_SEPARATOR) + 1 for non-empty markdown
+    papers_with_markdown: int = 0
+    accepted: int = 0  # see is_accepted()
+    rating_counts: dict[float, int] = field(default_factory=dict)  # rating value -> reviews
+
+    @property
+    def acceptance_rate(self) -> float | None:
+        return self.accepted / self.papers if self.papers else None
+
+    @property
+    def num_ratings(self) -> int:
+        return sum(self.rating_counts.values())
+
+    @property
+    def mean_rating(self) -> float | None:
+        n = self.num_ratings
+        return sum(v * c for v, c in self.rating_counts.items()) / n if n else None
+
+    def merge(self, other: "VenueYearStats") -> None:
+        self.papers += other.papers
+        self.reviews += other.reviews
+        self.pages += other.pages
+        self.papers_with_markdown += other.papers_with_markdown
+        self.accepted += other.accepted
+        for v, c in other.rating_counts.items():
+            self.rating_counts[v] = self.rating_counts.get(v, 0) + c
+
+    def to_dict(self) -> dict:
+        return {
+            "key": self.key,
+            "conference": self.conference,
+            "year": self.year,
+            "track": self.track,
+            "papers": self.papers,
+            "reviews": self.reviews,
+            "pages": self.pages,
+            "papers_with_markdown": self.papers_with_markdown,
+            "accepted": self.accepted,
+            # JSON keys are strings; sorted for stable output.
+            "rating_counts": {repr(float(k)): v for k, v in sorted(self.rating_counts.items())},
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "VenueYearStats":
+        d = dict(d)
+        d["rating_counts"] = {float(k): int(v) for k, v in d.get("rating_counts", {}).items()}
+        return cls(**d)
+
+
+@dataclass
+class SplitStats:
+    split: str
+    num_examples: int
+    num_bytes: int  # sum of the shard files' sizes (what is stored / downloaded)
+    files: list[str]  # final shard paths, in shard order
+    venue_years: dict[str, VenueYearStats]
+    # Uncompressed Arrow size estimate (HF `dataset_info.splits[].num_bytes` semantics).
+    dataset_bytes: int = 0
+
+    @property
+    def papers(self) -> int:
+        return sum(v.papers for v in self.venue_years.values())
+
+    @property
+    def reviews(self) -> int:
+        return sum(v.reviews for v in self.venue_years.values())
+
+    @property
+    def pages(self) -> int:
+        return sum(v.pages for v in self.venue_years.values())
+
+    @property
+    def accepted(self) -> int:
+        return sum(v.accepted for v in self.venue_years.values())
+
+    def rating_counts(self) -> dict[float, int]:
+        out: Counter = Counter()
+        for v in self.venue_years.values():
+            out.update(v.rating_counts)
+        return dict(out)
+
+    def to_dict(self) -> dict:
+        return {
+            "split": self.split,
+            "num_examples": self.num_examples,
+            "num_bytes": self.num_bytes,
+            "dataset_bytes": self.dataset_bytes,
+            "files": list(self.files),
+            "venue_years": {k: v.to_dict() for k, v in sorted(self.venue_years.items())},
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "SplitStats":
+        return cls(
+            split=d["split"],
+            num_examples=int(d["num_examples"]),
+            num_bytes=int(d["num_bytes"]),
+            files=list(d.get("files", [])),
+            venue_years={
+                k: VenueYearStats.from_dict(v) for k, v in d.get("venue_years", {}).items()
+            },
+            dataset_bytes=int(d.get("dataset_bytes", 0)),
+        )
+
+
+@dataclass
+class ConfigFileStats:
+    config_name: str
+    split: str
+    path: str
+    num_examples: int
+    num_bytes: int
+    schema: pa.Schema
+
+
+class StatsAccumulator:
+    def __init__(self) -> None:
+        self.venue_years: dict[str, VenueYearStats] = {}
+
+    def add(self, table: pa.Table | pa.RecordBatch) -> None:
+        if table.num_rows == 0:
+            return
+        conf = table.column("conference").to_pylist()
+        year = table.column("year").to_pylist()
+        track = table.column("track").to_pylist()
+        num_reviews = table.column("num_reviews").to_pylist()
+        decision = table.column("decision").to_pylist()
+        venue = table.column("venue").to_pylist()
+        reviews_json = table.column("reviews_json").to_pylist()
+        markdown = table.column("markdown")
+        # Page counts without materialising the markdown as Python strings.
+        seps = pc.count_substring(markdown, PAGE_SEPARATOR).to_pylist()
+        md_len = pc.binary_length(markdown).to_pylist()
+        for i in range(table.num_rows):
+            key = venue_year_key(conf[i], year[i], track[i])
+            vy = self.venue_years.get(key)
+            if vy is None:
+                vy = self.venue_years[key] = VenueYearStats(
+                    key=key, conference=conf[i] or "", year=year[i], track=track[i] or ""
+                )
+            vy.papers += 1
+            vy.reviews += num_reviews[i] or 0
+            if md_len[i]:
+                vy.pages += (seps[i] or 0) + 1
+                vy.papers_with_markdown += 1
+            if is_accepted(decision[i], venue[i]):
+                vy.accepted += 1
+            for r in _ratings(reviews_json[i]):
+                vy.rating_counts[r] = vy.rating_counts.get(r, 0) + 1
+
+
+def _ratings(reviews_json: str | None) -> Iterator[float]:
+    if not reviews_json:
+        return
+    try:
+        reviews = json.loads(reviews_json)
+    except (TypeError, ValueError):
+        return
+    if not isinstance(reviews, list):
+        return
+    for review in reviews:
+        if isinstance(review, dict):
+            r = parse_rating(review.get("rating"))
+            if r is not None:
+                yield r

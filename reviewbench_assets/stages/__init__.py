@@ -1,0 +1,2 @@
+"""Stage logic that does I/O through the clients it is given (store, OpenReview API, LLM):
+Dagster-free, so each stage is testable without Dagster or HTTP. Rules live in `domain/`."""

@@ -1,0 +1,80 @@
+"""Publishing the dataset card and its score plots under the corpus folder (atomic: temp file under
+`.staging/` + move). The card's text is rendered in `reviewbench_assets.domain.card`."""
+from __future__ import annotations
+
+import uuid
+
+import pyarrow.fs as pafs
+
+from reviewbench_assets.domain.card import fmt_value, with_data
+from reviewbench_assets.domain.corpus_stats import SplitStats
+from reviewbench_assets.stages.corpus_writer import STAGING_DIR, join_path
+
+
+def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes) -> str:
+    """Write ``out_dir/rel`` atomically (temp file under ``.staging/`` + move); the final path."""
+    staging = join_path(out_dir, STAGING_DIR)
+    fs.create_dir(staging, recursive=True)
+    tmp = join_path(staging, f"{rel.replace('/', '-')}-{uuid.uuid4().hex}")
+    final = join_path(out_dir, rel)
+    try:
+        with fs.open_output_stream(tmp) as f:
+            f.write(data)
+        fs.move(tmp, final)
+    except BaseException:
+        if fs.get_file_info(tmp).type == pafs.FileType.File:
+            fs.delete_file(tmp)
+        raise
+    return final
+
+
+def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str) -> str:
+    """Write ``out_dir/README.md`` atomically. Returns the final path."""
+    return _publish(fs, out_dir, "README.md", text.encode("utf-8"))
+
+
+# --------------------------------------------------------------------------------------------
+# Plots
+# --------------------------------------------------------------------------------------------
+
+
+def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitStats]) -> dict[str, str]:
+    """One PNG per split under ``out_dir/plots/<split>_ratings.png``: the share of reviews per
+    rating value, one bar series per venue-year. Returns {split: relative path}; {} when
+    matplotlib is not installed (the card then keeps only its text histograms)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return {}
+    import io
+
+    out: dict[str, str] = {}
+    fs.create_dir(join_path(out_dir, "plots"), recursive=True)
+    for s in with_data(stats):
+        series = {k: v.rating_counts for k, v in sorted(s.venue_years.items()) if v.rating_counts}
+        if not series:
+            continue
+        values = sorted({r for counts in series.values() for r in counts})
+        fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
+        width = 0.8 / len(series)
+        for i, (key, counts) in enumerate(series.items()):
+            total = sum(counts.values())
+            xs = [j + (i - (len(series) - 1) / 2) * width for j in range(len(values))]
+            ax.bar(xs, [100 * counts.get(v, 0) / total for v in values], width=width,
+                   label=f"{key} (n={total:,})")
+        ax.set_xticks(range(len(values)), [fmt_value(v) for v in values])
+        ax.set_xlabel("rating")
+        ax.set_ylabel("% of reviews")
+        ax.set_title(f"{s.split}: rating distribution per venue-year")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", metadata={"Software": None})
+        plt.close(fig)
+        rel = f"plots/{s.split}_ratings.png"
+        _publish(fs, out_dir, rel, buf.getvalue())
+        out[s.split] = rel
+    return out

@@ -1,0 +1,26 @@
+"""Reading Parquet through a `pyarrow.fs` filesystem (local or S3), one row group at a time."""
+from __future__ import annotations
+
+from typing import Iterator
+
+import pyarrow as pa
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+
+def iter_parquet_batches(
+    fs: pafs.FileSystem, path: str, batch_rows: int, columns: list[str] | None = None
+) -> Iterator[pa.RecordBatch]:
+    """Non-empty batches of one Parquet file, in file order, read one row group at a time.
+
+    Memory: a single ``ParquetFile.iter_batches()`` over a whole file keeps memory it allocated
+    for earlier row groups until the file is closed (resident memory grew by ~30 MB per 1,000
+    rows of ~90 KB markdown, i.e. with the size of the venue-year); a reader per row group
+    frees it after each one, so memory stays at about one row group."""
+    with fs.open_input_file(path) as f:
+        pf = pq.ParquetFile(f)
+        for i in range(pf.num_row_groups):
+            for batch in pf.iter_batches(batch_size=batch_rows, row_groups=[i], columns=columns,
+                                         use_threads=False):
+                if batch.num_rows:
+                    yield batch
