@@ -2,11 +2,8 @@
 
 Besides `dialogues/<pk>.jsonl` it writes the venue-year's Re^2 records (`re2/<pk>.review.parquet`,
 `re2/<pk>.rebuttal.parquet`) that the conference split assets publish as the `review` and
-`rebuttal` configs.
+`rebuttal` configs. The logic is `stages.dialogue_stage.build_venue_dialogues`.
 """
-
-from collections import Counter
-from itertools import islice
 
 import dagster as dg
 
@@ -14,17 +11,11 @@ from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import StorageResource
 from resources.llm import LLMResource
-from reviewbench_assets import paths
-from reviewbench_assets.domain.threads import (RULE_BASED, build_dialogues, is_reminder, llm_merge,
-                                                 llm_only_reminders, reminder_candidates)
-from reviewbench_assets.domain.forum import MalformedForumError, parse_forum
 from resources.llm_client import LLMCache
 from reviewbench_assets.domain.llm import LLMSteps
-from reviewbench_assets.domain.re2 import rebuttal_record, review_record
-from reviewbench_assets.stages.re2_writer import write_venue_outputs
+from reviewbench_assets.domain.threads import RULE_BASED
 from reviewbench_assets.metadata import preview
-
-FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
+from reviewbench_assets.stages.dialogue_stage import build_venue_dialogues
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="dialogues",
@@ -38,57 +29,16 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResour
     client = llm.client()
     steps = (LLMSteps(client, LLMCache(store), max_merge_tokens=llm.max_merge_tokens,
                       max_input_chars=llm.max_input_chars) if client is not None else None)
-    stats, malformed, previews = Counter(), [], []
-
-    def parsed_forums():
-        for record in store.iter_jsonl(store.path(paths.raw_forums(venue.key))):
-            try:
-                yield parse_forum(record["note"], venue, review_edits=record.get("review_edits"))
-            except MalformedForumError as exc:
-                malformed.append({"forum_id": record.get("forum_id"), "error": str(exc)})
-
-    def items():
-        forums = parsed_forums()
-        while chunk := list(islice(forums, FORUMS_PER_BATCH)):
-            labels: dict[str, bool] = {}
-            if steps is not None:
-                cands = [q for p in chunk for q in reminder_candidates(p)]
-                for q, label in zip(cands, steps.classify_reminders([(q.title, q.text) for q in cands])):
-                    if label is not None:
-                        labels[q.note_id] = label
-                stats["llm_only_reminders"] += len(llm_only_reminders(cands, labels))
-                stats["llm_vetoed_reminders"] += sum(is_reminder(q) and labels.get(q.note_id) is False
-                                                     for q in cands)
-            by = steps.merged_by if steps is not None else "rule"
-            per_forum = [(p, build_dialogues(p, labels, by)) for p in chunk]
-            if steps is not None:
-                merged = iter(llm_merge([d for _, ds in per_forum for d in ds],
-                                        {p.forum_id: p for p in chunk}, steps))
-                per_forum = [(p, [next(merged) for _ in ds]) for p, ds in per_forum]
-            for p, ds in per_forum:
-                rows = [d.model_dump() for d in ds]
-                for row in rows:
-                    stats["turns"] += len(row["turns"])
-                    stats["dropped_reminders"] += row["dropped_reminders"]
-                    stats["llm_merged_turns"] += sum(t["merged_by"] != RULE_BASED for t in row["turns"])
-                    if len(previews) < 10:
-                        previews.append({"forum_id": row["forum_id"], "reviewer": row["reviewer"],
-                                         "turns": len(row["turns"]), "merged_by": row["merged_by"],
-                                         "roles": " > ".join(t["role"] for t in row["turns"])})
-                yield (rows, review_record(p, venue.conference, venue.year),
-                       [rebuttal_record(d, p, venue.conference, venue.year) for d in ds])
-
-    out = store.path(paths.dialogues(venue.key))
-    counts = write_venue_outputs(store, out, store.path(paths.re2_review(venue.key)),
-                                 store.path(paths.re2_rebuttal(venue.key)), items())
+    r = build_venue_dialogues(venue, store, steps)
+    stats, counts = r.stats, r.counts
     meta = {
         "dagster/row_count": counts["dialogues"], "turns": stats["turns"],
         "dropped_reminders": stats["dropped_reminders"],
         "merged_by": steps.merged_by if steps is not None else RULE_BASED,
-        "llm_merged_turns": stats["llm_merged_turns"], "malformed_forums": len(malformed),
+        "llm_merged_turns": stats["llm_merged_turns"], "malformed_forums": len(r.malformed),
         "re2_review_records": counts["review_records"], "re2_rebuttal_records": counts["rebuttal_records"],
-        "path": dg.MetadataValue.path(out),
-        "preview": preview(previews, ["forum_id", "reviewer", "turns", "merged_by", "roles"]),
+        "path": dg.MetadataValue.path(r.out_path),
+        "preview": preview(r.previews, ["forum_id", "reviewer", "turns", "merged_by", "roles"]),
     }
     if steps is not None:
         s = steps.stats

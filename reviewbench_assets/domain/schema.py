@@ -68,3 +68,8 @@ def empty_review() -> dict:
     review.update({f: None for f in REVIEW_FLAG_FIELDS})
     review.update({f: {} for f in REVIEW_DICT_FIELDS})
     return review
+
+# paper_markdown's output (`markdown/<pk>.parquet`), read by reviewbench_split.
+MARKDOWN_SCHEMA = pa.schema([("forum_id", pa.string()), ("markdown", pa.string()),
+                             ("num_pages", pa.int32()), ("engine", pa.string()), ("model", pa.string()),
+                             ("pdf_sha256", pa.string()), ("error", pa.string())])
