@@ -1,19 +1,40 @@
-# Every target sets itself up on a fresh machine: Debian chromium, the venv, the project.
+# Every target sets itself up on a fresh machine: Debian packages, the venv, the project.
+# `make demo` / `make ui` / `make dev` install only what they run (the project + its `replica`
+# extra, Debian chromium); `make test` / `make bench` install everything (extra `dev`, which
+# compiles llama-cpp-python from source for the LLM tests, PostgreSQL, tesseract).
 SHELL := /bin/bash
 PY := .venv/bin/python
-export DAGSTER_HOME := $(CURDIR)/.dagster_home
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-STAMP := .venv/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+HASH := $(shell cat pyproject.toml | sha1sum | cut -c1-12)
+STAMP := .venv/.installed-$(HASH)
+STAMP_DEMO := .venv/.installed-demo-$(HASH)
+# The demo's instance and storage, shared by `make demo` and `make ui` (scripts/demo_env.py).
+DEMO_HOME := $(CURDIR)/var/demo/dagster_home
+# `make dev` (the real OpenReview): its own instance and storage, never the demo's.
+DEV_HOME := $(CURDIR)/.dagster_home
+DEV_STORAGE ?= $(CURDIR)/var/storage
 
-.PHONY: setup system-deps demo test bench dev clean
+.PHONY: setup setup-demo system-deps system-deps-demo demo ui test bench dev clean
 
-# Debian packages: chromium (Playwright drives it), PostgreSQL (the production-instance test),
-# tesseract-ocr (the `tesseract` OCR engine).
-system-deps:
-	@if ! command -v /usr/bin/chromium >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
-	    || ! command -v tesseract >/dev/null; then \
+# What the demo, `make ui` and `make dev` need: chromium (Playwright drives it to read /revisions).
+system-deps-demo:
+	@if ! command -v /usr/bin/chromium >/dev/null; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
-	    chromium fonts-dejavu-core postgresql tesseract-ocr; fi
+	    chromium fonts-dejavu-core; fi
+
+# Everything the tests need as well: PostgreSQL (the production-instance test), tesseract-ocr
+# (the `tesseract` OCR engine).
+system-deps: system-deps-demo
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v tesseract >/dev/null; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
+	    postgresql tesseract-ocr; fi
+
+# The project and the replica's extra: prebuilt wheels only, no compiler.
+$(STAMP_DEMO): pyproject.toml
+	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[replica]'
+	rm -f .venv/.installed-demo-* && touch $(STAMP_DEMO)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
@@ -21,18 +42,21 @@ $(STAMP): pyproject.toml
 	# llama-cpp-python (dev) builds from source: use both cores, skip its examples and tests.
 	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) CMAKE_ARGS="-DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF" \
 	  $(PY) -m pip install -q -e '.[dev]'
-	rm -f .venv/.installed-* && touch $(STAMP)
+	rm -f .venv/.installed-* && touch $(STAMP) $(STAMP_DEMO)
 
-dagster-home:
-	@mkdir -p $(DAGSTER_HOME) && cp dagster.yaml $(DAGSTER_HOME)/dagster.yaml
+setup-demo: system-deps-demo $(STAMP_DEMO)
+setup: system-deps $(STAMP)
 
-.PHONY: dagster-home
-setup: system-deps $(STAMP) dagster-home
-
-# Starts the OpenReview replica, materializes every asset of one replica partition through
-# `dagster asset materialize`, prints rows per split; the last line is `corpus: <dir>`.
-demo: setup
+# Starts the OpenReview replica, materializes every asset of the replica partitions through
+# `dagster asset materialize` into var/demo/ (instance + storage), prints rows per split, the
+# line `corpus: <dir>` and how to open the UI on the same data (`make ui`).
+demo: setup-demo
 	$(PY) -m scripts.demo
+
+# The replica (same data as the demo) + the Dagster UI, webserver and daemon (`dagster dev`), on
+# the demo's instance and storage: http://127.0.0.1:3000 (UI_PORT=... to change).
+ui: setup-demo
+	$(PY) -m scripts.ui
 
 test: setup
 	$(PY) -m pytest -q -p no:cacheprovider
@@ -40,9 +64,14 @@ test: setup
 bench: setup
 	$(PY) -m benchmarks.run_all
 
-# The Dagster UI on the replica-free default config (point OPENREVIEW_* at a replica or the real site).
-dev: setup
-	.venv/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p 3000
+# The Dagster UI against the real OpenReview (or wherever OPENREVIEW_* point), with its own instance
+# (.dagster_home) and storage (var/storage, or REVIEWBENCH_STORAGE_ROOT); the demo's data is `make ui`.
+dev: setup-demo
+	@mkdir -p $(DEV_HOME) && cp dagster.yaml $(DEV_HOME)/dagster.yaml
+	@echo "make dev: DAGSTER_HOME=$(DEV_HOME) REVIEWBENCH_STORAGE_ROOT=$${REVIEWBENCH_STORAGE_ROOT:-$(DEV_STORAGE)}"
+	@echo "make dev: OpenReview API v2 $${OPENREVIEW_API_V2_URL:-https://api2.openreview.net} (the demo's replica data: make ui)"
+	DAGSTER_HOME=$(DEV_HOME) REVIEWBENCH_STORAGE_ROOT=$${REVIEWBENCH_STORAGE_ROOT:-$(DEV_STORAGE)} \
+	  .venv/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p $${UI_PORT:-3000}
 
 clean:
 	rm -rf var .dagster_home

@@ -29,8 +29,9 @@ def main(argv=None) -> int:
                         n_forums=args.n_forums, allow_anonymous=True if args.allow_anonymous else None)
     rep = ReplicaServer(fx, host=args.host, port=args.port_v2, port_v1=args.port_v1, port_web=args.port_web,
                         max_page_size=args.max_page_size).start()
-    print(f"OPENREVIEW_API_BASEURL_V2={rep.api_v2_url}")
-    print(f"OPENREVIEW_API_BASEURL={rep.api_v1_url}")
+    # The names the platform reads (reviewbench_assets/definitions.py: build_resources).
+    print(f"OPENREVIEW_API_V2_URL={rep.api_v2_url}")
+    print(f"OPENREVIEW_API_V1_URL={rep.api_v1_url}")
     print(f"OPENREVIEW_WEB_URL={rep.web_url}")
     print(f"OPENREVIEW_USERNAME={rep.username}")
     print(f"OPENREVIEW_PASSWORD={rep.password}")

@@ -5,6 +5,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 from contextlib import contextmanager
 
@@ -35,6 +36,8 @@ def running_replica(venues: str = "iclr-2024,iclr-2020", extra_args: tuple[str, 
             banner.append(line)
             if _ready("".join(banner)):
                 break
+        # keep reading its output, so a chatty replica never blocks on a full pipe
+        threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
         text = "".join(banner)
         user = re.search(r"(?:username|user)\S*\s*[:=]\s*(\S+)", text, re.I)
         pw = re.search(r"password\S*\s*[:=]\s*(\S+)", text, re.I)

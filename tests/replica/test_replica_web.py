@@ -88,9 +88,11 @@ def test_cli_serve(tmp_path):
     try:
         lines = [proc.stdout.readline().strip() for _ in range(5)]
         env = dict(line.split("=", 1) for line in lines)
-        assert env["OPENREVIEW_API_BASEURL_V2"] == f"http://127.0.0.1:{ports[0]}"
+        # the names build_resources() reads, so `export` of the banner points the platform at it
+        assert env["OPENREVIEW_API_V2_URL"] == f"http://127.0.0.1:{ports[0]}"
+        assert env["OPENREVIEW_API_V1_URL"] == f"http://127.0.0.1:{ports[1]}"
         assert env["OPENREVIEW_WEB_URL"] == f"http://127.0.0.1:{ports[2]}"
-        r = requests.post(env["OPENREVIEW_API_BASEURL_V2"] + "/login",
+        r = requests.post(env["OPENREVIEW_API_V2_URL"] + "/login",
                           json={"id": env["OPENREVIEW_USERNAME"], "password": env["OPENREVIEW_PASSWORD"]})
         assert r.status_code == 200 and r.json()["token"]
     finally:
