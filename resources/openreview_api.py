@@ -23,6 +23,7 @@ from datetime import datetime
 import openreview
 import requests
 from requests.adapters import HTTPAdapter
+from urllib3.exceptions import NewConnectionError
 
 
 class OpenReviewError(RuntimeError):
@@ -51,6 +52,42 @@ class CredentialsError(OpenReviewError):
                     "refused: check it can read this venue")
         RuntimeError.__init__(self, f"{name} ({status}) on {path}: {message}. {hint}.")
         self.name, self.status, self.path, self.logged_in = name, status, path, logged_in
+
+
+# The variable that sets each API's base URL (reviewbench_assets/definitions.py: build_resources).
+URL_VARS = {"v1": "OPENREVIEW_API_V1_URL", "v2": "OPENREVIEW_API_V2_URL"}
+
+
+class UnreachableError(OpenReviewError):
+    """The host does not resolve or refuses connections: retrying for minutes cannot help, so the
+    first such failure ends the run, naming the URL and the variable that sets it."""
+
+    def __init__(self, url: str, api: str, cause: BaseException):
+        var = URL_VARS.get(api, "OPENREVIEW_API_V2_URL")
+        kind = "does not resolve" if "resolve" in str(cause).lower() else "refuses connections"
+        RuntimeError.__init__(self, f"OpenReview API {api} at {url} {kind} ({cause}). Check the network, or "
+                                    f"point {var} at a reachable server (e.g. the replica: `make ui`).")
+        self.name, self.status, self.path, self.url, self.variable = "UnreachableError", None, url, url, var
+
+
+def unreachable_cause(exc: BaseException) -> BaseException | None:
+    """The DNS failure or refused connection behind a requests ConnectionError, if that is what it is
+    (a dropped connection or a timeout is not: those are retried)."""
+    seen, todo = set(), [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, NewConnectionError):  # urllib3: NameResolutionError, ECONNREFUSED, ...
+            return e
+        todo += [getattr(e, "reason", None), e.__cause__, e.__context__,
+                 *(a for a in getattr(e, "args", ()) if isinstance(a, BaseException))]
+    return None
+
+
+# Fail without retrying: wrong or missing credentials, an unreachable host.
+NOT_RETRYABLE = (CredentialsError, UnreachableError)
 
 
 class RateLimiter:
@@ -117,6 +154,8 @@ def _logged_in_client(baseurl: str, api: str, username: str, password: str, *, m
             return _client_class(api)(baseurl=baseurl, username=username, password=password,
                                       tokenExpiresIn=token_ttl_s)
         except requests.ConnectionError as exc:
+            if (cause := unreachable_cause(exc)) is not None:
+                raise UnreachableError(baseurl, api, cause) from exc
             if attempt == max_attempts:
                 raise OpenReviewError("ConnectionError", str(exc), None, "/login") from exc
             wait = backoff_s(attempt)
@@ -196,6 +235,8 @@ class OpenReviewApi:
                                                timeout=self.timeout_s, stream=stream)
             except (requests.ConnectionError, requests.Timeout) as exc:
                 self.stats["connection_errors"] += 1
+                if (cause := unreachable_cause(exc)) is not None:  # fail fast: no retry can help
+                    raise UnreachableError(self.baseurl, self.api, cause) from exc
                 if attempt == self.max_attempts:
                     raise OpenReviewError(type(exc).__name__, str(exc), None, path) from exc
                 self._retry(type(exc).__name__, path, attempt, backoff_s(attempt))

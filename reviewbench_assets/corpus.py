@@ -6,7 +6,7 @@ from partitions.catalogue import catalogue
 from partitions.definitions import split_partition_mapping, venue_year_partitions
 from resources import StorageResource
 from reviewbench_assets import paths
-from reviewbench_assets.checks import ROW_CHECKS, row_check_results
+from reviewbench_assets.checks import ROW_CHECKS, partitioned_check_specs, row_check_results
 from reviewbench_assets.stages.rows_writer import assemble_rows, iter_markdown, write_rows
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.metadata import column_schema
@@ -18,8 +18,7 @@ class SplitConfig(dg.Config):
 
 @dg.asset(partitions_def=venue_year_partitions, group_name="corpus", kinds={"parquet"}, code_version="1",
           deps=["openreview_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues"],
-          check_specs=[dg.AssetCheckSpec(name, asset="reviewbench_split", description=desc)
-                       for name, desc in ROW_CHECKS.items()])
+          check_specs=partitioned_check_specs("reviewbench_split", ROW_CHECKS, venue_year_partitions))
 def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
                       storage: StorageResource) -> dg.MaterializeResult:
     """One venue-year in the final 20-column schema, plus its provenance rows."""
@@ -35,7 +34,7 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
         metadata={"dagster/row_count": stats["rows"], "dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA),
                   "reviews": stats["reviews"], "empty_markdown": stats["empty_markdown"],
                   "malformed_forums": len(errors), "path": dg.MetadataValue.path(out)},
-        check_results=row_check_results(stats, config.max_empty_markdown_share))
+        check_results=row_check_results(stats, config.max_empty_markdown_share, context.partition_key))
 
 
 class ConferenceSplitConfig(dg.Config):
@@ -44,6 +43,9 @@ class ConferenceSplitConfig(dg.Config):
 
 def build_split_asset(split: str) -> dg.AssetsDefinition:
     @dg.asset(name=f"{split}_split", group_name="corpus", kinds={"parquet", "duckdb"}, code_version="2",
+              description=(f"The `{split}` split of the corpus: Parquet shards built from its venue-years "
+                           f"({', '.join(catalogue().keys_for_split(split))}), plus its provenance and Re^2 "
+                           "review/rebuttal (train/test by forum-id hash) configs."),
               deps=[dg.AssetDep("reviewbench_split", partition_mapping=split_partition_mapping(split)),
                     dg.AssetDep("rebuttal_dialogues", partition_mapping=split_partition_mapping(split))])
     def _split(context: dg.AssetExecutionContext, config: ConferenceSplitConfig,
@@ -70,8 +72,6 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
             "configs": configs, "dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA),
         })
 
-    _split.__doc__ = (f"The `{split}` split of the corpus: Parquet shards built from its venue-years, plus its "
-                      "provenance and Re^2 review/rebuttal (train/test by forum-id hash) configs.")
     return _split
 
 
@@ -84,7 +84,7 @@ def dataset_card(context: dg.AssetExecutionContext, storage: StorageResource) ->
     """README.md with configs, dataset_info and statistics, so `datasets.load_dataset(dir)` works."""
     from datetime import datetime, timezone
 
-    from reviewbench_assets.domain.card import extra_config_splits, render_dataset_card
+    from reviewbench_assets.domain.card import card_for_ui, extra_config_splits, render_dataset_card
     from reviewbench_assets.stages.card_writer import write_dataset_card, write_score_plots
     from reviewbench_assets.stages.corpus_writer import SplitStats
 
@@ -106,4 +106,4 @@ def dataset_card(context: dg.AssetExecutionContext, storage: StorageResource) ->
     write_dataset_card(store.fs, corpus, text)
     return dg.MaterializeResult(metadata={
         "splits": {k: v.num_examples for k, v in stats.items()},
-        "corpus": dg.MetadataValue.path(corpus), "card": dg.MetadataValue.md(text[:20000])})
+        "corpus": dg.MetadataValue.path(corpus), "card": dg.MetadataValue.md(card_for_ui(text)[:20000])})

@@ -18,11 +18,13 @@ from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import OpenReviewResource, StorageResource
 from resources.openreview_api import CredentialsError
-from reviewbench_assets.metadata import preview
+from reviewbench_assets.checks import partition_metadata, partitioned_check_specs
+from reviewbench_assets.metadata import iso_time, preview
 from reviewbench_assets.stages.crawl import check_api_version
 from reviewbench_assets.stages.refresh import CrawlResult, refresh_venue
 
 QUARANTINE_CHECK = "quarantined_share"
+QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the configured max_quarantined_share"
 
 
 class ForumsConfig(dg.Config):
@@ -33,9 +35,8 @@ class ForumsConfig(dg.Config):
 
 @dg.asset(partitions_def=venue_year_partitions, group_name="crawl", pool="openreview_api",
           kinds={"python", "json"}, code_version="1",
-          check_specs=[dg.AssetCheckSpec(QUARANTINE_CHECK, asset="openreview_forums",
-                                         description="share of quarantined forums stays under the "
-                                                     "configured max_quarantined_share")],
+          check_specs=partitioned_check_specs("openreview_forums", {QUARANTINE_CHECK: QUARANTINE_CHECK_DESCRIPTION},
+                                              venue_year_partitions),
           retry_policy=dg.RetryPolicy(max_retries=2, delay=30, backoff=dg.Backoff.EXPONENTIAL))
 def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, openreview: OpenReviewResource,
                       storage: StorageResource) -> dg.MaterializeResult:
@@ -50,16 +51,18 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
                                review_edits=config.review_edits, log=context.log.info)
     except CredentialsError as exc:  # retrying cannot help: say what to set and stop
         raise dg.Failure(description=str(exc), allow_retries=False) from exc
-    return _result(result, api, config.max_quarantined_share)
+    return _result(result, api, config.max_quarantined_share, venue.key)
 
 
-def _result(r: CrawlResult, api, max_share: float) -> dg.MaterializeResult:
+def _result(r: CrawlResult, api, max_share: float, partition_key: str) -> dg.MaterializeResult:
     share = r.quarantined_share
     reason_kinds = Counter(x.split(": ", 1)[-1].split(" ")[0] if ": " in x else x
                            for q in r.quarantined for x in q["reasons"])
     check = dg.AssetCheckResult(
         check_name=QUARANTINE_CHECK, passed=share <= max_share,
-        metadata={"share": round(share, 4), "threshold": max_share, "quarantined": len(r.quarantined),
+        description=f"{partition_key}: {QUARANTINE_CHECK_DESCRIPTION}",
+        metadata={**partition_metadata(partition_key), "share": round(share, 4),
+                  "threshold": dg.MetadataValue.text(f"<= {max_share}"), "quarantined": len(r.quarantined),
                   "examples": preview([{"forum_id": q["forum_id"], "reason": q["reasons"][0][:200]}
                                        for q in r.quarantined[:10]], ["forum_id", "reason"])})
     return dg.MaterializeResult(metadata={
@@ -68,7 +71,9 @@ def _result(r: CrawlResult, api, max_share: float) -> dg.MaterializeResult:
         "forums_new": r.status["new"], "forums_changed": r.status["changed"],
         "forums_unchanged": r.status["unchanged"], "forums_removed": r.status["removed"],
         "touched_forums": r.touched[:50],
-        **r.refresh,
+        # an incremental refresh: the cursor it read changes since, as a date (the stored value is epoch ms)
+        **{k: v for k, v in r.refresh.items() if k != "cursor_ms"},
+        **({"changes_since": iso_time(r.refresh["cursor_ms"])} if r.refresh.get("cursor_ms") else {}),
         "forums_by_query": r.forums_by_query,
         "malformed_notes": len(r.errors),
         "quarantined_forums": len(r.quarantined), "quarantine_reasons": dict(reason_kinds.most_common(10)),
@@ -84,5 +89,5 @@ def _result(r: CrawlResult, api, max_share: float) -> dg.MaterializeResult:
         "forums_per_s": round(r.forums / max(r.elapsed_s, 1e-6), 2),
         "path": dg.MetadataValue.path(r.raw_path),
         "quarantine_path": dg.MetadataValue.path(r.quarantine_path),
-        "preview": preview(r.previews, ["forum_id", "query", "title", "replies"]),
+        "preview": preview(r.previews, ["forum_id", "query", "title", "replies"], what="forums of this run"),
     }, check_results=[check])

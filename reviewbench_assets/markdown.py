@@ -12,6 +12,10 @@ from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
 from reviewbench_assets.metadata import preview, table_metadata
 from reviewbench_assets.stages.paper_text import convert_papers
 
+MARKDOWN_COLUMNS = {"markdown": "the paper's text, pages joined by the card's page separator",
+                    "num_pages": "pages of the PDF", "engine": "OCR engine that read the pages",
+                    "model": "the engine's model (OCR engines with one)", "error": "why the paper has no markdown"}
+
 
 class PaperMarkdownConfig(dg.Config):
     engine: str = "text-layer"  # see ocr_ray.engines: text-layer, rapidocr, auto, vllm
@@ -28,12 +32,16 @@ def paper_markdown(context: dg.AssetExecutionContext, config: PaperMarkdownConfi
                        num_cpus=ray.num_cpus, log=context.log.info)
     rows = r.rows
     return dg.MaterializeResult(metadata={
-        **table_metadata(MARKDOWN_SCHEMA, r.table.num_rows, r.out_path),
+        **table_metadata(MARKDOWN_SCHEMA, r.table.num_rows, r.out_path, MARKDOWN_COLUMNS),
+        # this run's OCR ...
         "pages_ocrd": r.pages_ocrd, "papers_ocrd": r.papers_ocrd,
         "papers_cached_or_without_pdf": len(rows) - r.papers_ocrd,
         "pages_per_s": round(r.pages_ocrd / max(r.elapsed_s, 1e-6), 2),
-        "papers_by_engine": dict(Counter(x["engine"] for x in rows if x["engine"])),
-        "pages_by_engine": dict(r.page_split),
+        "pages_by_engine_this_run": dict(r.run_page_split),
+        # ... and the partition's totals (cached papers included)
+        "papers_by_engine_total": dict(Counter(x["engine"] for x in rows if x["engine"])),
+        "pages_by_engine_total": dict(r.page_split),
         "engine_cache_id": engine.cache_id, "empty_markdown": sum(1 for x in rows if not x["markdown"]),
-        "errors": preview([x for x in rows if x["error"]], ["forum_id", "error"], limit=20),
+        "errors": preview([x for x in rows if x["error"]], ["forum_id", "error"], limit=20,
+                          what="papers with an error"),
     })

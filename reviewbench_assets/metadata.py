@@ -1,30 +1,51 @@
 """Readable Dagster metadata from pyarrow tables and plain counts."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import dagster as dg
 import pyarrow as pa
+
+from reviewbench_assets.domain.schema import COLUMN_DESCRIPTIONS
 
 _TYPE_NAMES = {pa.string(): "string", pa.int32(): "int32", pa.int64(): "int64",
                pa.bool_(): "bool", pa.float64(): "float64"}
 
 
-def column_schema(schema: pa.Schema) -> dg.TableSchema:
-    return dg.TableSchema(columns=[dg.TableColumn(f.name, _TYPE_NAMES.get(f.type, str(f.type)))
+def column_schema(schema: pa.Schema, descriptions: dict[str, str] | None = None) -> dg.TableSchema:
+    """The schema with each column's description: `descriptions`, else the corpus columns' own
+    (domain/schema.py COLUMN_DESCRIPTIONS, the text of the dataset card's Schema table)."""
+    notes = {**COLUMN_DESCRIPTIONS, **(descriptions or {})}
+    return dg.TableSchema(columns=[dg.TableColumn(f.name, _TYPE_NAMES.get(f.type, str(f.type)),
+                                                  description=notes.get(f.name))
                                    for f in schema])
 
 
-def preview(rows: list[dict], columns: list[str], limit: int = 10, width: int = 60) -> dg.MetadataValue:
-    """A small markdown table of the first rows, cells cut to `width` characters."""
+def preview(rows: list[dict], columns: list[str], limit: int = 10, width: int = 60,
+            what: str = "rows") -> dg.MetadataValue:
+    """A small markdown table of the first rows, cells cut to `width` characters, headed by how many
+    of how many it shows; an empty cell is shown as "–" rather than left blank."""
     def cell(v) -> str:
-        text = "" if v is None else str(v)
+        text = "–" if v is None or v == "" else str(v)
         text = text.replace("|", "\\|").replace("\n", " ")
         return text if len(text) <= width else text[: width - 1] + "…"
 
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    shown = min(limit, len(rows))
+    head = f"{shown} of {len(rows)} {what}" + (" (all)" if shown == len(rows) else "")
+    lines = [head, "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(cell(r.get(c)) for c in columns) + " |" for r in rows[:limit]]
     return dg.MetadataValue.md("\n".join(lines))
 
 
-def table_metadata(table_or_schema: pa.Schema, num_rows: int, path: str) -> dict:
-    return {"dagster/row_count": num_rows, "dagster/column_schema": column_schema(table_or_schema),
+def iso_time(epoch_ms: int | float | None) -> dg.MetadataValue | None:
+    """An epoch-milliseconds time (OpenReview's tcdate/tmdate, our cursors) as an ISO date in UTC."""
+    if epoch_ms is None:
+        return None
+    return dg.MetadataValue.text(
+        datetime.fromtimestamp(epoch_ms / 1000, tz=timezone.utc).isoformat(timespec="seconds"))
+
+
+def table_metadata(table_or_schema: pa.Schema, num_rows: int, path: str,
+                   descriptions: dict[str, str] | None = None) -> dict:
+    return {"dagster/row_count": num_rows, "dagster/column_schema": column_schema(table_or_schema, descriptions),
             "path": dg.MetadataValue.path(path)}

@@ -8,9 +8,18 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import BrowserResource, OpenReviewResource, StorageResource
-from reviewbench_assets.metadata import preview, table_metadata
+from reviewbench_assets.metadata import iso_time, preview, table_metadata
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
+
+
+SUBMISSION_COLUMNS = {
+    "rule": "how the initial PDF was chosen: initial, current_is_initial, earliest_public, unavailable",
+    "reason": "why that rule applied (e.g. last of 2 PDF revisions before the deadline)",
+    "revision_id": "the chosen revision (edit/reference id); empty for current_is_initial and unavailable",
+    "pdf_sha256": "the stored PDF: pdfs/<sha256[:2]>/<sha256>.pdf",
+    "pdf_fetch": "how the PDF was fetched: single request or batch (/attachment?ids=)",
+}
 
 
 class SubmissionPdfConfig(dg.Config):
@@ -41,18 +50,24 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
                             log=context.log.info, warn=context.log.warning)
     records = r.records
     errors = Counter((x.get("error") or "").split(":")[0] or None for x in records if x.get("error"))
+    this_run = [x for x in records if x["forum_id"] in r.redone]
     return dg.MaterializeResult(metadata={
-        **table_metadata(SUBMISSIONS_SCHEMA, r.table.num_rows, r.out_path),
-        "rules": dict(Counter(x["rule"] for x in records)),
-        "pdfs_stored": sum(1 for x in records if x.get("pdf_sha256")),
-        "errors": {k: v for k, v in errors.items() if k}, "resumed_forums": r.resumed,
-        "browser_failures": sum(1 for x in records if x.get("revision_source") == "api" and config.use_browser),
-        "cross_check_disagreements": sum(1 for x in records if (x.get("cross_check") or "").startswith("disagree")),
+        **table_metadata(SUBMISSIONS_SCHEMA, r.table.num_rows, r.out_path, SUBMISSION_COLUMNS),
+        # this run's work ...
+        "forums_done_this_run": r.todo, "forums_resumed": r.resumed,
+        "pdf_fetch_this_run": dict(Counter(x.get("pdf_fetch") or "none" for x in this_run)),
         "forums_per_s": round(r.todo / max(r.elapsed_s, 1e-6), 2),
         "browser_s": round(r.browser_s, 2),
-        "pdf_fetch": dict(Counter(x.get("pdf_fetch") or "none" for x in records)),
-        "deadline_catalogue_ms": venue.deadline_ms,
+        "browser_failures": sum(1 for x in this_run if x.get("revision_source") == "api" and config.use_browser),
+        # ... and the partition's totals (this run's and resumed forums)
+        "rules": dict(Counter(x["rule"] for x in records)),
+        "pdfs_stored": sum(1 for x in records if x.get("pdf_sha256")),
+        "errors": {k: v for k, v in errors.items() if k},
+        "pdf_fetch_total": dict(Counter(x.get("pdf_fetch") or "none" for x in records)),
+        "cross_check_disagreements": sum(1 for x in records if (x.get("cross_check") or "").startswith("disagree")),
+        "deadline_catalogue": iso_time(venue.deadline_ms) or "none (rolling venue)",
         "deadline_invitations": r.deadline_check["invitations"],
         "deadline_check": r.deadline_check["status"],
-        "chosen_revisions": preview(records, ["forum_id", "rule", "revision_id", "pdf_pages", "error"], limit=20),
+        "chosen_revisions": preview(records, ["forum_id", "rule", "reason", "revision_id", "pdf_pages", "error"],
+                                    limit=20, what="forums"),
     })

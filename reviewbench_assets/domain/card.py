@@ -21,6 +21,7 @@ from .schema import (
     REVIEW_SCORE_FIELDS,
     REVIEW_TEXT_FIELDS,
     REVIEWBENCH_SCHEMA,
+    COLUMN_DESCRIPTIONS,
 )
 from .corpus_stats import SplitStats
 
@@ -34,6 +35,7 @@ __all__ = [
     "rating_histogram",
     "render_dataset_card",
     "extra_config_splits",
+    "card_for_ui",
 ]
 
 PRETTY_NAME = "ReviewBench A Multi-Conference Peer-Review Corpus"
@@ -42,22 +44,6 @@ SPLIT_ORDER = ["neurips", "iclr", "icml", "tmlr", "emnlp", "corl", "colm"]
 TASK_CATEGORIES = ["text-generation", "text-classification", "summarization", "question-answering"]
 TAGS = ["peer-review", "openreview", "scientific-papers", "nlp", "benchmarking", "meta-science"]
 
-_COLUMN_NOTES = {
-    "forum_id": "OpenReview forum ID — primary key",
-    "conference": "`neurips` / `iclr` / `icml` / `tmlr` / `emnlp` / `corl` / `colm`",
-    "year": "Conference year",
-    "track": "`main` / `datasets_and_benchmarks` / `findings` / etc.",
-    "venue_id": "OpenReview venue ID, e.g. `NeurIPS.cc/2024/Conference`",
-    "paper_number": "Submission number (nullable)",
-    "venue": 'Final venue string, e.g. `"NeurIPS 2024 poster"`',
-    "decision": "`Accept (poster)`, `Accept (oral)`, `Reject`, etc.",
-    "decision_comment": "Area-chair meta-review",
-    "author_rebuttal": "General rebuttal; empty when per-reviewer rebuttals are used",
-    "num_reviews": "Convenience count",
-    "reviews_json": "All reviews as a JSON string — see below",
-    "markdown": "OCR'd full text of the initial submission PDF; `\"\"` if unavailable",
-    "markdown_chars": "`len(markdown)` for fast filtering",
-}
 
 
 # --------------------------------------------------------------------------------------------
@@ -217,6 +203,10 @@ def _fmt_num(x: float | None) -> str:
     return f"{x:.2f}"
 
 
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def fmt_value(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
@@ -301,7 +291,7 @@ def _body(
     w(f"- **{_fmt_int(reviews)}** reviews")
     w(f"- **{_fmt_int(pages)}** OCR'd PDF pages (markdown inlined per row)")
     span = f", **{years[0]} – {years[-1]}**" if years else ""
-    w(f"- **{len(splits)} conferences**, **{n_vy} venue/year combinations**{span}")
+    w(f"- **{_plural(len(splits), 'conference')}**, **{_plural(n_vy, 'venue/year combination')}**{span}")
     w(f"- Generated: {generated_at}\n")
     w("```python")
     w("from datasets import load_dataset")
@@ -359,8 +349,9 @@ def _body(
         "markdown (pages/paper is over those papers). *Accepted*: a `decision` starting with "
         "\"Accept\" counts as accepted and one mentioning reject/withdraw as not; without such a "
         "decision the final `venue` string decides (accepted unless empty or containing "
-        "\"Reject\", \"Withdrawn\", \"Desk Rejected\" or \"Submitted to\"). Rolling venues "
-        "(TMLR) only contain accepted papers. *Mean rating* is over the numeric `rating` of "
+        "\"Reject\", \"Withdrawn\", \"Desk Rejected\" or \"Submitted to\"). Withdrawn, "
+        "desk-rejected and rejected papers are rows too, so the acceptance rate is over every "
+        "submission, rolling venues (TMLR) included. *Mean rating* is over the numeric `rating` of "
         "every review in `reviews_json`; rating scales differ between venues.\n"
     )
 
@@ -388,7 +379,7 @@ def _body(
     w("|---|---|---|")
     for f in REVIEWBENCH_SCHEMA:
         typ = f"list<{f.type.value_type}>" if pa.types.is_list(f.type) else str(f.type)
-        w(f"| `{f.name}` | `{typ}` | {_COLUMN_NOTES.get(f.name, '')} |")
+        w(f"| `{f.name}` | `{typ}` | {COLUMN_DESCRIPTIONS.get(f.name, '')} |")
     w("")
     sep = PAGE_SEPARATOR.encode("unicode_escape").decode()
     w(f"Page boundaries inside `markdown` are marked with `{sep}`.\n")
@@ -453,6 +444,16 @@ def _body(
         "text and review text remain the intellectual property of their respective authors.\n"
     )
     return "\n".join(out)
+
+
+def card_for_ui(text: str) -> str:
+    """The card as Dagster's markdown metadata renders it well: the YAML front matter in a code block
+    (as plain markdown it becomes a run-on paragraph and its `*` globs turn into italics)."""
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 4)
+        if end > 0:
+            return f"```yaml\n{text[4:end + 1]}```\n\n{text[end + 5:].lstrip()}"
+    return text
 
 
 def render_dataset_card(

@@ -10,6 +10,7 @@ from typing import Iterator
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from partitions.catalogue import catalogue
 from reviewbench_assets.domain.schema import PAGE_SEPARATOR
 from reviewbench_assets.domain.scores import parse_score
 
@@ -24,16 +25,24 @@ _REJECT_MARKERS = ("reject", "withdrawn", "desk rejected", "submitted to")
 def venue_year_key(conference: str | None, year: int | None, track: str | None) -> str:
     """``f"{conference}-{year}"``, plus ``f"-{track}"`` when the track is not ``main``/empty.
 
-    Matches the partition keys (``iclr-2024``, ``neurips-2023-datasets_and_benchmarks``,
-    ``emnlp-2023-findings``). Rolling venues (TMLR) are keyed by the row's ``year``
-    (``tmlr-2024``); a null year gives ``tmlr`` alone.
+    Matches the partition keys (``iclr-2024``, ``neurips-2023-datasets_and_benchmarks``; EMNLP's
+    Findings track gives ``emnlp-2023-findings`` inside partition ``emnlp-2023``). A rolling venue
+    (a catalogue entry without a year: TMLR) is one partition whatever the rows' years, and is keyed
+    by that partition (``tmlr``), not by a year it does not have.
     """
     key = conference or "unknown"
+    rolling = _rolling_keys()
+    if key in rolling:
+        return rolling[key]
     if year is not None:
         key = f"{key}-{year}"
     if track and track != "main":
         key = f"{key}-{track}"
     return key
+
+
+def _rolling_keys() -> dict[str, str]:
+    return {v.conference: v.key for v in catalogue().venues if v.year is None}
 
 
 def is_accepted(decision: str | None, venue: str | None) -> bool:

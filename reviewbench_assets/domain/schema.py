@@ -34,6 +34,32 @@ REVIEWBENCH_SCHEMA = pa.schema(
 )
 REVIEWBENCH_COLUMNS: list[str] = REVIEWBENCH_SCHEMA.names
 
+# What each column holds: the dataset card's Schema table and the column schema Dagster shows
+# (reviewbench_assets/metadata.py: column_schema) both read this, so they cannot disagree.
+COLUMN_DESCRIPTIONS: dict[str, str] = {
+    "forum_id": "OpenReview forum ID — primary key",
+    "conference": "`neurips` / `iclr` / `icml` / `tmlr` / `emnlp` / `corl` / `colm`",
+    "year": "Conference year (for TMLR: the year of the paper's submission)",
+    "track": "`main` / `datasets_and_benchmarks` / `findings` / etc.",
+    "venue_id": "OpenReview venue ID, e.g. `NeurIPS.cc/2024/Conference`",
+    "paper_number": "Submission number (nullable)",
+    "title": "Paper title",
+    "abstract": "Paper abstract",
+    "authors": "Author names as listed on OpenReview (empty when anonymous)",
+    "keywords": "Author-supplied keywords",
+    "tldr": "TL;DR field of the submission form; `\"\"` if the form has none",
+    "primary_area": "Primary (subject) area of the submission form; `\"\"` if the form has none",
+    "venue": 'Final venue string, e.g. `"NeurIPS 2024 poster"`',
+    "decision": "`Accept (poster)`, `Accept (oral)`, `Reject`, etc.",
+    "decision_comment": "Area-chair meta-review",
+    "author_rebuttal": "General rebuttal; empty when per-reviewer rebuttals are used",
+    "num_reviews": "Convenience count",
+    "reviews_json": "All reviews as a JSON string (`json.dumps(list[dict])`, one dict per review)",
+    "markdown": "OCR'd full text of the initial submission PDF; `\"\"` if unavailable",
+    "markdown_chars": "`len(markdown)` for fast filtering",
+}
+assert set(COLUMN_DESCRIPTIONS) == set(REVIEWBENCH_COLUMNS), "every column needs a description"
+
 # Page boundary inside `markdown` (the card's OCR section).
 PAGE_SEPARATOR = "\n\n---\n\n"
 

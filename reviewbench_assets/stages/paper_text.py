@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 
@@ -24,6 +24,7 @@ class MarkdownResult:
     pages_ocrd: int
     page_split: Counter          # pages per engine, this run's OCR and cached papers alike
     elapsed_s: float
+    run_page_split: Counter = field(default_factory=Counter)  # pages per engine, this run's OCR only
 
 
 def convert_papers(pk: str, store: Store, engine, *, ray_address: str | None = None,
@@ -59,9 +60,14 @@ def convert_papers(pk: str, store: Store, engine, *, ray_address: str | None = N
                 rate = pages / max(time.time() - started, 1e-6)
                 log(f"{pk}: OCR {i}/{len(tasks)} papers, {pages} pages ({rate:.1f} pages/s)")
 
+    ocrd = {t.forum_id for t in tasks}
     page_split: Counter = Counter()
-    for r in results.values():
-        page_split.update(r.get("pages_by_engine") or ({r["engine"]: r["num_pages"]} if r.get("engine") else {}))
+    run_split: Counter = Counter()
+    for fid, r in results.items():
+        by_engine = r.get("pages_by_engine") or ({r["engine"]: r["num_pages"]} if r.get("engine") else {})
+        page_split.update(by_engine)
+        if fid in ocrd:
+            run_split.update(by_engine)
     cols = MARKDOWN_SCHEMA.names
     rows = [{"forum_id": s["forum_id"], "pdf_sha256": s["pdf_sha256"],
              **{k: v for k, v in results[s["forum_id"]].items() if k in cols}} for s in subs]
@@ -69,4 +75,4 @@ def convert_papers(pk: str, store: Store, engine, *, ray_address: str | None = N
     out = store.path(paths.markdown(pk))
     store.write_parquet(out, table)
     return MarkdownResult(rows=rows, table=table, out_path=out, papers_ocrd=len(tasks), pages_ocrd=pages,
-                          page_split=page_split, elapsed_s=time.time() - started)
+                          page_split=page_split, elapsed_s=time.time() - started, run_page_split=run_split)

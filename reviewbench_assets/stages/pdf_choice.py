@@ -279,6 +279,7 @@ class PdfStageResult:
     deadline_check: dict
     browser_s: float
     elapsed_s: float
+    redone: frozenset[str] = frozenset()  # forum ids (re)done by this run (the others were resumed)
 
 
 def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
@@ -337,4 +338,4 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     store.write_parquet(out, table)
     return PdfStageResult(records=records, table=table, out_path=out, resumed=len(metas) - len(todo),
                           todo=len(todo), deadline_check=deadline_check, browser_s=browser_s,
-                          elapsed_s=time.time() - started)
+                          elapsed_s=time.time() - started, redone=frozenset(m["forum_id"] for m in todo))

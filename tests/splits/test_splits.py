@@ -280,3 +280,5 @@ def test_parse_rating_and_keys():
     assert venue_year_key("iclr", 2024, "main") == "iclr-2024"
     assert venue_year_key("emnlp", 2023, "findings") == "emnlp-2023-findings"
     assert venue_year_key("tmlr", None, "") == "tmlr"
+    # a rolling venue is its one partition, whatever year its rows carry (the card said "tmlr-2023")
+    assert venue_year_key("tmlr", 2023, "main") == "tmlr"
