@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import threading
+from urllib.parse import urlparse
 from collections.abc import Callable
 
 import dagster as dg
 from pydantic import Field, PrivateAttr
 
-from resources.openreview_api import TOKEN_TTL_S, OpenReviewApi, RateLimiter, login
+from resources.openreview_api import CREDENTIAL_VARS, TOKEN_TTL_S, CredentialsError, OpenReviewApi, RateLimiter, login
 
 
 class OpenReviewResource(dg.ConfigurableResource):
@@ -44,8 +45,19 @@ class OpenReviewResource(dg.ConfigurableResource):
                                     max_attempts=self.max_attempts, token_ttl_s=self.token_ttl_s)
             return self._token
 
+    def check_credentials(self) -> None:
+        """Before any request: the real OpenReview answers anonymous crawls with 403 (after the
+        crawl has started), so missing credentials for it are reported here, naming the variables."""
+        real = [u for u in (self.api_v1_url, self.api_v2_url) if urlparse(u).hostname and
+                (urlparse(u).hostname == "openreview.net" or urlparse(u).hostname.endswith(".openreview.net"))]
+        missing = [var for var, value in zip(CREDENTIAL_VARS, (self.username, self.password)) if not value]
+        if real and missing:
+            raise CredentialsError("MissingCredentials", f"no {' / '.join(missing)} set for {real[0]}", None,
+                                   "(before any request)", logged_in=False)
+
     def api(self, version: str, on_event: Callable[[str], None] | None = None) -> OpenReviewApi:
         """A client for API `v1` or `v2`; all clients share one rate limiter and one login."""
+        self.check_credentials()
         url = self.api_v2_url if version == "v2" else self.api_v1_url
         return OpenReviewApi(url, version, None, None, token=self.token(),
                              relogin=self.token if self.username else None, limiter=self.limiter,

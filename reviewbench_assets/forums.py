@@ -17,7 +17,7 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import OpenReviewResource, StorageResource
-from resources.openreview_api import CredentialsError
+from resources.openreview_api import NOT_RETRYABLE
 from reviewbench_assets.checks import partition_metadata, partitioned_check_specs
 from reviewbench_assets.metadata import iso_time, preview
 from reviewbench_assets.stages.crawl import check_api_version
@@ -49,7 +49,7 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
         api = v2 if venue.api == "v2" else openreview.api("v1", on_event=log)
         result = refresh_venue(venue, storage.store(), v2, api, full_refresh=config.full_refresh,
                                review_edits=config.review_edits, log=context.log.info)
-    except CredentialsError as exc:  # retrying cannot help: say what to set and stop
+    except NOT_RETRYABLE as exc:  # credentials, unreachable host: retrying cannot help, say what to set
         raise dg.Failure(description=str(exc), allow_retries=False) from exc
     return _result(result, api, config.max_quarantined_share, venue.key)
 

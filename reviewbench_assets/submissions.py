@@ -8,6 +8,7 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import BrowserResource, OpenReviewResource, StorageResource
+from resources.openreview_api import NOT_RETRYABLE
 from reviewbench_assets.metadata import iso_time, preview, table_metadata
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
@@ -37,7 +38,10 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
                             storage: StorageResource) -> dg.MaterializeResult:
     """Revision history read in a real browser; chosen PDF stored by sha256 with its rule."""
     venue = catalogue().get(context.partition_key)
-    api = openreview.api(venue.api, on_event=context.log.warning)
+    try:
+        api = openreview.api(venue.api, on_event=context.log.warning)
+    except NOT_RETRYABLE as exc:  # credentials, unreachable host: retrying cannot help, say what to set
+        raise dg.Failure(description=str(exc), allow_retries=False) from exc
 
     def scrape(forum_ids: list[str], on_done) -> dict:
         return browser.scrape_revisions(openreview.web_url, api.token, forum_ids,

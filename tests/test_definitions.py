@@ -54,3 +54,55 @@ def test_secrets_are_env_vars_not_values(monkeypatch):
     monkeypatch.setenv("OPENREVIEW_PASSWORD", "hunter2-secret")
     res = build_resources()["openreview"]
     assert isinstance(res.password, dg.EnvVar) and isinstance(res.username, dg.EnvVar)
+
+
+def test_every_asset_and_check_is_described():
+    """The UI said "No description found" for the seven <conference>_split assets."""
+    graph = defs.resolve_asset_graph()
+    for key in graph.get_all_asset_keys():
+        node = graph.get(key)
+        assert node.description and node.description.strip(), key.to_user_string()
+    from reviewbench_assets.definitions import ASSETS
+
+    assert all(spec.description for a in ASSETS for spec in a.check_specs)
+    assert "iclr-2024" in graph.get(dg.AssetKey("iclr_split")).description  # names its venue-years
+
+
+def test_checks_of_partitioned_assets_are_partitioned():
+    """Each check result is recorded for the partition it checked (the UI showed "Partition —")."""
+    from reviewbench_assets.corpus import reviewbench_split
+    from reviewbench_assets.forums import openreview_forums
+
+    for asset in (reviewbench_split, openreview_forums):
+        specs = list(asset.check_specs)
+        assert specs and all(s.partitions_def == asset.partitions_def for s in specs), asset.key
+
+
+def test_column_schema_carries_the_cards_descriptions():
+    from reviewbench_assets.domain.card import render_dataset_card
+    from reviewbench_assets.domain.schema import COLUMN_DESCRIPTIONS, REVIEWBENCH_SCHEMA
+    from reviewbench_assets.metadata import column_schema
+
+    cols = column_schema(REVIEWBENCH_SCHEMA).columns
+    assert [c.name for c in cols] == REVIEWBENCH_SCHEMA.names
+    assert all(c.description == COLUMN_DESCRIPTIONS[c.name] for c in cols)
+    card = render_dataset_card({}, None, "2026-11-23T00:00:00+00:00")
+    for c in cols:  # the card's Schema table reads the same text
+        assert f"| `{c.name}` |" in card and c.description in card, c.name
+
+
+def test_preview_says_how_many_of_how_many():
+    from reviewbench_assets.metadata import preview
+
+    rows = [{"forum_id": f"f{i}", "rule": "unavailable", "revision_id": None} for i in range(32)]
+    text = preview(rows, ["forum_id", "rule", "revision_id"], limit=20, what="forums").value
+    assert text.startswith("20 of 32 forums")
+    assert "| f0 | unavailable | – |" in text  # an empty cell is shown, not left blank
+
+
+def test_nightly_schedule_refreshes_everything_downstream_of_tmlr():
+    job = defs.resolve_job_def(nightly_tmlr_refresh.job_name)
+    selected = {k.to_user_string() for k in job.asset_layer.selected_asset_keys}
+    assert {"openreview_forums", "reviewbench_split", "tmlr_split", "dataset_card"} <= selected
+    assert not {"iclr_split", "neurips_split"} & selected
+    assert job.partitions_def is not None and nightly_tmlr_refresh.description

@@ -1,4 +1,5 @@
-"""The nightly TMLR refresh: one tick of the schedule, and the run it requests executed on the replica."""
+"""The nightly TMLR refresh: one tick of the schedule, and the run it requests executed on the replica:
+it refreshes everything downstream of `tmlr`, the venue chain, `tmlr_split` and the dataset card."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -10,7 +11,7 @@ import pytest
 from openreview_replica import ReplicaServer, build_fixtures
 from reviewbench_assets import paths
 from reviewbench_assets.definitions import ASSETS
-from reviewbench_assets.schedules import nightly_tmlr_refresh, venue_pipeline_job
+from reviewbench_assets.schedules import nightly_tmlr_refresh, tmlr_refresh_job, venue_pipeline_job
 from reviewbench_assets.definitions import build_resources
 from tests.ops.procs import replica_env
 
@@ -26,7 +27,8 @@ def test_schedule_tick_requests_only_tmlr():
     assert len(reqs) == 1
     assert reqs[0].partition_key == "tmlr"
     assert reqs[0].run_key == "tmlr-2026-03-14"  # one run per night, idempotent across daemon restarts
-    assert nightly_tmlr_refresh.cron_schedule == "0 3 * * *"
+    assert nightly_tmlr_refresh.cron_schedule == "0 3 * * *" and nightly_tmlr_refresh.description
+    assert nightly_tmlr_refresh.job_name == "tmlr_refresh"
     assert nightly_tmlr_refresh.execution_timezone == "UTC"
 
 
@@ -40,7 +42,7 @@ def test_the_requested_run_refreshes_tmlr_on_the_replica(tmp_path, monkeypatch):
         for k, v in replica_env(rep, str(tmp_path), str(tmp_path / "home")).items():
             monkeypatch.setenv(k, v)
         # the resources exactly as the code location builds them, pointed at the replica by env vars
-        defs = dg.Definitions(assets=ASSETS, jobs=[venue_pipeline_job], schedules=[nightly_tmlr_refresh],
+        defs = dg.Definitions(assets=ASSETS, jobs=[venue_pipeline_job, tmlr_refresh_job], schedules=[nightly_tmlr_refresh],
                               resources=build_resources())
         schedule = defs.resolve_schedule_def("nightly_tmlr_refresh")
         data = schedule.evaluate_tick(dg.build_schedule_context(instance=instance, scheduled_execution_time=tick,
@@ -54,7 +56,16 @@ def test_the_requested_run_refreshes_tmlr_on_the_replica(tmp_path, monkeypatch):
         run = instance.get_run_by_id(result.run_id)
         assert run.tags["dagster/partition"] == "tmlr" and run.tags["reviewbench/refresh"] == "nightly"
         mats = {m.asset_key.to_user_string() for m in result.get_asset_materialization_events()}
-        assert {"openreview_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",
-                "reviewbench_split"} <= mats
+        # everything downstream of tmlr, and nothing of the other conferences' splits
+        assert mats == {"openreview_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",
+                        "reviewbench_split", "tmlr_split", "dataset_card"}, mats
+        partitions = {m.asset_key.to_user_string(): m.materialization.partition for m in result.get_asset_materialization_events()}
+        assert partitions["reviewbench_split"] == "tmlr" and partitions["tmlr_split"] is None
         rows = pq.read_table(tmp_path / paths.rows("tmlr")).to_pylist()
         assert sorted(r["forum_id"] for r in rows) == sorted(fx.venues["tmlr"].forums)
+        # the published split and the card carry the refreshed rows
+        shards = sorted((tmp_path / paths.CORPUS_DIR / "data").glob("tmlr-*.parquet"))
+        assert shards and sum(pq.ParquetFile(p).metadata.num_rows for p in shards) == len(rows)
+        card = (tmp_path / paths.CORPUS_DIR / "README.md").read_text()
+        assert "| tmlr | tmlr |" in card and "tmlr-20" not in card  # the partition, not a made-up year
+        assert "1 conference**" in card and "only contain accepted" not in card
