@@ -1,25 +1,34 @@
-"""The web UI path: dagster-webserver + dagster-daemon on 127.0.0.1, driven by real Chromium.
+"""The web UI path as a user meets it: `make ui` (scripts/ui.py: the replica + `dagster dev`, webserver
+and daemon, on the demo's instance and storage), driven by real Chromium.
 
 A backfill of the two replica partitions is launched from the job's asset graph ("Materialize
-all…" → Custom partitions → "Launch backfill"), the backfill daemon runs it, the outputs are
-checked in storage, and screenshots go to test-artifacts/ui/. The nightly TMLR schedule is started
-in the same instance and the daemon is shown to hold it (see test_schedule.py for the tick itself).
+all…" → Custom partitions → "Launch backfill"), the daemon of `dagster dev` runs it, the outputs are
+checked in storage, and the UI is checked to tell the truth: every asset has a description, the
+column schema carries the card's column descriptions, the checks of reviewbench_split are recorded
+per partition. Screenshots go to test-artifacts/ui/, and the README's to docs/screenshots/. The
+nightly TMLR schedule is started in the same instance and the daemon is shown to hold it (see
+test_schedule.py for the tick itself and its run).
 """
 from __future__ import annotations
 
 import json
-import subprocess
+import os
+import shutil
+import sys
 import time
 
 import pyarrow.parquet as pq
 import pytest
 
-from openreview_replica import ReplicaServer, build_fixtures
+from openreview_replica import build_fixtures
 from reviewbench_assets import paths
-from tests.ops.procs import BIN, ROOT, Processes, free_port, graphql, make_home, replica_env, wait_http
+from reviewbench_assets.domain.schema import COLUMN_DESCRIPTIONS
+from scripts.demo_env import PARTITIONS
+from tests.ops.procs import ROOT, Processes, free_port, graphql, wait_http
 
 pytestmark = pytest.mark.slow
-PKS = ["iclr-2024", "iclr-2020"]
+PKS = PARTITIONS  # the demo's partitions: what `make ui` serves
+DOCS = ROOT / "docs" / "screenshots"  # the README's images
 VENUE_ASSETS = {"openreview_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",
                 "reviewbench_split"}
 ARTIFACTS = ROOT / "test-artifacts" / "ui"
@@ -39,6 +48,12 @@ DRY_RUN = """mutation($sel: ScheduleSelector!, $ts: Float) { scheduleDryRun(sele
   __typename ... on DryRunInstigationTick { evaluationResult { runRequests { runKey tags { key value } } error { message } } }
   ... on PythonError { message } } }"""
 DAEMONS = """{ instance { daemonHealth { allDaemonStatuses { daemonType healthy } } } }"""
+ASSET_NODES = """{ assetNodes { assetKey { path } description } }"""
+COLUMNS = """query($key: AssetKeyInput!, $pk: String!) { assetNodeOrError(assetKey: $key) {
+  ... on AssetNode { assetMaterializations(partitions: [$pk], limit: 1) { metadataEntries { label
+    ... on TableSchemaMetadataEntry { schema { columns { name description } } } } } } } }"""
+CHECK_EXECUTIONS = """query($key: AssetKeyInput!, $name: String!) {
+  assetCheckExecutions(assetKey: $key, checkName: $name, limit: 20) { partition status } }"""
 
 
 def _skip_dialogs(page, wait_ms: int = 0):
@@ -70,24 +85,25 @@ def test_ui_backfill_of_two_partitions(tmp_path):
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    fx = build_fixtures(PKS, seed=0)
-    storage = tmp_path / "storage"
-    home = make_home(tmp_path / "dagster_home")
+    fx = build_fixtures(PKS, seed=0)  # the data `make ui`'s replica serves (same venues, same seed)
+    demo_dir = tmp_path / "demo"
+    storage = demo_dir / "storage"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     sel = {"repositoryLocationName": "reviewbench", "repositoryName": "__repository__",
            "scheduleName": "nightly_tmlr_refresh"}
-    with ReplicaServer(fx, port=0) as rep, Processes() as ps:
-        env = replica_env(rep, str(storage), str(home))
-        # create the SQLite storages once: webserver and daemon migrating a fresh instance at the same
-        # time leave two alembic heads ("Version table 'alembic_version' has more than one head")
-        subprocess.run([str(BIN / "dagster"), "instance", "migrate"], env=env, cwd=ROOT, check=True,
-                       capture_output=True, timeout=120)
-        web = ps.start([str(BIN / "dagster-webserver"), "-w", "workspace.yaml", "-h", "127.0.0.1", "-p", str(port)],
-                       tmp_path / "webserver.log", env)
-        daemon = ps.start([str(BIN / "dagster-daemon"), "run", "-w", "workspace.yaml"], tmp_path / "daemon.log", env)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENREVIEW_", "DAGSTER_HOME",
+                                                                    "REVIEWBENCH_STORAGE_ROOT"))}
+    env.update({"REVIEWBENCH_DEMO_DIR": str(demo_dir), "UI_PORT": str(port), "DAGSTER_DISABLE_TELEMETRY": "1",
+                "REVIEWBENCH_BROWSER_PAGES": "4", "REVIEWBENCH_RAY_NUM_CPUS": "2"})
+    with Processes() as ps:
+        # exactly what `make ui` runs
+        ui = ps.start([sys.executable, "-m", "scripts.ui"], tmp_path / "ui.log", env)
+        daemon = ui  # `dagster dev` runs webserver and daemon; their output goes to the one log
         try:
-            wait_http(f"{base}/server_info", proc=web)
+            wait_http(f"{base}/server_info", timeout_s=300, proc=ui)
+            assert f"DAGSTER_HOME={demo_dir / 'dagster_home'}" in ui.output()
+            assert f"REVIEWBENCH_STORAGE_ROOT={storage}" in ui.output()
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
                 try:
@@ -146,19 +162,48 @@ def test_ui_backfill_of_two_partitions(tmp_path):
                     page.wait_for_timeout(2500)
                     page.screenshot(path=str(ARTIFACTS / "asset_metadata.png"), full_page=True)
                     page.goto(f"{base}/assets/reviewbench_split?view=checks")
-                    page.wait_for_timeout(4000)
+                    page.get_by_text("unique_forum_id").first.wait_for(timeout=60_000)
                     _skip_dialogs(page)
+                    page.wait_for_timeout(2500)
                     page.screenshot(path=str(ARTIFACTS / "asset_checks.png"), full_page=True)
+                    # the description of a conference split and the column descriptions, as shown
+                    page.goto(f"{base}/assets/iclr_split")
+                    page.get_by_text("split of the corpus").first.wait_for(timeout=60_000)
+                    page.goto(f"{base}/assets/reviewbench_split?view=partitions&partition=iclr-2024")
+                    page.get_by_text("[Show Table Schema]").first.click()
+                    page.get_by_text(COLUMN_DESCRIPTIONS["forum_id"]).first.wait_for(timeout=60_000)
+                    page.wait_for_timeout(1500)
+                    page.screenshot(path=str(ARTIFACTS / "columns.png"), full_page=True)
                 finally:
                     browser.close()
 
-            # 4. outputs in storage: every forum of both partitions, once
+            # 4. the UI tells the truth (GraphQL, the data the pages above render)
+            nodes = graphql(base, ASSET_NODES)["assetNodes"]
+            undescribed = ["/".join(n["assetKey"]["path"]) for n in nodes if not (n["description"] or "").strip()]
+            assert len(nodes) >= 13 and not undescribed, undescribed
+            key = {"path": ["reviewbench_split"]}
+            mats = graphql(base, COLUMNS, {"key": key, "pk": "iclr-2024"})["assetNodeOrError"]["assetMaterializations"]
+            schema = next(e["schema"] for e in mats[0]["metadataEntries"] if e["label"] == "dagster/column_schema")
+            assert {c["name"]: c["description"] for c in schema["columns"]} == COLUMN_DESCRIPTIONS
+            mats = graphql(base, COLUMNS, {"key": {"path": ["initial_submission_pdfs"]}, "pk": "iclr-2024"})
+            md = {e["label"]: e.get("mdStr") for e in mats["assetNodeOrError"]["assetMaterializations"][0]["metadataEntries"]}
+            assert md["chosen_revisions"].startswith("20 of 32 forums") and "| reason |" in md["chosen_revisions"]
+            for check in ("unique_forum_id", "empty_markdown_share"):
+                execs = graphql(base, CHECK_EXECUTIONS, {"key": key, "name": check})["assetCheckExecutions"]
+                assert sorted(e["partition"] for e in execs) == sorted(PKS), (check, execs)
+            # the README's screenshots, taken again on this run
+            DOCS.mkdir(parents=True, exist_ok=True)
+            for src, dst in (("asset_graph.png", "asset_graph.png"), ("partitions.png", "partition_status.png"),
+                             ("asset_metadata.png", "asset_metadata.png"), ("asset_checks.png", "asset_checks.png")):
+                shutil.copyfile(ARTIFACTS / src, DOCS / dst)
+
+            # 5. outputs in storage: every forum of both partitions, once
             for pk in PKS:
                 rows = pq.read_table(storage / paths.rows(pk)).column("forum_id").to_pylist()
                 assert sorted(rows) == sorted(fx.venues[pk].forums), pk
                 assert (storage / paths.provenance(pk)).exists()
 
-            # 5. the nightly schedule in the same instance: started, held by a healthy scheduler daemon
+            # 6. the nightly schedule in the same instance: started, held by a healthy scheduler daemon
             started = graphql(base, START_SCHEDULE, {"sel": sel})["startSchedule"]
             assert started["__typename"] == "ScheduleStateResult", started
             sched = graphql(base, SCHEDULE, {"sel": sel})["scheduleOrError"]
@@ -176,6 +221,5 @@ def test_ui_backfill_of_two_partitions(tmp_path):
             assert statuses.get("SCHEDULER") and statuses.get("BACKFILL"), statuses
             (ARTIFACTS / "backfill.json").write_text(json.dumps({"backfill": backfill, "runs": backfill_runs}, indent=1))
         except BaseException:
-            for proc, name in ((web, "webserver"), (daemon, "daemon")):
-                (ARTIFACTS / f"{name}.log").write_text(proc.output()[-200_000:])
+            (ARTIFACTS / "ui.log").write_text(ui.output()[-200_000:])
             raise
