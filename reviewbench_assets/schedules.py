@@ -23,10 +23,10 @@ venue_pipeline_job = dg.define_asset_job(
 
 tmlr_refresh_job = dg.define_asset_job(
     "tmlr_refresh", selection=dg.AssetSelection.groups(*VENUE_GROUPS)
-    | dg.AssetSelection.assets("reviewbench_split", f"{catalogue().split_of(ROLLING_PARTITION)}_split",
+    | dg.AssetSelection.assets("reviewbench_split", f"{catalogue().get(ROLLING_PARTITION).split}_split",
                                "dataset_card"),
     description=(f"Partition `{ROLLING_PARTITION}` from the crawl to reviewbench_split, then "
-                 f"`{catalogue().split_of(ROLLING_PARTITION)}_split` and `dataset_card`: everything "
+                 f"`{catalogue().get(ROLLING_PARTITION).split}_split` and `dataset_card`: everything "
                  f"downstream of `{ROLLING_PARTITION}`, in one run."),
     tags={"dagster/max_retries": 1})
 
