@@ -1,0 +1,44 @@
+"""What each make target installs (`make -n -B`: the recipes, none executed): the demo, the UI and
+`make dev` never build llama.cpp or install the test-only extras; `make test` installs everything."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _recipes(target: str) -> str:
+    if shutil.which("make") is None:
+        pytest.skip("no make")
+    done = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("target", ["demo", "ui", "dev"])
+def test_demo_targets_install_only_what_they_run(target):
+    out = _recipes(target)
+    assert "pip install -q -e '.[replica]'" in out
+    assert "[dev]" not in out and "CMAKE" not in out and "postgresql" not in out
+
+
+def test_test_target_installs_everything():
+    out = _recipes("test")
+    assert "pip install -q -e '.[dev]'" in out and "postgresql tesseract-ocr" in out
+
+
+def test_demo_and_ui_share_the_instance_and_storage(monkeypatch, tmp_path):
+    from scripts.demo_env import demo_env, demo_paths
+
+    monkeypatch.setenv("REVIEWBENCH_DEMO_DIR", str(tmp_path))
+    env = demo_env({"OPENREVIEW_API_V2_URL": "http://127.0.0.1:1"})
+    assert env["DAGSTER_HOME"] == str(tmp_path / "dagster_home") == str(demo_paths()[0])
+    assert env["REVIEWBENCH_STORAGE_ROOT"] == str(tmp_path / "storage")
+    assert (tmp_path / "dagster_home" / "dagster.yaml").read_text() == (ROOT / "dagster.yaml").read_text()
+    # `make dev` has its own instance and storage, never the demo's
+    dev = _recipes("dev")
+    assert "DAGSTER_HOME=" + str(ROOT / ".dagster_home") in dev and "var/demo" not in dev
