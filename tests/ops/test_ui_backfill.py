@@ -51,7 +51,8 @@ DAEMONS = """{ instance { daemonHealth { allDaemonStatuses { daemonType healthy 
 ASSET_NODES = """{ assetNodes { assetKey { path } description } }"""
 COLUMNS = """query($key: AssetKeyInput!, $pk: String!) { assetNodeOrError(assetKey: $key) {
   ... on AssetNode { assetMaterializations(partitions: [$pk], limit: 1) { metadataEntries { label __typename
-    ... on TableSchemaMetadataEntry { schema { columns { name description } } } } } } } }"""
+    ... on TableSchemaMetadataEntry { schema { columns { name description } } }
+    ... on MarkdownMetadataEntry { mdStr } } } } } }"""
 CHECK_EXECUTIONS = """query($key: AssetKeyInput!, $name: String!) {
   assetCheckExecutions(assetKey: $key, checkName: $name, limit: 20) { partition status } }"""
 
