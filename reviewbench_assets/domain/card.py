@@ -44,8 +44,6 @@ SPLIT_ORDER = ["neurips", "iclr", "icml", "tmlr", "emnlp", "corl", "colm"]
 TASK_CATEGORIES = ["text-generation", "text-classification", "summarization", "question-answering"]
 TAGS = ["peer-review", "openreview", "scientific-papers", "nlp", "benchmarking", "meta-science"]
 
-
-
 # --------------------------------------------------------------------------------------------
 # Front matter
 # --------------------------------------------------------------------------------------------
