@@ -20,8 +20,20 @@ class SubmissionPdfConfig(dg.Config):
     batch_attachments: bool = True  # v2 current_is_initial PDFs 50 per /attachment?ids= request
 
 
+DEADLINE_CHECK = "deadline_agrees_with_invitation"
+
+
+def _per_forum(records: list[dict], field: str) -> float | None:
+    """Mean OpenReview requests per forum for `field`, over the forums this run (re)did."""
+    vals = [r[field] for r in records if r.get(field) is not None]
+    return round(sum(vals) / len(vals), 3) if vals else None
+
+
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="pdfs",
-          pool="openreview_api", kinds={"python", "pdf"}, code_version="2")
+          pool="openreview_api", kinds={"python", "pdf"}, code_version="3",
+          check_specs=[dg.AssetCheckSpec(DEADLINE_CHECK, asset="initial_submission_pdfs",
+                                         description="the submission invitation's duedate is within one hour "
+                                                     "of the catalogue's announced deadline")])
 def initial_submission_pdfs(context: dg.AssetExecutionContext, config: SubmissionPdfConfig,
                             openreview: OpenReviewResource, browser: BrowserResource,
                             storage: StorageResource) -> dg.MaterializeResult:
@@ -31,7 +43,8 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
 
     def scrape(forum_ids: list[str], on_done) -> dict:
         return browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
-                                        limiter=openreview.limiter, on_done=on_done)
+                                        limiter=openreview.limiter, on_done=on_done,
+                                        api_urls=[openreview.api_v1_url, openreview.api_v2_url])
 
     r = choose_initial_pdfs(venue, storage.store(), api, scrape if config.use_browser else None,
                             cross_check=config.cross_check_api,
@@ -39,6 +52,8 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
                             max_workers=config.download_workers, batch_attachments=config.batch_attachments,
                             log=context.log.info, warn=context.log.warning)
     records = r.records
+    check = r.deadline_check
+    fresh = [x for x in records if x.get("revision_requests") is not None]
     errors = Counter((x.get("error") or "").split(":")[0] or None for x in records if x.get("error"))
     return dg.MaterializeResult(metadata={
         **table_metadata(SUBMISSIONS_SCHEMA, r.table.num_rows, r.out_path),
@@ -50,8 +65,23 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
         "forums_per_s": round(r.todo / max(r.elapsed_s, 1e-6), 2),
         "browser_s": round(r.browser_s, 2),
         "pdf_fetch": dict(Counter(x.get("pdf_fetch") or "none" for x in records)),
+        "deadline_announced": venue.deadline.announced if venue.deadline else "rolling",
+        "deadline_announced_utc": venue.submission_deadline.isoformat() if venue.deadline else "rolling",
+        "deadline_source": venue.deadline.source if venue.deadline else "",
+        "deadline_confidence": venue.deadline.confidence if venue.deadline else "",
         "deadline_catalogue_ms": venue.deadline_ms,
-        "deadline_invitations": r.deadline_check["invitations"],
-        "deadline_check": r.deadline_check["status"],
+        "deadline_invitations": check["invitations"],
+        "deadline_check": check["status"],
+        "deadline_disagreement_h": check.get("disagreement_h"),
+        "cutoff_ms": check.get("cutoff_ms"), "cutoff_rule": check.get("cutoff_rule"),
+        # every OpenReview request per forum this run: the revision page's own API calls (or the
+        # API recipe when the page failed) and the PDF downloads
+        "revision_requests_per_forum": _per_forum(fresh, "revision_requests"),
+        "pdf_requests_per_forum": _per_forum(fresh, "pdf_requests"),
         "chosen_revisions": preview(records, ["forum_id", "rule", "revision_id", "pdf_pages", "error"], limit=20),
-    })
+    }, check_results=[dg.AssetCheckResult(
+        check_name=DEADLINE_CHECK, passed=check["status"] in ("agree", "rolling"),
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={"status": check["status"], "disagreement_h": check.get("disagreement_h"),
+                  "problems": "; ".join(check.get("problems") or []) or "none",
+                  "cutoff_rule": check.get("cutoff_rule")})])
