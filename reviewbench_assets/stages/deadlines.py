@@ -39,7 +39,8 @@ def deadline_cross_check(api: OpenReviewApi, invitation_ids: Iterable[str], anno
 
     status: `agree` (every readable invitation's duedate within `tolerance_ms` of the announced
     deadline), `mismatch` (one differs by more, or has no duedate), `unreadable` (none could be
-    read), `rolling` (no venue deadline). `disagreement_h` is the largest |duedate - announced|.
+    read), `rolling` (no venue deadline). `disagreement_h` is the largest |announced - duedate|
+    (per invitation signed: > 0 when the announced deadline is later).
     """
     out: dict = {"announced_ms": announced_ms, "invitations": [], "status": "agree",
                  "disagreement_h": None, "cutoff_ms": None, "cutoff_rule": "rolling"}
@@ -59,12 +60,12 @@ def deadline_cross_check(api: OpenReviewApi, invitation_ids: Iterable[str], anno
             out["invitations"].append(dates)
             problems.append(f"{inv_id}: no duedate")
             continue
-        off_h = (due - announced_ms) / HOUR_MS
+        off_h = (announced_ms - due) / HOUR_MS  # > 0: the announced deadline is later
         dates["disagreement_h"] = round(off_h, 3)
         out["invitations"].append(dates)
         worst = max(worst, abs(off_h))
         if abs(due - announced_ms) > tolerance_ms:
-            problems.append(f"{inv_id}: duedate {due} is {off_h:+.2f} h from the announced deadline {announced_ms}")
+            problems.append(f"{inv_id}: the announced deadline {announced_ms} is {off_h:+.2f} h from its duedate {due}")
         else:
             expdates.append(exp if exp is not None else due)
     if len(out["invitations"]) > len(unreadable):
