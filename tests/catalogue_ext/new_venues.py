@@ -79,8 +79,7 @@ def main(root: str, out: str) -> None:
             result = dg.materialize(assets, partition_key=pk, resources=resources, raise_on_error=False)
             mats = {str(e.asset_key.to_user_string()): e.step_materialization_data.materialization.metadata
                     for e in result.get_asset_materialization_events()}
-            checks = {e.asset_check_evaluation_data.check_name: e.asset_check_evaluation_data.passed
-                      for e in result.get_asset_check_evaluations()} if hasattr(result, "get_asset_check_evaluations") else {}
+            checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
             report["partitions"][pk] = {
                 "success": result.success,
                 "assets": sorted(mats),

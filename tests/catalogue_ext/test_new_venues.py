@@ -48,7 +48,7 @@ def test_materializes_from_catalogue_and_replica_data_only(run, pk):
     assert part["success"], part
     assert {"openreview_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",
             "reviewbench_split"} <= set(part["assets"])
-    assert part["deadline_check"] == "agree"
+    assert part["deadline_check"] == "agree" and part["checks"]["deadline_agrees_with_invitation"]
     truth = part["truth"]
     rows = pq.read_table(storage / "rows" / f"{pk}.parquet").to_pylist()
     prov = {p["forum_id"]: p for p in pq.read_table(storage / "rows" / f"{pk}.provenance.parquet").to_pylist()}
