@@ -80,3 +80,22 @@ def test_a_revision_without_pdf_is_never_why_a_forum_is_unavailable():
 def test_unavailable_reason_says_what_was_seen(revs, invs, current, says):
     choice = choose_revision(revs, DEADLINE, "F1", invs, current)
     assert choice.rule == "unavailable" and choice.reason.startswith(says), choice.reason
+
+
+def test_iclr_2023_upload_at_1140_utc_the_day_after_is_the_submission():
+    """Issue 10: ICLR 2023 closed "Sep 28, 2022 AoE" = 2022-09-29T11:59:59Z; a PDF uploaded at
+    11:40 UTC on Sep 29 is the initial submission (a 23:59:59Z reading made it `unavailable`)."""
+    from datetime import datetime, timezone
+
+    from partitions import catalogue
+
+    def ms(s: str) -> int:
+        return int(datetime.fromisoformat(s).replace(tzinfo=timezone.utc).timestamp() * 1000)
+
+    revs = [rev("early", ms("2022-09-27T10:00:00")), rev("last", ms("2022-09-29T11:40:00")),
+            rev("rebuttal", ms("2022-11-18T09:00:00"))]
+    venue = catalogue().get("iclr-2023")
+    choice = choose_revision(revs, venue.cutoff_ms, "F", ["ICLR.cc/2023/Conference/-/Blind_Submission"], "/pdf/x")
+    assert (choice.rule, choice.revision_id) == ("initial", "last")
+    naive = choose_revision(revs, ms("2022-09-28T23:59:59"), "F", [], "/pdf/x")
+    assert naive.revision_id == "early"  # what the hand-converted deadline picked
