@@ -35,7 +35,8 @@ from reviewbench_assets.domain.revisions import Revision, revisions_from_edits, 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
 # When has the page finished? (openreview-web: RevisionsList/V1RevisionsList render
-# `.references-list`; ErrorAlert an `.alert-danger` in its place; ErrorDisplay `.error-display`;
+# `.references-list`; ErrorAlert an `.alert-danger` in its place inside page.js's `.revisions`
+# container; ErrorDisplay `.error-display`;
 # api-client sends a ChallengeRequiredError to /challenge.)
 _FINISHED_JS = """() => {
   if (location.pathname.startsWith('/challenge')) return {state: 'challenge'};
@@ -44,7 +45,7 @@ _FINISHED_JS = """() => {
   const list = document.querySelector('.references-list');
   if (list) return {state: 'list', rows: list.querySelectorAll(':scope > .row').length,
                     empty: /No revisions to display/.test(list.textContent)};
-  const alert = document.querySelector('.alert-danger');
+  const alert = document.querySelector('.revisions .alert-danger');  // ErrorAlert, in place of the list
   if (alert) return {state: 'error', text: alert.textContent.trim()};
   return null;
 }"""
