@@ -68,6 +68,11 @@ class Deadline(BaseModel):
     confidence: Literal["high", "medium", "low"]
     note: str = ""
     grace_minutes: int = Field(default=DEFAULT_GRACE_MINUTES, ge=0, le=24 * 60)
+    # Two-stage venues: the abstract deadline, same zone. OpenReview's venue code may put it on the
+    # submission invitation as its duedate (openreview-py SubmissionStage: due_date = the first
+    # deadline, second_due_date = the full paper), so the cross-check recognises it.
+    abstract_date: Date | None = None
+    abstract_time: Time = Time(23, 59, 59)
 
     @field_validator("tz")
     @classmethod
@@ -83,6 +88,19 @@ class Deadline(BaseModel):
     @property
     def ms(self) -> int:
         return int(self.utc.timestamp() * 1000)
+
+    @property
+    def abstract_ms(self) -> int | None:
+        if self.abstract_date is None:
+            return None
+        local = datetime.combine(self.abstract_date, self.abstract_time).replace(tzinfo=zone(self.tz))
+        return int(local.astimezone(timezone.utc).timestamp() * 1000)
+
+    @model_validator(mode="after")
+    def _abstract_first(self) -> "Deadline":
+        if self.abstract_date is not None and self.abstract_ms >= self.ms:
+            raise ValueError("the abstract deadline must come before the full-paper deadline")
+        return self
 
     @property
     def cutoff_ms(self) -> int:

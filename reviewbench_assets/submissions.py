@@ -33,7 +33,7 @@ def _per_forum(records: list[dict], field: str) -> float | None:
           pool="openreview_api", kinds={"python", "pdf"}, code_version="3",
           check_specs=[dg.AssetCheckSpec(DEADLINE_CHECK, asset="initial_submission_pdfs",
                                          description="the submission invitation's duedate is within one hour "
-                                                     "of the catalogue's announced deadline")])
+                                                     "of the catalogue's announced (paper or abstract) deadline")])
 def initial_submission_pdfs(context: dg.AssetExecutionContext, config: SubmissionPdfConfig,
                             openreview: OpenReviewResource, browser: BrowserResource,
                             storage: StorageResource) -> dg.MaterializeResult:
@@ -80,7 +80,7 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
         "pdf_requests_per_forum": _per_forum(fresh, "pdf_requests"),
         "chosen_revisions": preview(records, ["forum_id", "rule", "revision_id", "pdf_pages", "error"], limit=20),
     }, check_results=[dg.AssetCheckResult(
-        check_name=DEADLINE_CHECK, passed=check["status"] in ("agree", "rolling"),
+        check_name=DEADLINE_CHECK, passed=check["status"] in ("agree", "agree_abstract", "rolling"),
         severity=dg.AssetCheckSeverity.WARN,
         metadata={"status": check["status"], "disagreement_h": check.get("disagreement_h"),
                   "problems": "; ".join(check.get("problems") or []) or "none",

@@ -97,6 +97,7 @@ def _doc_with(change):
     (lambda v: v[10].pop("deadline"), "entry #10 (key='iclr-2024'): field (entry): Value error, deadline is required"),
     (lambda v: v[10].update(conference="iclrx", key="iclrx-2024"), "field conference: 'iclrx' is not a family"),
     (lambda v: v[10].update(scales=["nope"]), "field scales: unknown scale set 'nope'"),
+    (lambda v: v[10]["deadline"].update(abstract_date="2023-10-30"), "abstract deadline must come before"),
     (lambda v: v[10].update(split="workshops"), "field split: 'workshops' is not among splits"),
     (lambda v: v[10].update(year=2023), "key='iclr-2024'"),
     (lambda v: v[0].update(tracks={"poster": "X"}), "entry #0 (key='neurips-2021'): field tracks"),

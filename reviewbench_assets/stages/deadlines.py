@@ -9,8 +9,9 @@ of the submission. The cutoff per forum is therefore:
   invitation_expdate   the invitation's expdate, when its duedate agrees with the announced deadline
                        (within `tolerance`, one hour)
   announced_plus_grace the announced deadline + the catalogue's grace (30 min unless stated), when
-                       the invitation is unreadable, has no dates, or disagrees by more than an hour
-                       (the disagreement is reported in metadata and by an asset check)
+                       the invitation is unreadable, has no dates, carries the abstract deadline of
+                       a two-stage venue, or disagrees by more than an hour (the disagreement is
+                       reported in metadata and by an asset check)
   rolling              a journal without a venue deadline (TMLR): first released revision
 No Dagster here.
 """
@@ -34,12 +35,15 @@ def invitation_deadlines(api: OpenReviewApi, invitation_id: str) -> dict:
 
 
 def deadline_cross_check(api: OpenReviewApi, invitation_ids: Iterable[str], announced_ms: int | None,
-                         grace_ms: int = 30 * 60_000, tolerance_ms: int = HOUR_MS) -> dict:
+                         grace_ms: int = 30 * 60_000, tolerance_ms: int = HOUR_MS,
+                         abstract_ms: int | None = None) -> dict:
     """Compare the announced deadline with the submission invitation(s) and decide the cutoff.
 
     status: `agree` (every readable invitation's duedate within `tolerance_ms` of the announced
-    deadline), `mismatch` (one differs by more, or has no duedate), `unreadable` (none could be
-    read), `rolling` (no venue deadline). `disagreement_h` is the largest |announced - duedate|
+    deadline), `agree_abstract` (a two-stage venue whose invitation still carries the announced
+    abstract deadline: consistent, but its expdate is not the paper's, so the cutoff is the
+    announced deadline + grace), `mismatch` (one differs by more, or has no duedate),
+    `unreadable` (none could be read), `rolling` (no venue deadline). `disagreement_h` is the largest |announced - duedate|
     (per invitation signed: > 0 when the announced deadline is later).
     """
     out: dict = {"announced_ms": announced_ms, "invitations": [], "status": "agree",
@@ -47,7 +51,7 @@ def deadline_cross_check(api: OpenReviewApi, invitation_ids: Iterable[str], anno
     if announced_ms is None:
         out["status"] = "rolling"  # TMLR: no venue deadline
         return out
-    problems, unreadable, expdates, worst = [], [], [], 0.0
+    problems, unreadable, expdates, worst, abstract = [], [], [], 0.0, []
     for inv_id in invitation_ids:
         try:
             dates = invitation_deadlines(api, inv_id)
@@ -63,6 +67,10 @@ def deadline_cross_check(api: OpenReviewApi, invitation_ids: Iterable[str], anno
         off_h = (announced_ms - due) / HOUR_MS  # > 0: the announced deadline is later
         dates["disagreement_h"] = round(off_h, 3)
         out["invitations"].append(dates)
+        if abstract_ms is not None and abs(due - abstract_ms) <= tolerance_ms < abs(due - announced_ms):
+            dates["matches"] = "abstract deadline"
+            abstract.append(inv_id)
+            continue
         worst = max(worst, abs(off_h))
         if abs(due - announced_ms) > tolerance_ms:
             problems.append(f"{inv_id}: the announced deadline {announced_ms} is {off_h:+.2f} h from its duedate {due}")
@@ -74,6 +82,8 @@ def deadline_cross_check(api: OpenReviewApi, invitation_ids: Iterable[str], anno
         out["status"] = "mismatch"
     elif unreadable:
         out["status"] = "unreadable"
+    elif abstract:
+        out["status"] = "agree_abstract"
     if problems or unreadable:
         out["problems"] = problems + unreadable
     if out["status"] == "agree" and expdates:
@@ -88,4 +98,5 @@ def venue_deadline_check(api: OpenReviewApi, venue) -> dict:
     if venue.deadline is None:
         return deadline_cross_check(api, [], None)
     return deadline_cross_check(api, venue.deadline_invitations(), venue.deadline_ms,
-                                grace_ms=venue.deadline.grace_minutes * 60_000)
+                                grace_ms=venue.deadline.grace_minutes * 60_000,
+                                abstract_ms=venue.deadline.abstract_ms)

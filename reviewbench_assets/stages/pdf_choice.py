@@ -306,7 +306,7 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     # Once per venue: the announced deadline against the submission invitation's duedate/expdate,
     # which also decides the cutoff every forum is judged by (stages/deadlines.py).
     deadline_check = venue_deadline_check(api, venue)
-    if deadline_check["status"] not in ("agree", "rolling"):
+    if deadline_check["status"] not in ("agree", "agree_abstract", "rolling"):
         warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")
     cut = Cutoff.from_check(deadline_check)
     done, todo = {}, []
