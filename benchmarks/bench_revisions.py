@@ -28,7 +28,7 @@ from resources.browser import BrowserResource
 from reviewbench_assets.stages.crawl import crawl_forums
 from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
-from reviewbench_assets.stages.pdf_choice import (forum_meta, initial_submission_record,
+from reviewbench_assets.stages.pdf_choice import (Cutoff, forum_meta, initial_submission_record,
                                                    initial_submission_records)
 
 PK = "iclr-2020"
@@ -62,7 +62,7 @@ def run() -> list[dict]:
         scraped = BrowserResource(max_pages=MAX_PAGES).scrape_revisions(rep.web_url, api.token, ids, limiter)
         t1 = time.perf_counter()
         conc = initial_submission_records(api, Store(pafs.LocalFileSystem(), f"{tmp}/conc"), metas,
-                                          venue.deadline_ms, scraped, max_workers=WORKERS)
+                                          Cutoff.for_venue(venue), scraped, max_workers=WORKERS)
         t2 = time.perf_counter()
 
         base_metas = metas[:BASELINE_FORUMS]
@@ -70,7 +70,7 @@ def run() -> list[dict]:
             rep.web_url, api.token, [m["forum_id"] for m in base_metas], limiter)
         t3 = time.perf_counter()
         seq_store = Store(pafs.LocalFileSystem(), f"{tmp}/seq")
-        seq = [initial_submission_record(api, seq_store, m, venue.deadline_ms, seq_scraped[m["forum_id"]],
+        seq = [initial_submission_record(api, seq_store, m, Cutoff.for_venue(venue), seq_scraped[m["forum_id"]],
                                          False, False) for m in base_metas]
         t4 = time.perf_counter()
 

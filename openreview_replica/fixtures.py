@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable, Literal
 
 from .pdfgen import PdfSpec, PdfStore, _sentences, marker_text
-from .venues import VENUE_SPECS, FieldSpec, VenueSpec, iso_to_ms
+from .venues import DEADLINE_BOUNDARY_FORUMS, VENUE_SPECS, FieldSpec, VenueSpec, iso_to_ms
 
 DAY = 86_400_000
 HOUR = 3_600_000
@@ -86,7 +86,8 @@ class VenueFixture:
     spec: VenueSpec
     venue_id: str
     api_version: int
-    deadline_ms: int | None  # None: rolling venue (TMLR)
+    deadline_ms: int | None  # the submission invitation's duedate; None: rolling venue (TMLR)
+    expdate_ms: int | None  # its expdate: the last instant an upload was accepted
     allow_anonymous: bool
     submission_invitation: str
     forums: dict[str, ForumTruth] = field(default_factory=dict)
@@ -143,11 +144,12 @@ class Fixtures:
         out = []
         for _ in range(n):
             g.D = max(int(time.time() * 1000), self.last_modified_ms(venue_key)) + 11 * DAY  # first edit ~10 days earlier
+            g.E = g.D
             number = max(f.number for f in v.forums.values()) + 1 + g.rng.randint(0, 3)
             g.forum(g.next_index, number, [])
             g.next_index += 1
             out.append(list(v.forums)[-1])
-        g.D = g.D0
+        g.D = g.E = g.D0
         return out
 
     def add_reply(self, forum_id: str, at_ms: int | None = None) -> str:
@@ -200,13 +202,16 @@ class _Gen:
         self.used = used_ids
         self.n = n_forums
         self.V = spec.venue_id
-        self.D = iso_to_ms(spec.deadline or spec.anchor)
+        self.D = iso_to_ms(spec.deadline or spec.anchor)  # the submission invitation's duedate
+        # its expdate: uploads until then are part of the submission (OpenReview's grace)
+        self.E = spec.expdate_ms if not spec.rolling else self.D
         self.D0 = self.D  # rolling venues move self.D per paper (its "under review" time)
         self.v2 = spec.api_version == 2
         sub_inv = (f"{self.V}/-/{spec.submission_name}" if self.v2
                    else f"{self.V}/-/{spec.v1_submission_invitation_tail}")
         self.vf = VenueFixture(key=spec.key, spec=spec, venue_id=self.V, api_version=spec.api_version,
                                deadline_ms=None if spec.rolling else self.D,
+                               expdate_ms=None if spec.rolling else self.E,
                                allow_anonymous=spec.allow_anonymous if allow_anonymous is None else allow_anonymous,
                                submission_invitation=sub_inv)
         self.inv_used: set[str] = set()
@@ -251,9 +256,10 @@ class _Gen:
         for i in range(self.n):
             tags = [spec.special_forums[i]] if i < len(spec.special_forums) else []
             if spec.rolling:
-                self.D = self.D0 + int(i * spec.rolling_gap_days * DAY)
+                self.D = self.E = self.D0 + int(i * spec.rolling_gap_days * DAY)
             self.forum(i, numbers[i], tags)
         self.D = self.D0
+        self.E = spec.expdate_ms if not spec.rolling else self.D
         self.venue_objects()
         self.next_index = self.n
         return vf
@@ -273,8 +279,14 @@ class _Gen:
         npre = 1 if self.spec.rolling else rng.randint(1, 3)
         times = sorted(rng.randint(created, self.D - 60_000) for _ in range(npre))
         # the last one close to the deadline
+        if "aoe_boundary" in tags:  # 20 min before the instant: hours after 23:59 UTC of the day
+            times = sorted(min(t, self.D - 21 * 60_000) for t in times[:-1]) + [self.D - 20 * 60_000]
         for j, tt in enumerate(times):
             plan.append({"t": tt, "kind": "submission", "pdf": has_pdf})
+        if "grace_upload" in tags:  # after duedate, before expdate: OpenReview still accepted it
+            plan.append({"t": self.D + 10 * 60_000, "kind": "submission", "pdf": has_pdf})
+        if "after_grace" in tags:  # one minute after expdate: a later revision, not the submission
+            plan.append({"t": self.E + 60_000, "kind": "rebuttal", "pdf": True})
         no_post = {"no_revision", "history_public_no_revision", "desk_rejected", "no_pdf"} & set(tags)
         if not no_post and status == "active":
             if "history_public" in tags or rng.random() < spec_p(self.spec):
@@ -307,7 +319,7 @@ class _Gen:
                                "generative models", "reinforcement learning", "transformers"], 3)
         tldr = self.text(1)
         plan = self.pdf_revisions_plan(tags, accepted, status)
-        history_public = any(t.startswith("history_public") for t in tags) or (
+        history_public = any(t.startswith("history_public") or t in DEADLINE_BOUNDARY_FORUMS for t in tags) or (
             spec.history_public and status != "desk_rejected")  # TMLR: released once under review
 
         # PDFs
@@ -320,7 +332,7 @@ class _Gen:
                 p["k"] = k
                 p["marker"] = marker_text(fid, k)
         pdf_plan = [p for p in plan if p["pdf"]]
-        pre = [p for p in plan if p["t"] <= self.D]
+        pre = [p for p in plan if p["t"] <= self.E]
         pre_pdf = [p for p in pre if p["pdf"]]
         latest = pdf_plan[-1] if pdf_plan else None
         created = plan[0]["t"]
@@ -410,10 +422,10 @@ class _Gen:
             for p in plan:
                 if p.get("id") and p["pdf"]:
                     revisions.append(RevisionTruth(p["id"], p["t"], p["inv"], True, p["sha"], p["marker"], p["k"],
-                                                   p["visible"], p["t"] <= self.D))
+                                                   p["visible"], p["t"] <= self.E))
                 elif p.get("id"):
                     revisions.append(RevisionTruth(p["id"], p["t"], p["inv"], False, None, None, None,
-                                                   p["visible"], p["t"] <= self.D))
+                                                   p["visible"], p["t"] <= self.E))
             post_rev_invs = [x for x in invitations if x.endswith("_Revision") or x.endswith("/-/Revision")]
             if not latest:
                 rule, rev_id, exp_marker = "unavailable", None, None
@@ -484,7 +496,7 @@ class _Gen:
             for p in plan:
                 revisions.append(RevisionTruth(p["id"], p["t"], f"{V}/-/{spec.v1_submission_invitation_tail}",
                                                p["pdf"], p.get("sha"), p.get("marker"), p.get("k"), True,
-                                               p["t"] <= self.D))
+                                               p["t"] <= self.E))
             if pre_pdf:
                 rule, rev_id, exp_marker = "initial", pre_pdf[-1]["id"], pre_pdf[-1]["marker"]
             else:
@@ -506,7 +518,7 @@ class _Gen:
         if spec.rolling:
             post_markers = [p["marker"] for p in pdf_plan if p["marker"] != chosen_marker]
         else:
-            post_markers = [p["marker"] for p in pdf_plan if p["t"] > self.D]
+            post_markers = [p["marker"] for p in pdf_plan if p["t"] > self.E]
         visible_ids = {r["id"] for r in visible}
         general = [r["id"] for r in sorted(visible, key=lambda r: (r["tcdate"], r["id"]))
                    if r["replyto"] == fid and r["signatures"][0].endswith("/Authors")
@@ -723,10 +735,15 @@ class _Gen:
                             "web": "// webfield code"}
         sub_ids = [f"{V}/-/{spec.submission_name}"] if self.v2 else [
             f"{V}/-/{spec.v1_original_invitation_tail}", f"{V}/-/{spec.v1_submission_invitation_tail}"]
+        # Dates as openreview-py's venue code sets them: the invitation authors submit to carries
+        # duedate = the deadline and expdate = deadline + SHORT_BUFFER_MIN unless the venue set one
+        # (openreview/venue/invitation.py; v1: openreview/conference/invitation.py
+        # SubmissionInvitation). v1's Blind_Submission copy carries no dates (BlindSubmissionsInvitation).
+        dated = {f"{V}/-/{spec.submission_name}"} if self.v2 else {f"{V}/-/{spec.v1_original_invitation_tail}"}
         for i in sorted(self.inv_used | set(sub_ids)):
             is_sub = i in sub_ids
-            due = self.D if is_sub and not spec.rolling else None
-            exp = self.D + 30 * 60_000 if is_sub and not spec.rolling else None
+            due = spec.duedate_ms if i in dated and not spec.rolling else None
+            exp = spec.expdate_ms if i in dated and not spec.rolling else None
             if self.v2:
                 inv = {"id": i, "domain": V, "cdate": t0, "tcdate": t0, "tmdate": t0, "mdate": t0,
                        "duedate": due, "expdate": exp, "signatures": [V], "readers": ["everyone"],

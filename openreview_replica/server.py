@@ -26,6 +26,7 @@ class LoggedRequest(NamedTuple):
     path: str
     query: str  # raw query string
     status: int  # 0 = connection dropped by a fault
+    role: str = ""  # "v2" | "v1" | "web": which server answered
 
     @property
     def params(self) -> dict[str, str]:
@@ -166,7 +167,7 @@ class _Handler(BaseHTTPRequestHandler):
     # -- plumbing
     def _log(self, status: int):
         with self.state.lock:
-            self.state.request_log.append(LoggedRequest(self.command, self._path, self._query, status))
+            self.state.request_log.append(LoggedRequest(self.command, self._path, self._query, status, self.role))
 
     def _send(self, status: int, body: bytes, ctype: str, headers: dict | None = None):
         # Logged before the answer leaves: a client that has its answer must find it in the log.
@@ -174,7 +175,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Access-Control-Allow-Origin", "*")
+        self._cors_origin()
         self.send_header("Access-Control-Expose-Headers", "Retry-After, Content-Type")
         for k, v in (headers or {}).items():
             self.send_header(k, str(v))
@@ -198,12 +199,13 @@ class _Handler(BaseHTTPRequestHandler):
         u = urlsplit(self.path)
         self._path = u.path.rstrip("/") or "/"
         self._query = u.query
-        self.q = {k: v[-1] for k, v in parse_qs(u.query, keep_blank_values=True).items()}
+        self.q_all = parse_qs(u.query, keep_blank_values=True)  # repeated keys (`ids=a&ids=b`)
+        self.q = {k: v[-1] for k, v in self.q_all.items()}
 
     def do_OPTIONS(self):
         self._parse()
         self.send_response(204)
-        self.send_header("Access-Control-Allow-Origin", "*")
+        self._cors_origin()
         self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
         self.send_header("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept")
         self.send_header("Access-Control-Max-Age", "600")
@@ -309,8 +311,32 @@ class _Handler(BaseHTTPRequestHandler):
     def idx(self) -> _ApiIndex:
         return self.state.idx[self.version]
 
+    def _cors_origin(self) -> None:
+        """The site's own requests carry its cookie (`credentials: 'include'` in openreview-web's
+        api-client), which CORS allows only with the caller's origin echoed, never `*`."""
+        origin = self.headers.get("Origin")
+        if origin:
+            self.send_header("Access-Control-Allow-Origin", origin)
+            self.send_header("Access-Control-Allow-Credentials", "true")
+            self.send_header("Vary", "Origin")
+        else:
+            self.send_header("Access-Control-Allow-Origin", "*")
+
+    def _cookie_token(self) -> str | None:
+        from http.cookies import SimpleCookie
+
+        jar = SimpleCookie()
+        try:
+            jar.load(self.headers.get("Cookie") or "")
+        except Exception:  # a malformed Cookie header is no login
+            return None
+        morsel = jar.get("openreview.accessToken")
+        return morsel.value if morsel else None
+
     def _groups(self) -> frozenset:
         auth = self.headers.get("Authorization") or ""
+        if not auth and self._cookie_token():  # the website's requests: the session cookie
+            auth = "Bearer " + self._cookie_token()
         if auth.startswith("Bearer "):
             token = auth[7:].strip()
             known = self.state.tokens.get(token)
@@ -519,6 +545,11 @@ class _Handler(BaseHTTPRequestHandler):
             items = [e for e in items if not e.get("ddate")]
         items = [e for e in items if self._visible(e)]
         page, total = self._page(items, "tcdate:desc")
+        details = {d.strip() for d in (q.get("details") or "").split(",") if d.strip()}
+        if details & {"invitation", "writable", "presentation"}:  # openreview-web's revisions page asks
+            d = {"writable": False} if "writable" in details else {}
+            page = [{**e, "details": {**d, **({"invitation": idx.invitations.get(e["invitation"])}
+                                              if "invitation" in details else {})}} for e in page]
         resp: dict = {"edits": page}
         if q.get("count") == "true":
             resp["count"] = total
@@ -674,7 +705,8 @@ class _Handler(BaseHTTPRequestHandler):
             items = [i]
         else:
             if q.get("ids"):
-                wanted = q["ids"].split(",")
+                # `ids=a,b` (openreview-py) or `ids=a&ids=b` (openreview-web's query-string)
+                wanted = [i for v in self.q_all.get("ids", []) for i in v.split(",") if i]
                 items = [idx.invitations[i] for i in wanted if i in idx.invitations]
             elif q.get("prefix") or q.get("regex"):
                 import re
@@ -705,6 +737,11 @@ class _Handler(BaseHTTPRequestHandler):
         p = self._path
         if p == "/revisions":
             return self._send(200, _revisions_html(self.state).encode(), "text/html; charset=utf-8")
+        if p == "/challenge":  # where openreview-web sends a ChallengeRequiredError
+            body = ("<!doctype html><html><head><title>Challenge | OpenReview</title></head><body>"
+                    "<main id=\"content\"><h1>Verify you are human</h1><p>Please log in or complete "
+                    "the challenge.</p></main></body></html>")
+            return self._send(200, body.encode(), "text/html; charset=utf-8")
         if p.startswith("/static/"):
             name = p[len("/static/"):]
             if "/" in name or name not in ("revisions.js",):
@@ -722,15 +759,14 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _revisions_html(state: ReplicaState) -> str:
+    """The page shell: no revision data, a loading spinner, the client-side script (as openreview.net)."""
     cfg = json.dumps({"apiV2": state.urls.get("v2"), "apiV1": state.urls.get("v1"),
                       "delayMs": state.web_delay_ms, "cookieName": "openreview.accessToken"})
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Revision History | OpenReview</title>
-<style>body{{font-family:sans-serif;margin:2em}} .revision{{border-bottom:1px solid #ddd;padding:.5em 0}}
-.login-required{{color:#a00}} #revisions-list{{min-height:1em}}</style></head>
-<body><main id="content"><h2>Revision History</h2>
-<div id="status">Loading...</div>
-<div id="revisions-list" data-loaded="false"></div></main>
+<style>body{{font-family:sans-serif;margin:2em}} .references-list .row{{border-bottom:1px solid #ddd;padding:.5em 0}}
+.alert-danger{{color:#a00}}</style></head>
+<body><main id="content"><div class="spinner-container">Loading</div></main>
 <script>window.REPLICA_CONFIG = {cfg};</script>
 <script src="/static/revisions.js"></script>
 </body></html>"""

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 
+SHORT_BUFFER_MIN = 30  # openreview-py's grace after a submission deadline
+
+
 def iso_to_ms(s: str) -> int:
     return int(datetime.fromisoformat(s.replace("Z", "+00:00")).astimezone(timezone.utc).timestamp() * 1000)
 
@@ -29,13 +32,26 @@ class FieldSpec:
     value: object = None
 
 
+# Forums whose last uploads sit at the deadline's edges (their revision history is readable):
+#   grace_upload  the last PDF uploaded 10 minutes after duedate, inside OpenReview's grace (expdate)
+#   after_grace   a PDF revision one minute after expdate (not part of the submission)
+#   aoe_boundary  the last PDF 20 minutes before an AoE deadline's instant, i.e. long after
+#                 23:59 UTC of the announced day (a deadline misread as UTC would reject it)
+DEADLINE_BOUNDARY_FORUMS = ("grace_upload", "after_grace", "aoe_boundary")
+
+
 @dataclass(frozen=True)
 class VenueSpec:
     key: str
     venue_id: str
     api_version: int  # 1 or 2
     short_name: str  # "ICLR 2024"
-    deadline: str | None  # ISO UTC; None = rolling venue (TMLR): each paper's first revision is initial
+    # The submission deadline as the program chairs entered it in OpenReview's venue request form
+    # (UTC, like the form's "Submission Deadline" field); None = rolling venue (TMLR): each paper's
+    # first revision is initial. This is the replica's own venue data: the invitations' duedate and
+    # expdate are derived from it the way openreview-py's venue code does (fixtures.venue_objects),
+    # never copied from the project's catalogue.
+    deadline: str | None
     year: int | None
     # invitations / naming
     submission_name: str = "Submission"  # v2 super invitation tail: <venue>/-/Submission
@@ -100,10 +116,27 @@ class VenueSpec:
     desk_rejected_venueid: str | None = None
     subtitle: str = "International Conference on Learning Representations"
     track: str = "main"  # catalogue track of the venue's papers (track_of_decision overrides)
+    # The venue request form's "Submission Expiration Date" (UTC), when the PCs set one; otherwise
+    # openreview-py sets expdate = duedate + SHORT_BUFFER_MIN (30) minutes.
+    submission_expiration: str | None = None
 
     @property
     def rolling(self) -> bool:
         return self.deadline is None
+
+    @property
+    def duedate_ms(self) -> int | None:
+        return None if self.deadline is None else iso_to_ms(self.deadline)
+
+    @property
+    def expdate_ms(self) -> int | None:
+        """openreview-py: `expdate = due_date + timedelta(minutes=SHORT_BUFFER_MIN)` unless the venue
+        set an expiration date (openreview/venue/invitation.py, openreview/conference/invitation.py)."""
+        if self.deadline is None:
+            return None
+        if self.submission_expiration:
+            return iso_to_ms(self.submission_expiration)
+        return self.duedate_ms + SHORT_BUFFER_MIN * 60_000
 
 
 _ICLR24_RATING = (
@@ -124,7 +157,7 @@ ICLR_2024 = VenueSpec(
     venue_id="ICLR.cc/2024/Conference",
     api_version=2,
     short_name="ICLR 2024",
-    deadline="2023-09-28T23:59:59Z",
+    deadline="2023-09-29T11:59:59Z",
     year=2024,
     paper_prefix="Submission",
     reviewer_style="anon_hash",
@@ -155,7 +188,8 @@ ICLR_2024 = VenueSpec(
     desk_rejected_venue_string="ICLR 2024 Conference Desk Rejected Submission",
     t_decision=108,  # 2024-01-16
     special_forums=("hidden_reviews", "no_pdf", "split_rebuttal", "general_response", "withdrawn",
-                    "desk_rejected", "history_public", "history_public_no_revision", "no_revision"),
+                    "desk_rejected", "history_public", "history_public_no_revision", "no_revision",
+                    *DEADLINE_BOUNDARY_FORUMS),
     primary_areas=("representation learning for computer vision, audio, language, and other modalities",
                    "generative models", "optimization", "reinforcement learning",
                    "learning theory", "datasets and benchmarks"),
@@ -166,7 +200,7 @@ ICLR_2020 = VenueSpec(
     venue_id="ICLR.cc/2020/Conference",
     api_version=1,
     short_name="ICLR 2020",
-    deadline="2019-09-25T23:59:59Z",
+    deadline="2019-09-25T15:00:00Z",
     year=2020,
     paper_prefix="Paper",
     reviewer_style="anon_index",
@@ -201,14 +235,16 @@ ICLR_2020 = VenueSpec(
     t_decision=84,  # 2019-12-19
     t_camera_ready=(130, 140),
     special_forums=("hidden_reviews", "no_pdf", "split_rebuttal", "general_response", "withdrawn",
-                    "desk_rejected", "abstract_only_first", "no_revision"),
+                    "desk_rejected", "abstract_only_first", "no_revision", *DEADLINE_BOUNDARY_FORUMS),
 )
 
 
 # ---------------------------------------------------------------------------------------------
 # Every other ReviewBench venue-year. Forms follow openreview-api.md §2 (sources there; fields
-# marked [guess] in that table are guesses here too). Keys and deadlines equal the catalogue's
-# (partitions/venues.yaml); tests/replica/test_venue_specs.py checks it.
+# marked [guess] in that table are guesses here too). Keys equal the catalogue's; deadlines are the
+# UTC instants the venues' OpenReview invitations carry (researched in ../shared/design/deadlines.md),
+# written here independently of the catalogue's announced local times (benchmarks/bench_deadlines.py
+# measures the agreement).
 from dataclasses import replace as _replace  # noqa: E402
 
 _CONF5 = (
@@ -258,7 +294,7 @@ def _v1(key, venue_id, short, deadline, year, **kw) -> VenueSpec:
                                            "pdf", "paperhash", "_bibtex"),
                 tldr_field="TL;DR", license=None, decision_extra_fields=("title", "comment"),
                 special_forums=("hidden_reviews", "no_pdf", "split_rebuttal", "general_response", "withdrawn",
-                                "desk_rejected", "abstract_only_first", "no_revision"))
+                                "desk_rejected", "abstract_only_first", "no_revision", *DEADLINE_BOUNDARY_FORUMS))
     base.update(kw)
     return VenueSpec(**base)
 
@@ -266,7 +302,8 @@ def _v1(key, venue_id, short, deadline, year, **kw) -> VenueSpec:
 def _v2(key, venue_id, short, deadline, year, **kw) -> VenueSpec:
     base = dict(key=key, venue_id=venue_id, api_version=2, short_name=short, deadline=deadline, year=year,
                 special_forums=("hidden_reviews", "no_pdf", "split_rebuttal", "general_response", "withdrawn",
-                                "desk_rejected", "history_public", "history_public_no_revision", "no_revision"))
+                                "desk_rejected", "history_public", "history_public_no_revision", "no_revision",
+                                *DEADLINE_BOUNDARY_FORUMS))
     base.update(kw)
     return VenueSpec(**base)
 
@@ -300,14 +337,14 @@ _ICLR22_REVIEW = (
     _T("recommendation", "choice", _ICLR22_REC), _T("confidence", "choice", _CONF5),
 )
 ICLR_2022 = _v1(
-    "iclr-2022", "ICLR.cc/2022/Conference", "ICLR 2022", "2021-10-05T23:59:59Z", 2022,
+    "iclr-2022", "ICLR.cc/2022/Conference", "ICLR 2022", "2021-10-06T00:00:00Z", 2022,
     review_fields=_ICLR22_REVIEW,
     decision_options=("Accept (Oral)", "Accept (Spotlight)", "Accept (Poster)", "Reject"),
     **_venue_strings("ICLR 2022", {"Accept (Oral)": "ICLR 2022 Oral", "Accept (Spotlight)": "ICLR 2022 Spotlight",
                                    "Accept (Poster)": "ICLR 2022 Poster"}),
     t_decision=112)
 ICLR_2023 = _v1(
-    "iclr-2023", "ICLR.cc/2023/Conference", "ICLR 2023", "2022-09-28T23:59:59Z", 2023,
+    "iclr-2023", "ICLR.cc/2023/Conference", "ICLR 2023", "2022-09-29T11:59:59Z", 2023,
     review_fields=(_T("summary_of_the_paper"), _T("strength_and_weaknesses"),
                    _T("clarity,_quality,_novelty_and_reproducibility"), _T("summary_of_the_review"),
                    *_ICLR22_REVIEW[3:]),
@@ -329,7 +366,7 @@ _ICLR_INT_REVIEW = (
 )
 ICLR_2025 = _replace(
     ICLR_2024, key="iclr-2025", venue_id="ICLR.cc/2025/Conference", short_name="ICLR 2025",
-    deadline="2024-10-01T23:59:59Z", year=2025, review_fields=_ICLR_INT_REVIEW,
+    deadline="2024-10-02T11:59:59Z", year=2025, review_fields=_ICLR_INT_REVIEW,
     meta_review_fields=(_T("metareview"), _T("additional_comments_on_reviewer_discussion")),
     **_venue_strings("ICLR 2025", {"Accept (Oral)": "ICLR 2025 Oral", "Accept (Spotlight)": "ICLR 2025 Spotlight",
                                    "Accept (Poster)": "ICLR 2025 Poster"}),
@@ -337,7 +374,7 @@ ICLR_2025 = _replace(
     p_review_edit=0.35, t_decision=112)
 ICLR_2026 = _replace(
     ICLR_2025, key="iclr-2026", venue_id="ICLR.cc/2026/Conference", short_name="ICLR 2026",
-    deadline="2025-09-24T23:59:59Z", year=2026, rebuttal_revision_name="Rebuttal_Revision",
+    deadline="2025-09-25T11:59:59Z", year=2026, rebuttal_revision_name="Rebuttal_Revision",
     **_venue_strings("ICLR 2026", {"Accept (Oral)": "ICLR 2026 Oral", "Accept (Spotlight)": "ICLR 2026 Spotlight",
                                    "Accept (Poster)": "ICLR 2026 Poster"}))
 
@@ -414,7 +451,7 @@ NEURIPS_2025 = _v2(
 
 # ---- ICML 2025 (field list [3rd-party, unverified]) ------------------------------------------
 ICML_2025 = _v2(
-    "icml-2025", "ICML.cc/2025/Conference", "ICML 2025", "2025-01-30T23:59:59Z", 2025,
+    "icml-2025", "ICML.cc/2025/Conference", "ICML 2025", "2025-01-31T11:59:59Z", 2025,
     review_fields=(_T("summary"), _T("claims_and_evidence"), _T("methods_and_evaluation_criteria"),
                    _T("theoretical_claims"), _T("experimental_designs_or_analyses"),
                    _T("relation_to_broader_scientific_literature"), _T("essential_references_not_discussed"),
@@ -457,7 +494,7 @@ TMLR_SPEC = VenueSpec(
 
 # ---- EMNLP 2023 (main + Findings in one venue) ----------------------------------------------
 EMNLP_2023 = _v2(
-    "emnlp-2023", "EMNLP/2023/Conference", "EMNLP 2023", "2023-06-23T11:59:59Z", 2023,
+    "emnlp-2023", "EMNLP/2023/Conference", "EMNLP 2023", "2023-06-24T11:59:59Z", 2023,
     review_fields=(_T("Paper_Topic_and_Main_Contributions"), _T("Reasons_To_Accept"), _T("Reasons_To_Reject"),
                    _T("Questions_For_The_Authors"), _T("Missing_References"),
                    _T("Typos_Grammar_Style_And_Presentation_Improvements"),
@@ -483,22 +520,22 @@ _CORL_REVIEW = (
     _T("confidence", "choice", ("Low", "Medium", "High")),
 )
 CORL_2021 = _v1(
-    "corl-2021", "robot-learning.org/CoRL/2021/Conference", "CoRL 2021", "2021-06-29T23:59:59Z", 2021,
+    "corl-2021", "robot-learning.org/CoRL/2021/Conference", "CoRL 2021", "2021-06-19T06:59:59Z", 2021,
     review_fields=_CORL_REVIEW,
     decision_options=("Accept (Oral)", "Accept (Poster)", "Reject"),
     **_venue_strings("CoRL 2021", {"Accept (Oral)": "CoRL 2021 Oral", "Accept (Poster)": "CoRL 2021 Poster"}),
     subtitle="Conference on Robot Learning", t_decision=80)
 CORL_2022 = _replace(
     CORL_2021, key="corl-2022", venue_id="robot-learning.org/CoRL/2022/Conference", short_name="CoRL 2022",
-    deadline="2022-06-16T23:59:59Z", year=2022, meta_review_name="Meta_Review", decision_on_meta=True,
+    deadline="2022-06-16T11:59:59Z", year=2022, meta_review_name="Meta_Review", decision_on_meta=True,
     meta_review_fields=(_T("metareview"),),
     **_venue_strings("CoRL 2022", {"Accept (Oral)": "CoRL 2022 Oral", "Accept (Poster)": "CoRL 2022 Poster"}))
 CORL_2023 = _replace(
     CORL_2021, key="corl-2023", venue_id="robot-learning.org/CoRL/2023/Conference", short_name="CoRL 2023",
-    deadline="2023-06-09T23:59:59Z", year=2023,
+    deadline="2023-06-09T11:59:59Z", year=2023,
     **_venue_strings("CoRL 2023", {"Accept (Oral)": "CoRL 2023 Oral", "Accept (Poster)": "CoRL 2023 Poster"}))
 CORL_2024 = _v2(
-    "corl-2024", "robot-learning.org/CoRL/2024/Conference", "CoRL 2024", "2024-06-06T23:59:59Z", 2024,
+    "corl-2024", "robot-learning.org/CoRL/2024/Conference", "CoRL 2024", "2024-06-07T11:59:59Z", 2024,
     review_fields=_CORL_REVIEW, meta_review_name=None,
     decision_options=("Accept (Oral)", "Accept (Poster)", "Reject"), decision_extra_fields=("title", "comment"),
     **_venue_strings("CoRL 2024", {"Accept (Oral)": "CoRL 2024 Oral", "Accept (Poster)": "CoRL 2024 Poster"}),
@@ -506,7 +543,7 @@ CORL_2024 = _v2(
 
 # ---- COLM ------------------------------------------------------------------------------------
 COLM_2024 = _v2(
-    "colm-2024", "colmweb.org/COLM/2024/Conference", "COLM 2024", "2024-03-29T23:59:59Z", 2024,
+    "colm-2024", "colmweb.org/COLM/2024/Conference", "COLM 2024", "2024-03-30T11:59:59Z", 2024,
     review_fields=(_T("summary"), _T("reasons_to_accept"), _T("reasons_to_reject"), _T("questions_to_authors"),
                    _T("rating", "choice", _COLM_RATING), _T("confidence", "choice", _CONF5),
                    _T("ethics_concerns", "const", value="None")),
@@ -516,7 +553,7 @@ COLM_2024 = _v2(
     subtitle="Conference on Language Modeling", t_decision=100, primary_areas=("",))
 COLM_2025 = _replace(
     COLM_2024, key="colm-2025", venue_id="colmweb.org/COLM/2025/Conference", short_name="COLM 2025",
-    deadline="2025-03-28T23:59:59Z", year=2025, **_venue_strings("COLM 2025", {"Accept": "COLM 2025"}))
+    deadline="2025-03-29T11:59:59Z", year=2025, **_venue_strings("COLM 2025", {"Accept": "COLM 2025"}))
 
 VENUE_SPECS: dict[str, VenueSpec] = {s.key: s for s in (
     ICLR_2024, ICLR_2020, ICLR_2021, ICLR_2022, ICLR_2023, ICLR_2025, ICLR_2026,

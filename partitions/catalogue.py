@@ -1,27 +1,115 @@
 """The venue catalogue: `venues.yaml` validated by pydantic.
 
-One catalogue drives partitions, crawling and splits. A wrong entry fails at import time with a
+One catalogue drives partitions, crawling, splits, deadlines and score scales. Conference families,
+tracks, split names and rating scales are data in the catalogue (a new venue-year, a workshop or a new
+conference is an entry, not code), checked for consistency. A wrong entry fails at import time with a
 message that names the entry (its key or position) and the field.
+
+`REVIEWBENCH_CATALOGUE` names another catalogue file (tests, a private deployment); it is read once
+per process, before the Dagster partitions are built from it.
 """
 from __future__ import annotations
 
+import os
 import re
-from datetime import datetime, timezone
+from datetime import date as Date, datetime, time as Time, timedelta, timezone
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-SPLITS: tuple[str, ...] = ("neurips", "iclr", "icml", "tmlr", "emnlp", "corl", "colm")
-TRACKS: tuple[str, ...] = ("main", "datasets_and_benchmarks", "findings")
 CATALOGUE_PATH = Path(__file__).with_name("venues.yaml")
-_KEY_RE = re.compile(r"^(?P<conf>[a-z]+)(-(?P<year>\d{4}))?(-(?P<track>[a-z_]+))?$")
+CATALOGUE_ENV = "REVIEWBENCH_CATALOGUE"
+# <conference>-<year>[-<track>[-<name>]]: the optional name tells apart several venues of one track
+# and year (the workshops of a conference).
+_KEY_RE = re.compile(r"^(?P<conf>[a-z][a-z0-9]*)(-(?P<year>\d{4}))?(-(?P<track>[a-z_]+)(-(?P<name>[a-z0-9_]+))?)?$")
+_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+# Time zones deadlines are announced in. AoE ("Anywhere on Earth") is UTC-12; the US abbreviations
+# are the ones calls for papers use (PDT in May-October, PST otherwise). Anything else must be an
+# IANA zone name ("Africa/Nairobi"), converted with zoneinfo (daylight saving included).
+FIXED_ZONES: dict[str, int] = {"AoE": -12, "UTC": 0, "GMT": 0, "PDT": -7, "PST": -8, "EDT": -4, "EST": -5,
+                               "CEST": 2, "CET": 1, "EAT": 3}
+# OpenReview accepts uploads until the submission invitation's expdate, which its venue code sets to
+# the deadline + 30 minutes unless the venue set another (openreview-py: openreview/venue/invitation.py
+# and openreview/conference/invitation.py, SHORT_BUFFER_MIN = 30).
+DEFAULT_GRACE_MINUTES = 30
 
 
 class CatalogueError(ValueError):
     """A catalogue entry is invalid; the message names the entry and the field."""
+
+
+def zone(tz: str):
+    if tz in FIXED_ZONES:
+        return timezone(timedelta(hours=FIXED_ZONES[tz]), tz)
+    try:
+        return ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {tz!r}; use one of {', '.join(FIXED_ZONES)} "
+                         "or an IANA name") from exc
+
+
+class Deadline(BaseModel):
+    """A full-paper deadline as the venue announced it (local date, time and zone), with its source.
+
+    `utc` is computed here; nobody writes a hand-converted instant. `grace_minutes` is OpenReview's
+    upload grace after the deadline (the invitation's expdate); a venue that set another states it.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    date: Date
+    time: Time = Time(23, 59, 59)
+    tz: str
+    source: str = Field(min_length=3)
+    confidence: Literal["high", "medium", "low"]
+    note: str = ""
+    grace_minutes: int = Field(default=DEFAULT_GRACE_MINUTES, ge=0, le=24 * 60)
+    # Two-stage venues: the abstract deadline, same zone. OpenReview's venue code may put it on the
+    # submission invitation as its duedate (openreview-py SubmissionStage: due_date = the first
+    # deadline, second_due_date = the full paper), so the cross-check recognises it.
+    abstract_date: Date | None = None
+    abstract_time: Time = Time(23, 59, 59)
+
+    @field_validator("tz")
+    @classmethod
+    def _known_zone(cls, v: str) -> str:
+        zone(v)
+        return v
+
+    @property
+    def utc(self) -> datetime:
+        local = datetime.combine(self.date, self.time).replace(tzinfo=zone(self.tz))
+        return local.astimezone(timezone.utc)
+
+    @property
+    def ms(self) -> int:
+        return int(self.utc.timestamp() * 1000)
+
+    @property
+    def abstract_ms(self) -> int | None:
+        if self.abstract_date is None:
+            return None
+        local = datetime.combine(self.abstract_date, self.abstract_time).replace(tzinfo=zone(self.tz))
+        return int(local.astimezone(timezone.utc).timestamp() * 1000)
+
+    @model_validator(mode="after")
+    def _abstract_first(self) -> "Deadline":
+        if self.abstract_date is not None and self.abstract_ms >= self.ms:
+            raise ValueError("the abstract deadline must come before the full-paper deadline")
+        return self
+
+    @property
+    def cutoff_ms(self) -> int:
+        """The last instant OpenReview accepted an upload: deadline + grace (the expdate)."""
+        return self.ms + self.grace_minutes * 60_000
+
+    @property
+    def announced(self) -> str:
+        return f"{self.date.isoformat()} {self.time.isoformat()} {self.tz}"
 
 
 class Invitations(BaseModel):
@@ -29,6 +117,9 @@ class Invitations(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     submission: str
+    # The invitation authors submitted to, which carries duedate/expdate (v1: the original
+    # `<venue>/-/Submission`, not the dateless Blind_Submission copy).
+    deadline: str
     withdrawn_submission: str
     desk_rejected_submission: str
     reply_group: Literal["Paper", "Submission"]
@@ -41,22 +132,49 @@ class Invitations(BaseModel):
     desk_rejection: list[str]
 
 
+class Scale(BaseModel):
+    """One score field of a review form: its range and the labels that carry no leading number."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    min: float
+    max: float
+    labels: dict[str, float] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Scale":
+        if self.min >= self.max:
+            raise ValueError(f"scale min {self.min} must be below max {self.max}")
+        for label, n in self.labels.items():
+            if not self.min <= n <= self.max:
+                raise ValueError(f"label {label!r} = {n} lies outside [{self.min}, {self.max}]")
+        return self
+
+
+class Family(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    split: str
+    name: str
+
+
 class VenueYear(BaseModel):
     """One partition: a conference's venue-year (or TMLR's rolling venue)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     key: str
-    conference: Literal["neurips", "iclr", "icml", "tmlr", "emnlp", "corl", "colm"]
-    year: int | None = Field(default=None, ge=2017, le=2100)
+    conference: str
+    year: int | None = Field(default=None, ge=2013, le=2100)
     api: Literal["v1", "v2"]
     tracks: dict[str, str]
     track_from_venue: dict[str, str] = Field(default_factory=dict)
-    submission_deadline: datetime | None
+    rolling: bool = False  # a journal without a venue deadline (TMLR)
+    deadline: Deadline | None = None
+    split_name: str = Field(default="", alias="split")  # filled from the family when not given
+    rating_scales: dict[str, Scale] = Field(default_factory=dict)  # union score field -> scale
     invitations: Invitations
 
     @property
     def split(self) -> str:
-        return self.conference
+        return self.split_name
 
     @property
     def venue_ids(self) -> list[str]:
@@ -64,46 +182,46 @@ class VenueYear(BaseModel):
         return list(dict.fromkeys(self.tracks.values()))
 
     @property
+    def submission_deadline(self) -> datetime | None:
+        return None if self.deadline is None else self.deadline.utc
+
+    @property
     def deadline_ms(self) -> int | None:
-        d = self.submission_deadline
-        return None if d is None else int(d.timestamp() * 1000)
+        return None if self.deadline is None else self.deadline.ms
+
+    @property
+    def cutoff_ms(self) -> int | None:
+        return None if self.deadline is None else self.deadline.cutoff_ms
 
     def submission_invitations(self, venue_id: str) -> list[str]:
-        inv = self.invitations
-        return [inv.submission.format(venue_id=venue_id)]
+        return [self.invitations.submission.format(venue_id=venue_id)]
+
+    def deadline_invitations(self) -> list[str]:
+        """The invitation(s) whose duedate/expdate OpenReview enforced, one per venue id."""
+        return [self.invitations.deadline.format(venue_id=vid) for vid in self.venue_ids]
 
     @field_validator("tracks")
     @classmethod
-    def _tracks_known(cls, v: dict[str, str]) -> dict[str, str]:
+    def _tracks_present(cls, v: dict[str, str]) -> dict[str, str]:
         if not v:
             raise ValueError("at least one track is required")
-        for name in v:
-            if name not in TRACKS:
-                raise ValueError(f"unknown track {name!r}; known: {', '.join(TRACKS)}")
-        return v
-
-    @field_validator("submission_deadline")
-    @classmethod
-    def _deadline_utc(cls, v: datetime | None) -> datetime | None:
-        if v is not None and (v.tzinfo is None or v.utcoffset() != timezone.utc.utcoffset(None)):
-            raise ValueError("submission_deadline must be given in UTC (suffix Z)")
         return v
 
     @model_validator(mode="after")
     def _key_matches(self) -> "VenueYear":
         m = _KEY_RE.match(self.key)
         if not m:
-            raise ValueError(f"key {self.key!r} is not <conference>-<year>[-<track>]")
+            raise ValueError(f"key {self.key!r} is not <conference>-<year>[-<track>[-<name>]]")
         if m["conf"] != self.conference:
             raise ValueError(f"key {self.key!r} does not start with conference {self.conference!r}")
-        if self.conference == "tmlr":
-            if self.year is not None or self.submission_deadline is not None:
-                raise ValueError("tmlr is rolling: year and submission_deadline must be null")
+        if self.rolling:
+            if self.year is not None or self.deadline is not None:
+                raise ValueError("a rolling venue has no year and no deadline (both null)")
         else:
             if self.year is None or m["year"] is None or int(m["year"]) != self.year:
                 raise ValueError(f"key {self.key!r} does not carry year {self.year}")
-            if self.submission_deadline is None:
-                raise ValueError("submission_deadline is required for a venue-year")
+            if self.deadline is None:
+                raise ValueError("deadline is required for a venue-year (date, time, tz, source, confidence)")
         if m["track"] and m["track"] not in self.tracks:
             raise ValueError(f"key track {m['track']!r} is not among tracks {list(self.tracks)}")
         for track in self.track_from_venue:
@@ -115,6 +233,9 @@ class VenueYear(BaseModel):
 class Catalogue(BaseModel):
     model_config = ConfigDict(frozen=True)
     venues: tuple[VenueYear, ...]
+    split_order: tuple[str, ...] = ()
+    families: dict[str, Family] = Field(default_factory=dict)
+    track_names: tuple[str, ...] = ()
 
     @property
     def keys(self) -> list[str]:
@@ -131,7 +252,8 @@ class Catalogue(BaseModel):
 
     @property
     def splits(self) -> list[str]:
-        return [s for s in SPLITS if self.keys_for_split(s)]
+        """Split names that have at least one venue-year, in the catalogue's order."""
+        return [s for s in self.split_order if self.keys_for_split(s)]
 
 
 def _entry_label(raw: dict, index: int) -> str:
@@ -139,26 +261,87 @@ def _entry_label(raw: dict, index: int) -> str:
     return f"entry #{index} (key={key!r})" if key else f"entry #{index}"
 
 
+def _names(doc: dict, field: str, source: str, problems: list[str]) -> list[str]:
+    names = doc.get(field)
+    if not isinstance(names, list) or not names:
+        problems.append(f"{source}: field {field}: a non-empty list of names is required")
+        return []
+    for n in names:
+        if not isinstance(n, str) or not _NAME_RE.match(n):
+            problems.append(f"{source}: field {field}: {n!r} is not a lower-case name")
+    if len(set(names)) != len(names):
+        problems.append(f"{source}: field {field}: duplicate names")
+    return [n for n in names if isinstance(n, str)]
+
+
+def _scales(doc: dict, source: str, problems: list[str]) -> dict[str, dict[str, Scale]]:
+    """Named scale sets: name -> {union score field: Scale}; `[min, max]` or `[min, max, {labels}]`."""
+    out: dict[str, dict[str, Scale]] = {}
+    for name, fields in (doc.get("rating_scales") or {}).items():
+        out[name] = {}
+        for field, spec in (fields or {}).items():
+            try:
+                if not isinstance(spec, list) or len(spec) not in (2, 3):
+                    raise ValueError("give [min, max] or [min, max, {label: number}]")
+                out[name][field] = Scale(min=spec[0], max=spec[1], labels=spec[2] if len(spec) == 3 else {})
+            except (ValueError, ValidationError) as exc:
+                problems.append(f"{source}: rating_scales.{name}.{field}: {exc}")
+    return out
+
+
 def parse_catalogue(doc: dict, source: str = "<catalogue>") -> Catalogue:
     """Validate a catalogue document; errors name the entry and the field."""
+    problems: list[str] = []
+    split_order = _names(doc, "splits", source, problems)
+    track_names = _names(doc, "tracks", source, problems)
+    families: dict[str, Family] = {}
+    for name, raw in (doc.get("families") or {}).items():
+        try:
+            fam = Family.model_validate(raw)
+        except ValidationError as exc:
+            problems.append(f"{source}: families.{name}: {exc.errors()[0]['msg']}")
+            continue
+        if fam.split not in split_order:
+            problems.append(f"{source}: families.{name}: field split: {fam.split!r} is not among splits {split_order}")
+        families[name] = fam
+    scale_sets = _scales(doc, source, problems)
     defaults = doc.get("defaults", {})
-    venues, problems, seen = [], [], set()
+    venues, seen = [], set()
     for i, raw in enumerate(doc.get("venues") or []):
         label = _entry_label(raw, i)
+        if not isinstance(raw, dict):
+            problems.append(f"{source}: {label}: must be a mapping")
+            continue
+        local: list[str] = []
+        conf = raw.get("conference")
+        if conf not in families:
+            local.append(f"{source}: {label}: field conference: {conf!r} is not a family; known: {', '.join(families)}")
+        for track in raw.get("tracks") or {}:
+            if track not in track_names:
+                local.append(f"{source}: {label}: field tracks: unknown track {track!r}; known: {', '.join(track_names)}")
+        split = raw.get("split") or (families[conf].split if conf in families else "")
+        if split and split not in split_order:
+            local.append(f"{source}: {label}: field split: {split!r} is not among splits {split_order}")
+        scales: dict[str, Scale] = {}
+        for sname in raw.get("scales") or []:
+            if sname not in scale_sets:
+                local.append(f"{source}: {label}: field scales: unknown scale set {sname!r}; known: {', '.join(scale_sets)}")
+            else:
+                scales.update(scale_sets[sname])
+        api = raw.get("api")
+        base = dict(defaults.get(api, {})) if api in ("v1", "v2") else {}
+        base.update(raw.get("invitations") or {})
+        fields = {k: v for k, v in raw.items() if k not in ("scales", "split", "invitations")}
         try:
-            if not isinstance(raw, dict):
-                raise CatalogueError(f"{source}: {label}: must be a mapping")
-            api = raw.get("api")
-            base = dict(defaults.get(api, {})) if api in ("v1", "v2") else {}
-            base.update(raw.get("invitations") or {})
-            entry = VenueYear.model_validate({**raw, "invitations": base})
+            entry = VenueYear.model_validate({**fields, "split": split, "rating_scales": scales,
+                                              "invitations": base})
         except ValidationError as exc:
             for err in exc.errors():
                 field = ".".join(str(p) for p in err["loc"]) or "(entry)"
-                problems.append(f"{source}: {label}: field {field}: {err['msg']}")
-            continue
-        except CatalogueError as exc:
-            problems.append(str(exc))
+                local.append(f"{source}: {label}: field {field}: {err['msg']}")
+            entry = None
+        problems.extend(local)
+        if entry is None or local:
             continue
         if entry.key in seen:
             problems.append(f"{source}: {label}: field key: duplicate key {entry.key!r}")
@@ -168,7 +351,8 @@ def parse_catalogue(doc: dict, source: str = "<catalogue>") -> Catalogue:
         problems.append(f"{source}: no venues")
     if problems:
         raise CatalogueError("invalid venue catalogue:\n  " + "\n  ".join(problems))
-    return Catalogue(venues=tuple(venues))
+    return Catalogue(venues=tuple(venues), split_order=tuple(split_order), families=families,
+                     track_names=tuple(track_names))
 
 
 def load_catalogue(path: Path | str = CATALOGUE_PATH) -> Catalogue:
@@ -176,7 +360,18 @@ def load_catalogue(path: Path | str = CATALOGUE_PATH) -> Catalogue:
     return parse_catalogue(yaml.safe_load(path.read_text()), source=path.name)
 
 
+def catalogue_path() -> Path:
+    """`REVIEWBENCH_CATALOGUE` when set (it must name an existing file), else partitions/venues.yaml."""
+    override = os.environ.get(CATALOGUE_ENV, "").strip()
+    if not override:
+        return CATALOGUE_PATH
+    path = Path(override).expanduser()
+    if not path.is_file():
+        raise CatalogueError(f"{CATALOGUE_ENV}={override!r} names no catalogue file")
+    return path
+
+
 @lru_cache(maxsize=1)
 def catalogue() -> Catalogue:
-    """The project's catalogue, validated once per process."""
-    return load_catalogue()
+    """The project's catalogue (or the one `REVIEWBENCH_CATALOGUE` names), validated once per process."""
+    return load_catalogue(catalogue_path())

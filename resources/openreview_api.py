@@ -190,6 +190,7 @@ class OpenReviewApi:
         self.max_wait_s, self.max_attempts, self.timeout_s = max_wait_s, max_attempts, timeout_s
         self.on_event = on_event or (lambda msg: None)
         self.stats: Counter = Counter()
+        self._local = threading.local()  # requests made by the calling thread (per-forum accounting)
         cls = _client_class(api)
         if username and not token:
             self.client = _logged_in_client(self.baseurl, api, username, password or "",
@@ -230,6 +231,7 @@ class OpenReviewApi:
         for attempt in range(1, self.max_attempts + 1):
             self.limiter.wait()
             self.stats["requests"] += 1
+            self._local.requests = getattr(self._local, "requests", 0) + 1
             try:
                 resp = self.client.session.get(url, params=params, headers=self.client.headers,
                                                timeout=self.timeout_s, stream=stream)
@@ -277,6 +279,10 @@ class OpenReviewApi:
                                       resp.status_code, path)
             return resp
         raise OpenReviewError("RetryError", f"no answer after {self.max_attempts} attempts", None, path)
+
+    def thread_requests(self) -> int:
+        """Requests (tries included) this client has made from the calling thread so far."""
+        return getattr(self._local, "requests", 0)
 
     def get_json(self, path: str, params: dict | None = None) -> dict:
         return self._request(path, params).json()

@@ -31,8 +31,20 @@ class SubmissionPdfConfig(dg.Config):
     batch_attachments: bool = True  # v2 current_is_initial PDFs 50 per /attachment?ids= request
 
 
+DEADLINE_CHECK = "deadline_agrees_with_invitation"
+
+
+def _per_forum(records: list[dict], field: str) -> float | None:
+    """Mean OpenReview requests per forum for `field`, over the forums this run (re)did."""
+    vals = [r[field] for r in records if r.get(field) is not None]
+    return round(sum(vals) / len(vals), 3) if vals else None
+
+
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="pdfs",
-          pool="openreview_api", kinds={"python", "pdf"}, code_version="2")
+          pool="openreview_api", kinds={"python", "pdf"}, code_version="3",
+          check_specs=[dg.AssetCheckSpec(DEADLINE_CHECK, asset="initial_submission_pdfs",
+                                         description="the submission invitation's duedate is within one hour "
+                                                     "of the catalogue's announced (paper or abstract) deadline")])
 def initial_submission_pdfs(context: dg.AssetExecutionContext, config: SubmissionPdfConfig,
                             openreview: OpenReviewResource, browser: BrowserResource,
                             storage: StorageResource) -> dg.MaterializeResult:
@@ -45,7 +57,8 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
 
     def scrape(forum_ids: list[str], on_done) -> dict:
         return browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
-                                        limiter=openreview.limiter, on_done=on_done)
+                                        limiter=openreview.limiter, on_done=on_done,
+                                        api_urls=[openreview.api_v1_url, openreview.api_v2_url])
 
     r = choose_initial_pdfs(venue, storage.store(), api, scrape if config.use_browser else None,
                             cross_check=config.cross_check_api,
@@ -53,6 +66,9 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
                             max_workers=config.download_workers, batch_attachments=config.batch_attachments,
                             log=context.log.info, warn=context.log.warning)
     records = r.records
+    check = r.deadline_check
+    fresh = [x for x in records if x.get("revision_requests") is not None]
+    this_run = [x for x in records if x["forum_id"] in r.redone]
     errors = Counter((x.get("error") or "").split(":")[0] or None for x in records if x.get("error"))
     this_run = [x for x in records if x["forum_id"] in r.redone]
     return dg.MaterializeResult(metadata={
@@ -63,15 +79,30 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
         "forums_per_s": round(r.todo / max(r.elapsed_s, 1e-6), 2),
         "browser_s": round(r.browser_s, 2),
         "browser_failures": sum(1 for x in this_run if x.get("revision_source") == "api" and config.use_browser),
+        # every OpenReview request per forum this run: the revision page's own API calls (or the
+        # API recipe when the page failed) and the PDF downloads
+        "revision_requests_per_forum": _per_forum(fresh, "revision_requests"),
+        "pdf_requests_per_forum": _per_forum(fresh, "pdf_requests"),
         # ... and the partition's totals (this run's and resumed forums)
         "rules": dict(Counter(x["rule"] for x in records)),
         "pdfs_stored": sum(1 for x in records if x.get("pdf_sha256")),
         "errors": {k: v for k, v in errors.items() if k},
         "pdf_fetch_total": dict(Counter(x.get("pdf_fetch") or "none" for x in records)),
         "cross_check_disagreements": sum(1 for x in records if (x.get("cross_check") or "").startswith("disagree")),
-        "deadline_catalogue": iso_time(venue.deadline_ms) or "none (rolling venue)",
-        "deadline_invitations": r.deadline_check["invitations"],
-        "deadline_check": r.deadline_check["status"],
+        "deadline_announced": venue.deadline.announced if venue.deadline else "rolling",
+        "deadline_announced_utc": venue.submission_deadline.isoformat() if venue.deadline else "rolling",
+        "deadline_source": venue.deadline.source if venue.deadline else "",
+        "deadline_confidence": venue.deadline.confidence if venue.deadline else "",
+        "deadline_invitations": check["invitations"],
+        "deadline_check": check["status"],
+        "deadline_disagreement_h": check.get("disagreement_h"),
+        "cutoff": iso_time(check.get("cutoff_ms")) or "none (rolling venue)",
+        "cutoff_rule": check.get("cutoff_rule"),
         "chosen_revisions": preview(records, ["forum_id", "rule", "reason", "revision_id", "pdf_pages", "error"],
                                     limit=20, what="forums"),
-    })
+    }, check_results=[dg.AssetCheckResult(
+        check_name=DEADLINE_CHECK, passed=check["status"] in ("agree", "agree_abstract", "rolling"),
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={"status": check["status"], "disagreement_h": check.get("disagreement_h"),
+                  "problems": "; ".join(check.get("problems") or []) or "none",
+                  "cutoff_rule": check.get("cutoff_rule")})])

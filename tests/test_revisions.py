@@ -48,9 +48,54 @@ def test_real_iclr2020_references_choose_the_pre_deadline_pdf():
     path = Path(__file__).parent / "fixtures/openreview-samples/iclr2020_ryxz8CVYDH_v1_references_original_true.json"
     data = json.loads(path.read_text())
     refs = data["references"] if isinstance(data, dict) else data
-    deadline = 1569455999000  # 2019-09-25T23:59:59Z
-    choice = choose_revision(revisions_from_references(refs), deadline, "ryxz8CVYDH",
+    from partitions import catalogue
+    cutoff = catalogue().get("iclr-2020").cutoff_ms  # Sep 25, 2019 6:00 PM EAT (15:00Z) + 30 min grace
+    assert cutoff == 1569425400000
+    choice = choose_revision(revisions_from_references(refs), cutoff, "ryxz8CVYDH",
                              ["ICLR.cc/2020/Conference/-/Blind_Submission"], "/pdf/82af.pdf")
     assert choice.rule == "initial"
     assert choice.revision_id == "By1iRL_PH"
     assert choice.pdf_url == "/references/pdf?id=By1iRL_PH"
+
+
+def test_a_revision_without_pdf_is_never_why_a_forum_is_unavailable():
+    # pre-cutoff revisions without a PDF (abstract registration, Post_Submission) beside a PDF note
+    revs = [rev("abs", 10, pdf=False), rev("post", DEADLINE + 5, pdf=False)]
+    choice = choose_revision(revs, DEADLINE, "F1", V2_SUB, "/pdf/x")
+    assert choice.rule == "current_is_initial"
+    # with a PDF before the cutoff, PDF-less revisions after it change nothing
+    choice = choose_revision([rev("a", 10), rev("late", DEADLINE + 5, pdf=False)], DEADLINE, "F1", V2_SUB, "/pdf/x")
+    assert (choice.rule, choice.revision_id) == ("initial", "a")
+
+
+@pytest.mark.parametrize("revs,invs,current,says", [
+    ([rev("c", DEADLINE + 5), rev("n", 10, pdf=False)], V2_REVISED, "/pdf/x",
+     "every visible PDF revision is after the cutoff: saw 2 revisions (1 with a PDF: 0 at or before the "
+     "cutoff, 1 after; 1 without a PDF); note PDF: yes; post-deadline revision invitations on the note: "
+     "Rebuttal_Revision"),
+    ([], V2_REVISED, "/pdf/x", "the note was revised after the cutoff and no earlier PDF revision is visible: "
+     "saw 0 revisions (0 with a PDF: 0 at or before the cutoff, 0 after; 0 without a PDF)"),
+    ([rev("n", 10, pdf=False)], V2_SUB, None, "no PDF anywhere: saw 1 revisions (0 with a PDF"),
+])
+def test_unavailable_reason_says_what_was_seen(revs, invs, current, says):
+    choice = choose_revision(revs, DEADLINE, "F1", invs, current)
+    assert choice.rule == "unavailable" and choice.reason.startswith(says), choice.reason
+
+
+def test_iclr_2023_upload_at_1140_utc_the_day_after_is_the_submission():
+    """Issue 10: ICLR 2023 closed "Sep 28, 2022 AoE" = 2022-09-29T11:59:59Z; a PDF uploaded at
+    11:40 UTC on Sep 29 is the initial submission (a 23:59:59Z reading made it `unavailable`)."""
+    from datetime import datetime, timezone
+
+    from partitions import catalogue
+
+    def ms(s: str) -> int:
+        return int(datetime.fromisoformat(s).replace(tzinfo=timezone.utc).timestamp() * 1000)
+
+    revs = [rev("early", ms("2022-09-27T10:00:00")), rev("last", ms("2022-09-29T11:40:00")),
+            rev("rebuttal", ms("2022-11-18T09:00:00"))]
+    venue = catalogue().get("iclr-2023")
+    choice = choose_revision(revs, venue.cutoff_ms, "F", ["ICLR.cc/2023/Conference/-/Blind_Submission"], "/pdf/x")
+    assert (choice.rule, choice.revision_id) == ("initial", "last")
+    naive = choose_revision(revs, ms("2022-09-28T23:59:59"), "F", [], "/pdf/x")
+    assert naive.revision_id == "early"  # what the hand-converted deadline picked

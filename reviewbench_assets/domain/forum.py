@@ -311,21 +311,21 @@ def parse_forum(raw: dict, venue: VenueYear,
         attach_scales(apply_review_history(normalize_review(
             p.note_id, p.signature, p.content, conference=venue.conference,
             rebuttal=review_rebuttal(parsed, p.note_id),
-        ), (review_edits or {}).get(p.note_id) or [], venue.conference), venue.key)
+        ), (review_edits or {}).get(p.note_id) or [], venue.conference), venue.rating_scales)
         for p in posts if p.kind == "review" and not p.deleted
     ]
     return parsed
 
 
-def attach_scales(review: dict, venue_key: str) -> dict:
-    """Scale maxima from the venue's form (`extra_scores["<field>_max"]`), so scores can be
+def attach_scales(review: dict, scales: Mapping) -> dict:
+    """Scale maxima from the venue's form (the catalogue's `rating_scales`) (`extra_scores["<field>_max"]`), so scores can be
     normalised across venues; a score given only as a label ("Strong accept") gets its number.
     The raw text stays in `extra_text["<field>_text"]`."""
     for field in REVIEW_SCORE_FIELDS:
         raw = review["extra_text"].get(f"{field}_text", review.get(field))
         if raw is None and review.get(field) is None:
             continue
-        number, maximum = scaled_score(venue_key, field, raw if raw is not None else review[field])
+        number, maximum = scaled_score(scales, field, raw if raw is not None else review[field])
         if review.get(field) is None and number is not None:
             review[field] = number
         if maximum is not None:

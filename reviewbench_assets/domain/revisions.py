@@ -1,6 +1,7 @@
 """Which PDF is the initial submission: one rule, used by the browser and the API path alike.
 
-The initial submission is the last PDF revision at or before the venue-year's deadline. What a
+The initial submission is the last PDF revision at or before the venue-year's cutoff: the
+announced deadline plus OpenReview's upload grace (the submission invitation's expdate). What a
 reader can see differs by API (openreview-api.md §0.4, §3), so the rule that chose the PDF is
 recorded with it and the latest PDF is never taken silently:
   initial             a visible revision at or before the deadline (v1 references, TMLR history,
@@ -34,48 +35,71 @@ class RevisionChoice(BaseModel):
     rule: Rule
     revision_id: str | None = None
     revision_tcdate: int | None = None
-    deadline_ms: int | None = None
+    deadline_ms: int | None = None  # the cutoff the choice applied (deadline + OpenReview's grace)
     pdf_url: str | None = None
     reason: str = ""
 
 
-def _revised_after_submission(invitations: list[str]) -> bool:
-    return any(inv.rsplit("/-/", 1)[-1] in POST_DEADLINE_REVISION_NAMES for inv in invitations)
+def _revised_after_submission(invitations: list[str]) -> list[str]:
+    return [inv.rsplit("/-/", 1)[-1] for inv in invitations
+            if inv.rsplit("/-/", 1)[-1] in POST_DEADLINE_REVISION_NAMES]
 
 
-def choose_revision(revisions: list[Revision], deadline_ms: int | None, forum_id: str,
+def seen_summary(revisions: list[Revision], cutoff_ms: int | None, current_pdf: str | None,
+                 note_invitations: list[str]) -> str:
+    """What the reader actually saw, for the record's reason (never a guess about what it did not)."""
+    with_pdf = [r for r in revisions if r.pdf_url]
+    if cutoff_ms is None:
+        timing = f"{len(with_pdf)} with a PDF"
+    else:
+        before = sum(1 for r in with_pdf if r.tcdate <= cutoff_ms)
+        timing = f"{len(with_pdf)} with a PDF: {before} at or before the cutoff, {len(with_pdf) - before} after"
+    revised = _revised_after_submission(note_invitations)
+    return (f"saw {len(revisions)} revisions ({timing}; {len(revisions) - len(with_pdf)} without a PDF); "
+            f"note PDF: {'yes' if current_pdf else 'none'}; post-deadline revision invitations on the note: "
+            f"{', '.join(revised) or 'none'}")
+
+
+def choose_revision(revisions: list[Revision], cutoff_ms: int | None, forum_id: str,
                     note_invitations: list[str], current_pdf: str | None,
                     allow_earliest_public: bool = False) -> RevisionChoice:
+    """`cutoff_ms`: the last instant an upload counted as submitted (the announced deadline plus
+    OpenReview's grace, i.e. the submission invitation's expdate); None for a rolling venue.
+    Revisions without a PDF never decide anything: only PDF revisions are candidates, and only
+    PDF revisions after the cutoff count as evidence that the current PDF is not the submitted one."""
     with_pdf = sorted((r for r in revisions if r.pdf_url), key=lambda r: (r.tcdate, r.revision_id))
-    base = {"deadline_ms": deadline_ms}
-    if deadline_ms is None:  # rolling venue (TMLR): the first released revision is the submission
+    base = {"deadline_ms": cutoff_ms}
+    if cutoff_ms is None:  # rolling venue (TMLR): the first released revision is the submission
         if with_pdf:
             first = with_pdf[0]
             return RevisionChoice(rule="initial", revision_id=first.revision_id,
                                   revision_tcdate=first.tcdate, pdf_url=first.pdf_url, **base,
                                   reason="rolling venue: first released revision")
     else:
-        before = [r for r in with_pdf if r.tcdate <= deadline_ms]
+        before = [r for r in with_pdf if r.tcdate <= cutoff_ms]
         if before:
             last = before[-1]
             return RevisionChoice(rule="initial", revision_id=last.revision_id,
                                   revision_tcdate=last.tcdate, pdf_url=last.pdf_url, **base,
-                                  reason=f"last of {len(before)} PDF revisions before the deadline")
-    after = [r for r in with_pdf if deadline_ms is not None and r.tcdate > deadline_ms]
+                                  reason=f"last of {len(before)} PDF revisions at or before the cutoff")
+    after = [r for r in with_pdf if cutoff_ms is not None and r.tcdate > cutoff_ms]
+    seen = seen_summary(revisions, cutoff_ms, current_pdf, note_invitations)
     if current_pdf and not after and not _revised_after_submission(note_invitations):
         return RevisionChoice(rule="current_is_initial", pdf_url=f"/pdf?id={forum_id}", **base,
-                              reason="no visible revision and no post-deadline revision invitation")
+                              reason=f"no PDF revision visible and nothing says the PDF changed after the "
+                                     f"cutoff: {seen}")
     if allow_earliest_public and with_pdf:
         first = with_pdf[0]
         return RevisionChoice(rule="earliest_public", revision_id=first.revision_id,
                               revision_tcdate=first.tcdate, pdf_url=first.pdf_url, **base,
-                              reason="policy fallback: earliest visible revision (after deadline)")
+                              reason=f"policy fallback: earliest visible PDF revision (after the cutoff): {seen}")
     if not current_pdf and not with_pdf:
-        reason = "the submission has no PDF"
+        why = "no PDF anywhere"
+    elif after:
+        why = "every visible PDF revision is after the cutoff"
     else:
-        reason = (f"{len(after)} visible revisions, all after the deadline; pre-deadline "
-                  "revisions are not readable by this account")
-    return RevisionChoice(rule="unavailable", **base, reason=reason)
+        why = "the note was revised after the cutoff and no earlier PDF revision is visible"
+    return RevisionChoice(rule="unavailable", **base, reason=f"{why}: {seen}")
 
 
 def revisions_from_edits(edits: list[dict]) -> list[Revision]:

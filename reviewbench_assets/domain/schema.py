@@ -108,6 +108,11 @@ SUBMISSIONS_SCHEMA = pa.schema([
     ("pdf_sha256", pa.string()), ("pdf_size", pa.int64()), ("pdf_pages", pa.int32()),
     ("pdf_path", pa.string()), ("error", pa.string()), ("fingerprint", pa.string()),
     ("pdf_fetch", pa.string()),  # "single" (one request), "batch" (/attachment?ids= zip), None
+    # the instant "at or before the deadline" was judged by, and why (stages/deadlines.py)
+    ("cutoff_ms", pa.int64()), ("cutoff_rule", pa.string()),
+    # OpenReview requests spent on this forum: revision discovery (browser page + API) and PDFs
+    # (a batched zip request is shared among its forums)
+    ("revision_requests", pa.float64()), ("pdf_requests", pa.float64()),
 ])
 
 # reviewbench_split's provenance rows (`rows/<pk>.provenance.parquet`, the `provenance` config).
@@ -115,7 +120,8 @@ PROVENANCE_SCHEMA = pa.schema([
     ("forum_id", pa.string()), ("conference", pa.string()), ("year", pa.int32()), ("track", pa.string()),
     ("venue_id", pa.string()), ("status", pa.string()), ("revision_rule", pa.string()),
     ("revision_reason", pa.string()), ("revision_id", pa.string()), ("revision_tcdate", pa.int64()),
-    ("deadline_ms", pa.int64()), ("revision_source", pa.string()), ("pdf_sha256", pa.string()),
+    ("deadline_ms", pa.int64()), ("cutoff_ms", pa.int64()), ("cutoff_rule", pa.string()),
+    ("revision_source", pa.string()), ("pdf_sha256", pa.string()),
     ("pdf_size", pa.int64()), ("pdf_pages", pa.int32()), ("ocr_engine", pa.string()),
     ("ocr_model", pa.string()), ("markdown_error", pa.string()), ("crawled_at", pa.float64()),
 ])

@@ -201,39 +201,13 @@ def render_review_text(content: Mapping[str, Any], skip: Iterable[str] = ("title
     return "\n\n".join(parts)
 
 
-# ---------------------------------------------------------------------------------------------
-# Scales per review form, so ratings can be normalised across venues without losing the raw
-# value: venue-year partition key -> union score field -> (minimum, maximum, text labels that
-# carry no leading number -> their number). From the forms in openreview-api.md §2 (the
-# replica's forms follow them); entries for forms listed there as [guess] are guesses too.
-RATING_SCALES: dict[str, dict[str, tuple[float, float, dict[str, float]]]] = {
-    **{k: {"rating": (1, 10, {}), "confidence": (1, 5, {})} for k in (
-        "iclr-2020", "iclr-2021", "iclr-2022", "iclr-2023", "iclr-2024", "iclr-2025", "iclr-2026",
-        "neurips-2021", "neurips-2022", "neurips-2023", "neurips-2023-datasets_and_benchmarks",
-        "neurips-2024", "colm-2024", "colm-2025")},
-    "neurips-2025": {"rating": (1, 6, {}), "confidence": (1, 5, {}), "quality": (1, 4, {}),
-                     "clarity": (1, 4, {}), "significance": (1, 4, {}), "originality": (1, 4, {})},
-    "icml-2025": {"rating": (1, 5, {}), "confidence": (1, 5, {})},
-    "emnlp-2023": {"soundness": (1, 5, {}), "excitement": (1, 5, {}), "reproducibility": (1, 5, {}),
-                   "confidence": (1, 5, {})},
-    "tmlr": {"rating": (1, 4, {"Reject": 1, "Leaning Reject": 2, "Leaning Accept": 3, "Accept": 4})},
-    **{k: {"rating": (1, 4, {"Strong reject": 1, "Weak reject": 2, "Weak accept": 3, "Strong accept": 4}),
-           "confidence": (1, 3, {"Low": 1, "Medium": 2, "High": 3}),
-           "technical_quality": (1, 4, {"Poor": 1, "Fair": 2, "Good": 3, "Excellent": 4}),
-           "clarity_of_presentation": (1, 4, {"Poor": 1, "Fair": 2, "Good": 3, "Excellent": 4}),
-           "potential_impact": (1, 4, {"Poor": 1, "Fair": 2, "Good": 3, "Excellent": 4})}
-       for k in ("corl-2021", "corl-2022", "corl-2023", "corl-2024")},
-}
-for _k in ("iclr-2024", "neurips-2022", "neurips-2023", "neurips-2023-datasets_and_benchmarks", "neurips-2024"):
-    RATING_SCALES[_k].update({"soundness": (1, 4, {}), "presentation": (1, 4, {}), "contribution": (1, 4, {})})
-for _k in ("iclr-2025", "iclr-2026"):
-    RATING_SCALES[_k].update({"soundness": (1, 4, {}), "presentation": (1, 4, {}), "contribution": (1, 4, {})})
-
-
-def scaled_score(venue_key: str, field: str, value: Any) -> tuple[float | None, float | None]:
-    """(number, scale maximum) of a raw score of `venue_key`'s form: a leading number, else the
-    form's label table ("Strong accept" -> 4 for CoRL); (None, max) when it cannot be read."""
-    low, high, labels = RATING_SCALES.get(venue_key, {}).get(field, (None, None, {}))
+def scaled_score(scales: Mapping[str, Any], field: str, value: Any) -> tuple[float | None, float | None]:
+    """(number, scale maximum) of a raw score, given the venue's form scales (the catalogue's
+    `rating_scales`: field -> object with `max` and `labels`): a leading number, else the form's
+    label table ("Strong accept" -> 4 for CoRL); (None, max) when it cannot be read."""
+    scale = scales.get(field)
+    high = None if scale is None else scale.max
+    labels = {} if scale is None else scale.labels
     number = parse_score(value)
     if number is None and isinstance(value, str):
         number = labels.get(value.strip())

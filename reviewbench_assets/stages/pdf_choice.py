@@ -16,7 +16,7 @@ import time
 import threading
 import zipfile
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit
@@ -31,7 +31,8 @@ from reviewbench_assets.domain.revisions import (Revision, RevisionChoice, choos
 from resources.store import Store
 from reviewbench_assets import paths
 from reviewbench_assets.domain.posts import field_value
-
+from reviewbench_assets.stages.deadlines import (deadline_cross_check, invitation_deadlines,  # noqa: F401
+                                                 venue_deadline_check)
 
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
 
@@ -46,9 +47,9 @@ def forum_meta(note: dict) -> dict:
             "tmdate": note.get("tmdate") or note.get("mdate") or 0}
 
 
-def fingerprint(meta: dict, deadline_ms: int | None) -> str:
-    """Changes when the note or the deadline changes, so only those forums are redone."""
-    return f"{meta['tmdate']}|{deadline_ms}"
+def fingerprint(meta: dict, cutoff_ms: int | None) -> str:
+    """Changes when the note or the cutoff changes, so only those forums are redone."""
+    return f"{meta['tmdate']}|{cutoff_ms}"
 
 
 def api_revisions(api: OpenReviewApi, forum_id: str) -> list[Revision]:
@@ -65,71 +66,53 @@ def fetch_pdf(api: OpenReviewApi, url_path: str) -> bytes:
     return api.get_bytes(parts.path, dict(parse_qsl(parts.query)))
 
 
-# ---------------------------------------------------------------- deadline cross-check
+@dataclass(frozen=True)
+class Cutoff:
+    """What a forum's revisions are judged against: the announced deadline (ms, UTC), the cutoff
+    actually applied (deadline + OpenReview's grace, or the invitation's expdate) and its rule."""
+    deadline_ms: int | None
+    cutoff_ms: int | None
+    rule: str
 
+    @classmethod
+    def of(cls, value: "Cutoff | int | None") -> "Cutoff":
+        """A bare instant is used as given (tests, benchmarks); None is a rolling venue."""
+        if isinstance(value, Cutoff):
+            return value
+        return cls(value, value, "rolling" if value is None else "given")
 
-def invitation_deadlines(api: OpenReviewApi, invitation_id: str) -> dict:
-    """`duedate` (advertised) and `expdate` (hard cutoff) of a submission invitation, in ms."""
-    body = api.get_json("/invitations", {"id": invitation_id, "expired": "true"})
-    invs = body.get("invitations") or []
-    if not invs:
-        raise OpenReviewError("NotFoundError", f"no invitation {invitation_id}", 404, "/invitations")
-    inv = invs[0]
-    return {"invitation": invitation_id, "duedate_ms": inv.get("duedate"), "expdate_ms": inv.get("expdate")}
+    @classmethod
+    def for_venue(cls, venue) -> "Cutoff":
+        """From the catalogue alone: the announced deadline + the venue's grace (no invitation read)."""
+        if venue.deadline is None:
+            return cls(None, None, "rolling")
+        return cls(venue.deadline_ms, venue.cutoff_ms, "announced_plus_grace")
 
-
-def deadline_cross_check(api: OpenReviewApi, invitation_ids: Iterable[str], catalogue_deadline_ms: int | None,
-                         tolerance_ms: int = 60_000) -> dict:
-    """Compare the catalogue deadline with the submission invitation(s), once per venue.
-
-    The catalogue is authoritative (PCs move dates afterwards, openreview-api.md §3.3); the API's
-    dates are recorded beside it. `agree` when the catalogue deadline lies in [duedate - tolerance,
-    expdate] (expdate is duedate + 30 min by default), else `mismatch` (a warning, not a failure).
-    """
-    out: dict = {"catalogue_deadline_ms": catalogue_deadline_ms, "invitations": [], "status": "agree"}
-    if catalogue_deadline_ms is None:
-        out["status"] = "rolling"  # TMLR: no venue deadline
-        return out
-    problems, unreadable = [], []
-    for inv_id in invitation_ids:
-        try:
-            dates = invitation_deadlines(api, inv_id)
-        except OpenReviewError as exc:
-            out["invitations"].append({"invitation": inv_id, "error": str(exc)[:200]})
-            unreadable.append(f"{inv_id}: unreadable")
-            continue
-        out["invitations"].append(dates)
-        due, exp = dates["duedate_ms"], dates["expdate_ms"]
-        if due is None:
-            problems.append(f"{inv_id}: no duedate")
-            continue
-        upper = max(exp or due, due) + tolerance_ms
-        if not (due - tolerance_ms <= catalogue_deadline_ms <= upper):
-            problems.append(f"{inv_id}: duedate {due} / expdate {exp} vs catalogue {catalogue_deadline_ms} "
-                            f"({(catalogue_deadline_ms - due) / 3_600_000:+.2f} h)")
-    if problems:
-        out["status"] = "mismatch"
-    elif unreadable:
-        out["status"] = "unreadable"
-    if problems or unreadable:
-        out["problems"] = problems + unreadable
-    return out
+    @classmethod
+    def from_check(cls, check: dict) -> "Cutoff":
+        return cls(check.get("announced_ms"), check.get("cutoff_ms"), check.get("cutoff_rule") or "rolling")
 
 
 # ---------------------------------------------------------------- one forum
 
 
-def choose_for_forum(api: OpenReviewApi, meta: dict, deadline_ms: int | None,
+def choose_for_forum(api: OpenReviewApi, meta: dict, deadline: Cutoff | int | None,
                      browser_result: list[Revision] | Exception | None, cross_check: bool,
-                     allow_earliest_public: bool) -> tuple[dict, RevisionChoice | None]:
-    """Revision choice of one forum (API calls only when the browser failed or for the cross-check)."""
-    forum_id = meta["forum_id"]
-    record = {"forum_id": forum_id, "deadline_ms": deadline_ms, "error": None,
-              "fingerprint": fingerprint(meta, deadline_ms), "cross_check": None, "pdf_fetch": None}
+                     allow_earliest_public: bool, page_requests: int = 0) -> tuple[dict, RevisionChoice | None]:
+    """Revision choice of one forum (API calls only when the browser failed or for the cross-check).
+    `page_requests`: the OpenReview requests the browser's revision page made for this forum."""
+    forum_id, cut = meta["forum_id"], Cutoff.of(deadline)
+    record = {"forum_id": forum_id, "deadline_ms": cut.deadline_ms, "cutoff_ms": cut.cutoff_ms,
+              "cutoff_rule": cut.rule, "error": None, "fingerprint": fingerprint(meta, cut.cutoff_ms),
+              "cross_check": None, "pdf_fetch": None}
+    before = api.thread_requests()
 
     def choose(revs: list[Revision]) -> RevisionChoice:
-        return choose_revision(revs, deadline_ms, forum_id, meta["invitations"], meta["pdf"],
+        return choose_revision(revs, cut.cutoff_ms, forum_id, meta["invitations"], meta["pdf"],
                                allow_earliest_public)
+
+    def spent() -> float:
+        return float(page_requests + api.thread_requests() - before)
 
     try:
         if isinstance(browser_result, list):
@@ -144,10 +127,11 @@ def choose_for_forum(api: OpenReviewApi, meta: dict, deadline_ms: int | None,
             if browser_result is not None:
                 record["cross_check"] = f"browser failed: {browser_result}"[:300]
     except OpenReviewError as exc:
-        return record | {"rule": "unavailable", "reason": "revision history unreadable",
-                         "revision_source": "none", "error": str(exc)[:300]}, None
+        return record | {"rule": "unavailable", "reason": f"revision history unreadable: {exc}"[:300],
+                         "revision_source": "none", "error": str(exc)[:300],
+                         "revision_requests": spent()}, None
     record |= {"rule": choice.rule, "reason": choice.reason, "revision_id": choice.revision_id,
-               "revision_tcdate": choice.revision_tcdate}
+               "revision_tcdate": choice.revision_tcdate, "revision_requests": spent()}
     return record, choice
 
 
@@ -163,17 +147,21 @@ def store_pdf(store: Store, record: dict, data: bytes, how: str) -> dict:
 
 
 def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -> dict:
+    before = api.thread_requests()
     try:
         data = fetch_pdf(api, pdf_url)
     except OpenReviewError as exc:
-        return record | {"error": f"pdf: {exc}"[:300], "pdf_fetch": "single"}
-    return store_pdf(store, record, data, "single")
+        out = record | {"error": f"pdf: {exc}"[:300], "pdf_fetch": "single"}
+    else:
+        out = store_pdf(store, record, data, "single")
+    return out | {"pdf_requests": (record.get("pdf_requests") or 0.0) + api.thread_requests() - before}
 
 
 def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> list[dict]:
     """Current PDFs of up to 50 notes in one `/attachment?ids=` request (v2); a note missing from
     the zip, or a batch that fails as a whole, falls back to one request per note."""
     ids = [r["forum_id"] for r in records]
+    before = api.thread_requests()
     try:
         data = api.get_bytes("/attachment", {"ids": ",".join(ids), "name": "pdf"})
         members: dict[str, bytes] = {}
@@ -186,7 +174,11 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
         else:
             raise OpenReviewError("BadZip", "expected a zip from /attachment?ids=", None, "/attachment")
     except (OpenReviewError, zipfile.BadZipFile):
-        return [download_one(api, store, r, f"/pdf?id={r['forum_id']}") for r in records]
+        share = (api.thread_requests() - before) / len(records)
+        return [download_one(api, store, r | {"pdf_requests": share}, f"/pdf?id={r['forum_id']}")
+                for r in records]
+    share = (api.thread_requests() - before) / len(records)
+    records = [r | {"pdf_requests": share} for r in records]
     out = []
     for r in records:
         if r["forum_id"] in members:
@@ -196,12 +188,12 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
     return out
 
 
-def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, deadline_ms: int | None,
+def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, deadline: Cutoff | int | None,
                               browser_result: list[Revision] | Exception | None,
-                              cross_check: bool, allow_earliest_public: bool) -> dict:
+                              cross_check: bool, allow_earliest_public: bool, page_requests: int = 0) -> dict:
     """One forum, one request at a time (the sequential path and the benchmark's baseline)."""
-    record, choice = choose_for_forum(api, meta, deadline_ms, browser_result, cross_check,
-                                      allow_earliest_public)
+    record, choice = choose_for_forum(api, meta, deadline, browser_result, cross_check,
+                                      allow_earliest_public, page_requests)
     if choice is None or not choice.pdf_url:
         return record
     return download_one(api, store, record, choice.pdf_url)
@@ -210,8 +202,8 @@ def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, dead
 # ---------------------------------------------------------------- many forums
 
 
-def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dict], deadline_ms: int | None,
-                               browser_results: dict, *, cross_check: bool = False,
+def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dict],
+                               deadline: Cutoff | int | None, browser_results: dict, *, cross_check: bool = False,
                                allow_earliest_public: bool = False, max_workers: int = 8,
                                batch_attachments: bool = True,
                                on_record: Callable[[dict], None] | None = None) -> list[dict]:
@@ -220,7 +212,10 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
     Every request still goes through `api`, whose `RateLimiter` is shared with the browser, so the
     pool only overlaps latency; it never raises the request rate above the configured interval.
     `on_record` is called in the caller's thread as each forum completes (checkpoints).
+    `browser_results` may carry `.requests` (forum id -> requests its revision page made).
     """
+    # every request each forum's revision page made (navigation, scripts and its API calls)
+    page_requests = {fid: c.get("all", 0) for fid, c in (getattr(browser_results, "requests", {}) or {}).items()}
     results: dict[str, dict] = {}
     lock = threading.Lock()
 
@@ -240,8 +235,9 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
         return [done(r) for r in download_batch(api, store, records)]
 
     with ThreadPoolExecutor(max_workers=max(1, max_workers), thread_name_prefix="pdfs") as pool:
-        chosen = [pool.submit(choose_for_forum, api, m, deadline_ms, browser_results.get(m["forum_id"]),
-                              cross_check, allow_earliest_public) for m in metas]
+        chosen = [pool.submit(choose_for_forum, api, m, deadline, browser_results.get(m["forum_id"]),
+                              cross_check, allow_earliest_public, page_requests.get(m["forum_id"], 0))
+                  for m in metas]
         pending, batchable = [], []
         for fut in as_completed(chosen):
             record, choice = fut.result()
@@ -294,21 +290,21 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     recipe only); it returns {forum_id: revisions or error}."""
     ckpt_dir = store.path(paths.submission_checkpoints(venue.key))
     metas = [forum_meta(r["note"]) for r in store.iter_jsonl(store.path(paths.raw_forums(venue.key)))]
+    # Once per venue: the announced deadline against the submission invitation's duedate/expdate,
+    # which also decides the cutoff every forum is judged by (stages/deadlines.py).
+    deadline_check = venue_deadline_check(api, venue)
+    if deadline_check["status"] not in ("agree", "agree_abstract", "rolling"):
+        warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")
+    cut = Cutoff.from_check(deadline_check)
     done, todo = {}, []
     for meta in metas:
         ck = f"{ckpt_dir}/{meta['forum_id']}.json"
         prev = store.read_json(ck) if store.exists(ck) else None
-        if prev and prev.get("fingerprint") == fingerprint(meta, venue.deadline_ms):
+        if prev and prev.get("fingerprint") == fingerprint(meta, cut.cutoff_ms):
             done[meta["forum_id"]] = prev
         else:
             todo.append(meta)
     log(f"{venue.key}: {len(done)} forums already done, {len(todo)} to do")
-
-    # Once per venue: the catalogue deadline against the submission invitation's duedate/expdate.
-    deadline_check = deadline_cross_check(
-        api, [inv for vid in venue.venue_ids for inv in venue.submission_invitations(vid)], venue.deadline_ms)
-    if deadline_check["status"] not in ("agree", "rolling"):
-        warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")
 
     started = time.time()
     scraped: dict = {}
@@ -329,7 +325,7 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
         store.write_json(f"{ckpt_dir}/{record['forum_id']}.json", record)
         done[record["forum_id"]] = record
 
-    initial_submission_records(api, store, todo, venue.deadline_ms, scraped, cross_check=cross_check,
+    initial_submission_records(api, store, todo, cut, scraped, cross_check=cross_check,
                                allow_earliest_public=allow_earliest_public, max_workers=max_workers,
                                batch_attachments=batch_attachments, on_record=checkpoint)
     records = [done[m["forum_id"]] for m in metas]

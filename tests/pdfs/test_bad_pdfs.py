@@ -66,7 +66,7 @@ def test_missing_and_truncated_downloads_are_recorded_per_forum(pk, pdf_replica,
     store = Store(pafs.LocalFileSystem(), str(tmp_path))
     pdf_replica.set_faults(corrupt_pdfs=corrupt, missing_pdfs=missing)
     try:
-        records = initial_submission_records(api, store, forum_metas[pk], venue.deadline_ms, {}, max_workers=4)
+        records = initial_submission_records(api, store, forum_metas[pk], venue.cutoff_ms, {}, max_workers=4)
     finally:
         pdf_replica.clear_faults()
     by_id = {r["forum_id"]: r for r in records}

@@ -8,7 +8,8 @@ from partitions.catalogue import catalogue
 from resources.browser import BrowserResource
 from resources.openreview_api import RateLimiter
 from resources.store import Store
-from reviewbench_assets.stages.pdf_choice import (ATTACHMENT_BATCH, choose_for_forum, deadline_cross_check,
+from reviewbench_assets.stages.deadlines import venue_deadline_check
+from reviewbench_assets.stages.pdf_choice import (ATTACHMENT_BATCH, Cutoff, choose_for_forum, deadline_cross_check,
                                                    initial_submission_record, initial_submission_records)
 from tests.pdf_text import pdf_text
 from tests.pdfs.conftest import VENUES, api_for
@@ -39,8 +40,8 @@ def test_browser_and_api_choose_the_same_revision_on_every_forum(pk, pdf_replica
     for meta in metas:
         fid = meta["forum_id"]
         assert isinstance(scraped[pk][fid], list), (fid, scraped[pk][fid])
-        by_browser, c_browser = choose_for_forum(api, meta, venue.deadline_ms, scraped[pk][fid], False, False)
-        by_api, c_api = choose_for_forum(api, meta, venue.deadline_ms, None, False, False)
+        by_browser, c_browser = choose_for_forum(api, meta, Cutoff.for_venue(venue), scraped[pk][fid], False, False)
+        by_api, c_api = choose_for_forum(api, meta, Cutoff.for_venue(venue), None, False, False)
         assert by_browser["revision_source"] == "browser" and by_api["revision_source"] == "api"
         got = [(r["rule"], r.get("revision_id")) for r in (by_browser, by_api)]
         expected = (truth[fid].expected_rule, truth[fid].expected_revision_id)
@@ -62,7 +63,7 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
     store = Store(pafs.LocalFileSystem(), str(tmp_path / "conc"))
     pdf_replica.reset_request_log()
     seen = []
-    records = initial_submission_records(api, store, forum_metas[pk], venue.deadline_ms, scraped[pk],
+    records = initial_submission_records(api, store, forum_metas[pk], Cutoff.for_venue(venue), scraped[pk],
                                          cross_check=True, max_workers=8, on_record=seen.append)
     log = pdf_replica.request_log
     assert [r["forum_id"] for r in records] == [m["forum_id"] for m in forum_metas[pk]]
@@ -81,7 +82,7 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
         assert t.expected_marker in text, rec["forum_id"]
         assert not any(m in text for m in t.post_deadline_markers), rec["forum_id"]
         if rec["rule"] == "initial":
-            assert rec["revision_tcdate"] <= venue.deadline_ms
+            assert rec["revision_tcdate"] <= venue.cutoff_ms == rec["cutoff_ms"]
     batch_calls = [r for r in log if r.path == "/attachment" and "ids" in r.params]
     batched = [r for r in records if r.get("pdf_fetch") == "batch"]
     if venue.api == "v2":
@@ -98,7 +99,7 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
     # Sequential, one request at a time: the same records (modulo how the PDF was fetched).
     seq_store = Store(pafs.LocalFileSystem(), str(tmp_path / "seq"))
     for meta, rec in zip(forum_metas[pk], records):
-        one = initial_submission_record(api, seq_store, meta, venue.deadline_ms, scraped[pk][meta["forum_id"]],
+        one = initial_submission_record(api, seq_store, meta, Cutoff.for_venue(venue), scraped[pk][meta["forum_id"]],
                                         False, False)
         keys = ("rule", "revision_id", "pdf_sha256", "pdf_pages", "error")
         assert {k: one.get(k) for k in keys} == {k: rec.get(k) for k in keys}
@@ -108,12 +109,51 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
 def test_deadline_cross_check_against_the_invitation(pk, pdf_replica):
     venue = catalogue().get(pk)
     api = api_for(pdf_replica, pk)
-    invs = [inv for vid in venue.venue_ids for inv in venue.submission_invitations(vid)]
+    invs = venue.deadline_invitations()  # v1: the dated <venue>/-/Submission, not Blind_Submission
     ok = deadline_cross_check(api, invs, venue.deadline_ms)
     assert ok["status"] == "agree", ok
     assert ok["invitations"][0]["duedate_ms"] == venue.deadline_ms
     assert ok["invitations"][0]["expdate_ms"] == venue.deadline_ms + 30 * 60_000
+    assert (ok["cutoff_rule"], ok["cutoff_ms"]) == ("invitation_expdate", venue.deadline_ms + 30 * 60_000)
+    assert venue_deadline_check(api, venue) == ok
+    if venue.api == "v1":  # OpenReview's blind copy carries no dates (openreview-py BlindSubmissionsInvitation)
+        blind = deadline_cross_check(api, venue.submission_invitations(venue.venue_ids[0]), venue.deadline_ms)
+        assert blind["status"] == "mismatch" and "no duedate" in blind["problems"][0]
     off = deadline_cross_check(api, invs, venue.deadline_ms + 86_400_000)  # catalogue one day late
     assert off["status"] == "mismatch" and "+24.00 h" in off["problems"][0]
+    assert off["disagreement_h"] == 24.0 and off["cutoff_rule"] == "announced_plus_grace"
+    hour = deadline_cross_check(api, invs, venue.deadline_ms + 3_540_000)  # 59 min: within the tolerance
+    assert hour["status"] == "agree"
     missing = deadline_cross_check(api, ["ICLR.cc/2024/Conference/-/Nope"], venue.deadline_ms)
     assert missing["status"] == "unreadable"
+
+
+@pytest.mark.parametrize("pk", VENUES)
+def test_deadline_boundaries(pk, pdf_replica, pdf_fixtures, forum_metas, scraped):
+    """An upload inside OpenReview's 30-minute grace is the submission; one a minute after expdate
+    is not; the last upload 20 minutes before an AoE deadline is (11:40 UTC the next day)."""
+    venue, vf = catalogue().get(pk), pdf_fixtures.venues[pk]
+    api = api_for(pdf_replica, pk)
+    cut = Cutoff.from_check(venue_deadline_check(api, venue))
+    assert cut.rule == "invitation_expdate" and cut.cutoff_ms == vf.expdate_ms == vf.deadline_ms + 1_800_000
+    metas = {m["forum_id"]: m for m in forum_metas[pk]}
+    for tag in ("grace_upload", "after_grace", "aoe_boundary"):
+        (f,) = vf.forums_with(tag)
+        pdf_revs = [r for r in f.revisions if r.has_pdf]
+        if tag == "grace_upload":
+            (in_grace,) = [r for r in pdf_revs if vf.deadline_ms < r.tcdate <= vf.expdate_ms]
+            assert f.expected_revision_id == in_grace.revision_id
+        if tag == "after_grace":
+            late = [r for r in pdf_revs if r.tcdate == vf.expdate_ms + 60_000]
+            assert late and f.expected_revision_id != late[0].revision_id
+        if tag == "aoe_boundary":
+            chosen = next(r for r in pdf_revs if r.revision_id == f.expected_revision_id)
+            assert chosen.tcdate == vf.deadline_ms - 20 * 60_000
+        for source in (scraped[pk][f.forum_id], None):
+            rec, _ = choose_for_forum(api, metas[f.forum_id], cut, source, False, False)
+            assert (rec["rule"], rec["revision_id"]) == ("initial", f.expected_revision_id), (tag, rec["reason"])
+            assert rec["cutoff_rule"] == "invitation_expdate"
+            # judged by the bare deadline (no grace), the grace upload would be missed
+            if tag == "grace_upload":
+                strict, _ = choose_for_forum(api, metas[f.forum_id], vf.deadline_ms, source, False, False)
+                assert strict["revision_id"] != f.expected_revision_id

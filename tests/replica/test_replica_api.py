@@ -8,6 +8,7 @@ import requests
 from openreview import OpenReviewException
 
 from openreview_replica import FaultConfig, build_fixtures
+from openreview_replica.venues import DEADLINE_BOUNDARY_FORUMS
 from tests.pdf_text import pdf_text
 
 V24 = "ICLR.cc/2024/Conference"
@@ -21,7 +22,9 @@ def test_fixtures_deterministic_and_ground_truth(fx):
         assert list(a.forums) == list(b.forums)
         assert a.submissions == b.submissions
     v24, v20 = fx.venues["iclr-2024"], fx.venues["iclr-2020"]
-    assert v24.deadline_ms == 1695945599000 and v20.deadline_ms == 1569455999000
+    # the replica's own venue data: 2023-09-29T11:59:59Z (Sep 28 AoE), 2019-09-25T15:00:00Z (6 PM EAT)
+    assert v24.deadline_ms == 1695988799000 and v20.deadline_ms == 1569423600000
+    assert v24.expdate_ms == v24.deadline_ms + 30 * 60_000  # openreview-py SHORT_BUFFER_MIN
     assert len(v24.forums) >= 30 and len(v20.forums) >= 30
     rules24 = {f.expected_rule for f in v24.forums.values()}
     assert rules24 == {"initial", "current_is_initial", "unavailable"}
@@ -89,12 +92,12 @@ def test_v2_edits_visibility(c2, fx):
         ids = {e.id for e in edits}
         visible = {r.revision_id for r in f.revisions if r.visible}
         assert visible <= ids
-        pre = [e for e in edits if e.tcdate <= v.deadline_ms]
-        if any(t.startswith("history_public") for t in f.tags):
+        pre = [e for e in edits if e.tcdate <= v.expdate_ms]
+        if any(t.startswith("history_public") or t in DEADLINE_BOUNDARY_FORUMS for t in f.tags):
             assert pre and f.expected_rule == "initial" and f.expected_revision_id in ids
         else:
             assert not pre  # pre-deadline edits are author-only
-        post_pdf = [e for e in edits if e.tcdate > v.deadline_ms and "pdf" in e.note.content]
+        post_pdf = [e for e in edits if e.tcdate > v.expdate_ms and "pdf" in e.note.content]
         assert len(post_pdf) == len(f.post_deadline_markers)
     f = next(f for f in v.forums.values() if f.expected_rule == "unavailable" and f.post_deadline_markers)
     edit = next(r for r in f.revisions if not r.pre_deadline and r.has_pdf)
@@ -164,15 +167,19 @@ def test_v1_notes_references_and_pdfs(rep, c1, fx):
     assert {r.id for r in refs} == {r.revision_id for r in f.revisions} | {
         r["id"] for r in v.refs_by_referent[f.forum_id]}
     pdf_refs = sorted([r for r in refs if r.content.get("pdf")], key=lambda r: r.tcdate)
-    pre = [r for r in pdf_refs if r.tcdate <= v.deadline_ms]
+    pre = [r for r in pdf_refs if r.tcdate <= v.expdate_ms]
     assert pre and pre[-1].id == f.expected_revision_id
     assert any(not r.content.get("pdf") for r in refs)  # system refs without pdf
     text = pdf_text(c1.get_pdf(f.expected_revision_id, is_reference=True))
     assert f.expected_marker in text
     assert f.latest_marker in pdf_text(c1.get_pdf(f.forum_id))
     assert not [r for r in c1.get_references(referent=f.forum_id) if r.content.get("pdf")]
-    inv = c1.get_invitations(id=f"{V20}/-/Blind_Submission", expired=True)[0]
-    assert inv.duedate == v.deadline_ms
+    # dated like openreview-py's v1 conference builder: the original Submission invitation carries
+    # duedate/expdate, the Blind_Submission copy none
+    inv = c1.get_invitations(id=f"{V20}/-/Submission", expired=True)[0]
+    assert inv.duedate == v.deadline_ms and inv.expdate == v.expdate_ms == v.deadline_ms + 30 * 60_000
+    blind = c1.get_invitations(id=f"{V20}/-/Blind_Submission", expired=True)[0]
+    assert blind.duedate is None and blind.expdate is None
     assert c1.get_group(V20).id == V20
 
 
@@ -228,7 +235,7 @@ def test_error_drop_slow_and_pdf_faults(rep, c2, fx):
     t = time.monotonic()
     c2.get_group(V24)
     assert time.monotonic() - t >= 0.15
-    assert all(len(x) == 4 for x in rep.request_log)
+    assert all(len(x) == 5 and x.role in ("v1", "v2", "web") for x in rep.request_log)
 
 
 def test_attachment_ids_zip(c2, fx):

@@ -8,6 +8,9 @@ import time
 import pytest
 import requests
 
+from openreview_replica import FaultConfig
+from resources.openreview_api import RateLimiter
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -16,60 +19,122 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 def test_plain_get_has_no_revision_data(rep, fx):
     f = fx.venues["iclr-2024"].forums_with("history_public")[0]
     html = requests.get(rep.web_url + "/revisions", params={"id": f.forum_id}).text
-    assert 'id="revisions-list"' in html and "revisions.js" in html
+    assert 'id="content"' in html and "revisions.js" in html
     for r in f.revisions:
         assert r.revision_id not in html
-    assert 'class="revision"' not in html
+    assert "<div class=\"references-list" not in html and "class=\"row\"" not in html
+
+
+def _page_api_calls(rep) -> list[tuple[str, str, dict]]:
+    """(server, path, params) of every API request the page made, in order."""
+    return [(r.role, r.path, r.params) for r in rep.request_log
+            if r.role in ("v1", "v2") and r.method == "GET"]
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium not installed")
-def test_browser_renders_revisions(rep, fx, c2):
+def test_page_makes_openreview_webs_requests_and_renders_its_markup(rep, fx, c2):
+    """The requests of openreview-web's app/revisions (getNoteById v2 then v1, then /notes/edits or
+    /references + /invitations, parameters as lib/api-client.js sends them) and its markup
+    (`.references-list` rows, "No revisions to display.", ChallengeRequiredError -> /challenge)."""
     from playwright.sync_api import sync_playwright
 
     v24, v20 = fx.venues["iclr-2024"], fx.venues["iclr-2020"]
     f24 = v24.forums_with("history_public")[0]
+    f24_empty = v24.forums_with("no_revision")[0]  # every edit of it is hidden from the reader
     f20 = next(f for f in v20.forums.values() if f.post_deadline_markers)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            # without the cookie: login prompt + error
-            page = browser.new_context().new_page()
+            page = browser.new_context().new_page()  # no cookie: the API asks for a challenge
             page.goto(f"{rep.web_url}/revisions?id={f24.forum_id}")
-            page.wait_for_selector('#revisions-list[data-loaded="true"]', state="attached", timeout=10000)
-            assert "Login required" in page.get_attribute("#revisions-list", "data-error")
-            assert page.locator(".revision").count() == 0
+            page.wait_for_url("**/challenge?redirect=*", timeout=10000)
 
             ctx = browser.new_context()
             ctx.add_cookies([{"name": "openreview.accessToken", "value": c2.token, "url": rep.web_url}])
             page = ctx.new_page()
-            for f, rows in ((f24, [r for r in f24.revisions if r.visible]),
-                            (f20, None)):
-                page.goto(f"{rep.web_url}/revisions?id={f.forum_id}")
-                assert page.get_attribute("#revisions-list", "data-loaded") == "false"
-                page.wait_for_selector('#revisions-list[data-loaded="true"]', state="attached", timeout=10000)
-                lst = page.locator("#revisions-list")
-                assert lst.get_attribute("data-error") is None
-                assert lst.get_attribute("data-forum") == f.forum_id
-                got = {d.get_attribute("data-revision-id"): d for d in page.locator(".revision").all()}
-                if rows is not None:  # v2: exactly the edits visible to the reader
-                    api = {e.id for e in c2.get_note_edits(note_id=f.forum_id)}
-                    assert set(got) == api
-                    assert {r.revision_id for r in rows} <= set(got)
-                    pre = got[f.expected_revision_id]
-                    href = pre.locator("a.pdf-link").get_attribute("href")
-                    assert href == f"{rep.api_v2_url}/notes/edits/attachment?id={f.expected_revision_id}&name=pdf"
-                    assert int(pre.get_attribute("data-tcdate")) <= v24.deadline_ms
-                    assert pre.get_attribute("data-invitation") == "ICLR.cc/2024/Conference/-/Submission"
-                else:  # v1: all references
-                    assert set(got) == {r["id"] for r in v20.refs_by_referent[f.forum_id]}
-                    el = got[f.expected_revision_id]
-                    href = el.locator("a.pdf-link").get_attribute("href")
-                    assert href == f"{rep.api_v1_url}/references/pdf?id={f.expected_revision_id}"
-                    r = requests.get(href, headers={"Authorization": f"Bearer {c2.token}"})
-                    assert r.status_code == 200 and r.content[:5] == b"%PDF-"
+            rep.reset_request_log()
+            page.goto(f"{rep.web_url}/revisions?id={f24.forum_id}")
+            page.wait_for_selector(".references-list", timeout=10000)
+            assert _page_api_calls(rep) == [
+                ("v2", "/notes", {"details": "writable,forumContent", "id": f24.forum_id, "trash": "true"}),
+                ("v2", "/notes/edits", {"details": "writable,presentation,invitation", "note.id": f24.forum_id,
+                                        "sort": "tcdate", "trash": "true"})]
+            api_edits = c2.get_note_edits(note_id=f24.forum_id)
+            assert page.locator(".references-list > .row").count() == len(api_edits) >= 2
+
+            page.goto(f"{rep.web_url}/revisions?id={f24_empty.forum_id}")
+            page.wait_for_selector(".references-list", timeout=10000)
+            assert page.locator(".references-list > .row").count() == 0
+            assert page.locator(".references-list .alert-danger").inner_text() == "No revisions to display."
+
+            rep.reset_request_log()
+            page.goto(f"{rep.web_url}/revisions?id={f20.forum_id}")
+            page.wait_for_selector(".references-list", timeout=10000)
+            refs = v20.refs_by_referent[f20.forum_id]
+            assert page.locator(".references-list > .row").count() == len(refs)
+            calls = _page_api_calls(rep)
+            # V1Revisions.js: `reference.details?.original?.invitation || reference.invitation`
+            invs = sorted({((r.get("details") or {}).get("original") or {}).get("invitation") or r["invitation"]
+                           for r in refs})
+            assert [c[:2] for c in calls] == [("v2", "/notes"), ("v1", "/notes"), ("v1", "/references"),
+                                              ("v1", "/invitations")]
+            assert calls[2][2] == {"original": "true", "referent": f20.forum_id, "trash": "true"}
+            inv_log = [r for r in rep.request_log if r.path == "/invitations"][-1]
+            assert sorted(__import__("urllib.parse").parse.parse_qs(inv_log.query)["ids"]) == invs
+
+            rep.set_faults(FaultConfig(path_prefix="/notes/edits", error_first_n=10, error_status=500))
+            page.goto(f"{rep.web_url}/revisions?id={f24.forum_id}")
+            alert = page.wait_for_selector(".revisions > .alert-danger", timeout=10000)
+            assert alert.inner_text().startswith("Error:") and "Injected replica fault" in alert.inner_text()
+            assert page.locator(".references-list").count() == 0
         finally:
             browser.close()
+
+
+class CountingLimiter(RateLimiter):
+    def __init__(self):
+        super().__init__(0.0)
+        self.calls = 0
+
+    def wait(self) -> None:
+        self.calls += 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium not installed")
+def test_reader_takes_the_pages_own_api_answers(rep, fx, c2):
+    """BrowserResource reads what the page received: the same revisions as the API recipe, the
+    "No revisions to display." state as an empty history, an error alert as an error; every API
+    request of the page waited for the shared limiter and is counted per forum."""
+    from resources.browser import BrowserResource, RevisionPageError
+    from resources.openreview_api import OpenReviewApi
+    from reviewbench_assets.stages.pdf_choice import api_revisions
+
+    v24, v20 = fx.venues["iclr-2024"], fx.venues["iclr-2020"]
+    ids = [v24.forums_with("history_public")[0].forum_id, v24.forums_with("no_revision")[0].forum_id,
+           v20.forums_with("aoe_boundary")[0].forum_id, v20.forums_with("grace_upload")[0].forum_id]
+    limiter = CountingLimiter()
+    rep.reset_request_log()
+    got = BrowserResource(max_pages=2).scrape_revisions(rep.web_url, c2.token, ids, limiter=limiter,
+                                                       api_urls=[rep.api_v1_url, rep.api_v2_url])
+    api_calls = len(_page_api_calls(rep))
+    documents = sum(1 for r in rep.request_log if r.role == "web" and r.path == "/revisions")
+    assert limiter.calls == api_calls + documents  # every API request and navigation waited
+    assert sum(got.requests[f]["api"] for f in ids) == api_calls
+    assert got.requests[ids[0]]["api"] == 2 and got.requests[ids[2]]["api"] == 4
+    v2 = OpenReviewApi(rep.api_v2_url, "v2", None, None, token=c2.token)
+    v1 = OpenReviewApi(rep.api_v1_url, "v1", None, None, token=c2.token)
+    for fid, api in zip(ids, (v2, v2, v1, v1)):
+        assert isinstance(got[fid], list), got[fid]
+        assert sorted(got[fid], key=lambda r: r.revision_id) == sorted(api_revisions(api, fid),
+                                                                      key=lambda r: r.revision_id)
+    assert got[ids[1]] == []  # "No revisions to display." is an answer, not a failure
+
+    rep.set_faults(FaultConfig(path_prefix="/notes/edits", error_first_n=100, error_status=500))
+    bad = BrowserResource(max_pages=1, retries=0).scrape_revisions(rep.web_url, c2.token, ids[:1],
+                                                                   api_urls=[rep.api_v1_url, rep.api_v2_url])
+    assert isinstance(bad[ids[0]], RevisionPageError) and "Injected replica fault" in str(bad[ids[0]])
 
 
 @pytest.mark.slow
