@@ -2,7 +2,9 @@
 
 Besides `dialogues/<pk>.jsonl` it writes the venue-year's Re^2 records (`re2/<pk>.review.parquet`,
 `re2/<pk>.rebuttal.parquet`) that the conference split assets publish as the `review` and
-`rebuttal` configs.
+`rebuttal` configs, and `dialogues/<pk>.excluded.jsonl`: every author/reviewer post that is in no
+dialogue, with its reason (`domain/routing.py`). `dialogue_coverage` (author and reviewer posts
+accounted for / all of them) is in the metadata and checked (goal 1.0).
 """
 
 from collections import Counter
@@ -21,14 +23,20 @@ from reviewbench_assets.domain.forum import MalformedForumError, parse_forum
 from resources.llm_client import LLMCache
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.re2 import rebuttal_record, review_record
+from reviewbench_assets.domain.routing import account_posts, coverage, route_posts
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
 from reviewbench_assets.metadata import preview
 
 FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
+COVERAGE_CHECK = "dialogue_coverage"
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="dialogues",
-          kinds={"python", "json"}, code_version="2")
+          kinds={"python", "json"}, code_version="3",
+          check_specs=[dg.AssetCheckSpec(COVERAGE_CHECK, asset="rebuttal_dialogues",
+                                         description="every author and reviewer post is a turn of exactly "
+                                                     "one dialogue, reference context, or excluded with a "
+                                                     "reason (dialogue_coverage == 1.0)")])
 def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResource,
                        llm: LLMResource) -> dg.MaterializeResult:
     """Threads rebuilt from replyto, same-role posts merged (LLM when configured, guarded), reminders
@@ -39,6 +47,7 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResour
     steps = (LLMSteps(client, LLMCache(store), max_merge_tokens=llm.max_merge_tokens,
                       max_input_chars=llm.max_input_chars) if client is not None else None)
     stats, malformed, previews = Counter(), [], []
+    outside: list[dict] = []  # author/reviewer posts in no dialogue (excluded, dropped, unaccounted)
 
     def parsed_forums():
         for record in store.iter_jsonl(store.path(paths.raw_forums(venue.key))):
@@ -60,12 +69,22 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResour
                 stats["llm_vetoed_reminders"] += sum(is_reminder(q) and labels.get(q.note_id) is False
                                                      for q in cands)
             by = steps.merged_by if steps is not None else "rule"
-            per_forum = [(p, build_dialogues(p, labels, by)) for p in chunk]
+            routings = {p.forum_id: route_posts(p) for p in chunk}
+            per_forum = [(p, build_dialogues(p, labels, by, routings[p.forum_id])) for p in chunk]
             if steps is not None:
                 merged = iter(llm_merge([d for _, ds in per_forum for d in ds],
                                         {p.forum_id: p for p in chunk}, steps))
                 per_forum = [(p, [next(merged) for _ in ds]) for p, ds in per_forum]
             for p, ds in per_forum:
+                accounts = account_posts(p, ds, routings[p.forum_id])
+                done, total = coverage(accounts)
+                stats["posts_accounted"] += done
+                stats["posts_total"] += total
+                for a in accounts:
+                    stats[f"posts_{a.status}"] += 1
+                    if a.status not in ("turn", "reference_context"):
+                        outside.append(a.model_dump())
+                stats["reviewer_comment_threads"] += sum(d.root_kind == "reviewer_comment" for d in ds)
                 rows = [d.model_dump() for d in ds]
                 for row in rows:
                     stats["turns"] += len(row["turns"])
@@ -81,8 +100,24 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResour
     out = store.path(paths.dialogues(venue.key))
     counts = write_venue_outputs(store, out, store.path(paths.re2_review(venue.key)),
                                  store.path(paths.re2_rebuttal(venue.key)), items())
+    excluded_path = store.path(paths.dialogue_exclusions(venue.key))
+    store.write_jsonl(excluded_path, outside)
+    share = stats["posts_accounted"] / stats["posts_total"] if stats["posts_total"] else 1.0
+    unaccounted = [a for a in outside if a["status"] == "unaccounted"]
+    check = dg.AssetCheckResult(
+        check_name=COVERAGE_CHECK, passed=share >= 1.0,
+        metadata={"dialogue_coverage": round(share, 6), "goal": 1.0, "unaccounted": len(unaccounted),
+                  "examples": preview(unaccounted[:10], ["forum_id", "note_id", "role", "reason"])})
     meta = {
         "dagster/row_count": counts["dialogues"], "turns": stats["turns"],
+        "dialogue_coverage": round(share, 6), "author_reviewer_posts": stats["posts_total"],
+        "posts_as_turns": stats["posts_turn"], "posts_as_reference_context": stats["posts_reference_context"],
+        "posts_excluded": stats["posts_excluded"], "posts_dropped_reminders": stats["posts_dropped_reminder"],
+        "posts_unaccounted": stats["posts_unaccounted"],
+        "exclusion_reasons": dict(Counter(a["reason"].split(" (")[0] for a in outside
+                                          if a["status"] == "excluded").most_common(10)),
+        "reviewer_comment_threads": stats["reviewer_comment_threads"],
+        "excluded_path": dg.MetadataValue.path(excluded_path),
         "dropped_reminders": stats["dropped_reminders"],
         "merged_by": steps.merged_by if steps is not None else RULE_BASED,
         "llm_merged_turns": stats["llm_merged_turns"], "malformed_forums": len(malformed),
@@ -97,4 +132,4 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResour
                      "llm_rejections": dict(s.rejections), "llm_reminder_requests": s.reminder_requests,
                      "llm_vetoed_reminders": stats["llm_vetoed_reminders"],
                      "llm_only_reminders_kept": stats["llm_only_reminders"]})
-    return dg.MaterializeResult(metadata=meta)
+    return dg.MaterializeResult(metadata=meta, check_results=[check])

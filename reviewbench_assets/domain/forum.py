@@ -31,8 +31,10 @@ from reviewbench_assets.domain.posts import (
     sort_key,
     unwrap_content,
 )
+from reviewbench_assets.domain.routing import Routing, route_posts
 from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
-from reviewbench_assets.domain.scores import (apply_review_history, normalize_review, scaled_score, text_of)
+from reviewbench_assets.domain.scores import (apply_review_history, first_edit_content, normalize_review,
+                                              scaled_score, text_of)
 
 # ---------------------------------------------------------------------------------------------
 # parsing
@@ -219,11 +221,22 @@ def parse_forum(raw: dict, venue: VenueYear,
     details = raw.get("details") or {}
     if not isinstance(details, Mapping):
         raise MalformedForumError(forum_id, "details is not an object")
-    replies = details.get("replies", [])
+    if "replies" not in details:
+        # e.g. fetched with `details=directReplies` (author answers under reviews are missing) or
+        # without details at all: parsing it would give a row with 0 reviews and no warning.
+        other = ", ".join(sorted(map(str, details))) or "nothing"
+        raise MalformedForumError(forum_id, f"no details.replies (fetch the forum with details=replies; "
+                                            f"details has: {other})")
+    replies = details["replies"]
     if replies is None:
         replies = []
     if not isinstance(replies, list):
         raise MalformedForumError(forum_id, f"details.replies is not a list ({type(replies).__name__})")
+    strangers = sorted({str(r.get("forum")) for r in replies
+                        if isinstance(r, Mapping) and r.get("forum") not in (None, forum_id)})
+    if strangers:
+        raise MalformedForumError(forum_id, f"details.replies holds replies of another forum "
+                                            f"({', '.join(strangers[:3])})")
 
     api = "v2" if (raw.get("domain") or isinstance(raw.get("invitations"), list)) else venue.api
     invitations = as_list(raw.get("invitations"))
@@ -243,9 +256,6 @@ def parse_forum(raw: dict, venue: VenueYear,
         rid = r.get("id")
         if not isinstance(rid, str) or not rid:
             warnings.append(f"{forum_id}: reply #{i} skipped: no id")
-            continue
-        if r.get("forum") not in (None, forum_id):
-            warnings.append(f"{forum_id}: reply {rid} skipped: belongs to forum {r.get('forum')}")
             continue
         if not isinstance(r.get("content"), Mapping):
             warnings.append(f"{forum_id}: reply {rid} skipped: no content object")
@@ -294,7 +304,7 @@ def parse_forum(raw: dict, venue: VenueYear,
         venue=venue_string,
         decision=decision,
         decision_comment=decision_comment,
-        author_rebuttal="\n\n".join(p.text for p in globals_ if p.text),
+        author_rebuttal="",
         posts=posts,
         global_response_ids=[p.note_id for p in globals_],
         discussion_summary_ids=[p.note_id for p in summaries],
@@ -307,13 +317,27 @@ def parse_forum(raw: dict, venue: VenueYear,
         tmdate=int_or_none(raw.get("tmdate")),
         warnings=warnings,
     )
+    routing = route_posts(parsed)
+    by_id = {p.note_id: p for p in posts}
+    parsed.author_rebuttal = "\n\n".join(by_id[n].text for n in routing.context if by_id[n].text)
+    edits = review_edits or {}
     parsed.reviews = [
         attach_scales(apply_review_history(normalize_review(
             p.note_id, p.signature, p.content, conference=venue.conference,
-            rebuttal=review_rebuttal(parsed, p.note_id),
-        ), (review_edits or {}).get(p.note_id) or [], venue.conference), venue.key)
+            rebuttal=review_rebuttal(parsed, p.note_id, routing),
+        ), edits.get(p.note_id) or [], venue.conference), venue.key)
         for p in posts if p.kind == "review" and not p.deleted
     ]
+    for p in posts:
+        history = edits.get(p.note_id) or []
+        if p.kind != "review" or p.deleted or not history:
+            continue
+        first = attach_scales(normalize_review(p.note_id, p.signature, first_edit_content(history),
+                                               conference=venue.conference), venue.key)
+        parsed.review_history[p.note_id] = {
+            "initial_scores": {f: first[f] for f in REVIEW_SCORE_FIELDS},
+            "edits": len(history), "first_edit_id": str(history[0].get("id") or ""),
+        }
     return parsed
 
 
@@ -333,10 +357,14 @@ def attach_scales(review: dict, venue_key: str) -> dict:
     return review
 
 
-def review_rebuttal(p: ParsedForum, review_id: str) -> str:
-    """The author posts under a review (directly or transitively), time-ordered, "\\n\\n"-joined."""
+def review_rebuttal(p: ParsedForum, review_id: str, routing: Routing | None = None) -> str:
+    """The author posts of a review's thread (under the review, directly or transitively, and under
+    the reviewer's comments elsewhere in the forum), time-ordered, "\\n\\n"-joined."""
+    routing = routing or route_posts(p)
+    posts = [p.post(n) for n in routing.threads.get(review_id, [])[1:]]
     return "\n\n".join(
-        q.text for q in p.descendants(review_id) if q.role == "author" and not q.deleted and q.text
+        q.text for q in sorted((q for q in posts if q is not None), key=sort_key)
+        if q.role == "author" and not q.deleted and q.text
     )
 
 

@@ -13,9 +13,12 @@ Pure domain code, no Dagster.
   rule for both subsets, so a paper is never in train of one and test of the other, and never
   in both splits of one subset.
 
-Initial scores: the crawl keeps each review's current content only. A review never modified after
-creation (`tmdate` == `tcdate`) has initial == final (`initial_score_source="unmodified"`); for a
-modified one the initial scores are null (`"modified: edit history not crawled"`), never guessed.
+Initial scores: where the crawl fetched a review's edit history (API v2 `/notes/edits`, the raw
+line's `review_edits`), the initial scores are those of its first edit, the review as posted
+(`initial_score_source="edit history: first of <n> edits (<edit id>)"`). A review never modified
+after creation (`tmdate` == `tcdate`) has initial == final (`"unmodified"`); for a modified one
+without a crawled history (API v1, or `review_edits` switched off) the initial scores are null
+(`"modified: edit history not crawled"`), never guessed.
 """
 from __future__ import annotations
 
@@ -109,11 +112,18 @@ def review_record(p: ParsedForum, conference: str, year: int | None) -> dict:
         tc = post.tcdate if post else None
         tm = post.mdate if post else None
         unmodified = tc is not None and (tm is None or tm <= tc)
+        history = p.review_history.get(rev["review_id"])
+        if history is not None:
+            initial = _score(history["initial_scores"])
+            source = f"edit history: first of {history['edits']} edits ({history['first_edit_id']})"
+        elif unmodified:
+            initial, source = final, "unmodified"
+        else:
+            initial, source = None, "modified: edit history not crawled"
         reviews.append({
             "reviewer_id": rev["reviewer"], "review_id": rev["review_id"],
             "review_title": post.title if post else "", "review_content": review_content(rev),
-            "initial_score": final if unmodified else None, "final_score": final,
-            "initial_score_source": "unmodified" if unmodified else "modified: edit history not crawled",
+            "initial_score": initial, "final_score": final, "initial_score_source": source,
             "tcdate": tc, "tmdate": tm,
         })
     return {
@@ -132,9 +142,10 @@ def _titled(title: str, text: str) -> str:
 
 
 def rebuttal_record(d: Dialogue, p: ParsedForum, conference: str, year: int | None) -> dict:
-    """Turns -> chat messages. Reviewer -> assistant; author -> user; global responses and
-    comments by anyone else (area chairs, other reviewers, public) join the user side as marked
-    context, so that roles alternate user / assistant after the system message."""
+    """Turns -> chat messages. The thread's reviewer -> assistant; author -> user; global responses
+    and comments by anyone else (area chairs, other reviewers, public) join the user side as marked
+    context, so that roles alternate user / assistant after the system message. A thread rooted at
+    a reviewer's comment (no official review) starts with that comment as the assistant's turn."""
     messages: list[dict] = [{"role": "system", "content": SYSTEM_PROMPT}]
     note_ids: list[list[str]] = [[]]
     turn_merged_by: list[str] = [""]
@@ -155,10 +166,12 @@ def rebuttal_record(d: Dialogue, p: ParsedForum, conference: str, year: int | No
         body = _titled(t.title, t.text)
         if t.kind == "reference_context":
             add("user", f"{REFERENCE_HEADER}\n{body}", t.note_ids, t.merged_by)
-        elif i == 0 or t.role == "reviewer":  # the thread's review (and the reviewer's replies)
-            add("assistant", body, t.note_ids, t.merged_by)
+        elif i == 0 or (t.role == "reviewer" and (t.speaker or d.reviewer) == d.reviewer):
+            add("assistant", body, t.note_ids, t.merged_by)  # the thread's reviewer
         elif t.role == "author":
             add("user", body, t.note_ids, t.merged_by)
+        elif t.role == "reviewer":  # another reviewer joining this thread
+            add("user", f"[Comment by another reviewer ({t.speaker})]\n{body}", t.note_ids, t.merged_by)
         else:
             add("user", f"[Comment by {t.role.replace('_', ' ')}]\n{body}", t.note_ids, t.merged_by)
     return {
