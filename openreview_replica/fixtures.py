@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import string
 import time
 from dataclasses import dataclass, field
@@ -76,6 +77,7 @@ class ForumTruth:
     original_id: str | None = None  # v1 original (non-blind) note id
     track: str = "main"  # catalogue track (EMNLP: "findings" for Accept-Findings)
     general_rebuttal_ids: list[str] = field(default_factory=list)  # visible author notes to the forum
+    group_reply_ids: list[str] = field(default_factory=list)  # visible author replies to an AC's note to all
     review_initial_ratings: dict = field(default_factory=dict)  # review id -> rating before its edit
     review_final_ratings: dict = field(default_factory=dict)  # review id -> rating now (edited ones)
 
@@ -511,6 +513,11 @@ class _Gen:
         general = [r["id"] for r in sorted(visible, key=lambda r: (r["tcdate"], r["id"]))
                    if r["replyto"] == fid and r["signatures"][0].endswith("/Authors")
                    and inv_of(r).rsplit("/-/", 1)[-1] in (spec.comment_name, spec.author_rebuttal_name, "Rebuttal")]
+        by_id = {r["id"]: r for r in visible}
+        group_replies = [r["id"] for r in sorted(visible, key=lambda r: (r["tcdate"], r["id"]))
+                         if r["signatures"][0].endswith("/Authors") and r["replyto"] in by_id
+                         and by_id[r["replyto"]]["replyto"] == fid
+                         and re.search(r"/(Area_Chair[^/]*|Action_Editors)$", by_id[r["replyto"]]["signatures"][0])]
         vf.forums[fid] = ForumTruth(
             venue_key=spec.key, forum_id=fid, number=number, title=title, status=status, decision=decision,
             has_pdf=latest is not None, expected_rule=rule, expected_revision_id=rev_id,
@@ -521,7 +528,7 @@ class _Gen:
             num_direct_replies=sum(1 for r in visible if r["replyto"] == fid), review_ids=review_ids,
             author_reply_ids=author_ids, original_id=original_id,
             track=spec.track_of_decision.get(decision, spec.track) if decision else spec.track,
-            general_rebuttal_ids=general,
+            general_rebuttal_ids=general, group_reply_ids=group_replies,
             review_initial_ratings={k: v[0] for k, v in self.review_edits.items() if k in visible_ids},
             review_final_ratings={k: v[1] for k, v in self.review_edits.items() if k in visible_ids})
 
@@ -559,7 +566,7 @@ class _Gen:
             counters[inv] = counters.get(inv, 0) + 1
             nid = self.nid(10)
             readers = readers or ["everyone"]
-            tm = t + (rng.randint(0, 3 * DAY) if rng.random() < 0.3 else 0)
+            tm = t + (self.rng.randint(0, 3 * DAY) if self.rng.random() < 0.3 else 0)  # self.rng: see discussion()
             if self.v2:
                 n = {"content": content, "id": nid, "forum": fid, "replyto": replyto, "signatures": [sig],
                      "readers": readers, "nonreaders": [], "writers": writers or [V, sig], "number": counters[inv],
@@ -630,6 +637,12 @@ class _Gen:
             add(spec.comment_name, fid, A,
                 {"title": self.val("General Response to All Reviewers"), "comment": self.val(self.text(5))},
                 self.t(spec.t_rebuttal[0], spec.t_rebuttal[0] + 1), writers=cwriters)
+        if "split_rebuttal" in tags and status == "active":
+            main, self.rng = self.rng, random.Random(f"{spec.key}:{fid}:discussion")
+            try:
+                self.discussion(add, fid, P, A, reviews, cwriters, len(reviews))
+            finally:
+                self.rng = main
         if spec.public_comment_name and rng.random() < spec.p_public_comment:
             who = f"~{rng.choice(FIRST)}_{rng.choice(LAST)}1"
             add(spec.public_comment_name, fid, who,
@@ -664,6 +677,54 @@ class _Gen:
         dc[spec.decision_field] = self.val(decision)
         add(spec.decision_name, fid, PC, dc, decision_t, writers=[PC])
         return out
+
+    def discussion(self, add, fid, P, A, reviews, cwriters, n_rev) -> None:
+        """Discussion shapes of real forums beyond "authors answer under each review" (issue 10):
+        a reviewer who posted no official review (an emergency or late reviewer) talking with the
+        authors in a thread of its own at the forum level; a reviewer's top-level comment that the
+        authors answer; an area chair's note to all reviewers that the authors answer; an author
+        answer to a public comment. Runs on its own random stream (the rest of the fixtures stay
+        as they were)."""
+        spec, V = self.spec, self.V
+        t = self.t(spec.t_rebuttal[0] + 1, spec.t_rebuttal[1])
+        if spec.reviewer_style == "anon_hash":
+            late = f"{P}/Reviewer_" + "".join(self.rng.choice(self.ALNUM) for _ in range(4))
+        else:
+            late = f"{P}/AnonReviewer{n_rev + 1}"
+        rwriters = (lambda sig: [V, sig]) if self.v2 else (lambda sig: [sig])
+        prev = add(spec.comment_name, fid, late, {"comment": self.val("Late review comment. " + self.text(3))},
+                   t, writers=rwriters(late))
+        for k in range(5):
+            t += int(self.rng.uniform(0.2, 1.5) * DAY)
+            if k % 2 == 0:
+                prev = add(spec.comment_name, prev["id"], A, {"title": self.val("Response to the late reviewer"),
+                                                              "comment": self.val(self.text(3))},
+                           t, writers=cwriters)
+            else:
+                prev = add(spec.comment_name, prev["id"], late, {"comment": self.val(self.text(2))}, t,
+                           writers=rwriters(late))
+        if reviews:
+            r_sig = reviews[0][1]
+            t += DAY // 3
+            top = add(spec.comment_name, fid, r_sig, {"comment": self.val("A further question. " + self.text(2))},
+                      t, writers=rwriters(r_sig))
+            add(spec.comment_name, top["id"], A, {"comment": self.val("Our answer. " + self.text(2))},
+                t + DAY // 4, writers=cwriters)
+        ac = f"{P}/Action_Editors" if spec.decision_signer == "action_editors" else (
+            f"{P}/Area_Chair_" + "".join(self.rng.choice(self.ALNUM) for _ in range(4)) if self.v2
+            else f"{P}/Area_Chair1")
+        t += DAY // 2
+        note = add(spec.comment_name, fid, ac, {"title": self.val("To all reviewers"), "comment": self.val(
+            "Dear reviewers, please acknowledge the authors' responses.")}, t, writers=rwriters(ac))
+        add(spec.comment_name, note["id"], A, {"comment": self.val("We thank the area chair. " + self.text(2))},
+            t + DAY // 4, writers=cwriters)
+        if spec.public_comment_name:
+            who = f"~{self.rng.choice(FIRST)}_{self.rng.choice(LAST)}1"
+            pub = add(spec.public_comment_name, fid, who, {"title": self.val("Question about the code"),
+                                                           "comment": self.val(self.text(1))},
+                      t + DAY // 3, writers=rwriters(who))
+            add(spec.comment_name, pub["id"], A, {"comment": self.val("The code will be released.")},
+                t + DAY // 2, writers=cwriters)
 
     def review_history(self, r: dict, sig: str, P: str) -> None:
         """v2 note edits of one review: its creation edit, and for some reviews a later edit

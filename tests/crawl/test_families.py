@@ -64,7 +64,9 @@ def test_family_parses_into_the_final_schema(key, replica, all_fx, tmp_path):
         assert parsed.status == truth.status
         assert row["decision"] == (truth.decision or "")
         replies = {r["id"]: r for r in raw["details"]["replies"]}
-        general = [unwrap_content(replies[i]["content"]) for i in truth.general_rebuttal_ids]
+        # author notes to the forum and author replies to an area chair's note to all reviewers
+        general = [unwrap_content(replies[i]["content"]) for i in sorted(
+            truth.general_rebuttal_ids + truth.group_reply_ids, key=lambda i: (replies[i]["tcdate"], i))]
         assert row["author_rebuttal"] == "\n\n".join(c.get("rebuttal") or c.get("comment") for c in general)
         if truth.decision and vf.spec.meta_review_name is None and "comment" in vf.spec.decision_extra_fields:
             assert row["decision_comment"]  # v1 ICLR-style: the decision note carries the meta-review
