@@ -200,6 +200,16 @@ def _decision_and_comment(posts: list[Post]) -> tuple[str, str]:
     return decision, comment
 
 
+class ForeignRepliesError(MalformedForumError):
+    """`details.replies` holds notes of another forum: the payload is not this forum's."""
+
+    def __init__(self, forum_id: str, reply_ids: list[str], forums: list[str]):
+        self.reply_ids = reply_ids
+        shown = ", ".join(reply_ids[:5]) + (" ..." if len(reply_ids) > 5 else "")
+        super().__init__(forum_id, f"details.replies holds {len(reply_ids)} replies of another forum "
+                                   f"({', '.join(forums[:3])}): {shown}")
+
+
 def parse_forum(raw: dict, venue: VenueYear,
                 review_edits: Mapping[str, list[dict]] | None = None) -> ParsedForum:
     """Parse one raw forum (submission note + `details.replies`) of `venue`.
@@ -232,11 +242,10 @@ def parse_forum(raw: dict, venue: VenueYear,
         replies = []
     if not isinstance(replies, list):
         raise MalformedForumError(forum_id, f"details.replies is not a list ({type(replies).__name__})")
-    strangers = sorted({str(r.get("forum")) for r in replies
-                        if isinstance(r, Mapping) and r.get("forum") not in (None, forum_id)})
+    strangers = [r for r in replies if isinstance(r, Mapping) and r.get("forum") not in (None, forum_id)]
     if strangers:
-        raise MalformedForumError(forum_id, f"details.replies holds replies of another forum "
-                                            f"({', '.join(strangers[:3])})")
+        raise ForeignRepliesError(forum_id, [str(r.get("id")) for r in strangers],
+                                  sorted({str(r.get("forum")) for r in strangers}))
 
     api = "v2" if (raw.get("domain") or isinstance(raw.get("invitations"), list)) else venue.api
     invitations = as_list(raw.get("invitations"))
@@ -417,6 +426,10 @@ def quarantine_reasons(raw: Any, venue: VenueYear) -> list[str]:
     the catalogue does not know, replies whose parent is missing. [] for a clean forum."""
     try:
         parsed = parse_forum(raw, venue)
+    except ForeignRepliesError as exc:  # quarantined; what else is wrong with the rest of it?
+        rest = dict(raw, details=dict(raw["details"], replies=[
+            r for r in raw["details"]["replies"] if not (isinstance(r, Mapping) and r.get("id") in exc.reply_ids)]))
+        return [f"malformed forum: {exc.reason}"] + quarantine_reasons(rest, venue)
     except MalformedForumError as exc:
         return [f"malformed forum: {exc.reason}"]
     reasons = list(parsed.warnings)

@@ -46,7 +46,8 @@ class Routing(BaseModel):
     thread_kind: dict[str, Literal["review", "reviewer_comment"]] = Field(default_factory=dict)
     thread_of: dict[str, str] = Field(default_factory=dict)  # note id -> root id
     context: list[str] = Field(default_factory=list)  # reference context of every thread, time order
-    excluded: dict[str, str] = Field(default_factory=dict)  # note id -> reason
+    # note id -> reason (context posts too when the forum has no thread to show them in)
+    excluded: dict[str, str] = Field(default_factory=dict)
 
 
 def _chain(p: ParsedForum, q: Post, by_id: dict[str, Post]) -> tuple[list[Post], bool]:
@@ -137,9 +138,8 @@ def route_posts(p: ParsedForum) -> Routing:
     for root, members in r.threads.items():
         r.threads[root] = [root] + [m for m in members if m != root]
     r.threads = dict(sorted(r.threads.items(), key=lambda kv: sort_key(by_id[kv[0]])))
-    if r.threads:
-        r.context = [q.note_id for q in context]
-    else:
+    r.context = [q.note_id for q in context]  # also the row's `author_rebuttal`
+    if not r.threads:  # in no dialogue then: say why
         for q in context:
             r.excluded[q.note_id] = "no reviewer thread in this forum"
     return r
