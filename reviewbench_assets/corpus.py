@@ -35,7 +35,7 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
         metadata={"dagster/row_count": stats["rows"], "dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA),
                   "reviews": stats["reviews"], "empty_markdown": stats["empty_markdown"],
                   "malformed_forums": len(errors),  # quarantined by the crawl: no row (issue 10)
-                  "malformed_examples": preview([{"forum_id": e["forum_id"], "error": e["error"][:200]}
+                  "malformed_examples": preview([{"forum_id": e["forum_id"], "error": e["error"].split(": ", 1)[-1][:200]}
                                                  for e in errors[:10]], ["forum_id", "error"]),
                   "path": dg.MetadataValue.path(out)},
         check_results=row_check_results(stats, config.max_empty_markdown_share))

@@ -121,7 +121,7 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResour
         "dropped_reminders": stats["dropped_reminders"],
         "merged_by": steps.merged_by if steps is not None else RULE_BASED,
         "llm_merged_turns": stats["llm_merged_turns"], "malformed_forums": len(malformed),
-        "malformed_examples": preview([{"forum_id": m["forum_id"], "error": m["error"][:200]} for m in malformed[:10]],
+        "malformed_examples": preview([{"forum_id": m["forum_id"], "error": m["error"].split(": ", 1)[-1][:200]} for m in malformed[:10]],
                                       ["forum_id", "error"]),
         "re2_review_records": counts["review_records"], "re2_rebuttal_records": counts["rebuttal_records"],
         "path": dg.MetadataValue.path(out),

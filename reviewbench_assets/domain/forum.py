@@ -235,8 +235,8 @@ def parse_forum(raw: dict, venue: VenueYear,
         # e.g. fetched with `details=directReplies` (author answers under reviews are missing) or
         # without details at all: parsing it would give a row with 0 reviews and no warning.
         other = ", ".join(sorted(map(str, details))) or "nothing"
-        raise MalformedForumError(forum_id, f"no details.replies (fetch the forum with details=replies; "
-                                            f"details has: {other})")
+        raise MalformedForumError(forum_id, f"no details.replies (details has: {other}; "
+                                            f"fetch the forum with details=replies)")
     replies = details["replies"]
     if replies is None:
         replies = []
