@@ -603,6 +603,13 @@ class _Gen:
         if self.v2 and spec.p_review_edit:
             for r, sig, _label in reviews:
                 self.review_history(r, sig, P)
+        if not self.v2:  # v1 reviews edited after the rebuttal, kept as references (own random stream)
+            main, self.rng = self.rng, random.Random(f"{spec.key}:{fid}:review-references")
+            try:
+                for r, sig, _label in reviews:
+                    self.review_references(r, sig, fid)
+            finally:
+                self.rng = main
         cwriters = [V, A] if self.v2 else [A, V]
         if spec.author_rebuttal_name and rng.random() < 0.85:  # NeurIPS 2023-24 general rebuttal
             add(spec.author_rebuttal_name, fid, A,
@@ -725,6 +732,32 @@ class _Gen:
                       t + DAY // 3, writers=rwriters(who))
             add(spec.comment_name, pub["id"], A, {"comment": self.val("The code will be released.")},
                 t + DAY // 2, writers=cwriters)
+
+    def review_references(self, r: dict, sig: str, fid: str) -> None:
+        """API v1 revision history of one review (`/references?referent=<review>` or
+        `?invitation=<paper>/-/Official_Review`): a reference per edit, the first holding the review as
+        posted, a later one (after the rebuttal, for ~30% of reviews) only the changed rating, as v1
+        references hold the fields an edit set. Real ICLR 2020 reviews were edited this way (the
+        recorded ryxz8CVYDH replies have tmdate > tcdate)."""
+        spec = self.spec
+        field = next((f for f in spec.review_fields if f.name in ("rating", "recommendation") and f.choices), None)
+        first = self.ref(self.nid(10), fid, None, r["number"], r["invitation"], r["tcdate"], r["tcdate"],
+                         dict(r["content"]), None)
+        refs = [first]
+        if field is not None and self.rng.random() < 0.3:
+            final = r["content"][field.name]
+            initial = self.rng.choice([c for c in field.choices if c != final])
+            first["content"][field.name] = initial
+            t = self.t(spec.t_rebuttal[1], spec.t_rebuttal[1] + 6)
+            refs.append(self.ref(self.nid(10), fid, None, r["number"], r["invitation"], r["tcdate"], t,
+                                 {field.name: final}, None))
+            r["tmdate"] = max(r["tmdate"], t)
+            self.review_edits[r["id"]] = (initial, final)
+        for ref in refs:
+            ref.update(referent=r["id"], replyto=fid, signatures=[sig], writers=[sig], readers=list(r["readers"]))
+            ref.pop("details", None)
+            self.vf.references[ref["id"]] = ref
+        self.vf.refs_by_referent[r["id"]] = refs
 
     def review_history(self, r: dict, sig: str, P: str) -> None:
         """v2 note edits of one review: its creation edit, and for some reviews a later edit

@@ -214,8 +214,9 @@ def parse_forum(raw: dict, venue: VenueYear,
                 review_edits: Mapping[str, list[dict]] | None = None) -> ParsedForum:
     """Parse one raw forum (submission note + `details.replies`) of `venue`.
 
-    `review_edits` (review id -> its v2 note edits, oldest first; the raw line's `review_edits`)
-    adds the initial rating of edited reviews (`extra_scores["initial_rating"]`).
+    `review_edits` (review id -> its edits, oldest first: v2 note edits or v1 references; the raw
+    line's `review_edits`) adds the initial rating of edited reviews (`extra_scores["initial_rating"]`)
+    and their initial scores (`review_history`, for the Re^2 `review` config).
 
     Raises `MalformedForumError` when the forum itself is unusable; a single bad reply is skipped
     and recorded in `ParsedForum.warnings`.

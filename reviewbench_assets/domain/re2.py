@@ -13,12 +13,12 @@ Pure domain code, no Dagster.
   rule for both subsets, so a paper is never in train of one and test of the other, and never
   in both splits of one subset.
 
-Initial scores: where the crawl fetched a review's edit history (API v2 `/notes/edits`, the raw
-line's `review_edits`), the initial scores are those of its first edit, the review as posted
-(`initial_score_source="edit history: first of <n> edits (<edit id>)"`). A review never modified
-after creation (`tmdate` == `tcdate`) has initial == final (`"unmodified"`); for a modified one
-without a crawled history (API v1, or `review_edits` switched off) the initial scores are null
-(`"modified: edit history not crawled"`), never guessed.
+Initial scores: where the crawl fetched a review's edit history (API v2 `/notes/edits`, API v1
+`/references`; the raw line's `review_edits`), the initial scores are those of its first edit, the
+review as posted (`initial_score_source="edit history: first of <n> edits (<edit id>)"`). A review
+never modified after creation (`tmdate` == `tcdate`) has initial == final (`"unmodified"`); for a
+modified one without a crawled history (`review_edits` switched off, or the request failed) the
+initial scores are null (`"modified: edit history not crawled"`), never guessed.
 """
 from __future__ import annotations
 

@@ -249,16 +249,17 @@ def scaled_score(venue_key: str, field: str, value: Any) -> tuple[float | None, 
 
 
 def first_edit_content(edits: list[dict]) -> dict[str, Any]:
-    """The (unwrapped) form content of a v2 review's first edit, i.e. the review as posted."""
+    """The (unwrapped) form content of a review's first edit (v2 note edit, or v1 reference),
+    i.e. the review as posted."""
     if not edits:
         return {}
-    content = (edits[0].get("note") or {}).get("content") or {}
+    content = (edits[0].get("note") or edits[0]).get("content") or {}
     return {k: (v.get("value") if isinstance(v, Mapping) else v) for k, v in content.items()
             if not isinstance(v, Mapping) or "value" in v}
 
 
 def apply_review_history(review: dict, edits: list[dict], conference: str | None = None) -> dict:
-    """Initial vs final scores from a v2 review's edits (oldest first): `rating` stays the final
+    """Initial vs final scores from a review's edits (oldest first; v2 edits or v1 references): `rating` stays the final
     one; the rating of the first edit goes to extra_scores["initial_rating"] (its text, when a
     string, to extra_text["initial_rating_text"]); `was_revised` is True when a later edit changed
     a form field."""
@@ -273,7 +274,7 @@ def apply_review_history(review: dict, edits: list[dict], conference: str | None
         review["extra_scores"]["initial_rating"] = parse_score(initial)
         if isinstance(initial, str):
             review["extra_text"]["initial_rating_text"] = initial
-    later = [((e.get("note") or {}).get("content")) or {} for e in edits[1:]]
+    later = [((e.get("note") or e).get("content")) or {} for e in edits[1:]]
     if any(later):
         review["was_revised"] = True
     return review

@@ -164,11 +164,11 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
 
     # review edit history (initial ratings) for the forums that are new or changed
     edit_requests_before = api.stats["requests"]
-    if review_edits and venue.api == "v2":
+    if review_edits:
         fresh = set(touched)
         for rec in records:
             if rec["forum_id"] in fresh or "review_edits" not in rec:
-                rec["review_edits"] = fetch_review_edits(api, rec["note"], venue.invitations.review)
+                rec["review_edits"] = fetch_review_edits(api, rec["note"], venue.invitations.review, venue.api)
     edit_requests = api.stats["requests"] - edit_requests_before
 
     quarantined, counts, previews = _quarantine(records, errors, venue)

@@ -138,3 +138,31 @@ def test_review_edits_give_initial_and_final_rating(replica, all_fx, tmp_path):
             assert review["was_revised"] is True and review["final_justification"]
             seen += 1
     assert seen >= 5
+
+
+@pytest.mark.parametrize("key", ["iclr-2020", "iclr-2022"])
+def test_v1_review_references_give_initial_and_final_scores(key, replica, all_fx, tmp_path):
+    """API v1: a review's revision history is its references; one request per paper's review
+    invitation; the Re^2 `review` record carries the initial and final scores (issue 10 point 6)."""
+    from reviewbench_assets.domain.re2 import review_record
+
+    venue = catalogue().get(key)
+    vf = all_fx.venues[key]
+    api = openreview_resource(replica).api("v1")
+    items = list(crawl_forums(api, venue, store_from_uri(str(tmp_path)), str(tmp_path / "ck")))
+    seen = 0
+    for item in items:
+        truth = vf.forums[item["note"]["id"]]
+        before = api.stats["requests"]
+        edits = fetch_review_edits(api, item["note"], venue.invitations.review, "v1")
+        assert api.stats["requests"] - before <= 1
+        rec = review_record(parse_forum(item["note"], venue, review_edits=edits), venue.conference, venue.year)
+        by_id = {r["review_id"]: r for r in rec["reviews"]}
+        for rid, initial in truth.review_initial_ratings.items():
+            assert len(edits[rid]) == 2 and edits[rid][0]["referent"] == rid
+            r = by_id[rid]
+            assert r["initial_score"]["rating"] == parse_score(initial) != r["final_score"]["rating"]
+            assert r["final_score"]["rating"] == parse_score(truth.review_final_ratings[rid])
+            assert r["initial_score_source"].startswith("edit history: first of 2 edits")
+            seen += 1
+    assert seen >= 3
