@@ -18,7 +18,7 @@ from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
 from reviewbench_assets import paths
-from reviewbench_assets.domain.forum import quarantine_reasons
+from reviewbench_assets.domain.quarantine import quarantine_reasons
 from reviewbench_assets.stages.crawl import (CURSOR_MARGIN_MS, REFRESH_MAX_SHARE, REFRESH_MIN_FORUMS,
                                              changed_forums, crawl_forums, fetch_forum, fetch_review_edits,
                                              note_tmdates, query_label)

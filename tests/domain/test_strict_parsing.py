@@ -10,7 +10,8 @@ import copy
 
 import pytest
 
-from reviewbench_assets.domain.forum import MalformedForumError, parse_forum, quarantine_reasons
+from reviewbench_assets.domain.forum import MalformedForumError, parse_forum
+from reviewbench_assets.domain.quarantine import quarantine_reasons
 
 VENUE = "ICLR.cc/2026/Conference"
 
