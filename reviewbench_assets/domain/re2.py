@@ -5,7 +5,9 @@ train/test split by forum id.
 Pure domain code, no Dagster.
 - `review`: one record per paper: paper id, venue, reviews (reviewer id, title, content, initial
   and final scores), meta-review, decision.
-- `rebuttal`: one record per (paper, reviewer): `messages` with roles system / user / assistant;
+- `rebuttal`: one record per (paper, reviewer): `messages` with roles system / user / assistant
+  (`root_kind`: the thread starts at an official review, or at the first comment of a reviewer
+  who posted none, whose `review_id` is then that comment's id);
   the reviewer speaks as `assistant`, the authors as `user`; the first user message carries the
   paper placeholder ```<<paper_id>>```; titles are kept in the content ("Title: ...\\n...");
   global responses enter the user side as marked reference context.
@@ -63,7 +65,9 @@ _MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
 REBUTTAL_RECORD_SCHEMA = pa.schema([
     ("paper_id", pa.string()), ("conference_year_track", pa.string()), ("conference", pa.string()),
     ("year", pa.int32()), ("track", pa.string()), ("venue_id", pa.string()),
-    ("reviewer_id", pa.string()), ("review_id", pa.string()), ("messages", pa.list_(_MESSAGE)),
+    ("reviewer_id", pa.string()), ("review_id", pa.string()),
+    ("root_kind", pa.string()),  # "review", or "reviewer_comment": a reviewer without an official review
+    ("messages", pa.list_(_MESSAGE)),
     ("message_note_ids", pa.list_(pa.list_(pa.string()))), ("merged_by", pa.string()),
     ("turn_merged_by", pa.list_(pa.string())), ("reminders_by", pa.string()),
     ("dropped_reminder_ids", pa.list_(pa.string())),
@@ -177,7 +181,7 @@ def rebuttal_record(d: Dialogue, p: ParsedForum, conference: str, year: int | No
     return {
         "paper_id": p.forum_id, "conference_year_track": conference_year_track(conference, year, p.track),
         "conference": conference, "year": year, "track": p.track, "venue_id": p.venue_id,
-        "reviewer_id": d.reviewer, "review_id": d.review_id, "messages": messages,
+        "reviewer_id": d.reviewer, "review_id": d.review_id, "root_kind": d.root_kind, "messages": messages,
         "message_note_ids": note_ids, "merged_by": d.merged_by, "turn_merged_by": turn_merged_by,
         "reminders_by": d.reminders_by, "dropped_reminder_ids": list(d.dropped_reminder_ids),
     }

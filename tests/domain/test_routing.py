@@ -106,6 +106,7 @@ def test_reviewer_without_review_gets_a_thread(exchange, iclr2026):
     assert roles[:3] == ["system", "user", "assistant"]
     assert all(a != b for a, b in zip(roles[1:], roles[2:]))  # alternating
     assert rec["review_id"] == first and rec["reviewer_id"] == "Reviewer_Q9xw"
+    assert rec["root_kind"] == "reviewer_comment"
     # the discussion summary to the ACs stays out, as reference context nowhere
     assert all("f62LQEWDzg" not in t.note_ids for x in ds for t in x.turns)
 
