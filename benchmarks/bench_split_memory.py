@@ -44,7 +44,7 @@ def _generate(out: str, n: int) -> None:
     import pyarrow.parquet as pq
 
     from reviewbench_assets.domain.re2 import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
-    from reviewbench_assets.stages.rows_writer import PROVENANCE_SCHEMA
+    from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
     from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA, empty_review
 
     rng = np.random.default_rng(0)
@@ -123,11 +123,9 @@ def _generate(out: str, n: int) -> None:
 
 
 def _assemble(out: str) -> dict:
-    import resource
-
     import pyarrow.fs as pafs
 
-    from reviewbench_assets.stages.rows_writer import PROVENANCE_SCHEMA
+    from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
     from reviewbench_assets.stages.corpus_writer import assemble_conference_split
 
     fs = pafs.LocalFileSystem()
@@ -152,6 +150,8 @@ def _peak_rss_mb() -> float:
         for line in f:
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
+    import resource
+
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

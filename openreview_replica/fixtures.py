@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterable, Literal
 
+from .discussion import discussion, review_references
 from .pdfgen import PdfSpec, PdfStore, _sentences, marker_text
 from .venues import VENUE_SPECS, FieldSpec, VenueSpec, iso_to_ms
 
@@ -607,7 +608,7 @@ class _Gen:
             main, self.rng = self.rng, random.Random(f"{spec.key}:{fid}:review-references")
             try:
                 for r, sig, _label in reviews:
-                    self.review_references(r, sig, fid)
+                    review_references(self, r, sig, fid)
             finally:
                 self.rng = main
         cwriters = [V, A] if self.v2 else [A, V]
@@ -647,7 +648,7 @@ class _Gen:
         if "split_rebuttal" in tags and status == "active":
             main, self.rng = self.rng, random.Random(f"{spec.key}:{fid}:discussion")
             try:
-                self.discussion(add, fid, P, A, reviews, cwriters, len(reviews))
+                discussion(self, add, fid, P, A, reviews, cwriters, len(reviews))
             finally:
                 self.rng = main
         if spec.public_comment_name and rng.random() < spec.p_public_comment:
@@ -684,80 +685,6 @@ class _Gen:
         dc[spec.decision_field] = self.val(decision)
         add(spec.decision_name, fid, PC, dc, decision_t, writers=[PC])
         return out
-
-    def discussion(self, add, fid, P, A, reviews, cwriters, n_rev) -> None:
-        """Discussion shapes of real forums beyond "authors answer under each review" (issue 10):
-        a reviewer who posted no official review (an emergency or late reviewer) talking with the
-        authors in a thread of its own at the forum level; a reviewer's top-level comment that the
-        authors answer; an area chair's note to all reviewers that the authors answer; an author
-        answer to a public comment. Runs on its own random stream (the rest of the fixtures stay
-        as they were)."""
-        spec, V = self.spec, self.V
-        t = self.t(spec.t_rebuttal[0] + 1, spec.t_rebuttal[1])
-        if spec.reviewer_style == "anon_hash":
-            late = f"{P}/Reviewer_" + "".join(self.rng.choice(self.ALNUM) for _ in range(4))
-        else:
-            late = f"{P}/AnonReviewer{n_rev + 1}"
-        rwriters = (lambda sig: [V, sig]) if self.v2 else (lambda sig: [sig])
-        prev = add(spec.comment_name, fid, late, {"comment": self.val("Late review comment. " + self.text(3))},
-                   t, writers=rwriters(late))
-        for k in range(5):
-            t += int(self.rng.uniform(0.2, 1.5) * DAY)
-            if k % 2 == 0:
-                prev = add(spec.comment_name, prev["id"], A, {"title": self.val("Response to the late reviewer"),
-                                                              "comment": self.val(self.text(3))},
-                           t, writers=cwriters)
-            else:
-                prev = add(spec.comment_name, prev["id"], late, {"comment": self.val(self.text(2))}, t,
-                           writers=rwriters(late))
-        if reviews:
-            r_sig = reviews[0][1]
-            t += DAY // 3
-            top = add(spec.comment_name, fid, r_sig, {"comment": self.val("A further question. " + self.text(2))},
-                      t, writers=rwriters(r_sig))
-            add(spec.comment_name, top["id"], A, {"comment": self.val("Our answer. " + self.text(2))},
-                t + DAY // 4, writers=cwriters)
-        ac = f"{P}/Action_Editors" if spec.decision_signer == "action_editors" else (
-            f"{P}/Area_Chair_" + "".join(self.rng.choice(self.ALNUM) for _ in range(4)) if self.v2
-            else f"{P}/Area_Chair1")
-        t += DAY // 2
-        note = add(spec.comment_name, fid, ac, {"title": self.val("To all reviewers"), "comment": self.val(
-            "Dear reviewers, please acknowledge the authors' responses.")}, t, writers=rwriters(ac))
-        add(spec.comment_name, note["id"], A, {"comment": self.val("We thank the area chair. " + self.text(2))},
-            t + DAY // 4, writers=cwriters)
-        if spec.public_comment_name:
-            who = f"~{self.rng.choice(FIRST)}_{self.rng.choice(LAST)}1"
-            pub = add(spec.public_comment_name, fid, who, {"title": self.val("Question about the code"),
-                                                           "comment": self.val(self.text(1))},
-                      t + DAY // 3, writers=rwriters(who))
-            add(spec.comment_name, pub["id"], A, {"comment": self.val("The code will be released.")},
-                t + DAY // 2, writers=cwriters)
-
-    def review_references(self, r: dict, sig: str, fid: str) -> None:
-        """API v1 revision history of one review (`/references?referent=<review>` or
-        `?invitation=<paper>/-/Official_Review`): a reference per edit, the first holding the review as
-        posted, a later one (after the rebuttal, for ~30% of reviews) only the changed rating, as v1
-        references hold the fields an edit set. Real ICLR 2020 reviews were edited this way (the
-        recorded ryxz8CVYDH replies have tmdate > tcdate)."""
-        spec = self.spec
-        field = next((f for f in spec.review_fields if f.name in ("rating", "recommendation") and f.choices), None)
-        first = self.ref(self.nid(10), fid, None, r["number"], r["invitation"], r["tcdate"], r["tcdate"],
-                         dict(r["content"]), None)
-        refs = [first]
-        if field is not None and self.rng.random() < 0.3:
-            final = r["content"][field.name]
-            initial = self.rng.choice([c for c in field.choices if c != final])
-            first["content"][field.name] = initial
-            t = self.t(spec.t_rebuttal[1], spec.t_rebuttal[1] + 6)
-            refs.append(self.ref(self.nid(10), fid, None, r["number"], r["invitation"], r["tcdate"], t,
-                                 {field.name: final}, None))
-            r["tmdate"] = max(r["tmdate"], t)
-            self.review_edits[r["id"]] = (initial, final)
-        for ref in refs:
-            ref.update(referent=r["id"], replyto=fid, signatures=[sig], writers=[sig], readers=list(r["readers"]))
-            ref.pop("details", None)
-            self.vf.references[ref["id"]] = ref
-        self.vf.refs_by_referent[r["id"]] = refs
 
     def review_history(self, r: dict, sig: str, P: str) -> None:
         """v2 note edits of one review: its creation edit, and for some reviews a later edit

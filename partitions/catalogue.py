@@ -126,9 +126,6 @@ class Catalogue(BaseModel):
                 return v
         raise KeyError(f"unknown venue-year partition {key!r}; known: {', '.join(self.keys)}")
 
-    def split_of(self, key: str) -> str:
-        return self.get(key).split
-
     def keys_for_split(self, split: str) -> list[str]:
         return [v.key for v in self.venues if v.split == split]
 

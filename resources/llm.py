@@ -52,10 +52,6 @@ class LLMResource(dg.ConfigurableResource):
                    structured_output=env("REVIEWBENCH_LLM_STRUCTURED_OUTPUT", "json_schema"),
                    api_key=dg.EnvVar("REVIEWBENCH_LLM_API_KEY") if env("REVIEWBENCH_LLM_API_KEY") else None)
 
-    @property
-    def enabled(self) -> bool:
-        return self.backend != "none"
-
     def client(self):
         """The `domain.llm.LLMClient` for this configuration, or None (backend `none`)."""
         if self.backend == "none":

@@ -51,7 +51,7 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
                     dg.AssetDep("rebuttal_dialogues", partition_mapping=split_partition_mapping(split))])
     def _split(context: dg.AssetExecutionContext, config: ConferenceSplitConfig,
                storage: StorageResource) -> dg.MaterializeResult:
-        from reviewbench_assets.stages.rows_writer import PROVENANCE_SCHEMA
+        from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
         from reviewbench_assets.stages.corpus_writer import assemble_conference_split
 
         store = storage.store()

@@ -4,11 +4,11 @@ Besides `dialogues/<pk>.jsonl` it writes the venue-year's Re^2 records (`re2/<pk
 `re2/<pk>.rebuttal.parquet`) that the conference split assets publish as the `review` and
 `rebuttal` configs, and `dialogues/<pk>.excluded.jsonl`: every author/reviewer post that is in no
 dialogue, with its reason (`domain/routing.py`). `dialogue_coverage` (author and reviewer posts
-accounted for / all of them) is in the metadata and checked (goal 1.0).
+accounted for / all of them) is in the metadata and checked (goal 1.0). The logic is
+`stages.dialogue_stage.build_venue_dialogues`.
 """
 
 from collections import Counter
-from itertools import islice
 
 import dagster as dg
 
@@ -16,18 +16,12 @@ from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import StorageResource
 from resources.llm import LLMResource
-from reviewbench_assets import paths
-from reviewbench_assets.domain.threads import (RULE_BASED, build_dialogues, is_reminder, llm_merge,
-                                                 llm_only_reminders, reminder_candidates)
-from reviewbench_assets.domain.forum import MalformedForumError, parse_forum
 from resources.llm_client import LLMCache
 from reviewbench_assets.domain.llm import LLMSteps
-from reviewbench_assets.domain.re2 import rebuttal_record, review_record
-from reviewbench_assets.domain.routing import account_posts, coverage, route_posts
-from reviewbench_assets.stages.re2_writer import write_venue_outputs
+from reviewbench_assets.domain.threads import RULE_BASED
 from reviewbench_assets.metadata import preview
+from reviewbench_assets.stages.dialogue_stage import build_venue_dialogues
 
-FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
 COVERAGE_CHECK = "dialogue_coverage"
 
 
@@ -39,93 +33,37 @@ COVERAGE_CHECK = "dialogue_coverage"
                                                      "reason (dialogue_coverage == 1.0)")])
 def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResource,
                        llm: LLMResource) -> dg.MaterializeResult:
-    """Threads rebuilt from replyto, same-role posts merged (LLM when configured, guarded), reminders
+    """Threads rebuilt from replyto, same-speaker posts merged (LLM when configured, guarded), reminders
     dropped, global responses as context; plus the venue-year's Re^2 review/rebuttal records."""
     venue = catalogue().get(context.partition_key)
     store = storage.store()
     client = llm.client()
     steps = (LLMSteps(client, LLMCache(store), max_merge_tokens=llm.max_merge_tokens,
                       max_input_chars=llm.max_input_chars) if client is not None else None)
-    stats, malformed, previews = Counter(), [], []
-    outside: list[dict] = []  # author/reviewer posts in no dialogue (excluded, dropped, unaccounted)
-
-    def parsed_forums():
-        for record in store.iter_jsonl(store.path(paths.raw_forums(venue.key))):
-            try:
-                yield parse_forum(record["note"], venue, review_edits=record.get("review_edits"))
-            except MalformedForumError as exc:
-                malformed.append({"forum_id": record.get("forum_id"), "error": str(exc)})
-
-    def items():
-        forums = parsed_forums()
-        while chunk := list(islice(forums, FORUMS_PER_BATCH)):
-            labels: dict[str, bool] = {}
-            if steps is not None:
-                cands = [q for p in chunk for q in reminder_candidates(p)]
-                for q, label in zip(cands, steps.classify_reminders([(q.title, q.text) for q in cands])):
-                    if label is not None:
-                        labels[q.note_id] = label
-                stats["llm_only_reminders"] += len(llm_only_reminders(cands, labels))
-                stats["llm_vetoed_reminders"] += sum(is_reminder(q) and labels.get(q.note_id) is False
-                                                     for q in cands)
-            by = steps.merged_by if steps is not None else "rule"
-            routings = {p.forum_id: route_posts(p) for p in chunk}
-            per_forum = [(p, build_dialogues(p, labels, by, routings[p.forum_id])) for p in chunk]
-            if steps is not None:
-                merged = iter(llm_merge([d for _, ds in per_forum for d in ds],
-                                        {p.forum_id: p for p in chunk}, steps))
-                per_forum = [(p, [next(merged) for _ in ds]) for p, ds in per_forum]
-            for p, ds in per_forum:
-                accounts = account_posts(p, ds, routings[p.forum_id])
-                done, total = coverage(accounts)
-                stats["posts_accounted"] += done
-                stats["posts_total"] += total
-                for a in accounts:
-                    stats[f"posts_{a.status}"] += 1
-                    if a.status not in ("turn", "reference_context"):
-                        outside.append(a.model_dump())
-                stats["reviewer_comment_threads"] += sum(d.root_kind == "reviewer_comment" for d in ds)
-                rows = [d.model_dump() for d in ds]
-                for row in rows:
-                    stats["turns"] += len(row["turns"])
-                    stats["dropped_reminders"] += row["dropped_reminders"]
-                    stats["llm_merged_turns"] += sum(t["merged_by"] != RULE_BASED for t in row["turns"])
-                    if len(previews) < 10:
-                        previews.append({"forum_id": row["forum_id"], "reviewer": row["reviewer"],
-                                         "turns": len(row["turns"]), "merged_by": row["merged_by"],
-                                         "roles": " > ".join(t["role"] for t in row["turns"])})
-                yield (rows, review_record(p, venue.conference, venue.year),
-                       [rebuttal_record(d, p, venue.conference, venue.year) for d in ds])
-
-    out = store.path(paths.dialogues(venue.key))
-    counts = write_venue_outputs(store, out, store.path(paths.re2_review(venue.key)),
-                                 store.path(paths.re2_rebuttal(venue.key)), items())
-    excluded_path = store.path(paths.dialogue_exclusions(venue.key))
-    store.write_jsonl(excluded_path, outside)
-    share = stats["posts_accounted"] / stats["posts_total"] if stats["posts_total"] else 1.0
-    unaccounted = [a for a in outside if a["status"] == "unaccounted"]
+    r = build_venue_dialogues(venue, store, steps)
+    stats, counts = r.stats, r.counts
     check = dg.AssetCheckResult(
-        check_name=COVERAGE_CHECK, passed=share >= 1.0,
-        metadata={"dialogue_coverage": round(share, 6), "goal": 1.0, "unaccounted": len(unaccounted),
-                  "examples": preview(unaccounted[:10], ["forum_id", "note_id", "role", "reason"])})
+        check_name=COVERAGE_CHECK, passed=r.coverage >= 1.0,
+        metadata={"dialogue_coverage": round(r.coverage, 6), "goal": 1.0, "unaccounted": len(r.unaccounted),
+                  "examples": preview(r.unaccounted[:10], ["forum_id", "note_id", "role", "reason"])})
     meta = {
         "dagster/row_count": counts["dialogues"], "turns": stats["turns"],
-        "dialogue_coverage": round(share, 6), "author_reviewer_posts": stats["posts_total"],
+        "dialogue_coverage": round(r.coverage, 6), "author_reviewer_posts": stats["posts_total"],
         "posts_as_turns": stats["posts_turn"], "posts_as_reference_context": stats["posts_reference_context"],
         "posts_excluded": stats["posts_excluded"], "posts_dropped_reminders": stats["posts_dropped_reminder"],
         "posts_unaccounted": stats["posts_unaccounted"],
-        "exclusion_reasons": dict(Counter(a["reason"].split(" (")[0] for a in outside
+        "exclusion_reasons": dict(Counter(a["reason"].split(" (")[0] for a in r.outside
                                           if a["status"] == "excluded").most_common(10)),
         "reviewer_comment_threads": stats["reviewer_comment_threads"],
-        "excluded_path": dg.MetadataValue.path(excluded_path),
+        "excluded_path": dg.MetadataValue.path(r.excluded_path),
         "dropped_reminders": stats["dropped_reminders"],
         "merged_by": steps.merged_by if steps is not None else RULE_BASED,
-        "llm_merged_turns": stats["llm_merged_turns"], "malformed_forums": len(malformed),
-        "malformed_examples": preview([{"forum_id": m["forum_id"], "error": m["error"].split(": ", 1)[-1][:200]} for m in malformed[:10]],
-                                      ["forum_id", "error"]),
+        "llm_merged_turns": stats["llm_merged_turns"], "malformed_forums": len(r.malformed),
+        "malformed_examples": preview([{"forum_id": m["forum_id"], "error": m["error"].split(": ", 1)[-1][:200]}
+                                       for m in r.malformed[:10]], ["forum_id", "error"]),
         "re2_review_records": counts["review_records"], "re2_rebuttal_records": counts["rebuttal_records"],
-        "path": dg.MetadataValue.path(out),
-        "preview": preview(previews, ["forum_id", "reviewer", "turns", "merged_by", "roles"]),
+        "path": dg.MetadataValue.path(r.out_path),
+        "preview": preview(r.previews, ["forum_id", "reviewer", "turns", "merged_by", "roles"]),
     }
     if steps is not None:
         s = steps.stats

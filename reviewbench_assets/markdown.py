@@ -1,21 +1,16 @@
-"""paper_markdown: the chosen PDFs through the Ray OCR pipeline, one markdown per paper."""
+"""paper_markdown: the chosen PDFs through the Ray OCR pipeline, one markdown per paper
+(`stages.paper_text.convert_papers`); this module wires and reports."""
 
-import time
 from collections import Counter
 
 import dagster as dg
-import pyarrow as pa
 
 from ocr_ray.engines import get_engine
-from ocr_ray.pipeline import PdfTask, run_pipeline
 from partitions.definitions import venue_year_partitions
 from resources import RayResource, StorageResource
-from reviewbench_assets import paths
+from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
 from reviewbench_assets.metadata import preview, table_metadata
-
-MARKDOWN_SCHEMA = pa.schema([("forum_id", pa.string()), ("markdown", pa.string()),
-                             ("num_pages", pa.int32()), ("engine", pa.string()), ("model", pa.string()),
-                             ("pdf_sha256", pa.string()), ("error", pa.string())])
+from reviewbench_assets.stages.paper_text import convert_papers
 
 
 class PaperMarkdownConfig(dg.Config):
@@ -27,56 +22,18 @@ class PaperMarkdownConfig(dg.Config):
 def paper_markdown(context: dg.AssetExecutionContext, config: PaperMarkdownConfig, ray: RayResource,
                    storage: StorageResource) -> dg.MaterializeResult:
     """pypdfium2 pages -> engine -> markdown (pages joined by the card's separator), cached per PDF."""
-    store = storage.store()
-    pk = context.partition_key
     engine = get_engine(config.engine)
     engine.check_available()
-    cache_id = engine.cache_id  # (PDF sha256, engine, engine version): a new version redoes OCR
-    subs = store.read_parquet(store.path(paths.submissions(pk))).to_pylist()
-    results: dict[str, dict] = {}
-    tasks = []
-    for s in subs:
-        if not s["pdf_sha256"]:
-            results[s["forum_id"]] = {"markdown": "", "num_pages": 0, "engine": None, "model": None,
-                                      "error": s["error"] or f"no pdf ({s['rule']})"}
-            continue
-        cache = store.path(paths.markdown_cache(cache_id, s["pdf_sha256"]))
-        if store.exists(cache):  # same PDF, same engine: never OCR twice
-            results[s["forum_id"]] = store.read_json(cache)
-        else:
-            tasks.append(PdfTask(forum_id=s["forum_id"], pdf_path=s["pdf_path"]))
-    sha_of = {s["forum_id"]: s["pdf_sha256"] for s in subs}
-    context.log.info(f"{pk}: {len(results)} papers cached or without PDF, {len(tasks)} to OCR")
-
-    started, pages = time.time(), 0
-    if tasks:
-        for i, paper in enumerate(run_pipeline(tasks, filesystem=store.fs, engine=engine,
-                                               ray_address=ray.address, num_cpus=ray.num_cpus), 1):
-            result = {"markdown": paper.markdown, "num_pages": paper.num_pages, "engine": paper.engine,
-                      "model": paper.model, "error": paper.error, "pages_by_engine": paper.pages_by_engine}
-            if paper.error is None:
-                store.write_json(store.path(paths.markdown_cache(cache_id, sha_of[paper.forum_id])), result)
-            results[paper.forum_id] = result
-            pages += paper.num_pages
-            if i % 50 == 0 or i == len(tasks):
-                rate = pages / max(time.time() - started, 1e-6)
-                context.log.info(f"{pk}: OCR {i}/{len(tasks)} papers, {pages} pages ({rate:.1f} pages/s)")
-
-    page_split: Counter = Counter()  # pages per engine, this run's OCR and cached papers alike
-    for r in results.values():
-        page_split.update(r.get("pages_by_engine") or ({r["engine"]: r["num_pages"]} if r.get("engine") else {}))
-    cols = MARKDOWN_SCHEMA.names
-    rows = [{"forum_id": s["forum_id"], "pdf_sha256": s["pdf_sha256"],
-             **{k: v for k, v in results[s["forum_id"]].items() if k in cols}} for s in subs]
-    table = pa.Table.from_pylist(rows, schema=MARKDOWN_SCHEMA)
-    out = store.path(paths.markdown(pk))
-    store.write_parquet(out, table)
-    engines = Counter(r["engine"] for r in rows if r["engine"])
+    r = convert_papers(context.partition_key, storage.store(), engine, ray_address=ray.address,
+                       num_cpus=ray.num_cpus, log=context.log.info)
+    rows = r.rows
     return dg.MaterializeResult(metadata={
-        **table_metadata(MARKDOWN_SCHEMA, table.num_rows, out),
-        "pages_ocrd": pages, "papers_ocrd": len(tasks), "papers_cached_or_without_pdf": len(rows) - len(tasks),
-        "pages_per_s": round(pages / max(time.time() - started, 1e-6), 2),
-        "papers_by_engine": dict(engines), "pages_by_engine": dict(page_split),
-        "engine_cache_id": cache_id, "empty_markdown": sum(1 for r in rows if not r["markdown"]),
-        "errors": preview([r for r in rows if r["error"]], ["forum_id", "error"], limit=20),
+        **table_metadata(MARKDOWN_SCHEMA, r.table.num_rows, r.out_path),
+        "pages_ocrd": r.pages_ocrd, "papers_ocrd": r.papers_ocrd,
+        "papers_cached_or_without_pdf": len(rows) - r.papers_ocrd,
+        "pages_per_s": round(r.pages_ocrd / max(r.elapsed_s, 1e-6), 2),
+        "papers_by_engine": dict(Counter(x["engine"] for x in rows if x["engine"])),
+        "pages_by_engine": dict(r.page_split),
+        "engine_cache_id": engine.cache_id, "empty_markdown": sum(1 for x in rows if not x["markdown"]),
+        "errors": preview([x for x in rows if x["error"]], ["forum_id", "error"], limit=20),
     })

@@ -9,7 +9,8 @@ from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import BrowserResource, OpenReviewResource, StorageResource
 from reviewbench_assets.metadata import preview, table_metadata
-from reviewbench_assets.stages.pdf_choice import SUBMISSIONS_SCHEMA, choose_initial_pdfs
+from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
+from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
 
 
 class SubmissionPdfConfig(dg.Config):

@@ -1,7 +1,6 @@
 """Start the OpenReview replica as a subprocess and give the environment that points the platform at it."""
 from __future__ import annotations
 
-import os
 import re
 import socket
 import subprocess

@@ -3,8 +3,6 @@ split assets' metadata report. Pure: computed from Arrow batches of REVIEWBENCH_
 from __future__ import annotations
 
 import json
-import math
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -13,6 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from reviewbench_assets.domain.schema import PAGE_SEPARATOR
+from reviewbench_assets.domain.scores import parse_score
 
 _REJECT_MARKERS = ("reject", "withdrawn", "desk rejected", "submitted to")
 
@@ -59,20 +58,10 @@ def is_accepted(decision: str | None, venue: str | None) -> bool:
     return not any(marker in v for marker in _REJECT_MARKERS)
 
 
-_LEADING_NUMBER = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)")
-
-
 def parse_rating(value) -> float | None:
-    """A review's numeric ``rating``: numbers as is, strings by their leading number
-    ("6: marginally above" -> 6.0); anything else (None, "", bools) -> None."""
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value) if math.isfinite(value) else None
-    if isinstance(value, str):
-        m = _LEADING_NUMBER.match(value)
-        return float(m.group(1)) if m else None
-    return None
+    """A review's numeric ``rating`` as the card counts it: `domain.scores.parse_score` (numbers as
+    is, strings by their leading number: "6: marginally above" -> 6.0; None, "", bools -> None)."""
+    return parse_score(value)
 
 
 @dataclass

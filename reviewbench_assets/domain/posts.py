@@ -110,9 +110,6 @@ class ParsedForum(BaseModel):
                     frontier.append(p.note_id)
         return sorted(out, key=sort_time)
 
-    def posts_of_kind(self, kind: str, *, include_deleted: bool = False) -> list[Post]:
-        return [p for p in self.posts if p.kind == kind and (include_deleted or not p.deleted)]
-
 
 # ---------------------------------------------------------------------------------------------
 # small helpers
@@ -127,6 +124,11 @@ def sort_time(p: Post) -> int:
 
 def sort_key(p: Post) -> tuple[int, str]:
     return (sort_time(p), p.note_id)
+
+
+def field_value(v: Any) -> Any:
+    """One content field: the `value` of a v2 `{"value": x, "readers": ...}` field, a v1 value as is."""
+    return v.get("value") if isinstance(v, Mapping) and "value" in v else v
 
 
 def unwrap_content(content: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -78,3 +78,28 @@ def empty_review() -> dict:
     review.update({f: None for f in REVIEW_FLAG_FIELDS})
     review.update({f: {} for f in REVIEW_DICT_FIELDS})
     return review
+
+# paper_markdown's output (`markdown/<pk>.parquet`), read by reviewbench_split.
+MARKDOWN_SCHEMA = pa.schema([("forum_id", pa.string()), ("markdown", pa.string()),
+                             ("num_pages", pa.int32()), ("engine", pa.string()), ("model", pa.string()),
+                             ("pdf_sha256", pa.string()), ("error", pa.string())])
+
+# initial_submission_pdfs' output (`submissions/<pk>.parquet`): the chosen revision per forum.
+SUBMISSIONS_SCHEMA = pa.schema([
+    ("forum_id", pa.string()), ("rule", pa.string()), ("reason", pa.string()),
+    ("revision_id", pa.string()), ("revision_tcdate", pa.int64()), ("deadline_ms", pa.int64()),
+    ("revision_source", pa.string()), ("cross_check", pa.string()),
+    ("pdf_sha256", pa.string()), ("pdf_size", pa.int64()), ("pdf_pages", pa.int32()),
+    ("pdf_path", pa.string()), ("error", pa.string()), ("fingerprint", pa.string()),
+    ("pdf_fetch", pa.string()),  # "single" (one request), "batch" (/attachment?ids= zip), None
+])
+
+# reviewbench_split's provenance rows (`rows/<pk>.provenance.parquet`, the `provenance` config).
+PROVENANCE_SCHEMA = pa.schema([
+    ("forum_id", pa.string()), ("conference", pa.string()), ("year", pa.int32()), ("track", pa.string()),
+    ("venue_id", pa.string()), ("status", pa.string()), ("revision_rule", pa.string()),
+    ("revision_reason", pa.string()), ("revision_id", pa.string()), ("revision_tcdate", pa.int64()),
+    ("deadline_ms", pa.int64()), ("revision_source", pa.string()), ("pdf_sha256", pa.string()),
+    ("pdf_size", pa.int64()), ("pdf_pages", pa.int32()), ("ocr_engine", pa.string()),
+    ("ocr_model", pa.string()), ("markdown_error", pa.string()), ("crawled_at", pa.float64()),
+])

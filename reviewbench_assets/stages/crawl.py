@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi, OpenReviewError
 from resources.store import Store
+from reviewbench_assets.domain.posts import field_value
 
 PAGE_SIZE = 1000
 
@@ -169,7 +170,7 @@ def query_label(note: dict, venue: VenueYear) -> str | None:
     inv = venue.invitations
     content = note.get("content") or {}
     venueid = content.get("venueid")
-    venueid = venueid.get("value") if isinstance(venueid, dict) else venueid
+    venueid = field_value(venueid)
     invitations = note.get("invitations") or [note.get("invitation")]
     for venue_id in venue.venue_ids:
         fmt = {"venue_id": venue_id}

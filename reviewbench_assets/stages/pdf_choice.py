@@ -25,32 +25,24 @@ import pyarrow as pa
 
 from resources.openreview_api import OpenReviewApi, OpenReviewError
 from reviewbench_assets.domain.pdfs import BadPdf, inspect_pdf
+from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.domain.revisions import (Revision, RevisionChoice, choose_revision,
                                                  revisions_from_edits, revisions_from_references)
 from resources.store import Store
 from reviewbench_assets import paths
+from reviewbench_assets.domain.posts import field_value
 
-SUBMISSIONS_SCHEMA = pa.schema([
-    ("forum_id", pa.string()), ("rule", pa.string()), ("reason", pa.string()),
-    ("revision_id", pa.string()), ("revision_tcdate", pa.int64()), ("deadline_ms", pa.int64()),
-    ("revision_source", pa.string()), ("cross_check", pa.string()),
-    ("pdf_sha256", pa.string()), ("pdf_size", pa.int64()), ("pdf_pages", pa.int32()),
-    ("pdf_path", pa.string()), ("error", pa.string()), ("fingerprint", pa.string()),
-    ("pdf_fetch", pa.string()),  # "single" (one request), "batch" (/attachment?ids= zip), None
-])
 
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
 
 
-def _value(v):
-    return v.get("value") if isinstance(v, dict) and "value" in v else v
 
 
 def forum_meta(note: dict) -> dict:
     """What revision choice needs from a raw submission note (v1 or v2)."""
     invitations = note.get("invitations") or ([note["invitation"]] if note.get("invitation") else [])
     return {"forum_id": note["id"], "invitations": invitations,
-            "pdf": _value((note.get("content") or {}).get("pdf")),
+            "pdf": field_value((note.get("content") or {}).get("pdf")),
             "tmdate": note.get("tmdate") or note.get("mdate") or 0}
 
 

@@ -18,6 +18,7 @@ from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
 from reviewbench_assets import paths
+from reviewbench_assets.domain.posts import field_value
 from reviewbench_assets.domain.quarantine import quarantine_reasons
 from reviewbench_assets.stages.crawl import (CURSOR_MARGIN_MS, REFRESH_MAX_SHARE, REFRESH_MIN_FORUMS,
                                              changed_forums, crawl_forums, fetch_forum, fetch_review_edits,
@@ -136,7 +137,7 @@ def _quarantine(records: list[dict], errors: list[dict], venue: VenueYear) -> tu
         if len(previews) < 10:
             title = rec["note"]["content"].get("title")
             previews.append({"forum_id": rec["forum_id"], "query": rec["query"],
-                             "title": title.get("value") if isinstance(title, dict) else title,
+                             "title": field_value(title),
                              "replies": len((rec["note"].get("details") or {}).get("replies") or [])})
     quarantined += [{"forum_id": e.get("forum_id"), "reasons": [e["reason"]], "raw": e.get("raw")} for e in errors]
     return quarantined, counts, previews

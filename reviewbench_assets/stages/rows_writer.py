@@ -9,17 +9,10 @@ import pyarrow.parquet as pq
 
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.forum import MalformedForumError, parse_forum, row_fields
+from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from resources.store import Store
 
-PROVENANCE_SCHEMA = pa.schema([
-    ("forum_id", pa.string()), ("conference", pa.string()), ("year", pa.int32()), ("track", pa.string()),
-    ("venue_id", pa.string()), ("status", pa.string()), ("revision_rule", pa.string()),
-    ("revision_reason", pa.string()), ("revision_id", pa.string()), ("revision_tcdate", pa.int64()),
-    ("deadline_ms", pa.int64()), ("revision_source", pa.string()), ("pdf_sha256", pa.string()),
-    ("pdf_size", pa.int64()), ("pdf_pages", pa.int32()), ("ocr_engine", pa.string()),
-    ("ocr_model", pa.string()), ("markdown_error", pa.string()), ("crawled_at", pa.float64()),
-])
 BATCH_ROWS = 256
 
 

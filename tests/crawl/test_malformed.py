@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .test_refresh import _meta, _run, tmlr_replica  # noqa: F401  (fixture)
+from .test_refresh import _meta, _run, tmlr_replica  # noqa: F401, F811  (fixture)
 
 
 def _break(fx, rep) -> tuple[dict[str, int], int]:
@@ -39,7 +39,7 @@ def _break(fx, rep) -> tuple[dict[str, int], int]:
     return per_forum, n
 
 
-def test_sixty_malformed_notes_are_quarantined_with_reasons(tmlr_replica, tmp_path):
+def test_sixty_malformed_notes_are_quarantined_with_reasons(tmlr_replica, tmp_path):  # noqa: F811
     fx, rep = tmlr_replica
     per_forum, total = _break(fx, rep)
     assert total >= 50

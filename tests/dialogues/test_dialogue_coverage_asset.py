@@ -11,6 +11,7 @@ import dagster as dg
 import pytest
 
 import reviewbench_assets.dialogues as dialogues_asset
+import reviewbench_assets.stages.dialogue_stage as dialogue_stage
 from reviewbench_assets import paths
 from resources import StorageResource
 from resources.llm import LLMResource
@@ -73,12 +74,12 @@ def test_coverage_metadata_check_and_exclusions(tmp_path):
 
 
 def test_check_fails_and_names_lost_posts(tmp_path, monkeypatch):
-    real = dialogues_asset.build_dialogues
+    real = dialogue_stage.build_dialogues
 
     def lossy(p, *a, **kw):  # a regression that loses the authors' answers
         return [d.model_copy(update={"turns": d.turns[:1]}) for d in real(p, *a, **kw)]
 
-    monkeypatch.setattr(dialogues_asset, "build_dialogues", lossy)
+    monkeypatch.setattr(dialogue_stage, "build_dialogues", lossy)
     result, meta, check, excluded = _materialize(tmp_path)
     assert result.success and not check.passed
     assert meta["dialogue_coverage"].value == pytest.approx(6 / 18, abs=1e-6)

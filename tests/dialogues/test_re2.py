@@ -23,7 +23,7 @@ from reviewbench_assets.domain.re2 import (
     split_of,
 )
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
-from reviewbench_assets.stages.rows_writer import PROVENANCE_SCHEMA
+from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.corpus_writer import assemble_conference_split
 from resources.store import store_from_uri

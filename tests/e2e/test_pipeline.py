@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 
-import dagster as dg
 import pyarrow.parquet as pq
 import pytest
 from datasets import load_dataset

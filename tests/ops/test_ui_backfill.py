@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest

@@ -13,7 +13,7 @@ from reviewbench_assets.domain.re2 import (
     split_of,
 )
 from reviewbench_assets.stages.re2_writer import config_split_reader
-from reviewbench_assets.stages.rows_writer import PROVENANCE_SCHEMA
+from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
 
 

@@ -1,0 +1,117 @@
+"""`stages.refresh.refresh_venue` without Dagster or HTTP: a fake API that answers `GET /notes` the
+way OpenReview does (paged, `details=replies`, the `domain` tmdate cursor), over the real recorded
+ICLR 2026 forum (../shared/design/openreview-samples) and copies of it."""
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from partitions.catalogue import catalogue
+from resources.store import store_from_uri
+from reviewbench_assets import paths
+from reviewbench_assets.stages.refresh import refresh_venue
+
+SAMPLE = Path(__file__).resolve().parents[2].parent / "shared/design/openreview-samples/iclr2026_zzo3Sy3NSX_v2_submission_vars_with_replies.json"
+
+
+class FakeApi:
+    """Just enough of OpenReviewApi: `get_json` and `stats`; every call is recorded."""
+
+    def __init__(self, notes: list[dict]):
+        self.notes = notes
+        self.calls: list[tuple[str, dict]] = []
+        self.stats: Counter = Counter()
+
+    def get_json(self, path: str, params: dict | None = None) -> dict:
+        params = dict(params or {})
+        self.calls.append((path, params))
+        self.stats["requests"] += 1
+        if path == "/notes/edits":
+            return {"edits": []}
+        assert path == "/notes", path
+        if "id" in params:
+            return {"notes": [n for n in self.notes if n["id"] == params["id"]]}
+        if "domain" in params:  # every note of the venue, newest first
+            every = [x for n in self.notes for x in [n, *n["details"]["replies"]]]
+            every.sort(key=lambda x: -int(x.get("tmdate") or 0))
+            off, lim = int(params["offset"]), int(params["limit"])
+            return {"notes": every[off:off + lim]}
+        if "invitation" in params:
+            hits = [n for n in self.notes if params["invitation"] in n["invitations"]
+                    and not _venueid(n).endswith(("Withdrawn_Submission", "Desk_Rejected_Submission"))]
+        else:
+            hits = [n for n in self.notes if _venueid(n) == params["content.venueid"]]
+        off, lim = int(params["offset"]), int(params["limit"])
+        return {"notes": hits[off:off + lim]}
+
+
+def _venueid(note: dict) -> str:
+    return ((note.get("content") or {}).get("venueid") or {}).get("value", "")
+
+
+def _forums(n: int) -> list[dict]:
+    raw = json.loads(SAMPLE.read_text())
+    raw["parentInvitations"] = raw.pop("parent_invitations", None)
+    out = []
+    for i in range(n):
+        note = copy.deepcopy(raw)
+        note["id"] = note["forum"] = f"forum{i:03d}"
+        for r in note["details"]["replies"]:
+            r["id"], r["forum"] = f"{r['id']}-{i}", note["id"]
+            if r["replyto"] == raw["id"]:
+                r["replyto"] = note["id"]
+            else:
+                r["replyto"] = f"{r['replyto']}-{i}"
+        out.append(note)
+    return out
+
+
+@pytest.fixture
+def venue():
+    return catalogue().get("iclr-2026")
+
+
+def test_full_crawl_then_incremental_refresh(tmp_path, venue):
+    if not SAMPLE.exists():
+        pytest.skip("the recorded samples live in ../shared/design")
+    store = store_from_uri(str(tmp_path))
+    api = FakeApi(_forums(5))
+    first = refresh_venue(venue, store, api, api, review_edits=False)
+    assert first.mode == "full" and first.forums == 5 and first.status["new"] == 5
+    assert first.quarantined == [] and first.errors == []
+    stored = list(store.iter_jsonl(store.path(paths.raw_forums(venue.key))))
+    assert [r["forum_id"] for r in stored] == [f"forum{i:03d}" for i in range(5)]
+    assert all(len(r["note"]["details"]["replies"]) == 16 for r in stored)
+    # the crawl asked for every reply (never directReplies) and checkpointed nothing left over
+    assert all(p.get("details") == "replies" for path, p in api.calls if "invitation" in p)
+    assert not store.exists(store.path(paths.crawl_checkpoints(venue.key)))
+
+    # a new reply in one forum: the refresh fetches that forum alone
+    cursor = store.read_json(store.path(paths.crawl_cursor(venue.key)))["crawl_started_ms"]
+    reply = copy.deepcopy(api.notes[2]["details"]["replies"][0])
+    reply["id"], reply["tmdate"], reply["tcdate"] = "new-reply", cursor + 5, cursor + 5
+    api.notes[2]["details"]["replies"].append(reply)
+    api.calls.clear()
+    second = refresh_venue(venue, store, api, api, review_edits=False)
+    assert second.mode == "incremental"
+    assert second.touched == ["forum002"] and second.status["changed"] == 1 and second.status["unchanged"] == 4
+    assert [p["id"] for path, p in api.calls if "id" in p] == ["forum002"]
+    again = {r["forum_id"]: r for r in store.iter_jsonl(store.path(paths.raw_forums(venue.key)))}
+    assert len(again["forum002"]["note"]["details"]["replies"]) == 17
+
+
+def test_unusable_note_is_kept_as_an_error_not_a_crash(tmp_path, venue):
+    if not SAMPLE.exists():
+        pytest.skip("the recorded samples live in ../shared/design")
+    store = store_from_uri(str(tmp_path))
+    notes = _forums(3)
+    notes[1]["content"] = None  # a note without content
+    api = FakeApi(notes)
+    result = refresh_venue(venue, store, api, api, review_edits=False)
+    assert result.forums == 2
+    assert [e["forum_id"] for e in result.errors] == ["forum001"]
+    assert any(q["forum_id"] == "forum001" and "without content" in q["reasons"][0] for q in result.quarantined)
