@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
 import string
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterable, Literal
 
+from .discussion import discussion, review_references
 from .pdfgen import PdfSpec, PdfStore, _sentences, marker_text
 from .venues import DEADLINE_BOUNDARY_FORUMS, VENUE_SPECS, FieldSpec, VenueSpec, iso_to_ms
 
@@ -76,6 +78,7 @@ class ForumTruth:
     original_id: str | None = None  # v1 original (non-blind) note id
     track: str = "main"  # catalogue track (EMNLP: "findings" for Accept-Findings)
     general_rebuttal_ids: list[str] = field(default_factory=list)  # visible author notes to the forum
+    group_reply_ids: list[str] = field(default_factory=list)  # visible author replies to an AC's note to all
     review_initial_ratings: dict = field(default_factory=dict)  # review id -> rating before its edit
     review_final_ratings: dict = field(default_factory=dict)  # review id -> rating now (edited ones)
 
@@ -523,6 +526,11 @@ class _Gen:
         general = [r["id"] for r in sorted(visible, key=lambda r: (r["tcdate"], r["id"]))
                    if r["replyto"] == fid and r["signatures"][0].endswith("/Authors")
                    and inv_of(r).rsplit("/-/", 1)[-1] in (spec.comment_name, spec.author_rebuttal_name, "Rebuttal")]
+        by_id = {r["id"]: r for r in visible}
+        group_replies = [r["id"] for r in sorted(visible, key=lambda r: (r["tcdate"], r["id"]))
+                         if r["signatures"][0].endswith("/Authors") and r["replyto"] in by_id
+                         and by_id[r["replyto"]]["replyto"] == fid
+                         and re.search(r"/(Area_Chair[^/]*|Action_Editors)$", by_id[r["replyto"]]["signatures"][0])]
         vf.forums[fid] = ForumTruth(
             venue_key=spec.key, forum_id=fid, number=number, title=title, status=status, decision=decision,
             has_pdf=latest is not None, expected_rule=rule, expected_revision_id=rev_id,
@@ -533,7 +541,7 @@ class _Gen:
             num_direct_replies=sum(1 for r in visible if r["replyto"] == fid), review_ids=review_ids,
             author_reply_ids=author_ids, original_id=original_id,
             track=spec.track_of_decision.get(decision, spec.track) if decision else spec.track,
-            general_rebuttal_ids=general,
+            general_rebuttal_ids=general, group_reply_ids=group_replies,
             review_initial_ratings={k: v[0] for k, v in self.review_edits.items() if k in visible_ids},
             review_final_ratings={k: v[1] for k, v in self.review_edits.items() if k in visible_ids})
 
@@ -571,7 +579,7 @@ class _Gen:
             counters[inv] = counters.get(inv, 0) + 1
             nid = self.nid(10)
             readers = readers or ["everyone"]
-            tm = t + (rng.randint(0, 3 * DAY) if rng.random() < 0.3 else 0)
+            tm = t + (self.rng.randint(0, 3 * DAY) if self.rng.random() < 0.3 else 0)  # self.rng: see discussion()
             if self.v2:
                 n = {"content": content, "id": nid, "forum": fid, "replyto": replyto, "signatures": [sig],
                      "readers": readers, "nonreaders": [], "writers": writers or [V, sig], "number": counters[inv],
@@ -608,6 +616,13 @@ class _Gen:
         if self.v2 and spec.p_review_edit:
             for r, sig, _label in reviews:
                 self.review_history(r, sig, P)
+        if not self.v2:  # v1 reviews edited after the rebuttal, kept as references (own random stream)
+            main, self.rng = self.rng, random.Random(f"{spec.key}:{fid}:review-references")
+            try:
+                for r, sig, _label in reviews:
+                    review_references(self, r, sig, fid)
+            finally:
+                self.rng = main
         cwriters = [V, A] if self.v2 else [A, V]
         if spec.author_rebuttal_name and rng.random() < 0.85:  # NeurIPS 2023-24 general rebuttal
             add(spec.author_rebuttal_name, fid, A,
@@ -642,6 +657,12 @@ class _Gen:
             add(spec.comment_name, fid, A,
                 {"title": self.val("General Response to All Reviewers"), "comment": self.val(self.text(5))},
                 self.t(spec.t_rebuttal[0], spec.t_rebuttal[0] + 1), writers=cwriters)
+        if "split_rebuttal" in tags and status == "active":
+            main, self.rng = self.rng, random.Random(f"{spec.key}:{fid}:discussion")
+            try:
+                discussion(self, add, fid, P, A, reviews, cwriters, len(reviews))
+            finally:
+                self.rng = main
         if spec.public_comment_name and rng.random() < spec.p_public_comment:
             who = f"~{rng.choice(FIRST)}_{rng.choice(LAST)}1"
             add(spec.public_comment_name, fid, who,

@@ -9,7 +9,7 @@ from reviewbench_assets import paths
 from reviewbench_assets.checks import ROW_CHECKS, partitioned_check_specs, row_check_results
 from reviewbench_assets.stages.rows_writer import assemble_rows, iter_markdown, write_rows
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
-from reviewbench_assets.metadata import column_schema
+from reviewbench_assets.metadata import column_schema, preview
 
 
 class SplitConfig(dg.Config):
@@ -33,7 +33,10 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
     return dg.MaterializeResult(
         metadata={"dagster/row_count": stats["rows"], "dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA),
                   "reviews": stats["reviews"], "empty_markdown": stats["empty_markdown"],
-                  "malformed_forums": len(errors), "path": dg.MetadataValue.path(out)},
+                  "malformed_forums": len(errors),  # quarantined by the crawl: no row (issue 10)
+                  "malformed_examples": preview([{"forum_id": e["forum_id"], "error": e["error"].split(": ", 1)[-1][:200]}
+                                                 for e in errors[:10]], ["forum_id", "error"]),
+                  "path": dg.MetadataValue.path(out)},
         check_results=row_check_results(stats, config.max_empty_markdown_share, context.partition_key))
 
 

@@ -30,7 +30,7 @@ QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the conf
 class ForumsConfig(dg.Config):
     max_quarantined_share: float = 0.05  # the asset check fails above this share of forums
     full_refresh: bool = False  # ignore the stored crawl and its cursor: crawl everything again
-    review_edits: bool = True  # v2: fetch the edit history of edited reviews (initial ratings)
+    review_edits: bool = True  # fetch the edit history of edited reviews (v2 edits, v1 references): initial scores
 
 
 @dg.asset(partitions_def=venue_year_partitions, group_name="crawl", pool="openreview_api",

@@ -41,6 +41,10 @@ def dialogues(pk: str) -> str:
     return f"dialogues/{pk}.jsonl"
 
 
+def dialogue_exclusions(pk: str) -> str:
+    return f"dialogues/{pk}.excluded.jsonl"
+
+
 def re2_review(pk: str) -> str:
     return f"re2/{pk}.review.parquet"
 

@@ -24,15 +24,16 @@ from reviewbench_assets.domain.posts import (
     as_list,
     classify_kind,
     int_or_none,
-    invitation_name,
     kind_table,
     main_text,
     role_of,
     sort_key,
     unwrap_content,
 )
+from reviewbench_assets.domain.routing import Routing, route_posts
 from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
-from reviewbench_assets.domain.scores import (apply_review_history, normalize_review, scaled_score, text_of)
+from reviewbench_assets.domain.scores import (apply_review_history, first_edit_content, normalize_review,
+                                              scaled_score, text_of)
 
 # ---------------------------------------------------------------------------------------------
 # parsing
@@ -198,12 +199,23 @@ def _decision_and_comment(posts: list[Post]) -> tuple[str, str]:
     return decision, comment
 
 
+class ForeignRepliesError(MalformedForumError):
+    """`details.replies` holds notes of another forum: the payload is not this forum's."""
+
+    def __init__(self, forum_id: str, reply_ids: list[str], forums: list[str]):
+        self.reply_ids = reply_ids
+        shown = ", ".join(reply_ids[:5]) + (" ..." if len(reply_ids) > 5 else "")
+        super().__init__(forum_id, f"details.replies holds {len(reply_ids)} replies of another forum "
+                                   f"({', '.join(forums[:3])}): {shown}")
+
+
 def parse_forum(raw: dict, venue: VenueYear,
                 review_edits: Mapping[str, list[dict]] | None = None) -> ParsedForum:
     """Parse one raw forum (submission note + `details.replies`) of `venue`.
 
-    `review_edits` (review id -> its v2 note edits, oldest first; the raw line's `review_edits`)
-    adds the initial rating of edited reviews (`extra_scores["initial_rating"]`).
+    `review_edits` (review id -> its edits, oldest first: v2 note edits or v1 references; the raw
+    line's `review_edits`) adds the initial rating of edited reviews (`extra_scores["initial_rating"]`)
+    and their initial scores (`review_history`, for the Re^2 `review` config).
 
     Raises `MalformedForumError` when the forum itself is unusable; a single bad reply is skipped
     and recorded in `ParsedForum.warnings`.
@@ -219,11 +231,21 @@ def parse_forum(raw: dict, venue: VenueYear,
     details = raw.get("details") or {}
     if not isinstance(details, Mapping):
         raise MalformedForumError(forum_id, "details is not an object")
-    replies = details.get("replies", [])
+    if "replies" not in details:
+        # e.g. fetched with `details=directReplies` (author answers under reviews are missing) or
+        # without details at all: parsing it would give a row with 0 reviews and no warning.
+        other = ", ".join(sorted(map(str, details))) or "nothing"
+        raise MalformedForumError(forum_id, f"no details.replies (details has: {other}; "
+                                            f"fetch the forum with details=replies)")
+    replies = details["replies"]
     if replies is None:
         replies = []
     if not isinstance(replies, list):
         raise MalformedForumError(forum_id, f"details.replies is not a list ({type(replies).__name__})")
+    strangers = [r for r in replies if isinstance(r, Mapping) and r.get("forum") not in (None, forum_id)]
+    if strangers:
+        raise ForeignRepliesError(forum_id, [str(r.get("id")) for r in strangers],
+                                  sorted({str(r.get("forum")) for r in strangers}))
 
     api = "v2" if (raw.get("domain") or isinstance(raw.get("invitations"), list)) else venue.api
     invitations = as_list(raw.get("invitations"))
@@ -243,9 +265,6 @@ def parse_forum(raw: dict, venue: VenueYear,
         rid = r.get("id")
         if not isinstance(rid, str) or not rid:
             warnings.append(f"{forum_id}: reply #{i} skipped: no id")
-            continue
-        if r.get("forum") not in (None, forum_id):
-            warnings.append(f"{forum_id}: reply {rid} skipped: belongs to forum {r.get('forum')}")
             continue
         if not isinstance(r.get("content"), Mapping):
             warnings.append(f"{forum_id}: reply {rid} skipped: no content object")
@@ -294,7 +313,7 @@ def parse_forum(raw: dict, venue: VenueYear,
         venue=venue_string,
         decision=decision,
         decision_comment=decision_comment,
-        author_rebuttal="\n\n".join(p.text for p in globals_ if p.text),
+        author_rebuttal="",
         posts=posts,
         global_response_ids=[p.note_id for p in globals_],
         discussion_summary_ids=[p.note_id for p in summaries],
@@ -307,13 +326,27 @@ def parse_forum(raw: dict, venue: VenueYear,
         tmdate=int_or_none(raw.get("tmdate")),
         warnings=warnings,
     )
+    routing = route_posts(parsed)
+    by_id = {p.note_id: p for p in posts}
+    parsed.author_rebuttal = "\n\n".join(by_id[n].text for n in routing.context if by_id[n].text)
+    edits = review_edits or {}
     parsed.reviews = [
         attach_scales(apply_review_history(normalize_review(
             p.note_id, p.signature, p.content, conference=venue.conference,
-            rebuttal=review_rebuttal(parsed, p.note_id),
-        ), (review_edits or {}).get(p.note_id) or [], venue.conference), venue.rating_scales)
+            rebuttal=review_rebuttal(parsed, p.note_id, routing),
+        ), edits.get(p.note_id) or [], venue.conference), venue.rating_scales)
         for p in posts if p.kind == "review" and not p.deleted
     ]
+    for p in posts:
+        history = edits.get(p.note_id) or []
+        if p.kind != "review" or p.deleted or not history:
+            continue
+        first = attach_scales(normalize_review(p.note_id, p.signature, first_edit_content(history),
+                                               conference=venue.conference), venue.rating_scales)
+        parsed.review_history[p.note_id] = {
+            "initial_scores": {f: first[f] for f in REVIEW_SCORE_FIELDS},
+            "edits": len(history), "first_edit_id": str(history[0].get("id") or ""),
+        }
     return parsed
 
 
@@ -333,10 +366,14 @@ def attach_scales(review: dict, scales: Mapping) -> dict:
     return review
 
 
-def review_rebuttal(p: ParsedForum, review_id: str) -> str:
-    """The author posts under a review (directly or transitively), time-ordered, "\\n\\n"-joined."""
+def review_rebuttal(p: ParsedForum, review_id: str, routing: Routing | None = None) -> str:
+    """The author posts of a review's thread (under the review, directly or transitively, and under
+    the reviewer's comments elsewhere in the forum), time-ordered, "\\n\\n"-joined."""
+    routing = routing or route_posts(p)
+    posts = [p.post(n) for n in routing.threads.get(review_id, [])[1:]]
     return "\n\n".join(
-        q.text for q in p.descendants(review_id) if q.role == "author" and not q.deleted and q.text
+        q.text for q in sorted((q for q in posts if q is not None), key=sort_key)
+        if q.role == "author" and not q.deleted and q.text
     )
 
 
@@ -370,33 +407,3 @@ def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:
         "num_reviews": len(p.reviews),
         "reviews_json": json.dumps(p.reviews, ensure_ascii=False),
     }
-
-
-# ---------------------------------------------------------------------------------------------
-# quarantine: what the crawl records (and an asset check counts) for a forum that is not clean
-
-# Reply names that are no review-form content but are known, harmless parts of a forum.
-KNOWN_OTHER_NAMES = frozenset({
-    "Revision", "Rebuttal_Revision", "Camera_Ready_Revision", "PC_Revision", "Edit", "Post_Submission",
-    "Under_Review", "Ethics_Review", "Ethics_Meta_Review", "Review_Rating", "Review_Approval",
-    "Reviewer_Rating", "Supplementary_Material", "Camera_Ready_Verification", "Author_Revision",
-    "Official_Review_Rating", "Withdrawal_Reversion", "Desk_Rejection_Reversion", "Retraction",
-})
-
-
-def quarantine_reasons(raw: Any, venue: VenueYear) -> list[str]:
-    """Why a raw forum needs a look: malformed submission or replies, replies under an invitation
-    the catalogue does not know, replies whose parent is missing. [] for a clean forum."""
-    try:
-        parsed = parse_forum(raw, venue)
-    except MalformedForumError as exc:
-        return [f"malformed forum: {exc.reason}"]
-    reasons = list(parsed.warnings)
-    for p in parsed.posts:
-        if p.kind != "other":
-            continue
-        names = [invitation_name(i) for i in (p.parent_invitations + p.invitations)]
-        if not any(n in KNOWN_OTHER_NAMES for n in names):
-            reasons.append(f"{parsed.forum_id}: reply {p.note_id} under unknown invitation "
-                           f"{(p.invitations or [''])[0]!r}")
-    return reasons

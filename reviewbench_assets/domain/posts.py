@@ -85,6 +85,9 @@ class ParsedForum(BaseModel):
     mdate: int | None = None
     tmdate: int | None = None
     warnings: list[str] = Field(default_factory=list)
+    # review id -> {"initial_scores": union score fields of its first edit, "edits": n,
+    # "first_edit_id": ...}, for reviews whose edit history was crawled (v2 `/notes/edits`)
+    review_history: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     def post(self, note_id: str) -> Post | None:
         for p in self.posts:

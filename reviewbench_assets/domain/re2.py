@@ -5,7 +5,9 @@ train/test split by forum id.
 Pure domain code, no Dagster.
 - `review`: one record per paper: paper id, venue, reviews (reviewer id, title, content, initial
   and final scores), meta-review, decision.
-- `rebuttal`: one record per (paper, reviewer): `messages` with roles system / user / assistant;
+- `rebuttal`: one record per (paper, reviewer): `messages` with roles system / user / assistant
+  (`root_kind`: the thread starts at an official review, or at the first comment of a reviewer
+  who posted none, whose `review_id` is then that comment's id);
   the reviewer speaks as `assistant`, the authors as `user`; the first user message carries the
   paper placeholder ```<<paper_id>>```; titles are kept in the content ("Title: ...\\n...");
   global responses enter the user side as marked reference context.
@@ -13,9 +15,12 @@ Pure domain code, no Dagster.
   rule for both subsets, so a paper is never in train of one and test of the other, and never
   in both splits of one subset.
 
-Initial scores: the crawl keeps each review's current content only. A review never modified after
-creation (`tmdate` == `tcdate`) has initial == final (`initial_score_source="unmodified"`); for a
-modified one the initial scores are null (`"modified: edit history not crawled"`), never guessed.
+Initial scores: where the crawl fetched a review's edit history (API v2 `/notes/edits`, API v1
+`/references`; the raw line's `review_edits`), the initial scores are those of its first edit, the
+review as posted (`initial_score_source="edit history: first of <n> edits (<edit id>)"`). A review
+never modified after creation (`tmdate` == `tcdate`) has initial == final (`"unmodified"`); for a
+modified one without a crawled history (`review_edits` switched off, or the request failed) the
+initial scores are null (`"modified: edit history not crawled"`), never guessed.
 """
 from __future__ import annotations
 
@@ -60,7 +65,9 @@ _MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
 REBUTTAL_RECORD_SCHEMA = pa.schema([
     ("paper_id", pa.string()), ("conference_year_track", pa.string()), ("conference", pa.string()),
     ("year", pa.int32()), ("track", pa.string()), ("venue_id", pa.string()),
-    ("reviewer_id", pa.string()), ("review_id", pa.string()), ("messages", pa.list_(_MESSAGE)),
+    ("reviewer_id", pa.string()), ("review_id", pa.string()),
+    ("root_kind", pa.string()),  # "review", or "reviewer_comment": a reviewer without an official review
+    ("messages", pa.list_(_MESSAGE)),
     ("message_note_ids", pa.list_(pa.list_(pa.string()))), ("merged_by", pa.string()),
     ("turn_merged_by", pa.list_(pa.string())), ("reminders_by", pa.string()),
     ("dropped_reminder_ids", pa.list_(pa.string())),
@@ -109,11 +116,18 @@ def review_record(p: ParsedForum, conference: str, year: int | None) -> dict:
         tc = post.tcdate if post else None
         tm = post.mdate if post else None
         unmodified = tc is not None and (tm is None or tm <= tc)
+        history = p.review_history.get(rev["review_id"])
+        if history is not None:
+            initial = _score(history["initial_scores"])
+            source = f"edit history: first of {history['edits']} edits ({history['first_edit_id']})"
+        elif unmodified:
+            initial, source = final, "unmodified"
+        else:
+            initial, source = None, "modified: edit history not crawled"
         reviews.append({
             "reviewer_id": rev["reviewer"], "review_id": rev["review_id"],
             "review_title": post.title if post else "", "review_content": review_content(rev),
-            "initial_score": final if unmodified else None, "final_score": final,
-            "initial_score_source": "unmodified" if unmodified else "modified: edit history not crawled",
+            "initial_score": initial, "final_score": final, "initial_score_source": source,
             "tcdate": tc, "tmdate": tm,
         })
     return {
@@ -132,9 +146,10 @@ def _titled(title: str, text: str) -> str:
 
 
 def rebuttal_record(d: Dialogue, p: ParsedForum, conference: str, year: int | None) -> dict:
-    """Turns -> chat messages. Reviewer -> assistant; author -> user; global responses and
-    comments by anyone else (area chairs, other reviewers, public) join the user side as marked
-    context, so that roles alternate user / assistant after the system message."""
+    """Turns -> chat messages. The thread's reviewer -> assistant; author -> user; global responses
+    and comments by anyone else (area chairs, other reviewers, public) join the user side as marked
+    context, so that roles alternate user / assistant after the system message. A thread rooted at
+    a reviewer's comment (no official review) starts with that comment as the assistant's turn."""
     messages: list[dict] = [{"role": "system", "content": SYSTEM_PROMPT}]
     note_ids: list[list[str]] = [[]]
     turn_merged_by: list[str] = [""]
@@ -155,16 +170,18 @@ def rebuttal_record(d: Dialogue, p: ParsedForum, conference: str, year: int | No
         body = _titled(t.title, t.text)
         if t.kind == "reference_context":
             add("user", f"{REFERENCE_HEADER}\n{body}", t.note_ids, t.merged_by)
-        elif i == 0 or t.role == "reviewer":  # the thread's review (and the reviewer's replies)
-            add("assistant", body, t.note_ids, t.merged_by)
+        elif i == 0 or (t.role == "reviewer" and (t.speaker or d.reviewer) == d.reviewer):
+            add("assistant", body, t.note_ids, t.merged_by)  # the thread's reviewer
         elif t.role == "author":
             add("user", body, t.note_ids, t.merged_by)
+        elif t.role == "reviewer":  # another reviewer joining this thread
+            add("user", f"[Comment by another reviewer ({t.speaker})]\n{body}", t.note_ids, t.merged_by)
         else:
             add("user", f"[Comment by {t.role.replace('_', ' ')}]\n{body}", t.note_ids, t.merged_by)
     return {
         "paper_id": p.forum_id, "conference_year_track": conference_year_track(conference, year, p.track),
         "conference": conference, "year": year, "track": p.track, "venue_id": p.venue_id,
-        "reviewer_id": d.reviewer, "review_id": d.review_id, "messages": messages,
+        "reviewer_id": d.reviewer, "review_id": d.review_id, "root_kind": d.root_kind, "messages": messages,
         "message_note_ids": note_ids, "merged_by": d.merged_by, "turn_merged_by": turn_merged_by,
         "reminders_by": d.reminders_by, "dropped_reminder_ids": list(d.dropped_reminder_ids),
     }

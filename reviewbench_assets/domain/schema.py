@@ -73,6 +73,16 @@ REVIEW_TEXT_FIELDS: list[str] = [
     "paper_topic_and_main_contributions", "reasons_to_accept", "reasons_to_reject",
     "ethical_concerns",
     "summary_of_paper", "summary_of_recommendation", "robotics_focus",
+    # the body of older and other forms, which the card's list lacks (issue 10 point 7): without
+    # them a review's text sat only in `extra_text`, with every union text field empty
+    "review",  # ICLR 2018-2021 (v1) and OpenReview's default review form
+    "main_review",  # ICLR 2022, NeurIPS 2021
+    "summary_of_the_review",  # ICLR 2022-2023
+    "clarity_quality_novelty_and_reproducibility",  # ICLR 2023 ("clarity,_quality,_novelty_and_reproducibility")
+    "requested_changes", "broader_impact_concerns",  # TMLR
+    "methods_and_evaluation_criteria", "other_comments_or_suggestions",  # ICML 2025
+    "missing_references", "typos_grammar_style_and_presentation_improvements",  # EMNLP 2023 (ARR form)
+    "issues",  # CoRL
 ]
 REVIEW_SCORE_FIELDS: list[str] = [
     "rating", "confidence", "soundness", "presentation", "contribution",

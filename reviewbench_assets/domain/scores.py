@@ -46,6 +46,12 @@ FIELD_ALIASES: dict[str, str] = {
     "summary_of_contributions": "summary",
     # NeurIPS 2021
     "limitations_and_societal_impact": "limitations",
+    # ICLR 2023: the form's field name carries commas
+    "clarity,_quality,_novelty_and_reproducibility": "clarity_quality_novelty_and_reproducibility",
+    # COLM
+    "questions_to_authors": "questions",
+    # ICLR 2022-2024: the free-text explanation of an ethics flag
+    "details_of_ethics_concerns": "ethical_concerns",
     # misc spellings
     "strengths_and_weakness": "strengths_and_weaknesses",
     "ethics_concerns": "ethical_concerns",
@@ -216,24 +222,33 @@ def scaled_score(scales: Mapping[str, Any], field: str, value: Any) -> tuple[flo
     return (None if number is None else float(number)), (None if high is None else float(high))
 
 
+def first_edit_content(edits: list[dict]) -> dict[str, Any]:
+    """The (unwrapped) form content of a review's first edit (v2 note edit, or v1 reference),
+    i.e. the review as posted."""
+    if not edits:
+        return {}
+    content = (edits[0].get("note") or edits[0]).get("content") or {}
+    return {k: (v.get("value") if isinstance(v, Mapping) else v) for k, v in content.items()
+            if not isinstance(v, Mapping) or "value" in v}
+
+
 def apply_review_history(review: dict, edits: list[dict], conference: str | None = None) -> dict:
-    """Initial vs final scores from a v2 review's edits (oldest first): `rating` stays the final
+    """Initial vs final scores from a review's edits (oldest first; v2 edits or v1 references): `rating` stays the final
     one; the rating of the first edit goes to extra_scores["initial_rating"] (its text, when a
     string, to extra_text["initial_rating_text"]); `was_revised` is True when a later edit changed
     a form field."""
     if not edits:
         return review
-    first = ((edits[0].get("note") or {}).get("content")) or {}
     initial = None
-    for raw_name, v in first.items():
+    for raw_name, v in first_edit_content(edits).items():
         if union_field(raw_name, conference) == "rating":
-            initial = v.get("value") if isinstance(v, Mapping) else v
+            initial = v
             break
     if initial is not None:
         review["extra_scores"]["initial_rating"] = parse_score(initial)
         if isinstance(initial, str):
             review["extra_text"]["initial_rating_text"] = initial
-    later = [((e.get("note") or {}).get("content")) or {} for e in edits[1:]]
+    later = [((e.get("note") or e).get("content")) or {} for e in edits[1:]]
     if any(later):
         review["was_revised"] = True
     return review

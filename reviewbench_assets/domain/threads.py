@@ -1,14 +1,17 @@
 """Re^2 rebuttal dialogues, rule-based (pure domain code, no Dagster).
 
-Rules (Re^2 §2.1, ../shared/design/SPEC.md):
-- one thread per official review: the review and every reply under it (transitively via
-  `replyto`), time-ordered, deleted notes dropped (their live children stay);
-- consecutive posts of the same role merge into one turn (texts "\\n\\n"-joined, titles kept,
+Rules (Re^2 §2.1, ../shared/design/SPEC.md; which post goes where: `domain/routing.py`):
+- one thread per official review: the review and every discussion post under it (transitively via
+  `replyto`), plus the reviewer's own comments elsewhere in the forum and the replies under them,
+  time-ordered, deleted notes dropped (their live children stay); a reviewer who posted comments
+  but no official review gets a thread rooted at their first comment (`root_kind`);
+- consecutive posts of the same speaker merge into one turn (texts "\\n\\n"-joined, titles kept,
   `note_ids` listing the parts); split posts titled "(k/n)" / "(Part k)" are put in part order;
 - an author's post that only reminds/nudges an unresponsive reviewer, at the tail of a run of
   author posts, is dropped and counted (`dropped_reminders`);
-- global responses (author notes replying to the forum itself, incl. Author_Rebuttal) are inserted
-  at their time position in each thread as `kind="reference_context"` turns, never as author turns.
+- global responses (author notes replying to the forum itself, incl. Author_Rebuttal, and author
+  replies under them or under an area chair's note to everyone) are inserted at their time
+  position in each thread as `kind="reference_context"` turns, never as author turns.
 
 The LLM step (`llm_merge`, `domain/llm.py`) replaces the text of multi-post turns behind the
 same output when an LLM is configured and its merge passes the content guard; `merged_by` on the
@@ -24,6 +27,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from reviewbench_assets.domain.posts import ParsedForum, Post, sort_time
+from reviewbench_assets.domain.routing import Routing, route_posts
 from reviewbench_assets.domain.scores import reviewer_id
 
 RULE_BASED = "rule-based"
@@ -31,6 +35,7 @@ RULE_BASED = "rule-based"
 
 class Turn(BaseModel):
     role: str  # reviewer | author | area_chair | program_chairs | public
+    speaker: str = ""  # the signature's last segment (`Reviewer_abCd`, `Authors`, ...)
     kind: Literal["turn", "reference_context"] = "turn"
     title: str = ""  # merged turns: the parts' non-empty titles joined with " / "
     titles: list[str] = Field(default_factory=list)  # every part's title, in turn order
@@ -43,8 +48,9 @@ class Turn(BaseModel):
 
 class Dialogue(BaseModel):
     forum_id: str
-    review_id: str
+    review_id: str  # the thread's root: the official review, or the first comment of a reviewer without one
     reviewer: str
+    root_kind: Literal["review", "reviewer_comment"] = "review"
     turns: list[Turn] = Field(default_factory=list)
     dropped_reminders: int = 0
     dropped_reminder_ids: list[str] = Field(default_factory=list)
@@ -103,14 +109,15 @@ def llm_only_reminders(posts: list[Post], labels: dict[str, bool]) -> list[str]:
     return [q.note_id for q in posts if labels.get(q.note_id) and not is_reminder(q)]
 
 
-def reminder_candidates(p: ParsedForum) -> list[Post]:
-    """Author posts under some official review that could be reminders (for LLM labelling)."""
+def reminder_candidates(p: ParsedForum, routing: Routing | None = None) -> list[Post]:
+    """Author posts in some thread that could be reminders (for LLM labelling)."""
+    routing = routing or route_posts(p)
     out: dict[str, Post] = {}
-    for r in p.posts:
-        if r.kind == "review" and not r.deleted:
-            for q in p.descendants(r.note_id):
-                if is_reminder_candidate(q):
-                    out[q.note_id] = q
+    for root, members in routing.threads.items():
+        for nid in members[1:]:
+            q = p.post(nid)
+            if q is not None and is_reminder_candidate(q):
+                out[q.note_id] = q
     return list(out.values())
 
 
@@ -150,6 +157,7 @@ def merge_turns(groups: list[list[Post]], kinds: list[str]) -> list[Turn]:
         titles = [p.title for p in ordered]
         turns.append(Turn(
             role=ordered[0].role,
+            speaker=reviewer_id(ordered[0].signature),
             kind=kind,
             title=" / ".join(t for t in titles if t),
             titles=titles,
@@ -194,35 +202,36 @@ def _drop_reminders(items: list[tuple[str, Post]], labels: dict[str, bool] | Non
     return keep, dropped
 
 
-def build_thread(p: ParsedForum, review: Post, reminder_labels: dict[str, bool] | None = None,
-                 reminders_by: str = "rule") -> Dialogue:
-    """The dialogue of one official review."""
-    replies = [q for q in p.descendants(review.note_id) if not q.deleted]
-    thread_ids = {q.note_id for q in replies}
-    globals_ = [
-        q for q in (p.post(g) for g in p.global_response_ids)
-        if q is not None and not q.deleted and q.note_id not in thread_ids
-    ]
+def build_thread(p: ParsedForum, root: Post, reminder_labels: dict[str, bool] | None = None,
+                 reminders_by: str = "rule", routing: Routing | None = None) -> Dialogue:
+    """The dialogue rooted at `root` (an official review, or the first post of a reviewer
+    without one) with the members `routing` gave it."""
+    routing = routing or route_posts(p)
+    members = routing.threads.get(root.note_id, [root.note_id])
+    replies = sorted((q for q in (p.post(n) for n in members[1:]) if q is not None and not q.deleted),
+                     key=sort_time)
+    globals_ = [q for q in (p.post(g) for g in routing.context) if q is not None and not q.deleted]
     timeline: list[tuple[str, Post]] = [("turn", q) for q in replies] + [
         ("reference_context", q) for q in globals_
     ]
-    # a global response posted before the review is placed right after it, never before it
-    timeline.sort(key=lambda t: (max(sort_time(t[1]), sort_time(review)), t[1].note_id))
-    items, dropped = _drop_reminders([("turn", review)] + timeline, reminder_labels)
+    # a global response posted before the root is placed right after it, never before it
+    timeline.sort(key=lambda t: (max(sort_time(t[1]), sort_time(root)), t[1].note_id))
+    items, dropped = _drop_reminders([("turn", root)] + timeline, reminder_labels)
 
     groups: list[list[Post]] = []
     kinds: list[str] = []
     for kind, post in items:
         if (kind == "turn" and groups and kinds[-1] == "turn"
-                and groups[-1][-1].role == post.role):
+                and groups[-1][-1].role == post.role and groups[-1][-1].signature == post.signature):
             groups[-1].append(post)
         else:
             groups.append([post])
             kinds.append(kind)
     return Dialogue(
         forum_id=p.forum_id,
-        review_id=review.note_id,
-        reviewer=reviewer_id(review.signature),
+        review_id=root.note_id,
+        reviewer=reviewer_id(root.signature),
+        root_kind=routing.thread_kind.get(root.note_id, "review"),
         turns=merge_turns(groups, kinds),
         dropped_reminders=len(dropped),
         dropped_reminder_ids=dropped,
@@ -232,10 +241,12 @@ def build_thread(p: ParsedForum, review: Post, reminder_labels: dict[str, bool] 
 
 
 def build_dialogues(p: ParsedForum, reminder_labels: dict[str, bool] | None = None,
-                    reminders_by: str = "rule") -> list[Dialogue]:
-    """One dialogue per (non-deleted) official review, in review time order."""
-    return [build_thread(p, r, reminder_labels, reminders_by)
-            for r in p.posts if r.kind == "review" and not r.deleted]
+                    reminders_by: str = "rule", routing: Routing | None = None) -> list[Dialogue]:
+    """One dialogue per (non-deleted) official review and per reviewer who commented without
+    one, in root time order."""
+    routing = routing or route_posts(p)
+    return [build_thread(p, root, reminder_labels, reminders_by, routing)
+            for root in (p.post(r) for r in routing.threads) if root is not None]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -195,7 +195,7 @@ def fetch_forum(api: OpenReviewApi, forum_id: str) -> dict | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Review edit history (v2): initial and final scores.
+# Review edit history (v2 note edits, v1 references): initial and final scores.
 #
 # A review whose tmdate is later than its tcdate was edited; its edits (`GET /notes/edits`) hold
 # the rating before the rebuttal. One request per per-paper review invitation
@@ -208,7 +208,7 @@ def edited_reviews(note: dict, review_names: list[str]) -> dict[str, list[str]]:
     """review invitation -> ids of the reviews under it that were edited after creation."""
     out: dict[str, list[str]] = {}
     for r in (note.get("details") or {}).get("replies") or []:
-        invs = r.get("invitations") or []
+        invs = r.get("invitations") or ([r["invitation"]] if r.get("invitation") else [])
         if not invs or not any(i.rsplit("/-/", 1)[-1] in review_names for i in invs):
             continue
         if int(r.get("tmdate") or 0) > int(r.get("tcdate") or 0):
@@ -216,15 +216,23 @@ def edited_reviews(note: dict, review_names: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def fetch_review_edits(api: OpenReviewApi, note: dict, review_names: list[str]) -> dict[str, list[dict]]:
-    """review id -> its edits (oldest first), raw JSON, for the edited reviews of one forum."""
+def fetch_review_edits(api: OpenReviewApi, note: dict, review_names: list[str],
+                       api_version: str = "v2") -> dict[str, list[dict]]:
+    """review id -> its edits (oldest first), raw JSON, for the edited reviews of one forum.
+    API v1 keeps a note's history as references (`GET /references?invitation=<paper>/-/
+    Official_Review`, a parameter openreview-py's v1 `get_references` sends; each reference holds
+    the fields its edit set, the first one the review as posted); v2 as note edits."""
     out: dict[str, list[dict]] = {}
     for invitation, ids in edited_reviews(note, review_names).items():
-        edits = api.get_json("/notes/edits", {"invitation": invitation, "sort": "tcdate:asc",
-                                              "limit": str(PAGE_SIZE)}).get("edits") or []
+        if api_version == "v1":
+            edits = api.get_json("/references", {"invitation": invitation, "limit": str(PAGE_SIZE)}
+                                 ).get("references") or []
+        else:
+            edits = api.get_json("/notes/edits", {"invitation": invitation, "sort": "tcdate:asc",
+                                                  "limit": str(PAGE_SIZE)}).get("edits") or []
         wanted = set(ids)
         for e in sorted(edits, key=lambda e: (e.get("tcdate") or 0, e.get("id") or "")):
-            nid = (e.get("note") or {}).get("id")
+            nid = (e.get("note") or {}).get("id") if api_version != "v1" else e.get("referent")
             if nid in wanted:
                 out.setdefault(nid, []).append(e)
     return out

@@ -1,5 +1,7 @@
 """The `rebuttal_dialogues` stage: per (forum, review) author-reviewer threads by the Re^2 rules,
-optionally LLM-merged, written with the venue-year's Re^2 `review`/`rebuttal` records."""
+optionally LLM-merged, written with the venue-year's Re^2 `review`/`rebuttal` records, and the
+accounting of every author/reviewer post (`domain/routing.py`): the posts in no dialogue with their
+reason in `dialogues/<pk>.excluded.jsonl`, `dialogue_coverage` in the result."""
 from __future__ import annotations
 
 from collections import Counter
@@ -12,6 +14,7 @@ from reviewbench_assets import paths
 from reviewbench_assets.domain.forum import MalformedForumError, parse_forum
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.re2 import rebuttal_record, review_record
+from reviewbench_assets.domain.routing import account_posts, coverage, route_posts
 from reviewbench_assets.domain.threads import (RULE_BASED, build_dialogues, is_reminder, llm_merge,
                                                llm_only_reminders, reminder_candidates)
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
@@ -26,10 +29,22 @@ class DialogueResult:
     malformed: list[dict] = field(default_factory=list)
     previews: list[dict] = field(default_factory=list)
     out_path: str = ""
+    outside: list[dict] = field(default_factory=list)  # author/reviewer posts in no dialogue, with status
+    excluded_path: str = ""
+
+    @property
+    def coverage(self) -> float:
+        """Author and reviewer posts accounted for / all of them (1.0 when there are none)."""
+        return self.stats["posts_accounted"] / self.stats["posts_total"] if self.stats["posts_total"] else 1.0
+
+    @property
+    def unaccounted(self) -> list[dict]:
+        return [a for a in self.outside if a["status"] == "unaccounted"]
 
 
 def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None) -> DialogueResult:
     stats, malformed, previews = Counter(), [], []
+    outside: list[dict] = []
 
     def parsed_forums():
         for record in store.iter_jsonl(store.path(paths.raw_forums(venue.key))):
@@ -51,12 +66,22 @@ def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None
                 stats["llm_vetoed_reminders"] += sum(is_reminder(q) and labels.get(q.note_id) is False
                                                      for q in cands)
             by = steps.merged_by if steps is not None else "rule"
-            per_forum = [(p, build_dialogues(p, labels, by)) for p in chunk]
+            routings = {p.forum_id: route_posts(p) for p in chunk}
+            per_forum = [(p, build_dialogues(p, labels, by, routings[p.forum_id])) for p in chunk]
             if steps is not None:
                 merged = iter(llm_merge([d for _, ds in per_forum for d in ds],
                                         {p.forum_id: p for p in chunk}, steps))
                 per_forum = [(p, [next(merged) for _ in ds]) for p, ds in per_forum]
             for p, ds in per_forum:
+                accounts = account_posts(p, ds, routings[p.forum_id])
+                done, total = coverage(accounts)
+                stats["posts_accounted"] += done
+                stats["posts_total"] += total
+                for a in accounts:
+                    stats[f"posts_{a.status}"] += 1
+                    if a.status not in ("turn", "reference_context"):
+                        outside.append(a.model_dump())
+                stats["reviewer_comment_threads"] += sum(d.root_kind == "reviewer_comment" for d in ds)
                 rows = [d.model_dump() for d in ds]
                 for row in rows:
                     stats["turns"] += len(row["turns"])
@@ -72,4 +97,7 @@ def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None
     out = store.path(paths.dialogues(venue.key))
     counts = write_venue_outputs(store, out, store.path(paths.re2_review(venue.key)),
                                  store.path(paths.re2_rebuttal(venue.key)), items())
-    return DialogueResult(counts=counts, stats=stats, malformed=malformed, previews=previews, out_path=out)
+    excluded_path = store.path(paths.dialogue_exclusions(venue.key))
+    store.write_jsonl(excluded_path, outside)
+    return DialogueResult(counts=counts, stats=stats, malformed=malformed, previews=previews, out_path=out,
+                          outside=outside, excluded_path=excluded_path)

@@ -18,8 +18,8 @@ from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
 from reviewbench_assets import paths
-from reviewbench_assets.domain.forum import quarantine_reasons
 from reviewbench_assets.domain.posts import field_value
+from reviewbench_assets.domain.quarantine import quarantine_reasons
 from reviewbench_assets.stages.crawl import (CURSOR_MARGIN_MS, REFRESH_MAX_SHARE, REFRESH_MIN_FORUMS,
                                              changed_forums, crawl_forums, fetch_forum, fetch_review_edits,
                                              note_tmdates, query_label)
@@ -165,11 +165,11 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
 
     # review edit history (initial ratings) for the forums that are new or changed
     edit_requests_before = api.stats["requests"]
-    if review_edits and venue.api == "v2":
+    if review_edits:
         fresh = set(touched)
         for rec in records:
             if rec["forum_id"] in fresh or "review_edits" not in rec:
-                rec["review_edits"] = fetch_review_edits(api, rec["note"], venue.invitations.review)
+                rec["review_edits"] = fetch_review_edits(api, rec["note"], venue.invitations.review, venue.api)
     edit_requests = api.stats["requests"] - edit_requests_before
 
     quarantined, counts, previews = _quarantine(records, errors, venue)

@@ -9,7 +9,8 @@ import pytest
 from openreview_replica import VENUE_SPECS
 from partitions import catalogue
 from reviewbench_assets.stages.crawl import crawl_forums, fetch_review_edits
-from reviewbench_assets.domain.forum import parse_forum, quarantine_reasons, row_fields, unwrap_content
+from reviewbench_assets.domain.forum import parse_forum, row_fields, unwrap_content
+from reviewbench_assets.domain.quarantine import quarantine_reasons
 from reviewbench_assets.domain.schema import REVIEW_FIELDS
 from reviewbench_assets.domain.scores import parse_score, union_field
 from resources.store import store_from_uri
@@ -64,7 +65,9 @@ def test_family_parses_into_the_final_schema(key, replica, all_fx, tmp_path):
         assert parsed.status == truth.status
         assert row["decision"] == (truth.decision or "")
         replies = {r["id"]: r for r in raw["details"]["replies"]}
-        general = [unwrap_content(replies[i]["content"]) for i in truth.general_rebuttal_ids]
+        # author notes to the forum and author replies to an area chair's note to all reviewers
+        general = [unwrap_content(replies[i]["content"]) for i in sorted(
+            truth.general_rebuttal_ids + truth.group_reply_ids, key=lambda i: (replies[i]["tcdate"], i))]
         assert row["author_rebuttal"] == "\n\n".join(c.get("rebuttal") or c.get("comment") for c in general)
         if truth.decision and vf.spec.meta_review_name is None and "comment" in vf.spec.decision_extra_fields:
             assert row["decision_comment"]  # v1 ICLR-style: the decision note carries the meta-review
@@ -136,3 +139,31 @@ def test_review_edits_give_initial_and_final_rating(replica, all_fx, tmp_path):
             assert review["was_revised"] is True and review["final_justification"]
             seen += 1
     assert seen >= 5
+
+
+@pytest.mark.parametrize("key", ["iclr-2020", "iclr-2022"])
+def test_v1_review_references_give_initial_and_final_scores(key, replica, all_fx, tmp_path):
+    """API v1: a review's revision history is its references; one request per paper's review
+    invitation; the Re^2 `review` record carries the initial and final scores (issue 10 point 6)."""
+    from reviewbench_assets.domain.re2 import review_record
+
+    venue = catalogue().get(key)
+    vf = all_fx.venues[key]
+    api = openreview_resource(replica).api("v1")
+    items = list(crawl_forums(api, venue, store_from_uri(str(tmp_path)), str(tmp_path / "ck")))
+    seen = 0
+    for item in items:
+        truth = vf.forums[item["note"]["id"]]
+        before = api.stats["requests"]
+        edits = fetch_review_edits(api, item["note"], venue.invitations.review, "v1")
+        assert api.stats["requests"] - before <= 1
+        rec = review_record(parse_forum(item["note"], venue, review_edits=edits), venue.conference, venue.year)
+        by_id = {r["review_id"]: r for r in rec["reviews"]}
+        for rid, initial in truth.review_initial_ratings.items():
+            assert len(edits[rid]) == 2 and edits[rid][0]["referent"] == rid
+            r = by_id[rid]
+            assert r["initial_score"]["rating"] == parse_score(initial) != r["final_score"]["rating"]
+            assert r["final_score"]["rating"] == parse_score(truth.review_final_ratings[rid])
+            assert r["initial_score_source"].startswith("edit history: first of 2 edits")
+            seen += 1
+    assert seen >= 3

@@ -29,8 +29,8 @@ def _break(fx, rep) -> tuple[dict[str, int], int]:
             elif kind == 3:  # unknown invitation
                 bad["invitations"] = [template["invitations"][0].rsplit("/-/", 1)[0] + "/-/Mystery_Form"]
                 bad["parentInvitations"] = "TMLR/-/Mystery_Form"
-            else:
-                bad["forum"] = "SomeOtherForum"  # reply filed under the wrong forum
+            else:  # reply filed under the wrong forum: the whole payload is quarantined (issue 10)
+                bad["forum"] = "SomeOtherForum"
             v.replies_by_forum[fid].append(bad)
             v.notes[bad["id"]] = bad
             n += 1
@@ -51,6 +51,8 @@ def test_sixty_malformed_notes_are_quarantined_with_reasons(tmlr_replica, tmp_pa
     bad_ids_with_reason = {f"Bad{i:02d}x{k}" for i in range(12) for k in range(5)
                            if any(f"Bad{i:02d}x{k}" in r for r in by_forum[list(per_forum)[i]])}
     assert len(bad_ids_with_reason) == total, "every malformed note has its own recorded reason"
+    assert all(any(r.startswith("malformed forum: details.replies holds 1 replies of another forum")
+                   for r in reasons) for reasons in by_forum.values())
     meta = _meta(result)
     assert meta["quarantined_forums"] == 12
     check = result.get_asset_check_evaluations()[0]

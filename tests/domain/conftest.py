@@ -13,6 +13,7 @@ SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "openreview-samples
 
 V1_REPLIES = SAMPLES / "iclr2020_ryxz8CVYDH_v1_details_replies.json"
 V2_FORUM = SAMPLES / "iclr2026_zzo3Sy3NSX_v2_submission_vars_with_replies.json"
+V2_TRACKER = SAMPLES / "iclr2026_16_forums_tracker_directReplies.json"
 
 
 def _load(path: Path):
@@ -29,6 +30,12 @@ def _v1_replies() -> list[dict]:
 @pytest.fixture(scope="session")
 def _v2_forum() -> dict:
     return _load(V2_FORUM)
+
+
+@pytest.fixture(scope="session")
+def tracker_forums() -> list[dict]:
+    """16 ICLR 2026 forums as the tracker recorded them (`details=directReplies`; raw replies)."""
+    return _load(V2_TRACKER)
 
 
 @pytest.fixture

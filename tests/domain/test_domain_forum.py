@@ -61,7 +61,8 @@ def test_iclr2020_v1_forum(iclr2020_raw, iclr2020):
         assert (r["reviewer"], r["rating"]) == (reviewer, rating)
         assert r["rebuttal"] == "\n\n".join(texts[n] for n in replies)
         assert r["extra_text"]["rating_text"] in ("6: Weak Accept", "8: Accept")
-        assert r["extra_text"]["review"] == p.post(rid).content["review"]  # not dropped
+        assert r["review"] == p.post(rid).content["review"]  # the body, in the union (issue 10 point 7)
+        assert "review" not in r["extra_text"]
         assert r["extra_text"]["experience_assessment"]
         assert r["confidence"] is None and r["soundness"] is None
     assert by_id["BJgs4nvCFB"]["rebuttal"].startswith("Thank you for the suggestion!")

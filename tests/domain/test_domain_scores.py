@@ -59,8 +59,11 @@ def test_iclr_2023_v1_aliases_and_extras():
     assert r["rating"] == 5.0 and r["confidence"] == 3.0
     assert r["extra_scores"] == {"correctness": 3.0, "technical_novelty_and_significance": 2.0}
     assert r["extra_text"]["correctness_text"].startswith("3: Some")
-    assert r["extra_text"]["clarity,_quality,_novelty_and_reproducibility"] == "Clear."
-    assert r["extra_text"]["summary_of_the_review"] == "Fine."
+    # the body of the form is in the union, not in extra_text (issue 10 point 7)
+    assert r["clarity_quality_novelty_and_reproducibility"] == "Clear."
+    assert r["summary_of_the_review"] == "Fine."
+    assert set(r["extra_text"]) == {"correctness_text", "technical_novelty_and_significance_text",
+                                    "rating_text", "confidence_text", "flag_for_ethics_review"}
     assert r["extra_text"]["rating_text"].startswith("5: marginally")
 
 
@@ -77,8 +80,9 @@ def test_emnlp_capitalised_form():
     assert (r["reasons_to_accept"], r["reasons_to_reject"], r["questions"]) == ("Acc", "Rej", "Q?")
     assert (r["soundness"], r["excitement"], r["reproducibility"], r["confidence"]) == (4.0, 3.0, 4.0, 3.0)
     assert r["ethical_concerns"] == "No"
-    assert r["extra_text"]["Missing_References"] == "None"
-    assert r["extra_text"]["Typos_Grammar_Style_And_Presentation_Improvements"] == "few"
+    assert r["missing_references"] == "None"
+    assert r["typos_grammar_style_and_presentation_improvements"] == "few"
+    assert not any(k[0].isupper() for k in r["extra_text"])  # every raw field found its union key
 
 
 def test_corl_tmlr_neurips2025_icml_forms():
@@ -98,8 +102,8 @@ def test_corl_tmlr_neurips2025_icml_forms():
         "claims_and_evidence": "Yes", "audience": "Yes"}, conference="tmlr")
     assert (tmlr["summary"], tmlr["strengths_and_weaknesses"], tmlr["claims_and_evidence"]) == (
         "C", "SW", "Yes")
-    assert tmlr["extra_text"] == {"requested_changes": "RC", "broader_impact_concerns": "none",
-                                  "audience": "Yes"}
+    assert (tmlr["requested_changes"], tmlr["broader_impact_concerns"]) == ("RC", "none")
+    assert tmlr["extra_text"] == {"audience": "Yes"}
 
     nips = normalize_review("n", "x/Reviewer_2", {
         "summary": "S", "strengths_and_weaknesses": "SW", "quality": 3, "clarity": 2,

@@ -85,6 +85,12 @@ def test_checks_pass_and_metadata_is_readable(built):
         meta = mats["openreview_forums"].materialization.metadata
         assert meta["dagster/row_count"].value > 30
         assert meta["requests_per_forum"].value < 0.5
+        # issue 10: every author/reviewer post in a dialogue or excluded with a reason; the replica's
+        # split_rebuttal forum has a reviewer without a review, an AC note and a public comment
+        assert evaluations["dialogue_coverage"], pk
+        dmeta = mats["rebuttal_dialogues"].materialization.metadata
+        assert dmeta["dialogue_coverage"].value == 1.0 and dmeta["posts_unaccounted"].value == 0
+        assert dmeta["reviewer_comment_threads"].value >= 1 and dmeta["posts_excluded"].value >= 1
 
 
 def test_dialogues_are_written(built):

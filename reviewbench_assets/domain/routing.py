@@ -1,0 +1,200 @@
+"""Where each post of a forum goes in the dialogues (pure domain code, no Dagster).
+
+Every author and reviewer post of a forum ends up in exactly one place: a turn of one thread, the
+reference context of every thread (a response to all reviewers), or the excluded list with a
+reason. The rules, applied to each post by walking up its `replyto` chain:
+
+1. Only discussion posts (official reviews, comments, rebuttals) can be turns; withdrawal notices,
+   decisions, meta-reviews / recommendations and other notes (ratings of reviews, revisions ...)
+   are excluded with their kind. Deleted posts are excluded; their live replies still count.
+2. A post under an official review (transitively) belongs to that review's thread, as before.
+3. Otherwise the nearest reviewer post up the chain (the post itself included) decides: the post
+   belongs to that reviewer's review thread; a reviewer who posted no official review (e.g. one
+   who only joined the discussion, signing `.../Reviewer_xxxx` comments) gets a thread of their
+   own, rooted at their first such post. So a reviewer's top-level comment and the authors'
+   answers to it are never lost.
+4. Otherwise (no review, no reviewer above it) the top-level post decides: an author's note to the
+   forum (a global response) and author replies under it or under an area chair's note to everyone
+   are reference context in every thread; an author note addressed to the ACs only (discussion
+   summary) and replies to a public comment, a program-chair note, a decision or meta-review are
+   excluded with that reason. With no thread at all in the forum, reference context is excluded
+   too ("no reviewer thread").
+
+`account_posts` then checks the dialogues actually built against this: each author/reviewer post
+must be a turn of exactly one dialogue, reference context only, a dropped reminder, or excluded.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from reviewbench_assets.domain.posts import ParsedForum, Post, invitation_name, sort_key
+
+DISCUSSION_KINDS = frozenset({"review", "comment", "rebuttal"})
+ACCOUNTED_ROLES = frozenset({"author", "reviewer"})
+_KIND_REASON = {
+    "withdrawal": "withdrawal notice", "desk_rejection": "desk rejection notice", "decision": "decision",
+    "meta_review": "meta-review / recommendation",
+}
+
+
+class Routing(BaseModel):
+    """The plan for one forum: thread roots and members, reference context, exclusions."""
+
+    threads: dict[str, list[str]] = Field(default_factory=dict)  # root id -> member ids (root first)
+    thread_kind: dict[str, Literal["review", "reviewer_comment"]] = Field(default_factory=dict)
+    thread_of: dict[str, str] = Field(default_factory=dict)  # note id -> root id
+    context: list[str] = Field(default_factory=list)  # reference context of every thread, time order
+    # note id -> reason (context posts too when the forum has no thread to show them in)
+    excluded: dict[str, str] = Field(default_factory=dict)
+
+
+def _chain(p: ParsedForum, q: Post, by_id: dict[str, Post]) -> tuple[list[Post], bool]:
+    """q and its ancestors up to the forum (q first); True when an ancestor is missing (orphan)."""
+    chain, seen = [q], {q.note_id}
+    while chain[-1].replyto not in (None, p.forum_id):
+        parent = by_id.get(chain[-1].replyto or "")
+        if parent is None or parent.note_id in seen:
+            return chain, True
+        seen.add(parent.note_id)
+        chain.append(parent)
+    return chain, False
+
+
+def _kind_reason(q: Post) -> str:
+    if q.kind in _KIND_REASON:
+        return _KIND_REASON[q.kind]
+    name = invitation_name((q.invitations or [q.invitation or ""])[0]) or q.invitation or "?"
+    return f"non-discussion note ({name})"
+
+
+def route_posts(p: ParsedForum) -> Routing:
+    by_id = {q.note_id: q for q in p.posts}
+    posts = sorted(p.posts, key=sort_key)
+    review_of: dict[str, str] = {}  # reviewer signature -> their (first live) official review
+    for q in posts:
+        if q.kind == "review" and not q.deleted:
+            review_of.setdefault(q.signature, q.note_id)
+    summaries = set(p.discussion_summary_ids)
+    r = Routing()
+    reviewer_groups: dict[str, list[Post]] = {}  # signature without review -> anchored posts
+    context: list[Post] = []
+
+    def put(q: Post, root: str) -> None:
+        r.threads.setdefault(root, []).append(q.note_id)
+        r.thread_of[q.note_id] = root
+
+    for q in posts:
+        if q.deleted:
+            r.excluded[q.note_id] = "deleted"
+            continue
+        if q.kind not in DISCUSSION_KINDS:
+            r.excluded[q.note_id] = _kind_reason(q)
+            continue
+        chain, orphan = _chain(p, q, by_id)
+        review = next((a for a in chain if a.kind == "review" and not a.deleted), None)
+        if review is not None:  # rule 2
+            r.thread_kind[review.note_id] = "review"
+            put(q, review.note_id)
+            continue
+        voice = next((a for a in chain if a.role == "reviewer" and not a.deleted
+                      and a.kind in DISCUSSION_KINDS), None)
+        if voice is not None:  # rule 3
+            if voice.signature in review_of:
+                root = review_of[voice.signature]
+                r.thread_kind[root] = "review"
+                put(q, root)
+            else:
+                reviewer_groups.setdefault(voice.signature, []).append(q)
+            continue
+        top = chain[-1]  # rule 4
+        if orphan:
+            r.excluded[q.note_id] = f"orphan: parent {top.replyto} is not in the forum"
+        elif top.deleted and top is not q:
+            r.excluded[q.note_id] = f"reply to a deleted note ({top.note_id})"
+        elif top.kind not in DISCUSSION_KINDS:
+            r.excluded[q.note_id] = f"reply to a {_kind_reason(top)}"
+        elif top.role == "author" and top.note_id in summaries:
+            r.excluded[q.note_id] = "discussion summary addressed to the area chairs only"
+        elif top.role in ("author", "area_chair"):
+            if q.role == "author":
+                context.append(q)
+            # an area chair's own note is no author/reviewer post: neither turn nor context
+        elif top.role == "program_chairs":
+            r.excluded[q.note_id] = "reply to a program-chair note"
+        else:
+            r.excluded[q.note_id] = "reply to a public comment"
+
+    for signature, group in reviewer_groups.items():
+        own = [q for q in group if q.signature == signature]
+        root = min(own or group, key=sort_key)
+        r.thread_kind[root.note_id] = "reviewer_comment"
+        put(root, root.note_id)
+        for q in group:
+            if q is not root:
+                put(q, root.note_id)
+    # roots first within each thread; threads in root time order
+    for root, members in r.threads.items():
+        r.threads[root] = [root] + [m for m in members if m != root]
+    r.threads = dict(sorted(r.threads.items(), key=lambda kv: sort_key(by_id[kv[0]])))
+    r.context = [q.note_id for q in context]  # also the row's `author_rebuttal`
+    if not r.threads:  # in no dialogue then: say why
+        for q in context:
+            r.excluded[q.note_id] = "no reviewer thread in this forum"
+    return r
+
+
+# ---------------------------------------------------------------------------------------------
+# accounting: the dialogues actually built, checked post by post
+
+
+class PostAccount(BaseModel):
+    forum_id: str
+    note_id: str
+    role: str
+    status: Literal["turn", "reference_context", "dropped_reminder", "excluded", "unaccounted"]
+    dialogue: str = ""  # root id of the thread holding the turn
+    reason: str = ""  # why excluded / why unaccounted
+
+
+def account_posts(p: ParsedForum, dialogues, routing: Routing) -> list[PostAccount]:
+    """One entry per author/reviewer post of `p` (deleted ones included), from what `dialogues`
+    (`threads.Dialogue`) hold: a post that is a turn of two dialogues, both a turn and context,
+    or nowhere without an exclusion reason is `unaccounted`."""
+    turns: dict[str, list[str]] = {}
+    context: set[str] = set()
+    dropped: set[str] = set()
+    for d in dialogues:
+        for t in d.turns:
+            for nid in t.note_ids:
+                if t.kind == "turn":
+                    turns.setdefault(nid, []).append(d.review_id)
+                else:
+                    context.add(nid)
+        dropped.update(d.dropped_reminder_ids)
+    out = []
+    for q in p.posts:
+        if q.role not in ACCOUNTED_ROLES:
+            continue
+        where = turns.get(q.note_id, [])
+        entry = PostAccount(forum_id=p.forum_id, note_id=q.note_id, role=q.role, status="unaccounted")
+        if len(where) == 1 and q.note_id not in context:
+            entry.status, entry.dialogue = "turn", where[0]
+        elif len(where) > 1:
+            entry.reason = f"a turn of {len(where)} dialogues"
+        elif q.note_id in context:
+            entry.status = "reference_context"
+        elif q.note_id in dropped:
+            entry.status, entry.reason = "dropped_reminder", "reminder to respond"
+        elif q.note_id in routing.excluded:
+            entry.status, entry.reason = "excluded", routing.excluded[q.note_id]
+        else:
+            entry.reason = "in no dialogue and not excluded"
+        out.append(entry)
+    return out
+
+
+def coverage(accounts: list[PostAccount]) -> tuple[int, int]:
+    """(author/reviewer posts accounted for, all of them)."""
+    return sum(a.status != "unaccounted" for a in accounts), len(accounts)

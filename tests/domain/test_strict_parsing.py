@@ -1,0 +1,83 @@
+"""Strict parsing (issue 10 point 4): a forum payload without `details.replies`, or with replies of
+another forum, is quarantined with its reason and never becomes a row or a dialogue.
+
+Inputs are the real recorded payloads: the ICLR 2026 tracker forums were crawled with
+`details=directReplies` (every element of `replies` raw API v2 JSON), the way a forum reaches us
+when it is fetched without `details=replies`."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from reviewbench_assets.domain.forum import MalformedForumError, parse_forum
+from reviewbench_assets.domain.quarantine import quarantine_reasons
+
+VENUE = "ICLR.cc/2026/Conference"
+
+
+def _direct_replies_note(tracked: dict) -> dict:
+    """A tracker forum as `GET /notes?id=<forum>&details=directReplies` returns it (v2 shapes)."""
+    return {
+        "id": tracked["id"], "forum": tracked["id"], "replyto": None, "number": tracked["number"],
+        "cdate": tracked["cdate"], "mdate": tracked["mdate"], "tcdate": tracked["cdate"],
+        "tmdate": tracked["mdate"], "invitations": [f"{VENUE}/-/Submission"], "domain": VENUE,
+        "signatures": [f"{VENUE}/Submission{tracked['number']}/Authors"],
+        "content": {k: {"value": v} for k, v in tracked["content"].items()},
+        "details": {"directReplies": copy.deepcopy(tracked["replies"])},
+    }
+
+
+def test_direct_replies_payload_is_quarantined_not_parsed(tracker_forums, iclr2026):
+    with_reviews = [f for f in tracker_forums if f["replies"] and not f["withdrawn"]]
+    assert len(with_reviews) >= 8
+    for tracked in with_reviews:
+        note = _direct_replies_note(tracked)
+        with pytest.raises(MalformedForumError, match=r"no details\.replies.*directReplies") as exc:
+            parse_forum(note, iclr2026)
+        assert exc.value.forum_id == tracked["id"]
+        [reason] = quarantine_reasons(note, iclr2026)
+        assert reason.startswith("malformed forum: no details.replies")
+        # the same payload with `replies` parses: it is the missing key that is refused
+        note["details"] = {"replies": note["details"].pop("directReplies")}
+        assert len(parse_forum(note, iclr2026).reviews) >= 3
+
+
+def test_no_details_at_all_is_quarantined(iclr2026_raw, iclr2026):
+    raw = copy.deepcopy(iclr2026_raw)
+    del raw["details"]
+    with pytest.raises(MalformedForumError, match=r"zzo3Sy3NSX.*no details\.replies \(details has: nothing"):
+        parse_forum(raw, iclr2026)
+    # an empty list is a forum without replies, not a malformed one
+    raw["details"] = {"replies": []}
+    assert parse_forum(raw, iclr2026).reviews == []
+
+
+def test_replies_of_another_forum_are_quarantined(iclr2026_raw, tracker_forums, iclr2026):
+    stranger = next(r for f in tracker_forums for r in f["replies"] if r["forum"] != "zzo3Sy3NSX")
+    raw = copy.deepcopy(iclr2026_raw)
+    raw["details"]["replies"].append(copy.deepcopy(stranger))
+    with pytest.raises(MalformedForumError, match=f"replies of another forum \\({stranger['forum']}\\)"):
+        parse_forum(raw, iclr2026)
+    assert quarantine_reasons(raw, iclr2026)[0] == (
+        f"malformed forum: details.replies holds 1 replies of another forum ({stranger['forum']}): {stranger['id']}")
+
+
+def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr2026):
+    """Crawl quarantine lists it with its reason; the rows stage records an error and writes no row
+    (the dialogues asset catches the same MalformedForumError around the same parse_forum)."""
+    from reviewbench_assets.stages.refresh import _quarantine  # stages import the clients (Dagster)
+    from reviewbench_assets.stages.rows_writer import assemble_rows
+
+    bad = _direct_replies_note(next(f for f in tracker_forums if f["replies"] and not f["withdrawn"]))
+    records = [{"forum_id": "zzo3Sy3NSX", "query": "submissions", "note": iclr2026_raw, "fetched_at": 1.0},
+               {"forum_id": bad["id"], "query": "submissions", "note": bad, "fetched_at": 1.0}]
+    quarantined, _counts, _previews = _quarantine(records, [], iclr2026)
+    assert [q["forum_id"] for q in quarantined] == [bad["id"]]
+    assert "no details.replies" in quarantined[0]["reasons"][0]
+    errors: list[dict] = []
+    markdown = [{"forum_id": r["forum_id"], "markdown": "text", "engine": "text-layer", "model": None,
+                 "error": None} for r in records]
+    rows = list(assemble_rows(iter(records), iter(markdown), {}, iclr2026, errors))
+    assert [row["forum_id"] for row, _ in rows] == ["zzo3Sy3NSX"]
+    assert [e["forum_id"] for e in errors] == [bad["id"]] and "no details.replies" in errors[0]["error"]
