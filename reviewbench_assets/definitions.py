@@ -8,7 +8,7 @@ from resources import BrowserResource, LLMResource, OpenReviewResource, RayResou
 from reviewbench_assets.dialogues import rebuttal_dialogues
 from reviewbench_assets.forums import openreview_forums
 from reviewbench_assets.markdown import paper_markdown
-from reviewbench_assets.schedules import nightly_tmlr_refresh, tmlr_refresh_job, venue_pipeline_job
+from reviewbench_assets.schedules import refresh_jobs, refresh_schedules, venue_pipeline_job
 from reviewbench_assets.corpus import dataset_card, reviewbench_split, split_assets
 from reviewbench_assets.submissions import initial_submission_pdfs
 
@@ -43,5 +43,6 @@ def build_resources() -> dict:
     }
 
 
-defs = dg.Definitions(assets=ASSETS, jobs=[venue_pipeline_job, tmlr_refresh_job], schedules=[nightly_tmlr_refresh],
+defs = dg.Definitions(assets=ASSETS, jobs=[venue_pipeline_job, *refresh_jobs.values()],
+                      schedules=list(refresh_schedules.values()),
                       resources=build_resources())
