@@ -53,6 +53,32 @@ class CredentialsError(OpenReviewError):
         self.name, self.status, self.path, self.logged_in = name, status, path, logged_in
 
 
+class RateLimitedError(OpenReviewError):
+    """A 429 whose window lasts longer than the client waits: retrying now only meets it again."""
+
+    def __init__(self, message: str, path: str, wait_s: float, max_wait_s: float):
+        until = datetime.fromtimestamp(time.time() + wait_s).astimezone().isoformat(timespec="seconds")
+        super().__init__("RateLimitError", f"{message} OpenReview's rate-limit window ends in {wait_s:.0f}s "
+                         f"(at {until}), longer than the {max_wait_s:.0f}s this run waits "
+                         "(OPENREVIEW_MAX_RATE_LIMIT_WAIT_S): re-run after that time, or set "
+                         "OPENREVIEW_MAX_RATE_LIMIT_WAIT_S higher to wait it out", 429, path)
+        self.wait_s, self.until = wait_s, until
+
+
+def stops_the_run(exc: BaseException) -> bool:
+    """Errors that no forum can get past (credentials, a long rate-limit window): the stage stops
+    and says what to do, instead of recording them as every forum's answer."""
+    return isinstance(exc, (CredentialsError, RateLimitedError))
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """Transient per request: 429, 5xx after retries, no answer. A later run may succeed."""
+    if stops_the_run(exc):
+        return True
+    status = getattr(exc, "status", None)
+    return isinstance(exc, OpenReviewError) and (status is None or status == 429 or status >= 500)
+
+
 class RateLimiter:
     """Minimum interval between requests, shared by threads (API client and browser)."""
 
@@ -204,7 +230,9 @@ class OpenReviewApi:
                 self.stats["rate_limited"] += 1
                 body = _json_or_text(resp)
                 wait = _reset_wait_s(body, resp, default_s=60.0)
-                if attempt == self.max_attempts or wait > self.max_wait_s:
+                if wait > self.max_wait_s:
+                    raise RateLimitedError(body.get("message", ""), path, wait, self.max_wait_s)
+                if attempt == self.max_attempts:
                     raise OpenReviewError("RateLimitError", body.get("message", ""), 429, path)
                 self.stats["rate_limit_wait_s"] += wait
                 self.on_event(f"429 on {path}: waiting {wait:.1f}s until resetTime")

@@ -41,7 +41,7 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResour
     stats, malformed, previews = Counter(), [], []
 
     def parsed_forums():
-        for record in store.iter_jsonl(store.path(paths.raw_forums(venue.key))):
+        for record in store.iter_jsonl(store.path(paths.raw_forums(venue.key)), scrub_surrogates=True):
             try:
                 yield parse_forum(record["note"], venue, review_edits=record.get("review_edits"))
             except MalformedForumError as exc:

@@ -8,6 +8,7 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import BrowserResource, OpenReviewResource, StorageResource
+from reviewbench_assets.failures import fail_without_retry, openreview_slot
 from reviewbench_assets.metadata import preview, table_metadata
 from reviewbench_assets.stages.pdf_choice import SUBMISSIONS_SCHEMA, choose_initial_pdfs
 
@@ -27,17 +28,19 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
                             storage: StorageResource) -> dg.MaterializeResult:
     """Revision history read in a real browser; chosen PDF stored by sha256 with its rule."""
     venue = catalogue().get(context.partition_key)
-    api = openreview.api(venue.api, on_event=context.log.warning)
+    # one of the OpenReview slots (CLI runs too); no credentials / a long 429 window: stop, record nothing
+    with openreview_slot(storage, context.log.warning), fail_without_retry():
+        api = openreview.api(venue.api, on_event=context.log.warning)
 
-    def scrape(forum_ids: list[str], on_done) -> dict:
-        return browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
-                                        limiter=openreview.limiter, on_done=on_done)
+        def scrape(forum_ids: list[str], on_done) -> dict:
+            return browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
+                                            limiter=openreview.limiter, on_done=on_done)
 
-    r = choose_initial_pdfs(venue, storage.store(), api, scrape if config.use_browser else None,
-                            cross_check=config.cross_check_api,
-                            allow_earliest_public=openreview.allow_earliest_public,
-                            max_workers=config.download_workers, batch_attachments=config.batch_attachments,
-                            log=context.log.info, warn=context.log.warning)
+        r = choose_initial_pdfs(venue, storage.store(), api, scrape if config.use_browser else None,
+                                cross_check=config.cross_check_api,
+                                allow_earliest_public=openreview.allow_earliest_public,
+                                max_workers=config.download_workers, batch_attachments=config.batch_attachments,
+                                log=context.log.info, warn=context.log.warning)
     records = r.records
     errors = Counter((x.get("error") or "").split(":")[0] or None for x in records if x.get("error"))
     return dg.MaterializeResult(metadata={
@@ -45,6 +48,7 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
         "rules": dict(Counter(x["rule"] for x in records)),
         "pdfs_stored": sum(1 for x in records if x.get("pdf_sha256")),
         "errors": {k: v for k, v in errors.items() if k}, "resumed_forums": r.resumed,
+        "retryable_errors": sum(1 for x in records if x.get("error") and not x.get("error_final")),
         "browser_failures": sum(1 for x in records if x.get("revision_source") == "api" and config.use_browser),
         "cross_check_disagreements": sum(1 for x in records if (x.get("cross_check") or "").startswith("disagree")),
         "forums_per_s": round(r.todo / max(r.elapsed_s, 1e-6), 2),
