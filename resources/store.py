@@ -262,7 +262,8 @@ class Store:
 
     # ---- atomic publishing: the one primitive ----------------------------------------------
     def ensure_parent(self, path: str) -> None:
-        if self.is_local:
+        fs = self.fs.base_fs if isinstance(self.fs, pafs.SubTreeFileSystem) else self.fs
+        if not isinstance(fs, pafs.S3FileSystem):  # S3 has no folders to make
             self.fs.create_dir(posixpath.dirname(path), recursive=True)
 
     @contextmanager

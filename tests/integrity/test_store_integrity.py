@@ -194,3 +194,24 @@ def test_json_written_is_utf8_with_escaped_surrogates_only(store):
     assert raw.decode("utf-8") == '{"t": "é \\ud800"}'
     assert json.loads(raw)["t"] == "é \ud800"
     assert hashlib.sha256(raw).hexdigest()  # plain bytes
+
+
+def test_s3_lock_is_a_conditional_put_that_excludes_a_second_holder(moto_endpoint, s3_bucket):
+    """On S3 the lock is an object created with If-None-Match: * (moto_server implements it)."""
+    from dagster_aws.s3 import S3Resource
+
+    from resources import StorageResource
+    from resources.store_lock import LockTimeout
+
+    storage = StorageResource(root=f"s3://{s3_bucket}/locks", s3=S3Resource(
+        endpoint_url=moto_endpoint, region_name="us-east-1", aws_access_key_id="testing-key",
+        aws_secret_access_key="testing-secret"))
+    a, b = storage.store(), storage.store()
+    with a.lock("split-iclr"):
+        with pytest.raises(LockTimeout):
+            with b.lock("split-iclr", timeout_s=0.5):
+                pass
+    with b.lock("split-iclr", timeout_s=5):  # released
+        pass
+    keys = [o["Key"] for o in a.s3_client_factory().list_objects_v2(Bucket=s3_bucket).get("Contents", [])]
+    assert "locks/.locks/split-iclr.lock" not in keys
