@@ -166,6 +166,7 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
         records, refresh = _incremental(api, venue, stored, since, errors, log)
         if records is not None:
             mode = "incremental"
+            errors[:0] = _kept_errors(store, paths.crawl_errors(venue.key), records, errors)
     if records is None:
         records = _full_crawl(api, venue, store, errors, log)
     status, touched = _compare(records, stored_by_id)
@@ -223,3 +224,19 @@ def _write_jsonl(store: Store, target: str, rows: list[dict] | None, obj: dict |
         for row in rows:
             f.write(dumps_json(row) + b"\n")
     return len(rows)
+
+
+def _error_key(e: dict) -> str:
+    raw = e.get("raw")
+    return str(e.get("forum_id") or (raw.get("id") if isinstance(raw, dict) else None) or repr(raw)[:200])
+
+
+def _kept_errors(store: Store, rel: str, records: list[dict], fresh: list[dict]) -> list[dict]:
+    """An incremental refresh re-fetches only changed forums: the unusable notes of the last crawl
+    stay quarantined unless their forum is now a usable record or errs again."""
+    try:
+        prev = list(store.iter_jsonl(store.path(rel))) if store.exists(store.path(rel)) else []
+    except CorruptFileError:
+        return []
+    ok = {r["forum_id"] for r in records} | {_error_key(e) for e in fresh}
+    return [e for e in prev if _error_key(e) not in ok]
