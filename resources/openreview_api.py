@@ -123,14 +123,15 @@ def _client_class(api: str):
 
 
 def login(baseurl: str, api: str, username: str, password: str, *, max_attempts: int = 6,
-          token_ttl_s: int = TOKEN_TTL_S, on_event: Callable[[str], None] | None = None) -> str:
+          token_ttl_s: int = TOKEN_TTL_S, on_event: Callable[[str], None] | None = None,
+          max_wait_s: float = 3900.0) -> str:
     """One login (POST /login); returns the token."""
     return _logged_in_client(baseurl, api, username, password, max_attempts=max_attempts,
-                             token_ttl_s=token_ttl_s, on_event=on_event).token
+                             token_ttl_s=token_ttl_s, on_event=on_event, max_wait_s=max_wait_s).token
 
 
 def _logged_in_client(baseurl: str, api: str, username: str, password: str, *, max_attempts: int,
-                      token_ttl_s: int, on_event: Callable[[str], None] | None):
+                      token_ttl_s: int, on_event: Callable[[str], None] | None, max_wait_s: float = 3900.0):
     """A client logged in by its own constructor (MFA, headers).
 
     The client's own adapter already retries 429 and 5xx on POST /login (8 tries, Retry-After
@@ -151,7 +152,21 @@ def _logged_in_client(baseurl: str, api: str, username: str, password: str, *, m
         except openreview.OpenReviewException as exc:
             body = exc.args[0] if exc.args and isinstance(exc.args[0], dict) else {"message": str(exc)}
             status = body.get("status")
-            if (status or 0) >= 500 or status == 429:
+            if status == 429:  # the client's adapter already retried: wait out the window or stop
+                reset = (body.get("details") or {}).get("resetTime")
+                wait = 60.0
+                if reset:
+                    try:
+                        wait = max(0.0, datetime.fromisoformat(reset.replace("Z", "+00:00")).timestamp()
+                                   - time.time())
+                    except ValueError:
+                        pass
+                if wait > max_wait_s or attempt == max_attempts:
+                    raise RateLimitedError(body.get("message", ""), "/login", wait, max_wait_s) from exc
+                on_event(f"429 on /login: waiting {wait:.1f}s until resetTime")
+                time.sleep(wait + 0.05)
+                continue
+            if (status or 0) >= 500:
                 raise OpenReviewError(body.get("name", "LoginError"), body.get("message", ""),
                                       status, "/login") from exc
             raise CredentialsError(body.get("name", "LoginError"),
@@ -181,7 +196,7 @@ class OpenReviewApi:
         if username and not token:
             self.client = _logged_in_client(self.baseurl, api, username, password or "",
                                             max_attempts=max_attempts, token_ttl_s=token_ttl_s,
-                                            on_event=self.on_event)
+                                            on_event=self.on_event, max_wait_s=max_wait_s)
             relogin = relogin or (lambda _expired: login(  # noqa: E731
                 self.baseurl, api, username, password or "", max_attempts=max_attempts,
                 token_ttl_s=token_ttl_s, on_event=self.on_event))

@@ -49,7 +49,13 @@ def _run(rep, root, monkeypatch, selection, run_config=None, env=None):
 
 
 def _failure(result) -> str:
-    return " ".join(e.message or "" for e in result.all_events if e.is_failure)
+    """The failure events' messages with their errors (a dg.Failure's description included)."""
+    out = []
+    for e in result.all_events:
+        if e.is_failure:
+            err = getattr(e.event_specific_data, "error", None)
+            out.append(f"{e.message or ''} {err.to_string() if err else ''}")
+    return " ".join(out)
 
 
 def _meta(result, asset):
@@ -68,12 +74,15 @@ def _with_pdf(fx) -> int:
 # ---------------------------------------------------------------- 1: transient errors stay retryable
 
 
-def test_rate_limit_beyond_patience_fails_the_step_and_records_nothing(replica, tmp_path, monkeypatch):
+@pytest.mark.parametrize("prefix", [None, "/pdf"])  # at login, or mid-step on the PDF downloads
+def test_rate_limit_beyond_patience_fails_the_step_and_records_nothing(replica, tmp_path, monkeypatch, prefix):
     fx, rep = replica
     assert _run(rep, tmp_path, monkeypatch, CRAWL).success
-    rep.set_faults(FaultConfig(storm_s=3600, retry_after_s=3600))  # an hour-long window
+    rep.set_faults(FaultConfig(storm_s=3600, retry_after_s=3600, path_prefix=prefix))  # an hour-long window
+    cfg = {"ops": {"initial_submission_pdfs": {"config": {"batch_attachments": False}}}}
     try:
-        result = _run(rep, tmp_path, monkeypatch, PDFS - CRAWL, env={"OPENREVIEW_MAX_RATE_LIMIT_WAIT_S": "2"})
+        result = _run(rep, tmp_path, monkeypatch, PDFS - CRAWL, env={"OPENREVIEW_MAX_RATE_LIMIT_WAIT_S": "2"},
+                      run_config=cfg)
     finally:
         rep.clear_faults()
     assert not result.success
@@ -285,3 +294,35 @@ def test_two_runs_rebuilding_one_split_keep_each_others_rows(tmp_path):
     shards = sorted((root / "corpus" / "data").glob("iclr-*.parquet"))
     ids = [r for s in shards for r in pq.read_table(s, columns=["forum_id"]).column(0).to_pylist()]
     assert len(ids) == 6005, f"{len(ids)} rows in the corpus, 6005 written"
+
+
+def test_a_flipped_byte_in_rows_fails_the_split_naming_the_file(tmp_path, monkeypatch):
+    import random
+
+    import pyarrow.fs as pafs
+
+    from tests.splits.conftest import make_rows
+
+    root = tmp_path / "root"
+    (root / "rows").mkdir(parents=True)
+    rows = make_rows("iclr-2024", 40, seed=3)
+    rng = random.Random(0)
+    for r in rows:  # text that does not compress away, so the flipped byte lands in a data page
+        r["markdown"] = " ".join(f"w{rng.randrange(10**9)}" for _ in range(400))
+        r["markdown_chars"] = len(r["markdown"])
+    from resources.store import Store
+    from reviewbench_assets.stages.rows_writer import write_rows
+
+    store = Store(pafs.LocalFileSystem(), str(root))
+    write_rows(store, store.path(paths.rows(PK)), store.path(paths.provenance(PK)), ((r, {}) for r in rows))
+    target = root / paths.rows(PK)
+    data = bytearray(target.read_bytes())
+    data[len(data) // 2] ^= 0x20
+    target.write_bytes(bytes(data))
+    monkeypatch.setenv("REVIEWBENCH_STORAGE_ROOT", str(root))
+    split = [a for a in ASSETS if a.key.to_user_string() == "iclr_split"]
+    with dg.instance_for_test() as instance:
+        result = dg.materialize(split, resources=build_resources(), instance=instance, raise_on_error=False)
+    assert not result.success
+    assert str(target) in _failure(result) and "CorruptFileError" in _failure(result), _failure(result)
+    assert not list((root / "corpus" / "data").glob("iclr-*.parquet"))  # nothing published
