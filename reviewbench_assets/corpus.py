@@ -68,7 +68,8 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
                 store.fs, corpus, split, [store.path(paths.rows(k)) for k in keys], existing(paths.provenance),
                 PROVENANCE_SCHEMA, existing(paths.re2_review), existing(paths.re2_rebuttal),
                 test_share=config.re2_test_share)
-            store.write_json(store.path(paths.split_stats(split)), {**stats.to_dict(), "configs": configs})
+            store.write_json(store.path(paths.split_stats(split)),  # paths relative to the root
+                             {**stats.to_dict(), "files": [store.rel(f) for f in stats.files], "configs": configs})
         return dg.MaterializeResult(metadata={
             "dagster/row_count": stats.num_examples, "num_bytes": stats.num_bytes,
             "venue_years": keys, "files": [f.rsplit("/", 1)[-1] for f in stats.files],

@@ -42,13 +42,17 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
                                 max_workers=config.download_workers, batch_attachments=config.batch_attachments,
                                 log=context.log.info, warn=context.log.warning)
     records = r.records
+    retryable = sum(1 for x in records if x.get("error") and not x.get("error_final"))
+    if retryable:
+        context.log.warning(f"{venue.key}: {retryable} forums met transient errors (5xx after retries, no "
+                            "answer) and are left to do: the next run retries them")
     errors = Counter((x.get("error") or "").split(":")[0] or None for x in records if x.get("error"))
     return dg.MaterializeResult(metadata={
         **table_metadata(SUBMISSIONS_SCHEMA, r.table.num_rows, r.out_path),
         "rules": dict(Counter(x["rule"] for x in records)),
         "pdfs_stored": sum(1 for x in records if x.get("pdf_sha256")),
         "errors": {k: v for k, v in errors.items() if k}, "resumed_forums": r.resumed,
-        "retryable_errors": sum(1 for x in records if x.get("error") and not x.get("error_final")),
+        "retryable_errors": retryable,
         "browser_failures": sum(1 for x in records if x.get("revision_source") == "api" and config.use_browser),
         "cross_check_disagreements": sum(1 for x in records if (x.get("cross_check") or "").startswith("disagree")),
         "forums_per_s": round(r.todo / max(r.elapsed_s, 1e-6), 2),
