@@ -78,8 +78,11 @@ def _check_limits(data: bytes) -> None:
         z = zlib.decompressobj()
         chunk = data[m.end(): end if end > 0 else len(data)]
         try:
-            while chunk and total <= budget:
-                total += len(z.decompress(chunk, 1 << 20))
+            while chunk and total <= budget and not z.eof:
+                out = z.decompress(chunk, 1 << 20)
+                if not out and z.unconsumed_tail == chunk:  # no progress: nothing more to inflate
+                    break
+                total += len(out)
                 chunk = z.unconsumed_tail
         except zlib.error:
             continue  # not Flate (DCT, raw, ...) or damaged: PDFium will judge it
