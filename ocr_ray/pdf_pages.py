@@ -8,6 +8,9 @@ so "is this a usable PDF" has one answer where PDFs are stored and where they ar
 
 from __future__ import annotations
 
+import os
+import re
+import zlib
 from typing import Any, Iterator
 
 import pyarrow.fs as pafs
@@ -46,6 +49,61 @@ def _check_pdf_bytes(data: bytes) -> None:
         raise PdfReadError("not a PDF (no %PDF- header)")
     if b"%%EOF" not in data[-_EOF_WINDOW:]:
         raise PdfReadError("truncated PDF (no %%EOF at end)")
+    _check_limits(data)
+
+
+# Bounded work per PDF (issue 13), each cap configurable by environment variable. A PDF over a cap
+# is refused with its reason before PDFium parses it: a 1 MB file can inflate to 1 GiB and take
+# its worker to gigabytes of RSS (measured: 2.25 GB).
+PDF_LIMIT_VARS = {"max_inflated_mb": ("REVIEWBENCH_PDF_MAX_INFLATED_MB", 512),
+                  "max_pages": ("REVIEWBENCH_PDF_MAX_PAGES", 2000),
+                  "max_image_mb": ("REVIEWBENCH_PDF_MAX_IMAGE_MB", 512)}
+_STREAM_RE = re.compile(rb"stream\r?\n")
+_IMAGE_RE = re.compile(rb"/Subtype\s*/Image")
+_DIM_RE = re.compile(rb"/(Width|Height)\s+(\d{1,9})")
+
+
+def pdf_limits() -> dict[str, int]:
+    return {k: int(os.environ.get(var, default)) for k, (var, default) in PDF_LIMIT_VARS.items()}
+
+
+def _check_limits(data: bytes) -> None:
+    """Inflated size of every Flate stream (decompressed in bounded steps, so the check itself never
+    holds more than a chunk) and the decoded size of the largest image (what rendering allocates)."""
+    lim = pdf_limits()
+    budget = lim["max_inflated_mb"] << 20
+    total = 0
+    for m in _STREAM_RE.finditer(data):
+        end = data.find(b"endstream", m.end())
+        z = zlib.decompressobj()
+        chunk = data[m.end(): end if end > 0 else len(data)]
+        try:
+            while chunk and total <= budget and not z.eof:
+                out = z.decompress(chunk, 1 << 20)
+                if not out and z.unconsumed_tail == chunk:  # no progress: nothing more to inflate
+                    break
+                total += len(out)
+                chunk = z.unconsumed_tail
+        except zlib.error:
+            continue  # not Flate (DCT, raw, ...) or damaged: PDFium will judge it
+        if total > budget:
+            raise PdfReadError(f"over a cap: streams inflate to more than {lim['max_inflated_mb']} MiB "
+                               f"({PDF_LIMIT_VARS['max_inflated_mb'][0]})")
+    for m in _IMAGE_RE.finditer(data):
+        start = data.rfind(b"<<", 0, m.start())
+        head = data[max(start, 0): m.end() + 512]
+        dims = dict((k, int(v)) for k, v in _DIM_RE.findall(head))
+        size = dims.get(b"Width", 0) * dims.get(b"Height", 0) * 4
+        if size > lim["max_image_mb"] << 20:
+            raise PdfReadError(f"over a cap: an image of {dims.get(b'Width')}x{dims.get(b'Height')} pixels needs "
+                               f"{size >> 20} MiB to render, more than {lim['max_image_mb']} MiB "
+                               f"({PDF_LIMIT_VARS['max_image_mb'][0]})")
+
+
+def check_page_count(pages: int) -> None:
+    cap = pdf_limits()["max_pages"]
+    if pages > cap:
+        raise PdfReadError(f"over a cap: {pages} pages, more than {cap} ({PDF_LIMIT_VARS['max_pages'][0]})")
 
 
 def _open_pdf(data: bytes) -> Any:
@@ -110,6 +168,7 @@ def read_pdf_pages(
         if num_pages == 0:
             yield _error_row(task, "PDF has zero pages")
             return
+        check_page_count(num_pages)
         for page_index in range(num_pages):
             page = pdf[page_index]
             try:
@@ -126,6 +185,9 @@ def read_pdf_pages(
                     **payload,
                 }
             )
+    except PdfReadError as exc:
+        yield _error_row(task, str(exc))
+        return
     except Exception as exc:  # noqa: BLE001 - any PDFium failure is a per-paper error
         yield _error_row(task, f"failed on page {len(rows) + 1}: {type(exc).__name__}: {exc}"[:300])
         return

@@ -7,7 +7,7 @@ import time
 from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 
-BAD_PDF_KINDS = ("truncated", "encrypted", "zero_pages", "500_pages", "not_pdf")
+BAD_PDF_KINDS = ("truncated", "encrypted", "zero_pages", "500_pages", "not_pdf", "inflate_bomb")
 
 
 @dataclass
@@ -39,6 +39,15 @@ class FaultConfig:
     drop_every_n: int = 0
     # forum id -> one of BAD_PDF_KINDS: the PDF served for that forum is replaced by a bad one
     bad_pdfs: dict[str, str] = field(default_factory=dict)
+    # /notes, /notes/edits, /references pages hold at most this many items whatever `limit` asks
+    # (0 = off); `count` stays the true total. A server may answer short pages (openreview-api.md).
+    page_size: int = 0
+    # /notes submission queries (first page) also return a copy of their first note under each of
+    # these ids: hostile ids (`../../x`, `sub/dir`, 400 characters, NUL) that must never become paths.
+    hostile_ids: list[str] = field(default_factory=list)
+    # every note on a /notes page gets a lone surrogate and a NUL in its abstract (valid JSON:
+    # the server escapes them as \ud800 and \u0000, as a real JSON API may)
+    lone_surrogates: bool = False
 
     def __post_init__(self):
         bad = {k: v for k, v in (self.bad_pdfs or {}).items() if v not in BAD_PDF_KINDS}
@@ -112,12 +121,38 @@ def bad_pdf(kind: str, good: bytes) -> bytes:
         return _encrypted_pdf()
     if kind == "500_pages":
         return _many_pages_pdf(500)
+    if kind == "inflate_bomb":
+        return _inflate_bomb_pdf()
     raise ValueError(kind)
 
 
 def _zero_page_pdf() -> bytes:
     """A well-formed PDF whose page tree is empty (/Count 0), with a correct xref table."""
     objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for i, body in enumerate(objs, start=1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % i + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
+    for off in offsets:
+        out.write(b"%010d 00000 n \n" % off)
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref))
+    return out.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _inflate_bomb_pdf(inflated_mb: int = 64) -> bytes:
+    """A one-page PDF whose page content is a Flate stream of `inflated_mb` MiB of spaces (~64 KiB
+    on the wire): small to download, large to parse (the issue measured 1 GiB from 1 MB)."""
+    import zlib
+
+    content = zlib.compress(b" " * (inflated_mb << 20), 9)
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(content) + content + b"\nendstream"]
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n")
     offsets = []
@@ -159,3 +194,26 @@ def _many_pages_pdf(n: int) -> bytes:
         c.showPage()
     c.save()
     return buf.getvalue()
+
+
+def mutate_notes(f: FaultConfig, notes: list[dict], first_page: bool, submissions_query: bool) -> list[dict]:
+    """The /notes page as the faults change it (hostile ids, lone surrogates); copies, never the
+    fixtures themselves."""
+    import copy
+
+    out = list(notes)
+    if f.hostile_ids and first_page and submissions_query and out:
+        for hid in f.hostile_ids:
+            clone = copy.deepcopy(out[0])
+            clone["id"] = clone["forum"] = hid
+            out.append(clone)
+    if f.lone_surrogates:
+        out = [copy.deepcopy(n) for n in out]
+        for n in out:
+            content = n.get("content") or {}
+            abstract = content.get("abstract")
+            if isinstance(abstract, dict):
+                abstract["value"] = f"{abstract.get('value', '')} \ud800 lone surrogate, NUL \x00 end"
+            elif isinstance(abstract, str):
+                content["abstract"] = f"{abstract} \ud800 lone surrogate, NUL \x00 end"
+    return out

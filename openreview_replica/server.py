@@ -15,7 +15,7 @@ from importlib import resources
 from typing import NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
-from .faults import FaultConfig, FaultCounters, bad_pdf
+from .faults import FaultConfig, FaultCounters, bad_pdf, mutate_notes
 from .fixtures import ANON_GROUPS, READER_GROUPS, Fixtures, VenueFixture, readable
 
 GATED = ("/notes", "/references", "/pdf", "/attachment")
@@ -435,6 +435,8 @@ class _Handler(BaseHTTPRequestHandler):
             pos = next((i for i, o in enumerate(items) if o["id"] == after), None)
             items = items[pos + 1:] if pos is not None else []
         limit, offset = self._limit_offset()
+        if self.state.faults.page_size:  # fault: short pages whatever `limit` asked
+            limit = min(limit, self.state.faults.page_size)
         return items[offset:offset + limit], total
 
     def _visible(self, o: dict) -> bool:
@@ -489,6 +491,8 @@ class _Handler(BaseHTTPRequestHandler):
         details = [d.strip() for d in (q.get("details") or "").split(",") if d.strip()]
         if details:
             page = [self._with_details(n, details) for n in page]
+        page = mutate_notes(self.state.faults, page, first_page=not q.get("offset") or q.get("offset") == "0",
+                            submissions_query=bool(q.get("invitation") or q.get("content.venueid")))
         resp: dict = {"notes": page}
         if self.version == 1 or q.get("count") == "true":
             resp["count"] = total

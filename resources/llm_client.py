@@ -98,12 +98,12 @@ class LLMCache:
         self.misses = 0
 
     def get(self, key: str) -> dict | None:
-        path = self.store.path(CACHE_DIR, key)
-        if not self.store.exists(path):
+        value = self.store.read_json_or_none(self.store.path(CACHE_DIR, key))  # corrupt entry: a miss
+        if not isinstance(value, dict):
             self.misses += 1
             return None
         self.hits += 1
-        return self.store.read_json(path)
+        return value
 
     def put(self, key: str, value: dict) -> None:
         self.store.write_json(self.store.path(CACHE_DIR, key), value)

@@ -42,7 +42,8 @@ class OpenReviewResource(dg.ConfigurableResource):
             if self._token is None or self._token == expired:
                 # v2 serves the login for both APIs (openreview-py's v1 client logs in there too).
                 self._token = login(self.api_v2_url, "v2", self.username, self.password or "",
-                                    max_attempts=self.max_attempts, token_ttl_s=self.token_ttl_s)
+                                    max_attempts=self.max_attempts, token_ttl_s=self.token_ttl_s,
+                                    max_wait_s=self.max_rate_limit_wait_s)
             return self._token
 
     def check_credentials(self) -> None:

@@ -86,8 +86,35 @@ def unreachable_cause(exc: BaseException) -> BaseException | None:
     return None
 
 
-# Fail without retrying: wrong or missing credentials, an unreachable host.
-NOT_RETRYABLE = (CredentialsError, UnreachableError)
+class RateLimitedError(OpenReviewError):
+    """A 429 whose window lasts longer than the client waits: retrying now only meets it again."""
+
+    def __init__(self, message: str, path: str, wait_s: float, max_wait_s: float):
+        until = datetime.fromtimestamp(time.time() + wait_s).astimezone().isoformat(timespec="seconds")
+        super().__init__("RateLimitError", f"{message} OpenReview's rate-limit window ends in {wait_s:.0f}s "
+                         f"(at {until}), longer than the {max_wait_s:.0f}s this run waits "
+                         "(OPENREVIEW_MAX_RATE_LIMIT_WAIT_S): re-run after that time, or set "
+                         "OPENREVIEW_MAX_RATE_LIMIT_WAIT_S higher to wait it out", 429, path)
+        self.wait_s, self.until = wait_s, until
+
+
+def stops_the_run(exc: BaseException) -> bool:
+    """Errors that no forum can get past (credentials, a long rate-limit window, an unreachable host): the stage stops
+    and says what to do, instead of recording them as every forum's answer."""
+    return isinstance(exc, (CredentialsError, RateLimitedError, UnreachableError))
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """Transient per request: 429, 5xx after retries, no answer. A later run may succeed."""
+    if stops_the_run(exc):
+        return True
+    status = getattr(exc, "status", None)
+    return isinstance(exc, OpenReviewError) and (status is None or status == 429 or status >= 500)
+
+
+# Fail the step without Dagster retrying it: wrong or missing credentials, an unreachable host, a
+# rate-limit window longer than this run waits (a retry would only meet it again).
+NOT_RETRYABLE = (CredentialsError, UnreachableError, RateLimitedError)
 
 
 class RateLimiter:
@@ -134,14 +161,15 @@ def _client_class(api: str):
 
 
 def login(baseurl: str, api: str, username: str, password: str, *, max_attempts: int = 6,
-          token_ttl_s: int = TOKEN_TTL_S, on_event: Callable[[str], None] | None = None) -> str:
+          token_ttl_s: int = TOKEN_TTL_S, on_event: Callable[[str], None] | None = None,
+          max_wait_s: float = 3900.0) -> str:
     """One login (POST /login); returns the token."""
     return _logged_in_client(baseurl, api, username, password, max_attempts=max_attempts,
-                             token_ttl_s=token_ttl_s, on_event=on_event).token
+                             token_ttl_s=token_ttl_s, on_event=on_event, max_wait_s=max_wait_s).token
 
 
 def _logged_in_client(baseurl: str, api: str, username: str, password: str, *, max_attempts: int,
-                      token_ttl_s: int, on_event: Callable[[str], None] | None):
+                      token_ttl_s: int, on_event: Callable[[str], None] | None, max_wait_s: float = 3900.0):
     """A client logged in by its own constructor (MFA, headers).
 
     The client's own adapter already retries 429 and 5xx on POST /login (8 tries, Retry-After
@@ -164,7 +192,21 @@ def _logged_in_client(baseurl: str, api: str, username: str, password: str, *, m
         except openreview.OpenReviewException as exc:
             body = exc.args[0] if exc.args and isinstance(exc.args[0], dict) else {"message": str(exc)}
             status = body.get("status")
-            if (status or 0) >= 500 or status == 429:
+            if status == 429:  # the client's adapter already retried: wait out the window or stop
+                reset = (body.get("details") or {}).get("resetTime")
+                wait = 60.0
+                if reset:
+                    try:
+                        wait = max(0.0, datetime.fromisoformat(reset.replace("Z", "+00:00")).timestamp()
+                                   - time.time())
+                    except ValueError:
+                        pass
+                if wait > max_wait_s or attempt == max_attempts:
+                    raise RateLimitedError(body.get("message", ""), "/login", wait, max_wait_s) from exc
+                on_event(f"429 on /login: waiting {wait:.1f}s until resetTime")
+                time.sleep(wait + 0.05)
+                continue
+            if (status or 0) >= 500:
                 raise OpenReviewError(body.get("name", "LoginError"), body.get("message", ""),
                                       status, "/login") from exc
             raise CredentialsError(body.get("name", "LoginError"),
@@ -195,7 +237,7 @@ class OpenReviewApi:
         if username and not token:
             self.client = _logged_in_client(self.baseurl, api, username, password or "",
                                             max_attempts=max_attempts, token_ttl_s=token_ttl_s,
-                                            on_event=self.on_event)
+                                            on_event=self.on_event, max_wait_s=max_wait_s)
             relogin = relogin or (lambda _expired: login(  # noqa: E731
                 self.baseurl, api, username, password or "", max_attempts=max_attempts,
                 token_ttl_s=token_ttl_s, on_event=self.on_event))
@@ -247,7 +289,9 @@ class OpenReviewApi:
                 self.stats["rate_limited"] += 1
                 body = _json_or_text(resp)
                 wait = _reset_wait_s(body, resp, default_s=60.0)
-                if attempt == self.max_attempts or wait > self.max_wait_s:
+                if wait > self.max_wait_s:
+                    raise RateLimitedError(body.get("message", ""), path, wait, self.max_wait_s)
+                if attempt == self.max_attempts:
                     raise OpenReviewError("RateLimitError", body.get("message", ""), 429, path)
                 self.stats["rate_limit_wait_s"] += wait
                 self.on_event(f"429 on {path}: waiting {wait:.1f}s until resetTime")

@@ -33,4 +33,7 @@ class StorageResource(dg.ConfigurableResource):
         return opts
 
     def store(self) -> Store:
-        return store_from_uri(self.root, self.s3_options() if self.root.startswith("s3://") else None)
+        if not self.root.startswith("s3://"):
+            return store_from_uri(self.root)
+        # boto3 (through dagster-aws) only for the S3 lock object's conditional puts
+        return store_from_uri(self.root, self.s3_options(), s3_client_factory=self.s3.get_client)

@@ -1,8 +1,20 @@
 """One storage root, local or S3, behind `pyarrow.fs` (same code path for both).
 
-Every write goes to a temporary name and is moved into place (a rename locally, a server-side
-copy on S3), so a reader never sees a half file.
-PDFs are content-addressed by sha256 and written once.
+Every writer publishes through ONE primitive, `Store.publish()`: each file is written under a
+staging name unique to this publication (`.<name>.tmp-<token>` beside its final name) and, when the
+block ends without an error, every staged file is moved into place (a rename locally, a
+server-side copy on S3) and the files marked stale are deleted; on an error only this
+publication's own staged files are removed. A reader never sees a half file.
+
+Paths: `Store.path()` resolves parts under the root and refuses anything that would leave it
+(`..`, absolute parts, NUL), on local disk and S3 alike; `Store.rel()` gives the root-relative form
+that records store. Ids that become path parts are checked with `ids.check_id`.
+
+Integrity: Parquet is written with page CRC checksums and read with verification; any read error
+(corrupt Parquet, truncated JSON, a PDF whose bytes do not match its sha256) is a `CorruptFileError`
+naming the file. JSON is written UTF-8 with lone surrogates kept as `\\udXXX` escapes, so any text
+the API returned round-trips and never fails a write.
+PDFs are content-addressed by sha256 and verified when found in the store.
 """
 from __future__ import annotations
 
@@ -10,19 +22,150 @@ import hashlib
 import io
 import json
 import posixpath
+import re
 import uuid
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
+
+from resources.store_lock import lock_for, slot_for
+
+# Page CRCs (Parquet's optional page checksum): written by every writer, verified by every reader.
+PARQUET_WRITE_OPTIONS = {"write_page_checksum": True}
+
+
+class PathEscapeError(ValueError):
+    """A storage path would leave the storage root."""
+
+
+class CorruptFileError(IOError):
+    """A stored file cannot be read as what it should be; `path` names it."""
+
+    def __init__(self, path: str, problem: str):
+        super().__init__(f"{path}: {problem}")
+        self.path, self.problem = path, problem
+
+
+def dumps_json(obj) -> bytes:
+    """JSON as UTF-8; a lone surrogate (valid JSON, invalid UTF-8) stays a `\\ud800` escape, which
+    `json.loads` reads back as the same string (a backslash before it is itself escaped by dumps)."""
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True).encode("utf-8", "backslashreplace")
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _scrub(obj):
+    """`obj` with every lone surrogate replaced by U+FFFD (pairs were joined by json.loads)."""
+    if isinstance(obj, str):
+        try:
+            obj.encode("utf-8")
+            return obj
+        except UnicodeEncodeError:
+            return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in obj)
+    if isinstance(obj, dict):
+        return {k: _scrub(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_scrub(v) for v in obj]
+    return obj
+
+
+def open_parquet(fs: pafs.FileSystem, path: str, f=None) -> pq.ParquetFile:
+    """A ParquetFile that verifies page checksums (footer errors name the file)."""
+    try:
+        return pq.ParquetFile(f if f is not None else fs.open_input_file(path), page_checksum_verification=True)
+    except (OSError, pa.ArrowException) as exc:
+        raise CorruptFileError(path, f"not a readable Parquet file ({exc})") from exc
+
+
+def parquet_writer(fs: pafs.FileSystem, path: str, schema: pa.Schema, **kwargs) -> pq.ParquetWriter:
+    return pq.ParquetWriter(path, schema, filesystem=fs, **PARQUET_WRITE_OPTIONS, **kwargs)
+
+
+def read_parquet_verified(fs: pafs.FileSystem, path: str, columns: list[str] | None = None) -> pa.Table:
+    try:
+        return pq.read_table(path, filesystem=fs, columns=columns, page_checksum_verification=True)
+    except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise CorruptFileError(path, f"corrupt Parquet ({exc})") from exc
+
+
+def verify_parquet(fs: pafs.FileSystem, path: str) -> None:
+    """Read every page of `path` (checksums verified, strings decoded); CorruptFileError if bad."""
+    with fs.open_input_file(path) as f:
+        pf = open_parquet(fs, path, f)
+        try:
+            for i in range(pf.num_row_groups):
+                t = pf.read_row_group(i, use_threads=False)
+                for col in t.columns:  # decoding validates UTF-8 of string columns
+                    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+                        col.validate(full=True)
+        except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:
+            raise CorruptFileError(path, f"corrupt Parquet ({exc})") from exc
+
+
+@dataclass
+class Publication:
+    """Files staged by one `Store.publish()` block; see the module docstring."""
+
+    store: "Store"
+    token: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    staged: list[tuple[str, str]] = field(default_factory=list)  # (staging path, final path)
+    stale: list[str] = field(default_factory=list)
+
+    def target(self, final: str) -> str:
+        """The staging path to write `final` to (unique to this publication)."""
+        self.store.check(final)
+        head, tail = posixpath.split(final)
+        tmp = posixpath.join(head, f".{tail}.tmp-{self.token}-{len(self.staged)}")
+        self.store.ensure_parent(final)
+        self.staged.append((tmp, final))
+        return tmp
+
+    def set_final(self, tmp: str, final: str) -> None:
+        """Give a staged file its final name once it is known (e.g. `-of-<n>` shard names); it must
+        stay in the same folder, so the move is a rename."""
+        self.store.check(final)
+        if posixpath.dirname(final) != posixpath.dirname(tmp):
+            raise ValueError(f"{final} is not in the folder of its staging file {tmp}")
+        self.staged = [(t, final if t == tmp else f) for t, f in self.staged]
+
+    def remove_after(self, paths: Iterable[str]) -> None:
+        """Delete these final paths once everything is moved into place (stale shards)."""
+        self.stale.extend(p for p in paths if self.store.check(p))
+
+    def _commit(self) -> None:
+        fs = self.store.fs
+        for i, (tmp, final) in enumerate(self.staged):
+            try:
+                fs.move(tmp, final)
+            except BaseException:
+                self._abort(self.staged[i:])
+                raise
+        finals = {f for _, f in self.staged}
+        for path in self.stale:
+            if path not in finals and self.store.exists(path):
+                fs.delete_file(path)
+
+    def _abort(self, staged=None) -> None:
+        for tmp, _ in (self.staged if staged is None else staged):
+            try:
+                if self.store.fs.get_file_info(tmp).type == pafs.FileType.File:
+                    self.store.fs.delete_file(tmp)
+            except OSError:  # best effort: the error being raised matters more
+                pass
 
 
 @dataclass(frozen=True)
 class Store:
     fs: pafs.FileSystem
     root: str  # local absolute path, or "bucket/prefix" for S3
+    s3_client_factory: object = None  # () -> boto3 S3 client, for locks on S3 roots (optional)
 
     @property
     def is_local(self) -> bool:
@@ -32,55 +175,126 @@ class Store:
     def uri(self) -> str:
         return self.root if self.is_local else f"s3://{self.root}"
 
+    # ---- paths ---------------------------------------------------------------------------
     def path(self, *parts: str) -> str:
-        return posixpath.join(self.root, *parts)
+        """`root/parts...`, refusing any part that would leave the root (PathEscapeError)."""
+        for part in parts:
+            if "\x00" in part or part.startswith("/") or "\\" in part:
+                raise PathEscapeError(f"path part {part!r} is not a relative storage path")
+            if any(seg == ".." for seg in part.split("/")):
+                raise PathEscapeError(f"path part {part!r} leaves the storage root {self.uri}")
+        return self.check(posixpath.join(self.root, *parts))
+
+    def check(self, path: str) -> str:
+        """`path` itself if it lies under the root (normalised), else PathEscapeError."""
+        norm = posixpath.normpath(path)
+        root = posixpath.normpath(self.root)
+        if root == ".":  # a SubTreeFileSystem rooted at "": any relative path that stays inside
+            if norm.startswith("/") or norm == ".." or norm.startswith("../"):
+                raise PathEscapeError(f"{path!r} is outside the storage root")
+            return path
+        if norm != root and not norm.startswith(root.rstrip("/") + "/"):
+            raise PathEscapeError(f"{path!r} is outside the storage root {self.uri}")
+        return path
+
+    def rel(self, path: str) -> str:
+        """Root-relative form of a path under the root (what records store)."""
+        norm = posixpath.normpath(self.check(path))
+        return posixpath.relpath(norm, posixpath.normpath(self.root))
+
+    def resolve(self, stored: str) -> str:
+        """A path read from a record: relative (new) or absolute under some old root (old records):
+        the part from the first known top-level folder on is taken relative to this root."""
+        if not stored.startswith("/") and "://" not in stored and not stored.startswith(self.root):
+            return self.path(stored)
+        if stored.startswith(self.root.rstrip("/") + "/"):
+            return self.check(stored)
+        for top in ("pdfs/", "markdown/", "cache/", "raw/", "submissions/"):
+            i = stored.find("/" + top)
+            if i >= 0:
+                return self.path(stored[i + 1:])
+        raise PathEscapeError(f"stored path {stored!r} is not under the storage root {self.uri}")
 
     # ---- reading -------------------------------------------------------------------------
     def exists(self, path: str) -> bool:
-        return self.fs.get_file_info(path).type == pafs.FileType.File
+        return self.fs.get_file_info(self.check(path)).type == pafs.FileType.File
 
     def read_bytes(self, path: str) -> bytes:
-        with self.fs.open_input_stream(path) as f:
+        with self.fs.open_input_stream(self.check(path)) as f:
             return f.read()
 
     def read_json(self, path: str):
-        return json.loads(self.read_bytes(path))
+        data = self.read_bytes(path)
+        try:
+            return json.loads(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise CorruptFileError(path, f"not valid JSON ({exc})") from exc
 
-    def iter_jsonl(self, path: str) -> Iterator[dict]:
-        with self.fs.open_input_stream(path) as f:
-            for line in io.TextIOWrapper(f, encoding="utf-8"):
-                if line.strip():
-                    yield json.loads(line)
+    def read_json_or_none(self, path: str):
+        """A cache or checkpoint entry: None when missing, truncated or corrupt (a miss)."""
+        try:
+            return self.read_json(path) if self.exists(path) else None
+        except (CorruptFileError, OSError):
+            return None
+
+    def iter_jsonl(self, path: str, scrub_surrogates: bool = False) -> Iterator[dict]:
+        """Lines of a JSONL file; a bad line raises CorruptFileError naming file and line.
+        `scrub_surrogates`: lone surrogates (kept as `\\udXXX` escapes in the file, as the API sent
+        them) come back as U+FFFD, for readers that parse text into Parquet (which needs UTF-8)."""
+        with self.fs.open_input_stream(self.check(path)) as f:
+            try:
+                for n, line in enumerate(io.TextIOWrapper(f, encoding="utf-8", errors="strict"), start=1):
+                    if line.strip():
+                        try:
+                            obj = json.loads(line)
+                        except ValueError as exc:
+                            raise CorruptFileError(path, f"line {n} is not valid JSON ({exc})") from exc
+                        yield _scrub(obj) if scrub_surrogates and _SURROGATE_ESCAPE.search(line) else obj
+            except UnicodeDecodeError as exc:
+                raise CorruptFileError(path, f"not UTF-8 ({exc})") from exc
 
     def read_parquet(self, path: str, columns: list[str] | None = None) -> pa.Table:
-        return pq.read_table(path, filesystem=self.fs, columns=columns)
+        return read_parquet_verified(self.fs, self.check(path), columns)
 
     def list_files(self, prefix: str) -> list[str]:
-        sel = pafs.FileSelector(prefix, recursive=True, allow_not_found=True)
+        sel = pafs.FileSelector(self.check(prefix), recursive=True, allow_not_found=True)
         return sorted(i.path for i in self.fs.get_file_info(sel) if i.type == pafs.FileType.File)
 
-    # ---- atomic writing ------------------------------------------------------------------
-    def _tmp_for(self, path: str) -> str:
-        head, tail = posixpath.split(path)
-        return posixpath.join(head, f".{tail}.tmp-{uuid.uuid4().hex[:8]}")
-
-    def _ensure_parent(self, path: str) -> None:
-        if self.is_local:
+    # ---- atomic publishing: the one primitive ----------------------------------------------
+    def ensure_parent(self, path: str) -> None:
+        fs = self.fs.base_fs if isinstance(self.fs, pafs.SubTreeFileSystem) else self.fs
+        if not isinstance(fs, pafs.S3FileSystem):  # S3 has no folders to make
             self.fs.create_dir(posixpath.dirname(path), recursive=True)
+
+    @contextmanager
+    def publish(self) -> Iterator[Publication]:
+        """Publish several files together: `pub.target(final)` gives each its staging path; on
+        success all are moved into place (then `remove_after` paths are deleted), on any error
+        this publication's staged files are deleted and nothing else is touched."""
+        pub = Publication(self)
+        try:
+            yield pub
+        except BaseException:
+            pub._abort()
+            raise
+        pub._commit()
+
+    @contextmanager
+    def lock(self, name: str, timeout_s: float = 3600.0):
+        """Exclusive lock `name` for every process sharing this root (see resources/store_lock.py)."""
+        with lock_for(self, name, timeout_s):
+            yield
+
+    @contextmanager
+    def slot(self, name: str, slots: int, timeout_s: float = 24 * 3600.0, on_wait=None):
+        """One of `slots` shared slots `name` (at most `slots` holders across processes)."""
+        with slot_for(self, name, slots, timeout_s, on_wait):
+            yield
 
     def write_with(self, path: str, writer) -> None:
         """Call `writer(target_path)` and publish the file at `path` atomically."""
-        # S3 too: pyarrow completes an upload when the stream closes, even on an exception,
-        # so the object is written under a temporary key and copied into place.
-        self._ensure_parent(path)
-        tmp = self._tmp_for(path)
-        try:
-            writer(tmp)
-            self.fs.move(tmp, path)
-        except BaseException:
-            if self.fs.get_file_info(tmp).type == pafs.FileType.File:
-                self.fs.delete_file(tmp)
-            raise
+        with self.publish() as pub:
+            writer(pub.target(path))
 
     def write_bytes(self, path: str, data: bytes) -> None:
         def _w(target: str) -> None:
@@ -90,7 +304,7 @@ class Store:
         self.write_with(path, _w)
 
     def write_json(self, path: str, obj) -> None:
-        self.write_bytes(path, json.dumps(obj, ensure_ascii=False, sort_keys=True).encode())
+        self.write_bytes(path, dumps_json(obj))
 
     def write_jsonl(self, path: str, rows: Iterable[dict]) -> int:
         count = 0
@@ -99,38 +313,59 @@ class Store:
             nonlocal count
             with self.fs.open_output_stream(target) as f:
                 for row in rows:
-                    f.write((json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n").encode())
+                    f.write(dumps_json(row) + b"\n")
                     count += 1
 
         self.write_with(path, _w)
         return count
 
     def write_parquet(self, path: str, table: pa.Table) -> None:
-        self.write_with(path, lambda target: pq.write_table(table, target, filesystem=self.fs))
+        self.write_with(path, lambda target: pq.write_table(table, target, filesystem=self.fs,
+                                                            **PARQUET_WRITE_OPTIONS))
 
     def delete_dir(self, path: str) -> None:
-        if self.fs.get_file_info(path).type == pafs.FileType.Directory:
+        if self.fs.get_file_info(self.check(path)).type == pafs.FileType.Directory:
             self.fs.delete_dir(path)
 
     # ---- content-addressed PDFs ----------------------------------------------------------
     def pdf_path(self, sha256: str) -> str:
+        if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
+            raise PathEscapeError(f"{sha256!r} is not a sha256 hex digest")
         return self.path("pdfs", sha256[:2], f"{sha256}.pdf")
 
+    def pdf_ok(self, sha256: str) -> bool:
+        """The stored PDF exists and its bytes hash to `sha256`."""
+        path = self.pdf_path(sha256)
+        try:
+            return self.exists(path) and hashlib.sha256(self.read_bytes(path)).hexdigest() == sha256
+        except OSError:
+            return False
+
+    def read_pdf(self, sha256: str) -> bytes:
+        """The PDF's bytes, verified against its sha256 (CorruptFileError on a mismatch)."""
+        path = self.pdf_path(sha256)
+        data = self.read_bytes(path)
+        got = hashlib.sha256(data).hexdigest()
+        if got != sha256:
+            raise CorruptFileError(path, f"sha256 mismatch (bytes hash to {got})")
+        return data
+
     def put_pdf(self, data: bytes) -> tuple[str, str, bool]:
-        """Store PDF bytes once. Returns (sha256, path, newly_written)."""
+        """Store PDF bytes once. Returns (sha256, path, newly_written); a stored copy whose bytes
+        do not match its name (bit rot, a partial copy) is replaced."""
         sha = hashlib.sha256(data).hexdigest()
         path = self.pdf_path(sha)
-        if self.exists(path):
+        if self.pdf_ok(sha):
             return sha, path, False
         self.write_bytes(path, data)
         return sha, path, True
 
 
-def store_from_uri(root: str, s3_options: dict | None = None) -> Store:
+def store_from_uri(root: str, s3_options: dict | None = None, s3_client_factory=None) -> Store:
     """`/abs/dir` or `s3://bucket/prefix` -> Store. `s3_options` go to pyarrow's S3FileSystem."""
     if root.startswith("s3://"):
         fs = pafs.S3FileSystem(**(s3_options or {}))
-        return Store(fs, root[len("s3://"):].rstrip("/"))
+        return Store(fs, root[len("s3://"):].rstrip("/"), s3_client_factory)
     local = pafs.LocalFileSystem()
     path = posixpath.abspath(root)
     local.create_dir(path, recursive=True)

@@ -7,6 +7,7 @@ from partitions.definitions import split_partition_mapping, venue_year_partition
 from resources import StorageResource
 from reviewbench_assets import paths
 from reviewbench_assets.checks import ROW_CHECKS, partitioned_check_specs, row_check_results
+from reviewbench_assets.failures import fail_without_retry
 from reviewbench_assets.stages.rows_writer import assemble_rows, iter_markdown, write_rows
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.metadata import column_schema, preview
@@ -26,7 +27,7 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
     store = storage.store()
     subs = {r["forum_id"]: r for r in store.read_parquet(store.path(paths.submissions(venue.key))).to_pylist()}
     errors: list[dict] = []
-    pairs = assemble_rows(store.iter_jsonl(store.path(paths.raw_forums(venue.key))),
+    pairs = assemble_rows(store.iter_jsonl(store.path(paths.raw_forums(venue.key)), scrub_surrogates=True),
                           iter_markdown(store, store.path(paths.markdown(venue.key))), subs, venue, errors)
     out = store.path(paths.rows(venue.key))
     stats = write_rows(store, out, store.path(paths.provenance(venue.key)), pairs)
@@ -57,18 +58,23 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
         from reviewbench_assets.stages.corpus_writer import assemble_conference_split
 
         store = storage.store()
-        keys = [k for k in catalogue().keys_for_split(split) if store.exists(store.path(paths.rows(k)))]
-        context.log.info(f"{split}: venue-years with rows: {keys or 'none'}")
-        corpus = store.path(paths.CORPUS_DIR)
+        # One writer per split at a time, for every process on this storage root: runs of two
+        # venue-years of the same conference both rebuild this split; the lock makes the later one
+        # list the rows after the earlier one published, so neither drops the other's rows.
+        with store.lock(f"split-{split}"), fail_without_retry():
+            keys = [k for k in catalogue().keys_for_split(split) if store.exists(store.path(paths.rows(k)))]
+            context.log.info(f"{split}: venue-years with rows: {keys or 'none'}")
+            corpus = store.path(paths.CORPUS_DIR)
 
-        def existing(fn):
-            return [store.path(fn(k)) for k in keys if store.exists(store.path(fn(k)))]
+            def existing(fn):
+                return [store.path(fn(k)) for k in keys if store.exists(store.path(fn(k)))]
 
-        stats, configs = assemble_conference_split(
-            store.fs, corpus, split, [store.path(paths.rows(k)) for k in keys], existing(paths.provenance),
-            PROVENANCE_SCHEMA, existing(paths.re2_review), existing(paths.re2_rebuttal),
-            test_share=config.re2_test_share)
-        store.write_json(store.path(paths.split_stats(split)), {**stats.to_dict(), "configs": configs})
+            stats, configs = assemble_conference_split(
+                store.fs, corpus, split, [store.path(paths.rows(k)) for k in keys], existing(paths.provenance),
+                PROVENANCE_SCHEMA, existing(paths.re2_review), existing(paths.re2_rebuttal),
+                test_share=config.re2_test_share)
+            store.write_json(store.path(paths.split_stats(split)),  # paths relative to the root
+                             {**stats.to_dict(), "files": [store.rel(f) for f in stats.files], "configs": configs})
         return dg.MaterializeResult(metadata={
             "dagster/row_count": stats.num_examples, "num_bytes": stats.num_bytes,
             "venue_years": keys, "files": [f.rsplit("/", 1)[-1] for f in stats.files],
@@ -85,13 +91,18 @@ split_assets = [build_split_asset(s) for s in catalogue().splits]
           deps=[a.key for a in split_assets])
 def dataset_card(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """README.md with configs, dataset_info and statistics, so `datasets.load_dataset(dir)` works."""
+    store = storage.store()
+    with store.lock("dataset-card"):  # read every split's figures and publish: one card writer at a time
+        return _write_card(store)
+
+
+def _write_card(store) -> dg.MaterializeResult:
     from datetime import datetime, timezone
 
     from reviewbench_assets.domain.card import card_for_ui, extra_config_splits, render_dataset_card
     from reviewbench_assets.stages.card_writer import write_dataset_card, write_score_plots
     from reviewbench_assets.stages.corpus_writer import SplitStats
 
-    store = storage.store()
     stats, extra = {}, {}
     for split in catalogue().splits:
         p = store.path(paths.split_stats(split))

@@ -17,8 +17,8 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import OpenReviewResource, StorageResource
-from resources.openreview_api import NOT_RETRYABLE
 from reviewbench_assets.checks import partition_metadata, partitioned_check_specs
+from reviewbench_assets.failures import fail_without_retry, openreview_slot
 from reviewbench_assets.metadata import iso_time, preview
 from reviewbench_assets.stages.crawl import check_api_version
 from reviewbench_assets.stages.refresh import CrawlResult, refresh_venue
@@ -43,14 +43,13 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
     """Submissions with every reply (`details=replies`), withdrawn and desk-rejected included."""
     venue = catalogue().get(context.partition_key)
     log = context.log.warning
-    try:
+    # one of the OpenReview slots (CLI runs too); credentials, a long 429 window, a corrupt file: stop
+    with openreview_slot(storage, context.log.warning), fail_without_retry():
         v2 = openreview.api("v2", on_event=log)
         check_api_version(v2, venue)
         api = v2 if venue.api == "v2" else openreview.api("v1", on_event=log)
         result = refresh_venue(venue, storage.store(), v2, api, full_refresh=config.full_refresh,
                                review_edits=config.review_edits, log=context.log.info)
-    except NOT_RETRYABLE as exc:  # credentials, unreachable host: retrying cannot help, say what to set
-        raise dg.Failure(description=str(exc), allow_retries=False) from exc
     return _result(result, api, config.max_quarantined_share, venue.key)
 
 

@@ -8,7 +8,7 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import BrowserResource, OpenReviewResource, StorageResource
-from resources.openreview_api import NOT_RETRYABLE
+from reviewbench_assets.failures import fail_without_retry, openreview_slot
 from reviewbench_assets.metadata import iso_time, preview, table_metadata
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
@@ -20,6 +20,7 @@ SUBMISSION_COLUMNS = {
     "revision_id": "the chosen revision (edit/reference id); empty for current_is_initial and unavailable",
     "pdf_sha256": "the stored PDF: pdfs/<sha256[:2]>/<sha256>.pdf",
     "pdf_fetch": "how the PDF was fetched: single request or batch (/attachment?ids=)",
+    "error_final": "true: the error is the forum's answer (404, not a PDF, over a cap); false: transient, retried next run",
 }
 
 
@@ -50,31 +51,33 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
                             storage: StorageResource) -> dg.MaterializeResult:
     """Revision history read in a real browser; chosen PDF stored by sha256 with its rule."""
     venue = catalogue().get(context.partition_key)
-    try:
+    # one of the OpenReview slots (CLI runs too); no credentials / a long 429 window: stop, record nothing
+    with openreview_slot(storage, context.log.warning), fail_without_retry():
         api = openreview.api(venue.api, on_event=context.log.warning)
-    except NOT_RETRYABLE as exc:  # credentials, unreachable host: retrying cannot help, say what to set
-        raise dg.Failure(description=str(exc), allow_retries=False) from exc
 
-    def scrape(forum_ids: list[str], on_done) -> dict:
-        return browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
-                                        limiter=openreview.limiter, on_done=on_done,
-                                        api_urls=[openreview.api_v1_url, openreview.api_v2_url])
+        def scrape(forum_ids: list[str], on_done) -> dict:
+            return browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
+                                            limiter=openreview.limiter, on_done=on_done,
+                                            api_urls=[openreview.api_v1_url, openreview.api_v2_url])
 
-    r = choose_initial_pdfs(venue, storage.store(), api, scrape if config.use_browser else None,
-                            cross_check=config.cross_check_api,
-                            allow_earliest_public=openreview.allow_earliest_public,
-                            max_workers=config.download_workers, batch_attachments=config.batch_attachments,
-                            log=context.log.info, warn=context.log.warning)
+        r = choose_initial_pdfs(venue, storage.store(), api, scrape if config.use_browser else None,
+                                cross_check=config.cross_check_api,
+                                allow_earliest_public=openreview.allow_earliest_public,
+                                max_workers=config.download_workers, batch_attachments=config.batch_attachments,
+                                log=context.log.info, warn=context.log.warning)
     records = r.records
     check = r.deadline_check
     fresh = [x for x in records if x.get("revision_requests") is not None]
     this_run = [x for x in records if x["forum_id"] in r.redone]
+    retryable = sum(1 for x in records if x.get("error") and not x.get("error_final"))
+    if retryable:
+        context.log.warning(f"{venue.key}: {retryable} forums met transient errors (5xx after retries, no "
+                            "answer) and are left to do: the next run retries them")
     errors = Counter((x.get("error") or "").split(":")[0] or None for x in records if x.get("error"))
-    this_run = [x for x in records if x["forum_id"] in r.redone]
     return dg.MaterializeResult(metadata={
         **table_metadata(SUBMISSIONS_SCHEMA, r.table.num_rows, r.out_path, SUBMISSION_COLUMNS),
         # this run's work ...
-        "forums_done_this_run": r.todo, "forums_resumed": r.resumed,
+        "forums_done_this_run": r.todo, "forums_resumed": r.resumed, "retryable_errors": retryable,
         "pdf_fetch_this_run": dict(Counter(x.get("pdf_fetch") or "none" for x in this_run)),
         "forums_per_s": round(r.todo / max(r.elapsed_s, 1e-6), 2),
         "browser_s": round(r.browser_s, 2),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from ocr_ray.pdf_pages import PdfReadError, check_pdf_bytes, open_pdf
+from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, open_pdf
 
 _PDFIUM_LOCK = threading.Lock()
 
@@ -20,7 +20,7 @@ class BadPdf(ValueError):
 
 def inspect_pdf(data: bytes) -> int:
     """Return the page count, or raise BadPdf with the reason (not a PDF, truncated, encrypted,
-    zero pages, corrupt)."""
+    zero pages, corrupt, over a cap: inflated streams, image size, pages)."""
     with _PDFIUM_LOCK:
         try:
             check_pdf_bytes(data)
@@ -33,4 +33,8 @@ def inspect_pdf(data: bytes) -> int:
             doc.close()
     if pages == 0:
         raise BadPdf("PDF has zero pages")
+    try:
+        check_page_count(pages)
+    except PdfReadError as exc:
+        raise BadPdf(str(exc)) from None
     return pages

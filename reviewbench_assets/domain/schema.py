@@ -123,6 +123,9 @@ SUBMISSIONS_SCHEMA = pa.schema([
     # OpenReview requests spent on this forum: revision discovery (browser page + API) and PDFs
     # (a batched zip request is shared among its forums)
     ("revision_requests", pa.float64()), ("pdf_requests", pa.float64()),
+    # True: the error is the forum's answer (404, not a PDF, over a cap); False: transient (5xx after
+    # retries, no answer), the forum is done again by the next run. None when there is no error.
+    ("error_final", pa.bool_()),
 ])
 
 # reviewbench_split's provenance rows (`rows/<pk>.provenance.parquet`, the `provenance` config).

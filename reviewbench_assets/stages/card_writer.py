@@ -1,30 +1,21 @@
-"""Publishing the dataset card and its score plots under the corpus folder (atomic: temp file under
-`.staging/` + move). The card's text is rendered in `reviewbench_assets.domain.card`."""
+"""Publishing the dataset card and its score plots under the corpus folder, through the store's one
+atomic-publish primitive (`Store.publish`). The card's text is rendered in
+`reviewbench_assets.domain.card`."""
 from __future__ import annotations
-
-import uuid
 
 import pyarrow.fs as pafs
 
+from resources.store import Store
 from reviewbench_assets.domain.card import fmt_value, with_data
 from reviewbench_assets.domain.corpus_stats import SplitStats
-from reviewbench_assets.stages.corpus_writer import STAGING_DIR, join_path
+from reviewbench_assets.stages.corpus_writer import join_path
 
 
 def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes) -> str:
-    """Write ``out_dir/rel`` atomically (temp file under ``.staging/`` + move); the final path."""
-    staging = join_path(out_dir, STAGING_DIR)
-    fs.create_dir(staging, recursive=True)
-    tmp = join_path(staging, f"{rel.replace('/', '-')}-{uuid.uuid4().hex}")
-    final = join_path(out_dir, rel)
-    try:
-        with fs.open_output_stream(tmp) as f:
-            f.write(data)
-        fs.move(tmp, final)
-    except BaseException:
-        if fs.get_file_info(tmp).type == pafs.FileType.File:
-            fs.delete_file(tmp)
-        raise
+    """Write ``out_dir/rel`` atomically; the final path."""
+    store = Store(fs, out_dir)
+    final = store.path(rel) if out_dir else rel
+    store.write_bytes(final, data)
     return final
 
 

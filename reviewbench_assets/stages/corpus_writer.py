@@ -8,18 +8,18 @@ Layout under ``out_dir`` (what ``datasets.load_dataset(out_dir)`` reads through 
 
     data/<split>-00000-of-0000n.parquet        default config, exactly REVIEWBENCH_SCHEMA
     <config>/<split>-00000-of-00001.parquet    extra configs (provenance, review, rebuttal, ...)
-    .staging/                                  temporary files of runs in progress (hidden)
-
-Atomicity: shards are written under ``.staging/`` and only moved to their final names once
-complete (a rename locally; on S3 a move is a server-side copy, each object appears whole), so a
-final name never holds a partial file. Stale shards of the same split (e.g. a previous run with
-more shards) are deleted after the new ones are in place. A crash between the two steps can leave
-both generations visible; re-running the split repairs it.
+Atomicity: every file is published through the store's one primitive (``Store.publish``): shards
+are written under hidden staging names unique to this run (``.<name>.tmp-<token>-<i>`` in their
+final folder) and moved to their final names once complete (a rename locally; on S3 a server-side
+copy, each object appears whole), so a final name never holds a partial file; a failure removes
+only this run's staging files. Stale shards of the same split (e.g. a previous run with more
+shards) are deleted after the new ones are in place. A crash between the two steps can leave both
+generations visible; re-running the split repairs it. Concurrent writers of the same split are
+serialised by the caller (``Store.lock``, see ``reviewbench_assets/corpus.py``).
 """
 from __future__ import annotations
 
 import re
-import uuid
 from typing import Iterable, Iterator
 
 import pyarrow as pa
@@ -31,6 +31,7 @@ from reviewbench_assets.domain.corpus_stats import (ConfigFileStats, SplitStats,
                                                     is_accepted, parse_rating, venue_year_key)
 from reviewbench_assets.domain.re2 import (DEFAULT_TEST_SHARE, REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA,
                                            TRAIN_TEST_SPLITS)
+from resources.store import CorruptFileError, Store, open_parquet, parquet_writer
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
 from reviewbench_assets.stages.re2_writer import config_split_reader
@@ -57,7 +58,6 @@ __all__ = [
 DEFAULT_TARGET_SHARD_BYTES = 300_000_000
 DEFAULT_ROW_GROUP_ROWS = 100
 DEFAULT_COMPRESSION = "zstd"
-STAGING_DIR = ".staging"
 
 # HF split names must match r"^\w+(\.\w+)*$"; we also forbid "." and "-" so that the
 # `data/<split>-*` glob of one split can never match another split's shards.
@@ -120,18 +120,6 @@ def _check_name(kind: str, name: str) -> None:
         raise ValueError(f"invalid {kind} name {name!r}: use letters, digits and '_' only")
 
 
-def _delete_staging(fs: pafs.FileSystem, out_dir: str, prefix: str) -> None:
-    """Remove leftovers of earlier crashed runs for this split/config."""
-    staging = join_path(out_dir, STAGING_DIR)
-    sel = pafs.FileSelector(staging, allow_not_found=True, recursive=False)
-    for info in fs.get_file_info(sel):
-        if info.base_name.startswith(prefix + "-"):
-            if info.type == pafs.FileType.Directory:
-                fs.delete_dir(info.path)
-            elif info.type == pafs.FileType.File:
-                fs.delete_file(info.path)
-
-
 def _file_size(fs: pafs.FileSystem, path: str) -> int:
     return int(fs.get_file_info(path).size or 0)
 
@@ -188,9 +176,13 @@ def _iter_input_batches(
     # Validate every input up front: fail before writing anything.
     for path in inputs:
         with fs.open_input_file(path) as f:
-            validate_parquet_schema(pq.ParquetFile(f).schema_arrow, path)
+            validate_parquet_schema(open_parquet(fs, path, f).schema_arrow, path)
     for path in inputs:
         for batch in iter_parquet_batches(fs, path, batch_rows):
+            try:  # a flipped byte that passed the page CRC still cannot reach the corpus
+                batch.validate(full=True)
+            except pa.ArrowException as exc:
+                raise CorruptFileError(path, f"invalid data ({exc})") from exc
             yield path, batch.cast(REVIEWBENCH_SCHEMA)
 
 
@@ -239,14 +231,8 @@ def _estimate_bytes(table: pa.Table) -> int:
 def _open_writer(
     fs: pafs.FileSystem, path: str, schema: pa.Schema, compression: str
 ) -> pq.ParquetWriter:
-    return pq.ParquetWriter(
-        path,
-        schema,
-        filesystem=fs,
-        compression=compression,
-        write_statistics=True,
-        write_page_index=True,
-    )
+    return parquet_writer(fs, path, schema, compression=compression, write_statistics=True,
+                          write_page_index=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -273,8 +259,8 @@ def write_conference_split(
       row group that would take its uncompressed estimate past ``target_shard_bytes`` (a shard
       always holds at least one row group, so one huge row group may exceed the target).
     - Memory: at most one input batch plus one row group at a time.
-    - Shards are written under ``out_dir/.staging/`` and moved to their final names once the shard
-      count is known; stale shards of this split (other names) are then deleted.
+    - Shards are staged under names unique to this run and moved to their final names once the
+      shard count is known; stale shards of this split (other names) are then deleted.
     - An empty split (no rows) ends with no shards at all (and no split in the card).
     - Same inputs + same pyarrow version -> byte-identical shards.
     """
@@ -285,9 +271,7 @@ def write_conference_split(
         raise ValueError("row_group_rows must be positive")
 
     data_dir = join_path(out_dir, "data")
-    _delete_staging(fs, out_dir, split)
-    staging = join_path(out_dir, STAGING_DIR, f"{split}-{uuid.uuid4().hex}")
-    fs.create_dir(staging, recursive=True)
+    store = Store(fs, out_dir)
 
     stats = StatsAccumulator()
     seen: dict[str, str] = {}
@@ -310,42 +294,31 @@ def write_conference_split(
                     seen[fid] = path
             yield batch
 
-    try:
-        for rg in _row_groups(batches(), row_group_rows):
-            size = _estimate_bytes(rg)
-            if writer is not None and shard_bytes > 0 and shard_bytes + size > target_shard_bytes:
+    with store.publish() as pub:
+        try:
+            for rg in _row_groups(batches(), row_group_rows):
+                size = _estimate_bytes(rg)
+                if writer is not None and shard_bytes > 0 and shard_bytes + size > target_shard_bytes:
+                    writer.close()
+                    writer = None
+                if writer is None:
+                    temp_paths.append(pub.target(join_path(data_dir, f"{split}-part-{len(temp_paths):05d}")))
+                    writer = _open_writer(fs, temp_paths[-1], REVIEWBENCH_SCHEMA, compression)
+                    shard_bytes = 0
+                writer.write_table(rg, row_group_size=row_group_rows)
+                shard_bytes += size
+                dataset_bytes += size
+                num_examples += rg.num_rows
+                stats.add(rg)
+        finally:
+            if writer is not None:
                 writer.close()
-                writer = None
-            if writer is None:
-                temp_paths.append(join_path(staging, f"part-{len(temp_paths):05d}.parquet"))
-                writer = _open_writer(fs, temp_paths[-1], REVIEWBENCH_SCHEMA, compression)
-                shard_bytes = 0
-            writer.write_table(rg, row_group_size=row_group_rows)
-            shard_bytes += size
-            dataset_bytes += size
-            num_examples += rg.num_rows
-            stats.add(rg)
-        if writer is not None:
-            writer.close()
-            writer = None
-
-        # Publish: temp -> final names, then drop stale shards of this split.
-        fs.create_dir(data_dir, recursive=True)
-        stale = set(list_split_shards(fs, out_dir, split))
+        # Publish: staged -> final names (now that n is known), then drop stale shards of this split.
         n = len(temp_paths)
         final_paths = [join_path(data_dir, shard_name(split, i, n)) for i in range(n)]
         for tmp, final in zip(temp_paths, final_paths):
-            fs.move(tmp, final)
-        for old in sorted(stale - set(final_paths)):
-            fs.delete_file(old)
-    finally:
-        if writer is not None:
-            try:
-                writer.close()
-            except Exception:  # pragma: no cover - best effort on the failure path
-                pass
-        if fs.get_file_info(staging).type != pafs.FileType.NotFound:
-            fs.delete_dir(staging)
+            pub.set_final(tmp, final)
+        pub.remove_after(sorted(set(list_split_shards(fs, out_dir, split)) - set(final_paths)))
 
     return SplitStats(
         split=split,
@@ -369,7 +342,7 @@ def compute_split_stats(
     dataset_bytes = 0
     for path in files:
         with fs.open_input_file(path) as f:
-            validate_parquet_schema(pq.ParquetFile(f).schema_arrow, path)
+            validate_parquet_schema(open_parquet(fs, path, f).schema_arrow, path)
         for batch in iter_parquet_batches(fs, path, row_group_rows):
             t = pa.Table.from_batches([batch.cast(REVIEWBENCH_SCHEMA)]).combine_chunks()
             num_examples += t.num_rows
@@ -434,50 +407,17 @@ def write_config_table(
     if config_name in ("default", "data"):
         raise ValueError(f"config name {config_name!r} is reserved")
     schema, batches = _as_batches(table_or_batches, schema)
-    prefix = f"{config_name}.{split}"
-    _delete_staging(fs, out_dir, prefix)
-    staging_dir = join_path(out_dir, STAGING_DIR)
-    fs.create_dir(staging_dir, recursive=True)
-    tmp = join_path(staging_dir, f"{prefix}-{uuid.uuid4().hex}.parquet")
     config_dir = join_path(out_dir, config_name)
     final = join_path(config_dir, shard_name(split, 0, 1))
     num_examples = 0
-    writer = _open_writer(fs, tmp, schema, compression)
-    try:
-        pending: list[pa.RecordBatch] = []
-        n = 0
-        for batch in batches:
-            if batch.schema != schema:
-                batch = batch.cast(schema)
-            offset = 0
-            while offset < batch.num_rows:
-                take = min(row_group_rows - n, batch.num_rows - offset)
-                pending.append(batch.slice(offset, take))
-                n += take
-                offset += take
-                if n == row_group_rows:
-                    writer.write_table(pa.Table.from_batches(pending, schema=schema))
-                    num_examples += n
-                    pending, n = [], 0
-        if n:
-            writer.write_table(pa.Table.from_batches(pending, schema=schema))
-            num_examples += n
-        writer.close()
-        fs.create_dir(config_dir, recursive=True)
-        stale = {
-            i.path for i in _list_files(fs, config_dir) if _shard_re(split).match(i.base_name)
-        }
-        fs.move(tmp, final)
-        for old in sorted(stale - {final}):
-            fs.delete_file(old)
-    except BaseException:
+    with Store(fs, out_dir).publish() as pub:
+        writer = _open_writer(fs, pub.target(final), schema, compression)
         try:
+            num_examples = _write_batches(writer, batches, schema, row_group_rows)
+        finally:
             writer.close()
-        except Exception:
-            pass
-        if fs.get_file_info(tmp).type == pafs.FileType.File:
-            fs.delete_file(tmp)
-        raise
+        pub.remove_after(sorted(i.path for i in _list_files(fs, config_dir)
+                                if _shard_re(split).match(i.base_name) and i.path != final))
     return ConfigFileStats(
         config_name=config_name,
         split=split,
@@ -486,6 +426,31 @@ def write_config_table(
         num_bytes=_file_size(fs, final),
         schema=schema,
     )
+
+
+def _write_batches(writer: pq.ParquetWriter, batches: Iterator[pa.RecordBatch], schema: pa.Schema,
+                   row_group_rows: int) -> int:
+    """Regroup `batches` into row groups of `row_group_rows` rows; returns the number of rows."""
+    num_examples = 0
+    pending: list[pa.RecordBatch] = []
+    n = 0
+    for batch in batches:
+        if batch.schema != schema:
+            batch = batch.cast(schema)
+        offset = 0
+        while offset < batch.num_rows:
+            take = min(row_group_rows - n, batch.num_rows - offset)
+            pending.append(batch.slice(offset, take))
+            n += take
+            offset += take
+            if n == row_group_rows:
+                writer.write_table(pa.Table.from_batches(pending, schema=schema))
+                num_examples += n
+                pending, n = [], 0
+    if n:
+        writer.write_table(pa.Table.from_batches(pending, schema=schema))
+        num_examples += n
+    return num_examples
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from partitions.catalogue import VenueYear
-from resources.openreview_api import OpenReviewApi, OpenReviewError
+from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
 from resources.store import Store
 from reviewbench_assets.domain.posts import field_value
 
@@ -73,21 +73,34 @@ def submission_queries(venue: VenueYear) -> list[Query]:
     return queries
 
 
+class CrawlShortfall(RuntimeError):
+    """The API stopped returning notes before the `count` it reported."""
+
+
 def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_dir: str,
                  progress: Callable[[str, int], None] = lambda label, n: None) -> Iterator[dict]:
-    """Yield each raw forum once (deduplicated by id), resuming from page checkpoints."""
+    """Yield each raw forum once (deduplicated by id), resuming from page checkpoints.
+
+    Pages are asked for until the query's `count` (sent with `count=true` on the first page,
+    openreview-api.md: v2 returns a total only when asked) is reached, whatever size each page
+    has: a server answering fewer than `limit` notes per page is paged on, not taken as the end.
+    An empty page before `count` is a CrawlShortfall with the numbers. Without a count (an old
+    server) a short page ends the query as before."""
     seen: set[str] = set()
     for query in submission_queries(venue):
-        offset = 0
+        offset, total = 0, None
         while True:
             page_path = f"{checkpoint_dir}/{query.label}-{query.digest}-{offset:08d}.json"
-            if store.exists(page_path):
-                notes = store.read_json(page_path)
-            else:
+            page = store.read_json_or_none(page_path)  # a corrupt checkpoint is a miss: fetched again
+            if not (isinstance(page, dict) and isinstance(page.get("notes"), list)):
                 params = dict(query.params) | {"details": "replies", "limit": str(PAGE_SIZE),
-                                               "offset": str(offset), "sort": "number:asc"}
-                notes = api.get_json("/notes", params).get("notes") or []
-                store.write_json(page_path, notes)
+                                               "offset": str(offset), "sort": "number:asc", "count": "true"}
+                body = api.get_json("/notes", params)
+                page = {"notes": body.get("notes") or [], "count": body.get("count")}
+                store.write_json(page_path, page)
+            notes = page["notes"]
+            if isinstance(page.get("count"), int):
+                total = page["count"]
             for note in notes:
                 note_id = note.get("id") if isinstance(note, dict) else None
                 if note_id is None or note_id not in seen:
@@ -95,9 +108,18 @@ def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_
                         seen.add(note_id)
                     yield {"query": query.label, "note": note}
             progress(query.label, len(notes))
-            if len(notes) < PAGE_SIZE:
+            offset += len(notes)
+            if total is None:
+                if len(notes) < PAGE_SIZE:
+                    break
+                continue
+            if offset >= total:
                 break
-            offset += PAGE_SIZE
+            if not notes:
+                raise CrawlShortfall(
+                    f"{venue.key}: query {query.label} {dict(query.params)} reported count={total} but "
+                    f"the API returned only {offset} notes (an empty page at offset {offset}); "
+                    "nothing was published, re-run to resume from the checkpointed pages")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,8 +163,9 @@ def changed_forums(api: OpenReviewApi, venue: VenueYear, since_ms: int, known: d
         offset = 0
         while True:
             params = {"domain": venue_id, "sort": "tmdate:desc", "trash": "true", "limit": str(PAGE_SIZE),
-                      "offset": str(offset)}
-            notes = api.get_json("/notes", params).get("notes") or []
+                      "offset": str(offset), "count": "true"}
+            body = api.get_json("/notes", params)
+            notes, total = body.get("notes") or [], body.get("count")
             cs.requests += 1
             older = False
             for n in notes:
@@ -158,9 +181,9 @@ def changed_forums(api: OpenReviewApi, venue: VenueYear, since_ms: int, known: d
                     cs.deleted.add(forum)
                 else:
                     cs.changed.add(forum)
-            if older or len(notes) < PAGE_SIZE:
+            offset += len(notes)  # by what came back: a server may answer shorter pages than asked
+            if older or not notes or (offset >= total if isinstance(total, int) else len(notes) < PAGE_SIZE):
                 break
-            offset += PAGE_SIZE
     cs.changed -= cs.deleted
     return cs
 
@@ -188,7 +211,7 @@ def fetch_forum(api: OpenReviewApi, forum_id: str) -> dict | None:
     try:
         notes = api.get_json("/notes", {"id": forum_id, "details": "replies"}).get("notes") or []
     except OpenReviewError as exc:
-        if exc.status in (403, 404):
+        if exc.status in (403, 404) and not stops_the_run(exc):  # not a missing login: gone for us
             return None
         raise
     return notes[0] if notes else None

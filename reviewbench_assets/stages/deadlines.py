@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from resources.openreview_api import OpenReviewApi, OpenReviewError
+from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
 
 HOUR_MS = 3_600_000
 
@@ -56,6 +56,8 @@ def deadline_cross_check(api: OpenReviewApi, invitation_ids: Iterable[str], anno
         try:
             dates = invitation_deadlines(api, inv_id)
         except OpenReviewError as exc:
+            if stops_the_run(exc):  # credentials, a long rate-limit window: no forum gets past it
+                raise
             out["invitations"].append({"invitation": inv_id, "error": str(exc)[:200]})
             unreadable.append(f"{inv_id}: unreadable")
             continue

@@ -47,7 +47,7 @@ def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None
     outside: list[dict] = []
 
     def parsed_forums():
-        for record in store.iter_jsonl(store.path(paths.raw_forums(venue.key))):
+        for record in store.iter_jsonl(store.path(paths.raw_forums(venue.key)), scrub_surrogates=True):
             try:
                 yield parse_forum(record["note"], venue, review_edits=record.get("review_edits"))
             except MalformedForumError as exc:

@@ -38,11 +38,16 @@ def convert_papers(pk: str, store: Store, engine, *, ray_address: str | None = N
             results[s["forum_id"]] = {"markdown": "", "num_pages": 0, "engine": None, "model": None,
                                       "error": s["error"] or f"no pdf ({s['rule']})"}
             continue
-        cache = store.path(paths.markdown_cache(cache_id, s["pdf_sha256"]))
-        if store.exists(cache):  # same PDF, same engine: never OCR twice
-            results[s["forum_id"]] = store.read_json(cache)
-        else:
-            tasks.append(PdfTask(forum_id=s["forum_id"], pdf_path=s["pdf_path"]))
+        cached = store.read_json_or_none(store.path(paths.markdown_cache(cache_id, s["pdf_sha256"])))
+        if isinstance(cached, dict) and isinstance(cached.get("markdown"), str):
+            results[s["forum_id"]] = cached  # same PDF, same engine: never OCR twice (corrupt = miss)
+        elif not store.pdf_ok(s["pdf_sha256"]):  # never OCR (nor cache) bytes that are not the PDF
+            results[s["forum_id"]] = {
+                "markdown": "", "num_pages": 0, "engine": None, "model": None,
+                "error": f"stored PDF {store.pdf_path(s['pdf_sha256'])} is missing or does not match its "
+                         "sha256; re-materialize initial_submission_pdfs to download it again"}
+        else:  # the path from the hash, not the record: records made under another root still work
+            tasks.append(PdfTask(forum_id=s["forum_id"], pdf_path=store.pdf_path(s["pdf_sha256"])))
     sha_of = {s["forum_id"]: s["pdf_sha256"] for s in subs}
     log(f"{pk}: {len(results)} papers cached or without PDF, {len(tasks)} to OCR")
 

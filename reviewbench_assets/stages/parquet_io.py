@@ -5,7 +5,8 @@ from typing import Iterator
 
 import pyarrow as pa
 import pyarrow.fs as pafs
-import pyarrow.parquet as pq
+
+from resources.store import CorruptFileError, open_parquet
 
 
 def iter_parquet_batches(
@@ -18,9 +19,13 @@ def iter_parquet_batches(
     rows of ~90 KB markdown, i.e. with the size of the venue-year); a reader per row group
     frees it after each one, so memory stays at about one row group."""
     with fs.open_input_file(path) as f:
-        pf = pq.ParquetFile(f)
+        pf = open_parquet(fs, path, f)  # page checksums verified; errors name the file
         for i in range(pf.num_row_groups):
-            for batch in pf.iter_batches(batch_size=batch_rows, row_groups=[i], columns=columns,
-                                         use_threads=False):
+            try:
+                batches = list(pf.iter_batches(batch_size=batch_rows, row_groups=[i], columns=columns,
+                                               use_threads=False))
+            except (OSError, pa.ArrowException) as exc:
+                raise CorruptFileError(path, f"row group {i} unreadable ({exc})") from exc
+            for batch in batches:
                 if batch.num_rows:
                     yield batch

@@ -23,7 +23,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pyarrow as pa
 
-from resources.openreview_api import OpenReviewApi, OpenReviewError
+from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
+from reviewbench_assets.domain.ids import id_problem
 from reviewbench_assets.domain.pdfs import BadPdf, inspect_pdf
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.domain.revisions import (Revision, RevisionChoice, choose_revision,
@@ -45,6 +46,21 @@ def forum_meta(note: dict) -> dict:
     return {"forum_id": note["id"], "invitations": invitations,
             "pdf": field_value((note.get("content") or {}).get("pdf")),
             "tmdate": note.get("tmdate") or note.get("mdate") or 0}
+
+
+def error_fields(prefix: str, exc: BaseException) -> dict:
+    """`error` and `error_final` of a record (transient API errors are not final)."""
+    return {"error": f"{prefix}{exc}"[:300], "error_final": not is_retryable(exc)}
+
+
+def is_done(prev, meta: dict, cutoff_ms: int | None, store: Store) -> bool:
+    """A checkpoint is reused only when it is this note's and cutoff's FINAL answer and its PDF is
+    in the store with the right bytes (a mismatch is downloaded again)."""
+    if not isinstance(prev, dict) or prev.get("fingerprint") != fingerprint(meta, cutoff_ms):
+        return False
+    if prev.get("error") and prev.get("error_final") is not True:  # old records: no flag, redone
+        return False
+    return not prev.get("pdf_sha256") or store.pdf_ok(prev["pdf_sha256"])
 
 
 def fingerprint(meta: dict, cutoff_ms: int | None) -> str:
@@ -127,8 +143,10 @@ def choose_for_forum(api: OpenReviewApi, meta: dict, deadline: Cutoff | int | No
             if browser_result is not None:
                 record["cross_check"] = f"browser failed: {browser_result}"[:300]
     except OpenReviewError as exc:
+        if stops_the_run(exc):
+            raise
         return record | {"rule": "unavailable", "reason": f"revision history unreadable: {exc}"[:300],
-                         "revision_source": "none", "error": str(exc)[:300],
+                         "revision_source": "none", **error_fields("", exc),
                          "revision_requests": spent()}, None
     record |= {"rule": choice.rule, "reason": choice.reason, "revision_id": choice.revision_id,
                "revision_tcdate": choice.revision_tcdate, "revision_requests": spent()}
@@ -140,10 +158,10 @@ def store_pdf(store: Store, record: dict, data: bytes, how: str) -> dict:
     try:
         pages = inspect_pdf(data)
     except BadPdf as exc:
-        return record | {"error": f"pdf: {exc}"[:300], "pdf_fetch": how}
+        return record | {"error": f"pdf: {exc}"[:300], "error_final": True, "pdf_fetch": how}
     sha, path, _ = store.put_pdf(data)
-    return record | {"pdf_sha256": sha, "pdf_size": len(data), "pdf_pages": pages, "pdf_path": path,
-                     "pdf_fetch": how}
+    return record | {"pdf_sha256": sha, "pdf_size": len(data), "pdf_pages": pages,
+                     "pdf_path": store.rel(path), "pdf_fetch": how}  # relative: the root may move
 
 
 def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -> dict:
@@ -151,7 +169,9 @@ def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -
     try:
         data = fetch_pdf(api, pdf_url)
     except OpenReviewError as exc:
-        out = record | {"error": f"pdf: {exc}"[:300], "pdf_fetch": "single"}
+        if stops_the_run(exc):
+            raise
+        out = record | {**error_fields("pdf: ", exc), "pdf_fetch": "single"}
     else:
         out = store_pdf(store, record, data, "single")
     return out | {"pdf_requests": (record.get("pdf_requests") or 0.0) + api.thread_requests() - before}
@@ -173,7 +193,9 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
             members[ids[0]] = data
         else:
             raise OpenReviewError("BadZip", "expected a zip from /attachment?ids=", None, "/attachment")
-    except (OpenReviewError, zipfile.BadZipFile):
+    except (OpenReviewError, zipfile.BadZipFile) as exc:
+        if stops_the_run(exc):
+            raise
         share = (api.thread_requests() - before) / len(records)
         return [download_one(api, store, r | {"pdf_requests": share}, f"/pdf?id={r['forum_id']}")
                 for r in records]
@@ -228,19 +250,28 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
                 on_record(record)
         return record
 
-    def download_and_record(record: dict, url: str) -> dict:
-        return done(download_one(api, store, record, url))
+    stop = threading.Event()  # set by an error that stops the run: queued forums are skipped
+
+    def choose(meta: dict):
+        if stop.is_set():
+            return None, None
+        return choose_for_forum(api, meta, deadline, browser_results.get(meta["forum_id"]),
+                                cross_check, allow_earliest_public, page_requests.get(meta["forum_id"], 0))
+
+    def download_and_record(record: dict, url: str) -> dict | None:
+        return None if stop.is_set() else done(download_one(api, store, record, url))
 
     def batch_and_record(records: list[dict]) -> list[dict]:
-        return [done(r) for r in download_batch(api, store, records)]
+        return [] if stop.is_set() else [done(r) for r in download_batch(api, store, records)]
 
-    with ThreadPoolExecutor(max_workers=max(1, max_workers), thread_name_prefix="pdfs") as pool:
-        chosen = [pool.submit(choose_for_forum, api, m, deadline, browser_results.get(m["forum_id"]),
-                              cross_check, allow_earliest_public, page_requests.get(m["forum_id"], 0))
-                  for m in metas]
+    pool = ThreadPoolExecutor(max_workers=max(1, max_workers), thread_name_prefix="pdfs")
+    try:
+        chosen = [pool.submit(choose, m) for m in metas]
         pending, batchable = [], []
         for fut in as_completed(chosen):
             record, choice = fut.result()
+            if record is None:
+                continue
             if choice is None or not choice.pdf_url:
                 done(record)
             elif (batch_attachments and api.api == "v2" and choice.rule == "current_is_initial"
@@ -252,7 +283,12 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
         pending += [pool.submit(batch_and_record, batchable[i:i + ATTACHMENT_BATCH])
                     for i in range(0, len(batchable), ATTACHMENT_BATCH)]
         for fut in as_completed(pending):
-            fut.result()  # re-raise unexpected errors
+            fut.result()  # re-raise unexpected errors and those that stop the run
+    except BaseException:
+        stop.set()  # forums already checkpointed stay done; the rest are left to do
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     return [results[m["forum_id"]] for m in metas]
 
 
@@ -288,19 +324,25 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     PDF in the store, checkpointed per forum (a forum whose checkpoint matches the note and deadline
     is not redone). `scrape(forum_ids, on_done)` reads the revision pages in a browser (None: API
     recipe only); it returns {forum_id: revisions or error}."""
-    ckpt_dir = store.path(paths.submission_checkpoints(venue.key))
-    metas = [forum_meta(r["note"]) for r in store.iter_jsonl(store.path(paths.raw_forums(venue.key)))]
+    ckpt_dir = paths.submission_checkpoints(venue.key)  # relative; store.path() checks each id
     # Once per venue: the announced deadline against the submission invitation's duedate/expdate,
     # which also decides the cutoff every forum is judged by (stages/deadlines.py).
     deadline_check = venue_deadline_check(api, venue)
     if deadline_check["status"] not in ("agree", "agree_abstract", "rolling"):
         warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")
     cut = Cutoff.from_check(deadline_check)
-    done, todo = {}, []
-    for meta in metas:
-        ck = f"{ckpt_dir}/{meta['forum_id']}.json"
-        prev = store.read_json(ck) if store.exists(ck) else None
-        if prev and prev.get("fingerprint") == fingerprint(meta, cut.cutoff_ms):
+    metas, done, todo = [], {}, []
+    for r in store.iter_jsonl(store.path(paths.raw_forums(venue.key))):
+        meta = forum_meta(r["note"])
+        problem = id_problem(meta["forum_id"])
+        if problem:  # an old crawl file: such forums are quarantined by the crawl now
+            warn(f"{venue.key}: skipped a forum: {problem}")
+            continue
+        metas.append(meta)
+        # A corrupt or truncated checkpoint is a miss; a transient error or a PDF whose bytes
+        # no longer match is redone.
+        prev = store.read_json_or_none(store.path(ckpt_dir, f"{meta['forum_id']}.json"))
+        if is_done(prev, meta, cut.cutoff_ms, store):
             done[meta["forum_id"]] = prev
         else:
             todo.append(meta)
@@ -322,7 +364,7 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     browser_s = time.time() - started
 
     def checkpoint(record: dict) -> None:
-        store.write_json(f"{ckpt_dir}/{record['forum_id']}.json", record)
+        store.write_json(store.path(ckpt_dir, f"{record['forum_id']}.json"), record)
         done[record["forum_id"]] = record
 
     initial_submission_records(api, store, todo, cut, scraped, cross_check=cross_check,

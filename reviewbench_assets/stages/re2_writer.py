@@ -3,11 +3,11 @@ each published atomically through the store), and the train/test config splits a
 The records themselves are built in `reviewbench_assets.domain.re2`."""
 from __future__ import annotations
 
-import json
 from typing import Iterable, Iterator
 
 import pyarrow as pa
 
+from resources.store import dumps_json, parquet_writer
 from reviewbench_assets.domain.re2 import (DEFAULT_TEST_SHARE, PROVENANCE_FIELDS, REBUTTAL_RECORD_SCHEMA,
                                            REVIEW_RECORD_SCHEMA, TRAIN_TEST_SPLITS, split_of)
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
@@ -21,40 +21,32 @@ def write_venue_outputs(store, dialogues_path: str, review_path: str, rebuttal_p
                         items: Iterable[tuple[list[dict], dict, list[dict]]], rows: int = 128) -> dict:
     """`items`: per forum (dialogue rows, review record, rebuttal records). Streams: at most
     `rows` records of each kind are buffered."""
-    import pyarrow.parquet as pq
-
     counts = {"dialogues": 0, "review_records": 0, "rebuttal_records": 0}
 
-    def w_rebuttal(t_reb: str) -> None:
-        def w_review(t_rev: str) -> None:
-            def w_jsonl(t_j: str) -> None:
-                with store.fs.open_output_stream(t_j) as fj, \
-                        pq.ParquetWriter(t_rev, REVIEW_RECORD_SCHEMA, filesystem=store.fs) as wrev, \
-                        pq.ParquetWriter(t_reb, REBUTTAL_RECORD_SCHEMA, filesystem=store.fs) as wreb:
-                    revs: list[dict] = []
-                    rebs: list[dict] = []
-                    for drows, rev, reb in items:
-                        for row in drows:
-                            fj.write((json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n").encode())
-                        counts["dialogues"] += len(drows)
-                        revs.append(rev)
-                        rebs.extend(reb)
-                        if len(revs) >= rows:
-                            wrev.write_table(pa.Table.from_pylist(revs, schema=REVIEW_RECORD_SCHEMA))
-                            counts["review_records"] += len(revs)
-                            revs = []
-                        if len(rebs) >= rows:
-                            wreb.write_table(pa.Table.from_pylist(rebs, schema=REBUTTAL_RECORD_SCHEMA))
-                            counts["rebuttal_records"] += len(rebs)
-                            rebs = []
+    with store.publish() as pub:  # the three files move into place together
+        with store.fs.open_output_stream(pub.target(dialogues_path)) as fj, \
+                parquet_writer(store.fs, pub.target(review_path), REVIEW_RECORD_SCHEMA) as wrev, \
+                parquet_writer(store.fs, pub.target(rebuttal_path), REBUTTAL_RECORD_SCHEMA) as wreb:
+            revs: list[dict] = []
+            rebs: list[dict] = []
+            for drows, rev, reb in items:
+                for row in drows:
+                    fj.write(dumps_json(row) + b"\n")
+                counts["dialogues"] += len(drows)
+                revs.append(rev)
+                rebs.extend(reb)
+                if len(revs) >= rows:
                     wrev.write_table(pa.Table.from_pylist(revs, schema=REVIEW_RECORD_SCHEMA))
-                    wreb.write_table(pa.Table.from_pylist(rebs, schema=REBUTTAL_RECORD_SCHEMA))
                     counts["review_records"] += len(revs)
+                    revs = []
+                if len(rebs) >= rows:
+                    wreb.write_table(pa.Table.from_pylist(rebs, schema=REBUTTAL_RECORD_SCHEMA))
                     counts["rebuttal_records"] += len(rebs)
-
-            store.write_with(dialogues_path, w_jsonl)
-        store.write_with(review_path, w_review)
-    store.write_with(rebuttal_path, w_rebuttal)
+                    rebs = []
+            wrev.write_table(pa.Table.from_pylist(revs, schema=REVIEW_RECORD_SCHEMA))
+            wreb.write_table(pa.Table.from_pylist(rebs, schema=REBUTTAL_RECORD_SCHEMA))
+            counts["review_records"] += len(revs)
+            counts["rebuttal_records"] += len(rebs)
     return counts
 
 

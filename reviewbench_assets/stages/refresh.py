@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
-from resources.store import Store
+from resources.store import CorruptFileError, Store
 from reviewbench_assets import paths
+from reviewbench_assets.domain.ids import id_problem
 from reviewbench_assets.domain.posts import field_value
 from reviewbench_assets.domain.quarantine import quarantine_reasons
 from reviewbench_assets.stages.crawl import (CURSOR_MARGIN_MS, REFRESH_MAX_SHARE, REFRESH_MIN_FORUMS,
@@ -53,6 +54,9 @@ def forum_record(item: dict, api: str, fetched_at: float) -> tuple[dict | None, 
     note = item["note"]
     if not isinstance(note, dict) or not note.get("id"):
         return None, {"query": item["query"], "reason": "note without id", "raw": note}
+    problem = id_problem(note["id"])
+    if problem:  # never becomes a path (checkpoints, PDFs): quarantined with the reason
+        return None, {"query": item["query"], "reason": problem, "raw": note}
     if not isinstance(note.get("content"), dict):
         return None, {"forum_id": note["id"], "query": item["query"], "reason": "note without content",
                       "raw": note}
@@ -150,15 +154,20 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
     for a v2 venue), write the raw forums, errors, quarantine and cursor, and say what happened."""
     started, started_ms = time.time(), int(time.time() * 1000)
     raw_path, cur_path = store.path(paths.raw_forums(venue.key)), store.path(paths.crawl_cursor(venue.key))
-    stored: list[dict] | None = list(store.iter_jsonl(raw_path)) if store.exists(raw_path) else None
+    stored = _read_stored(store, raw_path, full_refresh, log)
     stored_by_id = {r["forum_id"]: r for r in stored or []}
 
     mode, errors, refresh, records = "full", [], {}, None
-    if stored is not None and venue.api == "v2" and store.exists(cur_path) and not full_refresh:
-        since = int(store.read_json(cur_path)["crawl_started_ms"]) - CURSOR_MARGIN_MS
+    cursor = store.read_json_or_none(cur_path) if stored is not None and not full_refresh else None
+    if cursor is not None and not isinstance(cursor.get("crawl_started_ms"), int):
+        log(f"{venue.key}: crawl cursor {cur_path} unreadable ({cursor!r:.100}): full crawl")
+        cursor = None
+    if stored is not None and venue.api == "v2" and cursor is not None:
+        since = cursor["crawl_started_ms"] - CURSOR_MARGIN_MS
         records, refresh = _incremental(api, venue, stored, since, errors, log)
         if records is not None:
             mode = "incremental"
+            errors[:0] = _kept_errors(store, paths.crawl_errors(venue.key), records, errors)
     if records is None:
         records = _full_crawl(api, venue, store, errors, log)
     status, touched = _compare(records, stored_by_id)
@@ -173,17 +182,62 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
     edit_requests = api.stats["requests"] - edit_requests_before
 
     quarantined, counts, previews = _quarantine(records, errors, venue)
-    n = store.write_jsonl(raw_path, records)
-    store.write_jsonl(store.path(paths.crawl_errors(venue.key)), errors)
     quarantine_path = store.path(paths.quarantine(venue.key))
-    store.write_jsonl(quarantine_path, quarantined)
-    if venue.api == "v2":
-        prev = store.read_json(cur_path) if (mode == "incremental" and store.exists(cur_path)) else None
-        # incremental: the cursor moves to this run's start; full: likewise
-        store.write_json(cur_path, {"crawl_started_ms": started_ms, "mode": mode,
-                                    "previous": prev and prev.get("crawl_started_ms")})
+    with store.publish() as pub:  # forums, errors, quarantine and cursor move into place together
+        n = _write_jsonl(store, pub.target(raw_path), records)
+        _write_jsonl(store, pub.target(store.path(paths.crawl_errors(venue.key))), errors)
+        _write_jsonl(store, pub.target(quarantine_path), quarantined)
+        if venue.api == "v2":
+            prev = cursor if mode == "incremental" else None
+            # incremental: the cursor moves to this run's start; full: likewise
+            _write_jsonl(store, pub.target(cur_path), None, {"crawl_started_ms": started_ms, "mode": mode,
+                                                             "previous": prev and prev.get("crawl_started_ms")})
     requests = v2.stats["requests"] + (api.stats["requests"] if api is not v2 else 0)
     return CrawlResult(forums=n, mode=mode, status=status, touched=touched, refresh=refresh,
                        forums_by_query=dict(counts), errors=errors, quarantined=quarantined,
                        previews=previews, requests=requests, review_edit_requests=edit_requests,
                        elapsed_s=time.time() - started, raw_path=raw_path, quarantine_path=quarantine_path)
+
+
+def _read_stored(store: Store, raw_path: str, full_refresh: bool, log: Callable[[str], None]) -> list[dict] | None:
+    """The stored forums, None when there are none. A corrupt file is named; with `full_refresh`
+    it is re-crawled (repaired), otherwise the error says how to repair it."""
+    if not store.exists(raw_path):
+        return None
+    try:
+        return list(store.iter_jsonl(raw_path))
+    except (CorruptFileError, UnicodeDecodeError) as exc:
+        if full_refresh:
+            log(f"stored crawl is corrupt, re-crawling it (full_refresh): {exc}")
+            return None
+        raise CorruptFileError(raw_path, f"{exc}; re-materialize openreview_forums with config "
+                                         "full_refresh: true to re-crawl and replace it") from exc
+
+
+def _write_jsonl(store: Store, target: str, rows: list[dict] | None, obj: dict | None = None) -> int:
+    """Write lines (or one JSON object) to a staging path of a publication."""
+    from resources.store import dumps_json
+
+    with store.fs.open_output_stream(target) as f:
+        if obj is not None:
+            f.write(dumps_json(obj))
+            return 1
+        for row in rows:
+            f.write(dumps_json(row) + b"\n")
+    return len(rows)
+
+
+def _error_key(e: dict) -> str:
+    raw = e.get("raw")
+    return str(e.get("forum_id") or (raw.get("id") if isinstance(raw, dict) else None) or repr(raw)[:200])
+
+
+def _kept_errors(store: Store, rel: str, records: list[dict], fresh: list[dict]) -> list[dict]:
+    """An incremental refresh re-fetches only changed forums: the unusable notes of the last crawl
+    stay quarantined unless their forum is now a usable record or errs again."""
+    try:
+        prev = list(store.iter_jsonl(store.path(rel))) if store.exists(store.path(rel)) else []
+    except CorruptFileError:
+        return []
+    ok = {r["forum_id"] for r in records} | {_error_key(e) for e in fresh}
+    return [e for e in prev if _error_key(e) not in ok]

@@ -5,13 +5,12 @@ import json
 from collections.abc import Iterator
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.forum import MalformedForumError, parse_forum, row_fields
 from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
-from resources.store import Store
+from resources.store import Store, parquet_writer
 
 BATCH_ROWS = 256
 
@@ -62,28 +61,23 @@ def write_rows(store: Store, rows_path: str, prov_path: str, pairs: Iterator[tup
     stats = {"rows": 0, "forum_ids": set(), "duplicates": 0, "review_mismatch": 0, "chars_mismatch": 0,
              "empty_title": 0, "empty_markdown": 0, "reviews": 0}
 
-    def write_prov(prov_target: str) -> None:
-        def write(target: str) -> None:
-            with pq.ParquetWriter(target, REVIEWBENCH_SCHEMA, filesystem=store.fs) as writer, \
-                    pq.ParquetWriter(prov_target, PROVENANCE_SCHEMA, filesystem=store.fs) as prov_writer:
-                buf: list[dict] = []
-                prov_buf: list[dict] = []
-                for row, prov in pairs:
-                    _count(stats, row)
-                    prov_buf.append(prov)
-                    buf.append(row)
-                    if len(buf) >= BATCH_ROWS:
-                        writer.write_table(pa.Table.from_pylist(buf, schema=REVIEWBENCH_SCHEMA))
-                        prov_writer.write_table(pa.Table.from_pylist(prov_buf, schema=PROVENANCE_SCHEMA))
-                        buf.clear()
-                        prov_buf.clear()
-                if buf or stats["rows"] == 0:
+    with store.publish() as pub:  # rows and provenance move into place together
+        with parquet_writer(store.fs, pub.target(rows_path), REVIEWBENCH_SCHEMA) as writer, \
+                parquet_writer(store.fs, pub.target(prov_path), PROVENANCE_SCHEMA) as prov_writer:
+            buf: list[dict] = []
+            prov_buf: list[dict] = []
+            for row, prov in pairs:
+                _count(stats, row)
+                prov_buf.append(prov)
+                buf.append(row)
+                if len(buf) >= BATCH_ROWS:
                     writer.write_table(pa.Table.from_pylist(buf, schema=REVIEWBENCH_SCHEMA))
                     prov_writer.write_table(pa.Table.from_pylist(prov_buf, schema=PROVENANCE_SCHEMA))
-
-        store.write_with(rows_path, write)
-
-    store.write_with(prov_path, write_prov)
+                    buf.clear()
+                    prov_buf.clear()
+            if buf or stats["rows"] == 0:
+                writer.write_table(pa.Table.from_pylist(buf, schema=REVIEWBENCH_SCHEMA))
+                prov_writer.write_table(pa.Table.from_pylist(prov_buf, schema=PROVENANCE_SCHEMA))
     stats["forum_ids"] = len(stats["forum_ids"])
     return stats
 

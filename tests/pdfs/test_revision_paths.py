@@ -78,7 +78,8 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
             continue
         assert rec["error"] is None, rec
         assert rec["pdf_size"] > 0 and rec["pdf_pages"] >= 1 and len(rec["pdf_sha256"]) == 64
-        text = pdf_text(rec["pdf_path"])
+        assert rec["pdf_path"] == f"pdfs/{rec['pdf_sha256'][:2]}/{rec['pdf_sha256']}.pdf"  # relative
+        text = pdf_text(store.path(rec["pdf_path"]))
         assert t.expected_marker in text, rec["forum_id"]
         assert not any(m in text for m in t.post_deadline_markers), rec["forum_id"]
         if rec["rule"] == "initial":
