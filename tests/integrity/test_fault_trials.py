@@ -186,7 +186,7 @@ def test_flipped_pdf_byte_is_detected_and_downloaded_again(replica, tmp_path, mo
     import hashlib
 
     assert hashlib.sha256(pdf.read_bytes()).hexdigest() == ck["pdf_sha256"]
-    assert _meta(again, "initial_submission_pdfs")["resumed_forums"] == len(fx.venues[PK].forums) - 1
+    assert _meta(again, "initial_submission_pdfs")["forums_resumed"] == len(fx.venues[PK].forums) - 1
 
 
 def test_truncated_raw_file_is_named_and_full_refresh_repairs_it(replica, tmp_path, monkeypatch):
@@ -210,7 +210,7 @@ def test_truncated_checkpoints_are_misses(replica, tmp_path, monkeypatch):
     for p in list((tmp_path / paths.submission_checkpoints(PK)).glob("*.json"))[:3]:
         p.write_bytes(p.read_bytes()[:20])
     again = _run(rep, tmp_path, monkeypatch, PDFS - CRAWL)
-    assert again.success and _meta(again, "initial_submission_pdfs")["resumed_forums"] == len(fx.venues[PK].forums) - 3
+    assert again.success and _meta(again, "initial_submission_pdfs")["forums_resumed"] == len(fx.venues[PK].forums) - 3
 
 
 # ---------------------------------------------------------------- 6 + 7: caps, pagination
