@@ -119,7 +119,10 @@ def _cut(region: list[B], out: list, depth: int) -> None:
     for band in _bands(region):
         free = _free(band)
         two_sided = bool(_inner(free, band))
-        if groups and groups[-1][2]:
+        # ... nor across a wide vertical gap (a title block above the columns)
+        height = max(b.y1 - b.y0 for b in band)
+        near = groups and band[0].y0 - max(b.y1 for b in groups[-1][0]) <= 1.2 * height
+        if groups and groups[-1][2] and near:
             members, shared = groups[-1][0] + band, _intersect(groups[-1][1], free)
             if _inner(shared, members):
                 groups[-1] = (members, shared, True)

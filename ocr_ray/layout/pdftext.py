@@ -66,6 +66,7 @@ class _Builder:
         self.box = [0.0, 0.0, 0.0, 0.0]
         self.size = self.bold = self.math = 0.0
         self.space = False
+        self.last_x0 = 0.0
 
     def flush(self) -> None:
         if self.chars:
@@ -82,7 +83,8 @@ class _Builder:
             overlap = min(by1, y1) - max(by0, y0)
             gap = x0 - bx1
             unit = max(min(size, self.size), 1.0)
-            if overlap < 0.45 * min(by1 - by0, y1 - y0) or gap > GAP_SPLIT * unit or gap < -0.6 * unit:
+            # backwards only past the previous glyph's start: ligatures ("ff") give two characters one box
+            if overlap < 0.45 * min(by1 - by0, y1 - y0) or gap > GAP_SPLIT * unit or x0 < self.last_x0 - 0.5 * unit:
                 self.flush()
             elif ch in _ACCENTS and x1 > bx0 and (x0 - bx1) < 0:
                 pass  # an accent drawn back over the previous letter: handled below
@@ -97,6 +99,7 @@ class _Builder:
             # the fragment's size is its body text's: superscripts and subscripts do not lower it
             self.size = max(self.size, size) if len(self.chars) < 3 else self.size
         self.chars.append(ch)
+        self.last_x0 = x0
         self.bold += bold
         self.math += math or ch in _MATH_CHARS
         self.space = False
@@ -110,8 +113,7 @@ def _merge_accents(text: str) -> str:
     i = 0
     while i < len(text):
         ch = text[i]
-        if ch in _ACCENTS and i + 1 < len(text) and text[i + 1].isalpha() and (not out or not out[-1].isalpha()
-                                                                                 or ch not in "´`^~"):
+        if ch in _ACCENTS and i + 1 < len(text) and text[i + 1].isalpha():
             out.append(text[i + 1] + _ACCENTS[ch])
             i += 2
             continue
