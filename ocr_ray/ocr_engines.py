@@ -105,7 +105,7 @@ class RapidOcrEngine(Engine):
         try:
             from importlib.metadata import version
 
-            return f"layout2+{version('rapidocr')}+ort{version('onnxruntime')}+{self.model}"
+            return f"{version('rapidocr')}+ort{version('onnxruntime')}+{self.model}+layout2"
         except Exception:  # noqa: BLE001 - not installed: check_available reports it
             return f"unknown+{self.model}"
 

@@ -2,7 +2,7 @@
 
 Writes ``<paper>.tests.json`` next to each ``papers/<paper>.tex``. Test kinds:
 
-* ``present``: a sentence of a plain paragraph (no markup in it), every third one;
+* ``present``: a sentence of a plain paragraph (no markup in it), every second one;
 * ``order``: the first sentence of a paragraph comes before the first sentence of the next one;
 * ``heading``: each \\section / \\subsection title is a markdown heading line;
 * ``footnote``: each footnote's text is present, in one piece;
@@ -48,7 +48,7 @@ def derive(tex: str) -> list[dict]:
     prose = re.sub(r"\\footnote\{([^{}]*)\}", "", prose)
     paragraphs = _paragraphs(prose)
     plain = [s for p in paragraphs for s in _sentences(p) if _plain(s)]
-    tests += [{"type": "present", "text": s} for s in plain[::3]]
+    tests += [{"type": "present", "text": s} for s in plain[::2]]
     firsts = [_sentences(p)[0] for p in paragraphs if _sentences(p) and _plain(_sentences(p)[0])]
     tests += [{"type": "order", "before": a, "after": b} for a, b in zip(firsts, firsts[1:])]
     for level, title in re.findall(r"\\(section|subsection)\{([^{}]*)\}", body):

@@ -45,7 +45,7 @@ def _text_pages(texts: list[str]) -> list[str]:
     for lines in split:
         body = [ln for ln in lines if ln.strip()]
         edge = set(body[:2] + body[-2:])
-        keep = [ln for ln in lines if not (ln in edge and len(texts) > 1
+        keep = [ln for ln in lines if not (ln in edge and len(texts) > 1 and len(body) >= 4
                                            and edges[_DIGITS.sub("#", ln.strip().lower())] >= need)]
         out.append(clean_text("\n".join(keep).strip()))
     return out

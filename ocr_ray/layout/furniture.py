@@ -2,10 +2,11 @@
 
 Nothing here knows any header's wording. A fragment is furniture when
 
-* it sits in the top or bottom band of its page and a fragment with the same text (digits
+* it sits in the top or bottom band of its page, apart from the body text, and a fragment with the same text (digits
   replaced by ``#``, so ``3`` matches ``4`` and ``Page 3`` matches ``Page 4``) sits at about the
   same height on at least half of the pages (and on two pages at least); or
-* it is a bare page number (digits or roman numerals only) in the top or bottom band; or
+* it is a bare page number (digits or roman numerals only) in the top or bottom band, apart from
+  the body text; or
 * it lies wholly outside the horizontal extent of the paper's text body (margin stamps, line
   numbers of review copies, arXiv-style side stamps when not rotated).
 """
@@ -18,6 +19,7 @@ from ocr_ray.layout.model import Fragment, PageLayout
 
 BAND = 0.11  # share of the page height that counts as top or bottom band
 SAME_Y = 6.0  # points: "the same height" on two pages
+ISOLATION = 0.8  # gap to the nearest text towards the page's middle, in the fragment's heights
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"^(page\s*)?[-–—(\[]?\s*(\d{1,4}|[ivxlc]{1,6})\s*[-–—)\]]?(\s*(of|/)\s*\d{1,4})?$", re.I)
 
@@ -27,7 +29,19 @@ def _key(text: str) -> str:
 
 
 def _in_band(fragment: Fragment, page: PageLayout) -> bool:
-    return fragment.y1 < BAND * page.height or fragment.y0 > (1 - BAND) * page.height
+    """In the top or bottom band *and* set apart from the text next to it (towards the page's
+    middle) by at least ``ISOLATION`` of its height: running heads and page numbers stand apart
+    from the body; the first line of a column does not."""
+    height = max(fragment.y1 - fragment.y0, 1.0)
+    if fragment.y1 < BAND * page.height:
+        below = [f.y0 - fragment.y1 for f in page.fragments if f.y0 >= fragment.y1 - 0.3 * height and f is not fragment
+                 and not (f.y0 < fragment.y1 and f.y1 > fragment.y0)]
+        return min(below, default=page.height) >= ISOLATION * height
+    if fragment.y0 > (1 - BAND) * page.height:
+        above = [fragment.y0 - f.y1 for f in page.fragments if f.y1 <= fragment.y0 + 0.3 * height and f is not fragment
+                 and not (f.y0 < fragment.y1 and f.y1 > fragment.y0)]
+        return min(above, default=page.height) >= ISOLATION * height
+    return False
 
 
 def body_extent(pages: list[PageLayout]) -> tuple[float, float] | None:
