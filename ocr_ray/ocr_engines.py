@@ -9,11 +9,15 @@ from them.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from ocr_ray.engine_base import Engine, EngineNotAvailableError, normalize_page_text
 from ocr_ray.layout.model import Fragment, PageLayout
+from ocr_ray.layout.pdftext import MATH_CHARS
+
+_NUMBERED_HEADING = re.compile(r"^\d+(\.\d+)*\.?\s+[A-Z][^.,;:]*$")
 
 def _box_geometry(box: Any) -> tuple[float, float, float, float]:
     xs = [float(point[0]) for point in box]
@@ -64,13 +68,20 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
     except (ValueError, KeyError, TypeError):
         width = height = 0.0
     scale = (width / image_width) if width and image_width else 1.0
+    lines = [(tuple(v * scale for v in _box_geometry(box)), normalize_page_text(text))
+             for box, text in zip(boxes, texts)]
+    lines = [(geometry, text) for geometry, text in lines if text]
+    # OCR boxes grow with ascenders and descenders: every line within 30 % of the page's median
+    # height gets the median as its size, so only really larger type (titles) stands out
+    heights = sorted(y1 - y0 for (x0, y0, x1, y1), _ in lines)
+    median = heights[len(heights) // 2] if heights else 10.0
     fragments = []
-    for box, text in zip(boxes, texts):
-        text = normalize_page_text(text)
-        if not text:
-            continue
-        x0, y0, x1, y1 = (v * scale for v in _box_geometry(box))
-        fragments.append(Fragment(x0, y0, x1, y1, text, max(1.0, 0.8 * (y1 - y0))))
+    for (x0, y0, x1, y1), text in lines:
+        height = y1 - y0 if y1 - y0 > 1.3 * median else median
+        math = sum(ch in MATH_CHARS for ch in text) / len(text)
+        # no font weights in a scan: a short numbered line ("3.1 Page partition") is set like a heading
+        heading_like = bool(_NUMBERED_HEADING.match(text)) and len(text.split()) <= 7
+        fragments.append(Fragment(x0, y0, x1, y1, text, max(1.0, 0.8 * height), heading_like, math))
     return PageLayout(width or image_width, height or image_width, fragments, [], source).to_json()
 
 

@@ -24,7 +24,7 @@ GAP_SPACE = 0.16
 _MATH_FONT_PREFIXES = ("CMMI", "CMSY", "CMEX", "MSBM", "MSAM", "EUFM", "EUSM", "RSFS", "TXMI", "TXSY",
                        "TXEX", "PXMI", "PXSY", "STIXMATH", "CAMBRIA MATH", "LMMATH", "SYMBOL", "MTSY",
                        "MTMI", "MTEX", "RMTMI", "ZCMI")
-_MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖⟨⟩|=+−<>^_"
+MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖⟨⟩|=+−<>^_"
                   "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩϵϑϕ")
 # Spacing accents that TeX's OT1 fonts draw as separate glyphs over a letter -> combining marks.
 _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "^": "\u0302", "˜": "\u0303",
@@ -101,7 +101,7 @@ class _Builder:
         self.chars.append(ch)
         self.last_x0 = x0
         self.bold += bold
-        self.math += math or ch in _MATH_CHARS
+        self.math += math or ch in MATH_CHARS
         self.space = False
 
 
