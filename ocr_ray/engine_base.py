@@ -30,8 +30,9 @@ Engines here:
   process per page (``OMP_THREAD_LIMIT=1``).
 * ``nemotron``: a known name that raises ``EngineNotAvailableError`` with the reason.
 
-The OCR engines live in ``ocr_ray.ocr_engines``, ``auto`` in ``ocr_ray.routing``, the registry
-(``get_engine``) in ``ocr_ray.engines``.
+The OCR engines live in ``ocr_ray.ocr_engines``; ``text-layer`` and ``auto`` (which send pages
+whose text layer is unusable to OCR) in ``ocr_ray.routing``; the registry (``get_engine``) in
+``ocr_ray.engines``.
 """
 
 from __future__ import annotations
@@ -139,26 +140,6 @@ class Engine:
 
     def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
         raise NotImplementedError
-
-
-@dataclass
-class TextLayerEngine(Engine):
-    """The PDF's own text layer (pypdfium2), no OCR, through the layout step (``ocr_ray.layout``):
-    columns, headings, paragraphs, tables, equations. The layout comes from ``prepare_page`` so the
-    PDF is parsed once; this stage passes it on."""
-
-    name: str = "text-layer"
-    # Normalising text is microseconds per page: a quarter CPU per task keeps the
-    # PDF-reading stage from being starved on small machines.
-    num_cpus: float = 0.25
-    batch_size: int = 64
-
-    @property
-    def version(self) -> str:
-        return "2-layout"
-
-    def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
-        return [page["text"] or "" for page in pages]
 
 
 class EngineNotAvailableError(NotImplementedError):

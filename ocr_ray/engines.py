@@ -1,6 +1,7 @@
 """The engine registry: ``get_engine(name)``, ``register_engine``, ``known_engines``.
 
-Engines: ``text-layer`` (default, CPU; ``ocr_ray.engine_base``), ``rapidocr`` and ``tesseract``
+Engines: ``text-layer`` (default, CPU, OCR only for pages whose text layer is unusable;
+``ocr_ray.routing``), ``rapidocr`` and ``tesseract``
 (CPU OCR; ``ocr_ray.ocr_engines``), ``auto`` (per page, text layer or OCR; ``ocr_ray.routing``),
 ``vllm`` (GPU; ``ocr_ray.vllm_engine``), ``nemotron`` (a known name, not available). The
 interface every engine implements is described in ``ocr_ray.engine_base``. The names those
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ocr_ray.engine_base import (Engine, EngineNotAvailableError, TextLayerEngine, normalize_page_text,
-                                 not_implemented, page_text_layer, render_page_jpeg)
+from ocr_ray.engine_base import (Engine, EngineNotAvailableError, normalize_page_text, not_implemented,
+                                 page_text_layer, render_page_jpeg)
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine, decode_jpeg, order_lines, tsv_to_text
-from ocr_ray.routing import AutoEngine, classify_page
+from ocr_ray.routing import AutoEngine, TextLayerEngine, classify_page
 
 __all__ = ["AutoEngine", "Engine", "EngineNotAvailableError", "RapidOcrEngine", "TesseractEngine",
            "TextLayerEngine", "classify_page", "decode_jpeg", "get_engine", "known_engines",
@@ -28,6 +29,14 @@ def _vllm_engine() -> Engine:
     return VllmEngine.from_env()
 
 
+def _text_layer_engine() -> Engine:
+    """OCR fallback inside the task: a CPU engine (``REVIEWBENCH_AUTO_OCR`` if it names one)."""
+    import os
+
+    ocr = os.environ.get("REVIEWBENCH_AUTO_OCR", "rapidocr")
+    return TextLayerEngine(fallback=ocr if ocr in ("rapidocr", "tesseract") else "rapidocr")
+
+
 def _auto_engine() -> Engine:
     import os
 
@@ -38,7 +47,7 @@ def _auto_engine() -> Engine:
 
 
 _ENGINES: dict[str, Callable[[], Engine]] = {
-    "text-layer": TextLayerEngine,
+    "text-layer": _text_layer_engine,
     "rapidocr": RapidOcrEngine,
     "auto": _auto_engine,
     "vllm": _vllm_engine,

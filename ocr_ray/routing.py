@@ -1,4 +1,10 @@
-"""``auto``: per page, the text layer where it reads as language, an OCR engine where it does not.
+"""Per page, the text layer where it reads as language, an OCR engine where it does not.
+
+* ``text-layer`` (the default): the text layer through the layout step; the rare page whose text
+  layer is empty, image-only or garbled is OCR'd in the same task by a CPU engine (``rapidocr``
+  unless ``REVIEWBENCH_AUTO_OCR=tesseract``), so a paper costs what its text layer costs unless a
+  page needs OCR. ``fallback=None`` never OCRs.
+* ``auto``: the same routing, with the OCR engine in its own Ray stage (actors, GPUs: ``vllm``).
 
 ``classify_page`` is the older text-only classifier (prose / no_text / garbled / math / table),
 kept for callers that look at plain text.
@@ -12,7 +18,75 @@ from typing import Any
 from ocr_ray.engine_base import Engine, render_page_jpeg
 from ocr_ray.layout.pdftext import count_images, page_layout
 from ocr_ray.layout.quality import classify_text
-from ocr_ray.ocr_engines import RapidOcrEngine
+from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
+
+OCR_ROUTES = ("no_text", "image_only", "garbled")
+_CPU_OCR = {"rapidocr": RapidOcrEngine, "tesseract": TesseractEngine}
+_LOADED: dict[str, Engine] = {}  # per worker process: the fallback OCR engine, set up once
+
+
+def cpu_ocr(name: str) -> Engine:
+    """The CPU OCR engine ``name``, set up once per process."""
+    if name not in _LOADED:
+        engine = _CPU_OCR[name]()
+        engine.setup()
+        _LOADED[name] = engine
+    return _LOADED[name]
+
+
+def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> dict[str, Any]:
+    """The row payload of a routed page: the text layer's layout always, an image for OCR when the
+    text layer is unusable; ``route`` is ``<engine>:<reason>``."""
+    layout = page_layout(pdf_page)
+    text = layout.to_json()
+    if ocr is None:
+        return {"text": text, "image": b"", "route": "text-layer"}
+    kind = classify_text(layout.plain_text(), images=count_images(pdf_page))
+    if kind in routes:
+        return {"text": text, "image": render_page_jpeg(pdf_page, ocr.image_longest_side),
+                "route": f"{ocr.name}:{kind}"}
+    return {"text": text, "image": b"", "route": f"text-layer:{kind}"}
+
+
+def merge_routed(pages: list[dict[str, Any]], ocr_texts: list[str]) -> list[str]:
+    texts = iter(ocr_texts)
+    return [page["text"] or "" if _on_text_layer(page) else next(texts) for page in pages]
+
+
+def _on_text_layer(page: dict[str, Any]) -> bool:
+    return (page.get("route") or "text-layer").startswith("text-layer")
+
+
+@dataclass
+class TextLayerEngine(Engine):
+    """The PDF's own text layer (pypdfium2) through the layout step (``ocr_ray.layout``): columns,
+    headings, paragraphs, tables, equations. The layout comes from ``prepare_page`` so the PDF is
+    parsed once. Pages whose text layer is unusable (``OCR_ROUTES``) are OCR'd by ``fallback``
+    inside the same task (rendered only then)."""
+
+    name: str = "text-layer"
+    # Passing layouts on is microseconds per page: a quarter CPU per task keeps the
+    # PDF-reading stage from being starved on small machines.
+    num_cpus: float = 0.25
+    batch_size: int = 64
+    fallback: str | None = "rapidocr"
+
+    @property
+    def version(self) -> str:
+        return "2-layout" + (f"+ocr={_CPU_OCR[self.fallback]().cache_id}" if self.fallback else "")
+
+    def check_available(self) -> None:
+        if self.fallback:
+            _CPU_OCR[self.fallback]().check_available()
+
+    def prepare_page(self, pdf_page: Any) -> dict[str, Any]:
+        ocr = _CPU_OCR[self.fallback]() if self.fallback else None  # a config object: cheap
+        return route_page(pdf_page, ocr, OCR_ROUTES)
+
+    def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
+        routed = [page for page in pages if not _on_text_layer(page)]
+        return merge_routed(pages, cpu_ocr(self.fallback).process_batch(routed) if routed else [])
+
 
 _MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖〈〉⟨⟩"
                   "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩϵϑϕ")
@@ -63,7 +137,7 @@ class AutoEngine(Engine):
 
     name: str = "auto"
     ocr: Engine | None = None
-    ocr_routes: tuple[str, ...] = ("no_text", "image_only", "garbled")
+    ocr_routes: tuple[str, ...] = OCR_ROUTES
     needs_image: bool = True
     uses_actor: bool = True
     num_cpus: float = 0.5
@@ -84,19 +158,11 @@ class AutoEngine(Engine):
         self.ocr.check_available()
 
     def prepare_page(self, pdf_page: Any) -> dict[str, Any]:
-        layout = page_layout(pdf_page)
-        kind = classify_text(layout.plain_text(), images=count_images(pdf_page))
-        text = layout.to_json()
-        if kind in self.ocr_routes:
-            image = render_page_jpeg(pdf_page, self.ocr.image_longest_side)
-            return {"text": text, "image": image, "route": f"{self.ocr.name}:{kind}"}
-        return {"text": text, "image": b"", "route": f"text-layer:{kind}"}
+        return route_page(pdf_page, self.ocr, self.ocr_routes)
 
     def setup(self) -> None:
         self.ocr.setup()
 
     def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
-        routed = [page for page in pages if not page.get("route", "").startswith("text-layer")]
-        ocr_texts = iter(self.ocr.process_batch(routed) if routed else [])
-        return [page["text"] or "" if page.get("route", "").startswith("text-layer") else next(ocr_texts)
-                for page in pages]
+        routed = [page for page in pages if not _on_text_layer(page)]
+        return merge_routed(pages, self.ocr.process_batch(routed) if routed else [])

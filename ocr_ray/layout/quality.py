@@ -43,10 +43,10 @@ def classify_text(text: str, images: int = 0) -> str:
     if bad / len(visible) > 0.05:
         return "garbled"
     words = [w.lower() for w in _WORD.findall(text)]
-    if len(words) < 30:
+    if len(words) < 8:
         return "prose"
     function_share = sum(w in _FUNCTION_WORDS for w in words) / len(words)
     similarity = letter_similarity(text)
-    if similarity < 0.6 or (function_share < 0.04 and similarity < 0.8):
+    if similarity < 0.6 or (len(words) >= 30 and function_share < 0.04 and similarity < 0.8):
         return "garbled"
     return "prose"
