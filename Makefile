@@ -8,12 +8,14 @@ STAMP := .venv/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 .PHONY: setup system-deps demo test bench dev clean
 
 # Debian packages: chromium (Playwright drives it), PostgreSQL (the production-instance test),
-# tesseract-ocr (the `tesseract` OCR engine).
+# tesseract-ocr (the `tesseract` OCR engine), texlive (pdflatex typesets the full-text evaluation
+# papers in benchmarks/fulltext for `make bench` and tests/ocr/test_fulltext.py).
 system-deps:
 	@if ! command -v /usr/bin/chromium >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
-	    || ! command -v tesseract >/dev/null; then \
+	    || ! command -v tesseract >/dev/null || ! command -v pdflatex >/dev/null; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
-	    chromium fonts-dejavu-core postgresql tesseract-ocr; fi
+	    chromium fonts-dejavu-core postgresql tesseract-ocr \
+	    texlive-latex-base texlive-latex-recommended texlive-fonts-recommended; fi
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
