@@ -141,13 +141,18 @@ def pymupdf4llm_convert(pdf: Path) -> str:
 def evaluate(docs: list[Doc], name: str, run) -> dict:
     """Run ``run(pdf) -> markdown`` over ``docs``; pass rates overall, per variant, per category."""
     results, seconds, pages, routes = [], 0.0, 0, []
+    speed: dict[str, list[float]] = {}  # variant -> [pages, seconds]
     for doc in docs:
         started = time.perf_counter()
         out = run(doc.pdf)
-        seconds += time.perf_counter() - started
+        took = time.perf_counter() - started
+        seconds += took
         markdown, page_routes = out if isinstance(out, tuple) else (out, [])
         routes += page_routes
         pages += page_count(doc.pdf)
+        spent = speed.setdefault(doc.variant, [0, 0.0])
+        spent[0] += page_count(doc.pdf)
+        spent[1] += took
         for test_id, ok in score(markdown, doc.tests).items():
             kind = next(t["type"] for t in doc.tests if t["id"] == test_id)
             results.append((doc.paper, doc.variant, CATEGORIES[kind], ok))
@@ -160,6 +165,7 @@ def evaluate(docs: list[Doc], name: str, run) -> dict:
         "engine": name, "pass_rate": rate(results), "tests": len(results), "passed": sum(r[3] for r in results),
         "pages": pages, "seconds": round(seconds, 3), "pages_per_s": round(pages / seconds, 2) if seconds else None,
         "by_variant": {v: rate(r for r in results if r[1] == v) for v in sorted({r[1] for r in results})},
+        "pages_per_s_by_variant": {v: round(p / s, 2) if s else None for v, (p, s) in sorted(speed.items())},
         "by_category": {c: rate(r for r in results if r[2] == c) for c in sorted({r[2] for r in results})},
         "routes": dict(sorted(__import__("collections").Counter(routes).items())),
     }
