@@ -94,6 +94,8 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
                 left, right = extent
                 furniture = f.x1 < left - 4 or f.x0 > right + 4
             (gone if furniture else keep).append(f)
+        if not keep:  # a page of nothing but "furniture" (one line per page, say) is content
+            keep, gone = list(page.fragments), []
         page.fragments = keep
         removed.append(gone)
     return removed

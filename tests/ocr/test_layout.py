@@ -157,3 +157,9 @@ def test_text_pages_from_a_model_lose_repeated_edge_lines_only():
     out = compose_pages(pages)
     assert out == [f"Body {w}\n\nmiddle {w}\n\nmore {w}\n\nend {w}" for w in words]
     assert compose_pages(["jpeg:1", "jpeg:2"]) == ["jpeg:1", "jpeg:2"]
+
+
+def test_a_page_of_nothing_but_a_repeated_line_keeps_it():
+    pages = [_page([Fragment(72, 60, 300, 70, f"Supplementary page {n} of 3.", 10.0)]) for n in range(1, 4)]
+    remove_furniture(pages)
+    assert [p.fragments[0].text for p in pages] == [f"Supplementary page {n} of 3." for n in range(1, 4)]
