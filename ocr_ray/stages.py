@@ -130,7 +130,7 @@ class EngineActor:
     def __call__(self, batch: pa.Table) -> pa.Table:
         return apply_engine(self.engine, batch)
 
-    def apply_tomake_paper(self, pages: pa.Table) -> pa.Table:
+    def apply_to_paper(self, pages: pa.Table) -> pa.Table:
         """``crash_rerun.rerun_alone``: all page rows of one paper, in batches of ``batch_size``."""
         return apply_engine_in_batches(self.engine, pages)
 
