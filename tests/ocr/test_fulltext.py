@@ -31,7 +31,7 @@ def _rates(doc, markdown):
 
 def test_text_layer_on_a_typeset_two_column_paper(docs):
     markdown, routes, error = harness.convert(get_engine("text-layer"), docs["digital"].pdf)
-    assert error is None and routes == ["text-layer"] * 3
+    assert error is None and routes == ["text-layer:prose"] * 3
     total, by_kind = _rates(docs["digital"], markdown)
     assert total >= 0.85, (total, by_kind)
     for kind in ("absent", "order", "table", "math", "heading"):  # each structure kind works
@@ -45,11 +45,14 @@ def harness_separator() -> str:
     return PAGE_SEPARATOR
 
 
-def test_auto_reads_a_broken_font_encoding_with_ocr(docs):
-    text_layer, _, _ = harness.convert(get_engine("text-layer"), docs["broken"].pdf)
+@pytest.mark.parametrize("name", ["text-layer", "auto"])
+def test_a_broken_font_encoding_is_read_with_ocr(docs, name):
+    from ocr_ray.routing import TextLayerEngine
+
+    text_layer, _, _ = harness.convert(TextLayerEngine(fallback=None), docs["broken"].pdf)
     garbage, _ = _rates(docs["broken"], text_layer)
     assert garbage < 0.35  # the text layer lies: shifted letters
-    markdown, routes, error = harness.convert(get_engine("auto"), docs["broken"].pdf)
+    markdown, routes, error = harness.convert(get_engine(name), docs["broken"].pdf)
     assert error is None and routes == ["rapidocr:garbled"] * 3
     total, by_kind = _rates(docs["broken"], markdown)
     assert total >= 0.6, (total, by_kind)
