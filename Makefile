@@ -22,12 +22,14 @@ system-deps-demo:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
 	    chromium fonts-dejavu-core; fi
 
-# Everything the tests need as well: PostgreSQL (the production-instance test), tesseract-ocr
-# (the `tesseract` OCR engine).
+# Everything the tests and benchmarks need as well: PostgreSQL (the production-instance test),
+# tesseract-ocr (the `tesseract` OCR engine), texlive (pdflatex typesets the full-text evaluation
+# papers in benchmarks/fulltext for `make bench` and tests/ocr/test_fulltext.py).
 system-deps: system-deps-demo
-	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v tesseract >/dev/null; then \
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v tesseract >/dev/null \
+	    || ! command -v pdflatex >/dev/null; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
-	    postgresql tesseract-ocr; fi
+	    postgresql tesseract-ocr texlive-latex-base texlive-latex-recommended texlive-fonts-recommended; fi
 
 # The project and the replica's extra: prebuilt wheels only, no compiler.
 $(STAMP_DEMO): pyproject.toml

@@ -1,4 +1,5 @@
-"""`vllm_pages_per_second_per_gpu` and `cer_vllm`: the `vllm` OCR engine on the GPUs of this machine.
+"""`vllm_pages_per_second_per_gpu` and `fulltext_pass_rate_vllm`: the `vllm` OCR engine on the GPUs of this
+machine (the pass rate on the LaTeX set of ``bench_fulltext``; it replaced `cer_vllm`).
 
 Runs only where a GPU is visible and the `gpu` extra (ray[llm] -> vLLM) is installed, with the model
 reachable (Hugging Face hub or HF_HOME cache); elsewhere it says why and records nothing (a CPU run
@@ -16,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.bench_ocr import PAGES, _cer_figures, _pdfs
+from benchmarks.bench_ocr import PAGES, _pdfs
 from benchmarks.common import device, figure
 from ocr_ray import run_pipeline
 from ocr_ray.engines import EngineNotAvailableError
@@ -24,6 +25,24 @@ from ocr_ray.vllm_engine import VllmEngine
 
 GOAL_PAGES_PER_S_PER_GPU = 10.0
 N_PDFS = int(os.environ.get("BENCH_VLLM_PDFS", "100"))  # 100 x 9 pages: ~1.5 min at the goal
+
+
+def _fulltext_figure(root: Path, engine) -> dict:
+    """The olmOCR-style pass rate of ``engine`` on the full-text set (``benchmarks/fulltext``), each
+    paper through ``run_pipeline``; no peer in this run, so no baseline (compare with bench_fulltext)."""
+    from benchmarks.fulltext import harness
+    from ocr_ray.stages import PdfTask
+
+    docs = harness.build_set(root / "fulltext")
+
+    def convert(pdf: Path):
+        (paper,) = list(run_pipeline([PdfTask(pdf.stem, str(pdf))], engine=engine))
+        return paper.markdown, paper.page_routes
+
+    result = harness.evaluate(docs, "vllm", convert)
+    return figure("fulltext_pass_rate_vllm", result["pass_rate"], "share of tests", None,
+                  by_variant=result["by_variant"], by_category=result["by_category"], tests=result["tests"],
+                  model=engine.model)
 
 
 def unavailable_reason() -> str | None:
@@ -63,7 +82,7 @@ def run() -> list[dict]:
                            model=engine.model, batch_size=engine.batch_size, max_tokens=engine.max_tokens,
                            gpus_used=used, pages=pages, papers_failed=errors, seconds=round(elapsed, 1),
                            output_chars_per_page=round(sum(len(p.markdown) for p in papers) / max(pages, 1)))]
-            figs += _cer_figures(root, engines=("vllm",))
+            figs.append(_fulltext_figure(root, engine))
             return figs
     finally:
         ray.shutdown()

@@ -1,18 +1,27 @@
 """Ray Data OCR pipeline: OpenReview PDFs -> one markdown document per paper.
 
 Runs without Dagster: ``run_pipeline`` from Python, ``python -m ocr_ray`` from a shell.
+The names below are imported on first use, so ``ocr_ray.layout`` (pure Python) loads without
+Ray or pyarrow.
 """
 
-from ocr_ray.engines import Engine, get_engine, known_engines, register_engine
-from ocr_ray.pipeline import PAGE_SEPARATOR, PaperMarkdown, PdfTask, run_pipeline
+_EXPORTS = {
+    "Engine": "ocr_ray.engine_base",
+    "get_engine": "ocr_ray.engines",
+    "known_engines": "ocr_ray.engines",
+    "register_engine": "ocr_ray.engines",
+    "PAGE_SEPARATOR": "ocr_ray.stages",
+    "PaperMarkdown": "ocr_ray.stages",
+    "PdfTask": "ocr_ray.stages",
+    "run_pipeline": "ocr_ray.pipeline",
+}
 
-__all__ = [
-    "PAGE_SEPARATOR",
-    "Engine",
-    "PaperMarkdown",
-    "PdfTask",
-    "get_engine",
-    "known_engines",
-    "register_engine",
-    "run_pipeline",
-]
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'ocr_ray' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

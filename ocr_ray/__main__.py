@@ -62,6 +62,29 @@ def tasks_from_manifest(manifest: Path) -> list[PdfTask]:
     return tasks
 
 
+def load_tasks(args: argparse.Namespace) -> list[PdfTask]:
+    """The PDFs to convert; a missing or empty ``--pdf-dir``/``--manifest`` (or a manifest line
+    without ``forum_id``/``pdf_path``) is an error: ``SystemExit`` with a message, exit status 1.
+    A listed PDF that does not exist is not: it becomes that paper's ``error``."""
+    if args.pdf_dir is not None:
+        if not args.pdf_dir.is_dir():
+            raise SystemExit(f"error: --pdf-dir {args.pdf_dir}: no such directory")
+        tasks = tasks_from_dir(args.pdf_dir)
+        if not tasks:
+            raise SystemExit(f"error: --pdf-dir {args.pdf_dir}: no *.pdf files in it")
+        return tasks
+    if not args.manifest.is_file():
+        raise SystemExit(f"error: --manifest {args.manifest}: no such file")
+    try:
+        tasks = tasks_from_manifest(args.manifest)
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise SystemExit(f"error: --manifest {args.manifest}: bad line ({type(exc).__name__}: {exc}); "
+                         "each line must be a JSON object with forum_id and pdf_path") from None
+    if not tasks:
+        raise SystemExit(f"error: --manifest {args.manifest}: no tasks in it")
+    return tasks
+
+
 def split_filesystem(tasks: list[PdfTask]) -> tuple[pafs.FileSystem | None, list[PdfTask]]:
     """Turn URI paths (s3://bucket/key) into one pyarrow filesystem + plain paths."""
     uri_tasks = [task for task in tasks if "://" in task.pdf_path]
@@ -110,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         get_engine(args.engine).check_available()  # fail before reading inputs or starting Ray
     except (ValueError, NotImplementedError) as exc:
         raise SystemExit(f"error: {exc}") from None
-    tasks = tasks_from_dir(args.pdf_dir) if args.pdf_dir else tasks_from_manifest(args.manifest)
+    tasks = load_tasks(args)
     filesystem, tasks = split_filesystem(tasks)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     partial, done = start_partial(args.output, args.resume)

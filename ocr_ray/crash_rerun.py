@@ -18,8 +18,8 @@ incomplete, and the second pass runs each lost paper's pages through the engine 
 call or a task per paper, ``CRASH_RETRIES`` again): a paper whose pages kill the engine again gets
 an ``error`` starting with ``engine crashed``.
 
-The rerun reuses the first pass's pieces (engine stage, engine actor, paper assembly), so this
-module imports ``ocr_ray.pipeline``; the pipeline imports ``rerun_alone`` inside ``_run``.
+The rerun reuses the first pass's pieces (engine stage, engine actor, paper assembly) from
+``ocr_ray.stages``; ``ocr_ray.pipeline`` imports ``rerun_alone`` from here.
 """
 
 from __future__ import annotations
@@ -29,12 +29,11 @@ from typing import Any, Iterator
 import pyarrow as pa
 import pyarrow.fs as pafs
 
-from ocr_ray.engines import Engine
+from ocr_ray.engine_base import Engine
 from ocr_ray.pdf_pages import read_pdf_pages
-from ocr_ray.pipeline import (CRASH_RETRIES, EngineActor, PaperMarkdown, PdfTask, _apply_engine_in_batches,
-                              _builds_stage, _max_actors, _paper, _paper_from_row, _read_cpus,
-                              assemble_papers, convert_pdf, engine_resources, engine_stage, single_stage,
-                              task_items)
+from ocr_ray.stages import (CRASH_RETRIES, EngineActor, PaperMarkdown, PdfTask, apply_engine_in_batches,
+                            assemble_papers, builds_stage, convert_pdf, engine_resources, engine_stage, make_paper,
+                            max_actors, paper_from_row, read_cpus, single_stage, task_items)
 
 # PDFs rerun alone per round of the second pass: bounds the rendered pages held at once, and an
 # engine that raises on every paper fails the run after one round rather than after all of them.
@@ -67,7 +66,7 @@ def _read_alone(task: dict[str, Any], filesystem: pafs.FileSystem, engine: Engin
 def _engine_alone(pages: pa.Table, engine: Engine) -> pa.Table:
     """``rerun_alone`` for stateless engines: all page rows of one paper, in a task of their own."""
     engine.setup()
-    return _apply_engine_in_batches(engine, pages)
+    return apply_engine_in_batches(engine, pages)
 
 
 def _get_unless_died(ref) -> tuple[Any, Exception | None]:
@@ -101,7 +100,7 @@ def _engine_each_alone(
         return {index: _get_unless_died(ref) for index, ref in refs.items()}
     actor_class = ray.remote(EngineActor).options(**resources, max_restarts=-1,
                                                   max_task_retries=CRASH_RETRIES)
-    actors = [actor_class.remote(engine_ref) for _ in range(min(len(pages), _max_actors(engine)))]
+    actors = [actor_class.remote(engine_ref) for _ in range(min(len(pages), max_actors(engine)))]
     results: dict[int, tuple[Any, Exception | None]] = {}
     try:
         queue, idle, running = list(pages.items()), list(actors), {}
@@ -138,7 +137,7 @@ def rerun_alone(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engin
     if single_stage(engine):
         convert = ray.remote(_convert_alone).options(num_cpus=1, **retries)
     else:
-        read = ray.remote(_read_alone).options(num_cpus=_read_cpus(engine), num_returns=2, **retries)
+        read = ray.remote(_read_alone).options(num_cpus=read_cpus(engine), num_returns=2, **retries)
     for start in range(0, len(tasks), RERUN_CHUNK):
         chunk = tasks[start:start + RERUN_CHUNK]
         items = task_items(chunk)
@@ -147,9 +146,9 @@ def rerun_alone(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engin
             for task, ref in zip(chunk, refs):
                 row, died = _get_unless_died(ref)
                 if died:
-                    yield _paper(task, engine, error=crash_error(died))
+                    yield make_paper(task, engine, error=crash_error(died))
                 else:
-                    yield _paper_from_row(task, engine, row)
+                    yield paper_from_row(task, engine, row)
             continue
         reads = [read.remote(item, filesystem_ref, engine_ref) for item in items]
         crashed: dict[int, str] = {}  # index -> error of a PDF whose reader or engine died
@@ -166,11 +165,11 @@ def rerun_alone(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engin
         def missing_papers() -> Iterator[PaperMarkdown]:
             while missing:
                 index = missing.pop(0)
-                yield _paper(chunk[index], engine, error=crashed.get(index, "pipeline lost the paper"))
+                yield make_paper(chunk[index], engine, error=crashed.get(index, "pipeline lost the paper"))
 
         if not tables:
             rows: Iterator[dict[str, Any]] = iter(())
-        elif _builds_stage(engine):
+        elif builds_stage(engine):
             pages = ray.data.from_arrow_refs(list(tables.values()))
             pages.context.execution_options.preserve_order = True
             rows = engine_stage(pages, engine).iter_rows()

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 import pyarrow.fs as pafs
 
-from ocr_ray.engines import Engine
+from ocr_ray.engine_base import Engine
 
 # Where a PDF's trailer must end; readers such as pdf.js search the last KiB too.
 _EOF_WINDOW = 2048

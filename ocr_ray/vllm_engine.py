@@ -3,7 +3,8 @@
     pages (flat_map, CPU: pypdfium2 render at 1288 px, JPEG) -> build_processor(vLLMEngineProcessorConfig)
         preprocess: JPEG -> OpenAI chat message with an image_url part + sampling params
         PrepareMultimodalStage -> ChatTemplate -> Tokenize -> vLLMEngineStage (GPU actors) -> Detokenize
-        postprocess: generated_text -> page_text (front matter stripped)
+        postprocess: generated_text -> page_text (front matter stripped); the paper's pages then go
+        through ``ocr_ray.layout.compose_pages`` (Unicode cleaning, repeated header/footer lines)
 
 API checked against the installed ray 2.60 (`ray/data/llm.py`): `build_processor(config,
 preprocess=, postprocess=)`, `vLLMEngineProcessorConfig(model_source, engine_kwargs, batch_size,
@@ -26,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ocr_ray.engines import Engine, EngineNotAvailableError, normalize_page_text
+from ocr_ray.engine_base import Engine, EngineNotAvailableError, normalize_page_text
 
 DEFAULT_MODEL = "allenai/olmOCR-2-7B-1025-FP8"
 # olmOCR-2 was trained without anchor text ("no anchoring" prompt, research note §1b): ask for
@@ -136,7 +137,7 @@ class VllmEngine(Engine):
         routed to the text layer) still pass through (order is kept) as a 1-token text prompt."""
         keep = {k: row[k] for k in ("task_index", "forum_id", "page_index", "num_pages", "error", "text",
                                     "route")}
-        if row["error"] or row.get("route", self.name) != self.name or not row["image"]:
+        if row["error"] or (row.get("route") or self.name).split(":")[0] != self.name or not row["image"]:
             return {**keep, "messages": [{"role": "user", "content": "."}],
                     "sampling_params": {"max_tokens": 1, "temperature": 0.0}, "passthrough": True}
         url = "data:image/jpeg;base64," + base64.b64encode(row["image"]).decode()
@@ -149,7 +150,7 @@ class VllmEngine(Engine):
     @staticmethod
     def postprocess(row: dict[str, Any]) -> dict[str, Any]:
         if row["passthrough"]:
-            text = "" if row["error"] else normalize_page_text(row["text"] or "")
+            text = "" if row["error"] else (row["text"] or "")  # the text layer's layout JSON
         elif row.get("__inference_error__"):
             return {**{k: row[k] for k in ("task_index", "forum_id", "page_index", "num_pages")},
                     "error": f"vllm failed on page {row['page_index'] + 1}: {row['__inference_error__']}"[:300],

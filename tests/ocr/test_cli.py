@@ -73,3 +73,35 @@ def test_manifest_relative_paths(ray_session, pdf_corpus, tmp_path):
     first, second = read_jsonl(output)
     assert first["forum_id"] == "forumB" and first["num_pages"] == 2
     assert second["forum_id"] == "gone" and "missing file" in second["error"]
+
+
+@pytest.mark.parametrize("make_input", ["missing_dir", "empty_dir", "missing_manifest", "empty_manifest", "bad_manifest"])
+def test_bad_input_is_an_error_with_a_message(tmp_path, make_input):
+    """A missing or empty --pdf-dir / --manifest exits non-zero and says why (it used to write an
+    empty output and exit 0). No Ray is started: the check runs before."""
+    args = {
+        "missing_dir": ["--pdf-dir", str(tmp_path / "nope")],
+        "empty_dir": ["--pdf-dir", str(tmp_path)],
+        "missing_manifest": ["--manifest", str(tmp_path / "nope.jsonl")],
+        "empty_manifest": ["--manifest", str(tmp_path / "empty.jsonl")],
+        "bad_manifest": ["--manifest", str(tmp_path / "bad.jsonl")],
+    }[make_input]
+    (tmp_path / "empty.jsonl").write_text("\n")
+    (tmp_path / "bad.jsonl").write_text('{"forum": "x"}\n')
+    result = subprocess.run([sys.executable, "-m", "ocr_ray", *args, "--output", str(tmp_path / "out.jsonl")],
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "error:" in result.stderr and ("no such" in result.stderr or "no " in result.stderr or "bad line" in result.stderr)
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+@pytest.mark.slow
+def test_manifest_path_that_does_not_exist_is_that_papers_error(ray_session, pdf_corpus, tmp_path):
+    manifest = tmp_path / "tasks.jsonl"
+    manifest.write_text(json.dumps({"forum_id": "good", "pdf_path": str(pdf_corpus["paperB"])}) + "\n"
+                        + json.dumps({"forum_id": "gone", "pdf_path": "missing/gone.pdf"}) + "\n")
+    output = tmp_path / "out.jsonl"
+    assert main(["--manifest", str(manifest), "--output", str(output)]) == 0
+    rows = {row["forum_id"]: row for row in read_jsonl(output)}
+    assert rows["good"]["error"] is None and rows["good"]["num_pages"] == 2
+    assert rows["gone"]["error"].startswith("missing file") and rows["gone"]["markdown"] == ""

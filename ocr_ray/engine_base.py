@@ -1,0 +1,155 @@
+"""OCR engines' common part: the ``Engine`` interface, the text layer, page rendering.
+
+The pipeline (``ocr_ray.pipeline``) calls two methods per page (in two Ray stages for engines that
+need an image, an actor or a GPU; both inside one task per block of whole PDFs for ``text-layer``):
+
+1. ``Engine.prepare_page(pdf_page)`` in the CPU worker that holds the open PDF.
+   It returns the row payload: ``{"text": <the text layer's PageLayout JSON>, "image": <encoded
+   bytes>, "route": "<engine>[:<reason>]"}``.
+   The image is rendered only when ``needs_image`` is true (rendering + encoding is
+   ~10x dearer than the text layer, see the OCR research note, design/ocr-research.md §4).
+2. ``Engine.process_batch(pages) -> list[str]`` in a ``map_batches`` stage.
+   ``pages`` is a list of dicts with the keys ``forum_id``, ``page_index``,
+   ``num_pages``, ``text`` and ``image``; the result holds one string per page: a
+   ``PageLayout`` JSON (positioned text) that ``ocr_ray.layout.compose_pages`` turns into
+   markdown once all pages of the paper are there (furniture is found across pages), or
+   markdown itself (``vllm``).
+
+Engines here:
+
+* ``text-layer`` (CPU, default): pypdfium2's text layer, no OCR.
+* ``rapidocr`` (CPU): RapidOCR's ONNX PP-OCR models (shipped inside the PyPI wheel, so it runs
+  offline) on pages rendered at 1288 px; one single-threaded ONNX session per actor.
+* ``auto``: per page, prose with a usable text layer takes the text layer; pages with no or a
+  garbled text layer, or that look like math or tables, go to an OCR engine (``rapidocr`` by
+  default, ``REVIEWBENCH_AUTO_OCR=vllm`` on GPU machines). Each page row says which engine read it.
+* ``vllm`` (GPU, ``pip install 'reviewbench[gpu]'``): a vision-language OCR model through
+  ``ray.data.llm.build_processor`` (``ocr_ray.vllm_engine``); it replaces the ``map_batches``
+  stage instead of implementing ``process_batch``.
+* ``tesseract`` (CPU): Debian's ``tesseract-ocr`` on pages rendered at 1288 px, one single-threaded
+  process per page (``OMP_THREAD_LIMIT=1``).
+* ``nemotron``: a known name that raises ``EngineNotAvailableError`` with the reason.
+
+The OCR engines live in ``ocr_ray.ocr_engines``; ``text-layer`` and ``auto`` (which send pages
+whose text layer is unusable to OCR) in ``ocr_ray.routing``; the registry (``get_engine``) in
+``ocr_ray.engines``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ocr_ray.layout.pdftext import page_layout
+
+# PDFium emits CR LF line ends; LaTeX papers also carry stray control characters
+# (U+0002 seen in the research sample) and U+FFFE/U+FFFF non-characters.
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+
+
+def normalize_page_text(raw: str) -> str:
+    """Unify line ends and drop control characters; keep layout line breaks."""
+    text = raw.replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROL_CHARS.sub("", text).strip()
+
+
+def page_text_layer(pdf_page: Any) -> str:
+    """Text of a pypdfium2 ``PdfPage`` from its embedded text layer.
+
+    ``get_text_bounded()`` (whole page box) rather than ``get_text_range()``:
+    pypdfium2 documents that the range variant may return text from outside the
+    page box and has fragile handling of generated characters.
+    """
+    textpage = pdf_page.get_textpage()
+    try:
+        return textpage.get_text_bounded()
+    finally:
+        textpage.close()
+
+
+def render_page_jpeg(pdf_page: Any, longest_side: int, quality: int = 90) -> bytes:
+    """Render a page so its longest side is ``longest_side`` pixels, as JPEG.
+
+    JPEG, not PNG: PNG encoding dominates rendering cost (research note §4:
+    16 vs 38 pages/s per core at 1288 px), and OCR models read either.
+    """
+    width, height = pdf_page.get_size()
+    scale = longest_side / max(width, height)
+    bitmap = pdf_page.render(scale=scale)
+    try:
+        image = bitmap.to_pil()
+        buffer = io.BytesIO()
+        image.convert("RGB").save(buffer, format="JPEG", quality=quality)
+        return buffer.getvalue()
+    finally:
+        bitmap.close()
+
+
+@dataclass
+class Engine:
+    """Base engine. Subclasses override ``process_batch`` and, when they hold a
+    model, ``setup`` (called once per worker/actor before the first batch).
+
+    The instance itself is shipped (pickled) to Ray workers, so it must stay small
+    until ``setup`` runs there.
+
+    name: registry key, written into every ``PaperMarkdown.engine``.
+    model: model identifier written into ``PaperMarkdown.model`` (None: no model).
+    needs_image: render each page (``image`` column) for the engine.
+    image_longest_side: render size in pixels when ``needs_image``.
+    uses_actor: run ``process_batch`` in a pool of long-lived actors (a loaded
+        model) instead of stateless tasks.
+    num_cpus / num_gpus: resources of one engine task or actor.
+    batch_size: pages per ``process_batch`` call.
+    """
+
+    name: str = "base"
+    model: str | None = None
+    needs_image: bool = False
+    image_longest_side: int = 1288
+    uses_actor: bool = False
+    num_cpus: float = 1.0
+    num_gpus: float = 0.0
+    batch_size: int = 16
+
+    @property
+    def version(self) -> str:
+        """Changes whenever this engine's output for the same PDF may change (cache key part)."""
+        return "1"
+
+    @property
+    def cache_id(self) -> str:
+        """Engine + version: results are cached per (PDF sha256, cache_id)."""
+        return f"{self.name}@{self.version}"
+
+    def check_available(self) -> None:
+        """Raise EngineNotAvailableError on the driver, before Ray starts, if it cannot run here."""
+
+    def prepare_page(self, pdf_page: Any) -> dict[str, Any]:
+        """Payload of one page row; runs where the PDF is open (CPU worker).
+
+        ``text``: the text layer as ``PageLayout`` JSON (positions, fonts, ruling lines);
+        ``route`` names the engine that will read the page (reported per page)."""
+        image = render_page_jpeg(pdf_page, self.image_longest_side) if self.needs_image else b""
+        return {"text": page_layout(pdf_page).to_json(), "image": image, "route": self.name}
+
+    def setup(self) -> None:
+        """Load models etc.; runs in the worker, never on the driver."""
+
+    def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
+        raise NotImplementedError
+
+
+class EngineNotAvailableError(NotImplementedError):
+    """A known engine name whose implementation is not available here."""
+
+
+def not_implemented(name: str, how: str) -> Callable[[], Engine]:
+    def factory() -> Engine:
+        raise EngineNotAvailableError(f"OCR engine {name!r} is not available: {how}")
+
+    return factory
+
+

@@ -1,0 +1,70 @@
+"""The layout step: positioned text of every page of a paper -> structured markdown per page.
+
+    fragments (text layer: ``pdftext``; OCR engines: their line boxes)
+      -> furniture removed across the paper's pages (``furniture``)
+      -> tables from rules and gaps (``tables``)
+      -> reading order, headings, paragraphs, equations, footnotes (``order``, ``blocks``)
+
+Engines hand each page over as ``PageLayout.to_json()``; pages that arrive as text (the ``vllm``
+engine writes markdown itself) get the text-only part: Unicode cleaning and removal of lines that
+repeat at the top or bottom of most pages.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ocr_ray.layout.blocks import clean_text, page_blocks
+from ocr_ray.layout.furniture import remove_furniture
+from ocr_ray.layout.model import Fragment, PageLayout, Rule, is_layout_json
+from ocr_ray.layout.tables import extract_tables
+
+__all__ = ["Fragment", "PageLayout", "Rule", "body_size", "compose_pages", "is_layout_json"]
+
+_DIGITS = re.compile(r"\d+")
+
+
+def body_size(pages: list[PageLayout]) -> float:
+    sizes: Counter = Counter()
+    for page in pages:
+        for f in page.fragments:
+            sizes[round(f.size * 2) / 2] += len(f.text)
+    return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+def _text_pages(texts: list[str]) -> list[str]:
+    """Markdown written by a model: drop first/last lines that repeat (digits aside) on most pages."""
+    split = [[line for line in text.splitlines()] for text in texts]
+    edges: Counter = Counter()
+    for lines in split:
+        body = [ln for ln in lines if ln.strip()]
+        for ln in set(body[:2] + body[-2:]):
+            edges[_DIGITS.sub("#", ln.strip().lower())] += 1
+    need = max(2, (len(texts) + 1) // 2)
+    out = []
+    for lines in split:
+        body = [ln for ln in lines if ln.strip()]
+        edge = set(body[:2] + body[-2:])
+        keep = [ln for ln in lines if not (ln in edge and len(texts) > 1 and len(body) >= 4
+                                           and edges[_DIGITS.sub("#", ln.strip().lower())] >= need)]
+        out.append(clean_text("\n".join(keep).strip()))
+    return out
+
+
+def compose_pages(pages: list[str]) -> list[str]:
+    """Each page's payload (layout JSON or text) -> that page's markdown, using the whole paper."""
+    layouts = {i: PageLayout.from_json(p) for i, p in enumerate(pages) if is_layout_json(p)}
+    texts = {i: p for i, p in enumerate(pages) if i not in layouts}
+    out = [""] * len(pages)
+    if texts:
+        for i, text in zip(texts, _text_pages(list(texts.values()))):
+            out[i] = text
+    if layouts:
+        ordered = [layouts[i] for i in sorted(layouts)]
+        remove_furniture(ordered)
+        body = body_size(ordered)
+        for i in sorted(layouts):
+            page = layouts[i]
+            extract_tables(page)
+            out[i] = "\n\n".join(page_blocks(page, body, first_page=i == 0))
+    return out

@@ -1,0 +1,193 @@
+"""One page's fragments (furniture removed, tables extracted) -> markdown blocks.
+
+Lines in reading order (``order.xy_cut``) are classified as heading, display equation, footnote,
+table or body text; body lines are joined into paragraphs (a new paragraph at a first-line indent,
+a vertical gap, a change of font size, or a short line ending a sentence), hyphenation at line ends
+is undone, and footnotes go after the page's body.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from ocr_ray.layout.model import Fragment, PageLayout
+from ocr_ray.layout.order import lines_of, xy_cut
+
+_NUMBERED = re.compile(r"^(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+\S")
+_EQ_NUMBER = re.compile(r"\s*\((\d+[a-z]?)\)$")
+_LIGATURES = re.compile("[\ufb00-\ufb06]")
+_FOOTNOTE_MARK = re.compile(r"^([0-9]{1,2}|[*†‡§¶])\s*(?=\S)")
+
+
+@dataclass
+class Line:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    size: float
+    bold: bool
+    math: float
+    kind: str
+    left: float  # column edges
+    right: float
+
+    @property
+    def cy(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+
+def clean_text(text: str) -> str:
+    """Ligatures decomposed (NFKC on U+FB00-FB06 only), then NFC (combining accents composed)."""
+    text = _LIGATURES.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
+    return unicodedata.normalize("NFC", text)
+
+
+def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
+    chars = sum(len(f.text) for f in frags) or 1
+    main = max(frags, key=lambda f: len(f.text))
+    return Line(min(f.x0 for f in frags), min(f.y0 for f in frags), max(f.x1 for f in frags),
+                max(f.y1 for f in frags), " ".join(f.text for f in frags), main.size,
+                all(f.bold for f in frags if len(f.text) > 1) or main.bold and len(frags) == 1,
+                sum(f.math * len(f.text) for f in frags) / chars,
+                "table" if any(f.kind == "table" for f in frags) else "text", *edges)
+
+
+def page_lines(page: PageLayout) -> list[Line]:
+    lines: list[Line] = []
+    for leaf, edges in xy_cut(page.fragments):
+        for frags in lines_of(leaf):
+            line = _line(frags, edges)
+            prev = lines[-1] if lines else None
+            # "1" | "Introduction": one line cut in two by a wide gap, not two columns
+            if (prev and prev.kind == line.kind == "text" and min(prev.y1, line.y1) - max(prev.y0, line.y0)
+                    > 0.5 * min(prev.y1 - prev.y0, line.y1 - line.y0) and 0 <= line.x0 - prev.x1 < 3 * line.size
+                    and prev.bold == line.bold):
+                prev.text, prev.x1 = f"{prev.text} {line.text}", line.x1
+                prev.y0, prev.y1 = min(prev.y0, line.y0), max(prev.y1, line.y1)
+                prev.math = max(prev.math, line.math)
+                continue
+            lines.append(line)
+    return lines
+
+
+def _heading_level(line: Line, body: float, title_size: float | None) -> int:
+    """0 if ``line`` is no heading, else its markdown level."""
+    words = line.text.split()
+    if not words or len(words) > 16 or line.kind != "text" or line.math > 0.2 or line.text.endswith((".", ",")):
+        return 0
+    numbered = _NUMBERED.match(line.text)
+    if title_size and line.size >= title_size - 0.1 and line.size >= 1.3 * body:
+        return 1
+    if line.size >= 1.12 * body or (line.bold and line.size >= 0.95 * body and (numbered or len(words) <= 6)):
+        if numbered:
+            return min(6, 2 + numbered.group(1).count("."))
+        return 2
+    return 0
+
+
+def _is_math(line: Line) -> bool:
+    return line.kind == "text" and (line.math >= 0.3 or (line.math >= 0.15 and bool(_EQ_NUMBER.search(line.text))))
+
+
+def join_lines(texts: list[str]) -> str:
+    """Reflow: lines joined by spaces; a word hyphenated at a line end is joined again."""
+    out = ""
+    for text in texts:
+        text = text.strip()
+        if not out:
+            out = text
+        elif re.search(r"[^\W\d_]-$", out) and text[:1].islower():
+            out = out[:-1] + text
+        else:
+            out = f"{out} {text}"
+    return out
+
+
+def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
+    lines = page_lines(page)
+    title_size = max((ln.size for ln in lines if ln.kind == "text"), default=None) if first_page else None
+    blocks: list[str] = []
+    footnotes: list[str] = []
+    para: list[Line] = []
+    math: list[Line] = []
+    last_note: Line | None = None
+
+    def flush() -> None:
+        if para:
+            blocks.append(join_lines([ln.text for ln in para]))
+            para.clear()
+        if math:
+            text = " ".join(ln.text for ln in math)
+            number = _EQ_NUMBER.search(text)
+            body_text = _EQ_NUMBER.sub("", text) if number else text
+            blocks.append("$$\n" + body_text.strip() + (f" \\tag{{{number.group(1)}}}" if number else "") + "\n$$")
+            math.clear()
+
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.kind == "table":
+            flush()
+            blocks.append(line.text)
+            i += 1
+            continue
+        small = line.size <= 0.86 * body
+        continues = (last_note is not None and line.left == last_note.left and 0 <= line.y0 - last_note.y1 < line.size
+                     and not para and not math)
+        if small and line.y0 > 0.55 * page.height and (continues or _FOOTNOTE_MARK.match(line.text)):
+            # a footnote: small type low on the page, numbered; kept apart from the body
+            flush()
+            mark = _FOOTNOTE_MARK.match(line.text)
+            if mark or not footnotes:
+                footnotes.append(f"[^{mark.group(1)}]: {line.text[mark.end():]}" if mark else line.text)
+            else:
+                footnotes[-1] = join_lines([footnotes[-1], line.text])
+            last_note = line
+            i += 1
+            continue
+        level = _heading_level(line, body, title_size)
+        if level:
+            flush()
+            text = line.text
+            while (i + 1 < len(lines) and _heading_level(lines[i + 1], body, title_size) == level
+                   and abs(lines[i + 1].size - line.size) < 0.3 and 0 <= lines[i + 1].y0 - line.y1 < line.size
+                   and not _NUMBERED.match(lines[i + 1].text)):
+                i += 1
+                text = f"{text} {lines[i].text}"
+            blocks.append("#" * level + " " + text)
+            i += 1
+            continue
+        near_math = math and ((line.y0 - math[-1].y1 < 0.6 * line.size and (
+            line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15))
+            or (_EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math)))
+        if _is_math(line) or near_math:
+            if para and not math:
+                # limits above a sum are read before it: take back short lines just before
+                while para and para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left) and \
+                        line.y0 - para[-1].y1 < 0.6 * line.size:
+                    math.insert(0, para.pop())
+                flush_para = para[:]
+                para.clear()
+                if flush_para:
+                    blocks.append(join_lines([ln.text for ln in flush_para]))
+            math.append(line)
+            i += 1
+            continue
+        if math:
+            flush()
+        if para:
+            prev = para[-1]
+            indent = line.x0 - line.left > 0.7 * line.size and line.x0 - prev.x0 > 0.7 * line.size
+            gap = line.y0 - prev.y1
+            new_column = line.left != prev.left
+            short_end = prev.x1 < prev.right - 2.5 * prev.size and prev.text.rstrip().endswith((".", ":", "?", "!"))
+            if (indent or (not new_column and gap > 0.75 * line.size) or abs(line.size - prev.size) > 0.15 * prev.size
+                    or short_end or (prev.bold != line.bold and (prev.bold or line.bold))):
+                flush()
+        para.append(line)
+        i += 1
+    flush()
+    return [clean_text(b) for b in blocks + footnotes if b.strip()]

@@ -1,0 +1,101 @@
+"""Page furniture: running headers, footers, page numbers and margin stamps, found by geometry.
+
+Nothing here knows any header's wording. A fragment is furniture when
+
+* it sits in the top or bottom band of its page, apart from the body text, and a fragment with the same text (digits
+  replaced by ``#``, so ``3`` matches ``4`` and ``Page 3`` matches ``Page 4``) sits at about the
+  same height on at least half of the pages (and on two pages at least); or
+* it is a bare page number (digits or roman numerals only) in the top or bottom band, apart from
+  the body text; or
+* it lies wholly outside the horizontal extent of the paper's text body (margin stamps, line
+  numbers of review copies, arXiv-style side stamps when not rotated).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ocr_ray.layout.model import Fragment, PageLayout
+
+BAND = 0.11  # share of the page height that counts as top or bottom band
+SAME_Y = 6.0  # points: "the same height" on two pages
+ISOLATION = 0.8  # gap to the nearest text towards the page's middle, in the fragment's heights
+_DIGITS = re.compile(r"\d+")
+_PAGE_NUMBER = re.compile(r"^(page\s*)?[-–—(\[]?\s*(\d{1,4}|[ivxlc]{1,6})\s*[-–—)\]]?(\s*(of|/)\s*\d{1,4})?$", re.I)
+
+
+def _key(text: str) -> str:
+    return _DIGITS.sub("#", " ".join(text.lower().split()))
+
+
+def _in_band(fragment: Fragment, page: PageLayout) -> bool:
+    """In the top or bottom band *and* set apart from the text next to it (towards the page's
+    middle) by at least ``ISOLATION`` of its height: running heads and page numbers stand apart
+    from the body; the first line of a column does not."""
+    height = max(fragment.y1 - fragment.y0, 1.0)
+    if fragment.y1 < BAND * page.height:
+        below = [f.y0 - fragment.y1 for f in page.fragments if f.y0 >= fragment.y1 - 0.3 * height and f is not fragment
+                 and not (f.y0 < fragment.y1 and f.y1 > fragment.y0)]
+        return min(below, default=page.height) >= ISOLATION * height
+    if fragment.y0 > (1 - BAND) * page.height:
+        above = [fragment.y0 - f.y1 for f in page.fragments if f.y1 <= fragment.y0 + 0.3 * height and f is not fragment
+                 and not (f.y0 < fragment.y1 and f.y1 > fragment.y0)]
+        return min(above, default=page.height) >= ISOLATION * height
+    return False
+
+
+def body_extent(pages: list[PageLayout]) -> tuple[float, float] | None:
+    """Left and right edge of the text body: where most characters start and end."""
+    lefts: Counter = Counter()
+    rights: Counter = Counter()
+    total = 0
+    for page in pages:
+        for f in page.fragments:
+            weight = len(f.text)
+            lefts[round(f.x0)] += weight
+            rights[round(f.x1)] += weight
+            total += weight
+    if total < 200:
+        return None
+
+    def quantile(counter: Counter, q: float) -> float:
+        seen = 0
+        for x in sorted(counter):
+            seen += counter[x]
+            if seen >= q * total:
+                return float(x)
+        return float(max(counter))
+
+    return quantile(lefts, 0.02), quantile(rights, 0.98)
+
+
+def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
+    """The removed fragments per page (``pages`` are changed in place)."""
+    candidates = [[f for f in page.fragments if _in_band(f, page)] for page in pages]
+    n = len(pages)
+    need = max(2, (n + 1) // 2)
+    repeated: list[set[int]] = [set() for _ in pages]
+    if n >= 2:
+        for i, cands in enumerate(candidates):
+            for f in cands:
+                key, hits = _key(f.text), {i}
+                for j, others in enumerate(candidates):
+                    if j != i and any(_key(o.text) == key and abs(o.cy - f.cy) <= SAME_Y for o in others):
+                        hits.add(j)
+                if len(hits) >= need:
+                    repeated[i].add(id(f))
+    extent = body_extent(pages)
+    removed: list[list[Fragment]] = []
+    for i, page in enumerate(pages):
+        keep, gone = [], []
+        for f in page.fragments:
+            furniture = id(f) in repeated[i] or (_in_band(f, page) and _PAGE_NUMBER.match(f.text.strip()))
+            if not furniture and extent is not None:
+                left, right = extent
+                furniture = f.x1 < left - 4 or f.x0 > right + 4
+            (gone if furniture else keep).append(f)
+        if not keep:  # a page of nothing but "furniture" (one line per page, say) is content
+            keep, gone = list(page.fragments), []
+        page.fragments = keep
+        removed.append(gone)
+    return removed

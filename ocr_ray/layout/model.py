@@ -1,0 +1,87 @@
+"""The layout step's data: positioned text fragments of one page, whatever produced them.
+
+A ``Fragment`` is a run of text on one baseline without a wide gap (a line of a column, a table
+cell, a page number). The text layer (``ocr_ray.layout.pdftext``) and the OCR engines (their
+line boxes) both produce fragments, so everything after that (``furniture``, ``order``,
+``tables``, ``blocks``) is the same for every engine. Coordinates are PDF points, origin at the
+top left, y growing downwards.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Fragment:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    size: float  # font size (points); OCR: the line box height
+    bold: bool = False
+    math: float = 0.0  # share of characters set in a math font or math symbols
+    kind: str = "text"  # "table": a whole table already rendered (``tables``); never serialised
+
+    @property
+    def cx(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+    def to_list(self) -> list:
+        return [round(self.x0, 1), round(self.y0, 1), round(self.x1, 1), round(self.y1, 1), self.text,
+                round(self.size, 2), int(self.bold), round(self.math, 2)]
+
+    @classmethod
+    def from_list(cls, item: list) -> "Fragment":
+        x0, y0, x1, y1, text, size, bold, math = item
+        return cls(x0, y0, x1, y1, text, size, bool(bold), math)
+
+
+@dataclass
+class Rule:
+    """A ruling line (a thin filled rectangle or stroked path): horizontal if ``y0 == y1``-ish."""
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def horizontal(self) -> bool:
+        return (self.y1 - self.y0) <= 2.0 and (self.x1 - self.x0) > 8.0
+
+    @property
+    def vertical(self) -> bool:
+        return (self.x1 - self.x0) <= 2.0 and (self.y1 - self.y0) > 8.0
+
+
+@dataclass
+class PageLayout:
+    width: float
+    height: float
+    fragments: list[Fragment] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
+    source: str = "text-layer"  # or the OCR engine's name
+
+    def to_json(self) -> str:
+        return json.dumps({"layout": 1, "w": round(self.width, 1), "h": round(self.height, 1), "src": self.source,
+                           "f": [f.to_list() for f in self.fragments],
+                           "r": [[round(v, 1) for v in (r.x0, r.y0, r.x1, r.y1)] for r in self.rules]},
+                          ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> "PageLayout":
+        data = json.loads(text)
+        return cls(data["w"], data["h"], [Fragment.from_list(f) for f in data["f"]],
+                   [Rule(*r) for r in data["r"]], data.get("src", "text-layer"))
+
+    def plain_text(self) -> str:
+        return "\n".join(f.text for f in self.fragments)
+
+
+def is_layout_json(text: str) -> bool:
+    return text.startswith('{"layout": 1')

@@ -1,0 +1,186 @@
+"""Fragments and ruling lines of a born-digital page, from PDFium (pypdfium2).
+
+Per character: its code point, its loose box (font ascent to descent, so every character of a line
+gets the same height and subscripts stay on their line), its font size and, once per text object,
+its font (bold? a math font?) and angle. Characters that share a line and follow each other
+without a wide gap make a ``Fragment``; the text layer's own word and line breaks are only used
+as hints. Ruling lines are thin path objects (what LaTeX's \\hline, booktabs rules and fraction
+bars are).
+"""
+from __future__ import annotations
+
+import ctypes
+import unicodedata
+from typing import Any
+
+from ocr_ray.layout.model import Fragment, PageLayout, Rule
+
+# Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
+# 2 x 6 pt between columns) split, justified words (at most ~0.6 em apart) do not.
+GAP_SPLIT = 0.95
+# A gap wider than this (in font sizes) between two characters is a space even if PDFium
+# generated none.
+GAP_SPACE = 0.16
+_MATH_FONT_PREFIXES = ("CMMI", "CMSY", "CMEX", "MSBM", "MSAM", "EUFM", "EUSM", "RSFS", "TXMI", "TXSY",
+                       "TXEX", "PXMI", "PXSY", "STIXMATH", "CAMBRIA MATH", "LMMATH", "SYMBOL", "MTSY",
+                       "MTMI", "MTEX", "RMTMI", "ZCMI")
+MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖⟨⟩|=+−<>^_"
+                  "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩϵϑϕ")
+# Spacing accents that TeX's OT1 fonts draw as separate glyphs over a letter -> combining marks.
+_ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "^": "\u0302", "˜": "\u0303",
+            "~": "\u0303", "ˇ": "\u030c", "˘": "\u0306", "¯": "\u0304", "˙": "\u0307", "˚": "\u030a",
+            "¸": "\u0327", "˝": "\u030b", "˛": "\u0328"}
+
+
+def _font_info(obj, cache: dict) -> tuple[bool, bool, bool]:
+    """(bold, math font, rotated) of a text object, cached per object."""
+    import pypdfium2.raw as pdfium_c
+
+    key = ctypes.cast(obj, ctypes.c_void_p).value
+    info = cache.get(key)
+    if info is None:
+        bold = math = rotated = False
+        font = pdfium_c.FPDFTextObj_GetFont(obj)
+        if font:
+            buf = ctypes.create_string_buffer(128)
+            n = pdfium_c.FPDFFont_GetBaseFontName(font, buf, 128)
+            name = buf.value.decode("latin-1", "replace").upper() if n else ""
+            name = name.split("+", 1)[-1]
+            bold = any(t in name for t in ("BOLD", "CMBX", "-MEDI", "SEMIBOLD", "HEAVY", "BLACK", "CMB10"))
+            if not bold:
+                weight = pdfium_c.FPDFFont_GetWeight(font)
+                bold = weight >= 600
+            math = name.startswith(_MATH_FONT_PREFIXES)
+        matrix = pdfium_c.FS_MATRIX()
+        if pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix)):
+            rotated = abs(matrix.b) > 0.1 * max(abs(matrix.a), 1e-6)
+        info = cache[key] = (bold, math, rotated)
+    return info
+
+
+class _Builder:
+    def __init__(self, height: float):
+        self.height = height
+        self.out: list[Fragment] = []
+        self.chars: list[str] = []
+        self.box = [0.0, 0.0, 0.0, 0.0]
+        self.size = self.bold = self.math = 0.0
+        self.space = False
+        self.last_x0 = 0.0
+
+    def flush(self) -> None:
+        if self.chars:
+            text = "".join(self.chars).strip()
+            if text:
+                n = len(self.chars)
+                self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n))
+        self.chars = []
+        self.space = False
+
+    def add(self, ch: str, x0: float, y0: float, x1: float, y1: float, size: float, bold: bool, math: bool):
+        if self.chars:
+            bx0, by0, bx1, by1 = self.box
+            overlap = min(by1, y1) - max(by0, y0)
+            gap = x0 - bx1
+            unit = max(min(size, self.size), 1.0)
+            # backwards only past the previous glyph's start: ligatures ("ff") give two characters one box
+            if overlap < 0.45 * min(by1 - by0, y1 - y0) or gap > GAP_SPLIT * unit or x0 < self.last_x0 - 0.5 * unit:
+                self.flush()
+            elif ch in _ACCENTS and x1 > bx0 and (x0 - bx1) < 0:
+                pass  # an accent drawn back over the previous letter: handled below
+            elif self.space or gap > GAP_SPACE * unit:
+                if self.chars[-1] != " ":
+                    self.chars.append(" ")
+        if not self.chars:
+            self.box = [x0, y0, x1, y1]
+            self.size, self.bold, self.math = size, 0, 0
+        else:
+            self.box = [min(self.box[0], x0), min(self.box[1], y0), max(self.box[2], x1), max(self.box[3], y1)]
+            # the fragment's size is its body text's: superscripts and subscripts do not lower it
+            self.size = max(self.size, size) if len(self.chars) < 3 else self.size
+        self.chars.append(ch)
+        self.last_x0 = x0
+        self.bold += bold
+        self.math += math or ch in MATH_CHARS
+        self.space = False
+
+
+def _merge_accents(text: str) -> str:
+    """'´a' or 'a´' (OT1 accent glyphs next to their letter) -> 'á'; then NFC."""
+    if not any(ch in _ACCENTS for ch in text):
+        return text
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in _ACCENTS and i + 1 < len(text) and text[i + 1].isalpha():
+            out.append(text[i + 1] + _ACCENTS[ch])
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def page_layout(pdf_page: Any) -> PageLayout:
+    """Fragments and rules of a pypdfium2 ``PdfPage`` (its text layer and path objects)."""
+    import pypdfium2.raw as pdfium_c
+
+    width, height = pdf_page.get_size()
+    left, bottom = 0.0, 0.0
+    try:
+        left, bottom, _, _ = pdf_page.get_cropbox()
+    except Exception:  # noqa: BLE001 - old pypdfium2: media box at the origin
+        pass
+    textpage = pdf_page.get_textpage()
+    builder = _Builder(height)
+    cache: dict = {}
+    try:
+        raw = textpage.raw
+        count = pdfium_c.FPDFText_CountChars(raw)
+        rect = pdfium_c.FS_RECTF()
+        for i in range(count):
+            code = pdfium_c.FPDFText_GetUnicode(raw, i)
+            if code in (10, 13):
+                builder.flush()
+                continue
+            if code in (32, 0xA0):
+                builder.space = True
+                continue
+            if code < 32 and code not in (2,):
+                continue
+            ch = "-" if code == 2 else chr(code)  # PDFium marks a line-end hyphen as U+0002
+            if not pdfium_c.FPDFText_GetLooseCharBox(raw, i, ctypes.byref(rect)):
+                continue
+            obj = pdfium_c.FPDFText_GetTextObject(raw, i)
+            bold, math, rotated = _font_info(obj, cache) if obj else (False, False, False)
+            if rotated:
+                builder.flush()  # rotated text (margin stamps, axis labels) is never body text
+                continue
+            size = pdfium_c.FPDFText_GetFontSize(raw, i) or (rect.top - rect.bottom)
+            builder.add(ch, rect.left - left, height - (rect.top - bottom), rect.right - left,
+                        height - (rect.bottom - bottom), size, bold, math)
+        builder.flush()
+    finally:
+        textpage.close()
+    for fragment in builder.out:
+        fragment.text = _merge_accents(fragment.text)
+    return PageLayout(width, height, builder.out, page_rules(pdf_page, height, left, bottom))
+
+
+def page_rules(pdf_page: Any, height: float, left: float = 0.0, bottom: float = 0.0) -> list[Rule]:
+    import pypdfium2.raw as pdfium_c
+
+    rules = []
+    for obj in pdf_page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=1):
+        x0, y0, x1, y1 = obj.get_bounds() if hasattr(obj, "get_bounds") else obj.get_pos()
+        rule = Rule(x0 - left, height - (y1 - bottom), x1 - left, height - (y0 - bottom))
+        if rule.horizontal or rule.vertical:
+            rules.append(rule)
+    return rules
+
+
+def count_images(pdf_page: Any) -> int:
+    import pypdfium2.raw as pdfium_c
+
+    return sum(1 for _ in pdf_page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2))

@@ -1,0 +1,168 @@
+"""Per page, the text layer where it reads as language, an OCR engine where it does not.
+
+* ``text-layer`` (the default): the text layer through the layout step; the rare page whose text
+  layer is empty, image-only or garbled is OCR'd in the same task by a CPU engine (``rapidocr``
+  unless ``REVIEWBENCH_AUTO_OCR=tesseract``), so a paper costs what its text layer costs unless a
+  page needs OCR. ``fallback=None`` never OCRs.
+* ``auto``: the same routing, with the OCR engine in its own Ray stage (actors, GPUs: ``vllm``).
+
+``classify_page`` is the older text-only classifier (prose / no_text / garbled / math / table),
+kept for callers that look at plain text.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ocr_ray.engine_base import Engine, render_page_jpeg
+from ocr_ray.layout.pdftext import count_images, page_layout
+from ocr_ray.layout.quality import classify_text
+from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
+
+OCR_ROUTES = ("no_text", "image_only", "garbled")
+_CPU_OCR = {"rapidocr": RapidOcrEngine, "tesseract": TesseractEngine}
+_LOADED: dict[str, Engine] = {}  # per worker process: the fallback OCR engine, set up once
+
+
+def cpu_ocr(name: str) -> Engine:
+    """The CPU OCR engine ``name``, set up once per process."""
+    if name not in _LOADED:
+        engine = _CPU_OCR[name]()
+        engine.setup()
+        _LOADED[name] = engine
+    return _LOADED[name]
+
+
+def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> dict[str, Any]:
+    """The row payload of a routed page: the text layer's layout always, an image for OCR when the
+    text layer is unusable; ``route`` is ``<engine>:<reason>``."""
+    layout = page_layout(pdf_page)
+    text = layout.to_json()
+    if ocr is None:
+        return {"text": text, "image": b"", "route": "text-layer"}
+    kind = classify_text(layout.plain_text(), images=count_images(pdf_page))
+    if kind in routes:
+        return {"text": text, "image": render_page_jpeg(pdf_page, ocr.image_longest_side),
+                "route": f"{ocr.name}:{kind}"}
+    return {"text": text, "image": b"", "route": f"text-layer:{kind}"}
+
+
+def merge_routed(pages: list[dict[str, Any]], ocr_texts: list[str]) -> list[str]:
+    texts = iter(ocr_texts)
+    return [page["text"] or "" if _on_text_layer(page) else next(texts) for page in pages]
+
+
+def _on_text_layer(page: dict[str, Any]) -> bool:
+    return (page.get("route") or "text-layer").startswith("text-layer")
+
+
+@dataclass
+class TextLayerEngine(Engine):
+    """The PDF's own text layer (pypdfium2) through the layout step (``ocr_ray.layout``): columns,
+    headings, paragraphs, tables, equations. The layout comes from ``prepare_page`` so the PDF is
+    parsed once. Pages whose text layer is unusable (``OCR_ROUTES``) are OCR'd by ``fallback``
+    inside the same task (rendered only then)."""
+
+    name: str = "text-layer"
+    # Passing layouts on is microseconds per page: a quarter CPU per task keeps the
+    # PDF-reading stage from being starved on small machines.
+    num_cpus: float = 0.25
+    batch_size: int = 64
+    fallback: str | None = "rapidocr"
+
+    @property
+    def version(self) -> str:
+        return "2-layout" + (f"+ocr={_CPU_OCR[self.fallback]().cache_id}" if self.fallback else "")
+
+    def check_available(self) -> None:
+        if self.fallback:
+            _CPU_OCR[self.fallback]().check_available()
+
+    def prepare_page(self, pdf_page: Any) -> dict[str, Any]:
+        ocr = _CPU_OCR[self.fallback]() if self.fallback else None  # a config object: cheap
+        return route_page(pdf_page, ocr, OCR_ROUTES)
+
+    def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
+        routed = [page for page in pages if not _on_text_layer(page)]
+        return merge_routed(pages, cpu_ocr(self.fallback).process_batch(routed) if routed else [])
+
+
+_MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖〈〉⟨⟩"
+                  "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩϵϑϕ")
+_NUMERIC_TOKEN = re.compile(r"^[-+±]?\(?\d[\d.,]*%?\)?$")
+
+
+def classify_page(text: str) -> str:
+    """Why a page's text layer should (not) be trusted: ``prose``, ``no_text``, ``garbled``,
+    ``math`` or ``table``. Cheap heuristics on the text layer only (no rendering).
+
+    * no_text: under 80 visible characters (scans, figure-only pages);
+    * garbled: over 5 % U+FFFD / private-use / control characters, or words that do not read as
+      language (``ocr_ray.layout.quality``: broken font encodings);
+    * math: over 2 % math symbols, or many one-symbol lines (how PDFium spells display math,
+      research note §5);
+    * table: over 30 % of the lines are mostly numeric tokens.
+    """
+    kind = classify_text(text)
+    if kind != "prose":
+        return "no_text" if kind == "image_only" else kind
+    visible = [c for c in text if not c.isspace()]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    math = sum(1 for c in visible if c in _MATH_CHARS)
+    tiny = sum(1 for line in lines if len(line.replace(" ", "")) <= 2)
+    if math / len(visible) > 0.02 or (len(lines) >= 20 and tiny / len(lines) > 0.25):
+        return "math"
+    numeric = 0
+    for line in lines:
+        tokens = line.split()
+        if len(tokens) >= 3 and sum(bool(_NUMERIC_TOKEN.match(t)) for t in tokens) / len(tokens) >= 0.5:
+            numeric += 1
+    if len(lines) >= 5 and numeric / len(lines) > 0.3:
+        return "table"
+    return "prose"
+
+
+@dataclass
+class AutoEngine(Engine):
+    """Text layer for pages whose text layer reads as language, an OCR engine for the rest;
+    ``route`` says which engine read each page and why (``rapidocr:garbled``).
+
+    Only routed pages are rendered, so an all-prose paper costs what ``text-layer`` costs. Every
+    page (text layer or OCR) goes through the same layout step. ``ocr_routes``: the page classes
+    sent to OCR (``ocr_ray.layout.quality.classify_text``: ``no_text``, ``image_only``,
+    ``garbled``). Math and tables stay on the text layer: the layout step keeps them, a CPU OCR
+    engine flattens them.
+    """
+
+    name: str = "auto"
+    ocr: Engine | None = None
+    ocr_routes: tuple[str, ...] = OCR_ROUTES
+    needs_image: bool = True
+    uses_actor: bool = True
+    num_cpus: float = 0.5
+    batch_size: int = 8
+
+    def __post_init__(self) -> None:
+        if self.ocr is None:
+            self.ocr = RapidOcrEngine()
+        self.model = self.ocr.model
+        self.uses_actor = self.ocr.uses_actor
+        self.num_cpus, self.num_gpus = self.ocr.num_cpus, self.ocr.num_gpus
+
+    @property
+    def version(self) -> str:
+        return f"routes={'+'.join(self.ocr_routes)};h2-layout;{self.ocr.cache_id}"
+
+    def check_available(self) -> None:
+        self.ocr.check_available()
+
+    def prepare_page(self, pdf_page: Any) -> dict[str, Any]:
+        return route_page(pdf_page, self.ocr, self.ocr_routes)
+
+    def setup(self) -> None:
+        self.ocr.setup()
+
+    def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
+        routed = [page for page in pages if not _on_text_layer(page)]
+        return merge_routed(pages, self.ocr.process_batch(routed) if routed else [])

@@ -1,0 +1,274 @@
+"""The pieces of the Ray pipeline that the first pass (``ocr_ray.pipeline``) and the second pass
+after worker crashes (``ocr_ray.crash_rerun``) share: the paper/task records, converting whole
+PDFs in a worker (single-stage engines), the engine stage and its actor, and assembling page rows
+into papers, where the layout step (``ocr_ray.layout.compose_pages``) turns every page of a paper
+into markdown at once (page furniture is found by repetition across pages).
+
+Both passes import this module; neither imports the other's internals.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import pyarrow as pa
+import pyarrow.fs as pafs
+
+from ocr_ray.engine_base import Engine
+from ocr_ray.layout import compose_pages
+from ocr_ray.pdf_pages import read_pdf_pages
+
+PAGE_SEPARATOR = "\n\n---\n\n"
+# Retries of a reading or engine task whose worker process (or engine actor) died (Ray Data's
+# default, -1, retries forever, so a PDF that crashes PDFium or the OCR runtime every time would
+# hang the run); the same for each PDF rerun alone.
+CRASH_RETRIES = 1
+
+@dataclass(frozen=True)
+class PdfTask:
+    forum_id: str
+    pdf_path: str  # path inside the filesystem passed to run_pipeline
+
+
+@dataclass
+class PaperMarkdown:
+    forum_id: str
+    markdown: str  # pages joined with PAGE_SEPARATOR, "" on failure
+    num_pages: int
+    engine: str
+    model: str | None
+    error: str | None  # why the PDF could not be read, else None
+    # pages read by each engine (``auto`` routes pages: text-layer vs the OCR engine)
+    pages_by_engine: dict[str, int] = field(default_factory=dict)
+    # per page, in page order: the engine that read it and, where the engine chose, why
+    # (``text-layer:prose``, ``rapidocr:garbled``, ``rapidocr:no_text``, ``rapidocr:image_only``)
+    page_routes: list[str] = field(default_factory=list)
+
+
+def markdown_of(texts: list[str]) -> str:
+    """Page payloads of one paper (layout JSON or text) -> the paper's markdown."""
+    return PAGE_SEPARATOR.join(compose_pages(texts))
+
+
+def count_routes(routes: list[str]) -> dict[str, int]:
+    """Pages per engine, from per-page routes (``engine`` or ``engine:reason``)."""
+    return dict(Counter(route.split(":", 1)[0] for route in routes))
+
+
+# ---------------------------------------------------------------- worker side
+
+
+def convert_pdf(task: dict[str, Any], *, filesystem: pafs.FileSystem, engine: Engine) -> dict[str, Any]:
+    """One PDF to one paper row, in the worker: read, text per page, engine, markdown."""
+    paper = {"task_index": task["task_index"], "num_pages": 0, "markdown": "", "error": "",
+             "engine_pages": "[]"}
+    try:
+        rows = list(read_pdf_pages(task, filesystem=filesystem, engine=engine))
+        if rows and rows[0]["error"]:
+            return {**paper, "error": rows[0]["error"]}
+        markdown = markdown_of(engine.process_batch(rows))
+    except Exception as exc:  # noqa: BLE001 - one paper's failure must not fail its block's papers
+        return {**paper, "error": f"{type(exc).__name__}: {exc}"[:300]}
+    routes = [row.get("route") or engine.name for row in rows]
+    return {**paper, "num_pages": len(rows), "markdown": markdown, "engine_pages": json.dumps(routes)}
+
+
+def convert_pdfs(batch: pa.Table, *, filesystem: pafs.FileSystem, engine: Engine) -> pa.Table:
+    """Single-stage map_batches UDF: whole PDFs in, one finished paper row per PDF out."""
+    engine.setup()
+    papers = [convert_pdf(task, filesystem=filesystem, engine=engine) for task in batch.to_pylist()]
+    return pa.table({
+        "task_index": pa.array([p["task_index"] for p in papers], type=pa.int64()),
+        "num_pages": pa.array([p["num_pages"] for p in papers], type=pa.int64()),
+        "markdown": pa.array([p["markdown"] for p in papers], type=pa.large_string()),
+        "error": pa.array([p["error"] for p in papers], type=pa.string()),
+        "engine_pages": pa.array([p["engine_pages"] for p in papers], type=pa.string()),
+    })
+
+
+def single_stage(engine: Engine) -> bool:
+    """True for engines that need no image, actor, GPU or Ray Data LLM stage (``text-layer``)."""
+    return not (engine.needs_image or engine.uses_actor or engine.num_gpus or builds_stage(engine))
+
+
+def apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
+    """Replace page payloads by engine text; images never travel back to the driver."""
+    rows = batch.to_pylist()
+    pages = [row for row in rows if not row["error"]]
+    texts = iter(engine.process_batch(pages) if pages else [])
+    page_texts = ["" if row["error"] else next(texts) for row in rows]
+    return pa.table(
+        {
+            "task_index": batch["task_index"],
+            "forum_id": batch["forum_id"],
+            "page_index": batch["page_index"],
+            "num_pages": batch["num_pages"],
+            "error": batch["error"],
+            "page_text": pa.array(page_texts, type=pa.string()),
+            "page_engine": batch["route"],
+        }
+    )
+
+
+def run_engine_task(batch: pa.Table, *, engine: Engine) -> pa.Table:
+    """Stateless map_batches UDF; setup runs per batch, so only for cheap engines."""
+    engine.setup()
+    return apply_engine(engine, batch)
+
+
+class EngineActor:
+    """map_batches UDF for engines holding a model: setup once per actor."""
+
+    def __init__(self, engine: Engine):
+        engine.setup()
+        self.engine = engine
+
+    def __call__(self, batch: pa.Table) -> pa.Table:
+        return apply_engine(self.engine, batch)
+
+    def apply_to_paper(self, pages: pa.Table) -> pa.Table:
+        """``crash_rerun.rerun_alone``: all page rows of one paper, in batches of ``batch_size``."""
+        return apply_engine_in_batches(self.engine, pages)
+
+
+def apply_engine_in_batches(engine: Engine, pages: pa.Table) -> pa.Table:
+    size = max(1, int(engine.batch_size))
+    return pa.concat_tables([apply_engine(engine, pages.slice(start, size))
+                             for start in range(0, pages.num_rows, size)])
+
+
+
+def task_items(tasks: list[PdfTask]) -> list[dict[str, Any]]:
+    """The rows the reading step takes: a PDF and its index in ``tasks`` (papers are put back in
+    order by it)."""
+    return [{"task_index": index, "forum_id": task.forum_id, "pdf_path": task.pdf_path}
+            for index, task in enumerate(tasks)]
+
+
+def with_crash_retries(transform, fn, *, retries_arg: str = "max_retries", **kwargs):
+    """``transform(fn, ..., max_retries=CRASH_RETRIES)`` (``retries_arg="max_task_retries"`` for an
+    actor pool): Ray 2.60 has no named parameter for retries, only ``**ray_remote_args``, which
+    warns that Ray 2.64 removes it. Silence that one warning (every run would print it); a Ray
+    without the keyword will raise here instead."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "`ray_remote_args` is deprecated", DeprecationWarning)
+        return transform(fn, **{retries_arg: CRASH_RETRIES}, **kwargs)
+
+
+def read_cpus(engine: Engine) -> float:
+    return 0.5 if engine.needs_image else 1
+
+
+def builds_stage(engine: Engine) -> bool:
+    """vllm: Ray Data LLM builds the (GPU) engine stage itself."""
+    return hasattr(getattr(engine, "ocr", None) or engine, "build_stage")
+
+
+def engine_stage(pages, engine: Engine):
+    """The engine stage over a dataset of page rows (two-stage engines).
+
+    A batch whose engine task or actor process dies is retried ``CRASH_RETRIES`` times, then
+    dropped (the dataset's ``max_errored_blocks=-1``): its papers come out incomplete and go to
+    ``crash_rerun.rerun_alone``. Ray Data's actors keep their unlimited restarts: a pool does not
+    replace an actor that stays dead, so bounded restarts would stall the run once every actor had
+    died."""
+    import ray.data
+
+    if builds_stage(engine):
+        stage_engine = getattr(engine, "ocr", None) or engine
+        return stage_engine.build_stage(pages)
+    engine_args = {"batch_size": engine.batch_size, "batch_format": "pyarrow", **engine_resources(engine)}
+    if engine.uses_actor:
+        return with_crash_retries(
+            pages.map_batches,
+            EngineActor,
+            retries_arg="max_task_retries",
+            fn_constructor_kwargs={"engine": engine},
+            compute=ray.data.ActorPoolStrategy(min_size=1, max_size=max_actors(engine)),
+            **engine_args,
+        )
+    return with_crash_retries(pages.map_batches, run_engine_task, fn_kwargs={"engine": engine},
+                               **engine_args)
+
+
+def engine_resources(engine: Engine) -> dict[str, Any]:
+    """Ray resources of one engine task or actor (GPUs only when the engine uses some)."""
+    return {"num_cpus": engine.num_cpus, **({"num_gpus": engine.num_gpus} if engine.num_gpus else {})}
+
+
+def max_actors(engine: Engine) -> int:
+    """Actors that leave one CPU to the read/render tasks (at least one actor)."""
+    import ray
+
+    limit = getattr(engine, "max_actors", None)
+    if limit:
+        return limit
+    if engine.num_gpus:
+        return max(1, int(ray.cluster_resources().get("GPU", 1) // engine.num_gpus))
+    cpus = ray.cluster_resources().get("CPU", 2)
+    return max(1, int((cpus - 1) // max(engine.num_cpus, 0.1)))
+
+
+def make_paper(task: PdfTask, engine: Engine, *, markdown="", num_pages=0, error=None,
+               routes: list[str] | None = None) -> PaperMarkdown:
+    routes = list(routes or [])
+    return PaperMarkdown(
+        forum_id=task.forum_id,
+        markdown=markdown,
+        num_pages=num_pages,
+        engine=engine.name,
+        model=engine.model,
+        error=error,
+        pages_by_engine=count_routes(routes),
+        page_routes=routes,
+    )
+
+
+def assemble_papers(
+    rows: Iterator[dict[str, Any]], tasks: list[PdfTask], engine: Engine, lost: list[int]
+) -> Iterator[PaperMarkdown]:
+    """Group page rows into papers and yield them in task order.
+
+    Preserved order makes a paper's rows contiguous and papers come in task order, so one paper is
+    open at a time (memory stays flat) and a row of paper ``i`` settles every paper before ``i``:
+    one whose rows did not all come (its block was dropped: the reading worker died) is not
+    yielded but appended to ``lost``, as are the papers missing at the end. (Were rows of two papers
+    ever to interleave, the first would be rerun for nothing, not lost.)
+    """
+    done = 0  # papers before this index are yielded or lost
+    pages: dict[int, str] = {}  # page_index -> text, of paper ``done``
+    routes: dict[int, str] = {}  # page_index -> engine[:reason], of paper ``done``
+    for row in rows:
+        index = row["task_index"]
+        if index < done:  # the other rows of a paper already yielded as an error (vllm page error)
+            continue
+        if index > done:  # rows skipped papers: they (and the open one) lost their rows
+            lost.extend(range(done, index))
+            done, pages, routes = index, {}, {}
+        if row["error"]:  # unreadable PDF (page_index -1), or a page the engine failed on (vllm)
+            yield make_paper(tasks[index], engine, error=row["error"])
+            done, pages, routes = index + 1, {}, {}
+            continue
+        pages[row["page_index"]] = row["page_text"]
+        routes[row["page_index"]] = row.get("page_engine") or engine.name
+        if len(pages) == row["num_pages"]:
+            order = range(len(pages))
+            try:
+                markdown, error = markdown_of([pages[i] for i in order]), None
+            except Exception as exc:  # noqa: BLE001 - the layout step failing fails this paper only
+                markdown, error = "", f"layout step failed: {type(exc).__name__}: {exc}"[:300]
+            yield make_paper(tasks[index], engine, markdown=markdown, num_pages=0 if error else len(pages),
+                             error=error, routes=[] if error else [routes[i] for i in order])
+            done, pages, routes = index + 1, {}, {}
+    lost.extend(range(done, len(tasks)))
+
+
+def paper_from_row(task: PdfTask, engine: Engine, row: dict[str, Any]) -> PaperMarkdown:
+    return make_paper(task, engine, markdown=row["markdown"], num_pages=row["num_pages"],
+                      error=row["error"] or None, routes=json.loads(row["engine_pages"]) or [])
+
+

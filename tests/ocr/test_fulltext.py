@@ -1,0 +1,58 @@
+"""The full-text harness on one LaTeX paper (typeset here with pdflatex, as ``make bench`` does):
+the default engine passes most of the olmOCR-style tests derived from the source (every engine of
+ours passed about a third before the layout step), and ``auto`` sends the pages whose font
+encoding lies to OCR and still passes most of them. No Ray: the engines run as a worker runs them."""
+
+from __future__ import annotations
+
+import collections
+
+import pytest
+
+from benchmarks.fulltext import harness
+from benchmarks.fulltext.scoring import score
+from ocr_ray.engines import get_engine
+
+
+@pytest.fixture(scope="module")
+def docs(tmp_path_factory):
+    built = harness.build_set(tmp_path_factory.mktemp("latex"), papers=["twocol_layout"], variants=("digital", "broken"))
+    return {doc.variant: doc for doc in built}
+
+
+def _rates(doc, markdown):
+    kinds = {t["id"]: t["type"] for t in doc.tests}
+    by_kind = collections.defaultdict(list)
+    for test_id, ok in score(markdown, doc.tests).items():
+        by_kind[kinds[test_id]].append(ok)
+    total = sum(sum(v) for v in by_kind.values()) / sum(len(v) for v in by_kind.values())
+    return total, {k: sum(v) / len(v) for k, v in by_kind.items()}
+
+
+def test_text_layer_on_a_typeset_two_column_paper(docs):
+    markdown, routes, error = harness.convert(get_engine("text-layer"), docs["digital"].pdf)
+    assert error is None and routes == ["text-layer:prose"] * 3
+    total, by_kind = _rates(docs["digital"], markdown)
+    assert total >= 0.85, (total, by_kind)
+    for kind in ("absent", "order", "table", "math", "heading"):  # each structure kind works
+        assert by_kind[kind] >= 0.75, (kind, by_kind)
+    assert markdown.count(harness_separator()) == 2
+
+
+def harness_separator() -> str:
+    from ocr_ray.stages import PAGE_SEPARATOR
+
+    return PAGE_SEPARATOR
+
+
+@pytest.mark.parametrize("name", ["text-layer", "auto"])
+def test_a_broken_font_encoding_is_read_with_ocr(docs, name):
+    from ocr_ray.routing import TextLayerEngine
+
+    text_layer, _, _ = harness.convert(TextLayerEngine(fallback=None), docs["broken"].pdf)
+    garbage, _ = _rates(docs["broken"], text_layer)
+    assert garbage < 0.35  # the text layer lies: shifted letters
+    markdown, routes, error = harness.convert(get_engine(name), docs["broken"].pdf)
+    assert error is None and routes == ["rapidocr:garbled"] * 3
+    total, by_kind = _rates(docs["broken"], markdown)
+    assert total >= 0.6, (total, by_kind)

@@ -1,0 +1,165 @@
+"""The layout step (``ocr_ray.layout``) on hand-made fragments: fast, no Ray, no PDF."""
+
+from __future__ import annotations
+
+from ocr_ray.layout import compose_pages
+from ocr_ray.layout.blocks import clean_text, join_lines
+from ocr_ray.layout.furniture import remove_furniture
+from ocr_ray.layout.model import Fragment, PageLayout, Rule
+from ocr_ray.layout.order import xy_cut
+from ocr_ray.layout.pdftext import _merge_accents
+from ocr_ray.layout.quality import classify_text
+from ocr_ray.layout.tables import extract_tables
+
+W, H = 612.0, 792.0
+LEFT, RIGHT = (54.0, 297.0), (315.0, 558.0)
+
+
+def column_lines(edges, top, texts, size=10.0, leading=12.0, indent_first=True):
+    out = []
+    for i, text in enumerate(texts):
+        x0 = edges[0] + (10.0 if indent_first and i == 0 else 0.0)
+        out.append(Fragment(x0, top + i * leading, edges[1], top + i * leading + size, text, size))
+    return out
+
+
+def test_two_columns_are_read_column_by_column_not_line_by_line():
+    left = column_lines(LEFT, 100, [f"left {i}" for i in range(5)])
+    right = column_lines(RIGHT, 100, [f"right {i}" for i in range(5)])
+    title = [Fragment(150, 60, 460, 76, "A Title", 16.0)]
+    order = [f.text for leaf, _ in xy_cut(title + right + left) for f in leaf]
+    assert order == ["A Title"] + [f"left {i}" for i in range(5)] + [f"right {i}" for i in range(5)]
+
+
+def test_centred_lines_above_the_columns_stay_above_them():
+    authors = [Fragment(200, 90, 280, 100, "Ann", 10.0), Fragment(330, 90, 410, 100, "Bob", 10.0)]
+    left = column_lines(LEFT, 130, [f"L{i}" for i in range(4)])
+    right = column_lines(RIGHT, 130, [f"R{i}" for i in range(4)])
+    order = [f.text for leaf, _ in xy_cut(authors + left + right) for f in leaf]
+    assert order[:2] == ["Ann", "Bob"] and order[2:6] == ["L0", "L1", "L2", "L3"]
+
+
+def _page(fragments, rules=()):
+    return PageLayout(W, H, list(fragments), list(rules))
+
+
+def test_running_header_page_number_and_margin_stamp_are_removed_by_position_and_repetition():
+    pages = []
+    for n in range(1, 4):
+        body = column_lines(LEFT, 100, [f"Body text of page {n} line {i} with enough words." for i in range(30)])
+        header = Fragment(200, 40, 420, 49, "Some Running Head Nobody Lists", 9.0)
+        number = Fragment(300, 750, 310, 760, str(n), 10.0)
+        stamp = Fragment(10, 300, 30, 310, "stamp", 10.0)  # left of the text body
+        pages.append(_page([header, number, stamp] + body))
+    removed = remove_furniture(pages)
+    assert all({f.text for f in gone} >= {"Some Running Head Nobody Lists", "stamp"} for gone in removed)
+    assert [sum(f.text.isdigit() for f in gone) for gone in removed] == [1, 1, 1]
+    assert all(len(p.fragments) == 30 for p in pages)
+
+
+def test_first_lines_of_columns_are_not_taken_for_headers():
+    """Body lines at the top of every page, even with only a digit changing, are no header: they
+    do not stand apart from the text below them."""
+    pages = [_page(column_lines(LEFT, 70, [f"Page {n} begins with this sentence."] + ["more"] * 20)) for n in range(3)]
+    remove_furniture(pages)
+    assert all(p.fragments[0].text.endswith("this sentence.") for p in pages)
+
+
+def test_paragraphs_hyphenation_headings_and_footnotes():
+    lines = [Fragment(54, 90, 200, 104, "1 Introduction", 12.0, bold=True)]
+    lines += column_lines(LEFT, 110, ["We study how docu-", "ments are read by machines", "and people."])
+    lines += column_lines(LEFT, 150, ["A second paragraph starts", "here and is"])
+    lines.append(Fragment(64, 700, 297, 708, "1A footnote that explains", 8.0))
+    lines.append(Fragment(54, 709, 200, 717, "something more.", 8.0))
+    lines += column_lines(RIGHT, 110, ["continued in the right", "column."], indent_first=False)
+    (markdown,) = compose_pages([_page(lines).to_json()])
+    blocks = markdown.split("\n\n")
+    assert blocks[0] == "## 1 Introduction"
+    assert blocks[1] == "We study how documents are read by machines and people."
+    # the footnote sits between the columns in reading order, but goes after the page's body, so
+    # the paragraph that runs on into the right column stays whole
+    assert blocks[2] == "A second paragraph starts here and is continued in the right column."
+    assert blocks[-1] == "[^1]: A footnote that explains something more."
+
+
+def test_table_between_rules_becomes_a_table_with_spanning_cells():
+    rules = [Rule(100, 100, 400, 100.5), Rule(100, 130, 400, 130.5), Rule(100, 200, 400, 200.5)]
+    cells = [Fragment(250, 105, 350, 113, "Scores", 9.0),  # spans the two number columns
+             Fragment(110, 117, 160, 125, "Model", 9.0), Fragment(250, 117, 280, 125, "Acc", 9.0),
+             Fragment(320, 117, 350, 125, "F1", 9.0),
+             Fragment(110, 140, 160, 148, "Small", 9.0), Fragment(250, 140, 280, 148, "71.2", 9.0),
+             Fragment(320, 140, 350, 148, "65.0", 9.0),
+             Fragment(110, 160, 160, 168, "Large", 9.0), Fragment(250, 160, 280, 168, "80.4", 9.0),
+             Fragment(320, 160, 350, 168, "77.9", 9.0)]
+    page = _page(cells, rules)
+    extract_tables(page)
+    (table,) = page.fragments
+    assert table.kind == "table"
+    assert '<th colspan="2">Scores</th>' in table.text
+    assert "<tr><td>Large</td><td>80.4</td><td>77.9</td></tr>" in table.text
+
+
+def test_table_without_spans_is_a_markdown_table():
+    rules = [Rule(100, 100, 400, 100.5), Rule(100, 190, 400, 190.5)]
+    cells = [Fragment(110, 105 + 20 * r, 160, 113 + 20 * r, f"r{r}c0", 9.0) for r in range(3)]
+    cells += [Fragment(250, 105 + 20 * r, 280, 113 + 20 * r, f"r{r}c1", 9.0) for r in range(3)]
+    page = _page(cells, rules)
+    extract_tables(page)
+    assert page.fragments[0].text.splitlines() == ["| r0c0 | r0c1 |", "|---|---|", "| r1c0 | r1c1 |",
+                                                   "| r2c0 | r2c1 |"]
+
+
+def test_a_single_rule_is_no_table():
+    page = _page(column_lines(LEFT, 100, ["a b", "c d"]), [Rule(54, 98, 200, 98.4)])
+    extract_tables(page)
+    assert all(f.kind == "text" for f in page.fragments)
+
+
+def test_display_equation_is_one_math_block():
+    lines = column_lines(LEFT, 100, ["The loss is"], indent_first=False)
+    lines.append(Fragment(120, 124, 130, 130, "n", 7.0, math=1.0))
+    lines.append(Fragment(100, 131, 250, 141, "L = − ∑ log p(y | x)", 10.0, math=0.6))
+    lines.append(Fragment(280, 131, 297, 141, "(3)", 10.0))
+    lines.append(Fragment(118, 142, 135, 148, "i=1", 7.0, math=0.7))
+    lines += column_lines(LEFT, 160, ["where p is a model."], indent_first=False)
+    (markdown,) = compose_pages([_page(lines).to_json()])
+    assert markdown.count("$$") == 2
+    math = markdown.split("$$")[1]
+    assert "∑" in math and "i=1" in math and "\\tag{3}" in math
+    assert markdown.endswith("where p is a model.")
+
+
+def test_unicode_is_normalised():
+    assert clean_text("ﬁnd the ﬂow") == "find the flow"
+    assert _merge_accents("Min´ač") == "Mináč"
+    assert clean_text("e\u0301") == "é"
+
+
+def test_join_lines_keeps_real_hyphens():
+    assert join_lines(["self-", "supervised"]) == "selfsupervised"  # a line-end hyphen is dropped
+    assert join_lines(["state-of-the-art", "models"]) == "state-of-the-art models"
+    assert join_lines(["in 2020-", "2021"]) == "in 2020- 2021"
+
+
+def test_wordlikeness_flags_a_shifted_font_encoding():
+    prose = ("Proceedings of the conference on the reading of documents, where we show that the method "
+             "is robust and that it works on many pages of real papers from several venues. ") * 3
+    shifted = "".join(chr(ord(c) - 1) if c.isalpha() and c not in "aA" else c for c in prose)
+    assert classify_text(prose) == "prose"
+    assert classify_text(shifted) == "garbled"
+    assert classify_text("") == "no_text" and classify_text("Fig", images=1) == "image_only"
+    assert classify_text(prose + "\ufffd" * 200) == "garbled"
+
+
+def test_text_pages_from_a_model_lose_repeated_edge_lines_only():
+    words = ["alpha", "beta", "gamma"]
+    pages = [f"Journal of Things, page {n}\n\nBody {w}\n\nmiddle {w}\n\nmore {w}\n\nend {w}" for n, w in enumerate(words)]
+    out = compose_pages(pages)
+    assert out == [f"Body {w}\n\nmiddle {w}\n\nmore {w}\n\nend {w}" for w in words]
+    assert compose_pages(["jpeg:1", "jpeg:2"]) == ["jpeg:1", "jpeg:2"]
+
+
+def test_a_page_of_nothing_but_a_repeated_line_keeps_it():
+    pages = [_page([Fragment(72, 60, 300, 70, f"Supplementary page {n} of 3.", 10.0)]) for n in range(1, 4)]
+    remove_furniture(pages)
+    assert [p.fragments[0].text for p in pages] == [f"Supplementary page {n} of 3." for n in range(1, 4)]
