@@ -23,6 +23,7 @@ from .schema import (
     REVIEWBENCH_SCHEMA,
     COLUMN_DESCRIPTIONS,
 )
+from .card_format import fmt_int, fmt_rate, fmt_num, plural, rating_histogram, mean_rating, median_rating
 from .corpus_stats import SplitStats
 
 __all__ = [
@@ -187,80 +188,6 @@ def card_front_matter(
 # --------------------------------------------------------------------------------------------
 
 
-def _fmt_int(n: int) -> str:
-    return f"{n:,}"
-
-
-def _fmt_rate(num: int, den: int) -> str:
-    return f"{100.0 * num / den:.1f}%" if den else "–"
-
-
-def _fmt_num(x: float | None) -> str:
-    if x is None:
-        return "–"
-    return f"{x:.2f}"
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
-def fmt_value(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else f"{v:g}"
-
-
-def rating_histogram(counts: dict[float, int], width: int = 40, max_bins: int = 20) -> str:
-    """A unicode bar chart of a rating distribution: one bar per value when there are at most
-    ``max_bins`` distinct values, else ``max_bins`` equal-width bins."""
-    counts = {float(k): int(v) for k, v in counts.items() if v}
-    if not counts:
-        return "(no ratings)"
-    values = sorted(counts)
-    if len(values) <= max_bins:
-        rows = [(fmt_value(v), counts[v]) for v in values]
-    else:
-        lo, hi = values[0], values[-1]
-        step = (hi - lo) / max_bins
-        bins = [0] * max_bins
-        for v, c in counts.items():
-            bins[min(int((v - lo) / step), max_bins - 1)] += c
-        rows = [(f"{lo + i * step:.2f}–{lo + (i + 1) * step:.2f}", c) for i, c in enumerate(bins)]
-    peak = max(c for _, c in rows) or 1
-    total = sum(c for _, c in rows)
-    label_w = max(len(label) for label, _ in rows)
-    count_w = max(len(_fmt_int(c)) for _, c in rows)
-    lines = []
-    for label, c in rows:
-        eighths = round(width * 8 * c / peak)
-        bar = "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
-        lines.append(
-            f"{label:>{label_w}} │ {bar:<{width}} {_fmt_int(c):>{count_w}} ({100 * c / total:4.1f}%)"
-        )
-    return "\n".join(lines)
-
-
-def _mean(counts: dict[float, int]) -> float | None:
-    n = sum(counts.values())
-    return sum(v * c for v, c in counts.items()) / n if n else None
-
-
-def _median(counts: dict[float, int]) -> float | None:
-    n = sum(counts.values())
-    if not n:
-        return None
-    items = sorted(counts.items())
-
-    def nth(k: int) -> float:
-        seen = 0
-        for v, c in items:
-            seen += c
-            if seen > k:
-                return v
-        return items[-1][0]
-
-    return nth((n - 1) // 2) if n % 2 else (nth(n // 2 - 1) + nth(n // 2)) / 2
-
-
 def _body(
     stats: dict[str, SplitStats],
     extra_configs: dict | None,
@@ -285,11 +212,11 @@ def _body(
         "acceptance decisions**, harvested from [OpenReview](https://openreview.net) and aligned "
         "with **OCR'd full-text markdown** of each paper's initial submission.\n"
     )
-    w(f"- **{_fmt_int(papers)}** papers")
-    w(f"- **{_fmt_int(reviews)}** reviews")
-    w(f"- **{_fmt_int(pages)}** OCR'd PDF pages (markdown inlined per row)")
+    w(f"- **{fmt_int(papers)}** papers")
+    w(f"- **{fmt_int(reviews)}** reviews")
+    w(f"- **{fmt_int(pages)}** OCR'd PDF pages (markdown inlined per row)")
     span = f", **{years[0]} – {years[-1]}**" if years else ""
-    w(f"- **{_plural(len(splits), 'conference')}**, **{_plural(n_vy, 'venue/year combination')}**{span}")
+    w(f"- **{plural(len(splits), 'conference')}**, **{plural(n_vy, 'venue/year combination')}**{span}")
     w(f"- Generated: {generated_at}\n")
     w("```python")
     w("from datasets import load_dataset")
@@ -310,15 +237,15 @@ def _body(
     w("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for s in splits:
         w(
-            f"| {s.split} | {', '.join(sorted(s.venue_years))} | {_fmt_int(s.papers)} | "
-            f"{_fmt_int(s.reviews)} | {_fmt_int(s.pages)} | {_fmt_int(s.accepted)} | "
-            f"{_fmt_rate(s.accepted, s.papers)} | {len(s.files)} | {_fmt_int(s.num_bytes)} |"
+            f"| {s.split} | {', '.join(sorted(s.venue_years))} | {fmt_int(s.papers)} | "
+            f"{fmt_int(s.reviews)} | {fmt_int(s.pages)} | {fmt_int(s.accepted)} | "
+            f"{fmt_rate(s.accepted, s.papers)} | {len(s.files)} | {fmt_int(s.num_bytes)} |"
         )
     w(
-        f"| **total** | {n_vy} | **{_fmt_int(papers)}** | **{_fmt_int(reviews)}** | "
-        f"**{_fmt_int(pages)}** | {_fmt_int(sum(s.accepted for s in splits))} | "
-        f"{_fmt_rate(sum(s.accepted for s in splits), papers)} | "
-        f"{sum(len(s.files) for s in splits)} | {_fmt_int(sum(s.num_bytes for s in splits))} |\n"
+        f"| **total** | {n_vy} | **{fmt_int(papers)}** | **{fmt_int(reviews)}** | "
+        f"**{fmt_int(pages)}** | {fmt_int(sum(s.accepted for s in splits))} | "
+        f"{fmt_rate(sum(s.accepted for s in splits), papers)} | "
+        f"{sum(len(s.files) for s in splits)} | {fmt_int(sum(s.num_bytes for s in splits))} |\n"
     )
     empty = [s for s in ordered_splits(stats) if stats[s].num_examples == 0]
     if empty:
@@ -334,11 +261,11 @@ def _body(
             vy = s.venue_years[key]
             w(
                 f"| {s.split} | `{key}` | {vy.conference} | {vy.year if vy.year is not None else '–'}"
-                f" | {vy.track or 'main'} | {_fmt_int(vy.papers)} | {_fmt_int(vy.reviews)} | "
-                f"{_fmt_num(vy.reviews / vy.papers if vy.papers else None)} | {_fmt_int(vy.pages)} | "
-                f"{_fmt_num(vy.pages / vy.papers_with_markdown if vy.papers_with_markdown else None)}"
-                f" | {_fmt_int(vy.accepted)} | {_fmt_rate(vy.accepted, vy.papers)} | "
-                f"{_fmt_num(vy.mean_rating)} |"
+                f" | {vy.track or 'main'} | {fmt_int(vy.papers)} | {fmt_int(vy.reviews)} | "
+                f"{fmt_num(vy.reviews / vy.papers if vy.papers else None)} | {fmt_int(vy.pages)} | "
+                f"{fmt_num(vy.pages / vy.papers_with_markdown if vy.papers_with_markdown else None)}"
+                f" | {fmt_int(vy.accepted)} | {fmt_rate(vy.accepted, vy.papers)} | "
+                f"{fmt_num(vy.mean_rating)} |"
             )
     w("")
     w(
@@ -361,8 +288,8 @@ def _body(
         n = sum(counts.values())
         w(f"### {s.split}\n")
         w(
-            f"{_fmt_int(n)} rated reviews; mean {_fmt_num(_mean(counts))}, "
-            f"median {_fmt_num(_median(counts))}.\n"
+            f"{fmt_int(n)} rated reviews; mean {fmt_num(mean_rating(counts))}, "
+            f"median {fmt_num(median_rating(counts))}.\n"
         )
         if plots and s.split in plots:
             w(f"![{s.split} rating distribution per venue-year]({plots[s.split]})\n")
@@ -419,7 +346,7 @@ def _body(
             for name in sorted(config_counts):
                 for conf in ordered_splits(config_counts[name]):
                     for part, n in sorted(config_counts[name][conf].items()):
-                        w(f"| `{name}` | {conf} | {part} | {_fmt_int(n)} |")
+                        w(f"| `{name}` | {conf} | {part} | {fmt_int(n)} |")
             w("")
         if any(n in extra_configs for n in TRAIN_TEST_CONFIGS):
             w(

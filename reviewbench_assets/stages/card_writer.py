@@ -6,9 +6,10 @@ from __future__ import annotations
 import pyarrow.fs as pafs
 
 from resources.store import Store
-from reviewbench_assets.domain.card import fmt_value, with_data
+from reviewbench_assets.domain.card import with_data
+from reviewbench_assets.domain.card_format import fmt_value
 from reviewbench_assets.domain.corpus_stats import SplitStats
-from reviewbench_assets.stages.corpus_writer import join_path
+from reviewbench_assets.stages.shard_files import join_path
 
 
 def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes) -> str:

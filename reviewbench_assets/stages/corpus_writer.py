@@ -19,7 +19,6 @@ serialised by the caller (``Store.lock``, see ``reviewbench_assets/corpus.py``).
 """
 from __future__ import annotations
 
-import re
 from typing import Iterable, Iterator
 
 import pyarrow as pa
@@ -34,6 +33,9 @@ from reviewbench_assets.domain.re2 import (DEFAULT_TEST_SHARE, REBUTTAL_CONFIG_S
 from resources.store import CorruptFileError, Store, open_parquet, parquet_writer
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
+from reviewbench_assets.stages.shard_files import (SchemaMismatchError, check_name, file_size, join_path,
+                                                   list_files, list_split_shards, shard_name, shard_pattern,
+                                                   validate_parquet_schema)
 from reviewbench_assets.stages.re2_writer import config_split_reader
 
 __all__ = [
@@ -59,109 +61,8 @@ DEFAULT_TARGET_SHARD_BYTES = 300_000_000
 DEFAULT_ROW_GROUP_ROWS = 100
 DEFAULT_COMPRESSION = "zstd"
 
-# HF split names must match r"^\w+(\.\w+)*$"; we also forbid "." and "-" so that the
-# `data/<split>-*` glob of one split can never match another split's shards.
-_NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
-
-
-class SchemaMismatchError(ValueError):
-    """An input Parquet file is not in REVIEWBENCH_SCHEMA; the message names file and column."""
-
-    def __init__(self, path: str, column: str, problem: str):
-        self.path = path
-        self.column = column
-        self.problem = problem
-        super().__init__(f"{path}: column {column!r}: {problem}")
-
-
 class DuplicateForumError(ValueError):
     """The same forum_id occurs twice in one split."""
-
-
-# --------------------------------------------------------------------------------------------
-# Paths and listing
-# --------------------------------------------------------------------------------------------
-
-
-def join_path(*parts: str) -> str:
-    """Join filesystem path parts with "/" (pyarrow paths are always "/"-separated), skipping
-    empty parts so that a ``SubTreeFileSystem`` root "" works."""
-    out = ""
-    for part in parts:
-        if not part:
-            continue
-        out = part if not out else f"{out.rstrip('/')}/{part.lstrip('/')}"
-    return out
-
-
-def shard_name(split: str, index: int, count: int) -> str:
-    return f"{split}-{index:05d}-of-{count:05d}.parquet"
-
-
-def _shard_re(prefix: str) -> re.Pattern:
-    return re.compile(rf"^{re.escape(prefix)}-\d{{5}}-of-\d{{5}}\.parquet$")
-
-
-def _list_files(fs: pafs.FileSystem, directory: str) -> list[pafs.FileInfo]:
-    sel = pafs.FileSelector(directory, allow_not_found=True, recursive=False)
-    return [i for i in fs.get_file_info(sel) if i.type == pafs.FileType.File]
-
-
-def list_split_shards(fs: pafs.FileSystem, out_dir: str, split: str) -> list[str]:
-    """Final shard paths of ``split`` under ``out_dir/data``, sorted by name (= shard order)."""
-    pat = _shard_re(split)
-    return sorted(
-        i.path for i in _list_files(fs, join_path(out_dir, "data")) if pat.match(i.base_name)
-    )
-
-
-def _check_name(kind: str, name: str) -> None:
-    if not _NAME_RE.match(name or ""):
-        raise ValueError(f"invalid {kind} name {name!r}: use letters, digits and '_' only")
-
-
-def _file_size(fs: pafs.FileSystem, path: str) -> int:
-    return int(fs.get_file_info(path).size or 0)
-
-
-# --------------------------------------------------------------------------------------------
-# Schema validation
-# --------------------------------------------------------------------------------------------
-
-
-def _types_compatible(actual: pa.DataType, expected: pa.DataType) -> bool:
-    if actual.equals(expected):
-        return True
-    # Parquet round trips may name the list item "element" instead of "item".
-    if pa.types.is_list(actual) and pa.types.is_list(expected):
-        return _types_compatible(actual.value_type, expected.value_type)
-    return False
-
-
-def validate_parquet_schema(
-    schema: pa.Schema, path: str, expected: pa.Schema = REVIEWBENCH_SCHEMA
-) -> None:
-    """Raise SchemaMismatchError (naming ``path`` and the first offending column) unless
-    ``schema`` has exactly the columns of ``expected``, in order, with the same types."""
-    expected_names = expected.names
-    for name in schema.names:
-        if name not in expected_names:
-            raise SchemaMismatchError(path, name, "unexpected column (not in REVIEWBENCH_SCHEMA)")
-    for exp in expected:
-        idx = schema.get_field_index(exp.name)
-        if idx < 0:
-            if exp.name in schema.names:  # duplicated name
-                raise SchemaMismatchError(path, exp.name, "column appears more than once")
-            raise SchemaMismatchError(path, exp.name, "missing column")
-        actual = schema.field(idx).type
-        if not _types_compatible(actual, exp.type):
-            raise SchemaMismatchError(path, exp.name, f"type {actual}, expected {exp.type}")
-    if schema.names != expected_names:
-        for i, (got, want) in enumerate(zip(schema.names, expected_names)):
-            if got != want:
-                raise SchemaMismatchError(
-                    path, got, f"out of order: position {i}, expected {want!r} there"
-                )
 
 
 # --------------------------------------------------------------------------------------------
@@ -264,7 +165,7 @@ def write_conference_split(
     - An empty split (no rows) ends with no shards at all (and no split in the card).
     - Same inputs + same pyarrow version -> byte-identical shards.
     """
-    _check_name("split", split)
+    check_name("split", split)
     if target_shard_bytes <= 0:
         raise ValueError("target_shard_bytes must be positive")
     if row_group_rows <= 0:
@@ -323,7 +224,7 @@ def write_conference_split(
     return SplitStats(
         split=split,
         num_examples=num_examples,
-        num_bytes=sum(_file_size(fs, p) for p in final_paths),
+        num_bytes=sum(file_size(fs, p) for p in final_paths),
         files=final_paths,
         venue_years=dict(sorted(stats.venue_years.items())),
         dataset_bytes=dataset_bytes,
@@ -335,7 +236,7 @@ def compute_split_stats(
 ) -> SplitStats:
     """Recompute SplitStats from the published shards (e.g. to render the card for splits that
     were written by earlier runs). Streams row groups; ``dataset_bytes`` is the same estimate."""
-    _check_name("split", split)
+    check_name("split", split)
     files = list_split_shards(fs, out_dir, split)
     stats = StatsAccumulator()
     num_examples = 0
@@ -351,7 +252,7 @@ def compute_split_stats(
     return SplitStats(
         split=split,
         num_examples=num_examples,
-        num_bytes=sum(_file_size(fs, p) for p in files),
+        num_bytes=sum(file_size(fs, p) for p in files),
         files=files,
         venue_years=dict(sorted(stats.venue_years.items())),
         dataset_bytes=dataset_bytes,
@@ -402,8 +303,8 @@ def write_config_table(
     """Write one split of an extra config to ``out_dir/<config_name>/<split>-00000-of-00001.parquet``
     (streamed, row groups of ``row_group_rows``; temp file + move; other shards of the same
     config/split are removed). ``schema`` is only needed for an empty iterable of batches."""
-    _check_name("config", config_name)
-    _check_name("split", split)
+    check_name("config", config_name)
+    check_name("split", split)
     if config_name in ("default", "data"):
         raise ValueError(f"config name {config_name!r} is reserved")
     schema, batches = _as_batches(table_or_batches, schema)
@@ -416,14 +317,14 @@ def write_config_table(
             num_examples = _write_batches(writer, batches, schema, row_group_rows)
         finally:
             writer.close()
-        pub.remove_after(sorted(i.path for i in _list_files(fs, config_dir)
-                                if _shard_re(split).match(i.base_name) and i.path != final))
+        pub.remove_after(sorted(i.path for i in list_files(fs, config_dir)
+                                if shard_pattern(split).match(i.base_name) and i.path != final))
     return ConfigFileStats(
         config_name=config_name,
         split=split,
         path=final,
         num_examples=num_examples,
-        num_bytes=_file_size(fs, final),
+        num_bytes=file_size(fs, final),
         schema=schema,
     )
 
