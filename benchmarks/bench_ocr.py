@@ -160,11 +160,11 @@ def _words_per_page(tasks: list[PdfTask]) -> float:
 
 def _bare(tasks: list[PdfTask]) -> tuple[int, float, float]:
     """Pages, wall seconds, CPU seconds of the bare loop (this process, one core): exactly the work a
-    Ray task does per PDF (``ocr_ray.stages.convert_pdf``: read, text layer, layout step, markdown)."""
+    Ray task does per PDF (``ocr_ray.conversion.convert_pdf``: read, text layer, layout step, markdown)."""
     import pyarrow.fs as pafs
 
     from ocr_ray.engines import get_engine
-    from ocr_ray.stages import convert_pdf
+    from ocr_ray.conversion import convert_pdf
 
     engine, filesystem = get_engine("text-layer"), pafs.LocalFileSystem()
     t0, c0, pages = time.perf_counter(), time.process_time(), 0
@@ -268,7 +268,7 @@ def _ratio_figure(tasks: list[PdfTask]) -> dict:
                f"{words:.0f} words/page on average, embedded TrueType font, headings, "
                f"figure gaps with captions ({DISTINCT_PAPERS} distinct papers copied round-robin)",
         words_per_page=round(words),
-        note="work per PDF on both sides = ocr_ray.stages.convert_pdf (text layer + layout step); "
+        note="work per PDF on both sides = ocr_ray.conversion.convert_pdf (text layer + layout step); "
              "ray = run_pipeline(engine='text-layer') end to end (driver assembly included); "
              "medians of alternating rounds")
 

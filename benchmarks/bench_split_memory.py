@@ -43,7 +43,7 @@ def _generate(out: str, n: int) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from reviewbench_assets.domain.re2 import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
+    from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
     from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
     from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA, empty_review
 

@@ -31,7 +31,7 @@ def _fulltext_figure(root: Path, engine) -> dict:
     """The olmOCR-style pass rate of ``engine`` on the full-text set (``benchmarks/fulltext``), each
     paper through ``run_pipeline``; no peer in this run, so no baseline (compare with bench_fulltext)."""
     from benchmarks.fulltext import harness
-    from ocr_ray.stages import PdfTask
+    from ocr_ray.conversion import PdfTask
 
     docs = harness.build_set(root / "fulltext")
 

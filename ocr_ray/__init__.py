@@ -10,9 +10,9 @@ _EXPORTS = {
     "get_engine": "ocr_ray.engines",
     "known_engines": "ocr_ray.engines",
     "register_engine": "ocr_ray.engines",
-    "PAGE_SEPARATOR": "ocr_ray.stages",
-    "PaperMarkdown": "ocr_ray.stages",
-    "PdfTask": "ocr_ray.stages",
+    "PAGE_SEPARATOR": "ocr_ray.conversion",
+    "PaperMarkdown": "ocr_ray.conversion",
+    "PdfTask": "ocr_ray.conversion",
     "run_pipeline": "ocr_ray.pipeline",
 }
 

@@ -19,7 +19,7 @@ call or a task per paper, ``CRASH_RETRIES`` again): a paper whose pages kill the
 an ``error`` starting with ``engine crashed``.
 
 The rerun reuses the first pass's pieces (engine stage, engine actor, paper assembly) from
-``ocr_ray.stages``; ``ocr_ray.pipeline`` imports ``rerun_alone`` from here.
+``ocr_ray.conversion``; ``ocr_ray.pipeline`` imports ``rerun_alone`` from here.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import pyarrow.fs as pafs
 
 from ocr_ray.engine_base import Engine
 from ocr_ray.pdf_pages import read_pdf_pages
-from ocr_ray.stages import (CRASH_RETRIES, EngineActor, PaperMarkdown, PdfTask, apply_engine_in_batches,
+from ocr_ray.conversion import (CRASH_RETRIES, EngineActor, PaperMarkdown, PdfTask, apply_engine_in_batches,
                             assemble_papers, builds_stage, convert_pdf, engine_resources, engine_stage, make_paper,
                             max_actors, paper_from_row, read_cpus, single_stage, task_items)
 

@@ -38,8 +38,8 @@ from ocr_ray.crash_rerun import rerun_alone
 from ocr_ray.engines import Engine, get_engine
 from ocr_ray.pdf_pages import read_pdf_pages
 # Re-exported: the public names callers import from here (``PAGE_SEPARATOR``, ``PdfTask``,
-# ``PaperMarkdown``, ``single_stage``, ...) live in ``ocr_ray.stages``.
-from ocr_ray.stages import (CRASH_RETRIES, PAGE_SEPARATOR, EngineActor, PaperMarkdown, PdfTask,  # noqa: F401
+# ``PaperMarkdown``, ``single_stage``, ...) live in ``ocr_ray.conversion``.
+from ocr_ray.conversion import (CRASH_RETRIES, PAGE_SEPARATOR, EngineActor, PaperMarkdown, PdfTask,  # noqa: F401
                             assemble_papers, convert_pdf, convert_pdfs, engine_resources, engine_stage,
                             paper_from_row, read_cpus, single_stage, task_items, with_crash_retries)
 

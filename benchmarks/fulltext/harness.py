@@ -10,7 +10,7 @@ by ``make system-deps``) in three variants:
   ``Oqnbddchmfr`` where the page shows ``Proceedings``, deterministically.
 
 ``convert(engine, pdf)`` runs one of our engines in this process, exactly as a Ray worker does
-(``ocr_ray.stages.convert_pdf``: read, engine, layout step), so pages per second compare with a
+(``ocr_ray.conversion.convert_pdf``: read, engine, layout step), so pages per second compare with a
 single-process peer; ``pymupdf4llm_convert`` runs the peer (AGPL: installed for the benchmark
 only, never a dependency; skipped if absent).
 """
@@ -116,7 +116,7 @@ def convert(engine, pdf: Path) -> tuple[str, list[str], str | None]:
     """(markdown, per-page routes, error) of one of our engines, in this process."""
     import pyarrow.fs as pafs
 
-    from ocr_ray.stages import convert_pdf
+    from ocr_ray.conversion import convert_pdf
 
     engine.setup()
     row = convert_pdf({"task_index": 0, "forum_id": pdf.stem, "pdf_path": str(pdf.resolve())},

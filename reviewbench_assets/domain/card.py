@@ -23,11 +23,12 @@ from .schema import (
     REVIEWBENCH_SCHEMA,
     COLUMN_DESCRIPTIONS,
 )
+from partitions.catalogue import catalogue
+
 from .card_format import fmt_int, fmt_rate, fmt_num, plural, rating_histogram, mean_rating, median_rating
 from .corpus_stats import SplitStats
 
 __all__ = [
-    "SPLIT_ORDER",
     "PRETTY_NAME",
     "hf_features",
     "size_category",
@@ -40,8 +41,6 @@ __all__ = [
 ]
 
 PRETTY_NAME = "ReviewBench A Multi-Conference Peer-Review Corpus"
-# The card's split order; unknown splits follow alphabetically.
-SPLIT_ORDER = ["neurips", "iclr", "icml", "tmlr", "emnlp", "corl", "colm"]
 TASK_CATEGORIES = ["text-generation", "text-classification", "summarization", "question-answering"]
 TAGS = ["peer-review", "openreview", "scientific-papers", "nlp", "benchmarking", "meta-science"]
 
@@ -102,9 +101,11 @@ def size_category(n: int) -> str:
 
 
 def ordered_splits(names: Iterable[str]) -> list[str]:
+    """In the catalogue's split order (the conference list lives only there); others alphabetically."""
+    order = catalogue().split_order
     names = list(dict.fromkeys(names))
-    known = [s for s in SPLIT_ORDER if s in names]
-    return known + sorted(s for s in names if s not in SPLIT_ORDER)
+    known = [s for s in order if s in names]
+    return known + sorted(s for s in names if s not in order)
 
 
 def _config_files(name: str, splits: list[str] | dict[str, str]) -> list[dict]:

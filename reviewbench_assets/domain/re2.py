@@ -27,11 +27,9 @@ from __future__ import annotations
 import hashlib
 import json
 
-import pyarrow as pa
-
-from reviewbench_assets.domain.threads import Dialogue
 from reviewbench_assets.domain.posts import ParsedForum, Post
 from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS, REVIEW_TEXT_FIELDS
+from reviewbench_assets.domain.threads import Dialogue
 
 DEFAULT_TEST_SHARE = 0.05
 TRAIN_TEST_SPLITS = ("train", "test")
@@ -43,38 +41,6 @@ SYSTEM_PROMPT = (
 PAPER_PLACEHOLDER = "```<<{paper_id}>>```"
 REFERENCE_HEADER = "[Reference context: global response of the authors to all reviewers]"
 
-_SCORE = pa.struct([("rating", pa.float64()), ("confidence", pa.float64()),
-                    ("aspect_score", pa.string())])  # aspect_score: JSON object name -> number
-_REVIEW = pa.struct([
-    ("reviewer_id", pa.string()), ("review_id", pa.string()), ("review_title", pa.string()),
-    ("review_content", pa.string()), ("initial_score", _SCORE), ("final_score", _SCORE),
-    ("initial_score_source", pa.string()), ("tcdate", pa.int64()), ("tmdate", pa.int64()),
-])
-PROVENANCE_FIELDS = [
-    ("revision_rule", pa.string()), ("pdf_sha256", pa.string()), ("ocr_engine", pa.string()),
-    ("ocr_model", pa.string()), ("crawled_at", pa.float64()),
-]
-# What rebuttal_dialogues writes per venue-year (the split is assigned when a config is assembled).
-REVIEW_RECORD_SCHEMA = pa.schema([
-    ("paper_id", pa.string()), ("conference_year_track", pa.string()), ("conference", pa.string()),
-    ("year", pa.int32()), ("track", pa.string()), ("venue_id", pa.string()),
-    ("reviews", pa.list_(_REVIEW)), ("metareview", pa.string()), ("decision", pa.string()),
-    ("venue", pa.string()),
-])
-_MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
-REBUTTAL_RECORD_SCHEMA = pa.schema([
-    ("paper_id", pa.string()), ("conference_year_track", pa.string()), ("conference", pa.string()),
-    ("year", pa.int32()), ("track", pa.string()), ("venue_id", pa.string()),
-    ("reviewer_id", pa.string()), ("review_id", pa.string()),
-    ("root_kind", pa.string()),  # "review", or "reviewer_comment": a reviewer without an official review
-    ("messages", pa.list_(_MESSAGE)),
-    ("message_note_ids", pa.list_(pa.list_(pa.string()))), ("merged_by", pa.string()),
-    ("turn_merged_by", pa.list_(pa.string())), ("reminders_by", pa.string()),
-    ("dropped_reminder_ids", pa.list_(pa.string())),
-])
-# The published configs: the records + provenance joined from the venue-year provenance rows.
-REVIEW_CONFIG_SCHEMA = pa.schema(list(REVIEW_RECORD_SCHEMA) + [pa.field(n, t) for n, t in PROVENANCE_FIELDS])
-REBUTTAL_CONFIG_SCHEMA = pa.schema(list(REBUTTAL_RECORD_SCHEMA) + [pa.field(n, t) for n, t in PROVENANCE_FIELDS])
 
 
 def split_of(forum_id: str, test_share: float = DEFAULT_TEST_SHARE) -> str:

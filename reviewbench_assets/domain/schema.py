@@ -138,3 +138,39 @@ PROVENANCE_SCHEMA = pa.schema([
     ("pdf_size", pa.int64()), ("pdf_pages", pa.int32()), ("ocr_engine", pa.string()),
     ("ocr_model", pa.string()), ("markdown_error", pa.string()), ("crawled_at", pa.float64()),
 ])
+
+# rebuttal_dialogues' Re^2 records (`re2/<pk>.{review,rebuttal}.parquet`) and the published
+# `review`/`rebuttal` configs (records + provenance), built in domain/re2.py.
+RE2_SCORE = pa.struct([("rating", pa.float64()), ("confidence", pa.float64()),
+                    ("aspect_score", pa.string())])  # aspect_score: JSON object name -> number
+RE2_REVIEW = pa.struct([
+    ("reviewer_id", pa.string()), ("review_id", pa.string()), ("review_title", pa.string()),
+    ("review_content", pa.string()), ("initial_score", RE2_SCORE), ("final_score", RE2_SCORE),
+    ("initial_score_source", pa.string()), ("tcdate", pa.int64()), ("tmdate", pa.int64()),
+])
+PROVENANCE_FIELDS = [
+    ("revision_rule", pa.string()), ("pdf_sha256", pa.string()), ("ocr_engine", pa.string()),
+    ("ocr_model", pa.string()), ("crawled_at", pa.float64()),
+]
+# What rebuttal_dialogues writes per venue-year (the split is assigned when a config is assembled).
+REVIEW_RECORD_SCHEMA = pa.schema([
+    ("paper_id", pa.string()), ("conference_year_track", pa.string()), ("conference", pa.string()),
+    ("year", pa.int32()), ("track", pa.string()), ("venue_id", pa.string()),
+    ("reviews", pa.list_(RE2_REVIEW)), ("metareview", pa.string()), ("decision", pa.string()),
+    ("venue", pa.string()),
+])
+RE2_MESSAGE = pa.struct([("role", pa.string()), ("content", pa.string())])
+REBUTTAL_RECORD_SCHEMA = pa.schema([
+    ("paper_id", pa.string()), ("conference_year_track", pa.string()), ("conference", pa.string()),
+    ("year", pa.int32()), ("track", pa.string()), ("venue_id", pa.string()),
+    ("reviewer_id", pa.string()), ("review_id", pa.string()),
+    ("root_kind", pa.string()),  # "review", or "reviewer_comment": a reviewer without an official review
+    ("messages", pa.list_(RE2_MESSAGE)),
+    ("message_note_ids", pa.list_(pa.list_(pa.string()))), ("merged_by", pa.string()),
+    ("turn_merged_by", pa.list_(pa.string())), ("reminders_by", pa.string()),
+    ("dropped_reminder_ids", pa.list_(pa.string())),
+])
+# The published configs: the records + provenance joined from the venue-year provenance rows.
+REVIEW_CONFIG_SCHEMA = pa.schema(list(REVIEW_RECORD_SCHEMA) + [pa.field(n, t) for n, t in PROVENANCE_FIELDS])
+REBUTTAL_CONFIG_SCHEMA = pa.schema(list(REBUTTAL_RECORD_SCHEMA) + [pa.field(n, t) for n, t in PROVENANCE_FIELDS])
+

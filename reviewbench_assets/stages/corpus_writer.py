@@ -28,8 +28,8 @@ import pyarrow.parquet as pq
 
 from reviewbench_assets.domain.corpus_stats import (ConfigFileStats, SplitStats, VenueYearStats, StatsAccumulator,
                                                     is_accepted, parse_rating, venue_year_key)
-from reviewbench_assets.domain.re2 import (DEFAULT_TEST_SHARE, REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA,
-                                           TRAIN_TEST_SPLITS)
+from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS
+from reviewbench_assets.domain.schema import REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA
 from resources.store import CorruptFileError, Store, open_parquet, parquet_writer
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches

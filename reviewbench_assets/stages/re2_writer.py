@@ -8,8 +8,8 @@ from typing import Iterable, Iterator
 import pyarrow as pa
 
 from resources.store import dumps_json, parquet_writer
-from reviewbench_assets.domain.re2 import (DEFAULT_TEST_SHARE, PROVENANCE_FIELDS, REBUTTAL_RECORD_SCHEMA,
-                                           REVIEW_RECORD_SCHEMA, TRAIN_TEST_SPLITS, split_of)
+from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS, split_of
+from reviewbench_assets.domain.schema import PROVENANCE_FIELDS, REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
 
 

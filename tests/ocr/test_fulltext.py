@@ -40,7 +40,7 @@ def test_text_layer_on_a_typeset_two_column_paper(docs):
 
 
 def harness_separator() -> str:
-    from ocr_ray.stages import PAGE_SEPARATOR
+    from ocr_ray.conversion import PAGE_SEPARATOR
 
     return PAGE_SEPARATOR
 

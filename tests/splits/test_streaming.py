@@ -5,12 +5,12 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from reviewbench_assets.domain.re2 import (
+from reviewbench_assets.domain.re2 import split_of
+from reviewbench_assets.domain.schema import (
     REBUTTAL_CONFIG_SCHEMA,
     REBUTTAL_RECORD_SCHEMA,
     REVIEW_CONFIG_SCHEMA,
     REVIEW_RECORD_SCHEMA,
-    split_of,
 )
 from reviewbench_assets.stages.re2_writer import config_split_reader
 from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
