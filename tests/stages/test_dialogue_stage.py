@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from partitions.catalogue import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets import paths
