@@ -1,0 +1,69 @@
+"""`stages.dialogue_stage.build_venue_dialogues` without Dagster, HTTP or an LLM (`steps=None`), on the
+real recorded ICLR 2026 forum (tests/fixtures/openreview-samples, a copy of ../shared/design's)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from partitions.catalogue import catalogue
+from resources.store import store_from_uri
+from reviewbench_assets import paths
+from reviewbench_assets.stages.dialogue_stage import build_venue_dialogues
+
+SAMPLE = (Path(__file__).resolve().parents[1] / "fixtures/openreview-samples"
+          / "iclr2026_zzo3Sy3NSX_v2_submission_vars_with_replies.json")
+
+
+def _raw_forum() -> dict:
+    raw = json.loads(SAMPLE.read_text())
+    raw["parentInvitations"] = raw.pop("parent_invitations", None)  # the API's spelling
+    return raw
+
+
+def test_rule_based_dialogues_of_the_recorded_forum(tmp_path):
+    venue = catalogue().get("iclr-2026")
+    store = store_from_uri(str(tmp_path))
+    raw = _raw_forum()
+    store.write_jsonl(store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
+    reviews = [r for r in raw["details"]["replies"]
+               if any(i.endswith("/-/Official_Review") for i in r["invitations"])]
+    assert len(reviews) == 4  # the recorded forum: four official reviews
+
+    result = build_venue_dialogues(venue, store, None)
+
+    # every author and reviewer post is accounted for; the one outside a dialogue says why
+    assert result.malformed == []
+    assert result.coverage == 1.0
+    assert result.stats["posts_total"] == 16 and result.stats["posts_accounted"] == 16
+    assert result.unaccounted == []
+    assert [(o["note_id"], o["status"]) for o in result.outside] == [("f62LQEWDzg", "excluded")]
+    assert "area chairs" in result.outside[0]["reason"]
+    assert list(store.iter_jsonl(result.excluded_path)) == result.outside
+
+    # one dialogue per review, rule-based, each opened by its reviewer
+    assert result.counts == {"dialogues": 4, "review_records": 1, "rebuttal_records": 4}
+    assert result.stats["turns"] == 12 and result.stats["llm_merged_turns"] == 0
+    rows = list(store.iter_jsonl(result.out_path))
+    assert len(rows) == 4 and {r["forum_id"] for r in rows} == {"zzo3Sy3NSX"}
+    assert sorted(r["reviewer"] for r in rows) == sorted(
+        f"Reviewer_{r['signatures'][0].rsplit('_', 1)[-1]}" for r in reviews)
+    assert all(r["turns"][0]["role"] == "reviewer" and r["merged_by"] == "rule-based" for r in rows)
+    assert sum(len(r["turns"]) for r in rows) == 12
+
+    # the Re^2 records: one review record for the paper, one rebuttal record per dialogue
+    review = store.read_parquet(store.path(paths.re2_review(venue.key)))
+    rebuttal = store.read_parquet(store.path(paths.re2_rebuttal(venue.key)))
+    assert review.num_rows == 1 and rebuttal.num_rows == 4
+
+
+def test_malformed_forum_is_reported_not_fatal(tmp_path):
+    venue = catalogue().get("iclr-2026")
+    store = store_from_uri(str(tmp_path))
+    good, bad = _raw_forum(), _raw_forum()
+    bad["id"] = bad["forum"] = "badForum01"
+    bad["content"] = None
+    store.write_jsonl(store.path(paths.raw_forums(venue.key)),
+                      [{"forum_id": good["id"], "note": good}, {"forum_id": bad["id"], "note": bad}])
+    result = build_venue_dialogues(venue, store, None)
+    assert [m["forum_id"] for m in result.malformed] == ["badForum01"]
+    assert result.counts["dialogues"] == 4 and result.counts["review_records"] == 1

@@ -1,0 +1,67 @@
+"""`stages.paper_text.convert_papers` without Dagster: real reportlab PDFs in a local store, the
+`text-layer` engine on a local Ray (1 CPU), the per-(sha256, engine) markdown cache."""
+from __future__ import annotations
+
+import pytest
+
+from ocr_ray.engines import get_engine
+from ocr_ray.pipeline import PAGE_SEPARATOR
+from openreview_replica.pdfgen import PdfSpec, marker_text, render_pdf
+from resources.store import store_from_uri
+from reviewbench_assets import paths
+from reviewbench_assets.stages.paper_text import convert_papers
+from reviewbench_assets.stages.pdf_choice import records_table
+
+PK = "iclr-2026"
+
+
+@pytest.fixture(scope="module")
+def ray_local():
+    ray = pytest.importorskip("ray")
+    started_here = not ray.is_initialized()  # another package's fixture may own Ray
+    if started_here:
+        ray.init(num_cpus=1, include_dashboard=False, logging_level="ERROR")
+    yield ray
+    if started_here:
+        ray.shutdown()
+
+
+def _pdf(forum_id: str, pages: int) -> bytes:
+    return render_pdf(PdfSpec(forum_id, 1, f"Paper {forum_id}", "An abstract.", pages, seed=7))
+
+
+@pytest.mark.slow
+def test_cached_markdown_reused_and_rotten_pdf_not_ocrd(tmp_path, ray_local):
+    store = store_from_uri(str(tmp_path))
+    sha_a, _, _ = store.put_pdf(_pdf("paperAAAA", 2))
+    sha_b, _, _ = store.put_pdf(_pdf("paperBBBB", 1))
+    sha_c, path_c, _ = store.put_pdf(_pdf("paperCCCC", 1))
+    store.write_bytes(path_c, b"%PDF-1.4 these are not the bytes that were hashed")  # bit rot
+    records = [{"forum_id": "paperAAAA", "rule": "initial", "pdf_sha256": sha_a, "error": None},
+               {"forum_id": "paperBBBB", "rule": "current_is_initial", "pdf_sha256": sha_b, "error": None},
+               {"forum_id": "paperCCCC", "rule": "initial", "pdf_sha256": sha_c, "error": None},
+               {"forum_id": "paperDDDD", "rule": "unavailable", "pdf_sha256": None, "error": None}]
+    store.write_parquet(store.path(paths.submissions(PK)), records_table(records))
+    engine = get_engine("text-layer")
+
+    first = convert_papers(PK, store, engine, num_cpus=1)
+    by = {r["forum_id"]: r for r in first.rows}
+    assert [r["forum_id"] for r in first.rows] == ["paperAAAA", "paperBBBB", "paperCCCC", "paperDDDD"]
+    assert first.papers_ocrd == 2 and first.pages_ocrd == 3  # the rotten PDF was never OCR'd
+    assert first.run_page_split == {"text-layer": 3}
+    assert by["paperAAAA"]["error"] is None and by["paperAAAA"]["num_pages"] == 2
+    assert marker_text("paperAAAA", 1) in by["paperAAAA"]["markdown"]
+    assert by["paperAAAA"]["markdown"].count(PAGE_SEPARATOR) == 1  # two pages
+    assert by["paperBBBB"]["num_pages"] == 1 and marker_text("paperBBBB", 1) in by["paperBBBB"]["markdown"]
+    assert "does not match its sha256" in by["paperCCCC"]["error"] and by["paperCCCC"]["markdown"] == ""
+    assert by["paperDDDD"]["error"] == "no pdf (unavailable)"
+    cache = store.path(paths.markdown_cache(engine.cache_id, sha_a))
+    assert store.read_json(cache)["markdown"] == by["paperAAAA"]["markdown"]
+    assert not store.exists(store.path(paths.markdown_cache(engine.cache_id, sha_c)))  # errors are not cached
+    assert store.read_parquet(first.out_path).num_rows == 4
+
+    second = convert_papers(PK, store, engine, num_cpus=1)
+    assert second.papers_ocrd == 0 and second.pages_ocrd == 0 and not second.run_page_split
+    assert second.page_split == {"text-layer": 3}  # the cached papers still count in the split
+    assert [r["markdown"] for r in second.rows] == [r["markdown"] for r in first.rows]
+    assert "does not match its sha256" in {r["forum_id"]: r for r in second.rows}["paperCCCC"]["error"]

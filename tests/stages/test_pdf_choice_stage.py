@@ -1,0 +1,215 @@
+"""`stages.pdf_choice.choose_initial_pdfs` without Dagster or HTTP: a fake API that answers the calls
+the stage makes (`/invitations` for the deadline, v2 `/notes/edits` for revisions, the edit and
+note PDF attachments, `/attachment?ids=` zips) over real reportlab PDFs, with errors injected per
+forum. The store is a local directory; the raw forums sit where `paths.raw_forums` says."""
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+from collections import Counter
+
+import pytest
+
+from openreview_replica.pdfgen import PdfSpec, render_pdf
+from partitions.catalogue import catalogue
+from resources.openreview_api import CredentialsError, OpenReviewError, RateLimitedError
+from resources.store import store_from_uri
+from reviewbench_assets import paths
+from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
+
+VENUE = catalogue().get("iclr-2026")
+DUE = VENUE.deadline_ms                    # what the submission invitation says (agrees with the catalogue)
+EXP = DUE + 30 * 60_000                    # OpenReview's upload grace: the cutoff actually applied
+SUB_INV = "ICLR.cc/2026/Conference/-/Submission"
+CAMERA = "ICLR.cc/2026/Conference/Submission1/-/Camera_Ready_Revision"
+
+
+def pdf(forum_id: str, revision: int, pages: int = 1) -> bytes:
+    return render_pdf(PdfSpec(forum_id, revision, f"Paper {forum_id}", "An abstract.", pages, seed=revision))
+
+
+class FakeApi:
+    """Just enough of OpenReviewApi (v2): `api`, `token`, `stats`, `thread_requests`, `get_json`,
+    `get_bytes`. `fail[(path, id)]` is a list of exceptions raised by the next calls for that id."""
+
+    api = "v2"
+    token = "fake-token"
+
+    def __init__(self, edits: dict[str, list[dict]], edit_pdfs: dict[str, bytes], note_pdfs: dict[str, bytes]):
+        self.edits, self.edit_pdfs, self.note_pdfs = edits, edit_pdfs, note_pdfs
+        self.fail: dict[tuple[str, str], list[Exception]] = {}
+        self.calls: list[tuple[str, dict]] = []
+        self.stats: Counter = Counter()
+
+    def thread_requests(self) -> int:
+        return self.stats["requests"]
+
+    def _call(self, path: str, params: dict | None, key: str) -> dict:
+        params = dict(params or {})
+        self.calls.append((path, params))
+        self.stats["requests"] += 1
+        queue = self.fail.get((path, key))
+        if queue:
+            raise queue.pop(0)
+        return params
+
+    def get_json(self, path: str, params: dict | None = None) -> dict:
+        key = (params or {}).get("note.id") or (params or {}).get("id", "")
+        params = self._call(path, params, key)
+        if path == "/invitations":
+            assert params["id"] == SUB_INV, params
+            return {"invitations": [{"id": SUB_INV, "duedate": DUE, "expdate": EXP}]}
+        assert path == "/notes/edits", path
+        return {"edits": self.edits.get(params["note.id"], [])}
+
+    def get_bytes(self, path: str, params: dict | None = None) -> bytes:
+        key = (params or {}).get("id") or (params or {}).get("ids", "")
+        params = self._call(path, params, key)
+        if path == "/notes/edits/attachment":
+            return self.edit_pdfs[params["id"]]
+        if path == "/pdf":
+            return self.note_pdfs[params["id"]]
+        assert path == "/attachment" and params["name"] == "pdf", (path, params)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as zf:
+            for fid in params["ids"].split(","):
+                if fid in self.note_pdfs:
+                    zf.writestr(f"{fid}.pdf", self.note_pdfs[fid])
+        return buf.getvalue()
+
+    def count(self, path: str) -> int:
+        return sum(p == path for p, _ in self.calls)
+
+
+def edit(eid: str, forum_id: str, tcdate: int, invitation: str, with_pdf: bool = True) -> dict:
+    content = {"pdf": {"value": f"/pdf/{eid}.pdf"}} if with_pdf else {"title": {"value": "t"}}
+    return {"id": eid, "tcdate": tcdate, "invitation": invitation, "note": {"id": forum_id, "content": content}}
+
+
+def note(forum_id: str, tmdate: int, invitations: list[str]) -> dict:
+    return {"id": forum_id, "forum": forum_id, "tmdate": tmdate, "invitations": invitations,
+            "content": {"title": {"value": f"Paper {forum_id}"}, "pdf": {"value": f"/pdf/{forum_id}.pdf"}}}
+
+
+@pytest.fixture
+def world(tmp_path):
+    """Three forums: `revisedAAA` has two PDF revisions before the cutoff and a camera-ready after
+    it; `currentBBB` shows no revision (its current PDF is the submission); `flakyCCCC` has one
+    pre-cutoff revision."""
+    store = store_from_uri(str(tmp_path))
+    notes = [note("revisedAAA", EXP + 9_000_000, [SUB_INV, CAMERA]),
+             note("currentBBB", DUE - 5_000, [SUB_INV]),
+             note("flakyCCCC", DUE - 7_000, [SUB_INV])]
+    store.write_jsonl(store.path(paths.raw_forums(VENUE.key)), [{"forum_id": n["id"], "note": n} for n in notes])
+    edits = {"revisedAAA": [edit("eA1", "revisedAAA", DUE - 86_400_000, SUB_INV),
+                            edit("eA2", "revisedAAA", DUE + 10 * 60_000, SUB_INV),  # in the grace window
+                            edit("eA3", "revisedAAA", EXP + 1, CAMERA)],
+             "flakyCCCC": [edit("eC1", "flakyCCCC", DUE - 3_600_000, SUB_INV)]}
+    edit_pdfs = {"eA1": pdf("revisedAAA", 1), "eA2": pdf("revisedAAA", 2, pages=2),
+                 "eA3": pdf("revisedAAA", 3), "eC1": pdf("flakyCCCC", 1)}
+    note_pdfs = {"currentBBB": pdf("currentBBB", 1, pages=3)}
+    return store, FakeApi(edits, edit_pdfs, note_pdfs)
+
+
+def ckpt(store, forum_id: str):
+    return store.read_json_or_none(store.path(paths.submission_checkpoints(VENUE.key), f"{forum_id}.json"))
+
+
+def test_last_pre_cutoff_revision_is_stored_then_resumed(world):
+    store, api = world
+    first = choose_initial_pdfs(VENUE, store, api, None, max_workers=2)
+    assert first.deadline_check["status"] == "agree"
+    assert first.deadline_check["cutoff_rule"] == "invitation_expdate" and first.deadline_check["cutoff_ms"] == EXP
+    assert (first.resumed, first.todo) == (0, 3)
+    assert first.redone == {"revisedAAA", "currentBBB", "flakyCCCC"}
+    by = {r["forum_id"]: r for r in first.records}
+    assert [r["forum_id"] for r in first.records] == ["revisedAAA", "currentBBB", "flakyCCCC"]
+
+    a = by["revisedAAA"]  # the upload inside the 30-minute grace counts; the camera-ready does not
+    assert (a["rule"], a["revision_id"], a["revision_source"]) == ("initial", "eA2", "api")
+    assert a["cutoff_ms"] == EXP and a["deadline_ms"] == DUE and a["cutoff_rule"] == "invitation_expdate"
+    expected = hashlib.sha256(api.edit_pdfs["eA2"]).hexdigest()
+    assert a["pdf_sha256"] == expected and a["pdf_pages"] == 2 and a["pdf_size"] == len(api.edit_pdfs["eA2"])
+    assert a["error"] is None and a["pdf_fetch"] == "single"
+    assert a["pdf_path"] == f"pdfs/{expected[:2]}/{expected}.pdf"
+    assert store.read_bytes(store.pdf_path(expected)) == api.edit_pdfs["eA2"]
+    assert ("/notes/edits/attachment", {"id": "eA2", "name": "pdf"}) in api.calls
+    assert not any(p.get("id") in ("eA1", "eA3") for _, p in api.calls)
+
+    b = by["currentBBB"]  # no revision visible: the current PDF, fetched through one /attachment zip
+    assert b["rule"] == "current_is_initial" and b["pdf_fetch"] == "batch" and b["pdf_pages"] == 3
+    assert b["pdf_sha256"] == hashlib.sha256(api.note_pdfs["currentBBB"]).hexdigest()
+    assert api.count("/attachment") == 1 and api.count("/pdf") == 0
+
+    assert by["flakyCCCC"]["revision_id"] == "eC1" and store.pdf_ok(by["flakyCCCC"]["pdf_sha256"])
+    assert first.table.num_rows == 3
+    assert store.read_parquet(first.out_path).column("forum_id").to_pylist() == ["revisedAAA", "currentBBB",
+                                                                                 "flakyCCCC"]
+    assert ckpt(store, "revisedAAA")["pdf_sha256"] == expected
+
+    # second call: every checkpoint is reused, only the deadline is read again
+    api.calls.clear()
+    second = choose_initial_pdfs(VENUE, store, api, None, max_workers=2)
+    assert (second.resumed, second.todo, second.redone) == (3, 0, frozenset())
+    assert [p for p, _ in api.calls] == ["/invitations"]
+    assert second.records == first.records
+
+    # a stored PDF whose bytes no longer match its sha256 is downloaded again (that forum only)
+    store.write_bytes(store.pdf_path(expected), b"%PDF-1.4 bit rot")
+    api.calls.clear()
+    third = choose_initial_pdfs(VENUE, store, api, None, max_workers=2)
+    assert third.redone == {"revisedAAA"} and third.resumed == 2
+    assert store.pdf_ok(expected)
+
+
+def test_transient_error_is_recorded_not_final_and_redone(world):
+    store, api = world
+    api.fail[("/notes/edits", "flakyCCCC")] = [OpenReviewError("InternalServerError", "boom", 502, "/notes/edits")]
+    api.fail[("/notes/edits/attachment", "eA2")] = [OpenReviewError("ServiceUnavailable", "down", 503,
+                                                                    "/notes/edits/attachment")]
+    first = choose_initial_pdfs(VENUE, store, api, None, max_workers=2)
+    by = {r["forum_id"]: r for r in first.records}
+    c = by["flakyCCCC"]  # the revision history could not be read
+    assert c["rule"] == "unavailable" and c["revision_source"] == "none" and c["error_final"] is False
+    assert "502" in c["error"] and c.get("pdf_sha256") is None
+    a = by["revisedAAA"]  # the revision was chosen, its PDF download failed
+    assert a["revision_id"] == "eA2" and a["error_final"] is False and a["error"].startswith("pdf: ")
+    assert a.get("pdf_sha256") is None
+    assert ckpt(store, "flakyCCCC")["error_final"] is False  # checkpointed, but as not final
+
+    second = choose_initial_pdfs(VENUE, store, api, None, max_workers=2)
+    assert second.redone == {"flakyCCCC", "revisedAAA"} and second.resumed == 1
+    by = {r["forum_id"]: r for r in second.records}
+    assert by["flakyCCCC"]["error"] is None and by["flakyCCCC"]["revision_id"] == "eC1"
+    assert by["revisedAAA"]["pdf_sha256"] == hashlib.sha256(api.edit_pdfs["eA2"]).hexdigest()
+    assert all(store.pdf_ok(r["pdf_sha256"]) for r in second.records)
+
+
+def test_final_error_is_not_redone(world):
+    store, api = world
+    api.fail[("/notes/edits", "flakyCCCC")] = [OpenReviewError("NotFoundError", "gone", 404, "/notes/edits")]
+    first = choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+    c = {r["forum_id"]: r for r in first.records}["flakyCCCC"]
+    assert c["rule"] == "unavailable" and c["error_final"] is True
+    second = choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+    assert (second.resumed, second.todo) == (3, 0)
+
+
+@pytest.mark.parametrize("error", [
+    CredentialsError("ForbiddenError", "no access", 403, "/notes/edits", logged_in=True),
+    RateLimitedError("Too many requests.", "/notes/edits", wait_s=3600, max_wait_s=60),
+], ids=["credentials", "rate_limit"])
+def test_stopping_error_raises_without_checkpointing(world, error):
+    store, api = world
+    api.fail[("/notes/edits", "revisedAAA")] = [error]
+    with pytest.raises(type(error)):
+        choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+    assert ckpt(store, "revisedAAA") is None  # never recorded as that forum's answer
+    assert not store.exists(store.path(paths.submissions(VENUE.key)))
+
+    # once the cause is gone, the next call does the forum (and resumes whatever was checkpointed)
+    again = choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+    assert "revisedAAA" in again.redone and again.resumed + again.todo == 3
+    assert {r["forum_id"]: r for r in again.records}["revisedAAA"]["revision_id"] == "eA2"
+    assert all(r["error"] is None for r in again.records)
