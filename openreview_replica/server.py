@@ -16,7 +16,7 @@ from typing import NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 from .faults import FaultConfig, FaultCounters, bad_pdf, mutate_notes
-from .fixtures import ANON_GROUPS, READER_GROUPS, Fixtures, VenueFixture, readable
+from .fixture_model import ANON_GROUPS, READER_GROUPS, Fixtures, VenueFixture, readable
 
 GATED = ("/notes", "/references", "/pdf", "/attachment")
 
