@@ -10,7 +10,8 @@ from .faults import FaultConfig
 from .fixture_model import Fixtures, ForumTruth, RevisionTruth, VenueFixture
 from .fixtures import build_fixtures
 from .pdfgen import PdfSpec, marker_text, page_marker_text, render_pdf
-from .server import LoggedRequest, ReplicaServer
+from .replica_state import LoggedRequest
+from .server import ReplicaServer
 from .venue_spec import FieldSpec, VenueSpec
 from .venues import VENUE_SPECS
 

@@ -55,6 +55,7 @@ def discussion(gen, add, fid, P, A, reviews, cwriters, n_rev) -> None:  # gen: f
         add(spec.comment_name, pub["id"], A, {"comment": gen.val("The code will be released.")},
             t + DAY // 2, writers=cwriters)
 
+
 def review_references(gen, r: dict, sig: str, fid: str) -> None:  # gen: fixtures.VenueGenerator
     """API v1 revision history of one review (`/references?referent=<review>` or
     `?invitation=<paper>/-/Official_Review`): a reference per edit, the first holding the review as

@@ -22,6 +22,7 @@ ANON_GROUPS = frozenset({"everyone", "(guest)"})
 Rule = Literal["initial", "current_is_initial", "unavailable"]
 Status = Literal["active", "withdrawn", "desk_rejected"]
 
+
 def readable(readers: Iterable[str] | None, groups: frozenset) -> bool:
     return any(r in groups for r in (readers or ()))
 

@@ -110,6 +110,7 @@ class VenueGenerator(ForumBuilder, ReplyBuilder):
                 "invitation": inv, "mdate": None, "nonreaders": [], "number": number, "odate": None,
                 "original": original_id, "pdate": None, "readers": ["everyone"], "referent": fid,
                 "replyto": None, "signatures": [self.V], "tcdate": t, "tmdate": t, "writers": [self.V]}
+
     # -- venue group / invitations
     def venue_objects(self):
         spec, V, vf = self.spec, self.V, self.vf
