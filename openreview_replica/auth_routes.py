@@ -13,7 +13,8 @@ GATED = ("/notes", "/references", "/pdf", "/attachment")
 
 
 class AuthRoutes:
-    """Authentication and the challenge gate (mixed into server.ReplicaHandler, whose base (http_base.HandlerBase) holds the request plumbing)."""
+    """Authentication and the challenge gate: a mixin of server.ReplicaHandler, whose base
+    (http_base.HandlerBase) holds the request plumbing these methods call."""
 
     def _cookie_token(self) -> str | None:
         from http.cookies import SimpleCookie

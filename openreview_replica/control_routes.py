@@ -12,7 +12,8 @@ from .http_base import ApiError, not_found
 
 
 class ControlRoutes:
-    """Faults and control endpoints (mixed into server.ReplicaHandler, whose base (http_base.HandlerBase) holds the request plumbing)."""
+    """Faults and control endpoints: a mixin of server.ReplicaHandler, whose base
+    (http_base.HandlerBase) holds the request plumbing these methods call."""
 
     # -- faults
     def _apply_faults(self) -> bool:

@@ -12,7 +12,8 @@ from .listing import content_value, sha_from_value
 
 
 class FileRoutes:
-    """File downloads (mixed into server.ReplicaHandler, whose base (http_base.HandlerBase) holds the request plumbing)."""
+    """File downloads: a mixin of server.ReplicaHandler, whose base
+    (http_base.HandlerBase) holds the request plumbing these methods call."""
 
     # PDFs
     def _send_pdf(self, forum_id: str, value, name: str = "pdf"):

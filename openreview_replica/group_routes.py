@@ -8,7 +8,8 @@ from .http_base import ApiError
 
 
 class GroupRoutes:
-    """Groups, invitations and the reader's profile (mixed into server.ReplicaHandler, whose base (http_base.HandlerBase) holds the request plumbing)."""
+    """Groups, invitations and the reader's profile: a mixin of server.ReplicaHandler, whose base
+    (http_base.HandlerBase) holds the request plumbing these methods call."""
 
     # groups / invitations / profiles
     def _groups_ep(self):

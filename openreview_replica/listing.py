@@ -40,7 +40,8 @@ def sha_from_value(v) -> str | None:
 
 
 class Listing:
-    """Paging and filtering (mixed into server.ReplicaHandler, whose base (http_base.HandlerBase) holds the request plumbing)."""
+    """Paging and filtering: a mixin of server.ReplicaHandler, whose base
+    (http_base.HandlerBase) holds the request plumbing these methods call."""
 
     def _limit_offset(self) -> tuple[int, int]:
         try:

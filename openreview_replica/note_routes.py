@@ -7,7 +7,8 @@ from .http_base import ApiError, not_found
 
 
 class NoteRoutes:
-    """Notes and note edits (mixed into server.ReplicaHandler, whose base (http_base.HandlerBase) holds the request plumbing)."""
+    """Notes and note edits: a mixin of server.ReplicaHandler, whose base
+    (http_base.HandlerBase) holds the request plumbing these methods call."""
 
     # /notes
     def _notes(self):

@@ -6,7 +6,8 @@ from .http_base import ApiError, not_found
 
 
 class ReferenceRoutes:
-    """v1 references (mixed into server.ReplicaHandler, whose base (http_base.HandlerBase) holds the request plumbing)."""
+    """v1 references: a mixin of server.ReplicaHandler, whose base
+    (http_base.HandlerBase) holds the request plumbing these methods call."""
 
     # v1 references
     def _references(self):

@@ -10,7 +10,8 @@ from .replica_state import ReplicaState
 
 
 class WebRoutes:
-    """Web pages (mixed into server.ReplicaHandler, whose base (http_base.HandlerBase) holds the request plumbing)."""
+    """Web pages: a mixin of server.ReplicaHandler, whose base
+    (http_base.HandlerBase) holds the request plumbing these methods call."""
 
     # -- web
     def _web(self):
