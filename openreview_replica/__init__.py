@@ -7,10 +7,13 @@
 """
 
 from .faults import FaultConfig
-from .fixtures import Fixtures, ForumTruth, RevisionTruth, VenueFixture, build_fixtures
+from .fixture_model import Fixtures, ForumTruth, RevisionTruth, VenueFixture
+from .fixtures import build_fixtures
 from .pdfgen import PdfSpec, marker_text, page_marker_text, render_pdf
-from .server import LoggedRequest, ReplicaServer
-from .venues import VENUE_SPECS, FieldSpec, VenueSpec
+from .replica_state import LoggedRequest
+from .server import ReplicaServer
+from .venue_spec import FieldSpec, VenueSpec
+from .venues import VENUE_SPECS
 
 __all__ = [
     "FaultConfig", "Fixtures", "ForumTruth", "RevisionTruth", "VenueFixture", "build_fixtures",

@@ -1,18 +1,19 @@
 """Replica fixtures: discussion shapes of real forums beyond one thread per review, and the API v1
-revision history of reviews (issue 10). Functions of the fixtures generator (`fixtures._Gen`),
+revision history of reviews (issue 10). Functions of the fixtures generator (`fixtures.VenueGenerator`),
 called on their own random stream so the rest of the fixtures stay as they were."""
 from __future__ import annotations
 
+from .fixture_model import DAY
+from .vocabulary import FIRST, LAST
 
-def discussion(gen, add, fid, P, A, reviews, cwriters, n_rev) -> None:  # gen: fixtures._Gen
+
+def discussion(gen, add, fid, P, A, reviews, cwriters, n_rev) -> None:  # gen: fixtures.VenueGenerator
     """Discussion shapes of real forums beyond "authors answer under each review" (issue 10):
     a reviewer who posted no official review (an emergency or late reviewer) talking with the
     authors in a thread of its own at the forum level; a reviewer's top-level comment that the
     authors answer; an area chair's note to all reviewers that the authors answer; an author
     answer to a public comment. Runs on its own random stream (the rest of the fixtures stay
     as they were)."""
-    from .fixtures import DAY, FIRST, LAST  # (fixtures imports this module)
-
     spec, V = gen.spec, gen.V
     t = gen.t(spec.t_rebuttal[0] + 1, spec.t_rebuttal[1])
     if spec.reviewer_style == "anon_hash":
@@ -54,7 +55,8 @@ def discussion(gen, add, fid, P, A, reviews, cwriters, n_rev) -> None:  # gen: f
         add(spec.comment_name, pub["id"], A, {"comment": gen.val("The code will be released.")},
             t + DAY // 2, writers=cwriters)
 
-def review_references(gen, r: dict, sig: str, fid: str) -> None:  # gen: fixtures._Gen
+
+def review_references(gen, r: dict, sig: str, fid: str) -> None:  # gen: fixtures.VenueGenerator
     """API v1 revision history of one review (`/references?referent=<review>` or
     `?invitation=<paper>/-/Official_Review`): a reference per edit, the first holding the review as
     posted, a later one (after the rebuttal, for ~30% of reviews) only the changed rating, as v1

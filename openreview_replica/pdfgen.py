@@ -53,7 +53,7 @@ class PdfSpec:
         return f"{self.forum_id}|{self.revision}|{self.title}|{self.n_pages}|{self.seed}"
 
 
-def _sentences(rng: random.Random, n: int) -> list[str]:
+def sentences(rng: random.Random, n: int) -> list[str]:
     out = []
     for _ in range(n):
         k = rng.randint(6, 12)
@@ -94,7 +94,7 @@ def page_lines(spec: PdfSpec) -> list[dict]:
             col: list[str] = []
             while len(col) < n_col_lines:
                 col.append(f"{p}. {next(sec_iter)}" if not col else "")
-                for s in _sentences(rng, 4):
+                for s in sentences(rng, 4):
                     col += _wrap(s, 48)
                 col = [x for x in col if x != ""]
             cols.append(col[:n_col_lines])

@@ -1,156 +1,17 @@
-"""Data-driven venue shapes.
-
-A new venue shape (NeurIPS 2021 v1, TMLR v2, EMNLP 2023 v2, ...) is a new
-:class:`VenueSpec` entry in :data:`VENUE_SPECS`; the generator in
-``fixtures.py`` only reads these fields.
+"""The venue-years the replica serves, as data: one :class:`VenueSpec` per venue-year in
+:data:`VENUE_SPECS` (the spec's shape is in venue_spec.py, the forms' choice scales in review_scales.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from dataclasses import replace as _replace
 
+from .review_scales import (COLM_RATING, CONF5, CORL_QUAL, CORL_REC, EMNLP_CONF, EMNLP_EXC, EMNLP_REPRO,
+                            EMNLP_SOUND, ICLR22_REC, ICLR24_CONF, ICLR24_RATING, NEURIPS23_RATING, RATING10, SPC)
+from .venue_spec import DEADLINE_BOUNDARY_FORUMS, SHORT_BUFFER_MIN, FieldSpec, VenueSpec, iso_to_ms
 
-SHORT_BUFFER_MIN = 30  # openreview-py's grace after a submission deadline
+__all__ = ["VENUE_SPECS", "VenueSpec", "FieldSpec", "DEADLINE_BOUNDARY_FORUMS", "SHORT_BUFFER_MIN", "iso_to_ms"]
 
-
-def iso_to_ms(s: str) -> int:
-    return int(datetime.fromisoformat(s.replace("Z", "+00:00")).astimezone(timezone.utc).timestamp() * 1000)
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """One content field of a reply form.
-
-    kind: "choice" (pick from choices; the first char(s) parse as the score),
-          "text" (generated prose), "const" (fixed value), "list" (value is [const]).
-    """
-
-    name: str
-    kind: str = "text"
-    choices: tuple = ()
-    value: object = None
-
-
-# Forums whose last uploads sit at the deadline's edges (their revision history is readable):
-#   grace_upload  the last PDF uploaded 10 minutes after duedate, inside OpenReview's grace (expdate)
-#   after_grace   a PDF revision one minute after expdate (not part of the submission)
-#   aoe_boundary  the last PDF 20 minutes before an AoE deadline's instant, i.e. long after
-#                 23:59 UTC of the announced day (a deadline misread as UTC would reject it)
-DEADLINE_BOUNDARY_FORUMS = ("grace_upload", "after_grace", "aoe_boundary")
-
-
-@dataclass(frozen=True)
-class VenueSpec:
-    key: str
-    venue_id: str
-    api_version: int  # 1 or 2
-    short_name: str  # "ICLR 2024"
-    # The submission deadline as the program chairs entered it in OpenReview's venue request form
-    # (UTC, like the form's "Submission Deadline" field); None = rolling venue (TMLR): each paper's
-    # first revision is initial. This is the replica's own venue data: the invitations' duedate and
-    # expdate are derived from it the way openreview-py's venue code does (fixtures.venue_objects),
-    # never copied from the project's catalogue.
-    deadline: str | None
-    year: int | None
-    # invitations / naming
-    submission_name: str = "Submission"  # v2 super invitation tail: <venue>/-/Submission
-    v1_submission_invitation_tail: str = "Blind_Submission"  # v1 forum notes
-    v1_original_invitation_tail: str = "Submission"
-    paper_prefix: str = "Submission"  # "Submission" (v2) or "Paper" (v1)
-    reviewer_style: str = "anon_hash"  # "anon_hash" → Reviewer_abCd, "anon_index" → AnonReviewer1
-    review_name: str = "Official_Review"
-    comment_name: str = "Official_Comment"
-    public_comment_name: str | None = "Public_Comment"
-    meta_review_name: str | None = "Meta_Review"
-    decision_name: str = "Decision"
-    decision_field: str = "decision"
-    withdrawal_name: str = "Withdrawal"
-    desk_rejection_name: str = "Desk_Rejection"
-    review_fields: tuple = ()
-    meta_review_fields: tuple = ()
-    decision_options: tuple = ("Accept (poster)", "Reject")
-    decision_extra_fields: tuple = ("comment",)
-    accept_venue_strings: dict = field(default_factory=dict)  # decision -> venue string
-    rejected_venue_string: str = ""
-    withdrawn_venue_string: str = ""
-    desk_rejected_venue_string: str = ""
-    # post-deadline revision invitations (v2: per-paper invitation tails)
-    rebuttal_revision_name: str = "Rebuttal_Revision"
-    camera_ready_revision_name: str = "Camera_Ready_Revision"
-    submission_content_fields: tuple = ("title", "authors", "authorids", "keywords", "TLDR", "abstract",
-                                        "primary_area", "venue", "venueid", "pdf", "_bibtex")
-    tldr_field: str = "TLDR"
-    license: str | None = "CC BY 4.0"
-    allow_anonymous: bool = False
-    # timeline offsets from the deadline, in days
-    t_public: float = 6
-    t_reviews: tuple = (24, 34)
-    t_rebuttal: tuple = (44, 54)
-    t_meta: tuple = (70, 80)
-    t_decision: float = 110
-    t_camera_ready: tuple = (135, 150)
-    # per-forum special cases, assigned to forums 0..len-1 in order
-    special_forums: tuple = ()
-    p_post_deadline_revision: float = 0.7
-    p_public_comment: float = 0.25
-    primary_areas: tuple = ("general machine learning",)
-    # ---- family conventions (defaults = the ICLR 2024 shape; every default keeps the random
-    # stream of the original iclr-2024/iclr-2020 fixtures unchanged) ----
-    anchor: str | None = None  # rolling venues: timeline start (ISO UTC); papers are staggered
-    rolling_gap_days: float = 9.0  # rolling venues: days between consecutive papers' review start
-    history_public: bool = False  # v2: every edit readable by everyone (TMLR after Under_Review)
-    post_submission_name: str = "Post_Submission"  # v2 edit right after the deadline
-    author_rebuttal_name: str | None = None  # general rebuttal note (replyto forum, field `rebuttal`)
-    rebuttal_style: str = "comment"  # "comment": Official_Comment under the review;
-    #                                  "per_review": <P>/Official_Review<M>/-/Rebuttal (field `rebuttal`)
-    p_general_response: float = 0.2  # author Official_Comment to the forum ("General Response")
-    p_review_edit: float = 0.0  # v2: share of reviews edited after the rebuttal (note edits kept)
-    review_edit_fields: tuple = ()  # fields added by that edit (NeurIPS 2025 final_justification)
-    meta_review_by: str = "area_chair"  # or "reviewers" (TMLR Official_Recommendation, one each)
-    decision_signer: str = "program_chairs"  # or "action_editors" (TMLR)
-    decision_on_meta: bool = False  # no Decision note: the meta-review carries `decision` (CoRL 2022)
-    track_of_decision: dict = field(default_factory=dict)  # decision -> track (EMNLP Findings)
-    rejected_venueid: str | None = None  # default <venue>/Rejected_Submission
-    withdrawn_venueid: str | None = None
-    desk_rejected_venueid: str | None = None
-    subtitle: str = "International Conference on Learning Representations"
-    track: str = "main"  # catalogue track of the venue's papers (track_of_decision overrides)
-    # The venue request form's "Submission Expiration Date" (UTC), when the PCs set one; otherwise
-    # openreview-py sets expdate = duedate + SHORT_BUFFER_MIN (30) minutes.
-    submission_expiration: str | None = None
-
-    @property
-    def rolling(self) -> bool:
-        return self.deadline is None
-
-    @property
-    def duedate_ms(self) -> int | None:
-        return None if self.deadline is None else iso_to_ms(self.deadline)
-
-    @property
-    def expdate_ms(self) -> int | None:
-        """openreview-py: `expdate = due_date + timedelta(minutes=SHORT_BUFFER_MIN)` unless the venue
-        set an expiration date (openreview/venue/invitation.py, openreview/conference/invitation.py)."""
-        if self.deadline is None:
-            return None
-        if self.submission_expiration:
-            return iso_to_ms(self.submission_expiration)
-        return self.duedate_ms + SHORT_BUFFER_MIN * 60_000
-
-
-_ICLR24_RATING = (
-    "1: strong reject", "3: reject, not good enough", "5: marginally below the acceptance threshold",
-    "6: marginally above the acceptance threshold", "8: accept, good paper",
-    "10: strong accept, should be highlighted at the conference",
-)
-_SPC = ("1 poor", "2 fair", "3 good", "4 excellent")
-_ICLR24_CONF = (
-    "2: You are willing to defend your assessment, but it is quite likely that you did not understand the central parts of the submission or that you are unfamiliar with some pieces of related work. Math/other details were not carefully checked.",
-    "3: You are fairly confident in your assessment. It is possible that you did not understand some parts of the submission or that you are unfamiliar with some pieces of related work. Math/other details were not carefully checked.",
-    "4: You are confident in your assessment, but not absolutely certain. It is unlikely, but not impossible, that you did not understand some parts of the submission or that you are unfamiliar with some pieces of related work.",
-    "5: You are absolutely certain about your assessment. You are very familiar with the related work and checked the math/other key details carefully.",
-)
 
 ICLR_2024 = VenueSpec(
     key="iclr-2024",
@@ -163,15 +24,15 @@ ICLR_2024 = VenueSpec(
     reviewer_style="anon_hash",
     review_fields=(
         FieldSpec("summary"),
-        FieldSpec("soundness", "choice", _SPC),
-        FieldSpec("presentation", "choice", _SPC),
-        FieldSpec("contribution", "choice", _SPC),
+        FieldSpec("soundness", "choice", SPC),
+        FieldSpec("presentation", "choice", SPC),
+        FieldSpec("contribution", "choice", SPC),
         FieldSpec("strengths"),
         FieldSpec("weaknesses"),
         FieldSpec("questions"),
         FieldSpec("flag_for_ethics_review", "list", value="No ethics review needed."),
-        FieldSpec("rating", "choice", _ICLR24_RATING),
-        FieldSpec("confidence", "choice", _ICLR24_CONF),
+        FieldSpec("rating", "choice", ICLR24_RATING),
+        FieldSpec("confidence", "choice", ICLR24_CONF),
         FieldSpec("code_of_conduct", "const", value="Yes"),
     ),
     meta_review_fields=(
@@ -245,45 +106,6 @@ ICLR_2020 = VenueSpec(
 # UTC instants the venues' OpenReview invitations carry (researched in ../shared/design/deadlines.md),
 # written here independently of the catalogue's announced local times (benchmarks/bench_deadlines.py
 # measures the agreement).
-from dataclasses import replace as _replace  # noqa: E402
-
-_CONF5 = (
-    "2: You are willing to defend your assessment, but it is quite likely that you did not understand the central parts of the submission or that you are unfamiliar with some pieces of related work. Math/other details were not carefully checked.",
-    "3: You are fairly confident in your assessment. It is possible that you did not understand some parts of the submission or that you are unfamiliar with some pieces of related work. Math/other details were not carefully checked.",
-    "4: You are confident in your assessment, but not absolutely certain. It is unlikely, but not impossible, that you did not understand some parts of the submission or that you are unfamiliar with some pieces of related work.",
-    "5: You are absolutely certain about your assessment. You are very familiar with the related work and checked the math/other key details carefully.",
-)
-_RATING10 = (
-    "3: Clear rejection", "4: Ok but not good enough - rejection", "5: Marginally below acceptance threshold",
-    "6: Marginally above acceptance threshold", "7: Good paper, accept", "8: Top 50% of accepted papers, clear accept",
-)
-_ICLR22_REC = ("1: strong reject", "3: reject, not good enough", "5: marginally below the acceptance threshold",
-               "6: marginally above the acceptance threshold", "8: accept, good paper",
-               "10: strong accept, should be highlighted at the conference")
-_NEURIPS23_RATING = (
-    "3: Reject: For instance, a paper with technical flaws, weak evaluation, inadequate reproducibility and incompletely addressed ethical considerations.",
-    "4: Borderline reject: Technically solid paper where reasons to reject, e.g., limited evaluation, outweigh reasons to accept, e.g., good evaluation. Please use sparingly.",
-    "5: Borderline accept: Technically solid paper where reasons to accept outweigh reasons to reject, e.g., limited evaluation. Please use sparingly.",
-    "6: Weak Accept: Technically solid, moderate-to-high impact paper, with no major concerns with respect to evaluation, resources, reproducibility, ethical considerations.",
-    "7: Accept: Technically solid paper, with high impact on at least one sub-area, or moderate-to-high impact on more than one areas, with good-to-excellent evaluation, resources, reproducibility, and no unaddressed ethical considerations.",
-    "8: Strong Accept: Technically strong paper with, with novel ideas, excellent impact on at least one area, or high-to-excellent impact on multiple areas, with excellent evaluation, resources, and reproducibility, and no unaddressed ethical considerations.",
-)
-_CORL_REC = ("Strong reject", "Weak reject", "Weak accept", "Strong accept")
-_CORL_QUAL = ("Poor", "Fair", "Good", "Excellent")
-_EMNLP_SOUND = ("2: Borderline: Some of the main claims/arguments are not sufficiently supported, there are major technical/methodological problems",
-                "3: Good: This study provides sufficient support for its major claims/arguments, some minor points may need extra support or details.",
-                "4: Strong: This study provides sufficient support for all of its claims/arguments. ")
-_EMNLP_EXC = ("2: Mediocre: This paper makes marginal contributions (vs non-contemporaneous work), so I would rather not see it in the conference.",
-              "3: Ambivalent: It has merits (e.g., it reports state-of-the-art results, the idea is nice), but there are key weaknesses (e.g., it describes incremental work), and it can significantly benefit from another round of revision. However, I won't object to accepting it if my co-reviewers champion it.",
-              "4: Strong: This paper deepens the understanding of some phenomenon or lowers the barriers to an existing research direction.")
-_EMNLP_REPRO = ("3: Could reproduce the results with some difficulty. The settings of parameters are underspecified or subjectively determined; the training/evaluation data are not widely available.",
-                "4: Could mostly reproduce the results, but there may be some variation because of sample variance or minor variations in their interpretation of the protocol or method.")
-_EMNLP_CONF = ("2: Willing to defend my evaluation, but it is fairly likely that I missed some details, didn't understand some central points, or can't be sure about the novelty of the work.",
-               "3: Pretty sure, but there's a chance I missed something. Although I have a good feel for this area in general, I did not carefully check the paper's details, e.g., the math, experimental design, or novelty.",
-               "4: Quite sure. I tried to check the important points carefully. It's unlikely, though conceivable, that I missed something that should affect my ratings.")
-_COLM_RATING = ("3: Clear rejection", "4: Ok but not good enough - rejection", "5: Marginally below acceptance threshold",
-                "6: Marginally above acceptance threshold", "7: Good paper, accept", "8: Top 50% of accepted papers, clear accept")
-
 _T = FieldSpec  # brevity
 
 
@@ -318,7 +140,7 @@ def _venue_strings(short: str, accepts: dict) -> dict:
 ICLR_2021 = _v1(
     "iclr-2021", "ICLR.cc/2021/Conference", "ICLR 2021", "2020-10-02T15:00:00Z", 2021,
     review_fields=(_T("title", "const", value="Official Review of Paper #{k}"), _T("review"),
-                   _T("rating", "choice", _RATING10), _T("confidence", "choice", _CONF5)),
+                   _T("rating", "choice", RATING10), _T("confidence", "choice", CONF5)),
     decision_options=("Accept (Oral)", "Accept (Spotlight)", "Accept (Poster)", "Reject"),
     **_venue_strings("ICLR 2021", {"Accept (Oral)": "ICLR 2021 Oral", "Accept (Spotlight)": "ICLR 2021 Spotlight",
                                    "Accept (Poster)": "ICLR 2021 Poster"}),
@@ -334,7 +156,7 @@ _ICLR22_REVIEW = (
     _T("empirical_novelty_and_significance", "choice", (
         "2: The contributions are only marginally significant or novel.", "Not applicable")),
     _T("flag_for_ethics_review", "list", value="NO."),
-    _T("recommendation", "choice", _ICLR22_REC), _T("confidence", "choice", _CONF5),
+    _T("recommendation", "choice", ICLR22_REC), _T("confidence", "choice", CONF5),
 )
 ICLR_2022 = _v1(
     "iclr-2022", "ICLR.cc/2022/Conference", "ICLR 2022", "2021-10-06T00:00:00Z", 2022,
@@ -382,8 +204,8 @@ ICLR_2026 = _replace(
 NEURIPS_2021 = _v1(
     "neurips-2021", "NeurIPS.cc/2021/Conference", "NeurIPS 2021", "2021-05-28T20:00:00Z", 2021,
     review_fields=(_T("summary"), _T("main_review"), _T("limitations_and_societal_impact"),
-                   _T("needs_ethics_review", "const", value="No"), _T("rating", "choice", _RATING10),
-                   _T("confidence", "choice", _CONF5), _T("code_of_conduct", "const", value="While performing my duties as a reviewer (including writing reviews and participating in discussions), I have and will continue to abide by the NeurIPS code of conduct.")),
+                   _T("needs_ethics_review", "const", value="No"), _T("rating", "choice", RATING10),
+                   _T("confidence", "choice", CONF5), _T("code_of_conduct", "const", value="While performing my duties as a reviewer (including writing reviews and participating in discussions), I have and will continue to abide by the NeurIPS code of conduct.")),
     meta_review_name="Meta_Review", meta_review_fields=(_T("metareview"), _T("recommendation", "choice", ("Accept", "Reject"))),
     decision_options=("Accept (Oral)", "Accept (Spotlight)", "Accept (Poster)", "Reject"),
     **_venue_strings("NeurIPS 2021", {"Accept (Oral)": "NeurIPS 2021 Oral", "Accept (Spotlight)": "NeurIPS 2021 Spotlight",
@@ -393,16 +215,16 @@ NEURIPS_2022 = _replace(
     NEURIPS_2021, key="neurips-2022", venue_id="NeurIPS.cc/2022/Conference", short_name="NeurIPS 2022",
     deadline="2022-05-19T20:00:00Z", year=2022,
     review_fields=(_T("summary"), _T("strengths_and_weaknesses"), _T("questions"), _T("limitations"),
-                   _T("ethics_flag", "const", value="No"), _T("soundness", "choice", _SPC),
-                   _T("presentation", "choice", _SPC), _T("contribution", "choice", _SPC),
-                   _T("rating", "choice", _RATING10), _T("confidence", "choice", _CONF5)),
+                   _T("ethics_flag", "const", value="No"), _T("soundness", "choice", SPC),
+                   _T("presentation", "choice", SPC), _T("contribution", "choice", SPC),
+                   _T("rating", "choice", RATING10), _T("confidence", "choice", CONF5)),
     decision_options=("Accept", "Reject"),
     **_venue_strings("NeurIPS 2022", {"Accept": "NeurIPS 2022 Accept"}))
 _NEURIPS23_REVIEW = (
-    _T("summary"), _T("soundness", "choice", _SPC), _T("presentation", "choice", _SPC),
-    _T("contribution", "choice", _SPC), _T("strengths"), _T("weaknesses"), _T("questions"), _T("limitations"),
+    _T("summary"), _T("soundness", "choice", SPC), _T("presentation", "choice", SPC),
+    _T("contribution", "choice", SPC), _T("strengths"), _T("weaknesses"), _T("questions"), _T("limitations"),
     _T("flag_for_ethics_review", "list", value="No ethics review needed."),
-    _T("rating", "choice", _NEURIPS23_RATING), _T("confidence", "choice", _CONF5),
+    _T("rating", "choice", NEURIPS23_RATING), _T("confidence", "choice", CONF5),
     _T("code_of_conduct", "const", value="Yes"),
 )
 NEURIPS_2023 = _v2(
@@ -498,9 +320,9 @@ EMNLP_2023 = _v2(
     review_fields=(_T("Paper_Topic_and_Main_Contributions"), _T("Reasons_To_Accept"), _T("Reasons_To_Reject"),
                    _T("Questions_For_The_Authors"), _T("Missing_References"),
                    _T("Typos_Grammar_Style_And_Presentation_Improvements"),
-                   _T("Soundness", "choice", _EMNLP_SOUND), _T("Excitement", "choice", _EMNLP_EXC),
-                   _T("Reproducibility", "choice", _EMNLP_REPRO), _T("Ethical_Concerns", "const", value="No"),
-                   _T("Reviewer_Confidence", "choice", _EMNLP_CONF)),
+                   _T("Soundness", "choice", EMNLP_SOUND), _T("Excitement", "choice", EMNLP_EXC),
+                   _T("Reproducibility", "choice", EMNLP_REPRO), _T("Ethical_Concerns", "const", value="No"),
+                   _T("Reviewer_Confidence", "choice", EMNLP_CONF)),
     meta_review_fields=(_T("Metareview"), _T("Summary_Of_Reasons_To_Publish"), _T("Summary_Of_Suggested_Revisions")),
     decision_options=("Accept-Main", "Accept-Findings", "Reject"),
     decision_extra_fields=("title", "comment"),
@@ -514,9 +336,9 @@ EMNLP_2023 = _v2(
 # ---- CoRL (v1 2021-2023, v2 2024) ------------------------------------------------------------
 _CORL_REVIEW = (
     _T("summary_of_paper"), _T("summary_of_recommendation"), _T("issues"),
-    _T("technical_quality", "choice", _CORL_QUAL), _T("clarity_of_presentation", "choice", _CORL_QUAL),
-    _T("potential_impact", "choice", _CORL_QUAL), _T("robotics_focus"),
-    _T("recommendation", "choice", _CORL_REC),
+    _T("technical_quality", "choice", CORL_QUAL), _T("clarity_of_presentation", "choice", CORL_QUAL),
+    _T("potential_impact", "choice", CORL_QUAL), _T("robotics_focus"),
+    _T("recommendation", "choice", CORL_REC),
     _T("confidence", "choice", ("Low", "Medium", "High")),
 )
 CORL_2021 = _v1(
@@ -545,7 +367,7 @@ CORL_2024 = _v2(
 COLM_2024 = _v2(
     "colm-2024", "colmweb.org/COLM/2024/Conference", "COLM 2024", "2024-03-30T11:59:59Z", 2024,
     review_fields=(_T("summary"), _T("reasons_to_accept"), _T("reasons_to_reject"), _T("questions_to_authors"),
-                   _T("rating", "choice", _COLM_RATING), _T("confidence", "choice", _CONF5),
+                   _T("rating", "choice", COLM_RATING), _T("confidence", "choice", CONF5),
                    _T("ethics_concerns", "const", value="None")),
     meta_review_fields=(_T("metareview"),),
     decision_options=("Accept", "Reject"), decision_extra_fields=("title", "comment"),

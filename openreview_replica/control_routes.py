@@ -1,0 +1,73 @@
+"""Injected faults (rate limits, storms, errors, dropped connections) and the replica's control
+endpoints: /_replica/faults and /_replica/requests (the request log)."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timedelta, timezone
+
+from .faults import FaultConfig
+from .http_base import ApiError, not_found
+
+
+class ControlRoutes:
+    """Faults and control endpoints: a mixin of server.ReplicaHandler, whose base
+    (http_base.HandlerBase) holds the request plumbing these methods call."""
+
+    # -- faults
+    def _apply_faults(self) -> bool:
+        st = self.state
+        with st.lock:
+            f = st.faults
+            if not f.matches(self._path):
+                return False
+            action, storm_left = st.fault_counters.decide(f, st.counters)
+        if f.slow_ms:
+            time.sleep(f.slow_ms / 1000)
+        if action == "drop":
+            self.close_connection = True
+            self._log(0)
+            return True
+        if action == "storm":
+            wait = f.retry_after_s  # what a real storm says: "try again in N s", and refuses again
+            reset = datetime.now(timezone.utc) + timedelta(seconds=wait)
+            raise ApiError(429, "RateLimitError", f"Too many requests. Please try again in {wait} seconds",
+                           {"limit": 36, "remaining": 0,
+                            "resetTime": reset.isoformat(timespec="milliseconds").replace("+00:00", "Z")},
+                           {"Retry-After": wait})
+        if action == "rate":
+            reset = datetime.now(timezone.utc) + timedelta(seconds=f.retry_after_s)
+            used = 37
+            raise ApiError(429, "RateLimitError",
+                           f"Too many requests: You have made {used} requests, surpassing the limit of 36 requests. "
+                           f"Please try again in {f.retry_after_s} seconds ({reset.isoformat(timespec='milliseconds').replace('+00:00', 'Z')})",
+                           {"limit": 36, "remaining": 0,
+                            "resetTime": reset.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                            "used": used, "current": used},
+                           {"Retry-After": f.retry_after_s})
+        if action == "error":
+            names = {500: "InternalServerError", 502: "BadGatewayError", 503: "ServiceUnavailableError",
+                     504: "GatewayTimeoutError"}
+            raise ApiError(f.error_status, names.get(f.error_status, "Error"), "Injected replica fault")
+        return False
+
+    # -- control
+    def _control(self):
+        st = self.state
+        if self._path == "/_replica/faults":
+            if self.command == "POST":
+                try:
+                    cfg = FaultConfig.from_dict(json.loads(self.body or b"{}"))
+                except (ValueError, TypeError) as e:
+                    raise ApiError(400, "ValidationError", str(e))
+                st.set_faults(cfg)
+            return self._json(st.faults.to_dict())
+        if self._path == "/_replica/requests":
+            if self.command == "POST":
+                with st.lock:
+                    st.request_log.clear()
+            with st.lock:
+                log = [r._asdict() for r in st.request_log]
+            return self._json({"requests": log})
+        raise not_found("Replica control path")

@@ -1,0 +1,112 @@
+"""Request plumbing of the replica's handlers: parsing, answering (JSON, errors in the API's shape,
+CORS) and logging each request before its answer leaves."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from http.server import BaseHTTPRequestHandler
+from urllib.parse import parse_qs, urlsplit
+
+from .replica_state import ApiIndex, LoggedRequest, ReplicaState
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, name: str, message: str, details: dict | None = None, headers=None):
+        super().__init__(message)
+        self.status, self.name, self.message = status, name, message
+        self.details = details or {}
+        self.headers = headers or {}
+
+
+def not_found(what: str) -> ApiError:
+    return ApiError(404, "NotFoundError", f"{what} not found", {"path": "id"})
+
+
+class HandlerBase(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "OpenReviewReplica/1.0"
+    role = "v2"  # "v2" | "v1" | "web"
+    state: ReplicaState
+
+    def log_message(self, format, *args):  # silence
+        pass
+
+    # -- plumbing
+    def _log(self, status: int):
+        with self.state.lock:
+            self.state.request_log.append(LoggedRequest(self.command, self._path, self._query, status, self.role))
+
+    def _send(self, status: int, body: bytes, ctype: str, headers: dict | None = None):
+        # Logged before the answer leaves: a client that has its answer must find it in the log.
+        self._log(status)
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self._cors_origin()
+        self.send_header("Access-Control-Expose-Headers", "Retry-After, Content-Type")
+        for k, v in (headers or {}).items():
+            self.send_header(k, str(v))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, obj, status=200, headers=None):
+        self._send(status, json.dumps(obj).encode(), "application/json; charset=utf-8", headers)
+
+    def _error(self, e: ApiError):
+        with self.state.lock:
+            self.state.req_seq += 1
+            seq = self.state.req_seq
+        details = dict(e.details)
+        details.setdefault("reqId", f"{datetime.now(timezone.utc):%Y-%m-%d}-{seq}")
+        self._json({"name": e.name, "message": e.message, "status": e.status, "details": details}, e.status,
+                   e.headers)
+
+    def _parse(self):
+        u = urlsplit(self.path)
+        self._path = u.path.rstrip("/") or "/"
+        self._query = u.query
+        self.q_all = parse_qs(u.query, keep_blank_values=True)  # repeated keys (`ids=a&ids=b`)
+        self.q = {k: v[-1] for k, v in self.q_all.items()}
+
+    def do_OPTIONS(self):
+        self._parse()
+        self.send_response(204)
+        self._cors_origin()
+        self.send_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+        self.send_header("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept")
+        self.send_header("Access-Control-Max-Age", "600")
+        self.send_header("Content-Length", "0")
+        self._log(204)
+        self.end_headers()
+
+    def do_GET(self):
+        self._dispatch()
+
+    def do_HEAD(self):
+        self._dispatch()
+
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        self.body = self.rfile.read(n) if n else b""
+        self._dispatch()
+
+    @property
+    def version(self) -> int:
+        return 2 if self.role == "v2" else 1
+
+    @property
+    def idx(self) -> ApiIndex:
+        return self.state.idx[self.version]
+
+    def _cors_origin(self) -> None:
+        """The site's own requests carry its cookie (`credentials: 'include'` in openreview-web's
+        api-client), which CORS allows only with the caller's origin echoed, never `*`."""
+        origin = self.headers.get("Origin")
+        if origin:
+            self.send_header("Access-Control-Allow-Origin", origin)
+            self.send_header("Access-Control-Allow-Credentials", "true")
+            self.send_header("Vary", "Origin")
+        else:
+            self.send_header("Access-Control-Allow-Origin", "*")
