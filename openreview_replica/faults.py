@@ -126,9 +126,8 @@ def bad_pdf(kind: str, good: bytes) -> bytes:
     raise ValueError(kind)
 
 
-def _zero_page_pdf() -> bytes:
-    """A well-formed PDF whose page tree is empty (/Count 0), with a correct xref table."""
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
+def _pdf_of(objs: list[bytes]) -> bytes:
+    """A PDF of these numbered objects (1 = the catalog) with a correct xref table."""
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n")
     offsets = []
@@ -141,6 +140,12 @@ def _zero_page_pdf() -> bytes:
         out.write(b"%010d 00000 n \n" % off)
     out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref))
     return out.getvalue()
+
+
+def _zero_page_pdf() -> bytes:
+    """A well-formed PDF whose page tree is empty (/Count 0), with a correct xref table."""
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [] /Count 0 >>"]
+    return _pdf_of(objs)
 
 
 @lru_cache(maxsize=1)
@@ -153,18 +158,7 @@ def _inflate_bomb_pdf(inflated_mb: int = 64) -> bytes:
     objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
             b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(content) + content + b"\nendstream"]
-    out = io.BytesIO()
-    out.write(b"%PDF-1.4\n")
-    offsets = []
-    for i, body in enumerate(objs, start=1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n" % i + body + b"\nendobj\n")
-    xref = out.tell()
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
-    for off in offsets:
-        out.write(b"%010d 00000 n \n" % off)
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref))
-    return out.getvalue()
+    return _pdf_of(objs)
 
 
 @lru_cache(maxsize=1)
