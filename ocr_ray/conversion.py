@@ -109,7 +109,8 @@ def apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
             "num_pages": batch["num_pages"],
             "error": batch["error"],
             "page_text": pa.array(page_texts, type=pa.string()),
-            "page_engine": batch["route"],
+            # read after the engine ran: recoded pages moved back to the text layer (``text_repair``)
+            "page_engine": pa.array([row["route"] for row in rows], type=pa.string()),
         }
     )
 

@@ -271,6 +271,10 @@ class TesseractEngine(Engine):
             raise RuntimeError(f"tesseract exited {out.returncode}: {out.stderr.decode(errors='replace')[:200]}")
         return out.stdout.decode("utf-8", errors="replace")
 
+    def ocr_lines(self, image_bytes: bytes) -> tuple[list[Any], list[str], float]:
+        """Line boxes (pixels), their texts and the image width."""
+        return tsv_lines(self.ocr_tsv(image_bytes))
+
     def ocr_image(self, image_bytes: bytes) -> str:
         """Plain text in column order (no layout step)."""
         return tsv_to_text(self.ocr_tsv(image_bytes))

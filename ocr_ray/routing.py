@@ -19,6 +19,7 @@ from ocr_ray.engine_base import Engine, render_page_jpeg
 from ocr_ray.layout.pdftext import count_images, page_layout
 from ocr_ray.layout.quality import classify_text
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
+from ocr_ray.text_repair import recode_garbled
 
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 _CPU_OCR = {"rapidocr": RapidOcrEngine, "tesseract": TesseractEngine}
@@ -70,10 +71,13 @@ class TextLayerEngine(Engine):
     num_cpus: float = 0.25
     batch_size: int = 64
     fallback: str | None = "rapidocr"
+    # garbled pages: first try to recode the text layer from a few OCR'd lines (``text_repair``)
+    recode: bool = True
 
     @property
     def version(self) -> str:
-        return "2-layout" + (f"+ocr={_CPU_OCR[self.fallback]().cache_id}" if self.fallback else "")
+        return ("3-layout" + ("-recode" if self.recode else "")
+                + (f"+ocr={_CPU_OCR[self.fallback]().cache_id}" if self.fallback else ""))
 
     def check_available(self) -> None:
         if self.fallback:
@@ -84,6 +88,8 @@ class TextLayerEngine(Engine):
         return route_page(pdf_page, ocr, OCR_ROUTES)
 
     def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
+        if self.recode and any(not _on_text_layer(page) for page in pages):
+            recode_garbled(pages, cpu_ocr(self.fallback))  # garbled fonts: a few lines OCR'd, not whole pages
         routed = [page for page in pages if not _on_text_layer(page)]
         return merge_routed(pages, cpu_ocr(self.fallback).process_batch(routed) if routed else [])
 
@@ -138,6 +144,7 @@ class AutoEngine(Engine):
     name: str = "auto"
     ocr: Engine | None = None
     ocr_routes: tuple[str, ...] = OCR_ROUTES
+    recode: bool = True  # as ``TextLayerEngine.recode``; engines without ``ocr_lines`` (vllm) never recode
     needs_image: bool = True
     uses_actor: bool = True
     num_cpus: float = 0.5
@@ -152,7 +159,7 @@ class AutoEngine(Engine):
 
     @property
     def version(self) -> str:
-        return f"routes={'+'.join(self.ocr_routes)};h2-layout;{self.ocr.cache_id}"
+        return f"routes={'+'.join(self.ocr_routes)};h2-layout;{'recode;' if self.recode else ''}{self.ocr.cache_id}"
 
     def check_available(self) -> None:
         self.ocr.check_available()
@@ -164,5 +171,7 @@ class AutoEngine(Engine):
         self.ocr.setup()
 
     def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
+        if self.recode and any(not _on_text_layer(page) for page in pages):
+            recode_garbled(pages, self.ocr)  # only CPU engines with ``ocr_lines`` can read a strip of lines
         routed = [page for page in pages if not _on_text_layer(page)]
         return merge_routed(pages, self.ocr.process_batch(routed) if routed else [])

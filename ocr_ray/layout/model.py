@@ -23,6 +23,9 @@ class Fragment:
     bold: bool = False
     math: float = 0.0  # share of characters set in a math font or math symbols
     kind: str = "text"  # "table": a whole table already rendered (``tables``); never serialised
+    # the font most of its characters are set in (text layer only, "" for OCR): a broken
+    # ToUnicode map is a property of one font (``ocr_ray.layout.recode``)
+    font: str = ""
 
     @property
     def cx(self) -> float:
@@ -33,13 +36,14 @@ class Fragment:
         return (self.y0 + self.y1) / 2
 
     def to_list(self) -> list:
-        return [round(self.x0, 1), round(self.y0, 1), round(self.x1, 1), round(self.y1, 1), self.text,
+        item = [round(self.x0, 1), round(self.y0, 1), round(self.x1, 1), round(self.y1, 1), self.text,
                 round(self.size, 2), int(self.bold), round(self.math, 2)]
+        return item + [self.font] if self.font else item
 
     @classmethod
     def from_list(cls, item: list) -> "Fragment":
-        x0, y0, x1, y1, text, size, bold, math = item
-        return cls(x0, y0, x1, y1, text, size, bool(bold), math)
+        x0, y0, x1, y1, text, size, bold, math, *font = item
+        return cls(x0, y0, x1, y1, text, size, bool(bold), math, font=font[0] if font else "")
 
 
 @dataclass

@@ -27,19 +27,24 @@ _MATH_FONT_PREFIXES = ("CMMI", "CMSY", "CMEX", "MSBM", "MSAM", "EUFM", "EUSM", "
 MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖⟨⟩|=+−<>^_"
                   "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩϵϑϕ")
 # Spacing accents that TeX's OT1 fonts draw as separate glyphs over a letter -> combining marks.
+# One glyph whose ToUnicode entry is several letters (PDFium gives each letter the glyph's box):
+# kept as the ligature's own code point, one unit, so ``recode`` can learn what a broken font's
+# ligature glyph shows apart from its single letters; ``blocks`` decomposes them at the end (NFKC).
+_LIGATURES = {"ff": "\ufb00", "fi": "\ufb01", "fl": "\ufb02", "ffi": "\ufb03", "ffl": "\ufb04", "st": "\ufb06"}
 _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "^": "\u0302", "˜": "\u0303",
             "~": "\u0303", "ˇ": "\u030c", "˘": "\u0306", "¯": "\u0304", "˙": "\u0307", "˚": "\u030a",
             "¸": "\u0327", "˝": "\u030b", "˛": "\u0328"}
 
 
-def _font_info(obj, cache: dict) -> tuple[bool, bool, bool]:
-    """(bold, math font, rotated) of a text object, cached per object."""
+def _font_info(obj, cache: dict) -> tuple[bool, bool, bool, str]:
+    """(bold, math font, rotated, base font name) of a text object, cached per object."""
     import pypdfium2.raw as pdfium_c
 
     key = ctypes.cast(obj, ctypes.c_void_p).value
     info = cache.get(key)
     if info is None:
         bold = math = rotated = False
+        name = ""
         font = pdfium_c.FPDFTextObj_GetFont(obj)
         if font:
             buf = ctypes.create_string_buffer(128)
@@ -54,7 +59,7 @@ def _font_info(obj, cache: dict) -> tuple[bool, bool, bool]:
         matrix = pdfium_c.FS_MATRIX()
         if pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix)):
             rotated = abs(matrix.b) > 0.1 * max(abs(matrix.a), 1e-6)
-        info = cache[key] = (bold, math, rotated)
+        info = cache[key] = (bold, math, rotated, name)
     return info
 
 
@@ -65,19 +70,33 @@ class _Builder:
         self.chars: list[str] = []
         self.box = [0.0, 0.0, 0.0, 0.0]
         self.size = self.bold = self.math = 0.0
+        self.fonts: dict[str, int] = {}
         self.space = False
         self.last_x0 = 0.0
+        self.last_box = (0.0, 0.0, 0.0, 0.0)
+        self.unit = ""  # letters of the current glyph so far (a ligature gives several)
 
     def flush(self) -> None:
         if self.chars:
             text = "".join(self.chars).strip()
             if text:
                 n = len(self.chars)
-                self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n))
+                font = max(self.fonts, key=self.fonts.__getitem__) if self.fonts else ""
+                self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font))
         self.chars = []
+        self.fonts = {}
         self.space = False
 
-    def add(self, ch: str, x0: float, y0: float, x1: float, y1: float, size: float, bold: bool, math: bool):
+    def add(self, ch: str, x0: float, y0: float, x1: float, y1: float, size: float, bold: bool, math: bool,
+            font: str = ""):
+        box = (x0, y0, x1, y1)
+        if self.chars and not self.space and ch.isalpha() and self.chars[-1].isalpha() \
+                and all(abs(a - b) < 0.01 for a, b in zip(box, self.last_box)):
+            self.unit += ch  # another letter of the same glyph: a ligature
+            self.chars[-1] = _LIGATURES.get(self.unit, self.unit)
+            return
+        self.unit = ch
+        self.last_box = box
         if self.chars:
             bx0, by0, bx1, by1 = self.box
             overlap = min(by1, y1) - max(by0, y0)
@@ -102,6 +121,7 @@ class _Builder:
         self.last_x0 = x0
         self.bold += bold
         self.math += math or ch in MATH_CHARS
+        self.fonts[font] = self.fonts.get(font, 0) + 1
         self.space = False
 
 
@@ -153,13 +173,13 @@ def page_layout(pdf_page: Any) -> PageLayout:
             if not pdfium_c.FPDFText_GetLooseCharBox(raw, i, ctypes.byref(rect)):
                 continue
             obj = pdfium_c.FPDFText_GetTextObject(raw, i)
-            bold, math, rotated = _font_info(obj, cache) if obj else (False, False, False)
+            bold, math, rotated, font = _font_info(obj, cache) if obj else (False, False, False, "")
             if rotated:
                 builder.flush()  # rotated text (margin stamps, axis labels) is never body text
                 continue
             size = pdfium_c.FPDFText_GetFontSize(raw, i) or (rect.top - rect.bottom)
             builder.add(ch, rect.left - left, height - (rect.top - bottom), rect.right - left,
-                        height - (rect.bottom - bottom), size, bold, math)
+                        height - (rect.bottom - bottom), size, bold, math, font)
         builder.flush()
     finally:
         textpage.close()

@@ -1,7 +1,7 @@
 """The full-text harness on one LaTeX paper (typeset here with pdflatex, as ``make bench`` does):
 the default engine passes most of the olmOCR-style tests derived from the source (every engine of
-ours passed about a third before the layout step), and ``auto`` sends the pages whose font
-encoding lies to OCR and still passes most of them. No Ray: the engines run as a worker runs them."""
+ours passed about a third before the layout step), and the pages whose font encoding lies are
+recoded from a few OCR'd lines (or, without recoding, OCR'd whole) and still pass. No Ray: the engines run as a worker runs them."""
 
 from __future__ import annotations
 
@@ -46,13 +46,27 @@ def harness_separator() -> str:
 
 
 @pytest.mark.parametrize("name", ["text-layer", "auto"])
-def test_a_broken_font_encoding_is_read_with_ocr(docs, name):
+def test_a_broken_font_encoding_is_recoded_from_a_few_ocr_lines(docs, name):
+    """The text layer lies (shifted letters) but its geometry does not: a sample of its lines is
+    OCR'd, a substitution table per font is learnt, and the pages go back to the text layer with
+    their tables and equations, as good as the digital copy."""
     from ocr_ray.routing import TextLayerEngine
 
     text_layer, _, _ = harness.convert(TextLayerEngine(fallback=None), docs["broken"].pdf)
     garbage, _ = _rates(docs["broken"], text_layer)
     assert garbage < 0.35  # the text layer lies: shifted letters
     markdown, routes, error = harness.convert(get_engine(name), docs["broken"].pdf)
+    assert error is None and routes == ["text-layer:recoded"] * 3
+    total, by_kind = _rates(docs["broken"], markdown)
+    assert total >= 0.9, (total, by_kind)
+    for kind in ("table", "math", "heading"):  # structure OCR'd pages lose is kept
+        assert by_kind[kind] >= 0.75, (kind, by_kind)
+
+
+def test_without_recoding_a_broken_font_is_ocred_whole(docs):
+    from ocr_ray.routing import TextLayerEngine
+
+    markdown, routes, error = harness.convert(TextLayerEngine(recode=False), docs["broken"].pdf)
     assert error is None and routes == ["rapidocr:garbled"] * 3
     total, by_kind = _rates(docs["broken"], markdown)
     assert total >= 0.6, (total, by_kind)
