@@ -3,8 +3,8 @@
 Both read a page rendered at 1288 px and hand back what the text layer hands back: a
 ``PageLayout`` (``ocr_ray.layout``) whose fragments are the OCR'd lines with their boxes, scaled to
 PDF points, so their pages go through the same layout step (reading order, furniture, headings,
-paragraphs) as born-digital ones. Scanned pages carry no ruling lines, so tables are not rebuilt
-from them.
+paragraphs) as born-digital ones. Scanned pages carry no ruling lines as PDF paths; the rules are
+found on the image (``ocr_ray.layout.image_rules``), so tables are rebuilt from them too.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ocr_ray.engine_base import Engine, EngineNotAvailableError, normalize_page_text
+from ocr_ray.layout.image_rules import rules_from_jpeg
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.pdftext import MATH_CHARS
 
@@ -57,11 +58,13 @@ def order_lines(boxes: list[Any], texts: list[str], page_width: float) -> list[s
     return out
 
 
-def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: float, source: str) -> str:
+def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: float, source: str,
+               image: bytes = b"") -> str:
     """OCR'd lines (pixel boxes) -> the page's ``PageLayout`` JSON in PDF points.
 
     ``page_json`` is the text layer's layout (for the page size); a line's font size is taken as
-    0.8 of its box height (OCR boxes include ascenders and descenders)."""
+    0.8 of its box height (OCR boxes include ascenders and descenders). ``image``: the page as
+    OCR'd, whose ruling lines (``image_rules``) let the tables step rebuild tables on scans."""
     try:
         base = PageLayout.from_json(page_json)
         width, height = base.width, base.height
@@ -77,12 +80,18 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
     median = heights[len(heights) // 2] if heights else 10.0
     fragments = []
     for (x0, y0, x1, y1), text in lines:
-        height = y1 - y0 if y1 - y0 > 1.3 * median else median
+        line_height = y1 - y0 if y1 - y0 > 1.3 * median else median
         math = sum(ch in MATH_CHARS for ch in text) / len(text)
         # no font weights in a scan: a short numbered line ("3.1 Page partition") is set like a heading
         heading_like = bool(_NUMBERED_HEADING.match(text)) and len(text.split()) <= 7
-        fragments.append(Fragment(x0, y0, x1, y1, text, max(1.0, 0.8 * height), heading_like, math))
-    return PageLayout(width or image_width, height or image_width, fragments, [], source).to_json()
+        # the box shrunk to the type's own height around its centre: OCR boxes carry a margin, and
+        # the rows of a tight table (or lines of small print) would otherwise overlap and merge
+        core = 0.4 * (y1 - y0)
+        middle = (y0 + y1) / 2
+        fragments.append(Fragment(x0, middle - core, x1, middle + core, text, max(1.0, 0.8 * line_height),
+                                  heading_like, math))
+    rules = rules_from_jpeg(image, width) if width else []
+    return PageLayout(width or image_width, height or image_width, fragments, rules, source).to_json()
 
 
 def decode_jpeg(data: bytes):
@@ -159,7 +168,7 @@ class RapidOcrEngine(Engine):
         out = []
         for page in pages:
             boxes, texts, width = self.ocr_lines(page["image"]) if page["image"] else ([], [], 0.0)
-            out.append(ocr_layout(page.get("text") or "", boxes, texts, width, self.name))
+            out.append(ocr_layout(page.get("text") or "", boxes, texts, width, self.name, image=page["image"]))
         return out
 
     def __getstate__(self):  # the ONNX sessions stay in the actor
@@ -283,7 +292,7 @@ class TesseractEngine(Engine):
         out = []
         for page in pages:
             boxes, texts, width = tsv_lines(self.ocr_tsv(page["image"])) if page["image"] else ([], [], 0.0)
-            out.append(ocr_layout(page.get("text") or "", boxes, texts, width, self.name))
+            out.append(ocr_layout(page.get("text") or "", boxes, texts, width, self.name, image=page["image"]))
         return out
 
 
