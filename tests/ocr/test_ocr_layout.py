@@ -1,0 +1,91 @@
+"""OCR'd lines through the layout step (``ocr_ray.ocr_engines.ocr_layout``) and ruling lines found
+on page images (``ocr_ray.layout.image_rules``): what a scan needs so its tables, headings and page
+furniture come out as on a born-digital page. Synthetic images, no OCR model."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from ocr_ray.layout import compose_pages
+from ocr_ray.layout.image_rules import rules_from_gray, rules_from_jpeg
+from ocr_ray.layout.model import PageLayout
+from ocr_ray.ocr_engines import ocr_layout
+
+W, H = 612.0, 792.0
+SCALE = 2.0  # pixels per point of the synthetic "render"
+
+
+def _jpeg(draw_fn) -> bytes:
+    image = Image.new("L", (int(W * SCALE), int(H * SCALE)), 255)
+    draw_fn(ImageDraw.Draw(image))
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=85)
+    return buffer.getvalue()
+
+
+def _box(x0, y0, x1, y1):
+    return [(x0 * SCALE, y0 * SCALE), (x1 * SCALE, y0 * SCALE), (x1 * SCALE, y1 * SCALE), (x0 * SCALE, y1 * SCALE)]
+
+
+def test_thin_long_dark_runs_are_rules_and_text_or_blocks_are_not():
+    def draw(d):
+        d.rectangle([100, 200, 700, 201], fill=0)  # a 1 pt rule (2 px)
+        d.rectangle([100, 400, 700, 460], fill=0)  # a filled box: far too thick for a rule
+        d.rectangle([100, 600, 150, 601], fill=0)  # too short (25 pt)
+        for x in range(100, 700, 12):  # dashed: letters and words leave gaps
+            d.rectangle([x, 800, x + 8, 801], fill=0)
+    gray = np.asarray(Image.open(io.BytesIO(_jpeg(draw))))
+    rules = rules_from_gray(gray, 1 / SCALE)
+    assert len(rules) == 1
+    (rule,) = rules
+    assert rule.horizontal and abs(rule.x0 - 50) <= 1.5 and abs(rule.x1 - 350.5) <= 1.5 and abs(rule.y0 - 100) <= 1
+
+
+def _table_scan():
+    """A booktabs-like table on a scanned page: three rules, OCR boxes (with their usual margin)
+    for a header and three rows whose boxes overlap their neighbours' by a few points."""
+    rows = [["Reader", "Precision", "Recall"], ["Line order", "61.3", "58.9"],
+            ["Column heuristic", "84.6", "80.2"], ["Recursive partition", "97.8", "96.5"]]
+    xs = [(180, 260), (280, 320), (340, 380)]
+    boxes, texts = [], []
+    for r, row in enumerate(rows):
+        top = 310 + r * 11.5  # 11.5 pt row pitch, 17 pt tall OCR boxes: neighbours overlap
+        for (x0, x1), text in zip(xs, row):
+            boxes.append(_box(x0, top, x1, top + 17))
+            texts.append(text)
+    image = _jpeg(lambda d: [d.rectangle([170 * SCALE, y * SCALE, 390 * SCALE, y * SCALE + 1], fill=0)
+                             for y in (305, 324, 360)])
+    return boxes, texts, image
+
+
+def test_a_table_on_a_scan_is_rebuilt_from_the_rules_on_the_image():
+    boxes, texts, image = _table_scan()
+    page = PageLayout(W, H).to_json()
+    layout_json = ocr_layout(page, boxes, texts, W * SCALE, "rapidocr", image=image)
+    layout = PageLayout.from_json(layout_json)
+    assert layout.height == H  # the page's height, not the last line's
+    assert len([r for r in layout.rules if r.horizontal]) == 3
+    (markdown,) = compose_pages([layout_json])
+    assert "| Line order | 61.3 | 58.9 |" in markdown
+    assert "| Column heuristic | 84.6 | 80.2 |" in markdown
+    assert "| Recursive partition | 97.8 | 96.5 |" in markdown
+
+
+def test_without_the_image_the_same_lines_make_no_table():
+    boxes, texts, _ = _table_scan()
+    (markdown,) = compose_pages([ocr_layout(PageLayout(W, H).to_json(), boxes, texts, W * SCALE, "rapidocr")])
+    assert "|" not in markdown
+
+
+def test_an_equation_number_beside_a_tall_fraction_is_no_heading():
+    lines = [(_box(60, 100 + 12 * i, 290, 112 + 12 * i), "body text of the column goes on here") for i in range(8)]
+    lines.append((_box(270, 210, 290, 240), "(1)"))  # tall box: vertically centred on a fraction
+    (markdown,) = compose_pages([ocr_layout(PageLayout(W, H).to_json(), [b for b, _ in lines],
+                                            [t for _, t in lines], W * SCALE, "rapidocr")])
+    assert "# (1)" not in markdown and "(1)" in markdown
+
+
+def test_rules_need_a_page_width():
+    assert rules_from_jpeg(b"", 612.0) == [] and rules_from_jpeg(_jpeg(lambda d: None), 0.0) == []
