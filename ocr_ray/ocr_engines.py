@@ -19,6 +19,33 @@ from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.pdftext import MATH_CHARS
 
 _NUMBERED_HEADING = re.compile(r"^\d+(\.\d+)*\.?\s+[A-Z][^.,;:]*$")
+_SECTION_NUMBER = re.compile(r"^\d+(\.\d+)*\.?$")
+_EQUATION_NUMBER = re.compile(r"^\(\d+[a-z]?\)$")
+
+# Short English words that are prose, not variables, in ``ocr_math_share``.
+_SHORT_WORDS = frozenset("a an as at be by do if in is it no of on or so to up we".split())
+_TOKEN_EDGES = ".,;:!?\"'"
+
+
+def ocr_math_share(text: str) -> float:
+    """How much of an OCR'd line looks like a formula: the share of its tokens that hold a maths
+    symbol or a bracket, or are one- or two-letter variables ("xi", "n"). A scan has no maths fonts
+    (the text layer's signal), and a formula's letters are mostly variables, so the symbol share
+    alone (``=`` and ``+`` among many letters) leaves "L(w) = -Σ log p(yi | xi, w)" looking like prose."""
+    tokens = text.split()
+    if not tokens:
+        return 0.0
+    mathy = 0
+    for token in tokens:
+        bare = token.strip(_TOKEN_EDGES)
+        if _EQUATION_NUMBER.match(bare):
+            continue  # "(1)": belongs to a formula (``blocks`` joins it to one) but is none itself
+        if any(ch in MATH_CHARS or ch in "()[]{}" for ch in bare):
+            mathy += 1
+        elif bare and len(bare) <= 2 and bare.lower() not in _SHORT_WORDS and not bare.isdigit():
+            mathy += 1
+    return mathy / len(tokens)
+
 
 def _box_geometry(box: Any) -> tuple[float, float, float, float]:
     xs = [float(point[0]) for point in box]
@@ -81,7 +108,7 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
     fragments = []
     for (x0, y0, x1, y1), text in lines:
         line_height = y1 - y0 if y1 - y0 > 1.3 * median else median
-        math = sum(ch in MATH_CHARS for ch in text) / len(text)
+        math = ocr_math_share(text)
         # no font weights in a scan: a short numbered line ("3.1 Page partition") is set like a heading
         heading_like = bool(_NUMBERED_HEADING.match(text)) and len(text.split()) <= 7
         # the box shrunk to the type's own height around its centre: OCR boxes carry a margin, and
@@ -90,8 +117,27 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
         middle = (y0 + y1) / 2
         fragments.append(Fragment(x0, middle - core, x1, middle + core, text, max(1.0, 0.8 * line_height),
                                   heading_like, math))
+    _mark_split_headings(fragments)
     rules = rules_from_jpeg(image, width) if width else []
     return PageLayout(width or image_width, height or image_width, fragments, rules, source).to_json()
+
+
+def _mark_split_headings(fragments: list[Fragment]) -> None:
+    """A section number and its title are set a quad apart, so OCR often reads them as two boxes
+    ("6" | "Conclusion"): a box holding only a section number and the next box to its right on the
+    same line that together read as a numbered heading are both marked heading-like."""
+    for number in fragments:
+        if not _SECTION_NUMBER.match(number.text):
+            continue
+        height = number.y1 - number.y0
+        # OCR boxes carry margins that may overlap: the title starts right of the number's middle
+        right = [f for f in fragments if f is not number and number.cx < f.x0 <= number.x1 + 3 * height
+                 and abs(f.cy - number.cy) <= 0.5 * height]
+        if not right:
+            continue
+        title = min(right, key=lambda f: f.x0)
+        if _NUMBERED_HEADING.match(f"{number.text} {title.text}") and len(title.text.split()) <= 6:
+            number.bold = title.bold = True
 
 
 def decode_jpeg(data: bytes):

@@ -78,8 +78,8 @@ def _heading_level(line: Line, body: float, title_size: float | None) -> int:
     words = line.text.split()
     if not words or len(words) > 16 or line.kind != "text" or line.math > 0.2 or line.text.endswith((".", ",")):
         return 0
-    if not any(ch.isalpha() for ch in line.text):
-        return 0  # an equation number "(1)" beside a tall fraction is large type, never a heading
+    if sum(ch.isalpha() for ch in line.text) < 2:
+        return 0  # an equation number "(1)" or a limit "n" beside a tall formula is never a heading
     numbered = _NUMBERED.match(line.text)
     if title_size and line.size >= title_size - 0.1 and line.size >= 1.3 * body:
         return 1
