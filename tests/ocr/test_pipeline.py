@@ -174,3 +174,20 @@ def test_text_layer_is_one_stage_of_whole_papers_in_order(ray_session, pdf_corpu
             assert page_sentences(base, GOOD[forum_id])[1] in paper.markdown.split(PAGE_SEPARATOR)[-1]
         else:
             assert paper.error and paper.markdown == "" and paper.num_pages == 0
+
+
+@pytest.mark.parametrize("name", ["text-layer", "auto"])
+def test_a_broken_font_is_recoded_through_ray(ray_session, tmp_path, name):
+    """Through Ray (``auto``: the OCR engine in its own actor stage), a paper whose font lies is
+    recoded from a strip of its own lines and its pages report ``text-layer:recoded``; the other
+    paper of the run, born digital, keeps ``text-layer:prose``."""
+    from benchmarks.fulltext import harness
+
+    docs = {d.variant: d for d in harness.build_set(tmp_path, papers=["twocol_layout"], variants=("digital", "broken"))}
+    tasks = [PdfTask("broken", str(docs["broken"].pdf)), PdfTask("digital", str(docs["digital"].pdf))]
+    papers = {p.forum_id: p for p in run_pipeline(tasks, engine=name)}
+    assert papers["broken"].error is None
+    assert papers["broken"].page_routes == ["text-layer:recoded"] * 3
+    assert papers["digital"].page_routes == ["text-layer:prose"] * 3
+    assert "reading order of two-column pages from the positions of characters alone" in papers["broken"].markdown
+    assert papers["broken"].markdown.count("<table>") == 1
