@@ -1,7 +1,7 @@
 """CPU OCR engines: RapidOCR (ONNX PP-OCR models inside the wheel) and Debian's tesseract.
 
-Both read a page rendered at 1288 px and hand back what the text layer hands back: a
-``PageLayout`` (``ocr_ray.layout``) whose fragments are the OCR'd lines with their boxes, scaled to
+Both read a rendered page (RapidOCR at 1288 px, tesseract at 2000 px) and hand back what the text
+layer hands back: a ``PageLayout`` (``ocr_ray.layout``) whose fragments are the OCR'd lines with their boxes, scaled to
 PDF points, so their pages go through the same layout step (reading order, furniture, headings,
 paragraphs) as born-digital ones. Scanned pages carry no ruling lines, so tables are not rebuilt
 from them.
@@ -57,31 +57,40 @@ def order_lines(boxes: list[Any], texts: list[str], page_width: float) -> list[s
     return out
 
 
-def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: float, source: str) -> str:
+def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: float, source: str,
+               ascender_heights: list[float] | None = None) -> str:
     """OCR'd lines (pixel boxes) -> the page's ``PageLayout`` JSON in PDF points.
 
-    ``page_json`` is the text layer's layout (for the page size); a line's font size is taken as
-    0.8 of its box height (OCR boxes include ascenders and descenders)."""
+    ``page_json`` is the text layer's layout (for the page size). A line's font size is taken as
+    0.8 of its box height (OCR boxes include ascenders and descenders), or, when the engine
+    measures them (tesseract's baselines: ``ascender_heights``, pixels), as ascender height / 0.7
+    (Computer Modern's and Times' ascenders and capitals are ~0.7 em)."""
     try:
         base = PageLayout.from_json(page_json)
         width, height = base.width, base.height
     except (ValueError, KeyError, TypeError):
         width = height = 0.0
     scale = (width / image_width) if width and image_width else 1.0
-    lines = [(tuple(v * scale for v in _box_geometry(box)), normalize_page_text(text))
-             for box, text in zip(boxes, texts)]
-    lines = [(geometry, text) for geometry, text in lines if text]
-    # OCR boxes grow with ascenders and descenders: every line within 30 % of the page's median
-    # height gets the median as its size, so only really larger type (titles) stands out
-    heights = sorted(y1 - y0 for (x0, y0, x1, y1), _ in lines)
-    median = heights[len(heights) // 2] if heights else 10.0
+    if ascender_heights is None:
+        sizes, snap = [0.8 * (_box_geometry(box)[3] - _box_geometry(box)[1]) for box in boxes], (0.0, 1.3)
+    else:
+        # ascender heights vary less than boxes: only +-12 % is noise (\large headings are +20 %,
+        # footnotes -20 %)
+        sizes, snap = [h / 0.7 for h in ascender_heights], (0.88, 1.12)
+    lines = [(tuple(v * scale for v in _box_geometry(box)), normalize_page_text(text), size * scale)
+             for box, text, size in zip(boxes, texts, sizes)]
+    lines = [line for line in lines if line[1]]
+    # every line within the snap range of the page's median size gets the median, so only really
+    # larger type (titles, headings) or smaller type (footnotes) stands out
+    ordered = sorted(size for *_, size in lines)
+    median = ordered[len(ordered) // 2] if ordered else 8.0
     fragments = []
-    for (x0, y0, x1, y1), text in lines:
-        height = y1 - y0 if y1 - y0 > 1.3 * median else median
+    for (x0, y0, x1, y1), text, size in lines:
+        size = median if snap[0] * median <= size <= snap[1] * median else size
         math = sum(ch in MATH_CHARS for ch in text) / len(text)
         # no font weights in a scan: a short numbered line ("3.1 Page partition") is set like a heading
         heading_like = bool(_NUMBERED_HEADING.match(text)) and len(text.split()) <= 7
-        fragments.append(Fragment(x0, y0, x1, y1, text, max(1.0, 0.8 * height), heading_like, math))
+        fragments.append(Fragment(x0, y0, x1, y1, text, max(1.0, size), heading_like, math))
     return PageLayout(width or image_width, height or image_width, fragments, [], source).to_json()
 
 
@@ -168,73 +177,109 @@ class RapidOcrEngine(Engine):
         return state
 
 
-def tsv_lines(tsv: str) -> tuple[list[Any], list[str], float]:
-    """tesseract's TSV (one row per word, with its block/paragraph/line and box) -> line boxes,
-    line texts and the page width; a line is split where two words are further apart than its
-    height (table cells, two columns read as one line)."""
-    lines: dict[tuple[int, int, int, int], list] = {}
-    page_width = 0.0
-    last: dict[tuple[int, int, int], tuple[int, int]] = {}  # line -> (part, right edge of last word)
-    for row in tsv.splitlines()[1:]:
-        cols = row.split("\t")
-        if len(cols) < 12:
-            continue
-        level, left, top, width, height = (int(c) for c in (cols[0], *cols[6:10]))
-        if level == 1:
-            page_width = float(width)
-        if level != 5 or not cols[11].strip():
-            continue
-        key3 = (int(cols[2]), int(cols[3]), int(cols[4]))
-        part, right = last.get(key3, (0, None))
-        if right is not None and left - right > 1.0 * height:
-            part += 1
-        last[key3] = (part, left + width)
-        line = lines.setdefault((*key3, part), [left, top, left + width, top + height, []])
-        line[0], line[1] = min(line[0], left), min(line[1], top)
-        line[2], line[3] = max(line[2], left + width), max(line[3], top + height)
-        line[4].append(cols[11].strip())
-    boxes = [[(x0, y0), (x1, y1)] for x0, y0, x1, y1, _ in lines.values()]
-    texts = [" ".join(words) for *_, words in lines.values()]
-    return boxes, texts, page_width or 1.0
+_HOCR_LINES = ("ocr_line", "ocr_header", "ocr_caption", "ocr_textfloat")
+_BBOX = re.compile(r"bbox (-?\d+) (-?\d+) (-?\d+) (-?\d+)")
+_BASELINE = re.compile(r"baseline (-?[\d.]+) (-?[\d.]+)")
+_X_SIZE = re.compile(r"x_size ([\d.]+)")
+_SECTION_NUMBER = re.compile(r"^(\d+(\.\d+)*|[A-Z](\.\d+)+)\.?$")
+# Words further apart than this many x_size (tesseract's row height) are cut into two fragments
+# (table cells). Measured at 2000 px on LaTeX pages: a loose line's gap after a full stop reaches
+# ~1.3, table cells start at ~1.4; a gap between columns is ~1.1, but tesseract's page
+# segmentation (--psm 3) already puts the columns in different blocks.
+SPLIT_GAP = 1.5
 
 
-def tsv_to_text(tsv: str) -> str:
-    """tesseract's TSV (one row per word, with its block/paragraph/line and box) -> lines of text in
-    column-aware reading order (``order_lines``)."""
-    lines: dict[tuple[int, int, int], list] = {}  # (block, par, line) -> [x0, y0, x1, y1, words]
+def _type_height(words: list[tuple[list[int], str]], title: str) -> float:
+    """A line's ascender height in pixels: how far its words reach above the baseline.
+
+    The 3rd quartile over the words, not the line's box: a footnote mark or a superscript on one
+    word would otherwise make a body line look like a heading's larger type, and a line of
+    x-height words ("core.") is what it is. Lines without a baseline (rotated margin text) fall
+    back to 0.7 of tesseract's ``x_size`` (its row height: ascenders + x-height + descenders)."""
+    x0, y0, x1, y1 = (int(v) for v in _BBOX.search(title).groups())
+    baseline = _BASELINE.search(title)
+    if baseline is None:
+        x_size = _X_SIZE.search(title)
+        return 0.7 * float(x_size.group(1)) if x_size else 0.7 * min(x1 - x0, y1 - y0)
+    slope, offset = float(baseline.group(1)), float(baseline.group(2))
+    # hOCR's baseline: y = bottom + offset + slope * (x - left), in image coordinates
+    tops = sorted(y1 + offset + slope * ((bx0 + bx1) / 2 - x0) - by0 for (bx0, by0, bx1, _), _ in words)
+    return max(1.0, tops[round(0.75 * (len(tops) - 1))])
+
+
+def hocr_lines(hocr: str) -> tuple[list[Any], list[str], list[float], float]:
+    """tesseract's hOCR -> line boxes, line texts, their ascender heights (``_type_height``,
+    pixels) and the page width.
+
+    A line is cut where two words are more than ``SPLIT_GAP`` x its ``x_size`` apart, except
+    after a lone section number ("3.1<quad>Page partition")."""
+    from xml.etree import ElementTree
+
+    root = ElementTree.fromstring(hocr.encode("utf-8"))
+    boxes: list[Any] = []
+    texts: list[str] = []
+    heights: list[float] = []
     page_width = 0.0
-    for row in tsv.splitlines()[1:]:
-        cols = row.split("\t")
-        if len(cols) < 12:
+    for element in root.iter():
+        classes = element.get("class", "")
+        title = element.get("title", "")
+        if classes == "ocr_page" and (bbox := _BBOX.search(title)):
+            page_width = float(bbox.group(3))
+        if classes not in _HOCR_LINES or not _BBOX.search(title):
             continue
-        level, left, top, width, height = (int(c) for c in (cols[0], *cols[6:10]))
-        if level == 1:
-            page_width = float(width)
-        if level != 5 or not cols[11].strip():
+        words = []
+        for word in element.iter():
+            bbox = _BBOX.search(word.get("title", "")) if word.get("class") == "ocrx_word" else None
+            text = "".join(word.itertext()).strip()
+            if bbox and text:
+                words.append(([int(v) for v in bbox.groups()], text))
+        if not words:
             continue
-        key = (int(cols[2]), int(cols[3]), int(cols[4]))
-        line = lines.setdefault(key, [left, top, left + width, top + height, []])
-        line[0], line[1] = min(line[0], left), min(line[1], top)
-        line[2], line[3] = max(line[2], left + width), max(line[3], top + height)
-        line[4].append(cols[11].strip())
-    boxes = [[(x0, y0), (x1, y1)] for x0, y0, x1, y1, _ in lines.values()]
-    texts = [" ".join(words) for *_, words in lines.values()]
-    return "\n".join(order_lines(boxes, texts, page_width or 1.0))
+        height = _type_height(words, title)
+        x_size = _X_SIZE.search(title)
+        gap = SPLIT_GAP * (float(x_size.group(1)) if x_size else height / 0.7)
+        parts: list[list] = []
+        for (x0, y0, x1, y1), text in words:
+            part = parts[-1] if parts else None
+            if part is None or (x0 - part[2] > gap
+                                and not (len(part[4]) == 1 and _SECTION_NUMBER.match(part[4][0]))):
+                parts.append([x0, y0, x1, y1, [text]])
+                continue
+            part[0], part[1] = min(part[0], x0), min(part[1], y0)
+            part[2], part[3] = max(part[2], x1), max(part[3], y1)
+            part[4].append(text)
+        for x0, y0, x1, y1, line_words in parts:
+            boxes.append([(x0, y0), (x1, y1)])
+            texts.append(" ".join(line_words))
+            heights.append(height)
+    return boxes, texts, heights, page_width or 1.0
+
+
+def hocr_to_text(hocr: str) -> str:
+    """tesseract's hOCR -> lines of text in column-aware reading order (``order_lines``)."""
+    boxes, texts, _, width = hocr_lines(hocr)
+    return "\n".join(order_lines(boxes, texts, width))
 
 
 @dataclass
 class TesseractEngine(Engine):
-    """Debian's ``tesseract-ocr`` (LSTM, ``eng``) on pages rendered at 1288 px, one process per page.
+    """Debian's ``tesseract-ocr`` (LSTM, ``eng``) on pages rendered at 2000 px, one process per page.
+
+    2000 px, not the 1288 px RapidOCR reads: that is ~117 dpi on a Letter page, where tesseract
+    (made for ~300 dpi) drops short words and letters ("sparse" read as "e"). On the full-text
+    benchmark's pages 2000 px (~180 dpi) took the share of text found from 0.72 to 0.91 and cost
+    ~20 % of the pages per second; 2576 px read no more and was ~20 % slower again.
 
     ``OMP_THREAD_LIMIT=1``: tesseract's OpenMP threads would otherwise fight Ray's one-process-per-
     core parallelism (tesseract's own advice for batch work). The JPEG goes through stdin and the
-    text comes back on stdout: no temporary files. Stateless tasks, not actors: there is no model to
+    hOCR comes back on stdout: no temporary files. Stateless tasks, not actors: there is no model to
     keep loaded between pages (each process loads ``eng.traineddata``, ~15 ms).
     """
 
     name: str = "tesseract"
     model: str | None = "tesseract-ocr eng (LSTM)"
     needs_image: bool = True
+    image_longest_side: int = 2000
     num_cpus: float = 1.0
     batch_size: int = 4
     binary: str = "tesseract"
@@ -245,11 +290,12 @@ class TesseractEngine(Engine):
     def version(self) -> str:
         import subprocess
 
+        settings = f";psm={self.psm};px={self.image_longest_side};hocr;layout2"
         try:
             out = subprocess.run([self.binary, "--version"], capture_output=True, text=True, timeout=30)
-            return (out.stdout or out.stderr).splitlines()[0].strip() + f";psm={self.psm};layout2"
+            return (out.stdout or out.stderr).splitlines()[0].strip() + settings
         except (OSError, IndexError, subprocess.TimeoutExpired):
-            return f"unknown;psm={self.psm}"
+            return "unknown" + settings
 
     def check_available(self) -> None:
         import shutil
@@ -258,14 +304,15 @@ class TesseractEngine(Engine):
             raise EngineNotAvailableError(
                 f"OCR engine 'tesseract' needs the {self.binary!r} program: apt-get install tesseract-ocr")
 
-    def ocr_tsv(self, image_bytes: bytes) -> str:
+    def ocr_hocr(self, image_bytes: bytes) -> str:
         import os
         import subprocess
 
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-        # TSV (word boxes), not plain text: lines then go through the same column-aware reading
-        # order as RapidOCR's (tesseract's own order puts short columns in either order).
-        out = subprocess.run([self.binary, "stdin", "stdout", "--psm", str(self.psm), "-l", "eng", "tsv"],
+        # hOCR (word boxes, each line's baseline), not plain text: lines then go through the same
+        # column-aware reading order as RapidOCR's (tesseract's own order puts short columns in
+        # either order), and the baselines give font sizes for headings and footnotes.
+        out = subprocess.run([self.binary, "stdin", "stdout", "--psm", str(self.psm), "-l", "eng", "hocr"],
                              input=image_bytes, capture_output=True, env=env, timeout=self.timeout_s)
         if out.returncode != 0:
             raise RuntimeError(f"tesseract exited {out.returncode}: {out.stderr.decode(errors='replace')[:200]}")
@@ -273,13 +320,12 @@ class TesseractEngine(Engine):
 
     def ocr_image(self, image_bytes: bytes) -> str:
         """Plain text in column order (no layout step)."""
-        return tsv_to_text(self.ocr_tsv(image_bytes))
+        return hocr_to_text(self.ocr_hocr(image_bytes))
 
     def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
         out = []
         for page in pages:
-            boxes, texts, width = tsv_lines(self.ocr_tsv(page["image"])) if page["image"] else ([], [], 0.0)
-            out.append(ocr_layout(page.get("text") or "", boxes, texts, width, self.name))
+            boxes, texts, heights, width = hocr_lines(self.ocr_hocr(page["image"])) if page["image"] else (
+                [], [], [], 0.0)
+            out.append(ocr_layout(page.get("text") or "", boxes, texts, width, self.name, heights))
         return out
-
-
