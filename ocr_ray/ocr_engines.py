@@ -189,22 +189,39 @@ _SECTION_NUMBER = re.compile(r"^(\d+(\.\d+)*|[A-Z](\.\d+)+)\.?$")
 SPLIT_GAP = 1.5
 
 
+_TALL = frozenset("bdfhijklt0123456789()[]{}/\\|!?&%$#@'\"")
+_SHORT = frozenset("acegmnopqrsuvwxyz.,;:-")
+# x-height -> ascender height: 1.61 in Computer Modern, ~1.5 in Times, ~1.4 in Helvetica
+_X_TO_ASCENDER = 1.5
+
+
 def _type_height(words: list[tuple[list[int], str]], title: str) -> float:
     """A line's ascender height in pixels: how far its words reach above the baseline.
 
-    The 3rd quartile over the words, not the line's box: a footnote mark or a superscript on one
-    word would otherwise make a body line look like a heading's larger type, and a line of
-    x-height words ("core.") is what it is. Lines without a baseline (rotated margin text) fall
-    back to 0.7 of tesseract's ``x_size`` (its row height: ascenders + x-height + descenders)."""
+    Per word, from its text: a word with a tall letter (capital, digit, ascender, bracket) reaches
+    the ascender height; a word of x-height letters only ("core.", "use") reaches the x-height,
+    which is scaled up; other words (a dash) say nothing. Then the 3rd quartile over the words
+    and never the highest one, not the line's box: a footnote mark or a superscript on one word
+    would otherwise make a body line look like a heading's larger type ("without corrections.¹").
+    Lines without a baseline (rotated margin text) fall back to 0.7 of tesseract's ``x_size``
+    (its row height: ascenders + x-height + descenders)."""
     x0, y0, x1, y1 = (int(v) for v in _BBOX.search(title).groups())
     baseline = _BASELINE.search(title)
-    if baseline is None:
+    tops = []
+    if baseline is not None:
+        slope, offset = float(baseline.group(1)), float(baseline.group(2))
+        for (bx0, by0, bx1, _), text in words:
+            # hOCR's baseline: y = bottom + offset + slope * (x - left), in image coordinates
+            top = y1 + offset + slope * ((bx0 + bx1) / 2 - x0) - by0
+            if any(ch.isupper() or ch in _TALL for ch in text):
+                tops.append(top)
+            elif all(ch in _SHORT for ch in text):
+                tops.append(_X_TO_ASCENDER * top)
+    if not tops:
         x_size = _X_SIZE.search(title)
         return 0.7 * float(x_size.group(1)) if x_size else 0.7 * min(x1 - x0, y1 - y0)
-    slope, offset = float(baseline.group(1)), float(baseline.group(2))
-    # hOCR's baseline: y = bottom + offset + slope * (x - left), in image coordinates
-    tops = sorted(y1 + offset + slope * ((bx0 + bx1) / 2 - x0) - by0 for (bx0, by0, bx1, _), _ in words)
-    return max(1.0, tops[round(0.75 * (len(tops) - 1))])
+    tops.sort()
+    return max(1.0, tops[max(0, min(round(0.75 * (len(tops) - 1)), len(tops) - 2))])
 
 
 def hocr_lines(hocr: str) -> tuple[list[Any], list[str], list[float], float]:
