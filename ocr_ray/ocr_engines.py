@@ -283,9 +283,11 @@ class TesseractEngine(Engine):
     """Debian's ``tesseract-ocr`` (LSTM, ``eng``) on pages rendered at 2000 px, one process per page.
 
     2000 px, not the 1288 px RapidOCR reads: that is ~117 dpi on a Letter page, where tesseract
-    (made for ~300 dpi) drops short words and letters ("sparse" read as "e"). On the full-text
-    benchmark's pages 2000 px (~180 dpi) took the share of text found from 0.72 to 0.91 and cost
-    ~20 % of the pages per second; 2576 px read no more and was ~20 % slower again.
+    (made for ~300 dpi) drops short words and first letters ("sparse" read as "e"). On the
+    full-text benchmark's 24 pages, 1288 -> 2000 px took the text tests from 0.79 to 1.0 and the
+    reading-order tests from 0.63 to 1.0, for ~30 % fewer pages per CPU second (0.82 -> 0.58);
+    1600 and 1800 px scored 0.93 and 0.96 on reading order; 2576 px dropped first letters at
+    column edges again (reading order 0.78) and cost another ~30 %.
 
     ``OMP_THREAD_LIMIT=1``: tesseract's OpenMP threads would otherwise fight Ray's one-process-per-
     core parallelism (tesseract's own advice for batch work). The JPEG goes through stdin and the
