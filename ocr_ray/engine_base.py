@@ -26,7 +26,7 @@ Engines here:
 * ``vllm`` (GPU, ``pip install 'reviewbench[gpu]'``): a vision-language OCR model through
   ``ray.data.llm.build_processor`` (``ocr_ray.vllm_engine``); it replaces the ``map_batches``
   stage instead of implementing ``process_batch``.
-* ``tesseract`` (CPU): Debian's ``tesseract-ocr`` on pages rendered at 1288 px, one single-threaded
+* ``tesseract`` (CPU): Debian's ``tesseract-ocr`` on pages rendered at 2000 px, one single-threaded
   process per page (``OMP_THREAD_LIMIT=1``).
 * ``nemotron``: a known name that raises ``EngineNotAvailableError`` with the reason.
 

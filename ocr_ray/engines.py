@@ -14,13 +14,15 @@ from typing import Callable
 
 from ocr_ray.engine_base import (Engine, EngineNotAvailableError, normalize_page_text, not_implemented,
                                  page_text_layer, render_page_jpeg)
-from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine, decode_jpeg, order_lines, tsv_to_text
+from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine, decode_jpeg
+from ocr_ray.ocr_lines import order_lines
+from ocr_ray.tesseract_hocr import hocr_to_text
 from ocr_ray.routing import AutoEngine, TextLayerEngine, classify_page
 
 __all__ = ["AutoEngine", "Engine", "EngineNotAvailableError", "RapidOcrEngine", "TesseractEngine",
            "TextLayerEngine", "classify_page", "decode_jpeg", "get_engine", "known_engines",
            "normalize_page_text", "order_lines", "page_text_layer", "register_engine", "render_page_jpeg",
-           "tsv_to_text"]
+           "hocr_to_text"]
 
 
 def _vllm_engine() -> Engine:

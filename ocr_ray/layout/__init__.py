@@ -66,7 +66,7 @@ def compose_pages(pages: list[str]) -> list[str]:
         for i in sorted(layouts):
             page = layouts[i]
             extract_tables(page)
-            # OCR'd sizes are box heights, estimated per page (``ocr_engines.ocr_layout``): such a
+            # OCR'd sizes are box heights, estimated per page (``ocr_lines.ocr_layout``): such a
             # page is compared with its own body size, not with the paper's font sizes
             page_body = body if page.source == "text-layer" else body_size([page])
             out[i] = "\n\n".join(page_blocks(page, page_body, first_page=i == 0))

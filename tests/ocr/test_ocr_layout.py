@@ -1,4 +1,4 @@
-"""OCR'd lines through the layout step (``ocr_ray.ocr_engines.ocr_layout``) and ruling lines found
+"""OCR'd lines through the layout step (``ocr_ray.ocr_lines.ocr_layout``) and ruling lines found
 on page images (``ocr_ray.layout.image_rules``): what a scan needs so its tables, headings and page
 furniture come out as on a born-digital page. Synthetic images, no OCR model."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from ocr_ray.layout import compose_pages
 from ocr_ray.layout.image_rules import rules_from_gray, rules_from_jpeg
 from ocr_ray.layout.model import PageLayout
-from ocr_ray.ocr_engines import ocr_layout
+from ocr_ray.ocr_lines import ocr_layout
 
 W, H = 612.0, 792.0
 SCALE = 2.0  # pixels per point of the synthetic "render"
@@ -92,7 +92,7 @@ def test_rules_need_a_page_width():
 
 
 def test_a_formula_read_by_ocr_counts_as_maths_and_prose_does_not():
-    from ocr_ray.ocr_engines import ocr_math_share
+    from ocr_ray.ocr_lines import ocr_math_share
 
     assert ocr_math_share("L(w) = −∑log p(yi | xi, w) + λ |w|2,") >= 0.6
     assert ocr_math_share("which requires memory proportional to the square of the length.") < 0.15

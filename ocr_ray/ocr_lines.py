@@ -1,0 +1,148 @@
+"""OCR'd lines -> the layout step's ``PageLayout``: what every line-reading OCR engine (RapidOCR,
+tesseract) shares.
+
+``ocr_layout`` scales an engine's line boxes to PDF points, estimates type sizes, marks formulas
+(``ocr_math_share``) and numbered headings (a scan has no fonts), and adds the ruling lines seen on
+the page image (``ocr_ray.layout.image_rules``), so an OCR'd page goes through the same furniture,
+order, tables and blocks steps as a born-digital one. ``order_lines`` is the plain-text path's
+column order.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ocr_ray.engine_base import normalize_page_text
+from ocr_ray.layout.image_rules import rules_from_jpeg
+from ocr_ray.layout.model import Fragment, PageLayout
+from ocr_ray.layout.pdftext import MATH_CHARS
+
+_NUMBERED_HEADING = re.compile(r"^\d+(\.\d+)*\.?\s+[A-Z][^.,;:]*$")
+# a section number alone ("3", "3.1", "A.2"): OCR often reads it apart from its title
+SECTION_NUMBER = re.compile(r"^(\d+(\.\d+)*|[A-Z](\.\d+)+)\.?$")
+_EQUATION_NUMBER = re.compile(r"^\(\d+[a-z]?\)$")
+
+# Short English words that are prose, not variables, in ``ocr_math_share``.
+_SHORT_WORDS = frozenset("a an as at be by do if in is it no of on or so to up we".split())
+_TOKEN_EDGES = ".,;:!?\"'"
+
+
+def ocr_math_share(text: str) -> float:
+    """How much of an OCR'd line looks like a formula: the share of its tokens that hold a maths
+    symbol or a bracket, or are one- or two-letter variables ("xi", "n"). A scan has no maths fonts
+    (the text layer's signal), and a formula's letters are mostly variables, so the symbol share
+    alone (``=`` and ``+`` among many letters) leaves "L(w) = -Σ log p(yi | xi, w)" looking like prose."""
+    tokens = text.split()
+    if not tokens:
+        return 0.0
+    mathy = 0
+    for token in tokens:
+        bare = token.strip(_TOKEN_EDGES)
+        if _EQUATION_NUMBER.match(bare):
+            continue  # "(1)": belongs to a formula (``blocks`` joins it to one) but is none itself
+        if any(ch in MATH_CHARS or ch in "()[]{}" for ch in bare):
+            mathy += 1
+        elif bare and len(bare) <= 2 and bare.lower() not in _SHORT_WORDS and not bare.isdigit():
+            mathy += 1
+    return mathy / len(tokens)
+
+
+def _box_geometry(box: Any) -> tuple[float, float, float, float]:
+    xs = [float(point[0]) for point in box]
+    ys = [float(point[1]) for point in box]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def order_lines(boxes: list[Any], texts: list[str], page_width: float) -> list[str]:
+    """Reading order for OCR'd lines of a one- or two-column page.
+
+    Lines wider than ~60 % of the page (title, full-width figures' captions) split the page into
+    bands; inside a band, lines of the left column come before lines of the right column, each
+    top to bottom. Single-column pages keep plain top-to-bottom order.
+    """
+    items = []
+    for box, text in zip(boxes, texts):
+        x0, y0, x1, y1 = _box_geometry(box)
+        items.append((y0, x0, x1, text))
+    items.sort()
+    mid = page_width / 2
+    out: list[str] = []
+    band: list[tuple[float, float, float, str]] = []
+
+    def flush() -> None:
+        left = [i for i in band if (i[1] + i[2]) / 2 < mid]
+        right = [i for i in band if (i[1] + i[2]) / 2 >= mid]
+        out.extend(i[3] for i in left + right)
+        band.clear()
+
+    for item in items:
+        if item[2] - item[1] > 0.6 * page_width:
+            flush()
+            out.append(item[3])
+        else:
+            band.append(item)
+    flush()
+    return out
+
+
+def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: float, source: str,
+               *, image: bytes = b"", ascender_heights: list[float] | None = None) -> str:
+    """OCR'd lines (pixel boxes) -> the page's ``PageLayout`` JSON in PDF points.
+
+    ``page_json`` is the text layer's layout (for the page size). A line's font size is taken as
+    0.8 of its box height (OCR boxes include ascenders and descenders), or, when the engine
+    measures them (tesseract's baselines: ``ascender_heights``, pixels), as ascender height / 0.7
+    (Computer Modern's and Times' ascenders and capitals are ~0.7 em). ``image``: the page as
+    OCR'd, whose ruling lines (``image_rules``) let the tables step rebuild tables on scans."""
+    try:
+        base = PageLayout.from_json(page_json)
+        width, height = base.width, base.height
+    except (ValueError, KeyError, TypeError):
+        width = height = 0.0
+    scale = (width / image_width) if width and image_width else 1.0
+    if ascender_heights is None:
+        sizes, snap = [0.8 * (_box_geometry(box)[3] - _box_geometry(box)[1]) for box in boxes], (0.0, 1.3)
+    else:
+        # ascender heights vary less than boxes: only +-12 % is noise (\large headings are +20 %,
+        # footnotes -20 %)
+        sizes, snap = [h / 0.7 for h in ascender_heights], (0.88, 1.12)
+    lines = [(tuple(v * scale for v in _box_geometry(box)), normalize_page_text(text), size * scale)
+             for box, text, size in zip(boxes, texts, sizes)]
+    lines = [line for line in lines if line[1]]
+    # every line within the snap range of the page's median size gets the median, so only really
+    # larger type (titles, headings) or smaller type (footnotes) stands out
+    ordered = sorted(size for *_, size in lines)
+    median = ordered[len(ordered) // 2] if ordered else 8.0
+    fragments = []
+    for (x0, y0, x1, y1), text, size in lines:
+        size = median if snap[0] * median <= size <= snap[1] * median else size
+        # no font weights in a scan: a short numbered line ("3.1 Page partition") is set like a heading
+        heading_like = bool(_NUMBERED_HEADING.match(text)) and len(text.split()) <= 7
+        if ascender_heights is None:
+            # a detector's box carries a margin: shrunk to the type's height around its centre, or
+            # the rows of a tight table (or lines of small print) overlap and merge; tesseract's
+            # boxes are the ink's own
+            core, middle = 0.4 * (y1 - y0), (y0 + y1) / 2
+            y0, y1 = middle - core, middle + core
+        fragments.append(Fragment(x0, y0, x1, y1, text, max(1.0, size), heading_like, ocr_math_share(text)))
+    _mark_split_headings(fragments)
+    rules = rules_from_jpeg(image, width) if width else []
+    return PageLayout(width or image_width, height or image_width, fragments, rules, source).to_json()
+
+
+def _mark_split_headings(fragments: list[Fragment]) -> None:
+    """A section number and its title are set a quad apart, so OCR often reads them as two boxes
+    ("6" | "Conclusion"): a box holding only a section number and the next box to its right on the
+    same line that together read as a numbered heading are both marked heading-like."""
+    for number in fragments:
+        if not SECTION_NUMBER.match(number.text):
+            continue
+        height = number.y1 - number.y0
+        # OCR boxes carry margins that may overlap: the title starts right of the number's middle
+        right = [f for f in fragments if f is not number and number.cx < f.x0 <= number.x1 + 3 * height
+                 and abs(f.cy - number.cy) <= 0.5 * height]
+        if not right:
+            continue
+        title = min(right, key=lambda f: f.x0)
+        if _NUMBERED_HEADING.match(f"{number.text} {title.text}") and len(title.text.split()) <= 6:
+            number.bold = title.bold = True
