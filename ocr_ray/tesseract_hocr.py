@@ -18,7 +18,7 @@ _X_SIZE = re.compile(r"x_size ([\d.]+)")
 # (table cells). Measured at 2000 px on LaTeX pages: a loose line's gap after a full stop reaches
 # ~1.3, table cells start at ~1.4; a gap between columns is ~1.1, but tesseract's page
 # segmentation (--psm 3) already puts the columns in different blocks.
-SPLIT_GAP = 1.5
+SPLIT_GAP = 1.4
 
 
 _TALL = frozenset("bdfhijklt0123456789()[]{}/\\|!?&%$#@'\"")
@@ -61,7 +61,7 @@ def hocr_lines(hocr: str) -> tuple[list[Any], list[str], list[float], float]:
     pixels) and the page width.
 
     A line is cut where two words are more than ``SPLIT_GAP`` x its ``x_size`` apart, except
-    after a lone section number ("3.1<quad>Page partition")."""
+    between a lone section number and a capitalised title ("3.1<quad>Page partition")."""
     from xml.etree import ElementTree
 
     root = ElementTree.fromstring(hocr.encode("utf-8"))
@@ -90,8 +90,10 @@ def hocr_lines(hocr: str) -> tuple[list[Any], list[str], list[float], float]:
         parts: list[list] = []
         for (x0, y0, x1, y1), text in words:
             part = parts[-1] if parts else None
-            if part is None or (x0 - part[2] > gap
-                                and not (len(part[4]) == 1 and SECTION_NUMBER.match(part[4][0]))):
+            # a lone section number stays with the title after it ("3.1<quad>Page"), not with the
+            # next number of a table row ("61.3 | 58.9")
+            heading_number = len(part[4]) == 1 and SECTION_NUMBER.match(part[4][0]) and text[:1].isupper() if part else False
+            if part is None or (x0 - part[2] > gap and not heading_number):
                 parts.append([x0, y0, x1, y1, [text]])
                 continue
             part[0], part[1] = min(part[0], x0), min(part[1], y0)

@@ -58,6 +58,15 @@ def test_section_number_stays_with_its_title_and_table_cells_are_cut():
     assert boxes[0] == [(137, 478), (420, 506)]
 
 
+def test_a_number_cell_is_not_taken_for_a_section_number():
+    # "61.3" reads like a section number; what follows it is another number, not a title
+    row = (600, 23.8, [word(459, 582, 504, "Line"), word(512, 582, 565, "order"), word(705, 582, 748, "61.3"),
+                       word(815, 582, 857, "58.9"), word(920, 582, 968, "44.0")])
+    header = (560, 22.4, [word(680, 542, 773, "Precision"), word(805, 542, 867, "Recall")])  # 1.43 x_size apart
+    _, texts, _, _ = hocr_lines(hocr([header, row]))
+    assert texts == ["Precision", "Recall", "Line order", "61.3", "58.9", "44.0"]
+
+
 def test_ascender_height_ignores_a_footnote_mark_and_scales_x_height_words():
     line = body_line(700, text="reader would accept it without corrections.")
     marked = (line[0], line[1], [*line[2][:-1], word(line[2][-1][0], 700 - 26, line[2][-1][2], "corrections.1")])
