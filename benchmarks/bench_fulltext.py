@@ -23,14 +23,19 @@ from pathlib import Path
 from benchmarks.common import figure
 from benchmarks.fulltext import harness
 
-ENGINES = tuple(os.environ.get("BENCH_FULLTEXT_ENGINES", "text-layer,auto,rapidocr,tesseract").split(","))
+# ``text-layer[tesseract]``: the default engine with tesseract as its OCR fallback
+# (``REVIEWBENCH_AUTO_OCR=tesseract``), measured beside the default's RapidOCR fallback.
+ENGINES = tuple(os.environ.get("BENCH_FULLTEXT_ENGINES",
+                               "text-layer,text-layer[tesseract],auto,rapidocr,tesseract").split(","))
 DEFAULT_ENGINE = "text-layer"
 
 
 def _ours(name: str):
     from ocr_ray.engines import get_engine
+    from ocr_ray.routing import TextLayerEngine
 
-    engine = get_engine(name)
+    base, _, fallback = name.partition("[")
+    engine = TextLayerEngine(fallback=fallback.rstrip("]")) if base == "text-layer" and fallback else get_engine(name)
     engine.check_available()
     return lambda pdf: harness.convert(engine, pdf)[:2]
 

@@ -22,6 +22,11 @@ class Box(Protocol):
 
 B = TypeVar("B", bound=Box)
 MIN_COLUMN_GAP = 7.0  # points
+# Line heights of empty space a column group may span: the space above a section heading is ~1.5
+# lines, and two headings at about the same height in both columns leave a band that wide across
+# the page (at 1.2 such pages were read band by band, interleaving the columns); the space below a
+# title block is wider.
+NEAR_BANDS = 2.0
 
 
 def _gaps(intervals: list[tuple[float, float]], minimum: float) -> list[tuple[float, float]]:
@@ -121,7 +126,7 @@ def _cut(region: list[B], out: list, depth: int) -> None:
         two_sided = bool(_inner(free, band))
         # ... nor across a wide vertical gap (a title block above the columns)
         height = max(b.y1 - b.y0 for b in band)
-        near = groups and band[0].y0 - max(b.y1 for b in groups[-1][0]) <= 1.2 * height
+        near = groups and band[0].y0 - max(b.y1 for b in groups[-1][0]) <= NEAR_BANDS * height
         if groups and groups[-1][2] and near:
             members, shared = groups[-1][0] + band, _intersect(groups[-1][1], free)
             if _inner(shared, members):

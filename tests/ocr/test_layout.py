@@ -31,6 +31,17 @@ def test_two_columns_are_read_column_by_column_not_line_by_line():
     assert order == ["A Title"] + [f"left {i}" for i in range(5)] + [f"right {i}" for i in range(5)]
 
 
+def test_headings_in_both_columns_at_about_the_same_height_do_not_interleave_them():
+    # LaTeX leaves ~1.5 lines of space above a section heading; when both columns have one at
+    # about the same height, an empty band crosses the whole page between two parts of the columns
+    left = column_lines(LEFT, 100, [f"left {i}" for i in range(4)]) + \
+        column_lines(LEFT, 100 + 4 * 12 + 16, [f"left {i}" for i in range(4, 8)])
+    right = column_lines(RIGHT, 100, [f"right {i}" for i in range(4)]) + \
+        column_lines(RIGHT, 100 + 4 * 12 + 14, [f"right {i}" for i in range(4, 8)])
+    order = [f.text for leaf, _ in xy_cut(right + left) for f in leaf]
+    assert order == [f"left {i}" for i in range(8)] + [f"right {i}" for i in range(8)]
+
+
 def test_centred_lines_above_the_columns_stay_above_them():
     authors = [Fragment(200, 90, 280, 100, "Ann", 10.0), Fragment(330, 90, 410, 100, "Bob", 10.0)]
     left = column_lines(LEFT, 130, [f"L{i}" for i in range(4)])
