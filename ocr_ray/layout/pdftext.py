@@ -36,11 +36,11 @@ _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "^": 
             "¸": "\u0327", "˝": "\u030b", "˛": "\u0328"}
 
 
-def _font_info(obj, cache: dict) -> tuple[bool, bool, bool, str]:
-    """(bold, math font, rotated, base font name) of a text object, cached per object."""
+def _font_info(obj, cache: dict, key: int) -> tuple[bool, bool, bool, str]:
+    """(bold, math font, rotated, base font name) of a text object, cached per object (``key``:
+    its address)."""
     import pypdfium2.raw as pdfium_c
 
-    key = ctypes.cast(obj, ctypes.c_void_p).value
     info = cache.get(key)
     if info is None:
         bold = math = rotated = False
@@ -90,8 +90,10 @@ class _Builder:
     def add(self, ch: str, x0: float, y0: float, x1: float, y1: float, size: float, bold: bool, math: bool,
             font: str = ""):
         box = (x0, y0, x1, y1)
-        if self.chars and not self.space and ch.isalpha() and self.chars[-1].isalpha() \
-                and all(abs(a - b) < 0.01 for a, b in zip(box, self.last_box)):
+        last = self.last_box
+        if abs(x0 - last[0]) < 0.01 and abs(x1 - last[2]) < 0.01 and abs(y0 - last[1]) < 0.01 \
+                and abs(y1 - last[3]) < 0.01 and self.chars and not self.space and ch.isalpha() \
+                and self.chars[-1].isalpha():
             self.unit += ch  # another letter of the same glyph: a ligature
             self.chars[-1] = _LIGATURES.get(self.unit, self.unit)
             return
@@ -99,11 +101,14 @@ class _Builder:
         self.last_box = box
         if self.chars:
             bx0, by0, bx1, by1 = self.box
-            overlap = min(by1, y1) - max(by0, y0)
+            overlap = (by1 if by1 < y1 else y1) - (by0 if by0 > y0 else y0)
             gap = x0 - bx1
-            unit = max(min(size, self.size), 1.0)
+            unit = size if size < self.size else self.size
+            if unit < 1.0:
+                unit = 1.0
             # backwards only past the previous glyph's start: ligatures ("ff") give two characters one box
-            if overlap < 0.45 * min(by1 - by0, y1 - y0) or gap > GAP_SPLIT * unit or x0 < self.last_x0 - 0.5 * unit:
+            if overlap < 0.45 * (by1 - by0 if by1 - by0 < y1 - y0 else y1 - y0) or gap > GAP_SPLIT * unit \
+                    or x0 < self.last_x0 - 0.5 * unit:
                 self.flush()
             elif ch in _ACCENTS and x1 > bx0 and (x0 - bx1) < 0:
                 pass  # an accent drawn back over the previous letter: handled below
@@ -114,9 +119,18 @@ class _Builder:
             self.box = [x0, y0, x1, y1]
             self.size, self.bold, self.math = size, 0, 0
         else:
-            self.box = [min(self.box[0], x0), min(self.box[1], y0), max(self.box[2], x1), max(self.box[3], y1)]
+            b = self.box  # grown in place: comparisons, not min()/max() calls (four per character)
+            if x0 < b[0]:
+                b[0] = x0
+            if y0 < b[1]:
+                b[1] = y0
+            if x1 > b[2]:
+                b[2] = x1
+            if y1 > b[3]:
+                b[3] = y1
             # the fragment's size is its body text's: superscripts and subscripts do not lower it
-            self.size = max(self.size, size) if len(self.chars) < 3 else self.size
+            if len(self.chars) < 3 and size > self.size:
+                self.size = size
         self.chars.append(ch)
         self.last_x0 = x0
         self.bold += bold
@@ -142,6 +156,21 @@ def _merge_accents(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(out))
 
 
+def _text_object_address(raw: Any, index: int) -> int:
+    """``FPDFText_GetTextObject`` as a plain address (0: none)."""
+    global _GET_OBJECT_ADDRESS
+    if _GET_OBJECT_ADDRESS is None:
+        import pypdfium2.raw as pdfium_c
+
+        function = pdfium_c.FPDFText_GetTextObject
+        prototype = ctypes.CFUNCTYPE(ctypes.c_void_p, type(raw), ctypes.c_int)
+        _GET_OBJECT_ADDRESS = prototype(ctypes.cast(function, ctypes.c_void_p).value)
+    return _GET_OBJECT_ADDRESS(raw, index) or 0
+
+
+_GET_OBJECT_ADDRESS = None
+
+
 def page_layout(pdf_page: Any) -> PageLayout:
     """Fragments and rules of a pypdfium2 ``PdfPage`` (its text layer and path objects)."""
     import pypdfium2.raw as pdfium_c
@@ -159,8 +188,12 @@ def page_layout(pdf_page: Any) -> PageLayout:
         raw = textpage.raw
         count = pdfium_c.FPDFText_CountChars(raw)
         rect = pdfium_c.FS_RECTF()
+        rect_ref = ctypes.byref(rect)
+        get_unicode, get_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
+        get_size = pdfium_c.FPDFText_GetFontSize
+        last_key, info = None, (False, False, False, "")
         for i in range(count):
-            code = pdfium_c.FPDFText_GetUnicode(raw, i)
+            code = get_unicode(raw, i)
             if code in (10, 13):
                 builder.flush()
                 continue
@@ -170,14 +203,20 @@ def page_layout(pdf_page: Any) -> PageLayout:
             if code < 32 and code not in (2,):
                 continue
             ch = "-" if code == 2 else chr(code)  # PDFium marks a line-end hyphen as U+0002
-            if not pdfium_c.FPDFText_GetLooseCharBox(raw, i, ctypes.byref(rect)):
+            if not get_box(raw, i, rect_ref):
                 continue
-            obj = pdfium_c.FPDFText_GetTextObject(raw, i)
-            bold, math, rotated, font = _font_info(obj, cache) if obj else (False, False, False, "")
+            # the object's address, read without a ctypes pointer per character (the hot loop:
+            # consecutive characters mostly share one text object)
+            key = _text_object_address(raw, i)
+            if key != last_key:
+                last_key = key
+                info = _font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key) if key else (
+                    False, False, False, "")
+            bold, math, rotated, font = info
             if rotated:
                 builder.flush()  # rotated text (margin stamps, axis labels) is never body text
                 continue
-            size = pdfium_c.FPDFText_GetFontSize(raw, i) or (rect.top - rect.bottom)
+            size = get_size(raw, i) or (rect.top - rect.bottom)
             builder.add(ch, rect.left - left, height - (rect.top - bottom), rect.right - left,
                         height - (rect.bottom - bottom), size, bold, math, font)
         builder.flush()
