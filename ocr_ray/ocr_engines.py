@@ -75,10 +75,23 @@ class RapidOcrEngine(Engine):
     def ocr_lines(self, image_bytes: bytes) -> tuple[list[Any], list[str], float]:
         """Line boxes (pixels), their texts and the image width."""
         image = decode_jpeg(image_bytes)
-        result = self._ocr(image)
+        # every flag given: RapidOCR keeps the last call's flags (``read_line_images`` turns detection off)
+        result = self._ocr(image, use_det=True, use_cls=True, use_rec=True)
         if result.txts is None or result.boxes is None:
             return [], [], float(image.shape[1])
         return list(result.boxes), list(result.txts), float(image.shape[1])
+
+    def read_line_images(self, images: list[Any]) -> list[str]:
+        """The text of each image of one known line (PIL), by the recogniser alone: no detection
+        and no angle classifier (``text_repair`` crops lines whose place the text layer gives)."""
+        import numpy as np
+
+        self.setup()
+        out = []
+        for image in images:
+            result = self._ocr(np.asarray(image.convert("RGB")), use_det=False, use_cls=False, use_rec=True)
+            out.append(" ".join(result.txts) if result.txts else "")
+        return out
 
     def ocr_image(self, image_bytes: bytes) -> str:
         """Plain text in column order (no layout step)."""

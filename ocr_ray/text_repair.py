@@ -2,8 +2,8 @@
 
 ``recode_garbled`` takes a paper's routed pages (``ocr_ray.routing``); for the pages sent to OCR
 because their text layer is ``garbled``, it crops a sample of the text layer's own lines from the
-rendered pages (``ocr_ray.layout.recode.choose_sample``), stacks the crops into one strip image,
-has the CPU OCR engine read the strip, and learns a per-font substitution table from the pairs.
+rendered pages (``ocr_ray.layout.recode.choose_sample``), has the CPU OCR engine read them
+(RapidOCR's recogniser line by line, tesseract on one strip of the stacked crops), and learns a per-font substitution table from the pairs.
 If the table explains the OCR'd lines (cross-validated) and the recoded page reads as language,
 the page goes back to the text layer as ``text-layer:recoded``, with its tables, equations and
 headings; otherwise it is OCR'd whole as before. One strip of ~40 lines is one OCR call per paper
@@ -31,11 +31,8 @@ def _is_garbled(page: dict[str, Any]) -> bool:
     return (page.get("route") or "").endswith(":garbled") and bool(page.get("image")) and bool(page.get("text"))
 
 
-def _strip(pages: dict[int, Any], layouts: dict[int, PageLayout], sample: list[tuple[int, Fragment]]):
-    """The sampled lines cropped from their rendered pages, stacked top to bottom on white: the
-    strip's JPEG bytes and the top pixel row of each crop."""
-    from PIL import Image
-
+def _crops(pages: dict[int, Any], layouts: dict[int, PageLayout], sample: list[tuple[int, Fragment]]) -> list[Any]:
+    """The sampled lines cropped from their rendered pages (PIL images)."""
     crops = []
     for page, fragment in sample:
         image = pages[page]
@@ -43,6 +40,13 @@ def _strip(pages: dict[int, Any], layouts: dict[int, PageLayout], sample: list[t
         box = (max(0, int(fragment.x0 * scale) - _PAD), max(0, int(fragment.y0 * scale) - _PAD),
                min(image.width, int(fragment.x1 * scale) + _PAD + 1), min(image.height, int(fragment.y1 * scale) + _PAD + 1))
         crops.append(image.crop(box))
+    return crops
+
+
+def _strip(crops: list[Any]):
+    """Crops stacked top to bottom on white: the strip's JPEG bytes and the top pixel row of each."""
+    from PIL import Image
+
     width = max(c.width for c in crops) + 2 * _GAP
     height = sum(c.height for c in crops) + _GAP * (len(crops) + 1)
     strip = Image.new("RGB", (width, height), "white")
@@ -58,8 +62,13 @@ def _strip(pages: dict[int, Any], layouts: dict[int, PageLayout], sample: list[t
 
 def read_lines(ocr: Any, images: dict[int, Any], layouts: dict[int, PageLayout],
                sample: list[tuple[int, Fragment]]) -> list[str]:
-    """What ``ocr`` reads on each sampled line (``""`` where it read nothing)."""
-    strip, tops = _strip(images, layouts, sample)
+    """What ``ocr`` reads on each sampled line (``""`` where it read nothing): line by line where
+    the engine can recognise a known line without looking for text first (RapidOCR's recogniser
+    alone), else from one strip of all the lines (tesseract: one process instead of forty)."""
+    crops = _crops(images, layouts, sample)
+    if hasattr(ocr, "read_line_images"):
+        return ocr.read_line_images(crops)
+    strip, tops = _strip(crops)
     boxes, texts, _ = ocr.ocr_lines(strip)
     found: list[list[tuple[float, str]]] = [[] for _ in sample]
     for box, text in zip(boxes, texts):

@@ -32,6 +32,9 @@ RECODE_MIN_AGREEMENT = 0.9
 # Votes wanted per (font, code) before the sample stops looking for lines that contain it.
 WANTED_VOTES = 3
 MAX_CANDIDATES = 600
+# OCR cost of a line beyond its characters, in characters: a gain per cost picks short lines
+# that hold what is still needed rather than long lines of letters already voted for
+LINE_COST = 20
 
 
 @dataclass
@@ -81,7 +84,7 @@ def choose_sample(fragments: list[tuple[int, Fragment]], budget: int) -> list[tu
             unseen = sum(need[(item[1].font, ch)] == WANTED_VOTES for ch in counts)
             return 1000 * unseen + sum(min(n, need[(item[1].font, ch)]) for ch, n in counts.items())
 
-        best = max(candidates, key=gain)
+        best = max(candidates, key=lambda item: gain(item) / (len(item[1].text) + LINE_COST))
         if gain(best) == 0:
             break
         candidates.remove(best)

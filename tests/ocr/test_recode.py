@@ -142,3 +142,26 @@ def test_an_engine_without_line_reading_is_not_asked():
     before = [dict(page) for page in pages]
     recode_garbled(pages, object())  # e.g. the vllm engine: whole pages only
     assert pages == before
+
+
+def test_rapidocr_reads_line_crops_and_still_reads_pages_afterwards():
+    """``read_line_images`` runs RapidOCR's recogniser alone; RapidOCR keeps a call's flags, so a
+    page read after it must still get detection (a shared engine serves both in one worker)."""
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    from ocr_ray.ocr_engines import RapidOcrEngine
+
+    engine = RapidOcrEngine()
+    engine.check_available()
+    line = Image.new("RGB", (900, 70), "white")
+    ImageDraw.Draw(line).text((10, 10), "Recoding keeps the tables", fill="black", font=ImageFont.load_default(size=40))
+    (text,) = engine.read_line_images([line])
+    assert "tables" in text.lower()
+    page = Image.new("RGB", (1000, 1300), "white")
+    page.paste(line, (50, 200))
+    buffer = io.BytesIO()
+    page.save(buffer, format="JPEG")
+    boxes, texts, width = engine.ocr_lines(buffer.getvalue())
+    assert boxes and any("tables" in t.lower() for t in texts) and width == 1000
