@@ -32,12 +32,7 @@ class FileRoutes:
         self._send(200, data, ctype, {"Content-Disposition": f'attachment; filename="{forum_id}.pdf"'})
 
     def _note_for_file(self, note_id: str) -> dict:
-        n = self.idx.notes.get(note_id)
-        if n is None:
-            raise not_found(f"The Note {note_id} was")
-        if not self._visible(n):
-            raise ApiError(403, "ForbiddenError", f"User does not have permission to read Note {note_id}")
-        return n
+        return self._one("Note", note_id, self.idx.notes.get(note_id))
 
     def _pdf(self):
         nid = self.q.get("id")
@@ -88,11 +83,7 @@ class FileRoutes:
     def _edit_attachment(self):
         eid = self.q.get("id")
         hit = self.idx.edits.get(eid or "")
-        if hit is None:
-            raise not_found(f"The Edit {eid} was")
-        _, e = hit
-        if not self._visible(e):
-            raise ApiError(403, "ForbiddenError", f"User does not have permission to read Edit {eid}")
+        e = self._one("Edit", eid, hit[1] if hit else None)
         name = self.q.get("name") or "pdf"
         val = content_value(e["note"].get("content") or {}, name)
         if not val:
@@ -102,9 +93,7 @@ class FileRoutes:
     def _reference_pdf(self):
         rid = self.q.get("id")
         hit = self.idx.refs.get(rid or "")
-        if hit is None:
-            raise not_found(f"The Reference {rid} was")
-        _, r = hit
+        r = self._one("Reference", rid, hit[1] if hit else None, check_readers=False)
         name = self.q.get("name") or "pdf"
         val = (r.get("content") or {}).get(name)
         if not val:

@@ -4,7 +4,7 @@ caller, `content.<field>` filters."""
 from __future__ import annotations
 
 from .fixture_model import readable
-from .http_base import ApiError
+from .http_base import ApiError, not_found
 
 
 def sort_key(field: str):
@@ -67,6 +67,15 @@ class Listing:
 
     def _visible(self, o: dict) -> bool:
         return readable(o.get("readers"), self.groups)
+
+    def _one(self, kind: str, key: str, obj: dict | None, check_readers: bool = True) -> dict:
+        """The note, edit or reference asked for by id, as the API answers it: 404 if there is
+        none, 403 if the caller may not read it (v1 references carry no readers to check)."""
+        if obj is None:
+            raise not_found(f"The {kind} {key} was")
+        if check_readers and not self._visible(obj):
+            raise ApiError(403, "ForbiddenError", f"User does not have permission to read {kind} {key}")
+        return obj
 
     def _filter_content(self, items: list[dict]) -> list[dict]:
         for k, v in self.q.items():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .faults import mutate_notes
-from .http_base import ApiError, not_found
+from .http_base import ApiError
 
 
 class NoteRoutes:
@@ -14,12 +14,7 @@ class NoteRoutes:
     def _notes(self):
         idx, q = self.idx, self.q
         if q.get("id"):
-            n = idx.notes.get(q["id"])
-            if n is None:
-                raise not_found(f"The Note {q['id']} was")
-            if not self._visible(n):
-                raise ApiError(403, "ForbiddenError", f"User does not have permission to read Note {q['id']}")
-            items = [n]
+            items = [self._one("Note", q["id"], idx.notes.get(q["id"]))]
         elif q.get("forum"):
             v = idx.note_venue.get(q["forum"])
             items = ([v.notes[q["forum"]]] + v.replies_by_forum.get(q["forum"], [])) if v else []
@@ -92,11 +87,7 @@ class NoteRoutes:
         idx, q = self.idx, self.q
         if q.get("id"):
             hit = idx.edits.get(q["id"])
-            if hit is None:
-                raise not_found(f"The Edit {q['id']} was")
-            if not self._visible(hit[1]):
-                raise ApiError(403, "ForbiddenError", f"User does not have permission to read Edit {q['id']}")
-            items = [hit[1]]
+            items = [self._one("Edit", q["id"], hit[1] if hit else None)]
         elif q.get("note.id"):
             v = idx.note_venue.get(q["note.id"])
             items = list(v.edits_by_note.get(q["note.id"], [])) if v else []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .http_base import ApiError, not_found
+from .http_base import ApiError
 
 
 class ReferenceRoutes:
@@ -14,9 +14,7 @@ class ReferenceRoutes:
         idx, q = self.idx, self.q
         if q.get("id"):
             hit = idx.refs.get(q["id"])
-            if hit is None:
-                raise not_found(f"The Reference {q['id']} was")
-            items = [hit[1]]
+            items = [self._one("Reference", q["id"], hit[1] if hit else None, check_readers=False)]
         elif q.get("referent"):
             v = idx.note_venue.get(q["referent"])
             items = list(v.refs_by_referent.get(q["referent"], [])) if v else []
