@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 
 from ocr_ray.layout.model import Fragment
@@ -41,7 +41,6 @@ LINE_COST = 20
 class Recoding:
     """Per font (``""``: all fonts pooled), code -> the character the page shows."""
     tables: dict[str, dict[str, str]] = field(default_factory=dict)
-    votes: int = 0  # aligned character pairs the tables were learnt from
 
     def char(self, font: str, ch: str) -> str:
         table = self.tables.get(font)
@@ -53,8 +52,7 @@ class Recoding:
         return "".join(self.char(font, ch) for ch in text)
 
     def fragment(self, fragment: Fragment) -> Fragment:
-        return Fragment(fragment.x0, fragment.y0, fragment.x1, fragment.y1, self.text(fragment.font, fragment.text),
-                        fragment.size, fragment.bold, fragment.math, fragment.kind, fragment.font)
+        return replace(fragment, text=self.text(fragment.font, fragment.text))
 
 
 def _sampleable(fragment: Fragment) -> bool:
@@ -72,25 +70,24 @@ def choose_sample(fragments: list[tuple[int, Fragment]], budget: int) -> list[tu
     candidates = [(page, f) for page, f in fragments if _sampleable(f)]
     candidates.sort(key=lambda item: -len(item[1].text))
     del candidates[MAX_CANDIDATES:]  # the greedy cover is quadratic; a long paper has thousands of lines
-    need: Counter = Counter()
-    for _, f in candidates:
-        for ch in set(f.text) - {" "}:
-            need[(f.font, ch)] = WANTED_VOTES
-    chosen: list[tuple[int, Fragment]] = []
-    while candidates and len(chosen) < budget:
-        def gain(item: tuple[int, Fragment]) -> int:
-            # a key not voted on at all outweighs any number of extra votes for common letters
-            counts = Counter(ch for ch in item[1].text if ch != " ")
-            unseen = sum(need[(item[1].font, ch)] == WANTED_VOTES for ch in counts)
-            return 1000 * unseen + sum(min(n, need[(item[1].font, ch)]) for ch, n in counts.items())
+    # each candidate's (font, code) keys and how often it holds them, counted once
+    counted = [(item, Counter((item[1].font, ch) for ch in item[1].text if ch != " ")) for item in candidates]
+    need: Counter = Counter({key: WANTED_VOTES for _, counts in counted for key in counts})
 
-        best = max(candidates, key=lambda item: gain(item) / (len(item[1].text) + LINE_COST))
-        if gain(best) == 0:
+    def gain(counts: Counter) -> int:
+        # a key not voted on at all outweighs any number of extra votes for common letters
+        unseen = sum(need[key] == WANTED_VOTES for key in counts)
+        return 1000 * unseen + sum(min(n, need[key]) for key, n in counts.items())
+
+    chosen: list[tuple[int, Fragment]] = []
+    while counted and len(chosen) < budget:
+        best = max(counted, key=lambda entry: gain(entry[1]) / (len(entry[0][1].text) + LINE_COST))
+        if gain(best[1]) == 0:
             break
-        candidates.remove(best)
-        chosen.append(best)
-        for ch, n in Counter(c for c in best[1].text if c != " ").items():
-            need[(best[1].font, ch)] = max(0, need[(best[1].font, ch)] - n)
+        counted.remove(best)
+        chosen.append(best[0])
+        for key, n in best[1].items():
+            need[key] = max(0, need[key] - n)
     return chosen
 
 
@@ -114,14 +111,12 @@ def aligned_pairs(garbled: str, seen: str) -> list[tuple[str, str]]:
 def learn(samples: list[tuple[Fragment, str]]) -> Recoding:
     """A substitution table per font from (text-layer fragment, what OCR read on its box)."""
     votes: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
-    total = 0
     for fragment, seen in samples:
         for code, ch in aligned_pairs(fragment.text, seen):
             if len(unicodedata.normalize("NFKC", code)) > 1:
                 continue  # a ligature glyph (``pdftext``) is several letters: a word of it never lines up
             votes[fragment.font][code][ch] += 1
             votes[""][code][ch] += 1
-            total += 1
     tables: dict[str, dict[str, str]] = {}
     for font, by_code in votes.items():
         table = {}
@@ -130,7 +125,7 @@ def learn(samples: list[tuple[Fragment, str]]) -> Recoding:
             if (n >= MIN_VOTES and n / sum(counter.values()) >= MIN_SHARE) or len(counter) == 1:
                 table[code] = ch
         tables[font] = table
-    return Recoding(tables, total)
+    return Recoding(tables)
 
 
 def cross_agreement(samples: list[tuple[Fragment, str]]) -> float:
