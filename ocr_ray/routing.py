@@ -49,6 +49,16 @@ def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> di
     return {"text": text, "image": b"", "route": f"text-layer:{kind}"}
 
 
+def read_routed(pages: list[dict[str, Any]], ocr: Engine, recode: bool) -> list[str]:
+    """Every page's payload: the text layer's, or ``ocr``'s for pages routed to it; with
+    ``recode``, garbled pages are first recoded from a few OCR'd lines where that holds
+    (``text_repair``: engines without ``ocr_lines``, such as vllm, never recode)."""
+    if recode and any(not _on_text_layer(page) for page in pages):
+        recode_garbled(pages, ocr)
+    routed = [page for page in pages if not _on_text_layer(page)]
+    return merge_routed(pages, ocr.process_batch(routed) if routed else [])
+
+
 def merge_routed(pages: list[dict[str, Any]], ocr_texts: list[str]) -> list[str]:
     texts = iter(ocr_texts)
     return [page["text"] or "" if _on_text_layer(page) else next(texts) for page in pages]
@@ -88,10 +98,9 @@ class TextLayerEngine(Engine):
         return route_page(pdf_page, ocr, OCR_ROUTES)
 
     def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
-        if self.recode and any(not _on_text_layer(page) for page in pages):
-            recode_garbled(pages, cpu_ocr(self.fallback))  # garbled fonts: a few lines OCR'd, not whole pages
-        routed = [page for page in pages if not _on_text_layer(page)]
-        return merge_routed(pages, cpu_ocr(self.fallback).process_batch(routed) if routed else [])
+        if self.fallback is None:  # prepare_page routed every page to the text layer
+            return merge_routed(pages, [])
+        return read_routed(pages, cpu_ocr(self.fallback), self.recode)
 
 
 _MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖〈〉⟨⟩"
@@ -171,7 +180,4 @@ class AutoEngine(Engine):
         self.ocr.setup()
 
     def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
-        if self.recode and any(not _on_text_layer(page) for page in pages):
-            recode_garbled(pages, self.ocr)  # only CPU engines with ``ocr_lines`` can read a strip of lines
-        routed = [page for page in pages if not _on_text_layer(page)]
-        return merge_routed(pages, self.ocr.process_batch(routed) if routed else [])
+        return read_routed(pages, self.ocr, self.recode)

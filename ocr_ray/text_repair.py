@@ -3,11 +3,12 @@
 ``recode_garbled`` takes a paper's routed pages (``ocr_ray.routing``); for the pages sent to OCR
 because their text layer is ``garbled``, it crops a sample of the text layer's own lines from the
 rendered pages (``ocr_ray.layout.recode.choose_sample``), has the CPU OCR engine read them
-(RapidOCR's recogniser line by line, tesseract on one strip of the stacked crops), and learns a per-font substitution table from the pairs.
+(RapidOCR's recogniser line by line, tesseract on one strip of the stacked crops), and learns a
+per-font substitution table from the pairs.
 If the table explains the OCR'd lines (cross-validated) and the recoded page reads as language,
 the page goes back to the text layer as ``text-layer:recoded``, with its tables, equations and
-headings; otherwise it is OCR'd whole as before. One strip of ~40 lines is one OCR call per paper
-instead of one per page.
+headings; otherwise it is OCR'd whole as before. ~40 lines are read once per paper instead of
+every garbled page whole.
 """
 from __future__ import annotations
 
