@@ -47,7 +47,8 @@ def ocr_math_share(text: str) -> float:
     return mathy / len(tokens)
 
 
-def _box_geometry(box: Any) -> tuple[float, float, float, float]:
+def box_geometry(box: Any) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of an OCR box given as its corner points."""
     xs = [float(point[0]) for point in box]
     ys = [float(point[1]) for point in box]
     return min(xs), min(ys), max(xs), max(ys)
@@ -62,7 +63,7 @@ def order_lines(boxes: list[Any], texts: list[str], page_width: float) -> list[s
     """
     items = []
     for box, text in zip(boxes, texts):
-        x0, y0, x1, y1 = _box_geometry(box)
+        x0, y0, x1, y1 = box_geometry(box)
         items.append((y0, x0, x1, text))
     items.sort()
     mid = page_width / 2
@@ -100,14 +101,15 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
     except (ValueError, KeyError, TypeError):
         width = height = 0.0
     scale = (width / image_width) if width and image_width else 1.0
+    geometries = [box_geometry(box) for box in boxes]
     if ascender_heights is None:
-        sizes, snap = [0.8 * (_box_geometry(box)[3] - _box_geometry(box)[1]) for box in boxes], (0.0, 1.3)
+        sizes, snap = [0.8 * (y1 - y0) for _, y0, _, y1 in geometries], (0.0, 1.3)
     else:
         # ascender heights vary less than boxes: only +-12 % is noise (\large headings are +20 %,
         # footnotes -20 %)
         sizes, snap = [h / 0.7 for h in ascender_heights], (0.88, 1.12)
-    lines = [(tuple(v * scale for v in _box_geometry(box)), normalize_page_text(text), size * scale)
-             for box, text, size in zip(boxes, texts, sizes)]
+    lines = [(tuple(v * scale for v in geometry), normalize_page_text(text), size * scale)
+             for geometry, text, size in zip(geometries, texts, sizes)]
     lines = [line for line in lines if line[1]]
     # every line within the snap range of the page's median size gets the median, so only really
     # larger type (titles, headings) or smaller type (footnotes) stands out

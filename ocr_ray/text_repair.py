@@ -20,6 +20,7 @@ from typing import Any
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.quality import classify_text
 from ocr_ray.layout.recode import RECODE_MIN_AGREEMENT, choose_sample, cross_agreement, learn
+from ocr_ray.ocr_lines import box_geometry
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +74,10 @@ def read_lines(ocr: Any, images: dict[int, Any], layouts: dict[int, PageLayout],
     boxes, texts, _ = ocr.ocr_lines(strip)
     found: list[list[tuple[float, str]]] = [[] for _ in sample]
     for box, text in zip(boxes, texts):
-        ys = [float(point[1]) for point in box]
-        xs = [float(point[0]) for point in box]
-        index = bisect_right(tops, (min(ys) + max(ys)) / 2) - 1
+        x0, y0, _, y1 = box_geometry(box)
+        index = bisect_right(tops, (y0 + y1) / 2) - 1
         if index >= 0:
-            found[index].append((min(xs), text))
+            found[index].append((x0, text))
     return [" ".join(text for _, text in sorted(parts)) for parts in found]
 
 
