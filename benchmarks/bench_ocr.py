@@ -163,8 +163,8 @@ def _bare(tasks: list[PdfTask]) -> tuple[int, float, float]:
     Ray task does per PDF (``ocr_ray.conversion.convert_pdf``: read, text layer, layout step, markdown)."""
     import pyarrow.fs as pafs
 
-    from ocr_ray.engines import get_engine
     from ocr_ray.conversion import convert_pdf
+    from ocr_ray.engines import get_engine
 
     engine, filesystem = get_engine("text-layer"), pafs.LocalFileSystem()
     t0, c0, pages = time.perf_counter(), time.process_time(), 0

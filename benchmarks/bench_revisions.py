@@ -25,11 +25,15 @@ from benchmarks.common import figure
 from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
 from partitions.catalogue import catalogue
 from resources.browser import BrowserResource
-from reviewbench_assets.stages.crawl import crawl_forums
 from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
-from reviewbench_assets.stages.pdf_choice import (Cutoff, forum_meta, initial_submission_record,
-                                                   initial_submission_records)
+from reviewbench_assets.stages.crawl import crawl_forums
+from reviewbench_assets.stages.pdf_choice import (
+    Cutoff,
+    forum_meta,
+    initial_submission_record,
+    initial_submission_records,
+)
 
 PK = "iclr-2020"
 N_FORUMS = int(os.environ.get("BENCH_REVISIONS_FORUMS", "240"))

@@ -43,9 +43,14 @@ def _generate(out: str, n: int) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
-    from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
-    from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA, empty_review
+    from reviewbench_assets.domain.schema import (
+        PAGE_SEPARATOR,
+        PROVENANCE_SCHEMA,
+        REBUTTAL_RECORD_SCHEMA,
+        REVIEW_RECORD_SCHEMA,
+        REVIEWBENCH_SCHEMA,
+        empty_review,
+    )
 
     rng = np.random.default_rng(0)
     vocab = np.array(["".join(chr(97 + c) for c in rng.integers(0, 26, rng.integers(2, 10)))

@@ -11,14 +11,14 @@ output *and* of an interrupted run's ``.partial``, and skips their forum ids.
 from __future__ import annotations
 
 import argparse
-from itertools import chain
 import json
 import os
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import asdict
+from itertools import chain
 from pathlib import Path
-from typing import Iterable
 
 import pyarrow.fs as pafs
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import warnings
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.fs as pafs

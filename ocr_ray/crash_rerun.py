@@ -24,16 +24,32 @@ The rerun reuses the first pass's pieces (engine stage, engine actor, paper asse
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.fs as pafs
 
+from ocr_ray.conversion import (
+    CRASH_RETRIES,
+    EngineActor,
+    PaperMarkdown,
+    PdfTask,
+    apply_engine_in_batches,
+    assemble_papers,
+    builds_stage,
+    convert_pdf,
+    engine_resources,
+    engine_stage,
+    make_paper,
+    max_actors,
+    paper_from_row,
+    read_cpus,
+    single_stage,
+    task_items,
+)
 from ocr_ray.engine_base import Engine
 from ocr_ray.pdf_pages import read_pdf_pages
-from ocr_ray.conversion import (CRASH_RETRIES, EngineActor, PaperMarkdown, PdfTask, apply_engine_in_batches,
-                            assemble_papers, builds_stage, convert_pdf, engine_resources, engine_stage, make_paper,
-                            max_actors, paper_from_row, read_cpus, single_stage, task_items)
 
 # PDFs rerun alone per round of the second pass: bounds the rendered pages held at once, and an
 # engine that raises on every paper fails the run after one round rather than after all of them.
@@ -143,7 +159,7 @@ def rerun_alone(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engin
         items = task_items(chunk)
         if single_stage(engine):
             refs = [convert.remote(item, filesystem_ref, engine_ref) for item in items]
-            for task, ref in zip(chunk, refs):
+            for task, ref in zip(chunk, refs, strict=False):
                 row, died = _get_unless_died(ref)
                 if died:
                     yield make_paper(task, engine, error=crash_error(died))
@@ -162,7 +178,8 @@ def rerun_alone(tasks: list[PdfTask], filesystem: pafs.FileSystem, engine: Engin
                 tables[index] = table
         missing: list[int] = []  # the crashed PDFs, whose rows never come
 
-        def missing_papers() -> Iterator[PaperMarkdown]:
+        # Bound as defaults: the generator runs within this iteration, but the loop variables are rebound later.
+        def missing_papers(missing=missing, chunk=chunk, crashed=crashed) -> Iterator[PaperMarkdown]:
             while missing:
                 index = missing.pop(0)
                 yield make_paper(chunk[index], engine, error=crashed.get(index, "pipeline lost the paper"))

@@ -39,8 +39,9 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ocr_ray.layout.pdftext import page_layout
 

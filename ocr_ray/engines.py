@@ -10,14 +10,20 @@ modules define are re-exported here for callers of the earlier single module.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from ocr_ray.engine_base import (Engine, EngineNotAvailableError, normalize_page_text, not_implemented,
-                                 page_text_layer, render_page_jpeg)
+from ocr_ray.engine_base import (
+    Engine,
+    EngineNotAvailableError,
+    normalize_page_text,
+    not_implemented,
+    page_text_layer,
+    render_page_jpeg,
+)
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine, decode_jpeg
 from ocr_ray.ocr_lines import order_lines
-from ocr_ray.tesseract_hocr import hocr_to_text
 from ocr_ray.routing import AutoEngine, TextLayerEngine, classify_page
+from ocr_ray.tesseract_hocr import hocr_to_text
 
 __all__ = ["AutoEngine", "Engine", "EngineNotAvailableError", "RapidOcrEngine", "TesseractEngine",
            "TextLayerEngine", "classify_page", "decode_jpeg", "get_engine", "known_engines",

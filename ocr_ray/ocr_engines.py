@@ -16,6 +16,7 @@ from ocr_ray.engine_base import Engine, EngineNotAvailableError
 from ocr_ray.ocr_lines import ocr_layout, order_lines
 from ocr_ray.tesseract_hocr import hocr_lines, hocr_to_text
 
+
 def decode_jpeg(data: bytes):
     import numpy as np
     from PIL import Image

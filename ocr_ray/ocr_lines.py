@@ -62,7 +62,7 @@ def order_lines(boxes: list[Any], texts: list[str], page_width: float) -> list[s
     top to bottom. Single-column pages keep plain top-to-bottom order.
     """
     items = []
-    for box, text in zip(boxes, texts):
+    for box, text in zip(boxes, texts, strict=False):
         x0, y0, x1, y1 = box_geometry(box)
         items.append((y0, x0, x1, text))
     items.sort()
@@ -109,7 +109,7 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
         # footnotes -20 %)
         sizes, snap = [h / 0.7 for h in ascender_heights], (0.88, 1.12)
     lines = [(tuple(v * scale for v in geometry), normalize_page_text(text), size * scale)
-             for geometry, text, size in zip(geometries, texts, sizes)]
+             for geometry, text, size in zip(geometries, texts, sizes, strict=False)]
     lines = [line for line in lines if line[1]]
     # every line within the snap range of the page's median size gets the median, so only really
     # larger type (titles, headings) or smaller type (footnotes) stands out

@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import re
 import zlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pyarrow.fs as pafs
 

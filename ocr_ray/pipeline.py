@@ -29,19 +29,34 @@ from __future__ import annotations
 import logging
 import math
 import os
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.fs as pafs
 
+# Re-exported: the public names callers import from here (``PAGE_SEPARATOR``, ``PdfTask``,
+# ``PaperMarkdown``, ``single_stage``, ...) live in ``ocr_ray.conversion``.
+from ocr_ray.conversion import (  # noqa: F401
+    CRASH_RETRIES,
+    PAGE_SEPARATOR,
+    EngineActor,
+    PaperMarkdown,
+    PdfTask,
+    assemble_papers,
+    convert_pdf,
+    convert_pdfs,
+    engine_resources,
+    engine_stage,
+    paper_from_row,
+    read_cpus,
+    single_stage,
+    task_items,
+    with_crash_retries,
+)
 from ocr_ray.crash_rerun import rerun_alone
 from ocr_ray.engines import Engine, get_engine
 from ocr_ray.pdf_pages import read_pdf_pages
-# Re-exported: the public names callers import from here (``PAGE_SEPARATOR``, ``PdfTask``,
-# ``PaperMarkdown``, ``single_stage``, ...) live in ``ocr_ray.conversion``.
-from ocr_ray.conversion import (CRASH_RETRIES, PAGE_SEPARATOR, EngineActor, PaperMarkdown, PdfTask,  # noqa: F401
-                            assemble_papers, convert_pdf, convert_pdfs, engine_resources, engine_stage,
-                            paper_from_row, read_cpus, single_stage, task_items, with_crash_retries)
 
 # PDFs per input block: small blocks let the read stage spread over all workers
 # and keep each task's output (rendered pages) a few MB.

@@ -73,7 +73,7 @@ def read_lines(ocr: Any, images: dict[int, Any], layouts: dict[int, PageLayout],
     strip, tops = _strip(crops)
     boxes, texts, _ = ocr.ocr_lines(strip)
     found: list[list[tuple[float, str]]] = [[] for _ in sample]
-    for box, text in zip(boxes, texts):
+    for box, text in zip(boxes, texts, strict=False):
         x0, y0, _, y1 = box_geometry(box)
         index = bisect_right(tops, (y0 + y1) / 2) - 1
         if index >= 0:
@@ -110,7 +110,7 @@ def _recode_paper(pages: list[dict[str, Any]], indices: list[int], ocr: Any, bud
         return
     images = {i: Image.open(io.BytesIO(pages[i]["image"])).convert("RGB") for i in {p for p, _ in sample}}
     seen = read_lines(ocr, images, layouts, sample)
-    pairs = [(fragment, text) for (_, fragment), text in zip(sample, seen)]
+    pairs = [(fragment, text) for (_, fragment), text in zip(sample, seen, strict=False)]
     score = cross_agreement(pairs)
     if score < RECODE_MIN_AGREEMENT:
         log.info("text layer not recoded: a learnt table explains %.2f of the OCR'd sample", score)

@@ -74,7 +74,7 @@ class VllmEngine(Engine):
     engine_kwargs: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_env(cls) -> "VllmEngine":
+    def from_env(cls) -> VllmEngine:
         env = os.environ
         kw: dict[str, Any] = {}
         for key, name, cast in (("REVIEWBENCH_VLLM_MODEL", "model", str),

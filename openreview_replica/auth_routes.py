@@ -74,7 +74,7 @@ class AuthRoutes:
         try:
             body = json.loads(self.body or b"{}")
         except ValueError:
-            raise ApiError(400, "ValidationError", "Invalid JSON body")
+            raise ApiError(400, "ValidationError", "Invalid JSON body") from None
         fx = self.state.fx
         if body.get("id") != fx.username or body.get("password") != fx.password:
             raise ApiError(400, "InvalidCredentialsError" if body.get("id") else "ValidationError",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from .faults import FaultConfig
 from .http_base import ApiError, not_found
@@ -31,13 +31,13 @@ class ControlRoutes:
             return True
         if action == "storm":
             wait = f.retry_after_s  # what a real storm says: "try again in N s", and refuses again
-            reset = datetime.now(timezone.utc) + timedelta(seconds=wait)
+            reset = datetime.now(UTC) + timedelta(seconds=wait)
             raise ApiError(429, "RateLimitError", f"Too many requests. Please try again in {wait} seconds",
                            {"limit": 36, "remaining": 0,
                             "resetTime": reset.isoformat(timespec="milliseconds").replace("+00:00", "Z")},
                            {"Retry-After": wait})
         if action == "rate":
-            reset = datetime.now(timezone.utc) + timedelta(seconds=f.retry_after_s)
+            reset = datetime.now(UTC) + timedelta(seconds=f.retry_after_s)
             used = 37
             raise ApiError(429, "RateLimitError",
                            f"Too many requests: You have made {used} requests, surpassing the limit of 36 requests. "
@@ -60,7 +60,7 @@ class ControlRoutes:
                 try:
                     cfg = FaultConfig.from_dict(json.loads(self.body or b"{}"))
                 except (ValueError, TypeError) as e:
-                    raise ApiError(400, "ValidationError", str(e))
+                    raise ApiError(400, "ValidationError", str(e)) from e
                 st.set_faults(cfg)
             return self._json(st.faults.to_dict())
         if self._path == "/_replica/requests":

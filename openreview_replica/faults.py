@@ -57,7 +57,7 @@ class FaultConfig:
             raise ValueError("error_burst_len must be in 1..error_burst_period-1")
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> "FaultConfig":
+    def from_dict(cls, d: dict | None) -> FaultConfig:
         names = {f.name for f in fields(cls)}
         unknown = set(d or {}) - names
         if unknown:

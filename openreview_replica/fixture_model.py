@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 from .pdfgen import PdfSpec, PdfStore
 from .venue_spec import VenueSpec

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import random
 import string
-from typing import Iterable
+from collections.abc import Iterable
 
-from .fixture_model import (ANON_GROUPS, DAY, READER_GROUPS, Fixtures, ForumTruth, RevisionTruth, VenueFixture,
-                            readable)
+from .fixture_model import ANON_GROUPS, DAY, READER_GROUPS, Fixtures, ForumTruth, RevisionTruth, VenueFixture, readable
 from .forum_builder import ForumBuilder
 from .pdfgen import PdfStore, sentences
 from .reply_builder import ReplyBuilder

@@ -5,7 +5,7 @@ references that make up its history, and its ground truth. A mixin of `fixtures.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .fixture_model import DAY, HOUR, READER_GROUPS, ForumTruth, RevisionTruth, readable
 from .pdfgen import PdfSpec, marker_text
@@ -28,7 +28,7 @@ class ForumBuilder:
         # the last one close to the deadline
         if "aoe_boundary" in tags:  # 20 min before the instant: hours after 23:59 UTC of the day
             times = sorted(min(t, self.D - 21 * 60_000) for t in times[:-1]) + [self.D - 20 * 60_000]
-        for j, tt in enumerate(times):
+        for tt in times:
             plan.append({"t": tt, "kind": "submission", "pdf": has_pdf})
         if "grace_upload" in tags:  # after duedate, before expdate: OpenReview still accepted it
             plan.append({"t": self.D + 10 * 60_000, "kind": "submission", "pdf": has_pdf})
@@ -98,7 +98,7 @@ class ForumBuilder:
             venue_str, venueid = spec.accept_venue_strings[decision], V
         else:
             venue_str, venueid = spec.rejected_venue_string, spec.rejected_venueid or f"{V}/Rejected_Submission"
-        year = spec.year or datetime.fromtimestamp(self.D / 1000, tz=timezone.utc).year
+        year = spec.year or datetime.fromtimestamp(self.D / 1000, tz=UTC).year
         bibkey = f"{authors[0].split()[-1].lower()}{year - 1}{title.split()[0].lower()}"
         bibtex = (f"@inproceedings{{\n{bibkey},\ntitle={{{title}}},\nauthor={{{' and '.join(authors)}}},\n"
                   f"booktitle={{The {'Twelfth' if spec.year == 2024 else 'Eighth'} International Conference on "

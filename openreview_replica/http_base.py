@@ -4,7 +4,7 @@ CORS) and logging each request before its answer leaves."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
@@ -59,7 +59,7 @@ class HandlerBase(BaseHTTPRequestHandler):
             self.state.req_seq += 1
             seq = self.state.req_seq
         details = dict(e.details)
-        details.setdefault("reqId", f"{datetime.now(timezone.utc):%Y-%m-%d}-{seq}")
+        details.setdefault("reqId", f"{datetime.now(UTC):%Y-%m-%d}-{seq}")
         self._json({"name": e.name, "message": e.message, "status": e.status, "details": details}, e.status,
                    e.headers)
 

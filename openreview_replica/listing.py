@@ -48,7 +48,7 @@ class Listing:
             limit = int(self.q.get("limit") or 1000)
             offset = int(self.q.get("offset") or 0)
         except ValueError:
-            raise ApiError(400, "ValidationError", "limit/offset must be integers")
+            raise ApiError(400, "ValidationError", "limit/offset must be integers") from None
         if limit > 1000:
             raise ApiError(400, "ValidationError", "limit must be <= 1000", {"path": "limit"})
         return min(limit, self.state.max_page_size), offset

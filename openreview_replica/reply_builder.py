@@ -124,7 +124,7 @@ class ReplyBuilder:
                  "comment": self.val("We thank the reviewers for their feedback.")}, withdraw_t, writers=cwriters)
             return out
         if spec.meta_review_name and spec.meta_review_by == "reviewers":  # TMLR Official_Recommendation
-            for r, sig, _label in reviews:
+            for _review, sig, _label in reviews:
                 add(spec.meta_review_name, fid, sig, self.form(spec.meta_review_fields), self.t(*spec.t_meta),
                     readers=hidden_readers if hidden else None, writers=[V, sig])
         elif spec.meta_review_name:

@@ -97,7 +97,7 @@ class ReplicaServer:
         self._threads: list[threading.Thread] = []
 
     # lifecycle
-    def start(self) -> "ReplicaServer":
+    def start(self) -> ReplicaServer:
         if self._servers:
             return self
         for role in ("v2", "v1", "web"):
@@ -120,7 +120,7 @@ class ReplicaServer:
         self._servers.clear()
         self._threads.clear()
 
-    def __enter__(self) -> "ReplicaServer":
+    def __enter__(self) -> ReplicaServer:
         return self.start()
 
     def __exit__(self, *exc):

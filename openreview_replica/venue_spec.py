@@ -8,14 +8,13 @@ A new venue shape (NeurIPS 2021 v1, TMLR v2, EMNLP 2023 v2, ...) is a new
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-
+from datetime import UTC, datetime
 
 SHORT_BUFFER_MIN = 30  # openreview-py's grace after a submission deadline
 
 
 def iso_to_ms(s: str) -> int:
-    return int(datetime.fromisoformat(s.replace("Z", "+00:00")).astimezone(timezone.utc).timestamp() * 1000)
+    return int(datetime.fromisoformat(s.replace("Z", "+00:00")).astimezone(UTC).timestamp() * 1000)
 
 
 @dataclass(frozen=True)

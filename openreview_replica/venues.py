@@ -6,8 +6,22 @@ from __future__ import annotations
 
 from dataclasses import replace as _replace
 
-from .review_scales import (COLM_RATING, CONF5, CORL_QUAL, CORL_REC, EMNLP_CONF, EMNLP_EXC, EMNLP_REPRO,
-                            EMNLP_SOUND, ICLR22_REC, ICLR24_CONF, ICLR24_RATING, NEURIPS23_RATING, RATING10, SPC)
+from .review_scales import (
+    COLM_RATING,
+    CONF5,
+    CORL_QUAL,
+    CORL_REC,
+    EMNLP_CONF,
+    EMNLP_EXC,
+    EMNLP_REPRO,
+    EMNLP_SOUND,
+    ICLR22_REC,
+    ICLR24_CONF,
+    ICLR24_RATING,
+    NEURIPS23_RATING,
+    RATING10,
+    SPC,
+)
 from .venue_spec import DEADLINE_BOUNDARY_FORUMS, SHORT_BUFFER_MIN, FieldSpec, VenueSpec, iso_to_ms
 
 __all__ = ["VENUE_SPECS", "VenueSpec", "FieldSpec", "DEADLINE_BOUNDARY_FORUMS", "SHORT_BUFFER_MIN", "iso_to_ms"]

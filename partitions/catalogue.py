@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import date as Date, datetime, time as Time, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
+from datetime import date as Date
+from datetime import time as Time
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -83,7 +85,7 @@ class Deadline(BaseModel):
     @property
     def utc(self) -> datetime:
         local = datetime.combine(self.date, self.time).replace(tzinfo=zone(self.tz))
-        return local.astimezone(timezone.utc)
+        return local.astimezone(UTC)
 
     @property
     def ms(self) -> int:
@@ -94,10 +96,10 @@ class Deadline(BaseModel):
         if self.abstract_date is None:
             return None
         local = datetime.combine(self.abstract_date, self.abstract_time).replace(tzinfo=zone(self.tz))
-        return int(local.astimezone(timezone.utc).timestamp() * 1000)
+        return int(local.astimezone(UTC).timestamp() * 1000)
 
     @model_validator(mode="after")
-    def _abstract_first(self) -> "Deadline":
+    def _abstract_first(self) -> Deadline:
         if self.abstract_date is not None and self.abstract_ms >= self.ms:
             raise ValueError("the abstract deadline must come before the full-paper deadline")
         return self
@@ -141,7 +143,7 @@ class Scale(BaseModel):
     labels: dict[str, float] = Field(default_factory=dict)
 
     @model_validator(mode="after")
-    def _ordered(self) -> "Scale":
+    def _ordered(self) -> Scale:
         if self.min >= self.max:
             raise ValueError(f"scale min {self.min} must be below max {self.max}")
         for label, n in self.labels.items():
@@ -208,7 +210,7 @@ class VenueYear(BaseModel):
         return v
 
     @model_validator(mode="after")
-    def _key_matches(self) -> "VenueYear":
+    def _key_matches(self) -> VenueYear:
         m = _KEY_RE.match(self.key)
         if not m:
             raise ValueError(f"key {self.key!r} is not <conference>-<year>[-<track>[-<name>]]")

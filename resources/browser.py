@@ -145,7 +145,7 @@ async def _read_page(page, state: _PageState, web_url: str, forum_id: str, timeo
                             "response (did openreview.net start rendering it on the server?)")
 
 
-async def _scrape_one(context, page, state: _PageState, web_url: str, forum_id: str, cfg: "BrowserResource",
+async def _scrape_one(context, page, state: _PageState, web_url: str, forum_id: str, cfg: BrowserResource,
                       limiter: RateLimiter, is_api: Callable[[str], bool], totals: dict):
     """(revisions, page to reuse). A failed try closes its page: the retry gets a fresh one.
     `totals` accumulates the requests of every try."""
@@ -168,7 +168,7 @@ async def _scrape_one(context, page, state: _PageState, web_url: str, forum_id: 
     raise RevisionPageError(f"revisions page for {forum_id} failed after {cfg.retries + 1} tries: {last}")
 
 
-async def _scrape_all(cfg: "BrowserResource", web_url: str, token: str | None, forum_ids: list[str],
+async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, forum_ids: list[str],
                       limiter: RateLimiter, on_done: Callable[[str], None], api_urls: list[str]) -> ScrapeResults:
     """`max_pages` workers, each with one long-lived tab that navigates from forum to forum
     (opening a tab per forum costs chromium more CPU than the page itself on small machines)."""

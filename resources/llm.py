@@ -40,7 +40,7 @@ class LLMResource(dg.ConfigurableResource):
     accelerator_type: str | None = Field(default=None, description="vllm_ray: e.g. H100")
 
     @classmethod
-    def from_env(cls) -> "LLMResource":
+    def from_env(cls) -> LLMResource:
         """REVIEWBENCH_LLM_BACKEND [none], REVIEWBENCH_LLM_MODEL, REVIEWBENCH_LLM_BASE_URL,
         REVIEWBENCH_LLM_CONCURRENCY; REVIEWBENCH_LLM_API_KEY only as an EnvVar (never shown)."""
         import os

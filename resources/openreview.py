@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import threading
-from urllib.parse import urlparse
 from collections.abc import Callable
+from urllib.parse import urlparse
 
 import dagster as dg
 from pydantic import Field, PrivateAttr
@@ -51,7 +51,7 @@ class OpenReviewResource(dg.ConfigurableResource):
         crawl has started), so missing credentials for it are reported here, naming the variables."""
         real = [u for u in (self.api_v1_url, self.api_v2_url) if urlparse(u).hostname and
                 (urlparse(u).hostname == "openreview.net" or urlparse(u).hostname.endswith(".openreview.net"))]
-        missing = [var for var, value in zip(CREDENTIAL_VARS, (self.username, self.password)) if not value]
+        missing = [var for var, value in zip(CREDENTIAL_VARS, (self.username, self.password), strict=False) if not value]
         if real and missing:
             raise CredentialsError("MissingCredentials", f"no {' / '.join(missing)} set for {real[0]}", None,
                                    "(before any request)", logged_in=False)

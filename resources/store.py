@@ -113,7 +113,7 @@ def verify_parquet(fs: pafs.FileSystem, path: str) -> None:
 class Publication:
     """Files staged by one `Store.publish()` block; see the module docstring."""
 
-    store: "Store"
+    store: Store
     token: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     staged: list[tuple[str, str]] = field(default_factory=list)  # (staging path, final path)
     stale: list[str] = field(default_factory=list)

@@ -1,5 +1,7 @@
 """reviewbench_split per venue-year, one asset per conference split, and the dataset card."""
 
+from datetime import UTC
+
 import dagster as dg
 
 from partitions.catalogue import catalogue
@@ -7,10 +9,10 @@ from partitions.definitions import split_partition_mapping, venue_year_partition
 from resources import StorageResource
 from reviewbench_assets import paths
 from reviewbench_assets.checks import ROW_CHECKS, partitioned_check_specs, row_check_results
-from reviewbench_assets.failures import fail_without_retry
-from reviewbench_assets.stages.rows_writer import assemble_rows, iter_markdown, write_rows
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
+from reviewbench_assets.failures import fail_without_retry
 from reviewbench_assets.metadata import column_schema, preview
+from reviewbench_assets.stages.rows_writer import assemble_rows, iter_markdown, write_rows
 
 
 class SplitConfig(dg.Config):
@@ -97,7 +99,7 @@ def dataset_card(context: dg.AssetExecutionContext, storage: StorageResource) ->
 
 
 def _write_card(store) -> dg.MaterializeResult:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from reviewbench_assets.domain.card import card_for_ui, extra_config_splits, render_dataset_card
     from reviewbench_assets.stages.card_writer import write_dataset_card, write_score_plots
@@ -115,7 +117,7 @@ def _write_card(store) -> dg.MaterializeResult:
                     extra.setdefault(name, {})[split] = parts
     corpus = store.path(paths.CORPUS_DIR)
     text = render_dataset_card(stats, extra_config_splits(extra),
-                               datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                               datetime.now(UTC).isoformat(timespec="seconds"),
                                config_counts=extra, plots=write_score_plots(store.fs, corpus, stats))
     write_dataset_card(store.fs, corpus, text)
     return dg.MaterializeResult(metadata={

@@ -1,7 +1,7 @@
 """Readable Dagster metadata from pyarrow tables and plain counts."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import dagster as dg
 import pyarrow as pa
@@ -42,7 +42,7 @@ def iso_time(epoch_ms: int | float | None) -> dg.MetadataValue | None:
     if epoch_ms is None:
         return None
     return dg.MetadataValue.text(
-        datetime.fromtimestamp(epoch_ms / 1000, tz=timezone.utc).isoformat(timespec="seconds"))
+        datetime.fromtimestamp(epoch_ms / 1000, tz=UTC).isoformat(timespec="seconds"))
 
 
 def table_metadata(table_or_schema: pa.Schema, num_rows: int, path: str,

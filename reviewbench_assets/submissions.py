@@ -8,11 +8,10 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import BrowserResource, OpenReviewResource, StorageResource
+from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
 from reviewbench_assets.metadata import iso_time, preview, table_metadata
-from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
-
 
 SUBMISSION_COLUMNS = {
     "rule": "how the initial PDF was chosen: initial, current_is_initial, earliest_public, unavailable",

@@ -1,7 +1,7 @@
 """The code location loads, its asset graph matches the snapshot, the nightly schedule asks for tmlr."""
 import json
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import dagster as dg
@@ -42,7 +42,7 @@ def test_asset_specs_snapshot():
 
 
 def test_nightly_schedule_requests_only_tmlr():
-    ctx = dg.build_schedule_context(scheduled_execution_time=datetime(2026, 11, 23, 3, tzinfo=timezone.utc))
+    ctx = dg.build_schedule_context(scheduled_execution_time=datetime(2026, 11, 23, 3, tzinfo=UTC))
     request = nightly_tmlr_refresh(ctx)
     assert request.partition_key == "tmlr" and request.run_key == "tmlr-2026-11-23"
 

@@ -1,5 +1,6 @@
 """`choose_revision`: table-driven, one rule for the browser and the API path."""
 import json
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -85,12 +86,12 @@ def test_unavailable_reason_says_what_was_seen(revs, invs, current, says):
 def test_iclr_2023_upload_at_1140_utc_the_day_after_is_the_submission():
     """Issue 10: ICLR 2023 closed "Sep 28, 2022 AoE" = 2022-09-29T11:59:59Z; a PDF uploaded at
     11:40 UTC on Sep 29 is the initial submission (a 23:59:59Z reading made it `unavailable`)."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from partitions import catalogue
 
     def ms(s: str) -> int:
-        return int(datetime.fromisoformat(s).replace(tzinfo=timezone.utc).timestamp() * 1000)
+        return int(datetime.fromisoformat(s).replace(tzinfo=UTC).timestamp() * 1000)
 
     revs = [rev("early", ms("2022-09-27T10:00:00")), rev("last", ms("2022-09-29T11:40:00")),
             rev("rebuttal", ms("2022-11-18T09:00:00"))]

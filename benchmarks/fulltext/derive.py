@@ -50,8 +50,8 @@ def derive(tex: str) -> list[dict]:
     plain = [s for p in paragraphs for s in _sentences(p) if _plain(s)]
     tests += [{"type": "present", "text": s} for s in plain[::2]]
     firsts = [_sentences(p)[0] for p in paragraphs if _sentences(p) and _plain(_sentences(p)[0])]
-    tests += [{"type": "order", "before": a, "after": b} for a, b in zip(firsts, firsts[1:])]
-    for level, title in re.findall(r"\\(section|subsection)\{([^{}]*)\}", body):
+    tests += [{"type": "order", "before": a, "after": b} for a, b in zip(firsts, firsts[1:], strict=False)]
+    for _level, title in re.findall(r"\\(section|subsection)\{([^{}]*)\}", body):
         tests.append({"type": "heading", "text": title})
     for note in re.findall(r"\\footnote\{([^{}]*)\}", body):
         tests.append({"type": "footnote", "text": note})

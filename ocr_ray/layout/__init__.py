@@ -57,7 +57,7 @@ def compose_pages(pages: list[str]) -> list[str]:
     texts = {i: p for i, p in enumerate(pages) if i not in layouts}
     out = [""] * len(pages)
     if texts:
-        for i, text in zip(texts, _text_pages(list(texts.values()))):
+        for i, text in zip(texts, _text_pages(list(texts.values())), strict=False):
             out[i] = text
     if layouts:
         ordered = [layouts[i] for i in sorted(layouts)]

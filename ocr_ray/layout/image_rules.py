@@ -31,7 +31,7 @@ def rules_from_gray(gray, points_per_pixel: float) -> list[Rule]:
     done: list[list[int]] = []
     for y in np.flatnonzero(ink.sum(axis=1) >= min_run):
         starts, ends = np.flatnonzero(edges[y] == 1), np.flatnonzero(edges[y] == -1)
-        for x0, x1 in zip(starts, ends):
+        for x0, x1 in zip(starts, ends, strict=False):
             if x1 - x0 < min_run:
                 continue
             for run in open_runs:

@@ -41,7 +41,7 @@ class Fragment:
         return item + [self.font] if self.font else item
 
     @classmethod
-    def from_list(cls, item: list) -> "Fragment":
+    def from_list(cls, item: list) -> Fragment:
         x0, y0, x1, y1, text, size, bold, math, *font = item
         return cls(x0, y0, x1, y1, text, size, bool(bold), math, font=font[0] if font else "")
 
@@ -78,7 +78,7 @@ class PageLayout:
                           ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str) -> "PageLayout":
+    def from_json(cls, text: str) -> PageLayout:
         data = json.loads(text)
         return cls(data["w"], data["h"], [Fragment.from_list(f) for f in data["f"]],
                    [Rule(*r) for r in data["r"]], data.get("src", "text-layer"))

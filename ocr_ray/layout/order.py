@@ -10,7 +10,8 @@ never interleaved line by line.
 """
 from __future__ import annotations
 
-from typing import Protocol, Sequence, TypeVar
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 
 class Box(Protocol):

@@ -31,7 +31,7 @@ def letter_similarity(text: str) -> float:
     if not norm:
         return 0.0
     english = math.sqrt(sum(e * e for e in _ENGLISH))
-    return sum(c * e for c, e in zip(counts, _ENGLISH)) / (norm * english)
+    return sum(c * e for c, e in zip(counts, _ENGLISH, strict=False)) / (norm * english)
 
 
 def classify_text(text: str, images: int = 0) -> str:

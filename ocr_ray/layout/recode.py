@@ -104,7 +104,7 @@ def aligned_pairs(garbled: str, seen: str) -> list[tuple[str, str]]:
     pairs = []
     for block in matcher.get_matching_blocks():
         for k in range(block.size):
-            pairs += zip(g_words[block.a + k], o_words[block.b + k])
+            pairs += zip(g_words[block.a + k], o_words[block.b + k], strict=False)
     return pairs
 
 

@@ -8,12 +8,17 @@ data, and ``dataset_info`` (features from REVIEWBENCH_SCHEMA, splits with their 
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import pyarrow as pa
 import yaml
 
+from partitions.catalogue import catalogue
+
+from .card_format import fmt_int, fmt_num, fmt_rate, mean_rating, median_rating, plural, rating_histogram
+from .corpus_stats import SplitStats
 from .schema import (
+    COLUMN_DESCRIPTIONS,
     PAGE_SEPARATOR,
     REVIEW_DICT_FIELDS,
     REVIEW_FIELDS,
@@ -21,12 +26,7 @@ from .schema import (
     REVIEW_SCORE_FIELDS,
     REVIEW_TEXT_FIELDS,
     REVIEWBENCH_SCHEMA,
-    COLUMN_DESCRIPTIONS,
 )
-from partitions.catalogue import catalogue
-
-from .card_format import fmt_int, fmt_rate, fmt_num, plural, rating_histogram, mean_rating, median_rating
-from .corpus_stats import SplitStats
 
 __all__ = [
     "PRETTY_NAME",

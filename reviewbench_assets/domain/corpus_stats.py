@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -99,7 +99,7 @@ class VenueYearStats:
         n = self.num_ratings
         return sum(v * c for v, c in self.rating_counts.items()) / n if n else None
 
-    def merge(self, other: "VenueYearStats") -> None:
+    def merge(self, other: VenueYearStats) -> None:
         self.papers += other.papers
         self.reviews += other.reviews
         self.pages += other.pages
@@ -124,7 +124,7 @@ class VenueYearStats:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "VenueYearStats":
+    def from_dict(cls, d: dict) -> VenueYearStats:
         d = dict(d)
         d["rating_counts"] = {float(k): int(v) for k, v in d.get("rating_counts", {}).items()}
         return cls(**d)
@@ -176,7 +176,7 @@ class SplitStats:
         return json.dumps(self.to_dict(), indent=2, sort_keys=True)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "SplitStats":
+    def from_dict(cls, d: dict) -> SplitStats:
         return cls(
             split=d["split"],
             num_examples=int(d["num_examples"]),

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
-from typing import Any, Mapping
-
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.posts import (
@@ -32,8 +32,13 @@ from reviewbench_assets.domain.posts import (
 )
 from reviewbench_assets.domain.routing import Routing, route_posts
 from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
-from reviewbench_assets.domain.scores import (apply_review_history, first_edit_content, normalize_review,
-                                              scaled_score, text_of)
+from reviewbench_assets.domain.scores import (
+    apply_review_history,
+    first_edit_content,
+    normalize_review,
+    scaled_score,
+    text_of,
+)
 
 # ---------------------------------------------------------------------------------------------
 # parsing
@@ -380,7 +385,7 @@ def review_rebuttal(p: ParsedForum, review_id: str, routing: Routing | None = No
 def _year_from_ms(ms: int | None) -> int | None:
     if ms is None:
         return None
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).year
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).year
 
 
 def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 MAX_ID_LEN = 64
-_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,%d}$" % MAX_ID_LEN)
+_ID_RE = re.compile(rf"^[A-Za-z0-9_-]{{1,{MAX_ID_LEN}}}$")
 
 
 def id_problem(value) -> str | None:

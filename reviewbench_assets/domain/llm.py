@@ -23,7 +23,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-
 # Bump a version whenever its prompt, schema or parsing changes: the cache key includes it.
 MERGE_PROMPT_VERSION = "merge-v1"
 REMINDER_PROMPT_VERSION = "reminder-v1"
@@ -219,7 +218,7 @@ class LLMStats:
 class LLMSteps:
     """Merges and reminder labels through one client, with cache and content guard."""
 
-    def __init__(self, client: LLMClient, cache: "LLMCacheLike | None", *, max_merge_tokens: int = 4096,
+    def __init__(self, client: LLMClient, cache: LLMCacheLike | None, *, max_merge_tokens: int = 4096,
                  max_input_chars: int = 24_000):
         self.client = client
         self.cache = cache
@@ -248,7 +247,7 @@ class LLMSteps:
         if todo:
             self.stats.llm_calls += len(todo)
             answers = self.client.complete_json([requests[i] for i in todo])
-            for i, raw in zip(todo, answers):
+            for i, raw in zip(todo, answers, strict=False):
                 if isinstance(raw, Exception):
                     # transport errors are not cached: the next run retries them
                     out[i] = (None, f"llm error: {raw}", False)
@@ -277,7 +276,7 @@ class LLMSteps:
             idx.append(i)
         self.stats.merge_requests += len(idx)
         for i, (answer, err, cached) in zip(idx, self._run("merge", MERGE_PROMPT_VERSION, payloads,
-                                                           requests, MERGE_SCHEMA)):
+                                                           requests, MERGE_SCHEMA), strict=False):
             parts = items[i][1]
             if answer is None:
                 results[i] = MergeResult("", "", False, err, cached)

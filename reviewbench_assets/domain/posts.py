@@ -3,7 +3,8 @@ OpenReview note: v1/v2 content, invitation names, reply kinds, author roles, mai
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Literal, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 

@@ -2,12 +2,12 @@
 raw forum needs a look (pure domain code, no Dagster)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.forum import ForeignRepliesError, parse_forum
 from reviewbench_assets.domain.posts import MalformedForumError, invitation_name
-
 
 # Reply names that are no review-form content but are known, harmless parts of a forum.
 KNOWN_OTHER_NAMES = frozenset({

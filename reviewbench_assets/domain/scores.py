@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from reviewbench_assets.domain.schema import (
     REVIEW_SCORE_FIELDS,

@@ -113,7 +113,7 @@ def reminder_candidates(p: ParsedForum, routing: Routing | None = None) -> list[
     """Author posts in some thread that could be reminders (for LLM labelling)."""
     routing = routing or route_posts(p)
     out: dict[str, Post] = {}
-    for root, members in routing.threads.items():
+    for members in routing.threads.values():
         for nid in members[1:]:
             q = p.post(nid)
             if q is not None and is_reminder_candidate(q):
@@ -145,14 +145,14 @@ def _part_order(posts: list[Post]) -> list[Post]:
     (authors sometimes post part 2 before part 1); otherwise time order."""
     idx = [_part_index(p.title) for p in posts]
     if len(posts) > 1 and all(i is not None for i in idx) and len(set(idx)) == len(idx):
-        return [p for _, p in sorted(zip(idx, posts), key=lambda t: t[0])]
+        return [p for _, p in sorted(zip(idx, posts, strict=False), key=lambda t: t[0])]
     return posts
 
 
 def merge_turns(groups: list[list[Post]], kinds: list[str]) -> list[Turn]:
     """Rule-based merge: one Turn per group of consecutive same-role posts."""
     turns = []
-    for group, kind in zip(groups, kinds):
+    for group, kind in zip(groups, kinds, strict=False):
         ordered = _part_order(group) if kind == "turn" else group
         titles = [p.title for p in ordered]
         turns.append(Turn(
@@ -269,7 +269,7 @@ def llm_merge(dialogues: list[Dialogue], forums: dict[str, ParsedForum], steps) 
             targets.append((di, ti))
     results = steps.merge(items) if items else []
     out = [d.model_copy(deep=True, update={"merged_by": steps.merged_by}) for d in dialogues]
-    for (di, ti), res in zip(targets, results):
+    for (di, ti), res in zip(targets, results, strict=False):
         turn = out[di].turns[ti]
         if res.accepted:
             turn.title, turn.text, turn.merged_by, turn.merge_note = (res.title, res.text,

@@ -19,24 +19,38 @@ serialised by the caller (``Store.lock``, see ``reviewbench_assets/corpus.py``).
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from reviewbench_assets.domain.corpus_stats import (ConfigFileStats, SplitStats, VenueYearStats, StatsAccumulator,
-                                                    is_accepted, parse_rating, venue_year_key)
-from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS
-from reviewbench_assets.domain.schema import REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA
 from resources.store import CorruptFileError, Store, open_parquet, parquet_writer
-from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
+from reviewbench_assets.domain.corpus_stats import (
+    ConfigFileStats,
+    SplitStats,
+    StatsAccumulator,
+    VenueYearStats,
+    is_accepted,
+    parse_rating,
+    venue_year_key,
+)
+from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS
+from reviewbench_assets.domain.schema import REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA, REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
-from reviewbench_assets.stages.shard_files import (SchemaMismatchError, check_name, file_size, join_path,
-                                                   list_files, list_split_shards, shard_name, shard_pattern,
-                                                   validate_parquet_schema)
 from reviewbench_assets.stages.re2_writer import config_split_reader
+from reviewbench_assets.stages.shard_files import (
+    SchemaMismatchError,
+    check_name,
+    file_size,
+    join_path,
+    list_files,
+    list_split_shards,
+    shard_name,
+    shard_pattern,
+    validate_parquet_schema,
+)
 
 __all__ = [
     "SchemaMismatchError",
@@ -217,7 +231,7 @@ def write_conference_split(
         # Publish: staged -> final names (now that n is known), then drop stale shards of this split.
         n = len(temp_paths)
         final_paths = [join_path(data_dir, shard_name(split, i, n)) for i in range(n)]
-        for tmp, final in zip(temp_paths, final_paths):
+        for tmp, final in zip(temp_paths, final_paths, strict=False):
             pub.set_final(tmp, final)
         pub.remove_after(sorted(set(list_split_shards(fs, out_dir, split)) - set(final_paths)))
 

@@ -15,8 +15,14 @@ from reviewbench_assets.domain.forum import MalformedForumError, parse_forum
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.re2 import rebuttal_record, review_record
 from reviewbench_assets.domain.routing import account_posts, coverage, route_posts
-from reviewbench_assets.domain.threads import (RULE_BASED, build_dialogues, is_reminder, llm_merge,
-                                               llm_only_reminders, reminder_candidates)
+from reviewbench_assets.domain.threads import (
+    RULE_BASED,
+    build_dialogues,
+    is_reminder,
+    llm_merge,
+    llm_only_reminders,
+    reminder_candidates,
+)
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
 
 FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
@@ -59,7 +65,7 @@ def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None
             labels: dict[str, bool] = {}
             if steps is not None:
                 cands = [q for p in chunk for q in reminder_candidates(p)]
-                for q, label in zip(cands, steps.classify_reminders([(q.title, q.text) for q in cands])):
+                for q, label in zip(cands, steps.classify_reminders([(q.title, q.text) for q in cands]), strict=False):
                     if label is not None:
                         labels[q.note_id] = label
                 stats["llm_only_reminders"] += len(llm_only_reminders(cands, labels))

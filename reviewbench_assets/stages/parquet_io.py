@@ -1,7 +1,7 @@
 """Reading Parquet through a `pyarrow.fs` filesystem (local or S3), one row group at a time."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pyarrow as pa
 import pyarrow.fs as pafs

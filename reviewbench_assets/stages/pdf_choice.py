@@ -12,8 +12,8 @@ openreview-api.md §0.2, §1.5). A PDF missing from a zip is fetched alone, so i
 from __future__ import annotations
 
 import io
-import time
 import threading
+import time
 import zipfile
 from collections import Counter
 from collections.abc import Callable
@@ -24,16 +24,20 @@ from urllib.parse import parse_qsl, urlsplit
 import pyarrow as pa
 
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
-from reviewbench_assets.domain.ids import id_problem
-from reviewbench_assets.domain.pdfs import BadPdf, inspect_pdf
-from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
-from reviewbench_assets.domain.revisions import (Revision, RevisionChoice, choose_revision,
-                                                 revisions_from_edits, revisions_from_references)
 from resources.store import Store
 from reviewbench_assets import paths
+from reviewbench_assets.domain.ids import id_problem
+from reviewbench_assets.domain.pdfs import BadPdf, inspect_pdf
 from reviewbench_assets.domain.posts import field_value
-from reviewbench_assets.stages.deadlines import (deadline_cross_check, invitation_deadlines,  # noqa: F401
-                                                 venue_deadline_check)
+from reviewbench_assets.domain.revisions import (
+    Revision,
+    RevisionChoice,
+    choose_revision,
+    revisions_from_edits,
+    revisions_from_references,
+)
+from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
+from reviewbench_assets.stages.deadlines import deadline_cross_check, invitation_deadlines, venue_deadline_check  # noqa: F401
 
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
 
@@ -91,21 +95,21 @@ class Cutoff:
     rule: str
 
     @classmethod
-    def of(cls, value: "Cutoff | int | None") -> "Cutoff":
+    def of(cls, value: Cutoff | int | None) -> Cutoff:
         """A bare instant is used as given (tests, benchmarks); None is a rolling venue."""
         if isinstance(value, Cutoff):
             return value
         return cls(value, value, "rolling" if value is None else "given")
 
     @classmethod
-    def for_venue(cls, venue) -> "Cutoff":
+    def for_venue(cls, venue) -> Cutoff:
         """From the catalogue alone: the announced deadline + the venue's grace (no invitation read)."""
         if venue.deadline is None:
             return cls(None, None, "rolling")
         return cls(venue.deadline_ms, venue.cutoff_ms, "announced_plus_grace")
 
     @classmethod
-    def from_check(cls, check: dict) -> "Cutoff":
+    def from_check(cls, check: dict) -> Cutoff:
         return cls(check.get("announced_ms"), check.get("cutoff_ms"), check.get("cutoff_rule") or "rolling")
 
 

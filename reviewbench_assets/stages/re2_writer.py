@@ -3,7 +3,7 @@ each published atomically through the store), and the train/test config splits a
 The records themselves are built in `reviewbench_assets.domain.re2`."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import pyarrow as pa
 
@@ -11,7 +11,6 @@ from resources.store import dumps_json, parquet_writer
 from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS, split_of
 from reviewbench_assets.domain.schema import PROVENANCE_FIELDS, REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
-
 
 # ---------------------------------------------------------------------------------------------
 # writing one venue-year's dialogues and records (three files, each published atomically)

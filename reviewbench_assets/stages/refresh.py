@@ -21,9 +21,17 @@ from reviewbench_assets import paths
 from reviewbench_assets.domain.ids import id_problem
 from reviewbench_assets.domain.posts import field_value
 from reviewbench_assets.domain.quarantine import quarantine_reasons
-from reviewbench_assets.stages.crawl import (CURSOR_MARGIN_MS, REFRESH_MAX_SHARE, REFRESH_MIN_FORUMS,
-                                             changed_forums, crawl_forums, fetch_forum, fetch_review_edits,
-                                             note_tmdates, query_label)
+from reviewbench_assets.stages.crawl import (
+    CURSOR_MARGIN_MS,
+    REFRESH_MAX_SHARE,
+    REFRESH_MIN_FORUMS,
+    changed_forums,
+    crawl_forums,
+    fetch_forum,
+    fetch_review_edits,
+    note_tmdates,
+    query_label,
+)
 
 
 @dataclass

@@ -7,10 +7,9 @@ from collections.abc import Iterator
 import pyarrow as pa
 
 from partitions.catalogue import VenueYear
-from reviewbench_assets.domain.forum import MalformedForumError, parse_forum, row_fields
-from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
-from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from resources.store import Store, parquet_writer
+from reviewbench_assets.domain.forum import MalformedForumError, parse_forum, row_fields
+from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REVIEWBENCH_SCHEMA
 
 BATCH_ROWS = 256
 

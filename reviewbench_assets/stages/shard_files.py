@@ -105,7 +105,7 @@ def validate_parquet_schema(
         if not _types_compatible(actual, exp.type):
             raise SchemaMismatchError(path, exp.name, f"type {actual}, expected {exp.type}")
     if schema.names != expected_names:
-        for i, (got, want) in enumerate(zip(schema.names, expected_names)):
+        for i, (got, want) in enumerate(zip(schema.names, expected_names, strict=False)):
             if got != want:
                 raise SchemaMismatchError(
                     path, got, f"out of order: position {i}, expected {want!r} there"

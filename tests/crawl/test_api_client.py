@@ -6,8 +6,7 @@ import threading
 import pytest
 
 from openreview_replica import FaultConfig
-from resources.openreview_api import (CredentialsError, OpenReviewApi, OpenReviewError,
-                                                     backoff_s)
+from resources.openreview_api import CredentialsError, OpenReviewApi, OpenReviewError, backoff_s
 
 from .conftest import openreview_resource
 

@@ -8,12 +8,12 @@ import pytest
 
 from openreview_replica import VENUE_SPECS
 from partitions import catalogue
-from reviewbench_assets.stages.crawl import crawl_forums, fetch_review_edits
+from resources.store import store_from_uri
 from reviewbench_assets.domain.forum import parse_forum, row_fields, unwrap_content
 from reviewbench_assets.domain.quarantine import quarantine_reasons
 from reviewbench_assets.domain.schema import REVIEW_FIELDS
 from reviewbench_assets.domain.scores import parse_score, union_field
-from resources.store import store_from_uri
+from reviewbench_assets.stages.crawl import crawl_forums, fetch_review_edits
 
 from .conftest import openreview_resource
 

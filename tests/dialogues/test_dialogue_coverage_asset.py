@@ -12,10 +12,10 @@ import pytest
 
 import reviewbench_assets.dialogues as dialogues_asset
 import reviewbench_assets.stages.dialogue_stage as dialogue_stage
-from reviewbench_assets import paths
 from resources import StorageResource
 from resources.llm import LLMResource
 from resources.store import store_from_uri
+from reviewbench_assets import paths
 
 SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "openreview-samples"
 PK = "iclr-2026"

@@ -9,11 +9,10 @@ import pyarrow.parquet as pq
 import yaml
 from forum_fixture import PART1, PART2, raw_forum
 
-from reviewbench_assets.domain.card import extra_config_splits, render_dataset_card
-from reviewbench_assets.stages.card_writer import write_dataset_card
-from reviewbench_assets.domain.threads import RULE_BASED, build_dialogues, llm_merge
-from reviewbench_assets.domain.forum import parse_forum, row_fields
 from resources.llm_client import LLMCache
+from resources.store import store_from_uri
+from reviewbench_assets.domain.card import extra_config_splits, render_dataset_card
+from reviewbench_assets.domain.forum import parse_forum, row_fields
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.re2 import (
     PAPER_PLACEHOLDER,
@@ -22,11 +21,11 @@ from reviewbench_assets.domain.re2 import (
     review_record,
     split_of,
 )
-from reviewbench_assets.stages.re2_writer import write_venue_outputs
-from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
-from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
+from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REVIEWBENCH_SCHEMA
+from reviewbench_assets.domain.threads import RULE_BASED, build_dialogues, llm_merge
+from reviewbench_assets.stages.card_writer import write_dataset_card
 from reviewbench_assets.stages.corpus_writer import assemble_conference_split
-from resources.store import store_from_uri
+from reviewbench_assets.stages.re2_writer import write_venue_outputs
 
 
 class _Echo:

@@ -7,7 +7,11 @@ import pytest
 
 from partitions import catalogue
 from reviewbench_assets.domain.forum import (
-    MalformedForumError, ParsedForum, parse_forum, role_of, row_fields,
+    MalformedForumError,
+    ParsedForum,
+    parse_forum,
+    role_of,
+    row_fields,
 )
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_COLUMNS
 

@@ -6,8 +6,7 @@ from collections import Counter
 import pytest
 
 from partitions.catalogue import catalogue
-from resources.openreview_api import (CredentialsError, OpenReviewError, RateLimitedError, is_retryable,
-                                      stops_the_run)
+from resources.openreview_api import CredentialsError, OpenReviewError, RateLimitedError, is_retryable, stops_the_run
 from resources.store import store_from_uri
 from reviewbench_assets.stages.crawl import CrawlShortfall, crawl_forums
 

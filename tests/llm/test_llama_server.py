@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from reviewbench_assets.domain.threads import RULE_BASED, build_dialogues, llm_merge, reminder_candidates
 from resources.llm_client import LLMCache, OpenAICompatibleClient
-from reviewbench_assets.domain.llm import LLMSteps, check_merge
 from resources.store import store_from_uri
+from reviewbench_assets.domain.llm import LLMSteps, check_merge
+from reviewbench_assets.domain.threads import RULE_BASED, build_dialogues, llm_merge, reminder_candidates
 
 pytestmark = pytest.mark.timeout(300)
 

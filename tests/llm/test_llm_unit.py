@@ -6,6 +6,8 @@ import json
 import pytest
 
 from resources.llm import LLMResource, VLLMRayClient, vllm_row
+from resources.llm_client import LLMCache, OpenAICompatibleClient
+from resources.store import store_from_uri
 from reviewbench_assets.domain.llm import (
     MERGE_PROMPT_VERSION,
     MERGE_SCHEMA,
@@ -16,8 +18,6 @@ from reviewbench_assets.domain.llm import (
     merge_request,
     parse_answer,
 )
-from resources.llm_client import LLMCache, OpenAICompatibleClient
-from resources.store import store_from_uri
 
 PARTS = [("Response to Reviewer abcd (1/2)", "We thank the reviewer. Q1: the ablation in Table 3 "
           "shows a 2.1 point gain from the gating module on all five datasets."),

@@ -8,8 +8,15 @@ import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from ocr_ray.engines import (AutoEngine, EngineNotAvailableError, RapidOcrEngine, TesseractEngine, classify_page,
-                             get_engine, order_lines)
+from ocr_ray.engines import (
+    AutoEngine,
+    EngineNotAvailableError,
+    RapidOcrEngine,
+    TesseractEngine,
+    classify_page,
+    get_engine,
+    order_lines,
+)
 from ocr_ray.pipeline import PAGE_SEPARATOR, PdfTask, run_pipeline
 from tests.ocr.conftest import page_sentences, write_two_column_pdf
 

@@ -52,7 +52,7 @@ def _table_scan():
     boxes, texts = [], []
     for r, row in enumerate(rows):
         top = 310 + r * 11.5  # 11.5 pt row pitch, 17 pt tall OCR boxes: neighbours overlap
-        for (x0, x1), text in zip(xs, row):
+        for (x0, x1), text in zip(xs, row, strict=False):
             boxes.append(_box(x0, top, x1, top + 17))
             texts.append(text)
     image = _jpeg(lambda d: [d.rectangle([170 * SCALE, y * SCALE, 390 * SCALE, y * SCALE + 1], fill=0)

@@ -166,7 +166,7 @@ def test_text_layer_is_one_stage_of_whole_papers_in_order(ray_session, pdf_corpu
     assert [row["task_index"] for row in rows] == list(range(len(tasks)))
     papers = list(run_pipeline(tasks, engine=engine))
     assert [p.forum_id for p in papers] == [t.forum_id for t in tasks]
-    for paper, forum_id in zip(papers, order):
+    for paper, forum_id in zip(papers, order, strict=False):
         if forum_id in GOOD:
             assert paper.error is None and paper.num_pages == GOOD[forum_id]
             assert paper.pages_by_engine == {"text-layer": GOOD[forum_id]}

@@ -9,7 +9,7 @@ import string
 import pytest
 
 from ocr_ray.layout.model import Fragment, PageLayout
-from ocr_ray.layout.recode import RECODE_MIN_AGREEMENT, aligned_pairs, agreement, choose_sample, cross_agreement, learn
+from ocr_ray.layout.recode import RECODE_MIN_AGREEMENT, agreement, aligned_pairs, choose_sample, cross_agreement, learn
 from ocr_ray.text_repair import recode_garbled
 
 SENTENCES = [
@@ -30,7 +30,7 @@ def _cipher(seed: int) -> dict[str, str]:
     for alphabet in (string.ascii_lowercase, string.ascii_uppercase):
         shuffled = list(alphabet)
         rng.shuffle(shuffled)
-        out.update(zip(alphabet, shuffled))
+        out.update(zip(alphabet, shuffled, strict=False))
     return out
 
 
@@ -82,7 +82,7 @@ def test_a_text_layer_that_is_no_substitution_is_not_recoded():
 
 def test_words_that_ocr_merges_or_splits_are_skipped_not_misaligned():
     pairs = aligned_pairs("Bcd efg hij klm", "abc def ghijkl")  # OCR merged the last two words
-    assert pairs == list(zip("Bcd", "abc")) + list(zip("efg", "def"))
+    assert pairs == list(zip("Bcd", "abc", strict=False)) + list(zip("efg", "def", strict=False))
 
 
 def test_the_sample_reaches_the_one_word_holding_a_rare_capital():

@@ -100,7 +100,7 @@ def test_bad_pdfs_end_as_recorded_reasons(replica, tmp_path, monkeypatch):
     fx, rep = replica
     with_marker = [f.forum_id for f in fx.venues[PK].forums.values() if f.expected_marker]
     assert len(with_marker) >= len(BAD_KINDS) + 1
-    bad = dict(zip(with_marker, BAD_KINDS))
+    bad = dict(zip(with_marker, BAD_KINDS, strict=False))
     rep.set_faults(FaultConfig(bad_pdfs=bad))
     try:
         result = _run(rep, tmp_path, monkeypatch)

@@ -2,7 +2,7 @@
 it refreshes everything downstream of `tmlr`, the venue chain, `tmlr_split` and the dataset card."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import dagster as dg
 import pyarrow.parquet as pq
@@ -10,16 +10,15 @@ import pytest
 
 from openreview_replica import ReplicaServer, build_fixtures
 from reviewbench_assets import paths
-from reviewbench_assets.definitions import ASSETS
+from reviewbench_assets.definitions import ASSETS, build_resources
 from reviewbench_assets.schedules import nightly_tmlr_refresh, tmlr_refresh_job, venue_pipeline_job
-from reviewbench_assets.definitions import build_resources
 from tests.ops.procs import replica_env
 
 pytestmark = pytest.mark.slow
 
 
 def test_schedule_tick_requests_only_tmlr():
-    tick = datetime(2026, 3, 14, 3, 0, tzinfo=timezone.utc)
+    tick = datetime(2026, 3, 14, 3, 0, tzinfo=UTC)
     with dg.instance_for_test() as instance:
         ctx = dg.build_schedule_context(instance=instance, scheduled_execution_time=tick)
         req = nightly_tmlr_refresh(ctx)
@@ -37,7 +36,7 @@ def test_the_requested_run_refreshes_tmlr_on_the_replica(tmp_path, monkeypatch):
         fx = build_fixtures(["tmlr"], seed=0, n_forums=6)
     except (KeyError, ValueError) as e:  # pragma: no cover - the tmlr fixture is another engineer's work
         pytest.fail(f"the replica has no tmlr fixture: {e}")
-    tick = datetime(2026, 3, 14, 3, 0, tzinfo=timezone.utc)
+    tick = datetime(2026, 3, 14, 3, 0, tzinfo=UTC)
     with ReplicaServer(fx, port=0) as rep, dg.instance_for_test() as instance:
         for k, v in replica_env(rep, str(tmp_path), str(tmp_path / "home")).items():
             monkeypatch.setenv(k, v)

@@ -1,15 +1,14 @@
 """Replica forums of iclr-2024 (API v2) and iclr-2020 (API v1), crawled once per session."""
 from __future__ import annotations
 
+import pyarrow.fs as pafs
 import pytest
 
 from openreview_replica import ReplicaServer, build_fixtures
 from partitions.catalogue import catalogue
-from reviewbench_assets.stages.crawl import crawl_forums
 from resources.openreview_api import OpenReviewApi
-import pyarrow.fs as pafs
-
 from resources.store import Store
+from reviewbench_assets.stages.crawl import crawl_forums
 from reviewbench_assets.stages.pdf_choice import forum_meta
 
 VENUES = ["iclr-2024", "iclr-2020"]

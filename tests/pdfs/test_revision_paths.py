@@ -9,8 +9,14 @@ from resources.browser import BrowserResource
 from resources.openreview_api import RateLimiter
 from resources.store import Store
 from reviewbench_assets.stages.deadlines import venue_deadline_check
-from reviewbench_assets.stages.pdf_choice import (ATTACHMENT_BATCH, Cutoff, choose_for_forum, deadline_cross_check,
-                                                   initial_submission_record, initial_submission_records)
+from reviewbench_assets.stages.pdf_choice import (
+    ATTACHMENT_BATCH,
+    Cutoff,
+    choose_for_forum,
+    deadline_cross_check,
+    initial_submission_record,
+    initial_submission_records,
+)
 from tests.pdf_text import pdf_text
 from tests.pdfs.conftest import VENUES, api_for
 
@@ -99,7 +105,7 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
 
     # Sequential, one request at a time: the same records (modulo how the PDF was fetched).
     seq_store = Store(pafs.LocalFileSystem(), str(tmp_path / "seq"))
-    for meta, rec in zip(forum_metas[pk], records):
+    for meta, rec in zip(forum_metas[pk], records, strict=False):
         one = initial_submission_record(api, seq_store, meta, Cutoff.for_venue(venue), scraped[pk][meta["forum_id"]],
                                         False, False)
         keys = ("rule", "revision_id", "pdf_sha256", "pdf_pages", "error")

@@ -3,6 +3,7 @@
 import io
 import zipfile
 
+import pypdfium2
 import pytest
 import requests
 from openreview import OpenReviewException
@@ -226,7 +227,7 @@ def test_error_drop_slow_and_pdf_faults(rep, c2, fx):
     rep.set_faults(FaultConfig(corrupt_pdfs=[f.forum_id]))
     data = c2.get_pdf(f.forum_id)
     assert data.startswith(b"%PDF") and b"%%EOF" not in data[-10:]
-    with pytest.raises(Exception):
+    with pytest.raises(pypdfium2.PdfiumError):
         pdf_text(data)
     # control endpoint + slow requests
     r = requests.post(rep.api_v2_url + "/_replica/faults", json={"slow_ms": 150, "path_prefix": "/groups"})

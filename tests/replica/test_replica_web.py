@@ -125,7 +125,7 @@ def test_reader_takes_the_pages_own_api_answers(rep, fx, c2):
     assert got.requests[ids[0]]["api"] == 2 and got.requests[ids[2]]["api"] == 4
     v2 = OpenReviewApi(rep.api_v2_url, "v2", None, None, token=c2.token)
     v1 = OpenReviewApi(rep.api_v1_url, "v1", None, None, token=c2.token)
-    for fid, api in zip(ids, (v2, v2, v1, v1)):
+    for fid, api in zip(ids, (v2, v2, v1, v1), strict=False):
         assert isinstance(got[fid], list), got[fid]
         assert sorted(got[fid], key=lambda r: r.revision_id) == sorted(api_revisions(api, fid),
                                                                       key=lambda r: r.revision_id)

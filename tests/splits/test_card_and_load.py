@@ -12,8 +12,8 @@ from reviewbench_assets.domain.card import (
     rating_histogram,
     render_dataset_card,
 )
-from reviewbench_assets.stages.card_writer import write_dataset_card
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_SCHEMA
+from reviewbench_assets.stages.card_writer import write_dataset_card
 from reviewbench_assets.stages.corpus_writer import (
     compute_split_stats,
     write_conference_split,

@@ -7,14 +7,14 @@ import pyarrow.parquet as pq
 
 from reviewbench_assets.domain.re2 import split_of
 from reviewbench_assets.domain.schema import (
+    PROVENANCE_SCHEMA,
     REBUTTAL_CONFIG_SCHEMA,
     REBUTTAL_RECORD_SCHEMA,
     REVIEW_CONFIG_SCHEMA,
     REVIEW_RECORD_SCHEMA,
 )
-from reviewbench_assets.stages.re2_writer import config_split_reader
-from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
+from reviewbench_assets.stages.re2_writer import config_split_reader
 
 
 def test_iter_parquet_batches_reads_row_group_by_row_group(tmp_path, local_fs, rows_factory, input_writer):
@@ -80,7 +80,7 @@ def test_config_split_reader_keeps_input_order_and_joins_provenance(tmp_path, lo
             table = reader.read_all()
             assert all(split_of(p, 0.3) == part for p in table.column("paper_id").to_pylist())
             keys = (table.column("paper_id").to_pylist() if name == "review" else
-                    list(zip(table.column("paper_id").to_pylist(), table.column("reviewer_id").to_pylist())))
+                    list(zip(table.column("paper_id").to_pylist(), table.column("reviewer_id").to_pylist(), strict=False)))
             want = [k for k in expected[name] if split_of(k if name == "review" else k[0], 0.3) == part]
             assert keys == want  # input order, reviewers of a paper in file order
             for row in table.select(["paper_id", "pdf_sha256", "crawled_at"]).to_pylist():
