@@ -224,12 +224,27 @@ class VenueYear(BaseModel):
                 raise ValueError(f"key {self.key!r} does not carry year {self.year}")
             if self.deadline is None:
                 raise ValueError("deadline is required for a venue-year (date, time, tz, source, confidence)")
+            _deadline_near_year(self.deadline.date, self.year)
         if m["track"] and m["track"] not in self.tracks:
             raise ValueError(f"key track {m['track']!r} is not among tracks {list(self.tracks)}")
         for track in self.track_from_venue:
             if track not in self.tracks:
                 raise ValueError(f"track_from_venue names unknown track {track!r}")
         return self
+
+
+# A full-paper deadline lies months before the venue (ICLR 2024's: 2023-09-28) or, for a journal
+# track, within its year; one further than this from the venue's calendar year is a typo (a 2032
+# deadline for iclr-2024), and the cut-off it sets would choose the wrong revision for every paper.
+MAX_DEADLINE_DISTANCE_DAYS = 548  # 18 months
+
+
+def _deadline_near_year(day: Date, year: int) -> None:
+    start, end = Date(year, 1, 1), Date(year, 12, 31)
+    distance = (start - day).days if day < start else (day - end).days if day > end else 0
+    if distance > MAX_DEADLINE_DISTANCE_DAYS:
+        raise ValueError(f"deadline {day.isoformat()} lies {distance} days outside the venue's year {year} "
+                         f"(at most {MAX_DEADLINE_DISTANCE_DAYS}, 18 months)")
 
 
 class Catalogue(BaseModel):
@@ -258,25 +273,66 @@ class Catalogue(BaseModel):
         return [s for s in self.split_order if self.keys_for_split(s)]
 
 
+class _Where:
+    """`file:line` of a place in the catalogue document, from the YAML node tree (the line of the
+    deepest key of `path` the file has), so every error names the file, the line, the entry and the field."""
+
+    def __init__(self, source: str, lines: dict[tuple, int] | None = None):
+        self.source, self.lines = source, lines or {}
+
+    def __call__(self, *path) -> str:
+        path = tuple(path)
+        while path and path not in self.lines:
+            path = path[:-1]
+        line = self.lines.get(path)
+        return f"{self.source}:{line}" if line else self.source
+
+
+def _node_lines(node: yaml.Node, path: tuple = ()) -> dict[tuple, int]:
+    """Document path (keys and list indices) -> 1-based line, for every node of the document."""
+    out = {path: node.start_mark.line + 1}
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            out.update(_node_lines(value, path + (key.value,)))
+            out[path + (key.value,)] = key.start_mark.line + 1
+    elif isinstance(node, yaml.SequenceNode):
+        for i, value in enumerate(node.value):
+            out.update(_node_lines(value, path + (i,)))
+    return out
+
+
+class _CatalogueLoader(yaml.SafeLoader):
+    """SafeLoader without the implicit timestamp type: dates stay strings until pydantic parses them,
+    so an impossible one (2023-09-31) is reported with its entry, field and line instead of a bare
+    `ValueError: day is out of range for month` from inside the YAML constructor."""
+
+
+_CatalogueLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+
+TOP_LEVEL_FIELDS = ("splits", "tracks", "families", "rating_scales", "defaults", "venues")
+
+
 def _entry_label(raw: dict, index: int) -> str:
     key = raw.get("key") if isinstance(raw, dict) else None
     return f"entry #{index} (key={key!r})" if key else f"entry #{index}"
 
 
-def _names(doc: dict, field: str, source: str, problems: list[str]) -> list[str]:
+def _names(doc: dict, field: str, where: _Where, problems: list[str]) -> list[str]:
     names = doc.get(field)
     if not isinstance(names, list) or not names:
-        problems.append(f"{source}: field {field}: a non-empty list of names is required")
+        problems.append(f"{where(field)}: field {field}: a non-empty list of names is required")
         return []
     for n in names:
         if not isinstance(n, str) or not _NAME_RE.match(n):
-            problems.append(f"{source}: field {field}: {n!r} is not a lower-case name")
+            problems.append(f"{where(field)}: field {field}: {n!r} is not a lower-case name")
     if len(set(names)) != len(names):
-        problems.append(f"{source}: field {field}: duplicate names")
+        problems.append(f"{where(field)}: field {field}: duplicate names")
     return [n for n in names if isinstance(n, str)]
 
 
-def _scales(doc: dict, source: str, problems: list[str]) -> dict[str, dict[str, Scale]]:
+def _scales(doc: dict, where: _Where, problems: list[str]) -> dict[str, dict[str, Scale]]:
     """Named scale sets: name -> {union score field: Scale}; `[min, max]` or `[min, max, {labels}]`."""
     out: dict[str, dict[str, Scale]] = {}
     for name, fields in (doc.get("rating_scales") or {}).items():
@@ -287,47 +343,52 @@ def _scales(doc: dict, source: str, problems: list[str]) -> dict[str, dict[str, 
                     raise ValueError("give [min, max] or [min, max, {label: number}]")
                 out[name][field] = Scale(min=spec[0], max=spec[1], labels=spec[2] if len(spec) == 3 else {})
             except (ValueError, ValidationError) as exc:
-                problems.append(f"{source}: rating_scales.{name}.{field}: {exc}")
+                problems.append(f"{where('rating_scales', name, field)}: rating_scales.{name}.{field}: {exc}")
     return out
 
 
-def parse_catalogue(doc: dict, source: str = "<catalogue>") -> Catalogue:
-    """Validate a catalogue document; errors name the entry and the field."""
-    problems: list[str] = []
-    split_order = _names(doc, "splits", source, problems)
-    track_names = _names(doc, "tracks", source, problems)
+def parse_catalogue(doc: dict, source: str = "<catalogue>", lines: dict[tuple, int] | None = None) -> Catalogue:
+    """Validate a catalogue document; errors name the file (and line, given `lines`), the entry and the field."""
+    where = _Where(source, lines)
+    if not isinstance(doc, dict):
+        raise CatalogueError(f"invalid venue catalogue:\n  {where()}: "
+                             + ("the file is empty" if doc is None else f"a mapping is required, got {type(doc).__name__}"))
+    problems: list[str] = [f"{where(k)}: unknown top-level field {k!r}; known: {', '.join(TOP_LEVEL_FIELDS)}"
+                           for k in doc if k not in TOP_LEVEL_FIELDS]
+    split_order = _names(doc, "splits", where, problems)
+    track_names = _names(doc, "tracks", where, problems)
     families: dict[str, Family] = {}
     for name, raw in (doc.get("families") or {}).items():
         try:
             fam = Family.model_validate(raw)
         except ValidationError as exc:
-            problems.append(f"{source}: families.{name}: {exc.errors()[0]['msg']}")
+            problems.append(f"{where('families', name)}: families.{name}: {exc.errors()[0]['msg']}")
             continue
         if fam.split not in split_order:
-            problems.append(f"{source}: families.{name}: field split: {fam.split!r} is not among splits {split_order}")
+            problems.append(f"{where('families', name)}: families.{name}: field split: {fam.split!r} is not among splits {split_order}")
         families[name] = fam
-    scale_sets = _scales(doc, source, problems)
+    scale_sets = _scales(doc, where, problems)
     defaults = doc.get("defaults", {})
     venues, seen = [], set()
     for i, raw in enumerate(doc.get("venues") or []):
         label = _entry_label(raw, i)
         if not isinstance(raw, dict):
-            problems.append(f"{source}: {label}: must be a mapping")
+            problems.append(f"{where('venues', i)}: {label}: must be a mapping")
             continue
         local: list[str] = []
         conf = raw.get("conference")
         if conf not in families:
-            local.append(f"{source}: {label}: field conference: {conf!r} is not a family; known: {', '.join(families)}")
+            local.append(f"{where('venues', i, 'conference')}: {label}: field conference: {conf!r} is not a family; known: {', '.join(families)}")
         for track in raw.get("tracks") or {}:
             if track not in track_names:
-                local.append(f"{source}: {label}: field tracks: unknown track {track!r}; known: {', '.join(track_names)}")
+                local.append(f"{where('venues', i, 'tracks', track)}: {label}: field tracks: unknown track {track!r}; known: {', '.join(track_names)}")
         split = raw.get("split") or (families[conf].split if conf in families else "")
         if split and split not in split_order:
-            local.append(f"{source}: {label}: field split: {split!r} is not among splits {split_order}")
+            local.append(f"{where('venues', i, 'split')}: {label}: field split: {split!r} is not among splits {split_order}")
         scales: dict[str, Scale] = {}
         for sname in raw.get("scales") or []:
             if sname not in scale_sets:
-                local.append(f"{source}: {label}: field scales: unknown scale set {sname!r}; known: {', '.join(scale_sets)}")
+                local.append(f"{where('venues', i, 'scales')}: {label}: field scales: unknown scale set {sname!r}; known: {', '.join(scale_sets)}")
             else:
                 scales.update(scale_sets[sname])
         api = raw.get("api")
@@ -339,18 +400,20 @@ def parse_catalogue(doc: dict, source: str = "<catalogue>") -> Catalogue:
                                               "invitations": base})
         except ValidationError as exc:
             for err in exc.errors():
-                field = ".".join(str(p) for p in err["loc"]) or "(entry)"
-                local.append(f"{source}: {label}: field {field}: {err['msg']}")
+                loc = tuple("split" if p == "split_name" else p for p in err["loc"])
+                field = ".".join(str(p) for p in loc) or "(entry)"
+                value = f" ({err['input']})" if isinstance(err.get("input"), str | int | float) else ""
+                local.append(f"{where('venues', i, *loc)}: {label}: field {field}: {err['msg']}{value}")
             entry = None
         problems.extend(local)
         if entry is None or local:
             continue
         if entry.key in seen:
-            problems.append(f"{source}: {label}: field key: duplicate key {entry.key!r}")
+            problems.append(f"{where('venues', i, 'key')}: {label}: field key: duplicate key {entry.key!r}")
         seen.add(entry.key)
         venues.append(entry)
     if not venues and not problems:
-        problems.append(f"{source}: no venues")
+        problems.append(f"{where()}: no venues")
     if problems:
         raise CatalogueError("invalid venue catalogue:\n  " + "\n  ".join(problems))
     return Catalogue(venues=tuple(venues), split_order=tuple(split_order), families=families,
@@ -358,8 +421,29 @@ def parse_catalogue(doc: dict, source: str = "<catalogue>") -> Catalogue:
 
 
 def load_catalogue(path: Path | str = CATALOGUE_PATH) -> Catalogue:
+    """Read and validate a catalogue file; every error names the file, the line, the entry and the field."""
     path = Path(path)
-    return parse_catalogue(yaml.safe_load(path.read_text()), source=path.name)
+    source = str(path)
+    try:
+        loader = _CatalogueLoader(path.read_text(encoding="utf-8"))
+        try:
+            node = loader.get_single_node()
+            doc = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as exc:
+        # The parser notices a syntax error where it stops (problem_mark), which can be lines after
+        # the construct it was reading (context_mark, e.g. where an unclosed bracket opened): both.
+        mark, context = getattr(exc, "problem_mark", None), getattr(exc, "context_mark", None)
+        mark = mark or context
+        at = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
+        reason = getattr(exc, "problem", None) or str(exc)
+        if getattr(exc, "context", None):
+            reason += f" ({exc.context}" + (f" at line {context.line + 1})" if context else ")")
+        raise CatalogueError(f"invalid venue catalogue:\n  {at}: YAML syntax: {reason}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CatalogueError(f"invalid venue catalogue:\n  {source}: cannot be read: {exc}") from None
+    return parse_catalogue(doc, source=source, lines=_node_lines(node) if node is not None else None)
 
 
 def catalogue_path() -> Path:

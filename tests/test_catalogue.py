@@ -165,3 +165,75 @@ def test_reviewbench_catalogue_env_names_another_file(tmp_path):
     env["REVIEWBENCH_CATALOGUE"] = str(tmp_path / "missing.yaml")
     bad = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert bad.returncode != 0 and "names no catalogue file" in bad.stderr
+
+
+# --- errors in a catalogue file name the file, the line, the entry and the field (issue 22) ------------
+
+def _write_catalogue(tmp_path, text: str):
+    path = tmp_path / "venues.yaml"
+    path.write_text(text)
+    return path
+
+
+def _line_of(text: str, needle: str) -> int:
+    return text[:text.index(needle)].count("\n") + 1
+
+
+def _load_error(path) -> str:
+    from partitions.catalogue import load_catalogue
+    with pytest.raises(CatalogueError) as exc:
+        load_catalogue(path)
+    return str(exc.value)
+
+
+def test_yaml_syntax_error_names_file_and_line(tmp_path):
+    text = CATALOGUE_PATH.read_text()
+    broken = text.replace("  - {key: iclr-2024, conference: iclr, year: 2024, api: v2,",
+                          "  - {key: iclr-2024, conference: iclr, year: 2024, api: v2, tracks: {main: [unclosed,", 1)
+    path = _write_catalogue(tmp_path, broken)
+    msg = _load_error(path)
+    assert f"{path}:" in msg and "YAML syntax" in msg and "<unicode string>" not in msg
+    line = int(msg.split(f"{path}:")[1].split(":")[0])
+    bad = _line_of(broken, "[unclosed")
+    # the parser stops a few lines after the unclosed bracket and names the line where the entry opened
+    assert bad <= line <= bad + 5 and f"at line {bad})" in msg
+
+
+def test_impossible_date_names_file_line_entry_and_field(tmp_path):
+    text = CATALOGUE_PATH.read_text()
+    start = text.index("{key: iclr-2024,")
+    date_at = text.index("date: 2023-09-28", start)
+    broken = text[:date_at] + "date: 2023-09-31" + text[date_at + len("date: 2023-09-28"):]
+    path = _write_catalogue(tmp_path, broken)
+    msg = _load_error(path)
+    assert f"{path}:{_line_of(broken, 'date: 2023-09-31')}: " in msg
+    assert "key='iclr-2024'" in msg and "field deadline.date" in msg and "2023-09-31" in msg
+
+
+def test_empty_file_is_named(tmp_path):
+    for text in ("", "# only a comment\n"):
+        path = _write_catalogue(tmp_path, text)
+        msg = _load_error(path)
+        assert f"{path}: the file is empty" in msg
+
+
+def test_unknown_keys_name_line_entry_and_field(tmp_path):
+    text = CATALOGUE_PATH.read_text()
+    broken = text.replace("{key: iclr-2024, conference: iclr,", "{key: iclr-2024,\n     deadlien: oops, conference: iclr,", 1)
+    broken = "venus: []\n" + broken
+    path = _write_catalogue(tmp_path, broken)
+    msg = _load_error(path)
+    assert f"{path}:{_line_of(broken, 'deadlien')}: entry #" in msg and "key='iclr-2024'" in msg
+    assert "field deadlien: Extra inputs are not permitted" in msg
+    assert f"{path}:1: unknown top-level field 'venus'" in msg
+
+
+def test_deadline_far_from_the_venue_year_is_refused(tmp_path):
+    text = CATALOGUE_PATH.read_text()
+    start = text.index("{key: iclr-2024,")
+    date_at = text.index("date: 2023-09-28", start)
+    broken = text[:date_at] + "date: 2032-09-28" + text[date_at + len("date: 2023-09-28"):]
+    msg = _load_error(_write_catalogue(tmp_path, broken))
+    assert "key='iclr-2024'" in msg and "deadline 2032-09-28 lies" in msg and "outside the venue's year 2024" in msg
+    # every real entry is within the bound (ICLR's deadlines are 4 months before its year)
+    assert catalogue().get("iclr-2024").deadline.date.isoformat() == "2023-09-28"
