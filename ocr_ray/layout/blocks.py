@@ -11,6 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ocr_ray.layout.math_hook import UNREAD_MARK, display_math
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.order import lines_of, xy_cut
 
@@ -33,6 +34,7 @@ class Line:
     kind: str
     left: float  # column edges
     right: float
+    glyphs: list | None = None  # the fragments' glyphs when all carry them (``math``)
 
     @property
     def cy(self) -> float:
@@ -52,7 +54,8 @@ def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
                 max(f.y1 for f in frags), " ".join(f.text for f in frags), main.size,
                 all(f.bold for f in frags if len(f.text) > 1) or main.bold and len(frags) == 1,
                 sum(f.math * len(f.text) for f in frags) / chars,
-                "table" if any(f.kind == "table" for f in frags) else "text", *edges)
+                "table" if any(f.kind == "table" for f in frags) else "text", *edges,
+                [g for f in frags for g in f.glyphs] if all(f.glyphs for f in frags) else None)
 
 
 def page_lines(page: PageLayout) -> list[Line]:
@@ -68,6 +71,7 @@ def page_lines(page: PageLayout) -> list[Line]:
                 prev.text, prev.x1 = f"{prev.text} {line.text}", line.x1
                 prev.y0, prev.y1 = min(prev.y0, line.y0), max(prev.y1, line.y1)
                 prev.math = max(prev.math, line.math)
+                prev.glyphs = prev.glyphs + line.glyphs if prev.glyphs and line.glyphs else None
                 continue
             lines.append(line)
     return lines
@@ -122,6 +126,13 @@ def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
             blocks.append(join_lines([ln.text for ln in para]))
             para.clear()
         if math:
+            built = display_math(math, page.rules)
+            if built is not None and built != UNREAD_MARK:
+                blocks.append(built)
+                math.clear()
+                return
+            if built == UNREAD_MARK:  # the builder could not read it: the glyph text, marked
+                blocks.append(UNREAD_MARK)
             text = " ".join(ln.text for ln in math)
             number = _EQ_NUMBER.search(text)
             body_text = _EQ_NUMBER.sub("", text) if number else text

@@ -75,6 +75,7 @@ class _Builder:
         self.last_x0 = 0.0
         self.last_box = (0.0, 0.0, 0.0, 0.0)
         self.unit = ""  # letters of the current glyph so far (a ligature gives several)
+        self.glyphs: list = []  # [index, text, font] per character, kept for fragments with maths
 
     def flush(self) -> None:
         if self.chars:
@@ -82,13 +83,15 @@ class _Builder:
             if text:
                 n = len(self.chars)
                 font = max(self.fonts, key=self.fonts.__getitem__) if self.fonts else ""
-                self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font))
+                self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font,
+                                         glyphs=self.glyphs if self.math or n <= 8 else None))
         self.chars = []
+        self.glyphs = []
         self.fonts = {}
         self.space = False
 
     def add(self, ch: str, x0: float, y0: float, x1: float, y1: float, size: float, bold: bool, math: bool,
-            font: str = ""):
+            font: str = "", index: int = -1):
         box = (x0, y0, x1, y1)
         last = self.last_box
         if abs(x0 - last[0]) < 0.01 and abs(x1 - last[2]) < 0.01 and abs(y0 - last[1]) < 0.01 \
@@ -132,6 +135,7 @@ class _Builder:
             if len(self.chars) < 3 and size > self.size:
                 self.size = size
         self.chars.append(ch)
+        self.glyphs.append((index, ch, size, font))
         self.last_x0 = x0
         self.bold += bold
         self.math += math or ch in MATH_CHARS
@@ -198,8 +202,11 @@ def page_layout(pdf_page: Any) -> PageLayout:
                 builder.flush()
                 continue
             if code in (32, 0xA0):
-                builder.space = True
-                continue
+                key = _text_object_address(raw, i) if code == 32 else 0
+                if not key or not (cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key)
+                                   )[3].startswith("CMEX"):
+                    builder.space = True
+                    continue
             if code < 32 and code not in (2,):
                 continue
             ch = "-" if code == 2 else chr(code)  # PDFium marks a line-end hyphen as U+0002
@@ -218,13 +225,35 @@ def page_layout(pdf_page: Any) -> PageLayout:
                 continue
             size = get_size(raw, i) or (rect.top - rect.bottom)
             builder.add(ch, rect.left - left, height - (rect.top - bottom), rect.right - left,
-                        height - (rect.bottom - bottom), size, bold, math, font)
+                        height - (rect.bottom - bottom), size, bold, math, font, i)
         builder.flush()
+        _glyph_geometry(raw, builder.out, height, left, bottom)
     finally:
         textpage.close()
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
     return PageLayout(width, height, builder.out, page_rules(pdf_page, height, left, bottom))
+
+
+def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: float, bottom: float) -> None:
+    """Tight box and baseline of each glyph of the fragments that hold maths (the math builder's
+    input), read only for those: two PDFium calls per glyph would slow every page down."""
+    import pypdfium2.raw as pdfium_c
+
+    l, r, b, t = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    ox, oy = ctypes.c_double(), ctypes.c_double()
+    for fragment in fragments:
+        if not fragment.glyphs:
+            continue
+        out = []
+        for index, ch, size, font in fragment.glyphs:
+            if index < 0 or not pdfium_c.FPDFText_GetCharBox(raw, index, l, r, b, t):
+                continue
+            pdfium_c.FPDFText_GetCharOrigin(raw, index, ox, oy)
+            out.append([ch, round(l.value - left, 2), round(height - (t.value - bottom), 2),
+                        round(r.value - left, 2), round(height - (b.value - bottom), 2),
+                        round(height - (oy.value - bottom), 2), round(size, 2), font])
+        fragment.glyphs = out or None
 
 
 def page_rules(pdf_page: Any, height: float, left: float = 0.0, bottom: float = 0.0) -> list[Rule]:

@@ -1,0 +1,321 @@
+"""Display and inline maths of a born-digital page -> LaTeX, from glyph geometry and fonts.
+
+Input: the glyphs of a candidate region (``Fragment.glyphs``: text, tight box, baseline, size,
+font; only fragments that hold maths carry them) and the page's horizontal rules. A formula is
+read as TeX sets it:
+
+* a rule with glyphs just above and below, inside its span, is a fraction bar; a rule that starts
+  where a radical sign ends is the radical's vinculum (``\\sqrt``);
+* a big operator (CMEX sum, product, union...) takes the glyphs centred above and below it as its
+  limits; integrals take them at the side;
+* on the remaining row, glyphs set smaller and raised from the row's baseline are superscripts,
+  lowered ones subscripts (each script read again as a row of its own: ``e^{x_i}``);
+* the font picks the alphabet (``math_symbols.font_alphabet``), CMEX is read by code.
+
+``build`` returns None when a glyph cannot be read (an unmapped CMEX code, a private-use
+character): the caller then keeps the glyph text and counts the formula as unreadable, the signal
+that routes a page to a VLM engine.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ocr_ray.layout.math_symbols import (
+    BIG_OPERATORS,
+    CMEX,
+    DELIMITERS,
+    OPERATOR_NAMES,
+    SIDE_LIMITS,
+    SYMBOLS,
+    font_alphabet,
+)
+from ocr_ray.layout.model import Rule
+
+_TAG = re.compile(r"^\((\d+[a-z]?)\)$")
+
+
+class Unreadable(Exception):
+    """A glyph the builder has no reading for."""
+
+
+@dataclass
+class Atom:
+    tex: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    base: float
+    size: float
+    kind: str = "ord"  # ord | op (big operator) | radical | roman (a letter of an upright font) | box
+    alphabet: str = ""
+
+    @property
+    def cx(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+
+def _atom(glyph: list) -> Atom | None:
+    ch, x0, y0, x1, y1, base, size, font = glyph
+    name = font.upper()
+    alphabet = font_alphabet(name)
+    kind = "ord"
+    if name.startswith("CMEX") and len(ch) == 1 and ord(ch) < 0x80:
+        tex = CMEX.get(ord(ch))
+        if tex is None:
+            raise Unreadable(f"cmex {ord(ch):#x}")
+        if not tex:
+            return None  # a piece of a tall delimiter
+        if tex in ("HAT", "TILDE"):
+            return None  # wide accents: the accented glyphs are kept, the accent is not read
+        if tex == "RADICAL":
+            kind = "radical"
+            tex = r"\sqrt"
+    elif ch.isascii() and ch.isalpha():
+        tex = ch
+        if alphabet == "rm":
+            kind = "roman"
+        elif alphabet:
+            tex = f"{alphabet}{{{ch}}}"
+    elif ch.isdigit() and ch.isascii():
+        tex = f"{alphabet}{{{ch}}}" if alphabet in (r"\mathbf", r"\boldsymbol") else ch
+    elif ch in SYMBOLS:
+        tex = SYMBOLS[ch]
+    elif ch in "()[]|/.,;:!?+-=<>'*@":
+        tex = ch
+    elif ch == "√":
+        tex, kind = r"\sqrt", "radical"
+    else:
+        raise Unreadable(repr(ch))
+    if tex in BIG_OPERATORS:
+        kind = "op"
+    if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
+        tex = rf"\boldsymbol{{{tex}}}"
+    return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
+
+
+def _union(atoms: list[Atom], tex: str, base: float, size: float, kind: str = "box") -> Atom:
+    return Atom(tex, min(a.x0 for a in atoms), min(a.y0 for a in atoms), max(a.x1 for a in atoms),
+                max(a.y1 for a in atoms), base, size, kind)
+
+
+def _main_size(atoms: list[Atom]) -> float:
+    sizes = [a.size for a in atoms if a.kind not in ("op", "radical", "box")] or [a.size for a in atoms]
+    return max(sizes)
+
+
+def _main_base(atoms: list[Atom], size: float) -> float:
+    counts: dict[float, int] = {}
+    for a in atoms:
+        if a.kind not in ("op", "radical") and abs(a.size - size) < 0.5:
+            key = round(a.base, 0)
+            counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return atoms[0].base
+    return max(counts, key=lambda k: (counts[k], -k))
+
+
+def _take(atoms: list[Atom], keep) -> tuple[list[Atom], list[Atom]]:
+    inside = [a for a in atoms if keep(a)]
+    return inside, [a for a in atoms if not keep(a)]
+
+
+def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> list[Atom]:
+    # the widest rule first: a fraction inside a numerator is read when the numerator is
+    for rule in sorted(rules, key=lambda r: r.x0 - r.x1):
+        if not atoms:
+            break
+        inside = [r for r in rules if r is not rule and rule.x0 - 1 <= r.x0 and r.x1 <= rule.x1 + 1]
+        radical = next((a for a in atoms if a.kind == "radical" and abs(a.x1 - rule.x0) < 2.0
+                        and abs(a.y0 - rule.y0) < 2.0), None)
+        if radical is not None:
+            body, rest = _take(atoms, lambda a, r=rule, rad=radical: a is not rad and r.x0 - 1 <= a.cx <= r.x1 + 1
+                               and r.y1 - 1 <= a.y0 and a.y1 <= rad.y1 + 1)
+            if not body:
+                continue
+            rest = [a for a in rest if a is not radical]
+            inner = _row(body, inside)
+            base = _main_base(body, _main_size(body))
+            atoms = rest + [_union(body + [radical], rf"\sqrt{{{inner}}}", base, _main_size(body))]
+            continue
+        reach = 2.6 * size
+        num, rest = _take(atoms, lambda a, r=rule: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y1 <= r.y0 + 1.0
+                          and a.y1 >= r.y0 - reach and a.kind != "radical" or False)
+        den, rest = _take(rest, lambda a, r=rule: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y0 >= r.y1 - 1.0
+                          and a.y0 <= r.y1 + reach)
+        if not num or not den:
+            continue
+        top, bottom = _row(num, inside), _row(den, inside)
+        # TeX's maths axis sits a quarter em above the baseline
+        atoms = rest + [_union(num + den, rf"\frac{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]
+    return atoms
+
+
+def _limits(atoms: list[Atom], size: float) -> list[Atom]:
+    ops = sorted((a for a in atoms if a.kind == "op" and a.tex not in SIDE_LIMITS), key=lambda a: a.x0)
+    for op in ops:
+        if op not in atoms:
+            continue
+        slack = 0.3 * size
+        near = [a for a in atoms if a is not op and op.x0 - slack <= a.cx <= op.x1 + slack]
+        # limits are a smaller size; a fraction or a whole line above is not one
+        upper = [a for a in near if a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.size < 0.9 * op.size
+                 or a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.kind == "ord" and a.size < size]
+        lower = [a for a in near if a.y0 >= op.y1 - 0.5 and a.y0 - op.y1 < 0.8 * size and a.size < size]
+        upper = _grow(upper, atoms, op, above=True)
+        lower = _grow(lower, atoms, op, above=False)
+        if not upper and not lower:
+            continue
+        gone = {id(a) for a in upper + lower}
+        tex = op.tex + (f"_{{{_row(lower, [])}}}" if lower else "") + (f"^{{{_row(upper, [])}}}" if upper else "")
+        merged = _union([op] + upper + lower, tex, op.base, op.size, "op")
+        merged.x0, merged.x1 = op.x0, op.x1
+        atoms = [merged if a is op else a for a in atoms if id(a) not in gone]
+    return atoms
+
+
+def _grow(limit: list[Atom], atoms: list[Atom], op: Atom, above: bool) -> list[Atom]:
+    """A limit wider than its operator ("j in T_t"): the small glyphs on the same baseline that
+    touch the ones found."""
+    if not limit:
+        return limit
+    base = limit[0].base
+    changed = True
+    while changed:
+        changed = False
+        x0, x1 = min(a.x0 for a in limit), max(a.x1 for a in limit)
+        for a in atoms:
+            if a is op or a in limit or a.size >= op.size * 0.95 and a.kind != "box":
+                continue
+            if (a.y1 <= op.y0 + 0.5) != above or (a.y0 >= op.y1 - 0.5) == above:
+                continue
+            if abs(a.base - base) < 0.6 * a.size + 2 and x0 - 0.6 * a.size <= a.x1 and a.x0 <= x1 + 0.6 * a.size:
+                limit.append(a)
+                changed = True
+    return limit
+
+
+def _row(atoms: list[Atom], rules: list[Rule]) -> str:
+    """One row of atoms (sub-rows for fractions, roots, limits) -> LaTeX."""
+    if not atoms:
+        return ""
+    size = _main_size(atoms)
+    if rules:
+        atoms = _fractions_and_roots(atoms, rules, size)
+        size = _main_size(atoms)
+    atoms = _limits(atoms, size)
+    base = _main_base(atoms, size)
+    atoms.sort(key=lambda a: (a.x0, a.y0))
+    out: list[str] = []
+    i = 0
+    while i < len(atoms):
+        a = atoms[i]
+        script = _script_kind(a, base, size)
+        if script:  # a script with no nucleus: TeX allows it ("{}^{2}")
+            out.append("{}")
+        else:
+            out.append(_word(atoms, i, out))
+            i = _word_end(atoms, i)
+        subs: list[Atom] = []
+        sups: list[Atom] = []
+        while i < len(atoms):
+            kind = _script_kind(atoms[i], base, size)
+            if not kind:
+                break
+            (sups if kind == "^" else subs).append(atoms[i])
+            i += 1
+        if subs:
+            out.append(f"_{{{_row(subs, [])}}}")
+        if sups:
+            out.append(f"^{{{_row(sups, [])}}}")
+    return _join(out)
+
+
+def _script_kind(a: Atom, base: float, size: float) -> str:
+    if a.kind == "box" or a.size > 0.9 * size:
+        return ""
+    lift = base - a.base
+    if lift > 0.12 * size:
+        return "^"
+    if lift < -0.05 * size:
+        return "_"
+    return ""
+
+
+def _word_end(atoms: list[Atom], i: int) -> int:
+    if atoms[i].kind != "roman":
+        return i + 1
+    j = i + 1
+    while j < len(atoms) and atoms[j].kind == "roman" and abs(atoms[j].size - atoms[i].size) < 0.3 \
+            and atoms[j].x0 - atoms[j - 1].x1 < 0.15 * atoms[i].size:
+        j += 1
+    return j
+
+
+def _word(atoms: list[Atom], i: int, out: list[str]) -> str:
+    """A run of upright letters: an operator name (\\log) or \\mathrm{word}."""
+    j = _word_end(atoms, i)
+    if atoms[i].kind != "roman":
+        return atoms[i].tex
+    word = "".join(a.tex for a in atoms[i:j])
+    if word in ("argmax", "argmin"):
+        return rf"\operatorname{{{word}}}"
+    if word in OPERATOR_NAMES:
+        return "\\" + word
+    return rf"\mathrm{{{word}}}"
+
+
+def _join(tokens: list[str]) -> str:
+    text = ""
+    for tok in tokens:
+        if text and text[-1].isalpha() and re.search(r"\\[A-Za-z]+$", text) and tok[:1].isalpha():
+            text += " "
+        text += tok
+    return text
+
+
+def _tag(glyphs: list[list]) -> tuple[list[list], str]:
+    """An equation number "(3)" at the right end, apart from the formula."""
+    ordered = sorted(glyphs, key=lambda g: g[1])
+    text = ""
+    for k in range(len(ordered) - 1, -1, -1):
+        text = ordered[k][0] + text
+        if ordered[k][0] == "(":
+            m = _TAG.match(text)
+            gap = ordered[k][1] - ordered[k - 1][3] if k else 0
+            if m and k and gap > 1.5 * ordered[k][6]:
+                return ordered[:k], m.group(1)
+            break
+        if len(text) > 6:
+            break
+    return glyphs, ""
+
+
+def build(glyphs: list[list], rules: list[Rule]) -> str | None:
+    """LaTeX of a formula's glyphs (with its tag as ``\\tag{n}``), or None if unreadable."""
+    glyphs, tag = _tag(glyphs)
+    if not glyphs:
+        return None
+    try:
+        atoms = [a for a in (_atom(g) for g in glyphs if g[0].strip()) if a is not None]
+    except Unreadable:
+        return None
+    if not atoms:
+        return None
+    x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)
+    y0, y1 = min(a.y0 for a in atoms), max(a.y1 for a in atoms)
+    near = [r for r in rules if r.horizontal and r.x0 >= x0 - 2 and r.x1 <= x1 + 2 and y0 - 2 <= r.y0 <= y1 + 2]
+    tex = _row(atoms, near)
+    if any(a.kind == "radical" for a in atoms) and r"\sqrt" not in tex:
+        return None
+    tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
+    tex = re.sub(r"\\sqrt(?!\{)", r"\\surd", tex)
+    return tex + (rf" \tag{{{tag}}}" if tag else "")
+
+
+def delimiters_balanced(tex: str) -> bool:
+    return tex.count("{") - tex.count(r"\{") == tex.count("}") - tex.count(r"\}")
+
+
+__all__ = ["DELIMITERS", "build", "delimiters_balanced"]
