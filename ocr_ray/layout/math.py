@@ -139,7 +139,7 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
             base = _main_base(body, _main_size(body))
             atoms = rest + [_union(body + [radical], rf"\sqrt{{{inner}}}", base, _main_size(body))]
             continue
-        reach = 2.6 * size
+        reach = 2.6 * size  # noqa: B023 - used by the lambdas below in this iteration only
         num, rest = _take(atoms, lambda a, r=rule: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y1 <= r.y0 + 1.0
                           and a.y1 >= r.y0 - reach and a.kind != "radical" or False)
         den, rest = _take(rest, lambda a, r=rule: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y0 >= r.y1 - 1.0
@@ -196,6 +196,38 @@ def _grow(limit: list[Atom], atoms: list[Atom], op: Atom, above: bool) -> list[A
     return limit
 
 
+_LIMIT_WORDS = {"max", "min", "sup", "inf", "lim", "argmax", "argmin", "limsup", "liminf"}
+
+
+def _words(atoms: list[Atom]) -> list[Atom]:
+    """Runs of upright letters on one baseline -> one atom each (an operator name such as \\max
+    takes limits like a big operator)."""
+    atoms = sorted(atoms, key=lambda a: a.x0)
+    out: list[Atom] = []
+    i = 0
+    while i < len(atoms):
+        a = atoms[i]
+        if a.kind != "roman":
+            out.append(a)
+            i += 1
+            continue
+        j = i + 1
+        while j < len(atoms) and atoms[j].kind == "roman" and abs(atoms[j].size - a.size) < 0.3 \
+                and abs(atoms[j].base - a.base) < 0.5 and atoms[j].x0 - atoms[j - 1].x1 < 0.15 * a.size:
+            j += 1
+        word = "".join(x.tex for x in atoms[i:j])
+        if word in ("argmax", "argmin"):
+            tex = rf"\operatorname{{{word}}}"
+        elif word in OPERATOR_NAMES:
+            tex = "\\" + word
+        else:
+            tex = rf"\mathrm{{{word}}}"
+        merged = _union(atoms[i:j], tex, a.base, a.size, "op" if word in _LIMIT_WORDS else "ord")
+        out.append(merged)
+        i = j
+    return out
+
+
 def _row(atoms: list[Atom], rules: list[Rule]) -> str:
     """One row of atoms (sub-rows for fractions, roots, limits) -> LaTeX."""
     if not atoms:
@@ -215,8 +247,8 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
         if script:  # a script with no nucleus: TeX allows it ("{}^{2}")
             out.append("{}")
         else:
-            out.append(_word(atoms, i, out))
-            i = _word_end(atoms, i)
+            out.append(a.tex)
+            i += 1
         subs: list[Atom] = []
         sups: list[Atom] = []
         while i < len(atoms):
@@ -228,7 +260,8 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
         if subs:
             out.append(f"_{{{_row(subs, [])}}}")
         if sups:
-            out.append(f"^{{{_row(sups, [])}}}")
+            sup = _row(sups, [])
+            out.append(sup if set(sup) == {"'"} else f"^{{{sup}}}")  # a prime is drawn raised
     return _join(out)
 
 
@@ -241,29 +274,6 @@ def _script_kind(a: Atom, base: float, size: float) -> str:
     if lift < -0.05 * size:
         return "_"
     return ""
-
-
-def _word_end(atoms: list[Atom], i: int) -> int:
-    if atoms[i].kind != "roman":
-        return i + 1
-    j = i + 1
-    while j < len(atoms) and atoms[j].kind == "roman" and abs(atoms[j].size - atoms[i].size) < 0.3 \
-            and atoms[j].x0 - atoms[j - 1].x1 < 0.15 * atoms[i].size:
-        j += 1
-    return j
-
-
-def _word(atoms: list[Atom], i: int, out: list[str]) -> str:
-    """A run of upright letters: an operator name (\\log) or \\mathrm{word}."""
-    j = _word_end(atoms, i)
-    if atoms[i].kind != "roman":
-        return atoms[i].tex
-    word = "".join(a.tex for a in atoms[i:j])
-    if word in ("argmax", "argmin"):
-        return rf"\operatorname{{{word}}}"
-    if word in OPERATOR_NAMES:
-        return "\\" + word
-    return rf"\mathrm{{{word}}}"
 
 
 def _join(tokens: list[str]) -> str:
@@ -303,12 +313,14 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
+    atoms = _words(atoms)
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)
     y0, y1 = min(a.y0 for a in atoms), max(a.y1 for a in atoms)
     near = [r for r in rules if r.horizontal and r.x0 >= x0 - 2 and r.x1 <= x1 + 2 and y0 - 2 <= r.y0 <= y1 + 2]
     tex = _row(atoms, near)
     if any(a.kind == "radical" for a in atoms) and r"\sqrt" not in tex:
         return None
+    tex = tex.replace(r"\cdot\cdot\cdot", r"\cdots").replace("...", r"\ldots")
     tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
     tex = re.sub(r"\\sqrt(?!\{)", r"\\surd", tex)
     return tex + (rf" \tag{{{tag}}}" if tag else "")

@@ -31,8 +31,7 @@ SYMBOLS = {
     "⌈": r"\lceil", "⌉": r"\rceil", "{": r"\{", "}": r"\}", "−": "-", "∣": r"\mid", "…": r"\ldots",
     "⋯": r"\cdots", "⋮": r"\vdots", "⋱": r"\ddots", "ℓ": r"\ell", "ℝ": r"\mathbb{R}", "√": r"\surd",
     "⊤": r"\top", "†": r"\dagger", "⋆": r"\star", "≜": r"\triangleq", "≔": r"\coloneqq", "∖": r"\setminus",
-    "#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "\\": r"\backslash", "~": r"\sim", "^": r"\wedge",
-    "⊤": r"\top", "ı": r"\imath", "ȷ": r"\jmath", "∠": r"\angle", "△": r"\triangle", "□": r"\square",
+    "#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "\\": r"\backslash", "~": r"\sim", "^": r"\wedge", "ı": r"\imath", "ȷ": r"\jmath", "∠": r"\angle", "△": r"\triangle", "□": r"\square",
 }
 BIG_OPERATORS = {r"\sum", r"\prod", r"\coprod", r"\int", r"\oint", r"\bigcup", r"\bigcap", r"\bigoplus",
                  r"\bigotimes", r"\bigvee", r"\bigwedge", r"\biguplus", r"\bigsqcup", r"\bigodot"}

@@ -84,7 +84,7 @@ class _Builder:
                 n = len(self.chars)
                 font = max(self.fonts, key=self.fonts.__getitem__) if self.fonts else ""
                 self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font,
-                                         glyphs=self.glyphs if self.math or n <= 8 else None))
+                                         glyphs=self.glyphs if self.math >= 0.15 * n or n <= 8 else None))
         self.chars = []
         self.glyphs = []
         self.fonts = {}
@@ -160,6 +160,18 @@ def _merge_accents(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(out))
 
 
+def _is_cmex(raw: Any, index: int, cache: dict) -> bool:
+    """A code below 33 in TeX's extension font is a big delimiter (0x20: the biggest "("), not a
+    space or a control character."""
+    import pypdfium2.raw as pdfium_c
+
+    key = _text_object_address(raw, index)
+    if not key:
+        return False
+    info = cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key)
+    return info[3].startswith("CMEX")
+
+
 def _text_object_address(raw: Any, index: int) -> int:
     """``FPDFText_GetTextObject`` as a plain address (0: none)."""
     global _GET_OBJECT_ADDRESS
@@ -201,13 +213,10 @@ def page_layout(pdf_page: Any) -> PageLayout:
             if code in (10, 13):
                 builder.flush()
                 continue
-            if code in (32, 0xA0):
-                key = _text_object_address(raw, i) if code == 32 else 0
-                if not key or not (cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key)
-                                   )[3].startswith("CMEX"):
-                    builder.space = True
-                    continue
-            if code < 32 and code not in (2,):
+            if code in (32, 0xA0) and (code == 0xA0 or not _is_cmex(raw, i, cache)):
+                builder.space = True
+                continue
+            if code < 32 and code != 2 and not _is_cmex(raw, i, cache):
                 continue
             ch = "-" if code == 2 else chr(code)  # PDFium marks a line-end hyphen as U+0002
             if not get_box(raw, i, rect_ref):
