@@ -61,8 +61,9 @@ def _atom(glyph: list) -> Atom | None:
     name = font.upper()
     alphabet = font_alphabet(name)
     kind = "ord"
-    if name.startswith("CMEX") and len(ch) == 1 and ord(ch) < 0x80:
-        tex = CMEX.get(ord(ch))
+    code = ord(ch) - 0xE000 if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xE020 else ord(ch) if len(ch) == 1 else -1
+    if name.startswith("CMEX") and 0 <= code < 0x80:
+        tex = CMEX.get(code)
         if tex is None:
             raise Unreadable(f"cmex {ord(ch):#x}")
         if not tex:

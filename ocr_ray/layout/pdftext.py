@@ -218,7 +218,9 @@ def page_layout(pdf_page: Any) -> PageLayout:
                 continue
             if code < 32 and code != 2 and not _is_cmex(raw, i, cache):
                 continue
-            ch = "-" if code == 2 else chr(code)  # PDFium marks a line-end hyphen as U+0002
+            # PDFium marks a line-end hyphen as U+0002; a CMEX code below 33 (a big delimiter) is
+            # kept in the private use area, where ``math`` reads it back by code
+            ch = "-" if code == 2 else chr(code) if code > 32 else chr(0xE000 + code)
             if not get_box(raw, i, rect_ref):
                 continue
             # the object's address, read without a ctypes pointer per character (the hot loop:
