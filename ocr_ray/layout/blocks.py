@@ -179,8 +179,9 @@ def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
         if _is_math(line) or near_math:
             if para and not math:
                 # limits above a sum are read before it: take back short lines just before
-                while para and para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left) and \
-                        line.y0 - para[-1].y1 < 0.6 * line.size:
+                # (or a numerator that reaches into the formula's line)
+                while para and (para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left) or para[-1].math >= 0.15
+                                and line.y0 < para[-1].y1) and line.y0 - para[-1].y1 < 0.6 * line.size:
                     math.insert(0, para.pop())
                 flush_para = para[:]
                 para.clear()

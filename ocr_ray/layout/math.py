@@ -91,6 +91,8 @@ def _atom(glyph: list) -> Atom | None:
         raise Unreadable(repr(ch))
     if tex in BIG_OPERATORS:
         kind = "op"
+    elif kind == "ord" and name.startswith("CMEX"):
+        kind = "delim"
     if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
         tex = rf"\boldsymbol{{{tex}}}"
     return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
@@ -102,14 +104,15 @@ def _union(atoms: list[Atom], tex: str, base: float, size: float, kind: str = "b
 
 
 def _main_size(atoms: list[Atom]) -> float:
-    sizes = [a.size for a in atoms if a.kind not in ("op", "radical", "box")] or [a.size for a in atoms]
+    sizes = [a.size for a in atoms if a.kind not in ("op", "radical", "box", "delim")] or [a.size for a in atoms]
     return max(sizes)
 
 
 def _main_base(atoms: list[Atom], size: float) -> float:
     counts: dict[float, int] = {}
     for a in atoms:
-        if a.kind not in ("op", "radical") and abs(a.size - size) < 0.5:
+        # CMEX glyphs hang from their origin: their baseline is not the row's
+        if a.kind not in ("op", "radical", "delim") and abs(a.size - size) < 0.5:
             key = round(a.base, 0)
             counts[key] = counts.get(key, 0) + 1
     if not counts:
