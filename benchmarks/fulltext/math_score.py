@@ -66,7 +66,7 @@ def _walk(node: ET.Element, out: list[str]) -> None:
         chars = node.text or ""
         for ch in chars:
             ch = _SAME.get(ch, ch)
-            if not ch:
+            if not ch or ch.isspace():  # \, \quad and friends draw nothing
                 continue
             if ch.isalpha():
                 v = variant or ("italic" if tag == "mi" and len(chars) == 1 else "normal")

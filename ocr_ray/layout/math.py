@@ -206,28 +206,25 @@ _LIMIT_WORDS = {"max", "min", "sup", "inf", "lim", "argmax", "argmin", "limsup",
 def _words(atoms: list[Atom]) -> list[Atom]:
     """Runs of upright letters on one baseline -> one atom each (an operator name such as \\max
     takes limits like a big operator)."""
-    atoms = sorted(atoms, key=lambda a: a.x0)
-    out: list[Atom] = []
+    # a limit centred under "max" lies between its letters in x: runs are read among the
+    # upright letters only
+    romans = sorted((a for a in atoms if a.kind == "roman"), key=lambda a: a.x0)
+    out = [a for a in atoms if a.kind != "roman"]
     i = 0
-    while i < len(atoms):
-        a = atoms[i]
-        if a.kind != "roman":
-            out.append(a)
-            i += 1
-            continue
+    while i < len(romans):
+        a = romans[i]
         j = i + 1
-        while j < len(atoms) and atoms[j].kind == "roman" and abs(atoms[j].size - a.size) < 0.3 \
-                and abs(atoms[j].base - a.base) < 0.5 and atoms[j].x0 - atoms[j - 1].x1 < 0.15 * a.size:
+        while j < len(romans) and abs(romans[j].size - a.size) < 0.3 and abs(romans[j].base - a.base) < 0.5 \
+                and romans[j].x0 - romans[j - 1].x1 < 0.15 * a.size:
             j += 1
-        word = "".join(x.tex for x in atoms[i:j])
+        word = "".join(x.tex for x in romans[i:j])
         if word in ("argmax", "argmin"):
             tex = rf"\operatorname{{{word}}}"
         elif word in OPERATOR_NAMES:
             tex = "\\" + word
         else:
             tex = rf"\mathrm{{{word}}}"
-        merged = _union(atoms[i:j], tex, a.base, a.size, "op" if word in _LIMIT_WORDS else "ord")
-        out.append(merged)
+        out.append(_union(romans[i:j], tex, a.base, a.size, "op" if word in _LIMIT_WORDS else "ord"))
         i = j
     return out
 
