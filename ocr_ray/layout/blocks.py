@@ -131,9 +131,11 @@ def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
                 blocks.append(built)
                 math.clear()
                 return
-            if built == UNREAD_MARK:  # the builder could not read it: the glyph text, marked
-                blocks.append(UNREAD_MARK)
             text = " ".join(ln.text for ln in math)
+            if built == UNREAD_MARK:  # the builder could not read it: the glyph text, marked, not as LaTeX
+                blocks.append(UNREAD_MARK + "\n" + text)
+                math.clear()
+                return
             number = _EQ_NUMBER.search(text)
             body_text = _EQ_NUMBER.sub("", text) if number else text
             blocks.append("$$\n" + body_text.strip() + (f" \\tag{{{number.group(1)}}}" if number else "") + "\n$$")

@@ -248,7 +248,7 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
         if script:  # a script with no nucleus: TeX allows it ("{}^{2}")
             out.append("{}")
         else:
-            out.append(a.tex)
+            out.append("{}" + a.tex if a.tex == "'" else a.tex)  # a prime needs a nucleus
             i += 1
         subs: list[Atom] = []
         sups: list[Atom] = []
@@ -258,6 +258,8 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
                 break
             (sups if kind == "^" else subs).append(atoms[i])
             i += 1
+        if (subs or sups) and not script and a.kind == "op" and ("_{" in a.tex or "^{" in a.tex):
+            out.append("{}")  # scripts after an operator's limits: not a double script
         if subs:
             out.append(f"_{{{_row(subs, [])}}}")
         if sups:

@@ -81,3 +81,24 @@ def test_math_tests_compare_katex_renderings(typeset):
     assert math_score.score_math(doc, {"math": r"\mathrm{clip}(x_i)^{2} = 1"})
     assert not math_score.score_math(doc, {"math": r"\mathrm{clip}(x^i)^{2} = 1"})
     assert not math_score.score_math(doc, {"math": r"\mathrm{clip}(y_i)^{2} = 1"})
+
+
+def test_pages_with_unreadable_math_are_routed_to_the_vlm(monkeypatch):
+    from types import SimpleNamespace
+
+    from ocr_ray import routing
+    from ocr_ray.layout.model import Fragment, PageLayout
+
+    prose = " ".join(["The method reads every page of the paper in order and keeps its words."] * 3)
+    glyphs = [["x", 100, 100, 105, 105, 105, 10, "CMMI10"], ["\ue0ff", 115, 98, 125, 108, 105, 10, "WEIRDMATH"]]
+    layout = PageLayout(600, 800, [Fragment(50, 80, 500, 90, prose, 10),
+                                   Fragment(100, 98, 125, 108, "x \ue0ff", 10, math=1.0, glyphs=glyphs)])
+    monkeypatch.setattr(routing, "page_layout", lambda page: layout)
+    monkeypatch.setattr(routing, "count_images", lambda page: 0)
+    monkeypatch.setattr(routing, "render_page_jpeg", lambda page, side: b"jpeg")
+    vlm = SimpleNamespace(name="vllm", image_longest_side=1024)
+    assert routing.route_page(None, vlm, (*routing.OCR_ROUTES, routing.MATH_ROUTE))["route"] == "vllm:unreadable_math"
+    # a CPU OCR engine is never given them: the text layer keeps the page
+    assert routing.route_page(None, vlm, routing.OCR_ROUTES)["route"] == "text-layer:prose"
+    layout.fragments[1].glyphs = glyphs[:1]
+    assert routing.route_page(None, vlm, (*routing.OCR_ROUTES, routing.MATH_ROUTE))["route"] == "text-layer:prose"
