@@ -143,10 +143,9 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
             base = _main_base(body, _main_size(body))
             atoms = rest + [_union(body + [radical], rf"\sqrt{{{inner}}}", base, _main_size(body))]
             continue
-        reach = 2.6 * size  # noqa: B023 - used by the lambdas below in this iteration only
-        num, rest = _take(atoms, lambda a, r=rule: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y1 <= r.y0 + 1.0
-                          and a.y1 >= r.y0 - reach and a.kind != "radical" or False)
-        den, rest = _take(rest, lambda a, r=rule: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y0 >= r.y1 - 1.0
+        num, rest = _take(atoms, lambda a, r=rule, reach=2.6 * size: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y1 <= r.y0 + 1.0
+                          and a.y1 >= r.y0 - reach and a.kind != "radical")
+        den, rest = _take(rest, lambda a, r=rule, reach=2.6 * size: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y0 >= r.y1 - 1.0
                           and a.y0 <= r.y1 + reach)
         if not num or not den:
             continue
