@@ -75,7 +75,7 @@ class _Builder:
         self.last_x0 = 0.0
         self.last_box = (0.0, 0.0, 0.0, 0.0)
         self.unit = ""  # letters of the current glyph so far (a ligature gives several)
-        self.glyphs: list = []  # [index, text, font] per character, kept for fragments with maths
+        self.glyphs: list = []  # PDFium's index of each character, kept for fragments with maths
 
     def flush(self) -> None:
         if self.chars:
@@ -135,7 +135,7 @@ class _Builder:
             if len(self.chars) < 3 and size > self.size:
                 self.size = size
         self.chars.append(ch)
-        self.glyphs.append((index, ch, size, font))
+        self.glyphs.append(index)
         self.last_x0 = x0
         self.bold += bold
         self.math += math or ch in MATH_CHARS
@@ -213,7 +213,9 @@ def page_layout(pdf_page: Any) -> PageLayout:
             if code in (10, 13):
                 builder.flush()
                 continue
-            if code in (32, 0xA0) and (code == 0xA0 or not _is_cmex(raw, i, cache)):
+            # (CMEX's 0x20, the biggest "(", is lost here: asking every space for its font costs
+            # more than that glyph is worth)
+            if code in (32, 0xA0):
                 builder.space = True
                 continue
             if code < 32 and code != 2 and not _is_cmex(raw, i, cache):
@@ -238,7 +240,7 @@ def page_layout(pdf_page: Any) -> PageLayout:
             builder.add(ch, rect.left - left, height - (rect.top - bottom), rect.right - left,
                         height - (rect.bottom - bottom), size, bold, math, font, i)
         builder.flush()
-        _glyph_geometry(raw, builder.out, height, left, bottom)
+        _glyph_geometry(raw, builder.out, height, left, bottom, cache)
     finally:
         textpage.close()
     for fragment in builder.out:
@@ -246,24 +248,38 @@ def page_layout(pdf_page: Any) -> PageLayout:
     return PageLayout(width, height, builder.out, page_rules(pdf_page, height, left, bottom))
 
 
-def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: float, bottom: float) -> None:
-    """Tight box and baseline of each glyph of the fragments that hold maths (the math builder's
-    input), read only for those: two PDFium calls per glyph would slow every page down."""
+def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: float, bottom: float,
+                    cache: dict) -> None:
+    """Text, tight box, baseline, size and font of each glyph of the fragments that hold maths (the
+    math builder's input), read only for those: these PDFium calls for every glyph would slow
+    every page down."""
     import pypdfium2.raw as pdfium_c
 
     l, r, b, t = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
     ox, oy = ctypes.c_double(), ctypes.c_double()
+    box_args = (ctypes.byref(l), ctypes.byref(r), ctypes.byref(b), ctypes.byref(t))
+    origin_args = (ctypes.byref(ox), ctypes.byref(oy))
+    get_box, get_origin = pdfium_c.FPDFText_GetCharBox, pdfium_c.FPDFText_GetCharOrigin
+    get_unicode, get_size = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetFontSize
+    top = height + bottom
     for fragment in fragments:
         if not fragment.glyphs:
             continue
         out = []
-        for index, ch, size, font in fragment.glyphs:
-            if index < 0 or not pdfium_c.FPDFText_GetCharBox(raw, index, l, r, b, t):
+        for index in fragment.glyphs:
+            if index < 0 or not get_box(raw, index, *box_args):
                 continue
-            pdfium_c.FPDFText_GetCharOrigin(raw, index, ox, oy)
-            out.append([ch, round(l.value - left, 2), round(height - (t.value - bottom), 2),
-                        round(r.value - left, 2), round(height - (b.value - bottom), 2),
-                        round(height - (oy.value - bottom), 2), round(size, 2), font])
+            get_origin(raw, index, *origin_args)
+            code = get_unicode(raw, index)
+            ch = "-" if code == 2 else chr(code) if code > 32 else chr(0xE000 + code)
+            key = _text_object_address(raw, index)
+            font = (cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
+                if key else ""
+            size = get_size(raw, index) or (b.value - t.value)
+            # tenths of a point: what the builder needs, and a short JSON payload
+            out.append([ch, round(l.value - left, 1), round(top - t.value, 1),
+                        round(r.value - left, 1), round(top - b.value, 1),
+                        round(top - oy.value, 1), round(size, 2), font])
         fragment.glyphs = out or None
 
 

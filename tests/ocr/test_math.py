@@ -15,7 +15,7 @@ from ocr_ray.layout.pdftext import page_layout
 FORMULAS = [
     r"w_{t,i} = \frac{P_{t,i}}{\sum_{j \in \mathcal{T}_t} P_{t,j}} \quad \forall i \in \mathcal{T}_t",
     r"b_t(\phi) = \sum_{i=1}^{n} w_{t,i} B_i + \int_0^1 f(x)\,dx",
-    r"\lambda_g = \left( \sum_{s \in S} \zeta^n \psi(gs) \right) + \sqrt{a^2+b}",
+    r"\lambda_g = \biggl( \sum_{s \in S} \zeta^n \psi(gs) \biggr) + \sqrt{a^2+b}",
     r"\mathbb{E}[x] \le \alpha \mathbf{K}^2 + \max_{s} D_{KL}",
     r"L = \left(\frac{D}{5.4 \times 10^{13}}\right)^{-0.095}",
 ]
