@@ -214,7 +214,7 @@ def _words(atoms: list[Atom]) -> list[Atom]:
         a = romans[i]
         j = i + 1
         while j < len(romans) and abs(romans[j].size - a.size) < 0.3 and abs(romans[j].base - a.base) < 0.5 \
-                and romans[j].x0 - romans[j - 1].x1 < 0.15 * a.size:
+                and romans[j].x0 - romans[j - 1].x1 < 0.25 * a.size:
             j += 1
         word = "".join(x.tex for x in romans[i:j])
         if word in ("argmax", "argmin"):
@@ -247,7 +247,8 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
         if script:  # a script with no nucleus: TeX allows it ("{}^{2}")
             out.append("{}")
         else:
-            out.append("{}" + a.tex if a.tex == "'" else a.tex)  # a prime needs a nucleus
+            # a prime after a superscript needs a nucleus of its own
+            out.append("{}'" if a.tex == "'" and out and out[-1].startswith("^") else a.tex)
             i += 1
         subs: list[Atom] = []
         sups: list[Atom] = []
@@ -318,7 +319,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     atoms = _words(atoms)
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)
     y0, y1 = min(a.y0 for a in atoms), max(a.y1 for a in atoms)
-    near = [r for r in rules if r.horizontal and r.x0 >= x0 - 2 and r.x1 <= x1 + 2 and y0 - 2 <= r.y0 <= y1 + 2]
+    near = [r for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x0 >= x0 - 2 and r.x1 <= x1 + 2 and y0 - 2 <= r.y0 <= y1 + 2]
     tex = _row(atoms, near)
     if any(a.kind == "radical" for a in atoms) and r"\sqrt" not in tex:
         return None

@@ -42,7 +42,7 @@ def bands(glyphs: list[list], rules: list[Rule]) -> list[list[list]]:
     x0 = min(g[1] for g in glyphs)
     x1 = max(g[3] for g in glyphs)
     items = [(g[2], g[4], g) for g in glyphs]
-    items += [(r.y0, r.y1, None) for r in rules if r.horizontal and r.x1 >= x0 and r.x0 <= x1]
+    items += [(r.y0, r.y1, None) for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x1 >= x0 and r.x0 <= x1]
     items.sort(key=lambda t: t[0])
     size = max(g[6] for g in glyphs)
     out: list[list[list]] = []

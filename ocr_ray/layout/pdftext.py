@@ -290,7 +290,8 @@ def page_rules(pdf_page: Any, height: float, left: float = 0.0, bottom: float = 
     for obj in pdf_page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=1):
         x0, y0, x1, y1 = obj.get_bounds() if hasattr(obj, "get_bounds") else obj.get_pos()
         rule = Rule(x0 - left, height - (y1 - bottom), x1 - left, height - (y0 - bottom))
-        if rule.horizontal or rule.vertical:
+        # short thin bars too: the rule of a 1/2 in a formula, the vinculum of a short root
+        if rule.horizontal or rule.vertical or (rule.y1 - rule.y0 <= 1.5 and rule.x1 - rule.x0 > 1.5):
             rules.append(rule)
     return rules
 
