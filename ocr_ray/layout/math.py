@@ -62,7 +62,7 @@ def _atom(glyph: list) -> Atom | None:
     alphabet = font_alphabet(name)
     kind = "ord"
     code = ord(ch) - 0xE000 if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xE020 else ord(ch) if len(ch) == 1 else -1
-    if name.startswith("CMEX") and 0 <= code < 0x80:
+    if name.startswith(("CMEX", "LMMATHEXTENSION")) and 0 <= code < 0x80:
         tex = CMEX.get(code)
         if tex is None:
             raise Unreadable(f"cmex {ord(ch):#x}")
@@ -91,7 +91,7 @@ def _atom(glyph: list) -> Atom | None:
         raise Unreadable(repr(ch))
     if tex in BIG_OPERATORS:
         kind = "op"
-    elif kind == "ord" and name.startswith("CMEX"):
+    elif kind == "ord" and name.startswith(("CMEX", "LMMATHEXTENSION")):
         kind = "delim"
     if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
         tex = rf"\boldsymbol{{{tex}}}"

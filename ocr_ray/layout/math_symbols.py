@@ -31,7 +31,7 @@ SYMBOLS = {
     "⌈": r"\lceil", "⌉": r"\rceil", "{": r"\{", "}": r"\}", "−": "-", "∣": r"\mid", "…": r"\ldots",
     "⋯": r"\cdots", "⋮": r"\vdots", "⋱": r"\ddots", "ℓ": r"\ell", "ℝ": r"\mathbb{R}", "√": r"\surd",
     "⊤": r"\top", "†": r"\dagger", "⋆": r"\star", "≜": r"\triangleq", "≔": r"\coloneqq", "∖": r"\setminus",
-    "#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "\\": r"\backslash", "~": r"\sim", "^": r"\wedge", "ı": r"\imath", "ȷ": r"\jmath", "∠": r"\angle", "△": r"\triangle", "□": r"\square",
+    "#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "\\": r"\setminus", "~": r"\sim", "^": r"\wedge", "ı": r"\imath", "ȷ": r"\jmath", "∠": r"\angle", "△": r"\triangle", "□": r"\square",
 }
 BIG_OPERATORS = {r"\sum", r"\prod", r"\coprod", r"\int", r"\oint", r"\bigcup", r"\bigcap", r"\bigoplus",
                  r"\bigotimes", r"\bigvee", r"\bigwedge", r"\biguplus", r"\bigsqcup", r"\bigodot"}
@@ -82,9 +82,9 @@ def font_alphabet(font: str) -> str:
         return r"\mathbb"
     if name.startswith(("EUFM", "EUFB")):
         return r"\mathfrak"
-    if name.startswith(("CMSY", "EUSM", "RSFS")):
+    if name.startswith(("CMSY", "EUSM", "RSFS", "LMMATHSYMBOLS")):
         return r"\mathcal"
-    if name.startswith(("CMMIB", "CMBSY")):
+    if name.startswith(("CMMIB", "CMBSY")) or name.startswith("LMMATHITALIC") and "BOLD" in name:
         return r"\boldsymbol"
     if name.startswith(("CMBX", "CMB10")) or "BOLD" in name and not name.startswith("CMMI"):
         return r"\mathbf"

@@ -21,6 +21,8 @@ GAP_SPLIT = 0.95
 # A gap wider than this (in font sizes) between two characters is a space even if PDFium
 # generated none.
 GAP_SPACE = 0.16
+# TeX's extension font (big operators and delimiters, no ToUnicode map): Computer and Latin Modern
+CMEX_FONTS = ("CMEX", "LMMATHEXTENSION")
 _MATH_FONT_PREFIXES = ("CMMI", "CMSY", "CMEX", "MSBM", "MSAM", "EUFM", "EUSM", "RSFS", "TXMI", "TXSY",
                        "TXEX", "PXMI", "PXSY", "STIXMATH", "CAMBRIA MATH", "LMMATH", "SYMBOL", "MTSY",
                        "MTMI", "MTEX", "RMTMI", "ZCMI")
@@ -169,7 +171,7 @@ def _is_cmex(raw: Any, index: int, cache: dict) -> bool:
     if not key:
         return False
     info = cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key)
-    return info[3].startswith("CMEX")
+    return info[3].startswith(CMEX_FONTS)
 
 
 def _text_object_address(raw: Any, index: int) -> int:
@@ -218,11 +220,14 @@ def page_layout(pdf_page: Any) -> PageLayout:
             if code in (32, 0xA0):
                 builder.space = True
                 continue
-            if code < 32 and code != 2 and not _is_cmex(raw, i, cache):
-                continue
-            # PDFium marks a line-end hyphen as U+0002; a CMEX code below 33 (a big delimiter) is
-            # kept in the private use area, where ``math`` reads it back by code
-            ch = "-" if code == 2 else chr(code) if code > 32 else chr(0xE000 + code)
+            # PDFium marks a line-end hyphen as U+0002; a CMEX code below 32 (a big delimiter,
+            # 0x02 is "[") is kept in the private use area, where ``math`` reads it back by code
+            if code < 32:
+                if _is_cmex(raw, i, cache):
+                    code += 0xE000
+                elif code != 2:
+                    continue
+            ch = "-" if code == 2 else chr(code)
             if not get_box(raw, i, rect_ref):
                 continue
             # the object's address, read without a ctypes pointer per character (the hot loop:
@@ -271,10 +276,10 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
                 continue
             get_origin(raw, index, *origin_args)
             code = get_unicode(raw, index)
-            ch = "-" if code == 2 else chr(code) if code > 32 else chr(0xE000 + code)
             key = _text_object_address(raw, index)
             font = (cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
                 if key else ""
+            ch = chr(0xE000 + code) if code <= 32 and font.startswith(CMEX_FONTS) else "-" if code == 2 else chr(code)
             size = get_size(raw, index) or (b.value - t.value)
             # tenths of a point: what the builder needs, and a short JSON payload
             out.append([ch, round(l.value - left, 1), round(top - t.value, 1),
