@@ -199,6 +199,19 @@ def _grow(limit: list[Atom], atoms: list[Atom], op: Atom, above: bool) -> list[A
     return limit
 
 
+def _stacked_pieces(atoms: list[Atom]) -> list[Atom]:
+    """A tall delimiter drawn as a column of one CMEX glyph (``\\left|``: "|" over "|") -> one."""
+    out: list[Atom] = []
+    for a in sorted(atoms, key=lambda a: (round(a.x0), a.y0)):
+        last = out[-1] if out else None
+        if last is not None and a.kind == last.kind == "delim" and a.tex == last.tex \
+                and abs(a.x0 - last.x0) < 0.5 and a.y0 <= last.y1 + 1.0:
+            last.y1 = max(last.y1, a.y1)
+            continue
+        out.append(a)
+    return out
+
+
 _LIMIT_WORDS = {"max", "min", "sup", "inf", "lim", "argmax", "argmin", "limsup", "liminf"}
 
 
@@ -316,7 +329,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
-    atoms = _words(atoms)
+    atoms = _words(_stacked_pieces(atoms))
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)
     y0, y1 = min(a.y0 for a in atoms), max(a.y1 for a in atoms)
     near = [r for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x0 >= x0 - 2 and r.x1 <= x1 + 2 and y0 - 2 <= r.y0 <= y1 + 2]
