@@ -33,6 +33,9 @@ from ocr_ray.layout.math_symbols import (
 from ocr_ray.layout.model import Rule
 
 _TAG = re.compile(r"^\((\d+[a-z]?)\)$")
+# accents TeX draws as a glyph of their own above the letter
+_ACCENTS = {"ˆ": r"\hat", "^": r"\hat", "˜": r"\tilde", "~": r"\tilde", "¯": r"\bar", "˙": r"\dot",
+            "¨": r"\ddot", "ˇ": r"\check", "´": r"\acute", "`": r"\grave", "˘": r"\breve", "⃗": r"\vec"}
 
 
 class Unreadable(Exception):
@@ -69,7 +72,7 @@ def _atom(glyph: list) -> Atom | None:
         if not tex:
             return None  # a piece of a tall delimiter
         if tex in ("HAT", "TILDE"):
-            return None  # wide accents: the accented glyphs are kept, the accent is not read
+            tex, kind = (r"\widehat" if tex == "HAT" else r"\widetilde"), "accent"
         if tex == "RADICAL":
             kind = "radical"
             tex = r"\sqrt"
@@ -81,6 +84,8 @@ def _atom(glyph: list) -> Atom | None:
             tex = f"{alphabet}{{{ch}}}"
     elif ch.isdigit() and ch.isascii():
         tex = f"{alphabet}{{{ch}}}" if alphabet in (r"\mathbf", r"\boldsymbol") else ch
+    elif ch in _ACCENTS:
+        tex, kind = _ACCENTS[ch], "accent"
     elif ch in SYMBOLS:
         tex = SYMBOLS[ch]
     elif ch in "()[]|/.,;:!?+-=<>'*@":
@@ -89,6 +94,8 @@ def _atom(glyph: list) -> Atom | None:
         tex, kind = r"\sqrt", "radical"
     else:
         raise Unreadable(repr(ch))
+    if kind == "accent":
+        return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
     if tex in BIG_OPERATORS:
         kind = "op"
     elif kind == "ord" and name.startswith(("CMEX", "LMMATHEXTENSION")):
@@ -197,6 +204,21 @@ def _grow(limit: list[Atom], atoms: list[Atom], op: Atom, above: bool) -> list[A
                 limit.append(a)
                 changed = True
     return limit
+
+
+def _accents(atoms: list[Atom]) -> list[Atom] | None:
+    """An accent glyph over a letter (``\\hat{q}``): the letter takes it; None if it is over nothing."""
+    accents = [a for a in atoms if a.kind == "accent"]
+    rest = [a for a in atoms if a.kind != "accent"]
+    for acc in accents:
+        under = [a for a in rest if a.x0 - 1 <= acc.cx <= a.x1 + 1 and a.y0 >= acc.y0 and a.y0 - acc.y1 < 0.6 * a.size]
+        if not under:
+            return None
+        target = min(under, key=lambda a: a.y0 - acc.y1)
+        target.tex = f"{acc.tex}{{{target.tex}}}"
+        if target.kind == "roman":
+            target.kind = "ord"
+    return rest
 
 
 def _stacked_pieces(atoms: list[Atom]) -> list[Atom]:
@@ -329,7 +351,9 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
-    atoms = _words(_stacked_pieces(atoms))
+    atoms = _accents(_words(_stacked_pieces(atoms)))
+    if atoms is None:
+        return None
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)
     y0, y1 = min(a.y0 for a in atoms), max(a.y1 for a in atoms)
     near = [r for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x0 >= x0 - 2 and r.x1 <= x1 + 2 and y0 - 2 <= r.y0 <= y1 + 2]
