@@ -1,12 +1,16 @@
 """The ``math`` test, scored as olmOCR-Bench does: both formulas rendered by KaTeX, then compared.
 
-olmOCR-Bench (``olmocr/bench/tests.py``, ``MathTest``) renders the expected LaTeX and each
-candidate with KaTeX and compares what is drawn, so two spellings of one formula (``\\left(`` or
-``(``, ``\\text{x}`` or ``\\mathrm{x}``, ``x_i`` or ``x_{i}``, spacing commands) pass and a wrong
-symbol, script or fraction fails. Here KaTeX's MathML output is reduced to the sequence of drawn
-symbols (with their alphabet: italic, upright, bold, blackboard, calligraphic...) and the structure
-that places them (sub/superscript, limits, fraction, root), spacing and grouping dropped. A test
-passes when the expected sequence occurs in one of the markdown's ``$$`` blocks.
+olmOCR-Bench (``MathTest`` in ``olmocr/bench/tests.py``; ``compare_rendered_equations`` in
+``olmocr/bench/katex/render.py``) renders the expected LaTeX and each candidate block with KaTeX in
+a browser, tests whether one normalised MathML is contained in the other, and otherwise matches the
+rendered symbol spans by the relative positions of their neighbours. So two spellings of one
+formula (``\\left(`` or ``(``, ``\\text{x}`` or ``\\mathrm{x}``, ``x_i`` or ``x_{i}``, spacing
+commands) pass and a wrong symbol, script or fraction fails. Here, without a browser, KaTeX's
+MathML is reduced to the sequence of drawn symbols (with their alphabet: italic, upright, bold,
+blackboard, calligraphic...) and the structure that places them (sub/superscript, limits,
+fraction, root), spacing and grouping dropped; a test passes when the expected sequence occurs in
+one of the markdown's ``$$`` blocks (the containment test; the span-neighbour fallback is not
+reproduced).
 
 Tests with ``tokens`` instead of ``math`` (the project's own papers: glyph words in order) are
 matched against the blocks read as plain text (LaTeX commands back to their symbols).

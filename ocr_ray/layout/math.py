@@ -59,7 +59,7 @@ class Atom:
         return (self.x0 + self.x1) / 2
 
 
-def _atom(glyph: list) -> Atom | None:
+def glyph_atom(glyph: list) -> Atom | None:
     ch, x0, y0, x1, y1, base, size, font = glyph
     name = font.upper()
     alphabet = font_alphabet(name)
@@ -346,7 +346,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     if not glyphs:
         return None
     try:
-        atoms = [a for a in (_atom(g) for g in glyphs if g[0].strip()) if a is not None]
+        atoms = [a for a in (glyph_atom(g) for g in glyphs if g[0].strip()) if a is not None]
     except Unreadable:
         return None
     if not atoms:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from ocr_ray.layout.math import Unreadable, _atom, build, delimiters_balanced
+from ocr_ray.layout.math import Unreadable, build, delimiters_balanced, glyph_atom
 from ocr_ray.layout.model import PageLayout, Rule
 
 UNREAD_MARK = "<!-- math: unread -->"
@@ -65,7 +65,7 @@ def unreadable_math(page: PageLayout) -> int:
             continue
         try:
             for glyph in fragment.glyphs:
-                _atom(glyph)
+                glyph_atom(glyph)
         except Unreadable:
             count += 1
     return count
