@@ -126,7 +126,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
             blocks.append(join_lines([ln.text for ln in para]))
             para.clear()
         if math:
-            built = display_math(math, page.rules)
+            built = display_math(math, page.rules, page.source == "text-layer")
             if built is not None and built != UNREAD_MARK:
                 blocks.append(built)
                 math.clear()

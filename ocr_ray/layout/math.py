@@ -36,6 +36,7 @@ _TAG = re.compile(r"^\((\d+[a-z]?)\)$")
 # accents TeX draws as a glyph of their own above the letter
 _ACCENTS = {"ˆ": r"\hat", "^": r"\hat", "˜": r"\tilde", "~": r"\tilde", "¯": r"\bar", "˙": r"\dot",
             "¨": r"\ddot", "ˇ": r"\check", "´": r"\acute", "`": r"\grave", "˘": r"\breve", "⃗": r"\vec"}
+ACCENT_GLYPHS = frozenset(_ACCENTS) | {"\u02dc", "\u00af", "\u02d9", "\u00a8"}
 
 
 class Unreadable(Exception):

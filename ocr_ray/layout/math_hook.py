@@ -10,17 +10,21 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from ocr_ray.layout.math import Unreadable, build, delimiters_balanced, glyph_atom
+from ocr_ray.layout.math import ACCENT_GLYPHS, Unreadable, build, delimiters_balanced, glyph_atom
 from ocr_ray.layout.model import PageLayout, Rule
 
 UNREAD_MARK = "<!-- math: unread -->"
 
 
-def display_math(lines: list[Any], rules: list[Rule]) -> str | None:
+def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -> str | None:
     """``$$...$$`` for a display block's lines (``blocks.Line``), None when not all lines carry
     glyphs or the builder cannot read them."""
-    if any(not ln.glyphs or _squash("".join(g[0] for g in ln.glyphs)) != _squash(ln.text) for ln in lines):
-        return None  # no glyphs (OCR) or stale ones (a recoded font): the line text stands
+    if any(ln.glyphs and _squash("".join(g[0] for g in ln.glyphs)) != _squash(ln.text) for ln in lines):
+        return None  # stale glyphs (a recoded font): the line text stands
+    if any(not ln.glyphs for ln in lines):
+        # OCR'd lines have none: their text stands; on the text layer a line of the formula
+        # without glyphs (mostly prose letters) leaves the formula unread
+        return UNREAD_MARK if text_layer and any(ln.glyphs for ln in lines) else None
     glyphs = [g for ln in lines for g in ln.glyphs]
     out = []
     for band in bands(glyphs, rules):
@@ -32,7 +36,9 @@ def display_math(lines: list[Any], rules: list[Rule]) -> str | None:
 
 
 def _squash(text: str) -> str:
-    return "".join(unicodedata.normalize("NFKC", text).split())
+    """Text compared without spaces and accents (``pdftext`` merges an accent glyph into its letter)."""
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
+    return "".join(c for c in text if not c.isspace() and not unicodedata.combining(c) and c not in ACCENT_GLYPHS)
 
 
 def bands(glyphs: list[list], rules: list[Rule]) -> list[list[list]]:
