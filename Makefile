@@ -14,7 +14,7 @@ DEMO_HOME := $(CURDIR)/var/demo/dagster_home
 DEV_HOME := $(CURDIR)/.dagster_home
 DEV_STORAGE ?= $(CURDIR)/var/storage
 
-.PHONY: setup setup-demo system-deps system-deps-demo demo ui test bench dev clean
+.PHONY: setup setup-demo system-deps system-deps-demo demo ui test bench katex dev clean
 
 # What the demo, `make ui` and `make dev` need: chromium (Playwright drives it to read /revisions).
 system-deps-demo:
@@ -63,8 +63,13 @@ ui: setup-demo
 test: setup
 	$(PY) -m pytest -q -p no:cacheprovider
 
-bench: setup
+bench: setup katex
 	$(PY) -m benchmarks.run_all
+
+# KaTeX for the full-text math tests (benchmarks/fulltext/math_score.py), from the committed lockfile
+katex:
+	@if command -v npm >/dev/null; then cd benchmarks/fulltext/katex && npm ci --no-audit --no-fund --silent; \
+	else echo "katex: npm not found, math tests fail (apt-get install nodejs npm)"; fi
 
 # The Dagster UI against the real OpenReview (or wherever OPENREVIEW_* point), with its own instance
 # (.dagster_home) and storage (var/storage, or REVIEWBENCH_STORAGE_ROOT); the demo's data is `make ui`.

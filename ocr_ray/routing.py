@@ -16,12 +16,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ocr_ray.engine_base import Engine, render_page_jpeg
+from ocr_ray.layout.math_hook import unreadable_math
 from ocr_ray.layout.pdftext import count_images, page_layout
 from ocr_ray.layout.quality import classify_text
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
 from ocr_ray.text_repair import recode_garbled
 
 OCR_ROUTES = ("no_text", "image_only", "garbled")
+# pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
+# engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further
+MATH_ROUTE = "unreadable_math"
 _CPU_OCR = {"rapidocr": RapidOcrEngine, "tesseract": TesseractEngine}
 _LOADED: dict[str, Engine] = {}  # per worker process: the fallback OCR engine, set up once
 
@@ -43,6 +47,8 @@ def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> di
     if ocr is None:
         return {"text": text, "image": b"", "route": "text-layer"}
     kind = classify_text(layout.plain_text(), images=count_images(pdf_page))
+    if kind == "prose" and MATH_ROUTE in routes and unreadable_math(layout):
+        kind = MATH_ROUTE  # formulas the math builder cannot read: a VLM reads the page
     if kind in routes:
         return {"text": text, "image": render_page_jpeg(pdf_page, ocr.image_longest_side),
                 "route": f"{ocr.name}:{kind}"}
@@ -147,7 +153,8 @@ class AutoEngine(Engine):
     page (text layer or OCR) goes through the same layout step. ``ocr_routes``: the page classes
     sent to OCR (``ocr_ray.layout.quality.classify_text``: ``no_text``, ``image_only``,
     ``garbled``). Math and tables stay on the text layer: the layout step keeps them, a CPU OCR
-    engine flattens them.
+    engine flattens them. With the ``vllm`` engine, pages whose display maths the math builder
+    cannot read (``MATH_ROUTE``) go to it too.
     """
 
     name: str = "auto"
@@ -162,6 +169,8 @@ class AutoEngine(Engine):
     def __post_init__(self) -> None:
         if self.ocr is None:
             self.ocr = RapidOcrEngine()
+        if self.ocr.name == "vllm" and MATH_ROUTE not in self.ocr_routes:
+            self.ocr_routes = (*self.ocr_routes, MATH_ROUTE)
         self.model = self.ocr.model
         self.uses_actor = self.ocr.uses_actor
         self.num_cpus, self.num_gpus = self.ocr.num_cpus, self.ocr.num_gpus

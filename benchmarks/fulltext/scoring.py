@@ -10,6 +10,8 @@ import html
 import re
 import unicodedata
 
+from benchmarks.fulltext.math_score import score_math
+
 _EMPHASIS = re.compile(r"(\*\*|__|`|<br\s*/?>|</?(b|i|em|strong|sup|sub)>)")
 _TRANSLATE = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-", "−": "-", "\u00a0": " "})
 
@@ -79,26 +81,6 @@ def _table_ok(markdown: str, test: dict) -> bool:
     return False
 
 
-def math_blocks(markdown: str) -> list[str]:
-    found = re.findall(r"\$\$(.+?)\$\$", markdown, re.S) + re.findall(r"\\\[(.+?)\\\]", markdown, re.S)
-    found += re.findall(r"<math[^>]*>(.+?)</math>", markdown, re.S)
-    return found
-
-
-def _math_ok(markdown: str, test: dict) -> bool:
-    for block in math_blocks(markdown):
-        flat = "".join(norm(block).split())
-        at = 0
-        for token in test["tokens"]:
-            at = flat.find("".join(norm(token).split()), at)
-            if at < 0:
-                break
-            at += 1
-        else:
-            return True
-    return False
-
-
 def _heading_ok(markdown: str, test: dict) -> bool:
     want = norm(test["text"])
     return any(want in norm(m) for m in re.findall(r"^#{1,6}\s+(.+)$", markdown, re.M))
@@ -119,7 +101,7 @@ def check(markdown: str, test: dict, flat: str | None = None) -> bool:
     if kind == "table":
         return _table_ok(markdown, test)
     if kind == "math":
-        return _math_ok(markdown, test)
+        return score_math(markdown, test, norm)
     raise ValueError(f"unknown test type {kind!r}")
 
 

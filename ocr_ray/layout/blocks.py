@@ -11,6 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ocr_ray.layout.math_hook import UNREAD_MARK, display_math
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.order import lines_of, xy_cut
 
@@ -33,6 +34,7 @@ class Line:
     kind: str
     left: float  # column edges
     right: float
+    glyphs: list | None = None  # the fragments' glyphs when all carry them (``math``)
 
     @property
     def cy(self) -> float:
@@ -52,7 +54,8 @@ def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
                 max(f.y1 for f in frags), " ".join(f.text for f in frags), main.size,
                 all(f.bold for f in frags if len(f.text) > 1) or main.bold and len(frags) == 1,
                 sum(f.math * len(f.text) for f in frags) / chars,
-                "table" if any(f.kind == "table" for f in frags) else "text", *edges)
+                "table" if any(f.kind == "table" for f in frags) else "text", *edges,
+                [g for f in frags for g in f.glyphs] if all(f.glyphs for f in frags) else None)
 
 
 def page_lines(page: PageLayout) -> list[Line]:
@@ -68,6 +71,7 @@ def page_lines(page: PageLayout) -> list[Line]:
                 prev.text, prev.x1 = f"{prev.text} {line.text}", line.x1
                 prev.y0, prev.y1 = min(prev.y0, line.y0), max(prev.y1, line.y1)
                 prev.math = max(prev.math, line.math)
+                prev.glyphs = prev.glyphs + line.glyphs if prev.glyphs and line.glyphs else None
                 continue
             lines.append(line)
     return lines
@@ -122,7 +126,16 @@ def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
             blocks.append(join_lines([ln.text for ln in para]))
             para.clear()
         if math:
+            built = display_math(math, page.rules, page.source == "text-layer")
+            if built is not None and built != UNREAD_MARK:
+                blocks.append(built)
+                math.clear()
+                return
             text = " ".join(ln.text for ln in math)
+            if built == UNREAD_MARK:  # the builder could not read it: the glyph text, marked, not as LaTeX
+                blocks.append(UNREAD_MARK + "\n" + text)
+                math.clear()
+                return
             number = _EQ_NUMBER.search(text)
             body_text = _EQ_NUMBER.sub("", text) if number else text
             blocks.append("$$\n" + body_text.strip() + (f" \\tag{{{number.group(1)}}}" if number else "") + "\n$$")
@@ -168,8 +181,9 @@ def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
         if _is_math(line) or near_math:
             if para and not math:
                 # limits above a sum are read before it: take back short lines just before
-                while para and para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left) and \
-                        line.y0 - para[-1].y1 < 0.6 * line.size:
+                # (or a numerator that reaches into the formula's line)
+                while para and (para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left) or para[-1].math >= 0.15
+                                and line.y0 < para[-1].y1) and line.y0 - para[-1].y1 < 0.6 * line.size:
                     math.insert(0, para.pop())
                 flush_para = para[:]
                 para.clear()

@@ -26,6 +26,9 @@ class Fragment:
     # the font most of its characters are set in (text layer only, "" for OCR): a broken
     # ToUnicode map is a property of one font (``ocr_ray.layout.recode``)
     font: str = ""
+    # per glyph [text, x0, y0, x1, y1, baseline, size, font] (text layer, fragments with math
+    # characters only): what ``ocr_ray.layout.math`` builds LaTeX from
+    glyphs: list | None = None
 
     @property
     def cx(self) -> float:
@@ -38,12 +41,15 @@ class Fragment:
     def to_list(self) -> list:
         item = [round(self.x0, 1), round(self.y0, 1), round(self.x1, 1), round(self.y1, 1), self.text,
                 round(self.size, 2), int(self.bold), round(self.math, 2)]
+        if self.glyphs:
+            return item + [self.font, self.glyphs]
         return item + [self.font] if self.font else item
 
     @classmethod
     def from_list(cls, item: list) -> Fragment:
-        x0, y0, x1, y1, text, size, bold, math, *font = item
-        return cls(x0, y0, x1, y1, text, size, bool(bold), math, font=font[0] if font else "")
+        x0, y0, x1, y1, text, size, bold, math, *rest = item
+        return cls(x0, y0, x1, y1, text, size, bool(bold), math, font=rest[0] if rest else "",
+                   glyphs=rest[1] if len(rest) > 1 else None)
 
 
 @dataclass

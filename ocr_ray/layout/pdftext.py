@@ -21,6 +21,8 @@ GAP_SPLIT = 0.95
 # A gap wider than this (in font sizes) between two characters is a space even if PDFium
 # generated none.
 GAP_SPACE = 0.16
+# TeX's extension font (big operators and delimiters, no ToUnicode map): Computer and Latin Modern
+CMEX_FONTS = ("CMEX", "LMMATHEXTENSION")
 _MATH_FONT_PREFIXES = ("CMMI", "CMSY", "CMEX", "MSBM", "MSAM", "EUFM", "EUSM", "RSFS", "TXMI", "TXSY",
                        "TXEX", "PXMI", "PXSY", "STIXMATH", "CAMBRIA MATH", "LMMATH", "SYMBOL", "MTSY",
                        "MTMI", "MTEX", "RMTMI", "ZCMI")
@@ -75,6 +77,7 @@ class _Builder:
         self.last_x0 = 0.0
         self.last_box = (0.0, 0.0, 0.0, 0.0)
         self.unit = ""  # letters of the current glyph so far (a ligature gives several)
+        self.glyphs: list = []  # PDFium's index of each character, kept for fragments with maths
 
     def flush(self) -> None:
         if self.chars:
@@ -82,13 +85,15 @@ class _Builder:
             if text:
                 n = len(self.chars)
                 font = max(self.fonts, key=self.fonts.__getitem__) if self.fonts else ""
-                self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font))
+                self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font,
+                                         glyphs=self.glyphs if self.math >= 0.15 * n or n <= 8 else None))
         self.chars = []
+        self.glyphs = []
         self.fonts = {}
         self.space = False
 
     def add(self, ch: str, x0: float, y0: float, x1: float, y1: float, size: float, bold: bool, math: bool,
-            font: str = ""):
+            font: str = "", index: int = -1):
         box = (x0, y0, x1, y1)
         last = self.last_box
         if abs(x0 - last[0]) < 0.01 and abs(x1 - last[2]) < 0.01 and abs(y0 - last[1]) < 0.01 \
@@ -132,6 +137,7 @@ class _Builder:
             if len(self.chars) < 3 and size > self.size:
                 self.size = size
         self.chars.append(ch)
+        self.glyphs.append(index)
         self.last_x0 = x0
         self.bold += bold
         self.math += math or ch in MATH_CHARS
@@ -154,6 +160,18 @@ def _merge_accents(text: str) -> str:
         out.append(ch)
         i += 1
     return unicodedata.normalize("NFC", "".join(out))
+
+
+def _is_cmex(raw: Any, index: int, cache: dict) -> bool:
+    """A code below 33 in TeX's extension font is a big delimiter (0x20: the biggest "("), not a
+    space or a control character."""
+    import pypdfium2.raw as pdfium_c
+
+    key = _text_object_address(raw, index)
+    if not key:
+        return False
+    info = cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key)
+    return info[3].startswith(CMEX_FONTS)
 
 
 def _text_object_address(raw: Any, index: int) -> int:
@@ -197,12 +215,19 @@ def page_layout(pdf_page: Any) -> PageLayout:
             if code in (10, 13):
                 builder.flush()
                 continue
+            # (CMEX's 0x20, the biggest "(", is lost here: asking every space for its font costs
+            # more than that glyph is worth)
             if code in (32, 0xA0):
                 builder.space = True
                 continue
-            if code < 32 and code not in (2,):
-                continue
-            ch = "-" if code == 2 else chr(code)  # PDFium marks a line-end hyphen as U+0002
+            # PDFium marks a line-end hyphen as U+0002; a CMEX code below 32 (a big delimiter,
+            # 0x02 is "[") is kept in the private use area, where ``math`` reads it back by code
+            if code < 32:
+                if _is_cmex(raw, i, cache):
+                    code += 0xE000
+                elif code != 2:
+                    continue
+            ch = "-" if code == 2 else chr(code)
             if not get_box(raw, i, rect_ref):
                 continue
             # the object's address, read without a ctypes pointer per character (the hot loop:
@@ -218,13 +243,49 @@ def page_layout(pdf_page: Any) -> PageLayout:
                 continue
             size = get_size(raw, i) or (rect.top - rect.bottom)
             builder.add(ch, rect.left - left, height - (rect.top - bottom), rect.right - left,
-                        height - (rect.bottom - bottom), size, bold, math, font)
+                        height - (rect.bottom - bottom), size, bold, math, font, i)
         builder.flush()
+        _glyph_geometry(raw, builder.out, height, left, bottom, cache)
     finally:
         textpage.close()
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
     return PageLayout(width, height, builder.out, page_rules(pdf_page, height, left, bottom))
+
+
+def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: float, bottom: float,
+                    cache: dict) -> None:
+    """Text, tight box, baseline, size and font of each glyph of the fragments that hold maths (the
+    math builder's input), read only for those: these PDFium calls for every glyph would slow
+    every page down."""
+    import pypdfium2.raw as pdfium_c
+
+    l, r, b, t = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    ox, oy = ctypes.c_double(), ctypes.c_double()
+    box_args = (ctypes.byref(l), ctypes.byref(r), ctypes.byref(b), ctypes.byref(t))
+    origin_args = (ctypes.byref(ox), ctypes.byref(oy))
+    get_box, get_origin = pdfium_c.FPDFText_GetCharBox, pdfium_c.FPDFText_GetCharOrigin
+    get_unicode, get_size = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetFontSize
+    top = height + bottom
+    for fragment in fragments:
+        if not fragment.glyphs:
+            continue
+        out = []
+        for index in fragment.glyphs:
+            if index < 0 or not get_box(raw, index, *box_args):
+                continue
+            get_origin(raw, index, *origin_args)
+            code = get_unicode(raw, index)
+            key = _text_object_address(raw, index)
+            font = (cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
+                if key else ""
+            ch = chr(0xE000 + code) if code <= 32 and font.startswith(CMEX_FONTS) else "-" if code == 2 else chr(code)
+            size = get_size(raw, index) or (b.value - t.value)
+            # tenths of a point: what the builder needs, and a short JSON payload
+            out.append([ch, round(l.value - left, 1), round(top - t.value, 1),
+                        round(r.value - left, 1), round(top - b.value, 1),
+                        round(top - oy.value, 1), round(size, 2), font])
+        fragment.glyphs = out or None
 
 
 def page_rules(pdf_page: Any, height: float, left: float = 0.0, bottom: float = 0.0) -> list[Rule]:
@@ -234,7 +295,8 @@ def page_rules(pdf_page: Any, height: float, left: float = 0.0, bottom: float = 
     for obj in pdf_page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=1):
         x0, y0, x1, y1 = obj.get_bounds() if hasattr(obj, "get_bounds") else obj.get_pos()
         rule = Rule(x0 - left, height - (y1 - bottom), x1 - left, height - (y0 - bottom))
-        if rule.horizontal or rule.vertical:
+        # short thin bars too: the rule of a 1/2 in a formula, the vinculum of a short root
+        if rule.horizontal or rule.vertical or (rule.y1 - rule.y0 <= 1.5 and rule.x1 - rule.x0 > 1.5):
             rules.append(rule)
     return rules
 

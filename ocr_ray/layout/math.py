@@ -1,0 +1,374 @@
+"""Display and inline maths of a born-digital page -> LaTeX, from glyph geometry and fonts.
+
+Input: the glyphs of a candidate region (``Fragment.glyphs``: text, tight box, baseline, size,
+font; only fragments that hold maths carry them) and the page's horizontal rules. A formula is
+read as TeX sets it:
+
+* a rule with glyphs just above and below, inside its span, is a fraction bar; a rule that starts
+  where a radical sign ends is the radical's vinculum (``\\sqrt``);
+* a big operator (CMEX sum, product, union...) takes the glyphs centred above and below it as its
+  limits; integrals take them at the side;
+* on the remaining row, glyphs set smaller and raised from the row's baseline are superscripts,
+  lowered ones subscripts (each script read again as a row of its own: ``e^{x_i}``);
+* the font picks the alphabet (``math_symbols.font_alphabet``), CMEX is read by code.
+
+``build`` returns None when a glyph cannot be read (an unmapped CMEX code, a private-use
+character): the caller then keeps the glyph text and counts the formula as unreadable, the signal
+that routes a page to a VLM engine.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ocr_ray.layout.math_symbols import (
+    BIG_OPERATORS,
+    CMEX,
+    DELIMITERS,
+    OPERATOR_NAMES,
+    SIDE_LIMITS,
+    SYMBOLS,
+    font_alphabet,
+)
+from ocr_ray.layout.model import Rule
+
+_TAG = re.compile(r"^\((\d+[a-z]?)\)$")
+# accents TeX draws as a glyph of their own above the letter
+_ACCENTS = {"ˆ": r"\hat", "^": r"\hat", "˜": r"\tilde", "~": r"\tilde", "¯": r"\bar", "˙": r"\dot",
+            "¨": r"\ddot", "ˇ": r"\check", "´": r"\acute", "`": r"\grave", "˘": r"\breve", "⃗": r"\vec"}
+ACCENT_GLYPHS = frozenset(_ACCENTS) | {"\u02dc", "\u00af", "\u02d9", "\u00a8"}
+
+
+class Unreadable(Exception):
+    """A glyph the builder has no reading for."""
+
+
+@dataclass
+class Atom:
+    tex: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    base: float
+    size: float
+    kind: str = "ord"  # ord | op (big operator) | radical | roman (a letter of an upright font) | box
+    alphabet: str = ""
+
+    @property
+    def cx(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+
+def glyph_atom(glyph: list) -> Atom | None:
+    ch, x0, y0, x1, y1, base, size, font = glyph
+    name = font.upper()
+    alphabet = font_alphabet(name)
+    kind = "ord"
+    code = ord(ch) - 0xE000 if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xE020 else ord(ch) if len(ch) == 1 else -1
+    if name.startswith(("CMEX", "LMMATHEXTENSION")) and 0 <= code < 0x80:
+        tex = CMEX.get(code)
+        if tex is None:
+            raise Unreadable(f"cmex {ord(ch):#x}")
+        if not tex:
+            return None  # a piece of a tall delimiter
+        if tex in ("HAT", "TILDE"):
+            tex, kind = (r"\widehat" if tex == "HAT" else r"\widetilde"), "accent"
+        if tex == "RADICAL":
+            kind = "radical"
+            tex = r"\sqrt"
+    elif ch.isascii() and ch.isalpha():
+        tex = ch
+        if alphabet == "rm":
+            kind = "roman"
+        elif alphabet:
+            tex = f"{alphabet}{{{ch}}}"
+    elif ch.isdigit() and ch.isascii():
+        tex = f"{alphabet}{{{ch}}}" if alphabet in (r"\mathbf", r"\boldsymbol") else ch
+    elif ch in _ACCENTS:
+        tex, kind = _ACCENTS[ch], "accent"
+    elif ch in SYMBOLS:
+        tex = SYMBOLS[ch]
+    elif ch in "()[]|/.,;:!?+-=<>'*@":
+        tex = ch
+    elif ch == "√":
+        tex, kind = r"\sqrt", "radical"
+    else:
+        raise Unreadable(repr(ch))
+    if kind == "accent":
+        return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
+    if tex in BIG_OPERATORS:
+        kind = "op"
+    elif kind == "ord" and name.startswith(("CMEX", "LMMATHEXTENSION")):
+        kind = "delim"
+    if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
+        tex = rf"\boldsymbol{{{tex}}}"
+    return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
+
+
+def _union(atoms: list[Atom], tex: str, base: float, size: float, kind: str = "box") -> Atom:
+    return Atom(tex, min(a.x0 for a in atoms), min(a.y0 for a in atoms), max(a.x1 for a in atoms),
+                max(a.y1 for a in atoms), base, size, kind)
+
+
+def _main_size(atoms: list[Atom]) -> float:
+    sizes = [a.size for a in atoms if a.kind not in ("op", "radical", "box", "delim")] or [a.size for a in atoms]
+    return max(sizes)
+
+
+def _main_base(atoms: list[Atom], size: float) -> float:
+    counts: dict[float, int] = {}
+    for a in atoms:
+        # CMEX glyphs hang from their origin: their baseline is not the row's
+        if a.kind not in ("op", "radical", "delim") and abs(a.size - size) < 0.5:
+            key = round(a.base, 0)
+            counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return atoms[0].base
+    return max(counts, key=lambda k: (counts[k], -k))
+
+
+def _take(atoms: list[Atom], keep) -> tuple[list[Atom], list[Atom]]:
+    inside = [a for a in atoms if keep(a)]
+    return inside, [a for a in atoms if not keep(a)]
+
+
+def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> list[Atom]:
+    # the widest rule first: a fraction inside a numerator is read when the numerator is
+    for rule in sorted(rules, key=lambda r: r.x0 - r.x1):
+        if not atoms:
+            break
+        inside = [r for r in rules if r is not rule and rule.x0 - 1 <= r.x0 and r.x1 <= rule.x1 + 1]
+        radical = next((a for a in atoms if a.kind == "radical" and abs(a.x1 - rule.x0) < 2.0
+                        and abs(a.y0 - rule.y0) < 2.0), None)
+        if radical is not None:
+            body, rest = _take(atoms, lambda a, r=rule, rad=radical: a is not rad and r.x0 - 1 <= a.cx <= r.x1 + 1
+                               and r.y1 - 1 <= a.y0 and a.y1 <= rad.y1 + 1)
+            if not body:
+                continue
+            rest = [a for a in rest if a is not radical]
+            inner = _row(body, inside)
+            base = _main_base(body, _main_size(body))
+            atoms = rest + [_union(body + [radical], rf"\sqrt{{{inner}}}", base, _main_size(body))]
+            continue
+        num, rest = _take(atoms, lambda a, r=rule, reach=2.6 * size: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y1 <= r.y0 + 1.0
+                          and a.y1 >= r.y0 - reach and a.kind != "radical")
+        den, rest = _take(rest, lambda a, r=rule, reach=2.6 * size: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y0 >= r.y1 - 1.0
+                          and a.y0 <= r.y1 + reach)
+        if not num or not den:
+            continue
+        top, bottom = _row(num, inside), _row(den, inside)
+        # TeX's maths axis sits a quarter em above the baseline
+        atoms = rest + [_union(num + den, rf"\frac{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]
+    return atoms
+
+
+def _limits(atoms: list[Atom], size: float) -> list[Atom]:
+    ops = sorted((a for a in atoms if a.kind == "op" and a.tex not in SIDE_LIMITS), key=lambda a: a.x0)
+    for op in ops:
+        if op not in atoms:
+            continue
+        slack = 0.3 * size
+        near = [a for a in atoms if a is not op and op.x0 - slack <= a.cx <= op.x1 + slack]
+        # limits are a smaller size; a fraction or a whole line above is not one
+        upper = [a for a in near if a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.size < 0.9 * op.size
+                 or a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.kind == "ord" and a.size < size]
+        lower = [a for a in near if a.y0 >= op.y1 - 0.5 and a.y0 - op.y1 < 0.8 * size and a.size < size]
+        upper = _grow(upper, atoms, op, above=True)
+        lower = _grow(lower, atoms, op, above=False)
+        if not upper and not lower:
+            continue
+        gone = {id(a) for a in upper + lower}
+        tex = op.tex + (f"_{{{_row(lower, [])}}}" if lower else "") + (f"^{{{_row(upper, [])}}}" if upper else "")
+        merged = _union([op] + upper + lower, tex, op.base, op.size, "op")
+        merged.x0, merged.x1 = op.x0, op.x1
+        atoms = [merged if a is op else a for a in atoms if id(a) not in gone]
+    return atoms
+
+
+def _grow(limit: list[Atom], atoms: list[Atom], op: Atom, above: bool) -> list[Atom]:
+    """A limit wider than its operator ("j in T_t"): the small glyphs on the same baseline that
+    touch the ones found."""
+    if not limit:
+        return limit
+    base = limit[0].base
+    changed = True
+    while changed:
+        changed = False
+        x0, x1 = min(a.x0 for a in limit), max(a.x1 for a in limit)
+        for a in atoms:
+            if a is op or a in limit or a.size >= op.size * 0.95 and a.kind != "box":
+                continue
+            if (a.y1 <= op.y0 + 0.5) != above or (a.y0 >= op.y1 - 0.5) == above:
+                continue
+            if abs(a.base - base) < 0.6 * a.size + 2 and x0 - 0.6 * a.size <= a.x1 and a.x0 <= x1 + 0.6 * a.size:
+                limit.append(a)
+                changed = True
+    return limit
+
+
+def _accents(atoms: list[Atom]) -> list[Atom] | None:
+    """An accent glyph over a letter (``\\hat{q}``): the letter takes it; None if it is over nothing."""
+    accents = [a for a in atoms if a.kind == "accent"]
+    rest = [a for a in atoms if a.kind != "accent"]
+    for acc in accents:
+        under = [a for a in rest if a.x0 - 1 <= acc.cx <= a.x1 + 1 and a.y0 >= acc.y0 and a.y0 - acc.y1 < 0.6 * a.size]
+        if not under:
+            return None
+        target = min(under, key=lambda a: a.y0 - acc.y1)
+        target.tex = f"{acc.tex}{{{target.tex}}}"
+        if target.kind == "roman":
+            target.kind = "ord"
+    return rest
+
+
+def _stacked_pieces(atoms: list[Atom]) -> list[Atom]:
+    """A tall delimiter drawn as a column of one CMEX glyph (``\\left|``: "|" over "|") -> one."""
+    out: list[Atom] = []
+    for a in sorted(atoms, key=lambda a: (round(a.x0), a.y0)):
+        last = out[-1] if out else None
+        if last is not None and a.kind == last.kind == "delim" and a.tex == last.tex \
+                and abs(a.x0 - last.x0) < 0.5 and a.y0 <= last.y1 + 1.0:
+            last.y1 = max(last.y1, a.y1)
+            continue
+        out.append(a)
+    return out
+
+
+_LIMIT_WORDS = {"max", "min", "sup", "inf", "lim", "argmax", "argmin", "limsup", "liminf"}
+
+
+def _words(atoms: list[Atom]) -> list[Atom]:
+    """Runs of upright letters on one baseline -> one atom each (an operator name such as \\max
+    takes limits like a big operator)."""
+    # a limit centred under "max" lies between its letters in x: runs are read among the
+    # upright letters only
+    romans = sorted((a for a in atoms if a.kind == "roman"), key=lambda a: a.x0)
+    out = [a for a in atoms if a.kind != "roman"]
+    i = 0
+    while i < len(romans):
+        a = romans[i]
+        j = i + 1
+        while j < len(romans) and abs(romans[j].size - a.size) < 0.3 and abs(romans[j].base - a.base) < 0.5 \
+                and romans[j].x0 - romans[j - 1].x1 < 0.25 * a.size:
+            j += 1
+        word = "".join(x.tex for x in romans[i:j])
+        if word in ("argmax", "argmin"):
+            tex = rf"\operatorname{{{word}}}"
+        elif word in OPERATOR_NAMES:
+            tex = "\\" + word
+        else:
+            tex = rf"\mathrm{{{word}}}"
+        out.append(_union(romans[i:j], tex, a.base, a.size, "op" if word in _LIMIT_WORDS else "ord"))
+        i = j
+    return out
+
+
+def _row(atoms: list[Atom], rules: list[Rule]) -> str:
+    """One row of atoms (sub-rows for fractions, roots, limits) -> LaTeX."""
+    if not atoms:
+        return ""
+    size = _main_size(atoms)
+    if rules:
+        atoms = _fractions_and_roots(atoms, rules, size)
+        size = _main_size(atoms)
+    atoms = _limits(atoms, size)
+    base = _main_base(atoms, size)
+    atoms.sort(key=lambda a: (a.x0, a.y0))
+    out: list[str] = []
+    i = 0
+    while i < len(atoms):
+        a = atoms[i]
+        script = _script_kind(a, base, size)
+        if script:  # a script with no nucleus: TeX allows it ("{}^{2}")
+            out.append("{}")
+        else:
+            # a prime after a superscript needs a nucleus of its own
+            out.append("{}'" if a.tex == "'" and out and out[-1].startswith("^") else a.tex)
+            i += 1
+        subs: list[Atom] = []
+        sups: list[Atom] = []
+        while i < len(atoms):
+            kind = _script_kind(atoms[i], base, size)
+            if not kind:
+                break
+            (sups if kind == "^" else subs).append(atoms[i])
+            i += 1
+        if (subs or sups) and not script and a.kind == "op" and ("_{" in a.tex or "^{" in a.tex):
+            out.append("{}")  # scripts after an operator's limits: not a double script
+        if subs:
+            out.append(f"_{{{_row(subs, [])}}}")
+        if sups:
+            sup = _row(sups, [])
+            out.append(sup if set(sup) == {"'"} else f"^{{{sup}}}")  # a prime is drawn raised
+    return _join(out)
+
+
+def _script_kind(a: Atom, base: float, size: float) -> str:
+    if a.kind == "box" or a.size > 0.9 * size:
+        return ""
+    lift = base - a.base
+    if lift > 0.12 * size:
+        return "^"
+    if lift < -0.05 * size:
+        return "_"
+    return ""
+
+
+def _join(tokens: list[str]) -> str:
+    text = ""
+    for tok in tokens:
+        if text and text[-1].isalpha() and re.search(r"\\[A-Za-z]+$", text) and tok[:1].isalpha():
+            text += " "
+        text += tok
+    return text
+
+
+def _tag(glyphs: list[list]) -> tuple[list[list], str]:
+    """An equation number "(3)" at the right end, apart from the formula."""
+    ordered = sorted(glyphs, key=lambda g: g[1])
+    text = ""
+    for k in range(len(ordered) - 1, -1, -1):
+        text = ordered[k][0] + text
+        if ordered[k][0] == "(":
+            m = _TAG.match(text)
+            gap = ordered[k][1] - ordered[k - 1][3] if k else 0
+            if m and k and gap > 1.5 * ordered[k][6]:
+                return ordered[:k], m.group(1)
+            break
+        if len(text) > 6:
+            break
+    return glyphs, ""
+
+
+def build(glyphs: list[list], rules: list[Rule]) -> str | None:
+    """LaTeX of a formula's glyphs (with its tag as ``\\tag{n}``), or None if unreadable."""
+    glyphs, tag = _tag(glyphs)
+    if not glyphs:
+        return None
+    try:
+        atoms = [a for a in (glyph_atom(g) for g in glyphs if g[0].strip()) if a is not None]
+    except Unreadable:
+        return None
+    if not atoms:
+        return None
+    atoms = _accents(_words(_stacked_pieces(atoms)))
+    if atoms is None:
+        return None
+    x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)
+    y0, y1 = min(a.y0 for a in atoms), max(a.y1 for a in atoms)
+    near = [r for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x0 >= x0 - 2 and r.x1 <= x1 + 2 and y0 - 2 <= r.y0 <= y1 + 2]
+    tex = _row(atoms, near)
+    if any(a.kind == "radical" for a in atoms) and r"\sqrt" not in tex:
+        return None
+    tex = tex.replace(r"\cdot\cdot\cdot", r"\cdots").replace("...", r"\ldots")
+    tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
+    tex = re.sub(r"\\sqrt(?!\{)", r"\\surd", tex)
+    return tex + (rf" \tag{{{tag}}}" if tag else "")
+
+
+def delimiters_balanced(tex: str) -> bool:
+    return tex.count("{") - tex.count(r"\{") == tex.count("}") - tex.count(r"\}")
+
+
+__all__ = ["DELIMITERS", "build", "delimiters_balanced"]

@@ -1,0 +1,77 @@
+"""Where the math builder (``ocr_ray.layout.math``) meets the blocks and the routing.
+
+A display block whose glyphs the builder reads becomes ``$$ LaTeX $$``; one it cannot read stays
+the glyph text, marked ``<!-- math: unread -->`` (never a ``$$`` block KaTeX would reject). A page's
+``unreadable_math`` count (formulas with glyphs the builder has no reading for) is what routes the
+page to a VLM engine when one is configured (``ocr_ray.routing``).
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from ocr_ray.layout.math import ACCENT_GLYPHS, Unreadable, build, delimiters_balanced, glyph_atom
+from ocr_ray.layout.model import PageLayout, Rule
+
+UNREAD_MARK = "<!-- math: unread -->"
+
+
+def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -> str | None:
+    """``$$...$$`` for a display block's lines (``blocks.Line``), None when not all lines carry
+    glyphs or the builder cannot read them."""
+    if any(ln.glyphs and _squash("".join(g[0] for g in ln.glyphs)) != _squash(ln.text) for ln in lines):
+        return None  # stale glyphs (a recoded font): the line text stands
+    if any(not ln.glyphs for ln in lines):
+        # OCR'd lines have none: their text stands; on the text layer a line of the formula
+        # without glyphs (mostly prose letters) leaves the formula unread
+        return UNREAD_MARK if text_layer and any(ln.glyphs for ln in lines) else None
+    glyphs = [g for ln in lines for g in ln.glyphs]
+    out = []
+    for band in bands(glyphs, rules):
+        tex = build(band, rules)
+        if not tex or not delimiters_balanced(tex):
+            return UNREAD_MARK
+        out.append("$$\n" + tex + "\n$$")
+    return "\n\n".join(out)
+
+
+def _squash(text: str) -> str:
+    """Text compared without spaces and accents (``pdftext`` merges an accent glyph into its letter)."""
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
+    return "".join(c for c in text if not c.isspace() and not unicodedata.combining(c) and c not in ACCENT_GLYPHS)
+
+
+def bands(glyphs: list[list], rules: list[Rule]) -> list[list[list]]:
+    """Glyphs cut into formulas stacked on the page: vertical runs of glyphs (and fraction rules)
+    that overlap or nearly touch; consecutive display equations (and align rows) are further apart
+    than a limit is from its operator."""
+    x0 = min(g[1] for g in glyphs)
+    x1 = max(g[3] for g in glyphs)
+    items = [(g[2], g[4], g) for g in glyphs]
+    items += [(r.y0, r.y1, None) for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x1 >= x0 and r.x0 <= x1]
+    items.sort(key=lambda t: t[0])
+    size = max(g[6] for g in glyphs)
+    out: list[list[list]] = []
+    bottom = None
+    for y0, y1, g in items:
+        if bottom is None or y0 > bottom + 0.4 * size:
+            out.append([])
+            bottom = y1
+        bottom = max(bottom, y1)
+        if g is not None:
+            out[-1].append(g)
+    return [b for b in out if b]
+
+
+def unreadable_math(page: PageLayout) -> int:
+    """Fragments set mostly in maths with a glyph the builder cannot read."""
+    count = 0
+    for fragment in page.fragments:
+        if fragment.math < 0.3 or not fragment.glyphs:
+            continue
+        try:
+            for glyph in fragment.glyphs:
+                glyph_atom(glyph)
+        except Unreadable:
+            count += 1
+    return count

@@ -1,0 +1,97 @@
+"""Glyph -> LaTeX token tables for the math builder (``ocr_ray.layout.math``).
+
+A glyph is read from its Unicode value and its font: Computer Modern and AMS fonts choose the
+alphabet (CMSY capitals are calligraphic, MSBM capitals blackboard bold, CMBX bold, EUFM fraktur)
+and CMEX, which pdflatex embeds without a ToUnicode map, is read by its code (the TeX font's
+layout: TeXbook appendix F, ``cmex10.tfm``).
+"""
+from __future__ import annotations
+
+# Unicode symbol -> LaTeX command (KaTeX knows all of them)
+SYMBOLS = {
+    "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ϵ": r"\epsilon", "ε": r"\varepsilon",
+    "ζ": r"\zeta", "η": r"\eta", "θ": r"\theta", "ϑ": r"\vartheta", "ι": r"\iota", "κ": r"\kappa",
+    "λ": r"\lambda", "µ": r"\mu", "μ": r"\mu", "ν": r"\nu", "ξ": r"\xi", "π": r"\pi", "ϖ": r"\varpi",
+    "ρ": r"\rho", "ϱ": r"\varrho", "σ": r"\sigma", "ς": r"\varsigma", "τ": r"\tau", "υ": r"\upsilon",
+    "ϕ": r"\phi", "φ": r"\varphi", "χ": r"\chi", "ψ": r"\psi", "ω": r"\omega",
+    "Γ": r"\Gamma", "∆": r"\Delta", "Δ": r"\Delta", "Θ": r"\Theta", "Λ": r"\Lambda", "Ξ": r"\Xi",
+    "Π": r"\Pi", "Σ": r"\Sigma", "Υ": r"\Upsilon", "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega",
+    "∑": r"\sum", "∏": r"\prod", "∐": r"\coprod", "∫": r"\int", "∮": r"\oint", "⋃": r"\bigcup",
+    "⋂": r"\bigcap", "⨁": r"\bigoplus", "⨂": r"\bigotimes", "⋁": r"\bigvee", "⋀": r"\bigwedge",
+    "∂": r"\partial", "∇": r"\nabla", "∞": r"\infty", "≈": r"\approx", "≠": r"\neq", "≡": r"\equiv",
+    "≤": r"\le", "≥": r"\ge", "≪": r"\ll", "≫": r"\gg", "±": r"\pm", "∓": r"\mp", "×": r"\times",
+    "÷": r"\div", "·": r"\cdot", "⋅": r"\cdot", "∗": r"\ast", "◦": r"\circ", "∘": r"\circ", "•": r"\bullet",
+    "∈": r"\in", "∉": r"\notin", "∋": r"\ni", "⊂": r"\subset", "⊃": r"\supset", "⊆": r"\subseteq",
+    "⊇": r"\supseteq", "∪": r"\cup", "∩": r"\cap", "∧": r"\wedge", "∨": r"\vee", "¬": r"\neg",
+    "∀": r"\forall", "∃": r"\exists", "∅": r"\emptyset", "→": r"\to", "←": r"\leftarrow",
+    "↔": r"\leftrightarrow", "⇒": r"\Rightarrow", "⇐": r"\Leftarrow", "⇔": r"\Leftrightarrow",
+    "↦": r"\mapsto", "⊗": r"\otimes", "⊕": r"\oplus", "⊙": r"\odot", "⊥": r"\perp", "∥": r"\|",
+    "‖": r"\|", "∝": r"\propto", "∼": r"\sim", "≃": r"\simeq", "≅": r"\cong", "′": "'", "″": "''",
+    "⟨": r"\langle", "⟩": r"\rangle", "〈": r"\langle", "〉": r"\rangle", "⌊": r"\lfloor", "⌋": r"\rfloor",
+    "⌈": r"\lceil", "⌉": r"\rceil", "{": r"\{", "}": r"\}", "−": "-", "∣": r"\mid", "…": r"\ldots",
+    "⋯": r"\cdots", "⋮": r"\vdots", "⋱": r"\ddots", "ℓ": r"\ell", "ℝ": r"\mathbb{R}", "√": r"\surd",
+    "⊤": r"\top", "†": r"\dagger", "⋆": r"\star", "≜": r"\triangleq", "≔": r"\coloneqq", "∖": r"\setminus",
+    "#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "\\": r"\setminus", "~": r"\sim", "^": r"\wedge", "ı": r"\imath", "ȷ": r"\jmath", "∠": r"\angle", "△": r"\triangle", "□": r"\square",
+}
+BIG_OPERATORS = {r"\sum", r"\prod", r"\coprod", r"\int", r"\oint", r"\bigcup", r"\bigcap", r"\bigoplus",
+                 r"\bigotimes", r"\bigvee", r"\bigwedge", r"\biguplus", r"\bigsqcup", r"\bigodot"}
+# operators that take limits at the side in display style
+SIDE_LIMITS = {r"\int", r"\oint"}
+
+_D = ["(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{", r"\}", r"\langle", r"\rangle"]
+# cmex10 by code: 0x00-0x0F big, 0x10-0x1F Big/bigg, 0x20-0x2F Bigg, 0x30-0x4F delimiter pieces
+CMEX: dict[int, str] = {}
+for _i, _t in enumerate(_D):
+    CMEX[_i] = _t
+CMEX.update({0x0C: "|", 0x0D: r"\|", 0x0E: "/", 0x0F: r"\backslash"})
+for _i, _t in enumerate(["(", ")", "(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{",
+                         r"\}", r"\langle", r"\rangle", "/", r"\backslash"]):
+    CMEX[0x10 + _i] = _t
+for _i, _t in enumerate(["(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{", r"\}",
+                         r"\langle", r"\rangle", "/", r"\backslash", "/", r"\backslash"]):
+    CMEX[0x20 + _i] = _t
+# pieces of very tall delimiters: the top piece stands for the delimiter, the others are dropped ("")
+CMEX.update({0x30: "(", 0x31: ")", 0x32: "[", 0x33: "]", 0x34: "", 0x35: "", 0x36: "", 0x37: "",
+             0x38: r"\{", 0x39: r"\}", 0x3A: "", 0x3B: "", 0x3C: "", 0x3D: "", 0x3E: "", 0x3F: "",
+             0x40: "", 0x41: "", 0x42: "", 0x43: "", 0x44: r"\langle", 0x45: r"\rangle"})
+for _base, _ops in ((0x46, [r"\bigsqcup", r"\bigsqcup", r"\oint", r"\oint", r"\bigodot", r"\bigodot",
+                            r"\bigoplus", r"\bigoplus", r"\bigotimes", r"\bigotimes"]),
+                    (0x50, [r"\sum", r"\prod", r"\int", r"\bigcup", r"\bigcap", r"\biguplus", r"\bigwedge",
+                            r"\bigvee", r"\sum", r"\prod", r"\int", r"\bigcup", r"\bigcap", r"\biguplus",
+                            r"\bigwedge", r"\bigvee", r"\coprod", r"\coprod"])):
+    for _i, _t in enumerate(_ops):
+        CMEX[_base + _i] = _t
+CMEX.update({0x62: "HAT", 0x63: "HAT", 0x64: "HAT", 0x65: "TILDE", 0x66: "TILDE", 0x67: "TILDE",
+             0x68: "[", 0x69: "]", 0x6A: r"\lfloor", 0x6B: r"\rfloor", 0x6C: r"\lceil", 0x6D: r"\rceil",
+             0x6E: r"\{", 0x6F: r"\}", 0x70: "RADICAL", 0x71: "RADICAL", 0x72: "RADICAL", 0x73: "RADICAL",
+             0x74: "RADICAL", 0x75: "", 0x76: "", 0x77: "", 0x78: "", 0x79: "", 0x7A: "", 0x7B: "",
+             0x7C: "", 0x7D: "", 0x7E: "", 0x7F: ""})
+DELIMITERS = {"(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{", r"\}", r"\langle",
+              r"\rangle", "|", r"\|", "/", r"\backslash"}
+# Roman words KaTeX has as operators
+OPERATOR_NAMES = {"log", "exp", "max", "min", "sup", "inf", "lim", "arg", "det", "sin", "cos", "tan", "ln",
+                  "dim", "ker", "deg", "gcd", "hom", "Pr", "sinh", "cosh", "tanh", "liminf", "limsup", "argmax",
+                  "argmin"}
+
+
+def font_alphabet(font: str) -> str:
+    """The LaTeX alphabet command a font's letters are set in ('' for italic maths letters,
+    'rm' for upright roman)."""
+    name = font.upper()
+    if name.startswith(("MSBM", "BBOLD", "DSROM")):
+        return r"\mathbb"
+    if name.startswith(("EUFM", "EUFB")):
+        return r"\mathfrak"
+    if name.startswith(("CMSY", "EUSM", "RSFS", "LMMATHSYMBOLS")):
+        return r"\mathcal"
+    if name.startswith(("CMMIB", "CMBSY")) or name.startswith("LMMATHITALIC") and "BOLD" in name:
+        return r"\boldsymbol"
+    if name.startswith(("CMBX", "CMB10")) or "BOLD" in name and not name.startswith("CMMI"):
+        return r"\mathbf"
+    if name.startswith("CMSS"):
+        return r"\mathsf"
+    if name.startswith("CMTT"):
+        return r"\mathtt"
+    if name.startswith(("CMMI", "TXMI", "PXMI", "LMMATH", "CMEX", "MSAM")) or "ITALIC" in name:
+        return ""
+    return "rm"

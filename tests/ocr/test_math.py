@@ -1,0 +1,104 @@
+"""Display maths read back as LaTeX from glyph geometry (``ocr_ray.layout.math``), on formulas
+typeset here with pdflatex, and the KaTeX-rendered math test (``benchmarks/fulltext/math_score``)."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from benchmarks.fulltext import math_score
+from ocr_ray.layout import compose_pages
+from ocr_ray.layout.math_hook import unreadable_math
+from ocr_ray.layout.pdftext import page_layout
+
+FORMULAS = [
+    r"w_{t,i} = \frac{P_{t,i}}{\sum_{j \in \mathcal{T}_t} P_{t,j}} \quad \forall i \in \mathcal{T}_t",
+    r"b_t(\phi) = \sum_{i=1}^{n} w_{t,i} B_i + \int_0^1 f(x)\,dx",
+    r"\lambda_g = \biggl( \sum_{s \in S} \zeta^n \psi(gs) \biggr) + \sqrt{a^2+b}",
+    r"\mathbb{E}[x] \le \alpha \mathbf{K}^2 + \max_{s} D_{KL}",
+    r"L = \left(\frac{D}{5.4 \times 10^{13}}\right)^{-0.095}",
+]
+# what the builder writes for them (one spelling among many; the KaTeX test below compares renderings).
+# The equation numbers sit in a column of their own on this page: the layout keeps them apart.
+EXPECTED = [
+    r"w_{t,i}=\frac{P_{t,i}}{\sum_{j\in\mathcal{T}_{t}}P_{t,j}}\forall i\in\mathcal{T}_{t}",
+    r"b_{t}(\phi)=\sum_{i=1}^{n}w_{t,i}B_{i}+\int_{0}^{1}f(x)dx",
+    r"\lambda_{g}=(\sum_{s\in S}\zeta^{n}\psi(gs))+\sqrt{a^{2}+b}",
+    r"\mathbb{E}[x]\le\alpha\mathbf{K}^{2}+\max_{s}D_{KL}",
+    r"L=(\frac{D}{5.4\times10^{13}})^{-0.095}",
+]
+
+
+@pytest.fixture(scope="module")
+def typeset(tmp_path_factory):
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    tmp = tmp_path_factory.mktemp("math")
+    body = "\n".join(f"Text before formula {k}.\n\\begin{{equation}}\n{f}\n\\end{{equation}}"
+                     for k, f in enumerate(FORMULAS))
+    (tmp / "m.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n"
+                               f"{body}\n\\end{{document}}\n")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp, check=True,
+                   capture_output=True, timeout=120)
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(tmp / "m.pdf")
+    layouts = [page_layout(doc[i]) for i in range(len(doc))]
+    return layouts, "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+
+
+def test_display_formulas_become_latex(typeset):
+    layouts, markdown = typeset
+    blocks = math_score.math_blocks(markdown)
+    assert blocks == EXPECTED, blocks
+    assert sum(unreadable_math(p) for p in layouts) == 0
+
+
+def test_a_glyph_without_reading_is_unreadable_and_marked():
+    from ocr_ray.layout.blocks import page_blocks
+    from ocr_ray.layout.model import Fragment, PageLayout
+
+    glyphs = [["x", 100, 100, 105, 105, 105, 10, "CMMI10"], ["=", 107, 101, 113, 104, 105, 10, "CMR10"],
+              ["\ue0ff", 115, 98, 125, 108, 105, 10, "WEIRDMATH"]]
+    frag = Fragment(100, 98, 125, 108, "x = \ue0ff", 10, math=1.0, glyphs=glyphs)
+    page = PageLayout(600, 800, [Fragment(50, 80, 500, 90, "Some body text of the page here.", 10), frag])
+    assert unreadable_math(page) == 1
+    out = "\n\n".join(page_blocks(page, 10, first_page=False))
+    assert "<!-- math: unread -->" in out and "x =" in out
+
+
+@pytest.mark.skipif(not math_score.katex_available(), reason="KaTeX not installed (npm ci in benchmarks/fulltext/katex)")
+def test_math_tests_compare_katex_renderings(typeset):
+    _, markdown = typeset
+    blocks = math_score.math_blocks(markdown)
+    math_score.render_many(blocks)
+    assert all(math_score._CACHE[b] for b in blocks)  # every block the builder writes parses in KaTeX
+    for source in FORMULAS:
+        assert math_score.score_math(markdown, {"math": source}), source
+    # a different spelling of the same drawing passes; a wrong script or symbol does not
+    doc = "$$\n\\text{clip}\\left( x_{i} \\right)^2 \\quad = 1\n$$"
+    assert math_score.score_math(doc, {"math": r"\mathrm{clip}(x_i)^{2} = 1"})
+    assert not math_score.score_math(doc, {"math": r"\mathrm{clip}(x^i)^{2} = 1"})
+    assert not math_score.score_math(doc, {"math": r"\mathrm{clip}(y_i)^{2} = 1"})
+
+
+def test_pages_with_unreadable_math_are_routed_to_the_vlm(monkeypatch):
+    from types import SimpleNamespace
+
+    from ocr_ray import routing
+    from ocr_ray.layout.model import Fragment, PageLayout
+
+    prose = " ".join(["The method reads every page of the paper in order and keeps its words."] * 3)
+    glyphs = [["x", 100, 100, 105, 105, 105, 10, "CMMI10"], ["\ue0ff", 115, 98, 125, 108, 105, 10, "WEIRDMATH"]]
+    layout = PageLayout(600, 800, [Fragment(50, 80, 500, 90, prose, 10),
+                                   Fragment(100, 98, 125, 108, "x \ue0ff", 10, math=1.0, glyphs=glyphs)])
+    monkeypatch.setattr(routing, "page_layout", lambda page: layout)
+    monkeypatch.setattr(routing, "count_images", lambda page: 0)
+    monkeypatch.setattr(routing, "render_page_jpeg", lambda page, side: b"jpeg")
+    vlm = SimpleNamespace(name="vllm", image_longest_side=1024)
+    assert routing.route_page(None, vlm, (*routing.OCR_ROUTES, routing.MATH_ROUTE))["route"] == "vllm:unreadable_math"
+    # a CPU OCR engine is never given them: the text layer keeps the page
+    assert routing.route_page(None, vlm, routing.OCR_ROUTES)["route"] == "text-layer:prose"
+    layout.fragments[1].glyphs = glyphs[:1]
+    assert routing.route_page(None, vlm, (*routing.OCR_ROUTES, routing.MATH_ROUTE))["route"] == "text-layer:prose"
