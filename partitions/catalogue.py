@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from partitions.catalogue_yaml import Where, read_catalogue_yaml
 
 CATALOGUE_PATH = Path(__file__).with_name("venues.yaml")
 CATALOGUE_ENV = "REVIEWBENCH_CATALOGUE"
@@ -273,44 +274,6 @@ class Catalogue(BaseModel):
         return [s for s in self.split_order if self.keys_for_split(s)]
 
 
-class _Where:
-    """`file:line` of a place in the catalogue document, from the YAML node tree (the line of the
-    deepest key of `path` the file has), so every error names the file, the line, the entry and the field."""
-
-    def __init__(self, source: str, lines: dict[tuple, int] | None = None):
-        self.source, self.lines = source, lines or {}
-
-    def __call__(self, *path) -> str:
-        path = tuple(path)
-        while path and path not in self.lines:
-            path = path[:-1]
-        line = self.lines.get(path)
-        return f"{self.source}:{line}" if line else self.source
-
-
-def _node_lines(node: yaml.Node, path: tuple = ()) -> dict[tuple, int]:
-    """Document path (keys and list indices) -> 1-based line, for every node of the document."""
-    out = {path: node.start_mark.line + 1}
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            out.update(_node_lines(value, path + (key.value,)))
-            out[path + (key.value,)] = key.start_mark.line + 1
-    elif isinstance(node, yaml.SequenceNode):
-        for i, value in enumerate(node.value):
-            out.update(_node_lines(value, path + (i,)))
-    return out
-
-
-class _CatalogueLoader(yaml.SafeLoader):
-    """SafeLoader without the implicit timestamp type: dates stay strings until pydantic parses them,
-    so an impossible one (2023-09-31) is reported with its entry, field and line instead of a bare
-    `ValueError: day is out of range for month` from inside the YAML constructor."""
-
-
-_CatalogueLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
-
 TOP_LEVEL_FIELDS = ("splits", "tracks", "families", "rating_scales", "defaults", "venues")
 
 
@@ -319,7 +282,7 @@ def _entry_label(raw: dict, index: int) -> str:
     return f"entry #{index} (key={key!r})" if key else f"entry #{index}"
 
 
-def _names(doc: dict, field: str, where: _Where, problems: list[str]) -> list[str]:
+def _names(doc: dict, field: str, where: Where, problems: list[str]) -> list[str]:
     names = doc.get(field)
     if not isinstance(names, list) or not names:
         problems.append(f"{where(field)}: field {field}: a non-empty list of names is required")
@@ -332,7 +295,7 @@ def _names(doc: dict, field: str, where: _Where, problems: list[str]) -> list[st
     return [n for n in names if isinstance(n, str)]
 
 
-def _scales(doc: dict, where: _Where, problems: list[str]) -> dict[str, dict[str, Scale]]:
+def _scales(doc: dict, where: Where, problems: list[str]) -> dict[str, dict[str, Scale]]:
     """Named scale sets: name -> {union score field: Scale}; `[min, max]` or `[min, max, {labels}]`."""
     out: dict[str, dict[str, Scale]] = {}
     for name, fields in (doc.get("rating_scales") or {}).items():
@@ -349,7 +312,7 @@ def _scales(doc: dict, where: _Where, problems: list[str]) -> dict[str, dict[str
 
 def parse_catalogue(doc: dict, source: str = "<catalogue>", lines: dict[tuple, int] | None = None) -> Catalogue:
     """Validate a catalogue document; errors name the file (and line, given `lines`), the entry and the field."""
-    where = _Where(source, lines)
+    where = Where(source, lines)
     if not isinstance(doc, dict):
         raise CatalogueError(f"invalid venue catalogue:\n  {where()}: "
                              + ("the file is empty" if doc is None else f"a mapping is required, got {type(doc).__name__}"))
@@ -423,27 +386,11 @@ def parse_catalogue(doc: dict, source: str = "<catalogue>", lines: dict[tuple, i
 def load_catalogue(path: Path | str = CATALOGUE_PATH) -> Catalogue:
     """Read and validate a catalogue file; every error names the file, the line, the entry and the field."""
     path = Path(path)
-    source = str(path)
     try:
-        loader = _CatalogueLoader(path.read_text(encoding="utf-8"))
-        try:
-            node = loader.get_single_node()
-            doc = loader.construct_document(node) if node is not None else None
-        finally:
-            loader.dispose()
-    except yaml.YAMLError as exc:
-        # The parser notices a syntax error where it stops (problem_mark), which can be lines after
-        # the construct it was reading (context_mark, e.g. where an unclosed bracket opened): both.
-        mark, context = getattr(exc, "problem_mark", None), getattr(exc, "context_mark", None)
-        mark = mark or context
-        at = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
-        reason = getattr(exc, "problem", None) or str(exc)
-        if getattr(exc, "context", None):
-            reason += f" ({exc.context}" + (f" at line {context.line + 1})" if context else ")")
-        raise CatalogueError(f"invalid venue catalogue:\n  {at}: YAML syntax: {reason}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CatalogueError(f"invalid venue catalogue:\n  {source}: cannot be read: {exc}") from None
-    return parse_catalogue(doc, source=source, lines=_node_lines(node) if node is not None else None)
+        doc, lines = read_catalogue_yaml(path)
+    except ValueError as exc:
+        raise CatalogueError(f"invalid venue catalogue:\n  {exc}") from None
+    return parse_catalogue(doc, source=str(path), lines=lines)
 
 
 def catalogue_path() -> Path:

@@ -12,6 +12,8 @@ import warnings
 
 import dagster as dg
 
+from reviewbench_assets import paths
+
 ROW_CHECKS = {
     "unique_forum_id": "forum_id is the primary key: no duplicates",
     "num_reviews_matches_reviews_json": "num_reviews == len(json.loads(reviews_json))",
@@ -21,13 +23,76 @@ ROW_CHECKS = {
 }
 
 
+# Checks whose failure means wrong data downstream: blocking (a failure with ERROR severity fails the
+# step, so nothing downstream runs in that run) and recorded under the storage root, so a later run
+# of a downstream asset refuses the partition too (`guard_upstream`, `blocked_partitions`).
+BLOCKING_CHECKS = frozenset({"quarantined_share", "dialogue_coverage", "unique_forum_id", "empty_markdown_share"})
+OVERRIDE_HINT = ("set allow_failing_checks: true in this asset's config to publish it anyway "
+                 "(the check then reports as a warning)")
+
+
+class GuardConfig(dg.Config):
+    # On purpose only: a data-guarding check that fails is then reported as a WARN and does not block
+    # downstream assets (e.g. a venue-year whose quarantine share is known and accepted).
+    allow_failing_checks: bool = False
+
+
 def partitioned_check_specs(asset: str, checks: dict[str, str],
                             partitions_def: dg.PartitionsDefinition) -> list[dg.AssetCheckSpec]:
     """Check specs partitioned like their asset (results are attributed to the run's partition)."""
     with warnings.catch_warnings():  # "Specifying a partitions_def on an AssetCheckSpec" is a preview
         warnings.simplefilter("ignore")
-        return [dg.AssetCheckSpec(name, asset=asset, description=desc, partitions_def=partitions_def)
+        return [dg.AssetCheckSpec(name, asset=asset, description=desc, partitions_def=partitions_def,
+                                  blocking=name in BLOCKING_CHECKS)
                 for name, desc in checks.items()]
+
+
+def guarded(results: list[dg.AssetCheckResult], allow_failing: bool) -> list[dg.AssetCheckResult]:
+    """Blocking checks fail with ERROR severity (they block) unless the run overrides them on purpose."""
+    out = []
+    for r in results:
+        if r.check_name in BLOCKING_CHECKS and not r.passed:
+            meta = {**r.metadata, "blocks_downstream": not allow_failing,
+                    "how_to_override": dg.MetadataValue.text(OVERRIDE_HINT)}
+            r = dg.AssetCheckResult(passed=False, asset_key=r.asset_key, check_name=r.check_name, metadata=meta,
+                                    severity=dg.AssetCheckSeverity.WARN if allow_failing else dg.AssetCheckSeverity.ERROR,
+                                    description=r.description)
+        out.append(r)
+    return out
+
+
+def record_checks(store, partition_key: str, asset: str, results: list[dg.AssetCheckResult],
+                  allow_failing: bool) -> None:
+    """Write which data-guarding checks of this partition failed, for downstream runs to refuse it."""
+    failed = {r.check_name: r.description or r.check_name for r in results
+              if r.check_name in BLOCKING_CHECKS and not r.passed}
+    store.write_json(store.path(paths.check_record(partition_key, asset)),
+                     {"failed": failed, "overridden": bool(failed) and allow_failing})
+
+
+def blocking_failures(store, partition_key: str, assets: list[str]) -> dict[str, str]:
+    """`asset.check` -> description of the blocking checks that failed (and were not overridden) for
+    this partition at the assets' last materialization."""
+    out = {}
+    for asset in assets:
+        rec = store.read_json_or_none(store.path(paths.check_record(partition_key, asset)))
+        if rec and rec.get("failed") and not rec.get("overridden"):
+            out.update({f"{asset}.{name}": desc for name, desc in rec["failed"].items()})
+    return out
+
+
+def guard_upstream(store, partition_key: str, assets: list[str], allow_failing: bool, log) -> None:
+    """Refuse to build on a partition whose upstream data failed a blocking check (unless overridden)."""
+    failed = blocking_failures(store, partition_key, assets)
+    if not failed:
+        return
+    listing = "; ".join(f"{k}: {v}" for k, v in failed.items())
+    if allow_failing:
+        log(f"{partition_key}: building on data that failed blocking checks, as configured: {listing}")
+        return
+    raise dg.Failure(description=f"{partition_key}: upstream data failed blocking checks ({listing}); fix the "
+                                 f"data and re-materialize, or {OVERRIDE_HINT}",
+                     metadata={"failed_checks": dg.MetadataValue.json(failed)}, allow_retries=False)
 
 
 def partition_metadata(partition_key: str) -> dict:
@@ -52,5 +117,5 @@ def row_check_results(stats: dict, max_empty_share: float, partition_key: str) -
         result("no_empty_title", stats["empty_title"] == 0, {"empty_titles": stats["empty_title"]}),
         result("empty_markdown_share", share <= max_empty_share,
                {"share": round(share, 4), "threshold": dg.MetadataValue.text(f"<= {max_empty_share}"),
-                "empty": stats["empty_markdown"]}, severity=dg.AssetCheckSeverity.WARN),
+                "empty": stats["empty_markdown"]}),
     ]

@@ -8,15 +8,24 @@ from partitions.catalogue import catalogue
 from partitions.definitions import split_partition_mapping, venue_year_partitions
 from resources import StorageResource
 from reviewbench_assets import paths
-from reviewbench_assets.checks import ROW_CHECKS, partitioned_check_specs, row_check_results
+from reviewbench_assets.checks import (
+    ROW_CHECKS,
+    GuardConfig,
+    blocking_failures,
+    guard_upstream,
+    guarded,
+    partitioned_check_specs,
+    record_checks,
+    row_check_results,
+)
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.failures import fail_without_retry
 from reviewbench_assets.metadata import column_schema, preview
 from reviewbench_assets.stages.rows_writer import assemble_rows, iter_markdown, write_rows
 
 
-class SplitConfig(dg.Config):
-    max_empty_markdown_share: float = 0.5  # above this the (warning) check fails
+class SplitConfig(GuardConfig):
+    max_empty_markdown_share: float = 0.5  # above this the (blocking) check fails
 
 
 @dg.asset(partitions_def=venue_year_partitions, group_name="corpus", kinds={"parquet"}, code_version="1",
@@ -27,6 +36,7 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
     """One venue-year in the final 20-column schema, plus its provenance rows."""
     venue = catalogue().get(context.partition_key)
     store = storage.store()
+    guard_upstream(store, venue.key, UPSTREAM_GUARDED, config.allow_failing_checks, context.log.warning)
     subs = {r["forum_id"]: r for r in store.read_parquet(store.path(paths.submissions(venue.key))).to_pylist()}
     errors: list[dict] = []
     pairs = assemble_rows(store.iter_jsonl(store.path(paths.raw_forums(venue.key)), scrub_surrogates=True),
@@ -40,7 +50,17 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
                   "malformed_examples": preview([{"forum_id": e["forum_id"], "error": e["error"].split(": ", 1)[-1][:200]}
                                                  for e in errors[:10]], ["forum_id", "error"]),
                   "path": dg.MetadataValue.path(out)},
-        check_results=row_check_results(stats, config.max_empty_markdown_share, context.partition_key))
+        check_results=_guarded_rows(store, stats, config, context.partition_key))
+
+
+# The assets whose blocking checks guard a venue-year's rows (and so its shards of the conference split).
+UPSTREAM_GUARDED = ["openreview_forums", "rebuttal_dialogues"]
+
+
+def _guarded_rows(store, stats: dict, config: SplitConfig, pk: str) -> list[dg.AssetCheckResult]:
+    checks = guarded(row_check_results(stats, config.max_empty_markdown_share, pk), config.allow_failing_checks)
+    record_checks(store, pk, "reviewbench_split", checks, config.allow_failing_checks)
+    return checks
 
 
 class ConferenceSplitConfig(dg.Config):
@@ -65,6 +85,12 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
         # list the rows after the earlier one published, so neither drops the other's rows.
         with store.lock(f"split-{split}"), fail_without_retry():
             keys = [k for k in catalogue().keys_for_split(split) if store.exists(store.path(paths.rows(k)))]
+            # A venue-year whose data failed a blocking check stays out of the split (and so the card).
+            blocked = {k: f for k in keys
+                       if (f := blocking_failures(store, k, [*UPSTREAM_GUARDED, "reviewbench_split"]))}
+            keys = [k for k in keys if k not in blocked]
+            for k, failed in blocked.items():
+                context.log.warning(f"{split}: {k} left out: its data failed blocking checks {sorted(failed)}")
             context.log.info(f"{split}: venue-years with rows: {keys or 'none'}")
             corpus = store.path(paths.CORPUS_DIR)
 
@@ -80,6 +106,7 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
         return dg.MaterializeResult(metadata={
             "dagster/row_count": stats.num_examples, "num_bytes": stats.num_bytes,
             "venue_years": keys, "files": [f.rsplit("/", 1)[-1] for f in stats.files],
+            "blocked_venue_years": dg.MetadataValue.json({k: sorted(f) for k, f in blocked.items()}),
             "configs": configs, "dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA),
         })
 

@@ -17,6 +17,7 @@ from partitions.definitions import venue_year_partitions
 from resources import StorageResource
 from resources.llm import LLMResource
 from resources.llm_client import LLMCache
+from reviewbench_assets.checks import GuardConfig, guarded, record_checks
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.threads import RULE_BASED
 from reviewbench_assets.metadata import preview
@@ -27,11 +28,11 @@ COVERAGE_CHECK = "dialogue_coverage"
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="dialogues",
           kinds={"python", "json"}, code_version="3",
-          check_specs=[dg.AssetCheckSpec(COVERAGE_CHECK, asset="rebuttal_dialogues",
+          check_specs=[dg.AssetCheckSpec(COVERAGE_CHECK, asset="rebuttal_dialogues", blocking=True,
                                          description="every author and reviewer post is a turn of exactly "
                                                      "one dialogue, reference context, or excluded with a "
                                                      "reason (dialogue_coverage == 1.0)")])
-def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResource,
+def rebuttal_dialogues(context: dg.AssetExecutionContext, config: GuardConfig, storage: StorageResource,
                        llm: LLMResource) -> dg.MaterializeResult:
     """Threads rebuilt from replyto, same-speaker posts merged (LLM when configured, guarded), reminders
     dropped, global responses as context; plus the venue-year's Re^2 review/rebuttal records."""
@@ -72,4 +73,6 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, storage: StorageResour
                      "llm_rejections": dict(s.rejections), "llm_reminder_requests": s.reminder_requests,
                      "llm_vetoed_reminders": stats["llm_vetoed_reminders"],
                      "llm_only_reminders_kept": stats["llm_only_reminders"]})
-    return dg.MaterializeResult(metadata=meta, check_results=[check])
+    checks = guarded([check], config.allow_failing_checks)
+    record_checks(store, venue.key, "rebuttal_dialogues", checks, config.allow_failing_checks)
+    return dg.MaterializeResult(metadata=meta, check_results=checks)

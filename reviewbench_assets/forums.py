@@ -17,7 +17,7 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import OpenReviewResource, StorageResource
-from reviewbench_assets.checks import partition_metadata, partitioned_check_specs
+from reviewbench_assets.checks import GuardConfig, guarded, partition_metadata, partitioned_check_specs, record_checks
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
 from reviewbench_assets.metadata import iso_time, preview
 from reviewbench_assets.stages.crawl import check_api_version
@@ -27,7 +27,7 @@ QUARANTINE_CHECK = "quarantined_share"
 QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the configured max_quarantined_share"
 
 
-class ForumsConfig(dg.Config):
+class ForumsConfig(GuardConfig):
     max_quarantined_share: float = 0.05  # the asset check fails above this share of forums
     full_refresh: bool = False  # ignore the stored crawl and its cursor: crawl everything again
     review_edits: bool = True  # fetch the edit history of edited reviews (v2 edits, v1 references): initial scores
@@ -50,7 +50,10 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
         api = v2 if venue.api == "v2" else openreview.api("v1", on_event=log)
         result = refresh_venue(venue, storage.store(), v2, api, full_refresh=config.full_refresh,
                                review_edits=config.review_edits, log=context.log.info)
-    return _result(result, api, config.max_quarantined_share, venue.key)
+    out = _result(result, api, config.max_quarantined_share, venue.key)
+    checks = guarded(list(out.check_results), config.allow_failing_checks)
+    record_checks(storage.store(), venue.key, "openreview_forums", checks, config.allow_failing_checks)
+    return dg.MaterializeResult(metadata=out.metadata, check_results=checks)
 
 
 def _result(r: CrawlResult, api, max_share: float, partition_key: str) -> dg.MaterializeResult:

@@ -66,3 +66,8 @@ CORPUS_DIR = "corpus"
 
 def split_stats(split: str) -> str:
     return f"corpus_stats/{split}.json"
+
+
+def check_record(pk: str, asset: str) -> str:
+    """The outcome of an asset's data-guarding checks for one partition (reviewbench_assets/checks.py)."""
+    return f"checks/{pk}/{asset}.json"

@@ -82,15 +82,22 @@ def test_quarantine_file_and_check(tmlr_replica, tmp_path):
     v.notes[reply["id"]] = reply
     rep.reindex()
     result = _run(rep, tmp_path, max_quarantined_share=0.0)
-    assert result.success  # a bad forum never fails the crawl itself ...
+    # a bad forum never stops the crawl: the forums and the quarantine are written and recorded ...
+    assert result.get_asset_materialization_events()
     q = [json.loads(x) for x in (tmp_path / paths.quarantine("tmlr")).read_text().splitlines()]
     assert [x["forum_id"] for x in q] == [fid]
     text = " ".join(q[0]["reasons"])
     assert "orphan" in text and "unknown invitation" in text
     check = result.get_asset_check_evaluations()[0]
-    assert check.check_name == "quarantined_share" and not check.passed  # ... the check does
+    assert check.check_name == "quarantined_share" and not check.passed  # ... the check fails,
+    # and it is blocking: the step fails (nothing downstream runs) and the failure is recorded for later runs
+    assert not result.success and check.severity == dg.AssetCheckSeverity.ERROR
+    assert "how_to_override" in check.metadata
+    record = json.loads((tmp_path / paths.check_record("tmlr", "openreview_forums")).read_text())
+    assert list(record["failed"]) == ["quarantined_share"] and not record["overridden"]
     ok = _run(rep, tmp_path, max_quarantined_share=0.5, full_refresh=True)
-    assert ok.get_asset_check_evaluations()[0].passed
+    assert ok.success and ok.get_asset_check_evaluations()[0].passed
+    assert json.loads((tmp_path / paths.check_record("tmlr", "openreview_forums")).read_text())["failed"] == {}
 
 
 def test_wrong_password_names_the_variables(tmlr_replica, tmp_path):

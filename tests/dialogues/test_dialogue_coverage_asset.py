@@ -81,7 +81,8 @@ def test_check_fails_and_names_lost_posts(tmp_path, monkeypatch):
 
     monkeypatch.setattr(dialogue_stage, "build_dialogues", lossy)
     result, meta, check, excluded = _materialize(tmp_path)
-    assert result.success and not check.passed
+    # a blocking check: the step fails, so no split is built on dialogues that lost posts
+    assert not result.success and not check.passed and check.severity == dg.AssetCheckSeverity.ERROR
     assert meta["dialogue_coverage"].value == pytest.approx(6 / 18, abs=1e-6)
     lost = {e["note_id"] for e in excluded if e["status"] == "unaccounted"}
     assert "LateAns001" in lost and "c8dYllAinO" in lost and len(lost) == 12
