@@ -86,14 +86,19 @@ _SUMMARY_TITLE = re.compile(
 )
 
 
+# A salutation that names the reviewers too is addressed to everyone, not to the ACs only: "Dear AC
+# and Reviewers", and the real ICLR 2026 author post "Dear AC and Referees" (referee is the reviewers'
+# older name in several communities).
+_ALSO_TO_REVIEWERS = re.compile(r"(?<!meta[\s_-])(?<!meta)\b(reviewers?|referees?)\b", re.IGNORECASE)
+
+
 def is_discussion_summary(post: Post) -> bool:
     """An author note addressed to the ACs/PCs only (e.g. ICLR 2026 "Discussion Summary", "Dear
     ACs, ... we would like to summarize the discussion"): not a response to reviewers."""
     if post.role != "author":
         return False
     first_line = post.text.strip().split("\n", 1)[0] if post.text.strip() else ""
-    to_ac = bool(_DEAR_AC.match(first_line)) and not re.search(
-        r"(?<!meta[\s_-])(?<!meta)reviewers?\b", first_line, re.IGNORECASE)
+    to_ac = bool(_DEAR_AC.match(first_line)) and not _ALSO_TO_REVIEWERS.search(first_line)
     return bool(_SUMMARY_TITLE.search(post.title)) or to_ac
 
 

@@ -15,9 +15,12 @@ reason. The rules, applied to each post by walking up its `replyto` chain:
    answers to it are never lost.
 4. Otherwise (no review, no reviewer above it) the top-level post decides: an author's note to the
    forum (a global response) and author replies under it or under an area chair's note to everyone
-   are reference context in every thread; an author note addressed to the ACs only (discussion
-   summary) and replies to a public comment, a program-chair note, a decision or meta-review are
-   excluded with that reason. With no thread at all in the forum, reference context is excluded
+   are reference context in every thread, and so are the authors' answers to a public comment
+   (written in the open for the whole discussion; the public comment itself is excluded); an author
+   note addressed to the ACs only (discussion summary) and other replies to a public comment, a
+   program-chair note, a decision or meta-review are excluded with that reason. A reply whose
+   replyto chain loops (two replies pointing at each other) is excluded as a reply cycle, one whose
+   parent is missing as an orphan. With no thread at all in the forum, reference context is excluded
    too ("no reviewer thread").
 
 `account_posts` then checks the dialogues actually built against this: each author/reviewer post
@@ -50,16 +53,20 @@ class Routing(BaseModel):
     excluded: dict[str, str] = Field(default_factory=dict)
 
 
-def _chain(p: ParsedForum, q: Post, by_id: dict[str, Post]) -> tuple[list[Post], bool]:
-    """q and its ancestors up to the forum (q first); True when an ancestor is missing (orphan)."""
+def _chain(p: ParsedForum, q: Post, by_id: dict[str, Post]) -> tuple[list[Post], str | None]:
+    """q and its ancestors up to the forum (q first), and what broke the walk: "orphan" when an
+    ancestor is missing, "cycle" when the replyto chain comes back to a post already on it (two
+    replies that point at each other: their parents are in the forum, they just never reach it)."""
     chain, seen = [q], {q.note_id}
     while chain[-1].replyto not in (None, p.forum_id):
         parent = by_id.get(chain[-1].replyto or "")
-        if parent is None or parent.note_id in seen:
-            return chain, True
+        if parent is None:
+            return chain, "orphan"
+        if parent.note_id in seen:
+            return chain, "cycle"
         seen.add(parent.note_id)
         chain.append(parent)
-    return chain, False
+    return chain, None
 
 
 def _kind_reason(q: Post) -> str:
@@ -92,7 +99,7 @@ def route_posts(p: ParsedForum) -> Routing:
         if q.kind not in DISCUSSION_KINDS:
             r.excluded[q.note_id] = _kind_reason(q)
             continue
-        chain, orphan = _chain(p, q, by_id)
+        chain, broken = _chain(p, q, by_id)
         review = next((a for a in chain if a.kind == "review" and not a.deleted), None)
         if review is not None:  # rule 2
             r.thread_kind[review.note_id] = "review"
@@ -109,8 +116,11 @@ def route_posts(p: ParsedForum) -> Routing:
                 reviewer_groups.setdefault(voice.signature, []).append(q)
             continue
         top = chain[-1]  # rule 4
-        if orphan:
+        if broken == "orphan":
             r.excluded[q.note_id] = f"orphan: parent {top.replyto} is not in the forum"
+        elif broken == "cycle":
+            r.excluded[q.note_id] = (f"reply cycle: the replyto chain from {q.note_id} returns to "
+                                     f"{top.replyto} and never reaches the forum")
         elif top.deleted and top is not q:
             r.excluded[q.note_id] = f"reply to a deleted note ({top.note_id})"
         elif top.kind not in DISCUSSION_KINDS:
@@ -123,6 +133,12 @@ def route_posts(p: ParsedForum) -> Routing:
             # an area chair's own note is no author/reviewer post: neither turn nor context
         elif top.role == "program_chairs":
             r.excluded[q.note_id] = "reply to a program-chair note"
+        elif top is q:  # a public comment itself: no author/reviewer voice of the discussion
+            r.excluded[q.note_id] = "public comment"
+        elif q.role == "author":
+            # The authors answer a public comment in the open, for the whole discussion (the
+            # question is often one a reviewer might ask): reference context for every thread.
+            context.append(q)
         else:
             r.excluded[q.note_id] = "reply to a public comment"
 

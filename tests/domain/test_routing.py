@@ -147,7 +147,10 @@ def test_group_addressed_comments(exchange, iclr2026):
     by_id = {a.note_id: a for a in accounts}
     assert by_id[to_ac].status == "reference_context"
     assert all(to_ac in {n for t in d.turns if t.kind == "reference_context" for n in t.note_ids} for d in ds)
-    assert by_id[to_pub].status == "excluded" and "public comment" in by_id[to_pub].reason
+    # the authors' open answer to a public comment is for the whole discussion: reference context
+    assert by_id[to_pub].status == "reference_context"
+    assert all(to_pub in {n for t in d.turns if t.kind == "reference_context" for n in t.note_ids} for d in ds)
+    assert route_posts(p).excluded[pub] == "public comment"  # the public comment itself stays out
     assert by_id[to_pc].status == "excluded" and "program-chair" in by_id[to_pc].reason
     # the reply to the AC's note is a general author statement: in the row's author_rebuttal
     assert "We thank the AC" in row_fields(p, "iclr", 2026)["author_rebuttal"]
@@ -180,3 +183,32 @@ def test_deleted_and_orphans_have_reasons(forum_builder, iclr2026):
     assert by["n02"].status == "turn"  # its live child stays in the review's thread
     assert by["n03"].status == "excluded" and by["n03"].reason.startswith("orphan")
     assert coverage(accounts) == (4, 4)
+
+
+def test_a_post_to_the_ac_and_referees_is_for_everyone(exchange, iclr2026):
+    """The real ICLR 2026 wording: an author post to everyone that opens "Dear AC and Referees" is a
+    response to all reviewers (reference context of every thread), not a summary for the ACs only."""
+    to_all = exchange.add("Authors", "Dear AC and Referees,\n\nWe thank you all for the constructive "
+                                     "feedback; the revision adds the requested ablations.", exchange.raw["id"])
+    to_acs = exchange.add("Authors", "Dear ACs,\n\nwe would like to summarize the discussion.", exchange.raw["id"])
+    p = parse_forum(exchange.raw, iclr2026)
+    ds, accounts = _accounts(p)
+    by_id = {a.note_id: a for a in accounts}
+    assert by_id[to_all].status == "reference_context"
+    assert all(to_all in {n for t in d.turns if t.kind == "reference_context" for n in t.note_ids} for d in ds)
+    assert by_id[to_acs].status == "excluded" and "discussion summary" in by_id[to_acs].reason
+    assert coverage(accounts) == (18, 18)
+
+
+def test_a_reply_cycle_has_its_own_reason(forum_builder, iclr2026):
+    b = forum_builder("ICLR.cc/2026/Conference")
+    b.review("Reviewer_aaaa", rating=6)
+    b.comment("Authors", "points at the next reply", replyto="n02")  # n01
+    b.comment("Authors", "points back at the previous one", replyto="n01")  # n02
+    p = parse_forum(b.build(), iclr2026)
+    _, accounts = _accounts(p)
+    by = {a.note_id: a for a in accounts}
+    for nid in ("n01", "n02"):
+        assert by[nid].status == "excluded" and by[nid].reason.startswith("reply cycle")
+        assert "orphan" not in by[nid].reason
+    assert coverage(accounts) == (3, 3)
