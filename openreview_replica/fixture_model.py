@@ -65,7 +65,8 @@ class ForumTruth:
     original_id: str | None = None  # v1 original (non-blind) note id
     track: str = "main"  # catalogue track (EMNLP: "findings" for Accept-Findings)
     general_rebuttal_ids: list[str] = field(default_factory=list)  # visible author notes to the forum
-    group_reply_ids: list[str] = field(default_factory=list)  # visible author replies to an AC's note to all
+    # visible author replies to an AC's note to all or to a public comment: reference context of every thread
+    group_reply_ids: list[str] = field(default_factory=list)
     review_initial_ratings: dict = field(default_factory=dict)  # review id -> rating before its edit
     review_final_ratings: dict = field(default_factory=dict)  # review id -> rating now (edited ones)
 

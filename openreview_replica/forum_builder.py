@@ -274,7 +274,8 @@ class ForumBuilder:
         group_replies = [r["id"] for r in sorted(visible, key=lambda r: (r["tcdate"], r["id"]))
                          if r["signatures"][0].endswith("/Authors") and r["replyto"] in by_id
                          and by_id[r["replyto"]]["replyto"] == fid
-                         and re.search(r"/(Area_Chair[^/]*|Action_Editors)$", by_id[r["replyto"]]["signatures"][0])]
+                         and (re.search(r"/(Area_Chair[^/]*|Action_Editors)$", by_id[r["replyto"]]["signatures"][0])
+                              or by_id[r["replyto"]]["signatures"][0].startswith("~"))]  # a public comment
         vf.forums[fid] = ForumTruth(
             venue_key=spec.key, forum_id=fid, number=number, title=title, status=status, decision=decision,
             has_pdf=latest is not None, expected_rule=rule, expected_revision_id=rev_id,

@@ -79,6 +79,8 @@ def _result(r: CrawlResult, api, max_share: float, partition_key: str) -> dg.Mat
         "forums_by_query": r.forums_by_query,
         "malformed_notes": len(r.errors),
         "quarantined_forums": len(r.quarantined), "quarantine_reasons": dict(reason_kinds.most_common(10)),
+        "oddities": dict(Counter(k for k in reason_kinds.elements()
+                                 if k in ("oversized", "absurd", "duplicate"))),
         "requests": r.requests,
         # The cost goal is about the forum JSON; review edit histories are one request per
         # paper with edited reviews (no batch form is known to work on the real API) and shown apart.

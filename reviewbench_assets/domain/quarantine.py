@@ -7,7 +7,7 @@ from typing import Any
 
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.forum import ForeignRepliesError, parse_forum
-from reviewbench_assets.domain.posts import MalformedForumError, invitation_name
+from reviewbench_assets.domain.posts import MalformedForumError, as_list, field_value, invitation_name
 
 # Reply names that are no review-form content but are known, harmless parts of a forum.
 KNOWN_OTHER_NAMES = frozenset({
@@ -37,4 +37,44 @@ def quarantine_reasons(raw: Any, venue: VenueYear) -> list[str]:
         if not any(n in KNOWN_OTHER_NAMES for n in names):
             reasons.append(f"{parsed.forum_id}: reply {p.note_id} under unknown invitation "
                            f"{(p.invitations or [''])[0]!r}")
+    return reasons
+
+
+# Oddities: a forum that parses but that no real venue produces. It is kept and parsed as usual; the
+# reason is recorded so someone looks at it before the numbers are trusted.
+MAX_TITLE_CHARS = 10_000  # real titles are under 300 characters; 10 kB is a paste or an injection
+MAX_FIELD_CHARS = 1_000_000  # a review or abstract field of 1 MB is no text a person wrote
+MAX_DECISIONS = 1  # a paper gets one decision (a revised one replaces it: a new edit, not a new note)
+MAX_REPLIES_OF_ONE_KIND = 1_000  # the busiest real forums hold a few hundred replies in all
+
+
+def oddity_reasons(raw: Any, venue: VenueYear, listed: int = 1) -> list[str]:
+    """Why a parseable forum looks impossible: over-long fields, absurd counts, an id listed more
+    than once by one of the venue's submission queries (`listed`: the most times one query listed it). [] for an ordinary forum."""
+    if not isinstance(raw, Mapping):
+        return []
+    fid = raw.get("id")
+    reasons = [f"{fid}: duplicate submission id: listed {listed} times by one query"] if listed > 1 else []
+    content = raw.get("content") if isinstance(raw.get("content"), Mapping) else {}
+    title = field_value(content.get("title"))
+    if isinstance(title, str) and len(title) > MAX_TITLE_CHARS:
+        reasons.append(f"{fid}: oversized field: title of {len(title):,} characters (> {MAX_TITLE_CHARS:,})")
+    replies = (raw.get("details") or {}).get("replies") if isinstance(raw.get("details"), Mapping) else None
+    notes = [raw] + [r for r in replies or [] if isinstance(r, Mapping)]
+    for note in notes:
+        for key, value in (note.get("content") or {}).items() if isinstance(note.get("content"), Mapping) else ():
+            value = field_value(value)
+            if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
+                reasons.append(f"{fid}: oversized field: {note.get('id')} content.{key} of {len(value):,} characters")
+    kinds: dict[str, int] = {}
+    for r in notes[1:]:
+        if r.get("ddate"):
+            continue
+        name = invitation_name((as_list(r.get("invitations")) or as_list(r.get("invitation")) or [""])[0])
+        kinds[name] = kinds.get(name, 0) + 1
+    decisions = sum(n for name, n in kinds.items() if name in venue.invitations.decision)
+    if decisions > MAX_DECISIONS:
+        reasons.append(f"{fid}: absurd count: {decisions} decisions (a paper has {MAX_DECISIONS})")
+    reasons += [f"{fid}: absurd count: {n:,} replies under {name or '?'} (> {MAX_REPLIES_OF_ONE_KIND:,})"
+                for name, n in kinds.items() if n > MAX_REPLIES_OF_ONE_KIND]
     return reasons

@@ -78,8 +78,10 @@ class CrawlShortfall(RuntimeError):
 
 
 def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_dir: str,
-                 progress: Callable[[str, int], None] = lambda label, n: None) -> Iterator[dict]:
-    """Yield each raw forum once (deduplicated by id), resuming from page checkpoints.
+                 progress: Callable[[str, int], None] = lambda label, n: None,
+                 listed: dict[str, int] | None = None) -> Iterator[dict]:
+    """Yield each raw forum once (deduplicated by id; `listed` counts how often each query listed each
+    id, "<query>\t<id>" -> n, so a duplicate submission id is recorded as a quarantine reason), resuming from page checkpoints.
 
     Pages are asked for until the query's `count` (sent with `count=true` on the first page,
     openreview-api.md: v2 returns a total only when asked) is reached, whatever size each page
@@ -103,6 +105,12 @@ def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_
                 total = page["count"]
             for note in notes:
                 note_id = note.get("id") if isinstance(note, dict) else None
+                if note_id is not None and listed is not None:
+                    # How often one query lists it: the queries overlap by design (a v2 withdrawn
+                    # paper keeps its Submission invitation and matches the venueid query too), but
+                    # one query listing an id twice is a duplicate submission id.
+                    key = f"{query.label}\t{note_id}"
+                    listed[key] = listed.get(key, 0) + 1
                 if note_id is None or note_id not in seen:
                     if note_id is not None:
                         seen.add(note_id)

@@ -20,7 +20,7 @@ from resources.store import CorruptFileError, Store
 from reviewbench_assets import paths
 from reviewbench_assets.domain.ids import id_problem
 from reviewbench_assets.domain.posts import field_value
-from reviewbench_assets.domain.quarantine import quarantine_reasons
+from reviewbench_assets.domain.quarantine import oddity_reasons, quarantine_reasons
 from reviewbench_assets.stages.crawl import (
     CURSOR_MARGIN_MS,
     REFRESH_MAX_SHARE,
@@ -105,14 +105,21 @@ def _incremental(api: OpenReviewApi, venue: VenueYear, stored: list[dict], since
 def _full_crawl(api: OpenReviewApi, venue: VenueYear, store: Store, errors: list[dict],
                 log: Callable[[str], None]) -> list[dict]:
     checkpoint = store.path(paths.crawl_checkpoints(venue.key))
-    records = []
+    records, listed = [], {}
     for item in crawl_forums(api, venue, store, checkpoint,
-                             progress=lambda label, n: log(f"{venue.key}: {label} page of {n}")):
+                             progress=lambda label, n: log(f"{venue.key}: {label} page of {n}"), listed=listed):
         record, error = forum_record(item, venue.api, time.time())
         if error:
             errors.append(error)
         else:
             records.append(record)
+    most = {}  # forum id -> the most times one query listed it
+    for key, n in listed.items():
+        fid = key.split("\t", 1)[1]
+        most[fid] = max(most.get(fid, 0), n)
+    for rec in records:
+        if most.get(rec["forum_id"], 1) > 1:
+            rec["listed"] = most[rec["forum_id"]]
     store.delete_dir(checkpoint)  # finished: the next materialization starts from the cursor
     return records
 
@@ -143,7 +150,7 @@ def _quarantine(records: list[dict], errors: list[dict], venue: VenueYear) -> tu
     quarantined, counts, previews = [], Counter(), []
     for rec in records:
         counts[rec["query"]] += 1
-        reasons = quarantine_reasons(rec["note"], venue)
+        reasons = quarantine_reasons(rec["note"], venue) + oddity_reasons(rec["note"], venue, rec.get("listed", 1))
         if reasons:
             quarantined.append({"forum_id": rec["forum_id"], "reasons": reasons})
         if len(previews) < 10:
