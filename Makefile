@@ -24,12 +24,17 @@ system-deps-demo:
 
 # Everything the tests and benchmarks need as well: PostgreSQL (the production-instance test),
 # tesseract-ocr (the `tesseract` OCR engine), texlive (pdflatex typesets the full-text evaluation
-# papers in benchmarks/fulltext for `make bench` and tests/ocr/test_fulltext.py).
+# papers in benchmarks/fulltext for `make bench` and tests/ocr/test_fulltext.py); the real papers'
+# styles (benchmarks/fulltext_real: ICML/ACL/NeurIPS/PMLR sources) need latex-extra, science,
+# publishers (jmlr.cls), plain-generic (soul), pictures, bibtex-extra, fonts-extra and cm-super
+# (microtype's font expansion needs scalable T1 fonts).
 system-deps: system-deps-demo
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v tesseract >/dev/null \
-	    || ! command -v pdflatex >/dev/null; then \
+	    || ! command -v pdflatex >/dev/null || ! kpsewhich jmlr.cls soul.sty >/dev/null 2>&1; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
-	    postgresql tesseract-ocr texlive-latex-base texlive-latex-recommended texlive-fonts-recommended; fi
+	    postgresql tesseract-ocr texlive-latex-base texlive-latex-recommended texlive-fonts-recommended \
+	    texlive-latex-extra texlive-science texlive-publishers texlive-plain-generic texlive-pictures \
+	    texlive-bibtex-extra texlive-fonts-extra cm-super; fi
 
 # The project and the replica's extra: prebuilt wheels only, no compiler.
 $(STAMP_DEMO): pyproject.toml
