@@ -53,21 +53,24 @@ def document_body(tex: str) -> str:
     return re.sub(r"\\(?:bibliography|bibliographystyle|printbibliography)\b(\{[^{}]*\})?", "\n\n", body)
 
 
-def expand_macros(tex: str) -> str:
+def expand_macros(tex: str, letters: str = "A-Za-z", defs_from: str | None = None) -> str:
     """Expand the paper's argument-free ``\\newcommand``/``\\def`` macros in the body (many papers
-    write ``\\R`` for ``\\mathbb{R}``), so their equations can be kept."""
+    write ``\\R`` for ``\\mathbb{R}``), so their equations can be kept. ``letters="A-Za-z@"`` for a
+    style file, whose internal macros (``\\@neuripsyear``) hold the venue notice's words; the
+    definitions are read from ``defs_from`` (default: ``tex`` itself)."""
     macros: dict[str, str] = {}
-    for m in re.finditer(r"\\(?:re)?newcommand\*?\s*\{?\\([A-Za-z]+)\}?\s*(?=\{)", tex):
-        found = latex.group(tex, m.end())
+    defs = tex if defs_from is None else defs_from
+    for m in re.finditer(r"\\(?:re)?newcommand\*?\s*\{?\\([" + letters + r"]+)\}?\s*(?=\{)", defs):
+        found = latex.group(defs, m.end())
         if found and "#" not in found[0]:
             macros[m.group(1)] = found[0]
-    for m in re.finditer(r"\\def\\([A-Za-z]+)\s*(?=\{)", tex):
-        found = latex.group(tex, m.end())
+    for m in re.finditer(r"\\def\\([" + letters + r"]+)\s*(?=\{)", defs):
+        found = latex.group(defs, m.end())
         if found and "#" not in found[0]:
             macros.setdefault(m.group(1), found[0])
     if not macros:
         return tex
-    pattern = re.compile(r"\\(" + "|".join(sorted(map(re.escape, macros), key=len, reverse=True)) + r")(?![A-Za-z])")
+    pattern = re.compile(r"\\(" + "|".join(sorted(map(re.escape, macros), key=len, reverse=True)) + r")(?![" + letters + "])")
     for _ in range(3):  # macros defined through other macros
         tex = pattern.sub(lambda m: macros[m.group(1)], tex)
     return tex
@@ -139,9 +142,10 @@ def furniture_candidates(tex: str, styles: list[str]) -> list[str]:
     found = []
     for source in [tex, *styles]:
         source = latex.strip_comments(source)
+        start = len(found)
         for name in _HEAD_COMMANDS:
             found += latex.commands_with_args(source, name)
-        for m in re.finditer(r"\\markboth\s*(?=\{)", source):
+        for m in re.finditer(r"\\(?:markboth|ShortHeadings)\s*(?=\{)", source):
             first = latex.group(source, m.end())
             if first:
                 found.append(first[0])
@@ -150,6 +154,8 @@ def furniture_candidates(tex: str, styles: list[str]) -> list[str]:
         for m in re.finditer(r"\\(?:re)?newcommand\{?\\@noticestring\}?\s*(?=\{)|\\def\\@noticestring\s*(?=\{)", source):
             notice = latex.group(source, m.end())
             found += [notice[0]] if notice else []
+        # the style's own macros hold words of its heads (\@neuripsordinal, \@neuripsyear)
+        found[start:] = [expand_macros(text, "A-Za-z@", defs_from=source) for text in found[start:]]
     out = []
     for text in found:
         text = latex.unstyle(text)
