@@ -24,6 +24,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,18 +40,20 @@ PEER_VENV = Path(os.environ.get("REVIEWBENCH_PEER_VENV", "var/peer-venv"))
 TYPES = ("present", "absent", "order", "table", "math")
 MATH_NOTE = "math scored by normalised symbol sequence (scoring.math_symbols), not KaTeX rendering"
 
-# Runs in the peer's venv: convert each PDF, time it (the first one twice: warm-up), print JSON.
+# Runs in the peer's venv: convert each PDF, time it (the first one twice: warm-up), write JSON to
+# the file named first (the peer prints advice of its own on stdout).
 _PEER_SCRIPT = """
 import json, sys, time
 import pymupdf4llm
-paths = sys.argv[1:]
+target, paths = sys.argv[1], sys.argv[2:]
 pymupdf4llm.to_markdown(paths[0], show_progress=False)
 out = {}
 for p in paths:
     t = time.perf_counter()
     md = pymupdf4llm.to_markdown(p, show_progress=False)
     out[p] = {"markdown": md, "seconds": time.perf_counter() - t}
-json.dump(out, sys.stdout)
+with open(target, "w") as f:
+    json.dump(out, f)
 """
 
 
@@ -79,9 +82,11 @@ def ensure_peer() -> Path:
 
 
 def run_peer(python: Path, pdfs: list[Path]) -> dict[str, dict]:
-    out = subprocess.run([str(python), "-c", _PEER_SCRIPT, *map(str, pdfs)], capture_output=True, text=True,
-                         check=True, timeout=3600)
-    return json.loads(out.stdout)
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / "peer.json"
+        subprocess.run([str(python), "-c", _PEER_SCRIPT, str(target), *map(str, pdfs)], capture_output=True,
+                       text=True, check=True, timeout=3600)
+        return json.loads(target.read_text())
 
 
 def _raw_text(pdf: Path) -> str:
