@@ -118,7 +118,10 @@ def unstyle(text: str) -> str:
 
     text = re.sub(r"(?<!\\)\$([^$]+)\$", math, text)
     for key in sorted(_SYMBOLS, key=len, reverse=True):
-        text = text.replace(key, _SYMBOLS[key])
+        if re.fullmatch(r"\\[A-Za-z]+", key):  # a command name: \it must not eat \item
+            text = re.sub(re.escape(key) + r"(?![A-Za-z])\s*", lambda _m, k=key: _SYMBOLS[k], text)
+        else:
+            text = text.replace(key, _SYMBOLS[key])
     return " ".join(text.split())
 
 

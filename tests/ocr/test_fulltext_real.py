@@ -134,3 +134,8 @@ def test_scoring_each_type_passes_on_a_right_output_and_fails_on_a_wrong_one():
 def test_math_symbols_compare_latex_and_glyphs_alike():
     assert math_symbols(r"\lambda_g = \sum_{s \in S} \zeta") == math_symbols("λg = ∑ s∈S ζ")
     assert math_symbols(r"\frac{a}{b} \leq \infty") == "ab≤∞"
+
+
+def test_unstyle_removes_whole_commands_only():
+    assert latex.unstyle(r"{\bf Bold} and \emph{this} cost 5\% more") == "Bold and this cost 5% more"
+    assert not latex.is_plain(latex.unstyle(r"before \smallskip after"))  # \small must not leave "skip"
