@@ -14,7 +14,7 @@ DEMO_HOME := $(CURDIR)/var/demo/dagster_home
 DEV_HOME := $(CURDIR)/.dagster_home
 DEV_STORAGE ?= $(CURDIR)/var/storage
 
-.PHONY: setup setup-demo system-deps system-deps-demo demo ui test bench katex dev clean
+.PHONY: setup setup-demo system-deps system-deps-demo system-deps-bench demo ui test bench katex dev clean
 
 # What the demo, `make ui` and `make dev` need: chromium (Playwright drives it to read /revisions).
 system-deps-demo:
@@ -22,14 +22,24 @@ system-deps-demo:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
 	    chromium fonts-dejavu-core; fi
 
-# Everything the tests and benchmarks need as well: PostgreSQL (the production-instance test),
-# tesseract-ocr (the `tesseract` OCR engine), texlive (pdflatex typesets the full-text evaluation
-# papers in benchmarks/fulltext for `make bench` and tests/ocr/test_fulltext.py).
+# Everything the tests need as well: PostgreSQL (the production-instance test), tesseract-ocr (the
+# `tesseract` OCR engine), texlive (pdflatex typesets the full-text unit-test papers in
+# benchmarks/fulltext for tests/ocr/test_fulltext.py and `make bench`).
 system-deps: system-deps-demo
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v tesseract >/dev/null \
 	    || ! command -v pdflatex >/dev/null; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
 	    postgresql tesseract-ocr texlive-latex-base texlive-latex-recommended texlive-fonts-recommended; fi
+
+# `make bench` only: the real papers' styles (benchmarks/fulltext_real: ICML/ACL/NeurIPS/PMLR
+# sources) need latex-extra, science, publishers (jmlr.cls), plain-generic (soul), pictures,
+# bibtex-extra, fonts-extra and cm-super (microtype's font expansion needs scalable T1 fonts).
+# Kept out of `make test`, whose tests typeset only our own documents: fonts-extra alone is ~1 GB.
+system-deps-bench: system-deps
+	@if ! kpsewhich jmlr.cls soul.sty >/dev/null 2>&1; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
+	    texlive-latex-extra texlive-science texlive-publishers texlive-plain-generic texlive-pictures \
+	    texlive-bibtex-extra texlive-fonts-extra cm-super; fi
 
 # The project and the replica's extra: prebuilt wheels only, no compiler.
 $(STAMP_DEMO): pyproject.toml
@@ -63,7 +73,7 @@ ui: setup-demo
 test: setup katex
 	$(PY) -m pytest -q -p no:cacheprovider
 
-bench: setup katex
+bench: setup system-deps-bench katex
 	$(PY) -m benchmarks.run_all
 
 # KaTeX for the full-text math tests (benchmarks/fulltext/math_score.py), from the committed lockfile

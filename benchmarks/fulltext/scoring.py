@@ -69,6 +69,11 @@ def _neighbour(grid, r: int, c: int, direction: str) -> str | None:
     return grid[k][c][0] if 0 <= k < len(grid) and c < len(grid[k]) else None
 
 
+def _heading_above(grid, r: int, c: int, want: str) -> bool:
+    """olmOCR's ``top_heading``: a cell above in the same column (a header may take several rows)."""
+    return any(c < len(grid[k]) and grid[k][c][0] == want for k in range(r))
+
+
 def _table_ok(markdown: str, test: dict) -> bool:
     want = norm(test["cell"])
     for grid in tables(markdown):
@@ -76,8 +81,15 @@ def _table_ok(markdown: str, test: dict) -> bool:
             for c, (text, _) in enumerate(row):
                 if text != want:
                     continue
-                if all(_neighbour(grid, r, c, d) == norm(test[d]) for d in ("left", "right", "up", "down") if d in test):
-                    return True
+                if not all(_neighbour(grid, r, c, d) == norm(test[d]) for d in ("left", "right", "up", "down")
+                           if d in test):
+                    continue
+                if "top_heading" in test and not _heading_above(grid, r, c, norm(test["top_heading"])):
+                    continue
+                # olmOCR's ``left_heading``: the row's first cell
+                if "left_heading" in test and (c == 0 or row[0][0] != norm(test["left_heading"])):
+                    continue
+                return True
     return False
 
 

@@ -1,0 +1,137 @@
+"""The real-paper test generator (benchmarks/fulltext_real) on a LaTeX snippet written here, and the
+olmOCR-style scoring it feeds: the generator must be deterministic, keep only what the PDF prints
+as the source says, and each test type must fail on an output that gets it wrong."""
+from __future__ import annotations
+
+import json
+
+from benchmarks.fulltext.scoring import score
+from benchmarks.fulltext_real import build, derive, latex
+
+STYLE = r"""
+\ifpaperfinal \lhead{Published as a conference paper at TESTCONF 2024}
+\else \lhead{Under review as a conference paper at TESTCONF 2024} \fi
+"""
+
+PAPER = r"""\documentclass{article}
+\usepackage{teststyle}
+\newcommand{\R}{\mathbb{R}}
+\icmltitlerunning{Short Running Title Here}
+\begin{document}
+\title{A Paper}
+\maketitle
+\begin{abstract}
+We study how reviewers read papers with many tables. Our method is simple and it works well in practice.
+\end{abstract}
+\section{Introduction}
+Large language models read scientific text in reading order. They fail when the columns are mixed up badly.
+This sentence cites a paper \citep{smith} and must not become a test at all.
+
+The second paragraph starts with a plain sentence of words. It has a \emph{styled} word that prints plainly here.
+% a commented sentence that the reader never sees in the paper at all.
+A footnote\footnote{Footnote text.} makes this sentence print a mark in the middle of it.
+
+\begin{table}[t]
+\begin{tabular}{lcc}
+\toprule
+Method & Accuracy & Speed \\
+\midrule
+Baseline & 71.2 & slow \\
+Ours & \textbf{85.3} & fast \\
+\multicolumn{2}{c}{Spanning cell} & x \\
+\bottomrule
+\end{tabular}
+\caption{Results on the benchmark dataset for every method.}
+\end{table}
+
+\begin{align}
+f(x) &= \sum_{i=1}^{n} \alpha_i x_i \label{eq:f} \\
+g(x) &= \mycustom{x} + y + z + w
+\end{align}
+\[ \|x\|_2 \leq \lambda, \quad x \in \R^d \]
+\bibliography{refs}
+\end{document}
+"""
+
+
+def _tests():
+    return derive.derive(latex.strip_comments(PAPER), [STYLE], pdf="snippet.pdf")
+
+
+def test_generator_is_deterministic_and_in_olmocr_shape():
+    first, second = _tests(), _tests()
+    assert first == second
+    assert json.loads(json.dumps(first)) == first
+    for test in first:
+        assert test["pdf"] == "snippet.pdf" and test["id"].startswith(test["type"] + "-")
+    assert len({t["id"] for t in first}) == len(first)
+
+
+def test_present_and_order_keep_plain_sentences_only():
+    tests = _tests()
+    present = [t["text"] for t in tests if t["type"] == "present"]
+    assert "Large language models read scientific text in reading order." in present
+    assert "It has a styled word that prints plainly here." in present  # \emph printed as its words
+    assert "We study how reviewers read papers with many tables." in present
+    joined = " ".join(present)
+    assert "cites a paper" not in joined  # a citation prints a number or a name we cannot know
+    assert "makes this sentence print a mark" not in joined  # a footnote mark sits in the sentence
+    assert "commented sentence" not in joined
+    assert "Results on the benchmark dataset" not in joined  # a caption is not running prose
+    order = [(t["before"], t["after"]) for t in tests if t["type"] == "order"]
+    assert ("Large language models read scientific text in reading order.",
+            "The second paragraph starts with a plain sentence of words.") in order
+
+
+def test_absent_candidates_are_kept_only_if_printed():
+    tests = _tests()
+    absent = {t["text"] for t in tests if t["type"] == "absent"}
+    assert {"Short Running Title Here", "Under review as a conference paper at TESTCONF 2024",
+            "Published as a conference paper at TESTCONF 2024"} <= absent
+    printed = "Under review as a conference paper at\nTESTCONF 2024\n1 Introduction Large language ..."
+    kept = {t["text"] for t in build.keep_printed(tests, printed) if t["type"] == "absent"}
+    assert kept == {"Under review as a conference paper at TESTCONF 2024"}
+
+
+def test_table_cells_with_neighbours_and_headings(monkeypatch):
+    assert any(t["type"] == "table" for t in _tests())
+    grid = derive.tabular_grid(r"Method & Accuracy \\ \midrule Ours & \textbf{85.3} \\ \multicolumn{2}{c}{Both} \\")[0]
+    assert [[c for c, _ in row] for row in grid] == [["Method", "Accuracy"], ["Ours", "85.3"], ["Both", "Both"]]
+    assert grid[2][0][1] == grid[2][1][1]  # one spanning cell, one id
+    monkeypatch.setattr(derive, "MAX_TABLE_PER_TABULAR", 100)
+    tests = {t["cell"]: t for t in derive.table_tests(derive.document_body(PAPER))}
+    assert tests["85.3"] == {"type": "table", "cell": "85.3", "left": "Ours", "right": "fast", "up": "71.2", "down": "Spanning cell",
+                             "top_heading": "Accuracy", "left_heading": "Ours"}
+    assert "Spanning cell" in tests and tests["Spanning cell"]["right"] == "x"
+
+
+def test_math_tests_skip_unknown_macros_and_expand_the_papers_own():
+    maths = [t["math"] for t in _tests() if t["type"] == "math"]
+    assert any("\\sum_{i=1}^{n} \\alpha_i x_i" in m for m in maths)
+    assert not any("mycustom" in m for m in maths)  # a command we cannot render is left out
+    assert any("\\mathbb{R}" in m for m in maths)  # \R expanded from the preamble
+
+
+def test_scoring_each_type_passes_on_a_right_output_and_fails_on_a_wrong_one():
+    tests = [
+        {"id": "p", "type": "present", "text": "Large language models read scientific text in reading order."},
+        {"id": "a", "type": "absent", "text": "Under review as a conference paper at TESTCONF 2024"},
+        {"id": "o", "type": "order", "before": "First paragraph here.", "after": "Second paragraph here."},
+        {"id": "t", "type": "table", "cell": "85.3", "up": "71.2", "left": "Ours", "top_heading": "Accuracy",
+         "left_heading": "Ours"},
+        {"id": "m", "type": "math", "math": r"f(x) = \sum_{i=1}^{n} \alpha_i x_i"},
+    ]
+    right = ("First paragraph here. Large language models read scientific text in reading order.\n\n"
+             "Second paragraph here.\n\n| Method | Accuracy |\n|---|---|\n| Baseline | 71.2 |\n| Ours | **85.3** |\n\n"
+             "$$ f ( x ) = \\sum _ { i = 1 } ^ { n } \\alpha _ i x _ i $$\n")
+    assert score(right, tests) == dict.fromkeys("paotm", True)
+    wrong = ("Second paragraph here. First paragraph here.\nUnder review as a conference paper at TESTCONF 2024\n"
+             "| Method | Accuracy |\n|---|---|\n| Ours | 85.3 |\n| Baseline | 71.2 |\n\nf(x) = sum alpha x\n")
+    result = score(wrong, tests)
+    assert not any(result[k] for k in "paotm"), result
+
+
+
+def test_unstyle_removes_whole_commands_only():
+    assert latex.unstyle(r"{\bf Bold} and \emph{this} cost 5\% more") == "Bold and this cost 5% more"
+    assert not latex.is_plain(latex.unstyle(r"before \smallskip after"))  # \small must not leave "skip"
