@@ -117,7 +117,7 @@ ICLR_2020 = VenueSpec(
 # ---------------------------------------------------------------------------------------------
 # Every other ReviewBench venue-year. Forms follow openreview-api.md §2 (sources there; fields
 # marked [guess] in that table are guesses here too). Keys equal the catalogue's; deadlines are the
-# UTC instants the venues' OpenReview invitations carry (researched in ../shared/design/deadlines.md),
+# UTC instants the venues' OpenReview invitations carry (researched in docs/deadlines.md),
 # written here independently of the catalogue's announced local times (benchmarks/bench_deadlines.py
 # measures the agreement).
 _T = FieldSpec  # brevity

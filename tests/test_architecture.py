@@ -117,3 +117,42 @@ def test_ruff_passes():
         pytest.fail("ruff is not installed (it is in the dev extra)")
     run = subprocess.run([exe, "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+# --- the repository stands alone (issue 20) ---------------------------------------------------------
+
+_STRAY = ("*.json", "*.log", "*.prof", "*.txt", "*.out", "*.tmp", "*profile*", "scratch*", "*.orig", "*.rej",
+          "*.pyc", "core", "core.*", "nohup*")
+
+
+def _git(*args: str) -> list[str] | None:
+    git = shutil.which("git")
+    if git is None or not (ROOT / ".git").exists():
+        return None
+    out = subprocess.run([git, *args], cwd=ROOT, capture_output=True, text=True)
+    return out.stdout.splitlines() if out.returncode == 0 else None
+
+
+def test_no_stray_file_at_the_root():
+    """Profiles, logs and scratch files at the root (tracked, or untracked and not ignored) fail the
+    build: they end up committed by the next `git add -A`."""
+    import fnmatch
+
+    tracked, untracked = _git("ls-files"), _git("ls-files", "--others", "--exclude-standard")
+    if tracked is None or untracked is None:
+        pytest.skip("not a git checkout")
+    root_files = {f for f in tracked + untracked if "/" not in f}
+    stray = sorted(f for f in root_files if any(fnmatch.fnmatch(f, pat) for pat in _STRAY))
+    assert stray == [], f"stray files at the repository root: {stray}"
+
+
+def test_nothing_points_outside_the_repository():
+    """A user's clone has no ../shared: every document the README or code cites is under docs/."""
+    tracked = _git("ls-files")
+    if tracked is None:
+        pytest.skip("not a git checkout")
+    this = Path(__file__).resolve().relative_to(ROOT).as_posix()
+    needle = "../" + "shared"  # spelled apart so this file does not match itself
+    bad = [f for f in tracked if f != this and f.endswith((".md", ".py", ".yaml", ".toml", ".yml"))
+           and needle in (ROOT / f).read_text(encoding="utf-8", errors="replace")]
+    assert bad == [], f"files pointing outside the repository ({needle}): {bad}"

@@ -36,7 +36,7 @@ def test_emnlp_findings_is_a_track_of_the_same_venue():
     assert v.track_from_venue == {"findings": "Findings"}
 
 
-# The UTC instants of ../shared/design/deadlines.md (research notes, independent of the catalogue's
+# The UTC instants of docs/deadlines.md (research notes, independent of the catalogue's
 # local-time entries): the catalogue must convert every announced deadline to exactly these.
 ANNOUNCED_UTC = {
     "neurips-2021": "2021-05-28T20:00:00Z", "neurips-2022": "2022-05-19T20:00:00Z",

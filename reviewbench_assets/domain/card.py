@@ -1,7 +1,7 @@
 """Render the dataset card (``README.md``) of the ReviewBench-shaped output.
 
 Pure domain code: no Dagster. The YAML front matter follows the ReviewBench card
-(``shared/design/seeds/reviewbench_dataset_card.md``): ``configs``/``data_files`` per split with
+(``docs/reviewbench-dataset-card.md``): ``configs``/``data_files`` per split with
 data, and ``dataset_info`` (features from REVIEWBENCH_SCHEMA, splits with their sizes), so that
 ``datasets.load_dataset(<out_dir>)`` returns a DatasetDict with one split per conference and
 ``load_dataset(<out_dir>, "<extra config>")`` loads an extra config.

@@ -2,7 +2,7 @@
 
 OpenReview note, forum and edit ids are short strings of letters, digits, `_` and `-` (e.g.
 `ryxz8CVYDH` on API v1, `zzo3Sy3NSX` on v2, 10 characters in practice; the live samples in
-shared/design/openreview-samples hold nothing else). Anything else (path separators, `..`, NUL,
+tests/fixtures/openreview-samples hold nothing else). Anything else (path separators, `..`, NUL,
 400 characters) is not an id we will ever write a file for: the note is quarantined with
 `id_problem(...)` as its reason instead.
 """

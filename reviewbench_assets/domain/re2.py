@@ -1,5 +1,5 @@
 """The Re^2 subsets (`review`, `rebuttal`) in the record shapes Re^2 publishes
-(../shared/design/ecosystem-survey.md §3.1), with our provenance fields and a deterministic
+(docs/re2-rules.md §3.1), with our provenance fields and a deterministic
 train/test split by forum id.
 
 Pure domain code, no Dagster.

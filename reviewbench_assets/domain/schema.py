@@ -1,7 +1,7 @@
 """The output contract: the ReviewBench card's 20 columns and its `reviews_json` field union.
 
 Pure data, no Dagster. Everything that writes or checks a split imports these names so the
-contract lives in exactly one place (../shared/design/seeds/reviewbench_dataset_card.md).
+contract lives in exactly one place (docs/reviewbench-dataset-card.md).
 """
 from __future__ import annotations
 

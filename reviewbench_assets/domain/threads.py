@@ -1,6 +1,6 @@
 """Re^2 rebuttal dialogues, rule-based (pure domain code, no Dagster).
 
-Rules (Re^2 §2.1, ../shared/design/SPEC.md; which post goes where: `domain/routing.py`):
+Rules (Re^2 §2.1, docs/re2-rules.md; which post goes where: `domain/routing.py`):
 - one thread per official review: the review and every discussion post under it (transitively via
   `replyto`), plus the reviewer's own comments elsewhere in the forum and the replies under them,
   time-ordered, deleted notes dropped (their live children stay); a reviewer who posted comments

@@ -1,4 +1,4 @@
-"""Fixtures: the real recorded OpenReview payloads (a copy of ../shared/design/openreview-samples/)."""
+"""Fixtures: the real recorded OpenReview payloads (tests/fixtures/openreview-samples/, provenance in its README)."""
 from __future__ import annotations
 
 import copy

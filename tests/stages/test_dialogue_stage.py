@@ -1,5 +1,5 @@
 """`stages.dialogue_stage.build_venue_dialogues` without Dagster, HTTP or an LLM (`steps=None`), on the
-real recorded ICLR 2026 forum (tests/fixtures/openreview-samples, a copy of ../shared/design's)."""
+real recorded ICLR 2026 forum (tests/fixtures/openreview-samples)."""
 from __future__ import annotations
 
 import json

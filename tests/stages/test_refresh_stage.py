@@ -1,6 +1,6 @@
 """`stages.refresh.refresh_venue` without Dagster or HTTP: a fake API that answers `GET /notes` the
 way OpenReview does (paged, `details=replies`, the `domain` tmdate cursor), over the real recorded
-ICLR 2026 forum (../shared/design/openreview-samples) and copies of it."""
+ICLR 2026 forum (tests/fixtures/openreview-samples) and copies of it."""
 from __future__ import annotations
 
 import copy
@@ -15,7 +15,8 @@ from resources.store import store_from_uri
 from reviewbench_assets import paths
 from reviewbench_assets.stages.refresh import refresh_venue
 
-SAMPLE = Path(__file__).resolve().parents[2].parent / "shared/design/openreview-samples/iclr2026_zzo3Sy3NSX_v2_submission_vars_with_replies.json"
+SAMPLE = (Path(__file__).resolve().parents[1] / "fixtures/openreview-samples"
+          / "iclr2026_zzo3Sy3NSX_v2_submission_vars_with_replies.json")
 
 
 class FakeApi:
@@ -76,8 +77,6 @@ def venue():
 
 
 def test_full_crawl_then_incremental_refresh(tmp_path, venue):
-    if not SAMPLE.exists():
-        pytest.skip("the recorded samples live in ../shared/design")
     store = store_from_uri(str(tmp_path))
     api = FakeApi(_forums(5))
     first = refresh_venue(venue, store, api, api, review_edits=False)
@@ -105,8 +104,6 @@ def test_full_crawl_then_incremental_refresh(tmp_path, venue):
 
 
 def test_unusable_note_is_kept_as_an_error_not_a_crash(tmp_path, venue):
-    if not SAMPLE.exists():
-        pytest.skip("the recorded samples live in ../shared/design")
     store = store_from_uri(str(tmp_path))
     notes = _forums(3)
     notes[1]["content"] = None  # a note without content
