@@ -85,7 +85,7 @@ katex:
 # The Dagster UI against the real OpenReview (or wherever OPENREVIEW_* point), with its own instance
 # (.dagster_home) and storage (var/storage, or REVIEWBENCH_STORAGE_ROOT); the demo's data is `make ui`.
 dev: setup-demo
-	@mkdir -p $(DEV_HOME) && cp dagster.yaml $(DEV_HOME)/dagster.yaml
+	@mkdir -p $(DEV_HOME) && cp dagster.yaml $(DEV_HOME)/dagster.yaml && $(PY) -m scripts.init_instance $(DEV_HOME)
 	@echo "make dev: DAGSTER_HOME=$(DEV_HOME) REVIEWBENCH_STORAGE_ROOT=$${REVIEWBENCH_STORAGE_ROOT:-$(DEV_STORAGE)}"
 	@echo "make dev: OpenReview API v2 $${OPENREVIEW_API_V2_URL:-https://api2.openreview.net} (the demo's replica data: make ui)"
 	DAGSTER_HOME=$(DEV_HOME) REVIEWBENCH_STORAGE_ROOT=$${REVIEWBENCH_STORAGE_ROOT:-$(DEV_STORAGE)} \

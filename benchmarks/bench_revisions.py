@@ -75,7 +75,7 @@ def run() -> list[dict]:
         t3 = time.perf_counter()
         seq_store = Store(pafs.LocalFileSystem(), f"{tmp}/seq")
         seq = [initial_submission_record(api, seq_store, m, Cutoff.for_venue(venue), seq_scraped[m["forum_id"]],
-                                         False, False) for m in base_metas]
+                                         False, True) for m in base_metas]
         t4 = time.perf_counter()
 
     browser_fail = sum(not isinstance(v, list) for v in scraped.values())

@@ -20,7 +20,7 @@ READER_PASSWORD = "replica-password"
 READER_GROUPS = frozenset({"everyone", READER_ID, READER_USERNAME, "(guest)"})
 ANON_GROUPS = frozenset({"everyone", "(guest)"})
 
-Rule = Literal["initial", "current_is_initial", "unavailable"]
+Rule = Literal["initial", "current_is_initial", "earliest_public", "unavailable"]
 Status = Literal["active", "withdrawn", "desk_rejected"]
 
 
@@ -50,6 +50,8 @@ class ForumTruth:
     status: Status
     decision: str | None
     has_pdf: bool
+    # What the default policy chooses: the initial submission, or, when it is not public, the
+    # earliest public PDF (`earliest_public`); `strict_rule` is what `initial_only` chooses.
     expected_rule: Rule
     expected_revision_id: str | None
     expected_marker: str | None
@@ -57,6 +59,7 @@ class ForumTruth:
     num_reviews: int  # official reviews visible to the reader
     latest_marker: str | None  # marker of the current /pdf?id=<forum>
     tags: list[str] = field(default_factory=list)
+    strict_rule: Rule | None = None  # the rule under `initial_only` (None: the same as expected_rule)
     revisions: list[RevisionTruth] = field(default_factory=list)  # chronological
     num_replies: int = 0  # replies visible to the reader (details=replies)
     num_direct_replies: int = 0  # visible replies with replyto == forum

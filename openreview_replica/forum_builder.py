@@ -249,6 +249,16 @@ class ForumBuilder:
             else:
                 rule, rev_id, exp_marker = "unavailable", None, None
 
+        # When the initial submission is not public, the default policy takes the earliest public
+        # PDF: the first visible PDF revision, else the note's current PDF (reviewbench's
+        # domain/revisions.py `earliest_public`); `initial_only` keeps `unavailable`.
+        strict_rule = rule
+        if rule == "unavailable" and latest:
+            public = sorted((p for p in pdf_plan if p.get("id") and p.get("visible", True)),
+                            key=lambda p: (p["t"], p["id"]))
+            first = public[0] if public else None
+            rule, rev_id, exp_marker = ("earliest_public", first["id"], first["marker"]) if first else (
+                "earliest_public", None, latest["marker"])
         vf.notes[fid] = note
         vf.submissions.append(note)
         self.review_edits: dict[str, tuple] = {}
@@ -261,11 +271,11 @@ class ForumBuilder:
         review_ids = [r["id"] for r in visible if inv_of(r).endswith(f"/-/{spec.review_name}")]
         author_ids = [r["id"] for r in visible if inv_of(r).endswith(f"/-/{spec.comment_name}")
                       and r["signatures"][0].endswith("/Authors")]
-        chosen_marker = exp_marker if rule == "initial" else None
+        chosen_marker = exp_marker if rule in ("initial", "earliest_public") else None
         if spec.rolling:
             post_markers = [p["marker"] for p in pdf_plan if p["marker"] != chosen_marker]
-        else:
-            post_markers = [p["marker"] for p in pdf_plan if p["t"] > self.E]
+        else:  # markers of PDFs after the deadline that the chosen PDF must not hold
+            post_markers = [p["marker"] for p in pdf_plan if p["t"] > self.E and p["marker"] != chosen_marker]
         visible_ids = {r["id"] for r in visible}
         general = [r["id"] for r in sorted(visible, key=lambda r: (r["tcdate"], r["id"]))
                    if r["replyto"] == fid and r["signatures"][0].endswith("/Authors")
@@ -279,6 +289,7 @@ class ForumBuilder:
         vf.forums[fid] = ForumTruth(
             venue_key=spec.key, forum_id=fid, number=number, title=title, status=status, decision=decision,
             has_pdf=latest is not None, expected_rule=rule, expected_revision_id=rev_id,
+            strict_rule=strict_rule if strict_rule != rule else None,
             expected_marker=exp_marker,
             post_deadline_markers=post_markers,
             num_reviews=len(review_ids), latest_marker=latest["marker"] if latest else None, tags=list(tags),

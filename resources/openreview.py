@@ -22,7 +22,6 @@ class OpenReviewResource(dg.ConfigurableResource):
     max_attempts: int = Field(default=8, description="Tries per request (5xx, dropped connections, 429)")
     token_ttl_s: int = Field(default=TOKEN_TTL_S, description="Token lifetime asked for at login "
                              "(OpenReview's default is one hour; an expired token triggers one new login)")
-    allow_earliest_public: bool = Field(default=False, description="Initial-PDF fallback policy")
     _limiter: RateLimiter | None = PrivateAttr(default=None)
     _token: str | None = PrivateAttr(default=None)
     _login_lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)

@@ -14,7 +14,7 @@ from reviewbench_assets.metadata import iso_time, preview, table_metadata
 from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
 
 SUBMISSION_COLUMNS = {
-    "rule": "how the initial PDF was chosen: initial, current_is_initial, earliest_public, unavailable",
+    "rule": "how the PDF was chosen: initial, current_is_initial, earliest_public (initial not public), unavailable",
     "reason": "why that rule applied (e.g. last of 2 PDF revisions before the deadline)",
     "revision_id": "the chosen revision (edit/reference id); empty for current_is_initial and unavailable",
     "pdf_sha256": "the stored PDF: pdfs/<sha256[:2]>/<sha256>.pdf",
@@ -29,6 +29,11 @@ class SubmissionPdfConfig(dg.Config):
     # Threads choosing revisions (API fallback) and downloading PDFs; all share the rate limiter.
     download_workers: int = 8
     batch_attachments: bool = True  # v2 current_is_initial PDFs 50 per /attachment?ids= request
+    # True: only the initial submission (the last PDF at or before the deadline) is taken; a paper
+    # whose initial PDF is not public gets none (rule `unavailable`). False (default): such a paper
+    # gets its earliest public PDF, flagged `earliest_public` in provenance (API v2 venues keep
+    # pre-deadline edits private, so most papers revised during the discussion would have no text).
+    initial_only: bool = False
 
 
 DEADLINE_CHECK = "deadline_agrees_with_invitation"
@@ -61,7 +66,7 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
 
         r = choose_initial_pdfs(venue, storage.store(), api, scrape if config.use_browser else None,
                                 cross_check=config.cross_check_api,
-                                allow_earliest_public=openreview.allow_earliest_public,
+                                allow_earliest_public=not config.initial_only,
                                 max_workers=config.download_workers, batch_attachments=config.batch_attachments,
                                 log=context.log.info, warn=context.log.warning)
     records = r.records

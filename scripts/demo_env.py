@@ -7,8 +7,9 @@ REVIEWBENCH_STORAGE_ROOT, so what the demo materialized is what the UI shows and
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
+
+from scripts.init_instance import init_instance
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTITIONS = ["iclr-2024", "iclr-2020"]
@@ -24,8 +25,6 @@ def demo_paths() -> tuple[Path, Path]:
 def demo_env(replica_env: dict[str, str]) -> dict[str, str]:
     """The process environment for the Dagster CLI / webserver / daemon on the demo's data."""
     home, storage = demo_paths()
-    home.mkdir(parents=True, exist_ok=True)
-    if not (home / "dagster.yaml").exists():
-        shutil.copy(ROOT / "dagster.yaml", home / "dagster.yaml")
+    init_instance(home)  # databases created once, before the CLI runs and the webserver open them
     return {**os.environ, **replica_env, "DAGSTER_HOME": str(home), "REVIEWBENCH_STORAGE_ROOT": str(storage),
             "DAGSTER_DISABLE_TELEMETRY": "1"}

@@ -8,7 +8,9 @@ recorded with it and the latest PDF is never taken silently:
                       v2 venues that publish revision history)
   current_is_initial  no revision is visible and nothing on the note says it was revised after
                       the deadline, so the current PDF is the one submitted
-  earliest_public     only when the policy allows it: the earliest visible revision (flagged)
+  earliest_public     the initial submission is not public: the earliest public PDF (the first
+                      visible PDF revision, else the note's current PDF), flagged; the default,
+                      `initial_only` turns it off
   unavailable         none of the above
 """
 from __future__ import annotations
@@ -92,7 +94,14 @@ def choose_revision(revisions: list[Revision], cutoff_ms: int | None, forum_id: 
         first = with_pdf[0]
         return RevisionChoice(rule="earliest_public", revision_id=first.revision_id,
                               revision_tcdate=first.tcdate, pdf_url=first.pdf_url, **base,
-                              reason=f"policy fallback: earliest visible PDF revision (after the cutoff): {seen}")
+                              reason=f"initial submission not public: earliest visible PDF revision "
+                                     f"(after the cutoff): {seen}")
+    if allow_earliest_public and current_pdf:
+        # API v2 venues keep pre-deadline edits private (openreview-py issue 2782, openreview/openreview
+        # issue 258): the note's current PDF is then the only public one.
+        return RevisionChoice(rule="earliest_public", pdf_url=f"/pdf?id={forum_id}", **base,
+                              reason=f"initial submission not public and no PDF revision visible: the "
+                                     f"note's current PDF, the only public one: {seen}")
     if not current_pdf and not with_pdf:
         why = "no PDF anywhere"
     elif after:

@@ -27,7 +27,6 @@ from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryabl
 from resources.store import Store
 from reviewbench_assets import paths
 from reviewbench_assets.domain.ids import id_problem
-from reviewbench_assets.domain.pdfs import BadPdf, inspect_pdf
 from reviewbench_assets.domain.posts import field_value
 from reviewbench_assets.domain.revisions import (
     Revision,
@@ -38,6 +37,7 @@ from reviewbench_assets.domain.revisions import (
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.deadlines import deadline_cross_check, invitation_deadlines, venue_deadline_check  # noqa: F401
+from reviewbench_assets.stages.pdf_check import BadPdf, inspect_pdf
 
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
 
@@ -230,7 +230,7 @@ def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, dead
 
 def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dict],
                                deadline: Cutoff | int | None, browser_results: dict, *, cross_check: bool = False,
-                               allow_earliest_public: bool = False, max_workers: int = 8,
+                               allow_earliest_public: bool = True, max_workers: int = 8,
                                batch_attachments: bool = True,
                                on_record: Callable[[dict], None] | None = None) -> list[dict]:
     """Every forum's record, in `metas` order, with choice and downloads in a bounded thread pool.
@@ -320,7 +320,7 @@ class PdfStageResult:
 
 def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
                         scrape: Callable[[list[str], Callable[[str], None]], dict] | None, *,
-                        cross_check: bool = False, allow_earliest_public: bool = False,
+                        cross_check: bool = False, allow_earliest_public: bool = True,
                         max_workers: int = 8, batch_attachments: bool = True,
                         log: Callable[[str], None] = lambda _m: None,
                         warn: Callable[[str], None] = lambda _m: None) -> PdfStageResult:

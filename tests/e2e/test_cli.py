@@ -35,3 +35,26 @@ def test_cli_materializes_a_partition(replica, fixtures, tmp_path):
     assert replica.password not in done.stderr + done.stdout  # secrets never logged
     # the run is recorded in the instance the CLI used
     assert any((home / "history").rglob("*.db")) or any(home.rglob("*.db"))
+
+
+def test_two_cli_runs_at_once_on_a_new_instance(replica, tmp_path):
+    """Issue 22: the instance is initialised once (scripts.init_instance, run by the Makefile's
+    targets), so two `dagster asset materialize` started together on a new DAGSTER_HOME both succeed."""
+    from scripts.init_instance import init_instance
+
+    home = init_instance(tmp_path / "new_home")
+    assert (home / "history" / "runs.db").exists() and (home / "history" / "runs" / "index.db").exists()
+    init_instance(home)  # idempotent
+    env = {**os.environ, "DAGSTER_HOME": str(home), "REVIEWBENCH_STORAGE_ROOT": str(tmp_path / "storage"),
+           "OPENREVIEW_API_V1_URL": replica.api_v1_url, "OPENREVIEW_API_V2_URL": replica.api_v2_url,
+           "OPENREVIEW_WEB_URL": replica.web_url, "OPENREVIEW_USERNAME": replica.username,
+           "OPENREVIEW_PASSWORD": replica.password, "OPENREVIEW_MIN_INTERVAL_S": "0"}
+    dagster = str(Path(sys.executable).parent / "dagster")
+    runs = [subprocess.Popen([dagster, "asset", "materialize", "-m", "reviewbench_assets.definitions",
+                              "--select", "openreview_forums", "--partition", pk], env=env, cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for pk in ("iclr-2020", "iclr-2024")]
+    outs = [p.communicate(timeout=300)[0] for p in runs]
+    for p, out in zip(runs, outs, strict=True):
+        assert p.returncode == 0 and "RUN_SUCCESS" in out, out[-3000:]
+        assert "alembic_version" not in out

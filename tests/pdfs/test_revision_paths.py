@@ -46,8 +46,8 @@ def test_browser_and_api_choose_the_same_revision_on_every_forum(pk, pdf_replica
     for meta in metas:
         fid = meta["forum_id"]
         assert isinstance(scraped[pk][fid], list), (fid, scraped[pk][fid])
-        by_browser, c_browser = choose_for_forum(api, meta, Cutoff.for_venue(venue), scraped[pk][fid], False, False)
-        by_api, c_api = choose_for_forum(api, meta, Cutoff.for_venue(venue), None, False, False)
+        by_browser, c_browser = choose_for_forum(api, meta, Cutoff.for_venue(venue), scraped[pk][fid], False, True)
+        by_api, c_api = choose_for_forum(api, meta, Cutoff.for_venue(venue), None, False, True)
         assert by_browser["revision_source"] == "browser" and by_api["revision_source"] == "api"
         got = [(r["rule"], r.get("revision_id")) for r in (by_browser, by_api)]
         expected = (truth[fid].expected_rule, truth[fid].expected_revision_id)
@@ -107,7 +107,7 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
     seq_store = Store(pafs.LocalFileSystem(), str(tmp_path / "seq"))
     for meta, rec in zip(forum_metas[pk], records, strict=False):
         one = initial_submission_record(api, seq_store, meta, Cutoff.for_venue(venue), scraped[pk][meta["forum_id"]],
-                                        False, False)
+                                        False, True)
         keys = ("rule", "revision_id", "pdf_sha256", "pdf_pages", "error")
         assert {k: one.get(k) for k in keys} == {k: rec.get(k) for k in keys}
 

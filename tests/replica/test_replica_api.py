@@ -28,10 +28,14 @@ def test_fixtures_deterministic_and_ground_truth(fx):
     assert v24.expdate_ms == v24.deadline_ms + 30 * 60_000  # openreview-py SHORT_BUFFER_MIN
     assert len(v24.forums) >= 30 and len(v20.forums) >= 30
     rules24 = {f.expected_rule for f in v24.forums.values()}
-    assert rules24 == {"initial", "current_is_initial", "unavailable"}
+    assert rules24 == {"initial", "current_is_initial", "earliest_public", "unavailable"}  # unavailable: no PDF
+    assert {f.strict_rule or f.expected_rule for f in v24.forums.values()} == {"initial", "current_is_initial",
+                                                                              "unavailable"}
+    assert all(f.has_pdf for f in v24.forums.values() if f.expected_rule == "earliest_public")
     assert {f.status for f in v24.forums.values()} == {"active", "withdrawn", "desk_rejected"}
-    # most forums have a post-deadline PDF revision
-    assert sum(bool(f.post_deadline_markers) for f in v24.forums.values()) > len(v24.forums) / 2
+    # most forums have a post-deadline PDF revision (a chosen earliest public one is not among the markers)
+    assert sum(bool(f.post_deadline_markers) or f.expected_rule == "earliest_public"
+               for f in v24.forums.values()) > len(v24.forums) / 2
     assert all(f.expected_rule == "initial" for f in v20.forums.values() if f.has_pdf)
     hidden = v24.forums_with("hidden_reviews")[0]
     assert hidden.num_reviews == 0
@@ -99,8 +103,9 @@ def test_v2_edits_visibility(c2, fx):
         else:
             assert not pre  # pre-deadline edits are author-only
         post_pdf = [e for e in edits if e.tcdate > v.expdate_ms and "pdf" in e.note.content]
-        assert len(post_pdf) == len(f.post_deadline_markers)
-    f = next(f for f in v.forums.values() if f.expected_rule == "unavailable" and f.post_deadline_markers)
+        # the earliest public PDF (after the deadline) is the chosen one, not among the markers to avoid
+        assert len(post_pdf) == len(f.post_deadline_markers) + (f.expected_rule == "earliest_public")
+    f = next(f for f in v.forums.values() if f.strict_rule == "unavailable" and f.post_deadline_markers)
     edit = next(r for r in f.revisions if not r.pre_deadline and r.has_pdf)
     r = c2.session.get(f"{c2.baseurl}/notes/edits/attachment", params={"id": edit.revision_id, "name": "pdf"},
                        headers=c2.headers)
@@ -118,7 +123,7 @@ def test_v2_current_pdf_marker_and_rules(c2, fx):
     assert f.expected_marker in text and "Page 2 of revision" in text
     note = c2.get_note(f.forum_id)
     assert not any(i.endswith("_Revision") for i in note.invitations)
-    u = next(f for f in v.forums.values() if f.expected_rule == "unavailable" and f.has_pdf)
+    u = next(f for f in v.forums.values() if f.strict_rule == "unavailable" and f.has_pdf)
     assert any(i.endswith("_Revision") for i in c2.get_note(u.forum_id).invitations)
     nopdf = v.forums_with("no_pdf")[0]
     with pytest.raises(OpenReviewException) as e:

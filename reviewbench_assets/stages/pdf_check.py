@@ -1,4 +1,5 @@
-"""Check that downloaded bytes are a readable PDF before they enter the store.
+"""Check that downloaded bytes are a readable PDF before they enter the store (a stage helper, not a
+domain rule: it opens the bytes with PDFium, under a process-wide lock).
 
 The checks and their reasons are ocr_ray's (one rule for "is this a usable PDF", used where PDFs
 are stored and where they are read), run here under a lock: PDFium is not thread-safe, not even
