@@ -78,7 +78,7 @@ def run() -> list[dict]:
                                          False, True) for m in base_metas]
         t4 = time.perf_counter()
 
-    browser_fail = sum(not isinstance(v, list) for v in scraped.values())
+    browser_fail = sum(not isinstance(v, dict) for v in scraped.values())
     conc_rate, seq_rate = len(metas) / (t2 - t0), len(base_metas) / (t4 - t2)
     common = {"forums": len(metas), "baseline_forums": len(base_metas), "max_pages": MAX_PAGES,
               "workers": WORKERS, "slow_ms": SLOW_MS, "web_delay_ms": WEB_DELAY_MS, "venue": PK,

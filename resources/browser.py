@@ -30,7 +30,6 @@ import dagster as dg
 from pydantic import Field
 
 from resources.openreview_api import RateLimiter
-from reviewbench_assets.domain.revisions import Revision, revisions_from_edits, revisions_from_references
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -56,7 +55,7 @@ class RevisionPageError(RuntimeError):
 
 
 class ScrapeResults(dict):
-    """forum id -> list[Revision] or the exception its page ended with; `.requests`: forum id ->
+    """forum id -> RevisionPage or the exception its page ended with; `.requests`: forum id ->
     {"api": requests to the API hosts, "all": every request the page made} (tries included)."""
 
     def __init__(self):
@@ -123,7 +122,13 @@ async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callab
     page.on("response", _on_response(state, is_api))
 
 
-async def _read_page(page, state: _PageState, web_url: str, forum_id: str, timeout_ms: int) -> list[Revision]:
+class RevisionPage(dict):
+    """What a revisions page received from the API: `{"kind": "edits" | "references", "items": [...]}`
+    (deleted ones dropped), exactly as the page got it; turning it into revisions is the domain's
+    (`domain.revisions.revisions_from_page` of the assets package), not the browser client's."""
+
+
+async def _read_page(page, state: _PageState, web_url: str, forum_id: str, timeout_ms: int) -> RevisionPage:
     state.reset(forum_id)
     await page.goto(f"{web_url}/revisions?id={forum_id}", timeout=timeout_ms)
     handle = await page.wait_for_function(_FINISHED_JS, timeout=timeout_ms, polling=100)
@@ -138,9 +143,8 @@ async def _read_page(page, state: _PageState, web_url: str, forum_id: str, timeo
         if status >= 400:
             raise RevisionPageError(f"revisions page for {forum_id}: {kind} answered {status}: "
                                     f"{body.get('message', '')}"[:300])
-        if kind == "edits":
-            return revisions_from_edits([e for e in body.get("edits") or [] if not e.get("ddate")])
-        return revisions_from_references([r for r in body.get("references") or [] if not r.get("ddate")])
+        items = body.get("edits" if kind == "edits" else "references") or []
+        return RevisionPage(kind=kind, items=[x for x in items if not x.get("ddate")])
     raise RevisionPageError(f"revisions page for {forum_id} finished ({done}) without a revisions API "
                             "response (did openreview.net start rendering it on the server?)")
 
@@ -229,7 +233,7 @@ class BrowserResource(dg.ConfigurableResource):
                          limiter: RateLimiter | None = None,
                          on_done: Callable[[str], None] = lambda fid: None,
                          api_urls: list[str] | tuple[str, ...] = ()) -> ScrapeResults:
-        """forum id -> list[Revision], or the exception that the page ended with; `.requests` per
+        """forum id -> RevisionPage, or the exception that the page ended with; `.requests` per
         forum. `api_urls`: the API hosts the page talks to (their requests are rate-limited)."""
         return asyncio.run(_scrape_all(self, web_url.rstrip("/"), token, forum_ids,
                                        limiter or RateLimiter(), on_done, list(api_urls)))

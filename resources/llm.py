@@ -17,8 +17,7 @@ from typing import Literal
 import dagster as dg
 from pydantic import Field
 
-from resources.llm_client import OpenAICompatibleClient
-from reviewbench_assets.domain.llm import ChatRequest, LLMError
+from resources.llm_client import ChatRequest, LLMError, OpenAICompatibleClient
 
 
 class LLMResource(dg.ConfigurableResource):

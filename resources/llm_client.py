@@ -1,6 +1,6 @@
 """Dagster-free LLM clients: the OpenAI-compatible HTTP endpoint (vllm serve, llama.cpp server) and
-the JSON-file cache of answers. The merge rules and prompts they serve live in
-`reviewbench_assets.domain.llm`."""
+the JSON-file cache of answers. The merge rules and prompts they serve live in the domain, which
+hands over requests with the four fields of `ChatRequest` below (the client imports nothing of it)."""
 from __future__ import annotations
 
 import json
@@ -9,11 +9,23 @@ import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Protocol
 
 from resources.store import Store
-from reviewbench_assets.domain.llm import ChatRequest, LLMError
 
 CACHE_DIR = "cache/llm"
+
+
+class ChatRequest(Protocol):
+    """What the client reads of a request (the domain's `ChatRequest` dataclass has these fields)."""
+    messages: list[dict]
+    schema: dict
+    schema_name: str
+    max_tokens: int
+
+
+class LLMError(RuntimeError):
+    """A request failed (transport, HTTP status, empty answer); returned in place of its answer."""
 
 
 # ---------------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ class CredentialsError(OpenReviewError):
         self.name, self.status, self.path, self.logged_in = name, status, path, logged_in
 
 
-# The variable that sets each API's base URL (reviewbench_assets/definitions.py: build_resources).
+# The variable that sets each API's base URL (read where the resources are built from the environment).
 URL_VARS = {"v1": "OPENREVIEW_API_V1_URL", "v2": "OPENREVIEW_API_V2_URL"}
 
 

@@ -61,12 +61,10 @@ MIN_TOKEN_PRECISION = 0.85  # share of the merge's tokens found in the parts (no
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 
-class LLMError(RuntimeError):
-    """A request failed (transport, HTTP status, empty answer)."""
-
-
 @dataclass(frozen=True)
 class ChatRequest:
+    """One structured-output chat request; clients read its four fields (resources.llm_client)."""
+
     messages: list[dict]
     schema: dict
     schema_name: str
@@ -86,8 +84,8 @@ class LLMCacheLike(Protocol):
 class LLMClient(Protocol):
     model: str
 
-    def complete_json(self, requests: list[ChatRequest]) -> list[str | LLMError]:
-        """One raw answer (or the error) per request, in order."""
+    def complete_json(self, requests: list[ChatRequest]) -> list[str | Exception]:
+        """One raw answer (or the client's error, an Exception) per request, in order."""
 
 
 # ---------------------------------------------------------------------------------------------

@@ -130,3 +130,10 @@ def revisions_from_references(refs: list[dict]) -> list[Revision]:
                      invitation=r.get("invitation", ""),
                      pdf_url=f"/references/pdf?id={r['id']}" if (r.get("content") or {}).get("pdf") else None)
             for r in refs]
+
+
+def revisions_from_page(page: dict) -> list[Revision]:
+    """What the revisions page received (resources.browser.RevisionPage: `kind` edits or
+    references, `items` as the API returned them) -> revisions."""
+    items = page.get("items") or []
+    return revisions_from_edits(items) if page.get("kind") == "edits" else revisions_from_references(items)

@@ -33,6 +33,7 @@ from reviewbench_assets.domain.revisions import (
     RevisionChoice,
     choose_revision,
     revisions_from_edits,
+    revisions_from_page,
     revisions_from_references,
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
@@ -135,8 +136,8 @@ def choose_for_forum(api: OpenReviewApi, meta: dict, deadline: Cutoff | int | No
         return float(page_requests + api.thread_requests() - before)
 
     try:
-        if isinstance(browser_result, list):
-            choice, record["revision_source"] = choose(browser_result), "browser"
+        if isinstance(browser_result, dict):  # the page's own API answer (resources.browser.RevisionPage)
+            choice, record["revision_source"] = choose(revisions_from_page(browser_result)), "browser"
             if cross_check:
                 api_choice = choose(api_revisions(api, forum_id))
                 same = (api_choice.rule, api_choice.revision_id) == (choice.rule, choice.revision_id)

@@ -138,10 +138,16 @@ def test_hostile_ids_are_quarantined_and_never_become_paths(replica, tmp_path, m
     fx, rep = replica
     rep.set_faults(FaultConfig(hostile_ids=HOSTILE))
     try:
-        result = _run(rep, tmp_path / "root", monkeypatch, PDFS)
-        second = _run(rep, tmp_path / "root", monkeypatch, PDFS)  # and again: nothing blocks
+        # Hostile ids are a large quarantine share: the blocking check stops the partition unless
+        # the operator accepts it on purpose, as here, so the rest of the venue goes on.
+        accept = {"ops": {"openreview_forums": {"config": {"allow_failing_checks": True}}}}
+        blocked = _run(rep, tmp_path / "blocked", monkeypatch, PDFS)
+        result = _run(rep, tmp_path / "root", monkeypatch, PDFS, accept)
+        second = _run(rep, tmp_path / "root", monkeypatch, PDFS, accept)  # and again: nothing blocks
     finally:
         rep.clear_faults()
+    assert not blocked.success and "quarantined_share" in _failure(blocked)
+    assert not (tmp_path / "blocked" / "submissions").exists()  # nothing downstream ran
     assert result.success and second.success, _failure(result) + _failure(second)
     quarantine = [json.loads(x) for x in (tmp_path / "root" / paths.quarantine(PK)).read_text().splitlines()]
     reasons = " ".join(r for q in quarantine for r in q["reasons"])

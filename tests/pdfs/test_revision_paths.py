@@ -45,7 +45,7 @@ def test_browser_and_api_choose_the_same_revision_on_every_forum(pk, pdf_replica
     rules = set()
     for meta in metas:
         fid = meta["forum_id"]
-        assert isinstance(scraped[pk][fid], list), (fid, scraped[pk][fid])
+        assert isinstance(scraped[pk][fid], dict), (fid, scraped[pk][fid])
         by_browser, c_browser = choose_for_forum(api, meta, Cutoff.for_venue(venue), scraped[pk][fid], False, True)
         by_api, c_api = choose_for_forum(api, meta, Cutoff.for_venue(venue), None, False, True)
         assert by_browser["revision_source"] == "browser" and by_api["revision_source"] == "api"
