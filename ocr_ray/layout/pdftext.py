@@ -209,7 +209,8 @@ def page_layout(pdf_page: Any) -> PageLayout:
         rect_ref = ctypes.byref(rect)
         get_unicode, get_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
         get_size = pdfium_c.FPDFText_GetFontSize
-        last_key, info = None, (False, False, False, "")
+        last_key, info, scale = None, (False, False, False, ""), 1.0
+        matrix = pdfium_c.FS_MATRIX()
         for i in range(count):
             code = get_unicode(raw, i)
             if code in (10, 13):
@@ -237,11 +238,12 @@ def page_layout(pdf_page: Any) -> PageLayout:
                 last_key = key
                 info = _font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key) if key else (
                     False, False, False, "")
+                scale = _matrix_scale(pdfium_c, raw, i, matrix)
             bold, math, rotated, font = info
             if rotated:
                 builder.flush()  # rotated text (margin stamps, axis labels) is never body text
                 continue
-            size = get_size(raw, i) or (rect.top - rect.bottom)
+            size = (get_size(raw, i) * scale) or (rect.top - rect.bottom)
             builder.add(ch, rect.left - left, height - (rect.top - bottom), rect.right - left,
                         height - (rect.bottom - bottom), size, bold, math, font, i)
         builder.flush()
@@ -251,6 +253,17 @@ def page_layout(pdf_page: Any) -> PageLayout:
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
     return PageLayout(width, height, builder.out, page_rules(pdf_page, height, left, bottom))
+
+
+def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> float:
+    """How much the character's matrix (text matrix and CTM) scales its font: FPDFText_GetFontSize
+    is the `Tf` operand, so a PDF that sets `1 Tf` and scales with `10 0 0 10 Tm` (many non-TeX
+    producers) has glyphs of size 1.0 without it. The effective size is Tf x sqrt(|det|). Read once
+    per text object (the hot loop's characters mostly share one)."""
+    if not pdfium_c.FPDFText_GetMatrix(raw, index, ctypes.byref(matrix)):
+        return 1.0
+    det = abs(matrix.a * matrix.d - matrix.b * matrix.c)
+    return det ** 0.5 if det > 1e-9 else 1.0
 
 
 def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: float, bottom: float,
@@ -266,6 +279,7 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
     origin_args = (ctypes.byref(ox), ctypes.byref(oy))
     get_box, get_origin = pdfium_c.FPDFText_GetCharBox, pdfium_c.FPDFText_GetCharOrigin
     get_unicode, get_size = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetFontSize
+    matrix = pdfium_c.FS_MATRIX()
     top = height + bottom
     for fragment in fragments:
         if not fragment.glyphs:
@@ -280,7 +294,7 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
             font = (cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
                 if key else ""
             ch = chr(0xE000 + code) if code <= 32 and font.startswith(CMEX_FONTS) else "-" if code == 2 else chr(code)
-            size = get_size(raw, index) or (b.value - t.value)
+            size = (get_size(raw, index) * _matrix_scale(pdfium_c, raw, index, matrix)) or (b.value - t.value)
             # tenths of a point: what the builder needs, and a short JSON payload
             out.append([ch, round(l.value - left, 1), round(top - t.value, 1),
                         round(r.value - left, 1), round(top - b.value, 1),
