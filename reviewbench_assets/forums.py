@@ -20,6 +20,7 @@ from resources import OpenReviewResource, StorageResource
 from reviewbench_assets.checks import GuardConfig, guarded, partition_metadata, partitioned_check_specs, record_checks
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
 from reviewbench_assets.metadata import iso_time, preview
+from reviewbench_assets.progress_sink import on_rate_limit, step_progress
 from reviewbench_assets.stages.crawl import check_api_version
 from reviewbench_assets.stages.refresh import CrawlResult, refresh_venue
 
@@ -42,14 +43,16 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
                       storage: StorageResource) -> dg.MaterializeResult:
     """Submissions with every reply (`details=replies`), withdrawn and desk-rejected included."""
     venue = catalogue().get(context.partition_key)
-    log = context.log.warning
+    log = on_rate_limit(step_progress(context, "openreview_forums", "rate-limit waits"), context.log.warning)
     # one of the OpenReview slots (CLI runs too); credentials, a long 429 window, a corrupt file: stop
     with openreview_slot(storage, context.log.warning), fail_without_retry():
         v2 = openreview.api("v2", on_event=log)
         check_api_version(v2, venue)
         api = v2 if venue.api == "v2" else openreview.api("v1", on_event=log)
         result = refresh_venue(venue, storage.store(), v2, api, full_refresh=config.full_refresh,
-                               review_edits=config.review_edits, log=context.log.info)
+                               review_edits=config.review_edits, log=context.log.info,
+                               progress=lambda stage, total: step_progress(context, "openreview_forums",
+                                                                           stage, total))
     out = _result(result, api, config.max_quarantined_share, venue.key)
     checks = guarded(list(out.check_results), config.allow_failing_checks)
     record_checks(storage.store(), venue.key, "openreview_forums", checks, config.allow_failing_checks)

@@ -11,6 +11,7 @@ from resources import BrowserResource, OpenReviewResource, StorageResource
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
 from reviewbench_assets.metadata import iso_time, preview, table_metadata
+from reviewbench_assets.progress_sink import on_rate_limit, step_progress
 from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
 
 SUBMISSION_COLUMNS = {
@@ -56,8 +57,9 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
     """Revision history read in a real browser; chosen PDF stored by sha256 with its rule."""
     venue = catalogue().get(context.partition_key)
     # one of the OpenReview slots (CLI runs too); no credentials / a long 429 window: stop, record nothing
+    waits = step_progress(context, "initial_submission_pdfs", "rate-limit waits")
     with openreview_slot(storage, context.log.warning), fail_without_retry():
-        api = openreview.api(venue.api, on_event=context.log.warning)
+        api = openreview.api(venue.api, on_event=on_rate_limit(waits, context.log.warning))
 
         def scrape(forum_ids: list[str], on_done) -> dict:
             return browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
@@ -68,7 +70,9 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
                                 cross_check=config.cross_check_api,
                                 allow_earliest_public=not config.initial_only,
                                 max_workers=config.download_workers, batch_attachments=config.batch_attachments,
-                                log=context.log.info, warn=context.log.warning)
+                                log=context.log.info, warn=context.log.warning,
+                                progress=lambda stage, total: step_progress(context, "initial_submission_pdfs",
+                                                                            stage, total))
     records = r.records
     check = r.deadline_check
     fresh = [x for x in records if x.get("revision_requests") is not None]

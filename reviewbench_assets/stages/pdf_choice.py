@@ -39,6 +39,7 @@ from reviewbench_assets.domain.revisions import (
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.deadlines import deadline_cross_check, invitation_deadlines, venue_deadline_check  # noqa: F401
 from reviewbench_assets.stages.pdf_check import BadPdf, inspect_pdf
+from reviewbench_assets.stages.progress import Progress
 
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
 
@@ -324,11 +325,13 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
                         cross_check: bool = False, allow_earliest_public: bool = True,
                         max_workers: int = 8, batch_attachments: bool = True,
                         log: Callable[[str], None] = lambda _m: None,
-                        warn: Callable[[str], None] = lambda _m: None) -> PdfStageResult:
+                        warn: Callable[[str], None] = lambda _m: None,
+                        progress: Callable[[str, int], Progress] | None = None) -> PdfStageResult:
     """The `initial_submission_pdfs` stage: per forum of the stored crawl, the chosen revision and its
     PDF in the store, checkpointed per forum (a forum whose checkpoint matches the note and deadline
     is not redone). `scrape(forum_ids, on_done)` reads the revision pages in a browser (None: API
-    recipe only); it returns {forum_id: revisions or error}."""
+    recipe only); it returns {forum_id: revisions or error}. `progress(stage, total)` makes a
+    reporter (stages/progress.py) for the revision pages and for the forums recorded."""
     ckpt_dir = paths.submission_checkpoints(venue.key)  # relative; store.path() checks each id
     # Once per venue: the announced deadline against the submission invitation's duedate/expdate,
     # which also decides the cutoff every forum is judged by (stages/deadlines.py).
@@ -356,21 +359,27 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     started = time.time()
     scraped: dict = {}
     if scrape is not None and todo:
-        progress = Counter()
+        pages = progress("forums (revision pages)", len(todo)) if progress else None
+        count = Counter()
 
         def on_done(_fid: str) -> None:
-            progress["n"] += 1
-            if progress["n"] % 25 == 0 or progress["n"] == len(todo):
-                rate = progress["n"] / max(time.time() - started, 1e-6)
-                eta = (len(todo) - progress["n"]) / max(rate, 1e-6)
-                log(f"{venue.key}: revisions {progress['n']}/{len(todo)} ({rate:.1f}/s, eta {eta:.0f}s)")
+            count["n"] += 1
+            if pages is not None:
+                pages.advance()
+            if count["n"] % 25 == 0 or count["n"] == len(todo):
+                rate = count["n"] / max(time.time() - started, 1e-6)
+                eta = (len(todo) - count["n"]) / max(rate, 1e-6)
+                log(f"{venue.key}: revisions {count['n']}/{len(todo)} ({rate:.1f}/s, eta {eta:.0f}s)")
 
         scraped = scrape([m["forum_id"] for m in todo], on_done)
     browser_s = time.time() - started
+    recorded = progress("forums (chosen PDF stored and recorded)", len(todo)) if progress and todo else None
 
     def checkpoint(record: dict) -> None:
         store.write_json(store.path(ckpt_dir, f"{record['forum_id']}.json"), record)
         done[record["forum_id"]] = record
+        if recorded is not None:
+            recorded.advance()
 
     initial_submission_records(api, store, todo, cut, scraped, cross_check=cross_check,
                                allow_earliest_public=allow_earliest_public, max_workers=max_workers,

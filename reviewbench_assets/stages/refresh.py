@@ -32,6 +32,7 @@ from reviewbench_assets.stages.crawl import (
     note_tmdates,
     query_label,
 )
+from reviewbench_assets.stages.progress import Progress
 
 
 @dataclass
@@ -164,7 +165,8 @@ def _quarantine(records: list[dict], errors: list[dict], venue: VenueYear) -> tu
 
 def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenReviewApi, *,
                   full_refresh: bool = False, review_edits: bool = True,
-                  log: Callable[[str], None] = lambda _m: None) -> CrawlResult:
+                  log: Callable[[str], None] = lambda _m: None,
+                  progress: Callable[[str, int], Progress] | None = None) -> CrawlResult:
     """Crawl (or incrementally refresh) `venue` through `api` (`v2` is the v2 client, the same object
     for a v2 venue), write the raw forums, errors, quarantine and cursor, and say what happened."""
     started, started_ms = time.time(), int(time.time() * 1000)
@@ -191,9 +193,12 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
     edit_requests_before = api.stats["requests"]
     if review_edits:
         fresh = set(touched)
-        for rec in records:
-            if rec["forum_id"] in fresh or "review_edits" not in rec:
-                rec["review_edits"] = fetch_review_edits(api, rec["note"], venue.invitations.review, venue.api)
+        todo = [rec for rec in records if rec["forum_id"] in fresh or "review_edits" not in rec]
+        edits_progress = progress("forums (review edit histories)", len(todo)) if progress and todo else None
+        for rec in todo:
+            rec["review_edits"] = fetch_review_edits(api, rec["note"], venue.invitations.review, venue.api)
+            if edits_progress is not None:
+                edits_progress.advance()
     edit_requests = api.stats["requests"] - edit_requests_before
 
     quarantined, counts, previews = _quarantine(records, errors, venue)
