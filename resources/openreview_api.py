@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from datetime import datetime
 
@@ -118,22 +118,55 @@ NOT_RETRYABLE = (CredentialsError, UnreachableError, RateLimitedError)
 
 
 class RateLimiter:
-    """Minimum interval between requests, shared by threads (API client and browser)."""
+    """Minimum interval between requests, shared by threads (API client and browser), which also
+    learns the account's real budget from a 429.
 
-    def __init__(self, min_interval_s: float = 0.0):
+    OpenReview publishes no limits; its 429 bodies carry them ("surpassing the limit of 98 requests.
+    Please try again in 30 minutes", `details.limit`, `details.resetTime`: docs/openreview-api.md
+    §0.2). A fixed 0.5 s interval (7,200 requests an hour) bursts into a 98-per-30-minutes wall and
+    then waits out whole windows; after the first 429 the limiter spreads `limit` requests over the
+    window instead: the window is the time from the `limit`-th most recent request to the reset
+    (the requests the server counted), and the interval becomes window / limit (+2 %)."""
+
+    MARGIN = 1.02
+    HISTORY = 5000  # request times kept to measure a window (limits seen: 36 to 144)
+
+    def __init__(self, min_interval_s: float = 0.0, clock=time.monotonic, sleep=time.sleep):
         self.min_interval_s = min_interval_s
+        self.learned_interval_s = 0.0
+        self._clock, self._sleep = clock, sleep
         self._lock = threading.Lock()
         self._next = 0.0
+        self._times: deque[float] = deque(maxlen=self.HISTORY)
+
+    @property
+    def interval_s(self) -> float:
+        return max(self.min_interval_s, self.learned_interval_s)
 
     def wait(self) -> None:
-        if self.min_interval_s <= 0:
-            return
         with self._lock:
-            now = time.monotonic()
-            start = max(now, self._next)
-            self._next = start + self.min_interval_s
+            now = self._clock()
+            start = max(now, self._next) if self.interval_s > 0 else now
+            self._next = start + self.interval_s
+            self._times.append(start)
         if start > now:
-            time.sleep(start - now)
+            self._sleep(start - now)
+
+    def learn(self, limit: int | None, reset_in_s: float) -> float:
+        """A 429 said: at most `limit` requests per window, the window resets in `reset_in_s`. Pace
+        to it from now on (never faster than before); returns the interval now in force."""
+        with self._lock:
+            now = self._clock()
+            # the refused request's window: nothing goes out before it resets (other threads too)
+            self._next = max(self._next, now + reset_in_s)
+            if not limit or limit <= 0:
+                return self.interval_s
+            times = list(self._times)
+            first = times[-limit] if len(times) >= limit else (times[0] if times else now)
+            window = max(now + reset_in_s - first, 0.0)
+            if window > 0:
+                self.learned_interval_s = max(self.learned_interval_s, self.MARGIN * window / limit)
+        return self.interval_s
 
 
 def backoff_s(attempt: int, base_s: float = 1.0, cap_s: float = 60.0) -> float:
@@ -294,7 +327,11 @@ class OpenReviewApi:
                 if attempt == self.max_attempts:
                     raise OpenReviewError("RateLimitError", body.get("message", ""), 429, path)
                 self.stats["rate_limit_wait_s"] += wait
-                self.on_event(f"429 on {path}: waiting {wait:.1f}s until resetTime")
+                limit = (body.get("details") or {}).get("limit") if isinstance(body, dict) else None
+                interval = self.limiter.learn(limit if isinstance(limit, int) else None, wait)
+                self.on_event(f"429 on {path}: waiting {wait:.1f}s until resetTime"
+                              + (f"; pacing to {limit} requests per window: one every {interval:.1f}s"
+                                 if isinstance(limit, int) else ""))
                 time.sleep(wait + 0.05)
                 continue
             if resp.status_code >= 500:

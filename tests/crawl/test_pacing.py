@@ -1,0 +1,52 @@
+"""Pacing to what a 429 taught (issue 19): the limiter spreads the account's `limit` requests over
+the window the 429 revealed instead of bursting into it at the configured interval. Fake clock."""
+from __future__ import annotations
+
+from resources.openreview_api import RateLimiter
+
+
+class _Clock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def sleep(self, s: float) -> None:
+        self.t += s
+
+
+def test_a_429_teaches_the_window_and_requests_are_spread_over_it():
+    clock = _Clock()
+    lim = RateLimiter(0.5, clock=clock, sleep=clock.sleep)
+    for _ in range(98):  # a burst at 0.5 s: 98 requests in 49 s, the 99th is refused ...
+        lim.wait()
+    assert round(clock.t, 1) == 48.5
+    # ... with "try again in 30 minutes" counted from the window's first request (t=0)
+    reset_in = 1800.0 - clock.t
+    interval = lim.learn(98, reset_in)
+    assert abs(interval - 1.02 * 1800 / 98) < 1e-6  # 18.7 s: 98 per 30 min, 2 % margin
+    lim.wait()  # nothing before the reset
+    assert clock.t >= 1800.0
+    start = clock.t
+    for _ in range(98):
+        lim.wait()
+    # the next window's 98 requests take the whole window: no second 429
+    assert clock.t - start >= 97 * 1800 / 98
+
+
+def test_a_429_without_a_limit_changes_nothing_but_the_wait():
+    clock = _Clock()
+    lim = RateLimiter(0.5, clock=clock, sleep=clock.sleep)
+    lim.wait()
+    assert lim.learn(None, 60.0) == 0.5
+    lim.wait()
+    assert clock.t >= 60.0
+
+
+def test_never_faster_than_configured_or_already_learned():
+    clock = _Clock()
+    lim = RateLimiter(2.0, clock=clock, sleep=clock.sleep)
+    for _ in range(10):
+        lim.wait()
+    assert lim.learn(1000, 1.0) == 2.0  # a generous limit does not speed the limiter up
