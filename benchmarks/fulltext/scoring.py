@@ -57,7 +57,10 @@ def tables(markdown: str) -> list[list[list[tuple[str, int]]]]:
     return out
 
 
-def _neighbour(grid, r: int, c: int, direction: str) -> str | None:
+def grid_neighbour(grid, r: int, c: int, direction: str) -> str | None:
+    """The text of the next cell left/right/up/down of (r, c) in a grid of (text, cell id) pairs
+    (a spanning cell is one id over several columns): olmOCR-Bench's table neighbours; the test
+    generator (benchmarks/fulltext_real/derive.py) derives them with the same function."""
     ident = grid[r][c][1]
     if direction in ("left", "right"):
         step = -1 if direction == "left" else 1
@@ -81,7 +84,7 @@ def _table_ok(markdown: str, test: dict) -> bool:
             for c, (text, _) in enumerate(row):
                 if text != want:
                     continue
-                if not all(_neighbour(grid, r, c, d) == norm(test[d]) for d in ("left", "right", "up", "down")
+                if not all(grid_neighbour(grid, r, c, d) == norm(test[d]) for d in ("left", "right", "up", "down")
                            if d in test):
                     continue
                 if "top_heading" in test and not _heading_above(grid, r, c, norm(test["top_heading"])):

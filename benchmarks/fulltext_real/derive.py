@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from benchmarks.fulltext.scoring import grid_neighbour
 from benchmarks.fulltext_real import latex
 
 MAX_PRESENT, MAX_ORDER, MAX_TABLE, MAX_MATH, MAX_TABLE_PER_TABULAR = 40, 20, 20, 12, 3
@@ -198,18 +199,6 @@ def tabular_grid(body: str) -> tuple[list[list[tuple[str | None, int]]], bool]:
     return grid, has_multirow
 
 
-def _neighbour(grid, r: int, c: int, direction: str):
-    ident = grid[r][c][1]
-    if direction in ("left", "right"):
-        step = -1 if direction == "left" else 1
-        k = c + step
-        while 0 <= k < len(grid[r]) and grid[r][k][1] == ident:
-            k += step
-        return grid[r][k][0] if 0 <= k < len(grid[r]) else None
-    k = r + (-1 if direction == "up" else 1)
-    return grid[k][c][0] if 0 <= k < len(grid) and c < len(grid[k]) else None
-
-
 def table_tests(body: str) -> list[dict]:
     tests = []
     for m in re.finditer(r"\\begin\{(tabular\*?|tabularx)\}", body):
@@ -238,7 +227,7 @@ def table_tests(body: str) -> list[dict]:
                 test = {"type": "table", "cell": text}
                 directions = ("left", "right") if multirow else ("left", "right", "up", "down")
                 for d in directions:
-                    value = _neighbour(grid, r, c, d)
+                    value = grid_neighbour(grid, r, c, d)
                     if value:
                         test[d] = value
                 if not multirow and r > 0 and c < len(grid[0]) and grid[0][c][0] and grid[0][c][1] != ident:
