@@ -55,8 +55,12 @@ $(STAMP): pyproject.toml
 	# build for generic x86-64 (AVX2), not the build machine's CPU: with GGML_NATIVE (the default) on
 	# a CPU with AMX/AVX-512 (this workplace's VMs have amx_int8), decoding any prompt of more than
 	# one token segfaults in llama_decode, so every chat completion of the LLM tests crashed the server.
+	# pip's wheel cache keys a built wheel on the sdist alone, not on CMAKE_ARGS: a wheel built
+	# natively earlier on the same machine would be reused silently, so this one package is built
+	# with --no-cache-dir (the CI run of f18a1e5 installed in a minute and its server segfaulted).
 	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF" \
-	  $(PY) -m pip install -q -e '.[dev]'
+	  $(PY) -m pip install -q --no-cache-dir "$$(grep -o 'llama-cpp-python\[server\]==[0-9.]*' pyproject.toml)"
+	$(PY) -m pip install -q -e '.[dev]'
 	rm -f .venv/.installed-* && touch $(STAMP) $(STAMP_DEMO)
 
 setup-demo: system-deps-demo $(STAMP_DEMO)

@@ -73,9 +73,24 @@ def llama_server(tmp_path_factory):
             proc.kill()
             raise RuntimeError(f"llama_cpp.server did not start:\n{log.read_text()[-2000:]}")
         time.sleep(0.5)
+    _server["proc"], _server["log"] = proc, log
     yield base
     proc.terminate()
     proc.wait(20)
+
+
+_server: dict = {}
+
+
+@pytest.fixture(autouse=True)
+def _server_survives(request):
+    """A server that died during a test fails it with the server's own last words (a segfault in
+    llama_decode shows up as 'Connection refused' in the client otherwise)."""
+    yield
+    proc = _server.get("proc")
+    if proc is not None and proc.poll() is not None:
+        pytest.fail(f"llama_cpp.server exited with {proc.returncode} during {request.node.name}:\n"
+                    f"{_server['log'].read_text(errors='replace')[-3000:]}")
 
 
 def _client(base: str) -> OpenAICompatibleClient:
