@@ -50,7 +50,7 @@ BLOCK_WAIT_S = 40  # the plain re-run reaches its first step well within this (i
 # stage -> the step(s) whose execution is the stage ("split writing": the venue-year rows and the
 # conference split shards)
 STAGES = {"crawl": ["openreview_forums"], "pdf_fetch": ["initial_submission_pdfs"],
-          "ocr": ["paper_markdown"], "dialogues": ["rebuttal_dialogues"],
+          "ocr": ["paper_markdown"], "dialogues": ["parsed_forums", "rebuttal_dialogues"],
           "split_writing": ["reviewbench_split", "iclr_split"]}
 COMPARED = [f"rows/{PK}.parquet", f"rows/{PK}.provenance.parquet"]
 PDF_PATHS = ("/pdf", "/attachment", "/references/pdf", "/references/attachment", "/notes/edits/pdf",
@@ -59,7 +59,7 @@ PDF_PATHS = ("/pdf", "/attachment", "/references/pdf", "/references/attachment",
 # the in-process executor: one process per run instead of one per step (~20 s of start-up per
 # step on 2 cores), which keeps 10+ trials inside the benchmark's time budget. Set
 # KILL_RESUME_MULTIPROCESS=1 for Dagster's default multiprocess executor.
-SELECT = "openreview_forums,initial_submission_pdfs,paper_markdown,rebuttal_dialogues,reviewbench_split,iclr_split"
+SELECT = "openreview_forums,parsed_forums,initial_submission_pdfs,paper_markdown,rebuttal_dialogues,reviewbench_split,iclr_split"
 RUN_CONFIG = "{}" if os.environ.get("KILL_RESUME_MULTIPROCESS") else '{"execution": {"config": {"in_process": {}}}}'
 STEP_RE = re.compile(r'(STEP_START|STEP_SUCCESS|STEP_FAILURE)\s+- .*?step "([^"]+)"')
 

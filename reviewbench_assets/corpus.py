@@ -20,16 +20,16 @@ from reviewbench_assets.checks import (
 )
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.failures import fail_without_retry
-from reviewbench_assets.metadata import column_schema, preview
-from reviewbench_assets.stages.rows_writer import assemble_rows, iter_markdown, write_rows
+from reviewbench_assets.metadata import column_schema
+from reviewbench_assets.stages.rows_writer import assemble_rows, write_rows
 
 
 class SplitConfig(GuardConfig):
     max_empty_markdown_share: float = 0.5  # above this the (blocking) check fails
 
 
-@dg.asset(partitions_def=venue_year_partitions, group_name="corpus", kinds={"parquet"}, code_version="1",
-          deps=["openreview_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues"],
+@dg.asset(partitions_def=venue_year_partitions, group_name="corpus", kinds={"parquet"}, code_version="2",
+          deps=["parsed_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues"],
           check_specs=partitioned_check_specs("reviewbench_split", ROW_CHECKS, venue_year_partitions))
 def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
                       storage: StorageResource) -> dg.MaterializeResult:
@@ -38,17 +38,12 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
     store = storage.store()
     guard_upstream(store, venue.key, UPSTREAM_GUARDED, config.allow_failing_checks, context.log.warning)
     subs = {r["forum_id"]: r for r in store.read_parquet(store.path(paths.submissions(venue.key))).to_pylist()}
-    errors: list[dict] = []
-    pairs = assemble_rows(store.iter_jsonl(store.path(paths.raw_forums(venue.key)), scrub_surrogates=True),
-                          iter_markdown(store, store.path(paths.markdown(venue.key))), subs, venue, errors)
     out = store.path(paths.rows(venue.key))
-    stats = write_rows(store, out, store.path(paths.provenance(venue.key)), pairs)
+    stats = write_rows(store, out, store.path(paths.provenance(venue.key)), assemble_rows(store, venue, subs))
     return dg.MaterializeResult(
         metadata={"dagster/row_count": stats["rows"], "dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA),
                   "reviews": stats["reviews"], "empty_markdown": stats["empty_markdown"],
-                  "malformed_forums": len(errors),  # quarantined by the crawl: no row (issue 10)
-                  "malformed_examples": preview([{"forum_id": e["forum_id"], "error": e["error"].split(": ", 1)[-1][:200]}
-                                                 for e in errors[:10]], ["forum_id", "error"]),
+                  "stale_markdown": stats["stale_markdown"],  # forums paper_markdown has not seen yet
                   "path": dg.MetadataValue.path(out)},
         check_results=_guarded_rows(store, stats, config, context.partition_key))
 

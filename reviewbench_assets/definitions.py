@@ -9,10 +9,11 @@ from reviewbench_assets.corpus import dataset_card, reviewbench_split, split_ass
 from reviewbench_assets.dialogues import rebuttal_dialogues
 from reviewbench_assets.forums import openreview_forums
 from reviewbench_assets.markdown import paper_markdown
+from reviewbench_assets.parsed import parsed_forums
 from reviewbench_assets.schedules import refresh_jobs, refresh_schedules, venue_pipeline_job
 from reviewbench_assets.submissions import initial_submission_pdfs
 
-ASSETS = [openreview_forums, initial_submission_pdfs, paper_markdown, rebuttal_dialogues,
+ASSETS = [openreview_forums, parsed_forums, initial_submission_pdfs, paper_markdown, rebuttal_dialogues,
           reviewbench_split, *split_assets, dataset_card]
 
 

@@ -26,8 +26,8 @@ from reviewbench_assets.stages.dialogue_stage import build_venue_dialogues
 COVERAGE_CHECK = "dialogue_coverage"
 
 
-@dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="dialogues",
-          kinds={"python", "json"}, code_version="3",
+@dg.asset(partitions_def=venue_year_partitions, deps=["parsed_forums"], group_name="dialogues",
+          kinds={"python", "json"}, code_version="4",
           check_specs=[dg.AssetCheckSpec(COVERAGE_CHECK, asset="rebuttal_dialogues", blocking=True,
                                          description="every author and reviewer post is a turn of exactly "
                                                      "one dialogue, reference context, or excluded with a "
@@ -59,9 +59,7 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, config: GuardConfig, s
         "excluded_path": dg.MetadataValue.path(r.excluded_path),
         "dropped_reminders": stats["dropped_reminders"],
         "merged_by": steps.merged_by if steps is not None else RULE_BASED,
-        "llm_merged_turns": stats["llm_merged_turns"], "malformed_forums": len(r.malformed),
-        "malformed_examples": preview([{"forum_id": m["forum_id"], "error": m["error"].split(": ", 1)[-1][:200]}
-                                       for m in r.malformed[:10]], ["forum_id", "error"]),
+        "llm_merged_turns": stats["llm_merged_turns"],
         "re2_review_records": counts["review_records"], "re2_rebuttal_records": counts["rebuttal_records"],
         "path": dg.MetadataValue.path(r.out_path),
         "preview": preview(r.previews, ["forum_id", "reviewer", "turns", "merged_by", "roles"]),

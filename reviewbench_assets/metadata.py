@@ -49,3 +49,26 @@ def table_metadata(table_or_schema: pa.Schema, num_rows: int, path: str,
                    descriptions: dict[str, str] | None = None) -> dict:
     return {"dagster/row_count": num_rows, "dagster/column_schema": column_schema(table_or_schema, descriptions),
             "path": dg.MetadataValue.path(path)}
+
+
+def materialize(result, store=None, pk: str | None = None, asset: str | None = None,
+                allow_failing: bool = False, extra: dict | None = None) -> dg.MaterializeResult:
+    """Any stage's `StageResult` (stages/result.py) as the asset's `MaterializeResult`: its counts,
+    each written file as a path, the samples as a preview table, and its checks as check results,
+    made non-blocking where the run's config allows it on purpose and recorded under `checks/` so
+    downstream assets see a failed blocking check (`reviewbench_assets/checks.py`)."""
+    from reviewbench_assets.checks import guarded, record_checks
+
+    meta: dict = {**result.counts, **(extra or {})}
+    if result.row_count is not None:
+        meta["dagster/row_count"] = result.row_count
+    for what, path in result.written.items():
+        meta[what] = dg.MetadataValue.path(path)
+    if result.samples:
+        meta["preview"] = preview(result.samples, result.sample_columns)
+    checks = [dg.AssetCheckResult(check_name=c.name, passed=c.passed, metadata=c.metadata) for c in result.checks]
+    if checks:
+        checks = guarded(checks, allow_failing)
+        if store is not None and pk is not None and asset is not None:
+            record_checks(store, pk, asset, checks, allow_failing)
+    return dg.MaterializeResult(metadata=meta, check_results=checks or None)

@@ -71,3 +71,11 @@ def split_stats(split: str) -> str:
 def check_record(pk: str, asset: str) -> str:
     """The outcome of an asset's data-guarding checks for one partition (reviewbench_assets/checks.py)."""
     return f"checks/{pk}/{asset}.json"
+
+
+def parsed(pk: str) -> str:
+    return f"parsed/{pk}.parquet"
+
+
+def parsed_quarantine(pk: str) -> str:
+    return f"parsed/{pk}.quarantine.parquet"

@@ -12,7 +12,7 @@ import dagster as dg
 
 from partitions.catalogue import catalogue
 
-VENUE_GROUPS = ("crawl", "pdfs", "ocr", "dialogues")
+VENUE_GROUPS = ("crawl", "parse", "pdfs", "ocr", "dialogues")
 
 venue_pipeline_job = dg.define_asset_job(
     "venue_pipeline", selection=dg.AssetSelection.groups(*VENUE_GROUPS)

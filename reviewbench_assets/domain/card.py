@@ -23,6 +23,7 @@ from .schema import (
     REVIEW_DICT_FIELDS,
     REVIEW_FIELDS,
     REVIEW_FLAG_FIELDS,
+    REVIEW_HISTORY_FIELDS,
     REVIEW_SCORE_FIELDS,
     REVIEW_TEXT_FIELDS,
     REVIEWBENCH_SCHEMA,
@@ -327,6 +328,9 @@ def _body(
         ("score (numeric or null)", REVIEW_SCORE_FIELDS),
         ("flag (bool or null)", REVIEW_FLAG_FIELDS),
         ("dict (venue-specific leftovers)", REVIEW_DICT_FIELDS),
+        ("score trajectory: `[{time, rating, confidence, edit_id}]` oldest first, from the review's "
+         "edit history (one point if never edited, `[]` if edited but the history was not crawled)",
+         REVIEW_HISTORY_FIELDS),
     ):
         w(f"| {kind} | {', '.join(f'`{x}`' for x in fields)} |")
     w("")

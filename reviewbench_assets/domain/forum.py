@@ -37,6 +37,7 @@ from reviewbench_assets.domain.scores import (
     first_edit_content,
     normalize_review,
     scaled_score,
+    score_history,
     text_of,
 )
 
@@ -221,6 +222,12 @@ class ForeignRepliesError(MalformedForumError):
 
 def parse_forum(raw: dict, venue: VenueYear,
                 review_edits: Mapping[str, list[dict]] | None = None) -> ParsedForum:
+    """`parse_routed` without the routing (see there)."""
+    return parse_routed(raw, venue, review_edits)[0]
+
+
+def parse_routed(raw: dict, venue: VenueYear,
+                 review_edits: Mapping[str, list[dict]] | None = None) -> tuple[ParsedForum, Routing]:
     """Parse one raw forum (submission note + `details.replies`) of `venue`.
 
     `review_edits` (review id -> its edits, oldest first: v2 note edits or v1 references; the raw
@@ -339,17 +346,27 @@ def parse_forum(raw: dict, venue: VenueYear,
     routing = route_posts(parsed)
     by_id = {p.note_id: p for p in posts}
     parsed.author_rebuttal = "\n\n".join(by_id[n].text for n in routing.context if by_id[n].text)
-    edits = review_edits or {}
-    parsed.reviews = [
-        attach_scales(apply_review_history(normalize_review(
+    _attach_reviews(parsed, venue, review_edits or {}, routing)
+    return parsed, routing
+
+
+def _attach_reviews(parsed: ParsedForum, venue: VenueYear, edits: Mapping[str, list[dict]],
+                    routing: Routing) -> None:
+    """Each live review in the union form, with its thread's author posts, scale maxima, initial
+    rating and score trajectory; and, for edited reviews, their scores as first posted."""
+    for p in parsed.posts:
+        if p.kind != "review" or p.deleted:
+            continue
+        history = edits.get(p.note_id) or []
+        review = attach_scales(apply_review_history(normalize_review(
             p.note_id, p.signature, p.content, conference=venue.conference,
             rebuttal=review_rebuttal(parsed, p.note_id, routing),
-        ), edits.get(p.note_id) or [], venue.conference), venue.rating_scales)
-        for p in posts if p.kind == "review" and not p.deleted
-    ]
-    for p in posts:
-        history = edits.get(p.note_id) or []
-        if p.kind != "review" or p.deleted or not history:
+        ), history, venue.conference), venue.rating_scales)
+        modified = p.mdate is not None and p.tcdate is not None and p.mdate > p.tcdate
+        review["score_history"] = score_history(review, history, venue.rating_scales, venue.conference,
+                                                p.tcdate if p.tcdate is not None else p.cdate, modified)
+        parsed.reviews.append(review)
+        if not history:
             continue
         first = attach_scales(normalize_review(p.note_id, p.signature, first_edit_content(history),
                                                conference=venue.conference), venue.rating_scales)
@@ -357,7 +374,6 @@ def parse_forum(raw: dict, venue: VenueYear,
             "initial_scores": {f: first[f] for f in REVIEW_SCORE_FIELDS},
             "edits": len(history), "first_edit_id": str(history[0].get("id") or ""),
         }
-    return parsed
 
 
 def attach_scales(review: dict, scales: Mapping) -> dict:

@@ -2,12 +2,19 @@
 raw forum needs a look (pure domain code, no Dagster)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.forum import ForeignRepliesError, parse_forum
-from reviewbench_assets.domain.posts import MalformedForumError, as_list, field_value, invitation_name
+from reviewbench_assets.domain.posts import (
+    MalformedForumError,
+    ParsedForum,
+    as_list,
+    field_value,
+    invitation_name,
+)
 
 # Reply names that are no review-form content but are known, harmless parts of a forum.
 KNOWN_OTHER_NAMES = frozenset({
@@ -29,6 +36,12 @@ def quarantine_reasons(raw: Any, venue: VenueYear) -> list[str]:
         return [f"malformed forum: {exc.reason}"] + quarantine_reasons(rest, venue)
     except MalformedForumError as exc:
         return [f"malformed forum: {exc.reason}"]
+    return reasons_of_parsed(parsed)
+
+
+def reasons_of_parsed(parsed: ParsedForum) -> list[str]:
+    """What is wrong with a forum that parsed: the parser's warnings (skipped, duplicated or orphan
+    replies) and replies under an invitation nobody knows."""
     reasons = list(parsed.warnings)
     for p in parsed.posts:
         if p.kind != "other":
@@ -38,6 +51,27 @@ def quarantine_reasons(raw: Any, venue: VenueYear) -> list[str]:
             reasons.append(f"{parsed.forum_id}: reply {p.note_id} under unknown invitation "
                            f"{(p.invitations or [''])[0]!r}")
     return reasons
+
+
+# Every reason above and below as a short code (what a query groups by); the text stays as the detail.
+REASON_CODES: tuple[tuple[str, re.Pattern], ...] = tuple((code, re.compile(rx)) for code, rx in (
+    ("foreign_replies", r"details\.replies holds \d+ replies of another forum"),
+    ("no_replies", r"no details\.replies|details\.replies is not a list|details is not an object"),
+    ("malformed_submission", r"submission note has no|expected a JSON object"),
+    ("reply_skipped", r"reply \S+ skipped"),
+    ("duplicate_reply", r"reply \S+ duplicated"),
+    ("orphan_reply", r"is an orphan"),
+    ("unknown_invitation", r"under unknown invitation"),
+    ("duplicate_submission", r"duplicate submission id"),
+    ("oversized_field", r"oversized field"),
+    ("absurd_count", r"absurd count"),
+    ("malformed_forum", r"^malformed forum"),
+))
+
+
+def reason_code(reason: str) -> str:
+    """The code of a quarantine reason ("crawl_error" for what the crawl could not fetch or read)."""
+    return next((code for code, rx in REASON_CODES if rx.search(reason)), "crawl_error")
 
 
 # Oddities: a forum that parses but that no real venue produces. It is kept and parsed as usual; the

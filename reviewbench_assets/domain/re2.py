@@ -94,7 +94,7 @@ def review_record(p: ParsedForum, conference: str, year: int | None) -> dict:
             "reviewer_id": rev["reviewer"], "review_id": rev["review_id"],
             "review_title": post.title if post else "", "review_content": review_content(rev),
             "initial_score": initial, "final_score": final, "initial_score_source": source,
-            "tcdate": tc, "tmdate": tm,
+            "tcdate": tc, "tmdate": tm, "score_history": rev.get("score_history") or [],
         })
     return {
         "paper_id": p.forum_id, "conference_year_track": conference_year_track(conference, year, p.track),

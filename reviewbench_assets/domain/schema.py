@@ -92,8 +92,12 @@ REVIEW_SCORE_FIELDS: list[str] = [
 ]
 REVIEW_FLAG_FIELDS: list[str] = ["was_revised"]
 REVIEW_DICT_FIELDS: list[str] = ["extra_scores", "extra_text"]
+# How the scores moved: [{"time", "rating", "confidence", "edit_id"}, ...] oldest first, from the
+# review's crawled edit history; one entry for a review never edited, [] when it was edited but
+# its history was not crawled (domain/scores.py: score_history).
+REVIEW_HISTORY_FIELDS: list[str] = ["score_history"]
 REVIEW_FIELDS: list[str] = (
-    REVIEW_TEXT_FIELDS + REVIEW_SCORE_FIELDS + REVIEW_FLAG_FIELDS + REVIEW_DICT_FIELDS
+    REVIEW_TEXT_FIELDS + REVIEW_SCORE_FIELDS + REVIEW_FLAG_FIELDS + REVIEW_DICT_FIELDS + REVIEW_HISTORY_FIELDS
 )
 
 
@@ -103,6 +107,7 @@ def empty_review() -> dict:
     review.update({f: None for f in REVIEW_SCORE_FIELDS})
     review.update({f: None for f in REVIEW_FLAG_FIELDS})
     review.update({f: {} for f in REVIEW_DICT_FIELDS})
+    review.update({f: [] for f in REVIEW_HISTORY_FIELDS})
     return review
 
 # paper_markdown's output (`markdown/<pk>.parquet`), read by reviewbench_split.
@@ -143,10 +148,13 @@ PROVENANCE_SCHEMA = pa.schema([
 # `review`/`rebuttal` configs (records + provenance), built in domain/re2.py.
 RE2_SCORE = pa.struct([("rating", pa.float64()), ("confidence", pa.float64()),
                     ("aspect_score", pa.string())])  # aspect_score: JSON object name -> number
+SCORE_POINT = pa.struct([("time", pa.int64()), ("rating", pa.float64()), ("confidence", pa.float64()),
+                         ("edit_id", pa.string())])
 RE2_REVIEW = pa.struct([
     ("reviewer_id", pa.string()), ("review_id", pa.string()), ("review_title", pa.string()),
     ("review_content", pa.string()), ("initial_score", RE2_SCORE), ("final_score", RE2_SCORE),
     ("initial_score_source", pa.string()), ("tcdate", pa.int64()), ("tmdate", pa.int64()),
+    ("score_history", pa.list_(SCORE_POINT)),
 ])
 PROVENANCE_FIELDS = [
     ("revision_rule", pa.string()), ("pdf_sha256", pa.string()), ("ocr_engine", pa.string()),
@@ -174,3 +182,25 @@ REBUTTAL_RECORD_SCHEMA = pa.schema([
 REVIEW_CONFIG_SCHEMA = pa.schema(list(REVIEW_RECORD_SCHEMA) + [pa.field(n, t) for n, t in PROVENANCE_FIELDS])
 REBUTTAL_CONFIG_SCHEMA = pa.schema(list(REBUTTAL_RECORD_SCHEMA) + [pa.field(n, t) for n, t in PROVENANCE_FIELDS])
 
+
+# parsed_forums' output (`parsed/<pk>.parquet`): one row per forum, the parser's one result. The
+# ReviewBench columns a row takes from its forum (all but markdown), what the split's provenance and
+# the checks need, every post with its place in the dialogues (queryable: `unnest(posts)`), and the
+# whole parsed forum and its routing as JSON for the stages that need every field.
+PARSED_POST = pa.struct([
+    ("note_id", pa.string()), ("replyto", pa.string()), ("kind", pa.string()), ("role", pa.string()),
+    ("signature", pa.string()), ("tcdate", pa.int64()), ("deleted", pa.bool_()),
+    ("place", pa.string()),  # thread | reference_context | excluded | none (not an author/reviewer voice)
+    ("thread", pa.string()),  # root note id of its thread (place == "thread")
+    ("reason", pa.string()),  # why excluded
+])
+PARSED_SCHEMA = pa.schema(
+    [f for f in REVIEWBENCH_SCHEMA if f.name not in ("markdown", "markdown_chars")]
+    + [pa.field("ordinal", pa.int64()),  # position in the crawl's file (rows keep the crawl's order)
+       pa.field("status", pa.string()), pa.field("api", pa.string()), pa.field("crawled_at", pa.float64()),
+       pa.field("posts", pa.list_(PARSED_POST)), pa.field("warnings", pa.list_(pa.string())),
+       pa.field("forum_json", pa.string()), pa.field("routing_json", pa.string())])
+# `parsed/<pk>.quarantine.parquet`: every reason a forum needs a look, as a code (domain/quarantine.py:
+# REASON_CODES) and the detail; a forum that cannot be parsed at all has no row in parsed/<pk>.parquet.
+PARSED_QUARANTINE_SCHEMA = pa.schema([("forum_id", pa.string()), ("code", pa.string()), ("detail", pa.string()),
+                                      ("parsed", pa.bool_())])

@@ -226,11 +226,7 @@ def scaled_score(scales: Mapping[str, Any], field: str, value: Any) -> tuple[flo
 def first_edit_content(edits: list[dict]) -> dict[str, Any]:
     """The (unwrapped) form content of a review's first edit (v2 note edit, or v1 reference),
     i.e. the review as posted."""
-    if not edits:
-        return {}
-    content = (edits[0].get("note") or edits[0]).get("content") or {}
-    return {k: (v.get("value") if isinstance(v, Mapping) else v) for k, v in content.items()
-            if not isinstance(v, Mapping) or "value" in v}
+    return _edit_content(edits[0]) if edits else {}
 
 
 def apply_review_history(review: dict, edits: list[dict], conference: str | None = None) -> dict:
@@ -253,3 +249,34 @@ def apply_review_history(review: dict, edits: list[dict], conference: str | None
     if any(later):
         review["was_revised"] = True
     return review
+
+
+def _edit_content(edit: Mapping[str, Any]) -> dict[str, Any]:
+    content = (edit.get("note") or edit).get("content") or {}
+    return {k: (v.get("value") if isinstance(v, Mapping) else v) for k, v in content.items()
+            if not isinstance(v, Mapping) or "value" in v}
+
+
+def score_history(review: Mapping[str, Any], edits: list[dict], scales: Mapping[str, Any],
+                  conference: str | None, posted_ms: int | None, modified: bool) -> list[dict]:
+    """The review's (rating, confidence) after each of its edits, oldest first. An edit sets only the
+    fields it changes (v2 note edits, v1 references), so the form is replayed edit by edit. A
+    review never edited has one point (its final scores at posting time); an edited review whose
+    history was not crawled has none: its trajectory is unknown, not flat."""
+    if not edits:
+        if modified:
+            return []
+        return [{"time": posted_ms, "rating": review.get("rating"), "confidence": review.get("confidence"),
+                 "edit_id": None}]
+    form: dict[str, Any] = {}
+    points = []
+    for edit in edits:
+        form.update(_edit_content(edit))
+        scores: dict[str, float | None] = {"rating": None, "confidence": None}
+        for raw_name, value in form.items():
+            field = union_field(raw_name, conference)
+            if field in scores and scores[field] is None:
+                scores[field] = scaled_score(scales, field, value)[0]  # a number, or a label's number
+        time = edit.get("tcdate") or edit.get("cdate") or (edit.get("note") or {}).get("tcdate")
+        points.append({"time": time, **scores, "edit_id": str(edit.get("id") or "") or None})
+    return points

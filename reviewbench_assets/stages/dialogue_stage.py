@@ -1,4 +1,5 @@
 """The `rebuttal_dialogues` stage: per (forum, review) author-reviewer threads by the Re^2 rules,
+built from the parsed forums and their routing (`parsed/<pk>.parquet`, stages/parse_stage.py),
 optionally LLM-merged, written with the venue-year's Re^2 `review`/`rebuttal` records, and the
 accounting of every author/reviewer post (`domain/routing.py`): the posts in no dialogue with their
 reason in `dialogues/<pk>.excluded.jsonl`, `dialogue_coverage` in the result."""
@@ -11,10 +12,9 @@ from itertools import islice
 from partitions.catalogue import VenueYear
 from resources.store import Store
 from reviewbench_assets import paths
-from reviewbench_assets.domain.forum import MalformedForumError, parse_forum
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.re2 import rebuttal_record, review_record
-from reviewbench_assets.domain.routing import account_posts, coverage, route_posts
+from reviewbench_assets.domain.routing import account_posts, coverage
 from reviewbench_assets.domain.threads import (
     RULE_BASED,
     build_dialogues,
@@ -23,6 +23,7 @@ from reviewbench_assets.domain.threads import (
     llm_only_reminders,
     reminder_candidates,
 )
+from reviewbench_assets.stages.parsed_io import iter_parsed_forums
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
 
 FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
@@ -32,7 +33,6 @@ FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
 class DialogueResult:
     counts: dict                 # dialogues, review_records, rebuttal_records
     stats: Counter               # turns, dropped_reminders, llm_merged_turns, llm_* reminder figures
-    malformed: list[dict] = field(default_factory=list)
     previews: list[dict] = field(default_factory=list)
     out_path: str = ""
     outside: list[dict] = field(default_factory=list)  # author/reviewer posts in no dialogue, with status
@@ -49,19 +49,14 @@ class DialogueResult:
 
 
 def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None) -> DialogueResult:
-    stats, malformed, previews = Counter(), [], []
+    stats, previews = Counter(), []
     outside: list[dict] = []
 
-    def parsed_forums():
-        for record in store.iter_jsonl(store.path(paths.raw_forums(venue.key)), scrub_surrogates=True):
-            try:
-                yield parse_forum(record["note"], venue, review_edits=record.get("review_edits"))
-            except MalformedForumError as exc:
-                malformed.append({"forum_id": record.get("forum_id"), "error": str(exc)})
-
     def items():
-        forums = parsed_forums()
-        while chunk := list(islice(forums, FORUMS_PER_BATCH)):
+        forums = iter_parsed_forums(store, venue.key, FORUMS_PER_BATCH)
+        while pairs := list(islice(forums, FORUMS_PER_BATCH)):
+            chunk = [p for p, _ in pairs]
+            routings = {p.forum_id: r for p, r in pairs}
             labels: dict[str, bool] = {}
             if steps is not None:
                 cands = [q for p in chunk for q in reminder_candidates(p)]
@@ -72,7 +67,6 @@ def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None
                 stats["llm_vetoed_reminders"] += sum(is_reminder(q) and labels.get(q.note_id) is False
                                                      for q in cands)
             by = steps.merged_by if steps is not None else "rule"
-            routings = {p.forum_id: route_posts(p) for p in chunk}
             per_forum = [(p, build_dialogues(p, labels, by, routings[p.forum_id])) for p in chunk]
             if steps is not None:
                 merged = iter(llm_merge([d for _, ds in per_forum for d in ds],
@@ -105,5 +99,5 @@ def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None
                                  store.path(paths.re2_rebuttal(venue.key)), items())
     excluded_path = store.path(paths.dialogue_exclusions(venue.key))
     store.write_jsonl(excluded_path, outside)
-    return DialogueResult(counts=counts, stats=stats, malformed=malformed, previews=previews, out_path=out,
+    return DialogueResult(counts=counts, stats=stats, previews=previews, out_path=out,
                           outside=outside, excluded_path=excluded_path)

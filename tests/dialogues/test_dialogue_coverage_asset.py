@@ -16,6 +16,7 @@ from resources import StorageResource
 from resources.llm import LLMResource
 from resources.store import store_from_uri
 from reviewbench_assets import paths
+from reviewbench_assets.parsed import parsed_forums
 
 SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "openreview-samples"
 PK = "iclr-2026"
@@ -47,11 +48,12 @@ def _forums() -> list[dict]:
 def _materialize(tmp_path):
     store = store_from_uri(str(tmp_path))
     store.write_jsonl(store.path(paths.raw_forums(PK)), _forums())
-    result = dg.materialize([dialogues_asset.rebuttal_dialogues], partition_key=PK,
+    result = dg.materialize([parsed_forums, dialogues_asset.rebuttal_dialogues], partition_key=PK,
                             resources={"storage": StorageResource(root=str(tmp_path)), "llm": LLMResource()},
                             raise_on_error=False)
-    meta = {m.asset_key.to_user_string(): m.materialization.metadata
-            for m in result.get_asset_materialization_events()}["rebuttal_dialogues"]
+    metas = {m.asset_key.to_user_string(): m.materialization.metadata
+             for m in result.get_asset_materialization_events()}
+    meta = {**metas["parsed_forums"], **metas.get("rebuttal_dialogues", {})}
     [check] = result.get_asset_check_evaluations()
     excluded = [json.loads(x) for x in (tmp_path / paths.dialogue_exclusions(PK)).read_text().splitlines()]
     return result, meta, check, excluded
@@ -63,7 +65,8 @@ def test_coverage_metadata_check_and_exclusions(tmp_path):
     assert check.check_name == "dialogue_coverage" and check.passed
     assert meta["dialogue_coverage"].value == 1.0 and meta["author_reviewer_posts"].value == 18
     assert meta["reviewer_comment_threads"].value == 1 and meta["posts_unaccounted"].value == 0
-    assert meta["malformed_forums"].value == 1 and "no details.replies (details has: directReplies" in meta["malformed_examples"].value
+    # the forum fetched without details.replies is quarantined by the parse, with its reason code
+    assert meta["malformed_forums"].value == 1 and meta["quarantine_codes"].value == {"no_replies": 1}
     assert [(e["note_id"], e["status"]) for e in excluded] == [("f62LQEWDzg", "excluded")]
     assert "discussion summary" in excluded[0]["reason"]
     lines = [json.loads(x) for x in (tmp_path / paths.dialogues(PK)).read_text().splitlines()]

@@ -138,3 +138,23 @@ def test_no_field_is_dropped_and_prose_is_not_a_score():
     mapped = {"strengths"} | set(r["extra_scores"]) | set(r["extra_text"])
     assert set(content) <= mapped
     assert not any(isinstance(v, float) and math.isnan(v) for v in r.values())
+
+
+def test_score_history_replays_partial_edits():
+    """v1 references and v2 edits set only the fields they change: the form is replayed edit by
+    edit, so a later edit that changes only the rating keeps the earlier confidence."""
+    from reviewbench_assets.domain.scores import score_history
+
+    edits = [
+        {"id": "e1", "tcdate": 100, "content": {"rating": "3: reject", "confidence": "4: confident"}},
+        {"id": "e2", "tcdate": 200, "note": {"content": {"rating": {"value": 6}}}},
+        {"id": "e3", "tcdate": 300, "content": {"review": "typo fixed"}},
+    ]
+    hist = score_history({"rating": 6.0, "confidence": 4.0}, edits, {}, "iclr", 100, True)
+    assert hist == [{"time": 100, "rating": 3.0, "confidence": 4.0, "edit_id": "e1"},
+                    {"time": 200, "rating": 6.0, "confidence": 4.0, "edit_id": "e2"},
+                    {"time": 300, "rating": 6.0, "confidence": 4.0, "edit_id": "e3"}]
+    # never edited: one point at posting time; edited without a crawled history: unknown
+    assert score_history({"rating": 5.0, "confidence": None}, [], {}, "iclr", 42, False) == [
+        {"time": 42, "rating": 5.0, "confidence": None, "edit_id": None}]
+    assert score_history({"rating": 5.0}, [], {}, "iclr", 42, True) == []

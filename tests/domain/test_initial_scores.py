@@ -48,6 +48,12 @@ def test_review_config_initial_scores_from_edit_history(key):
                 # the default config keeps initial_rating in the review dict, as before
                 assert dicts[rid]["extra_scores"]["initial_rating"] == initial
                 assert dicts[rid]["was_revised"] is True
+                # the trajectory: one point per edit, oldest first, from the posted to the final rating
+                hist = r["score_history"]
+                assert [h["edit_id"] for h in hist] == [e["id"] for e in edits[rid]]
+                assert (hist[0]["rating"], hist[-1]["rating"]) == (initial, final)
+                assert [h["time"] for h in hist] == sorted(h["time"] for h in hist)
+                assert dicts[rid]["score_history"] == hist
             else:
                 unedited += 1
                 assert r["initial_score"] == r["final_score"]
@@ -59,4 +65,8 @@ def test_review_config_initial_scores_from_edit_history(key):
             if r["review_id"] in truth.review_initial_ratings:
                 assert r["initial_score"] is None
                 assert r["initial_score_source"] == "modified: edit history not crawled"
+                assert r["score_history"] == []  # unknown, not flat
+            elif r["initial_score_source"] == "unmodified":
+                assert [(h["rating"], h["edit_id"]) for h in r["score_history"]] == [
+                    (r["final_score"]["rating"], None)]
     assert edited >= 5 and unedited >= 5

@@ -63,21 +63,45 @@ def test_replies_of_another_forum_are_quarantined(iclr2026_raw, tracker_forums, 
         f"malformed forum: details.replies holds 1 replies of another forum ({stranger['forum']}): {stranger['id']}")
 
 
-def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr2026):
-    """Crawl quarantine lists it with its reason; the rows stage records an error and writes no row
-    (the dialogues asset catches the same MalformedForumError around the same parse_forum)."""
+def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr2026, tmp_path):
+    """Crawl quarantine lists it with its reason; the parse records it in its quarantine table with
+    a reason code and writes no parsed row, so the rows (joined with markdown on forum_id, in
+    whatever order paper_markdown wrote them) and the dialogues have none either."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from resources.store import store_from_uri
+    from reviewbench_assets import paths
+    from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
+    from reviewbench_assets.stages.parse_stage import parse_venue
     from reviewbench_assets.stages.refresh import _quarantine  # stages import the clients (Dagster)
-    from reviewbench_assets.stages.rows_writer import assemble_rows
+    from reviewbench_assets.stages.rows_writer import STALE_MARKDOWN, assemble_rows
 
     bad = _direct_replies_note(next(f for f in tracker_forums if f["replies"] and not f["withdrawn"]))
+    late = dict(iclr2026_raw, id="LateForum1")  # crawled after paper_markdown last ran
+    late["details"] = {"replies": [
+        dict(r, forum="LateForum1", replyto="LateForum1" if r.get("replyto") == "zzo3Sy3NSX" else r.get("replyto"))
+        for r in iclr2026_raw["details"]["replies"]]}
     records = [{"forum_id": "zzo3Sy3NSX", "query": "submissions", "note": iclr2026_raw, "fetched_at": 1.0},
-               {"forum_id": bad["id"], "query": "submissions", "note": bad, "fetched_at": 1.0}]
-    quarantined, _counts, _previews = _quarantine(records, [], iclr2026)
+               {"forum_id": bad["id"], "query": "submissions", "note": bad, "fetched_at": 1.0},
+               {"forum_id": "LateForum1", "query": "submissions", "note": late, "fetched_at": 2.0}]
+    quarantined, _counts, _previews = _quarantine(records[:2], [], iclr2026)
     assert [q["forum_id"] for q in quarantined] == [bad["id"]]
     assert "no details.replies" in quarantined[0]["reasons"][0]
-    errors: list[dict] = []
-    markdown = [{"forum_id": r["forum_id"], "markdown": "text", "engine": "text-layer", "model": None,
-                 "error": None} for r in records]
-    rows = list(assemble_rows(iter(records), iter(markdown), {}, iclr2026, errors))
-    assert [row["forum_id"] for row, _ in rows] == ["zzo3Sy3NSX"]
-    assert [e["forum_id"] for e in errors] == [bad["id"]] and "no details.replies" in errors[0]["error"]
+
+    store = store_from_uri(str(tmp_path))
+    store.write_jsonl(store.path(paths.raw_forums(iclr2026.key)), records)
+    result = parse_venue(iclr2026, store)
+    assert result.row_count == 2 and result.counts["quarantine_codes"] == {"no_replies": 1}
+    [q] = store.read_parquet(store.path(paths.parsed_quarantine(iclr2026.key))).to_pylist()
+    assert (q["forum_id"], q["code"], q["parsed"]) == (bad["id"], "no_replies", False)
+    # markdown written in the opposite order: rows still get their own paper's text
+    markdown = [{"forum_id": r["forum_id"], "markdown": f"text of {r['forum_id']}", "num_pages": 1,
+                 "engine": "text-layer", "model": None, "pdf_sha256": None, "error": None} for r in records[:2]]
+    (tmp_path / "markdown").mkdir()
+    pq.write_table(pa.Table.from_pylist(markdown[::-1], schema=MARKDOWN_SCHEMA),
+                   store.path(paths.markdown(iclr2026.key)), row_group_size=1)
+    rows = list(assemble_rows(store, iclr2026, {}))
+    assert [(row["forum_id"], row["markdown"]) for row, _ in rows] == [
+        ("zzo3Sy3NSX", "text of zzo3Sy3NSX"), ("LateForum1", "")]
+    assert rows[1][1]["markdown_error"] == STALE_MARKDOWN  # said, not a silent empty row

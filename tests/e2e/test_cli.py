@@ -25,7 +25,7 @@ def test_cli_materializes_a_partition(replica, fixtures, tmp_path):
            "OPENREVIEW_PASSWORD": replica.password, "OPENREVIEW_MIN_INTERVAL_S": "0"}
     dagster = str(Path(sys.executable).parent / "dagster")
     cmd = [dagster, "asset", "materialize", "-m", "reviewbench_assets.definitions",
-           "--select", "openreview_forums,rebuttal_dialogues", "--partition", "iclr-2020"]
+           "--select", "openreview_forums,parsed_forums,rebuttal_dialogues", "--partition", "iclr-2020"]
     done = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "RUN_SUCCESS" in done.stderr + done.stdout

@@ -31,7 +31,7 @@ def _env(replica, tmp_path) -> dict:
 
 def test_dg_launch_materializes_a_partition(replica, fixtures, tmp_path):
     # the README's `dg launch` form: no -m, the code location comes from [tool.dg.project]
-    cmd = [DG, "launch", "--assets", "openreview_forums,rebuttal_dialogues", "--partition", "iclr-2020"]
+    cmd = [DG, "launch", "--assets", "openreview_forums,parsed_forums,rebuttal_dialogues", "--partition", "iclr-2020"]
     done = subprocess.run(cmd, env=_env(replica, tmp_path), cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     assert "RUN_SUCCESS" in done.stderr + done.stdout

@@ -122,3 +122,27 @@ def test_rematerialize_reuses_checkpoints_and_downloads_nothing(built, replica):
     assert result.success
     pdf_requests = [r for r in replica.request_log if "pdf" in r.path or "attachment" in r.path]
     assert pdf_requests == []
+
+
+def test_parser_fix_rederives_everything_without_a_request(built, replica):
+    """`--select parsed_forums+` after a parser change: the parsed table, dialogues and rows are
+    rebuilt from the stored raw forums, with not one request to OpenReview, and come out the same."""
+    import duckdb
+
+    from reviewbench_assets.definitions import ASSETS
+
+    root, resources, _, _ = built
+    before = _rows(root, "iclr-2020")
+    downstream = {"parsed_forums", "rebuttal_dialogues", "reviewbench_split"}
+    replica.reset_request_log()
+    result = materialize_partition(resources, "iclr-2020",
+                                   selection=[a for a in ASSETS if a.key.to_user_string() in downstream])
+    assert result.success
+    assert replica.request_log == []
+    assert {m.asset_key.to_user_string() for m in result.get_asset_materialization_events()} == downstream
+    assert _rows(root, "iclr-2020") == before
+    # the README's query: where every author and reviewer post went
+    places = dict(duckdb.sql(
+        f"SELECT p.place, count(*) FROM '{root}/{paths.parsed('iclr-2020')}', unnest(posts) AS t(p) "
+        "WHERE p.role IN ('author', 'reviewer') GROUP BY ALL").fetchall())
+    assert places["thread"] > 0 and set(places) <= {"thread", "reference_context", "excluded"}

@@ -163,7 +163,7 @@ def test_lone_surrogates_and_nul_in_reviews_never_block_the_venue(replica, tmp_p
     fx, rep = replica
     rep.set_faults(FaultConfig(lone_surrogates=True))
     try:
-        result = _run(rep, tmp_path, monkeypatch, {"openreview_forums", "initial_submission_pdfs",
+        result = _run(rep, tmp_path, monkeypatch, {"openreview_forums", "parsed_forums", "initial_submission_pdfs",
                                                    "rebuttal_dialogues", "paper_markdown", "reviewbench_split"})
     finally:
         rep.clear_faults()

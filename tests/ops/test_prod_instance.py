@@ -44,7 +44,7 @@ def test_cli_run_on_postgres_with_s3_logs_and_storage(s3_bucket, moto_endpoint, 
         assert "run_storage: PostgresRunStorage" in info.stdout, info.stdout
         assert "event_log_storage: PostgresEventLogStorage" in info.stdout, info.stdout
         done = subprocess.run([str(BIN / "dagster"), "asset", "materialize", "-m", "reviewbench_assets.definitions",
-                               "--select", "openreview_forums,rebuttal_dialogues", "--partition", PK],
+                               "--select", "openreview_forums,parsed_forums,rebuttal_dialogues", "--partition", PK],
                               env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-4000:]
 
@@ -60,7 +60,7 @@ def test_cli_run_on_postgres_with_s3_logs_and_storage(s3_bucket, moto_endpoint, 
                         "'ASSET_MATERIALIZATION' and run_id = %s", (runs[0][0],))
             mats = {(json.loads(k)[0] if k.startswith("[") else k, p) for k, p in cur.fetchall()}
         con.close()
-        assert mats == {("openreview_forums", PK), ("rebuttal_dialogues", PK)}, mats
+        assert mats == {("openreview_forums", PK), ("parsed_forums", PK), ("rebuttal_dialogues", PK)}, mats
 
         # compute logs and outputs are in S3
         s3 = boto3.client("s3", endpoint_url=moto_endpoint, region_name="us-east-1")

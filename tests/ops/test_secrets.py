@@ -38,7 +38,7 @@ def test_credentials_never_logged_or_stored(tmp_path):
                    "AWS_SECRET_ACCESS_KEY": f"sk-{uuid.uuid4().hex}"}
         env = {**replica_env(rep, str(storage), str(home)), **secrets}
         done = subprocess.run([str(BIN / "dagster"), "asset", "materialize", "-m", "reviewbench_assets.definitions",
-                               "--select", "openreview_forums,initial_submission_pdfs,rebuttal_dialogues",
+                               "--select", "openreview_forums,parsed_forums,initial_submission_pdfs,rebuttal_dialogues",
                                "--partition", PK], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-3000:]
         assert any(r.path == "/login" and r.status == 200 for r in rep.request_log)  # the password was used

@@ -29,7 +29,7 @@ from tests.ops.procs import ROOT, Processes, free_port, graphql, wait_http
 pytestmark = pytest.mark.slow
 PKS = PARTITIONS  # the demo's partitions: what `make ui` serves
 DOCS = ROOT / "docs" / "screenshots"  # the README's images
-VENUE_ASSETS = {"openreview_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",
+VENUE_ASSETS = {"openreview_forums", "parsed_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",
                 "reviewbench_split"}
 ARTIFACTS = ROOT / "test-artifacts" / "ui"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

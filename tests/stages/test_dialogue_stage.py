@@ -9,6 +9,7 @@ from partitions.catalogue import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets import paths
 from reviewbench_assets.stages.dialogue_stage import build_venue_dialogues
+from reviewbench_assets.stages.parse_stage import parse_venue
 
 SAMPLE = (Path(__file__).resolve().parents[1] / "fixtures/openreview-samples"
           / "iclr2026_zzo3Sy3NSX_v2_submission_vars_with_replies.json")
@@ -29,10 +30,10 @@ def test_rule_based_dialogues_of_the_recorded_forum(tmp_path):
                if any(i.endswith("/-/Official_Review") for i in r["invitations"])]
     assert len(reviews) == 4  # the recorded forum: four official reviews
 
+    parse_venue(venue, store)
     result = build_venue_dialogues(venue, store, None)
 
     # every author and reviewer post is accounted for; the one outside a dialogue says why
-    assert result.malformed == []
     assert result.coverage == 1.0
     assert result.stats["posts_total"] == 16 and result.stats["posts_accounted"] == 16
     assert result.unaccounted == []
@@ -64,6 +65,11 @@ def test_malformed_forum_is_reported_not_fatal(tmp_path):
     bad["content"] = None
     store.write_jsonl(store.path(paths.raw_forums(venue.key)),
                       [{"forum_id": good["id"], "note": good}, {"forum_id": bad["id"], "note": bad}])
+    parsed = parse_venue(venue, store)
+    assert parsed.row_count == 1 and parsed.counts["malformed_forums"] == 1
+    quarantine = store.read_parquet(store.path(paths.parsed_quarantine(venue.key))).to_pylist()
+    assert [(q["forum_id"], q["code"], q["parsed"]) for q in quarantine] == [
+        ("badForum01", "malformed_submission", False)]
+    assert "no content object" in quarantine[0]["detail"]
     result = build_venue_dialogues(venue, store, None)
-    assert [m["forum_id"] for m in result.malformed] == ["badForum01"]
     assert result.counts["dialogues"] == 4 and result.counts["review_records"] == 1

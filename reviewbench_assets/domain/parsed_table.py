@@ -1,0 +1,47 @@
+"""A parsed forum as one row of `parsed/<pk>.parquet` (schema.PARSED_SCHEMA) and back (pure domain
+code, no Dagster): the parser runs once per forum, in the parsed_forums stage; every later stage
+reads these rows instead of parsing raw JSON again."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from partitions.catalogue import VenueYear
+from reviewbench_assets.domain.forum import row_fields
+from reviewbench_assets.domain.posts import ParsedForum
+from reviewbench_assets.domain.routing import ACCOUNTED_ROLES, Routing
+
+
+def post_placements(p: ParsedForum, routing: Routing) -> list[dict]:
+    """Every post of the forum with where the routing put it: a thread (with its root), the
+    reference context of every thread, or excluded with the reason; `none` for posts that are no
+    author or reviewer voice and that the routing did not exclude (an area chair's own note)."""
+    context = set(routing.context)
+    out = []
+    for q in p.posts:
+        if q.note_id in routing.thread_of:
+            place, reason = "thread", None
+        elif q.note_id in routing.excluded:
+            place, reason = "excluded", routing.excluded[q.note_id]
+        elif q.note_id in context:
+            place, reason = "reference_context", None
+        else:
+            place, reason = ("none" if q.role not in ACCOUNTED_ROLES else "unrouted"), None
+        out.append({"note_id": q.note_id, "replyto": q.replyto, "kind": q.kind, "role": q.role,
+                    "signature": q.signature, "tcdate": q.tcdate, "deleted": q.deleted, "place": place,
+                    "thread": routing.thread_of.get(q.note_id), "reason": reason})
+    return out
+
+
+def parsed_row(p: ParsedForum, routing: Routing, venue: VenueYear, ordinal: int,
+               crawled_at: float | None) -> dict[str, Any]:
+    """The `parsed/<pk>.parquet` row of one forum."""
+    return {**row_fields(p, venue.conference, venue.year), "ordinal": ordinal, "status": p.status,
+            "api": p.api, "crawled_at": crawled_at, "posts": post_placements(p, routing),
+            "warnings": list(p.warnings), "forum_json": p.model_dump_json(),
+            "routing_json": routing.model_dump_json()}
+
+
+def forum_of(row: Mapping[str, Any]) -> tuple[ParsedForum, Routing]:
+    """The parsed forum and its routing back from a `parsed/<pk>.parquet` row (its two JSON columns)."""
+    return ParsedForum.model_validate_json(row["forum_json"]), Routing.model_validate_json(row["routing_json"])

@@ -1,0 +1,25 @@
+"""The one shape every stage entry function returns: what it wrote, its figures, a few sample rows
+for the UI preview, and the outcomes of its data checks. `reviewbench_assets.metadata.materialize`
+turns any of them into the asset's `MaterializeResult`, so an asset file is its decorator, its
+config and one call (a new stage returns a `StageResult` and needs no metadata code of its own)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class CheckOutcome:
+    name: str
+    passed: bool
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class StageResult:
+    written: dict[str, str] = field(default_factory=dict)  # what -> path under the storage root
+    counts: dict[str, Any] = field(default_factory=dict)  # figures shown as metadata (numbers, small dicts)
+    samples: list[dict] = field(default_factory=list)  # up to 10 rows for the preview table
+    sample_columns: list[str] = field(default_factory=list)
+    checks: list[CheckOutcome] = field(default_factory=list)
+    row_count: int | None = None  # dagster/row_count of the main output
