@@ -1,6 +1,7 @@
 """Streaming memory of the split assembly: 1,000 vs 20,000 synthetic papers (~90 KB markdown each).
 
-What is measured: `assemble_conference_split` (what the `<conf>_split` asset runs): venue-year
+What is measured: `update_conference_split` building a split from scratch (what the `<conf>_split`
+asset runs the first time, stages/split_update.py): venue-year
 rows -> `data/<split>-i-of-n.parquet` shards + the `provenance` config + the Re^2 `review` and
 `rebuttal` configs (DuckDB join and train/test split). Inputs are generated in one subprocess,
 the assembly runs in a fresh subprocess per size, which reports its own peak RSS
@@ -36,9 +37,9 @@ MARKDOWN_BYTES = 90_000
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _generate(out: str, n: int) -> None:
+def _generate(out: str, n: int, venue_years: tuple[str, ...] = VENUE_YEARS, seed: int = 0) -> None:
     """Rows (20 columns, ~90 KB markdown), provenance and Re^2 records for `n` papers, split over
-    VENUE_YEARS, written in batches (bounded memory)."""
+    `venue_years` (ICLR keys), written in batches (bounded memory)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -52,7 +53,7 @@ def _generate(out: str, n: int) -> None:
         empty_review,
     )
 
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(seed)
     vocab = np.array(["".join(chr(97 + c) for c in rng.integers(0, 26, rng.integers(2, 10)))
                       for _ in range(20_000)])
 
@@ -62,9 +63,9 @@ def _generate(out: str, n: int) -> None:
     # 64 distinct page pools; each paper = its own header + 12 pages drawn from them, so that
     # papers differ (compression is not trivially perfect) without 260M random words.
     pages = [f"## Section {i}\n\n" + words(1_100) for i in range(64)]
-    per_vy = -(-n // len(VENUE_YEARS))
+    per_vy = -(-n // len(venue_years))
     made = 0
-    for vy in VENUE_YEARS:
+    for vy in venue_years:
         count = min(per_vy, n - made)
         if count <= 0:
             break
@@ -128,22 +129,17 @@ def _generate(out: str, n: int) -> None:
 
 
 def _assemble(out: str) -> dict:
-    import pyarrow.fs as pafs
+    from resources.store import store_from_uri
+    from reviewbench_assets.stages.split_update import update_conference_split
 
-    from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
-    from reviewbench_assets.stages.corpus_writer import assemble_conference_split
-
-    fs = pafs.LocalFileSystem()
+    store = store_from_uri(out)
     vys = [v for v in VENUE_YEARS if os.path.exists(f"{out}/rows/{v}.parquet")]
     t0 = time.perf_counter()
-    stats, configs = assemble_conference_split(
-        fs, f"{out}/corpus", "iclr", [f"{out}/rows/{v}.parquet" for v in vys],
-        [f"{out}/rows/{v}.provenance.parquet" for v in vys], PROVENANCE_SCHEMA,
-        [f"{out}/re2/{v}.review.parquet" for v in vys], [f"{out}/re2/{v}.rebuttal.parquet" for v in vys],
-        temp_dir=f"{out}/duckdb_tmp")
+    update = update_conference_split(store, "iclr", vys)
     seconds = time.perf_counter() - t0
+    stats, configs = update.stats, update.configs
     return {"papers": stats.num_examples, "seconds": seconds, "dataset_bytes": stats.dataset_bytes,
-            "shard_bytes": stats.num_bytes, "shards": len(stats.files), "configs": configs,
+            "shards": len(stats.files), "shard_bytes": stats.num_bytes, "configs": configs,
             "peak_rss_mb": _peak_rss_mb()}
 
 

@@ -63,7 +63,7 @@ class ConferenceSplitConfig(dg.Config):
 
 
 def build_split_asset(split: str) -> dg.AssetsDefinition:
-    @dg.asset(name=f"{split}_split", group_name="corpus", kinds={"parquet", "duckdb"}, code_version="2",
+    @dg.asset(name=f"{split}_split", group_name="corpus", kinds={"parquet", "duckdb"}, code_version="3",
               description=(f"The `{split}` split of the corpus: Parquet shards built from its venue-years "
                            f"({', '.join(catalogue().keys_for_split(split))}), plus its provenance and Re^2 "
                            "review/rebuttal (train/test by forum-id hash) configs."),
@@ -71,8 +71,7 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
                     dg.AssetDep("rebuttal_dialogues", partition_mapping=split_partition_mapping(split))])
     def _split(context: dg.AssetExecutionContext, config: ConferenceSplitConfig,
                storage: StorageResource) -> dg.MaterializeResult:
-        from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
-        from reviewbench_assets.stages.corpus_writer import assemble_conference_split
+        from reviewbench_assets.stages.split_update import update_conference_split
 
         store = storage.store()
         # One writer per split at a time, for every process on this storage root: runs of two
@@ -87,20 +86,15 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
             for k, failed in blocked.items():
                 context.log.warning(f"{split}: {k} left out: its data failed blocking checks {sorted(failed)}")
             context.log.info(f"{split}: venue-years with rows: {keys or 'none'}")
-            corpus = store.path(paths.CORPUS_DIR)
-
-            def existing(fn):
-                return [store.path(fn(k)) for k in keys if store.exists(store.path(fn(k)))]
-
-            stats, configs = assemble_conference_split(
-                store.fs, corpus, split, [store.path(paths.rows(k)) for k in keys], existing(paths.provenance),
-                PROVENANCE_SCHEMA, existing(paths.re2_review), existing(paths.re2_rebuttal),
-                test_share=config.re2_test_share)
+            update = update_conference_split(store, split, keys, test_share=config.re2_test_share)
+            stats, configs = update.stats, update.configs
             store.write_json(store.path(paths.split_stats(split)),  # paths relative to the root
                              {**stats.to_dict(), "files": [store.rel(f) for f in stats.files], "configs": configs})
         return dg.MaterializeResult(metadata={
             "dagster/row_count": stats.num_examples, "num_bytes": stats.num_bytes,
             "venue_years": keys, "files": [f.rsplit("/", 1)[-1] for f in stats.files],
+            "rewritten_venue_years": update.rewritten, "unchanged_venue_years": update.kept,
+            "removed_files": [store.rel(f) for f in update.removed],
             "blocked_venue_years": dg.MetadataValue.json({k: sorted(f) for k, f in blocked.items()}),
             "configs": configs, "dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA),
         })

@@ -68,6 +68,15 @@ def split_stats(split: str) -> str:
     return f"corpus_stats/{split}.json"
 
 
+def split_part_dir(split: str) -> str:
+    return f"corpus_stats/{split}"
+
+
+def split_part(split: str, pk: str) -> str:
+    """One venue-year's part of a conference split: its inputs' fingerprint, files and statistics."""
+    return f"corpus_stats/{split}/{pk}.json"
+
+
 def check_record(pk: str, asset: str) -> str:
     """The outcome of an asset's data-guarding checks for one partition (reviewbench_assets/checks.py)."""
     return f"checks/{pk}/{asset}.json"

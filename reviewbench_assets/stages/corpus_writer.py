@@ -36,13 +36,12 @@ from reviewbench_assets.domain.corpus_stats import (
     parse_rating,
     venue_year_key,
 )
-from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS
-from reviewbench_assets.domain.schema import REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA, REVIEWBENCH_SCHEMA
+from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
-from reviewbench_assets.stages.re2_writer import config_split_reader
 from reviewbench_assets.stages.shard_files import (
     SchemaMismatchError,
     check_name,
+    check_prefix,
     file_size,
     join_path,
     list_files,
@@ -165,6 +164,7 @@ def write_conference_split(
     *,
     compression: str = DEFAULT_COMPRESSION,
     check_unique_forum_ids: bool = True,
+    shard_prefix: str | None = None,
 ) -> SplitStats:
     """Stream the venue-year Parquet files ``inputs`` into ``out_dir/data/<split>-i-of-n.parquet``.
 
@@ -178,8 +178,11 @@ def write_conference_split(
       shard count is known; stale shards of this split (other names) are then deleted.
     - An empty split (no rows) ends with no shards at all (and no split in the card).
     - Same inputs + same pyarrow version -> byte-identical shards.
+    - ``shard_prefix`` (default: the split) names the shards ``<prefix>-i-of-n``: one venue-year's
+      shards of a split (``iclr-iclr-2024-...``, stages/split_update.py) replace only each other.
     """
     check_name("split", split)
+    prefix = check_prefix(shard_prefix or split)
     if target_shard_bytes <= 0:
         raise ValueError("target_shard_bytes must be positive")
     if row_group_rows <= 0:
@@ -217,7 +220,7 @@ def write_conference_split(
                     writer.close()
                     writer = None
                 if writer is None:
-                    temp_paths.append(pub.target(join_path(data_dir, f"{split}-part-{len(temp_paths):05d}")))
+                    temp_paths.append(pub.target(join_path(data_dir, f"{prefix}-part-{len(temp_paths):05d}")))
                     writer = _open_writer(fs, temp_paths[-1], REVIEWBENCH_SCHEMA, compression)
                     shard_bytes = 0
                 writer.write_table(rg, row_group_size=row_group_rows)
@@ -230,10 +233,10 @@ def write_conference_split(
                 writer.close()
         # Publish: staged -> final names (now that n is known), then drop stale shards of this split.
         n = len(temp_paths)
-        final_paths = [join_path(data_dir, shard_name(split, i, n)) for i in range(n)]
+        final_paths = [join_path(data_dir, shard_name(prefix, i, n)) for i in range(n)]
         for tmp, final in zip(temp_paths, final_paths, strict=False):
             pub.set_final(tmp, final)
-        pub.remove_after(sorted(set(list_split_shards(fs, out_dir, split)) - set(final_paths)))
+        pub.remove_after(sorted(set(list_split_shards(fs, out_dir, prefix)) - set(final_paths)))
 
     return SplitStats(
         split=split,
@@ -313,6 +316,7 @@ def write_config_table(
     schema: pa.Schema | None = None,
     row_group_rows: int = DEFAULT_ROW_GROUP_ROWS,
     compression: str = DEFAULT_COMPRESSION,
+    shard_prefix: str | None = None,
 ) -> ConfigFileStats:
     """Write one split of an extra config to ``out_dir/<config_name>/<split>-00000-of-00001.parquet``
     (streamed, row groups of ``row_group_rows``; temp file + move; other shards of the same
@@ -321,9 +325,10 @@ def write_config_table(
     check_name("split", split)
     if config_name in ("default", "data"):
         raise ValueError(f"config name {config_name!r} is reserved")
+    prefix = check_prefix(shard_prefix or split)
     schema, batches = _as_batches(table_or_batches, schema)
     config_dir = join_path(out_dir, config_name)
-    final = join_path(config_dir, shard_name(split, 0, 1))
+    final = join_path(config_dir, shard_name(prefix, 0, 1))
     num_examples = 0
     with Store(fs, out_dir).publish() as pub:
         writer = _open_writer(fs, pub.target(final), schema, compression)
@@ -332,7 +337,7 @@ def write_config_table(
         finally:
             writer.close()
         pub.remove_after(sorted(i.path for i in list_files(fs, config_dir)
-                                if shard_pattern(split).match(i.base_name) and i.path != final))
+                                if shard_pattern(prefix).match(i.base_name) and i.path != final))
     return ConfigFileStats(
         config_name=config_name,
         split=split,
@@ -369,58 +374,13 @@ def _write_batches(writer: pq.ParquetWriter, batches: Iterator[pa.RecordBatch], 
 
 
 # --------------------------------------------------------------------------------------------
-# One conference split with all its configs (what the `<conf>_split` asset runs)
+# Reading inputs for a config (stages/split_update.py assembles a split from venue-year parts)
 # --------------------------------------------------------------------------------------------
 
 
-def _stream_parquet(fs: pafs.FileSystem, files: list[str], schema: pa.Schema,
+def stream_parquet(fs: pafs.FileSystem, files: list[str], schema: pa.Schema,
                     batch_rows: int = DEFAULT_ROW_GROUP_ROWS * 10) -> Iterator[pa.RecordBatch]:
     """Batches of ``files`` in order, cast to ``schema`` (one row group at a time)."""
     for path in files:
         for batch in iter_parquet_batches(fs, path, batch_rows, columns=schema.names):
             yield pa.Table.from_batches([batch]).select(schema.names).cast(schema).to_batches()[0]
-
-
-def assemble_conference_split(
-    fs: pafs.FileSystem,
-    out_dir: str,
-    split: str,
-    rows_files: list[str],
-    provenance_files: list[str],
-    provenance_schema: pa.Schema,
-    re2_review_files: list[str] | None = None,
-    re2_rebuttal_files: list[str] | None = None,
-    *,
-    test_share: float | None = None,
-    target_shard_bytes: int = DEFAULT_TARGET_SHARD_BYTES,
-    row_group_rows: int = DEFAULT_ROW_GROUP_ROWS,
-    temp_dir: str | None = None,
-) -> tuple[SplitStats, dict[str, dict[str, int]]]:
-    """The default-config shards of ``split`` plus its extra configs, every one streamed:
-
-    - ``provenance/<split>-*``: the venue-years' provenance rows, batch by batch;
-    - ``review/<split>_{train,test}-*`` and ``rebuttal/<split>_{train,test}-*``: the Re^2 records,
-      joined with provenance and split by forum-id hash (``re2_writer.config_split_reader``, DuckDB).
-      The card maps ``train``/``test`` to ``<config>/*_train-*`` / ``*_test-*``, so every
-      conference asset writes only its own files.
-
-    Returns (SplitStats, {config: {split: num_examples}}).
-    """
-    share = DEFAULT_TEST_SHARE if test_share is None else test_share
-    stats = write_conference_split(fs, rows_files, out_dir, split, target_shard_bytes, row_group_rows)
-    configs: dict[str, dict[str, int]] = {}
-    if provenance_files:
-        c = write_config_table(fs, _stream_parquet(fs, provenance_files, provenance_schema), out_dir,
-                               "provenance", split, schema=provenance_schema, row_group_rows=row_group_rows * 10)
-        configs["provenance"] = {split: c.num_examples}
-    for name, files, schema in (("review", re2_review_files, REVIEW_CONFIG_SCHEMA),
-                                ("rebuttal", re2_rebuttal_files, REBUTTAL_CONFIG_SCHEMA)):
-        if not files:
-            continue
-        configs[name] = {}
-        for part in TRAIN_TEST_SPLITS:
-            reader = config_split_reader(fs, files, provenance_files, part, schema, test_share=share,
-                                         temp_dir=temp_dir)
-            c = write_config_table(fs, reader, out_dir, name, f"{split}_{part}", row_group_rows=row_group_rows)
-            configs[name][part] = c.num_examples
-    return stats, configs

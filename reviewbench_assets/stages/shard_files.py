@@ -68,6 +68,16 @@ def check_name(kind: str, name: str) -> None:
         raise ValueError(f"invalid {kind} name {name!r}: use letters, digits and '_' only")
 
 
+PREFIX_RE = re.compile(r"^[A-Za-z0-9_]+(-[A-Za-z0-9_]+)*$")
+
+
+def check_prefix(prefix: str) -> str:
+    """A shard name prefix: a split name, or split and venue-year joined by '-' (no '/', no '..')."""
+    if not PREFIX_RE.match(prefix or ""):
+        raise ValueError(f"invalid shard prefix {prefix!r}: use letters, digits, '_' and single '-'")
+    return prefix
+
+
 def file_size(fs: pafs.FileSystem, path: str) -> int:
     return int(fs.get_file_info(path).size or 0)
 

@@ -11,6 +11,7 @@ from forum_fixture import PART1, PART2, raw_forum
 
 from resources.llm_client import LLMCache
 from resources.store import store_from_uri
+from reviewbench_assets import paths
 from reviewbench_assets.domain.card import extra_config_splits, render_dataset_card
 from reviewbench_assets.domain.forum import parse_forum, row_fields
 from reviewbench_assets.domain.llm import LLMSteps
@@ -24,8 +25,8 @@ from reviewbench_assets.domain.re2 import (
 from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REVIEWBENCH_SCHEMA
 from reviewbench_assets.domain.threads import RULE_BASED, build_dialogues, llm_merge
 from reviewbench_assets.stages.card_writer import write_dataset_card
-from reviewbench_assets.stages.corpus_writer import assemble_conference_split
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
+from reviewbench_assets.stages.split_update import update_conference_split
 
 
 class _Echo:
@@ -97,23 +98,27 @@ def test_split_of_is_deterministic_and_balanced():
     assert split_of("abc", 0.0) == "train" and split_of("abc", 1.0) == "test"
 
 
+PK = "iclr-2024"
+
+
 def _venue_inputs(tmp_path, iclr2024, n=24):
     """rows, provenance and Re^2 records of `n` forums through the real writers."""
     store = store_from_uri(str(tmp_path / "storage"))
     forums = [parse_forum(raw_forum(f"F{i:03d}", i + 1), iclr2024) for i in range(n)]
     items = [([d.model_dump() for d in build_dialogues(p)], review_record(p, "iclr", 2024),
               [rebuttal_record(d, p, "iclr", 2024) for d in build_dialogues(p)]) for p in forums]
-    counts = write_venue_outputs(store, store.path("dialogues/x.jsonl"), store.path("re2/x.review.parquet"),
-                                 store.path("re2/x.rebuttal.parquet"), iter(items), rows=5)
+    counts = write_venue_outputs(store, store.path("dialogues/x.jsonl"), store.path(paths.re2_review(PK)),
+                                 store.path(paths.re2_rebuttal(PK)), iter(items), rows=5)
     assert counts == {"dialogues": 2 * n, "review_records": n, "rebuttal_records": 2 * n}
     rows = []
     for p in forums:
         row = row_fields(p, "iclr", 2024)
         rows.append({**row, "markdown": "page", "markdown_chars": 4})
-    pq.write_table(pa.Table.from_pylist(rows, schema=REVIEWBENCH_SCHEMA), store.path("rows.parquet"))
+    (tmp_path / "storage" / "rows").mkdir(exist_ok=True)
+    pq.write_table(pa.Table.from_pylist(rows, schema=REVIEWBENCH_SCHEMA), store.path(paths.rows(PK)))
     prov = [{"forum_id": p.forum_id, "conference": "iclr", "year": 2024, "revision_rule": "initial",
              "pdf_sha256": "ab" * 32, "ocr_engine": "pypdfium2"} for p in forums]
-    pq.write_table(pa.Table.from_pylist(prov, schema=PROVENANCE_SCHEMA), store.path("prov.parquet"))
+    pq.write_table(pa.Table.from_pylist(prov, schema=PROVENANCE_SCHEMA), store.path(paths.provenance(PK)))
     return store
 
 
@@ -121,11 +126,9 @@ def test_configs_split_disjoint_and_load_dataset(tmp_path, iclr2024):
     from datasets import load_dataset
 
     store = _venue_inputs(tmp_path, iclr2024)
-    fs, corpus = pafs.LocalFileSystem(), str(tmp_path / "corpus")
-    stats, configs = assemble_conference_split(
-        fs, corpus, "iclr", [store.path("rows.parquet")], [store.path("prov.parquet")], PROVENANCE_SCHEMA,
-        [store.path("re2/x.review.parquet")], [store.path("re2/x.rebuttal.parquet")], test_share=0.25,
-        temp_dir=str(tmp_path))
+    fs, corpus = pafs.LocalFileSystem(), store.path(paths.CORPUS_DIR)
+    update = update_conference_split(store, "iclr", [PK], test_share=0.25)
+    stats, configs = update.stats, update.configs
     assert configs["provenance"] == {"iclr": 24}
     assert sum(configs["review"].values()) == 24 and sum(configs["rebuttal"].values()) == 48
     assert configs["review"]["test"] > 0 and configs["review"]["train"] > 0

@@ -1,0 +1,59 @@
+"""A conference split costs what changed (stages/split_update.py): each venue-year's shards are
+written from its own files and rewritten only when those change; venue-years that leave the split
+take their shards with them; statistics are merged from the parts' records."""
+from __future__ import annotations
+
+import pyarrow.parquet as pq
+import pytest
+
+from resources.store import store_from_uri
+from reviewbench_assets import paths
+from reviewbench_assets.stages.corpus_writer import DuplicateForumError, write_conference_split
+from reviewbench_assets.stages.split_update import update_conference_split
+
+
+def _mtimes(root) -> dict[str, int]:
+    return {str(p.relative_to(root)): p.stat().st_mtime_ns for p in (root / "corpus").rglob("*.parquet")}
+
+
+def test_only_the_changed_venue_year_is_rewritten(tmp_path, rows_factory, input_writer, local_fs):
+    store = store_from_uri(str(tmp_path))
+    for pk in ("iclr-2023", "iclr-2024"):
+        input_writer(local_fs, store.path(paths.rows(pk)), rows_factory(pk, 20))
+    # shards of the layout before parts: replaced by the first update
+    write_conference_split(local_fs, [store.path(paths.rows("iclr-2023"))], store.path("corpus"), "iclr")
+    first = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
+    assert first.rewritten == ["iclr-2023", "iclr-2024"]
+    assert [f.rsplit("/", 1)[-1] for f in first.removed] == ["iclr-00000-of-00001.parquet"]
+    names = sorted(p.name for p in (tmp_path / "corpus/data").iterdir())
+    assert names == ["iclr-iclr-2023-00000-of-00001.parquet", "iclr-iclr-2024-00000-of-00001.parquet"]
+    assert first.stats.num_examples == 40 and set(first.stats.venue_years) == {"iclr-2023", "iclr-2024"}
+    before = _mtimes(tmp_path)
+
+    again = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
+    assert again.rewritten == [] and again.kept == ["iclr-2023", "iclr-2024"] and _mtimes(tmp_path) == before
+    assert again.stats.to_dict() == first.stats.to_dict()  # merged from the records, not re-read
+
+    input_writer(local_fs, store.path(paths.rows("iclr-2024")), rows_factory("iclr-2024", 25, seed=1))
+    third = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
+    assert third.rewritten == ["iclr-2024"] and third.stats.num_examples == 45
+    after = _mtimes(tmp_path)
+    assert after["corpus/data/iclr-iclr-2023-00000-of-00001.parquet"] == before[
+        "corpus/data/iclr-iclr-2023-00000-of-00001.parquet"]
+    assert sum(pq.read_metadata(tmp_path / "corpus/data" / n).num_rows
+               for n in names) == 45  # the glob data/iclr-* holds the whole split
+
+    # a venue-year that leaves the split (blocked) takes its shards and record with it
+    fourth = update_conference_split(store, "iclr", ["iclr-2023"])
+    assert fourth.stats.num_examples == 20
+    assert sorted(p.name for p in (tmp_path / "corpus/data").iterdir()) == ["iclr-iclr-2023-00000-of-00001.parquet"]
+    assert not (tmp_path / paths.split_part("iclr", "iclr-2024")).exists()
+
+
+def test_a_forum_in_two_venue_years_is_refused(tmp_path, rows_factory, input_writer, local_fs):
+    store = store_from_uri(str(tmp_path))
+    rows = rows_factory("iclr-2023", 5)
+    input_writer(local_fs, store.path(paths.rows("iclr-2023")), rows)
+    input_writer(local_fs, store.path(paths.rows("iclr-2024")), [dict(rows[0], year=2024)])
+    with pytest.raises(DuplicateForumError, match=rows[0]["forum_id"]):
+        update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
