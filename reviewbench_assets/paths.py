@@ -29,6 +29,12 @@ def submission_checkpoints(pk: str) -> str:
     return f"checkpoints/submissions/{pk}"
 
 
+def pdf_source(forum_id: str, key: str) -> str:
+    """Which stored PDF a forum's chosen revision resolved to (stages/pdf_choice.py: written
+    before the PDF itself, so a stored PDF is always found again without a download)."""
+    return f"pdf_sources/{forum_id}/{key}.json"
+
+
 def markdown(pk: str) -> str:
     return f"markdown/{pk}.parquet"
 

@@ -11,19 +11,16 @@ openreview-api.md §0.2, §1.5). A PDF missing from a zip is fetched alone, so i
 """
 from __future__ import annotations
 
-import io
 import threading
 import time
-import zipfile
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from urllib.parse import parse_qsl, urlsplit
 
 import pyarrow as pa
 
-from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
+from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
 from resources.store import Store
 from reviewbench_assets import paths
 from reviewbench_assets.domain.ids import id_problem
@@ -38,12 +35,8 @@ from reviewbench_assets.domain.revisions import (
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.deadlines import deadline_cross_check, invitation_deadlines, venue_deadline_check  # noqa: F401
-from reviewbench_assets.stages.pdf_check import BadPdf, inspect_pdf
+from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
 from reviewbench_assets.stages.progress import Progress
-
-ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
-
-
 
 
 def forum_meta(note: dict) -> dict:
@@ -52,11 +45,6 @@ def forum_meta(note: dict) -> dict:
     return {"forum_id": note["id"], "invitations": invitations,
             "pdf": field_value((note.get("content") or {}).get("pdf")),
             "tmdate": note.get("tmdate") or note.get("mdate") or 0}
-
-
-def error_fields(prefix: str, exc: BaseException) -> dict:
-    """`error` and `error_final` of a record (transient API errors are not final)."""
-    return {"error": f"{prefix}{exc}"[:300], "error_final": not is_retryable(exc)}
 
 
 def is_done(prev, meta: dict, cutoff_ms: int | None, store: Store) -> bool:
@@ -81,11 +69,6 @@ def api_revisions(api: OpenReviewApi, forum_id: str) -> list[Revision]:
         return revisions_from_edits(edits)
     refs = api.get_json("/references", {"referent": forum_id, "original": "true"}).get("references") or []
     return revisions_from_references(refs)
-
-
-def fetch_pdf(api: OpenReviewApi, url_path: str) -> bytes:
-    parts = urlsplit(url_path)
-    return api.get_bytes(parts.path, dict(parse_qsl(parts.query)))
 
 
 @dataclass(frozen=True)
@@ -157,63 +140,6 @@ def choose_for_forum(api: OpenReviewApi, meta: dict, deadline: Cutoff | int | No
     record |= {"rule": choice.rule, "reason": choice.reason, "revision_id": choice.revision_id,
                "revision_tcdate": choice.revision_tcdate, "revision_requests": spent()}
     return record, choice
-
-
-def store_pdf(store: Store, record: dict, data: bytes, how: str) -> dict:
-    """Validate the bytes and put them in the content-addressed store; errors become the record's."""
-    try:
-        pages = inspect_pdf(data)
-    except BadPdf as exc:
-        return record | {"error": f"pdf: {exc}"[:300], "error_final": True, "pdf_fetch": how}
-    sha, path, _ = store.put_pdf(data)
-    return record | {"pdf_sha256": sha, "pdf_size": len(data), "pdf_pages": pages,
-                     "pdf_path": store.rel(path), "pdf_fetch": how}  # relative: the root may move
-
-
-def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -> dict:
-    before = api.thread_requests()
-    try:
-        data = fetch_pdf(api, pdf_url)
-    except OpenReviewError as exc:
-        if stops_the_run(exc):
-            raise
-        out = record | {**error_fields("pdf: ", exc), "pdf_fetch": "single"}
-    else:
-        out = store_pdf(store, record, data, "single")
-    return out | {"pdf_requests": (record.get("pdf_requests") or 0.0) + api.thread_requests() - before}
-
-
-def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> list[dict]:
-    """Current PDFs of up to 50 notes in one `/attachment?ids=` request (v2); a note missing from
-    the zip, or a batch that fails as a whole, falls back to one request per note."""
-    ids = [r["forum_id"] for r in records]
-    before = api.thread_requests()
-    try:
-        data = api.get_bytes("/attachment", {"ids": ",".join(ids), "name": "pdf"})
-        members: dict[str, bytes] = {}
-        if data[:4] == b"PK\x03\x04":
-            with zipfile.ZipFile(io.BytesIO(data)) as zf:
-                for name in zf.namelist():
-                    members[name.rsplit("/", 1)[-1].rsplit(".", 1)[0]] = zf.read(name)
-        elif len(ids) == 1:  # one id: the API answers the file itself
-            members[ids[0]] = data
-        else:
-            raise OpenReviewError("BadZip", "expected a zip from /attachment?ids=", None, "/attachment")
-    except (OpenReviewError, zipfile.BadZipFile) as exc:
-        if stops_the_run(exc):
-            raise
-        share = (api.thread_requests() - before) / len(records)
-        return [download_one(api, store, r | {"pdf_requests": share}, f"/pdf?id={r['forum_id']}")
-                for r in records]
-    share = (api.thread_requests() - before) / len(records)
-    records = [r | {"pdf_requests": share} for r in records]
-    out = []
-    for r in records:
-        if r["forum_id"] in members:
-            out.append(store_pdf(store, r, members[r["forum_id"]], "batch"))
-        else:
-            out.append(download_one(api, store, r, f"/pdf?id={r['forum_id']}"))
-    return out
 
 
 def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, deadline: Cutoff | int | None,

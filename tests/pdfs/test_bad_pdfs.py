@@ -7,7 +7,8 @@ import pytest
 from partitions.catalogue import catalogue
 from resources.store import Store
 from reviewbench_assets.stages.pdf_check import BadPdf, inspect_pdf
-from reviewbench_assets.stages.pdf_choice import initial_submission_records, records_table, store_pdf
+from reviewbench_assets.stages.pdf_choice import initial_submission_records, records_table
+from reviewbench_assets.stages.pdf_fetch import store_pdf
 from tests.ocr.conftest import ZERO_PAGE_PDF, write_two_column_pdf
 from tests.pdfs.conftest import api_for
 
@@ -35,7 +36,7 @@ def test_bad_bytes_are_rejected_with_a_reason_and_never_stored(samples, tmp_path
     with pytest.raises(BadPdf, match=reason):
         inspect_pdf(samples[name])
     store = Store(pafs.LocalFileSystem(), str(tmp_path))
-    rec = store_pdf(store, {"forum_id": "F"}, samples[name], "single")
+    rec = store_pdf(store, {"forum_id": "F"}, samples[name], "single", "/pdf?id=F")
     assert rec["error"].startswith(f"pdf: {reason}")
     assert rec.get("pdf_sha256") is None
     assert not store.list_files(store.path("pdfs"))
@@ -44,8 +45,8 @@ def test_bad_bytes_are_rejected_with_a_reason_and_never_stored(samples, tmp_path
 
 def test_good_bytes_are_stored_once(samples, tmp_path):
     store = Store(pafs.LocalFileSystem(), str(tmp_path))
-    a = store_pdf(store, {"forum_id": "A"}, samples["good"], "single")
-    b = store_pdf(store, {"forum_id": "B"}, samples["good"], "batch")
+    a = store_pdf(store, {"forum_id": "A"}, samples["good"], "single", "/pdf?id=A")
+    b = store_pdf(store, {"forum_id": "B"}, samples["good"], "batch", "/pdf?id=B")
     assert a["pdf_pages"] == 2 and a["pdf_sha256"] == b["pdf_sha256"] and a.get("error") is None
     assert len(store.list_files(store.path("pdfs"))) == 1
 

@@ -213,3 +213,39 @@ def test_stopping_error_raises_without_checkpointing(world, error):
     assert "revisedAAA" in again.redone and again.resumed + again.todo == 3
     assert {r["forum_id"]: r for r in again.records}["revisedAAA"]["revision_id"] == "eA2"
     assert all(r["error"] is None for r in again.records)
+
+
+def test_killed_between_the_pdf_and_its_checkpoint_downloads_nothing_again(world):
+    """A process killed (os._exit: no cleanup, like kill -9) right after a PDF is stored and before
+    its checkpoint is written: the next run finds the PDF through its source record and asks
+    OpenReview for no PDF again (issue 22.2)."""
+    import multiprocessing
+    import os
+
+    store, api = world
+    real_write_json = type(store).write_json
+
+    def killed_at_checkpoint(self, path, obj):
+        if "/checkpoints/submissions/" in path and obj.get("pdf_sha256"):
+            os._exit(137)
+        return real_write_json(self, path, obj)
+
+    def child():
+        type(store).write_json = killed_at_checkpoint
+        choose_initial_pdfs(VENUE, store, api, None, max_workers=1, batch_attachments=False)
+
+    proc = multiprocessing.get_context("fork").Process(target=child)
+    proc.start()
+    proc.join(60)
+    assert proc.exitcode == 137
+    stored = [p for p in store.list_files(store.path("pdfs")) if p.endswith(".pdf")]
+    assert len(stored) == 1  # one PDF in the store, no checkpoint says so
+
+    again = choose_initial_pdfs(VENUE, store, api, None, max_workers=1, batch_attachments=False)
+    pdf_calls = [(p, q) for p, q in api.calls if p in ("/pdf", "/attachment", "/notes/edits/attachment")]
+    fetched = {r["forum_id"] for r in again.records if r["pdf_fetch"] == "single"}
+    found = [r for r in again.records if r["pdf_fetch"] == "single, stored before"]
+    assert len(found) == 1 and found[0]["pdf_path"] == store.rel(stored[0])
+    assert found[0]["forum_id"] not in fetched
+    assert len(pdf_calls) == len(fetched) == 2  # the other two forums only
+    assert all(store.pdf_ok(r["pdf_sha256"]) for r in again.records)
