@@ -99,7 +99,7 @@ def request_figures() -> list[dict]:
                 if path == "browser":
                     scraped = BrowserResource(max_pages=4).scrape_revisions(
                         rep.web_url, api.token, [m["forum_id"] for m in metas], RateLimiter(0.0),
-                        api_urls=[rep.api_v1_url, rep.api_v2_url])
+                        api_urls={1: rep.api_v1_url, 2: rep.api_v2_url})
                 records = initial_submission_records(api, Store(pafs.LocalFileSystem(), f"{tmp}/{pk}-{path}"),
                                                      metas, cut, scraped, max_workers=4)
                 wrong += sum((r["rule"], r.get("revision_id")) != (truth[r["forum_id"]].expected_rule,

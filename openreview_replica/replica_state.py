@@ -14,6 +14,20 @@ from urllib.parse import parse_qs
 from .faults import FaultConfig, FaultCounters
 from .fixture_model import Fixtures, VenueFixture
 
+# The API's file downloads (openreview-py: get_pdf, get_attachment, the edits' and references' files,
+# the zip of /attachment?ids=): the requests the real site meters on their own (docs/openreview-api.md).
+ATTACHMENT_PATHS = frozenset({"/pdf", "/attachment", "/references/pdf", "/references/attachment",
+                              "/notes/edits/pdf", "/notes/edits/attachment"})
+
+
+def request_kind(r: LoggedRequest) -> str:
+    if r.role == "web":
+        page = r.path.strip("/").split("/", 1)[0] or "index"
+        return f"web {page}"
+    if r.path in ATTACHMENT_PATHS:
+        return "attachment"
+    return f"api {r.role} {r.path}"
+
 
 class LoggedRequest(NamedTuple):
     method: str

@@ -6,6 +6,7 @@ groups, auth, control, web) and are mixed in here, where requests are dispatched
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from http.server import ThreadingHTTPServer
 
 from .auth_routes import AuthRoutes
@@ -18,7 +19,7 @@ from .http_base import ApiError, HandlerBase
 from .listing import Listing
 from .note_routes import NoteRoutes
 from .reference_routes import ReferenceRoutes
-from .replica_state import LoggedRequest, ReplicaState
+from .replica_state import LoggedRequest, ReplicaState, request_kind
 from .web_routes import WebRoutes
 
 __all__ = ["ReplicaServer", "LoggedRequest", "ApiError"]
@@ -175,6 +176,12 @@ class ReplicaServer:
     def reindex(self):
         """Serve run-time fixture changes (Fixtures.add_forums / add_reply / delete_forum)."""
         self.state.reindex()
+
+    def request_counts(self) -> dict[str, int]:
+        """Requests served so far per kind: `attachment` (PDF and other file downloads, the requests
+        openreview.net limits hardest), `api <v1|v2> <endpoint>` for every other API request, and
+        `web <page>` for what the web server served (pages, scripts, styles)."""
+        return dict(Counter(request_kind(r) for r in self.request_log))
 
     def reset_request_log(self):
         with self.state.lock:

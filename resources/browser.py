@@ -17,7 +17,10 @@ that a ChallengeRequiredError causes.
 
 Every request the page sends to an API host, and its own navigation, waits for the shared
 RateLimiter first (Playwright route interception), and every request the page makes is counted per
-forum. One browser, a bounded pool of long-lived pages, per-page timeouts and retries. The reader
+forum. The page's repeat lookups are answered in the browser from what the run already holds
+(`LocalAnswers`): the submission note from the crawl (step 1, on both API versions) and the
+invitations the page already received for an earlier forum (step 2 on v1), so only the revision
+history itself reaches OpenReview. One browser, a bounded pool of long-lived pages, per-page timeouts and retries. The reader
 is the logged-in crawl account: its API token is set as the site's `openreview.accessToken` cookie.
 """
 from __future__ import annotations
@@ -54,6 +57,49 @@ class RevisionPageError(RuntimeError):
     pass
 
 
+class LocalAnswers:
+    """What the page asks and the run already knows, answered without a request.
+
+    `notes`: forum id -> (API version, the submission note as the crawl fetched it). The page's
+    `getNoteById` asks v2 first, then v1 when v2 has no such note: each gets what that API would
+    answer (the note, or no note). `api_versions`: API origin -> 1 or 2. Invitations are learnt
+    from the page's own `/invitations?ids=` answers, per id, for the whole run (a venue's forums
+    ask for the same few); a query with an id never seen goes to OpenReview."""
+
+    def __init__(self, notes: dict[str, tuple[str, dict]] | None, api_versions: dict[str, int]):
+        self.notes, self.api_versions = notes or {}, api_versions
+        self.invitations: dict[str, dict] = {}  # id -> invitation, for every id the API returned
+        self.asked: set[str] = set()  # ids of queries answered (found or not: the API omits unknown ids)
+        self.answered = 0
+
+    def answer(self, url: str, forum: str) -> dict | None:
+        path, q = urlsplit(url).path, parse_qs(urlsplit(url).query)
+        version = self.api_versions.get(_origin(url))
+        if path.endswith("/notes") and q.get("id") == [forum] and forum in self.notes and version:
+            api, note = self.notes[forum]
+            if int(api.lstrip("v")) != version:
+                return {"notes": [], "count": 0}
+            shown = {k: v for k, v in note.items() if k != "details"}
+            shown["details"] = {"writable": False, "forumContent": note.get("content")}
+            if version == 2:
+                shown.setdefault("version", 2)
+            return {"notes": [shown], "count": 1}
+        if path.endswith("/invitations") and version == 1 and q.get("expired") == ["true"]:
+            ids = [i for v in q.get("ids", []) for i in v.split(",") if i]
+            if ids and all(i in self.asked for i in ids):
+                found = [self.invitations[i] for i in ids if i in self.invitations]
+                return {"invitations": found, "count": len(found)}
+        return None
+
+    def learn(self, url: str, body) -> None:
+        if urlsplit(url).path.endswith("/invitations") and isinstance(body, dict):
+            q = parse_qs(urlsplit(url).query)
+            self.asked.update(i for v in q.get("ids", []) for i in v.split(",") if i)
+            for inv in body.get("invitations") or []:
+                if isinstance(inv, dict) and inv.get("id"):
+                    self.invitations[inv["id"]] = inv
+
+
 class ScrapeResults(dict):
     """forum id -> RevisionPage or the exception its page ended with; `.requests`: forum id ->
     {"api": requests to the API hosts, "all": every request the page made} (tries included)."""
@@ -61,6 +107,7 @@ class ScrapeResults(dict):
     def __init__(self):
         super().__init__()
         self.requests: dict[str, dict[str, int]] = {}
+        self.answered_locally = 0  # the page's lookups answered from the run's own data
 
 
 def _origin(url: str) -> str:
@@ -91,11 +138,13 @@ async def _capture(resp, kind: str):
         return kind, resp.status, {"message": f"unreadable response body: {exc}"}
 
 
-def _on_response(state: _PageState, is_api: Callable[[str], bool]):
+def _on_response(state: _PageState, is_api: Callable[[str], bool], local: LocalAnswers):
     def handle(resp) -> None:
         url = resp.url
         if not is_api(url):
             return
+        if urlsplit(url).path.endswith("/invitations") and resp.ok:
+            state.bodies.append(asyncio.ensure_future(_learn(resp, url, local)))
         path, q = urlsplit(url).path, _query(url)
         kind = None
         if path.endswith("/notes/edits") and q.get("note.id") == state.forum:
@@ -107,10 +156,27 @@ def _on_response(state: _PageState, is_api: Callable[[str], bool]):
     return handle
 
 
-async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callable[[str], bool]) -> None:
+async def _learn(resp, url: str, local: LocalAnswers):
+    try:
+        local.learn(url, await resp.json())
+    except Exception:  # body gone (navigation) or not JSON: nothing learnt
+        pass
+    return "learnt", 200, {}
+
+
+async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callable[[str], bool],
+                   local: LocalAnswers) -> None:
     async def route(route) -> None:
         req = route.request
         api = is_api(req.url)
+        known = local.answer(req.url, state.forum) if api and req.method == "GET" else None
+        if known is not None:  # answered here: no request, no rate-limit slot
+            local.answered += 1
+            origin = req.headers.get("origin") or "*"
+            await route.fulfill(status=200, json=known, headers={
+                "Access-Control-Allow-Origin": origin, "Access-Control-Allow-Credentials": "true",
+                "Vary": "Origin"})
+            return
         if api or req.resource_type == "document":
             await asyncio.to_thread(limiter.wait)  # the same budget as the API client
         state.counts["all"] += 1
@@ -119,7 +185,7 @@ async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callab
         await route.continue_()
 
     await page.route("**/*", route)
-    page.on("response", _on_response(state, is_api))
+    page.on("response", _on_response(state, is_api, local))
 
 
 class RevisionPage(dict):
@@ -139,7 +205,7 @@ async def _read_page(page, state: _PageState, web_url: str, forum_id: str, timeo
                                 "(ChallengeRequiredError: the crawl account is not logged in)")
     if done["state"] == "error":
         raise RevisionPageError(f"revisions page for {forum_id} says: {done['text'][:300]}")
-    for kind, status, body in reversed(captured):  # the page's last answer is what it shows
+    for kind, status, body in reversed([c for c in captured if c[0] != "learnt"]):  # its last answer is shown
         if status >= 400:
             raise RevisionPageError(f"revisions page for {forum_id}: {kind} answered {status}: "
                                     f"{body.get('message', '')}"[:300])
@@ -150,14 +216,14 @@ async def _read_page(page, state: _PageState, web_url: str, forum_id: str, timeo
 
 
 async def _scrape_one(context, page, state: _PageState, web_url: str, forum_id: str, cfg: BrowserResource,
-                      limiter: RateLimiter, is_api: Callable[[str], bool], totals: dict):
+                      limiter: RateLimiter, is_api: Callable[[str], bool], totals: dict, local: LocalAnswers):
     """(revisions, page to reuse). A failed try closes its page: the retry gets a fresh one.
     `totals` accumulates the requests of every try."""
     last: Exception | None = None
     for _ in range(cfg.retries + 1):
         if page is None:
             page = await context.new_page()
-            await _install(page, state, limiter, is_api)
+            await _install(page, state, limiter, is_api, local)
         try:
             revs = await _read_page(page, state, web_url, forum_id, cfg.timeout_ms)
             return revs, page
@@ -173,13 +239,14 @@ async def _scrape_one(context, page, state: _PageState, web_url: str, forum_id: 
 
 
 async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, forum_ids: list[str],
-                      limiter: RateLimiter, on_done: Callable[[str], None], api_urls: list[str]) -> ScrapeResults:
+                      limiter: RateLimiter, on_done: Callable[[str], None], api_urls: dict[int, str],
+                      local: LocalAnswers) -> ScrapeResults:
     """`max_pages` workers, each with one long-lived tab that navigates from forum to forum
     (opening a tab per forum costs chromium more CPU than the page itself on small machines)."""
     from playwright.async_api import async_playwright
 
     web = _origin(web_url)
-    apis = {_origin(u) for u in api_urls}
+    apis = {_origin(u) for u in api_urls.values()}
 
     def is_api(url: str) -> bool:  # given API hosts, else anything the site fetches from elsewhere
         o = _origin(url)
@@ -208,7 +275,7 @@ async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, for
                         totals: dict[str, int] = {}
                         try:
                             results[fid], page = await _scrape_one(context, page, state, web_url, fid, cfg,
-                                                                   limiter, is_api, totals)
+                                                                   limiter, is_api, totals, local)
                         except Exception as exc:
                             results[fid], page = exc, None
                         results.requests[fid] = totals
@@ -220,6 +287,7 @@ async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, for
             await asyncio.gather(*(worker() for _ in range(max(1, min(cfg.max_pages, len(forum_ids))))))
         finally:
             await browser.close()
+    results.answered_locally = local.answered
     return results
 
 
@@ -232,8 +300,13 @@ class BrowserResource(dg.ConfigurableResource):
     def scrape_revisions(self, web_url: str, token: str | None, forum_ids: list[str],
                          limiter: RateLimiter | None = None,
                          on_done: Callable[[str], None] = lambda fid: None,
-                         api_urls: list[str] | tuple[str, ...] = ()) -> ScrapeResults:
+                         api_urls: dict[int, str] | None = None,
+                         notes: dict[str, tuple[str, dict]] | None = None) -> ScrapeResults:
         """forum id -> RevisionPage, or the exception that the page ended with; `.requests` per
-        forum. `api_urls`: the API hosts the page talks to (their requests are rate-limited)."""
+        forum. `api_urls`: API version -> the API host the page talks to (its requests are
+        rate-limited); `notes`: forum id -> (API version, submission note) as the crawl holds them,
+        so the page's note lookup is answered without a request (`LocalAnswers`)."""
+        api_urls = api_urls or {}
+        local = LocalAnswers(notes, {_origin(u): v for v, u in api_urls.items()})
         return asyncio.run(_scrape_all(self, web_url.rstrip("/"), token, forum_ids,
-                                       limiter or RateLimiter(), on_done, list(api_urls)))
+                                       limiter or RateLimiter(), on_done, api_urls, local))

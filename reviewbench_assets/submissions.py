@@ -61,10 +61,11 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
     with openreview_slot(storage, context.log.warning), fail_without_retry():
         api = openreview.api(venue.api, on_event=on_rate_limit(waits, context.log.warning))
 
-        def scrape(forum_ids: list[str], on_done) -> dict:
+        def scrape(forum_ids: list[str], on_done, notes: dict) -> dict:
             return browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
                                             limiter=openreview.limiter, on_done=on_done,
-                                            api_urls=[openreview.api_v1_url, openreview.api_v2_url])
+                                            api_urls={1: openreview.api_v1_url, 2: openreview.api_v2_url},
+                                            notes=notes)
 
         r = choose_initial_pdfs(venue, storage.store(), api, scrape if config.use_browser else None,
                                 cross_check=config.cross_check_api,

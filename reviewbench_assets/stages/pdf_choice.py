@@ -247,7 +247,7 @@ class PdfStageResult:
 
 
 def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
-                        scrape: Callable[[list[str], Callable[[str], None]], dict] | None, *,
+                        scrape: Callable[[list[str], Callable[[str], None], dict], dict] | None, *,
                         cross_check: bool = False, allow_earliest_public: bool = True,
                         max_workers: int = 8, batch_attachments: bool = True,
                         log: Callable[[str], None] = lambda _m: None,
@@ -255,7 +255,7 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
                         progress: Callable[[str, int], Progress] | None = None) -> PdfStageResult:
     """The `initial_submission_pdfs` stage: per forum of the stored crawl, the chosen revision and its
     PDF in the store, checkpointed per forum (a forum whose checkpoint matches the note and deadline
-    is not redone). `scrape(forum_ids, on_done)` reads the revision pages in a browser (None: API
+    is not redone). `scrape(forum_ids, on_done, notes)` reads the revision pages in a browser (None: API
     recipe only); it returns {forum_id: revisions or error}. `progress(stage, total)` makes a
     reporter (stages/progress.py) for the revision pages and for the forums recorded."""
     ckpt_dir = paths.submission_checkpoints(venue.key)  # relative; store.path() checks each id
@@ -266,6 +266,9 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
         warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")
     cut = Cutoff.from_check(deadline_check)
     metas, done, todo = [], {}, []
+    # The submission notes of the forums to do, without their replies (a few KB each), so the
+    # revision page's own note lookup is answered from the crawl instead of a request.
+    notes: dict[str, tuple[str, dict]] = {}
     for r in store.iter_jsonl(store.path(paths.raw_forums(venue.key))):
         meta = forum_meta(r["note"])
         problem = id_problem(meta["forum_id"])
@@ -280,6 +283,9 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
             done[meta["forum_id"]] = prev
         else:
             todo.append(meta)
+            if scrape is not None:
+                notes[meta["forum_id"]] = (r.get("api") or venue.api,
+                                           {k: v for k, v in r["note"].items() if k != "details"})
     log(f"{venue.key}: {len(done)} forums already done, {len(todo)} to do")
 
     started = time.time()
@@ -297,7 +303,7 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
                 eta = (len(todo) - count["n"]) / max(rate, 1e-6)
                 log(f"{venue.key}: revisions {count['n']}/{len(todo)} ({rate:.1f}/s, eta {eta:.0f}s)")
 
-        scraped = scrape([m["forum_id"] for m in todo], on_done)
+        scraped = scrape([m["forum_id"] for m in todo], on_done, notes)
     browser_s = time.time() - started
     recorded = progress("forums (chosen PDF stored and recorded)", len(todo)) if progress and todo else None
 

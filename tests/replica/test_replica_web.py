@@ -118,7 +118,7 @@ def test_reader_takes_the_pages_own_api_answers(rep, fx, c2):
     limiter = CountingLimiter()
     rep.reset_request_log()
     got = BrowserResource(max_pages=2).scrape_revisions(rep.web_url, c2.token, ids, limiter=limiter,
-                                                       api_urls=[rep.api_v1_url, rep.api_v2_url])
+                                                       api_urls={1: rep.api_v1_url, 2: rep.api_v2_url})
     api_calls = len(_page_api_calls(rep))
     documents = sum(1 for r in rep.request_log if r.role == "web" and r.path == "/revisions")
     assert limiter.calls == api_calls + documents  # every API request and navigation waited
@@ -132,9 +132,26 @@ def test_reader_takes_the_pages_own_api_answers(rep, fx, c2):
             api_revisions(api, fid), key=lambda r: r.revision_id)
     assert got[ids[1]]["items"] == []  # "No revisions to display." is an answer, not a failure
 
+    # The run's own data answers the page's repeat lookups (issue 19.2): the submission notes from
+    # the crawl, the v1 invitations learnt from an earlier forum; only the histories reach the API.
+    notes = {}
+    for fid, vf in ((ids[0], v24), (ids[1], v24), (ids[2], v20), (ids[3], v20)):
+        sub = next(s for s in vf.submissions if s["id"] == fid)
+        notes[fid] = ("v2" if vf is v24 else "v1", sub)
+    rep.reset_request_log()
+    local = BrowserResource(max_pages=1).scrape_revisions(rep.web_url, c2.token, ids, limiter=CountingLimiter(),
+                                                         api_urls={1: rep.api_v1_url, 2: rep.api_v2_url},
+                                                         notes=notes)
+    reached = [(role, path) for role, path, _ in _page_api_calls(rep)]
+    assert reached == [("v2", "/notes/edits"), ("v2", "/notes/edits"), ("v1", "/references"),
+                       ("v1", "/invitations"), ("v1", "/references")], reached
+    assert local.answered_locally == 4 + 2 + 1  # 4 notes, 2 "no such v2 note", 1 invitations
+    for fid in ids:
+        assert local[fid] == got[fid]  # the same answer as with every lookup sent
+
     rep.set_faults(FaultConfig(path_prefix="/notes/edits", error_first_n=100, error_status=500))
     bad = BrowserResource(max_pages=1, retries=0).scrape_revisions(rep.web_url, c2.token, ids[:1],
-                                                                   api_urls=[rep.api_v1_url, rep.api_v2_url])
+                                                                   api_urls={1: rep.api_v1_url, 2: rep.api_v2_url})
     assert isinstance(bad[ids[0]], RevisionPageError) and "Injected replica fault" in str(bad[ids[0]])
 
 
