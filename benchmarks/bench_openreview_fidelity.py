@@ -9,11 +9,12 @@ deadline_agreement
     the catalogue held before issue 10 (hand-converted UTC instants, read from git at BASE_COMMIT).
 
 revision_requests_per_forum, pdf_requests_per_forum
-    Every OpenReview request per forum of a real run of the PDF stage, browser path (the revision
-    page's own requests: navigation, scripts, API calls; plus any API fallback) and API path (the
-    `/notes/edits` / `/references` recipe) side by side on the same replica forums (one v2 and one v1
-    venue); PDFs counted per forum (an /attachment?ids= zip is shared by its forums). value = browser
-    path, baseline = API path. The totals are checked against the replica's own request log.
+    OpenReview API requests per forum of a real run of the PDF stage, browser path (the revision
+    page's own API calls, the ones not answered from the crawl and the run's own answers; plus any
+    API fallback) and API path (the `/notes/edits` / `/references` recipe) side by side on the same
+    replica forums (one v2 and one v1 venue); PDFs counted per forum (an /attachment?ids= zip is
+    shared by its forums). value = browser path, baseline = API path. The page's web requests (its
+    HTML, its scripts) are reported beside them as `browser_page_web_requests_per_forum`.
 """
 from __future__ import annotations
 
@@ -82,8 +83,8 @@ def deadline_figures() -> list[dict]:
 
 def request_figures() -> list[dict]:
     fx = build_fixtures(list(REQUEST_VENUES), seed=13, n_forums=N_FORUMS)
-    sums = {"browser": {"rev": 0.0, "pdf": 0.0, "forums": 0, "logged": 0},
-            "api": {"rev": 0.0, "pdf": 0.0, "forums": 0, "logged": 0}}
+    sums = {"browser": {"rev": 0.0, "pdf": 0.0, "forums": 0, "logged": 0, "web": 0},
+            "api": {"rev": 0.0, "pdf": 0.0, "forums": 0, "logged": 0, "web": 0}}
     wrong = 0
     with ReplicaServer(fx, port=0, web_delay_ms=50) as rep, tempfile.TemporaryDirectory() as tmp:
         apis = _apis(rep)
@@ -91,7 +92,11 @@ def request_figures() -> list[dict]:
             venue, truth = catalogue().get(pk), fx.venues[pk].forums
             api = apis[venue.api]
             store = Store(pafs.LocalFileSystem(), tmp)
-            metas = [forum_meta(r["note"]) for r in crawl_forums(api, venue, store, store.path(f"ck-{pk}"))]
+            crawled = list(crawl_forums(api, venue, store, store.path(f"ck-{pk}")))
+            metas = [forum_meta(r["note"]) for r in crawled]
+            # the submission notes as the crawl holds them answer the page's own note lookup
+            notes = {r["note"]["id"]: (venue.api, {k: v for k, v in r["note"].items() if k != "details"})
+                     for r in crawled}
             cut = Cutoff.from_check(venue_deadline_check(api, venue))
             for path in ("browser", "api"):
                 rep.reset_request_log()
@@ -99,7 +104,8 @@ def request_figures() -> list[dict]:
                 if path == "browser":
                     scraped = BrowserResource(max_pages=4).scrape_revisions(
                         rep.web_url, api.token, [m["forum_id"] for m in metas], RateLimiter(0.0),
-                        api_urls={1: rep.api_v1_url, 2: rep.api_v2_url})
+                        api_urls={1: rep.api_v1_url, 2: rep.api_v2_url}, notes=notes)
+                    sums[path]["web"] += sum(c["all"] - c["api"] for c in scraped.requests.values())
                 records = initial_submission_records(api, Store(pafs.LocalFileSystem(), f"{tmp}/{pk}-{path}"),
                                                      metas, cut, scraped, max_workers=4)
                 wrong += sum((r["rule"], r.get("revision_id")) != (truth[r["forum_id"]].expected_rule,
@@ -113,7 +119,8 @@ def request_figures() -> list[dict]:
     b, a = sums["browser"], sums["api"]
     common = {"venues": list(REQUEST_VENUES), "forums": b["forums"], "wrong_choices": wrong,
               "browser_counted_total": round(b["rev"] + b["pdf"], 1), "browser_replica_logged": b["logged"],
-              "api_counted_total": round(a["rev"] + a["pdf"], 1), "api_replica_logged": a["logged"]}
+              "api_counted_total": round(a["rev"] + a["pdf"], 1), "api_replica_logged": a["logged"],
+              "browser_page_web_requests_per_forum": round(b["web"] / b["forums"], 3)}
     return [
         figure("revision_requests_per_forum", round(b["rev"] / b["forums"], 3), "requests/forum",
                round(a["rev"] / a["forums"], 3), path="browser (value) vs API recipe (baseline)", **common),

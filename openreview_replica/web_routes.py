@@ -28,7 +28,11 @@ class WebRoutes:
             if "/" in name or name not in ("revisions.js",):
                 return self._send(404, b"not found", "text/plain")
             data = resources.files("openreview_replica").joinpath("static", name).read_bytes()
-            return self._send(200, data, "application/javascript; charset=utf-8")
+            # openreview.net is a Next.js site: its scripts live under /_next/static/ with a content
+            # hash in the name and are served `public, max-age=31536000, immutable` (Next.js docs,
+            # "Caching": static assets in /_next/static), so a tab loads them once, not per page.
+            return self._send(200, data, "application/javascript; charset=utf-8",
+                              {"Cache-Control": "public, max-age=31536000, immutable"})
         if p == "/":
             body = (f"<!doctype html><html><head><title>OpenReview replica</title></head><body>"
                     f"<h1>OpenReview replica</h1><p>API v2: {self.state.urls.get('v2')}<br>"

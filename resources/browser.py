@@ -57,6 +57,9 @@ class RevisionPageError(RuntimeError):
     pass
 
 
+_ASSET_TYPES = frozenset({"script", "stylesheet", "font", "image"})
+
+
 class LocalAnswers:
     """What the page asks and the run already knows, answered without a request.
 
@@ -71,6 +74,13 @@ class LocalAnswers:
         self.invitations: dict[str, dict] = {}  # id -> invitation, for every id the API returned
         self.asked: set[str] = set()  # ids of queries answered (found or not: the API omits unknown ids)
         self.answered = 0
+        self.lock = asyncio.Lock()  # invitations queries, one at a time (made lazily in the loop)
+        # Playwright turns the HTTP cache off when requests are routed: the site's cacheable
+        # scripts (openreview.net serves them `max-age=31536000, immutable`) are kept here instead.
+        self.assets: dict[str, tuple[int, dict, bytes]] = {}
+
+    def is_invitations(self, url: str) -> bool:
+        return urlsplit(url).path.endswith("/invitations") and self.api_versions.get(_origin(url)) == 1
 
     def answer(self, url: str, forum: str) -> dict | None:
         path, q = urlsplit(url).path, parse_qs(urlsplit(url).query)
@@ -138,13 +148,11 @@ async def _capture(resp, kind: str):
         return kind, resp.status, {"message": f"unreadable response body: {exc}"}
 
 
-def _on_response(state: _PageState, is_api: Callable[[str], bool], local: LocalAnswers):
+def _on_response(state: _PageState, is_api: Callable[[str], bool]):
     def handle(resp) -> None:
         url = resp.url
         if not is_api(url):
             return
-        if urlsplit(url).path.endswith("/invitations") and resp.ok:
-            state.bodies.append(asyncio.ensure_future(_learn(resp, url, local)))
         path, q = urlsplit(url).path, _query(url)
         kind = None
         if path.endswith("/notes/edits") and q.get("note.id") == state.forum:
@@ -156,36 +164,55 @@ def _on_response(state: _PageState, is_api: Callable[[str], bool], local: LocalA
     return handle
 
 
-async def _learn(resp, url: str, local: LocalAnswers):
-    try:
-        local.learn(url, await resp.json())
-    except Exception:  # body gone (navigation) or not JSON: nothing learnt
-        pass
-    return "learnt", 200, {}
-
-
 async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callable[[str], bool],
                    local: LocalAnswers) -> None:
-    async def route(route) -> None:
+    async def fulfil_known(route, known: dict) -> None:
+        local.answered += 1  # answered here: no request, no rate-limit slot
+        origin = route.request.headers.get("origin") or "*"
+        await route.fulfill(status=200, json=known, headers={
+            "Access-Control-Allow-Origin": origin, "Access-Control-Allow-Credentials": "true", "Vary": "Origin"})
+
+    async def send(route, api: bool, learn: bool = False) -> None:
         req = route.request
-        api = is_api(req.url)
-        known = local.answer(req.url, state.forum) if api and req.method == "GET" else None
-        if known is not None:  # answered here: no request, no rate-limit slot
-            local.answered += 1
-            origin = req.headers.get("origin") or "*"
-            await route.fulfill(status=200, json=known, headers={
-                "Access-Control-Allow-Origin": origin, "Access-Control-Allow-Credentials": "true",
-                "Vary": "Origin"})
-            return
         if api or req.resource_type == "document":
             await asyncio.to_thread(limiter.wait)  # the same budget as the API client
         state.counts["all"] += 1
         if api:
             state.counts["api"] += 1
-        await route.continue_()
+        cacheable = not api and req.method == "GET" and req.resource_type in _ASSET_TYPES
+        if not (learn or cacheable):
+            await route.continue_()
+            return
+        resp = await route.fetch()
+        if learn:
+            try:
+                local.learn(req.url, await resp.json())
+            except Exception:  # not JSON: nothing learnt, the page gets the answer as it is
+                pass
+        elif "max-age" in (resp.headers.get("cache-control") or "") and resp.ok:
+            local.assets[req.url] = (resp.status, resp.headers, await resp.body())
+        await route.fulfill(response=resp)
+
+    async def route(route) -> None:
+        req = route.request
+        api = is_api(req.url)
+        if not api and req.url in local.assets:  # what the browser's own cache would serve
+            status, headers, body = local.assets[req.url]
+            await route.fulfill(status=status, headers=headers, body=body)
+            return
+        if not api or req.method != "GET":
+            await send(route, api)
+            return
+        if not local.is_invitations(req.url):
+            known = local.answer(req.url, state.forum)
+            await (fulfil_known(route, known) if known is not None else send(route, api))
+            return
+        async with local.lock:  # one invitations query at a time: the others wait for its answer
+            known = local.answer(req.url, state.forum)
+            await (fulfil_known(route, known) if known is not None else send(route, api, learn=True))
 
     await page.route("**/*", route)
-    page.on("response", _on_response(state, is_api, local))
+    page.on("response", _on_response(state, is_api))
 
 
 class RevisionPage(dict):
@@ -205,7 +232,7 @@ async def _read_page(page, state: _PageState, web_url: str, forum_id: str, timeo
                                 "(ChallengeRequiredError: the crawl account is not logged in)")
     if done["state"] == "error":
         raise RevisionPageError(f"revisions page for {forum_id} says: {done['text'][:300]}")
-    for kind, status, body in reversed([c for c in captured if c[0] != "learnt"]):  # its last answer is shown
+    for kind, status, body in reversed(captured):  # the page's last answer is what it shows
         if status >= 400:
             raise RevisionPageError(f"revisions page for {forum_id}: {kind} answered {status}: "
                                     f"{body.get('message', '')}"[:300])

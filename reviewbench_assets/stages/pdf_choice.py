@@ -168,8 +168,9 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
     `on_record` is called in the caller's thread as each forum completes (checkpoints).
     `browser_results` may carry `.requests` (forum id -> requests its revision page made).
     """
-    # every request each forum's revision page made (navigation, scripts and its API calls)
-    page_requests = {fid: c.get("all", 0) for fid, c in (getattr(browser_results, "requests", {}) or {}).items()}
+    # the API requests each forum's revision page made (what OpenReview meters per account; the
+    # page's own HTML and cached scripts are web requests, counted apart by the browser client)
+    page_requests = {fid: c.get("api", 0) for fid, c in (getattr(browser_results, "requests", {}) or {}).items()}
     results: dict[str, dict] = {}
     lock = threading.Lock()
 
