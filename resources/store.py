@@ -23,16 +23,16 @@ import io
 import json
 import posixpath
 import re
-import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pyarrow as pa
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from resources.store_lock import lock_for, slot_for
+from resources.store_publish import Publication, recover_publications
 
 # Page CRCs (Parquet's optional page checksum): written by every writer, verified by every reader.
 PARQUET_WRITE_OPTIONS = {"write_page_checksum": True}
@@ -107,58 +107,6 @@ def verify_parquet(fs: pafs.FileSystem, path: str) -> None:
                         col.validate(full=True)
         except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:
             raise CorruptFileError(path, f"corrupt Parquet ({exc})") from exc
-
-
-@dataclass
-class Publication:
-    """Files staged by one `Store.publish()` block; see the module docstring."""
-
-    store: Store
-    token: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
-    staged: list[tuple[str, str]] = field(default_factory=list)  # (staging path, final path)
-    stale: list[str] = field(default_factory=list)
-
-    def target(self, final: str) -> str:
-        """The staging path to write `final` to (unique to this publication)."""
-        self.store.check(final)
-        head, tail = posixpath.split(final)
-        tmp = posixpath.join(head, f".{tail}.tmp-{self.token}-{len(self.staged)}")
-        self.store.ensure_parent(final)
-        self.staged.append((tmp, final))
-        return tmp
-
-    def set_final(self, tmp: str, final: str) -> None:
-        """Give a staged file its final name once it is known (e.g. `-of-<n>` shard names); it must
-        stay in the same folder, so the move is a rename."""
-        self.store.check(final)
-        if posixpath.dirname(final) != posixpath.dirname(tmp):
-            raise ValueError(f"{final} is not in the folder of its staging file {tmp}")
-        self.staged = [(t, final if t == tmp else f) for t, f in self.staged]
-
-    def remove_after(self, paths: Iterable[str]) -> None:
-        """Delete these final paths once everything is moved into place (stale shards)."""
-        self.stale.extend(p for p in paths if self.store.check(p))
-
-    def _commit(self) -> None:
-        fs = self.store.fs
-        for i, (tmp, final) in enumerate(self.staged):
-            try:
-                fs.move(tmp, final)
-            except BaseException:
-                self._abort(self.staged[i:])
-                raise
-        finals = {f for _, f in self.staged}
-        for path in self.stale:
-            if path not in finals and self.store.exists(path):
-                fs.delete_file(path)
-
-    def _abort(self, staged=None) -> None:
-        for tmp, _ in (self.staged if staged is None else staged):
-            try:
-                if self.store.fs.get_file_info(tmp).type == pafs.FileType.File:
-                    self.store.fs.delete_file(tmp)
-            except OSError:  # best effort: the error being raised matters more
-                pass
 
 
 @dataclass(frozen=True)
@@ -275,9 +223,15 @@ class Store:
         try:
             yield pub
         except BaseException:
-            pub._abort()
+            pub.abort()
             raise
-        pub._commit()
+        pub.commit()
+
+    def recover(self) -> dict[str, int]:
+        """Finish the publications of runs that died while moving their files into place (their
+        journal lists every move), so a set of files is whole again before anyone reads it; see
+        resources/store_publish.py. Returns {"recovered": publications, "moved": files}."""
+        return recover_publications(self)
 
     @contextmanager
     def lock(self, name: str, timeout_s: float = 3600.0):

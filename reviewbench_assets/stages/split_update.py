@@ -45,7 +45,11 @@ class SplitUpdate:
 def _inputs(store: Store, pk: str) -> dict[str, str]:
     wanted = {"rows": paths.rows(pk), "provenance": paths.provenance(pk), "review": paths.re2_review(pk),
               "rebuttal": paths.re2_rebuttal(pk)}
-    return {k: store.path(v) for k, v in wanted.items() if store.exists(store.path(v))}
+    found = {k: store.path(v) for k, v in wanted.items() if store.exists(store.path(v))}
+    if "rows" in found and "provenance" not in found:  # one step writes both: a member is missing
+        raise FileNotFoundError(f"{pk}: {found['rows']} has no {store.path(wanted['provenance'])} beside it "
+                                f"(written by the same step): re-materialize reviewbench_split for {pk}")
+    return found
 
 
 def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:

@@ -154,7 +154,7 @@ def test_hostile_ids_are_quarantined_and_never_become_paths(replica, tmp_path, m
     assert reasons.count("invalid id") == len(HOSTILE), reasons
     assert not (tmp_path / "escaped").exists()
     assert {p.name for p in (tmp_path / "root").iterdir()} <= {"raw", "checkpoints", "submissions", "pdfs",
-                                                                "home", ".locks", "checks", "pdf_sources"}
+                                                                "home", ".locks", ".publish", "checks", "pdf_sources"}
     assert len(_checkpoints(tmp_path / "root")) == len(fx.venues[PK].forums)
     assert json.loads((tmp_path / "root" / paths.crawl_cursor(PK)).read_text())["crawl_started_ms"]
 
@@ -280,13 +280,13 @@ def test_two_runs_rebuilding_one_split_keep_each_others_rows(tmp_path):
 
     import pyarrow.fs as pafs
 
-    from tests.splits.conftest import make_rows, write_input
+    from tests.splits.conftest import make_rows, write_venue_rows
 
     fs = pafs.LocalFileSystem()
     root, home = tmp_path / "root", tmp_path / "home"
     (root / "rows").mkdir(parents=True)
     home.mkdir()
-    write_input(fs, str(root / paths.rows("iclr-2024")), make_rows("iclr-2024", 1000, seed=1))
+    write_venue_rows(fs, str(root), "iclr-2024", make_rows("iclr-2024", 1000, seed=1))
     ctx = mp.get_context("spawn")
     go_b = tmp_path / "go-b"
     a = ctx.Process(target=_split_in_process, args=(str(root), str(home), "", 2.0))
@@ -297,7 +297,7 @@ def test_two_runs_rebuilding_one_split_keep_each_others_rows(tmp_path):
     while not list((root / "corpus" / "data").glob(".iclr-*tmp-*")):  # A listed and is writing
         assert time.monotonic() < deadline and a.is_alive(), "run A never started writing"
         time.sleep(0.02)
-    write_input(fs, str(root / paths.rows("iclr-2023")), make_rows("iclr-2023", 5, seed=2))
+    write_venue_rows(fs, str(root), "iclr-2023", make_rows("iclr-2023", 5, seed=2))
     go_b.touch()
     b.join(300)
     a.join(300)

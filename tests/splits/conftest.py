@@ -109,3 +109,17 @@ def rows_factory():
 @pytest.fixture
 def input_writer():
     return write_input
+
+
+def write_venue_rows(fs: pafs.FileSystem, root: str, pk: str, rows: list[dict], row_group_size: int = 7) -> str:
+    """A venue-year's rows and the provenance the same step writes beside them (paths.rows /
+    paths.provenance under `root`): what the split assembly reads as one set."""
+    from reviewbench_assets import paths
+    from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
+
+    out = write_input(fs, f"{root}/{paths.rows(pk)}", rows, row_group_size)
+    prov = [{"forum_id": r["forum_id"], "conference": r["conference"], "year": r["year"], "track": r["track"],
+             "venue_id": r["venue_id"], "status": "active"} for r in rows]
+    pq.write_table(pa.Table.from_pylist(prov, schema=PROVENANCE_SCHEMA), f"{root}/{paths.provenance(pk)}",
+                   filesystem=fs)
+    return out

@@ -8,9 +8,9 @@ import pytest
 
 from resources import StorageResource
 from resources.store import store_from_uri
-from reviewbench_assets import paths
 from reviewbench_assets.checks import blocking_failures, guard_upstream, record_checks
 from reviewbench_assets.corpus import split_assets
+from tests.splits.conftest import write_venue_rows
 
 
 def _failed(name: str) -> dg.AssetCheckResult:
@@ -37,7 +37,7 @@ def test_recorded_failures_are_read_back_and_overridable(tmp_path):
 def test_a_blocked_venue_year_stays_out_of_its_conference_split(tmp_path, local_fs, rows_factory, input_writer):
     store = store_from_uri(str(tmp_path))
     for pk in ("iclr-2023", "iclr-2024"):
-        input_writer(local_fs, str(tmp_path / paths.rows(pk)), rows_factory(pk, 12))
+        write_venue_rows(local_fs, str(tmp_path), pk, rows_factory(pk, 12))
     record_checks(store, "iclr-2024", "reviewbench_split", [_failed("unique_forum_id")], allow_failing=False)
     [iclr_split] = [a for a in split_assets if a.key.to_user_string() == "iclr_split"]
     result = dg.materialize([iclr_split], resources={"storage": StorageResource(root=str(tmp_path))})

@@ -10,6 +10,7 @@ from resources.store import store_from_uri
 from reviewbench_assets import paths
 from reviewbench_assets.stages.corpus_writer import DuplicateForumError, write_conference_split
 from reviewbench_assets.stages.split_update import update_conference_split
+from tests.splits.conftest import write_venue_rows
 
 
 def _mtimes(root) -> dict[str, int]:
@@ -19,7 +20,7 @@ def _mtimes(root) -> dict[str, int]:
 def test_only_the_changed_venue_year_is_rewritten(tmp_path, rows_factory, input_writer, local_fs):
     store = store_from_uri(str(tmp_path))
     for pk in ("iclr-2023", "iclr-2024"):
-        input_writer(local_fs, store.path(paths.rows(pk)), rows_factory(pk, 20))
+        write_venue_rows(local_fs, str(tmp_path), pk, rows_factory(pk, 20))
     # shards of the layout before parts: replaced by the first update
     write_conference_split(local_fs, [store.path(paths.rows("iclr-2023"))], store.path("corpus"), "iclr")
     first = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
@@ -34,7 +35,7 @@ def test_only_the_changed_venue_year_is_rewritten(tmp_path, rows_factory, input_
     assert again.rewritten == [] and again.kept == ["iclr-2023", "iclr-2024"] and _mtimes(tmp_path) == before
     assert again.stats.to_dict() == first.stats.to_dict()  # merged from the records, not re-read
 
-    input_writer(local_fs, store.path(paths.rows("iclr-2024")), rows_factory("iclr-2024", 25, seed=1))
+    write_venue_rows(local_fs, str(tmp_path), "iclr-2024", rows_factory("iclr-2024", 25, seed=1))
     third = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
     assert third.rewritten == ["iclr-2024"] and third.stats.num_examples == 45
     after = _mtimes(tmp_path)
@@ -53,7 +54,15 @@ def test_only_the_changed_venue_year_is_rewritten(tmp_path, rows_factory, input_
 def test_a_forum_in_two_venue_years_is_refused(tmp_path, rows_factory, input_writer, local_fs):
     store = store_from_uri(str(tmp_path))
     rows = rows_factory("iclr-2023", 5)
-    input_writer(local_fs, store.path(paths.rows("iclr-2023")), rows)
-    input_writer(local_fs, store.path(paths.rows("iclr-2024")), [dict(rows[0], year=2024)])
+    write_venue_rows(local_fs, str(tmp_path), "iclr-2023", rows)
+    write_venue_rows(local_fs, str(tmp_path), "iclr-2024", [dict(rows[0], year=2024)])
     with pytest.raises(DuplicateForumError, match=rows[0]["forum_id"]):
         update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
+
+
+def test_rows_without_their_provenance_are_refused(tmp_path, rows_factory, input_writer, local_fs):
+    """Rows and provenance are one step's set: rows alone mean a broken set, said, not skipped."""
+    store = store_from_uri(str(tmp_path))
+    input_writer(local_fs, store.path(paths.rows("iclr-2023")), rows_factory("iclr-2023", 3))
+    with pytest.raises(FileNotFoundError, match="iclr-2023.provenance.parquet"):
+        update_conference_split(store, "iclr", ["iclr-2023"])

@@ -1,0 +1,199 @@
+"""Publishing a set of files all together or not at all (`Store.publish()`), for readers in other
+processes too, on local disk and S3.
+
+1. Every file is written under a staging name beside its final one: `.<name>.tmp-<token>-<i>`. The
+   token names the run that wrote it: `<host tag>.<pid>.<random>`.
+2. When the block ends, a set of more than one file writes its journal first,
+   `.publish/<token>.json` (one small file, itself written whole): every (staging, final) move and
+   every stale file to delete. This is the commit point.
+3. The files are moved into place (a rename locally, a server-side copy on S3), stale files are
+   deleted, and the journal is deleted last.
+
+A run killed before 2 leaves only staging files: the set was never published and readers keep the
+previous one. A run killed during 3 leaves its journal: the next `Store.recover()` (every asset
+calls it through `StorageResource.store()` before it reads or writes) finishes the moves, so the
+set is whole again before anyone reads it. Staging files of a dead run (its process is gone on this
+host, or it is a day old) are deleted by the next publication into the same folder; a live run's
+files are never touched.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+import re
+import socket
+import time
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import pyarrow.fs as pafs
+
+
+class Store(Protocol):
+    """What a publication needs of `resources.store.Store` (which imports this module)."""
+
+    fs: pafs.FileSystem
+
+    def path(self, *parts: str) -> str: ...
+    def check(self, path: str) -> str: ...
+    def exists(self, path: str) -> bool: ...
+    def ensure_parent(self, path: str) -> None: ...
+
+JOURNAL_DIR = ".publish"
+DEAD_AFTER_S = 24 * 3600  # a staging file or journal of another host counts as dead after a day
+HOST_TAG = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:8]
+_STAGING = re.compile(r"^\..+\.tmp-(?P<token>[0-9a-f]{8}\.\d+\.[0-9a-f]+|[0-9a-f]{12})-\d+$")
+
+
+def new_token() -> str:
+    return f"{HOST_TAG}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def token_is_dead(token: str, age_s: float) -> bool:
+    """A token of this host whose process is gone, or any token older than DEAD_AFTER_S."""
+    parts = token.split(".")
+    if len(parts) == 3 and parts[0] == HOST_TAG and parts[1].isdigit():
+        return int(parts[1]) != os.getpid() and not _alive(int(parts[1]))
+    return age_s > DEAD_AFTER_S
+
+
+def _age_s(info: pafs.FileInfo) -> float:
+    return time.time() - (info.mtime.timestamp() if info.mtime is not None else time.time())
+
+
+def _move(fs: pafs.FileSystem, tmp: str, final: str) -> int:
+    """Move unless done already (a journal replayed after some of its moves happened)."""
+    if fs.get_file_info(tmp).type != pafs.FileType.File:
+        return 0
+    fs.move(tmp, final)
+    return 1
+
+
+@dataclass
+class Publication:
+    """Files staged by one `Store.publish()` block; see the module docstring."""
+
+    store: Store
+    token: str = field(default_factory=new_token)
+    staged: list[tuple[str, str]] = field(default_factory=list)  # (staging path, final path)
+    stale: list[str] = field(default_factory=list)
+    _cleaned: set[str] = field(default_factory=set)
+
+    def target(self, final: str) -> str:
+        """The staging path to write `final` to (unique to this publication)."""
+        self.store.check(final)
+        head, tail = posixpath.split(final)
+        tmp = posixpath.join(head, f".{tail}.tmp-{self.token}-{len(self.staged)}")
+        self.store.ensure_parent(final)
+        if head not in self._cleaned:
+            self._cleaned.add(head)
+            remove_dead_staging(self.store, head)
+        self.staged.append((tmp, final))
+        return tmp
+
+    def set_final(self, tmp: str, final: str) -> None:
+        """Give a staged file its final name once it is known (e.g. `-of-<n>` shard names); it must
+        stay in the same folder, so the move is a rename."""
+        self.store.check(final)
+        if posixpath.dirname(final) != posixpath.dirname(tmp):
+            raise ValueError(f"{final} is not in the folder of its staging file {tmp}")
+        self.staged = [(t, final if t == tmp else f) for t, f in self.staged]
+
+    def remove_after(self, paths: Iterable[str]) -> None:
+        """Delete these final paths once everything is moved into place (stale shards)."""
+        self.stale.extend(p for p in paths if self.store.check(p))
+
+    def commit(self) -> None:
+        finals = {f for _, f in self.staged}
+        stale = [p for p in self.stale if p not in finals]
+        if len(self.staged) + len(stale) <= 1:  # one move is atomic by itself
+            self._apply(self.staged, stale)
+            return
+        journal = self.store.path(JOURNAL_DIR, f"{self.token}.json")
+        self.store.ensure_parent(journal)
+        body = json.dumps({"token": self.token, "created": time.time(), "moves": self.staged,
+                           "stale": stale}).encode()
+        tmp = posixpath.join(posixpath.dirname(journal), f".{self.token}.json.tmp")
+        with self.store.fs.open_output_stream(tmp) as f:
+            f.write(body)
+        try:
+            self.store.fs.move(tmp, journal)  # the commit point
+        except BaseException:
+            self.abort()
+            raise
+        self._apply(self.staged, stale)
+        self.store.fs.delete_file(journal)
+
+    def _apply(self, moves: list[tuple[str, str]], stale: list[str]) -> None:
+        fs = self.store.fs
+        for tmp, final in moves:
+            _move(fs, tmp, final)
+        for path in stale:
+            if self.store.exists(path):
+                fs.delete_file(path)
+
+    def abort(self, staged=None) -> None:
+        for tmp, _ in (self.staged if staged is None else staged):
+            try:
+                if self.store.fs.get_file_info(tmp).type == pafs.FileType.File:
+                    self.store.fs.delete_file(tmp)
+            except OSError:  # best effort: the error being raised matters more
+                pass
+
+
+def remove_dead_staging(store: Store, folder: str) -> int:
+    """Delete the staging files of dead runs in `folder` (not recursive); never a live run's, and
+    never those of a run whose journal still has to be replayed."""
+    sel = pafs.FileSelector(folder, allow_not_found=True, recursive=False)
+    pending = {posixpath.basename(i.path)[:-5] for i in _journals(store)}
+    removed = 0
+    for info in store.fs.get_file_info(sel):
+        m = _STAGING.match(info.base_name) if info.type == pafs.FileType.File else None
+        if m and m["token"] not in pending and token_is_dead(m["token"], _age_s(info)):
+            try:
+                store.fs.delete_file(info.path)
+                removed += 1
+            except OSError:
+                pass
+    return removed
+
+
+def _journals(store: Store) -> list[pafs.FileInfo]:
+    sel = pafs.FileSelector(store.path(JOURNAL_DIR), allow_not_found=True, recursive=False)
+    return [i for i in store.fs.get_file_info(sel)
+            if i.type == pafs.FileType.File and i.base_name.endswith(".json")]
+
+
+def recover_publications(store: Store) -> dict[str, int]:
+    """Replay the journal of every dead run (see the module docstring)."""
+    recovered = moved = 0
+    for info in _journals(store):
+        token = info.base_name[:-5]
+        if not token_is_dead(token, _age_s(info)):
+            continue  # a live run is moving its files right now
+        try:
+            journal = json.loads(store.fs.open_input_stream(info.path).read())
+        except (OSError, ValueError):
+            continue  # unreadable: left for a person to look at, never guessed
+        for tmp, final in journal["moves"]:
+            moved += _move(store.fs, store.check(tmp), store.check(final))
+        for path in journal.get("stale", []):
+            if store.exists(path):
+                store.fs.delete_file(path)
+        store.fs.delete_file(info.path)
+        recovered += 1
+    return {"recovered": recovered, "moved": moved}
