@@ -58,15 +58,20 @@ def materialize(result, store=None, pk: str | None = None, asset: str | None = N
     made non-blocking where the run's config allows it on purpose and recorded under `checks/` so
     downstream assets see a failed blocking check (`reviewbench_assets/checks.py`)."""
     from reviewbench_assets.checks import guarded, record_checks
+    from reviewbench_assets.stages.result import Table
 
-    meta: dict = {**result.counts, **(extra or {})}
+    def shown(values: dict) -> dict:
+        return {k: preview(v.rows, v.columns) if isinstance(v, Table) else v for k, v in values.items()}
+
+    meta: dict = shown({**result.counts, **(extra or {})})
     if result.row_count is not None:
         meta["dagster/row_count"] = result.row_count
     for what, path in result.written.items():
         meta[what] = dg.MetadataValue.path(path)
     if result.samples:
         meta["preview"] = preview(result.samples, result.sample_columns)
-    checks = [dg.AssetCheckResult(check_name=c.name, passed=c.passed, metadata=c.metadata) for c in result.checks]
+    checks = [dg.AssetCheckResult(check_name=c.name, passed=c.passed, metadata=shown(c.metadata))
+              for c in result.checks]
     if checks:
         checks = guarded(checks, allow_failing)
         if store is not None and pk is not None and asset is not None:

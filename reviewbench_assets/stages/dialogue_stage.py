@@ -25,6 +25,7 @@ from reviewbench_assets.domain.threads import (
 )
 from reviewbench_assets.stages.parsed_io import iter_parsed_forums
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
+from reviewbench_assets.stages.result import CheckOutcome, StageResult, Table
 
 FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
 
@@ -101,3 +102,36 @@ def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None
     store.write_jsonl(excluded_path, outside)
     return DialogueResult(counts=counts, stats=stats, previews=previews, out_path=out,
                           outside=outside, excluded_path=excluded_path)
+
+
+COVERAGE_CHECK = "dialogue_coverage"
+
+
+def stage_result(r: DialogueResult, steps: LLMSteps | None) -> StageResult:
+    """What the rebuttal_dialogues asset reports: coverage and where the posts went, the turns,
+    the LLM's work when one merged, and the `dialogue_coverage` check (goal 1.0)."""
+    stats, counts = r.stats, r.counts
+    figures = {
+        "turns": stats["turns"], "dialogue_coverage": round(r.coverage, 6), "author_reviewer_posts": stats["posts_total"],
+        "posts_as_turns": stats["posts_turn"], "posts_as_reference_context": stats["posts_reference_context"],
+        "posts_excluded": stats["posts_excluded"], "posts_dropped_reminders": stats["posts_dropped_reminder"],
+        "posts_unaccounted": stats["posts_unaccounted"],
+        "exclusion_reasons": dict(Counter(a["reason"].split(" (")[0] for a in r.outside
+                                          if a["status"] == "excluded").most_common(10)),
+        "reviewer_comment_threads": stats["reviewer_comment_threads"], "dropped_reminders": stats["dropped_reminders"],
+        "merged_by": steps.merged_by if steps is not None else RULE_BASED, "llm_merged_turns": stats["llm_merged_turns"],
+        "re2_review_records": counts["review_records"], "re2_rebuttal_records": counts["rebuttal_records"],
+    }
+    if steps is not None:
+        s = steps.stats
+        figures.update({"llm_calls": s.llm_calls, "llm_cache_hits": s.cache_hits,
+                        "llm_merges_accepted": s.merges_accepted, "llm_merges_rejected": s.merges_rejected,
+                        "llm_rejections": dict(s.rejections), "llm_reminder_requests": s.reminder_requests,
+                        "llm_vetoed_reminders": stats["llm_vetoed_reminders"],
+                        "llm_only_reminders_kept": stats["llm_only_reminders"]})
+    check = CheckOutcome(COVERAGE_CHECK, passed=r.coverage >= 1.0, metadata={
+        "dialogue_coverage": round(r.coverage, 6), "goal": 1.0, "unaccounted": len(r.unaccounted),
+        "examples": Table(r.unaccounted[:10], ["forum_id", "note_id", "role", "reason"])})
+    return StageResult(written={"path": r.out_path, "excluded_path": r.excluded_path}, counts=figures,
+                       samples=r.previews, sample_columns=["forum_id", "reviewer", "turns", "merged_by", "roles"],
+                       checks=[check], row_count=counts["dialogues"])

@@ -9,6 +9,13 @@ from typing import Any
 
 
 @dataclass
+class Table:
+    """Rows shown as a small preview table in the UI (metadata or a check's metadata)."""
+    rows: list[dict]
+    columns: list[str]
+
+
+@dataclass
 class CheckOutcome:
     name: str
     passed: bool
