@@ -133,6 +133,8 @@ class Invitations(BaseModel):
     comment: list[str]
     withdrawal: list[str]
     desk_rejection: list[str]
+    # other reply names a forum of this venue may hold without needing a look (domain/quarantine.py)
+    known_other: list[str] = Field(default_factory=list)
 
 
 class Scale(BaseModel):

@@ -16,14 +16,6 @@ from reviewbench_assets.domain.posts import (
     invitation_name,
 )
 
-# Reply names that are no review-form content but are known, harmless parts of a forum.
-KNOWN_OTHER_NAMES = frozenset({
-    "Revision", "Rebuttal_Revision", "Camera_Ready_Revision", "PC_Revision", "Edit", "Post_Submission",
-    "Under_Review", "Ethics_Review", "Ethics_Meta_Review", "Review_Rating", "Review_Approval",
-    "Reviewer_Rating", "Supplementary_Material", "Camera_Ready_Verification", "Author_Revision",
-    "Official_Review_Rating", "Withdrawal_Reversion", "Desk_Rejection_Reversion", "Retraction",
-})
-
 
 def quarantine_reasons(raw: Any, venue: VenueYear) -> list[str]:
     """Why a raw forum needs a look: malformed submission or replies, replies under an invitation
@@ -36,18 +28,20 @@ def quarantine_reasons(raw: Any, venue: VenueYear) -> list[str]:
         return [f"malformed forum: {exc.reason}"] + quarantine_reasons(rest, venue)
     except MalformedForumError as exc:
         return [f"malformed forum: {exc.reason}"]
-    return reasons_of_parsed(parsed)
+    return reasons_of_parsed(parsed, venue)
 
 
-def reasons_of_parsed(parsed: ParsedForum) -> list[str]:
+def reasons_of_parsed(parsed: ParsedForum, venue: VenueYear) -> list[str]:
     """What is wrong with a forum that parsed: the parser's warnings (skipped, duplicated or orphan
-    replies) and replies under an invitation nobody knows."""
+    replies) and replies under an invitation neither a kind nor the venue's `known_other` names
+    (the catalogue's vocabulary)."""
+    known = set(venue.invitations.known_other)
     reasons = list(parsed.warnings)
     for p in parsed.posts:
         if p.kind != "other":
             continue
         names = [invitation_name(i) for i in (p.parent_invitations + p.invitations)]
-        if not any(n in KNOWN_OTHER_NAMES for n in names):
+        if not any(n in known for n in names):
             reasons.append(f"{parsed.forum_id}: reply {p.note_id} under unknown invitation "
                            f"{(p.invitations or [''])[0]!r}")
     return reasons

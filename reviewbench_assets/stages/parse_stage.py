@@ -42,7 +42,7 @@ def parse_venue(venue: VenueYear, store: Store) -> StageResult:
                     counts["malformed_forums"] += 1
                     continue
                 problems += [{"forum_id": fid, "code": reason_code(r), "detail": r, "parsed": True}
-                             for r in reasons_of_parsed(parsed)]
+                             for r in reasons_of_parsed(parsed, venue)]
                 row = parsed_row(parsed, routing, venue, ordinal, record.get("fetched_at"))
                 counts["forums"] += 1
                 counts["reviews"] += row["num_reviews"]

@@ -105,3 +105,20 @@ def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr20
     assert [(row["forum_id"], row["markdown"]) for row, _ in rows] == [
         ("zzo3Sy3NSX", "text of zzo3Sy3NSX"), ("LateForum1", "")]
     assert rows[1][1]["markdown_error"] == STALE_MARKDOWN  # said, not a silent empty row
+
+
+def test_the_quarantine_vocabulary_is_the_catalogues(iclr2026_raw, iclr2026):
+    """A reply under an invitation the venue does not know is a reason to look; once the catalogue
+    names it as a known harmless reply (`invitations.known_other`), it is not (issue 20.8)."""
+    import copy
+
+    raw = copy.deepcopy(iclr2026_raw)
+    reply = copy.deepcopy(raw["details"]["replies"][0])
+    reply.update(id="SurveyNote1", invitations=["ICLR.cc/2026/Conference/Submission4956/-/Author_Survey"],
+                 replyto=raw["id"])
+    reply.pop("parentInvitations", None)
+    raw["details"]["replies"].append(reply)
+    assert any("SurveyNote1 under unknown invitation" in r for r in quarantine_reasons(raw, iclr2026))
+    known = iclr2026.invitations.model_copy(update={"known_other": [*iclr2026.invitations.known_other,
+                                                                    "Author_Survey"]})
+    assert quarantine_reasons(raw, iclr2026.model_copy(update={"invitations": known})) == []
