@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 PY := .venv/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-HASH := $(shell cat pyproject.toml | sha1sum | cut -c1-12)
+HASH := $(shell cat pyproject.toml replica/pyproject.toml | sha1sum | cut -c1-12)
 STAMP := .venv/.installed-$(HASH)
 STAMP_DEMO := .venv/.installed-demo-$(HASH)
 # The demo's instance and storage, shared by `make demo` and `make ui` (scripts/demo_env.py).
@@ -42,13 +42,14 @@ system-deps-bench: system-deps
 	    texlive-bibtex-extra texlive-fonts-extra cm-super; fi
 
 # The project and the replica's extra: prebuilt wheels only, no compiler.
-$(STAMP_DEMO): pyproject.toml
+# The replica is its own distribution (replica/pyproject.toml), outside the production wheel.
+$(STAMP_DEMO): pyproject.toml replica/pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[replica]'
+	$(PY) -m pip install -q -e . -e ./replica
 	rm -f .venv/.installed-demo-* && touch $(STAMP_DEMO)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml replica/pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install -q --upgrade pip
 	# llama-cpp-python (dev) builds from source: use both cores, skip its examples and tests, and
@@ -60,7 +61,7 @@ $(STAMP): pyproject.toml
 	# with --no-cache-dir (the CI run of f18a1e5 installed in a minute and its server segfaulted).
 	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF" \
 	  $(PY) -m pip install -q --no-cache-dir "$$(grep -o 'llama-cpp-python\[server\]==[0-9.]*' pyproject.toml)"
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev]' -e ./replica
 	rm -f .venv/.installed-* && touch $(STAMP) $(STAMP_DEMO)
 
 setup-demo: system-deps-demo $(STAMP_DEMO)

@@ -22,13 +22,32 @@ def _recipes(target: str) -> str:
 @pytest.mark.parametrize("target", ["demo", "ui", "dev"])
 def test_demo_targets_install_only_what_they_run(target):
     out = _recipes(target)
-    assert "pip install -q -e '.[replica]'" in out
+    assert "pip install -q -e . -e ./replica" in out  # the replica: its own distribution
     assert "[dev]" not in out and "CMAKE" not in out and "postgresql" not in out
 
 
 def test_test_target_installs_everything():
     out = _recipes("test")
-    assert "pip install -q -e '.[dev]'" in out and "postgresql tesseract-ocr" in out
+    assert "pip install -q -e '.[dev]' -e ./replica" in out and "postgresql tesseract-ocr" in out
+
+
+def test_the_production_wheel_holds_no_replica(tmp_path):
+    """`reviewbench`'s wheel packages what exists and nothing of the replica (issue 20.7)."""
+    import sys
+    import zipfile
+
+    src = tmp_path / "src"  # a copy of what a clone has (building in place would leave build/ behind)
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".venv", ".git", "var", "node_modules", "*.egg-info",
+                                                              "build", "test-artifacts", "__pycache__"))
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(src)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    [wheel] = tmp_path.glob("reviewbench-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if n.startswith("openreview_replica/")]
+    assert {n.split("/")[0] for n in names if not n.startswith("reviewbench-")} == {
+        "reviewbench_assets", "resources", "partitions", "ocr_ray"}
+    assert "partitions/venues.yaml" in names
 
 
 def test_demo_and_ui_share_the_instance_and_storage(monkeypatch, tmp_path):
