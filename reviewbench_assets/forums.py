@@ -88,7 +88,7 @@ def _result(r: CrawlResult, api, max_share: float, partition_key: str) -> dg.Mat
         # The cost goal is about the forum JSON; review edit histories are one request per
         # paper with edited reviews (no batch form is known to work on the real API) and shown apart.
         "requests_per_forum": round((r.requests - r.review_edit_requests) / max(r.forums, 1), 4),
-        "review_edit_requests": r.review_edit_requests,
+        "review_edit_requests": r.review_edit_requests, "review_edits_resumed": r.review_edits_resumed,
         "rate_limited": api.stats["rate_limited"], "rate_limit_wait_s": round(api.stats["rate_limit_wait_s"], 1),
         "retries": api.stats["retries"],
         "retries_by_cause": {k[8:]: v for k, v in api.stats.items() if k.startswith("retries_")},

@@ -21,6 +21,10 @@ def crawl_checkpoints(pk: str) -> str:
     return f"checkpoints/forums/{pk}"
 
 
+def review_edit_checkpoints(pk: str) -> str:
+    return f"checkpoints/review_edits/{pk}"
+
+
 def submissions(pk: str) -> str:
     return f"submissions/{pk}.parquet"
 

@@ -9,6 +9,8 @@ notes, and its venue-years are closed: a refresh re-reads the submission pages a
 touched only the forums whose notes changed."""
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -49,6 +51,7 @@ class CrawlResult:
     previews: list[dict] = field(default_factory=list)
     requests: int = 0
     review_edit_requests: int = 0
+    review_edits_resumed: int = 0  # forums whose edit histories came from a checkpoint of a killed run
     elapsed_s: float = 0.0
     raw_path: str = ""
     quarantine_path: str = ""
@@ -190,13 +193,25 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
     status, touched = _compare(records, stored_by_id)
 
     # review edit history (initial ratings) for the forums that are new or changed
-    edit_requests_before = api.stats["requests"]
+    edit_requests_before, edits_resumed = api.stats["requests"], 0
     if review_edits:
         fresh = set(touched)
         todo = [rec for rec in records if rec["forum_id"] in fresh or "review_edits" not in rec]
         edits_progress = progress("forums (review edit histories)", len(todo)) if progress and todo else None
+        ckpt_dir = paths.review_edit_checkpoints(venue.key)
         for rec in todo:
-            rec["review_edits"] = fetch_review_edits(api, rec["note"], venue.invitations.review, venue.api)
+            # One checkpoint per forum, keyed by the tmdates of its notes: a run killed after hours of
+            # edit-history requests resumes at the first forum it had not done (a 429 or an outage
+            # raises before anything is written, so only answers are checkpointed).
+            ckpt = store.path(ckpt_dir, f"{rec['forum_id']}.json")
+            key = hashlib.sha256(json.dumps(note_tmdates(rec["note"]), sort_keys=True).encode()).hexdigest()
+            prev = store.read_json_or_none(ckpt)
+            if isinstance(prev, dict) and prev.get("key") == key and isinstance(prev.get("edits"), dict):
+                rec["review_edits"] = prev["edits"]
+                edits_resumed += 1
+            else:
+                rec["review_edits"] = fetch_review_edits(api, rec["note"], venue.invitations.review, venue.api)
+                store.write_json(ckpt, {"key": key, "edits": rec["review_edits"]})
             if edits_progress is not None:
                 edits_progress.advance()
     edit_requests = api.stats["requests"] - edit_requests_before
@@ -216,6 +231,7 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
     return CrawlResult(forums=n, mode=mode, status=status, touched=touched, refresh=refresh,
                        forums_by_query=dict(counts), errors=errors, quarantined=quarantined,
                        previews=previews, requests=requests, review_edit_requests=edit_requests,
+                       review_edits_resumed=edits_resumed,
                        elapsed_s=time.time() - started, raw_path=raw_path, quarantine_path=quarantine_path)
 
 

@@ -112,3 +112,37 @@ def test_unusable_note_is_kept_as_an_error_not_a_crash(tmp_path, venue):
     assert result.forums == 2
     assert [e["forum_id"] for e in result.errors] == ["forum001"]
     assert any(q["forum_id"] == "forum001" and "without content" in q["reasons"][0] for q in result.quarantined)
+
+
+class _Outage(Exception):
+    pass
+
+
+def test_review_edit_histories_resume_after_a_kill(tmp_path, venue):
+    """Edit histories are checkpointed per forum as they come: a run stopped halfway (here by an
+    outage on the fourth forum's history) loses none of the three it had, and the next run asks
+    only for the rest; the raw file is published once, at the end."""
+    store = store_from_uri(str(tmp_path))
+    notes = _forums(6)
+    for n in notes:  # every forum has an edited review: one /notes/edits request each
+        review = next(r for r in n["details"]["replies"] if r["invitations"][0].endswith("/-/Official_Review"))
+        review["tmdate"] = int(review["tcdate"]) + 1000
+    api = FakeApi(notes)
+    real = api.get_json
+
+    def failing(path, params=None):
+        if path == "/notes/edits" and sum(p == "/notes/edits" for p, _ in api.calls) == 3:
+            raise _Outage("api2.openreview.net unreachable")
+        return real(path, params)
+
+    api.get_json = failing
+    with pytest.raises(_Outage):
+        refresh_venue(venue, store, api, api)
+    assert not store.exists(store.path(paths.raw_forums(venue.key)))  # nothing published
+    api.get_json = real
+    api.calls.clear()
+    result = refresh_venue(venue, store, api, api)
+    assert result.review_edits_resumed == 3
+    assert sum(p == "/notes/edits" for p, _ in api.calls) == 3  # the other three forums only
+    stored = list(store.iter_jsonl(store.path(paths.raw_forums(venue.key))))
+    assert all("review_edits" in r for r in stored) and len(stored) == 6
