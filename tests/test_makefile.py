@@ -48,6 +48,7 @@ def test_the_production_wheel_holds_no_replica(tmp_path):
     assert {n.split("/")[0] for n in names if not n.startswith("reviewbench-")} == {
         "reviewbench_assets", "resources", "partitions", "ocr_ray"}
     assert "partitions/venues.yaml" in names
+    assert "reviewbench_assets/domain/templates/dataset_card.md" in names  # the card's template
 
 
 def test_demo_and_ui_share_the_instance_and_storage(monkeypatch, tmp_path):

@@ -9,9 +9,9 @@ data, and ``dataset_info`` (features from REVIEWBENCH_SCHEMA, splits with their 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
 import pyarrow as pa
-import yaml
 
 from partitions.catalogue import catalogue
 
@@ -42,6 +42,8 @@ __all__ = [
 ]
 
 PRETTY_NAME = "ReviewBench A Multi-Conference Peer-Review Corpus"
+# The card's text, a Jinja template rendered by huggingface_hub's DatasetCard.from_template.
+TEMPLATE = Path(__file__).parent / "templates" / "dataset_card.md"
 TASK_CATEGORIES = ["text-generation", "text-classification", "summarization", "question-answering"]
 TAGS = ["peer-review", "openreview", "scientific-papers", "nlp", "benchmarking", "meta-science"]
 
@@ -190,190 +192,66 @@ def card_front_matter(
 # --------------------------------------------------------------------------------------------
 
 
-def _body(
-    stats: dict[str, SplitStats],
-    extra_configs: dict | None,
-    generated_at: str,
-    title: str,
-    config_counts: dict | None = None,
-    plots: dict[str, str] | None = None,
-) -> str:
+def _context(stats: dict[str, SplitStats], extra_configs: dict | None, generated_at: str, title: str,
+             config_counts: dict | None, plots: dict[str, str] | None) -> dict:
+    """What the card template (`templates/dataset_card.md`) shows, as formatted cells."""
     splits = with_data(stats)
     papers = sum(s.papers for s in splits)
-    reviews = sum(s.reviews for s in splits)
-    pages = sum(s.pages for s in splits)
+    accepted = sum(s.accepted for s in splits)
     n_vy = sum(len(s.venue_years) for s in splits)
-    years = sorted(
-        {vy.year for s in splits for vy in s.venue_years.values() if vy.year is not None}
-    )
-    out: list[str] = []
-    w = out.append
-    w(f"# {title}\n")
-    w(
-        "A multi-conference corpus of **peer-reviewed papers + their reviews + author rebuttals + "
-        "acceptance decisions**, harvested from [OpenReview](https://openreview.net) and aligned "
-        "with **OCR'd full-text markdown** of each paper's initial submission.\n"
-    )
-    w(f"- **{fmt_int(papers)}** papers")
-    w(f"- **{fmt_int(reviews)}** reviews")
-    w(f"- **{fmt_int(pages)}** OCR'd PDF pages (markdown inlined per row)")
-    span = f", **{years[0]} – {years[-1]}**" if years else ""
-    w(f"- **{plural(len(splits), 'conference')}**, **{plural(n_vy, 'venue/year combination')}**{span}")
-    w(f"- Generated: {generated_at}\n")
-    w("```python")
-    w("from datasets import load_dataset")
-    w('ds = load_dataset("<path or repo id>")')
-    w("print(ds)")
-    w("# DatasetDict({")
-    for s in splits:
-        w(f"#     {s.split}: Dataset(num_rows={s.num_examples})")
-    w("# })")
-    w("```\n")
-
-    # Per-split totals.
-    w("## Splits\n")
-    w("One **split per conference family**. Within a split, filter by `year`, `venue_id`, or "
-      "`track` for slicing.\n")
-    w("| Split | Venue-years | Papers | Reviews | Pages | Accepted | Acceptance rate | "
-      "Shards | Parquet bytes |")
-    w("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for s in splits:
-        w(
-            f"| {s.split} | {', '.join(sorted(s.venue_years))} | {fmt_int(s.papers)} | "
-            f"{fmt_int(s.reviews)} | {fmt_int(s.pages)} | {fmt_int(s.accepted)} | "
-            f"{fmt_rate(s.accepted, s.papers)} | {len(s.files)} | {fmt_int(s.num_bytes)} |"
-        )
-    w(
-        f"| **total** | {n_vy} | **{fmt_int(papers)}** | **{fmt_int(reviews)}** | "
-        f"**{fmt_int(pages)}** | {fmt_int(sum(s.accepted for s in splits))} | "
-        f"{fmt_rate(sum(s.accepted for s in splits), papers)} | "
-        f"{sum(len(s.files) for s in splits)} | {fmt_int(sum(s.num_bytes for s in splits))} |\n"
-    )
-    empty = [s for s in ordered_splits(stats) if stats[s].num_examples == 0]
-    if empty:
-        w(f"Splits without data (not listed in `configs`): {', '.join(empty)}.\n")
-
-    # Per venue-year.
-    w("## Statistics per venue-year\n")
-    w("| Split | Venue-year | Conference | Year | Track | Papers | Reviews | Reviews/paper | "
-      "Pages | Pages/paper | Accepted | Acceptance rate | Mean rating |")
-    w("|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    years = sorted({vy.year for s in splits for vy in s.venue_years.values() if vy.year is not None})
+    venue_years = []
     for s in splits:
         for key in sorted(s.venue_years):
             vy = s.venue_years[key]
-            w(
-                f"| {s.split} | `{key}` | {vy.conference} | {vy.year if vy.year is not None else '–'}"
-                f" | {vy.track or 'main'} | {fmt_int(vy.papers)} | {fmt_int(vy.reviews)} | "
-                f"{fmt_num(vy.reviews / vy.papers if vy.papers else None)} | {fmt_int(vy.pages)} | "
-                f"{fmt_num(vy.pages / vy.papers_with_markdown if vy.papers_with_markdown else None)}"
-                f" | {fmt_int(vy.accepted)} | {fmt_rate(vy.accepted, vy.papers)} | "
-                f"{fmt_num(vy.mean_rating)} |"
-            )
-    w("")
-    w(
-        "*Venue-year* is `<conference>-<year>` plus `-<track>` when the track is not `main`. "
-        "*Pages* counts `markdown.count(\"\\n\\n---\\n\\n\") + 1` over papers with non-empty "
-        "markdown (pages/paper is over those papers). *Accepted*: a `decision` starting with "
-        "\"Accept\" counts as accepted and one mentioning reject/withdraw as not; without such a "
-        "decision the final `venue` string decides (accepted unless empty or containing "
-        "\"Reject\", \"Withdrawn\", \"Desk Rejected\" or \"Submitted to\"). Withdrawn, "
-        "desk-rejected and rejected papers are rows too, so the acceptance rate is over every "
-        "submission, rolling venues (TMLR) included. *Mean rating* is over the numeric `rating` of "
-        "every review in `reviews_json`; rating scales differ between venues.\n"
-    )
-
-    # Score distributions.
-    w("## Rating distributions\n")
-    w("Distribution of the numeric `rating` field of every review (`reviews_json`), per split.\n")
+            venue_years.append({
+                "split": s.split, "key": key, "conference": vy.conference,
+                "year": vy.year if vy.year is not None else "–", "track": vy.track or "main",
+                "papers": fmt_int(vy.papers), "reviews": fmt_int(vy.reviews),
+                "reviews_per_paper": fmt_num(vy.reviews / vy.papers if vy.papers else None), "pages": fmt_int(vy.pages),
+                "pages_per_paper": fmt_num(vy.pages / vy.papers_with_markdown if vy.papers_with_markdown else None),
+                "accepted": fmt_int(vy.accepted), "rate": fmt_rate(vy.accepted, vy.papers),
+                "mean_rating": fmt_num(vy.mean_rating)})
+    ratings = []
     for s in splits:
         counts = s.rating_counts()
-        n = sum(counts.values())
-        w(f"### {s.split}\n")
-        w(
-            f"{fmt_int(n)} rated reviews; mean {fmt_num(mean_rating(counts))}, "
-            f"median {fmt_num(median_rating(counts))}.\n"
-        )
-        if plots and s.split in plots:
-            w(f"![{s.split} rating distribution per venue-year]({plots[s.split]})\n")
-        w("```text")
-        w(rating_histogram(counts))
-        w("```\n")
-
-    # Schema.
-    w("## Schema\n")
-    w("Each row is one paper. The default config has exactly these columns:\n")
-    w("| Column | Type | Notes |")
-    w("|---|---|---|")
-    for f in REVIEWBENCH_SCHEMA:
-        typ = f"list<{f.type.value_type}>" if pa.types.is_list(f.type) else str(f.type)
-        w(f"| `{f.name}` | `{typ}` | {COLUMN_DESCRIPTIONS.get(f.name, '')} |")
-    w("")
-    sep = PAGE_SEPARATOR.encode("unicode_escape").decode()
-    w(f"Page boundaries inside `markdown` are marked with `{sep}`.\n")
-    w("### Decoding `reviews_json`\n")
-    w("`reviews_json` is `json.dumps(list[dict])`:\n")
-    w("```python")
-    w("import json")
-    w(f'df = ds["{splits[0].split if splits else "iclr"}"].to_pandas()')
-    w('df["reviews"] = df["reviews_json"].map(json.loads)')
-    w("```\n")
-    w(
-        f"Each review dict is the **union of all review forms** ({len(REVIEW_FIELDS)} fields); "
-        "absent text fields are `\"\"`, absent scores `None`.\n"
-    )
-    w("| Kind | Fields |")
-    w("|---|---|")
-    for kind, fields in (
-        ("text", REVIEW_TEXT_FIELDS),
-        ("score (numeric or null)", REVIEW_SCORE_FIELDS),
-        ("flag (bool or null)", REVIEW_FLAG_FIELDS),
-        ("dict (venue-specific leftovers)", REVIEW_DICT_FIELDS),
-        ("score trajectory: `[{time, rating, confidence, edit_id}]` oldest first, from the review's "
-         "edit history (one point if never edited, `[]` if edited but the history was not crawled)",
-         REVIEW_HISTORY_FIELDS),
-    ):
-        w(f"| {kind} | {', '.join(f'`{x}`' for x in fields)} |")
-    w("")
-
-    if extra_configs:
-        w("## Other configs\n")
-        w("| Config | Splits | Load with |")
-        w("|---|---|---|")
-        for name in sorted(extra_configs):
-            names = [f["split"] for f in _config_files(name, extra_configs[name])]
-            if names:
-                w(f"| `{name}` | {', '.join(names)} | `load_dataset(<path>, \"{name}\")` |")
-        w("")
-        if config_counts:
-            w("Examples per config, conference and split:\n")
-            w("| Config | Conference | Split | Examples |")
-            w("|---|---|---|---:|")
-            for name in sorted(config_counts):
-                for conf in ordered_splits(config_counts[name]):
-                    for part, n in sorted(config_counts[name][conf].items()):
-                        w(f"| `{name}` | {conf} | {part} | {fmt_int(n)} |")
-            w("")
-        if any(n in extra_configs for n in TRAIN_TEST_CONFIGS):
-            w(
-                "`review` and `rebuttal` follow the Re^2 record shapes: `review` has one record per "
-                "paper (reviews with `initial_score` / `final_score`, `metareview`, `decision`); "
-                "`rebuttal` one record per paper and reviewer, `messages` with roles "
-                "system / user / assistant (the reviewer speaks as `assistant`, the authors as "
-                "`user`; global responses appear in user messages as marked reference context). "
-                "Both carry provenance (`revision_rule`, `pdf_sha256`, `ocr_engine`, `ocr_model`, "
-                "`crawled_at`, and for dialogues the note ids of every message and who merged "
-                "it: `merged_by`). `train`/`test` is decided by the forum id alone "
-                "(sha256 of the id), the same rule in both configs, so no paper is in both "
-                "splits. `initial_score` is only filled for reviews never modified after "
-                "posting (`initial_score_source`); edited reviews have it null.\n"
-            )
-
-    w("## License\n")
-    w(
-        "Released under [CC BY 4.0](https://creativecommons.org/licenses/by/4.0/). Paper full "
-        "text and review text remain the intellectual property of their respective authors.\n"
-    )
-    return "\n".join(out)
+        ratings.append({"split": s.split, "rated": fmt_int(sum(counts.values())), "mean": fmt_num(mean_rating(counts)),
+                        "median": fmt_num(median_rating(counts)), "plot": (plots or {}).get(s.split),
+                        "histogram": rating_histogram(counts)})
+    other = [{"name": name, "splits": ", ".join(f["split"] for f in _config_files(name, extra_configs[name]))}
+             for name in sorted(extra_configs or {}) if _config_files(name, extra_configs[name])]
+    counts_rows = [{"name": name, "conference": conf, "part": part, "n": fmt_int(n)}
+                   for name in sorted(config_counts or {}) for conf in ordered_splits(config_counts[name])
+                   for part, n in sorted(config_counts[name][conf].items())]
+    review_fields = [
+        ("text", REVIEW_TEXT_FIELDS), ("score (numeric or null)", REVIEW_SCORE_FIELDS),
+        ("flag (bool or null)", REVIEW_FLAG_FIELDS), ("dict (venue-specific leftovers)", REVIEW_DICT_FIELDS),
+        ("score trajectory: `[{time, rating, confidence, edit_id}]` oldest first, from the review's edit "
+         "history (one point if never edited, `[]` if edited but the history was not crawled)",
+         REVIEW_HISTORY_FIELDS)]
+    return {
+        "title": title, "generated_at": generated_at,
+        "totals": {"papers": fmt_int(papers), "reviews": fmt_int(sum(s.reviews for s in splits)),
+                   "pages": fmt_int(sum(s.pages for s in splits)), "conferences": plural(len(splits), "conference"),
+                   "venue_years_text": plural(n_vy, "venue/year combination"), "venue_years": n_vy,
+                   "span": f", **{years[0]} – {years[-1]}**" if years else "", "accepted": fmt_int(accepted),
+                   "rate": fmt_rate(accepted, papers), "shards": sum(len(s.files) for s in splits),
+                   "bytes": fmt_int(sum(s.num_bytes for s in splits))},
+        "splits": [{"split": s.split, "num_examples": s.num_examples, "venue_years": ", ".join(sorted(s.venue_years)),
+                    "papers": fmt_int(s.papers), "reviews": fmt_int(s.reviews), "pages": fmt_int(s.pages),
+                    "accepted": fmt_int(s.accepted), "rate": fmt_rate(s.accepted, s.papers), "shards": len(s.files),
+                    "bytes": fmt_int(s.num_bytes)} for s in splits],
+        "empty": ", ".join(s for s in ordered_splits(stats) if stats[s].num_examples == 0),
+        "venue_years": venue_years, "ratings": ratings,
+        "columns": [{"name": f.name, "notes": COLUMN_DESCRIPTIONS.get(f.name, ""),
+                     "type": f"list<{f.type.value_type}>" if pa.types.is_list(f.type) else str(f.type)}
+                    for f in REVIEWBENCH_SCHEMA],
+        "page_separator": PAGE_SEPARATOR.encode("unicode_escape").decode(),
+        "first_split": splits[0].split if splits else "iclr", "review_field_count": len(REVIEW_FIELDS),
+        "review_fields": [(kind, ", ".join(f"`{x}`" for x in fields)) for kind, fields in review_fields],
+        "other_configs": other, "config_counts": counts_rows,
+        "re2": any(n in (extra_configs or {}) for n in TRAIN_TEST_CONFIGS),
+    }
 
 
 def card_for_ui(text: str) -> str:
@@ -396,7 +274,8 @@ def render_dataset_card(
     config_counts: dict | None = None,
     plots: dict[str, str] | None = None,
 ) -> str:
-    """``README.md`` text: YAML front matter (``yaml.safe_dump``) + markdown statistics.
+    """``README.md`` text: YAML front matter (``huggingface_hub.DatasetCardData``) + the markdown of
+    ``templates/dataset_card.md`` (``DatasetCard.from_template``), read back once to check it.
 
     ``stats`` maps split name -> SplitStats; splits with ``num_examples == 0`` are left out of
     ``configs`` and ``dataset_info``. ``extra_configs`` maps config name -> the splits it has
@@ -406,12 +285,14 @@ def render_dataset_card(
     Arrow estimate (HF semantics; ``SplitStats.dataset_bytes``), ``download_size`` the sum of the
     Parquet file sizes (``SplitStats.num_bytes``).
     """
-    header = yaml.safe_dump(
-        card_front_matter(stats, extra_configs, pretty_name),
-        sort_keys=False,
-        allow_unicode=True,
-        default_flow_style=False,
-        width=1000,
-    )
-    body = _body(stats, extra_configs, generated_at, title, config_counts, plots)
-    return f"---\n{header}---\n\n{body}"
+    from huggingface_hub import DatasetCard, DatasetCardData
+
+    header = card_front_matter(stats, extra_configs, pretty_name)
+    card = DatasetCard.from_template(
+        DatasetCardData(**header), template_path=str(TEMPLATE),
+        **_context(stats, extra_configs, generated_at, title, config_counts, plots))
+    # Read back as the Hub reads it: the front matter must be the header we meant, whole.
+    again = DatasetCard(str(card)).data.to_dict()
+    if again.get("configs") != header["configs"] or again.get("dataset_info") != header.get("dataset_info"):
+        raise ValueError("dataset card: the rendered YAML front matter does not read back as written")
+    return str(card).rstrip("\n") + "\n"
