@@ -218,6 +218,16 @@ def _context(stats: dict[str, SplitStats], extra_configs: dict | None, generated
         ratings.append({"split": s.split, "rated": fmt_int(sum(counts.values())), "mean": fmt_num(mean_rating(counts)),
                         "median": fmt_num(median_rating(counts)), "plot": (plots or {}).get(s.split),
                         "histogram": rating_histogram(counts)})
+    moves = []
+    for s in splits:
+        for key in sorted(s.venue_years):
+            m = s.venue_years[key].moves
+            if m.get("tracked"):
+                n = m["tracked"]
+                moves.append({"split": s.split, "key": key, "tracked": fmt_int(n), "edited": fmt_int(m.get("edited", 0)),
+                              "changed": fmt_rate(m.get("changed", 0), n), "up": fmt_int(m.get("up", 0)),
+                              "down": fmt_int(m.get("down", 0)), "initial": fmt_num(m.get("initial_sum", 0) / n),
+                              "final": fmt_num(m.get("final_sum", 0) / n)})
     other = [{"name": name, "splits": ", ".join(f["split"] for f in _config_files(name, extra_configs[name]))}
              for name in sorted(extra_configs or {}) if _config_files(name, extra_configs[name])]
     counts_rows = [{"name": name, "conference": conf, "part": part, "n": fmt_int(n)}
@@ -242,7 +252,8 @@ def _context(stats: dict[str, SplitStats], extra_configs: dict | None, generated
                     "accepted": fmt_int(s.accepted), "rate": fmt_rate(s.accepted, s.papers), "shards": len(s.files),
                     "bytes": fmt_int(s.num_bytes)} for s in splits],
         "empty": ", ".join(s for s in ordered_splits(stats) if stats[s].num_examples == 0),
-        "venue_years": venue_years, "ratings": ratings,
+        "venue_years": venue_years, "ratings": ratings, "moves": moves,
+        "moves_plots": [(split, path) for split, path in sorted((plots or {}).items()) if split.endswith(":moves")],
         "columns": [{"name": f.name, "notes": COLUMN_DESCRIPTIONS.get(f.name, ""),
                      "type": f"list<{f.type.value_type}>" if pa.types.is_list(f.type) else str(f.type)}
                     for f in REVIEWBENCH_SCHEMA],

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pyarrow as pa
@@ -85,6 +84,10 @@ class VenueYearStats:
     papers_with_markdown: int = 0
     accepted: int = 0  # see is_accepted()
     rating_counts: dict[float, int] = field(default_factory=dict)  # rating value -> reviews
+    # How ratings moved during the discussion, over the reviews whose trajectory is known
+    # (`score_history` with a numeric rating at both ends): tracked, edited (more than one point),
+    # changed / up / down (last rating against the first), and the sums of first and last ratings.
+    moves: dict[str, float] = field(default_factory=dict)
 
     @property
     def acceptance_rate(self) -> float | None:
@@ -107,6 +110,8 @@ class VenueYearStats:
         self.accepted += other.accepted
         for v, c in other.rating_counts.items():
             self.rating_counts[v] = self.rating_counts.get(v, 0) + c
+        for k, v in other.moves.items():
+            self.moves[k] = self.moves.get(k, 0) + v
 
     def to_dict(self) -> dict:
         return {
@@ -121,6 +126,7 @@ class VenueYearStats:
             "accepted": self.accepted,
             # JSON keys are strings; sorted for stable output.
             "rating_counts": {repr(float(k)): v for k, v in sorted(self.rating_counts.items())},
+            "moves": dict(sorted(self.moves.items())),
         }
 
     @classmethod
@@ -231,21 +237,31 @@ class StatsAccumulator:
                 vy.papers_with_markdown += 1
             if is_accepted(decision[i], venue[i]):
                 vy.accepted += 1
-            for r in _ratings(reviews_json[i]):
-                vy.rating_counts[r] = vy.rating_counts.get(r, 0) + 1
+            for review in _reviews(reviews_json[i]):
+                r = parse_rating(review.get("rating"))
+                if r is not None:
+                    vy.rating_counts[r] = vy.rating_counts.get(r, 0) + 1
+                _add_move(vy.moves, review.get("score_history"))
 
 
-def _ratings(reviews_json: str | None) -> Iterator[float]:
+def _reviews(reviews_json: str | None) -> list[dict]:
     if not reviews_json:
-        return
+        return []
     try:
         reviews = json.loads(reviews_json)
     except (TypeError, ValueError):
+        return []
+    return [r for r in reviews if isinstance(r, dict)] if isinstance(reviews, list) else []
+
+
+def _add_move(moves: dict[str, float], history) -> None:
+    """Count one review's trajectory (see VenueYearStats.moves)."""
+    if not isinstance(history, list) or not history:
         return
-    if not isinstance(reviews, list):
+    first = parse_rating(history[0].get("rating")) if isinstance(history[0], dict) else None
+    last = parse_rating(history[-1].get("rating")) if isinstance(history[-1], dict) else None
+    if first is None or last is None:
         return
-    for review in reviews:
-        if isinstance(review, dict):
-            r = parse_rating(review.get("rating"))
-            if r is not None:
-                yield r
+    for key, n in (("tracked", 1), ("edited", len(history) > 1), ("changed", last != first), ("up", last > first),
+                   ("down", last < first), ("initial_sum", first), ("final_sum", last)):
+        moves[key] = moves.get(key, 0) + n

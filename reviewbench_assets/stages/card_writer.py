@@ -69,4 +69,22 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
         rel = f"plots/{s.split}_ratings.png"
         _publish(fs, out_dir, rel, buf.getvalue())
         out[s.split] = rel
+        moved = {k: v.moves for k, v in sorted(s.venue_years.items()) if v.moves.get("edited")}
+        if moved:  # mean rating at posting vs final, per venue-year with edited reviews
+            fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
+            xs = range(len(moved))
+            ax.bar([x - 0.2 for x in xs], [m["initial_sum"] / m["tracked"] for m in moved.values()], 0.4,
+                   label="at posting")
+            ax.bar([x + 0.2 for x in xs], [m["final_sum"] / m["tracked"] for m in moved.values()], 0.4, label="final")
+            ax.set_xticks(list(xs), list(moved), fontsize=7)
+            ax.set_ylabel("mean rating")
+            ax.set_title(f"{s.split}: how ratings moved during the discussion")
+            ax.legend(fontsize=7)
+            fig.tight_layout()
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", metadata={"Software": None})
+            plt.close(fig)
+            rel = f"plots/{s.split}_rating_moves.png"
+            _publish(fs, out_dir, rel, buf.getvalue())
+            out[f"{s.split}:moves"] = rel
     return out

@@ -29,7 +29,7 @@ from reviewbench_assets.stages.corpus_writer import (
 from reviewbench_assets.stages.re2_writer import config_split_reader
 from reviewbench_assets.stages.shard_files import join_path, list_files
 
-PART_VERSION = 1  # bump when what a part holds changes: every part is rewritten once
+PART_VERSION = 2  # bump when what a part holds changes: every part is rewritten once (2: rating moves)
 CONFIG_DIRS = ("data", "provenance", "review", "rebuttal")
 
 

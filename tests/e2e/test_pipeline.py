@@ -113,6 +113,14 @@ def test_the_corpus_loads_with_datasets(built, fixtures):
     assert "plots/iclr_ratings.png" in card and "iclr-2024" in card
     png = open(f"{root}/{paths.CORPUS_DIR}/plots/iclr_ratings.png", "rb").read()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
+    # score trajectories from the crawled edit histories: the replica's reviewers edit after rebuttals
+    moved = card.split("## How ratings moved during the discussion")[1].split("\n## ")[0]
+    assert "`iclr-2024`" in moved and "plots/iclr_rating_moves.png" in moved, moved[:2000]
+    # iclr-2020 (v1): the replica's reviewers revise ratings after the rebuttal, and the crawl reads
+    # the v1 references (iclr-2024's replica reviews have no rating edits: a row, unchanged)
+    row = next(line for line in moved.splitlines() if "`iclr-2020`" in line)
+    tracked, edited, changed, up, down = [c.strip() for c in row.split("|")[3:8]]
+    assert int(edited.replace(",", "")) > 0 and int(up.replace(",", "")) + int(down.replace(",", "")) > 0
 
 
 def test_rematerialize_reuses_checkpoints_and_downloads_nothing(built, replica):
