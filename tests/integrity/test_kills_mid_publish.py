@@ -1,0 +1,116 @@
+"""A set of files appears together or not at all (resources/store_publish.py): a run killed while
+moving its files into place leaves a journal that the next `Store.recover()` replays, and staging
+files of dead runs are removed by the next publication into their folder, never a live run's."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+
+import pytest
+
+from resources import store_publish
+from resources.store import store_from_uri
+from resources.store_publish import HOST_TAG, JOURNAL_DIR
+
+
+def _store(root: str, s3: dict | None):
+    return store_from_uri(root, s3) if s3 else store_from_uri(root)
+
+
+def _killed_mid_commit(root: str, s3: dict | None = None) -> None:
+    """Publish rows + provenance, dying (no cleanup, like kill -9) after the first move."""
+    store = _store(root, s3)
+    real_move, moves = store_publish._move, []
+
+    def move_then_die(fs, tmp, final):
+        if moves:
+            os._exit(137)
+        moves.append(final)
+        return real_move(fs, tmp, final)
+
+    store_publish._move = move_then_die
+    with store.publish() as pub:
+        for name, text in (("rows/a.parquet", b"new rows"), ("rows/a.provenance.parquet", b"new prov")):
+            with store.fs.open_output_stream(pub.target(store.path(name))) as f:
+                f.write(text)
+
+
+@pytest.mark.parametrize("where", ["local", "s3"])
+def test_a_set_killed_while_moving_is_made_whole_by_the_next_reader(tmp_path, where, request):
+    s3 = None
+    root = str(tmp_path)
+    if where == "s3":  # moto_server over HTTP: a move is a server-side copy + delete
+        bucket = request.getfixturevalue("s3_bucket")
+        endpoint = request.getfixturevalue("moto_endpoint")
+        s3 = {"endpoint_override": endpoint.removeprefix("http://"), "scheme": "http", "region": "us-east-1",
+              "access_key": "testing-key", "secret_key": "testing-secret"}
+        root = f"s3://{bucket}/root"
+    store = _store(root, s3)
+    store.write_bytes(store.path("rows/a.parquet"), b"old rows")
+    store.write_bytes(store.path("rows/a.provenance.parquet"), b"old prov")
+    proc = multiprocessing.get_context("fork").Process(target=_killed_mid_commit, args=(root, s3))
+    proc.start()
+    proc.join(60)
+    assert proc.exitcode == 137
+    # the kill left the set mixed: this run's rows beside the previous run's provenance ...
+    assert store.read_bytes(store.path("rows/a.parquet")) == b"new rows"
+    assert store.read_bytes(store.path("rows/a.provenance.parquet")) == b"old prov"
+    assert len(store.list_files(store.path(JOURNAL_DIR))) == 1
+    # ... until the next run opens the store: the journal is replayed, the set is whole
+    assert store.recover() == {"recovered": 1, "moved": 1}
+    assert store.read_bytes(store.path("rows/a.provenance.parquet")) == b"new prov"
+    assert store.list_files(store.path(JOURNAL_DIR)) == []
+    assert [p for p in store.list_files(store.path("rows")) if "/." in p] == []
+    assert store.recover() == {"recovered": 0, "moved": 0}
+
+
+def test_dead_runs_staging_is_removed_and_live_ones_kept(tmp_path):
+    store = store_from_uri(str(tmp_path))
+    dead_pid = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True).stdout.strip()
+    (tmp_path / "rows").mkdir()
+    dead = tmp_path / "rows" / f".a.parquet.tmp-{HOST_TAG}.{dead_pid}.0badc0de-0"
+    live = tmp_path / "rows" / f".b.parquet.tmp-{HOST_TAG}.{os.getppid()}.0badc0de-0"
+    dead.write_bytes(b"half a file")
+    live.write_bytes(b"being written")
+    store.write_bytes(store.path("rows/c.parquet"), b"c")
+    assert not dead.exists() and live.exists()
+    assert (tmp_path / "rows" / "c.parquet").read_bytes() == b"c"
+
+
+def test_a_pending_journals_staging_files_are_kept_for_its_replay(tmp_path):
+    """The staging files a dead run's journal still has to move are not "dead staging": the next
+    publication into their folder leaves them, and the replay then moves them into place."""
+    proc = multiprocessing.get_context("fork").Process(target=_killed_mid_commit, args=(str(tmp_path),))
+    proc.start()
+    proc.join(30)
+    assert proc.exitcode == 137
+    store = store_from_uri(str(tmp_path))
+    pending = [p for p in (tmp_path / "rows").iterdir() if p.name.startswith(".")]
+    assert len(pending) == 1  # the provenance the dead run had not moved yet
+    store.write_bytes(store.path("rows/b.parquet"), b"another step")  # publishes into the same folder
+    assert pending[0].exists()
+    assert store.recover()["moved"] == 1
+    assert (tmp_path / "rows" / "a.provenance.parquet").read_bytes() == b"new prov"
+
+
+def test_a_truncated_crawl_line_fails_the_parse_naming_file_and_line(tmp_path):
+    """A raw forums file cut in the middle of a line (disk full, a copy interrupted) is no forum to
+    parse around: parsed_forums stops, naming the file and the line, and publishes nothing."""
+    from partitions.catalogue import catalogue
+    from resources.store import CorruptFileError
+    from reviewbench_assets import paths
+    from reviewbench_assets.stages.parse_stage import parse_venue
+
+    venue = catalogue().get("iclr-2024")
+    store = store_from_uri(str(tmp_path))
+    raw = tmp_path / paths.raw_forums(venue.key)
+    raw.parent.mkdir(parents=True)
+    raw.write_text('{"forum_id": "a", "note": {"id": "a", "content": {}, "details": {"replies": []}}}\n'
+                   '{"forum_id": "b", "note": {"id": "b", "con')
+    with pytest.raises(CorruptFileError, match=r"iclr-2024\.jsonl.*line 2"):
+        parse_venue(venue, store)
+    assert not (tmp_path / paths.parsed(venue.key)).exists()
+    assert [p for p in (tmp_path / "parsed").iterdir()] == []  # no staging left behind either
