@@ -14,7 +14,7 @@ DEMO_HOME := $(CURDIR)/var/demo/dagster_home
 DEV_HOME := $(CURDIR)/.dagster_home
 DEV_STORAGE ?= $(CURDIR)/var/storage
 
-.PHONY: setup setup-demo system-deps system-deps-demo system-deps-bench demo ui test bench katex dev clean
+.PHONY: setup setup-demo system-deps system-deps-demo system-deps-bench demo ui test bench bench-scale katex dev clean
 
 # What the demo, `make ui` and `make dev` need: chromium (Playwright drives it to read /revisions).
 system-deps-demo:
@@ -83,6 +83,10 @@ test: setup katex
 
 bench: setup system-deps-bench katex
 	$(PY) -m benchmarks.run_all
+
+# One venue-year at 500 and 5,000 forums through every asset (most of an hour on two cores).
+bench-scale: setup
+	$(PY) -m benchmarks.scale_chain
 
 # KaTeX for the full-text math tests (benchmarks/fulltext/math_score.py), from the committed lockfile
 katex:
