@@ -15,9 +15,10 @@ selector of ours decides the answer. The DOM is used only to know the page has f
 (`.alert-danger` "Error: ..."), the page-level `.error-display`, or the redirect to `/challenge`
 that a ChallengeRequiredError causes.
 
-Every request the page sends to an API host, and its own navigation, waits for the shared
-RateLimiter first (Playwright route interception), and every request the page makes is counted per
-forum. The page's repeat lookups are answered in the browser from what the run already holds
+Every request the page sends to an API host waits for the shared RateLimiter first (Playwright
+route interception), the page's own navigation for a limiter at the configured minimum interval
+(openreview.net's pages are not the API whose 429s teach the shared one its pace), and every
+request the page makes is counted per forum. The page's repeat lookups are answered in the browser from what the run already holds
 (`LocalAnswers`): the submission note from the crawl (step 1, on both API versions) and the
 invitations the page already received for an earlier forum (step 2 on v1), so only the revision
 history itself reaches OpenReview. One browser, a bounded pool of long-lived pages, per-page timeouts and retries. The reader
@@ -75,6 +76,9 @@ class LocalAnswers:
         self.asked: set[str] = set()  # ids of queries answered (found or not: the API omits unknown ids)
         self.answered = 0
         self.lock = asyncio.Lock()  # invitations queries, one at a time (made lazily in the loop)
+        # The page loads themselves go to openreview.net, not to the API whose 429s teach the shared
+        # limiter its pace: they keep the configured minimum interval only.
+        self.web_limiter = RateLimiter()
         # Playwright turns the HTTP cache off when requests are routed: the site's cacheable
         # scripts (openreview.net serves them `max-age=31536000, immutable`) are kept here instead.
         self.assets: dict[str, tuple[int, dict, bytes]] = {}
@@ -174,8 +178,10 @@ async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callab
 
     async def send(route, api: bool, learn: bool = False) -> None:
         req = route.request
-        if api or req.resource_type == "document":
+        if api:
             await asyncio.to_thread(limiter.wait)  # the same budget as the API client
+        elif req.resource_type == "document":  # the site's own page: polite, but not the API's budget
+            await asyncio.to_thread(local.web_limiter.wait)
         state.counts["all"] += 1
         if api:
             state.counts["api"] += 1
@@ -335,5 +341,6 @@ class BrowserResource(dg.ConfigurableResource):
         so the page's note lookup is answered without a request (`LocalAnswers`)."""
         api_urls = api_urls or {}
         local = LocalAnswers(notes, {_origin(u): v for v, u in api_urls.items()})
+        local.web_limiter = RateLimiter((limiter or RateLimiter()).min_interval_s)
         return asyncio.run(_scrape_all(self, web_url.rstrip("/"), token, forum_ids,
                                        limiter or RateLimiter(), on_done, api_urls, local))

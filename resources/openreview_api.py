@@ -138,6 +138,16 @@ class RateLimiter:
         self._lock = threading.Lock()
         self._next = 0.0
         self._times: deque[float] = deque(maxlen=self.HISTORY)
+        # told (interval_s, next request's epoch seconds) after each 429, to share the pace with the
+        # next process on the same storage root (reviewbench_assets/failures.py: openreview_slot)
+        self.on_learn = None
+
+    def seed(self, interval_s: float, not_before_epoch: float) -> None:
+        """Start from a pace learned earlier (another process, an earlier run): never faster, and
+        nothing before the window that other process was refused in has reset."""
+        with self._lock:
+            self.learned_interval_s = max(self.learned_interval_s, interval_s)
+            self._next = max(self._next, self._clock() + max(0.0, not_before_epoch - time.time()))
 
     @property
     def interval_s(self) -> float:
@@ -166,6 +176,9 @@ class RateLimiter:
             window = max(now + reset_in_s - first, 0.0)
             if window > 0:
                 self.learned_interval_s = max(self.learned_interval_s, self.MARGIN * window / limit)
+            shared = (self.learned_interval_s, time.time() + (self._next - now))
+        if self.on_learn is not None:
+            self.on_learn(*shared)
         return self.interval_s
 
 

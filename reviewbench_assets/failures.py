@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import time
 from contextlib import contextmanager
 
 import dagster as dg
@@ -27,11 +28,38 @@ def fail_without_retry():
 OPENREVIEW_SLOTS_VAR = "REVIEWBENCH_OPENREVIEW_SLOTS"
 
 
+PACE_FILE = ".locks/openreview-pace.json"
+PACE_TTL_S = 24 * 3600  # OpenReview's windows are an hour at most; a day-old pace is stale
+
+
 @contextmanager
-def openreview_slot(storage, log):
+def openreview_slot(storage, log, limiter=None):
     """The process-wide twin of the `openreview_api` pool: the pool limits runs the queue launches,
     not `dagster asset materialize` on the CLI; this slot (a lock under the storage root, see
     Store.slot) limits every process that crawls into this root, CLI runs included, to
-    REVIEWBENCH_OPENREVIEW_SLOTS [1] steps talking to OpenReview at once."""
-    with storage.store().slot("openreview-api", int(os.environ.get(OPENREVIEW_SLOTS_VAR, "1")), on_wait=log):
-        yield
+    REVIEWBENCH_OPENREVIEW_SLOTS [1] steps talking to OpenReview at once.
+
+    `limiter`: the step's rate limiter starts from the pace the last step on this root learned
+    from a 429 (`.locks/openreview-pace.json`: interval and the end of the refused window) and
+    shares what it learns, so the next step, in this process or another, does not burst into the
+    wall again."""
+    store = storage.store()
+    with store.slot("openreview-api", int(os.environ.get(OPENREVIEW_SLOTS_VAR, "1")), on_wait=log):
+        if limiter is not None:
+            path = store.path(PACE_FILE)
+            pace = store.read_json_or_none(path)
+            if isinstance(pace, dict) and time.time() - float(pace.get("learned_at", 0)) < PACE_TTL_S:
+                limiter.seed(float(pace["interval_s"]), float(pace["not_before"]))
+                log(f"OpenReview pace from an earlier step on this root: one request every "
+                    f"{float(pace['interval_s']):.2f} s")
+
+            def share(interval_s: float, not_before: float) -> None:
+                store.write_json(path, {"interval_s": interval_s, "not_before": not_before,
+                                        "learned_at": time.time()})
+
+            limiter.on_learn = share
+        try:
+            yield
+        finally:
+            if limiter is not None:
+                limiter.on_learn = None

@@ -45,7 +45,7 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
     venue = catalogue().get(context.partition_key)
     log = on_rate_limit(step_progress(context, "openreview_forums", "rate-limit waits"), context.log.warning)
     # one of the OpenReview slots (CLI runs too); credentials, a long 429 window, a corrupt file: stop
-    with openreview_slot(storage, context.log.warning), fail_without_retry():
+    with openreview_slot(storage, context.log.warning, openreview.limiter), fail_without_retry():
         v2 = openreview.api("v2", on_event=log)
         check_api_version(v2, venue)
         api = v2 if venue.api == "v2" else openreview.api("v1", on_event=log)

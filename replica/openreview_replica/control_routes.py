@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from .faults import FaultConfig
 from .http_base import ApiError, not_found
+from .replica_state import ATTACHMENT_PATHS
 
 
 class ControlRoutes:
@@ -16,13 +17,39 @@ class ControlRoutes:
     (http_base.HandlerBase) holds the request plumbing these methods call."""
 
     # -- faults
+    def _window(self, f: FaultConfig) -> tuple[int, float, int] | None:
+        """(limit, reset time, requests made) when this request passes the window's limit; call
+        under the state lock."""
+        kind = "attachment" if self._path in ATTACHMENT_PATHS and f.attachment_window_limit else "api"
+        limit = f.attachment_window_limit if kind == "attachment" else f.window_limit
+        if not limit or not f.window_s:
+            return None
+        windows = self.state.counters.setdefault("windows", {})
+        now = time.time()
+        start, used = windows.get(kind, (now, 0))
+        if now >= start + f.window_s:
+            start, used = now, 0
+        windows[kind] = (start, used + 1)
+        return (limit, start + f.window_s, used + 1) if used + 1 > limit else None
+
     def _apply_faults(self) -> bool:
         st = self.state
         with st.lock:
             f = st.faults
             if not f.matches(self._path):
                 return False
-            action, storm_left = st.fault_counters.decide(f, st.counters)
+            refused = self._window(f)
+            action, storm_left = (None, 0.0) if refused else st.fault_counters.decide(f, st.counters)
+        if refused:
+            limit, reset_s, used = refused
+            wait = max(1, int(reset_s - time.time() + 0.999))
+            reset = datetime.fromtimestamp(reset_s, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+            self.state.counters["window_refused"] = self.state.counters.get("window_refused", 0) + 1
+            raise ApiError(429, "RateLimitError",
+                           f"Too many requests: You have made {used} requests, surpassing the limit of {limit} "
+                           f"requests. Please try again in {wait} seconds ({reset})",
+                           {"limit": limit, "remaining": 0, "resetTime": reset, "used": used, "current": used},
+                           {"Retry-After": wait})
         if f.slow_ms:
             time.sleep(f.slow_ms / 1000)
         if action == "drop":

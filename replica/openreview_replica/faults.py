@@ -48,6 +48,14 @@ class FaultConfig:
     # every note on a /notes page gets a lone surrogate and a NUL in its abstract (valid JSON:
     # the server escapes them as \ud800 and \u0000, as a real JSON API may)
     lone_surrogates: bool = False
+    # Windowed limits as openreview.net applies them (docs/openreview-api.md §0.2: "You have made 37
+    # requests, surpassing the limit of 36 requests. Please try again in 60 minutes", details.limit,
+    # details.resetTime): at most window_limit API requests per window_s seconds, counted from the
+    # window's first request (refused ones count too); attachments (PDF and file downloads) have
+    # their own attachment_window_limit when set. A time scale: window_s=10 stands for 30 minutes.
+    window_limit: int = 0
+    window_s: float = 0.0
+    attachment_window_limit: int = 0
 
     def __post_init__(self):
         bad = {k: v for k, v in (self.bad_pdfs or {}).items() if v not in BAD_PDF_KINDS}

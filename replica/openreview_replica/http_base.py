@@ -4,6 +4,7 @@ CORS) and logging each request before its answer leaves."""
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
@@ -35,7 +36,8 @@ class HandlerBase(BaseHTTPRequestHandler):
     # -- plumbing
     def _log(self, status: int):
         with self.state.lock:
-            self.state.request_log.append(LoggedRequest(self.command, self._path, self._query, status, self.role))
+            self.state.request_log.append(LoggedRequest(self.command, self._path, self._query, status, self.role,
+                                                        time.time()))
 
     def _send(self, status: int, body: bytes, ctype: str, headers: dict | None = None):
         # Logged before the answer leaves: a client that has its answer must find it in the log.

@@ -35,6 +35,7 @@ class LoggedRequest(NamedTuple):
     query: str  # raw query string
     status: int  # 0 = connection dropped by a fault
     role: str = ""  # "v2" | "v1" | "web": which server answered
+    t: float = 0.0  # when it was answered (epoch seconds)
 
     @property
     def params(self) -> dict[str, str]:

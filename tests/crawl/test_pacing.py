@@ -50,3 +50,33 @@ def test_never_faster_than_configured_or_already_learned():
     for _ in range(10):
         lim.wait()
     assert lim.learn(1000, 1.0) == 2.0  # a generous limit does not speed the limiter up
+
+
+def test_the_replica_refuses_as_openreview_does_and_the_pace_is_shared(tmp_path):
+    """The replica's windowed limit answers 429 with details.limit / resetTime once the window's
+    budget is spent; the limiter learns from it and the next step on the same storage root starts
+    at that pace (reviewbench_assets/failures.py: openreview_slot), not at full speed."""
+    import time as _time
+
+    from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
+    from resources.openreview_api import OpenReviewApi, RateLimiter
+    from resources.storage import StorageResource
+    from reviewbench_assets.failures import PACE_FILE, openreview_slot
+
+    fx = build_fixtures(["iclr-2024"], seed=0, n_forums=4, eager_pdfs=False, allow_anonymous=True)
+    with ReplicaServer(fx, port=0) as rep:
+        rep.set_faults(FaultConfig(window_limit=3, window_s=2.0))
+        storage = StorageResource(root=str(tmp_path))
+        first = RateLimiter(0.0)
+        with openreview_slot(storage, print, first):
+            api = OpenReviewApi(rep.api_v2_url, "v2", None, None, limiter=first, max_wait_s=10)
+            t0 = _time.monotonic()
+            for _ in range(5):
+                api.get_json("/notes", {"invitation": "ICLR.cc/2024/Conference/-/Submission", "limit": "1"})
+        refused = [r for r in rep.request_log if r.status == 429]
+        assert len(refused) == 1 and _time.monotonic() - t0 >= 1.0  # waited out the window once
+        assert first.learned_interval_s >= 2.0 / 3
+        assert (tmp_path / PACE_FILE).exists()
+        second = RateLimiter(0.0)
+        with openreview_slot(storage, print, second):
+            assert second.learned_interval_s == first.learned_interval_s  # not full speed again
