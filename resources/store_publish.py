@@ -49,6 +49,9 @@ HOST_TAG = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:8]
 _STAGING = re.compile(r"^\..+\.tmp-(?P<token>[0-9a-f]{8}\.\d+\.[0-9a-f]+|[0-9a-f]{12})-\d+$")
 
 
+_CLEANED: set[str] = set()  # folders whose dead staging this process has removed already
+
+
 def new_token() -> str:
     return f"{HOST_TAG}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
 
@@ -91,7 +94,6 @@ class Publication:
     token: str = field(default_factory=new_token)
     staged: list[tuple[str, str]] = field(default_factory=list)  # (staging path, final path)
     stale: list[str] = field(default_factory=list)
-    _cleaned: set[str] = field(default_factory=set)
 
     def target(self, final: str) -> str:
         """The staging path to write `final` to (unique to this publication)."""
@@ -99,8 +101,8 @@ class Publication:
         head, tail = posixpath.split(final)
         tmp = posixpath.join(head, f".{tail}.tmp-{self.token}-{len(self.staged)}")
         self.store.ensure_parent(final)
-        if head not in self._cleaned:
-            self._cleaned.add(head)
+        if head not in _CLEANED:  # once per folder and process: 20,000 PDFs must not cost 40,000 listings
+            _CLEANED.add(head)
             remove_dead_staging(self.store, head)
         self.staged.append((tmp, final))
         return tmp
