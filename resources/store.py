@@ -273,9 +273,9 @@ class Store:
         self.write_with(path, _w)
         return count
 
-    def write_parquet(self, path: str, table: pa.Table) -> None:
+    def write_parquet(self, path: str, table: pa.Table, row_group_size: int | None = None) -> None:
         self.write_with(path, lambda target: pq.write_table(table, target, filesystem=self.fs,
-                                                            **PARQUET_WRITE_OPTIONS))
+                                                            row_group_size=row_group_size, **PARQUET_WRITE_OPTIONS))
 
     def delete_dir(self, path: str) -> None:
         if self.fs.get_file_info(self.check(path)).type == pafs.FileType.Directory:

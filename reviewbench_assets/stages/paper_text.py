@@ -14,6 +14,8 @@ from resources.store import Store
 from reviewbench_assets import paths
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
 
+MARKDOWN_ROW_GROUP = 64
+
 
 @dataclass
 class MarkdownResult:
@@ -78,6 +80,8 @@ def convert_papers(pk: str, store: Store, engine, *, ray_address: str | None = N
              **{k: v for k, v in results[s["forum_id"]].items() if k in cols}} for s in subs]
     table = pa.Table.from_pylist(rows, schema=MARKDOWN_SCHEMA)
     out = store.path(paths.markdown(pk))
-    store.write_parquet(out, table)
+    # Row groups of a few dozen papers: a reader that joins on forum_id (stages/parsed_io.py:
+    # ParquetLookup) holds one row group of markdown at a time, not the venue-year's.
+    store.write_parquet(out, table, row_group_size=MARKDOWN_ROW_GROUP)
     return MarkdownResult(rows=rows, table=table, out_path=out, papers_ocrd=len(tasks), pages_ocrd=pages,
                           page_split=page_split, elapsed_s=time.time() - started, run_page_split=run_split)
