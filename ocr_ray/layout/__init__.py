@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ocr_ray.layout.blocks import clean_text, page_blocks
+from ocr_ray.layout.blocks import clean_text, compounds, page_blocks
 from ocr_ray.layout.furniture import remove_furniture
 from ocr_ray.layout.model import Fragment, PageLayout, Rule, is_layout_json
+from ocr_ray.layout.pagebreaks import join_across_pages
 from ocr_ray.layout.tables import extract_tables
 
 __all__ = ["Fragment", "PageLayout", "Rule", "body_size", "compose_pages", "is_layout_json"]
@@ -63,11 +64,21 @@ def compose_pages(pages: list[str]) -> list[str]:
         ordered = [layouts[i] for i in sorted(layouts)]
         remove_furniture(ordered)
         body = body_size(ordered)
+        known = compounds([f.text for page in ordered for f in page.fragments])
+        blocks: dict[int, list[str]] = {}
         for i in sorted(layouts):
             page = layouts[i]
             extract_tables(page)
             # OCR'd sizes are box heights, estimated per page (``ocr_lines.ocr_layout``): such a
             # page is compared with its own body size, not with the paper's font sizes
             page_body = body if page.source == "text-layer" else body_size([page])
-            out[i] = "\n\n".join(page_blocks(page, page_body, first_page=i == 0))
+            blocks[i] = page_blocks(page, page_body, first_page=i == 0, known=known)
+        run: list[int] = []
+        for i in sorted(blocks) + [-1]:  # runs of consecutive pages: a text page between two breaks one
+            if run and i != run[-1] + 1:
+                join_across_pages([blocks[k] for k in run], known)
+                run = []
+            run.append(i)
+        for i, page_md in blocks.items():
+            out[i] = "\n\n".join(page_md)
     return out

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ocr_ray.layout.hyphenation import hyphenation_point
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.order import lines_of, xy_cut
@@ -98,21 +99,51 @@ def _is_math(line: Line) -> bool:
     return line.kind == "text" and (line.math >= 0.3 or (line.math >= 0.15 and bool(_EQ_NUMBER.search(line.text))))
 
 
-def join_lines(texts: list[str]) -> str:
-    """Reflow: lines joined by spaces; a word hyphenated at a line end is joined again."""
+_LINE_END_HYPHEN = re.compile(r"(\S*[^\W\d_])-$")  # the word (letters last) before a line-end hyphen
+_COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+
+
+def compounds(texts: list[str]) -> set[str]:
+    """Hyphenated word pairs a paper writes within its lines (``next-token``, ``fine-tune``): the
+    evidence that a hyphen at a line end between the same two words is the compound's own."""
+    out: set[str] = set()
+    for text in texts:
+        for word in _COMPOUND.findall(text):
+            parts = word.lower().split("-")
+            out.update(f"{a}-{b}" for a, b in zip(parts, parts[1:], strict=False))
+    return out
+
+
+_LIST_ITEM = re.compile(r"^(\d{1,2}[.)]|[•◦▪‣∗*–-]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s")
+
+
+def join_lines(texts: list[str], known: set[str] | frozenset = frozenset()) -> str:
+    """Reflow: lines joined by spaces. A hyphen at a line end is TeX's hyphenation (dropped, the word
+    joined again) unless the word is a compound: a hyphen already inside it (``plug-and-``), a
+    capital or digit after it (``ensemble-Kalman``, ``GPT-4``), a place where TeX's patterns allow no
+    break (``hyphenation_point``), or the pair written with its hyphen elsewhere in the paper
+    (``known``, from ``compounds``)."""
     out = ""
     for text in texts:
         text = text.strip()
+        hyphen = _LINE_END_HYPHEN.search(out) if out and text else None
         if not out:
             out = text
-        elif re.search(r"[^\W\d_]-$", out) and text[:1].islower():
-            out = out[:-1] + text
+        elif hyphen and text[:1].islower():
+            head = hyphen.group(1)
+            tail = re.match(r"[^\W\d_]*", text).group(0)
+            left = re.search(r"[^\W\d_]*$", head.rsplit("-", 1)[-1]).group(0)  # "(as-": the word is "as"
+            keep = "-" in head or f"{left}-{tail}".lower() in known or not hyphenation_point(
+                clean_text(left), clean_text(tail))  # "ﬁ-nally": the ligature is two letters
+            out = (out if keep else out[:-1]) + text
+        elif hyphen and (text[:1].isupper() or text[:1].isdigit()):
+            out += text
         else:
             out = f"{out} {text}"
     return out
 
 
-def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
+def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str] | frozenset = frozenset()) -> list[str]:
     lines = page_lines(page)
     title_size = max((ln.size for ln in lines if ln.kind == "text"), default=None) if first_page else None
     blocks: list[str] = []
@@ -123,7 +154,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
 
     def flush() -> None:
         if para:
-            blocks.append(join_lines([ln.text for ln in para]))
+            blocks.append(join_lines([ln.text for ln in para], known))
             para.clear()
         if math:
             built = display_math(math, page.rules, page.source == "text-layer")
@@ -159,7 +190,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
             if mark or not footnotes:
                 footnotes.append(f"[^{mark.group(1)}]: {line.text[mark.end():]}" if mark else line.text)
             else:
-                footnotes[-1] = join_lines([footnotes[-1], line.text])
+                footnotes[-1] = join_lines([footnotes[-1], line.text], known)
             last_note = line
             i += 1
             continue
@@ -188,7 +219,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
                 flush_para = para[:]
                 para.clear()
                 if flush_para:
-                    blocks.append(join_lines([ln.text for ln in flush_para]))
+                    blocks.append(join_lines([ln.text for ln in flush_para], known))
             math.append(line)
             i += 1
             continue
@@ -196,12 +227,20 @@ def page_blocks(page: PageLayout, body: float, first_page: bool) -> list[str]:
             flush()
         if para:
             prev = para[-1]
-            indent = line.x0 - line.left > 0.7 * line.size and line.x0 - prev.x0 > 0.7 * line.size
+            # a list item's hanging indent ("1. Text" then lines under "Text") is no new paragraph
+            indent = (line.x0 - line.left > 0.7 * line.size and line.x0 - prev.x0 > 0.7 * line.size
+                      and not _LIST_ITEM.match(prev.text))
             gap = line.y0 - prev.y1
             new_column = line.left != prev.left
             short_end = prev.x1 < prev.right - 2.5 * prev.size and prev.text.rstrip().endswith((".", ":", "?", "!"))
-            if (indent or (not new_column and gap > 0.75 * line.size) or abs(line.size - prev.size) > 0.15 * prev.size
-                    or short_end or (prev.bold != line.bold and (prev.bold or line.bold))):
+            # a change to or from bold starts a block when the bold line is short (a heading on its
+            # own line), not when a bold sentence fills the column and runs on (emphasis mid-paragraph)
+            bold = line if line.bold else prev
+            bold_break = prev.bold != line.bold and bold.x1 < bold.right - 2.5 * bold.size
+            if prev.text.endswith("-") and line.text[:1].islower():
+                pass  # a word hyphenated across the two lines: the same paragraph
+            elif (indent or (not new_column and gap > 0.75 * line.size) or abs(line.size - prev.size) > 0.15 * prev.size
+                    or short_end or bold_break or (_LIST_ITEM.match(line.text) and line.x0 < prev.x0 - 0.3 * line.size)):
                 flush()
         para.append(line)
         i += 1

@@ -7,8 +7,12 @@ Nothing here knows any header's wording. A fragment is furniture when
   same height on at least half of the pages (and on two pages at least); or
 * it is a bare page number (digits or roman numerals only) in the top or bottom band, apart from
   the body text; or
-* it lies wholly outside the horizontal extent of the paper's text body (margin stamps, line
-  numbers of review copies, arXiv-style side stamps when not rotated).
+* it lies wholly outside the horizontal extent of the paper's text body (margin stamps,
+  arXiv-style side stamps when not rotated); or
+* it is one of the line numbers of a review copy: a column of bare integers, consecutive (mostly)
+  from top to bottom, that no other text on the page crosses. Initial submissions are review copies:
+  NeurIPS, ICML, CoRL and ACL styles number every line (the ``lineno`` package), and a body extent
+  alone does not exclude them (every line has one, so they weigh on where "most lines" start).
 """
 from __future__ import annotations
 
@@ -69,6 +73,42 @@ def body_extent(pages: list[PageLayout]) -> tuple[float, float] | None:
     return quantile(lefts, 0.02), quantile(rights, 0.98)
 
 
+_LINE_NUMBER = re.compile(r"^\d{1,4}$")
+LINE_NUMBERS_MIN = 5  # numbers in one column of a page
+LINE_NUMBER_X = 3.0  # points: numbers of one column end (right-aligned) or start at about the same x
+
+
+def line_numbers(page: PageLayout) -> set[int]:
+    """``id()`` of the fragments that are the page's line numbers (see the module's docstring)."""
+    numbers = [f for f in page.fragments if _LINE_NUMBER.match(f.text)]
+    if len(numbers) < LINE_NUMBERS_MIN:
+        return set()
+    found: set[int] = set()
+    columns: list[list[Fragment]] = []
+    for f in sorted(numbers, key=lambda f: f.x1):  # right-aligned, as ``lineno`` sets them
+        if columns and f.x1 - columns[-1][-1].x1 <= LINE_NUMBER_X:
+            columns[-1].append(f)
+        else:
+            columns.append([f])
+    for column in columns:
+        if len(column) < LINE_NUMBERS_MIN:
+            continue
+        column.sort(key=lambda f: f.y0)
+        values = [int(f.text) for f in column]
+        steps = [b - a for a, b in zip(values, values[1:], strict=False)]
+        # consecutive lines, with a skipped number now and then (a display equation, a figure)
+        if sum(1 for s in steps if 1 <= s <= 3) < 0.8 * len(steps):
+            continue
+        x0, x1 = min(f.x0 for f in column), max(f.x1 for f in column)
+        y0, y1 = column[0].y0, column[-1].y1
+        members = {id(f) for f in column}
+        crossed = any(f.x0 < x1 and f.x1 > x0 and f.y1 > y0 and f.y0 < y1 for f in page.fragments
+                      if id(f) not in members)
+        if not crossed:
+            found |= members
+    return found
+
+
 def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     """The removed fragments per page (``pages`` are changed in place)."""
     candidates = [[f for f in page.fragments if _in_band(f, page)] for page in pages]
@@ -84,6 +124,12 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
                         hits.add(j)
                 if len(hits) >= need:
                     repeated[i].add(id(f))
+    numbered: list[list[Fragment]] = []
+    for page in pages:  # before the body extent: they would widen it
+        ids = line_numbers(page)
+        numbered.append([f for f in page.fragments if id(f) in ids])
+        if ids:
+            page.fragments = [f for f in page.fragments if id(f) not in ids]
     extent = body_extent(pages)
     removed: list[list[Fragment]] = []
     for i, page in enumerate(pages):
@@ -97,5 +143,5 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
         if not keep:  # a page of nothing but "furniture" (one line per page, say) is content
             keep, gone = list(page.fragments), []
         page.fragments = keep
-        removed.append(gone)
+        removed.append(numbered[i] + gone)
     return removed

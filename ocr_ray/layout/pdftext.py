@@ -75,6 +75,7 @@ class _Builder:
         self.fonts: dict[str, int] = {}
         self.space = False
         self.last_x0 = 0.0
+        self.last_bold = False
         self.last_box = (0.0, 0.0, 0.0, 0.0)
         self.unit = ""  # letters of the current glyph so far (a ligature gives several)
         self.glyphs: list = []  # PDFium's index of each character, kept for fragments with maths
@@ -112,8 +113,11 @@ class _Builder:
             if unit < 1.0:
                 unit = 1.0
             # backwards only past the previous glyph's start: ligatures ("ff") give two characters one box
+            spaced = self.space or gap > GAP_SPACE * unit
             if overlap < 0.45 * (by1 - by0 if by1 - by0 < y1 - y0 else y1 - y0) or gap > GAP_SPLIT * unit \
-                    or x0 < self.last_x0 - 0.5 * unit:
+                    or x0 < self.last_x0 - 0.5 * unit or (spaced and bold != self.last_bold and ch.isalnum()):
+                # (a word in bold after regular ones, or back: a run-in heading "**Setup:** We train"
+                # is its own fragment, so its line is no bold heading and its paragraph runs on)
                 self.flush()
             elif ch in _ACCENTS and x1 > bx0 and (x0 - bx1) < 0:
                 pass  # an accent drawn back over the previous letter: handled below
@@ -139,6 +143,7 @@ class _Builder:
         self.chars.append(ch)
         self.glyphs.append(index)
         self.last_x0 = x0
+        self.last_bold = bold
         self.bold += bold
         self.math += math or ch in MATH_CHARS
         self.fonts[font] = self.fonts.get(font, 0) + 1

@@ -147,7 +147,17 @@ def test_unicode_is_normalised():
 
 
 def test_join_lines_keeps_real_hyphens():
-    assert join_lines(["self-", "supervised"]) == "selfsupervised"  # a line-end hyphen is dropped
+    assert join_lines(["sig-", "nificant"]) == "significant"  # TeX's hyphenation is dropped
+    assert join_lines(["self-", "supervised"]) == "selfsupervised"  # a break TeX could make: dropped ...
+    assert join_lines(["self-", "supervised"], {"self-supervised"}) == "self-supervised"  # ... unless the paper says so
+    # real cases from the development set (benchmarks/fulltext_real): hyphens TeX's patterns forbid are the word's
+    assert join_lines(["their BiMI-", "enhanced counterparts"]) == "their BiMI-enhanced counterparts"
+    assert join_lines(["a re-", "parameterisation"]) == "a re-parameterisation"
+    assert join_lines(["from scikit-", "learn."]) == "from scikit-learn."
+    assert join_lines(["an (as-", "pect, opinion)"]) == "an (aspect, opinion)"
+    assert join_lines(["and \ufb01-", "nally applying"]) == "and \ufb01nally applying"
+    assert join_lines(["a plug-and-", "play module"]) == "a plug-and-play module"
+    assert join_lines(["the ensemble-", "Kalman filter"]) == "the ensemble-Kalman filter"
     assert join_lines(["state-of-the-art", "models"]) == "state-of-the-art models"
     assert join_lines(["in 2020-", "2021"]) == "in 2020- 2021"
 
@@ -174,3 +184,53 @@ def test_a_page_of_nothing_but_a_repeated_line_keeps_it():
     pages = [_page([Fragment(72, 60, 300, 70, f"Supplementary page {n} of 3.", 10.0)]) for n in range(1, 4)]
     remove_furniture(pages)
     assert [p.fragments[0].text for p in pages] == [f"Supplementary page {n} of 3." for n in range(1, 4)]
+
+
+def test_tex_hyphenation_points_are_knuths():
+    from ocr_ray.layout.hyphenation import break_points
+
+    def hyphenate(word: str) -> str:
+        cuts = sorted(break_points(word))
+        return "-".join(word[a:b] for a, b in zip([0, *cuts], [*cuts, len(word)], strict=True))
+
+    assert hyphenate("hyphenation") == "hy-phen-ation"  # The TeXbook, appendix H
+    assert hyphenate("manipulated") == "ma-nip-u-lat-ed"
+    assert hyphenate("associate") == "as-so-ciate"  # one of hyphen.tex's exceptions
+
+
+def test_line_numbers_of_a_review_copy_are_removed():
+    """Geometry of a NeurIPS submission page (cryoem-orientation, page 6): lineno's numbers at x 88-98 in
+    6 pt, the text column from x 108."""
+    def page(first: int) -> PageLayout:
+        frags = []
+        for k in range(12):
+            y = 80 + 11 * k
+            frags.append(Fragment(88.1, y + 2, 98.0, y + 8, str(first + k), 6.0))
+            frags.append(Fragment(108.0, y, 504.0, y + 10, f"body text line {k} of the page goes on here", 10.0))
+        # a table column of numbers inside the text column is no line numbering: text crosses it
+        frags += [Fragment(300, 300 + 11 * k, 306, 308 + 11 * k, str(k + 1), 10.0) for k in range(6)]
+        frags.append(Fragment(108, 320, 504, 330, "a caption that runs across the numbers of the table", 10.0))
+        return PageLayout(612, 792, frags)
+
+    pages = [page(167), page(179)]
+    removed = remove_furniture(pages)
+    assert [f.text for f in removed[0]] == [str(n) for n in range(167, 179)]
+    assert not any(f.text.isdigit() and f.x0 < 100 for p in pages for f in p.fragments)
+    assert sum(1 for f in pages[0].fragments if f.text.isdigit()) == 6  # the table's column stays
+
+
+def test_a_paragraph_cut_by_a_page_break_is_joined_where_it_starts():
+    from ocr_ray.layout.pagebreaks import join_across_pages
+
+    pages = [["## 1 Intro", "The neurons fired only when the line was", "[^1]: A footnote."],
+             ["Figure 2: A float at the top.", "moving in a particular direction.", "As shown by Wang et al."],
+             ["(2025) showed it.", "More text."]]
+    join_across_pages(pages)
+    assert pages[0] == ["## 1 Intro", "The neurons fired only when the line was moving in a particular direction.",
+                        "[^1]: A footnote."]
+    assert pages[1] == ["Figure 2: A float at the top.", "As shown by Wang et al. (2025) showed it."]
+    assert pages[2] == ["More text."]
+    # a capital after a line without a full stop may be a new paragraph; a page is never emptied
+    pages = [["A line without a stop"], ["Left column of page 2."], ["x ends here,"], ["continues alone."]]
+    join_across_pages(pages)
+    assert pages == [["A line without a stop"], ["Left column of page 2."], ["x ends here,"], ["continues alone."]]
