@@ -9,6 +9,7 @@ markdown pipe tables.
 from __future__ import annotations
 
 import html
+from collections import Counter
 
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.order import lines_of
@@ -31,14 +32,51 @@ def _rule_groups(rules: list[Rule]) -> list[list[Rule]]:
 
 
 def _columns(rows: list[list[Fragment]]) -> list[tuple[float, float]] | None:
-    width = max(len(row) for row in rows)
-    full = [row for row in rows if len(row) == width]
-    if width < 2:
+    """Column extents from the rows of the table's usual width: the most common number of cells
+    (a row with a split cell, "D" "′" "in ClsTune" "128", does not set the columns)."""
+    counts = Counter(len(row) for row in rows if len(row) >= 2)
+    if not counts:
         return None
+    width = max(counts, key=lambda n: (counts[n], n))
+    full = [row for row in rows if len(row) == width]
     cols = [(min(row[k].x0 for row in full), max(row[k].x1 for row in full)) for k in range(width)]
     if any(cols[k][1] >= cols[k + 1][0] for k in range(width - 1)):
         return None
     return cols
+
+
+def _continues(line: list[Fragment], cols: list[tuple[float, float]], x0: float, x1: float) -> bool:
+    """Does a line below the table's last rule still belong to it? Each of its fragments sits
+    within the table's columns (not across the gap between two), and none is a line of prose
+    running the table's width or a caption."""
+    if line[0].text.startswith(("Table", "Figure", "Fig.")):
+        return False
+    bounds = [((cols[k][1] + cols[k + 1][0]) / 2) for k in range(len(cols) - 1)]
+    for f in line:
+        if f.x1 - f.x0 > 0.9 * (x1 - x0):
+            return False
+        k = sum(1 for b in bounds if f.cx >= b)
+        # wider than the rows above is fine (a long label), reaching into a neighbour column is not
+        if (k + 1 < len(cols) and f.x1 > cols[k + 1][0]) or (k > 0 and f.x0 < cols[k - 1][1]):
+            return False
+    return True
+
+
+def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x1: float, bottom: float):
+    """The rows under the last rule that continue the table (a table whose bottom rule is missing
+    or drawn otherwise, or whose body follows a header between two rules): lines in the table's
+    columns, at about the table's row pitch, up to the first line that is not one."""
+    pitches = [b[0].y0 - a[0].y0 for a, b in zip(rows, rows[1:], strict=False) if b[0].y0 > a[0].y0]
+    pitch = sorted(pitches)[len(pitches) // 2] if pitches else 1.6 * max(f.y1 - f.y0 for f in rows[-1])
+    below = [f for f in page.fragments if f.kind == "text" and f.cy > bottom and x0 - 3 < f.cx < x1 + 3
+             and f.x0 > x0 - 6 and f.x1 < x1 + 6]
+    out, last = [], max(f.y1 for f in rows[-1])
+    for line in lines_of(below):
+        if min(f.y0 for f in line) - last > 1.6 * pitch or not _continues(line, cols, x0, x1):
+            break
+        out.append(line)
+        last = max(f.y1 for f in line)
+    return out
 
 
 def _cells(row: list[Fragment], cols: list[tuple[float, float]]) -> list[tuple[str, int]]:
@@ -56,7 +94,8 @@ def _cells(row: list[Fragment], cols: list[tuple[float, float]]) -> list[tuple[s
         spans[first] = max(spans.get(first, 1), last - first + 1)
     out, k = [], 0
     while k < len(cols):
-        span = spans.get(k, 1)
+        # a cell spans up to the next cell that has text of its own: no text is ever swallowed
+        span = min([spans.get(k, 1)] + [j - k for j in slots if j > k])
         out.append((" ".join(slots.get(k, [])), span))
         k += span
     return out
@@ -88,11 +127,17 @@ def extract_tables(page: PageLayout) -> None:
         x0, x1 = min(r.x0 for r in group), max(r.x1 for r in group)
         inside = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom and x0 - 3 < f.cx < x1 + 3]
         rows = lines_of(inside)
-        if len(rows) < 2:
-            continue
-        cols = _columns(rows)
+        cols = _columns(rows) if rows else None
         if cols is None:
             continue
+        more = _rows_below(page, rows, cols, x0, x1, bottom)
+        if len(rows) + len(more) < 2:
+            continue
+        if more:  # the columns again, from every row now
+            rows += more
+            inside += [f for line in more for f in line]
+            bottom = max(bottom, *(f.y1 for f in inside))
+            cols = _columns(rows) or cols
         grid = [_cells(row, cols) for row in rows]
         size = min(f.size for f in inside)
         chosen = set(map(id, inside))

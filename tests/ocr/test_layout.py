@@ -234,3 +234,23 @@ def test_a_paragraph_cut_by_a_page_break_is_joined_where_it_starts():
     pages = [["A line without a stop"], ["Left column of page 2."], ["x ends here,"], ["continues alone."]]
     join_across_pages(pages)
     assert pages == [["A line without a stop"], ["Left column of page 2."], ["x ends here,"], ["continues alone."]]
+
+
+def test_a_table_body_below_its_last_rule_is_read():
+    """riff (a real ACL-style paper), Table 6: top rule, header, mid rule, and no bottom rule the text
+    layer shows; the body rows continue below in the same columns, the prose after it does not."""
+    frags = [Fragment(115, 107, 189, 117, "Hyper-parameter", 10), Fragment(250, 107, 275, 117, "Value", 10),
+             Fragment(101, 121, 204, 131, "Top-k candidates in GS", 10), Fragment(254, 121, 272, 131, "k=4", 10),
+             Fragment(91, 135, 213, 144, "batch size (RoBERTa-large)", 10), Fragment(260, 135, 266, 144, "8", 10),
+             Fragment(77, 148, 227, 158, "batch size in GS (RoBERTa-large)", 10), Fragment(260, 148, 266, 158, "2", 10),
+             Fragment(122, 162, 182, 172, "Weight decay", 10), Fragment(248, 162, 278, 172, "0.0001", 10),
+             Fragment(71, 180, 290, 190, "Table 7: Learning rates used per tuning technique.", 10),
+             Fragment(71, 194, 290, 204, "and a line of prose that runs the column's whole width", 10)]
+    page = PageLayout(612, 792, frags, [Rule(70.5, 104.5, 293.0, 105.3), Rule(70.5, 118.5, 293.0, 119.3)])
+    extract_tables(page)
+    tables = [f for f in page.fragments if f.kind == "table"]
+    assert len(tables) == 1
+    assert tables[0].text.splitlines() == ["| Hyper-parameter | Value |", "|---|---|", "| Top-k candidates in GS | k=4 |",
+                                           "| batch size (RoBERTa-large) | 8 |", "| batch size in GS (RoBERTa-large) | 2 |",
+                                           "| Weight decay | 0.0001 |"]
+    assert [f.text for f in page.fragments if f.kind == "text"][0].startswith("Table 7")
