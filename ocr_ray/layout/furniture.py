@@ -9,6 +9,10 @@ Nothing here knows any header's wording. A fragment is furniture when
   the body text; or
 * it lies wholly outside the horizontal extent of the paper's text body (margin stamps,
   arXiv-style side stamps when not rotated); or
+* it is a venue notice in the bottom band of a page, apart from the body text (NeurIPS, CoRL and
+  ICLR styles print "Submitted to ... Do not distribute.", "Preprint. Under review." or the
+  conference's name on the first page only, so no repetition can show it): the one rule here that
+  reads wording, a short pattern of how such notices are phrased; or
 * it is one of the line numbers of a review copy: a column of bare integers, consecutive (mostly)
   from top to bottom, that no other text on the page crosses. Initial submissions are review copies:
   NeurIPS, ICML, CoRL and ACL styles number every line (the ``lineno`` package), and a body extent
@@ -73,6 +77,9 @@ def body_extent(pages: list[PageLayout]) -> tuple[float, float] | None:
     return quantile(lefts, 0.02), quantile(rights, 0.98)
 
 
+_VENUE_NOTICE = re.compile(
+    r"(do not distribute|under review|^preprint\b|^(submitted to|published as|accepted (at|to)|postprint of|to appear in)\b"
+    r"|^(\d+(st|nd|rd|th)\s+)?(annual\s+)?conference on\b|^proceedings of\b|^copyright\b|^©)", re.I)
 _LINE_NUMBER = re.compile(r"^\d{1,4}$")
 LINE_NUMBERS_MIN = 5  # numbers in one column of a page
 LINE_NUMBER_X = 3.0  # points: numbers of one column end (right-aligned) or start at about the same x
@@ -135,7 +142,8 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     for i, page in enumerate(pages):
         keep, gone = [], []
         for f in page.fragments:
-            furniture = id(f) in repeated[i] or (_in_band(f, page) and _PAGE_NUMBER.match(f.text.strip()))
+            furniture = id(f) in repeated[i] or (_in_band(f, page) and (
+                _PAGE_NUMBER.match(f.text.strip()) or (f.y0 > page.height / 2 and _VENUE_NOTICE.search(f.text.strip()))))
             if not furniture and extent is not None:
                 left, right = extent
                 furniture = f.x1 < left - 4 or f.x0 > right + 4

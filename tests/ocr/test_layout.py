@@ -254,3 +254,17 @@ def test_a_table_body_below_its_last_rule_is_read():
                                            "| batch size (RoBERTa-large) | 8 |", "| batch size in GS (RoBERTa-large) | 2 |",
                                            "| Weight decay | 0.0001 |"]
     assert [f.text for f in page.fragments if f.kind == "text"][0].startswith("Table 7")
+
+
+def test_a_first_page_venue_notice_is_furniture():
+    """NeurIPS/CoRL styles print the notice on page one only: no repetition shows it, its place and
+    phrasing do (cryoem-orientation, corl-noisy-reward, cheblienet in the development set)."""
+    for notice in ("Submitted to 35th Conference on Neural Information Processing Systems (NeurIPS 2021). Do not distribute.",
+                   "Preprint. Under review.", "36th Conference on Neural Information Processing Systems (NeurIPS 2022)."):
+        body = [Fragment(108, 100 + 12 * k, 504, 110 + 12 * k, f"body line {k} of the first page of the paper", 10)
+                for k in range(40)]
+        footnote = Fragment(108, 600, 400, 608, "1 Code: the conference on which we build is cited.", 8)
+        pages = [PageLayout(612, 792, [*body, footnote, Fragment(108, 740, 504, 748, notice, 9)])]
+        remove_furniture(pages)
+        texts = [f.text for f in pages[0].fragments]
+        assert notice not in texts and footnote.text in texts and len(texts) == 41
