@@ -31,17 +31,61 @@ def _rule_groups(rules: list[Rule]) -> list[list[Rule]]:
     return [g for g in groups if len(g) >= 2]
 
 
+def _table_rows(fragments: list[Fragment]) -> list[list[Fragment]]:
+    """Rows of a table: lines of its full-height fragments, with the small ones (a fraction's
+    numerator and denominator, a superscript) put into the row they sit in, not into rows of
+    their own that would split the row."""
+    if not fragments:
+        return []
+    heights = sorted(f.y1 - f.y0 for f in fragments)
+    median = heights[len(heights) // 2]
+    main = [f for f in fragments if f.y1 - f.y0 >= 0.75 * median]
+    rows = lines_of(main)
+    for f in fragments:
+        if f.y1 - f.y0 >= 0.75 * median:
+            continue
+        spans = [(min(g.y0 for g in row), max(g.y1 for g in row)) for row in rows]
+        inside = [k for k, (y0, y1) in enumerate(spans) if y0 - 1 <= f.cy <= y1 + 1]
+        if inside:
+            rows[inside[0]].append(f)
+        else:
+            rows.append([f])
+    for row in rows:
+        row.sort(key=lambda g: g.x0)
+    return sorted(rows, key=lambda row: min(g.y0 for g in row))
+
+
+def _row_cells(row: list[Fragment]) -> list[tuple[float, float]]:
+    """A row's cells as x extents: fragments closer than half an em are one cell (a fraction's
+    "−", "1" over "3"; a word and its superscript)."""
+    cells: list[list[float]] = []
+    for f in sorted(row, key=lambda g: g.x0):
+        if cells and f.x0 - cells[-1][1] < 0.5 * max(f.size, 1.0):
+            cells[-1][1] = max(cells[-1][1], f.x1)
+        else:
+            cells.append([f.x0, f.x1])
+    return [(a, b) for a, b in cells]
+
+
 def _columns(rows: list[list[Fragment]]) -> list[tuple[float, float]] | None:
     """Column extents from the rows of the table's usual width: the most common number of cells
     (a row with a split cell, "D" "′" "in ClsTune" "128", does not set the columns)."""
-    counts = Counter(len(row) for row in rows if len(row) >= 2)
+    cells = [_row_cells(row) for row in rows]
+    counts = Counter(len(c) for c in cells if len(c) >= 2)
     if not counts:
         return None
     width = max(counts, key=lambda n: (counts[n], n))
-    full = [row for row in rows if len(row) == width]
-    cols = [(min(row[k].x0 for row in full), max(row[k].x1 for row in full)) for k in range(width)]
+    full = [c for c in cells if len(c) == width]
+    cols = [(min(c[k][0] for c in full), max(c[k][1] for c in full)) for k in range(width)]
     if any(cols[k][1] >= cols[k + 1][0] for k in range(width - 1)):
         return None
+    # a column only some rows fill (a \multirow label "medium" beside the rows of its group): a
+    # cell that meets no column is a column of its own
+    for row in cells:
+        for x0, x1 in row:
+            if any(x0 < b and x1 > a for a, b in cols):
+                continue
+            cols = sorted([*cols, (x0, x1)])
     return cols
 
 
@@ -71,7 +115,7 @@ def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x
     below = [f for f in page.fragments if f.kind == "text" and f.cy > bottom and x0 - 3 < f.cx < x1 + 3
              and f.x0 > x0 - 6 and f.x1 < x1 + 6]
     out, last = [], max(f.y1 for f in rows[-1])
-    for line in lines_of(below):
+    for line in _table_rows(below):
         if min(f.y0 for f in line) - last > 1.6 * pitch or not _continues(line, cols, x0, x1):
             break
         out.append(line)
@@ -126,7 +170,7 @@ def extract_tables(page: PageLayout) -> None:
         top, bottom = group[0].y0, group[-1].y1
         x0, x1 = min(r.x0 for r in group), max(r.x1 for r in group)
         inside = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom and x0 - 3 < f.cx < x1 + 3]
-        rows = lines_of(inside)
+        rows = _table_rows(inside)
         cols = _columns(rows) if rows else None
         if cols is None:
             continue

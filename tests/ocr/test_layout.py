@@ -268,3 +268,19 @@ def test_a_first_page_venue_notice_is_furniture():
         remove_furniture(pages)
         texts = [f.text for f in pages[0].fragments]
         assert notice not in texts and footnote.text in texts and len(texts) == 41
+
+
+def test_table_rows_keep_stacked_fractions_and_label_columns():
+    """air-hockey (Table 2): a cell "−1/3" set as "−" with "1" over "3" stays in its row and cell;
+    datacomp (Table 4): a \\multirow label column only two rows fill is a column of its own."""
+    frags = [Fragment(192, 206, 225, 215, "Strategy", 9), Fragment(257, 206, 306, 215, "Score a goal", 9),
+             Fragment(389, 206, 441, 215, "Cause a fault", 9),
+             Fragment(171, 223, 245, 232, "Balanced", 9), Fragment(274, 223, 287, 231, "+1", 9),
+             Fragment(408, 222, 415, 231, "−", 9), Fragment(416, 221, 420, 227, "1", 6), Fragment(416, 228, 420, 234, "3", 6),
+             Fragment(130, 236, 160, 245, "large", 9), Fragment(171, 236, 216, 245, "Aggressive", 9),
+             Fragment(274, 236, 287, 245, "+1", 9), Fragment(408, 236, 420, 245, "−2", 9)]
+    page = PageLayout(612, 792, frags, [Rule(120, 201, 447, 202), Rule(120, 217, 447, 218), Rule(120, 262, 447, 263)])
+    extract_tables(page)
+    [table] = [f for f in page.fragments if f.kind == "table"]
+    assert table.text.splitlines() == ["|  | Strategy | Score a goal | Cause a fault |", "|---|---|---|---|",
+                                       "|  | Balanced | +1 | − 1 3 |", "| large | Aggressive | +1 | −2 |"]
