@@ -78,9 +78,13 @@ class _Builder:
         self.space = False
         self.last_x0 = 0.0
         self.last_bold = False
+        self.bars: list[tuple[float, float, float]] = []  # the page's vertical rules: (x, y0, y1)
         self.last_box = (0.0, 0.0, 0.0, 0.0)
         self.unit = ""  # letters of the current glyph so far (a ligature gives several)
         self.glyphs: list = []  # PDFium's index of each character, kept for fragments with maths
+
+    def _bar_between(self, left: float, right: float, y: float) -> bool:
+        return any(left - 0.5 <= x <= right + 0.5 and y0 <= y <= y1 for x, y0, y1 in self.bars)
 
     def flush(self) -> None:
         if self.chars:
@@ -116,7 +120,9 @@ class _Builder:
                 unit = 1.0
             # backwards only past the previous glyph's start: ligatures ("ff") give two characters one box
             spaced = self.space or gap > GAP_SPACE * unit
-            if overlap < 0.45 * (by1 - by0 if by1 - by0 < y1 - y0 else y1 - y0) or gap > GAP_SPLIT * unit \
+            if self.bars and gap > 0 and self._bar_between(bx1, x0, (y0 + y1) / 2):
+                self.flush()  # a table's vertical rule between two cells, however tight
+            elif overlap < 0.45 * (by1 - by0 if by1 - by0 < y1 - y0 else y1 - y0) or gap > GAP_SPLIT * unit \
                     or x0 < self.last_x0 - 0.5 * unit or (spaced and bold != self.last_bold and ch.isalnum()):
                 # (a word in bold after regular ones, or back: a run-in heading "**Setup:** We train"
                 # is its own fragment, so its line is no bold heading and its paragraph runs on)
@@ -208,6 +214,8 @@ def page_layout(pdf_page: Any) -> PageLayout:
         pass
     textpage = pdf_page.get_textpage()
     builder = _Builder(height)
+    rules = page_rules(pdf_page, height, left, bottom)
+    builder.bars = [((r.x0 + r.x1) / 2, r.y0, r.y1) for r in rules if r.vertical]
     cache: dict = {}
     try:
         raw = textpage.raw
@@ -259,7 +267,7 @@ def page_layout(pdf_page: Any) -> PageLayout:
         textpage.close()
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
-    return PageLayout(width, height, builder.out, page_rules(pdf_page, height, left, bottom))
+    return PageLayout(width, height, builder.out, rules)
 
 
 def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> float:

@@ -123,7 +123,18 @@ def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x
     return out
 
 
-def _cells(row: list[Fragment], cols: list[tuple[float, float]]) -> list[tuple[str, int]]:
+def _underline(f: Fragment, rules: list[Rule], width: float) -> tuple[float, float]:
+    """The extent a header cell spans: its own, or that of the short rule just under it (booktabs'
+    \cmidrule under a \multicolumn label: "D1" centred over four columns is as wide as its rule)."""
+    for r in rules:
+        if r.horizontal and f.y1 - 1 <= r.y0 <= f.y1 + 0.8 * f.size and r.x0 - 1 <= f.cx <= r.x1 + 1 \
+                and r.x1 - r.x0 < 0.95 * width and r.x1 - r.x0 > f.x1 - f.x0:
+            return r.x0, r.x1
+    return f.x0, f.x1
+
+
+def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rule] = (),
+           width: float = 0.0) -> list[tuple[str, int]]:
     """(text, colspan) per cell of a row, empty cells included."""
     bounds = [(cols[k][1] + cols[k + 1][0]) / 2 for k in range(len(cols) - 1)]
 
@@ -133,7 +144,8 @@ def _cells(row: list[Fragment], cols: list[tuple[float, float]]) -> list[tuple[s
     slots: dict[int, list[str]] = {}
     spans: dict[int, int] = {}
     for f in row:
-        first, last = column_of(f.x0 + 1), column_of(f.x1 - 1)
+        x0, x1 = _underline(f, rules, width) if rules else (f.x0, f.x1)
+        first, last = column_of(x0 + 1), column_of(x1 - 1)
         slots.setdefault(first, []).append(f.text)
         spans[first] = max(spans.get(first, 1), last - first + 1)
     out, k = [], 0
@@ -182,7 +194,7 @@ def extract_tables(page: PageLayout) -> None:
             inside += [f for line in more for f in line]
             bottom = max(bottom, *(f.y1 for f in inside))
             cols = _columns(rows) or cols
-        grid = [_cells(row, cols) for row in rows]
+        grid = [_cells(row, cols, page.rules, x1 - x0) for row in rows]
         size = min(f.size for f in inside)
         chosen = set(map(id, inside))
         page.fragments = [f for f in page.fragments if id(f) not in chosen]
