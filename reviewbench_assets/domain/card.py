@@ -52,6 +52,10 @@ TAGS = ["peer-review", "openreview", "scientific-papers", "nlp", "benchmarking",
 # --------------------------------------------------------------------------------------------
 
 
+# the provenance column `revision_rule`'s values (domain/revisions.py), in the card's order
+TEXT_RULES = ("initial", "current_is_initial", "earliest_public", "unavailable")
+
+
 def _hf_dtype(t: pa.DataType) -> str:
     if pa.types.is_string(t) or pa.types.is_large_string(t):
         return "string"
@@ -228,6 +232,14 @@ def _context(stats: dict[str, SplitStats], extra_configs: dict | None, generated
                               "changed": fmt_rate(m.get("changed", 0), n), "up": fmt_int(m.get("up", 0)),
                               "down": fmt_int(m.get("down", 0)), "initial": fmt_num(m.get("initial_sum", 0) / n),
                               "final": fmt_num(m.get("final_sum", 0) / n)})
+    text_rules = []
+    for s in splits:
+        for key in sorted(s.venue_years):
+            vy = s.venue_years[key]
+            n = sum(vy.text_rules.values())
+            if n:
+                text_rules.append({"split": s.split, "key": key, "papers": fmt_int(n), **{
+                    rule: fmt_rate(vy.text_rules.get(rule, 0), n) for rule in TEXT_RULES}})
     other = [{"name": name, "splits": ", ".join(f["split"] for f in _config_files(name, extra_configs[name]))}
              for name in sorted(extra_configs or {}) if _config_files(name, extra_configs[name])]
     counts_rows = [{"name": name, "conference": conf, "part": part, "n": fmt_int(n)}
@@ -252,7 +264,7 @@ def _context(stats: dict[str, SplitStats], extra_configs: dict | None, generated
                     "accepted": fmt_int(s.accepted), "rate": fmt_rate(s.accepted, s.papers), "shards": len(s.files),
                     "bytes": fmt_int(s.num_bytes)} for s in splits],
         "empty": ", ".join(s for s in ordered_splits(stats) if stats[s].num_examples == 0),
-        "venue_years": venue_years, "ratings": ratings, "moves": moves,
+        "venue_years": venue_years, "ratings": ratings, "moves": moves, "text_rules": text_rules,
         "moves_plots": [(split, path) for split, path in sorted((plots or {}).items()) if split.endswith(":moves")],
         "columns": [{"name": f.name, "notes": COLUMN_DESCRIPTIONS.get(f.name, ""),
                      "type": f"list<{f.type.value_type}>" if pa.types.is_list(f.type) else str(f.type)}

@@ -88,6 +88,9 @@ class VenueYearStats:
     # (`score_history` with a numeric rating at both ends): tracked, edited (more than one point),
     # changed / up / down (last rating against the first), and the sums of first and last ratings.
     moves: dict[str, float] = field(default_factory=dict)
+    # Which revision each paper's full text comes from (provenance ``revision_rule``: initial,
+    # current_is_initial, earliest_public, unavailable) -> papers; filled from the provenance config.
+    text_rules: dict[str, int] = field(default_factory=dict)
 
     @property
     def acceptance_rate(self) -> float | None:
@@ -112,6 +115,8 @@ class VenueYearStats:
             self.rating_counts[v] = self.rating_counts.get(v, 0) + c
         for k, v in other.moves.items():
             self.moves[k] = self.moves.get(k, 0) + v
+        for k, v in other.text_rules.items():
+            self.text_rules[k] = self.text_rules.get(k, 0) + v
 
     def to_dict(self) -> dict:
         return {
@@ -127,6 +132,7 @@ class VenueYearStats:
             # JSON keys are strings; sorted for stable output.
             "rating_counts": {repr(float(k)): v for k, v in sorted(self.rating_counts.items())},
             "moves": dict(sorted(self.moves.items())),
+            "text_rules": dict(sorted(self.text_rules.items())),
         }
 
     @classmethod

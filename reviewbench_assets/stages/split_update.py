@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from resources.store import Store
 from reviewbench_assets import paths
-from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats
+from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats, venue_year_key
 from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS
 from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA
 from reviewbench_assets.stages.corpus_writer import (
@@ -29,7 +29,7 @@ from reviewbench_assets.stages.corpus_writer import (
 from reviewbench_assets.stages.re2_writer import config_split_reader
 from reviewbench_assets.stages.shard_files import join_path, list_files
 
-PART_VERSION = 2  # bump when what a part holds changes: every part is rewritten once (2: rating moves)
+PART_VERSION = 3  # bump when what a part holds changes: every part is rewritten once (2: rating moves, 3: text rules)
 CONFIG_DIRS = ("data", "provenance", "review", "rebuttal")
 
 
@@ -84,10 +84,27 @@ def _write_part(store: Store, corpus: str, split: str, pk: str, inputs: dict[str
                                    shard_prefix=f"{split}_{part}-{pk}")
             configs[name][part] = c.num_examples
             files.append(c.path)
+    if prov:
+        _count_text_rules(store, prov[0], stats)
     stats_record = {**stats.to_dict(), "files": [store.rel(f) for f in stats.files]}
     return {"version": PART_VERSION, "pk": pk, "test_share": test_share, "stats": stats_record,
             "files": [store.rel(f) for f in files], "data_files": [store.rel(f) for f in stats.files],
             "configs": configs}
+
+
+def _count_text_rules(store: Store, provenance: str, stats: SplitStats) -> None:
+    """Papers per ``revision_rule`` and venue-year, from the provenance file (two columns read):
+    the card's "where the full text comes from" table."""
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(provenance, filesystem=store.fs, columns=["conference", "year", "track", "revision_rule"])
+    counts: dict[tuple, int] = {}
+    for row in zip(*(table.column(c).to_pylist() for c in table.column_names), strict=True):
+        counts[row] = counts.get(row, 0) + 1
+    for (conference, year, track, rule), n in counts.items():
+        vy = stats.venue_years.get(venue_year_key(conference, year, track))
+        if vy is not None:
+            vy.text_rules[rule or "unavailable"] = vy.text_rules.get(rule or "unavailable", 0) + n
 
 
 def _part_is_current(store: Store, part: dict | None, fingerprint: dict, test_share: float) -> bool:

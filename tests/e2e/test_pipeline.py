@@ -121,6 +121,13 @@ def test_the_corpus_loads_with_datasets(built, fixtures):
     row = next(line for line in moved.splitlines() if "`iclr-2020`" in line)
     tracked, edited, changed, up, down = [c.strip() for c in row.split("|")[3:8]]
     assert int(edited.replace(",", "")) > 0 and int(up.replace(",", "")) + int(down.replace(",", "")) > 0
+    # where each venue-year's full text comes from: shares by revision rule, summing to the papers
+    rules = card.split("## Which revision the full text comes from")[1].split("\n## ")[0]
+    for pk in VENUES:
+        row = next(line for line in rules.splitlines() if f"`{pk}`" in line)
+        cells = [c.strip() for c in row.split("|")[1:-1]]
+        assert int(cells[2].replace(",", "")) == len(fixtures.venues[pk].forums), row
+        assert abs(sum(float(c.rstrip("%")) for c in cells[3:]) - 100) < 0.5, row
 
 
 def test_rematerialize_reuses_checkpoints_and_downloads_nothing(built, replica):
