@@ -55,6 +55,14 @@ def markdown_of(texts: list[str]) -> str:
     return PAGE_SEPARATOR.join(compose_pages(texts))
 
 
+def empty_reason(markdown: str, routes: list[str]) -> str | None:
+    """Why a paper whose pages were all read has no text, or None when it has some: never an empty
+    markdown without a reason (every page was read, and OCR'd where the text layer had nothing)."""
+    if markdown.replace(PAGE_SEPARATOR.strip(), "").strip():
+        return None
+    return f"no readable text on any of its {len(routes)} pages (page routes: {', '.join(sorted(set(routes)))})"
+
+
 def count_routes(routes: list[str]) -> dict[str, int]:
     """Pages per engine, from per-page routes (``engine`` or ``engine:reason``)."""
     return dict(Counter(route.split(":", 1)[0] for route in routes))
@@ -75,6 +83,9 @@ def convert_pdf(task: dict[str, Any], *, filesystem: pafs.FileSystem, engine: En
     except Exception as exc:  # noqa: BLE001 - one paper's failure must not fail its block's papers
         return {**paper, "error": f"{type(exc).__name__}: {exc}"[:300]}
     routes = [row.get("route") or engine.name for row in rows]
+    empty = empty_reason(markdown, routes)
+    if empty:
+        return {**paper, "error": empty, "engine_pages": json.dumps(routes)}
     return {**paper, "num_pages": len(rows), "markdown": markdown, "engine_pages": json.dumps(routes)}
 
 
@@ -263,6 +274,9 @@ def assemble_papers(
                 markdown, error = markdown_of([pages[i] for i in order]), None
             except Exception as exc:  # noqa: BLE001 - the layout step failing fails this paper only
                 markdown, error = "", f"layout step failed: {type(exc).__name__}: {exc}"[:300]
+            if error is None:
+                error = empty_reason(markdown, list(routes.values()))
+                markdown = "" if error else markdown
             yield make_paper(tasks[index], engine, markdown=markdown, num_pages=0 if error else len(pages),
                              error=error, routes=[] if error else [routes[i] for i in order])
             done, pages, routes = index + 1, {}, {}

@@ -191,3 +191,28 @@ def test_a_broken_font_is_recoded_through_ray(ray_session, tmp_path, name):
     assert papers["digital"].page_routes == ["text-layer:prose"] * 3
     assert "reading order of two-column pages from the positions of characters alone" in papers["broken"].markdown
     assert papers["broken"].markdown.count("<table>") == 1
+
+
+def test_a_paper_without_any_readable_text_gets_an_error_not_an_empty_text(tmp_path):
+    """Issue 21.5: blank pages (the text layer has nothing, OCR finds nothing) give a per-paper error
+    naming the pages' routes, never an empty markdown without a reason."""
+    import pyarrow.fs as pafs
+    import pypdfium2 as pdfium
+
+    from ocr_ray.conversion import assemble_papers, convert_pdf, empty_reason
+    from ocr_ray.engines import get_engine
+
+    doc = pdfium.PdfDocument.new()
+    doc.new_page(612, 792)
+    doc.new_page(612, 792)
+    doc.save(str(tmp_path / "blank.pdf"))
+    engine = get_engine("text-layer")
+    row = convert_pdf({"task_index": 0, "forum_id": "blank", "pdf_path": str(tmp_path / "blank.pdf")},
+                      filesystem=pafs.LocalFileSystem(), engine=engine)
+    assert row["markdown"] == "" and row["error"].startswith("no readable text on any of its 2 pages"), row
+    # the two-stage path (page rows from an engine) says the same
+    rows = [{"task_index": 0, "page_index": i, "num_pages": 2, "page_text": "", "error": "", "page_engine": "rapidocr:no_text"}
+            for i in range(2)]
+    [paper] = list(assemble_papers(rows, [PdfTask("blank", "blank.pdf")], engine, []))
+    assert paper.markdown == "" and "rapidocr:no_text" in paper.error
+    assert empty_reason("Some text.", ["text-layer"]) is None
