@@ -62,6 +62,8 @@ def compose_pages(pages: list[str]) -> list[str]:
             out[i] = text
     if layouts:
         ordered = [layouts[i] for i in sorted(layouts)]
+        for page in ordered:  # glyphs without Unicode (a figure's labels): nothing a reader can use
+            page.fragments = [f for f in page.fragments if f.text.count("\ufffd") * 2 <= len(f.text)]
         remove_furniture(ordered)
         body = body_size(ordered)
         known = compounds([f.text for page in ordered for f in page.fragments])

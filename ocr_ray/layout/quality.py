@@ -39,14 +39,21 @@ def classify_text(text: str, images: int = 0) -> str:
     visible = [c for c in text if not c.isspace()]
     if len(visible) < 80:
         return "image_only" if images else "no_text"
-    bad = sum(1 for c in visible if c == "\ufffd" or "\ue000" <= c <= "\uf8ff" or ord(c) < 32)
-    if bad / len(visible) > 0.05:
-        return "garbled"
+    # (U+E000-E020: TeX's big delimiters, which ``pdftext`` itself keeps there by code)
+    bad = sum(1 for c in visible if c == "\ufffd" or "\ue020" < c <= "\uf8ff" or ord(c) < 32)
     words = [w.lower() for w in _WORD.findall(text)]
-    if len(words) < 8:
-        return "prose"
-    function_share = sum(w in _FUNCTION_WORDS for w in words) / len(words)
-    similarity = letter_similarity(text)
-    if similarity < 0.6 or (len(words) >= 30 and function_share < 0.04 and similarity < 0.8):
+    # letters of words, not of formulas: a page of mathematics is mostly one-letter variables
+    long_words = [w for w in words if len(w) >= 3]
+    function_share = sum(w in _FUNCTION_WORDS for w in words) / len(words) if words else 0.0
+    similarity = letter_similarity(" ".join(long_words)) if len(long_words) >= 8 else letter_similarity(text)
+    if bad / len(visible) > 0.05:
+        # unreadable glyphs on a page whose words read as English: a figure's labels set in a font
+        # without Unicode, the body is fine (OCR of the whole page would read it worse and 100x slower)
+        if len(words) >= 100 and similarity >= 0.9 and function_share >= 0.2:
+            return "prose"
+        return "garbled"
+    if len(words) < 8 or len(long_words) < 0.2 * len(words):
+        return "prose"  # (a page of formulas: variables and subscripts, no language to measure)
+    if similarity < 0.6 or (len(long_words) >= 30 and function_share < 0.04 and similarity < 0.8):
         return "garbled"
     return "prose"
