@@ -114,3 +114,60 @@ def test_a_truncated_crawl_line_fails_the_parse_naming_file_and_line(tmp_path):
         parse_venue(venue, store)
     assert not (tmp_path / paths.parsed(venue.key)).exists()
     assert [p for p in (tmp_path / "parsed").iterdir()] == []  # no staging left behind either
+
+
+def _s3_factory(endpoint: str):
+    def client():
+        import boto3
+
+        return boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
+                            aws_access_key_id="testing-key", aws_secret_access_key="testing-secret")
+    return client
+
+
+def _hold_the_split_lock_then_hang(root: str, s3: dict, endpoint: str, ready: str) -> None:
+    import time
+
+    from resources.store_lock import lock_for
+
+    store = store_from_uri(root, s3, s3_client_factory=_s3_factory(endpoint))
+    with lock_for(store, "split-iclr", timeout_s=10, ttl_s=2.0):
+        open(ready, "w").close()
+        time.sleep(600)  # killed here, holding the lock
+
+
+def test_an_s3_run_killed_while_holding_the_split_lock_is_taken_over_after_its_lease(tmp_path, s3_bucket,
+                                                                                       moto_endpoint):
+    """Issue 22.7: two runs on one S3 root, the first killed -9 while it holds the split's lock. The
+    second is kept out while the dead holder's lease runs, then takes the lock over (never waits
+    for ever, never overlaps a living holder)."""
+    import signal
+    import time
+
+    from resources.store_lock import LockTimeout, lock_for
+
+    s3 = {"endpoint_override": moto_endpoint.removeprefix("http://"), "scheme": "http", "region": "us-east-1",
+          "access_key": "testing-key", "secret_key": "testing-secret"}
+    root, ready = f"s3://{s3_bucket}/root", str(tmp_path / "ready")
+    proc = multiprocessing.get_context("fork").Process(target=_hold_the_split_lock_then_hang,
+                                                       args=(root, s3, moto_endpoint, ready))
+    proc.start()
+    deadline = time.monotonic() + 60
+    while not os.path.exists(ready) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert os.path.exists(ready), "the first run never took the lock"
+    os.kill(proc.pid, signal.SIGKILL)
+    killed = time.monotonic()
+    proc.join(10)
+    assert proc.exitcode == -signal.SIGKILL
+    second = store_from_uri(root, s3, s3_client_factory=_s3_factory(moto_endpoint))
+    with pytest.raises(LockTimeout):  # the dead holder's lease (2 s, renewed every 0.67 s) still runs
+        with lock_for(second, "split-iclr", timeout_s=0.2, ttl_s=2.0):
+            pass
+    with lock_for(second, "split-iclr", timeout_s=15, ttl_s=2.0):
+        taken = time.monotonic() - killed
+        second.write_bytes(second.path("corpus/ok"), b"published by the second run")
+    assert taken <= 2.0 + 2.0, f"the lock was taken over {taken:.1f} s after the kill (lease 2 s)"
+    assert second.read_bytes(second.path("corpus/ok")) == b"published by the second run"
+    keys = [o["Key"] for o in _s3_factory(moto_endpoint)().list_objects_v2(Bucket=s3_bucket).get("Contents", [])]
+    assert "root/.locks/split-iclr.lock" not in keys  # released by the second run
