@@ -19,7 +19,8 @@ from ocr_ray.layout.order import lines_of, xy_cut
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+\S")
 _EQ_NUMBER = re.compile(r"\s*\((\d+[a-z]?)\)$")
 _LIGATURES = re.compile("[\ufb00-\ufb06]")
-_FOOTNOTE_MARK = re.compile(r"^([0-9]{1,2}|[*†‡§¶])\s*(?=\S)")
+# a footnote's mark, then its text: not "1. Author" (a numbered reference), not "82.10" (a number)
+_FOOTNOTE_MARK = re.compile(r"^([0-9]{1,2}|[*†‡§¶])\s*(?=[^\s.,:;\d])")
 
 
 @dataclass
@@ -180,7 +181,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
             blocks.append(line.text)
             i += 1
             continue
-        small = line.size <= 0.86 * body
+        small = line.size <= 0.92 * body  # (LNCS: an 8 pt footnote whose URL is set in 9 pt typewriter)
         continues = (last_note is not None and line.left == last_note.left and 0 <= line.y0 - last_note.y1 < line.size
                      and not para and not math)
         if small and line.y0 > 0.55 * page.height and (continues or _FOOTNOTE_MARK.match(line.text)):

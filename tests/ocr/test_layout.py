@@ -299,3 +299,18 @@ def test_a_digital_page_with_unreadable_figure_labels_or_formulas_stays_on_the_t
     assert classify_text(formulas) == "prose"
     shifted = "".join(chr(ord(c) - 1) if c.isalpha() and c not in "aA" else c for c in prose)
     assert classify_text(shifted) == "garbled"
+
+
+def test_footnotes_by_mark_not_numbered_references_or_numbers():
+    """xai-ood (LNCS): a footnote "4 https://..." whose URL is set in 9 pt typewriter is a footnote;
+    its numbered references "1. Author" and axis ticks "0.5" low on a page are not."""
+    body = [Fragment(135, 100 + 12 * k, 480, 110 + 12 * k, f"body line {k} of the page, in ten point type.", 10.0)
+            for k in range(40)]
+    page = PageLayout(612, 792, [*body, Fragment(138, 655, 145, 661, "4", 5.98),
+                                 Fragment(146, 657, 420, 666, "https://github.com/jonatan-hanssen/ood", 8.97),
+                                 Fragment(135, 690, 480, 699, "1. Arreche, O., Guntur, T.R.: E-xai: evaluating", 9.0),
+                                 Fragment(135, 720, 150, 728, "0.5", 8.0)])
+    [markdown] = compose_pages([page.to_json()])
+    assert "[^4]: https://github.com/jonatan-hanssen/ood" in markdown
+    assert "[^1]" not in markdown and "[^0]" not in markdown
+    assert "1. Arreche" in markdown
