@@ -102,17 +102,34 @@ def _is_math(line: Line) -> bool:
 
 _LINE_END_HYPHEN = re.compile(r"(\S*[^\W\d_])-$")  # the word (letters last) before a line-end hyphen
 _COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+_WORD = re.compile(r"[^\W\d_]+-?")
 
 
 def compounds(texts: list[str]) -> set[str]:
-    """Hyphenated word pairs a paper writes within its lines (``next-token``, ``fine-tune``): the
-    evidence that a hyphen at a line end between the same two words is the compound's own."""
+    """What a paper writes within its lines: hyphenated word pairs (``next-token``: the evidence that
+    a hyphen at a line end between the same two words is the compound's own) and plain words
+    (``finetune`` written whole elsewhere: the hyphen at a line end was TeX's)."""
     out: set[str] = set()
     for text in texts:
         for word in _COMPOUND.findall(text):
             parts = word.lower().split("-")
             out.update(f"{a}-{b}" for a, b in zip(parts, parts[1:], strict=False))
+        # not a line's first word: it may be the second half of a word hyphenated on the line before
+        out.update(w.lower() for w in _WORD.findall(text)[1:] if not w.endswith("-"))
     return out
+
+
+def _own_hyphen(left: str, tail: str, known: set[str] | frozenset) -> bool:
+    """Is a line-end hyphen between ``left`` and ``tail`` the word's own (kept) rather than TeX's?"""
+    l_low, t_low = left.lower(), tail.lower()
+    if f"{l_low}-{t_low}" in known:
+        return True
+    if not hyphenation_point(clean_text(left), clean_text(tail)):  # "ﬁ-nally": the ligature is two letters
+        return True
+    if (l_low + t_low) in known:
+        return False  # the paper writes the word whole elsewhere
+    # two words the paper uses on their own, never written together: "fine-tune", "aligned-sharing"
+    return len(left) >= 3 and len(tail) >= 3 and l_low in known and t_low in known
 
 
 _LIST_ITEM = re.compile(r"^(\d{1,2}[.)]|[•◦▪‣∗*–-]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s")
@@ -134,8 +151,7 @@ def join_lines(texts: list[str], known: set[str] | frozenset = frozenset()) -> s
             head = hyphen.group(1)
             tail = re.match(r"[^\W\d_]*", text).group(0)
             left = re.search(r"[^\W\d_]*$", head.rsplit("-", 1)[-1]).group(0)  # "(as-": the word is "as"
-            keep = "-" in head or f"{left}-{tail}".lower() in known or not hyphenation_point(
-                clean_text(left), clean_text(tail))  # "ﬁ-nally": the ligature is two letters
+            keep = "-" in head or _own_hyphen(left, tail, known)
             out = (out if keep else out[:-1]) + text
         elif hyphen and (text[:1].isupper() or text[:1].isdigit()):
             out += text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ocr_ray.layout import compose_pages
-from ocr_ray.layout.blocks import clean_text, join_lines
+from ocr_ray.layout.blocks import clean_text, compounds, join_lines
 from ocr_ray.layout.furniture import remove_furniture
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.order import xy_cut
@@ -150,6 +150,11 @@ def test_join_lines_keeps_real_hyphens():
     assert join_lines(["sig-", "nificant"]) == "significant"  # TeX's hyphenation is dropped
     assert join_lines(["self-", "supervised"]) == "selfsupervised"  # a break TeX could make: dropped ...
     assert join_lines(["self-", "supervised"], {"self-supervised"}) == "self-supervised"  # ... unless the paper says so
+    # two words the paper uses apart and never together: a compound (dynamic-gqa, "aligned-sharing")
+    vocabulary = compounds(["the aligned heads and sharing of keys", "a text with many words"])
+    assert join_lines(["the aligned-", "sharing adapters"], vocabulary) == "the aligned-sharing adapters"
+    assert join_lines(["is sig-", "nificant"], vocabulary) == "is significant"
+    assert join_lines(["we for-", "mally show"], compounds(["we show it for all", "formally speaking"])) == "we formally show"
     # real cases from the development set (benchmarks/fulltext_real): hyphens TeX's patterns forbid are the word's
     assert join_lines(["their BiMI-", "enhanced counterparts"]) == "their BiMI-enhanced counterparts"
     assert join_lines(["a re-", "parameterisation"]) == "a re-parameterisation"
