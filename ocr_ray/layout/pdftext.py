@@ -123,7 +123,8 @@ class _Builder:
             if self.bars and gap > 0 and self._bar_between(bx1, x0, (y0 + y1) / 2):
                 self.flush()  # a table's vertical rule between two cells, however tight
             elif overlap < 0.45 * (by1 - by0 if by1 - by0 < y1 - y0 else y1 - y0) or gap > GAP_SPLIT * unit \
-                    or x0 < self.last_x0 - 0.5 * unit or (spaced and bold != self.last_bold and ch.isalnum()):
+                    or x0 < self.last_x0 - 0.5 * unit or (spaced and bold != self.last_bold and ch.isalnum()
+                                                                and not math and not self.math):
                 # (a word in bold after regular ones, or back: a run-in heading "**Setup:** We train"
                 # is its own fragment, so its line is no bold heading and its paragraph runs on)
                 self.flush()
@@ -151,7 +152,8 @@ class _Builder:
         self.chars.append(ch)
         self.glyphs.append(index)
         self.last_x0 = x0
-        self.last_bold = bold
+        if ch.isalnum():  # (the colon after a run-in heading may be set upright: letters decide)
+            self.last_bold = bold
         self.bold += bold
         self.math += math or ch in MATH_CHARS
         self.fonts[font] = self.fonts.get(font, 0) + 1
