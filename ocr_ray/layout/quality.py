@@ -38,7 +38,11 @@ def classify_text(text: str, images: int = 0) -> str:
     """``prose`` (trust the text layer), ``no_text``, ``image_only`` or ``garbled``."""
     visible = [c for c in text if not c.isspace()]
     if len(visible) < 80:
-        return "image_only" if images else "no_text"
+        # a short page: a scan (an image, a stamp of text) or nothing is OCR'd; a page whose text
+        # layer holds a line of words (a paper's last line, an appendix stub) is that line
+        if images or sum(1 for w in _WORD.findall(text) if len(w) >= 3) < 2:  # ("Figure 3": a label)
+            return "image_only" if images else "no_text"
+        return "prose"
     # (U+E000-E020: TeX's big delimiters, which ``pdftext`` itself keeps there by code)
     bad = sum(1 for c in visible if c == "\ufffd" or "\ue020" < c <= "\uf8ff" or ord(c) < 32)
     words = [w.lower() for w in _WORD.findall(text)]

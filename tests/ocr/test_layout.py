@@ -319,3 +319,11 @@ def test_footnotes_by_mark_not_numbered_references_or_numbers():
     assert "[^4]: https://github.com/jonatan-hanssen/ood" in markdown
     assert "[^1]" not in markdown and "[^0]" not in markdown
     assert "1. Arreche" in markdown
+
+
+def test_a_short_page_of_words_is_text_not_a_scan():
+    """A page holding one line of words (a paper's last line, the fault suite's 500-page PDF) is read
+    from its text layer; only a page without words (blank, or a scan's image) goes to OCR."""
+    assert classify_text("Supplementary page 1 of 500.") == "prose"
+    assert classify_text("") == "no_text" and classify_text("3") == "no_text" and classify_text("Figure 3") == "no_text"
+    assert classify_text("Fig. 3", images=1) == "image_only"
