@@ -30,6 +30,23 @@ def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+def _publish_plot(fs: pafs.FileSystem, out_dir: str, rel: str, fig, ax) -> str:
+    """Legend, layout, PNG bytes (no "Software" stamp: same stats, same bytes), published at
+    ``out_dir/rel``; the figure is closed. Returns ``rel``. (matplotlib is imported, Agg backend
+    chosen, by ``write_score_plots``.)"""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    plt.close(fig)
+    _publish(fs, out_dir, rel, buf.getvalue())
+    return rel
+
+
 def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitStats]) -> dict[str, str]:
     """One PNG per split under ``out_dir/plots/<split>_ratings.png``: the share of reviews per
     rating value, one bar series per venue-year. Returns {split: relative path}; {} when
@@ -41,7 +58,6 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
         import matplotlib.pyplot as plt
     except ImportError:
         return {}
-    import io
 
     out: dict[str, str] = {}
     fs.create_dir(join_path(out_dir, "plots"), recursive=True)
@@ -61,14 +77,7 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
         ax.set_xlabel("rating")
         ax.set_ylabel("% of reviews")
         ax.set_title(f"{s.split}: rating distribution per venue-year")
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", metadata={"Software": None})
-        plt.close(fig)
-        rel = f"plots/{s.split}_ratings.png"
-        _publish(fs, out_dir, rel, buf.getvalue())
-        out[s.split] = rel
+        out[s.split] = _publish_plot(fs, out_dir, f"plots/{s.split}_ratings.png", fig, ax)
         moved = {k: v.moves for k, v in sorted(s.venue_years.items()) if v.moves.get("edited")}
         if moved:  # mean rating at posting vs final, per venue-year with edited reviews
             fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
@@ -79,12 +88,5 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
             ax.set_xticks(list(xs), list(moved), fontsize=7)
             ax.set_ylabel("mean rating")
             ax.set_title(f"{s.split}: how ratings moved during the discussion")
-            ax.legend(fontsize=7)
-            fig.tight_layout()
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png", metadata={"Software": None})
-            plt.close(fig)
-            rel = f"plots/{s.split}_rating_moves.png"
-            _publish(fs, out_dir, rel, buf.getvalue())
-            out[f"{s.split}:moves"] = rel
+            out[f"{s.split}:moves"] = _publish_plot(fs, out_dir, f"plots/{s.split}_rating_moves.png", fig, ax)
     return out
