@@ -41,15 +41,18 @@ def _table_rows(fragments: list[Fragment]) -> list[list[Fragment]]:
     median = heights[len(heights) // 2]
     main = [f for f in fragments if f.y1 - f.y0 >= 0.75 * median]
     rows = lines_of(main)
+    spans = [(min(g.y0 for g in row), max(g.y1 for g in row)) for row in rows]  # kept up to date below
     for f in fragments:
         if f.y1 - f.y0 >= 0.75 * median:
             continue
-        spans = [(min(g.y0 for g in row), max(g.y1 for g in row)) for row in rows]
         inside = [k for k, (y0, y1) in enumerate(spans) if y0 - 1 <= f.cy <= y1 + 1]
         if inside:
-            rows[inside[0]].append(f)
+            k = inside[0]
+            rows[k].append(f)
+            spans[k] = (min(spans[k][0], f.y0), max(spans[k][1], f.y1))
         else:
             rows.append([f])
+            spans.append((f.y0, f.y1))
     for row in rows:
         row.sort(key=lambda g: g.x0)
     return sorted(rows, key=lambda row: min(g.y0 for g in row))
@@ -89,17 +92,26 @@ def _columns(rows: list[list[Fragment]]) -> list[tuple[float, float]] | None:
     return cols
 
 
+def _bounds(cols: list[tuple[float, float]]) -> list[float]:
+    """Where one column ends and the next begins: the middle of the gap between them."""
+    return [(cols[k][1] + cols[k + 1][0]) / 2 for k in range(len(cols) - 1)]
+
+
+def _column_of(bounds: list[float], x: float) -> int:
+    return sum(1 for b in bounds if x >= b)
+
+
 def _continues(line: list[Fragment], cols: list[tuple[float, float]], x0: float, x1: float) -> bool:
     """Does a line below the table's last rule still belong to it? Each of its fragments sits
     within the table's columns (not across the gap between two), and none is a line of prose
     running the table's width or a caption."""
     if line[0].text.startswith(("Table", "Figure", "Fig.")):
         return False
-    bounds = [((cols[k][1] + cols[k + 1][0]) / 2) for k in range(len(cols) - 1)]
+    bounds = _bounds(cols)
     for f in line:
         if f.x1 - f.x0 > 0.9 * (x1 - x0):
             return False
-        k = sum(1 for b in bounds if f.cx >= b)
+        k = _column_of(bounds, f.cx)
         # wider than the rows above is fine (a long label), reaching into a neighbour column is not
         if (k + 1 < len(cols) and f.x1 > cols[k + 1][0]) or (k > 0 and f.x0 < cols[k - 1][1]):
             return False
@@ -136,16 +148,13 @@ def _underline(f: Fragment, rules: list[Rule], width: float) -> tuple[float, flo
 def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rule] = (),
            width: float = 0.0) -> list[tuple[str, int]]:
     """(text, colspan) per cell of a row, empty cells included."""
-    bounds = [(cols[k][1] + cols[k + 1][0]) / 2 for k in range(len(cols) - 1)]
-
-    def column_of(x: float) -> int:
-        return sum(1 for b in bounds if x >= b)
+    bounds = _bounds(cols)
 
     slots: dict[int, list[str]] = {}
     spans: dict[int, int] = {}
     for f in row:
         x0, x1 = _underline(f, rules, width) if rules else (f.x0, f.x1)
-        first, last = column_of(x0 + 1), column_of(x1 - 1)
+        first, last = _column_of(bounds, x0 + 1), _column_of(bounds, x1 - 1)
         slots.setdefault(first, []).append(f.text)
         spans[first] = max(spans.get(first, 1), last - first + 1)
     out, k = [], 0
