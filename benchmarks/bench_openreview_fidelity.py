@@ -108,8 +108,8 @@ def request_figures() -> list[dict]:
                     sums[path]["web"] += sum(c["all"] - c["api"] for c in scraped.requests.values())
                 records = initial_submission_records(api, Store(pafs.LocalFileSystem(), f"{tmp}/{pk}-{path}"),
                                                      metas, cut, scraped, max_workers=4)
-                wrong += sum((r["rule"], r.get("revision_id")) != (truth[r["forum_id"]].expected_rule,
-                                                                   truth[r["forum_id"]].expected_revision_id)
+                wrong += sum((r["rule"], r.get("revision_id")) != (truth[r["forum_id"]].stage_rule,
+                                                                   truth[r["forum_id"]].stage_revision_id)
                              for r in records)
                 s = sums[path]
                 s["rev"] += sum(r["revision_requests"] for r in records)

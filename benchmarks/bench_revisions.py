@@ -45,8 +45,8 @@ SLOW_MS, WEB_DELAY_MS = 100, 300
 
 def _check(records: list[dict], truth: dict) -> int:
     """Forums whose chosen revision differs from the replica's ground truth (must be 0)."""
-    return sum((r["rule"], r.get("revision_id")) != (truth[r["forum_id"]].expected_rule,
-                                                     truth[r["forum_id"]].expected_revision_id)
+    return sum((r["rule"], r.get("revision_id")) != (truth[r["forum_id"]].stage_rule,
+                                                     truth[r["forum_id"]].stage_revision_id)
                for r in records)
 
 

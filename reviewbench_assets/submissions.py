@@ -35,6 +35,11 @@ class SubmissionPdfConfig(dg.Config):
     # gets its earliest public PDF, flagged `earliest_public` in provenance (API v2 venues keep
     # pre-deadline edits private, so most papers revised during the discussion would have no text).
     initial_only: bool = False
+    # False (default): an API v2 note whose invitations show it was never revised after the deadline
+    # has its current PDF taken without reading its revision history (no page, no request; its rule
+    # is current_is_initial, domain/revisions.py). True: read every forum's history (a venue that
+    # publishes pre-deadline edits then records the exact upload, rule `initial`, for the same PDF).
+    read_every_history: bool = False
 
 
 DEADLINE_CHECK = "deadline_agrees_with_invitation"
@@ -71,6 +76,7 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
                                 cross_check=config.cross_check_api,
                                 allow_earliest_public=not config.initial_only,
                                 max_workers=config.download_workers, batch_attachments=config.batch_attachments,
+                                read_every_history=config.read_every_history,
                                 log=context.log.info, warn=context.log.warning,
                                 progress=lambda stage, total: step_progress(context, "initial_submission_pdfs",
                                                                             stage, total))
@@ -90,6 +96,8 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
         "pdf_fetch_this_run": dict(Counter(x.get("pdf_fetch") or "none" for x in this_run)),
         "forums_per_s": round(r.todo / max(r.elapsed_s, 1e-6), 2),
         "browser_s": round(r.browser_s, 2),
+        # where each choice came from: browser page, API recipe, or the note alone (history not read)
+        "revision_sources_this_run": dict(Counter(x.get("revision_source") or "none" for x in this_run)),
         "browser_failures": sum(1 for x in this_run if x.get("revision_source") == "api" and config.use_browser),
         # every OpenReview request per forum this run: the revision page's own API calls (or the
         # API recipe when the page failed) and the PDF downloads

@@ -5,7 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from reviewbench_assets.domain.revisions import Revision, choose_revision, revisions_from_references
+from reviewbench_assets.domain.revisions import (
+    Revision,
+    choice_from_note,
+    choose_revision,
+    note_proves_unrevised,
+    revisions_from_references,
+)
 
 DEADLINE = 1_000_000
 V2_SUB = ["V/-/Submission", "V/-/Post_Submission"]
@@ -100,3 +106,37 @@ def test_iclr_2023_upload_at_1140_utc_the_day_after_is_the_submission():
     assert (choice.rule, choice.revision_id) == ("initial", "last")
     naive = choose_revision(revs, ms("2022-09-28T23:59:59"), "F", [], "/pdf/x")
     assert naive.revision_id == "early"  # what the hand-converted deadline picked
+
+
+V2_NOTE = ["ICLR.cc/2024/Conference/-/Submission", "ICLR.cc/2024/Conference/-/Post_Submission"]
+
+
+def test_a_v2_note_no_revision_invitation_touched_settles_the_choice():
+    assert note_proves_unrevised(V2_NOTE, "/pdf/ab.pdf", 10, "v2")
+    # ICLR 2026's two-stage deadline, and a withdrawal that only sets venue/venueid
+    assert note_proves_unrevised(V2_NOTE + ["ICLR.cc/2026/Conference/Submission4956/-/Full_Submission",
+                                            "ICLR.cc/2024/Conference/-/Withdrawn_Submission"], "/pdf/ab.pdf", 10, "v2")
+    c = choice_from_note("F1", 10, V2_NOTE)
+    assert (c.rule, c.pdf_url, c.revision_id, c.deadline_ms) == ("current_is_initial", "/pdf?id=F1", None, 10)
+    assert "Post_Submission, Submission" in c.reason
+
+
+def test_the_note_does_not_settle_a_revised_unknown_v1_rolling_or_pdfless_note():
+    revised = V2_NOTE + ["ICLR.cc/2024/Conference/Submission7/-/Rebuttal_Revision"]
+    assert not note_proves_unrevised(revised, "/pdf/ab.pdf", 10, "v2")
+    # an invitation the rule does not know (a PC edit could have changed anything): read the history
+    assert not note_proves_unrevised(V2_NOTE + ["ICLR.cc/2026/Conference/-/Edit"], "/pdf/ab.pdf", 10, "v2")
+    assert not note_proves_unrevised(V2_NOTE, "/pdf/ab.pdf", 10, "v1")  # v1 names one invitation only
+    assert not note_proves_unrevised(["TMLR/-/Submission"], "/pdf/ab.pdf", None, "v2")  # rolling
+    assert not note_proves_unrevised(V2_NOTE, None, 10, "v2")  # no PDF: nothing to take
+    assert not note_proves_unrevised([], "/pdf/ab.pdf", 10, "v2")  # no invitations: no evidence
+
+
+def test_a_v1_note_whose_pdf_is_its_original_pdf_settles_the_choice():
+    same = ("/pdf/3075a428235509855db7834a4ed978b6fcf08b55.pdf", "/attachment/3075a428235509855db7834a4ed978b6fcf08b55.pdf")
+    inv = ["ICLR.cc/2020/Conference/-/Blind_Submission"]
+    assert note_proves_unrevised(inv, same[0], 10, "v1", original_pdf=same[1])
+    assert not note_proves_unrevised(inv, "/pdf/07a4b4b4.pdf", 10, "v1", original_pdf=same[1])  # replaced
+    assert not note_proves_unrevised(inv, same[0], 10, "v1")  # no original_pdf kept: read the history
+    assert not note_proves_unrevised(inv, same[0], None, "v1", original_pdf=same[1])  # rolling
+    assert "original_pdf" in choice_from_note("F", 10, inv, "v1").reason

@@ -72,6 +72,21 @@ class ForumTruth:
     group_reply_ids: list[str] = field(default_factory=list)
     review_initial_ratings: dict = field(default_factory=dict)  # review id -> rating before its edit
     review_final_ratings: dict = field(default_factory=dict)  # review id -> rating now (edited ones)
+    # The note alone settles the choice, so reviewbench's stage takes its current PDF without reading
+    # the history (`current_is_initial`): an API v2 note with a deadline and a PDF that no revision
+    # invitation ever edited (its `invitations` list every editing invitation, private ones too), or
+    # an API v1 note whose pdf is its original_pdf (the same file).
+    note_settles: bool = False
+
+    @property
+    def stage_rule(self) -> Rule:
+        """What the `initial_submission_pdfs` stage records by default (`expected_rule` is what
+        reading the revision history chooses; both name the same PDF)."""
+        return "current_is_initial" if self.note_settles else self.expected_rule
+
+    @property
+    def stage_revision_id(self) -> str | None:
+        return None if self.note_settles else self.expected_revision_id
 
 
 @dataclass

@@ -259,6 +259,16 @@ class ForumBuilder:
             first = public[0] if public else None
             rule, rev_id, exp_marker = ("earliest_public", first["id"], first["marker"]) if first else (
                 "earliest_public", None, latest["marker"])
+        pre_deadline_tails = {spec.submission_name, spec.post_submission_name, "Withdrawn_Submission",
+                              "Desk_Rejected_Submission"}
+        if self.v2:
+            note_settles = bool(not spec.rolling and latest
+                                and all(x.rsplit("/-/", 1)[-1] in pre_deadline_tails for x in note["invitations"]))
+        else:  # v1: the note's pdf is its original_pdf (the same file), where the venue keeps one
+            original = (note.get("content") or {}).get("original_pdf")
+            note_settles = bool(latest and original and original.rsplit("/", 1)[-1] == f"{latest['sha']}.pdf")
+        if note_settles:  # the history, if read, names the same PDF
+            assert exp_marker == latest["marker"], fid
         vf.notes[fid] = note
         vf.submissions.append(note)
         self.review_edits: dict[str, tuple] = {}
@@ -297,7 +307,7 @@ class ForumBuilder:
             num_direct_replies=sum(1 for r in visible if r["replyto"] == fid), review_ids=review_ids,
             author_reply_ids=author_ids, original_id=original_id,
             track=spec.track_of_decision.get(decision, spec.track) if decision else spec.track,
-            general_rebuttal_ids=general, group_reply_ids=group_replies,
+            general_rebuttal_ids=general, group_reply_ids=group_replies, note_settles=note_settles,
             review_initial_ratings={k: v[0] for k, v in self.review_edits.items() if k in visible_ids},
             review_final_ratings={k: v[1] for k, v in self.review_edits.items() if k in visible_ids})
 

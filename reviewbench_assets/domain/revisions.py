@@ -47,6 +47,55 @@ def _revised_after_submission(invitations: list[str]) -> list[str]:
             if inv.rsplit("/-/", 1)[-1] in POST_DEADLINE_REVISION_NAMES]
 
 
+# Invitations that edit an API v2 submission note at or before the cutoff, or mark it afterwards
+# without touching its PDF (openreview-py `venue/invitation.py`: Submission, Post_Submission,
+# Full_Submission; withdrawal and desk rejection set `venue`/`venueid` only).
+UNREVISED_NOTE_INVITATIONS = ("Submission", "Post_Submission", "Full_Submission", "Withdrawn_Submission",
+                              "Desk_Rejected_Submission", "Withdrawal", "Desk_Rejection")
+
+
+def _file_key(value: str | None) -> str | None:
+    """`/pdf/<hex>.pdf` and `/attachment/<hex>.pdf` name the same stored file when their <hex>
+    agree (seen in the real ICLR 2020 references, docs/openreview-api.md §1.5)."""
+    if not value:
+        return None
+    return value.rsplit("/", 1)[-1].rsplit(".", 1)[0] or None
+
+
+def note_proves_unrevised(note_invitations: list[str], current_pdf: str | None, cutoff_ms: int | None,
+                          api_version: str, original_pdf: str | None = None) -> bool:
+    """True when the submission note alone shows its current PDF is the submitted one, so reading
+    its revision history could not change which PDF is taken. Never for a rolling venue (TMLR: no
+    cutoff, the first released revision is the submission) nor a note without a PDF.
+
+    API v2: a note lists every invitation that ever edited it, private edits included (OpenReview
+    docs, `reference/api-v2/entities/note/fields.md`; docs/openreview-api.md §1.8), so a note whose
+    every invitation is one of UNREVISED_NOTE_INVITATIONS was last given a PDF before the cutoff.
+    An invitation this list does not know sends the forum to its history.
+    API v1 (a note names only its own invitation): where the venue kept the submitted file as
+    `original_pdf` (ICLR 2020, openreview-py issue 2782), a current `pdf` that is the same file
+    was not replaced after submission, whichever upload `original_pdf` recorded."""
+    if cutoff_ms is None or not current_pdf:
+        return False
+    if api_version == "v1":
+        return _file_key(original_pdf) is not None and _file_key(original_pdf) == _file_key(current_pdf)
+    if api_version != "v2" or not note_invitations:
+        return False
+    return all(inv.rsplit("/-/", 1)[-1] in UNREVISED_NOTE_INVITATIONS for inv in note_invitations)
+
+
+def choice_from_note(forum_id: str, cutoff_ms: int | None, note_invitations: list[str],
+                     api_version: str = "v2") -> RevisionChoice:
+    """The choice for a note `note_proves_unrevised` accepted, with what it was judged on."""
+    if api_version == "v1":
+        why = "the note's current pdf is its original_pdf (the same file)"
+    else:
+        names = ", ".join(sorted({inv.rsplit("/-/", 1)[-1] for inv in note_invitations}))
+        why = f"the note was never edited by a revision invitation (its invitations: {names})"
+    return RevisionChoice(rule="current_is_initial", pdf_url=f"/pdf?id={forum_id}", deadline_ms=cutoff_ms,
+                          reason=f"{why}: its current PDF is the one submitted; revision history not read")
+
+
 def seen_summary(revisions: list[Revision], cutoff_ms: int | None, current_pdf: str | None,
                  note_invitations: list[str]) -> str:
     """What the reader actually saw, for the record's reason (never a guess about what it did not)."""

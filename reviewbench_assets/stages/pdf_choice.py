@@ -28,7 +28,9 @@ from reviewbench_assets.domain.posts import field_value
 from reviewbench_assets.domain.revisions import (
     Revision,
     RevisionChoice,
+    choice_from_note,
     choose_revision,
+    note_proves_unrevised,
     revisions_from_edits,
     revisions_from_page,
     revisions_from_references,
@@ -42,8 +44,9 @@ from reviewbench_assets.stages.progress import Progress
 def forum_meta(note: dict) -> dict:
     """What revision choice needs from a raw submission note (v1 or v2)."""
     invitations = note.get("invitations") or ([note["invitation"]] if note.get("invitation") else [])
+    content = note.get("content") or {}
     return {"forum_id": note["id"], "invitations": invitations,
-            "pdf": field_value((note.get("content") or {}).get("pdf")),
+            "pdf": field_value(content.get("pdf")), "original_pdf": field_value(content.get("original_pdf")),
             "tmdate": note.get("tmdate") or note.get("mdate") or 0}
 
 
@@ -101,6 +104,24 @@ class Cutoff:
 # ---------------------------------------------------------------- one forum
 
 
+def history_needed(meta: dict, deadline: Cutoff | int | None, api_version: str) -> bool:
+    """False when the note alone settles the choice (domain.revisions.note_proves_unrevised): no
+    revision page, no API request; the forum's PDF is then its current one."""
+    return not note_proves_unrevised(meta["invitations"], meta["pdf"], Cutoff.of(deadline).cutoff_ms, api_version,
+                                     meta.get("original_pdf"))
+
+
+def choose_from_note(meta: dict, deadline: Cutoff | int | None, api_version: str) -> tuple[dict, RevisionChoice]:
+    """The record of a forum whose history is not read (`history_needed` False)."""
+    forum_id, cut = meta["forum_id"], Cutoff.of(deadline)
+    choice = choice_from_note(forum_id, cut.cutoff_ms, meta["invitations"], api_version)
+    return {"forum_id": forum_id, "deadline_ms": cut.deadline_ms, "cutoff_ms": cut.cutoff_ms,
+            "cutoff_rule": cut.rule, "error": None, "fingerprint": fingerprint(meta, cut.cutoff_ms),
+            "cross_check": "not needed: the note settles the choice", "pdf_fetch": None,
+            "revision_source": "note", "rule": choice.rule, "reason": choice.reason, "revision_id": None,
+            "revision_tcdate": None, "revision_requests": 0.0}, choice
+
+
 def choose_for_forum(api: OpenReviewApi, meta: dict, deadline: Cutoff | int | None,
                      browser_result: list[Revision] | Exception | None, cross_check: bool,
                      allow_earliest_public: bool, page_requests: int = 0) -> tuple[dict, RevisionChoice | None]:
@@ -144,10 +165,14 @@ def choose_for_forum(api: OpenReviewApi, meta: dict, deadline: Cutoff | int | No
 
 def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, deadline: Cutoff | int | None,
                               browser_result: list[Revision] | Exception | None,
-                              cross_check: bool, allow_earliest_public: bool, page_requests: int = 0) -> dict:
+                              cross_check: bool, allow_earliest_public: bool, page_requests: int = 0,
+                              read_every_history: bool = False) -> dict:
     """One forum, one request at a time (the sequential path and the benchmark's baseline)."""
-    record, choice = choose_for_forum(api, meta, deadline, browser_result, cross_check,
-                                      allow_earliest_public, page_requests)
+    if not read_every_history and not history_needed(meta, deadline, api.api):
+        record, choice = choose_from_note(meta, deadline, api.api)
+    else:
+        record, choice = choose_for_forum(api, meta, deadline, browser_result, cross_check,
+                                          allow_earliest_public, page_requests)
     if choice is None or not choice.pdf_url:
         return record
     return download_one(api, store, record, choice.pdf_url)
@@ -159,7 +184,7 @@ def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, dead
 def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dict],
                                deadline: Cutoff | int | None, browser_results: dict, *, cross_check: bool = False,
                                allow_earliest_public: bool = True, max_workers: int = 8,
-                               batch_attachments: bool = True,
+                               batch_attachments: bool = True, read_every_history: bool = False,
                                on_record: Callable[[dict], None] | None = None) -> list[dict]:
     """Every forum's record, in `metas` order, with choice and downloads in a bounded thread pool.
 
@@ -167,6 +192,7 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
     pool only overlaps latency; it never raises the request rate above the configured interval.
     `on_record` is called in the caller's thread as each forum completes (checkpoints).
     `browser_results` may carry `.requests` (forum id -> requests its revision page made).
+    A forum whose note settles the choice (`history_needed`) is not asked unless `read_every_history`.
     """
     # the API requests each forum's revision page made (what OpenReview meters per account; the
     # page's own HTML and cached scripts are web requests, counted apart by the browser client)
@@ -188,6 +214,8 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
     def choose(meta: dict):
         if stop.is_set():
             return None, None
+        if not read_every_history and not history_needed(meta, deadline, api.api):
+            return choose_from_note(meta, deadline, api.api)
         return choose_for_forum(api, meta, deadline, browser_results.get(meta["forum_id"]),
                                 cross_check, allow_earliest_public, page_requests.get(meta["forum_id"], 0))
 
@@ -251,6 +279,7 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
                         scrape: Callable[[list[str], Callable[[str], None], dict], dict] | None, *,
                         cross_check: bool = False, allow_earliest_public: bool = True,
                         max_workers: int = 8, batch_attachments: bool = True,
+                        read_every_history: bool = False,
                         log: Callable[[str], None] = lambda _m: None,
                         warn: Callable[[str], None] = lambda _m: None,
                         progress: Callable[[str, int], Progress] | None = None) -> PdfStageResult:
@@ -284,27 +313,29 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
             done[meta["forum_id"]] = prev
         else:
             todo.append(meta)
-            if scrape is not None:
+            if scrape is not None and (read_every_history or history_needed(meta, cut, api.api)):
                 notes[meta["forum_id"]] = (r.get("api") or venue.api,
                                            {k: v for k, v in r["note"].items() if k != "details"})
-    log(f"{venue.key}: {len(done)} forums already done, {len(todo)} to do")
+    log(f"{venue.key}: {len(done)} forums already done, {len(todo)} to do"
+        + (f", {len(notes)} of them with a revision history to read" if scrape is not None else ""))
 
     started = time.time()
     scraped: dict = {}
-    if scrape is not None and todo:
-        pages = progress("forums (revision pages)", len(todo)) if progress else None
+    pages_todo = [m["forum_id"] for m in todo if m["forum_id"] in notes]  # notes: the forums to read
+    if scrape is not None and pages_todo:
+        pages = progress("forums (revision pages)", len(pages_todo)) if progress else None
         count = Counter()
 
         def on_done(_fid: str) -> None:
             count["n"] += 1
             if pages is not None:
                 pages.advance()
-            if count["n"] % 25 == 0 or count["n"] == len(todo):
+            if count["n"] % 25 == 0 or count["n"] == len(pages_todo):
                 rate = count["n"] / max(time.time() - started, 1e-6)
-                eta = (len(todo) - count["n"]) / max(rate, 1e-6)
-                log(f"{venue.key}: revisions {count['n']}/{len(todo)} ({rate:.1f}/s, eta {eta:.0f}s)")
+                eta = (len(pages_todo) - count["n"]) / max(rate, 1e-6)
+                log(f"{venue.key}: revisions {count['n']}/{len(pages_todo)} ({rate:.1f}/s, eta {eta:.0f}s)")
 
-        scraped = scrape([m["forum_id"] for m in todo], on_done, notes)
+        scraped = scrape(pages_todo, on_done, notes)
     browser_s = time.time() - started
     recorded = progress("forums (chosen PDF stored and recorded)", len(todo)) if progress and todo else None
 
@@ -316,7 +347,8 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
 
     initial_submission_records(api, store, todo, cut, scraped, cross_check=cross_check,
                                allow_earliest_public=allow_earliest_public, max_workers=max_workers,
-                               batch_attachments=batch_attachments, on_record=checkpoint)
+                               batch_attachments=batch_attachments, read_every_history=read_every_history,
+                               on_record=checkpoint)
     records = [done[m["forum_id"]] for m in metas]
     table = records_table(records)
     out = store.path(paths.submissions(venue.key))

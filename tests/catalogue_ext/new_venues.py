@@ -88,7 +88,7 @@ def main(root: str, out: str) -> None:
                 "deadline_check": mats.get("initial_submission_pdfs", {}).get("deadline_check").value
                 if "initial_submission_pdfs" in mats else None,
                 "checks": checks,
-                "truth": {fid: [f.expected_rule, f.expected_revision_id, f.num_reviews, f.track]
+                "truth": {fid: [f.stage_rule, f.stage_revision_id, f.num_reviews, f.track]
                           for fid, f in fx.venues[pk].forums.items()},
             }
     Path(out).write_text(json.dumps(report))

@@ -60,7 +60,7 @@ def test_missing_and_truncated_downloads_are_recorded_per_forum(pk, pdf_replica,
     with_pdf = [fid for fid, t in truth.items() if t.expected_marker]
     by_rule = {}
     for fid in with_pdf:
-        by_rule.setdefault(truth[fid].expected_rule, []).append(fid)
+        by_rule.setdefault(truth[fid].stage_rule, []).append(fid)
     corrupt = [ids[0] for ids in by_rule.values()]
     missing = [ids[-1] for ids in by_rule.values() if len(ids) > 1]
     api = api_for(pdf_replica, pk)
@@ -80,4 +80,4 @@ def test_missing_and_truncated_downloads_are_recorded_per_forum(pk, pdf_replica,
         assert by_id[fid]["error"] is None and by_id[fid]["pdf_sha256"], by_id[fid]
     # the rule is still the right one: a bad download never changes which revision was chosen
     for fid, rec in by_id.items():
-        assert rec["rule"] == truth[fid].expected_rule
+        assert rec["rule"] == truth[fid].stage_rule

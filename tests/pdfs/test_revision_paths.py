@@ -76,8 +76,11 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
     assert sorted(r["forum_id"] for r in seen) == sorted(truth)  # every forum checkpointed once
     for rec in records:
         t = truth[rec["forum_id"]]
-        assert (rec["rule"], rec.get("revision_id")) == (t.expected_rule, t.expected_revision_id)
-        assert rec["cross_check"] == "agree", rec
+        assert (rec["rule"], rec.get("revision_id")) == (t.stage_rule, t.stage_revision_id)
+        assert rec["cross_check"] == ("not needed: the note settles the choice" if t.note_settles else "agree"), rec
+        assert (rec["revision_source"] == "note") == t.note_settles
+        if t.note_settles:
+            assert rec["revision_requests"] == 0
         assert rec["deadline_ms"] == venue.deadline_ms
         if t.expected_marker is None:
             assert rec.get("pdf_sha256") is None
@@ -110,6 +113,31 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
                                         False, True)
         keys = ("rule", "revision_id", "pdf_sha256", "pdf_pages", "error")
         assert {k: one.get(k) for k in keys} == {k: rec.get(k) for k in keys}
+
+
+def test_a_note_that_settles_the_choice_costs_no_request_unless_every_history_is_read(pdf_replica, pdf_fixtures,
+                                                                                   forum_metas, tmp_path):
+    """v2: forums whose note no revision invitation touched are not asked for their history (no
+    /notes/edits request names them); `read_every_history` asks every forum and gets the rule
+    reading the history gives, for the same PDF bytes."""
+    pk = "iclr-2024"
+    venue, truth = catalogue().get(pk), pdf_fixtures.venues[pk].forums
+    settled = {fid for fid, t in truth.items() if t.note_settles}
+    assert settled and len(settled) < len(truth)
+    api = api_for(pdf_replica, pk)
+    by_mode = {}
+    for read_all in (False, True):
+        pdf_replica.reset_request_log()
+        store = Store(pafs.LocalFileSystem(), str(tmp_path / str(read_all)))
+        records = initial_submission_records(api, store, forum_metas[pk], Cutoff.for_venue(venue), {},
+                                             max_workers=4, read_every_history=read_all)
+        asked = {r.params.get("note.id") for r in pdf_replica.request_log if r.path == "/notes/edits"}
+        assert asked == (set(truth) if read_all else set(truth) - settled)
+        by_mode[read_all] = {r["forum_id"]: r for r in records}
+    for fid in settled:
+        lean, full = by_mode[False][fid], by_mode[True][fid]
+        assert (lean["rule"], full["rule"]) == ("current_is_initial", truth[fid].expected_rule)
+        assert lean["pdf_sha256"] == full["pdf_sha256"] and lean["pdf_sha256"], fid
 
 
 @pytest.mark.parametrize("pk", VENUES)
