@@ -33,7 +33,7 @@ from urllib.parse import parse_qs, urlsplit
 import dagster as dg
 from pydantic import Field
 
-from resources.openreview_api import RateLimiter
+from resources.openreview_api import RateLimiter, reset_wait_s
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -139,7 +139,7 @@ class _PageState:
     def __init__(self):
         self.forum = ""
         self.counts = {"api": 0, "all": 0}
-        self.bodies: list = []  # tasks -> (kind, status, body)
+        self.bodies: list = []  # tasks -> (kind, status, body), or None (a 429 the limiter learnt from)
 
     def reset(self, forum: str) -> None:
         self.forum, self.counts, self.bodies = forum, {"api": 0, "all": 0}, []
@@ -152,11 +152,25 @@ async def _capture(resp, kind: str):
         return kind, resp.status, {"message": f"unreadable response body: {exc}"}
 
 
-def _on_response(state: _PageState, is_api: Callable[[str], bool]):
+async def _learn_from_429(resp, limiter: RateLimiter) -> None:
+    """A page's API request refused: the shared limiter holds every caller until the window
+    resets and paces to its limit, as the API client does (its next request is not refused too)."""
+    try:
+        body = await resp.json()
+    except Exception:  # not JSON: the Retry-After header, else a minute
+        body = {}
+    limit = (body.get("details") or {}).get("limit") if isinstance(body, dict) else None
+    limiter.learn(limit if isinstance(limit, int) else None,
+                  reset_wait_s(body, (resp.headers or {}).get("retry-after"), 60.0))
+
+
+def _on_response(state: _PageState, is_api: Callable[[str], bool], limiter: RateLimiter):
     def handle(resp) -> None:
         url = resp.url
         if not is_api(url):
             return
+        if resp.status == 429:
+            state.bodies.append(asyncio.ensure_future(_learn_from_429(resp, limiter)))
         path, q = urlsplit(url).path, _query(url)
         kind = None
         if path.endswith("/notes/edits") and q.get("note.id") == state.forum:
@@ -218,7 +232,7 @@ async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callab
             await (fulfil_known(route, known) if known is not None else send(route, api, learn=True))
 
     await page.route("**/*", route)
-    page.on("response", _on_response(state, is_api))
+    page.on("response", _on_response(state, is_api, limiter))
 
 
 class RevisionPage(dict):
@@ -232,7 +246,7 @@ async def _read_page(page, state: _PageState, web_url: str, forum_id: str, timeo
     await page.goto(f"{web_url}/revisions?id={forum_id}", timeout=timeout_ms)
     handle = await page.wait_for_function(_FINISHED_JS, timeout=timeout_ms, polling=100)
     done = await handle.json_value()
-    captured = await asyncio.gather(*state.bodies)
+    captured = [c for c in await asyncio.gather(*state.bodies) if c is not None]  # None: a 429 learnt
     if done["state"] == "challenge":
         raise RevisionPageError(f"revisions page for {forum_id}: redirected to /challenge "
                                 "(ChallengeRequiredError: the crawl account is not logged in)")

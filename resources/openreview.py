@@ -23,6 +23,7 @@ class OpenReviewResource(dg.ConfigurableResource):
     token_ttl_s: int = Field(default=TOKEN_TTL_S, description="Token lifetime asked for at login "
                              "(OpenReview's default is one hour; an expired token triggers one new login)")
     _limiter: RateLimiter | None = PrivateAttr(default=None)
+    _attachment_limiter: RateLimiter | None = PrivateAttr(default=None)
     _token: str | None = PrivateAttr(default=None)
     _login_lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
@@ -32,6 +33,14 @@ class OpenReviewResource(dg.ConfigurableResource):
             self._limiter = RateLimiter(self.min_interval_s)
         return self._limiter
 
+    @property
+    def attachment_limiter(self) -> RateLimiter:
+        """PDF and file downloads: OpenReview's separate attachment budget (resources/openreview_api.py
+        ATTACHMENT_PATHS), paced on its own from its own 429s."""
+        if self._attachment_limiter is None:
+            self._attachment_limiter = RateLimiter(self.min_interval_s)
+        return self._attachment_limiter
+
     def token(self, expired: str | None = None) -> str | None:
         """The run's one login, shared by every client and thread; a new one only when the current
         token is the one that expired (another thread may already have replaced it)."""
@@ -39,6 +48,7 @@ class OpenReviewResource(dg.ConfigurableResource):
             return None
         with self._login_lock:
             if self._token is None or self._token == expired:
+                self.limiter.wait()  # POST /login counts in the API budget too
                 # v2 serves the login for both APIs (openreview-py's v1 client logs in there too).
                 self._token = login(self.api_v2_url, "v2", self.username, self.password or "",
                                     max_attempts=self.max_attempts, token_ttl_s=self.token_ttl_s,
@@ -56,10 +66,11 @@ class OpenReviewResource(dg.ConfigurableResource):
                                    "(before any request)", logged_in=False)
 
     def api(self, version: str, on_event: Callable[[str], None] | None = None) -> OpenReviewApi:
-        """A client for API `v1` or `v2`; all clients share one rate limiter and one login."""
+        """A client for API `v1` or `v2`; all clients share the two rate limiters and one login."""
         self.check_credentials()
         url = self.api_v2_url if version == "v2" else self.api_v1_url
         return OpenReviewApi(url, version, None, None, token=self.token(),
                              relogin=self.token if self.username else None, limiter=self.limiter,
+                             attachment_limiter=self.attachment_limiter,
                              max_wait_s=self.max_rate_limit_wait_s, max_attempts=self.max_attempts,
                              on_event=on_event)

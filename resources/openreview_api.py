@@ -123,7 +123,8 @@ class RateLimiter:
 
     OpenReview publishes no limits; its 429 bodies carry them ("surpassing the limit of 98 requests.
     Please try again in 30 minutes", `details.limit`, `details.resetTime`: docs/openreview-api.md
-    §0.2). A fixed 0.5 s interval (7,200 requests an hour) bursts into a 98-per-30-minutes wall and
+    §0.2). One limiter per budget (API requests; file downloads,
+    ATTACHMENT_PATHS). A fixed 0.5 s interval (7,200 requests an hour) bursts into a 98-per-30-minutes wall and
     then waits out whole windows; after the first 429 the limiter spreads `limit` requests over the
     window instead: the window is the time from the `limit`-th most recent request to the reset
     (the requests the server counted), and the interval becomes window / limit (+2 %)."""
@@ -182,24 +183,36 @@ class RateLimiter:
         return self.interval_s
 
 
+# File downloads, which OpenReview meters in a budget of their own: a real 429 on
+# `GET /attachment?name=pdf` says "surpassing the limit of 36 requests. Please try again in 60
+# minutes" while API requests are allowed 98 per 30 minutes (docs/openreview-api.md §0.2). They get
+# their own limiter, so a 429 on a PDF neither stops nor slows the API requests of other threads.
+ATTACHMENT_PATHS = frozenset({"/pdf", "/attachment", "/references/pdf", "/references/attachment",
+                              "/notes/edits/pdf", "/notes/edits/attachment"})
+
+
 def backoff_s(attempt: int, base_s: float = 1.0, cap_s: float = 60.0) -> float:
     """Exponential backoff with full jitter (AWS architecture blog): uniform in [0, min(cap, base*2^n)],
     so parallel partitions that failed together do not retry together."""
     return random.uniform(0.0, min(cap_s, base_s * 2.0 ** attempt))
 
 
-def _reset_wait_s(body: dict, response: requests.Response, default_s: float) -> float:
-    reset = (body.get("details") or {}).get("resetTime")
+def reset_wait_s(body: dict, retry_after: str | None, default_s: float) -> float:
+    """Seconds until a 429's window resets: `details.resetTime`, else Retry-After, else the default."""
+    reset = (body.get("details") or {}).get("resetTime") if isinstance(body, dict) else None
     if reset:
         try:
             when = datetime.fromisoformat(reset.replace("Z", "+00:00"))
             return max(0.0, when.timestamp() - time.time())
         except ValueError:
             pass
-    retry_after = response.headers.get("Retry-After")
     if retry_after and retry_after.isdigit():
         return float(retry_after)
     return default_s
+
+
+def _reset_wait_s(body: dict, response: requests.Response, default_s: float) -> float:
+    return reset_wait_s(body, response.headers.get("Retry-After"), default_s)
 
 
 def _client_class(api: str):
@@ -270,16 +283,23 @@ class OpenReviewApi:
 
     def __init__(self, baseurl: str, api: str, username: str | None, password: str | None,
                  limiter: RateLimiter | None = None, max_wait_s: float = 3900.0,
+                 attachment_limiter: RateLimiter | None = None,
                  max_attempts: int = 8, on_event: Callable[[str], None] | None = None,
                  timeout_s: float = 60.0, token: str | None = None,
                  relogin: Callable[[str | None], str] | None = None, token_ttl_s: int = TOKEN_TTL_S):
         self.api, self.baseurl = api, baseurl.rstrip("/")
         self.limiter = limiter or RateLimiter()
+        # None: files share the API's limiter (a bare client); the resource passes its own
+        self.attachment_limiter = attachment_limiter or self.limiter
         self.max_wait_s, self.max_attempts, self.timeout_s = max_wait_s, max_attempts, timeout_s
         self.on_event = on_event or (lambda msg: None)
         self.stats: Counter = Counter()
         self._local = threading.local()  # requests made by the calling thread (per-forum accounting)
         cls = _client_class(api)
+        # The client's constructor asks OpenReview too (a login, or the token's profile): one request
+        # of the same budget, so it waits its turn like any other.
+        if username or token:
+            self.limiter.wait()
         if username and not token:
             self.client = _logged_in_client(self.baseurl, api, username, password or "",
                                             max_attempts=max_attempts, token_ttl_s=token_ttl_s,
@@ -316,8 +336,9 @@ class OpenReviewApi:
     def _request(self, path: str, params: dict | None, stream: bool = False) -> requests.Response:
         url = self.baseurl + path
         relogged = False
+        limiter = self.attachment_limiter if path in ATTACHMENT_PATHS else self.limiter
         for attempt in range(1, self.max_attempts + 1):
-            self.limiter.wait()
+            limiter.wait()
             self.stats["requests"] += 1
             self._local.requests = getattr(self._local, "requests", 0) + 1
             try:
@@ -341,8 +362,10 @@ class OpenReviewApi:
                     raise OpenReviewError("RateLimitError", body.get("message", ""), 429, path)
                 self.stats["rate_limit_wait_s"] += wait
                 limit = (body.get("details") or {}).get("limit") if isinstance(body, dict) else None
-                interval = self.limiter.learn(limit if isinstance(limit, int) else None, wait)
+                interval = limiter.learn(limit if isinstance(limit, int) else None, wait)
                 self.on_event(f"429 on {path}: waiting {wait:.1f}s until resetTime"
+                              + (" (the attachment budget; API requests go on)"
+                                 if limiter is not self.limiter else "")
                               + (f"; pacing to {limit} requests per window: one every {interval:.1f}s"
                                  if isinstance(limit, int) else ""))
                 time.sleep(wait + 0.05)

@@ -29,37 +29,43 @@ OPENREVIEW_SLOTS_VAR = "REVIEWBENCH_OPENREVIEW_SLOTS"
 
 
 PACE_FILE = ".locks/openreview-pace.json"
+ATTACHMENT_PACE_FILE = ".locks/openreview-pace-attachments.json"  # file downloads: their own budget
 PACE_TTL_S = 24 * 3600  # OpenReview's windows are an hour at most; a day-old pace is stale
 
 
 @contextmanager
-def openreview_slot(storage, log, limiter=None):
+def openreview_slot(storage, log, limiter=None, attachment_limiter=None):
     """The process-wide twin of the `openreview_api` pool: the pool limits runs the queue launches,
     not `dagster asset materialize` on the CLI; this slot (a lock under the storage root, see
     Store.slot) limits every process that crawls into this root, CLI runs included, to
     REVIEWBENCH_OPENREVIEW_SLOTS [1] steps talking to OpenReview at once.
 
-    `limiter`: the step's rate limiter starts from the pace the last step on this root learned
-    from a 429 (`.locks/openreview-pace.json`: interval and the end of the refused window) and
-    shares what it learns, so the next step, in this process or another, does not burst into the
-    wall again."""
+    `limiter` / `attachment_limiter` (API requests / file downloads, each its own OpenReview budget):
+    each starts from the pace the last step on this root learned from a 429 (`.locks/openreview-
+    pace*.json`: interval and the end of the refused window) and shares what it learns, so the next
+    step, in this process or another, does not burst into the wall again."""
     store = storage.store()
+    paced = [(lim, path, what) for lim, path, what in ((limiter, PACE_FILE, "request"),
+                                                       (attachment_limiter, ATTACHMENT_PACE_FILE, "file download"))
+             if lim is not None]
     with store.slot("openreview-api", int(os.environ.get(OPENREVIEW_SLOTS_VAR, "1")), on_wait=log):
-        if limiter is not None:
-            path = store.path(PACE_FILE)
-            pace = store.read_json_or_none(path)
-            if isinstance(pace, dict) and time.time() - float(pace.get("learned_at", 0)) < PACE_TTL_S:
-                limiter.seed(float(pace["interval_s"]), float(pace["not_before"]))
-                log(f"OpenReview pace from an earlier step on this root: one request every "
-                    f"{float(pace['interval_s']):.2f} s")
-
-            def share(interval_s: float, not_before: float) -> None:
-                store.write_json(path, {"interval_s": interval_s, "not_before": not_before,
-                                        "learned_at": time.time()})
-
-            limiter.on_learn = share
+        for lim, rel, what in paced:
+            _share_pace(store, lim, store.path(rel), what, log)
         try:
             yield
         finally:
-            if limiter is not None:
-                limiter.on_learn = None
+            for lim, _rel, _what in paced:
+                lim.on_learn = None
+
+
+def _share_pace(store, limiter, path: str, what: str, log) -> None:
+    pace = store.read_json_or_none(path)
+    if isinstance(pace, dict) and time.time() - float(pace.get("learned_at", 0)) < PACE_TTL_S:
+        limiter.seed(float(pace["interval_s"]), float(pace["not_before"]))
+        log(f"OpenReview pace from an earlier step on this root: one {what} every "
+            f"{float(pace['interval_s']):.2f} s")
+
+    def share(interval_s: float, not_before: float) -> None:
+        store.write_json(path, {"interval_s": interval_s, "not_before": not_before, "learned_at": time.time()})
+
+    limiter.on_learn = share

@@ -63,7 +63,7 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
     venue = catalogue().get(context.partition_key)
     # one of the OpenReview slots (CLI runs too); no credentials / a long 429 window: stop, record nothing
     waits = step_progress(context, "initial_submission_pdfs", "rate-limit waits")
-    with openreview_slot(storage, context.log.warning, openreview.limiter), fail_without_retry():
+    with openreview_slot(storage, context.log.warning, openreview.limiter, openreview.attachment_limiter), fail_without_retry():
         api = openreview.api(venue.api, on_event=on_rate_limit(waits, context.log.warning))
 
         def scrape(forum_ids: list[str], on_done, notes: dict) -> dict:

@@ -80,3 +80,41 @@ def test_the_replica_refuses_as_openreview_does_and_the_pace_is_shared(tmp_path)
         second = RateLimiter(0.0)
         with openreview_slot(storage, print, second):
             assert second.learned_interval_s == first.learned_interval_s  # not full speed again
+
+
+def test_a_429_on_a_pdf_paces_file_downloads_only(tmp_path):
+    """OpenReview meters file downloads in a budget of their own (36 per hour against 98 API
+    requests per 30 minutes): a 429 on /pdf teaches the attachment limiter alone, so the API
+    requests of the same run go on at their own pace, and the pace is shared with the next step."""
+    from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
+    from resources.openreview_api import OpenReviewApi, RateLimiter
+    from resources.storage import StorageResource
+    from reviewbench_assets.failures import ATTACHMENT_PACE_FILE, PACE_FILE, openreview_slot
+
+    fx = build_fixtures(["iclr-2024"], seed=0, n_forums=4, eager_pdfs=False, allow_anonymous=True)
+    forum = next(iter(fx.venues["iclr-2024"].forums))
+    with ReplicaServer(fx, port=0) as rep:
+        rep.set_faults(FaultConfig(window_limit=100, attachment_window_limit=2, window_s=2.0))
+        storage = StorageResource(root=str(tmp_path))
+        api_lim, file_lim = RateLimiter(0.0), RateLimiter(0.0)
+        with openreview_slot(storage, print, api_lim, file_lim):
+            api = OpenReviewApi(rep.api_v2_url, "v2", None, None, limiter=api_lim, attachment_limiter=file_lim,
+                                max_wait_s=10)
+            for _ in range(3):
+                assert api.get_bytes("/pdf", {"id": forum}).startswith(b"%PDF")
+            for _ in range(5):
+                api.get_json("/notes", {"id": forum})
+        refused = [r for r in rep.request_log if r.status == 429]
+        assert [r.path for r in refused] == ["/pdf"]
+        assert file_lim.learned_interval_s >= 2.0 / 2 and api_lim.learned_interval_s == 0.0
+        assert (tmp_path / ATTACHMENT_PACE_FILE).exists() and not (tmp_path / PACE_FILE).exists()
+        later = RateLimiter(0.0)
+        with openreview_slot(storage, print, RateLimiter(0.0), later):
+            assert later.learned_interval_s == file_lim.learned_interval_s
+
+
+def test_a_bare_client_keeps_one_limiter_for_both():
+    from resources.openreview_api import OpenReviewApi
+
+    api = OpenReviewApi("http://127.0.0.1:9", "v2", None, None)
+    assert api.attachment_limiter is api.limiter
