@@ -144,7 +144,7 @@ def _pdfs(root: Path, n: int, pages: int) -> list[PdfTask]:
 def _words_per_page(tasks: list[PdfTask]) -> float:
     import pypdfium2 as pdfium
 
-    from ocr_ray.engines import page_text_layer
+    from ocr_ray.engine_base import page_text_layer
 
     words = pages = 0
     for task in tasks[:DISTINCT_PAPERS]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from benchmarks.bench_ocr import PAGES, _pdfs
 from benchmarks.common import device, figure
 from ocr_ray import run_pipeline
-from ocr_ray.engines import EngineNotAvailableError
+from ocr_ray.engine_base import EngineNotAvailableError
 from ocr_ray.vllm_engine import VllmEngine
 
 GOAL_PAGES_PER_S_PER_GPU = 10.0

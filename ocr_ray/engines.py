@@ -4,31 +4,17 @@ Engines: ``text-layer`` (default, CPU, OCR only for pages whose text layer is un
 ``ocr_ray.routing``), ``rapidocr`` and ``tesseract``
 (CPU OCR; ``ocr_ray.ocr_engines``), ``auto`` (per page, text layer or OCR; ``ocr_ray.routing``),
 ``vllm`` (GPU; ``ocr_ray.vllm_engine``), ``nemotron`` (a known name, not available). The
-interface every engine implements is described in ``ocr_ray.engine_base``. The names those
-modules define are re-exported here for callers of the earlier single module.
+interface every engine implements is described in ``ocr_ray.engine_base``; each engine is
+imported from the module that defines it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ocr_ray.engine_base import (
-    Engine,
-    EngineNotAvailableError,
-    normalize_page_text,
-    not_implemented,
-    page_text_layer,
-    render_page_jpeg,
-)
-from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine, decode_jpeg
-from ocr_ray.ocr_lines import order_lines
-from ocr_ray.routing import AutoEngine, TextLayerEngine, classify_page
-from ocr_ray.tesseract_hocr import hocr_to_text
-
-__all__ = ["AutoEngine", "Engine", "EngineNotAvailableError", "RapidOcrEngine", "TesseractEngine",
-           "TextLayerEngine", "classify_page", "decode_jpeg", "get_engine", "known_engines",
-           "normalize_page_text", "order_lines", "page_text_layer", "register_engine", "render_page_jpeg",
-           "hocr_to_text"]
+from ocr_ray.engine_base import Engine, not_implemented
+from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
+from ocr_ray.routing import AutoEngine, TextLayerEngine
 
 
 def _vllm_engine() -> Engine:

@@ -35,18 +35,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.fs as pafs
 
-# Re-exported: the public names callers import from here (``PAGE_SEPARATOR``, ``PdfTask``,
-# ``PaperMarkdown``, ``single_stage``, ...) live in ``ocr_ray.conversion``.
-from ocr_ray.conversion import (  # noqa: F401
-    CRASH_RETRIES,
-    PAGE_SEPARATOR,
-    EngineActor,
+from ocr_ray.conversion import (
     PaperMarkdown,
     PdfTask,
     assemble_papers,
-    convert_pdf,
     convert_pdfs,
-    engine_resources,
     engine_stage,
     paper_from_row,
     read_cpus,

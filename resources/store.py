@@ -150,20 +150,6 @@ class Store:
         norm = posixpath.normpath(self.check(path))
         return posixpath.relpath(norm, posixpath.normpath(self.root))
 
-    def resolve(self, stored: str) -> str:
-        """A path read from a record: relative (new) or absolute under some old root (old records):
-        the part from the first known top-level folder on is taken relative to this root."""
-        if not stored.startswith("/") and "://" not in stored and not stored.startswith(self.root):
-            return self.path(stored)
-        if stored.startswith(self.root.rstrip("/") + "/"):
-            return self.check(stored)
-        for top in ("pdfs/", "markdown/", "cache/", "raw/", "submissions/"):
-            i = stored.find("/" + top)
-            if i >= 0:
-                return self.path(stored[i + 1:])
-        raise PathEscapeError(f"stored path {stored!r} is not under the storage root {self.uri}")
-
-    # ---- reading -------------------------------------------------------------------------
     def exists(self, path: str) -> bool:
         return self.fs.get_file_info(self.check(path)).type == pafs.FileType.File
 
@@ -294,15 +280,6 @@ class Store:
             return self.exists(path) and hashlib.sha256(self.read_bytes(path)).hexdigest() == sha256
         except OSError:
             return False
-
-    def read_pdf(self, sha256: str) -> bytes:
-        """The PDF's bytes, verified against its sha256 (CorruptFileError on a mismatch)."""
-        path = self.pdf_path(sha256)
-        data = self.read_bytes(path)
-        got = hashlib.sha256(data).hexdigest()
-        if got != sha256:
-            raise CorruptFileError(path, f"sha256 mismatch (bytes hash to {got})")
-        return data
 
     def put_pdf(self, data: bytes) -> tuple[str, str, bool]:
         """Store PDF bytes once. Returns (sha256, path, newly_written); a stored copy whose bytes

@@ -118,8 +118,8 @@ def _write_card(store) -> dg.MaterializeResult:
     from datetime import datetime
 
     from reviewbench_assets.domain.card import card_for_ui, extra_config_splits, render_dataset_card
+    from reviewbench_assets.domain.corpus_stats import SplitStats
     from reviewbench_assets.stages.card_writer import write_dataset_card, write_score_plots
-    from reviewbench_assets.stages.corpus_writer import SplitStats
 
     stats, extra = {}, {}
     for split in catalogue().splits:

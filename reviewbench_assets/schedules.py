@@ -52,6 +52,3 @@ def nightly_refresh(key: str, job) -> dg.ScheduleDefinition:
 # One job and one schedule per rolling venue of the catalogue (a new journal is a catalogue entry).
 refresh_jobs = {v.key: refresh_job(v.key, v.split) for v in catalogue().venues if v.rolling}
 refresh_schedules = {k: nightly_refresh(k, j) for k, j in refresh_jobs.items()}
-# The names the README and the tests use for TMLR (None with a catalogue without TMLR).
-tmlr_refresh_job = refresh_jobs.get("tmlr")
-nightly_tmlr_refresh = refresh_schedules.get("tmlr")

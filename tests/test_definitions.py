@@ -7,7 +7,9 @@ from pathlib import Path
 import dagster as dg
 
 from reviewbench_assets.definitions import defs
-from reviewbench_assets.schedules import nightly_tmlr_refresh
+from reviewbench_assets.schedules import refresh_schedules
+
+nightly_tmlr_refresh = refresh_schedules["tmlr"]
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "asset_specs.json"
 

@@ -66,12 +66,6 @@ def is_accepted(decision: str | None, venue: str | None) -> bool:
     return not any(marker in v for marker in _REJECT_MARKERS)
 
 
-def parse_rating(value) -> float | None:
-    """A review's numeric ``rating`` as the card counts it: `domain.scores.parse_score` (numbers as
-    is, strings by their leading number: "6: marginally above" -> 6.0; None, "", bools -> None)."""
-    return parse_score(value)
-
-
 @dataclass
 class VenueYearStats:
     key: str
@@ -184,9 +178,6 @@ class SplitStats:
             "venue_years": {k: v.to_dict() for k, v in sorted(self.venue_years.items())},
         }
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, sort_keys=True)
-
     @classmethod
     def from_dict(cls, d: dict) -> SplitStats:
         return cls(
@@ -244,7 +235,7 @@ class StatsAccumulator:
             if is_accepted(decision[i], venue[i]):
                 vy.accepted += 1
             for review in _reviews(reviews_json[i]):
-                r = parse_rating(review.get("rating"))
+                r = parse_score(review.get("rating"))
                 if r is not None:
                     vy.rating_counts[r] = vy.rating_counts.get(r, 0) + 1
                 _add_move(vy.moves, review.get("score_history"))
@@ -264,8 +255,8 @@ def _add_move(moves: dict[str, float], history) -> None:
     """Count one review's trajectory (see VenueYearStats.moves)."""
     if not isinstance(history, list) or not history:
         return
-    first = parse_rating(history[0].get("rating")) if isinstance(history[0], dict) else None
-    last = parse_rating(history[-1].get("rating")) if isinstance(history[-1], dict) else None
+    first = parse_score(history[0].get("rating")) if isinstance(history[0], dict) else None
+    last = parse_score(history[-1].get("rating")) if isinstance(history[-1], dict) else None
     if first is None or last is None:
         return
     for key, n in (("tracked", 1), ("edited", len(history) > 1), ("changed", last != first), ("up", last > first),

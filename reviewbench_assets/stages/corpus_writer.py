@@ -31,15 +31,10 @@ from reviewbench_assets.domain.corpus_stats import (
     ConfigFileStats,
     SplitStats,
     StatsAccumulator,
-    VenueYearStats,
-    is_accepted,
-    parse_rating,
-    venue_year_key,
 )
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
 from reviewbench_assets.stages.shard_files import (
-    SchemaMismatchError,
     check_name,
     check_prefix,
     file_size,
@@ -50,25 +45,6 @@ from reviewbench_assets.stages.shard_files import (
     shard_pattern,
     validate_parquet_schema,
 )
-
-__all__ = [
-    "SchemaMismatchError",
-    "DuplicateForumError",
-    "VenueYearStats",
-    "SplitStats",
-    "ConfigFileStats",
-    "venue_year_key",
-    "is_accepted",
-    "parse_rating",
-    "shard_name",
-    "list_split_shards",
-    "validate_parquet_schema",
-    "write_conference_split",
-    "compute_split_stats",
-    "iter_parquet_batches",
-    "write_config_table",
-    "join_path",
-]
 
 DEFAULT_TARGET_SHARD_BYTES = 300_000_000
 DEFAULT_ROW_GROUP_ROWS = 100
@@ -243,34 +219,6 @@ def write_conference_split(
         num_examples=num_examples,
         num_bytes=sum(file_size(fs, p) for p in final_paths),
         files=final_paths,
-        venue_years=dict(sorted(stats.venue_years.items())),
-        dataset_bytes=dataset_bytes,
-    )
-
-
-def compute_split_stats(
-    fs: pafs.FileSystem, out_dir: str, split: str, row_group_rows: int = DEFAULT_ROW_GROUP_ROWS
-) -> SplitStats:
-    """Recompute SplitStats from the published shards (e.g. to render the card for splits that
-    were written by earlier runs). Streams row groups; ``dataset_bytes`` is the same estimate."""
-    check_name("split", split)
-    files = list_split_shards(fs, out_dir, split)
-    stats = StatsAccumulator()
-    num_examples = 0
-    dataset_bytes = 0
-    for path in files:
-        with fs.open_input_file(path) as f:
-            validate_parquet_schema(open_parquet(fs, path, f).schema_arrow, path)
-        for batch in iter_parquet_batches(fs, path, row_group_rows):
-            t = pa.Table.from_batches([batch.cast(REVIEWBENCH_SCHEMA)]).combine_chunks()
-            num_examples += t.num_rows
-            dataset_bytes += _estimate_bytes(t)
-            stats.add(t)
-    return SplitStats(
-        split=split,
-        num_examples=num_examples,
-        num_bytes=sum(file_size(fs, p) for p in files),
-        files=files,
         venue_years=dict(sorted(stats.venue_years.items())),
         dataset_bytes=dataset_bytes,
     )

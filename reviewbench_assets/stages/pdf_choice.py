@@ -36,7 +36,7 @@ from reviewbench_assets.domain.revisions import (
     revisions_from_references,
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
-from reviewbench_assets.stages.deadlines import deadline_cross_check, invitation_deadlines, venue_deadline_check  # noqa: F401
+from reviewbench_assets.stages.deadlines import venue_deadline_check
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
 from reviewbench_assets.stages.progress import Progress
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from ocr_ray.__main__ import main
-from ocr_ray.pipeline import PAGE_SEPARATOR
+from ocr_ray.conversion import PAGE_SEPARATOR
 
 
 def read_jsonl(path):

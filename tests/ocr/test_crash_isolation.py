@@ -29,8 +29,10 @@ import pyarrow.fs as pafs
 import pytest
 
 from ocr_ray import crash_rerun, pipeline
-from ocr_ray.engines import RapidOcrEngine, TextLayerEngine, page_text_layer
+from ocr_ray.engine_base import page_text_layer
+from ocr_ray.ocr_engines import RapidOcrEngine
 from ocr_ray.pipeline import PdfTask, run_pipeline
+from ocr_ray.routing import TextLayerEngine
 
 from .conftest import page_sentences, write_two_column_pdf
 

@@ -8,16 +8,13 @@ import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
-from ocr_ray.engines import (
-    AutoEngine,
-    EngineNotAvailableError,
-    RapidOcrEngine,
-    TesseractEngine,
-    classify_page,
-    get_engine,
-    order_lines,
-)
-from ocr_ray.pipeline import PAGE_SEPARATOR, PdfTask, run_pipeline
+from ocr_ray.conversion import PAGE_SEPARATOR, PdfTask
+from ocr_ray.engine_base import EngineNotAvailableError
+from ocr_ray.engines import get_engine
+from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
+from ocr_ray.ocr_lines import order_lines
+from ocr_ray.pipeline import run_pipeline
+from ocr_ray.routing import AutoEngine, classify_page
 from tests.ocr.conftest import page_sentences, write_two_column_pdf
 
 

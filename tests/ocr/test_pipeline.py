@@ -11,8 +11,10 @@ import pytest
 from ray.data import DataContext
 
 from ocr_ray import engines
-from ocr_ray.engines import Engine, EngineNotAvailableError, get_engine, register_engine
-from ocr_ray.pipeline import PAGE_SEPARATOR, PdfTask, run_pipeline
+from ocr_ray.conversion import PAGE_SEPARATOR, PdfTask
+from ocr_ray.engine_base import Engine, EngineNotAvailableError
+from ocr_ray.engines import get_engine, register_engine
+from ocr_ray.pipeline import run_pipeline
 
 from .conftest import page_sentences
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ocr_ray.pipeline import PAGE_SEPARATOR, PdfTask, run_pipeline
+from ocr_ray.conversion import PAGE_SEPARATOR, PdfTask
+from ocr_ray.pipeline import run_pipeline
 
 from .conftest import page_sentences
 

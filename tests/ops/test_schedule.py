@@ -11,7 +11,9 @@ import pytest
 from openreview_replica import ReplicaServer, build_fixtures
 from reviewbench_assets import paths
 from reviewbench_assets.definitions import ASSETS, build_resources
-from reviewbench_assets.schedules import nightly_tmlr_refresh, tmlr_refresh_job, venue_pipeline_job
+from reviewbench_assets.schedules import refresh_jobs, refresh_schedules, venue_pipeline_job
+
+tmlr_refresh_job, nightly_tmlr_refresh = refresh_jobs["tmlr"], refresh_schedules["tmlr"]
 from tests.ops.procs import replica_env
 
 pytestmark = pytest.mark.slow

@@ -8,15 +8,14 @@ from partitions.catalogue import catalogue
 from resources.browser import BrowserResource
 from resources.openreview_api import RateLimiter
 from resources.store import Store
-from reviewbench_assets.stages.deadlines import venue_deadline_check
+from reviewbench_assets.stages.deadlines import deadline_cross_check, venue_deadline_check
 from reviewbench_assets.stages.pdf_choice import (
-    ATTACHMENT_BATCH,
     Cutoff,
     choose_for_forum,
-    deadline_cross_check,
     initial_submission_record,
     initial_submission_records,
 )
+from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH
 from tests.pdf_text import pdf_text
 from tests.pdfs.conftest import VENUES, api_for
 

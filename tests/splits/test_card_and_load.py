@@ -14,11 +14,8 @@ from reviewbench_assets.domain.card import (
 )
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.card_writer import write_dataset_card
-from reviewbench_assets.stages.corpus_writer import (
-    compute_split_stats,
-    write_conference_split,
-    write_config_table,
-)
+from reviewbench_assets.stages.corpus_writer import write_conference_split, write_config_table
+from tests.splits.stats_oracle import compute_split_stats
 
 SPLIT_INPUTS = {
     "neurips": [("neurips-2023", 13), ("neurips-2023-datasets_and_benchmarks", 6)],

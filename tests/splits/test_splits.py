@@ -1,4 +1,4 @@
-"""write_conference_split / write_config_table / compute_split_stats."""
+"""write_conference_split / write_config_table, checked against statistics recomputed from the shards."""
 from __future__ import annotations
 
 import json
@@ -8,19 +8,12 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 import pytest
 
+from reviewbench_assets.domain.corpus_stats import SplitStats, is_accepted, venue_year_key
 from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA
-from reviewbench_assets.stages.corpus_writer import (
-    DuplicateForumError,
-    SchemaMismatchError,
-    SplitStats,
-    compute_split_stats,
-    is_accepted,
-    list_split_shards,
-    parse_rating,
-    venue_year_key,
-    write_conference_split,
-    write_config_table,
-)
+from reviewbench_assets.domain.scores import parse_score as parse_rating
+from reviewbench_assets.stages.corpus_writer import DuplicateForumError, write_conference_split, write_config_table
+from reviewbench_assets.stages.shard_files import SchemaMismatchError, list_split_shards
+from tests.splits.stats_oracle import compute_split_stats
 
 
 def _names(paths):
@@ -169,7 +162,7 @@ def test_stats_per_venue_year(tmp_path, local_fs, rows_factory, input_writer):
     again = compute_split_stats(local_fs, str(tmp_path / "out"), "neurips", row_group_rows=4)
     assert again.to_dict() == stats.to_dict()
     # JSON round trip (e.g. for Dagster metadata / a stats sidecar).
-    assert SplitStats.from_dict(json.loads(stats.to_json())).to_dict() == stats.to_dict()
+    assert SplitStats.from_dict(json.loads(json.dumps(stats.to_dict()))).to_dict() == stats.to_dict()
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from ocr_ray.conversion import PAGE_SEPARATOR
 from ocr_ray.engines import get_engine
-from ocr_ray.pipeline import PAGE_SEPARATOR
 from openreview_replica.pdfgen import PdfSpec, marker_text, render_pdf
 from resources.store import store_from_uri
 from reviewbench_assets import paths

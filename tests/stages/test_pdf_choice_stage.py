@@ -95,12 +95,13 @@ def note(forum_id: str, tmdate: int, invitations: list[str]) -> dict:
 @pytest.fixture
 def world(tmp_path):
     """Three forums: `revisedAAA` has two PDF revisions before the cutoff and a camera-ready after
-    it; `currentBBB` shows no revision (its current PDF is the submission); `flakyCCCC` has one
-    pre-cutoff revision."""
+    it; `currentBBB` shows no revision (its note alone says its current PDF is the submission: its
+    history is not read); `flakyCCCC` has one pre-cutoff revision and a rebuttal revision on its note
+    that readers cannot see (so its history is read)."""
     store = store_from_uri(str(tmp_path))
     notes = [note("revisedAAA", EXP + 9_000_000, [SUB_INV, CAMERA]),
              note("currentBBB", DUE - 5_000, [SUB_INV]),
-             note("flakyCCCC", DUE - 7_000, [SUB_INV])]
+             note("flakyCCCC", DUE - 7_000, [SUB_INV, "ICLR.cc/2026/Conference/Submission3/-/Rebuttal_Revision"])]
     store.write_jsonl(store.path(paths.raw_forums(VENUE.key)), [{"forum_id": n["id"], "note": n} for n in notes])
     edits = {"revisedAAA": [edit("eA1", "revisedAAA", DUE - 86_400_000, SUB_INV),
                             edit("eA2", "revisedAAA", DUE + 10 * 60_000, SUB_INV),  # in the grace window
@@ -139,6 +140,8 @@ def test_last_pre_cutoff_revision_is_stored_then_resumed(world):
 
     b = by["currentBBB"]  # no revision visible: the current PDF, fetched through one /attachment zip
     assert b["rule"] == "current_is_initial" and b["pdf_fetch"] == "batch" and b["pdf_pages"] == 3
+    assert b["revision_source"] == "note" and b["revision_requests"] == 0
+    assert not any(p.get("note.id") == "currentBBB" for _, p in api.calls)  # its history is not asked
     assert b["pdf_sha256"] == hashlib.sha256(api.note_pdfs["currentBBB"]).hexdigest()
     assert api.count("/attachment") == 1 and api.count("/pdf") == 0
 
