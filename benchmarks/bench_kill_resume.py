@@ -19,6 +19,13 @@ A trial fails when any of these holds:
   sha256 through the reference's `submissions/iclr-2020.parquet`) whose file was in `pdfs/` at
   the time of the kill.
 
+Stage `pdf_record` places its kills instead of drawing them: a kill at a random instant almost
+never falls between a PDF's write and its checkpoint (no request separates them), so its trials set
+REVIEWBENCH_KILL_AT (reviewbench_assets/stages/fault_points.py) and the run kills its own process
+group there: the 3rd time a PDF's source record is written before the PDF, and the 3rd time a PDF
+is stored before its checkpoint. The second is the case issue 22 names: the re-run must find that
+PDF without asking for it again.
+
 Figures: kill_resume_trials, kill_resume_failures (goal 0, baseline = trials), and
 kill_resume_pdf_redownloads (count of re-downloaded stored PDFs, over all trials).
 """
@@ -37,6 +44,7 @@ import time
 from pathlib import Path
 
 from benchmarks.common import figure
+from reviewbench_assets.stages.fault_points import KILL_VAR
 
 ROOT = Path(__file__).resolve().parents[1]
 PK = "iclr-2020"
@@ -51,7 +59,10 @@ BLOCK_WAIT_S = 40  # the plain re-run reaches its first step well within this (i
 # conference split shards)
 STAGES = {"crawl": ["openreview_forums"], "pdf_fetch": ["initial_submission_pdfs"],
           "ocr": ["paper_markdown"], "dialogues": ["parsed_forums", "rebuttal_dialogues"],
-          "split_writing": ["reviewbench_split", "iclr_split"]}
+          "split_writing": ["reviewbench_split", "iclr_split"],
+          "pdf_record": ["initial_submission_pdfs"]}
+# stage -> the placed kill of each of its trials (fault_points.KILL_VAR), instead of a random instant
+PLACED_KILLS = {"pdf_record": ["pdf_source_written:3", "pdf_stored:3"]}
 COMPARED = [f"rows/{PK}.parquet", f"rows/{PK}.provenance.parquet"]
 PDF_PATHS = ("/pdf", "/attachment", "/references/pdf", "/references/attachment", "/notes/edits/pdf",
              "/notes/edits/attachment")
@@ -288,17 +299,25 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                              "kill_after_step_start_s": round(delay, 3)}
                     problems: list[str] = []
                     rep.reset_request_log()
-                    r1 = Run(env, work / f"t{n}.killed.log")
-                    ts = r1.wait_event("STEP_START", step, RUN_TIMEOUT_S)
-                    if ts is None:
-                        r1.finish(5)
-                        problems.append(f"step {step} never started")
+                    placed = PLACED_KILLS.get(stage)
+                    if placed:  # the run kills itself at that point (its env only; the re-run runs on)
+                        trial["kill_at_point"] = placed[k % len(placed)]
+                        r1 = Run(env | {KILL_VAR: trial["kill_at_point"]}, work / f"t{n}.killed.log")
+                        rc1, _ = r1.finish(RUN_TIMEOUT_S)
+                        if rc1 != -signal.SIGKILL:
+                            problems.append(f"the run was not killed at {trial['kill_at_point']} (rc={rc1})")
                     else:
-                        time.sleep(max(0.0, ts + delay - time.monotonic()))
-                        trial["running_at_kill"] = r1.running_steps()
-                        trial["kill_at_run_s"] = round(time.monotonic() - r1.started, 2)
-                        r1.kill()
-                        r1.finish(5)
+                        r1 = Run(env, work / f"t{n}.killed.log")
+                        ts = r1.wait_event("STEP_START", step, RUN_TIMEOUT_S)
+                        if ts is None:
+                            r1.finish(5)
+                            problems.append(f"step {step} never started")
+                        else:
+                            time.sleep(max(0.0, ts + delay - time.monotonic()))
+                            trial["running_at_kill"] = r1.running_steps()
+                            trial["kill_at_run_s"] = round(time.monotonic() - r1.started, 2)
+                            r1.kill()
+                            r1.finish(5)
                     stored_at_kill = _stored_pdfs(storage)
                     trial["pdfs_stored_at_kill"] = len(stored_at_kill)
                     trial["requests_before_kill"] = len(rep.request_log)
@@ -376,7 +395,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
         figure("kill_resume_failures", len(failures), "trials", n, goal=0, **common,
                failures=[{k: f[k] for k in ("trial", "stage", "step", "kill_at_run_s", "kill_after_step_start_s",
                                             "running_at_kill", "problems") if k in f} for f in failures],
-               trials=[{k: r.get(k) for k in ("trial", "stage", "running_at_kill", "kill_at_run_s",
+               trials=[{k: r.get(k) for k in ("trial", "stage", "running_at_kill", "kill_at_run_s", "kill_at_point",
                                               "pdfs_stored_at_kill", "pdf_requests_rerun", "rerun_blocked_by_pool", "rerun_s",
                                               "ok")}
                        for r in results]),
