@@ -34,7 +34,7 @@ from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
 from reviewbench_assets.stages.crawl import crawl_forums
 from reviewbench_assets.stages.deadlines import venue_deadline_check
-from reviewbench_assets.stages.pdf_choice import Cutoff, forum_meta, initial_submission_records
+from reviewbench_assets.stages.pdf_choice import Cutoff, forum_meta, history_needed, initial_submission_records
 
 BASE_COMMIT = "ceca74e"  # main before issue 10: the catalogue's hand-converted UTC deadlines
 REQUEST_VENUES = ("iclr-2024", "iclr-2020")
@@ -102,8 +102,10 @@ def request_figures() -> list[dict]:
                 rep.reset_request_log()
                 scraped = {}
                 if path == "browser":
+                    # as the stage does: only the forums whose note does not settle the choice
                     scraped = BrowserResource(max_pages=4).scrape_revisions(
-                        rep.web_url, api.token, [m["forum_id"] for m in metas], RateLimiter(0.0),
+                        rep.web_url, api.token, [m["forum_id"] for m in metas if history_needed(m, cut, venue.api)],
+                        RateLimiter(0.0),
                         api_urls={1: rep.api_v1_url, 2: rep.api_v2_url}, notes=notes)
                     sums[path]["web"] += sum(c["all"] - c["api"] for c in scraped.requests.values())
                 records = initial_submission_records(api, Store(pafs.LocalFileSystem(), f"{tmp}/{pk}-{path}"),
