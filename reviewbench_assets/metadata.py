@@ -61,7 +61,8 @@ def materialize(result, store=None, pk: str | None = None, asset: str | None = N
     from reviewbench_assets.stages.result import Table
 
     def shown(values: dict) -> dict:
-        return {k: preview(v.rows, v.columns) if isinstance(v, Table) else v for k, v in values.items()}
+        return {k: preview(v.rows, v.columns, limit=v.limit, what=v.what) if isinstance(v, Table) else v
+                for k, v in values.items()}
 
     meta: dict = shown({**result.counts, **(extra or {})})
     if result.row_count is not None:
@@ -70,7 +71,8 @@ def materialize(result, store=None, pk: str | None = None, asset: str | None = N
         meta[what] = dg.MetadataValue.path(path)
     if result.samples:
         meta["preview"] = preview(result.samples, result.sample_columns)
-    checks = [dg.AssetCheckResult(check_name=c.name, passed=c.passed, metadata=shown(c.metadata))
+    checks = [dg.AssetCheckResult(check_name=c.name, passed=c.passed, metadata=shown(c.metadata),
+                                  severity=dg.AssetCheckSeverity(c.severity))
               for c in result.checks]
     if checks:
         checks = guarded(checks, allow_failing)

@@ -1,7 +1,6 @@
 """initial_submission_pdfs: the last PDF before the deadline, per forum, in the PDF store.
-The stage's logic is `stages.pdf_choice.choose_initial_pdfs`; this module wires and reports."""
-
-from collections import Counter
+The stage's logic is `stages.pdf_choice.choose_initial_pdfs`, its report `stages.pdf_result`; this
+module wires them."""
 
 import dagster as dg
 
@@ -10,9 +9,10 @@ from partitions.definitions import venue_year_partitions
 from resources import BrowserResource, OpenReviewResource, StorageResource
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
-from reviewbench_assets.metadata import iso_time, preview, table_metadata
+from reviewbench_assets.metadata import column_schema, materialize
 from reviewbench_assets.progress_sink import on_rate_limit, step_progress
 from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
+from reviewbench_assets.stages.pdf_result import DEADLINE_CHECK, pdf_stage_result
 
 SUBMISSION_COLUMNS = {
     "rule": "how the PDF was chosen: initial, current_is_initial, earliest_public (initial not public), unavailable",
@@ -40,15 +40,6 @@ class SubmissionPdfConfig(dg.Config):
     # is current_is_initial, domain/revisions.py). True: read every forum's history (a venue that
     # publishes pre-deadline edits then records the exact upload, rule `initial`, for the same PDF).
     read_every_history: bool = False
-
-
-DEADLINE_CHECK = "deadline_agrees_with_invitation"
-
-
-def _per_forum(records: list[dict], field: str) -> float | None:
-    """Mean OpenReview requests per forum for `field`, over the forums this run (re)did."""
-    vals = [r[field] for r in records if r.get(field) is not None]
-    return round(sum(vals) / len(vals), 3) if vals else None
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="pdfs",
@@ -80,49 +71,5 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
                                 log=context.log.info, warn=context.log.warning,
                                 progress=lambda stage, total: step_progress(context, "initial_submission_pdfs",
                                                                             stage, total))
-    records = r.records
-    check = r.deadline_check
-    fresh = [x for x in records if x.get("revision_requests") is not None]
-    this_run = [x for x in records if x["forum_id"] in r.redone]
-    retryable = sum(1 for x in records if x.get("error") and not x.get("error_final"))
-    if retryable:
-        context.log.warning(f"{venue.key}: {retryable} forums met transient errors (5xx after retries, no "
-                            "answer) and are left to do: the next run retries them")
-    errors = Counter((x.get("error") or "").split(":")[0] or None for x in records if x.get("error"))
-    return dg.MaterializeResult(metadata={
-        **table_metadata(SUBMISSIONS_SCHEMA, r.table.num_rows, r.out_path, SUBMISSION_COLUMNS),
-        # this run's work ...
-        "forums_done_this_run": r.todo, "forums_resumed": r.resumed, "retryable_errors": retryable,
-        "pdf_fetch_this_run": dict(Counter(x.get("pdf_fetch") or "none" for x in this_run)),
-        "forums_per_s": round(r.todo / max(r.elapsed_s, 1e-6), 2),
-        "browser_s": round(r.browser_s, 2),
-        # where each choice came from: browser page, API recipe, or the note alone (history not read)
-        "revision_sources_this_run": dict(Counter(x.get("revision_source") or "none" for x in this_run)),
-        "browser_failures": sum(1 for x in this_run if x.get("revision_source") == "api" and config.use_browser),
-        # every OpenReview request per forum this run: the revision page's own API calls (or the
-        # API recipe when the page failed) and the PDF downloads
-        "revision_requests_per_forum": _per_forum(fresh, "revision_requests"),
-        "pdf_requests_per_forum": _per_forum(fresh, "pdf_requests"),
-        # ... and the partition's totals (this run's and resumed forums)
-        "rules": dict(Counter(x["rule"] for x in records)),
-        "pdfs_stored": sum(1 for x in records if x.get("pdf_sha256")),
-        "errors": {k: v for k, v in errors.items() if k},
-        "pdf_fetch_total": dict(Counter(x.get("pdf_fetch") or "none" for x in records)),
-        "cross_check_disagreements": sum(1 for x in records if (x.get("cross_check") or "").startswith("disagree")),
-        "deadline_announced": venue.deadline.announced if venue.deadline else "rolling",
-        "deadline_announced_utc": venue.submission_deadline.isoformat() if venue.deadline else "rolling",
-        "deadline_source": venue.deadline.source if venue.deadline else "",
-        "deadline_confidence": venue.deadline.confidence if venue.deadline else "",
-        "deadline_invitations": check["invitations"],
-        "deadline_check": check["status"],
-        "deadline_disagreement_h": check.get("disagreement_h"),
-        "cutoff": iso_time(check.get("cutoff_ms")) or "none (rolling venue)",
-        "cutoff_rule": check.get("cutoff_rule"),
-        "chosen_revisions": preview(records, ["forum_id", "rule", "reason", "revision_id", "pdf_pages", "error"],
-                                    limit=20, what="forums"),
-    }, check_results=[dg.AssetCheckResult(
-        check_name=DEADLINE_CHECK, passed=check["status"] in ("agree", "agree_abstract", "rolling"),
-        severity=dg.AssetCheckSeverity.WARN,
-        metadata={"status": check["status"], "disagreement_h": check.get("disagreement_h"),
-                  "problems": "; ".join(check.get("problems") or []) or "none",
-                  "cutoff_rule": check.get("cutoff_rule")})])
+    return materialize(pdf_stage_result(r, venue, used_browser=config.use_browser),
+                       extra={"dagster/column_schema": column_schema(SUBMISSIONS_SCHEMA, SUBMISSION_COLUMNS)})

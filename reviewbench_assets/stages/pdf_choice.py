@@ -350,6 +350,10 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
                                batch_attachments=batch_attachments, read_every_history=read_every_history,
                                on_record=checkpoint)
     records = [done[m["forum_id"]] for m in metas]
+    retryable = sum(1 for x in records if x.get("error") and not x.get("error_final"))
+    if retryable:
+        warn(f"{venue.key}: {retryable} forums met transient errors (5xx after retries, no answer) and are "
+             "left to do: the next run retries them")
     table = records_table(records)
     out = store.path(paths.submissions(venue.key))
     store.write_parquet(out, table)

@@ -13,6 +13,8 @@ class Table:
     """Rows shown as a small preview table in the UI (metadata or a check's metadata)."""
     rows: list[dict]
     columns: list[str]
+    limit: int = 10  # rows shown; the header says how many of how many
+    what: str = "rows"  # what a row is, for that header ("20 of 7,404 forums")
 
 
 @dataclass
@@ -20,6 +22,7 @@ class CheckOutcome:
     name: str
     passed: bool
     metadata: dict[str, Any] = field(default_factory=dict)
+    severity: str = "ERROR"  # "WARN": a failure is reported, not an error (a data-guarding check blocks)
 
 
 @dataclass
