@@ -4,7 +4,7 @@
   Ray's pages/s is divided by that) vs the fair baseline: the same per-PDF work (read, text layer,
   layout step) in a bare pool of ``ray_cpus`` processes, on the same PDFs in the same run (goal >= 0.8). The PDFs look like real ML papers (9 dense two-column pages of prose,
   ~650-900 words a page, an embedded TrueType font; see ``write_paper_pdf``), so the bare loop runs near
-  what the research note measured on a real paper (~330 pages/s/core, design/ocr-research.md §4), not at
+  what the research note measured on a real paper (~330 pages/s/core, docs/ocr-research.md §4), not at
   thousands of pages/s on near-empty pages. Bare and Ray runs alternate ``ROUNDS`` times; the figure is
   the ratio of the medians (the machine is shared, so single runs are noisy).
 * ocr_memory_ratio_1000_vs_10: peak RSS of the driver + every Ray process (sampled each 0.1 s

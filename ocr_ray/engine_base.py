@@ -7,7 +7,7 @@ need an image, an actor or a GPU; both inside one task per block of whole PDFs f
    It returns the row payload: ``{"text": <the text layer's PageLayout JSON>, "image": <encoded
    bytes>, "route": "<engine>[:<reason>]"}``.
    The image is rendered only when ``needs_image`` is true (rendering + encoding is
-   ~10x dearer than the text layer, see the OCR research note, design/ocr-research.md §4).
+   ~10x dearer than the text layer, see the OCR research note, docs/ocr-research.md §4).
 2. ``Engine.process_batch(pages) -> list[str]`` in a ``map_batches`` stage.
    ``pages`` is a list of dicts with the keys ``forum_id``, ``page_index``,
    ``num_pages``, ``text`` and ``image``; the result holds one string per page: a

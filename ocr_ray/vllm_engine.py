@@ -11,7 +11,7 @@ preprocess=, postprocess=)`, `vLLMEngineProcessorConfig(model_source, engine_kwa
 concurrency, accelerator_type, prepare_multimodal_stage, should_continue_on_error, ...)`; rows need
 `messages` and `sampling_params`; outputs carry `generated_text`.
 
-Default model (design/ocr-research.md §1b, §1c): allenai/olmOCR-2-7B-1025-FP8 -- olmOCR-Bench 82.4
+Default model (docs/ocr-research.md §1b, §1c): allenai/olmOCR-2-7B-1025-FP8 -- olmOCR-Bench 82.4
 (measured by the benchmark's authors, not self-reported), Apache-2.0, Qwen2.5-VL architecture
 served natively by vLLM, ~3.9-4.2 pages/s per H100 published ($176-190 per million pages). The
 faster candidate is LightOnOCR-2-1B (5.71 pages/s/H100 published for v1, olmOCR-Bench 83.2 claimed

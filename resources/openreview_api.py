@@ -126,7 +126,7 @@ class RateLimiter:
     §0.2). One limiter per budget (API requests; file downloads,
     ATTACHMENT_PATHS). A fixed 0.5 s interval (7,200 requests an hour) bursts into a 98-per-30-minutes wall and
     then waits out whole windows; after the first 429 the limiter spreads `limit` requests over the
-    window instead: the window is the time from the `limit`-th most recent request to the reset
+    window instead: the window is the time from its first request (`limit` before the refused one) to the reset
     (the requests the server counted), and the interval becomes window / limit (+2 %)."""
 
     MARGIN = 1.02
@@ -172,8 +172,11 @@ class RateLimiter:
             self._next = max(self._next, now + reset_in_s)
             if not limit or limit <= 0:
                 return self.interval_s
+            # The refused request is the newest of `_times` and the window's (limit + 1)-th: the
+            # window began with the request `limit` before it (taking the limit-th most recent, as
+            # before, measured the window short by the gap between its first two requests).
             times = list(self._times)
-            first = times[-limit] if len(times) >= limit else (times[0] if times else now)
+            first = times[-(limit + 1)] if len(times) > limit else (times[0] if times else now)
             window = max(now + reset_in_s - first, 0.0)
             if window > 0:
                 self.learned_interval_s = max(self.learned_interval_s, self.MARGIN * window / limit)

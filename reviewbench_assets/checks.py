@@ -1,7 +1,7 @@
-"""Row-level checks on every venue-year split, emitted with its materialization.
+"""Data checks emitted with their asset's materialization, and which of them guard data (block).
 
 Emitting results from inside the asset keeps them partition-aware without loading every
-partition (an unpartitioned @asset_check would; see design/dagster-notes.md §2.6). The check specs
+partition (an unpartitioned @asset_check would; see docs/dagster-notes.md §2.6). The check specs
 carry the asset's partitions (Dagster 1.13's partitioned asset checks, a preview feature), so each
 result is recorded for the partition it checked; the partition is in its description and metadata
 too. Thresholds are text, so the UI does not plot a constant as a series.
@@ -13,15 +13,7 @@ import warnings
 import dagster as dg
 
 from reviewbench_assets import paths
-
-ROW_CHECKS = {
-    "unique_forum_id": "forum_id is the primary key: no duplicates",
-    "num_reviews_matches_reviews_json": "num_reviews == len(json.loads(reviews_json))",
-    "markdown_chars_matches_markdown": "markdown_chars == len(markdown)",
-    "no_empty_title": "every paper has a title",
-    "empty_markdown_share": "share of papers without markdown stays under the configured threshold",
-}
-
+from reviewbench_assets.stages.check_records import blocking_failures
 
 # Checks whose failure means wrong data downstream: blocking (a failure with ERROR severity fails the
 # step, so nothing downstream runs in that run) and recorded under the storage root, so a later run
@@ -70,17 +62,6 @@ def record_checks(store, partition_key: str, asset: str, results: list[dg.AssetC
                      {"failed": failed, "overridden": bool(failed) and allow_failing})
 
 
-def blocking_failures(store, partition_key: str, assets: list[str]) -> dict[str, str]:
-    """`asset.check` -> description of the blocking checks that failed (and were not overridden) for
-    this partition at the assets' last materialization."""
-    out = {}
-    for asset in assets:
-        rec = store.read_json_or_none(store.path(paths.check_record(partition_key, asset)))
-        if rec and rec.get("failed") and not rec.get("overridden"):
-            out.update({f"{asset}.{name}": desc for name, desc in rec["failed"].items()})
-    return out
-
-
 def guard_upstream(store, partition_key: str, assets: list[str], allow_failing: bool, log) -> None:
     """Refuse to build on a partition whose upstream data failed a blocking check (unless overridden)."""
     failed = blocking_failures(store, partition_key, assets)
@@ -93,29 +74,3 @@ def guard_upstream(store, partition_key: str, assets: list[str], allow_failing: 
     raise dg.Failure(description=f"{partition_key}: upstream data failed blocking checks ({listing}); fix the "
                                  f"data and re-materialize, or {OVERRIDE_HINT}",
                      metadata={"failed_checks": dg.MetadataValue.json(failed)}, allow_retries=False)
-
-
-def partition_metadata(partition_key: str) -> dict:
-    return {"partition": dg.MetadataValue.text(partition_key)}
-
-
-def row_check_results(stats: dict, max_empty_share: float, partition_key: str) -> list[dg.AssetCheckResult]:
-    n = max(stats["rows"], 1)
-    share = stats["empty_markdown"] / n
-    pm = partition_metadata(partition_key)
-
-    def result(name: str, passed: bool, metadata: dict, **kw) -> dg.AssetCheckResult:
-        return dg.AssetCheckResult(check_name=name, passed=passed, metadata={**pm, **metadata},
-                                   description=f"{partition_key}: {ROW_CHECKS[name]}", **kw)
-
-    return [
-        result("unique_forum_id", stats["duplicates"] == 0, {"duplicates": stats["duplicates"]}),
-        result("num_reviews_matches_reviews_json", stats["review_mismatch"] == 0,
-               {"mismatches": stats["review_mismatch"]}),
-        result("markdown_chars_matches_markdown", stats["chars_mismatch"] == 0,
-               {"mismatches": stats["chars_mismatch"]}),
-        result("no_empty_title", stats["empty_title"] == 0, {"empty_titles": stats["empty_title"]}),
-        result("empty_markdown_share", share <= max_empty_share,
-               {"share": round(share, 4), "threshold": dg.MetadataValue.text(f"<= {max_empty_share}"),
-                "empty": stats["empty_markdown"]}),
-    ]

@@ -10,22 +10,18 @@ unknown invitations, orphan replies) are listed with their reasons in a quaranti
 asset check fails the partition when their share passes `max_quarantined_share`.
 """
 
-from collections import Counter
-
 import dagster as dg
 
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import OpenReviewResource, StorageResource
-from reviewbench_assets.checks import GuardConfig, guarded, partition_metadata, partitioned_check_specs, record_checks
+from reviewbench_assets.checks import GuardConfig, partitioned_check_specs
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
-from reviewbench_assets.metadata import iso_time, preview
+from reviewbench_assets.metadata import materialize
 from reviewbench_assets.progress_sink import on_rate_limit, step_progress
 from reviewbench_assets.stages.crawl import check_api_version
-from reviewbench_assets.stages.refresh import CrawlResult, refresh_venue
-
-QUARANTINE_CHECK = "quarantined_share"
-QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the configured max_quarantined_share"
+from reviewbench_assets.stages.crawl_result import QUARANTINE_CHECK, QUARANTINE_CHECK_DESCRIPTION, crawl_stage_result
+from reviewbench_assets.stages.refresh import refresh_venue
 
 
 class ForumsConfig(GuardConfig):
@@ -53,48 +49,5 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
                                review_edits=config.review_edits, log=context.log.info,
                                progress=lambda stage, total: step_progress(context, "openreview_forums",
                                                                            stage, total))
-    out = _result(result, api, config.max_quarantined_share, venue.key)
-    checks = guarded(list(out.check_results), config.allow_failing_checks)
-    record_checks(storage.store(), venue.key, "openreview_forums", checks, config.allow_failing_checks)
-    return dg.MaterializeResult(metadata=out.metadata, check_results=checks)
-
-
-def _result(r: CrawlResult, api, max_share: float, partition_key: str) -> dg.MaterializeResult:
-    share = r.quarantined_share
-    reason_kinds = Counter(x.split(": ", 1)[-1].split(" ")[0] if ": " in x else x
-                           for q in r.quarantined for x in q["reasons"])
-    check = dg.AssetCheckResult(
-        check_name=QUARANTINE_CHECK, passed=share <= max_share,
-        description=f"{partition_key}: {QUARANTINE_CHECK_DESCRIPTION}",
-        metadata={**partition_metadata(partition_key), "share": round(share, 4),
-                  "threshold": dg.MetadataValue.text(f"<= {max_share}"), "quarantined": len(r.quarantined),
-                  "examples": preview([{"forum_id": q["forum_id"], "reason": q["reasons"][0][:200]}
-                                       for q in r.quarantined[:10]], ["forum_id", "reason"])})
-    return dg.MaterializeResult(metadata={
-        "dagster/row_count": r.forums,
-        "mode": r.mode,
-        "forums_new": r.status["new"], "forums_changed": r.status["changed"],
-        "forums_unchanged": r.status["unchanged"], "forums_removed": r.status["removed"],
-        "touched_forums": r.touched[:50],
-        # an incremental refresh: the cursor it read changes since, as a date (the stored value is epoch ms)
-        **{k: v for k, v in r.refresh.items() if k != "cursor_ms"},
-        **({"changes_since": iso_time(r.refresh["cursor_ms"])} if r.refresh.get("cursor_ms") else {}),
-        "forums_by_query": r.forums_by_query,
-        "malformed_notes": len(r.errors),
-        "quarantined_forums": len(r.quarantined), "quarantine_reasons": dict(reason_kinds.most_common(10)),
-        "oddities": dict(Counter(k for k in reason_kinds.elements()
-                                 if k in ("oversized", "absurd", "duplicate"))),
-        "requests": r.requests,
-        # The issue's cost goal is about the forum JSON; review edit histories are one request per
-        # paper with edited reviews (no batch form is known to work on the real API) and shown apart.
-        "requests_per_forum": round((r.requests - r.review_edit_requests) / max(r.forums, 1), 4),
-        "review_edit_requests": r.review_edit_requests, "review_edits_resumed": r.review_edits_resumed,
-        "rate_limited": api.stats["rate_limited"], "rate_limit_wait_s": round(api.stats["rate_limit_wait_s"], 1),
-        "retries": api.stats["retries"],
-        "retries_by_cause": {k[8:]: v for k, v in api.stats.items() if k.startswith("retries_")},
-        "server_errors_after_retries": api.stats["server_errors"],
-        "forums_per_s": round(r.forums / max(r.elapsed_s, 1e-6), 2),
-        "path": dg.MetadataValue.path(r.raw_path),
-        "quarantine_path": dg.MetadataValue.path(r.quarantine_path),
-        "preview": preview(r.previews, ["forum_id", "query", "title", "replies"], what="forums of this run"),
-    }, check_results=[check])
+    return materialize(crawl_stage_result(result, api.stats, config.max_quarantined_share, venue.key),
+                       storage.store(), venue.key, "openreview_forums", config.allow_failing_checks)

@@ -58,11 +58,15 @@ def materialize(result, store=None, pk: str | None = None, asset: str | None = N
     made non-blocking where the run's config allows it on purpose and recorded under `checks/` so
     downstream assets see a failed blocking check (`reviewbench_assets/checks.py`)."""
     from reviewbench_assets.checks import guarded, record_checks
-    from reviewbench_assets.stages.result import Table
+    from reviewbench_assets.stages.result import Markdown, Table
+
+    def show(v):
+        if isinstance(v, Table):
+            return preview(v.rows, v.columns, limit=v.limit, what=v.what)
+        return dg.MetadataValue.md(v.text) if isinstance(v, Markdown) else v
 
     def shown(values: dict) -> dict:
-        return {k: preview(v.rows, v.columns, limit=v.limit, what=v.what) if isinstance(v, Table) else v
-                for k, v in values.items()}
+        return {k: show(v) for k, v in values.items()}
 
     meta: dict = shown({**result.counts, **(extra or {})})
     if result.row_count is not None:
@@ -72,7 +76,7 @@ def materialize(result, store=None, pk: str | None = None, asset: str | None = N
     if result.samples:
         meta["preview"] = preview(result.samples, result.sample_columns)
     checks = [dg.AssetCheckResult(check_name=c.name, passed=c.passed, metadata=shown(c.metadata),
-                                  severity=dg.AssetCheckSeverity(c.severity))
+                                  severity=dg.AssetCheckSeverity(c.severity), description=c.description)
               for c in result.checks]
     if checks:
         checks = guarded(checks, allow_failing)

@@ -10,10 +10,8 @@ into every ReviewBench column except `markdown`/`markdown_chars`.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 from partitions.catalogue import VenueYear
@@ -228,7 +226,9 @@ def parse_forum(raw: dict, venue: VenueYear,
 
 def parse_routed(raw: dict, venue: VenueYear,
                  review_edits: Mapping[str, list[dict]] | None = None) -> tuple[ParsedForum, Routing]:
-    """Parse one raw forum (submission note + `details.replies`) of `venue`.
+    """Parse one raw forum (submission note + `details.replies`) of `venue`, top to bottom: the
+    note's shape, its replies as posts, the forum's fields, the routing of its posts, then each
+    review with its scores.
 
     `review_edits` (review id -> its edits, oldest first: v2 note edits or v1 references; the raw
     line's `review_edits`) adds the initial rating of edited reviews (`extra_scores["initial_rating"]`)
@@ -237,6 +237,23 @@ def parse_routed(raw: dict, venue: VenueYear,
     Raises `MalformedForumError` when the forum itself is unusable; a single bad reply is skipped
     and recorded in `ParsedForum.warnings`.
     """
+    forum_id, replies = _checked_note(raw)
+    invitations = as_list(raw.get("invitations"))
+    if isinstance(raw.get("invitation"), str) and raw["invitation"] not in invitations:
+        invitations = [raw["invitation"]] + invitations
+    venue_id = _venue_id_of(raw, invitations, venue)
+    posts, warnings = _posts_of(forum_id, replies, kind_table(venue),
+                                list(dict.fromkeys([venue_id, *venue.venue_ids])))
+    parsed = _forum_of(raw, forum_id, invitations, venue_id, posts, warnings, venue)
+    routing = route_posts(parsed)
+    by_id = {p.note_id: p for p in posts}
+    parsed.author_rebuttal = "\n\n".join(by_id[n].text for n in routing.context if by_id[n].text)
+    _attach_reviews(parsed, venue, review_edits or {}, routing)
+    return parsed, routing
+
+
+def _checked_note(raw: Any) -> tuple[str, list]:
+    """The forum id and its replies, or `MalformedForumError` saying why the payload is unusable."""
     if not isinstance(raw, Mapping):
         raise MalformedForumError(None, f"expected a JSON object, got {type(raw).__name__}")
     forum_id = raw.get("id")
@@ -263,16 +280,13 @@ def parse_routed(raw: dict, venue: VenueYear,
     if strangers:
         raise ForeignRepliesError(forum_id, [str(r.get("id")) for r in strangers],
                                   sorted({str(r.get("forum")) for r in strangers}))
+    return forum_id, replies
 
-    api = "v2" if (raw.get("domain") or isinstance(raw.get("invitations"), list)) else venue.api
-    invitations = as_list(raw.get("invitations"))
-    if isinstance(raw.get("invitation"), str) and raw["invitation"] not in invitations:
-        invitations = [raw["invitation"]] + invitations
-    content = unwrap_content(raw["content"])
-    venue_id = _venue_id_of(raw, invitations, venue)
-    table = kind_table(venue)
-    venue_ids = list(dict.fromkeys([venue_id, *venue.venue_ids]))
 
+def _posts_of(forum_id: str, replies: list, table: Mapping[str, str],
+              venue_ids: list[str]) -> tuple[list[Post], list[str]]:
+    """Every usable reply as a `Post`, in time order, and a warning for each one skipped, duplicated
+    or orphaned (one bad reply never fails the forum)."""
     warnings: list[str] = []
     by_id: dict[str, Post] = {}
     for i, r in enumerate(replies):
@@ -301,23 +315,25 @@ def parse_routed(raw: dict, venue: VenueYear,
     for p in by_id.values():
         if p.replyto != forum_id and p.replyto not in by_id:
             warnings.append(f"{forum_id}: reply {p.note_id} is an orphan (replyto {p.replyto} absent)")
-    posts = sorted(by_id.values(), key=sort_key)
+    return sorted(by_id.values(), key=sort_key), warnings
 
+
+def _forum_of(raw: Mapping[str, Any], forum_id: str, invitations: list[str], venue_id: str, posts: list[Post],
+              warnings: list[str], venue: VenueYear) -> ParsedForum:
+    """The forum's own fields: submission content, status and track, decision, and which top-level
+    author posts are global responses or summaries for the ACs."""
+    content = unwrap_content(raw["content"])
     decision, decision_comment = _decision_and_comment(posts)
     venue_string = text_of(content.get("venue"))
-
     globals_, summaries = [], []
     for p in posts:
-        if p.deleted or p.role != "author" or p.replyto != forum_id:
-            continue
-        if p.kind not in ("rebuttal", "comment"):
+        if p.deleted or p.role != "author" or p.replyto != forum_id or p.kind not in ("rebuttal", "comment"):
             continue
         (summaries if is_discussion_summary(p) else globals_).append(p)
-
-    parsed = ParsedForum(
+    return ParsedForum(
         forum_id=forum_id,
         number=int_or_none(raw.get("number")),
-        api=api,
+        api="v2" if (raw.get("domain") or isinstance(raw.get("invitations"), list)) else venue.api,
         venue_id=venue_id,
         track=_track_of(venue_id, venue_string, decision, venue),
         status=_status_of(invitations, content, venue_id, posts, venue),
@@ -343,11 +359,6 @@ def parse_routed(raw: dict, venue: VenueYear,
         tmdate=int_or_none(raw.get("tmdate")),
         warnings=warnings,
     )
-    routing = route_posts(parsed)
-    by_id = {p.note_id: p for p in posts}
-    parsed.author_rebuttal = "\n\n".join(by_id[n].text for n in routing.context if by_id[n].text)
-    _attach_reviews(parsed, venue, review_edits or {}, routing)
-    return parsed, routing
 
 
 def _attach_reviews(parsed: ParsedForum, venue: VenueYear, edits: Mapping[str, list[dict]],
@@ -401,35 +412,3 @@ def review_rebuttal(p: ParsedForum, review_id: str, routing: Routing | None = No
         q.text for q in sorted((q for q in posts if q is not None), key=sort_key)
         if q.role == "author" and not q.deleted and q.text
     )
-
-
-def _year_from_ms(ms: int | None) -> int | None:
-    if ms is None:
-        return None
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).year
-
-
-def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:
-    """Every ReviewBench column except `markdown`/`markdown_chars`, in schema order."""
-    if year is None:  # TMLR (rolling): the submission's creation year
-        year = _year_from_ms(p.cdate if p.cdate is not None else p.tcdate)
-    return {
-        "forum_id": p.forum_id,
-        "conference": conference,
-        "year": year,
-        "track": p.track,
-        "venue_id": p.venue_id,
-        "paper_number": p.number,
-        "title": p.title,
-        "abstract": p.abstract,
-        "authors": list(p.authors),
-        "keywords": list(p.keywords),
-        "tldr": p.tldr,
-        "primary_area": p.primary_area,
-        "venue": p.venue,
-        "decision": p.decision,
-        "decision_comment": p.decision_comment,
-        "author_rebuttal": p.author_rebuttal,
-        "num_reviews": len(p.reviews),
-        "reviews_json": json.dumps(p.reviews, ensure_ascii=False),
-    }

@@ -3,11 +3,12 @@ code, no Dagster): the parser runs once per forum, in the parsed_forums stage; e
 reads these rows instead of parsing raw JSON again."""
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from partitions.catalogue import VenueYear
-from reviewbench_assets.domain.forum import row_fields
 from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.routing import ACCOUNTED_ROLES, Routing
 
@@ -45,3 +46,35 @@ def parsed_row(p: ParsedForum, routing: Routing, venue: VenueYear, ordinal: int,
 def forum_of(row: Mapping[str, Any]) -> tuple[ParsedForum, Routing]:
     """The parsed forum and its routing back from a `parsed/<pk>.parquet` row (its two JSON columns)."""
     return ParsedForum.model_validate_json(row["forum_json"]), Routing.model_validate_json(row["routing_json"])
+
+
+def _year_from_ms(ms: int | None) -> int | None:
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).year
+
+
+def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:
+    """Every ReviewBench column except `markdown`/`markdown_chars`, in schema order."""
+    if year is None:  # TMLR (rolling): the submission's creation year
+        year = _year_from_ms(p.cdate if p.cdate is not None else p.tcdate)
+    return {
+        "forum_id": p.forum_id,
+        "conference": conference,
+        "year": year,
+        "track": p.track,
+        "venue_id": p.venue_id,
+        "paper_number": p.number,
+        "title": p.title,
+        "abstract": p.abstract,
+        "authors": list(p.authors),
+        "keywords": list(p.keywords),
+        "tldr": p.tldr,
+        "primary_area": p.primary_area,
+        "venue": p.venue,
+        "decision": p.decision,
+        "decision_comment": p.decision_comment,
+        "author_rebuttal": p.author_rebuttal,
+        "num_reviews": len(p.reviews),
+        "reviews_json": json.dumps(p.reviews, ensure_ascii=False),
+    }

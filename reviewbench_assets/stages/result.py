@@ -18,11 +18,18 @@ class Table:
 
 
 @dataclass
+class Markdown:
+    """Text shown rendered as markdown in the UI (a plain string is shown as text)."""
+    text: str
+
+
+@dataclass
 class CheckOutcome:
     name: str
     passed: bool
     metadata: dict[str, Any] = field(default_factory=dict)
     severity: str = "ERROR"  # "WARN": a failure is reported, not an error (a data-guarding check blocks)
+    description: str | None = None  # what this result checked (the partition, the rule), shown in the UI
 
 
 @dataclass

@@ -9,7 +9,8 @@ import pytest
 from openreview_replica import VENUE_SPECS
 from partitions import catalogue
 from resources.store import store_from_uri
-from reviewbench_assets.domain.forum import parse_forum, row_fields, unwrap_content
+from reviewbench_assets.domain.forum import parse_forum, unwrap_content
+from reviewbench_assets.domain.parsed_table import row_fields
 from reviewbench_assets.domain.quarantine import quarantine_reasons
 from reviewbench_assets.domain.schema import REVIEW_FIELDS
 from reviewbench_assets.domain.scores import parse_score, union_field

@@ -13,8 +13,9 @@ from resources.llm_client import LLMCache
 from resources.store import store_from_uri
 from reviewbench_assets import paths
 from reviewbench_assets.domain.card import extra_config_splits, render_dataset_card
-from reviewbench_assets.domain.forum import parse_forum, row_fields
+from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.llm import LLMSteps
+from reviewbench_assets.domain.parsed_table import row_fields
 from reviewbench_assets.domain.re2 import (
     PAPER_PLACEHOLDER,
     REFERENCE_HEADER,

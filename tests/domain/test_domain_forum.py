@@ -11,8 +11,8 @@ from reviewbench_assets.domain.forum import (
     ParsedForum,
     parse_forum,
     role_of,
-    row_fields,
 )
+from reviewbench_assets.domain.parsed_table import row_fields
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_COLUMNS
 
 V1_REVIEWS = {  # review id -> (signature tail, rating, author replies under it in time order)

@@ -1,7 +1,7 @@
 """Long-lived processes for the operations tests: started in their own session, always reaped.
 
 Dagster's webserver and daemon ignore SIGINT when started in the background from a script
-(dagster-notes §2.2), so they are started with default signal handlers restored and stopped by
+(docs/dagster-notes.md), so they are started with default signal handlers restored and stopped by
 signalling their own process group (SIGTERM, then SIGKILL), never by name.
 """
 from __future__ import annotations

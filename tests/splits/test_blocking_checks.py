@@ -8,8 +8,9 @@ import pytest
 
 from resources import StorageResource
 from resources.store import store_from_uri
-from reviewbench_assets.checks import blocking_failures, guard_upstream, record_checks
+from reviewbench_assets.checks import guard_upstream, record_checks
 from reviewbench_assets.corpus import split_assets
+from reviewbench_assets.stages.check_records import blocking_failures
 from tests.splits.conftest import write_venue_rows
 
 

@@ -1,0 +1,67 @@
+"""The conference split stage (`<split>_split`) and the dataset card stage in the one stage shape:
+bring one split up to date with its venue-years (only the changed ones are rewritten,
+stages/split_update.py), leaving out those whose data failed a blocking check; and render and
+publish the card from every split's recorded figures."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from partitions.catalogue import catalogue
+from resources.store import Store
+from reviewbench_assets import paths
+from reviewbench_assets.stages.check_records import blocking_failures
+from reviewbench_assets.stages.result import Markdown, StageResult
+
+# The assets whose blocking checks guard a venue-year's rows (and so its shards of the conference split).
+UPSTREAM_GUARDED = ["openreview_forums", "rebuttal_dialogues"]
+
+
+def publish_split(store: Store, split: str, test_share: float, log: Callable[[str], None]) -> StageResult:
+    from reviewbench_assets.stages.split_update import update_conference_split
+
+    # One writer per split at a time, for every process on this storage root: runs of two
+    # venue-years of the same conference both rebuild this split; the lock makes the later one
+    # list the rows after the earlier one published, so neither drops the other's rows.
+    with store.lock(f"split-{split}"):
+        keys = [k for k in catalogue().keys_for_split(split) if store.exists(store.path(paths.rows(k)))]
+        # A venue-year whose data failed a blocking check stays out of the split (and so the card).
+        blocked = {k: f for k in keys if (f := blocking_failures(store, k, [*UPSTREAM_GUARDED, "reviewbench_split"]))}
+        keys = [k for k in keys if k not in blocked]
+        for k, failed in blocked.items():
+            log(f"{split}: {k} left out: its data failed blocking checks {sorted(failed)}")
+        update = update_conference_split(store, split, keys, test_share=test_share)
+        stats, configs = update.stats, update.configs
+        store.write_json(store.path(paths.split_stats(split)),  # paths relative to the root
+                         {**stats.to_dict(), "files": [store.rel(f) for f in stats.files], "configs": configs})
+    return StageResult(row_count=stats.num_examples, counts={
+        "num_bytes": stats.num_bytes, "venue_years": keys, "files": [f.rsplit("/", 1)[-1] for f in stats.files],
+        "rewritten_venue_years": update.rewritten, "unchanged_venue_years": update.kept,
+        "removed_files": [store.rel(f) for f in update.removed],
+        "blocked_venue_years": {k: sorted(f) for k, f in blocked.items()}, "configs": configs})
+
+
+def publish_card(store: Store) -> StageResult:
+    """README.md with configs, dataset_info, statistics and plots, so `datasets.load_dataset(dir)` works."""
+    from reviewbench_assets.domain.card import card_for_ui, extra_config_splits, render_dataset_card
+    from reviewbench_assets.domain.corpus_stats import SplitStats
+    from reviewbench_assets.stages.card_writer import write_dataset_card, write_score_plots
+
+    with store.lock("dataset-card"):  # read every split's figures and publish: one card writer at a time
+        stats, extra = {}, {}
+        for split in catalogue().splits:
+            path = store.path(paths.split_stats(split))
+            if not store.exists(path):
+                continue
+            raw = store.read_json(path)  # a corrupt file fails the card naming it; never a split left out silently
+            s = SplitStats.from_dict(raw)
+            if s.num_examples:
+                stats[split] = s
+                for name, parts in (raw.get("configs") or {}).items():
+                    extra.setdefault(name, {})[split] = parts
+        corpus = store.path(paths.CORPUS_DIR)
+        text = render_dataset_card(stats, extra_config_splits(extra), datetime.now(UTC).isoformat(timespec="seconds"),
+                                   config_counts=extra, plots=write_score_plots(store.fs, corpus, stats))
+        write_dataset_card(store.fs, corpus, text)
+    return StageResult(written={"corpus": corpus}, counts={
+        "splits": {k: v.num_examples for k, v in stats.items()}, "card": Markdown(card_for_ui(text)[:20000])})
