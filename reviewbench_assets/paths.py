@@ -71,6 +71,11 @@ def provenance(pk: str) -> str:
     return f"rows/{pk}.provenance.parquet"
 
 
+def rows_stats(pk: str) -> str:
+    """The venue-year's statistics (per venue-year key), computed once as its rows are written."""
+    return f"rows/{pk}.stats.json"
+
+
 CORPUS_DIR = "corpus"
 
 

@@ -141,6 +141,7 @@ def write_conference_split(
     compression: str = DEFAULT_COMPRESSION,
     check_unique_forum_ids: bool = True,
     shard_prefix: str | None = None,
+    venue_years: dict | None = None,
 ) -> SplitStats:
     """Stream the venue-year Parquet files ``inputs`` into ``out_dir/data/<split>-i-of-n.parquet``.
 
@@ -203,7 +204,8 @@ def write_conference_split(
                 shard_bytes += size
                 dataset_bytes += size
                 num_examples += rg.num_rows
-                stats.add(rg)
+                if venue_years is None:  # no statistics recorded with the rows: computed from them here
+                    stats.add(rg)
         finally:
             if writer is not None:
                 writer.close()
@@ -219,7 +221,7 @@ def write_conference_split(
         num_examples=num_examples,
         num_bytes=sum(file_size(fs, p) for p in final_paths),
         files=final_paths,
-        venue_years=dict(sorted(stats.venue_years.items())),
+        venue_years=dict(sorted((stats.venue_years if venue_years is None else venue_years).items())),
         dataset_bytes=dataset_bytes,
     )
 

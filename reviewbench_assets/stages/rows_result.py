@@ -20,12 +20,14 @@ ROW_CHECKS = {
 
 def build_rows(venue: VenueYear, store: Store, max_empty_share: float) -> StageResult:
     """Join the venue-year's parsed forums, chosen PDFs, markdown and dialogues on forum_id into
-    `rows/<pk>.parquet` and `rows/<pk>.provenance.parquet` (published together)."""
+    `rows/<pk>.parquet`, `rows/<pk>.provenance.parquet` and the venue-year's statistics
+    `rows/<pk>.stats.json` (published together; the splits and the card merge these statistics)."""
     subs = {r["forum_id"]: r for r in store.read_parquet(store.path(paths.submissions(venue.key))).to_pylist()}
     out, prov = store.path(paths.rows(venue.key)), store.path(paths.provenance(venue.key))
-    stats = write_rows(store, out, prov, assemble_rows(store, venue, subs))
+    figures = store.path(paths.rows_stats(venue.key))
+    stats = write_rows(store, out, prov, assemble_rows(store, venue, subs), figures)
     return StageResult(
-        written={"path": out, "provenance_path": prov}, row_count=stats["rows"],
+        written={"path": out, "provenance_path": prov, "stats_path": figures}, row_count=stats["rows"],
         counts={"reviews": stats["reviews"], "empty_markdown": stats["empty_markdown"],
                 "stale_markdown": stats["stale_markdown"]},  # forums paper_markdown has not seen yet
         checks=row_checks(stats, max_empty_share, venue.key))

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 import pyarrow as pa
 
 from partitions.catalogue import VenueYear
-from resources.store import Store, parquet_writer
+from resources.store import Store, dumps_json, parquet_writer
 from reviewbench_assets import paths
+from reviewbench_assets.domain.corpus_stats import StatsAccumulator, venue_year_key
 from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.parsed_io import ParquetLookup, iter_parsed_rows
 
@@ -43,13 +44,29 @@ def assemble_rows(store: Store, venue: VenueYear, submissions: dict[str, dict]) 
             yield row, prov
 
 
-def write_rows(store: Store, rows_path: str, prov_path: str, pairs: Iterator[tuple[dict, dict]]) -> dict:
-    """Stream pairs into two Parquet files (each published atomically) and return the numbers the
+def write_rows(store: Store, rows_path: str, prov_path: str, pairs: Iterator[tuple[dict, dict]],
+               stats_path: str | None = None) -> dict:
+    """Stream pairs into two Parquet files and, at `stats_path`, the venue-year's statistics (the
+    card's figures: papers, reviews, pages, ratings and their moves, text rules), computed here once
+    from the batches being written; the three are published together. Returns the numbers the
     checks need. Memory: at most BATCH_ROWS rows and provenance rows at a time."""
     stats = {"rows": 0, "forum_ids": set(), "duplicates": 0, "review_mismatch": 0, "chars_mismatch": 0,
              "empty_title": 0, "empty_markdown": 0, "reviews": 0, "stale_markdown": 0}
+    figures = StatsAccumulator()
 
-    with store.publish() as pub:  # rows and provenance move into place together
+    def flush(writer, prov_writer, buf: list[dict], prov_buf: list[dict]) -> None:
+        table = pa.Table.from_pylist(buf, schema=REVIEWBENCH_SCHEMA)
+        writer.write_table(table)
+        prov_writer.write_table(pa.Table.from_pylist(prov_buf, schema=PROVENANCE_SCHEMA))
+        figures.add(table)
+        for prov in prov_buf:  # which revision each paper's text comes from (the card's table)
+            vy = figures.venue_years[venue_year_key(prov["conference"], prov["year"], prov["track"])]
+            rule = prov.get("revision_rule") or "unavailable"
+            vy.text_rules[rule] = vy.text_rules.get(rule, 0) + 1
+        buf.clear()
+        prov_buf.clear()
+
+    with store.publish() as pub:  # rows, provenance and statistics move into place together
         with parquet_writer(store.fs, pub.target(rows_path), REVIEWBENCH_SCHEMA) as writer, \
                 parquet_writer(store.fs, pub.target(prov_path), PROVENANCE_SCHEMA) as prov_writer:
             buf: list[dict] = []
@@ -60,13 +77,12 @@ def write_rows(store: Store, rows_path: str, prov_path: str, pairs: Iterator[tup
                 prov_buf.append(prov)
                 buf.append(row)
                 if len(buf) >= BATCH_ROWS:
-                    writer.write_table(pa.Table.from_pylist(buf, schema=REVIEWBENCH_SCHEMA))
-                    prov_writer.write_table(pa.Table.from_pylist(prov_buf, schema=PROVENANCE_SCHEMA))
-                    buf.clear()
-                    prov_buf.clear()
+                    flush(writer, prov_writer, buf, prov_buf)
             if buf or stats["rows"] == 0:
-                writer.write_table(pa.Table.from_pylist(buf, schema=REVIEWBENCH_SCHEMA))
-                prov_writer.write_table(pa.Table.from_pylist(prov_buf, schema=PROVENANCE_SCHEMA))
+                flush(writer, prov_writer, buf, prov_buf)
+        if stats_path is not None:
+            with store.fs.open_output_stream(pub.target(stats_path)) as f:
+                f.write(dumps_json({"venue_years": {k: v.to_dict() for k, v in sorted(figures.venue_years.items())}}))
     stats["forum_ids"] = len(stats["forum_ids"])
     return stats
 

@@ -4,8 +4,9 @@
 (`corpus_stats/<split>/<pk>.json`: the inputs' fingerprint, the files written, their statistics and
 config counts). Updating the split rewrites only the venue-years whose inputs changed since their
 part was written, removes the parts of venue-years that left it (blocked, or gone from the
-catalogue), and merges the part records into the split's statistics: nothing is recomputed from
-`reviews_json` for the venue-years that did not change. The card's `data_files` globs
+catalogue), and merges the part records into the split's statistics. A venue-year's statistics are
+the ones computed once when its rows were written (`rows/<pk>.stats.json`, stages/rows_writer.py);
+nothing here reads `reviews_json` for them. The card's `data_files` globs
 (`data/<split>-*`, `review/*_train-*`) load each split whole, as before.
 """
 from __future__ import annotations
@@ -46,6 +47,8 @@ def _inputs(store: Store, pk: str) -> dict[str, str]:
     wanted = {"rows": paths.rows(pk), "provenance": paths.provenance(pk), "review": paths.re2_review(pk),
               "rebuttal": paths.re2_rebuttal(pk)}
     found = {k: store.path(v) for k, v in wanted.items() if store.exists(store.path(v))}
+    if store.exists(store.path(paths.rows_stats(pk))):  # rows written before statistics were recorded lack it
+        found["stats"] = store.path(paths.rows_stats(pk))
     if "rows" in found and "provenance" not in found:  # one step writes both: a member is missing
         raise FileNotFoundError(f"{pk}: {found['rows']} has no {store.path(wanted['provenance'])} beside it "
                                 f"(written by the same step): re-materialize reviewbench_split for {pk}")
@@ -65,8 +68,12 @@ def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
 def _write_part(store: Store, corpus: str, split: str, pk: str, inputs: dict[str, str], test_share: float,
                 target_shard_bytes: int, row_group_rows: int) -> dict:
     fs, prefix = store.fs, f"{split}-{pk}"
+    # The statistics recorded when the rows were written (rows_writer.write_rows), merged as they are;
+    # only rows written before that was done have theirs computed from their columns here.
+    recorded = ({k: VenueYearStats.from_dict(v) for k, v in store.read_json(inputs["stats"])["venue_years"].items()}
+                if "stats" in inputs else None)
     stats = write_conference_split(fs, [inputs["rows"]], corpus, split, target_shard_bytes, row_group_rows,
-                                   shard_prefix=prefix)
+                                   shard_prefix=prefix, venue_years=recorded)
     files, configs = list(stats.files), {}
     prov = [inputs["provenance"]] if "provenance" in inputs else []
     if prov:
@@ -84,7 +91,7 @@ def _write_part(store: Store, corpus: str, split: str, pk: str, inputs: dict[str
                                    shard_prefix=f"{split}_{part}-{pk}")
             configs[name][part] = c.num_examples
             files.append(c.path)
-    if prov:
+    if prov and recorded is None:
         _count_text_rules(store, prov[0], stats)
     stats_record = {**stats.to_dict(), "files": [store.rel(f) for f in stats.files]}
     return {"version": PART_VERSION, "pk": pk, "test_share": test_share, "stats": stats_record,

@@ -125,7 +125,8 @@ def test_daemon_killed_with_its_run_then_restarted_fails_and_retries_the_run(tmp
         [retry] = [r for r in runs.values() if r.tags.get("dagster/parent_run_id") == first.run_id]
         assert retry.status == DagsterRunStatus.SUCCESS, daemon2.output()[-6000:]
         with DagsterInstance.from_config(str(home)) as instance:
-            failure = [e.user_message for e in instance.all_logs(first.run_id) if "is gone" in (e.user_message or "")]
+            failure = [e.dagster_event.message for e in instance.all_logs(first.run_id)
+                       if e.dagster_event is not None and "is gone" in (e.dagster_event.message or "")]
         assert failure, "the run was not failed by the worker health check"
 
     # the retry resumed: every forum once, and no file downloaded twice (the first run stored some)
