@@ -4,9 +4,10 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import StorageResource
+from reviewbench_assets.checks import GuardConfig, partitioned_check_specs
 from reviewbench_assets.domain.schema import PARSED_SCHEMA
 from reviewbench_assets.metadata import column_schema, materialize
-from reviewbench_assets.stages.parse_stage import parse_venue
+from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK, QUARANTINE_CHECK_DESCRIPTION, parse_venue
 
 PARSED_COLUMNS = {
     "ordinal": "position of the forum in the crawl's file",
@@ -21,12 +22,21 @@ PARSED_COLUMNS = {
 }
 
 
+class ParsedConfig(GuardConfig):
+    max_quarantined_share: float = 0.05  # the (blocking) check fails above this share of forums
+
+
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="parse",
-          kinds={"python", "parquet"}, code_version="1")
-def parsed_forums(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
+          kinds={"python", "parquet"}, code_version="2",
+          check_specs=partitioned_check_specs("parsed_forums", {QUARANTINE_CHECK: QUARANTINE_CHECK_DESCRIPTION},
+                                              venue_year_partitions))
+def parsed_forums(context: dg.AssetExecutionContext, config: ParsedConfig,
+                  storage: StorageResource) -> dg.MaterializeResult:
     """One typed row per forum (submission fields, reviews as the union with their score
     trajectories, decision, meta-review, every post with its routing) and a quarantine table with
     reason codes; the only place raw forums are parsed. Query it with DuckDB:
     `SELECT p.place, count(*) FROM 'parsed/<pk>.parquet', unnest(posts) t(p) GROUP BY 1`."""
-    result = parse_venue(catalogue().get(context.partition_key), storage.store())
-    return materialize(result, extra={"dagster/column_schema": column_schema(PARSED_SCHEMA, PARSED_COLUMNS)})
+    venue, store = catalogue().get(context.partition_key), storage.store()
+    return materialize(parse_venue(venue, store, config.max_quarantined_share), store, venue.key, "parsed_forums",
+                       config.allow_failing_checks,
+                       extra={"dagster/column_schema": column_schema(PARSED_SCHEMA, PARSED_COLUMNS)})

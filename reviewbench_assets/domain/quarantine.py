@@ -23,12 +23,19 @@ def quarantine_reasons(raw: Any, venue: VenueYear) -> list[str]:
     try:
         parsed = parse_forum(raw, venue)
     except ForeignRepliesError as exc:  # quarantined; what else is wrong with the rest of it?
-        rest = dict(raw, details=dict(raw["details"], replies=[
-            r for r in raw["details"]["replies"] if not (isinstance(r, Mapping) and r.get("id") in exc.reply_ids)]))
-        return [f"malformed forum: {exc.reason}"] + quarantine_reasons(rest, venue)
+        return [f"malformed forum: {exc.reason}"] + quarantine_reasons(without_foreign_replies(raw, exc), venue)
     except MalformedForumError as exc:
         return [f"malformed forum: {exc.reason}"]
     return reasons_of_parsed(parsed, venue)
+
+
+def without_foreign_replies(raw: Any, exc: MalformedForumError) -> dict | None:
+    """The forum payload without the replies of another forum that `exc` found in it (so the rest
+    can be checked too), or None when the error is of another kind."""
+    if not isinstance(exc, ForeignRepliesError):
+        return None
+    return dict(raw, details=dict(raw["details"], replies=[
+        r for r in raw["details"]["replies"] if not (isinstance(r, Mapping) and r.get("id") in exc.reply_ids)]))
 
 
 def reasons_of_parsed(parsed: ParsedForum, venue: VenueYear) -> list[str]:

@@ -14,7 +14,7 @@ from reviewbench_assets.stages.check_records import blocking_failures
 from reviewbench_assets.stages.result import Markdown, StageResult
 
 # The assets whose blocking checks guard a venue-year's rows (and so its shards of the conference split).
-UPSTREAM_GUARDED = ["openreview_forums", "rebuttal_dialogues"]
+UPSTREAM_GUARDED = ["openreview_forums", "parsed_forums", "rebuttal_dialogues"]
 
 
 def publish_split(store: Store, split: str, test_share: float, log: Callable[[str], None]) -> StageResult:
