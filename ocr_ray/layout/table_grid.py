@@ -101,13 +101,18 @@ def columns(rows: list[list[Fragment]], head: int = 0) -> list[tuple[float, floa
             cols[-1][1] = max(cols[-1][1], x1)
         else:
             cols.append([x0, x1])
-    for cell in (cell for row in cells[:head] for cell in row):
-        under = [k for k, col in enumerate(cols) if _overlaps(cell, (col[0], col[1]))]
-        if not under:
-            cols = sorted([*cols, [cell[0], cell[1]]])
-        elif len(under) == 1 and any(_aligned(cell, o) for o in keep if _overlaps(o, cols[under[0]])):
-            col = cols[under[0]]
-            col[0], col[1] = min(col[0], cell[0]), max(col[1], cell[1])
+    for h, row in enumerate(cells[:head]):
+        for cell in row:
+            # over two cells of a header row below it: a \multicolumn label (riff's "Off-Policy"
+            # over "Top-P Beam Mixed", centred on the middle column)
+            if any(sum(1 for o in lower if _overlaps(cell, o)) > 1 for lower in cells[h + 1:head]):
+                continue
+            under = [k for k, col in enumerate(cols) if _overlaps(cell, (col[0], col[1]))]
+            if not under:
+                cols = sorted([*cols, [cell[0], cell[1]]])
+            elif len(under) == 1 and any(_aligned(cell, o) for o in keep if _overlaps(o, cols[under[0]])):
+                col = cols[under[0]]
+                col[0], col[1] = min(col[0], cell[0]), max(col[1], cell[1])
     return [(a, b) for a, b in cols] if len(cols) >= 2 else None
 
 
@@ -175,6 +180,9 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
     kept = [k for k, row in enumerate(rows) if row]
     rows, cys, spans = [rows[k] for k in kept], [cys[k] for k in kept], [spans[k] for k in kept]
     # continuation lines: one cell's next line, under a row that fills that column and another
+    column_ends: dict[int, list[float]] = {}
+    for f in (f for row in rows for f in row):
+        column_ends.setdefault(col(f), []).append(f.x1)
     out: list[list[Fragment]] = [rows[0]]
     last: dict[int, Fragment] = {col(f): f for f in rows[0]}
     for k in range(1, len(rows)):
@@ -183,7 +191,8 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         c = next(iter(cs)) if len(cs) == 1 else -1
         above = last.get(c) if c > 0 else None  # a line of the first column alone is a row of its own
         if above is not None and len(occupied(prev)) >= 2 and not ruled(k - 1, k, c) and cys[k] - cys[k - 1] < 1.5 * pitch:
-            wrapped = above.x1 >= cols[c][1] - 1.5 * above.size
+            # a paragraph cell (p{..}, justified): other lines of the column end where this one does
+            wrapped = sum(1 for g in column_ends[c] if abs(g - above.x1) < 1.0) >= 3
             if grid or wrapped:
                 prev += row
                 last[c] = row[-1]

@@ -38,7 +38,8 @@ def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[flo
         parts = [[group[0]]]
         for above, below in zip(group, group[1:], strict=False):
             lo, hi, x0, x1 = above.y1, below.y0, above.x0, above.x1
-            between = any(lo < r.y0 < hi and r.x0 < x1 and r.x1 > x0 and r not in group for r in horizontal) or any(
+            between = any(other is not group and len(other) >= 2 and all(lo < r.y0 < hi for r in other)
+                          and other[0].x0 < x1 and other[0].x1 > x0 for other in groups) or any(
                 lo < f.cy < hi and x0 - 3 < f.x0 < x1 and f.text.startswith(("Table", "Figure", "Fig.")) for f in fragments)
             if between:
                 parts.append([below])
