@@ -161,7 +161,7 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
     # \multirow labels: centred on the rows whose column they alone fill
     for r in range(len(rows)):
         cs = occupied(rows[r])
-        between = (0 < r < len(rows) - 1 and cys[r] - cys[r - 1] < 0.75 * pitch and cys[r + 1] - cys[r] < 0.75 * pitch
+        between = (0 < r < len(rows) - 1 and cys[r + 1] - cys[r - 1] < 1.5 * pitch
                    and not cs & (occupied(rows[r - 1]) | occupied(rows[r + 1])))
         for f in list(rows[r]):
             c = col(f)
