@@ -149,3 +149,45 @@ def test_a_table_starts_its_own_line():
     [markdown] = compose_pages([page])
     grid = parse_tables(markdown)[0]
     assert [text for text, _ in grid[0]] == ["", "scrfd-10g", "amazon"]
+
+
+def test_a_figure_grid_set_as_a_tabular_is_a_table(tmp_path):
+    """muse Figure 6: a tabular of pictures, a heading centred over each three, a prompt under
+    each picture (some on two lines); a PDF written here with real image objects, read by pdftext.
+    Numbered sub-captions under pictures ("(a) Hopper", offline-rl-modality) stay text."""
+    import pypdfium2 as pdfium
+    from PIL import Image
+    from reportlab.pdfgen import canvas
+
+    picture = tmp_path / "p.png"
+    Image.new("RGB", (40, 40), (120, 160, 200)).save(picture)
+    pdf = canvas.Canvas(str(tmp_path / "grid.pdf"), pagesize=(612, 792))
+    xs = [61 + 83 * k for k in range(6)]
+    pdf.setFont("Times-Roman", 9)
+    pdf.drawCentredString((xs[0] + xs[2] + 74) / 2, 620, "Cardinality")
+    pdf.drawCentredString((xs[3] + xs[5] + 74) / 2, 620, "Composition")
+    prompts = ["Three elephants.", "Four wine bottles.", "A tiny football.", "Three boxes.", "A large present.", "Two baseballs."]
+    for k, x in enumerate(xs):
+        pdf.drawImage(str(picture), x, 540, 74, 74)
+        pdf.setFont("Times-Roman", 6)
+        pdf.drawString(x, 532, prompts[k])
+    pdf.drawString(xs[0], 525, "on a tree.")
+    for k, x in enumerate(xs[:2]):
+        pdf.drawImage(str(picture), x, 300, 74, 74)
+        pdf.drawString(x, 292, f"({'ab'[k]}) Hopper")
+    pdf.setFont("Times-Roman", 10)
+    pdf.drawString(61, 250, "Figure 6. Examples demonstrating the capabilities of the model for text properties.")
+    pdf.save()
+    doc = pdfium.PdfDocument(str(tmp_path / "grid.pdf"))
+    try:
+        from ocr_ray.layout.pdftext import page_layout
+
+        page = page_layout(doc[0]).to_json()
+    finally:
+        doc.close()
+    [markdown] = compose_pages([page])
+    grid = [[text for text, _ in row] for row in parse_tables(markdown)[0]]
+    assert grid[0] == ["cardinality"] * 3 + ["composition"] * 3
+    assert grid[1] == ["three elephants. on a tree.", "four wine bottles.", "a tiny football.", "three boxes.",
+                       "a large present.", "two baseballs."]
+    assert len(parse_tables(markdown)) == 1 and "(a) Hopper" in markdown
