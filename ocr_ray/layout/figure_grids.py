@@ -15,7 +15,6 @@ from ocr_ray.layout.model import Fragment, PageLayout, Rule
 
 SAME = 3.0  # points: pictures of one row share top and bottom, pictures of one column left and right
 _SUBCAPTION = re.compile(r"^\(?[a-z]\)(\s|$)")
-_CAPTION = ("Figure", "Fig.", "Table")
 
 
 def _picture_rows(images: list[Rule]) -> list[list[Rule]]:
@@ -93,7 +92,7 @@ def _span(f: Fragment, cols: list[tuple[float, float]], band: list[Fragment]) ->
 
 def extract_figure_grids(page: PageLayout) -> list[Fragment]:
     """Replace the labels of each figure grid on ``page`` by one ``kind="table"`` fragment (returned)."""
-    from ocr_ray.layout.tables import render_table
+    from ocr_ray.layout.tables import CAPTION, render_table
 
     made = []
     for grid in _grids(page.images):
@@ -116,7 +115,7 @@ def extract_figure_grids(page: PageLayout) -> list[Fragment]:
             within = first[0].y0 <= top and bottom <= last[0].y1
             above = bottom <= first[0].y0 and first[0].y0 - bottom < height
             below = top >= last[0].y1 and top - last[0].y1 < 2 * height
-            if (within or above or below) and not any(f.text.startswith(_CAPTION) or _across(f, cols) for f in band):
+            if (within or above or below) and not any(CAPTION.match(f.text) or _across(f, cols) for f in band):
                 chosen.append(band)
         if not chosen or any(_SUBCAPTION.match(f.text) for band in chosen for f in band):
             continue

@@ -9,11 +9,14 @@ markdown pipe tables.
 from __future__ import annotations
 
 import html
+import re
 
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.table_grid import bounds, column_of, columns, multi_line_rows, table_rows
 
 MIN_RULE_WIDTH = 40.0
+# a caption's start: "Table 8:", "Figure 6.", "Fig. 3" (not a cell "Table-filling")
+CAPTION = re.compile(r"^(Table|Figure|Fig\.)\s*[A-Z]?\d+[.:]?(\s|$)")
 SAME_EDGE = 3.0
 
 
@@ -40,7 +43,7 @@ def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[flo
             lo, hi, x0, x1 = above.y1, below.y0, above.x0, above.x1
             between = any(other is not group and len(other) >= 2 and all(lo < r.y0 < hi for r in other)
                           and other[0].x0 < x1 and other[0].x1 > x0 for other in groups) or any(
-                lo < f.cy < hi and x0 - 3 < f.x0 < x1 and f.text.startswith(("Table", "Figure", "Fig.")) for f in fragments)
+                lo < f.cy < hi and x0 - 3 < f.x0 < x1 and CAPTION.match(f.text) for f in fragments)
             if between:
                 parts.append([below])
             else:

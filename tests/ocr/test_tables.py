@@ -191,3 +191,13 @@ def test_a_figure_grid_set_as_a_tabular_is_a_table(tmp_path):
     assert grid[1] == ["three elephants. on a tree.", "four wine bottles.", "a tiny football.", "three boxes.",
                        "a large present.", "two baseballs."]
     assert len(parse_tables(markdown)) == 1 and "(a) Hopper" in markdown
+
+
+def test_a_cell_that_starts_with_table_is_no_caption():
+    """miniacongts Table 8: a row label "Table-filling" between two rules of one table cut it in two
+    (taken for a caption between stacked tables), and the table was lost."""
+    frags = [F(100, 104, 160, 114, "Method", 10), F(200, 104, 230, 114, "F1", 10),
+             F(100, 120, 160, 130, "Table-filling", 10), F(200, 120, 230, 130, "63.13", 10),
+             F(100, 136, 160, 146, "Ours", 10), F(200, 136, 230, 146, "66.87", 10)]
+    assert _grid(frags, _rules(95, 240, 100, 117, 133, 150)) == [["method", "f1"], ["table-filling", "63.13"],
+                                                                 ["ours", "66.87"]]
