@@ -14,6 +14,8 @@
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 from ocr_ray.layout.model import Fragment, Rule
 
 ROW_TOLERANCE = 0.4  # centres of one row's fragments differ by less than this share of their height
@@ -83,18 +85,20 @@ def columns(rows: list[list[Fragment]], head: int = 0) -> list[tuple[float, floa
     if head >= len(cells):
         head = 0
     body = cells[head:]
+    # a row's cells are disjoint and sorted: the cells a span overlaps are counted by bisection
+    starts = [[a for a, _ in row] for row in body]
+    ends = [[b for _, b in row] for row in body]
     keep = []
     for r, row in enumerate(body):
-        for cell in row:
+        for x0, x1 in row:
             reached = multi = 0
-            for s, other in enumerate(body):
-                if s == r:
-                    continue
-                n = sum(1 for o in other if _overlaps(cell, o))
-                reached += n > 0
-                multi += n > 1
+            for s in range(len(body)):
+                if s != r:
+                    n = bisect_left(starts[s], x1 - 0.5) - bisect_right(ends[s], x0 + 0.5)
+                    reached += n > 0
+                    multi += n > 1
             if not (multi and 2 * multi >= reached):
-                keep.append(cell)
+                keep.append((x0, x1))
     cols: list[list[float]] = []
     for x0, x1 in sorted(keep):
         if cols and x0 < cols[-1][1] - 0.5:
