@@ -36,6 +36,7 @@ def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[flo
                 break
         else:
             groups.append([rule])
+    captions = [f for f in fragments if f.text[:1] in "TF" and CAPTION.match(f.text)] if len(horizontal) > 1 else []
     out = []
     for group in groups:
         parts = [[group[0]]]
@@ -43,7 +44,7 @@ def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[flo
             lo, hi, x0, x1 = above.y1, below.y0, above.x0, above.x1
             between = any(other is not group and len(other) >= 2 and all(lo < r.y0 < hi for r in other)
                           and other[0].x0 < x1 and other[0].x1 > x0 for other in groups) or any(
-                lo < f.cy < hi and x0 - 3 < f.x0 < x1 and CAPTION.match(f.text) for f in fragments)
+                lo < f.cy < hi and x0 - 3 < f.x0 < x1 for f in captions)
             if between:
                 parts.append([below])
             else:
