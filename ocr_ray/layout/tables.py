@@ -145,9 +145,26 @@ def render_table(grid: list[list[tuple[str, int]]]) -> str:
     return "\n".join(out)
 
 
+def _column_rules_extent(verticals: list[Rule], top: float, bottom: float, x0: float, x1: float) -> tuple[float, float]:
+    """The area grown along the table's column rules, drawn row by row (muse's Table 3: its header
+    sits above the only horizontal rules, between the segments of the rules between columns)."""
+    inside = [r for r in verticals if x0 - 1 < (r.x0 + r.x1) / 2 < x1 + 1]
+    grown = True
+    while grown:
+        grown = False
+        for r in inside:
+            if r.y0 < top - 1 and r.y1 >= top - 1.5:
+                top, grown = r.y0, True
+            if r.y1 > bottom + 1 and r.y0 <= bottom + 1.5:
+                bottom, grown = r.y1, True
+    return top, bottom
+
+
 def extract_tables(page: PageLayout) -> None:
     """Replace the fragments of each table on ``page`` by one fragment of ``kind="table"``."""
+    verticals = [r for r in page.rules if r.vertical]
     for top, bottom, x0, x1 in _rule_groups(page.rules, page.fragments):
+        top, bottom = _column_rules_extent(verticals, top, bottom, x0, x1)
         inside = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom and x0 - 3 < f.cx < x1 + 3]
         rows = table_rows(inside)
         inner = [r.y0 for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]

@@ -201,3 +201,16 @@ def test_a_cell_that_starts_with_table_is_no_caption():
              F(100, 136, 160, 146, "Ours", 10), F(200, 136, 230, 146, "66.87", 10)]
     assert _grid(frags, _rules(95, 240, 100, 117, 133, 150)) == [["method", "f1"], ["table-filling", "63.13"],
                                                                  ["ours", "66.87"]]
+
+
+def test_a_header_between_column_rule_segments_above_the_first_rule_is_in_the_table():
+    """muse Table 3: the only horizontal rules are under the header and at the bottom; the rules
+    between the columns are drawn row by row, and the header ("Model | Resolution | Time") sits
+    between their first segments, above the first horizontal rule: it became two headings."""
+    frags = [F(356, 186, 383, 195, "Model", 10), F(419, 186, 465, 195, "Resolution", 10), F(480, 186, 502, 195, "Time", 10)]
+    for k, (model, res, time) in enumerate((("Imagen", "256 × 256", "9.1s"), ("LDM (50 steps)", "512 × 512", "3.7s"))):
+        y = 198 + 12 * k
+        frags += [F(338, y, 401, y + 9, model, 10), F(421, y, 463, y + 9, res, 10), F(486, y, 502, y + 9, time, 10)]
+    rules = [Rule(329, 197, 509, 197.6), Rule(329, 222, 509, 222.6)]
+    rules += [Rule(x, y, x + 0.4, y + 12.5) for x in (409, 474) for y in (184.5, 197, 209.5)]
+    assert _grid(frags, rules)[:2] == [["model", "resolution", "time"], ["imagen", "256 × 256", "9.1s"]]
