@@ -30,6 +30,24 @@ def _picture_rows(images: list[Rule]) -> list[list[Rule]]:
     return [sorted(r, key=lambda b: b.x0) for r in rows if len(r) >= 2]
 
 
+def _strip(box: Rule, fragments: list[Fragment]) -> list[Rule]:
+    """One picture that is a strip of k >= 3 equal frames, told by a label under (or over) each
+    frame: k short labels in one line, their starts equally spaced, k spacings as wide as the
+    picture (muse Figure 12: "Input | Iteration 25 | ... | Iteration 100" under five edits).
+    The frames as boxes, or [] for any other picture."""
+    near = [f for f in fragments if f.kind == "text" and box.x0 - SAME <= f.x0 and f.x1 <= box.x1 + SAME
+            and (0 <= f.y0 - box.y1 < 2 * (f.y1 - f.y0) or 0 <= box.y0 - f.y1 < 2 * (f.y1 - f.y0))]
+    if len(near) < 3:
+        return []
+    line = sorted((f for f in near if abs(f.cy - near[0].cy) < 0.5 * (f.y1 - f.y0)), key=lambda f: f.x0)
+    k, width = len(line), box.x1 - box.x0
+    steps = [b.x0 - a.x0 for a, b in zip(line, line[1:], strict=False)]
+    if k < 3 or len(line) != len(near) or max(steps) - min(steps) > 2 or abs(k * sum(steps) / len(steps) - width) > 0.05 * width \
+            or any(f.x1 - f.x0 >= min(steps) for f in line):
+        return []
+    return [Rule(box.x0 + i * width / k, box.y0, box.x0 + (i + 1) * width / k, box.y1) for i in range(k)]
+
+
 def _grids(images: list[Rule]) -> list[list[list[Rule]]]:
     """Consecutive picture rows with the same columns form one grid."""
     grids: list[list[list[Rule]]] = []
@@ -76,7 +94,7 @@ def _across(f: Fragment, cols: list[tuple[float, float]]) -> bool:
 def _span(f: Fragment, cols: list[tuple[float, float]], band: list[Fragment]) -> tuple[int, int]:
     """First and last column of a label: those it overlaps; a label centred over a run of columns
     no other label of its band reaches spans the widest such run."""
-    over = [k for k, (a, b) in enumerate(cols) if f.x0 < b and f.x1 > a] or [
+    over = [k for k, (a, b) in enumerate(cols) if f.x0 < b - SAME and f.x1 > a + SAME] or [
         min(range(len(cols)), key=lambda k: abs((cols[k][0] + cols[k][1]) / 2 - f.cx))]
     first, last = over[0], over[-1]
     others = [g for g in band if g is not f]
@@ -95,7 +113,10 @@ def extract_figure_grids(page: PageLayout) -> list[Fragment]:
     from ocr_ray.layout.tables import CAPTION, render_table
 
     made = []
-    for grid in _grids(page.images):
+    pictures = []
+    for box in page.images:
+        pictures += (_strip(box, page.fragments) if box.x1 - box.x0 >= 150 else []) or [box]
+    for grid in _grids(pictures):
         first, last = grid[0], grid[-1]
         cols = [(b.x0, b.x1) for b in first]
         left, right = cols[0][0] - SAME, cols[-1][1] + SAME

@@ -154,7 +154,8 @@ def test_a_table_starts_its_own_line():
 def test_a_figure_grid_set_as_a_tabular_is_a_table(tmp_path):
     """muse Figure 6: a tabular of pictures, a heading centred over each three, a prompt under
     each picture (some on two lines); a PDF written here with real image objects, read by pdftext.
-    Numbered sub-captions under pictures ("(a) Hopper", offline-rl-modality) stay text."""
+    muse Figure 12: one picture that is a strip of frames, a label under each. Numbered
+    sub-captions under pictures ("(a) Hopper", offline-rl-modality) stay text."""
     import pypdfium2 as pdfium
     from PIL import Image
     from reportlab.pdfgen import canvas
@@ -175,6 +176,11 @@ def test_a_figure_grid_set_as_a_tabular_is_a_table(tmp_path):
     for k, x in enumerate(xs[:2]):
         pdf.drawImage(str(picture), x, 300, 74, 74)
         pdf.drawString(x, 292, f"({'ab'[k]}) Hopper")
+    # muse Figure 12: one picture, a strip of five frames, a label under each frame
+    pdf.drawImage(str(picture), 84, 125, 425, 85)
+    pdf.setFont("Times-Roman", 9)
+    for k, label in enumerate(["Input", "Iteration 25", "Iteration 50", "Iteration 75", "Iteration 100"]):
+        pdf.drawString(90 + 83 * k, 113, label)
     pdf.setFont("Times-Roman", 10)
     pdf.drawString(61, 250, "Figure 6. Examples demonstrating the capabilities of the model for text properties.")
     pdf.save()
@@ -190,7 +196,9 @@ def test_a_figure_grid_set_as_a_tabular_is_a_table(tmp_path):
     assert grid[0] == ["cardinality"] * 3 + ["composition"] * 3
     assert grid[1] == ["three elephants. on a tree.", "four wine bottles.", "a tiny football.", "three boxes.",
                        "a large present.", "two baseballs."]
-    assert len(parse_tables(markdown)) == 1 and "(a) Hopper" in markdown
+    assert [[text for text, _ in row] for row in parse_tables(markdown)[1]] == [
+        ["input", "iteration 25", "iteration 50", "iteration 75", "iteration 100"]]
+    assert len(parse_tables(markdown)) == 2 and "(a) Hopper" in markdown
 
 
 def test_a_cell_that_starts_with_table_is_no_caption():
