@@ -92,7 +92,7 @@ class TextLayerEngine(Engine):
 
     @property
     def version(self) -> str:
-        return ("3-layout" + ("-recode" if self.recode else "")
+        return ("4-layout" + ("-recode" if self.recode else "")
                 + (f"+ocr={_CPU_OCR[self.fallback]().cache_id}" if self.fallback else ""))
 
     def check_available(self) -> None:

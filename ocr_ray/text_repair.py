@@ -119,6 +119,6 @@ def _recode_paper(pages: list[dict[str, Any]], indices: list[int], ocr: Any, bud
     for i in indices:
         layout = layouts[i]
         recoded = PageLayout(layout.width, layout.height, [recoding.fragment(f) for f in layout.fragments],
-                             layout.rules, layout.source)
+                             layout.rules, layout.source, layout.images)
         if classify_text(recoded.plain_text()) == "prose":
             pages[i].update(text=recoded.to_json(), image=b"", route="text-layer:recoded")

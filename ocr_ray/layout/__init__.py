@@ -15,6 +15,7 @@ import re
 from collections import Counter
 
 from ocr_ray.layout.blocks import clean_text, compounds, page_blocks
+from ocr_ray.layout.figure_grids import extract_figure_grids
 from ocr_ray.layout.furniture import remove_furniture
 from ocr_ray.layout.model import Fragment, PageLayout, Rule, is_layout_json
 from ocr_ray.layout.pagebreaks import join_across_pages
@@ -71,6 +72,8 @@ def compose_pages(pages: list[str]) -> list[str]:
         for i in sorted(layouts):
             page = layouts[i]
             extract_tables(page)
+            if page.images:
+                extract_figure_grids(page)
             # OCR'd sizes are box heights, estimated per page (``ocr_lines.ocr_layout``): such a
             # page is compared with its own body size, not with the paper's font sizes
             page_body = body if page.source == "text-layer" else body_size([page])

@@ -63,7 +63,14 @@ def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
 def page_lines(page: PageLayout) -> list[Line]:
     lines: list[Line] = []
     for leaf, edges in xy_cut(page.fragments):
-        for frags in lines_of(leaf):
+        # a table is a block of its own: text beside it (a figure's tick label at its height) is
+        # another line, never glued before its first row
+        groups = lines_of(leaf)
+        if any(f.kind == "table" for f in leaf):
+            groups = [part for frags in groups for part in
+                      ([[f for f in frags if f.kind != "table"]] if any(f.kind != "table" for f in frags) else [])
+                      + [[f] for f in frags if f.kind == "table"]]
+        for frags in groups:
             line = _line(frags, edges)
             prev = lines[-1] if lines else None
             # "1" | "Introduction": one line cut in two by a wide gap, not two columns

@@ -113,6 +113,34 @@ def _inner(free: list[tuple[float, float]], members: list[B]) -> list[tuple[floa
     return [(lo, hi) for lo, hi in clipped if hi - lo >= MIN_COLUMN_GAP]
 
 
+def _stray(band: list[B], members: list[B], free: list[tuple[float, float]]) -> bool:
+    """One line of a column that runs into (or a little across) the gap the group above it leaves
+    free (a long word or URL at a column's end): the split is the group's, chosen over its lines
+    as a whole, so this line joins the group and goes to the side its centre is on. A line
+    centred on the gap (a caption or title across both columns), or reaching out of the group's
+    extent (the prose after an equation and its number), is none."""
+    gaps = _inner(free, members)
+    if not gaps:
+        return False
+    lo, hi = max(gaps, key=lambda g: g[1] - g[0])
+    at = (lo + hi) / 2
+    left, right = min(b.x0 for b in members), max(b.x1 for b in members)
+    heights = sorted(b.y1 - b.y0 for b in members)
+    if max(b.y1 for b in band) - min(b.y0 for b in band) > 1.5 * heights[len(heights) // 2]:
+        return False
+    for box in band:
+        cx = (box.x0 + box.x1) / 2
+        if box.x0 < left - 2 or box.x1 > right + 2:
+            return False
+        # on one side, reaching at most a quarter into the other column (not a line across both)
+        if cx < at - 0.25 * (at - left):
+            if box.x1 > hi + 0.25 * (right - hi):
+                return False
+        elif cx <= at + 0.25 * (right - at) or box.x0 < lo - 0.25 * (lo - left):
+            return False
+    return True
+
+
 def _cut(region: list[B], out: list, depth: int) -> None:
     edges = (min(b.x0 for b in region), max(b.x1 for b in region))
     if len(region) == 1 or depth > 60:
@@ -122,6 +150,7 @@ def _cut(region: list[B], out: list, depth: int) -> None:
     # (a group is only joined once one of its bands has boxes on both sides of the gap: a centred
     # line such as an author list leaves wide gaps beside it that are no column gap)
     groups: list[tuple[list[B], list[tuple[float, float]], bool]] = []
+    joined = 0  # bands of the last group that share its gap (a column group has several)
     for band in _bands(region):
         free = _free(band)
         two_sided = bool(_inner(free, band))
@@ -132,8 +161,13 @@ def _cut(region: list[B], out: list, depth: int) -> None:
             members, shared = groups[-1][0] + band, _intersect(groups[-1][1], free)
             if _inner(shared, members):
                 groups[-1] = (members, shared, True)
+                joined += 1
+                continue
+            if joined >= 2 and _stray(band, groups[-1][0], groups[-1][1]):
+                groups[-1] = (members, groups[-1][1], True)
                 continue
         groups.append((list(band), free, two_sided))
+        joined = 0
     for members, free, _ in groups:
         gaps = _inner(free, members)
         if not gaps:

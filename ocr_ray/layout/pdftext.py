@@ -216,7 +216,7 @@ def page_layout(pdf_page: Any) -> PageLayout:
         pass
     textpage = pdf_page.get_textpage()
     builder = _Builder(height)
-    rules = page_rules(pdf_page, height, left, bottom)
+    rules, images = page_geometry(pdf_page, height, left, bottom)
     builder.bars = [((r.x0 + r.x1) / 2, r.y0, r.y1) for r in rules if r.vertical]
     cache: dict = {}
     try:
@@ -269,7 +269,7 @@ def page_layout(pdf_page: Any) -> PageLayout:
         textpage.close()
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
-    return PageLayout(width, height, builder.out, rules)
+    return PageLayout(width, height, builder.out, rules, images=images)
 
 
 def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> float:
@@ -320,16 +320,27 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
 
 
 def page_rules(pdf_page: Any, height: float, left: float = 0.0, bottom: float = 0.0) -> list[Rule]:
+    return page_geometry(pdf_page, height, left, bottom)[0]
+
+
+def page_geometry(pdf_page: Any, height: float, left: float = 0.0,
+                  bottom: float = 0.0) -> tuple[list[Rule], list[Rule]]:
+    """Ruling lines (thin path objects) and the boxes of images and included figures (image and
+    form objects at least 20 pt on each side: a figure grid's pictures), in one pass."""
     import pypdfium2.raw as pdfium_c
 
-    rules = []
-    for obj in pdf_page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=1):
+    rules, images = [], []
+    kinds = [pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_FORM]
+    for obj in pdf_page.get_objects(filter=kinds, max_depth=1):
         x0, y0, x1, y1 = obj.get_bounds() if hasattr(obj, "get_bounds") else obj.get_pos()
         rule = Rule(x0 - left, height - (y1 - bottom), x1 - left, height - (y0 - bottom))
+        if obj.type != pdfium_c.FPDF_PAGEOBJ_PATH:
+            if rule.x1 - rule.x0 >= 20 and rule.y1 - rule.y0 >= 20:
+                images.append(rule)
         # short thin bars too: the rule of a 1/2 in a formula, the vinculum of a short root
-        if rule.horizontal or rule.vertical or (rule.y1 - rule.y0 <= 1.5 and rule.x1 - rule.x0 > 1.5):
+        elif rule.horizontal or rule.vertical or (rule.y1 - rule.y0 <= 1.5 and rule.x1 - rule.x0 > 1.5):
             rules.append(rule)
-    return rules
+    return rules, images
 
 
 def count_images(pdf_page: Any) -> int:

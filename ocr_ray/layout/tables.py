@@ -9,18 +9,26 @@ markdown pipe tables.
 from __future__ import annotations
 
 import html
-from collections import Counter
+import re
 
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
-from ocr_ray.layout.order import lines_of
+from ocr_ray.layout.table_grid import bounds, column_of, columns, multi_line_rows, table_rows
 
 MIN_RULE_WIDTH = 40.0
+# a caption's start: "Table 8:", "Figure 6.", "Fig. 3" (not a cell "Table-filling")
+CAPTION = re.compile(r"^(Table|Figure|Fig\.)\s*[A-Z]?\d+[.:]?(\s|$)")
 SAME_EDGE = 3.0
 
 
-def _rule_groups(rules: list[Rule]) -> list[list[Rule]]:
+def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[float, float, float, float]]:
+    """(top, bottom, left, right) of each table's area: two or more horizontal rules of the same
+    extent, cut where a caption or another table's rule lies between two of them (two tables of
+    one width stacked: datacomp's Tables 18 and 19, muse's Tables 4 and 5); or one rule crossed by
+    vertical rules (a header rule and column rules only, muse's ``\\shline`` tables), whose
+    extent the vertical rules give."""
+    horizontal = sorted((r for r in rules if r.horizontal and r.x1 - r.x0 >= MIN_RULE_WIDTH), key=lambda r: r.y0)
     groups: list[list[Rule]] = []
-    for rule in sorted((r for r in rules if r.horizontal and r.x1 - r.x0 >= MIN_RULE_WIDTH), key=lambda r: r.y0):
+    for rule in horizontal:
         for group in groups:
             if abs(group[0].x0 - rule.x0) <= SAME_EDGE and abs(group[0].x1 - rule.x1) <= SAME_EDGE:
                 if rule.y0 - group[-1].y1 > 1.0:  # a thick rule drawn as two paths is one rule
@@ -28,77 +36,29 @@ def _rule_groups(rules: list[Rule]) -> list[list[Rule]]:
                 break
         else:
             groups.append([rule])
-    return [g for g in groups if len(g) >= 2]
-
-
-def _table_rows(fragments: list[Fragment]) -> list[list[Fragment]]:
-    """Rows of a table: lines of its full-height fragments, with the small ones (a fraction's
-    numerator and denominator, a superscript) put into the row they sit in, not into rows of
-    their own that would split the row."""
-    if not fragments:
-        return []
-    heights = sorted(f.y1 - f.y0 for f in fragments)
-    median = heights[len(heights) // 2]
-    main = [f for f in fragments if f.y1 - f.y0 >= 0.75 * median]
-    rows = lines_of(main)
-    spans = [(min(g.y0 for g in row), max(g.y1 for g in row)) for row in rows]  # kept up to date below
-    for f in fragments:
-        if f.y1 - f.y0 >= 0.75 * median:
-            continue
-        inside = [k for k, (y0, y1) in enumerate(spans) if y0 - 1 <= f.cy <= y1 + 1]
-        if inside:
-            k = inside[0]
-            rows[k].append(f)
-            spans[k] = (min(spans[k][0], f.y0), max(spans[k][1], f.y1))
-        else:
-            rows.append([f])
-            spans.append((f.y0, f.y1))
-    for row in rows:
-        row.sort(key=lambda g: g.x0)
-    return sorted(rows, key=lambda row: min(g.y0 for g in row))
-
-
-def _row_cells(row: list[Fragment]) -> list[tuple[float, float]]:
-    """A row's cells as x extents: fragments closer than half an em are one cell (a fraction's
-    "−", "1" over "3"; a word and its superscript)."""
-    cells: list[list[float]] = []
-    for f in sorted(row, key=lambda g: g.x0):
-        if cells and f.x0 - cells[-1][1] < 0.5 * max(f.size, 1.0):
-            cells[-1][1] = max(cells[-1][1], f.x1)
-        else:
-            cells.append([f.x0, f.x1])
-    return [(a, b) for a, b in cells]
-
-
-def _columns(rows: list[list[Fragment]]) -> list[tuple[float, float]] | None:
-    """Column extents from the rows of the table's usual width: the most common number of cells
-    (a row with a split cell, "D" "′" "in ClsTune" "128", does not set the columns)."""
-    cells = [_row_cells(row) for row in rows]
-    counts = Counter(len(c) for c in cells if len(c) >= 2)
-    if not counts:
-        return None
-    width = max(counts, key=lambda n: (counts[n], n))
-    full = [c for c in cells if len(c) == width]
-    cols = [(min(c[k][0] for c in full), max(c[k][1] for c in full)) for k in range(width)]
-    if any(cols[k][1] >= cols[k + 1][0] for k in range(width - 1)):
-        return None
-    # a column only some rows fill (a \multirow label "medium" beside the rows of its group): a
-    # cell that meets no column is a column of its own
-    for row in cells:
-        for x0, x1 in row:
-            if any(x0 < b and x1 > a for a, b in cols):
+    captions = [f for f in fragments if f.text[:1] in "TF" and CAPTION.match(f.text)] if len(horizontal) > 1 else []
+    out = []
+    for group in groups:
+        parts = [[group[0]]]
+        for above, below in zip(group, group[1:], strict=False):
+            lo, hi, x0, x1 = above.y1, below.y0, above.x0, above.x1
+            between = any(other is not group and len(other) >= 2 and all(lo < r.y0 < hi for r in other)
+                          and other[0].x0 < x1 and other[0].x1 > x0 for other in groups) or any(
+                lo < f.cy < hi and x0 - 3 < f.x0 < x1 for f in captions)
+            if between:
+                parts.append([below])
+            else:
+                parts[-1].append(below)
+        for part in parts:
+            x0, x1 = min(r.x0 for r in part), max(r.x1 for r in part)
+            if len(part) >= 2:
+                out.append((part[0].y0, part[-1].y1, x0, x1))
                 continue
-            cols = sorted([*cols, (x0, x1)])
-    return cols
-
-
-def _bounds(cols: list[tuple[float, float]]) -> list[float]:
-    """Where one column ends and the next begins: the middle of the gap between them."""
-    return [(cols[k][1] + cols[k + 1][0]) / 2 for k in range(len(cols) - 1)]
-
-
-def _column_of(bounds: list[float], x: float) -> int:
-    return sum(1 for b in bounds if x >= b)
+            y = part[0].y0
+            crossing = [r for r in rules if r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < y < r.y1]
+            if crossing:
+                out.append((min(r.y0 for r in crossing), max(r.y1 for r in crossing), x0, x1))
+    return out
 
 
 def _continues(line: list[Fragment], cols: list[tuple[float, float]], x0: float, x1: float) -> bool:
@@ -107,11 +67,11 @@ def _continues(line: list[Fragment], cols: list[tuple[float, float]], x0: float,
     running the table's width or a caption."""
     if line[0].text.startswith(("Table", "Figure", "Fig.")):
         return False
-    bounds = _bounds(cols)
+    limits = bounds(cols)
     for f in line:
         if f.x1 - f.x0 > 0.9 * (x1 - x0):
             return False
-        k = _column_of(bounds, f.cx)
+        k = column_of(limits, f.cx)
         # wider than the rows above is fine (a long label), reaching into a neighbour column is not
         if (k + 1 < len(cols) and f.x1 > cols[k + 1][0]) or (k > 0 and f.x0 < cols[k - 1][1]):
             return False
@@ -127,7 +87,7 @@ def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x
     below = [f for f in page.fragments if f.kind == "text" and f.cy > bottom and x0 - 3 < f.cx < x1 + 3
              and f.x0 > x0 - 6 and f.x1 < x1 + 6]
     out, last = [], max(f.y1 for f in rows[-1])
-    for line in _table_rows(below):
+    for line in table_rows(below):
         if min(f.y0 for f in line) - last > 1.6 * pitch or not _continues(line, cols, x0, x1):
             break
         out.append(line)
@@ -148,13 +108,13 @@ def _underline(f: Fragment, rules: list[Rule], width: float) -> tuple[float, flo
 def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rule] = (),
            width: float = 0.0) -> list[tuple[str, int]]:
     """(text, colspan) per cell of a row, empty cells included."""
-    bounds = _bounds(cols)
+    limits = bounds(cols)
 
     slots: dict[int, list[str]] = {}
     spans: dict[int, int] = {}
     for f in row:
         x0, x1 = _underline(f, rules, width) if rules else (f.x0, f.x1)
-        first, last = _column_of(bounds, x0 + 1), _column_of(bounds, x1 - 1)
+        first, last = column_of(limits, x0 + 1), column_of(limits, x1 - 1)
         slots.setdefault(first, []).append(f.text)
         spans[first] = max(spans.get(first, 1), last - first + 1)
     out, k = [], 0
@@ -185,14 +145,31 @@ def render_table(grid: list[list[tuple[str, int]]]) -> str:
     return "\n".join(out)
 
 
+def _column_rules_extent(verticals: list[Rule], top: float, bottom: float, x0: float, x1: float) -> tuple[float, float]:
+    """The area grown along the table's column rules, drawn row by row (muse's Table 3: its header
+    sits above the only horizontal rules, between the segments of the rules between columns)."""
+    inside = [r for r in verticals if x0 - 1 < (r.x0 + r.x1) / 2 < x1 + 1]
+    grown = True
+    while grown:
+        grown = False
+        for r in inside:
+            if r.y0 < top - 1 and r.y1 >= top - 1.5:
+                top, grown = r.y0, True
+            if r.y1 > bottom + 1 and r.y0 <= bottom + 1.5:
+                bottom, grown = r.y1, True
+    return top, bottom
+
+
 def extract_tables(page: PageLayout) -> None:
     """Replace the fragments of each table on ``page`` by one fragment of ``kind="table"``."""
-    for group in _rule_groups(page.rules):
-        top, bottom = group[0].y0, group[-1].y1
-        x0, x1 = min(r.x0 for r in group), max(r.x1 for r in group)
+    verticals = [r for r in page.rules if r.vertical]
+    for top, bottom, x0, x1 in _rule_groups(page.rules, page.fragments):
+        top, bottom = _column_rules_extent(verticals, top, bottom, x0, x1)
         inside = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom and x0 - 3 < f.cx < x1 + 3]
-        rows = _table_rows(inside)
-        cols = _columns(rows) if rows else None
+        rows = table_rows(inside)
+        inner = [r.y0 for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]
+        head = sum(1 for row in rows if inner and max(f.y1 for f in row) < min(inner))
+        cols = columns(rows, head) if rows else None
         if cols is None:
             continue
         more = _rows_below(page, rows, cols, x0, x1, bottom)
@@ -202,7 +179,9 @@ def extract_tables(page: PageLayout) -> None:
             rows += more
             inside += [f for line in more for f in line]
             bottom = max(bottom, *(f.y1 for f in inside))
-            cols = _columns(rows) or cols
+            cols = columns(rows, head) or cols
+        grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
+        rows = multi_line_rows(rows, cols, page.rules, grid_lines)
         grid = [_cells(row, cols, page.rules, x1 - x0) for row in rows]
         size = min(f.size for f in inside)
         chosen = set(map(id, inside))

@@ -135,3 +135,14 @@ def test_scoring_each_type_passes_on_a_right_output_and_fails_on_a_wrong_one():
 def test_unstyle_removes_whole_commands_only():
     assert latex.unstyle(r"{\bf Bold} and \emph{this} cost 5\% more") == "Bold and this cost 5% more"
     assert not latex.is_plain(latex.unstyle(r"before \smallskip after"))  # \small must not leave "skip"
+
+
+def test_a_row_end_before_a_comment_and_math_spacing_are_read_as_printed():
+    """datacomp: "0.653 \\\\% & 0.695\\\\" ends the row at 0.653 (the rest is a comment), while "5\\%"
+    prints a percent sign; corl-noisy-reward, cheblienet, muse: "$11.014\\pm0.190$" and
+    "$512\\times512$" are printed with TeX's spaces around the operator, "$-0.24$" without."""
+    assert latex.strip_comments("0.653 \\\\% & 0.695\\\\\nup 5\\% more % note\n") == "0.653 \\\\\nup 5\\% more \n"
+    grid = derive.tabular_grid(latex.strip_comments("A & B \\\\\n0.792 & 0.653 \\\\% & 0.695\\\\\n"))[0]
+    assert [[c for c, _ in row] for row in grid] == [["A", "B"], ["0.792", "0.653"]]
+    assert latex.unstyle(r"$11.014\pm0.190$ and $512\times512$ or $-0.24$, $\pm 0.5$, $5\%$") \
+        == "11.014 ± 0.190 and 512 × 512 or -0.24, ±0.5, 5%"

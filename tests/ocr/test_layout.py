@@ -327,3 +327,20 @@ def test_a_short_page_of_words_is_text_not_a_scan():
     assert classify_text("Supplementary page 1 of 500.") == "prose"
     assert classify_text("") == "no_text" and classify_text("3") == "no_text" and classify_text("Figure 3") == "no_text"
     assert classify_text("Fig. 3", images=1) == "image_only"
+
+
+def test_one_stray_line_does_not_read_two_columns_across():
+    """Issue 21: a left-column line that runs within 4.3 pt of the right column (or a URL a little
+    across it) closed the gap for its band, and the page was read band by band around it. The
+    split is the group's, over its lines as a whole; a caption centred across both still ends it."""
+    for end in (RIGHT[0] - 4.3, RIGHT[0] + 2.0):
+        left = column_lines(LEFT, 100, [f"left {i}" for i in range(8)])
+        left[4].x1 = end
+        right = column_lines(RIGHT, 100, [f"right {i}" for i in range(8)])
+        order = [f.text for leaf, _ in xy_cut(right + left) for f in leaf]
+        assert order == [f"left {i}" for i in range(8)] + [f"right {i}" for i in range(8)], end
+    caption = Fragment(150, 100 + 8 * 12, 460, 110 + 8 * 12, "Figure 2: across both columns", 10)
+    below = column_lines(LEFT, 100 + 9 * 12, ["after L"]) + column_lines(RIGHT, 100 + 9 * 12, ["after R"])
+    order = [f.text for leaf, _ in xy_cut(column_lines(LEFT, 100, ["L0", "L1"]) + column_lines(RIGHT, 100, ["R0", "R1"])
+                                           + [caption] + below) for f in leaf]
+    assert order.index("Figure 2: across both columns") == 4

@@ -1,0 +1,206 @@
+"""A table's rows and columns from its fragments (``tables`` finds where tables are and renders them).
+
+* **rows**: fragments whose vertical centres agree (each compared with the row's first fragment,
+  never chained: a ``\\multirow`` label set between two lines would otherwise glue them into one);
+  small fragments (a stacked fraction's numerator and denominator, a script) go into the row they
+  sit in;
+* **columns**: the union of the cells of every row, leaving out spanning cells (a cell that
+  covers two or more cells of most other rows: a ``\\multicolumn`` header, or a header whose
+  cells pdflatex set closer than a word space apart);
+* **multi-line rows**: a ``\\multirow`` label, which TeX centres on the rows it spans, goes to
+  the first of them (where the source, and a reader, put it); a line holding only the next line
+  of one cell's text (a ``p{..}`` cell that wrapped, or a cell broken by ``\\newline`` in a
+  ruled grid) joins the row it continues.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+from ocr_ray.layout.model import Fragment, Rule
+
+ROW_TOLERANCE = 0.4  # centres of one row's fragments differ by less than this share of their height
+
+
+def table_rows(fragments: list[Fragment]) -> list[list[Fragment]]:
+    """Rows of a table, top to bottom, each left to right."""
+    if not fragments:
+        return []
+    heights = sorted(f.y1 - f.y0 for f in fragments)
+    median = heights[len(heights) // 2]
+    rows: list[list[Fragment]] = []
+    for f in sorted((f for f in fragments if f.y1 - f.y0 >= 0.75 * median), key=lambda g: g.cy):
+        if rows:
+            first = rows[-1][0]
+            if abs(f.cy - first.cy) <= ROW_TOLERANCE * min(f.y1 - f.y0, first.y1 - first.y0):
+                rows[-1].append(f)
+                continue
+        rows.append([f])
+    spans = [(min(g.y0 for g in row), max(g.y1 for g in row)) for row in rows]  # kept up to date below
+    for f in fragments:
+        if f.y1 - f.y0 >= 0.75 * median:
+            continue
+        inside = [k for k, (y0, y1) in enumerate(spans) if y0 - 1 <= f.cy <= y1 + 1]
+        if inside:
+            k = inside[0]
+            rows[k].append(f)
+            spans[k] = (min(spans[k][0], f.y0), max(spans[k][1], f.y1))
+        else:
+            rows.append([f])
+            spans.append((f.y0, f.y1))
+    for row in rows:
+        row.sort(key=lambda g: g.x0)
+    return sorted(rows, key=lambda row: min(g.y0 for g in row))
+
+
+def row_cells(row: list[Fragment]) -> list[tuple[float, float]]:
+    """A row's cells as x extents: fragments closer than half an em are one cell (a fraction's
+    "−", "1" over "3"; a word and its superscript)."""
+    cells: list[list[float]] = []
+    for f in sorted(row, key=lambda g: g.x0):
+        if cells and f.x0 - cells[-1][1] < 0.5 * max(f.size, 1.0):
+            cells[-1][1] = max(cells[-1][1], f.x1)
+        else:
+            cells.append([f.x0, f.x1])
+    return [(a, b) for a, b in cells]
+
+
+def _overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return a[0] < b[1] - 0.5 and a[1] > b[0] + 0.5
+
+
+def _aligned(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return abs(a[0] - b[0]) < 2 or abs(a[1] - b[1]) < 2 or abs(a[0] + a[1] - b[0] - b[1]) < 4
+
+
+def columns(rows: list[list[Fragment]], head: int = 0) -> list[tuple[float, float]] | None:
+    """Column extents: the union of the body rows' cells that span nothing. A cell spans when it
+    covers two or more cells of at least half of the other rows that reach under it (a row
+    whose one cell is split, "D" "′" "in ClsTune", makes no other row's cell spanning). The
+    first ``head`` rows (above the header rule) widen a column only if aligned with its cells
+    (left, right or centre: a header wider than its numbers), and add columns no body cell has; a
+    label centred over two columns (cheblienet's "ClimateNet") widens none."""
+    cells = [row_cells(row) for row in rows]
+    if not any(len(c) >= 2 for c in cells):
+        return None
+    if head >= len(cells):
+        head = 0
+    body = cells[head:]
+    # a row's cells are disjoint and sorted: the cells a span overlaps are counted by bisection
+    starts = [[a for a, _ in row] for row in body]
+    ends = [[b for _, b in row] for row in body]
+    keep = []
+    for r, row in enumerate(body):
+        for x0, x1 in row:
+            reached = multi = 0
+            for s in range(len(body)):
+                if s != r:
+                    n = bisect_left(starts[s], x1 - 0.5) - bisect_right(ends[s], x0 + 0.5)
+                    reached += n > 0
+                    multi += n > 1
+            if not (multi and 2 * multi >= reached):
+                keep.append((x0, x1))
+    cols: list[list[float]] = []
+    for x0, x1 in sorted(keep):
+        if cols and x0 < cols[-1][1] - 0.5:
+            cols[-1][1] = max(cols[-1][1], x1)
+        else:
+            cols.append([x0, x1])
+    for h, row in enumerate(cells[:head]):
+        for cell in row:
+            # over two cells of a header row below it: a \multicolumn label (riff's "Off-Policy"
+            # over "Top-P Beam Mixed", centred on the middle column)
+            if any(sum(1 for o in lower if _overlaps(cell, o)) > 1 for lower in cells[h + 1:head]):
+                continue
+            under = [k for k, col in enumerate(cols) if _overlaps(cell, (col[0], col[1]))]
+            if not under:
+                cols = sorted([*cols, [cell[0], cell[1]]])
+            elif len(under) == 1 and any(_aligned(cell, o) for o in keep if _overlaps(o, cols[under[0]])):
+                col = cols[under[0]]
+                col[0], col[1] = min(col[0], cell[0]), max(col[1], cell[1])
+    return [(a, b) for a, b in cols] if len(cols) >= 2 else None
+
+
+def bounds(cols: list[tuple[float, float]]) -> list[float]:
+    """Where one column ends and the next begins: the middle of the gap between them."""
+    return [(cols[k][1] + cols[k + 1][0]) / 2 for k in range(len(cols) - 1)]
+
+
+def column_of(limits: list[float], x: float) -> int:
+    return sum(1 for b in limits if x >= b)
+
+
+def _cy(row: list[Fragment]) -> float:
+    ys = sorted(f.cy for f in row)
+    return ys[len(ys) // 2]
+
+
+def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]], rules: list[Rule],
+                    grid: bool) -> list[list[Fragment]]:
+    """Rows with ``\\multirow`` labels moved to the first row they span and continuation lines
+    joined to their row (``grid``: the table has vertical rules, so a row is what lies between
+    two horizontal rules)."""
+    if len(rows) < 2:
+        return rows
+    limits = bounds(cols)
+    rows = [list(row) for row in rows]
+
+    def col(f: Fragment) -> int:
+        return column_of(limits, f.x0 + 1)
+
+    def occupied(row: list[Fragment]) -> set[int]:
+        return {col(f) for f in row}
+
+    def ruled(a: int, b: int, c: int) -> bool:
+        """A horizontal rule across column ``c`` between rows ``a`` and ``b`` (a above b)."""
+        top, bottom = spans[a][1] - 1, spans[b][0] + 1
+        x0, x1 = cols[c]
+        return any(r.horizontal and top <= r.y0 <= bottom and r.x0 < x1 and r.x1 > x0 for r in rules)
+
+    cys = [_cy(row) for row in rows]
+    spans = [(min(f.y0 for f in row), max(f.y1 for f in row)) for row in rows]
+    heights = sorted(f.y1 - f.y0 for row in rows for f in row)
+    height = heights[len(heights) // 2]
+    steps = sorted(b - a for a, b in zip(cys, cys[1:], strict=False) if b - a >= 0.8 * height)
+    pitch = steps[len(steps) // 2] if steps else 1.2 * height
+    # \multirow labels: centred on the rows whose column they alone fill
+    for r in range(len(rows)):
+        cs = occupied(rows[r])
+        between = (0 < r < len(rows) - 1 and cys[r + 1] - cys[r - 1] < 1.5 * pitch
+                   and not cs & (occupied(rows[r - 1]) | occupied(rows[r + 1])))
+        for f in list(rows[r]):
+            c = col(f)
+            if not between and (c != 0 or len(cs) < 2 or sum(1 for g in rows[r] if col(g) == c) > 1):
+                continue
+            up, down = r, r
+            while up > 0 and c not in occupied(rows[up - 1]) and not ruled(up - 1, up, c):
+                up -= 1
+            while down < len(rows) - 1 and c not in occupied(rows[down + 1]) and not ruled(down, down + 1, c):
+                down += 1
+            group = [k for k in range(up, down + 1) if k != r or not between]
+            if len(group) < 2 or group[0] == r or abs(f.cy - (cys[group[0]] + cys[group[-1]]) / 2) > 0.25 * pitch:
+                continue
+            rows[r].remove(f)
+            rows[group[0]].append(f)
+    kept = [k for k, row in enumerate(rows) if row]
+    rows, cys, spans = [rows[k] for k in kept], [cys[k] for k in kept], [spans[k] for k in kept]
+    # continuation lines: one cell's next line, under a row that fills that column and another
+    column_ends: dict[int, list[float]] = {}
+    for f in (f for row in rows for f in row):
+        column_ends.setdefault(col(f), []).append(f.x1)
+    out: list[list[Fragment]] = [rows[0]]
+    last: dict[int, Fragment] = {col(f): f for f in rows[0]}
+    for k in range(1, len(rows)):
+        row, prev = rows[k], out[-1]
+        cs = occupied(row)
+        c = next(iter(cs)) if len(cs) == 1 else -1
+        above = last.get(c) if c > 0 else None  # a line of the first column alone is a row of its own
+        if above is not None and len(occupied(prev)) >= 2 and not ruled(k - 1, k, c) and cys[k] - cys[k - 1] < 1.5 * pitch:
+            # a paragraph cell (p{..}, justified): other lines of the column end where this one does
+            wrapped = sum(1 for g in column_ends[c] if abs(g - above.x1) < 1.0) >= 3
+            if grid or wrapped:
+                prev += row
+                last[c] = row[-1]
+                continue
+        out.append(row)
+        last = {col(f): f for f in row}
+    return out
