@@ -59,8 +59,8 @@ def write_rows(store: Store, rows_path: str, prov_path: str, pairs: Iterator[tup
         writer.write_table(table)
         prov_writer.write_table(pa.Table.from_pylist(prov_buf, schema=PROVENANCE_SCHEMA))
         figures.add(table)
-        for prov in prov_buf:  # which revision each paper's text comes from (the card's table)
-            vy = figures.venue_years[venue_year_key(prov["conference"], prov["year"], prov["track"])]
+        for row, prov in zip(buf, prov_buf, strict=True):  # which revision each paper's text comes from
+            vy = figures.venue_years[venue_year_key(row["conference"], row["year"], row["track"])]
             rule = prov.get("revision_rule") or "unavailable"
             vy.text_rules[rule] = vy.text_rules.get(rule, 0) + 1
         buf.clear()
