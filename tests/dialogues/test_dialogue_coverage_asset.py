@@ -50,11 +50,15 @@ def _materialize(tmp_path):
     store.write_jsonl(store.path(paths.raw_forums(PK)), _forums())
     result = dg.materialize([parsed_forums, dialogues_asset.rebuttal_dialogues], partition_key=PK,
                             resources={"storage": StorageResource(root=str(tmp_path)), "llm": LLMResource()},
+                            # one forum of two is quarantined on purpose: parsed_forums' check allows it
+                            run_config={"ops": {"parsed_forums": {"config": {"max_quarantined_share": 0.5}}}},
                             raise_on_error=False)
     metas = {m.asset_key.to_user_string(): m.materialization.metadata
              for m in result.get_asset_materialization_events()}
     meta = {**metas["parsed_forums"], **metas.get("rebuttal_dialogues", {})}
-    [check] = result.get_asset_check_evaluations()
+    checks = {c.check_name: c for c in result.get_asset_check_evaluations()}
+    assert checks["quarantined_share"].passed and checks["quarantined_share"].metadata["share"].value == 0.5
+    check = checks["dialogue_coverage"]
     excluded = [json.loads(x) for x in (tmp_path / paths.dialogue_exclusions(PK)).read_text().splitlines()]
     return result, meta, check, excluded
 
