@@ -50,6 +50,10 @@ class FakeApi:
         return {"notes": hits[off:off + lim]}
 
 
+    def get_bytes(self, path: str, params: dict | None = None) -> bytes:  # a page as sent, read note by note
+        return json.dumps(self.get_json(path, params)).encode()
+
+
 def _venueid(note: dict) -> str:
     return ((note.get("content") or {}).get("venueid") or {}).get("value", "")
 
