@@ -122,6 +122,7 @@ class ScrapeResults(dict):
         super().__init__()
         self.requests: dict[str, dict[str, int]] = {}
         self.answered_locally = 0  # the page's lookups answered from the run's own data
+        self.answers: LocalAnswers | None = None  # to pass to the next call of the same run
 
 
 def _origin(url: str) -> str:
@@ -300,6 +301,7 @@ async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, for
         return o in apis if apis else (o != web and url.startswith("http"))
 
     results = ScrapeResults()
+    answered_before = local.answered  # `local` may carry on from an earlier call of the same run
     queue: asyncio.Queue[str] = asyncio.Queue()
     for fid in forum_ids:
         queue.put_nowait(fid)
@@ -334,7 +336,7 @@ async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, for
             await asyncio.gather(*(worker() for _ in range(max(1, min(cfg.max_pages, len(forum_ids))))))
         finally:
             await browser.close()
-    results.answered_locally = local.answered
+    results.answered_locally = local.answered - answered_before
     return results
 
 
@@ -348,13 +350,24 @@ class BrowserResource(dg.ConfigurableResource):
                          limiter: RateLimiter | None = None,
                          on_done: Callable[[str], None] = lambda fid: None,
                          api_urls: dict[int, str] | None = None,
-                         notes: dict[str, tuple[str, dict]] | None = None) -> ScrapeResults:
+                         notes: dict[str, tuple[str, dict]] | None = None,
+                         answers: LocalAnswers | None = None) -> ScrapeResults:
         """forum id -> RevisionPage, or the exception that the page ended with; `.requests` per
         forum. `api_urls`: API version -> the API host the page talks to (its requests are
         rate-limited); `notes`: forum id -> (API version, submission note) as the crawl holds them,
-        so the page's note lookup is answered without a request (`LocalAnswers`)."""
+        so the page's note lookup is answered without a request (`LocalAnswers`). `answers`: the
+        `LocalAnswers` of an earlier call of the same run, so a stage that reads its forums in
+        rounds learns the venue's invitations and the site's scripts once, not once a round."""
         api_urls = api_urls or {}
-        local = LocalAnswers(notes, {_origin(u): v for v, u in api_urls.items()})
-        local.web_limiter = RateLimiter((limiter or RateLimiter()).min_interval_s)
-        return asyncio.run(_scrape_all(self, web_url.rstrip("/"), token, forum_ids,
-                                       limiter or RateLimiter(), on_done, api_urls, local))
+        versions = {_origin(u): v for v, u in api_urls.items()}
+        if answers is None or answers.api_versions != versions:
+            answers = LocalAnswers(None, versions)
+            answers.web_limiter = RateLimiter((limiter or RateLimiter()).min_interval_s)
+        local = answers
+        local.notes = notes or {}  # this call's forums only
+        local.lock = asyncio.Lock()  # a lock is bound to the event loop it first waited in: one per call
+        results = asyncio.run(_scrape_all(self, web_url.rstrip("/"), token, forum_ids,
+                                          limiter or RateLimiter(), on_done, api_urls, local))
+        local.notes = {}
+        results.answers = local
+        return results

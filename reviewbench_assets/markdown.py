@@ -1,8 +1,6 @@
 """paper_markdown: the chosen PDFs through the Ray OCR pipeline, one markdown per paper
 (`stages.paper_text.convert_papers`); this module wires and reports."""
 
-from collections import Counter
-
 import dagster as dg
 
 from ocr_ray.engines import get_engine
@@ -30,18 +28,16 @@ def paper_markdown(context: dg.AssetExecutionContext, config: PaperMarkdownConfi
     engine.check_available()
     r = convert_papers(context.partition_key, storage.store(), engine, ray_address=ray.address,
                        num_cpus=ray.num_cpus, log=context.log.info)
-    rows = r.rows
     return dg.MaterializeResult(metadata={
-        **table_metadata(MARKDOWN_SCHEMA, r.table.num_rows, r.out_path, MARKDOWN_COLUMNS),
+        **table_metadata(MARKDOWN_SCHEMA, r.num_rows, r.out_path, MARKDOWN_COLUMNS),
         # this run's OCR ...
         "pages_ocrd": r.pages_ocrd, "papers_ocrd": r.papers_ocrd,
-        "papers_cached_or_without_pdf": len(rows) - r.papers_ocrd,
+        "papers_cached_or_without_pdf": r.num_rows - r.papers_ocrd,
         "pages_per_s": round(r.pages_ocrd / max(r.elapsed_s, 1e-6), 2),
         "pages_by_engine_this_run": dict(r.run_page_split),
         # ... and the partition's totals (cached papers included)
-        "papers_by_engine_total": dict(Counter(x["engine"] for x in rows if x["engine"])),
+        "papers_by_engine_total": dict(r.papers_by_engine),
         "pages_by_engine_total": dict(r.page_split),
-        "engine_cache_id": engine.cache_id, "empty_markdown": sum(1 for x in rows if not x["markdown"]),
-        "errors": preview([x for x in rows if x["error"]], ["forum_id", "error"], limit=20,
-                          what="papers with an error"),
+        "engine_cache_id": engine.cache_id, "empty_markdown": r.empty_markdown,
+        "errors": preview(r.errors, ["forum_id", "error"], limit=20, what="papers with an error"),
     })

@@ -57,11 +57,16 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
     with openreview_slot(storage, context.log.warning, openreview.limiter, openreview.attachment_limiter), fail_without_retry():
         api = openreview.api(venue.api, on_event=on_rate_limit(waits, context.log.warning))
 
+        answers = None  # what one round of revision pages learnt (invitations, scripts), for the next
+
         def scrape(forum_ids: list[str], on_done, notes: dict) -> dict:
-            return browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
-                                            limiter=openreview.limiter, on_done=on_done,
-                                            api_urls={1: openreview.api_v1_url, 2: openreview.api_v2_url},
-                                            notes=notes)
+            nonlocal answers
+            scraped = browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
+                                               limiter=openreview.limiter, on_done=on_done,
+                                               api_urls={1: openreview.api_v1_url, 2: openreview.api_v2_url},
+                                               notes=notes, answers=answers)
+            answers = scraped.answers
+            return scraped
 
         r = choose_initial_pdfs(venue, storage.store(), api, scrape if config.use_browser else None,
                                 cross_check=config.cross_check_api,

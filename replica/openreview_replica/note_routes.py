@@ -92,7 +92,7 @@ class NoteRoutes:
             v = idx.note_venue.get(q["note.id"])
             items = list(v.edits_by_note.get(q["note.id"], [])) if v else []
         elif q.get("invitation"):
-            items = [e for _, e in idx.edits.values() if e["invitation"] == q["invitation"]]
+            items = list(idx.edits_by_inv.get(q["invitation"], []))
         else:
             raise ApiError(400, "ValidationError", "note.id, id or invitation is required")
         if q.get("invitation"):

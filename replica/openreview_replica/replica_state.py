@@ -51,6 +51,9 @@ class ApiIndex:
         self.notes: dict[str, dict] = {}
         self.by_inv: dict[str, list[dict]] = {}
         self.edits: dict[str, tuple[VenueFixture, dict]] = {}
+        # edits by invitation, as OpenReview indexes them: a crawl asks one paper's review edits
+        # per request, which must not cost a scan of every edit of the venue
+        self.edits_by_inv: dict[str, list[dict]] = {}
         self.refs: dict[str, tuple[VenueFixture, dict]] = {}
         self.groups: dict[str, dict] = {}
         self.invitations: dict[str, dict] = {}
@@ -65,6 +68,7 @@ class ApiIndex:
                     self.by_inv.setdefault(i, []).append(n)
             for e in v.edits.values():
                 self.edits[e["id"]] = (v, e)
+                self.edits_by_inv.setdefault(e["invitation"], []).append(e)
             for r in v.references.values():
                 self.refs[r["id"]] = (v, r)
             self.groups.update(v.groups)

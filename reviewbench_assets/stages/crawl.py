@@ -16,6 +16,7 @@ from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
 from resources.store import Store
 from reviewbench_assets.domain.posts import field_value
+from reviewbench_assets.stages.forum_spool import NotesPage, notes_page
 
 PAGE_SIZE = 1000
 
@@ -93,17 +94,20 @@ def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_
         offset, total = 0, None
         while True:
             page_path = f"{checkpoint_dir}/{query.label}-{query.digest}-{offset:08d}.json"
-            page = store.read_json_or_none(page_path)  # a corrupt checkpoint is a miss: fetched again
-            if not (isinstance(page, dict) and isinstance(page.get("notes"), list)):
+            page = _checkpointed_page(store, page_path)  # a corrupt checkpoint is a miss: fetched again
+            if page is None:
                 params = dict(query.params) | {"details": "replies", "limit": str(PAGE_SIZE),
                                                "offset": str(offset), "sort": "number:asc", "count": "true"}
-                body = api.get_json("/notes", params)
-                page = {"notes": body.get("notes") or [], "count": body.get("count")}
-                store.write_json(page_path, page)
-            notes = page["notes"]
-            if isinstance(page.get("count"), int):
-                total = page["count"]
-            for note in notes:
+                # The page as the API sent it, checkpointed as is and read one note at a time
+                # (forum_spool.notes_page): a 1000-forum page parsed whole would be ~100 MB.
+                body = api.get_bytes("/notes", params)
+                page = notes_page(body.decode("utf-8"))
+                store.write_bytes(page_path, body)
+                del body
+            if isinstance(page.count, int):
+                total = page.count
+            n_notes = len(page.spans)
+            for note in page.notes():
                 note_id = note.get("id") if isinstance(note, dict) else None
                 if note_id is not None and listed is not None:
                     # How often one query lists it: the queries overlap by design (a v2 withdrawn
@@ -115,19 +119,28 @@ def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_
                     if note_id is not None:
                         seen.add(note_id)
                     yield {"query": query.label, "note": note}
-            progress(query.label, len(notes))
-            offset += len(notes)
+            del page
+            progress(query.label, n_notes)
+            offset += n_notes
             if total is None:
-                if len(notes) < PAGE_SIZE:
+                if n_notes < PAGE_SIZE:
                     break
                 continue
             if offset >= total:
                 break
-            if not notes:
+            if not n_notes:
                 raise CrawlShortfall(
                     f"{venue.key}: query {query.label} {dict(query.params)} reported count={total} but "
                     f"the API returned only {offset} notes (an empty page at offset {offset}); "
                     "nothing was published, re-run to resume from the checkpointed pages")
+
+
+def _checkpointed_page(store: Store, path: str) -> NotesPage | None:
+    """A page checkpoint, or None when it is missing, truncated or corrupt (a miss: asked again)."""
+    try:
+        return notes_page(store.read_bytes(path).decode("utf-8"), require_notes=True) if store.exists(path) else None
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,78 +10,106 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from ocr_ray.pipeline import PdfTask, run_pipeline
-from resources.store import Store
+from resources.store import Store, parquet_writer
 from reviewbench_assets import paths
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
+from reviewbench_assets.stages.forum_spool import Spool
 
 MARKDOWN_ROW_GROUP = 64
 
 
 @dataclass
 class MarkdownResult:
-    rows: list[dict]
-    table: pa.Table
     out_path: str
+    num_rows: int
     papers_ocrd: int
     pages_ocrd: int
     page_split: Counter          # pages per engine, this run's OCR and cached papers alike
     elapsed_s: float
     run_page_split: Counter = field(default_factory=Counter)  # pages per engine, this run's OCR only
+    papers_by_engine: Counter = field(default_factory=Counter)  # the partition's papers per engine
+    empty_markdown: int = 0
+    errors: list[dict] = field(default_factory=list)  # {"forum_id", "error"} of the papers with one
 
 
 def convert_papers(pk: str, store: Store, engine, *, ray_address: str | None = None,
                    num_cpus: int | None = None, log: Callable[[str], None] = lambda _m: None) -> MarkdownResult:
+    """Every paper's markdown, OCR'd once per (PDF, engine) and cached. Results stream: each one is
+    spooled to local scratch as it comes (cached, without PDF, or from the OCR), and the table is
+    written from the spool in submission order, MARKDOWN_ROW_GROUP papers at a time, so the stage
+    holds one row group of markdown, not the venue-year's."""
     cache_id = engine.cache_id  # (PDF sha256, engine, engine version): a new version redoes OCR
-    subs = store.read_parquet(store.path(paths.submissions(pk))).to_pylist()
-    results: dict[str, dict] = {}
-    tasks = []
-    for s in subs:
-        if not s["pdf_sha256"]:
-            results[s["forum_id"]] = {"markdown": "", "num_pages": 0, "engine": None, "model": None,
-                                      "error": s["error"] or f"no pdf ({s['rule']})"}
-            continue
-        cached = store.read_json_or_none(store.path(paths.markdown_cache(cache_id, s["pdf_sha256"])))
-        if isinstance(cached, dict) and isinstance(cached.get("markdown"), str):
-            results[s["forum_id"]] = cached  # same PDF, same engine: never OCR twice (corrupt = miss)
-        elif not store.pdf_ok(s["pdf_sha256"]):  # never OCR (nor cache) bytes that are not the PDF
-            results[s["forum_id"]] = {
-                "markdown": "", "num_pages": 0, "engine": None, "model": None,
-                "error": f"stored PDF {store.pdf_path(s['pdf_sha256'])} is missing or does not match its "
-                         "sha256; re-materialize initial_submission_pdfs to download it again"}
-        else:  # the path from the hash, not the record: records made under another root still work
-            tasks.append(PdfTask(forum_id=s["forum_id"], pdf_path=store.pdf_path(s["pdf_sha256"])))
-    sha_of = {s["forum_id"]: s["pdf_sha256"] for s in subs}
-    log(f"{pk}: {len(results)} papers cached or without PDF, {len(tasks)} to OCR")
+    subs = store.read_parquet(store.path(paths.submissions(pk)), columns=["forum_id", "pdf_sha256", "rule",
+                                                                          "error"]).to_pylist()
+    with Spool() as spool:
+        where: dict[str, tuple[int, int]] = {}  # forum id -> its result's line in the spool
+        tasks = []
+        for s in subs:
+            if not s["pdf_sha256"]:
+                where[s["forum_id"]] = spool.append({"markdown": "", "num_pages": 0, "engine": None, "model": None,
+                                                     "error": s["error"] or f"no pdf ({s['rule']})"})
+                continue
+            cached = store.read_json_or_none(store.path(paths.markdown_cache(cache_id, s["pdf_sha256"])))
+            if isinstance(cached, dict) and isinstance(cached.get("markdown"), str):
+                where[s["forum_id"]] = spool.append(cached)  # same PDF, same engine: never OCR twice (corrupt = miss)
+            elif not store.pdf_ok(s["pdf_sha256"]):  # never OCR (nor cache) bytes that are not the PDF
+                where[s["forum_id"]] = spool.append({
+                    "markdown": "", "num_pages": 0, "engine": None, "model": None,
+                    "error": f"stored PDF {store.pdf_path(s['pdf_sha256'])} is missing or does not match its "
+                             "sha256; re-materialize initial_submission_pdfs to download it again"})
+            else:  # the path from the hash, not the record: records made under another root still work
+                tasks.append(PdfTask(forum_id=s["forum_id"], pdf_path=store.pdf_path(s["pdf_sha256"])))
+        sha_of = {s["forum_id"]: s["pdf_sha256"] for s in subs}
+        log(f"{pk}: {len(where)} papers cached or without PDF, {len(tasks)} to OCR")
 
-    started, pages = time.time(), 0
-    if tasks:
-        for i, paper in enumerate(run_pipeline(tasks, filesystem=store.fs, engine=engine,
-                                               ray_address=ray_address, num_cpus=num_cpus), 1):
-            result = {"markdown": paper.markdown, "num_pages": paper.num_pages, "engine": paper.engine,
-                      "model": paper.model, "error": paper.error, "pages_by_engine": paper.pages_by_engine}
-            if paper.error is None:
-                store.write_json(store.path(paths.markdown_cache(cache_id, sha_of[paper.forum_id])), result)
-            results[paper.forum_id] = result
-            pages += paper.num_pages
-            if i % 50 == 0 or i == len(tasks):
-                rate = pages / max(time.time() - started, 1e-6)
-                log(f"{pk}: OCR {i}/{len(tasks)} papers, {pages} pages ({rate:.1f} pages/s)")
+        started, pages = time.time(), 0
+        if tasks:
+            for i, paper in enumerate(run_pipeline(tasks, filesystem=store.fs, engine=engine,
+                                                   ray_address=ray_address, num_cpus=num_cpus), 1):
+                result = {"markdown": paper.markdown, "num_pages": paper.num_pages, "engine": paper.engine,
+                          "model": paper.model, "error": paper.error, "pages_by_engine": paper.pages_by_engine}
+                if paper.error is None:
+                    store.write_json(store.path(paths.markdown_cache(cache_id, sha_of[paper.forum_id])), result)
+                where[paper.forum_id] = spool.append(result)
+                pages += paper.num_pages
+                if i % 50 == 0 or i == len(tasks):
+                    rate = pages / max(time.time() - started, 1e-6)
+                    log(f"{pk}: OCR {i}/{len(tasks)} papers, {pages} pages ({rate:.1f} pages/s)")
 
-    ocrd = {t.forum_id for t in tasks}
-    page_split: Counter = Counter()
-    run_split: Counter = Counter()
-    for fid, r in results.items():
-        by_engine = r.get("pages_by_engine") or ({r["engine"]: r["num_pages"]} if r.get("engine") else {})
-        page_split.update(by_engine)
-        if fid in ocrd:
-            run_split.update(by_engine)
+        out = store.path(paths.markdown(pk))
+        r = MarkdownResult(out_path=out, num_rows=len(subs), papers_ocrd=len(tasks), pages_ocrd=pages,
+                           page_split=Counter(), elapsed_s=0.0)
+        ocrd = {t.forum_id for t in tasks}
+        # Row groups of a few dozen papers: a reader that joins on forum_id (stages/parsed_io.py:
+        # ParquetLookup) holds one row group of markdown at a time, not the venue-year's; so does
+        # this writer.
+        store.write_with(out, lambda target: _write_rows(store, target, subs, spool, where, ocrd, r))
+    r.elapsed_s = time.time() - started
+    return r
+
+
+def _write_rows(store: Store, target: str, subs: list[dict], spool: Spool, where: dict[str, tuple[int, int]],
+                ocrd: set[str], r: MarkdownResult) -> None:
+    """The table in submission order, one row group at a time, read back from the spool; the
+    partition's figures (`r`) are counted on the way."""
     cols = MARKDOWN_SCHEMA.names
-    rows = [{"forum_id": s["forum_id"], "pdf_sha256": s["pdf_sha256"],
-             **{k: v for k, v in results[s["forum_id"]].items() if k in cols}} for s in subs]
-    table = pa.Table.from_pylist(rows, schema=MARKDOWN_SCHEMA)
-    out = store.path(paths.markdown(pk))
-    # Row groups of a few dozen papers: a reader that joins on forum_id (stages/parsed_io.py:
-    # ParquetLookup) holds one row group of markdown at a time, not the venue-year's.
-    store.write_parquet(out, table, row_group_size=MARKDOWN_ROW_GROUP)
-    return MarkdownResult(rows=rows, table=table, out_path=out, papers_ocrd=len(tasks), pages_ocrd=pages,
-                          page_split=page_split, elapsed_s=time.time() - started, run_page_split=run_split)
+    with parquet_writer(store.fs, target, MARKDOWN_SCHEMA) as writer:
+        for i in range(0, len(subs), MARKDOWN_ROW_GROUP):
+            rows = []
+            for s in subs[i:i + MARKDOWN_ROW_GROUP]:
+                res = spool.read(*where[s["forum_id"]])
+                by_engine = res.get("pages_by_engine") or ({res["engine"]: res["num_pages"]} if res.get("engine")
+                                                           else {})
+                r.page_split.update(by_engine)
+                if s["forum_id"] in ocrd:
+                    r.run_page_split.update(by_engine)
+                if res.get("engine"):
+                    r.papers_by_engine[res["engine"]] += 1
+                r.empty_markdown += not res.get("markdown")
+                if res.get("error"):
+                    r.errors.append({"forum_id": s["forum_id"], "error": res["error"]})
+                rows.append({"forum_id": s["forum_id"], "pdf_sha256": s["pdf_sha256"],
+                             **{k: v for k, v in res.items() if k in cols}})
+            writer.write_table(pa.Table.from_pylist(rows, schema=MARKDOWN_SCHEMA), row_group_size=MARKDOWN_ROW_GROUP)
+        if not subs:  # an empty table still has its schema
+            writer.write_table(MARKDOWN_SCHEMA.empty_table())

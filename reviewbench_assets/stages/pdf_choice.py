@@ -37,6 +37,7 @@ from reviewbench_assets.domain.revisions import (
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.deadlines import venue_deadline_check
+from reviewbench_assets.stages.forum_spool import JsonlLines
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
 from reviewbench_assets.stages.progress import Progress
 
@@ -275,6 +276,20 @@ class PdfStageResult:
     redone: frozenset[str] = frozenset()  # forum ids (re)done by this run (the others were resumed)
 
 
+ROUND = 250  # forums whose revision pages, choices and downloads are in memory at once
+
+
+def _submission_notes(crawl: JsonlLines, where: dict[str, tuple[int, int]], forum_ids: list[str],
+                      api_version: str) -> dict[str, tuple[str, dict]]:
+    """The submission notes of `forum_ids`, read back from the crawl file, without their replies
+    (a few KB each), so the revision page's own note lookup is answered without a request."""
+    out = {}
+    for fid in forum_ids:
+        r = crawl.read(*where[fid])
+        out[fid] = (r.get("api") or api_version, {k: v for k, v in r["note"].items() if k != "details"})
+    return out
+
+
 def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
                         scrape: Callable[[list[str], Callable[[str], None], dict], dict] | None, *,
                         cross_check: bool = False, allow_earliest_public: bool = True,
@@ -295,17 +310,18 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     if deadline_check["status"] not in ("agree", "agree_abstract", "rolling"):
         warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")
     cut = Cutoff.from_check(deadline_check)
-    metas, done, todo = [], {}, []
-    # The submission notes of the forums to do, without their replies (a few KB each), so the
-    # revision page's own note lookup is answered from the crawl instead of a request.
-    notes: dict[str, tuple[str, dict]] = {}
-    for r in store.iter_jsonl(store.path(paths.raw_forums(venue.key))):
+    order, done, todo = [], {}, []
+    # Where each forum to read is in the crawl file: its submission note is read back when its
+    # round comes (`_submission_notes`), not held for every forum of the venue-year.
+    where: dict[str, tuple[int, int]] = {}
+    crawl = JsonlLines(store, store.path(paths.raw_forums(venue.key)))
+    for offset, length, r in crawl.scan():
         meta = forum_meta(r["note"])
         problem = id_problem(meta["forum_id"])
         if problem:  # an old crawl file: such forums are quarantined by the crawl now
             warn(f"{venue.key}: skipped a forum: {problem}")
             continue
-        metas.append(meta)
+        order.append(meta["forum_id"])
         # A corrupt or truncated checkpoint is a miss; a transient error or a PDF whose bytes
         # no longer match is redone.
         prev = store.read_json_or_none(store.path(ckpt_dir, f"{meta['forum_id']}.json"))
@@ -314,30 +330,23 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
         else:
             todo.append(meta)
             if scrape is not None and (read_every_history or history_needed(meta, cut, api.api)):
-                notes[meta["forum_id"]] = (r.get("api") or venue.api,
-                                           {k: v for k, v in r["note"].items() if k != "details"})
+                where[meta["forum_id"]] = (offset, length)
     log(f"{venue.key}: {len(done)} forums already done, {len(todo)} to do"
-        + (f", {len(notes)} of them with a revision history to read" if scrape is not None else ""))
+        + (f", {len(where)} of them with a revision history to read" if scrape is not None else ""))
 
-    started = time.time()
-    scraped: dict = {}
-    pages_todo = [m["forum_id"] for m in todo if m["forum_id"] in notes]  # notes: the forums to read
-    if scrape is not None and pages_todo:
-        pages = progress("forums (revision pages)", len(pages_todo)) if progress else None
-        count = Counter()
-
-        def on_done(_fid: str) -> None:
-            count["n"] += 1
-            if pages is not None:
-                pages.advance()
-            if count["n"] % 25 == 0 or count["n"] == len(pages_todo):
-                rate = count["n"] / max(time.time() - started, 1e-6)
-                eta = (len(pages_todo) - count["n"]) / max(rate, 1e-6)
-                log(f"{venue.key}: revisions {count['n']}/{len(pages_todo)} ({rate:.1f}/s, eta {eta:.0f}s)")
-
-        scraped = scrape(pages_todo, on_done, notes)
-    browser_s = time.time() - started
+    started, browser_s = time.time(), 0.0
+    pages = progress("forums (revision pages)", len(where)) if progress and where else None
     recorded = progress("forums (chosen PDF stored and recorded)", len(todo)) if progress and todo else None
+    count = Counter()
+
+    def on_done(_fid: str) -> None:
+        count["n"] += 1
+        if pages is not None:
+            pages.advance()
+        if count["n"] % 25 == 0 or count["n"] == len(where):
+            rate = count["n"] / max(time.time() - started, 1e-6)
+            eta = (len(where) - count["n"]) / max(rate, 1e-6)
+            log(f"{venue.key}: revisions {count['n']}/{len(where)} ({rate:.1f}/s, eta {eta:.0f}s)")
 
     def checkpoint(record: dict) -> None:
         store.write_json(store.path(ckpt_dir, f"{record['forum_id']}.json"), record)
@@ -345,11 +354,24 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
         if recorded is not None:
             recorded.advance()
 
-    initial_submission_records(api, store, todo, cut, scraped, cross_check=cross_check,
-                               allow_earliest_public=allow_earliest_public, max_workers=max_workers,
-                               batch_attachments=batch_attachments, read_every_history=read_every_history,
-                               on_record=checkpoint)
-    records = [done[m["forum_id"]] for m in metas]
+    # In rounds of ROUND forums: their revision pages, then their choices and downloads. A round's
+    # notes and pages (the page's API answers, tens of KB a forum) are dropped before the next, so
+    # the stage holds one round whatever the venue's size; every forum is checkpointed as it ends.
+    with crawl:
+        for i in range(0, len(todo), ROUND):
+            batch = todo[i:i + ROUND]
+            reads = [m["forum_id"] for m in batch if m["forum_id"] in where]
+            scraped: dict = {}
+            if reads:
+                t0 = time.time()
+                scraped = scrape(reads, on_done, _submission_notes(crawl, where, reads, venue.api))
+                browser_s += time.time() - t0
+            initial_submission_records(api, store, batch, cut, scraped, cross_check=cross_check,
+                                       allow_earliest_public=allow_earliest_public, max_workers=max_workers,
+                                       batch_attachments=batch_attachments, read_every_history=read_every_history,
+                                       on_record=checkpoint)
+            del scraped
+    records = [done[fid] for fid in order]
     retryable = sum(1 for x in records if x.get("error") and not x.get("error_final"))
     if retryable:
         warn(f"{venue.key}: {retryable} forums met transient errors (5xx after retries, no answer) and are "
@@ -357,6 +379,6 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     table = records_table(records)
     out = store.path(paths.submissions(venue.key))
     store.write_parquet(out, table)
-    return PdfStageResult(records=records, table=table, out_path=out, resumed=len(metas) - len(todo),
+    return PdfStageResult(records=records, table=table, out_path=out, resumed=len(order) - len(todo),
                           todo=len(todo), deadline_check=deadline_check, browser_s=browser_s,
                           elapsed_s=time.time() - started, redone=frozenset(m["forum_id"] for m in todo))

@@ -13,12 +13,12 @@ import hashlib
 import json
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
-from resources.store import CorruptFileError, Store
+from resources.store import CorruptFileError, Store, dumps_json
 from reviewbench_assets import paths
 from reviewbench_assets.domain.ids import id_problem
 from reviewbench_assets.domain.posts import field_value
@@ -34,6 +34,7 @@ from reviewbench_assets.stages.crawl import (
     note_tmdates,
     query_label,
 )
+from reviewbench_assets.stages.forum_spool import JsonlLines, Spool, StoredForum, tmdates_digest
 from reviewbench_assets.stages.progress import Progress
 
 
@@ -76,12 +77,12 @@ def forum_record(item: dict, api: str, fetched_at: float) -> tuple[dict | None, 
             "fetched_at": round(fetched_at, 3), "note": note}, None
 
 
-def _incremental(api: OpenReviewApi, venue: VenueYear, stored: list[dict], since: int,
-                 errors: list[dict], log: Callable[[str], None]) -> tuple[list[dict] | None, dict]:
-    """The stored forums with the changed ones re-fetched, or None when too many changed."""
-    known: dict[str, int] = {}
-    for r in stored:
-        known.update(note_tmdates(r["note"]))
+def _incremental(api: OpenReviewApi, venue: VenueYear, stored: dict[str, StoredForum], known: dict[str, int],
+                 lines: JsonlLines, fetched: Spool, since: int, errors: list[dict],
+                 log: Callable[[str], None]) -> tuple[Iterator[dict] | None, dict]:
+    """The stored forums in their order with the changed ones re-fetched (new ones last, by id), or
+    None when too many changed. The changed forums are fetched first, into `fetched`; the stored
+    ones are then streamed from the stored file, one at a time."""
     changes = changed_forums(api, venue, since, known)
     refresh = {"cursor_ms": since, "notes_newer_than_cursor": changes.notes_seen,
                "cursor_requests": changes.requests}
@@ -89,81 +90,150 @@ def _incremental(api: OpenReviewApi, venue: VenueYear, stored: list[dict], since
     if len(changes.changed) > limit:
         log(f"{venue.key}: {len(changes.changed)} forums changed (> {limit}): full crawl")
         return None, refresh
-    merged = {r["forum_id"]: r for r in stored}
-    for fid in changes.deleted:
-        merged.pop(fid, None)
+    got: dict[str, tuple[int, int] | None] = {}  # changed forum -> its fetched line; None: gone
     for fid in sorted(changes.changed):
         note = fetch_forum(api, fid)
         label = query_label(note, venue) if note else None
         if note is None or note.get("ddate") or label is None:
-            merged.pop(fid, None)
+            got[fid] = None
             continue
         record, error = forum_record({"query": label, "note": note}, venue.api, time.time())
-        if error:
+        if error:  # the stored version stays
             errors.append(error)
             continue
-        merged[fid] = record
-    return list(merged.values()), refresh
+        got[fid] = fetched.append(record)
+
+    def merged() -> Iterator[dict]:
+        for _offset, _length, rec in lines.scan():
+            fid = rec["forum_id"]
+            if fid in changes.deleted:
+                continue
+            if fid in got:
+                if got[fid] is not None:
+                    yield fetched.read(*got[fid])
+                continue
+            yield rec
+        for fid in sorted(changes.changed):
+            if fid not in stored and got.get(fid) is not None:
+                yield fetched.read(*got[fid])
+
+    return merged(), refresh
 
 
-def _full_crawl(api: OpenReviewApi, venue: VenueYear, store: Store, errors: list[dict],
-                log: Callable[[str], None]) -> list[dict]:
+def _full_crawl(api: OpenReviewApi, venue: VenueYear, store: Store, errors: list[dict], listed: dict[str, int],
+                log: Callable[[str], None]) -> Iterator[dict]:
+    """Each forum as its page arrives (pages are checkpointed by `crawl_forums`); `listed` fills
+    in as the pages come, so `times_listed` is whole once this is exhausted."""
     checkpoint = store.path(paths.crawl_checkpoints(venue.key))
-    records, listed = [], {}
     for item in crawl_forums(api, venue, store, checkpoint,
                              progress=lambda label, n: log(f"{venue.key}: {label} page of {n}"), listed=listed):
         record, error = forum_record(item, venue.api, time.time())
         if error:
             errors.append(error)
         else:
-            records.append(record)
-    most = {}  # forum id -> the most times one query listed it
+            yield record
+
+
+def times_listed(listed: dict[str, int]) -> dict[str, int]:
+    """forum id -> the most times one query listed it, for the forums listed more than once."""
+    most: dict[str, int] = {}
     for key, n in listed.items():
-        fid = key.split("\t", 1)[1]
-        most[fid] = max(most.get(fid, 0), n)
-    for rec in records:
-        if most.get(rec["forum_id"], 1) > 1:
-            rec["listed"] = most[rec["forum_id"]]
-    store.delete_dir(checkpoint)  # finished: the next materialization starts from the cursor
-    return records
+        if n > 1:
+            fid = key.split("\t", 1)[1]
+            most[fid] = max(most.get(fid, 0), n)
+    return most
 
 
-def _compare(records: list[dict], stored_by_id: dict[str, dict]) -> tuple[Counter, list[str]]:
-    """new / changed / unchanged / removed, against what was stored; unchanged forums keep their
-    stored review edit histories."""
-    status: Counter = Counter()
-    ids, touched = set(), []
+@dataclass
+class _Compared:
+    """The first pass over the forums, against what was stored: compact, one entry per forum id."""
+    status: Counter = field(default_factory=Counter)  # new / changed / unchanged / removed
+    touched: list[str] = field(default_factory=list)  # new or changed, in file order
+    touched_set: set[str] = field(default_factory=set)
+    ids: set[str] = field(default_factory=set)
+    edits_todo: int = 0  # forums whose review edit histories are to be read (or resumed)
+
+
+def _first_pass(records: Iterable[dict], stored: dict[str, StoredForum], old: JsonlLines | None,
+                spool: Spool, review_edits: bool) -> _Compared:
+    """Spool every forum as it comes, comparing it with the stored one (new / changed / unchanged);
+    an unchanged forum keeps its stored review edit histories, read back by offset."""
+    c = _Compared()
     for rec in records:
-        ids.add(rec["forum_id"])
-        old = stored_by_id.get(rec["forum_id"])
-        if old is None:
-            status["new"] += 1
-        elif old is rec or note_tmdates(old["note"]) == note_tmdates(rec["note"]):
-            status["unchanged"] += 1
-            if old is not rec and "review_edits" in old:
-                rec["review_edits"] = old["review_edits"]
-            continue
+        fid = rec["forum_id"]
+        c.ids.add(fid)
+        was = stored.get(fid)
+        if was is not None and was.digest == tmdates_digest(note_tmdates(rec["note"])):
+            c.status["unchanged"] += 1
+            if "review_edits" not in rec and was.has_edits and old is not None:
+                rec["review_edits"] = old.read(was.offset, was.length).get("review_edits")
         else:
-            status["changed"] += 1
-        touched.append(rec["forum_id"])
-    status["removed"] = sum(1 for fid in stored_by_id if fid not in ids)
-    return status, touched
+            c.status["new" if was is None else "changed"] += 1
+            c.touched.append(fid)
+            c.touched_set.add(fid)
+        if review_edits and (fid in c.touched_set or "review_edits" not in rec):
+            c.edits_todo += 1
+        spool.append(rec)
+    c.status["removed"] = sum(1 for fid in stored if fid not in c.ids)
+    return c
+
+
+class _Quarantine:
+    """The quarantine, one forum at a time: every quarantined forum with its reasons, forums per
+    query, and a preview of the first ten."""
+
+    def __init__(self, venue: VenueYear):
+        self.venue, self.quarantined, self.counts, self.previews = venue, [], Counter(), []
+
+    def add(self, rec: dict) -> dict | None:
+        self.counts[rec["query"]] += 1
+        note = rec["note"]
+        reasons = quarantine_reasons(note, self.venue) + oddity_reasons(note, self.venue, rec.get("listed", 1))
+        if len(self.previews) < 10:
+            self.previews.append({"forum_id": rec["forum_id"], "query": rec["query"],
+                                  "title": field_value(note["content"].get("title")),
+                                  "replies": len((note.get("details") or {}).get("replies") or [])})
+        if not reasons:
+            return None
+        self.quarantined.append({"forum_id": rec["forum_id"], "reasons": reasons})
+        return self.quarantined[-1]
+
+    def add_errors(self, errors: list[dict]) -> list[dict]:
+        out = [{"forum_id": e.get("forum_id"), "reasons": [e["reason"]], "raw": e.get("raw")} for e in errors]
+        self.quarantined += out
+        return out
 
 
 def _quarantine(records: list[dict], errors: list[dict], venue: VenueYear) -> tuple[list[dict], Counter, list[dict]]:
-    quarantined, counts, previews = [], Counter(), []
+    q = _Quarantine(venue)
     for rec in records:
-        counts[rec["query"]] += 1
-        reasons = quarantine_reasons(rec["note"], venue) + oddity_reasons(rec["note"], venue, rec.get("listed", 1))
-        if reasons:
-            quarantined.append({"forum_id": rec["forum_id"], "reasons": reasons})
-        if len(previews) < 10:
-            title = rec["note"]["content"].get("title")
-            previews.append({"forum_id": rec["forum_id"], "query": rec["query"],
-                             "title": field_value(title),
-                             "replies": len((rec["note"].get("details") or {}).get("replies") or [])})
-    quarantined += [{"forum_id": e.get("forum_id"), "reasons": [e["reason"]], "raw": e.get("raw")} for e in errors]
-    return quarantined, counts, previews
+        q.add(rec)
+    q.add_errors(errors)
+    return q.quarantined, q.counts, q.previews
+
+
+class _ReviewEdits:
+    """Review edit histories of one forum, checkpointed per forum and keyed by the tmdates of its
+    notes: a run killed after hours of edit-history requests resumes at the first forum it had not
+    done (a 429 or an outage raises before anything is written, so only answers are checkpointed)."""
+
+    def __init__(self, api: OpenReviewApi, venue: VenueYear, store: Store, progress: Progress | None):
+        self.api, self.venue, self.store, self.progress = api, venue, store, progress
+        self.resumed = 0
+
+    def fill(self, rec: dict) -> None:
+        ckpt = self.store.path(paths.review_edit_checkpoints(self.venue.key), f"{rec['forum_id']}.json")
+        key = hashlib.sha256(json.dumps(note_tmdates(rec["note"]), sort_keys=True).encode()).hexdigest()
+        prev = self.store.read_json_or_none(ckpt)
+        if isinstance(prev, dict) and prev.get("key") == key and isinstance(prev.get("edits"), dict):
+            rec["review_edits"] = prev["edits"]
+            self.resumed += 1
+        else:
+            rec["review_edits"] = fetch_review_edits(self.api, rec["note"], self.venue.invitations.review,
+                                                     self.venue.api)
+            self.store.write_json(ckpt, {"key": key, "edits": rec["review_edits"]})
+        if self.progress is not None:
+            self.progress.advance()
 
 
 def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenReviewApi, *,
@@ -171,89 +241,100 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
                   log: Callable[[str], None] = lambda _m: None,
                   progress: Callable[[str, int], Progress] | None = None) -> CrawlResult:
     """Crawl (or incrementally refresh) `venue` through `api` (`v2` is the v2 client, the same object
-    for a v2 venue), write the raw forums, errors, quarantine and cursor, and say what happened."""
+    for a v2 venue), write the raw forums, errors, quarantine and cursor, and say what happened.
+
+    Forums stream through: the crawl (or the merge with the stored file) spools each forum to a
+    local scratch file as it arrives, comparing it with a compact index of the stored file (offset,
+    digest of its notes' tmdates); a second pass reads the spool back, adds the review edit
+    histories and writes the published file and its quarantine line by line. Memory holds one page
+    of the API (at most 1000 forums) and a few figures per forum id, whatever the venue's size."""
     started, started_ms = time.time(), int(time.time() * 1000)
     raw_path, cur_path = store.path(paths.raw_forums(venue.key)), store.path(paths.crawl_cursor(venue.key))
-    stored = _read_stored(store, raw_path, full_refresh, log)
-    stored_by_id = {r["forum_id"]: r for r in stored or []}
-
-    mode, errors, refresh, records = "full", [], {}, None
-    cursor = store.read_json_or_none(cur_path) if stored is not None and not full_refresh else None
+    has_stored = store.exists(raw_path)
+    cursor = store.read_json_or_none(cur_path) if has_stored and not full_refresh else None
     if cursor is not None and not isinstance(cursor.get("crawl_started_ms"), int):
         log(f"{venue.key}: crawl cursor {cur_path} unreadable ({cursor!r:.100}): full crawl")
         cursor = None
-    if stored is not None and venue.api == "v2" and cursor is not None:
-        since = cursor["crawl_started_ms"] - CURSOR_MARGIN_MS
-        records, refresh = _incremental(api, venue, stored, since, errors, log)
-        if records is not None:
-            mode = "incremental"
-            errors[:0] = _kept_errors(store, paths.crawl_errors(venue.key), records, errors)
-    if records is None:
-        records = _full_crawl(api, venue, store, errors, log)
-    status, touched = _compare(records, stored_by_id)
+    incremental_possible = has_stored and venue.api == "v2" and cursor is not None
+    known: dict[str, int] | None = {} if incremental_possible else None
+    stored = _index_stored(store, raw_path, known, full_refresh, log) if has_stored else {}
 
-    # review edit history (initial ratings) for the forums that are new or changed
-    edit_requests_before, edits_resumed = api.stats["requests"], 0
-    if review_edits:
-        fresh = set(touched)
-        todo = [rec for rec in records if rec["forum_id"] in fresh or "review_edits" not in rec]
-        edits_progress = progress("forums (review edit histories)", len(todo)) if progress and todo else None
-        ckpt_dir = paths.review_edit_checkpoints(venue.key)
-        for rec in todo:
-            # One checkpoint per forum, keyed by the tmdates of its notes: a run killed after hours of
-            # edit-history requests resumes at the first forum it had not done (a 429 or an outage
-            # raises before anything is written, so only answers are checkpointed).
-            ckpt = store.path(ckpt_dir, f"{rec['forum_id']}.json")
-            key = hashlib.sha256(json.dumps(note_tmdates(rec["note"]), sort_keys=True).encode()).hexdigest()
-            prev = store.read_json_or_none(ckpt)
-            if isinstance(prev, dict) and prev.get("key") == key and isinstance(prev.get("edits"), dict):
-                rec["review_edits"] = prev["edits"]
-                edits_resumed += 1
-            else:
-                rec["review_edits"] = fetch_review_edits(api, rec["note"], venue.invitations.review, venue.api)
-                store.write_json(ckpt, {"key": key, "edits": rec["review_edits"]})
-            if edits_progress is not None:
-                edits_progress.advance()
-    edit_requests = api.stats["requests"] - edit_requests_before
+    mode, errors, refresh, listed = "full", [], {}, {}
+    with JsonlLines(store, raw_path) as old, Spool() as fetched, Spool() as spool:
+        records = None
+        if incremental_possible and stored is not None:
+            records, refresh = _incremental(api, venue, stored, known, old, fetched, cursor["crawl_started_ms"]
+                                            - CURSOR_MARGIN_MS, errors, log)
+            mode = "full" if records is None else "incremental"
+        if records is None:
+            records = _full_crawl(api, venue, store, errors, listed, log)
+        compared = _first_pass(records, stored or {}, old if stored else None, spool, review_edits)
+        if mode == "incremental":
+            errors[:0] = _kept_errors(store, paths.crawl_errors(venue.key), compared.ids, errors)
+        most = times_listed(listed)
 
-    quarantined, counts, previews = _quarantine(records, errors, venue)
-    quarantine_path = store.path(paths.quarantine(venue.key))
-    with store.publish() as pub:  # forums, errors, quarantine and cursor move into place together
-        n = _write_jsonl(store, pub.target(raw_path), records)
-        _write_jsonl(store, pub.target(store.path(paths.crawl_errors(venue.key))), errors)
-        _write_jsonl(store, pub.target(quarantine_path), quarantined)
-        if venue.api == "v2":
-            prev = cursor if mode == "incremental" else None
-            # incremental: the cursor moves to this run's start; full: likewise
-            _write_jsonl(store, pub.target(cur_path), None, {"crawl_started_ms": started_ms, "mode": mode,
-                                                             "previous": prev and prev.get("crawl_started_ms")})
+        edit_requests_before = api.stats["requests"]
+        edits = _ReviewEdits(api, venue, store, progress("forums (review edit histories)", compared.edits_todo)
+                             if progress and compared.edits_todo else None)
+        touched = compared.touched_set
+        quarantine = _Quarantine(venue)
+        quarantine_path = store.path(paths.quarantine(venue.key))
+        with store.publish() as pub:  # forums, errors, quarantine and cursor move into place together
+            with store.fs.open_output_stream(pub.target(raw_path)) as out, \
+                    store.fs.open_output_stream(pub.target(quarantine_path)) as qout:
+                for rec in spool:
+                    if rec["forum_id"] in most:
+                        rec["listed"] = most[rec["forum_id"]]
+                    if review_edits and (rec["forum_id"] in touched or "review_edits" not in rec):
+                        edits.fill(rec)
+                    out.write(dumps_json(rec) + b"\n")
+                    q = quarantine.add(rec)
+                    if q is not None:
+                        qout.write(dumps_json(q) + b"\n")
+                for q in quarantine.add_errors(errors):
+                    qout.write(dumps_json(q) + b"\n")
+            _write_jsonl(store, pub.target(store.path(paths.crawl_errors(venue.key))), errors)
+            if venue.api == "v2":
+                prev = cursor if mode == "incremental" else None
+                # incremental: the cursor moves to this run's start; full: likewise
+                _write_jsonl(store, pub.target(cur_path), None, {"crawl_started_ms": started_ms, "mode": mode,
+                                                                 "previous": prev and prev.get("crawl_started_ms")})
+        n = spool.lines
+    if mode == "full":  # published: the next materialization starts from the cursor, not the pages
+        store.delete_dir(store.path(paths.crawl_checkpoints(venue.key)))
     requests = v2.stats["requests"] + (api.stats["requests"] if api is not v2 else 0)
-    return CrawlResult(forums=n, mode=mode, status=status, touched=touched, refresh=refresh,
-                       forums_by_query=dict(counts), errors=errors, quarantined=quarantined,
-                       previews=previews, requests=requests, review_edit_requests=edit_requests,
-                       review_edits_resumed=edits_resumed,
+    return CrawlResult(forums=n, mode=mode, status=compared.status, touched=compared.touched, refresh=refresh,
+                       forums_by_query=dict(quarantine.counts), errors=errors,
+                       quarantined=quarantine.quarantined, previews=quarantine.previews, requests=requests,
+                       review_edit_requests=api.stats["requests"] - edit_requests_before,
+                       review_edits_resumed=edits.resumed,
                        elapsed_s=time.time() - started, raw_path=raw_path, quarantine_path=quarantine_path)
 
 
-def _read_stored(store: Store, raw_path: str, full_refresh: bool, log: Callable[[str], None]) -> list[dict] | None:
-    """The stored forums, None when there are none. A corrupt file is named; with `full_refresh`
-    it is re-crawled (repaired), otherwise the error says how to repair it."""
-    if not store.exists(raw_path):
-        return None
+def _index_stored(store: Store, raw_path: str, known: dict[str, int] | None, full_refresh: bool,
+                  log: Callable[[str], None]) -> dict[str, StoredForum] | None:
+    """A compact index of the stored forums (None when there are none): per forum id, its line's
+    offset and length, the digest of its notes' tmdates; `known` (when given) gets every stored
+    note's tmdate, for the refresh cursor. A corrupt file is named; with `full_refresh` it is
+    re-crawled (repaired), otherwise the error says how to repair it."""
+    index: dict[str, StoredForum] = {}
     try:
-        return list(store.iter_jsonl(raw_path))
+        for offset, length, rec in JsonlLines(store, raw_path).scan():
+            tmdates = note_tmdates(rec["note"])
+            if known is not None:
+                known.update(tmdates)
+            index[rec["forum_id"]] = StoredForum(offset, length, tmdates_digest(tmdates), "review_edits" in rec)
     except (CorruptFileError, UnicodeDecodeError) as exc:
         if full_refresh:
             log(f"stored crawl is corrupt, re-crawling it (full_refresh): {exc}")
             return None
         raise CorruptFileError(raw_path, f"{exc}; re-materialize openreview_forums with config "
                                          "full_refresh: true to re-crawl and replace it") from exc
+    return index
 
 
 def _write_jsonl(store: Store, target: str, rows: list[dict] | None, obj: dict | None = None) -> int:
     """Write lines (or one JSON object) to a staging path of a publication."""
-    from resources.store import dumps_json
-
     with store.fs.open_output_stream(target) as f:
         if obj is not None:
             f.write(dumps_json(obj))
@@ -268,12 +349,12 @@ def _error_key(e: dict) -> str:
     return str(e.get("forum_id") or (raw.get("id") if isinstance(raw, dict) else None) or repr(raw)[:200])
 
 
-def _kept_errors(store: Store, rel: str, records: list[dict], fresh: list[dict]) -> list[dict]:
+def _kept_errors(store: Store, rel: str, ids: set[str], fresh: list[dict]) -> list[dict]:
     """An incremental refresh re-fetches only changed forums: the unusable notes of the last crawl
     stay quarantined unless their forum is now a usable record or errs again."""
     try:
         prev = list(store.iter_jsonl(store.path(rel))) if store.exists(store.path(rel)) else []
     except CorruptFileError:
         return []
-    ok = {r["forum_id"] for r in records} | {_error_key(e) for e in fresh}
+    ok = ids | {_error_key(e) for e in fresh}
     return [e for e in prev if _error_key(e) not in ok]

@@ -1,6 +1,7 @@
 """Pagination by the API's `count`, and which API errors are a forum's answer (no HTTP here)."""
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -30,6 +31,9 @@ class FakeApi:
         if self.lose_after is not None:
             end = min(end, self.lose_after)
         return {"notes": self.notes[off:end], "count": len(self.notes)}
+
+    def get_bytes(self, path, params):  # the crawl reads a page as sent, one note at a time
+        return json.dumps(self.get_json(path, params)).encode()
 
 
 def test_short_pages_are_followed_until_the_count(tmp_path):

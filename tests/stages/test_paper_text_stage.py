@@ -45,8 +45,11 @@ def test_cached_markdown_reused_and_rotten_pdf_not_ocrd(tmp_path, ray_local):
     engine = get_engine("text-layer")
 
     first = convert_papers(PK, store, engine, num_cpus=1)
-    by = {r["forum_id"]: r for r in first.rows}
-    assert [r["forum_id"] for r in first.rows] == ["paperAAAA", "paperBBBB", "paperCCCC", "paperDDDD"]
+    first_rows = store.read_parquet(first.out_path).to_pylist()  # written from the spool, in submission order
+    by = {r["forum_id"]: r for r in first_rows}
+    assert [r["forum_id"] for r in first_rows] == ["paperAAAA", "paperBBBB", "paperCCCC", "paperDDDD"]
+    assert first.num_rows == 4 and first.empty_markdown == 2 and first.papers_by_engine == {"text-layer": 2}
+    assert [e["forum_id"] for e in first.errors] == ["paperCCCC", "paperDDDD"]
     assert first.papers_ocrd == 2 and first.pages_ocrd == 3  # the rotten PDF was never OCR'd
     assert first.run_page_split == {"text-layer": 3}
     assert by["paperAAAA"]["error"] is None and by["paperAAAA"]["num_pages"] == 2
@@ -63,5 +66,6 @@ def test_cached_markdown_reused_and_rotten_pdf_not_ocrd(tmp_path, ray_local):
     second = convert_papers(PK, store, engine, num_cpus=1)
     assert second.papers_ocrd == 0 and second.pages_ocrd == 0 and not second.run_page_split
     assert second.page_split == {"text-layer": 3}  # the cached papers still count in the split
-    assert [r["markdown"] for r in second.rows] == [r["markdown"] for r in first.rows]
-    assert "does not match its sha256" in {r["forum_id"]: r for r in second.rows}["paperCCCC"]["error"]
+    second_rows = store.read_parquet(second.out_path).to_pylist()
+    assert [r["markdown"] for r in second_rows] == [r["markdown"] for r in first_rows]
+    assert "does not match its sha256" in {r["forum_id"]: r for r in second_rows}["paperCCCC"]["error"]

@@ -252,3 +252,32 @@ def test_killed_between_the_pdf_and_its_checkpoint_downloads_nothing_again(world
     assert found[0]["forum_id"] not in fetched
     assert len(pdf_calls) == len(fetched) == 2  # the other two forums only
     assert all(store.pdf_ok(r["pdf_sha256"]) for r in again.records)
+
+
+def test_forums_are_done_in_rounds_with_their_notes_read_back_per_round(world, monkeypatch):
+    """The stage holds one round of forums at a time: the revision pages of a round get the submission
+    notes of that round only (read back from the crawl file, without replies), and the records are
+    those of a single pass, in crawl order."""
+    import reviewbench_assets.stages.pdf_choice as pdf_choice
+
+    store, api = world
+    monkeypatch.setattr(pdf_choice, "ROUND", 1)
+    rounds: list[tuple[list[str], dict]] = []
+
+    def scrape(forum_ids, on_done, notes):
+        rounds.append((list(forum_ids), dict(notes)))
+        for fid in forum_ids:
+            on_done(fid)
+        return {fid: RuntimeError("no browser in this test: the API recipe answers") for fid in forum_ids}
+
+    result = choose_initial_pdfs(VENUE, store, api, scrape, max_workers=2)
+    # currentBBB's note settles its choice: it is in no round of pages
+    assert [ids for ids, _ in rounds] == [["revisedAAA"], ["flakyCCCC"]]
+    assert [sorted(notes) for _, notes in rounds] == [["revisedAAA"], ["flakyCCCC"]]
+    version, shown = rounds[0][1]["revisedAAA"]
+    assert version == VENUE.api and shown["id"] == "revisedAAA" and "details" not in shown
+    assert [r["forum_id"] for r in result.records] == ["revisedAAA", "currentBBB", "flakyCCCC"]
+    by = {r["forum_id"]: r for r in result.records}
+    assert by["revisedAAA"]["revision_id"] == "eA2" and by["flakyCCCC"]["revision_id"] == "eC1"
+    assert by["revisedAAA"]["revision_source"] == "api" and "browser failed" in by["revisedAAA"]["cross_check"]
+    assert result.todo == 3 and store.read_parquet(result.out_path).num_rows == 3

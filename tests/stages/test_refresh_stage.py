@@ -50,6 +50,10 @@ class FakeApi:
         return {"notes": hits[off:off + lim]}
 
 
+    def get_bytes(self, path: str, params: dict | None = None) -> bytes:  # a page as sent, read note by note
+        return json.dumps(self.get_json(path, params)).encode()
+
+
 def _venueid(note: dict) -> str:
     return ((note.get("content") or {}).get("venueid") or {}).get("value", "")
 
@@ -146,3 +150,29 @@ def test_review_edit_histories_resume_after_a_kill(tmp_path, venue):
     assert sum(p == "/notes/edits" for p, _ in api.calls) == 3  # the other three forums only
     stored = list(store.iter_jsonl(store.path(paths.raw_forums(venue.key))))
     assert all("review_edits" in r for r in stored) and len(stored) == 6
+
+
+def test_full_refresh_keeps_unchanged_forums_edit_histories_from_the_stored_file(tmp_path, venue):
+    """A full re-crawl compares each forum as it arrives with the stored file's index: an unchanged
+    forum takes its review edit histories back from its stored line (no request), a changed one asks
+    again, and a forum gone from the venue counts as removed."""
+    store = store_from_uri(str(tmp_path))
+    notes = _forums(4)
+    for n in notes:  # every forum has an edited review: one /notes/edits request each
+        review = next(r for r in n["details"]["replies"] if r["invitations"][0].endswith("/-/Official_Review"))
+        review["tmdate"] = int(review["tcdate"]) + 1000
+    api = FakeApi(notes)
+    first = refresh_venue(venue, store, api, api)
+    assert first.review_edit_requests == 4
+    for ckpt in store.list_files(store.path(paths.review_edit_checkpoints(venue.key))):
+        store.fs.delete_file(ckpt)  # only the stored file can give them back now
+    notes[1]["details"]["replies"][0]["tmdate"] += 1  # forum001 changed
+    api.notes = [n for n in notes if n["id"] != "forum003"]  # forum003 gone
+    api.calls.clear()
+    again = refresh_venue(venue, store, api, api, full_refresh=True)
+    assert again.mode == "full" and again.touched == ["forum001"]
+    assert (again.status["unchanged"], again.status["changed"], again.status["removed"]) == (2, 1, 1)
+    assert again.review_edit_requests == 1  # forum001's only
+    stored = list(store.iter_jsonl(store.path(paths.raw_forums(venue.key))))
+    assert [r["forum_id"] for r in stored] == ["forum000", "forum001", "forum002"]
+    assert all(r["review_edits"] is not None and "review_edits" in r for r in stored)
