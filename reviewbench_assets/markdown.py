@@ -7,8 +7,8 @@ from ocr_ray.engines import get_engine
 from partitions.definitions import venue_year_partitions
 from resources import RayResource, StorageResource
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
-from reviewbench_assets.metadata import preview, table_metadata
-from reviewbench_assets.stages.paper_text import convert_papers
+from reviewbench_assets.metadata import column_schema, materialize
+from reviewbench_assets.stages.paper_text import convert_papers, markdown_stage_result
 
 MARKDOWN_COLUMNS = {"markdown": "the paper's text, pages joined by the card's page separator",
                     "num_pages": "pages of the PDF", "engine": "OCR engine that read the pages",
@@ -28,16 +28,5 @@ def paper_markdown(context: dg.AssetExecutionContext, config: PaperMarkdownConfi
     engine.check_available()
     r = convert_papers(context.partition_key, storage.store(), engine, ray_address=ray.address,
                        num_cpus=ray.num_cpus, log=context.log.info)
-    return dg.MaterializeResult(metadata={
-        **table_metadata(MARKDOWN_SCHEMA, r.num_rows, r.out_path, MARKDOWN_COLUMNS),
-        # this run's OCR ...
-        "pages_ocrd": r.pages_ocrd, "papers_ocrd": r.papers_ocrd,
-        "papers_cached_or_without_pdf": r.num_rows - r.papers_ocrd,
-        "pages_per_s": round(r.pages_ocrd / max(r.elapsed_s, 1e-6), 2),
-        "pages_by_engine_this_run": dict(r.run_page_split),
-        # ... and the partition's totals (cached papers included)
-        "papers_by_engine_total": dict(r.papers_by_engine),
-        "pages_by_engine_total": dict(r.page_split),
-        "engine_cache_id": engine.cache_id, "empty_markdown": r.empty_markdown,
-        "errors": preview(r.errors, ["forum_id", "error"], limit=20, what="papers with an error"),
-    })
+    return materialize(markdown_stage_result(r, engine.cache_id),
+                       extra={"dagster/column_schema": column_schema(MARKDOWN_SCHEMA, MARKDOWN_COLUMNS)})

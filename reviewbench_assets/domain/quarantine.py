@@ -1,5 +1,7 @@
-"""What the crawl records (and an asset check counts) for a forum that is not clean: the reasons a
-raw forum needs a look (pure domain code, no Dagster)."""
+"""The reasons a forum needs a look (pure domain code, no Dagster): what the parser found
+(`reasons_of_parsed`, recorded by parsed_forums, the parser's only caller) and what the crawl sees
+without parsing (`oddity_reasons`: over-long fields, absurd counts, duplicate ids); each reason has
+a short code (`reason_code`) for the quarantine tables and their checks."""
 from __future__ import annotations
 
 import re
@@ -7,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from partitions.catalogue import VenueYear
-from reviewbench_assets.domain.forum import ForeignRepliesError, parse_forum
+from reviewbench_assets.domain.forum import ForeignRepliesError
 from reviewbench_assets.domain.posts import (
     MalformedForumError,
     ParsedForum,
@@ -15,18 +17,6 @@ from reviewbench_assets.domain.posts import (
     field_value,
     invitation_name,
 )
-
-
-def quarantine_reasons(raw: Any, venue: VenueYear) -> list[str]:
-    """Why a raw forum needs a look: malformed submission or replies, replies under an invitation
-    the catalogue does not know, replies whose parent is missing. [] for a clean forum."""
-    try:
-        parsed = parse_forum(raw, venue)
-    except ForeignRepliesError as exc:  # quarantined; what else is wrong with the rest of it?
-        return [f"malformed forum: {exc.reason}"] + quarantine_reasons(without_foreign_replies(raw, exc), venue)
-    except MalformedForumError as exc:
-        return [f"malformed forum: {exc.reason}"]
-    return reasons_of_parsed(parsed, venue)
 
 
 def without_foreign_replies(raw: Any, exc: MalformedForumError) -> dict | None:

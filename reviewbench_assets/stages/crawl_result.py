@@ -10,7 +10,7 @@ from reviewbench_assets.stages.result import CheckOutcome, StageResult, Table
 
 QUARANTINE_CHECK = "quarantined_share"
 QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the configured max_quarantined_share"
-ODDITY_KINDS = ("oversized", "absurd", "duplicate")  # quarantine_reasons' words for the crawl's oddities
+ODDITY_KINDS = ("oversized", "absurd", "duplicate")  # oddity_reasons' words (domain/quarantine.py)
 
 
 def _reason_kind(reason: str) -> str:

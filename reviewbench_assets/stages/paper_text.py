@@ -14,6 +14,7 @@ from resources.store import Store, parquet_writer
 from reviewbench_assets import paths
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
 from reviewbench_assets.stages.forum_spool import Spool
+from reviewbench_assets.stages.result import StageResult, Table
 
 MARKDOWN_ROW_GROUP = 64
 
@@ -113,3 +114,20 @@ def _write_rows(store: Store, target: str, subs: list[dict], spool: Spool, where
             writer.write_table(pa.Table.from_pylist(rows, schema=MARKDOWN_SCHEMA), row_group_size=MARKDOWN_ROW_GROUP)
         if not subs:  # an empty table still has its schema
             writer.write_table(MARKDOWN_SCHEMA.empty_table())
+
+
+def markdown_stage_result(r: MarkdownResult, engine_cache_id: str) -> StageResult:
+    """The `paper_markdown` stage's result in the one stage shape: this run's OCR and the partition's
+    totals (cached papers included), and the papers with an error (first 20 shown)."""
+    return StageResult(written={"path": r.out_path}, row_count=r.num_rows, counts={
+        # this run's OCR ...
+        "pages_ocrd": r.pages_ocrd, "papers_ocrd": r.papers_ocrd,
+        "papers_cached_or_without_pdf": r.num_rows - r.papers_ocrd,
+        "pages_per_s": round(r.pages_ocrd / max(r.elapsed_s, 1e-6), 2),
+        "pages_by_engine_this_run": dict(r.run_page_split),
+        # ... and the partition's totals (cached papers included)
+        "papers_by_engine_total": dict(r.papers_by_engine),
+        "pages_by_engine_total": dict(r.page_split),
+        "engine_cache_id": engine_cache_id, "empty_markdown": r.empty_markdown,
+        "errors": Table(r.errors, ["forum_id", "error"], limit=20, what="papers with an error"),
+    })

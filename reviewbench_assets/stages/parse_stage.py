@@ -24,7 +24,7 @@ QUARANTINE_CHECK_DESCRIPTION = ("share of forums the parser quarantined (malform
                                 "under invitations the catalogue does not know) stays under max_quarantined_share")
 
 
-def _problems(record: dict, venue: VenueYear) -> tuple[object | None, list[dict]]:
+def forum_problems(record: dict, venue: VenueYear) -> tuple[object | None, list[dict]]:
     """(parsed forum and its routing, or None when the forum is unusable; its problems). A payload
     holding another forum's replies is not parsed, and what else is wrong with the rest of it is
     recorded too, so every bad reply has its own reason."""
@@ -60,7 +60,7 @@ def parse_venue(venue: VenueYear, store: Store, max_quarantined_share: float = 0
                                                               scrub_surrogates=True)):
                 fid = record.get("forum_id")
                 counts["records"] += 1
-                result, found = _problems(record, venue)
+                result, found = forum_problems(record, venue)
                 problems += found
                 counts["forums_with_problems"] += bool(found)
                 if result is None:

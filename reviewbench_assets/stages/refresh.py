@@ -22,7 +22,7 @@ from resources.store import CorruptFileError, Store, dumps_json
 from reviewbench_assets import paths
 from reviewbench_assets.domain.ids import id_problem
 from reviewbench_assets.domain.posts import field_value
-from reviewbench_assets.domain.quarantine import oddity_reasons, quarantine_reasons
+from reviewbench_assets.domain.quarantine import oddity_reasons
 from reviewbench_assets.stages.crawl import (
     CURSOR_MARGIN_MS,
     REFRESH_MAX_SHARE,
@@ -188,7 +188,8 @@ class _Quarantine:
     def add(self, rec: dict) -> dict | None:
         self.counts[rec["query"]] += 1
         note = rec["note"]
-        reasons = quarantine_reasons(note, self.venue) + oddity_reasons(note, self.venue, rec.get("listed", 1))
+        # What the crawl itself can see; what the parser finds is parsed_forums' quarantine (the parser's only caller)
+        reasons = oddity_reasons(note, self.venue, rec.get("listed", 1))
         if len(self.previews) < 10:
             self.previews.append({"forum_id": rec["forum_id"], "query": rec["query"],
                                   "title": field_value(note["content"].get("title")),

@@ -11,7 +11,7 @@ from partitions import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets.domain.forum import parse_forum, unwrap_content
 from reviewbench_assets.domain.parsed_table import row_fields
-from reviewbench_assets.domain.quarantine import quarantine_reasons
+from reviewbench_assets.domain.quarantine import oddity_reasons, reasons_of_parsed
 from reviewbench_assets.domain.schema import REVIEW_FIELDS
 from reviewbench_assets.domain.scores import parse_score, union_field
 from reviewbench_assets.stages.crawl import crawl_forums, fetch_review_edits
@@ -46,8 +46,8 @@ def test_family_parses_into_the_final_schema(key, replica, all_fx, tmp_path):
     for item in items:
         raw = item["note"]
         truth = vf.forums[raw["id"]]
-        assert quarantine_reasons(raw, venue) == []
         parsed = parse_forum(raw, venue)
+        assert reasons_of_parsed(parsed, venue) == [] and oddity_reasons(raw, venue) == []
         row = row_fields(parsed, venue.conference, venue.year)
         content = unwrap_content(raw["content"])
         statuses.add(parsed.status)

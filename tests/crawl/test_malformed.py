@@ -1,12 +1,16 @@
-"""Issue 6 bad inputs: 60 malformed notes served by the replica; each ends as a recorded reason,
-the crawl succeeds, the quarantine check reports the share, and no good review is dropped."""
+"""Issue 6 bad inputs: 60 malformed notes served by the replica; the crawl stores every forum as it
+came, the parse (the parser's only caller) records each bad note with its own reason and code, its
+quarantine check reports the share, and no good review is dropped."""
 from __future__ import annotations
 
 import json
 
 import dagster as dg
+import pyarrow.parquet as pq
 
-from .test_refresh import _meta, _run, tmlr_replica  # noqa: F401, F811  (fixture)
+from reviewbench_assets import paths
+
+from .test_refresh import _meta, _run, _run_parse, tmlr_replica  # noqa: F401, F811  (fixture)
 
 
 def _break(fx, rep) -> tuple[dict[str, int], int]:
@@ -45,18 +49,23 @@ def test_sixty_malformed_notes_are_quarantined_with_reasons(tmlr_replica, tmp_pa
     fx, rep = tmlr_replica
     per_forum, total = _break(fx, rep)
     assert total >= 50
-    result = _run(rep, tmp_path, max_quarantined_share=0.25, allow_failing_checks=True)
+    crawl = _run(rep, tmp_path)
+    assert crawl.success and _meta(crawl)["quarantined_forums"] == 0  # nothing the crawl can see unparsed
+    result = _run_parse(tmp_path, max_quarantined_share=0.25, allow_failing_checks=True)
     assert result.success  # the partition goes on (its failing check overridden on purpose)
-    quarantine = [json.loads(x) for x in (tmp_path / "raw/forums/tmlr.quarantine.jsonl").read_text().splitlines()]
-    by_forum = {q["forum_id"]: q["reasons"] for q in quarantine}
+    quarantine = pq.read_table(tmp_path / paths.parsed_quarantine("tmlr")).to_pylist()
+    by_forum: dict[str, list[dict]] = {}
+    for q in quarantine:
+        by_forum.setdefault(q["forum_id"], []).append(q)
     assert set(by_forum) == set(per_forum)
     bad_ids_with_reason = {f"Bad{i:02d}x{k}" for i in range(12) for k in range(5)
-                           if any(f"Bad{i:02d}x{k}" in r for r in by_forum[list(per_forum)[i]])}
+                           if any(f"Bad{i:02d}x{k}" in q["detail"] for q in by_forum[list(per_forum)[i]])}
     assert len(bad_ids_with_reason) == total, "every malformed note has its own recorded reason"
-    assert all(any(r.startswith("malformed forum: details.replies holds 1 replies of another forum")
-                   for r in reasons) for reasons in by_forum.values())
+    assert all(any(q["code"] == "foreign_replies" and not q["parsed"] for q in qs) for qs in by_forum.values())
+    assert {q["code"] for q in quarantine} == {"foreign_replies", "reply_skipped", "orphan_reply",
+                                               "unknown_invitation"}
     meta = _meta(result)
-    assert meta["quarantined_forums"] == 12
+    assert meta["quarantined_forums"] == 12 and meta["malformed_forums"] == 12
     check = result.get_asset_check_evaluations()[0]
     assert check.check_name == "quarantined_share" and not check.passed  # 12/24 > 0.25
     assert check.metadata["share"].value == 0.5

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 import dagster as dg
+import pyarrow.parquet as pq
 import pytest
 
 from openreview_replica import ReplicaServer, build_fixtures
@@ -29,6 +30,15 @@ def _run(rep, root, **config):
     return dg.materialize([openreview_forums], partition_key="tmlr", raise_on_error=False,
                           resources={"openreview": openreview_resource(rep), "storage": storage_resource(root)},
                           run_config={"ops": {"openreview_forums": {"config": config}}} if config else None)
+
+
+def _run_parse(root, **config):
+    """parsed_forums alone on what the crawl stored (the parser's quarantine and its check)."""
+    from reviewbench_assets.parsed import parsed_forums
+
+    return dg.materialize([parsed_forums], partition_key="tmlr", raise_on_error=False,
+                          resources={"storage": storage_resource(root)},
+                          run_config={"ops": {"parsed_forums": {"config": config}}} if config else None)
 
 
 def _meta(result):
@@ -72,6 +82,9 @@ def test_a_night_with_two_new_and_one_changed_tmlr_forum(tmlr_replica, tmp_path)
 
 
 def test_quarantine_file_and_check(tmlr_replica, tmp_path):
+    """A reply the parser cannot place (orphan, unknown invitation): the crawl stores the forum as it
+    came (nothing it can see without parsing is wrong), and parsed_forums, the parser's only caller,
+    quarantines it with reason codes; its blocking check stops the partition."""
     fx, rep = tmlr_replica
     v = fx.venues["tmlr"]
     fid = list(v.forums)[3]
@@ -81,23 +94,26 @@ def test_quarantine_file_and_check(tmlr_replica, tmp_path):
     v.replies_by_forum[fid].append(reply)
     v.notes[reply["id"]] = reply
     rep.reindex()
-    result = _run(rep, tmp_path, max_quarantined_share=0.0)
-    # a bad forum never stops the crawl: the forums and the quarantine are written and recorded ...
+    crawl = _run(rep, tmp_path, max_quarantined_share=0.0)
+    assert crawl.success and crawl.get_asset_check_evaluations()[0].passed
+    assert (tmp_path / paths.quarantine("tmlr")).read_text() == ""
+
+    result = _run_parse(tmp_path, max_quarantined_share=0.0)
+    # a bad forum never stops the parse: the table and the quarantine are written and recorded ...
     assert result.get_asset_materialization_events()
-    q = [json.loads(x) for x in (tmp_path / paths.quarantine("tmlr")).read_text().splitlines()]
-    assert [x["forum_id"] for x in q] == [fid]
-    text = " ".join(q[0]["reasons"])
-    assert "orphan" in text and "unknown invitation" in text
+    q = pq.read_table(tmp_path / paths.parsed_quarantine("tmlr")).to_pylist()
+    assert {x["forum_id"] for x in q} == {fid} and all(x["parsed"] for x in q)
+    assert {x["code"] for x in q} == {"orphan_reply", "unknown_invitation"}
     check = result.get_asset_check_evaluations()[0]
     assert check.check_name == "quarantined_share" and not check.passed  # ... the check fails,
     # and it is blocking: the step fails (nothing downstream runs) and the failure is recorded for later runs
     assert not result.success and check.severity == dg.AssetCheckSeverity.ERROR
     assert "how_to_override" in check.metadata
-    record = json.loads((tmp_path / paths.check_record("tmlr", "openreview_forums")).read_text())
+    record = json.loads((tmp_path / paths.check_record("tmlr", "parsed_forums")).read_text())
     assert list(record["failed"]) == ["quarantined_share"] and not record["overridden"]
-    ok = _run(rep, tmp_path, max_quarantined_share=0.5, full_refresh=True)
+    ok = _run_parse(tmp_path, max_quarantined_share=0.5)
     assert ok.success and ok.get_asset_check_evaluations()[0].passed
-    assert json.loads((tmp_path / paths.check_record("tmlr", "openreview_forums")).read_text())["failed"] == {}
+    assert json.loads((tmp_path / paths.check_record("tmlr", "parsed_forums")).read_text())["failed"] == {}
 
 
 def test_wrong_password_names_the_variables(tmlr_replica, tmp_path):

@@ -47,6 +47,11 @@ class _Pages:
     def get_json(self, path, params):
         return {"notes": [self.note, self.note], "count": 2}
 
+    def get_bytes(self, path, params):  # the crawl reads its pages as the API sent them
+        import json
+
+        return json.dumps(self.get_json(path, params)).encode()
+
 
 def test_a_submission_id_listed_twice_is_counted(tmp_path, iclr2026_raw, iclr2026):
     from resources.store import store_from_uri

@@ -11,7 +11,7 @@ import copy
 import pytest
 
 from reviewbench_assets.domain.forum import MalformedForumError, parse_forum
-from reviewbench_assets.domain.quarantine import quarantine_reasons
+from reviewbench_assets.stages.parse_stage import forum_problems
 
 VENUE = "ICLR.cc/2026/Conference"
 
@@ -28,6 +28,11 @@ def _direct_replies_note(tracked: dict) -> dict:
     }
 
 
+def _problems(raw: dict, venue) -> list[dict]:
+    """What parsed_forums records for this forum in its quarantine table (code, detail, parsed)."""
+    return forum_problems({"forum_id": raw.get("id"), "note": raw}, venue)[1]
+
+
 def test_direct_replies_payload_is_quarantined_not_parsed(tracker_forums, iclr2026):
     with_reviews = [f for f in tracker_forums if f["replies"] and not f["withdrawn"]]
     assert len(with_reviews) >= 8
@@ -36,8 +41,9 @@ def test_direct_replies_payload_is_quarantined_not_parsed(tracker_forums, iclr20
         with pytest.raises(MalformedForumError, match=r"no details\.replies.*directReplies") as exc:
             parse_forum(note, iclr2026)
         assert exc.value.forum_id == tracked["id"]
-        [reason] = quarantine_reasons(note, iclr2026)
-        assert reason.startswith("malformed forum: no details.replies")
+        [problem] = _problems(note, iclr2026)
+        assert problem["code"] == "no_replies" and not problem["parsed"]
+        assert problem["detail"].startswith("no details.replies")
         # the same payload with `replies` parses: it is the missing key that is refused
         note["details"] = {"replies": note["details"].pop("directReplies")}
         assert len(parse_forum(note, iclr2026).reviews) >= 3
@@ -59,14 +65,16 @@ def test_replies_of_another_forum_are_quarantined(iclr2026_raw, tracker_forums, 
     raw["details"]["replies"].append(copy.deepcopy(stranger))
     with pytest.raises(MalformedForumError, match=f"replies of another forum \\({stranger['forum']}\\)"):
         parse_forum(raw, iclr2026)
-    assert quarantine_reasons(raw, iclr2026)[0] == (
-        f"malformed forum: details.replies holds 1 replies of another forum ({stranger['forum']}): {stranger['id']}")
+    first = _problems(raw, iclr2026)[0]
+    assert first["code"] == "foreign_replies" and first["detail"] == (
+        f"details.replies holds 1 replies of another forum ({stranger['forum']}): {stranger['id']}")
 
 
 def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr2026, tmp_path):
-    """Crawl quarantine lists it with its reason; the parse records it in its quarantine table with
-    a reason code and writes no parsed row, so the rows (joined with markdown on forum_id, in
-    whatever order paper_markdown wrote them) and the dialogues have none either."""
+    """The crawl stores it as it came (it does not parse); the parse, the parser's only caller,
+    records it in its quarantine table with a reason code and writes no parsed row, so the rows
+    (joined with markdown on forum_id, in whatever order paper_markdown wrote them) and the
+    dialogues have none either."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -86,8 +94,7 @@ def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr20
                {"forum_id": bad["id"], "query": "submissions", "note": bad, "fetched_at": 1.0},
                {"forum_id": "LateForum1", "query": "submissions", "note": late, "fetched_at": 2.0}]
     quarantined, _counts, _previews = _quarantine(records[:2], [], iclr2026)
-    assert [q["forum_id"] for q in quarantined] == [bad["id"]]
-    assert "no details.replies" in quarantined[0]["reasons"][0]
+    assert quarantined == []  # nothing the crawl can see without parsing
 
     store = store_from_uri(str(tmp_path))
     store.write_jsonl(store.path(paths.raw_forums(iclr2026.key)), records)
@@ -118,7 +125,7 @@ def test_the_quarantine_vocabulary_is_the_catalogues(iclr2026_raw, iclr2026):
                  replyto=raw["id"])
     reply.pop("parentInvitations", None)
     raw["details"]["replies"].append(reply)
-    assert any("SurveyNote1 under unknown invitation" in r for r in quarantine_reasons(raw, iclr2026))
+    assert any("SurveyNote1 under unknown invitation" in p["detail"] for p in _problems(raw, iclr2026))
     known = iclr2026.invitations.model_copy(update={"known_other": [*iclr2026.invitations.known_other,
                                                                     "Author_Survey"]})
-    assert quarantine_reasons(raw, iclr2026.model_copy(update={"invitations": known})) == []
+    assert _problems(raw, iclr2026.model_copy(update={"invitations": known})) == []
