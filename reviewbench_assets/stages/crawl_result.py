@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from reviewbench_assets.stages.refresh import CrawlResult
-from reviewbench_assets.stages.result import CheckOutcome, StageResult, Table
+from reviewbench_assets.stages.result import CheckOutcome, StageResult, Table, iso_utc
 
 QUARANTINE_CHECK = "quarantined_share"
 QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the configured max_quarantined_share"
@@ -35,7 +35,7 @@ def crawl_stage_result(r: CrawlResult, api_stats: dict, max_share: float, partit
         "touched_forums": r.touched[:50],
         # an incremental refresh: the cursor it read changes since, as a date (the stored value is epoch ms)
         **{k: v for k, v in r.refresh.items() if k != "cursor_ms"},
-        **({"changes_since": _iso(r.refresh["cursor_ms"])} if r.refresh.get("cursor_ms") else {}),
+        **({"changes_since": iso_utc(r.refresh["cursor_ms"])} if r.refresh.get("cursor_ms") else {}),
         "forums_by_query": r.forums_by_query,
         "malformed_notes": len(r.errors),
         "quarantined_forums": len(r.quarantined), "quarantine_reasons": dict(kinds.most_common(10)),
@@ -55,8 +55,3 @@ def crawl_stage_result(r: CrawlResult, api_stats: dict, max_share: float, partit
     return StageResult(written={"path": r.raw_path, "quarantine_path": r.quarantine_path}, counts=counts,
                        checks=[check], row_count=r.forums)
 
-
-def _iso(epoch_ms: int) -> str:
-    from datetime import UTC, datetime
-
-    return datetime.fromtimestamp(epoch_ms / 1000, tz=UTC).isoformat(timespec="seconds")

@@ -4,10 +4,9 @@ deadline check (a warning: a disagreement is reported, the cutoff rule then says
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime
 
 from reviewbench_assets.stages.pdf_choice import PdfStageResult
-from reviewbench_assets.stages.result import CheckOutcome, StageResult, Table
+from reviewbench_assets.stages.result import CheckOutcome, StageResult, Table, iso_utc
 
 DEADLINE_CHECK = "deadline_agrees_with_invitation"
 PREVIEW_COLUMNS = ["forum_id", "rule", "reason", "revision_id", "pdf_pages", "error"]
@@ -17,10 +16,6 @@ def _per_forum(records: list[dict], field: str) -> float | None:
     """Mean OpenReview requests per forum for `field`, over the forums this run (re)did."""
     vals = [r[field] for r in records if r.get(field) is not None]
     return round(sum(vals) / len(vals), 3) if vals else None
-
-
-def _iso(epoch_ms: int | None) -> str | None:
-    return None if epoch_ms is None else datetime.fromtimestamp(epoch_ms / 1000, tz=UTC).isoformat(timespec="seconds")
 
 
 def pdf_stage_result(r: PdfStageResult, venue, used_browser: bool) -> StageResult:
@@ -55,7 +50,7 @@ def pdf_stage_result(r: PdfStageResult, venue, used_browser: bool) -> StageResul
         "deadline_invitations": check["invitations"],
         "deadline_check": check["status"],
         "deadline_disagreement_h": check.get("disagreement_h"),
-        "cutoff": _iso(check.get("cutoff_ms")) or "none (rolling venue)",
+        "cutoff": iso_utc(check.get("cutoff_ms")) or "none (rolling venue)",
         "cutoff_rule": check.get("cutoff_rule"),
         "chosen_revisions": Table(records, PREVIEW_COLUMNS, limit=20, what="forums"),
     }

@@ -154,6 +154,12 @@ class _Compared:
     edits_todo: int = 0  # forums whose review edit histories are to be read (or resumed)
 
 
+def _needs_edits(rec: dict, touched: set[str]) -> bool:
+    """A forum's review edit histories are read (or resumed from a checkpoint) when it is new or
+    changed, or when no stored line gave them back."""
+    return rec["forum_id"] in touched or "review_edits" not in rec
+
+
 def _first_pass(records: Iterable[dict], stored: dict[str, StoredForum], old: JsonlLines | None,
                 spool: Spool, review_edits: bool) -> _Compared:
     """Spool every forum as it comes, comparing it with the stored one (new / changed / unchanged);
@@ -171,7 +177,7 @@ def _first_pass(records: Iterable[dict], stored: dict[str, StoredForum], old: Js
             c.status["new" if was is None else "changed"] += 1
             c.touched.append(fid)
             c.touched_set.add(fid)
-        if review_edits and (fid in c.touched_set or "review_edits" not in rec):
+        if review_edits and _needs_edits(rec, c.touched_set):
             c.edits_todo += 1
         spool.append(rec)
     c.status["removed"] = sum(1 for fid in stored if fid not in c.ids)
@@ -203,14 +209,6 @@ class _Quarantine:
         out = [{"forum_id": e.get("forum_id"), "reasons": [e["reason"]], "raw": e.get("raw")} for e in errors]
         self.quarantined += out
         return out
-
-
-def _quarantine(records: list[dict], errors: list[dict], venue: VenueYear) -> tuple[list[dict], Counter, list[dict]]:
-    q = _Quarantine(venue)
-    for rec in records:
-        q.add(rec)
-    q.add_errors(errors)
-    return q.quarantined, q.counts, q.previews
 
 
 class _ReviewEdits:
@@ -286,7 +284,7 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
                 for rec in spool:
                     if rec["forum_id"] in most:
                         rec["listed"] = most[rec["forum_id"]]
-                    if review_edits and (rec["forum_id"] in touched or "review_edits" not in rec):
+                    if review_edits and _needs_edits(rec, touched):
                         edits.fill(rec)
                     out.write(dumps_json(rec) + b"\n")
                     q = quarantine.add(rec)

@@ -5,7 +5,13 @@ config and one call (a new stage returns a `StageResult` and needs no metadata c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
+
+
+def iso_utc(epoch_ms: int | None) -> str | None:
+    """An epoch-milliseconds time (OpenReview's dates, our cursors) as an ISO date in UTC, for metadata."""
+    return None if epoch_ms is None else datetime.fromtimestamp(epoch_ms / 1000, tz=UTC).isoformat(timespec="seconds")
 
 
 @dataclass

@@ -82,7 +82,7 @@ def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr20
     from reviewbench_assets import paths
     from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
     from reviewbench_assets.stages.parse_stage import parse_venue
-    from reviewbench_assets.stages.refresh import _quarantine  # stages import the clients (Dagster)
+    from reviewbench_assets.stages.refresh import _Quarantine  # stages import the clients (Dagster)
     from reviewbench_assets.stages.rows_writer import STALE_MARKDOWN, assemble_rows
 
     bad = _direct_replies_note(next(f for f in tracker_forums if f["replies"] and not f["withdrawn"]))
@@ -93,8 +93,9 @@ def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr20
     records = [{"forum_id": "zzo3Sy3NSX", "query": "submissions", "note": iclr2026_raw, "fetched_at": 1.0},
                {"forum_id": bad["id"], "query": "submissions", "note": bad, "fetched_at": 1.0},
                {"forum_id": "LateForum1", "query": "submissions", "note": late, "fetched_at": 2.0}]
-    quarantined, _counts, _previews = _quarantine(records[:2], [], iclr2026)
-    assert quarantined == []  # nothing the crawl can see without parsing
+    crawl_quarantine = _Quarantine(iclr2026)
+    assert [crawl_quarantine.add(r) for r in records[:2]] == [None, None]  # nothing the crawl sees unparsed
+    assert crawl_quarantine.quarantined == []
 
     store = store_from_uri(str(tmp_path))
     store.write_jsonl(store.path(paths.raw_forums(iclr2026.key)), records)

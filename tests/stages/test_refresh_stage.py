@@ -118,6 +118,15 @@ def test_unusable_note_is_kept_as_an_error_not_a_crash(tmp_path, venue):
     assert any(q["forum_id"] == "forum001" and "without content" in q["reasons"][0] for q in result.quarantined)
 
 
+def _forums_with_edited_reviews(n: int) -> list[dict]:
+    """`n` forums, each with an edited review: one /notes/edits request each."""
+    notes = _forums(n)
+    for note in notes:
+        review = next(r for r in note["details"]["replies"] if r["invitations"][0].endswith("/-/Official_Review"))
+        review["tmdate"] = int(review["tcdate"]) + 1000
+    return notes
+
+
 class _Outage(Exception):
     pass
 
@@ -127,10 +136,7 @@ def test_review_edit_histories_resume_after_a_kill(tmp_path, venue):
     outage on the fourth forum's history) loses none of the three it had, and the next run asks
     only for the rest; the raw file is published once, at the end."""
     store = store_from_uri(str(tmp_path))
-    notes = _forums(6)
-    for n in notes:  # every forum has an edited review: one /notes/edits request each
-        review = next(r for r in n["details"]["replies"] if r["invitations"][0].endswith("/-/Official_Review"))
-        review["tmdate"] = int(review["tcdate"]) + 1000
+    notes = _forums_with_edited_reviews(6)
     api = FakeApi(notes)
     real = api.get_json
 
@@ -157,10 +163,7 @@ def test_full_refresh_keeps_unchanged_forums_edit_histories_from_the_stored_file
     forum takes its review edit histories back from its stored line (no request), a changed one asks
     again, and a forum gone from the venue counts as removed."""
     store = store_from_uri(str(tmp_path))
-    notes = _forums(4)
-    for n in notes:  # every forum has an edited review: one /notes/edits request each
-        review = next(r for r in n["details"]["replies"] if r["invitations"][0].endswith("/-/Official_Review"))
-        review["tmdate"] = int(review["tcdate"]) + 1000
+    notes = _forums_with_edited_reviews(4)
     api = FakeApi(notes)
     first = refresh_venue(venue, store, api, api)
     assert first.review_edit_requests == 4
