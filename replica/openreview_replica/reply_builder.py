@@ -65,6 +65,8 @@ class ReplyBuilder:
         if self.v2 and spec.p_review_edit:
             for r, sig, _label in reviews:
                 self.review_history(r, sig, P)
+        if self.v2 and spec.review_release_edit and not hidden:
+            self.release_reviews([r for r, _sig, _label in reviews], fid)
         if not self.v2:  # v1 reviews edited after the rebuttal, kept as references (own random stream)
             main, self.rng = self.rng, random.Random(f"{spec.key}:{fid}:review-references")
             try:
@@ -146,6 +148,28 @@ class ReplyBuilder:
         dc[spec.decision_field] = self.val(decision)
         add(spec.decision_name, fid, PC, dc, decision_t, writers=[PC])
         return out
+
+    def release_reviews(self, reviews: list[dict], fid: str) -> None:
+        """The program chairs' release of a forum's reviews: one `<venue>/-/Edit` edit per review
+        after the reviewing period and before any author reply, the forum's within seconds of each
+        other (its own random stream, so the rest of the venue stays as generated before)."""
+        rng = random.Random(f"{self.spec.key}:{fid}:release")
+        start = self.spec.t_reviews[1] + 1
+        t0 = self.D + int((start + rng.uniform(0, 0.33)) * DAY)
+        inv = f"{self.V}/-/Edit"
+        for r in reviews:
+            t = t0 + rng.randint(0, 4000)
+            eid = "".join(rng.choice(self.ALNUM) for _ in range(10))
+            while eid in self.used or eid[0].isdigit():
+                eid = "".join(rng.choice(self.ALNUM) for _ in range(10))
+            self.used.add(eid)
+            e = self.edit(eid, inv, [self.V], ["everyone"], [self.V], t, r["id"], {}, None)
+            e["note"]["readers"] = ["everyone"]
+            self.vf.edits[e["id"]] = e
+            self.vf.edits_by_note[r["id"]] = sorted(self.vf.edits_by_note.get(r["id"], []) + [e],
+                                                    key=lambda x: x["tcdate"])
+            r["invitations"] = list(r["invitations"]) + [inv]
+            r["tmdate"] = r["mdate"] = max(r["tmdate"], t)
 
     def review_history(self, r: dict, sig: str, P: str) -> None:
         """v2 note edits of one review: its creation edit, and for some reviews a later edit

@@ -106,6 +106,10 @@ class VenueSpec:
     p_general_response: float = 0.2  # author Official_Comment to the forum ("General Response")
     p_review_edit: float = 0.0  # v2: share of reviews edited after the rebuttal (note edits kept)
     review_edit_fields: tuple = ()  # fields added by that edit (NeurIPS 2025 final_justification)
+    # v2: the program chairs release reviews with the venue's meta invitation (`<venue>/-/Edit`), one
+    # edit per review, a forum's reviews within seconds, the venue's within hours (real ICLR 2026:
+    # docs/openreview-api.md §1.8); that edit moves each review's tmdate and joins its `invitations`
+    review_release_edit: bool = True
     meta_review_by: str = "area_chair"  # or "reviewers" (TMLR Official_Recommendation, one each)
     decision_signer: str = "program_chairs"  # or "action_editors" (TMLR)
     decision_on_meta: bool = False  # no Decision note: the meta-review carries `decision` (CoRL 2022)

@@ -304,6 +304,7 @@ ICML_2025 = _v2(
 # ---- TMLR (rolling journal) ------------------------------------------------------------------
 TMLR_SPEC = VenueSpec(
     key="tmlr", venue_id="TMLR", api_version=2, short_name="TMLR", deadline=None, year=None,
+    review_release_edit=False,  # TMLR: no release edit seen in real data; rolling, per paper
     anchor="2023-01-10T00:00:00Z", rolling_gap_days=9.0, history_public=True, post_submission_name="Under_Review",
     paper_prefix="Paper", review_name="Review", comment_name="Official_Comment", public_comment_name="Public_Comment",
     meta_review_name="Official_Recommendation", meta_review_by="reviewers", decision_name="Decision",

@@ -28,6 +28,7 @@ from reviewbench_assets.domain.posts import (
     sort_key,
     unwrap_content,
 )
+from reviewbench_assets.domain.review_edits import authors_first_parsed, changed_during_rebuttal
 from reviewbench_assets.domain.routing import Routing, route_posts
 from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
 from reviewbench_assets.domain.scores import (
@@ -365,6 +366,7 @@ def _attach_reviews(parsed: ParsedForum, venue: VenueYear, edits: Mapping[str, l
                     routing: Routing) -> None:
     """Each live review in the union form, with its thread's author posts, scale maxima, initial
     rating and score trajectory; and, for edited reviews, their scores as first posted."""
+    authors_first = authors_first_parsed(parsed.posts)
     for p in parsed.posts:
         if p.kind != "review" or p.deleted:
             continue
@@ -373,9 +375,12 @@ def _attach_reviews(parsed: ParsedForum, venue: VenueYear, edits: Mapping[str, l
             p.note_id, p.signature, p.content, conference=venue.conference,
             rebuttal=review_rebuttal(parsed, p.note_id, routing),
         ), history, venue.conference), venue.rating_scales)
-        modified = p.mdate is not None and p.tcdate is not None and p.mdate > p.tcdate
+        # A review last modified before the authors' first post keeps one point, at that modification
+        changed = changed_during_rebuttal(p.tcdate, p.mdate, authors_first)
+        posted = p.tcdate if p.tcdate is not None else p.cdate
+        at = p.mdate if (p.mdate is not None and posted is not None and p.mdate > posted) else posted
         review["score_history"] = score_history(review, history, venue.rating_scales, venue.conference,
-                                                p.tcdate if p.tcdate is not None else p.cdate, modified)
+                                                at, changed)
         parsed.reviews.append(review)
         if not history:
             continue

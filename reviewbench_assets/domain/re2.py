@@ -18,9 +18,11 @@ Pure domain code, no Dagster.
 Initial scores: where the crawl fetched a review's edit history (API v2 `/notes/edits`, API v1
 `/references`; the raw line's `review_edits`), the initial scores are those of its first edit, the
 review as posted (`initial_score_source="edit history: first of <n> edits (<edit id>)"`). A review
-never modified after creation (`tmdate` == `tcdate`) has initial == final (`"unmodified"`); for a
-modified one without a crawled history (`review_edits` switched off, or the request failed) the
-initial scores are null (`"modified: edit history not crawled"`), never guessed.
+never modified after creation (`tmdate` == `tcdate`) has initial == final (`"unmodified"`), and so
+has one last modified before the authors' first post in its forum (`"unmodified since the
+rebuttal"`: on v2 the venue's release edit moves every review's tmdate; `domain.review_edits`); for
+one modified later without a crawled history (`review_edits` switched off, or the request failed)
+the initial scores are null (`"modified: edit history not crawled"`), never guessed.
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ import hashlib
 import json
 
 from reviewbench_assets.domain.posts import ParsedForum, Post
+from reviewbench_assets.domain.review_edits import authors_first_parsed, changed_during_rebuttal
 from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS, REVIEW_TEXT_FIELDS
 from reviewbench_assets.domain.threads import Dialogue
 
@@ -76,6 +79,7 @@ def review_content(review: dict) -> str:
 
 def review_record(p: ParsedForum, conference: str, year: int | None) -> dict:
     reviews = []
+    authors_first = authors_first_parsed(p.posts)
     for rev in p.reviews:
         post: Post | None = p.post(rev["review_id"])
         final = _score(rev)
@@ -88,6 +92,8 @@ def review_record(p: ParsedForum, conference: str, year: int | None) -> dict:
             source = f"edit history: first of {history['edits']} edits ({history['first_edit_id']})"
         elif unmodified:
             initial, source = final, "unmodified"
+        elif not changed_during_rebuttal(tc, tm, authors_first):
+            initial, source = final, "unmodified since the rebuttal"
         else:
             initial, source = None, "modified: edit history not crawled"
         reviews.append({

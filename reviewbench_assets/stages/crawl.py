@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
 from resources.store import Store
-from reviewbench_assets.domain.posts import field_value
+from reviewbench_assets.domain.posts import field_value, int_or_none
+from reviewbench_assets.domain.review_edits import authors_first_post, changed_during_rebuttal
 from reviewbench_assets.stages.forum_spool import NotesPage, notes_page
 
 PAGE_SIZE = 1000
@@ -241,21 +242,25 @@ def fetch_forum(api: OpenReviewApi, forum_id: str) -> dict | None:
 # ---------------------------------------------------------------------------------------------
 # Review edit history (v2 note edits, v1 references): initial and final scores.
 #
-# A review whose tmdate is later than its tcdate was edited; its edits (`GET /notes/edits`) hold
-# the rating before the rebuttal. One request per per-paper review invitation
+# A review modified after the authors' first post in its forum may hold a rating that changed
+# during the rebuttal (`domain.review_edits`: on v2 the venue's own release edits move every
+# review's tmdate, so tmdate > tcdate alone would ask for every paper); its edits (`GET
+# /notes/edits`) hold the rating before. One request per per-paper review invitation
 # (`invitation=<venue>/Submission<N>/-/Official_Review`, a parameter openreview-py's
 # `get_note_edits` sends) returns the edits of all of that paper's reviews; whether the live API
 # also matches the venue-wide super-invitation (`<venue>/-/Official_Review`) is not known, so it is
 # not relied upon.
 
 def edited_reviews(note: dict, review_names: list[str]) -> dict[str, list[str]]:
-    """review invitation -> ids of the reviews under it that were edited after creation."""
+    """review invitation -> ids of the reviews under it that may have changed during the rebuttal."""
     out: dict[str, list[str]] = {}
-    for r in (note.get("details") or {}).get("replies") or []:
+    replies = (note.get("details") or {}).get("replies") or []
+    authors_first = authors_first_post(replies)
+    for r in replies:
         invs = r.get("invitations") or ([r["invitation"]] if r.get("invitation") else [])
         if not invs or not any(i.rsplit("/-/", 1)[-1] in review_names for i in invs):
             continue
-        if int(r.get("tmdate") or 0) > int(r.get("tcdate") or 0):
+        if changed_during_rebuttal(int_or_none(r.get("tcdate")), int_or_none(r.get("tmdate")), authors_first):
             out.setdefault(invs[0], []).append(r["id"])
     return out
 

@@ -15,6 +15,7 @@ from partitions import catalogue
 from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.re2 import review_record
 from reviewbench_assets.domain.scores import parse_score
+from reviewbench_assets.stages.crawl import edited_reviews
 
 
 @pytest.mark.parametrize("key", ["iclr-2025", "neurips-2025"])
@@ -26,9 +27,10 @@ def test_review_config_initial_scores_from_edit_history(key):
         raw = copy.deepcopy(sub)
         raw["details"] = {"replies": copy.deepcopy(vf.replies_by_forum.get(sub["id"], []))}
         truth = vf.forums[sub["id"]]
-        # as the crawl fetches them (`stages.crawl.edited_reviews`): reviews modified after creation
-        edits = {r["id"]: copy.deepcopy(vf.edits_by_note[r["id"]]) for r in raw["details"]["replies"]
-                 if r["id"] in vf.edits_by_note and r["tmdate"] > r["tcdate"]}
+        # as the crawl fetches them (`stages.crawl.edited_reviews`): reviews modified once the authors
+        # had posted, their edits under the paper's review invitation (not the venue's release edit)
+        edits = {rid: [copy.deepcopy(e) for e in vf.edits_by_note[rid] if e["invitation"] == inv]
+                 for inv, ids in edited_reviews(raw, venue.invitations.review).items() for rid in ids}
         p = parse_forum(raw, venue, review_edits=edits)
         rec = review_record(p, venue.conference, venue.year)
         dicts = {r["review_id"]: r for r in p.reviews}
@@ -57,7 +59,8 @@ def test_review_config_initial_scores_from_edit_history(key):
             else:
                 unedited += 1
                 assert r["initial_score"] == r["final_score"]
-                assert r["initial_score_source"] in ("unmodified", "edit history: first of 1 edits "
+                assert r["initial_score_source"] in ("unmodified", "unmodified since the rebuttal",
+                                                     "edit history: first of 1 edits "
                                                      f"({(edits.get(rid) or [{}])[0].get('id')})")
         # without the history (v1, or review_edits off) an edited review's initial score is null
         bare = review_record(parse_forum(copy.deepcopy(raw), venue), venue.conference, venue.year)
@@ -66,7 +69,7 @@ def test_review_config_initial_scores_from_edit_history(key):
                 assert r["initial_score"] is None
                 assert r["initial_score_source"] == "modified: edit history not crawled"
                 assert r["score_history"] == []  # unknown, not flat
-            elif r["initial_score_source"] == "unmodified":
+            elif r["initial_score_source"] in ("unmodified", "unmodified since the rebuttal"):
                 assert [(h["rating"], h["edit_id"]) for h in r["score_history"]] == [
                     (r["final_score"]["rating"], None)]
     assert edited >= 5 and unedited >= 5
