@@ -39,6 +39,8 @@ class ProgressEvent:
         eta = f", ETA {self.eta:%Y-%m-%d %H:%M} UTC" if self.eta and self.done < self.total else ""
         text = (f"[{bar}] {self.done:,}/{self.total:,} {self.stage} {self.share:.0%} "
                 f"{self.rate_per_s:.2f}/s{eta}")
+        if self.waiting_until and not (self.total or self.done):  # a reporter of waits only: no bar
+            text = self.stage
         if self.waiting_until:
             text += (f"; waiting for the OpenReview rate-limit window until {self.waiting_until:%Y-%m-%d %H:%M:%S}"
                      f" UTC{f' ({self.waiting_for})' if self.waiting_for else ''}")

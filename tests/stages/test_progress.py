@@ -77,3 +77,14 @@ def test_observations_are_recorded_while_the_step_runs():
     assert meta["progress_done"].value == 3 and meta["progress_total"].value == 3
     assert records[0].asset_observation.partition == "iclr-2024"
     assert meta["run_id"].value == result.run_id
+
+
+def test_a_reporter_of_waits_only_shows_the_wait_without_an_empty_bar():
+    from datetime import UTC, datetime
+
+    from reviewbench_assets.stages.progress import ProgressEvent
+    until = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
+    line = ProgressEvent("rate-limit waits", 0, 0, 1.0, 0.0, None, until, "429 on /notes").line()
+    assert line == ("rate-limit waits; waiting for the OpenReview rate-limit window until 2026-11-26 12:00:00 UTC"
+                    " (429 on /notes)")
+    assert "0/0" not in line and "[" not in line
