@@ -257,3 +257,30 @@ def test_attachment_ids_zip(c2, fx):
     assert single[:5] == b"%PDF-"
     with pytest.raises(OpenReviewException):
         c2.get_attachment("pdf", ids=[f"x{i}" for i in range(51)])
+
+
+def test_v2_reviews_are_released_by_the_venues_meta_invitation_edit(c2, fx):
+    """As in the real ICLR 2026 payloads (docs/openreview-api.md §1.8): each public v2 review carries
+    `<venue>/-/Edit`, its tmdate moved by that edit, a forum's reviews within seconds, before the
+    authors' first post; the edit is in the review's history (`note.id`) but not under the paper's
+    review invitation, which holds the reviewers' own edits."""
+    v24 = fx.venues["iclr-2024"]
+    released = 0
+    for sub in v24.submissions:
+        replies = v24.replies_by_forum.get(sub["id"], [])
+        reviews = [r for r in replies if r["invitations"][0].endswith("/-/Official_Review") and "everyone" in r["readers"]]
+        if not reviews:
+            continue
+        assert all(f"{V24}/-/Edit" in r["invitations"] and r["tmdate"] > r["tcdate"] for r in reviews)
+        release = [e["tcdate"] for r in reviews for e in v24.edits_by_note[r["id"]] if e["invitation"] == f"{V24}/-/Edit"]
+        assert len(release) == len(reviews) and max(release) - min(release) <= 5_000
+        authors = [r["tcdate"] for r in replies if r["signatures"][0].endswith("/Authors")]
+        assert not authors or max(release) < min(authors)
+        released += len(reviews)
+    assert released >= 50
+    review = next(r for s in v24.submissions for r in v24.replies_by_forum.get(s["id"], [])
+                  if f"{V24}/-/Edit" in r["invitations"])
+    by_note = c2.get_note_edits(note_id=review["id"])
+    assert f"{V24}/-/Edit" in {e.invitation for e in by_note}
+    by_inv = c2.get_note_edits(invitation=review["invitations"][0])
+    assert f"{V24}/-/Edit" not in {e.invitation for e in by_inv}
