@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from ocr_ray.layout.math_symbols import (
     BIG_OPERATORS,
     CMEX,
+    CMEX_PIECES,
     DELIMITERS,
     OPERATOR_NAMES,
     SIDE_LIMITS,
@@ -66,6 +67,7 @@ def glyph_atom(glyph: list) -> Atom | None:
     alphabet = font_alphabet(name)
     kind = "ord"
     code = ord(ch) - 0xE000 if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xE020 else ord(ch) if len(ch) == 1 else -1
+    code = CMEX_PIECES.get(code, code)
     if name.startswith(("CMEX", "LMMATHEXTENSION")) and 0 <= code < 0x80:
         tex = CMEX.get(code)
         if tex is None:
@@ -87,12 +89,12 @@ def glyph_atom(glyph: list) -> Atom | None:
         tex = f"{alphabet}{{{ch}}}" if alphabet in (r"\mathbf", r"\boldsymbol") else ch
     elif ch in _ACCENTS:
         tex, kind = _ACCENTS[ch], "accent"
+    elif ch == "√":  # CMSY's radical, TeX's smallest \sqrt: read before SYMBOLS, which has it as \surd
+        tex, kind = r"\sqrt", "radical"
     elif ch in SYMBOLS:
         tex = SYMBOLS[ch]
     elif ch in "()[]|/.,;:!?+-=<>'*@":
         tex = ch
-    elif ch == "√":
-        tex, kind = r"\sqrt", "radical"
     else:
         raise Unreadable(repr(ch))
     if kind == "accent":
@@ -139,8 +141,7 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
         if not atoms:
             break
         inside = [r for r in rules if r is not rule and rule.x0 - 1 <= r.x0 and r.x1 <= rule.x1 + 1]
-        radical = next((a for a in atoms if a.kind == "radical" and abs(a.x1 - rule.x0) < 2.0
-                        and abs(a.y0 - rule.y0) < 2.0), None)
+        radical = next((a for a in atoms if a.kind == "radical" and _vinculum(a, [rule])), None)
         if radical is not None:
             body, rest = _take(atoms, lambda a, r=rule, rad=radical: a is not rad and r.x0 - 1 <= a.cx <= r.x1 + 1
                                and r.y1 - 1 <= a.y0 and a.y1 <= rad.y1 + 1)
@@ -151,8 +152,10 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
             base = _main_base(body, _main_size(body))
             atoms = rest + [_union(body + [radical], rf"\sqrt{{{inner}}}", base, _main_size(body))]
             continue
-        num, rest = _take(atoms, lambda a, r=rule, reach=2.6 * size: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y1 <= r.y0 + 1.0
-                          and a.y1 >= r.y0 - reach and a.kind != "radical")
+        # a radical sign above a bar is in the numerator only with its own vinculum inside the
+        # fraction (\frac{\sqrt{s}e}{\mu}); otherwise the bar may be that radical's vinculum
+        num, rest = _take(atoms, lambda a, r=rule, reach=2.6 * size, inner=inside: r.x0 - 1 <= a.cx <= r.x1 + 1
+                          and r.y0 - reach <= a.y1 <= r.y0 + 1.0 and (a.kind != "radical" or _vinculum(a, inner)))
         den, rest = _take(rest, lambda a, r=rule, reach=2.6 * size: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y0 >= r.y1 - 1.0
                           and a.y0 <= r.y1 + reach)
         if not num or not den:
@@ -161,6 +164,10 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
         # TeX's maths axis sits a quarter em above the baseline
         atoms = rest + [_union(num + den, rf"\frac{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]
     return atoms
+
+
+def _vinculum(radical: Atom, rules: list[Rule]) -> bool:
+    return any(abs(radical.x1 - r.x0) < 2.0 and abs(radical.y0 - r.y0) < 2.0 for r in rules)
 
 
 def _limits(atoms: list[Atom], size: float) -> list[Atom]:

@@ -11,6 +11,7 @@ import unicodedata
 from typing import Any
 
 from ocr_ray.layout.math import ACCENT_GLYPHS, Unreadable, build, delimiters_balanced, glyph_atom
+from ocr_ray.layout.math_rows import split_rows
 from ocr_ray.layout.model import PageLayout, Rule
 
 UNREAD_MARK = "<!-- math: unread -->"
@@ -28,10 +29,11 @@ def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -
     glyphs = [g for ln in lines for g in ln.glyphs]
     out = []
     for band in bands(glyphs, rules):
-        tex = build(band, rules)
-        if not tex or not delimiters_balanced(tex):
-            return UNREAD_MARK
-        out.append("$$\n" + tex + "\n$$")
+        for row, row_rules in split_rows(band, rules):
+            tex = build(row, row_rules)
+            if not tex or not delimiters_balanced(tex):
+                return UNREAD_MARK
+            out.append("$$\n" + tex + "\n$$")
     return "\n\n".join(out)
 
 

@@ -1,0 +1,63 @@
+"""Display maths of real papers' shapes, typeset here with pdflatex and read back as LaTeX
+(``ocr_ray.layout.math``, ``ocr_ray.layout.math_rows``): the rows of an ``align`` whose
+fractions leave no vertical gap between them (hr-odes' derivations), CMSY's small radical inside
+a fraction, and tall ``\\left( \\right)`` drawn from CMEX pieces that PDFium reads as private-use
+characters (xai-ood's GradCAM derivation)."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from benchmarks.fulltext import math_score
+from ocr_ray.layout import compose_pages
+from ocr_ray.layout.pdftext import page_layout
+
+SOURCE = r"""
+Text before the derivation.
+\begin{align}
+\varepsilon(k+1)-\varepsilon(k) &= \left(\frac{t_{k+1}^2-t_k^2}{4}+\frac{s_{k+1}t_{k+1}-t_ks_k}{2}\right)(f(x_{k+1})-f(x^*))\\
+&\quad +\left(\frac{t_k^2}{4}+\frac{s_kt_k}{2}\right)(f(x_{k+1})-f(x_k))\\
+&\quad -\frac{1}{2}\langle v_{k+1}-v_k, x_k \rangle + \frac{\sqrt{s}e^{\alpha_t}}{\mu}\nabla f(X_t) - \frac{t_k}{2\sqrt{L}}
+\end{align}
+Text between.
+\begin{equation}
+\operatorname{mean}\left(\sum_k \left( \frac{1}{N \cdot M} \sum_i \sum_j \frac{W_{ck}}{N \cdot M} \right) F^k \right) = 0
+\end{equation}
+Text after.
+"""
+EXPECTED = [
+    r"\varepsilon(k+1)-\varepsilon(k)=(\frac{t_{k+1}^{2}-t_{k}^{2}}{4}+\frac{s_{k+1}t_{k+1}-t_{k}s_{k}}{2})(f(x_{k+1})-f(x^{\ast}))",
+    r"+(\frac{t_{k}^{2}}{4}+\frac{s_{k}t_{k}}{2})(f(x_{k+1})-f(x_{k}))",
+    r"-\frac{1}{2}\langle v_{k+1}-v_{k},x_{k}\rangle+\frac{\sqrt{s}e^{\alpha_{t}}}{\mu}\nabla f(X_{t})-\frac{t_{k}}{2\sqrt{L}}",
+    r"\mathrm{mean}(\sum_{k}(\frac{1}{N\cdot M}\sum_{i}\sum_{j}\frac{W_{ck}}{N\cdot M})F^{k})=0",
+]
+
+
+@pytest.fixture(scope="module")
+def markdown(tmp_path_factory):
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    tmp = tmp_path_factory.mktemp("math_rows")
+    (tmp / "m.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n"
+                               f"{SOURCE}\n\\end{{document}}\n")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp, check=True,
+                   capture_output=True, timeout=120)
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(tmp / "m.pdf")
+    return "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
+
+
+def test_align_rows_with_fractions_are_read_one_by_one(markdown):
+    # one $$ block per row: before, the rows' numerators and denominators interleaved by x
+    assert math_score.math_blocks(markdown) == EXPECTED
+
+
+@pytest.mark.skipif(not math_score.katex_available(), reason="KaTeX not installed (npm ci in benchmarks/fulltext/katex)")
+def test_align_rows_pass_the_katex_math_test(markdown):
+    for row in (r"+\left(\frac{t_k^2}{4}+\frac{s_kt_k}{2}\right)(f(x_{k+1})-f(x_k))",
+                r"\frac{\sqrt{s}e^{\alpha_t}}{\mu}\nabla f(X_t) - \frac{t_k}{2\sqrt{L}}",
+                r"\left(\sum_k \left( \frac{1}{N \cdot M} \sum_i \sum_j \frac{W_{ck}}{N \cdot M} \right) F^k \right)"):
+        assert math_score.score_math(markdown, {"math": row}), row
