@@ -10,7 +10,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from ocr_ray.layout.math import ACCENT_GLYPHS, Unreadable, build, delimiters_balanced, glyph_atom
+from ocr_ray.layout.math import build, delimiters_balanced
+from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, Unreadable, glyph_atom
 from ocr_ray.layout.math_rows import split_rows
 from ocr_ray.layout.model import PageLayout, Rule
 

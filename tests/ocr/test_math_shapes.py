@@ -1,8 +1,9 @@
 """Display maths of real papers' shapes, typeset here with pdflatex and read back as LaTeX
 (``ocr_ray.layout.math``, ``ocr_ray.layout.math_rows``): the rows of an ``align`` whose
 fractions leave no vertical gap between them (hr-odes' derivations), CMSY's small radical inside
-a fraction, and tall ``\\left( \\right)`` drawn from CMEX pieces that PDFium reads as private-use
-characters (xai-ood's GradCAM derivation)."""
+a fraction, tall ``\\left( \\right)`` drawn from CMEX pieces that PDFium reads as private-use
+characters (xai-ood's GradCAM derivation), and scripts of scripts (corl-noisy-reward's
+``\\pi_{\\theta_{-1}}``, cheblienet's ``L_{g^{-1}}``, offline-rl's ``\\mathbb{P}_{XT}^{(n)}``)."""
 from __future__ import annotations
 
 import shutil
@@ -26,12 +27,17 @@ Text between.
 \operatorname{mean}\left(\sum_k \left( \frac{1}{N \cdot M} \sum_i \sum_j \frac{W_{ck}}{N \cdot M} \right) F^k \right) = 0
 \end{equation}
 Text after.
+\begin{equation}
+p(l_k) = \mathbb{E}_{\tau \sim \pi_{\theta_{-1}}} [x] + (f \circ L_{g^{-1}}) + \mathbb{E}_{\mathbb{P}_{XT}^{(n)}}[y] + k_{s,\, g^{(m_s)}(h)}
+\end{equation}
 """
 EXPECTED = [
     r"\varepsilon(k+1)-\varepsilon(k)=(\frac{t_{k+1}^{2}-t_{k}^{2}}{4}+\frac{s_{k+1}t_{k+1}-t_{k}s_{k}}{2})(f(x_{k+1})-f(x^{\ast}))",
     r"+(\frac{t_{k}^{2}}{4}+\frac{s_{k}t_{k}}{2})(f(x_{k+1})-f(x_{k}))",
     r"-\frac{1}{2}\langle v_{k+1}-v_{k},x_{k}\rangle+\frac{\sqrt{s}e^{\alpha_{t}}}{\mu}\nabla f(X_{t})-\frac{t_{k}}{2\sqrt{L}}",
     r"\mathrm{mean}(\sum_{k}(\frac{1}{N\cdot M}\sum_{i}\sum_{j}\frac{W_{ck}}{N\cdot M})F^{k})=0",
+    # a script of a script is placed by its shift from its own nucleus, even at TeX's smallest size
+    r"p(l_{k})=\mathbb{E}_{\tau\sim\pi_{\theta_{-1}}}[x]+(f\circ L_{g^{-1}})+\mathbb{E}_{\mathbb{P}_{XT}^{(n)}}[y]+k_{s,g^{(m_{s})}(h)}",
 ]
 
 
@@ -50,7 +56,7 @@ def markdown(tmp_path_factory):
     return "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
 
 
-def test_align_rows_with_fractions_are_read_one_by_one(markdown):
+def test_real_paper_shapes_are_read(markdown):
     # one $$ block per row: before, the rows' numerators and denominators interleaved by x
     assert math_score.math_blocks(markdown) == EXPECTED
 
