@@ -18,6 +18,7 @@ from ocr_ray.layout.order import lines_of, xy_cut
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+\S")
 _EQ_NUMBER = re.compile(r"\s*\((\d+[a-z]?)\)$")
+_RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
 _LIGATURES = re.compile("[\ufb00-\ufb06]")
 # a footnote's mark, then its text: not "1. Author" (a numbered reference), not "82.10" (a number)
 _FOOTNOTE_MARK = re.compile(r"^([0-9]{1,2}|[*†‡§¶])\s*(?=[^\s.,:;\d])")
@@ -104,7 +105,19 @@ def _heading_level(line: Line, body: float, title_size: float | None) -> int:
 
 
 def _is_math(line: Line) -> bool:
-    return line.kind == "text" and (line.math >= 0.3 or (line.math >= 0.15 and bool(_EQ_NUMBER.search(line.text))))
+    if line.kind != "text":
+        return False
+    return line.math >= 0.3 or line.math >= 0.15 and (bool(_EQ_NUMBER.search(line.text)) or _set_apart(line))
+
+
+def _set_apart(line: Line) -> bool:
+    """A relation inset from both column edges, as TeX centres a display: a formula in bold
+    letters and roman digits (idempotent-descent's g(K) = 3K^2 - 2K^3: a quarter of its
+    characters in maths fonts) is no prose line, which starts at the column's edge or a paragraph
+    indent; a centred label in a figure (``np_det``) states no relation."""
+    width = line.right - line.left
+    return (bool(line.glyphs) and line.x0 - line.left > 0.1 * width and line.right - line.x1 > 0.1 * width
+            and bool(_RELATION.search(line.text)))
 
 
 _LINE_END_HYPHEN = re.compile(r"(\S*[^\W\d_])-$")  # the word (letters last) before a line-end hyphen
@@ -236,9 +249,11 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
         if _is_math(line) or near_math:
             if para and not math:
                 # limits above a sum are read before it: take back short lines just before
-                # (or a numerator that reaches into the formula's line)
-                while para and (para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left) or para[-1].math >= 0.15
-                                and line.y0 < para[-1].y1) and line.y0 - para[-1].y1 < 0.6 * line.size:
+                # (or a numerator that reaches into the formula's line); not a paragraph's short
+                # last line of prose, which TeX sets close above a display (abovedisplayshortskip)
+                while para and para[-1].glyphs and (para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left)
+                                                    or para[-1].math >= 0.15 and line.y0 < para[-1].y1) \
+                        and line.y0 - para[-1].y1 < 0.6 * line.size:
                     math.insert(0, para.pop())
                 flush_para = para[:]
                 para.clear()

@@ -3,7 +3,8 @@
 fractions leave no vertical gap between them (hr-odes' derivations), CMSY's small radical inside
 a fraction, tall ``\\left( \\right)`` drawn from CMEX pieces that PDFium reads as private-use
 characters (xai-ood's GradCAM derivation), and scripts of scripts (corl-noisy-reward's
-``\\pi_{\\theta_{-1}}``, cheblienet's ``L_{g^{-1}}``, offline-rl's ``\\mathbb{P}_{XT}^{(n)}``)."""
+``\\pi_{\\theta_{-1}}``, cheblienet's ``L_{g^{-1}}``, offline-rl's ``\\mathbb{P}_{XT}^{(n)}``), and an
+unnumbered display of bold letters told from prose by being centred (idempotent-descent)."""
 from __future__ import annotations
 
 import shutil
@@ -30,6 +31,11 @@ Text after.
 \begin{equation}
 p(l_k) = \mathbb{E}_{\tau \sim \pi_{\theta_{-1}}} [x] + (f \circ L_{g^{-1}}) + \mathbb{E}_{\mathbb{P}_{XT}^{(n)}}[y] + k_{s,\, g^{(m_s)}(h)}
 \end{equation}
+Since the matrix is block-diagonal, the equation can be written for its blocks, and the blocks of
+the Jordan form satisfy the same corrector equation as the matrix itself:
+\[
+\mathbf{J} = 3\mathbf{J}^2 - 2\mathbf{J}^3 .
+\]
 """
 EXPECTED = [
     r"\varepsilon(k+1)-\varepsilon(k)=(\frac{t_{k+1}^{2}-t_{k}^{2}}{4}+\frac{s_{k+1}t_{k+1}-t_{k}s_{k}}{2})(f(x_{k+1})-f(x^{\ast}))",
@@ -38,6 +44,9 @@ EXPECTED = [
     r"\mathrm{mean}(\sum_{k}(\frac{1}{N\cdot M}\sum_{i}\sum_{j}\frac{W_{ck}}{N\cdot M})F^{k})=0",
     # a script of a script is placed by its shift from its own nucleus, even at TeX's smallest size
     r"p(l_{k})=\mathbb{E}_{\tau\sim\pi_{\theta_{-1}}}[x]+(f\circ L_{g^{-1}})+\mathbb{E}_{\mathbb{P}_{XT}^{(n)}}[y]+k_{s,g^{(m_{s})}(h)}",
+    # an unnumbered display in bold letters and roman digits (a quarter of it in maths fonts): a
+    # display all the same, centred (idempotent-descent's corrector)
+    r"\mathbf{J}=3\mathbf{J}^{2}-2\mathbf{J}^{3}.",
 ]
 
 
