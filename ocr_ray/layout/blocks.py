@@ -104,8 +104,14 @@ def _heading_level(line: Line, body: float, title_size: float | None) -> int:
     return 0
 
 
-def _is_math(line: Line) -> bool:
+def _is_math(line: Line, text_layer: bool = False) -> bool:
     if line.kind != "text":
+        return False
+    if text_layer and line.glyphs is None and line.x0 - line.left < line.size and line.right - line.x1 < line.size \
+            and not _EQ_NUMBER.search(line.text):
+        # a line of the column's full width with a fragment of prose in it (no maths glyphs kept)
+        # is prose dense with inline maths (dynamic-gqa: "{W_Q^h}_{h=1}^H ... ⊂ R^{d×d_h} and
+        # W_O ∈ ..."), not a display, which TeX centres (or fills up to its number)
         return False
     return line.math >= 0.3 or line.math >= 0.15 and (bool(_EQ_NUMBER.search(line.text)) or _set_apart(line))
 
@@ -246,7 +252,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
         near_math = math and ((line.y0 - math[-1].y1 < 0.6 * line.size and (
             line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15))
             or (_EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math)))
-        if _is_math(line) or near_math:
+        if _is_math(line, page.source == "text-layer") or near_math:
             if para and not math:
                 # limits above a sum are read before it: take back short lines just before
                 # (or a numerator that reaches into the formula's line); not a paragraph's short

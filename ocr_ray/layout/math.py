@@ -146,6 +146,14 @@ def _accents(atoms: list[Atom]) -> list[Atom] | None:
         if not under:
             return None
         target = min(under, key=lambda a: a.y0 - acc.y1)
+        # a wide accent spans what it is over, scripts included (\widehat{d_p}: TeX picks the
+        # widest hat that fits the nucleus, so a hat over d alone ends before d's subscript)
+        covered = [a for a in rest if acc.tex.startswith(r"\wide") and acc.x0 - 0.5 <= a.cx <= acc.x1 + 0.5
+                   and a.y0 >= acc.y0 and a.y0 - acc.y1 < 1.2 * a.size]
+        if target in covered and len(covered) > 1:
+            box = _union(covered, f"{acc.tex}{{{_row(covered, [])}}}", target.base, target.size, "ord")
+            rest = [box if a is target else a for a in rest if a is target or a not in covered]
+            continue
         target.tex = f"{acc.tex}{{{target.tex}}}"
         if target.kind == "roman":
             target.kind = "ord"

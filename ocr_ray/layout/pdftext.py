@@ -108,6 +108,9 @@ class _Builder:
                 and self.chars[-1].isalpha():
             self.unit += ch  # another letter of the same glyph: a ligature
             self.chars[-1] = _LIGATURES.get(self.unit, self.unit)
+            # each letter keeps its index: the maths glyphs then spell the fragment's text ("fixed"
+            # in a subscript), which the math builder checks before it trusts them
+            self.glyphs.append(index)
             return
         self.unit = ch
         self.last_box = box

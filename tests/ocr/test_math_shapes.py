@@ -4,7 +4,9 @@ fractions leave no vertical gap between them (hr-odes' derivations), CMSY's smal
 a fraction, tall ``\\left( \\right)`` drawn from CMEX pieces that PDFium reads as private-use
 characters (xai-ood's GradCAM derivation), and scripts of scripts (corl-noisy-reward's
 ``\\pi_{\\theta_{-1}}``, cheblienet's ``L_{g^{-1}}``, offline-rl's ``\\mathbb{P}_{XT}^{(n)}``), and an
-unnumbered display of bold letters told from prose by being centred (idempotent-descent)."""
+unnumbered display of bold letters told from prose by being centred (idempotent-descent), a wide
+hat over a subscripted letter (cryoem), a ligature in a formula (riff's ``P_{\\text{fixed}}``); and
+a line of prose dense with inline maths kept out of the display below it (dynamic-gqa)."""
 from __future__ import annotations
 
 import shutil
@@ -36,6 +38,10 @@ the Jordan form satisfy the same corrector equation as the matrix itself:
 \[
 \mathbf{J} = 3\mathbf{J}^2 - 2\mathbf{J}^3 .
 \]
+The orientation distance is learnt, and the posterior coefficients take the ratio
+\begin{equation}
+\widehat{d_p} = \arg\min_{d_p} L + s(z), \quad s(z) = \frac{P_{\theta}(z|x)}{P_{\text{fixed}}(z|x)}
+\end{equation}
 """
 EXPECTED = [
     r"\varepsilon(k+1)-\varepsilon(k)=(\frac{t_{k+1}^{2}-t_{k}^{2}}{4}+\frac{s_{k+1}t_{k+1}-t_{k}s_{k}}{2})(f(x_{k+1})-f(x^{\ast}))",
@@ -47,6 +53,8 @@ EXPECTED = [
     # an unnumbered display in bold letters and roman digits (a quarter of it in maths fonts): a
     # display all the same, centred (idempotent-descent's corrector)
     r"\mathbf{J}=3\mathbf{J}^{2}-2\mathbf{J}^{3}.",
+    # a wide hat over a letter and its subscript; a ligature (the "fi" of \text{fixed}) in a formula
+    r"\widehat{d_{p}}=\operatorname{argmin}_{d_{p}}L+s(z),s(z)=\frac{P_{\theta}(z|x)}{P_{\mathrm{fixed}}(z|x)} \tag{6}",
 ]
 
 
@@ -76,3 +84,22 @@ def test_align_rows_pass_the_katex_math_test(markdown):
                 r"\frac{\sqrt{s}e^{\alpha_t}}{\mu}\nabla f(X_t) - \frac{t_k}{2\sqrt{L}}",
                 r"\left(\sum_k \left( \frac{1}{N \cdot M} \sum_i \sum_j \frac{W_{ck}}{N \cdot M} \right) F^k \right)"):
         assert math_score.score_math(markdown, {"math": row}), row
+
+
+def test_a_full_width_line_of_prose_with_inline_maths_is_no_display():
+    from ocr_ray.layout.blocks import page_blocks
+    from ocr_ray.layout.model import Fragment, PageLayout
+
+    # dynamic-gqa's Definition 3.1: a third of the line in maths fonts, a run of prose in it (no
+    # glyphs kept), the column's full width; the display below is centred
+    prose = Fragment(72, 395, 540, 409, "[G]. Grouped attention with parameters {Wh Q} H h=1 ⊂ R d×dh computes,",
+                     10, math=0.36)
+    glyphs = [["Q", 183, 428, 191, 438, 438, 10, "CMMI10"], ["=", 195, 431, 202, 434, 438, 10, "CMR10"],
+              ["X", 206, 428, 214, 438, 438, 10, "CMMI10"]]
+    display = Fragment(183, 426, 214, 441, "Q = X", 10, math=1.0, glyphs=glyphs)
+    page = PageLayout(612, 792, [Fragment(72, 383, 540, 393, "Fix a number of groups and a surjective group map,", 10),
+                                 prose, display, Fragment(72, 469, 540, 480, "where M is the attention mask of it all.", 10)])
+    out = page_blocks(page, 10, first_page=False)
+    assert "$$\nQ=X\n$$" in out
+    assert not any("unread" in b for b in out) and any("Grouped attention with parameters" in b and "$$" not in b
+                                                        for b in out)
