@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ocr_ray.layout.hyphenation import hyphenation_point
-from ocr_ray.layout.math_hook import UNREAD_MARK, display_math
+from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_glyphs
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.order import lines_of, xy_cut
 
@@ -58,7 +58,7 @@ def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
                 all(f.bold for f in frags if len(f.text) > 1) or main.bold and len(frags) == 1,
                 sum(f.math * len(f.text) for f in frags) / chars,
                 "table" if any(f.kind == "table" for f in frags) else "text", *edges,
-                [g for f in frags for g in f.glyphs] if all(f.glyphs for f in frags) else None)
+                line_glyphs(frags))
 
 
 def page_lines(page: PageLayout) -> list[Line]:
@@ -107,7 +107,7 @@ def _heading_level(line: Line, body: float, title_size: float | None) -> int:
 def _is_math(line: Line, text_layer: bool = False) -> bool:
     if line.kind != "text":
         return False
-    if text_layer and line.glyphs is None and line.x0 - line.left < line.size and line.right - line.x1 < line.size \
+    if text_layer and has_prose(line.glyphs) and line.x0 - line.left < line.size and line.right - line.x1 < line.size \
             and not _EQ_NUMBER.search(line.text):
         # a line of the column's full width with a fragment of prose in it (no maths glyphs kept)
         # is prose dense with inline maths (dynamic-gqa: "{W_Q^h}_{h=1}^H ... ⊂ R^{d×d_h} and

@@ -5,8 +5,9 @@ a fraction, tall ``\\left( \\right)`` drawn from CMEX pieces that PDFium reads a
 characters (xai-ood's GradCAM derivation), and scripts of scripts (corl-noisy-reward's
 ``\\pi_{\\theta_{-1}}``, cheblienet's ``L_{g^{-1}}``, offline-rl's ``\\mathbb{P}_{XT}^{(n)}``), and an
 unnumbered display of bold letters told from prose by being centred (idempotent-descent), a wide
-hat over a subscripted letter (cryoem), a ligature in a formula (riff's ``P_{\\text{fixed}}``); and
-a line of prose dense with inline maths kept out of the display below it (dynamic-gqa)."""
+hat over a subscripted letter (cryoem), a ligature in a formula (riff's ``P_{\\text{fixed}}``); a
+line of prose dense with inline maths kept out of the display below it (dynamic-gqa); and words of
+the text font read with the formula they are in (offline-rl's ``\\text{linear CKA} = ...``)."""
 from __future__ import annotations
 
 import shutil
@@ -103,3 +104,22 @@ def test_a_full_width_line_of_prose_with_inline_maths_is_no_display():
     assert "$$\nQ=X\n$$" in out
     assert not any("unread" in b for b in out) and any("Grouped attention with parameters" in b and "$$" not in b
                                                         for b in out)
+
+
+def test_a_word_of_the_text_font_in_a_formula_is_read_with_it():
+    from ocr_ray.layout.blocks import page_blocks
+    from ocr_ray.layout.model import Fragment, PageLayout
+
+    # offline-rl's "linear CKA = ||Y^T X||_F": "linear CKA =" is set in the text font and, with
+    # less than 15% maths characters, keeps no glyphs; the rest of the line does
+    words = Fragment(230, 636, 281, 646, "linear CKA =", 10, math=0.08)
+    glyphs = [["|", 284, 634, 286, 648, 644, 10, "CMSY10"], ["Y", 287, 637, 294, 644, 644, 10, "CMMI10"],
+              ["|", 296, 634, 298, 648, 644, 10, "CMSY10"], ["F", 299, 644, 303, 649, 646, 7, "CMMI7"]]
+    formula = Fragment(284, 634, 303, 649, "|Y| F", 10, math=1.0, glyphs=glyphs)
+    prose = Fragment(108, 613, 379, 623, "are kernels. Particularly, linear CKA is defined as follows:", 10)
+    page = PageLayout(612, 792, [prose, words, formula, Fragment(108, 658, 483, 668, "where the norm is the one of F.", 10)])
+    out = page_blocks(page, 10, first_page=False)
+    assert "$$\n\\mathrm{linear}\\mathrm{CKA}=|Y|_{F}\n$$" in out, out
+    # a phrase of prose beside the maths is a line of text, not a formula
+    words.text = "we get from it ="
+    assert not any("mathrm" in b for b in page_blocks(page, 10, first_page=False))
