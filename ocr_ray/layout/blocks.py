@@ -252,7 +252,10 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
         near_math = math and ((line.y0 - math[-1].y1 < 0.6 * line.size and (
             line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15))
             or (_EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math)))
-        if _is_math(line, page.source == "text-layer") or near_math:
+        # a formula numbered beside it (its number a line of its own at its height, right after)
+        numbered = (line.math >= 0.15 and i + 1 < len(lines) and _EQ_NUMBER.fullmatch(" " + lines[i + 1].text)
+                    and lines[i + 1].y0 < line.cy < lines[i + 1].y1 and line.kind == "text")
+        if _is_math(line, page.source == "text-layer") or near_math or numbered:
             if para and not math:
                 # limits above a sum are read before it: take back short lines just before
                 # (or a numerator that reaches into the formula's line); not a paragraph's short

@@ -160,6 +160,19 @@ def _accents(atoms: list[Atom]) -> list[Atom] | None:
     return rest
 
 
+def _colon_equals(atoms: list[Atom]) -> list[Atom]:
+    """A colon raised onto the maths axis right before "=" is mathtools' \\coloneqq (a plain ":="
+    sets the colon on the baseline, 0.35 pt lower at 10 pt)."""
+    colons = [a for a in atoms if a.tex == ":"]
+    for colon in colons:
+        eq = next((a for a in atoms if a.tex == "=" and 0 <= a.x0 - colon.x1 < 0.2 * a.size
+                   and colon.base < a.base - 0.025 * a.size), None)
+        if eq is not None:
+            atoms = [a for a in atoms if a is not colon and a is not eq] + [_union([colon, eq], r"\coloneqq", eq.base,
+                                                                                   eq.size, "ord")]
+    return atoms
+
+
 def _stacked_pieces(atoms: list[Atom]) -> list[Atom]:
     """A tall delimiter drawn as a column of one CMEX glyph (``\\left|``: "|" over "|") -> one."""
     out: list[Atom] = []
@@ -311,7 +324,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
-    atoms = _accents(_words(_stacked_pieces(atoms)))
+    atoms = _accents(_words(_colon_equals(_stacked_pieces(atoms))))
     if atoms is None:
         return None
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)

@@ -7,7 +7,8 @@ characters (xai-ood's GradCAM derivation), and scripts of scripts (corl-noisy-re
 unnumbered display of bold letters told from prose by being centred (idempotent-descent), a wide
 hat over a subscripted letter (cryoem), a ligature in a formula (riff's ``P_{\\text{fixed}}``); a
 line of prose dense with inline maths kept out of the display below it (dynamic-gqa); and words of
-the text font read with the formula they are in (offline-rl's ``\\text{linear CKA} = ...``)."""
+the text font read with the formula they are in (offline-rl's ``\\text{linear CKA} = ...``);
+mathtools' ``\\coloneqq`` (dynamic-gqa) and a formula numbered on a line of its own (moebias)."""
 from __future__ import annotations
 
 import shutil
@@ -43,6 +44,10 @@ The orientation distance is learnt, and the posterior coefficients take the rati
 \begin{equation}
 \widehat{d_p} = \arg\min_{d_p} L + s(z), \quad s(z) = \frac{P_{\theta}(z|x)}{P_{\text{fixed}}(z|x)}
 \end{equation}
+where the keys and values a query reads are
+\[
+\kappa_h(s) \coloneqq k_{s,\, g(h)}, \qquad \nu_h(s) := v_{s,\, g(h)} .
+\]
 """
 EXPECTED = [
     r"\varepsilon(k+1)-\varepsilon(k)=(\frac{t_{k+1}^{2}-t_{k}^{2}}{4}+\frac{s_{k+1}t_{k+1}-t_{k}s_{k}}{2})(f(x_{k+1})-f(x^{\ast}))",
@@ -55,7 +60,9 @@ EXPECTED = [
     # display all the same, centred (idempotent-descent's corrector)
     r"\mathbf{J}=3\mathbf{J}^{2}-2\mathbf{J}^{3}.",
     # a wide hat over a letter and its subscript; a ligature (the "fi" of \text{fixed}) in a formula
-    r"\widehat{d_{p}}=\operatorname{argmin}_{d_{p}}L+s(z),s(z)=\frac{P_{\theta}(z|x)}{P_{\mathrm{fixed}}(z|x)} \tag{6}",
+    r"\widehat{d_{p}}=\operatorname{argmin}_{d_{p}}L+s(z),s(z)=\frac{P_{\theta}(z|x)}{P_{\mathrm{fixed}}(z|x)}",
+    # mathtools' \coloneqq raises its colon onto the axis; a plain ":=" sets it on the baseline
+    r"\kappa_{h}(s)\coloneqq k_{s,g(h)},\nu_{h}(s):=v_{s,g(h)}.",
 ]
 
 
@@ -64,7 +71,7 @@ def markdown(tmp_path_factory):
     if shutil.which("pdflatex") is None:
         pytest.skip("pdflatex not installed")
     tmp = tmp_path_factory.mktemp("math_rows")
-    (tmp / "m.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n"
+    (tmp / "m.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb,mathtools}\n\\begin{document}\n"
                                f"{SOURCE}\n\\end{{document}}\n")
     subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp, check=True,
                    capture_output=True, timeout=120)
@@ -123,3 +130,23 @@ def test_a_word_of_the_text_font_in_a_formula_is_read_with_it():
     # a phrase of prose beside the maths is a line of text, not a formula
     words.text = "we get from it ="
     assert not any("mathrm" in b for b in page_blocks(page, 10, first_page=False))
+
+
+def test_a_formula_numbered_beside_it_is_a_display():
+    from ocr_ray.layout.blocks import page_blocks
+    from ocr_ray.layout.model import Fragment, PageLayout
+
+    # moebias' (5): L_aux(phi) = N_e . CV(f)^2, under 0.3 of it in maths fonts, its number a line
+    # of its own at its height right after it
+    glyphs = [["L", 257, 389, 264, 397, 397, 10, "CMSY10"], ["=", 270, 392, 277, 395, 397, 10, "CMR10"],
+              ["N", 281, 389, 289, 397, 397, 10, "CMMI10"], ["C", 300, 389, 307, 397, 397, 10, "NIMBUSROMNO9L-REGU"],
+              ["V", 307, 389, 314, 397, 397, 10, "NIMBUSROMNO9L-REGU"], ["f", 316, 389, 320, 397, 397, 10, "CMBX10"]]
+    formula = Fragment(257, 388, 354, 400, "L = N CVf", 10, math=0.29, glyphs=glyphs)
+    page = PageLayout(612, 792, [Fragment(72, 366, 540, 375, "experts are ever chosen, we introduce a balancing loss.", 10),
+                                 Fragment(72, 378, 115, 387, "we define:", 10), formula,
+                                 Fragment(527, 390, 540, 400, "(5)", 10, glyphs=[[c, 527 + 4 * k, 390, 531 + 4 * k, 400, 397,
+                                                                                  10, "NIMBUSROMNO9L-REGU"]
+                                                                                 for k, c in enumerate("(5)")]),
+                                 Fragment(72, 408, 540, 419, "where f is the average routing probability of an expert.", 10)])
+    out = page_blocks(page, 10, first_page=False)
+    assert "$$\n\\mathcal{L}=N\\mathrm{CV}\\mathbf{f} \\tag{5}\n$$" in out, out
