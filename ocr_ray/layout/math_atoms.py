@@ -7,12 +7,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ocr_ray.layout.math_symbols import BIG_OPERATORS, CMEX, CMEX_PIECES, SYMBOLS, font_alphabet
+from ocr_ray.layout.math_symbols import (
+    BIG_OPERATORS,
+    CMEX,
+    CMEX_PIECES,
+    DELIMITERS,
+    MATHABX_FONTS,
+    SYMBOLS,
+    font_alphabet,
+    mathabx_tex,
+)
 
 # accents TeX draws as a glyph of their own above the letter
 _ACCENTS = {"ˆ": r"\hat", "^": r"\hat", "˜": r"\tilde", "~": r"\tilde", "¯": r"\bar", "˙": r"\dot",
             "¨": r"\ddot", "ˇ": r"\check", "´": r"\acute", "`": r"\grave", "˘": r"\breve", "⃗": r"\vec"}
 ACCENT_GLYPHS = frozenset(_ACCENTS) | {"\u02dc", "\u00af", "\u02d9", "\u00a8"}
+# accents a maths font draws as glyphs of their own (mathabx: \dot in mathb, \widehat in mathx)
+_ACCENT_COMMANDS = frozenset(_ACCENTS.values()) | {r"\widehat", r"\widetilde", r"\widecheck", r"\ring", r"\dddot",
+                                                   r"\ddddot"}
 
 
 class Unreadable(Exception):
@@ -43,7 +55,17 @@ def glyph_atom(glyph: list) -> Atom | None:
     kind = "ord"
     code = ord(ch) - 0xE000 if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xE020 else ord(ch) if len(ch) == 1 else -1
     code = CMEX_PIECES.get(code, code)
-    if name.startswith(("CMEX", "LMMATHEXTENSION")) and 0 <= code < 0x80:
+    if name.startswith(MATHABX_FONTS):
+        tex = mathabx_tex(name, ch)
+        if tex is None:
+            raise Unreadable(f"mathabx {ch!r}")
+        if not tex:
+            return None  # a piece of a tall delimiter
+        if tex == r"\sqrt":
+            kind = "radical"
+        elif tex in _ACCENT_COMMANDS:
+            kind = "accent"
+    elif name.startswith(("CMEX", "LMMATHEXTENSION")) and 0 <= code < 0x80:
         tex = CMEX.get(code)
         if tex is None:
             raise Unreadable(f"cmex {ord(ch):#x}")
@@ -76,7 +98,8 @@ def glyph_atom(glyph: list) -> Atom | None:
         return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
     if tex in BIG_OPERATORS:
         kind = "op"
-    elif kind == "ord" and name.startswith(("CMEX", "LMMATHEXTENSION")):
+    elif kind == "ord" and (name.startswith(("CMEX", "LMMATHEXTENSION")) or name.startswith("TEX-MATHX")
+                            and tex in DELIMITERS):
         kind = "delim"
     if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
         tex = rf"\boldsymbol{{{tex}}}"

@@ -30,7 +30,7 @@ CHAIN = 0.25
 ROW_GAP = 1.1
 # TeX's maths axis above the baseline (em; cmsy10's axis_height is 2.5 pt)
 AXIS = 0.25
-_EXTENSION_FONTS = ("CMEX", "LMMATHEXTENSION")
+_EXTENSION_FONTS = ("CMEX", "LMMATHEXTENSION", "TEX-MATHX")
 _RADICAL_CODES = {"p", "q", "r", "s", "t", "\u221a"}
 
 

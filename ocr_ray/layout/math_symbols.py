@@ -7,6 +7,10 @@ layout: TeXbook appendix F, ``cmex10.tfm``).
 """
 from __future__ import annotations
 
+import json
+from functools import cache
+from pathlib import Path
+
 # Unicode symbol -> LaTeX command (KaTeX knows all of them)
 SYMBOLS = {
     "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ϵ": r"\epsilon", "ε": r"\varepsilon",
@@ -101,3 +105,22 @@ def font_alphabet(font: str) -> str:
     if name.startswith(("CMMI", "TXMI", "PXMI", "LMMATH", "CMEX", "MSAM")) or "ITALIC" in name:
         return ""
     return "rm"
+
+
+# mathabx's fonts (TeX-matha, -mathb, -mathx): their ToUnicode map names T1 text characters ("“"
+# for "="); ``data/mathabx.json`` (scripts/gen_mathabx_table.py) undoes it: character -> font
+# code -> the LaTeX that mathabx.dcl declares there ("" for a piece of a tall delimiter)
+MATHABX_FONTS = ("TEX-MATHA", "TEX-MATHB", "TEX-MATHX")
+
+
+@cache
+def _mathabx() -> dict:
+    return json.loads((Path(__file__).parent / "data" / "mathabx.json").read_text())
+
+
+def mathabx_tex(font: str, ch: str) -> str | None:
+    """The LaTeX of a mathabx glyph ("" for a delimiter piece), None if the table has no reading."""
+    table = _mathabx()
+    code = table["unicode_to_code"].get(ch)
+    family = "math" + font[len("TEX-MATH"):len("TEX-MATH") + 1].lower()
+    return None if code is None else table["fonts"].get(family, {}).get(str(code))

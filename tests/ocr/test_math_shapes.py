@@ -8,7 +8,8 @@ unnumbered display of bold letters told from prose by being centred (idempotent-
 hat over a subscripted letter (cryoem), a ligature in a formula (riff's ``P_{\\text{fixed}}``); a
 line of prose dense with inline maths kept out of the display below it (dynamic-gqa); and words of
 the text font read with the formula they are in (offline-rl's ``\\text{linear CKA} = ...``);
-mathtools' ``\\coloneqq`` (dynamic-gqa) and a formula numbered on a line of its own (moebias)."""
+mathtools' ``\\coloneqq`` (dynamic-gqa); a formula numbered on a line of its own (moebias); and
+mathabx's fonts, read back from the T1 glyph names they carry (rnn-extrapolation)."""
 from __future__ import annotations
 
 import shutil
@@ -150,3 +151,25 @@ def test_a_formula_numbered_beside_it_is_a_display():
                                  Fragment(72, 408, 540, 419, "where f is the average routing probability of an expert.", 10)])
     out = page_blocks(page, 10, first_page=False)
     assert "$$\n\\mathcal{L}=N\\mathrm{CV}\\mathbf{f} \\tag{5}\n$$" in out, out
+
+
+def test_mathabx_fonts_are_read_back_from_their_t1_placeholders(tmp_path):
+    # rnn-extrapolation sets its maths in mathabx, whose fonts name T1 text glyphs: the text layer
+    # reads "“" for "=", "p" for "(", "ÿ" for the sum, "9" for a dot accent
+    if shutil.which("pdflatex") is None or subprocess.run(["kpsewhich", "mathabx.sty"], capture_output=True,
+                                                             text=True).stdout.strip() == "":
+        pytest.skip("pdflatex or mathabx not installed")
+    (tmp_path / "m.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{amsmath}\n\\usepackage{mathabx}\n\\usepackage{bm}\n\\begin{document}\n"
+        "Text before the formula.\n\\begin{equation}\n\\dot{\\alpha} = 2 {\\bm{B}}^\\top \\left(- \\sum_{i=0}^{k-1} "
+        "\\nabla \\ell_i ({\\bm{A}}^\\top)^i {\\bm{C}}^\\top \\right) \\geq 1.5\\sqrt{n}, \\quad x \\sim \\mathcal{D}\n"
+        "\\end{equation}\nText after.\n\\end{document}\n")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp_path, check=True,
+                   capture_output=True, timeout=120)
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(tmp_path / "m.pdf")
+    markdown = "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
+    assert math_score.math_blocks(markdown) == [
+        r"\dot{\alpha}=2\boldsymbol{B}^{\top}(-\sum_{i=0}^{k-1}\nabla\ell_{i}(\boldsymbol{A}^{\top})^{i}\boldsymbol{C}^{\top})"
+        r"\ge1.5\sqrt{n},x\sim\mathcal{D} \tag{1}"]
