@@ -30,7 +30,7 @@ for name, hexes in re.findall(r"\\pdfglyphtounicode\{([^}]+)\}\{([0-9A-F ]+)\}",
 unicode_to_code = {}
 for code, name in names.items():
     u = g2u.get(name) or (name if len(name) == 1 else None)
-    if u and len(u) == 1 and u not in unicode_to_code:
+    if u and u not in unicode_to_code:  # (a ligature name gives several letters: "fi")
         unicode_to_code[u] = code
 
 # code -> command, per font

@@ -313,9 +313,22 @@ def _tag(glyphs: list[list]) -> tuple[list[list], str]:
     return glyphs, ""
 
 
+def _ligatures(glyphs: list[list]) -> list[list]:
+    """Letters that share one box are one glyph, a ligature ("fi"): in a maths font its name may
+    stand for a symbol (mathabx's mathx draws a tall bracket's top under the name "fi")."""
+    out: list[list] = []
+    for g in glyphs:
+        last = out[-1] if out else None
+        if last is not None and g[1:5] == last[1:5] and g[0].isalpha() and last[0].isalpha() and g[7] == last[7]:
+            out[-1] = [last[0] + g[0], *last[1:]]
+            continue
+        out.append(g)
+    return out
+
+
 def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     """LaTeX of a formula's glyphs (with its tag as ``\\tag{n}``), or None if unreadable."""
-    glyphs, tag = _tag(glyphs)
+    glyphs, tag = _tag(_ligatures(glyphs))
     if not glyphs:
         return None
     try:

@@ -155,15 +155,17 @@ def test_a_formula_numbered_beside_it_is_a_display():
 
 def test_mathabx_fonts_are_read_back_from_their_t1_placeholders(tmp_path):
     # rnn-extrapolation sets its maths in mathabx, whose fonts name T1 text glyphs: the text layer
-    # reads "“" for "=", "p" for "(", "ÿ" for the sum, "9" for a dot accent
+    # reads "“" for "=", "p" for "(", "ÿ" for the sum, "9" for a dot accent, the ligature "fi" for
+    # the top of a tall "]"
     if shutil.which("pdflatex") is None or subprocess.run(["kpsewhich", "mathabx.sty"], capture_output=True,
                                                              text=True).stdout.strip() == "":
         pytest.skip("pdflatex or mathabx not installed")
     (tmp_path / "m.tex").write_text(
         "\\documentclass{article}\n\\usepackage{amsmath}\n\\usepackage{mathabx}\n\\usepackage{bm}\n\\begin{document}\n"
-        "Text before the formula.\n\\begin{equation}\n\\dot{\\alpha} = 2 {\\bm{B}}^\\top \\left(- \\sum_{i=0}^{k-1} "
-        "\\nabla \\ell_i ({\\bm{A}}^\\top)^i {\\bm{C}}^\\top \\right) \\geq 1.5\\sqrt{n}, \\quad x \\sim \\mathcal{D}\n"
-        "\\end{equation}\nText after.\n\\end{document}\n")
+        "Text before the formula.\n\\[\n\\dot{\\alpha} = 2 {\\bm{B}}^\\top \\left[ \\left( \\sum_{i=0}^{k-1} "
+        "{\\bm{C}}{\\bm{A}}^{i}{\\bm{B}} x_{k-1-i} - \\sum_{j=0}^{k-1} w_j x_{k-1-j} \\right)^2 \\right] \\geq 1.5\\sqrt{n} "
+        "\\sim \\mathcal{D}\n"
+        "\\]\nText after.\n\\end{document}\n")
     subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp_path, check=True,
                    capture_output=True, timeout=120)
     import pypdfium2
@@ -171,5 +173,5 @@ def test_mathabx_fonts_are_read_back_from_their_t1_placeholders(tmp_path):
     doc = pypdfium2.PdfDocument(tmp_path / "m.pdf")
     markdown = "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
     assert math_score.math_blocks(markdown) == [
-        r"\dot{\alpha}=2\boldsymbol{B}^{\top}(-\sum_{i=0}^{k-1}\nabla\ell_{i}(\boldsymbol{A}^{\top})^{i}\boldsymbol{C}^{\top})"
-        r"\ge1.5\sqrt{n},x\sim\mathcal{D} \tag{1}"]
+        r"\dot{\alpha}=2\boldsymbol{B}^{\top}[(\sum_{i=0}^{k-1}\boldsymbol{C}\boldsymbol{A}^{i}\boldsymbol{B}x_{k-1-i}-\sum_{j=0}^{k-1}"
+        r"w_{j}x_{k-1-j})^{2}]\ge1.5\sqrt{n}\sim\mathcal{D}"]
