@@ -12,12 +12,13 @@ import unicodedata
 from dataclasses import dataclass
 
 from ocr_ray.layout.hyphenation import hyphenation_point
-from ocr_ray.layout.math_hook import UNREAD_MARK, display_math
+from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_glyphs
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.order import lines_of, xy_cut
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+\S")
 _EQ_NUMBER = re.compile(r"\s*\((\d+[a-z]?)\)$")
+_RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
 _LIGATURES = re.compile("[\ufb00-\ufb06]")
 # a footnote's mark, then its text: not "1. Author" (a numbered reference), not "82.10" (a number)
 _FOOTNOTE_MARK = re.compile(r"^([0-9]{1,2}|[*†‡§¶])\s*(?=[^\s.,:;\d])")
@@ -57,7 +58,7 @@ def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
                 all(f.bold for f in frags if len(f.text) > 1) or main.bold and len(frags) == 1,
                 sum(f.math * len(f.text) for f in frags) / chars,
                 "table" if any(f.kind == "table" for f in frags) else "text", *edges,
-                [g for f in frags for g in f.glyphs] if all(f.glyphs for f in frags) else None)
+                line_glyphs(frags))
 
 
 def page_lines(page: PageLayout) -> list[Line]:
@@ -103,8 +104,26 @@ def _heading_level(line: Line, body: float, title_size: float | None) -> int:
     return 0
 
 
-def _is_math(line: Line) -> bool:
-    return line.kind == "text" and (line.math >= 0.3 or (line.math >= 0.15 and bool(_EQ_NUMBER.search(line.text))))
+def _is_math(line: Line, text_layer: bool = False) -> bool:
+    if line.kind != "text":
+        return False
+    if text_layer and has_prose(line.glyphs) and line.x0 - line.left < line.size and line.right - line.x1 < line.size \
+            and not _EQ_NUMBER.search(line.text):
+        # a line of the column's full width with a fragment of prose in it (no maths glyphs kept)
+        # is prose dense with inline maths (dynamic-gqa: "{W_Q^h}_{h=1}^H ... ⊂ R^{d×d_h} and
+        # W_O ∈ ..."), not a display, which TeX centres (or fills up to its number)
+        return False
+    return line.math >= 0.3 or line.math >= 0.15 and (bool(_EQ_NUMBER.search(line.text)) or _set_apart(line))
+
+
+def _set_apart(line: Line) -> bool:
+    """A relation inset from both column edges, as TeX centres a display: a formula in bold
+    letters and roman digits (idempotent-descent's g(K) = 3K^2 - 2K^3: a quarter of its
+    characters in maths fonts) is no prose line, which starts at the column's edge or a paragraph
+    indent; a centred label in a figure (``np_det``) states no relation."""
+    width = line.right - line.left
+    return (bool(line.glyphs) and line.x0 - line.left > 0.1 * width and line.right - line.x1 > 0.1 * width
+            and bool(_RELATION.search(line.text)))
 
 
 _LINE_END_HYPHEN = re.compile(r"(\S*[^\W\d_])-$")  # the word (letters last) before a line-end hyphen
@@ -233,12 +252,17 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
         near_math = math and ((line.y0 - math[-1].y1 < 0.6 * line.size and (
             line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15))
             or (_EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math)))
-        if _is_math(line) or near_math:
+        # a formula numbered beside it (its number a line of its own at its height, right after)
+        numbered = (line.math >= 0.15 and i + 1 < len(lines) and _EQ_NUMBER.fullmatch(" " + lines[i + 1].text)
+                    and lines[i + 1].y0 < line.cy < lines[i + 1].y1 and line.kind == "text")
+        if _is_math(line, page.source == "text-layer") or near_math or numbered:
             if para and not math:
                 # limits above a sum are read before it: take back short lines just before
-                # (or a numerator that reaches into the formula's line)
-                while para and (para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left) or para[-1].math >= 0.15
-                                and line.y0 < para[-1].y1) and line.y0 - para[-1].y1 < 0.6 * line.size:
+                # (or a numerator that reaches into the formula's line); not a paragraph's short
+                # last line of prose, which TeX sets close above a display (abovedisplayshortskip)
+                while para and para[-1].glyphs and (para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left)
+                                                    or para[-1].math >= 0.15 and line.y0 < para[-1].y1) \
+                        and line.y0 - para[-1].y1 < 0.6 * line.size:
                     math.insert(0, para.pop())
                 flush_para = para[:]
                 para.clear()

@@ -9,8 +9,12 @@ read as TeX sets it:
 * a big operator (CMEX sum, product, union...) takes the glyphs centred above and below it as its
   limits; integrals take them at the side;
 * on the remaining row, glyphs set smaller and raised from the row's baseline are superscripts,
-  lowered ones subscripts (each script read again as a row of its own: ``e^{x_i}``);
-* the font picks the alphabet (``math_symbols.font_alphabet``), CMEX is read by code.
+  lowered ones subscripts (each script read again as a row of its own: ``e^{x_i}``); a glyph
+  smaller still, right after a script, is that script's own script wherever it sits against the
+  row's baseline (``L_{g^{-1}}``), and at TeX's smallest size, where scripts cannot shrink, a
+  script is told by its shift from its nucleus (``\\pi_{\\theta_{-1}}``);
+* the font picks the alphabet (``math_symbols.font_alphabet``), CMEX is read by code (each glyph
+  is read into an atom by ``math_atoms``).
 
 ``build`` returns None when a glyph cannot be read (an unmapped CMEX code, a private-use
 character): the caller then keeps the glyph text and counts the formula as unreadable, the signal
@@ -19,93 +23,14 @@ that routes a page to a VLM engine.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from ocr_ray.layout.math_symbols import (
-    BIG_OPERATORS,
-    CMEX,
-    DELIMITERS,
-    OPERATOR_NAMES,
-    SIDE_LIMITS,
-    SYMBOLS,
-    font_alphabet,
-)
+from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom
+from ocr_ray.layout.math_symbols import DELIMITERS, OPERATOR_NAMES, SIDE_LIMITS
 from ocr_ray.layout.model import Rule
 
+# TeX's scriptscript size at 10 pt (5 pt) and below
+SCRIPTSCRIPT = 6.0
 _TAG = re.compile(r"^\((\d+[a-z]?)\)$")
-# accents TeX draws as a glyph of their own above the letter
-_ACCENTS = {"ˆ": r"\hat", "^": r"\hat", "˜": r"\tilde", "~": r"\tilde", "¯": r"\bar", "˙": r"\dot",
-            "¨": r"\ddot", "ˇ": r"\check", "´": r"\acute", "`": r"\grave", "˘": r"\breve", "⃗": r"\vec"}
-ACCENT_GLYPHS = frozenset(_ACCENTS) | {"\u02dc", "\u00af", "\u02d9", "\u00a8"}
-
-
-class Unreadable(Exception):
-    """A glyph the builder has no reading for."""
-
-
-@dataclass
-class Atom:
-    tex: str
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    base: float
-    size: float
-    kind: str = "ord"  # ord | op (big operator) | radical | roman (a letter of an upright font) | box
-    alphabet: str = ""
-
-    @property
-    def cx(self) -> float:
-        return (self.x0 + self.x1) / 2
-
-
-def glyph_atom(glyph: list) -> Atom | None:
-    ch, x0, y0, x1, y1, base, size, font = glyph
-    name = font.upper()
-    alphabet = font_alphabet(name)
-    kind = "ord"
-    code = ord(ch) - 0xE000 if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xE020 else ord(ch) if len(ch) == 1 else -1
-    if name.startswith(("CMEX", "LMMATHEXTENSION")) and 0 <= code < 0x80:
-        tex = CMEX.get(code)
-        if tex is None:
-            raise Unreadable(f"cmex {ord(ch):#x}")
-        if not tex:
-            return None  # a piece of a tall delimiter
-        if tex in ("HAT", "TILDE"):
-            tex, kind = (r"\widehat" if tex == "HAT" else r"\widetilde"), "accent"
-        if tex == "RADICAL":
-            kind = "radical"
-            tex = r"\sqrt"
-    elif ch.isascii() and ch.isalpha():
-        tex = ch
-        if alphabet == "rm":
-            kind = "roman"
-        elif alphabet:
-            tex = f"{alphabet}{{{ch}}}"
-    elif ch.isdigit() and ch.isascii():
-        tex = f"{alphabet}{{{ch}}}" if alphabet in (r"\mathbf", r"\boldsymbol") else ch
-    elif ch in _ACCENTS:
-        tex, kind = _ACCENTS[ch], "accent"
-    elif ch in SYMBOLS:
-        tex = SYMBOLS[ch]
-    elif ch in "()[]|/.,;:!?+-=<>'*@":
-        tex = ch
-    elif ch == "√":
-        tex, kind = r"\sqrt", "radical"
-    else:
-        raise Unreadable(repr(ch))
-    if kind == "accent":
-        return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
-    if tex in BIG_OPERATORS:
-        kind = "op"
-    elif kind == "ord" and name.startswith(("CMEX", "LMMATHEXTENSION")):
-        kind = "delim"
-    if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
-        tex = rf"\boldsymbol{{{tex}}}"
-    return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
-
-
 def _union(atoms: list[Atom], tex: str, base: float, size: float, kind: str = "box") -> Atom:
     return Atom(tex, min(a.x0 for a in atoms), min(a.y0 for a in atoms), max(a.x1 for a in atoms),
                 max(a.y1 for a in atoms), base, size, kind)
@@ -139,8 +64,7 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
         if not atoms:
             break
         inside = [r for r in rules if r is not rule and rule.x0 - 1 <= r.x0 and r.x1 <= rule.x1 + 1]
-        radical = next((a for a in atoms if a.kind == "radical" and abs(a.x1 - rule.x0) < 2.0
-                        and abs(a.y0 - rule.y0) < 2.0), None)
+        radical = next((a for a in atoms if a.kind == "radical" and _vinculum(a, [rule])), None)
         if radical is not None:
             body, rest = _take(atoms, lambda a, r=rule, rad=radical: a is not rad and r.x0 - 1 <= a.cx <= r.x1 + 1
                                and r.y1 - 1 <= a.y0 and a.y1 <= rad.y1 + 1)
@@ -151,8 +75,10 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
             base = _main_base(body, _main_size(body))
             atoms = rest + [_union(body + [radical], rf"\sqrt{{{inner}}}", base, _main_size(body))]
             continue
-        num, rest = _take(atoms, lambda a, r=rule, reach=2.6 * size: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y1 <= r.y0 + 1.0
-                          and a.y1 >= r.y0 - reach and a.kind != "radical")
+        # a radical sign above a bar is in the numerator only with its own vinculum inside the
+        # fraction (\frac{\sqrt{s}e}{\mu}); otherwise the bar may be that radical's vinculum
+        num, rest = _take(atoms, lambda a, r=rule, reach=2.6 * size, inner=inside: r.x0 - 1 <= a.cx <= r.x1 + 1
+                          and r.y0 - reach <= a.y1 <= r.y0 + 1.0 and (a.kind != "radical" or _vinculum(a, inner)))
         den, rest = _take(rest, lambda a, r=rule, reach=2.6 * size: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y0 >= r.y1 - 1.0
                           and a.y0 <= r.y1 + reach)
         if not num or not den:
@@ -161,6 +87,10 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
         # TeX's maths axis sits a quarter em above the baseline
         atoms = rest + [_union(num + den, rf"\frac{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]
     return atoms
+
+
+def _vinculum(radical: Atom, rules: list[Rule]) -> bool:
+    return any(abs(radical.x1 - r.x0) < 2.0 and abs(radical.y0 - r.y0) < 2.0 for r in rules)
 
 
 def _limits(atoms: list[Atom], size: float) -> list[Atom]:
@@ -216,10 +146,31 @@ def _accents(atoms: list[Atom]) -> list[Atom] | None:
         if not under:
             return None
         target = min(under, key=lambda a: a.y0 - acc.y1)
+        # a wide accent spans what it is over, scripts included (\widehat{d_p}: TeX picks the
+        # widest hat that fits the nucleus, so a hat over d alone ends before d's subscript)
+        covered = [a for a in rest if acc.tex.startswith(r"\wide") and acc.x0 - 0.5 <= a.cx <= acc.x1 + 0.5
+                   and a.y0 >= acc.y0 and a.y0 - acc.y1 < 1.2 * a.size]
+        if target in covered and len(covered) > 1:
+            box = _union(covered, f"{acc.tex}{{{_row(covered, [])}}}", target.base, target.size, "ord")
+            rest = [box if a is target else a for a in rest if a is target or a not in covered]
+            continue
         target.tex = f"{acc.tex}{{{target.tex}}}"
         if target.kind == "roman":
             target.kind = "ord"
     return rest
+
+
+def _colon_equals(atoms: list[Atom]) -> list[Atom]:
+    """A colon raised onto the maths axis right before "=" is mathtools' \\coloneqq (a plain ":="
+    sets the colon on the baseline, 0.35 pt lower at 10 pt)."""
+    colons = [a for a in atoms if a.tex == ":"]
+    for colon in colons:
+        eq = next((a for a in atoms if a.tex == "=" and 0 <= a.x0 - colon.x1 < 0.2 * a.size
+                   and colon.base < a.base - 0.025 * a.size), None)
+        if eq is not None:
+            atoms = [a for a in atoms if a is not colon and a is not eq] + [_union([colon, eq], r"\coloneqq", eq.base,
+                                                                                   eq.size, "ord")]
+    return atoms
 
 
 def _stacked_pieces(atoms: list[Atom]) -> list[Atom]:
@@ -275,11 +226,16 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
     atoms = _limits(atoms, size)
     base = _main_base(atoms, size)
     atoms.sort(key=lambda a: (a.x0, a.y0))
+    # TeX sets scripts of scripts at its smallest size (5 pt) too: at that size a script is told by
+    # its shift from the nucleus alone, which comes first (\pi_{\theta_{-1}})
+    tiny = size < SCRIPTSCRIPT and all(abs(a.size - size) < 0.3 for a in atoms)
+    if tiny:
+        base = atoms[0].base
     out: list[str] = []
     i = 0
     while i < len(atoms):
         a = atoms[i]
-        script = _script_kind(a, base, size)
+        script = _script_kind(a, base, size, tiny)
         if script:  # a script with no nucleus: TeX allows it ("{}^{2}")
             out.append("{}")
         else:
@@ -289,7 +245,7 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
         subs: list[Atom] = []
         sups: list[Atom] = []
         while i < len(atoms):
-            kind = _script_kind(atoms[i], base, size)
+            kind = _script_kind(atoms[i], base, size, tiny) or _deeper_script(atoms[i], subs, sups)
             if not kind:
                 break
             (sups if kind == "^" else subs).append(atoms[i])
@@ -304,8 +260,8 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
     return _join(out)
 
 
-def _script_kind(a: Atom, base: float, size: float) -> str:
-    if a.kind == "box" or a.size > 0.9 * size:
+def _script_kind(a: Atom, base: float, size: float, tiny: bool = False) -> str:
+    if a.kind == "box" or a.size > 0.9 * size and not tiny:
         return ""
     lift = base - a.base
     if lift > 0.12 * size:
@@ -313,6 +269,22 @@ def _script_kind(a: Atom, base: float, size: float) -> str:
     if lift < -0.05 * size:
         return "_"
     return ""
+
+
+def _deeper_script(a: Atom, subs: list[Atom], sups: list[Atom]) -> str:
+    """A glyph smaller than the scripts it follows, right after them, is their own script (the
+    ``-1`` of ``L_{g^{-1}}``, the prime of ``z_{j'}``): it joins their group, wherever it sits
+    against the row's baseline, and is placed when that group is read as a row."""
+    scripts = subs + sups
+    if not scripts or a.size >= 0.9 * max(s.size for s in scripts):
+        return ""
+    # the script it follows: the one ending last before it (in ``j'`` under ``\sum^M_{j'}`` the
+    # superscript M ends further right), else the one nearest its baseline
+    before = [s for s in scripts if s.x1 <= a.x0 + 0.5 * a.size]
+    last = max(before, key=lambda s: s.x1) if before else min(scripts, key=lambda s: abs(s.base - a.base))
+    if a.x0 - last.x1 > 0.6 * last.size:
+        return ""
+    return "_" if last in subs else "^"
 
 
 def _join(tokens: list[str]) -> str:
@@ -341,9 +313,22 @@ def _tag(glyphs: list[list]) -> tuple[list[list], str]:
     return glyphs, ""
 
 
+def _ligatures(glyphs: list[list]) -> list[list]:
+    """Letters that share one box are one glyph, a ligature ("fi"): in a maths font its name may
+    stand for a symbol (mathabx's mathx draws a tall bracket's top under the name "fi")."""
+    out: list[list] = []
+    for g in glyphs:
+        last = out[-1] if out else None
+        if last is not None and g[1:5] == last[1:5] and g[0].isalpha() and last[0].isalpha() and g[7] == last[7]:
+            out[-1] = [last[0] + g[0], *last[1:]]
+            continue
+        out.append(g)
+    return out
+
+
 def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     """LaTeX of a formula's glyphs (with its tag as ``\\tag{n}``), or None if unreadable."""
-    glyphs, tag = _tag(glyphs)
+    glyphs, tag = _tag(_ligatures(glyphs))
     if not glyphs:
         return None
     try:
@@ -352,7 +337,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
-    atoms = _accents(_words(_stacked_pieces(atoms)))
+    atoms = _accents(_words(_colon_equals(_stacked_pieces(atoms))))
     if atoms is None:
         return None
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)

@@ -7,13 +7,19 @@ page to a VLM engine when one is configured (``ocr_ray.routing``).
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
-from ocr_ray.layout.math import ACCENT_GLYPHS, Unreadable, build, delimiters_balanced, glyph_atom
+from ocr_ray.layout.math import build, delimiters_balanced
+from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, Unreadable, glyph_atom
+from ocr_ray.layout.math_rows import split_rows
 from ocr_ray.layout.model import PageLayout, Rule
 
 UNREAD_MARK = "<!-- math: unread -->"
+# the font name of characters laid out from a prose fragment's text (``line_glyphs``): upright roman
+TEXT_FONT = "TEXT"
+_PHRASE = re.compile(r"\b[a-z]{2,} [a-z]{2,}\b")
 
 
 def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -> str | None:
@@ -28,11 +34,42 @@ def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -
     glyphs = [g for ln in lines for g in ln.glyphs]
     out = []
     for band in bands(glyphs, rules):
-        tex = build(band, rules)
-        if not tex or not delimiters_balanced(tex):
-            return UNREAD_MARK
-        out.append("$$\n" + tex + "\n$$")
+        for row, row_rules in split_rows(band, rules):
+            tex = build(row, row_rules)
+            if not tex or not delimiters_balanced(tex):
+                return UNREAD_MARK
+            out.append("$$\n" + tex + "\n$$")
     return "\n\n".join(out)
+
+
+def line_glyphs(frags: list[Any]) -> list[list] | None:
+    """The glyphs of a line's fragments (``Fragment.glyphs``), None if none carries any. A word set
+    in the text font in a formula's line carries none (``pdftext`` keeps them for maths fragments
+    only: "linear CKA =", "mean(GradCAM"): its characters are laid out evenly over its box,
+    upright, on the baseline of the line's glyph nearest to it, so the formula can still be read.
+    A fragment with a phrase of words in it is prose: the line is no formula to read."""
+    if all(f.glyphs for f in frags):
+        return [g for f in frags for g in f.glyphs]
+    real = [g for f in frags if f.glyphs for g in f.glyphs]
+    if not real or any(_PHRASE.search(f.text) for f in frags if not f.glyphs):
+        return None  # words in a row ("we get", "for any unit"): a line of prose with maths in it
+    out: list[list] = []
+    for f in frags:
+        if f.glyphs:
+            out += f.glyphs
+            continue
+        same = [g for g in real if abs(g[6] - f.size) < 0.5] or real
+        base = min(same, key=lambda g: abs((g[2] + g[4]) / 2 - (f.y0 + f.y1) / 2))[5]
+        chars = unicodedata.normalize("NFKC", f.text)
+        step = (f.x1 - f.x0) / len(chars)
+        out += [[ch, round(f.x0 + k * step, 1), round(base - 0.7 * f.size, 1), round(f.x0 + (k + 1) * step, 1),
+                 round(base + 0.2 * f.size, 1), base, f.size, TEXT_FONT] for k, ch in enumerate(chars) if not ch.isspace()]
+    return out
+
+
+def has_prose(glyphs: list[list] | None) -> bool:
+    """Whether a line holds a fragment of prose (no glyphs of its own)."""
+    return glyphs is None or any(g[7] == TEXT_FONT for g in glyphs)
 
 
 def _squash(text: str) -> str:

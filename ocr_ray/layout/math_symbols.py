@@ -7,6 +7,10 @@ layout: TeXbook appendix F, ``cmex10.tfm``).
 """
 from __future__ import annotations
 
+import json
+from functools import cache
+from pathlib import Path
+
 # Unicode symbol -> LaTeX command (KaTeX knows all of them)
 SYMBOLS = {
     "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ϵ": r"\epsilon", "ε": r"\varepsilon",
@@ -66,6 +70,12 @@ CMEX.update({0x62: "HAT", 0x63: "HAT", 0x64: "HAT", 0x65: "TILDE", 0x66: "TILDE"
              0x6E: r"\{", 0x6F: r"\}", 0x70: "RADICAL", 0x71: "RADICAL", 0x72: "RADICAL", 0x73: "RADICAL",
              0x74: "RADICAL", 0x75: "", 0x76: "", 0x77: "", 0x78: "", 0x79: "", 0x7A: "", 0x7B: "",
              0x7C: "", 0x7D: "", 0x7E: "", 0x7F: ""})
+# Pieces of tall delimiters whose CMEX glyph names are in the Adobe Glyph List (parenlefttp...):
+# with no ToUnicode map PDFium reads those names into the private use area -> the CMEX code
+CMEX_PIECES = {0xF8EB: 0x30, 0xF8F6: 0x31, 0xF8EE: 0x32, 0xF8F9: 0x33, 0xF8F0: 0x34, 0xF8FB: 0x35,
+               0xF8EF: 0x36, 0xF8FA: 0x37, 0xF8F1: 0x38, 0xF8FC: 0x39, 0xF8F3: 0x3A, 0xF8FE: 0x3B,
+               0xF8F2: 0x3C, 0xF8FD: 0x3D, 0xF8F4: 0x3E, 0xF8ED: 0x40, 0xF8F8: 0x41, 0xF8EC: 0x42,
+               0xF8F7: 0x43}
 DELIMITERS = {"(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{", r"\}", r"\langle",
               r"\rangle", "|", r"\|", "/", r"\backslash"}
 # Roman words KaTeX has as operators
@@ -95,3 +105,22 @@ def font_alphabet(font: str) -> str:
     if name.startswith(("CMMI", "TXMI", "PXMI", "LMMATH", "CMEX", "MSAM")) or "ITALIC" in name:
         return ""
     return "rm"
+
+
+# mathabx's fonts (TeX-matha, -mathb, -mathx): their ToUnicode map names T1 text characters ("“"
+# for "="); ``data/mathabx.json`` (scripts/gen_mathabx_table.py) undoes it: character -> font
+# code -> the LaTeX that mathabx.dcl declares there ("" for a piece of a tall delimiter)
+MATHABX_FONTS = ("TEX-MATHA", "TEX-MATHB", "TEX-MATHX")
+
+
+@cache
+def _mathabx() -> dict:
+    return json.loads((Path(__file__).parent / "data" / "mathabx.json").read_text())
+
+
+def mathabx_tex(font: str, ch: str) -> str | None:
+    """The LaTeX of a mathabx glyph ("" for a delimiter piece), None if the table has no reading."""
+    table = _mathabx()
+    code = table["unicode_to_code"].get(ch)
+    family = "math" + font[len("TEX-MATH"):len("TEX-MATH") + 1].lower()
+    return None if code is None else table["fonts"].get(family, {}).get(str(code))

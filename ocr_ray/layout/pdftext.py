@@ -27,7 +27,7 @@ GAP_SPACE = 0.16
 CMEX_FONTS = ("CMEX", "LMMATHEXTENSION")
 _MATH_FONT_PREFIXES = ("CMMI", "CMSY", "CMEX", "MSBM", "MSAM", "EUFM", "EUSM", "RSFS", "TXMI", "TXSY",
                        "TXEX", "PXMI", "PXSY", "STIXMATH", "CAMBRIA MATH", "LMMATH", "SYMBOL", "MTSY",
-                       "MTMI", "MTEX", "RMTMI", "ZCMI")
+                       "MTMI", "MTEX", "RMTMI", "ZCMI", "TEX-MATHA", "TEX-MATHB", "TEX-MATHX")
 MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖⟨⟩|=+−<>^_"
                   "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩϵϑϕ")
 # Spacing accents that TeX's OT1 fonts draw as separate glyphs over a letter -> combining marks.
@@ -108,6 +108,9 @@ class _Builder:
                 and self.chars[-1].isalpha():
             self.unit += ch  # another letter of the same glyph: a ligature
             self.chars[-1] = _LIGATURES.get(self.unit, self.unit)
+            # each letter keeps its index: the maths glyphs then spell the fragment's text ("fixed"
+            # in a subscript), which the math builder checks before it trusts them
+            self.glyphs.append(index)
             return
         self.unit = ch
         self.last_box = box

@@ -1,0 +1,106 @@
+"""One glyph of a formula -> an ``Atom``: its LaTeX token, box, baseline, size and role.
+
+The math builder (``ocr_ray.layout.math``) places atoms; this module only reads each glyph from
+its Unicode value and font (``math_symbols``: the alphabet a font sets, CMEX read by its code).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ocr_ray.layout.math_symbols import (
+    BIG_OPERATORS,
+    CMEX,
+    CMEX_PIECES,
+    DELIMITERS,
+    MATHABX_FONTS,
+    SYMBOLS,
+    font_alphabet,
+    mathabx_tex,
+)
+
+# accents TeX draws as a glyph of their own above the letter
+_ACCENTS = {"ˆ": r"\hat", "^": r"\hat", "˜": r"\tilde", "~": r"\tilde", "¯": r"\bar", "˙": r"\dot",
+            "¨": r"\ddot", "ˇ": r"\check", "´": r"\acute", "`": r"\grave", "˘": r"\breve", "⃗": r"\vec"}
+ACCENT_GLYPHS = frozenset(_ACCENTS) | {"\u02dc", "\u00af", "\u02d9", "\u00a8"}
+# accents a maths font draws as glyphs of their own (mathabx: \dot in mathb, \widehat in mathx)
+_ACCENT_COMMANDS = frozenset(_ACCENTS.values()) | {r"\widehat", r"\widetilde", r"\widecheck", r"\ring", r"\dddot",
+                                                   r"\ddddot"}
+
+
+class Unreadable(Exception):
+    """A glyph the builder has no reading for."""
+
+
+@dataclass
+class Atom:
+    tex: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    base: float
+    size: float
+    kind: str = "ord"  # ord | op (big operator) | radical | roman (a letter of an upright font) | box
+    alphabet: str = ""
+
+    @property
+    def cx(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+
+def glyph_atom(glyph: list) -> Atom | None:
+    ch, x0, y0, x1, y1, base, size, font = glyph
+    name = font.upper()
+    alphabet = font_alphabet(name)
+    kind = "ord"
+    code = ord(ch) - 0xE000 if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xE020 else ord(ch) if len(ch) == 1 else -1
+    code = CMEX_PIECES.get(code, code)
+    if name.startswith(MATHABX_FONTS):
+        tex = mathabx_tex(name, ch)
+        if tex is None:
+            raise Unreadable(f"mathabx {ch!r}")
+        if not tex:
+            return None  # a piece of a tall delimiter
+        if tex == r"\sqrt":
+            kind = "radical"
+        elif tex in _ACCENT_COMMANDS:
+            kind = "accent"
+    elif name.startswith(("CMEX", "LMMATHEXTENSION")) and 0 <= code < 0x80:
+        tex = CMEX.get(code)
+        if tex is None:
+            raise Unreadable(f"cmex {ord(ch):#x}")
+        if not tex:
+            return None  # a piece of a tall delimiter
+        if tex in ("HAT", "TILDE"):
+            tex, kind = (r"\widehat" if tex == "HAT" else r"\widetilde"), "accent"
+        if tex == "RADICAL":
+            kind = "radical"
+            tex = r"\sqrt"
+    elif ch.isascii() and ch.isalpha():
+        tex = ch
+        if alphabet == "rm":
+            kind = "roman"
+        elif alphabet:
+            tex = f"{alphabet}{{{ch}}}"
+    elif ch.isdigit() and ch.isascii():
+        tex = f"{alphabet}{{{ch}}}" if alphabet in (r"\mathbf", r"\boldsymbol") else ch
+    elif ch in _ACCENTS:
+        tex, kind = _ACCENTS[ch], "accent"
+    elif ch == "√":  # CMSY's radical, TeX's smallest \sqrt: read before SYMBOLS, which has it as \surd
+        tex, kind = r"\sqrt", "radical"
+    elif ch in SYMBOLS:
+        tex = SYMBOLS[ch]
+    elif ch in "()[]|/.,;:!?+-=<>'*@":
+        tex = ch
+    else:
+        raise Unreadable(repr(ch))
+    if kind == "accent":
+        return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
+    if tex in BIG_OPERATORS:
+        kind = "op"
+    elif kind == "ord" and (name.startswith(("CMEX", "LMMATHEXTENSION")) or name.startswith("TEX-MATHX")
+                            and tex in DELIMITERS):
+        kind = "delim"
+    if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
+        tex = rf"\boldsymbol{{{tex}}}"
+    return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
