@@ -11,7 +11,7 @@ reference duration (the whole group: Ray workers, chromium and the run's step pr
 The command is then run again with the same storage root and DAGSTER_HOME, as a user would.
 
 A trial fails when any of these holds:
-- the re-run does not end in RUN_SUCCESS (within RERUN_TIMEOUT_S);
+- the re-run does not end in RUN_SUCCESS (within 3x the reference's duration + 120 s, at least 300 s);
 - `rows/iclr-2020.parquet`, `rows/iclr-2020.provenance.parquet` or any `corpus/data/*.parquet`
   differs from the reference byte for byte (the diff says whether table contents differ too);
 - a forum_id appears twice in the rows;
@@ -52,8 +52,13 @@ N_FORUMS = int(os.environ.get("KILL_RESUME_FORUMS", "16"))
 SLOW_MS = int(os.environ.get("KILL_RESUME_SLOW_MS", "150"))
 SEED = int(os.environ.get("KILL_RESUME_SEED", "6"))
 TRIALS_PER_STAGE = int(os.environ.get("KILL_RESUME_TRIALS_PER_STAGE", "2"))
-RUN_TIMEOUT_S = 300
-RERUN_TIMEOUT_S = 300
+# A run's length grows with the partition (the reference took 224 s at 1,000 forums and 1,401 s at
+# 5,000, both at 20 ms), so a fixed 300 s cap failed large runs that were merely slow. The
+# reference's cap scales with the forums (0.7 s each: 2.5x the 5,000-forum rate); the trials' runs
+# and re-runs get 3x the measured reference plus a margin (see `_trial_timeout`). 300 s stays the
+# floor, so the default 16-forum runs keep their old caps.
+TIMEOUT_FLOOR_S = 300
+RUN_TIMEOUT_S = max(TIMEOUT_FLOOR_S, int(0.7 * N_FORUMS))
 BLOCK_WAIT_S = 40  # the plain re-run reaches its first step well within this (in-process executor)
 # stage -> the step(s) whose execution is the stage ("split writing": the venue-year rows and the
 # conference split shards)
@@ -75,8 +80,18 @@ RUN_CONFIG = "{}" if os.environ.get("KILL_RESUME_MULTIPROCESS") else '{"executio
 STEP_RE = re.compile(r'(STEP_START|STEP_SUCCESS|STEP_FAILURE)\s+- .*?step "([^"]+)"')
 
 
+def _trial_timeout(reference_s: float) -> int:
+    """Cap of a trial's killed run (until its kill) and of its re-run: 3x the uninterrupted
+    reference plus 2 minutes (a re-run after a late kill redoes at most the whole run, plus start-up
+    and the other helper processes on 2 cores), never under TIMEOUT_FLOOR_S."""
+    return max(TIMEOUT_FLOOR_S, int(3 * reference_s + 120))
+
+
 def _env(rep, storage: Path, home: Path) -> dict:
-    return {**os.environ, "DAGSTER_HOME": str(home), "REVIEWBENCH_STORAGE_ROOT": str(storage),
+    # PYTHONPATH: the runs import this checkout's packages even when the interpreter's editable
+    # install points at another checkout (a git worktree sharing a virtualenv)
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "PYTHONPATH": path, "DAGSTER_HOME": str(home), "REVIEWBENCH_STORAGE_ROOT": str(storage),
             "OPENREVIEW_API_V1_URL": rep.api_v1_url, "OPENREVIEW_API_V2_URL": rep.api_v2_url,
             "OPENREVIEW_WEB_URL": rep.web_url, "OPENREVIEW_USERNAME": rep.username,
             "OPENREVIEW_PASSWORD": rep.password, "OPENREVIEW_MIN_INTERVAL_S": "0",
@@ -98,7 +113,8 @@ class Run:
         self.events: list[tuple[float, str, str]] = []  # (monotonic t, event, step)
         self.started = time.monotonic()
         self.lines: list[str] = []
-        cmd = [str(ROOT / ".venv/bin/dagster"), "asset", "materialize", "-m", "reviewbench_assets.definitions",
+        # the running interpreter's dagster (`python -m`): the checkout may have no .venv of its own
+        cmd = [sys.executable, "-m", "dagster", "asset", "materialize", "-m", "reviewbench_assets.definitions",
                "--select", SELECT, "--partition", PK, "--config-json", RUN_CONFIG]
         self.p = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   text=True, errors="replace", start_new_session=True)
@@ -263,6 +279,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
     fx = build_fixtures([PK], seed=0, n_forums=n_forums)
     work = Path(tempfile.mkdtemp(prefix="kill_resume_"))
     results, failures, redownloads, blocked_reruns = [], [], 0, 0
+    reference_s = 0.0
     t0 = time.time()
     try:
         with ReplicaServer(fx, port=0) as rep:
@@ -273,6 +290,8 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
             rc, out = ref.finish(RUN_TIMEOUT_S)
             if rc != 0 or "RUN_SUCCESS" not in out:
                 raise RuntimeError(f"reference run failed (rc={rc}):\n{out[-4000:]}")
+            reference_s = time.monotonic() - ref.started
+            run_timeout = rerun_timeout = _trial_timeout(reference_s)
             durations: dict[str, tuple[float, float]] = {}  # step -> (start offset, duration)
             for t, e, s in ref.events:
                 if e == "STEP_START":
@@ -283,7 +302,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
             if not any(k.startswith("corpus/data/") for k in ref_out):
                 raise RuntimeError(f"reference wrote no corpus/data shards: {sorted(ref_out)}")
             sha_of = _sha_by_request_id(ref_storage)
-            print(f"reference: {time.time() - t0:.0f}s; steps "
+            print(f"reference: {time.time() - t0:.0f}s (trial timeouts {run_timeout}s); steps "
                   + ", ".join(f"{s} @{a:.1f}s +{d:.1f}s" for s, (a, d) in durations.items()), flush=True)
 
             n = 0
@@ -303,12 +322,12 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                     if placed:  # the run kills itself at that point (its env only; the re-run runs on)
                         trial["kill_at_point"] = placed[k % len(placed)]
                         r1 = Run(env | {KILL_VAR: trial["kill_at_point"]}, work / f"t{n}.killed.log")
-                        rc1, _ = r1.finish(RUN_TIMEOUT_S)
+                        rc1, _ = r1.finish(run_timeout)
                         if rc1 != -signal.SIGKILL:
                             problems.append(f"the run was not killed at {trial['kill_at_point']} (rc={rc1})")
                     else:
                         r1 = Run(env, work / f"t{n}.killed.log")
-                        ts = r1.wait_event("STEP_START", step, RUN_TIMEOUT_S)
+                        ts = r1.wait_event("STEP_START", step, run_timeout)
                         if ts is None:
                             r1.finish(5)
                             problems.append(f"step {step} never started")
@@ -344,7 +363,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                     else:
                         trial["rerun_blocked_by_pool"] = False
                         r2 = r0
-                    rc, out = r2.finish(RERUN_TIMEOUT_S)
+                    rc, out = r2.finish(rerun_timeout)
                     trial["rerun_s"] = round(time.monotonic() - t_re, 1)
                     if rc != 0 or "RUN_SUCCESS" not in out:
                         tail = [ln for ln in out.splitlines() if "FAILURE" in ln or "Error" in ln][-5:]
@@ -387,7 +406,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
             print(f"kept {work}")
     seconds = round(time.time() - t0, 1)
     common = {"partition": PK, "forums": n_forums, "slow_ms": SLOW_MS, "seed": SEED, "seconds": seconds,
-              "stages": stages}
+              "stages": stages, "reference_s": round(reference_s, 1)}
     n = len(results)
     return [
         figure("kill_resume_trials", n, "trials", n, **common,
@@ -408,9 +427,9 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
 
 
 if __name__ == "__main__":
-    import json
+    # `python -m benchmarks.bench_kill_resume [trials_per_stage] [stage,stage,...]`: the figures are
+    # appended to benchmarks/results.jsonl (as `make bench` does) and printed
+    from benchmarks.common import record
     args = sys.argv[1:]
-    figs = run(trials_per_stage=int(args[0]) if args else TRIALS_PER_STAGE,
-               stages=args[1].split(",") if len(args) > 1 else None)
-    for f in figs:
-        print(json.dumps(f))
+    record(run(trials_per_stage=int(args[0]) if args else TRIALS_PER_STAGE,
+               stages=args[1].split(",") if len(args) > 1 else None))
