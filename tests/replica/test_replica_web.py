@@ -123,7 +123,12 @@ def test_reader_takes_the_pages_own_api_answers(rep, fx, c2):
     documents = sum(1 for r in rep.request_log if r.role == "web" and r.path == "/revisions")
     assert documents == len(ids) and limiter.calls == api_calls  # every API request waited (pages: their own)
     assert sum(got.requests[f]["api"] for f in ids) == api_calls
-    assert got.requests[ids[0]]["api"] == 2 and got.requests[ids[2]]["api"] == 4
+    assert got.requests[ids[0]]["api"] == 2
+    # The two v1 forums each send their note lookup and history; the venue's two invitation lookups
+    # go with whichever page asks first, and two pages open at once may both send them (or one each):
+    # only the pair's total is fixed by the run, between 6 (asked once) and 8 (asked by both).
+    v1_pair = [got.requests[f]["api"] for f in ids[2:]]
+    assert min(v1_pair) >= 2 and 6 <= sum(v1_pair) <= 8, v1_pair
     v2 = OpenReviewApi(rep.api_v2_url, "v2", None, None, token=c2.token)
     v1 = OpenReviewApi(rep.api_v1_url, "v1", None, None, token=c2.token)
     for fid, api in zip(ids, (v2, v2, v1, v1), strict=False):
