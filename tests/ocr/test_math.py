@@ -2,15 +2,12 @@
 typeset here with pdflatex, and the KaTeX-rendered math test (``benchmarks/fulltext/math_score``)."""
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import pytest
 
 from benchmarks.fulltext import math_score
 from ocr_ray.layout import compose_pages
 from ocr_ray.layout.math_hook import unreadable_math
-from ocr_ray.layout.pdftext import page_layout
+from tests.ocr.conftest import typeset_layouts
 
 FORMULAS = [
     r"w_{t,i} = \frac{P_{t,i}}{\sum_{j \in \mathcal{T}_t} P_{t,j}} \quad \forall i \in \mathcal{T}_t",
@@ -32,19 +29,9 @@ EXPECTED = [
 
 @pytest.fixture(scope="module")
 def typeset(tmp_path_factory):
-    if shutil.which("pdflatex") is None:
-        pytest.skip("pdflatex not installed")
-    tmp = tmp_path_factory.mktemp("math")
     body = "\n".join(f"Text before formula {k}.\n\\begin{{equation}}\n{f}\n\\end{{equation}}"
                      for k, f in enumerate(FORMULAS))
-    (tmp / "m.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n"
-                               f"{body}\n\\end{{document}}\n")
-    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp, check=True,
-                   capture_output=True, timeout=120)
-    import pypdfium2
-
-    doc = pypdfium2.PdfDocument(tmp / "m.pdf")
-    layouts = [page_layout(doc[i]) for i in range(len(doc))]
+    layouts = typeset_layouts(tmp_path_factory.mktemp("math"), "amsmath,amssymb", body)
     return layouts, "\n\n".join(compose_pages([p.to_json() for p in layouts]))
 
 

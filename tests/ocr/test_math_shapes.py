@@ -19,7 +19,7 @@ import pytest
 
 from benchmarks.fulltext import math_score
 from ocr_ray.layout import compose_pages
-from ocr_ray.layout.pdftext import page_layout
+from tests.ocr.conftest import typeset_layouts
 
 SOURCE = r"""
 Text before the derivation.
@@ -69,17 +69,8 @@ EXPECTED = [
 
 @pytest.fixture(scope="module")
 def markdown(tmp_path_factory):
-    if shutil.which("pdflatex") is None:
-        pytest.skip("pdflatex not installed")
-    tmp = tmp_path_factory.mktemp("math_rows")
-    (tmp / "m.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath,amssymb,mathtools}\n\\begin{document}\n"
-                               f"{SOURCE}\n\\end{{document}}\n")
-    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp, check=True,
-                   capture_output=True, timeout=120)
-    import pypdfium2
-
-    doc = pypdfium2.PdfDocument(tmp / "m.pdf")
-    return "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
+    layouts = typeset_layouts(tmp_path_factory.mktemp("math_rows"), "amsmath,amssymb,mathtools", SOURCE)
+    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
 
 
 def test_real_paper_shapes_are_read(markdown):
@@ -160,18 +151,12 @@ def test_mathabx_fonts_are_read_back_from_their_t1_placeholders(tmp_path):
     if shutil.which("pdflatex") is None or subprocess.run(["kpsewhich", "mathabx.sty"], capture_output=True,
                                                              text=True).stdout.strip() == "":
         pytest.skip("pdflatex or mathabx not installed")
-    (tmp_path / "m.tex").write_text(
-        "\\documentclass{article}\n\\usepackage{amsmath}\n\\usepackage{mathabx}\n\\usepackage{bm}\n\\begin{document}\n"
+    layouts = typeset_layouts(tmp_path, "amsmath,mathabx,bm", (
         "Text before the formula.\n\\[\n\\dot{\\alpha} = 2 {\\bm{B}}^\\top \\left[ \\left( \\sum_{i=0}^{k-1} "
         "{\\bm{C}}{\\bm{A}}^{i}{\\bm{B}} x_{k-1-i} - \\sum_{j=0}^{k-1} w_j x_{k-1-j} \\right)^2 \\right] \\geq 1.5\\sqrt{n} "
         "\\sim \\mathcal{D}\n"
-        "\\]\nText after.\n\\end{document}\n")
-    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp_path, check=True,
-                   capture_output=True, timeout=120)
-    import pypdfium2
-
-    doc = pypdfium2.PdfDocument(tmp_path / "m.pdf")
-    markdown = "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
+        "\\]\nText after."))
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
     assert math_score.math_blocks(markdown) == [
         r"\dot{\alpha}=2\boldsymbol{B}^{\top}[(\sum_{i=0}^{k-1}\boldsymbol{C}\boldsymbol{A}^{i}\boldsymbol{B}x_{k-1-i}-\sum_{j=0}^{k-1}"
         r"w_{j}x_{k-1-j})^{2}]\ge1.5\sqrt{n}\sim\mathcal{D}"]
