@@ -43,9 +43,11 @@ class VenueGenerator(ForumBuilder, ReplyBuilder):
         self.inv_used: set[str] = set()
 
     # -- helpers
-    def nid(self, n=10) -> str:
+    def nid(self, n=10, rng: random.Random | None = None) -> str:
+        """A fresh note/edit id, drawn from `rng` (a stream of its own) or the venue's stream."""
+        rng = rng or self.rng
         while True:
-            s = "".join(self.rng.choice(self.ALNUM) for _ in range(n))
+            s = "".join(rng.choice(self.ALNUM) for _ in range(n))
             if s not in self.used and not s[0].isdigit():
                 self.used.add(s)
                 return s

@@ -159,11 +159,7 @@ class ReplyBuilder:
         inv = f"{self.V}/-/Edit"
         for r in reviews:
             t = t0 + rng.randint(0, 4000)
-            eid = "".join(rng.choice(self.ALNUM) for _ in range(10))
-            while eid in self.used or eid[0].isdigit():
-                eid = "".join(rng.choice(self.ALNUM) for _ in range(10))
-            self.used.add(eid)
-            e = self.edit(eid, inv, [self.V], ["everyone"], [self.V], t, r["id"], {}, None)
+            e = self.edit(self.nid(10, rng), inv, [self.V], ["everyone"], [self.V], t, r["id"], {}, None)
             e["note"]["readers"] = ["everyone"]
             self.vf.edits[e["id"]] = e
             self.vf.edits_by_note[r["id"]] = sorted(self.vf.edits_by_note.get(r["id"], []) + [e],
