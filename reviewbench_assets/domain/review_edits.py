@@ -20,19 +20,22 @@ from typing import Any
 from reviewbench_assets.domain.posts import Post, role_of
 
 
-def authors_first_post(replies: Iterable[Mapping[str, Any]]) -> int | None:
-    """Creation time (ms) of the first reply the paper's authors signed (raw API notes, v1 or v2);
-    None when they posted nothing."""
-    times = [int(r.get("tcdate") or r.get("cdate") or 0) for r in replies
-             if any(role_of(str(s)) == "author" for s in r.get("signatures") or [])]
-    times = [t for t in times if t > 0]
+def authors_first(signed: Iterable[tuple[str, int | None]]) -> int | None:
+    """Creation time (ms) of the first post the paper's authors signed, from (signature, creation
+    time) pairs: a raw note's, or a parsed post's; None when they posted nothing."""
+    times = [t for sig, t in signed if t and role_of(str(sig)) == "author"]
     return min(times) if times else None
+
+
+def authors_first_post(replies: Iterable[Mapping[str, Any]]) -> int | None:
+    """`authors_first` over raw API notes (v1 or v2), any of whose signatures may be the authors'."""
+    return authors_first((s, int(r.get("tcdate") or r.get("cdate") or 0))
+                         for r in replies for s in r.get("signatures") or [])
 
 
 def authors_first_parsed(posts: Iterable[Post]) -> int | None:
-    """`authors_first_post` over a parsed forum's posts (the same rule, after parsing)."""
-    times = [p.tcdate for p in posts if p.role == "author" and p.tcdate]
-    return min(times) if times else None
+    """`authors_first` over a parsed forum's posts."""
+    return authors_first((p.signature, p.tcdate) for p in posts)
 
 
 def changed_during_rebuttal(tcdate: int | None, tmdate: int | None, authors_first: int | None) -> bool:
