@@ -291,7 +291,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
             if rc != 0 or "RUN_SUCCESS" not in out:
                 raise RuntimeError(f"reference run failed (rc={rc}):\n{out[-4000:]}")
             reference_s = time.monotonic() - ref.started
-            run_timeout = rerun_timeout = _trial_timeout(reference_s)
+            trial_timeout = _trial_timeout(reference_s)
             durations: dict[str, tuple[float, float]] = {}  # step -> (start offset, duration)
             for t, e, s in ref.events:
                 if e == "STEP_START":
@@ -302,7 +302,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
             if not any(k.startswith("corpus/data/") for k in ref_out):
                 raise RuntimeError(f"reference wrote no corpus/data shards: {sorted(ref_out)}")
             sha_of = _sha_by_request_id(ref_storage)
-            print(f"reference: {time.time() - t0:.0f}s (trial timeouts {run_timeout}s); steps "
+            print(f"reference: {time.time() - t0:.0f}s (trial timeouts {trial_timeout}s); steps "
                   + ", ".join(f"{s} @{a:.1f}s +{d:.1f}s" for s, (a, d) in durations.items()), flush=True)
 
             n = 0
@@ -322,12 +322,12 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                     if placed:  # the run kills itself at that point (its env only; the re-run runs on)
                         trial["kill_at_point"] = placed[k % len(placed)]
                         r1 = Run(env | {KILL_VAR: trial["kill_at_point"]}, work / f"t{n}.killed.log")
-                        rc1, _ = r1.finish(run_timeout)
+                        rc1, _ = r1.finish(trial_timeout)
                         if rc1 != -signal.SIGKILL:
                             problems.append(f"the run was not killed at {trial['kill_at_point']} (rc={rc1})")
                     else:
                         r1 = Run(env, work / f"t{n}.killed.log")
-                        ts = r1.wait_event("STEP_START", step, run_timeout)
+                        ts = r1.wait_event("STEP_START", step, trial_timeout)
                         if ts is None:
                             r1.finish(5)
                             problems.append(f"step {step} never started")
@@ -363,7 +363,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                     else:
                         trial["rerun_blocked_by_pool"] = False
                         r2 = r0
-                    rc, out = r2.finish(rerun_timeout)
+                    rc, out = r2.finish(trial_timeout)
                     trial["rerun_s"] = round(time.monotonic() - t_re, 1)
                     if rc != 0 or "RUN_SUCCESS" not in out:
                         tail = [ln for ln in out.splitlines() if "FAILURE" in ln or "Error" in ln][-5:]
