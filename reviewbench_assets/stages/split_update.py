@@ -19,6 +19,7 @@ from reviewbench_assets import paths
 from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats, venue_year_key
 from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS
 from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA
+from reviewbench_assets.stages.config_split import config_split_reader
 from reviewbench_assets.stages.corpus_writer import (
     DEFAULT_ROW_GROUP_ROWS,
     DEFAULT_TARGET_SHARD_BYTES,
@@ -27,7 +28,6 @@ from reviewbench_assets.stages.corpus_writer import (
     write_conference_split,
     write_config_table,
 )
-from reviewbench_assets.stages.re2_writer import config_split_reader
 from reviewbench_assets.stages.shard_files import join_path, list_files
 
 PART_VERSION = 3  # bump when what a part holds changes: every part is rewritten once (2: rating moves, 3: text rules)
