@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from partitions.catalogue_yaml import Where, read_catalogue_yaml
+from partitions.windows import Discussion
 
 CATALOGUE_PATH = Path(__file__).with_name("venues.yaml")
 CATALOGUE_ENV = "REVIEWBENCH_CATALOGUE"
@@ -173,6 +174,7 @@ class VenueYear(BaseModel):
     track_from_venue: dict[str, str] = Field(default_factory=dict)
     rolling: bool = False  # a journal without a venue deadline (TMLR)
     deadline: Deadline | None = None
+    discussion: Discussion | None = None  # the announced author-reviewer discussion (refreshed daily inside it)
     split_name: str = Field(default="", alias="split")  # filled from the family when not given
     rating_scales: dict[str, Scale] = Field(default_factory=dict)  # union score field -> scale
     invitations: Invitations
@@ -198,6 +200,16 @@ class VenueYear(BaseModel):
     def cutoff_ms(self) -> int | None:
         return None if self.deadline is None else self.deadline.cutoff_ms
 
+    @property
+    def followed_live(self) -> bool:
+        """Refreshed daily at some time: a rolling venue, or one with a discussion window."""
+        return self.rolling or self.discussion is not None
+
+    def open_at(self, at: datetime) -> bool:
+        """Whether `at` (aware) falls while the venue is open: always for a rolling venue, else inside
+        its discussion window."""
+        return self.rolling or (self.discussion is not None and self.discussion.contains(at))
+
     def submission_invitations(self, venue_id: str) -> list[str]:
         return [self.invitations.submission.format(venue_id=venue_id)]
 
@@ -222,12 +234,17 @@ class VenueYear(BaseModel):
         if self.rolling:
             if self.year is not None or self.deadline is not None:
                 raise ValueError("a rolling venue has no year and no deadline (both null)")
+            if self.discussion is not None:
+                raise ValueError("a rolling venue is always open: it has no discussion window")
         else:
             if self.year is None or m["year"] is None or int(m["year"]) != self.year:
                 raise ValueError(f"key {self.key!r} does not carry year {self.year}")
             if self.deadline is None:
                 raise ValueError("deadline is required for a venue-year (date, time, tz, source, confidence)")
             _deadline_near_year(self.deadline.date, self.year)
+            if self.discussion is not None and self.discussion.start <= self.deadline.date:
+                raise ValueError(f"discussion starts {self.discussion.start}, not after the deadline "
+                                 f"{self.deadline.date}")
         if m["track"] and m["track"] not in self.tracks:
             raise ValueError(f"key track {m['track']!r} is not among tracks {list(self.tracks)}")
         for track in self.track_from_venue:

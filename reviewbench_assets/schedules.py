@@ -1,6 +1,12 @@
-"""Nightly refresh of every rolling venue of the catalogue (TMLR today): a rolling venue has one
-partition, re-crawled every night, and everything downstream of it is rebuilt in the same run: the
-venue-year chain for partition `tmlr`, then the unpartitioned `tmlr_split` and `dataset_card`.
+"""Nightly refresh of every venue while it is open (issue 30): one rule for the rolling venues (TMLR,
+always open) and for the venue-years whose catalogue entry states a discussion window (refreshed each
+night inside it, never outside). Each is re-crawled (incrementally: only forums modified since the
+last crawl are fetched) and everything downstream of it is rebuilt in the same run: the venue-year
+chain for the partition, then its unpartitioned split and `dataset_card`.
+
+A schedule, not declarative automation: the trigger is the calendar (the announced window), not an
+upstream change, and a schedule needs no asset daemon conditions to reason about; a tick outside the
+window is skipped with the reason, which the UI shows on the schedule's page.
 
 One job holds both: Dagster 1.13 runs a partitioned job whose selection also has unpartitioned
 assets (the run's partition key applies to the partitioned ones; `tmlr_split` depends on exactly the
@@ -8,9 +14,11 @@ assets (the run's partition key applies to the partitioned ones; `tmlr_split` de
 (crawl -> ... -> split -> card) that two separate run requests would not, and needs no automation
 daemon: the schedule is the only trigger.
 """
+from datetime import timedelta
+
 import dagster as dg
 
-from partitions.catalogue import catalogue
+from partitions.catalogue import VenueYear, catalogue
 
 VENUE_GROUPS = ("crawl", "parse", "pdfs", "ocr", "dialogues")
 
@@ -34,21 +42,38 @@ def refresh_job(key: str, split: str):
         tags={"dagster/max_retries": 1})
 
 
-def nightly_refresh(key: str, job) -> dg.ScheduleDefinition:
+def _when_open(venue: VenueYear) -> str:
+    if venue.rolling:
+        return "a rolling venue: new papers and reviews arrive every day"
+    first, last = venue.discussion.bounds_utc()
+    return (f"while its discussion is open, {first:%Y-%m-%d %H:%M} .. {last:%Y-%m-%d %H:%M} UTC "
+            f"({venue.discussion.source})")
+
+
+def nightly_refresh(venue: VenueYear, job) -> dg.ScheduleDefinition:
+    key = venue.key
+
     @dg.schedule(name=f"nightly_{_name(key)}_refresh", job=job, cron_schedule="0 3 * * *",
                  execution_timezone="UTC",
-                 description=(f"Every night at 03:00 UTC, one run of `{job.name}` for partition `{key}` (a "
-                              "rolling venue: new papers and reviews arrive every day). Incremental: only forums "
-                              "modified since the last crawl are fetched; the split and the dataset card are "
-                              "rebuilt after them."))
-    def _schedule(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
+                 description=(f"Every night at 03:00 UTC {_when_open(venue)}: one run of `{job.name}` for "
+                              f"partition `{key}`. Incremental: only forums modified since the last crawl are "
+                              "fetched; the split and the dataset card are rebuilt after them."))
+    def _schedule(context: dg.ScheduleEvaluationContext) -> dg.RunRequest | dg.SkipReason:
         # A custom schedule: build_schedule_from_partitioned_job would request every static key.
-        day = context.scheduled_execution_time.strftime("%Y-%m-%d")
-        return dg.RunRequest(run_key=f"{key}-{day}", partition_key=key, tags={"reviewbench/refresh": "nightly"})
+        tick = context.scheduled_execution_time
+        # The night after the window closes counts too: its last day's posts (up to 23:59 in the
+        # venue's zone, hours after a 03:00 UTC tick) are read once, and the final state recorded.
+        if not (venue.open_at(tick) or venue.open_at(tick - timedelta(days=1))):
+            return dg.SkipReason(f"{key} is not open on {tick:%Y-%m-%d %H:%M} UTC: refreshed only "
+                                 f"{_when_open(venue)}")
+        return dg.RunRequest(run_key=f"{key}-{tick:%Y-%m-%d}", partition_key=key,
+                             tags={"reviewbench/refresh": "nightly"})
 
     return _schedule
 
 
-# One job and one schedule per rolling venue of the catalogue (a new journal is a catalogue entry).
-refresh_jobs = {v.key: refresh_job(v.key, v.split) for v in catalogue().venues if v.rolling}
-refresh_schedules = {k: nightly_refresh(k, j) for k, j in refresh_jobs.items()}
+# One job and one schedule per venue followed live (rolling, or with a discussion window): a new
+# journal or a venue's announced discussion is a catalogue entry, not code.
+_live = [v for v in catalogue().venues if v.followed_live]
+refresh_jobs = {v.key: refresh_job(v.key, v.split) for v in _live}
+refresh_schedules = {v.key: nightly_refresh(v, refresh_jobs[v.key]) for v in _live}
