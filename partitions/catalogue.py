@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime
 from datetime import date as Date
 from datetime import time as Time
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from partitions.catalogue_yaml import Where, read_catalogue_yaml
 from partitions.windows import Discussion
+from partitions.zones import zone
 
 CATALOGUE_PATH = Path(__file__).with_name("venues.yaml")
 CATALOGUE_ENV = "REVIEWBENCH_CATALOGUE"
@@ -32,11 +32,6 @@ CATALOGUE_ENV = "REVIEWBENCH_CATALOGUE"
 _KEY_RE = re.compile(r"^(?P<conf>[a-z][a-z0-9]*)(-(?P<year>\d{4}))?(-(?P<track>[a-z_]+)(-(?P<name>[a-z0-9_]+))?)?$")
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
-# Time zones deadlines are announced in. AoE ("Anywhere on Earth") is UTC-12; the US abbreviations
-# are the ones calls for papers use (PDT in May-October, PST otherwise). Anything else must be an
-# IANA zone name ("Africa/Nairobi"), converted with zoneinfo (daylight saving included).
-FIXED_ZONES: dict[str, int] = {"AoE": -12, "UTC": 0, "GMT": 0, "PDT": -7, "PST": -8, "EDT": -4, "EST": -5,
-                               "CEST": 2, "CET": 1, "EAT": 3}
 # OpenReview accepts uploads until the submission invitation's expdate, which its venue code sets to
 # the deadline + 30 minutes unless the venue set another (openreview-py: openreview/venue/invitation.py
 # and openreview/conference/invitation.py, SHORT_BUFFER_MIN = 30).
@@ -45,16 +40,6 @@ DEFAULT_GRACE_MINUTES = 30
 
 class CatalogueError(ValueError):
     """A catalogue entry is invalid; the message names the entry and the field."""
-
-
-def zone(tz: str):
-    if tz in FIXED_ZONES:
-        return timezone(timedelta(hours=FIXED_ZONES[tz]), tz)
-    try:
-        return ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"unknown time zone {tz!r}; use one of {', '.join(FIXED_ZONES)} "
-                         "or an IANA name") from exc
 
 
 class Deadline(BaseModel):

@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from partitions.zones import zone
+
 
 class Discussion(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -24,8 +26,6 @@ class Discussion(BaseModel):
 
     @model_validator(mode="after")
     def _ordered(self) -> Discussion:
-        from partitions.catalogue import zone  # the zones deadlines use; imported late (catalogue imports us)
-
         zone(self.tz)
         if self.end < self.start:
             raise ValueError(f"discussion ends ({self.end}) before it starts ({self.start})")
@@ -35,8 +35,6 @@ class Discussion(BaseModel):
         return self
 
     def bounds_utc(self) -> tuple[datetime, datetime]:
-        from partitions.catalogue import zone
-
         tz = zone(self.tz)
         first = datetime.combine(self.start, Time(0, 0, 0)).replace(tzinfo=tz)
         last = datetime.combine(self.end, Time(23, 59, 59)).replace(tzinfo=tz)

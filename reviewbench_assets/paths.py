@@ -103,3 +103,17 @@ def parsed(pk: str) -> str:
 
 def parsed_quarantine(pk: str) -> str:
     return f"parsed/{pk}.quarantine.parquet"
+
+
+def change_state(pk: str) -> str:
+    """The last refresh's snapshot of every forum (domain/changes.py), one row per forum."""
+    return f"changes/{pk}/state.parquet"
+
+
+def change_log(pk: str, refreshed_at: str) -> str:
+    """The changes one refresh found (hive-style `refresh=` folder: DuckDB's hive_partitioning reads it)."""
+    return f"changes/{pk}/log/refresh={refreshed_at}/changes.parquet"
+
+
+def change_log_dir(pk: str) -> str:
+    return f"changes/{pk}/log"

@@ -36,9 +36,10 @@ def _name(key: str) -> str:
 def refresh_job(key: str, split: str):
     return dg.define_asset_job(
         f"{_name(key)}_refresh", selection=dg.AssetSelection.groups(*VENUE_GROUPS)
-        | dg.AssetSelection.assets("reviewbench_split", f"{split}_split", "dataset_card"),
-        description=(f"Partition `{key}` from the crawl to reviewbench_split, then `{split}_split` and "
-                     f"`dataset_card`: everything downstream of `{key}`, in one run."),
+        | dg.AssetSelection.assets("venue_changes", "reviewbench_split", f"{split}_split", "dataset_card"),
+        description=(f"Partition `{key}` from the crawl to reviewbench_split, with what changed since the last "
+                     f"refresh (`venue_changes`), then `{split}_split` and `dataset_card`: everything "
+                     f"downstream of `{key}`, in one run."),
         tags={"dagster/max_retries": 1})
 
 

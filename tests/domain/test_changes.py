@@ -1,0 +1,92 @@
+"""What changed between two refreshes (issue 30 item 2): each event recorded once with old and new
+scores, removals recorded (never dropped), and the recorded changes replay to every snapshot."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import duckdb
+
+from resources.store import store_from_uri
+from reviewbench_assets.domain.changes import apply_changes, snapshot, summary, venue_changes
+from reviewbench_assets.domain.posts import ParsedForum, Post
+from reviewbench_assets.stages.change_log import record_changes
+
+
+def _review(rid: str, rating: float, confidence: float = 3.0) -> dict:
+    return {"review_id": rid, "rating": rating, "confidence": confidence}
+
+
+def _forum(fid: str, reviews: list[dict], posts: list[Post] = (), decision: str = "", status: str = "active",
+           pdf: str = "/pdf/a.pdf") -> ParsedForum:
+    review_posts = [Post(note_id=r["review_id"], replyto=fid, kind="review", role="reviewer", tcdate=1) for r in reviews]
+    return ParsedForum(forum_id=fid, reviews=reviews, posts=[*review_posts, *posts], decision=decision,
+                       status=status, pdf=pdf)
+
+
+DAY1 = {"F1": _forum("F1", [_review("R1", 3), _review("R2", 6)]),
+        "F2": _forum("F2", [_review("R3", 5)])}
+DAY2 = {"F1": _forum("F1", [_review("R1", 5), _review("R2", 6)],
+                     [Post(note_id="A1", replyto="R1", kind="rebuttal", role="author", tcdate=10),
+                      Post(note_id="C1", replyto="A1", kind="comment", role="reviewer", tcdate=11)],
+                     pdf="/pdf/b.pdf"),
+        "F2": _forum("F2", [])}  # R3 made private (or deleted) between the two days
+DAY3 = {"F1": _forum("F1", [_review("R1", 5), _review("R2", 6)],
+                     [Post(note_id="A1", replyto="R1", kind="rebuttal", role="author", tcdate=10),
+                      Post(note_id="C1", replyto="A1", kind="comment", role="reviewer", tcdate=11, deleted=True)],
+                     decision="Accept (poster)", pdf="/pdf/b.pdf"),
+        "F3": _forum("F3", [], status="withdrawn")}  # F2 gone, F3 new
+
+
+def _snaps(day):
+    return {f: snapshot(p) for f, p in day.items()}
+
+
+def test_each_event_is_recorded_once_with_old_and_new_scores():
+    changes = list(venue_changes(_snaps(DAY1), _snaps(DAY2)))
+    kinds = sorted((c.change, c.target_id) for c in changes)
+    assert kinds == [("comment_added", "C1"), ("pdf_revised", "F1"), ("response_added", "A1"),
+                     ("review_edited", "R1"), ("review_removed", "R3")]
+    edit = next(c for c in changes if c.change == "review_edited")
+    assert (edit.old_rating, edit.new_rating) == (3, 5)
+    removed = next(c for c in changes if c.change == "review_removed")
+    assert removed.old_rating == 5 and removed.new_rating is None
+    s = summary(changes)
+    assert s["ratings_up"] == 1 and s["ratings_down"] == 0 and s["mean_rating_move"] == 2 and s["forums_changed"] == 2
+
+
+def test_no_change_records_nothing_and_removals_are_recorded():
+    assert list(venue_changes(_snaps(DAY2), _snaps(DAY2))) == []
+    changes = list(venue_changes(_snaps(DAY2), _snaps(DAY3)))
+    kinds = sorted((c.change, c.target_id) for c in changes)
+    assert ("decision_changed", "F1") in kinds and ("post_removed", "C1") in kinds
+    assert ("forum_removed", "F2") in kinds and ("forum_added", "F3") in kinds
+    assert next(c for c in changes if c.change == "forum_added").new_value == "withdrawn"
+
+
+def test_the_changes_replay_to_every_snapshot():
+    state: dict = {}
+    previous: dict = {}
+    for day in (DAY1, DAY2, DAY3):
+        current = _snaps(day)
+        state = apply_changes(state, list(venue_changes(previous, current)))
+        assert state == current
+        previous = current
+
+
+def test_the_log_is_kept_across_refreshes_and_queryable(tmp_path):
+    store = store_from_uri(str(tmp_path))
+    t = [datetime(2025, 11, d, 3, tzinfo=UTC) for d in (12, 13, 14, 15)]
+    first = record_changes(store, "iclr-2026", DAY1.values(), now=t[0])
+    assert first.counts["first_refresh"] and first.counts["by_kind"]["review_added"] == 3
+    second = record_changes(store, "iclr-2026", DAY2.values(), now=t[1])
+    assert second.row_count == 5 and second.counts["ratings_up"] == 1
+    # a re-run of the same day (the run was killed after its publish): nothing counted twice
+    again = record_changes(store, "iclr-2026", DAY2.values(), now=t[2])
+    assert again.row_count == 0 and not again.counts["first_refresh"]
+    record_changes(store, "iclr-2026", DAY3.values(), now=t[3])
+    rows = duckdb.sql(
+        f"SELECT refresh, change, target_id, old_rating, new_rating FROM read_parquet("
+        f"'{tmp_path}/changes/iclr-2026/log/*/*.parquet', hive_partitioning=true) ORDER BY refreshed_at, change").fetchall()
+    assert len({r[0] for r in rows}) == 3  # the empty refresh wrote a file without rows
+    assert ("2025-11-13T030000.000000Z", "review_edited", "R1", 3.0, 5.0) in rows
+    assert sum(1 for r in rows if r[1] == "review_removed") == 1
