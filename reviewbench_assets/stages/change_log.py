@@ -46,6 +46,23 @@ def previous_snapshots(store: Store, pk: str) -> dict[str, dict]:
 def record_changes(store: Store, pk: str, forums: Iterable[ParsedForum],
                    now: datetime | None = None) -> StageResult:
     now = (now or datetime.now(UTC)).astimezone(UTC)
+    # One writer per venue-year: the snapshot read here and the one published below must be the same
+    # generation, so two refreshes of one venue-year (a schedule tick and a manual run, two CLI
+    # runs) take turns instead of both recording the same changes.
+    with store.lock(f"changes-{pk}"):
+        changes, current, stamp, first = _diff_and_publish(store, pk, forums, now)
+    figures = summary(changes)
+    figures["first_refresh"] = first
+    figures["forums"] = len(current)
+    moves = [c.model_dump() for c in changes if c.change == "review_edited"][:10]
+    return StageResult(written={"changes": paths.change_log(pk, stamp), "state": paths.change_state(pk)},
+                        counts={"refreshed_at": now.isoformat(timespec="seconds"), **figures},
+                        samples=moves or [c.model_dump() for c in changes[:10]],
+                        sample_columns=["forum_id", "change", "target_id", "old_rating", "new_rating"],
+                        row_count=len(changes))
+
+
+def _diff_and_publish(store: Store, pk: str, forums: Iterable[ParsedForum], now: datetime):
     stamp = now.strftime("%Y-%m-%dT%H%M%S.%fZ")
     previous = previous_snapshots(store, pk)
     current = {p.forum_id: snapshot(p) for p in forums}
@@ -62,13 +79,4 @@ def record_changes(store: Store, pk: str, forums: Iterable[ParsedForum],
                 w.write_table(pa.Table.from_pylist(
                     [{"forum_id": f, "snapshot_json": json.dumps(s, sort_keys=True)} for f, s in items[i:i + BATCH]],
                     schema=STATE_SCHEMA))
-    figures = summary(changes)
-    figures["first_refresh"] = not previous
-    figures["forums"] = len(current)
-    moves = [c.model_dump() for c in changes if c.change == "review_edited"][:10]
-    return StageResult(written={"changes": paths.change_log(pk, stamp), "state": paths.change_state(pk)},
-                        counts={"refreshed_at": now.isoformat(timespec="seconds"), **figures},
-                        samples=moves or [c.model_dump() for c in changes[:10]],
-                        sample_columns=["forum_id", "change", "target_id", "old_rating", "new_rating"],
-                        row_count=len(changes))
-
+    return changes, current, stamp, not previous

@@ -90,3 +90,15 @@ def test_the_log_is_kept_across_refreshes_and_queryable(tmp_path):
     assert len({r[0] for r in rows}) == 3  # the empty refresh wrote a file without rows
     assert ("2025-11-13T030000.000000Z", "review_edited", "R1", 3.0, 5.0) in rows
     assert sum(1 for r in rows if r[1] == "review_removed") == 1
+
+
+def test_two_refreshes_of_one_venue_year_take_turns(tmp_path):
+    """A schedule tick and a manual run at once: the changes are recorded once, not by both."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    store = store_from_uri(str(tmp_path))
+    record_changes(store, "iclr-2026", DAY1.values(), now=datetime(2025, 11, 12, 3, tzinfo=UTC))
+    with ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(lambda h: record_changes(store, "iclr-2026", DAY2.values(),
+                                                      now=datetime(2025, 11, 13, 3, h, tzinfo=UTC)), (0, 1)))
+    assert sorted(r.row_count for r in done) == [0, 5]
