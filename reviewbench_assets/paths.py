@@ -117,3 +117,16 @@ def change_log(pk: str, refreshed_at: str) -> str:
 
 def change_log_dir(pk: str) -> str:
     return f"changes/{pk}/log"
+
+
+def change_trajectories(pk: str) -> str:
+    """Each review's score trajectory: edit history and daily observations merged, with the source."""
+    return f"changes/{pk}/trajectories.parquet"
+
+
+def change_daily(pk: str) -> str:
+    return f"changes/{pk}/daily.parquet"
+
+
+def change_daily_plot(pk: str) -> str:
+    return f"changes/{pk}/daily.png"

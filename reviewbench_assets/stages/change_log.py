@@ -1,16 +1,19 @@
-"""Recording what changed in a venue-year at each refresh (issue 30 item 2): the parsed forums of this
-refresh are compared with the snapshots the previous refresh left (domain/changes.py), the changes are
-appended as one Parquet file per refresh under `changes/<pk>/log/refresh=<time>/`, and the snapshots
-replaced, both in one publish: a run killed before it records nothing and its re-run finds the same
-changes; one killed after it finds none left to record (nothing lost, nothing counted twice).
+"""Recording what changed in a venue-year at each refresh (issue 30 items 2 and 3): the parsed forums of
+this refresh are compared with the snapshots the previous refresh left (domain/changes.py), the changes
+are appended as one Parquet file per refresh under `changes/<pk>/log/refresh=<time>/`, the snapshots
+replaced, and each review's score trajectory (its edit history merged with the daily observations,
+domain/trajectories.py) and the venue-year's daily figures rewritten, all in one publish: a run killed
+before it records nothing and its re-run finds the same changes; one killed after it finds none left
+to record (nothing lost, nothing counted twice).
 
 Query the history with DuckDB:
 `SELECT refresh, change, count(*) FROM read_parquet('changes/<pk>/log/*/*.parquet', hive_partitioning=true) GROUP BY ALL`.
 """
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 
 import pyarrow as pa
@@ -19,8 +22,9 @@ from resources.store import Store, parquet_writer
 from reviewbench_assets import paths
 from reviewbench_assets.domain.changes import Change, snapshot, summary, venue_changes
 from reviewbench_assets.domain.posts import ParsedForum
+from reviewbench_assets.domain.trajectories import daily_figures, merged_trajectory
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
-from reviewbench_assets.stages.result import StageResult
+from reviewbench_assets.stages.result import Markdown, StageResult
 
 STATE_SCHEMA = pa.schema([("forum_id", pa.string()), ("snapshot_json", pa.string())])
 CHANGE_SCHEMA = pa.schema([
@@ -29,7 +33,14 @@ CHANGE_SCHEMA = pa.schema([
     ("old_rating", pa.float64()), ("new_rating", pa.float64()), ("old_confidence", pa.float64()),
     ("new_confidence", pa.float64()), ("role", pa.string()), ("at_ms", pa.int64()),
 ])
+TRAJECTORY_SCHEMA = pa.schema([
+    ("forum_id", pa.string()), ("review_id", pa.string()), ("time", pa.timestamp("ms", tz="UTC")),
+    ("rating", pa.float64()), ("confidence", pa.float64()), ("source", pa.string()), ("edit_id", pa.string()),
+])
+DAILY_SCHEMA = pa.schema([("day", pa.string()), ("reviews", pa.int64()), ("mean_rating", pa.float64()),
+                          ("share_changed", pa.float64())])
 BATCH = 1024
+STAMP = "%Y-%m-%dT%H%M%S.%fZ"  # a refresh's folder name (sorts as time)
 
 
 def previous_snapshots(store: Store, pk: str) -> dict[str, dict]:
@@ -43,6 +54,21 @@ def previous_snapshots(store: Store, pk: str) -> dict[str, dict]:
     return out
 
 
+def _refresh_time(path: str) -> datetime:
+    stamp = next(part for part in path.split("/") if part.startswith("refresh=")).removeprefix("refresh=")
+    return datetime.strptime(stamp, STAMP).replace(tzinfo=UTC)
+
+
+def _observations(store: Store, pk: str) -> Iterator[tuple[datetime, list[dict]]]:
+    """Each refresh recorded so far (oldest first) with its score observations (reviews added or
+    whose scores changed); a refresh without changes comes with an empty list."""
+    cols = ["change", "target_id", "new_rating", "new_confidence"]
+    for path in store.list_files(store.path(paths.change_log_dir(pk))):
+        rows = [row for batch in iter_parquet_batches(store.fs, path, BATCH, columns=cols)
+                for row in batch.to_pylist() if row["change"] in ("review_added", "review_edited")]
+        yield _refresh_time(path), rows
+
+
 def record_changes(store: Store, pk: str, forums: Iterable[ParsedForum],
                    now: datetime | None = None) -> StageResult:
     now = (now or datetime.now(UTC)).astimezone(UTC)
@@ -50,33 +76,92 @@ def record_changes(store: Store, pk: str, forums: Iterable[ParsedForum],
     # generation, so two refreshes of one venue-year (a schedule tick and a manual run, two CLI
     # runs) take turns instead of both recording the same changes.
     with store.lock(f"changes-{pk}"):
-        changes, current, stamp, first = _diff_and_publish(store, pk, forums, now)
+        changes, current, stamp, first, daily = _diff_and_publish(store, pk, forums, now)
     figures = summary(changes)
     figures["first_refresh"] = first
     figures["forums"] = len(current)
+    figures["as_of"] = now.isoformat(timespec="seconds")
+    table = "\n".join(["| day (UTC) | reviews | mean rating | share changed |", "|---|---:|---:|---:|"]
+                      + [f"| {d['day']} | {d['reviews']} | {d['mean_rating']} | {d['share_changed']} |"
+                         for d in daily[-14:]])
     moves = [c.model_dump() for c in changes if c.change == "review_edited"][:10]
-    return StageResult(written={"changes": paths.change_log(pk, stamp), "state": paths.change_state(pk)},
-                        counts={"refreshed_at": now.isoformat(timespec="seconds"), **figures},
-                        samples=moves or [c.model_dump() for c in changes[:10]],
-                        sample_columns=["forum_id", "change", "target_id", "old_rating", "new_rating"],
-                        row_count=len(changes))
+    return StageResult(written={"changes": paths.change_log(pk, stamp), "state": paths.change_state(pk),
+                                "trajectories": paths.change_trajectories(pk), "daily": paths.change_daily(pk),
+                                "daily_plot": paths.change_daily_plot(pk)},
+                       counts={**figures, "daily_ratings": Markdown(table)},
+                       samples=moves or [c.model_dump() for c in changes[:10]],
+                       sample_columns=["forum_id", "change", "target_id", "old_rating", "new_rating"],
+                       row_count=len(changes))
 
 
 def _diff_and_publish(store: Store, pk: str, forums: Iterable[ParsedForum], now: datetime):
-    stamp = now.strftime("%Y-%m-%dT%H%M%S.%fZ")
+    stamp = now.strftime(STAMP)
     previous = previous_snapshots(store, pk)
-    current = {p.forum_id: snapshot(p) for p in forums}
+    current, histories = {}, {}
+    for p in forums:
+        current[p.forum_id] = snapshot(p)
+        for r in p.reviews:  # only what the trajectories need is kept, not the forum
+            histories[r["review_id"]] = (p.forum_id, r.get("score_history") or [])
     changes: list[Change] = list(venue_changes(previous, current))
-    log_path, state_path = store.path(paths.change_log(pk, stamp)), store.path(paths.change_state(pk))
-    with store.publish() as pub:  # the log and the new snapshots move into place together
-        with parquet_writer(store.fs, pub.target(log_path), CHANGE_SCHEMA) as w:
-            for i in range(0, len(changes), BATCH):
-                rows = [{"refreshed_at": now, **c.model_dump()} for c in changes[i:i + BATCH]]
-                w.write_table(pa.Table.from_pylist(rows, schema=CHANGE_SCHEMA))
-        with parquet_writer(store.fs, pub.target(state_path), STATE_SCHEMA) as w:
-            items = list(current.items())
-            for i in range(0, len(items), BATCH):
-                w.write_table(pa.Table.from_pylist(
-                    [{"forum_id": f, "snapshot_json": json.dumps(s, sort_keys=True)} for f, s in items[i:i + BATCH]],
-                    schema=STATE_SCHEMA))
-    return changes, current, stamp, not previous
+    observed: dict[str, list] = {}
+    refresh_ms = [int(now.timestamp() * 1000)]
+    for refreshed, rows in _observations(store, pk):
+        t = int(refreshed.timestamp() * 1000)
+        refresh_ms.append(t)
+        for row in rows:
+            observed.setdefault(row["target_id"], []).append((t, row["new_rating"], row["new_confidence"]))
+    for c in changes:
+        if c.change in ("review_added", "review_edited"):
+            observed.setdefault(c.target_id, []).append((refresh_ms[0], c.new_rating, c.new_confidence))
+    trajectories = {rid: merged_trajectory(hist, observed.get(rid, [])) for rid, (_, hist) in histories.items()}
+    daily = daily_figures(trajectories, refresh_ms)
+    with store.publish() as pub:  # log, snapshots, trajectories and figures move into place together
+        _write(store, pub.target(store.path(paths.change_log(pk, stamp))), CHANGE_SCHEMA,
+               ({"refreshed_at": now, **c.model_dump()} for c in changes))
+        _write(store, pub.target(store.path(paths.change_state(pk))), STATE_SCHEMA,
+               ({"forum_id": f, "snapshot_json": json.dumps(s, sort_keys=True)} for f, s in current.items()))
+        _write(store, pub.target(store.path(paths.change_trajectories(pk))), TRAJECTORY_SCHEMA,
+               ({"forum_id": histories[rid][0], "review_id": rid, **pt,
+                 "time": datetime.fromtimestamp(pt["time"] / 1000, tz=UTC)}
+                for rid, points in trajectories.items() for pt in points))
+        _write(store, pub.target(store.path(paths.change_daily(pk))), DAILY_SCHEMA, iter(daily))
+        with store.fs.open_output_stream(pub.target(store.path(paths.change_daily_plot(pk)))) as f:
+            f.write(daily_plot(pk, daily, now))
+    return changes, current, stamp, not previous, daily
+
+
+def _write(store: Store, target: str, schema: pa.Schema, rows: Iterator[dict]) -> None:
+    with parquet_writer(store.fs, target, schema) as w:
+        buf: list[dict] = []
+        for row in rows:
+            buf.append(row)
+            if len(buf) >= BATCH:
+                w.write_table(pa.Table.from_pylist(buf, schema=schema))
+                buf = []
+        w.write_table(pa.Table.from_pylist(buf, schema=schema))
+
+
+def daily_plot(pk: str, daily: list[dict], as_of: datetime) -> bytes:
+    """Per refresh day, the mean rating (line) and the share of reviews changed so far (bars)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    days = [d["day"][5:] for d in daily]
+    ax2 = ax.twinx()
+    ax2.bar(days, [d["share_changed"] or 0 for d in daily], color="#cfd8e3", label="share of reviews changed")
+    ax.plot(days, [d["mean_rating"] for d in daily], marker="o", color="#1f4e79", label="mean rating")
+    ax.set_zorder(ax2.get_zorder() + 1)
+    ax.patch.set_visible(False)
+    ax.set_ylabel("mean rating")
+    ax2.set_ylabel("share changed")
+    ax.set_title(f"{pk}: ratings during the discussion (as of {as_of:%Y-%m-%d %H:%M} UTC)", fontsize=9)
+    ax.tick_params(axis="x", labelrotation=45, labelsize=7)
+    fig.legend(loc="upper left", fontsize=7)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()

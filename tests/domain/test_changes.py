@@ -102,3 +102,38 @@ def test_two_refreshes_of_one_venue_year_take_turns(tmp_path):
         done = list(pool.map(lambda h: record_changes(store, "iclr-2026", DAY2.values(),
                                                       now=datetime(2025, 11, 13, 3, h, tzinfo=UTC)), (0, 1)))
     assert sorted(r.row_count for r in done) == [0, 5]
+
+
+def test_trajectories_merge_edit_history_and_daily_observations():
+    from reviewbench_assets.domain.trajectories import EDIT, OBSERVED, daily_figures, merged_trajectory
+
+    edited = [{"time": 100, "rating": 3, "confidence": 4, "edit_id": "e1"},
+              {"time": 500, "rating": 5, "confidence": 4, "edit_id": "e2"}]
+    # both observations are explained by the history: its exact times are kept, nothing added
+    assert [(p["time"], p["source"]) for p in merged_trajectory(edited, [(200, 3, 4), (600, 5, 4)])] == \
+        [(100, EDIT), (500, EDIT)]
+    # edited in place without a crawled history: the day the new score was first seen is a point
+    merged = merged_trajectory([{"time": 100, "rating": 3, "confidence": 4, "edit_id": None}],
+                               [(200, 3, 4), (600, 5, 4), (700, 5, 4)])
+    assert [(p["time"], p["rating"], p["source"]) for p in merged] == [(100, 3, EDIT), (600, 5, OBSERVED)]
+    day = 86_400_000
+    rows = daily_figures({"a": merged, "b": [{"time": 50, "rating": 6, "confidence": 3, "source": EDIT}]},
+                         [200, day + 10])
+    assert rows[0] == {"day": "1970-01-01", "reviews": 2, "mean_rating": 5.5, "share_changed": 0.5}
+    assert rows[1]["day"] == "1970-01-02" and rows[1]["mean_rating"] == 5.5
+
+
+def test_the_refresh_writes_trajectories_daily_figures_and_a_plot(tmp_path):
+    import pyarrow.parquet as pq
+
+    store = store_from_uri(str(tmp_path))
+    for d, day in zip((12, 13, 14), (DAY1, DAY2, DAY2), strict=True):
+        last = record_changes(store, "iclr-2026", day.values(), now=datetime(2025, 11, d, 3, tzinfo=UTC))
+    traj = pq.read_table(tmp_path / "changes/iclr-2026/trajectories.parquet").to_pylist()
+    r1 = [(t["rating"], t["source"]) for t in traj if t["review_id"] == "R1"]
+    assert r1 == [(3.0, "daily_observation"), (5.0, "daily_observation")]  # no edit history in these forums
+    daily = pq.read_table(tmp_path / "changes/iclr-2026/daily.parquet").to_pylist()
+    assert [d["day"] for d in daily] == ["2025-11-12", "2025-11-13", "2025-11-14"]  # the quiet day too
+    assert daily[1]["share_changed"] == 0.5 and daily[0]["share_changed"] == 0.0
+    assert (tmp_path / "changes/iclr-2026/daily.png").read_bytes()[:4] == b"\x89PNG"
+    assert "| 2025-11-14 |" in last.counts["daily_ratings"].text and last.counts["as_of"].startswith("2025-11-14")
