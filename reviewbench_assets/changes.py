@@ -17,5 +17,5 @@ def venue_changes(context: dg.AssetExecutionContext, storage: StorageResource) -
     appeared or disappeared), appended under `changes/<pk>/log/refresh=<time>/`. The first
     materialization records every forum as added. Query the history with DuckDB:
     `SELECT refresh, change, count(*) FROM read_parquet('changes/<pk>/log/*/*.parquet', hive_partitioning=true) GROUP BY ALL`."""
-    store = storage.store()
-    return materialize(record_changes(store, context.partition_key, iter_parsed_forums(store, context.partition_key)))
+    store, pk = storage.store(), context.partition_key
+    return materialize(record_changes(store, pk, (forum for forum, _routing in iter_parsed_forums(store, pk))))

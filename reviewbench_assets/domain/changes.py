@@ -25,6 +25,8 @@ ChangeKind = Literal[
 ]
 CHANGE_KINDS: tuple[str, ...] = ChangeKind.__args__  # type: ignore[attr-defined]
 SCORES = ("rating", "confidence")
+# Posts whose effect is a forum-level change (decision_changed, status_changed), not a post added
+STATE_POSTS = ("decision", "withdrawal", "desk_rejection")
 
 
 class Change(BaseModel):
@@ -48,7 +50,7 @@ def snapshot(p: ParsedForum) -> dict[str, Any]:
     reviews = {r["review_id"]: {s: r.get(s) for s in SCORES} for r in p.reviews}
     posts = {}
     for q in p.posts:
-        if q.deleted:
+        if q.deleted or q.kind in STATE_POSTS:
             continue
         if q.kind == "review":
             reviews.setdefault(q.note_id, {s: None for s in SCORES})
