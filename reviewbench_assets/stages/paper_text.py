@@ -13,7 +13,7 @@ from ocr_ray.pipeline import PdfTask, run_pipeline
 from resources.store import Store, parquet_writer
 from reviewbench_assets import paths
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
-from reviewbench_assets.stages.forum_spool import Spool
+from reviewbench_assets.stages.jsonl_io import Spool
 from reviewbench_assets.stages.result import StageResult, Table
 
 MARKDOWN_ROW_GROUP = 64

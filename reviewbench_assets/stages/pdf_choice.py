@@ -37,7 +37,7 @@ from reviewbench_assets.domain.revisions import (
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.deadlines import venue_deadline_check
-from reviewbench_assets.stages.forum_spool import JsonlLines
+from reviewbench_assets.stages.jsonl_io import JsonlLines
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
 from reviewbench_assets.stages.progress import Progress
 

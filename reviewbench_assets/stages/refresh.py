@@ -34,7 +34,8 @@ from reviewbench_assets.stages.crawl import (
     note_tmdates,
     query_label,
 )
-from reviewbench_assets.stages.forum_spool import JsonlLines, Spool, StoredForum, tmdates_digest
+from reviewbench_assets.stages.forum_spool import StoredForum, tmdates_digest
+from reviewbench_assets.stages.jsonl_io import JsonlLines, Spool
 from reviewbench_assets.stages.progress import Progress
 
 

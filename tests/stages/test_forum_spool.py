@@ -7,7 +7,8 @@ import json
 import pytest
 
 from resources.store import CorruptFileError, store_from_uri
-from reviewbench_assets.stages.forum_spool import JsonlLines, Spool, notes_page
+from reviewbench_assets.stages.forum_spool import notes_page
+from reviewbench_assets.stages.jsonl_io import JsonlLines, Spool
 
 
 @pytest.mark.parametrize("body", [
