@@ -22,12 +22,26 @@ DEFAULT_VENUE = "iclr-2024"
 
 
 def _resources(rep, root: Path) -> dict:
-    from resources import OpenReviewResource, StorageResource
+    from resources import BrowserResource, OpenReviewResource, StorageResource
 
     return {"openreview": OpenReviewResource(api_v1_url=rep.api_v1_url, api_v2_url=rep.api_v2_url,
                                              web_url=rep.web_url, username=rep.username, password=rep.password,
                                              min_interval_s=0.0),
-            "storage": StorageResource(root=str(root))}
+            "browser": BrowserResource(max_pages=4), "storage": StorageResource(root=str(root))}
+
+
+def _build_whole(resources: dict, pk: str) -> None:
+    """Day 0 as a new user builds the venue-year: the crawl and the initial-submission PDFs (revision
+    histories read in the browser, PDFs downloaded) - what a full crawl of the venue costs."""
+    from reviewbench_assets.changes import venue_changes
+    from reviewbench_assets.forums import openreview_forums
+    from reviewbench_assets.parsed import parsed_forums
+    from reviewbench_assets.submissions import initial_submission_pdfs
+
+    result = dg.materialize([openreview_forums, parsed_forums, venue_changes, initial_submission_pdfs],
+                            partition_key=pk, resources=resources, raise_on_error=False)
+    if not result.success:
+        raise RuntimeError(f"the first build of {pk} failed")
 
 
 def _refresh(resources: dict, pk: str) -> None:
@@ -84,8 +98,10 @@ def _follow(sim, rep, root: Path, pk: str, days: int, rating_of) -> dict:
     resources = _resources(rep, root)
     rep.reindex()
     rep.reset_request_log()
-    _refresh(resources, pk)  # day 0: the first crawl (every forum recorded as added)
+    _build_whole(resources, pk)  # day 0: the first crawl (every forum recorded as added) and the PDFs
     full_crawl_requests = len(rep.request_log)
+    forum_crawl_requests = sum(1 for r in rep.request_log if r.role != "web" and r.path in ("/notes", "/login",
+                                                                                          "/profiles", "/groups"))
     day0_ms = int(time.time() * 1000)
     initial = {n["id"]: rating_of(n) for fid in sim.v.forums for n in sim._reviews(fid) if "everyone" in n["readers"]}
     seen = len(_recorded(root, pk))
@@ -139,4 +155,5 @@ def _follow(sim, rep, root: Path, pk: str, days: int, rating_of) -> dict:
             if changed_forums else None,
             "full_crawl_requests": full_crawl_requests, "noop_requests": noop_requests, "noop_changes": noop_rows, "noop_request_kinds": noop_kinds,
             "noop_request_ratio": round(noop_requests / full_crawl_requests, 4),
+            "forum_crawl_requests": forum_crawl_requests,
             "trajectories_compared": len(compared), "trajectories_equal": equal, "per_day": per_day}
