@@ -96,9 +96,6 @@ class ParsedForum(BaseModel):
                 return p
         return None
 
-    def children(self, note_id: str) -> list[Post]:
-        return [p for p in self.posts if p.replyto == note_id]
-
     def descendants(self, note_id: str) -> list[Post]:
         """Every note under `note_id` (transitively, deleted ones included), time-ordered."""
         out, frontier, seen = [], [note_id], {note_id}
