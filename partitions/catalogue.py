@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from partitions.catalogue_yaml import Where, read_catalogue_yaml
+from partitions.vocabulary import Vocabulary, parse_vocabulary
 
 CATALOGUE_PATH = Path(__file__).with_name("venues.yaml")
 CATALOGUE_ENV = "REVIEWBENCH_CATALOGUE"
@@ -256,6 +257,7 @@ class Catalogue(BaseModel):
     split_order: tuple[str, ...] = ()
     families: dict[str, Family] = Field(default_factory=dict)
     track_names: tuple[str, ...] = ()
+    vocabulary: Vocabulary = Field(default_factory=Vocabulary)  # form field and signature names (vocabulary.py)
 
     @property
     def keys(self) -> list[str]:
@@ -276,7 +278,7 @@ class Catalogue(BaseModel):
         return [s for s in self.split_order if self.keys_for_split(s)]
 
 
-TOP_LEVEL_FIELDS = ("splits", "tracks", "families", "rating_scales", "defaults", "venues")
+TOP_LEVEL_FIELDS = ("splits", "tracks", "families", "rating_scales", "defaults", "vocabulary", "venues")
 
 
 def _entry_label(raw: dict, index: int) -> str:
@@ -333,6 +335,7 @@ def parse_catalogue(doc: dict, source: str = "<catalogue>", lines: dict[tuple, i
             problems.append(f"{where('families', name)}: families.{name}: field split: {fam.split!r} is not among splits {split_order}")
         families[name] = fam
     scale_sets = _scales(doc, where, problems)
+    vocabulary = parse_vocabulary(doc.get("vocabulary"), list(families), where, problems)
     defaults = doc.get("defaults", {})
     venues, seen = [], set()
     for i, raw in enumerate(doc.get("venues") or []):
@@ -382,7 +385,7 @@ def parse_catalogue(doc: dict, source: str = "<catalogue>", lines: dict[tuple, i
     if problems:
         raise CatalogueError("invalid venue catalogue:\n  " + "\n  ".join(problems))
     return Catalogue(venues=tuple(venues), split_order=tuple(split_order), families=families,
-                     track_names=tuple(track_names))
+                     track_names=tuple(track_names), vocabulary=vocabulary)
 
 
 def load_catalogue(path: Path | str = CATALOGUE_PATH) -> Catalogue:

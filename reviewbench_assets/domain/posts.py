@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from partitions.catalogue import VenueYear
+from partitions.catalogue import VenueYear, catalogue
 from reviewbench_assets.domain.scores import render_review_text, text_of
 
 Kind = Literal[
@@ -181,42 +182,34 @@ def classify_kind(invitations: Iterable[str], table: Mapping[str, str]) -> str:
     return "other"
 
 
-_REVIEWER_SIG = re.compile(r"/(Reviewer_[^/]+|AnonReviewer\d+|Reviewers?(/Submitted)?)$")
-_AC_SIG = re.compile(r"/(Area_Chair[^/]*|Area_Chairs|Senior_Area_Chair[^/]*|Action_Editors?)$")
-_PC_SIG = re.compile(r"/(Program_Chairs|Editors_In_Chief|Program_Committee)$")
+@lru_cache(maxsize=1)
+def _signature_patterns() -> tuple[tuple[str, re.Pattern], ...]:
+    """The catalogue's signature patterns (`vocabulary.signatures`), anchored at the signature's end,
+    in the order they are tried."""
+    patterns = catalogue().vocabulary.signatures
+    return tuple((role, re.compile(rf"/({patterns[role]})$")) for role in ("reviewer", "area_chair", "program_chairs")
+                 if role in patterns)
 
 
 def role_of(signature: str, venue_ids: Iterable[str] = ()) -> str:
     sig = (signature or "").rstrip("/")
     if sig.endswith("/Authors"):
         return "author"
-    if _REVIEWER_SIG.search(sig):
-        return "reviewer"
-    if _AC_SIG.search(sig):
-        return "area_chair"
-    if _PC_SIG.search(sig) or sig in set(venue_ids):
+    for role, pattern in _signature_patterns():
+        if pattern.search(sig):
+            return role
+    if sig in set(venue_ids):
         return "program_chairs"
     return "public"
 
 
-# Main text field per kind (first present wins); fallback: the longest string field.
-_TEXT_FIELDS: dict[str, tuple[str, ...]] = {
-    "comment": ("comment", "rebuttal", "response"),
-    "rebuttal": ("rebuttal", "comment", "response"),
-    "meta_review": ("metareview", "metareview:_summary,_strengths_and_weaknesses", "meta_review",
-                    "comment", "recommendation"),
-    "decision": ("comment", "metareview", "metareview:_summary,_strengths_and_weaknesses",
-                 "decision", "recommendation"),
-    "withdrawal": ("withdrawal_confirmation", "comment", "withdrawal"),
-    "desk_rejection": ("desk_reject_comments", "desk_rejection_comments", "comment"),
-    "other": ("comment", "rebuttal", "review", "metareview"),
-}
-
-
 def main_text(kind: str, content: Mapping[str, Any]) -> str:
+    """A post's text: the first present of its kind's text fields (the catalogue's
+    `vocabulary.text_fields`); else the longest string field."""
     if kind == "review":
         return render_review_text(content)
-    for name in _TEXT_FIELDS.get(kind, _TEXT_FIELDS["other"]):
+    text_fields = catalogue().vocabulary.text_fields
+    for name in text_fields.get(kind, text_fields["other"]):
         value = content.get(name)
         if value not in (None, "", []):
             return text_of(value)
