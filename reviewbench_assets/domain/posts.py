@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PlainValidator, WithJsonSchema
 
 from partitions.catalogue import VenueYear, catalogue
 from reviewbench_assets.domain.scores import render_review_text, text_of
@@ -22,12 +22,40 @@ KINDS: tuple[str, ...] = (
 )
 
 
-class MalformedForumError(ValueError):
-    """The forum cannot be parsed at all; the message names the forum id and the reason."""
+class Reason(str):
+    """Why a forum needs a look: the text a person reads, with the short code the quarantine tables
+    group by (`code`), both made by the rule that decided it (nothing parses the text back). A plain
+    `str` everywhere else: compared, joined and serialised as its text."""
 
-    def __init__(self, forum_id: str | None, reason: str):
+    code: str
+
+    def __new__(cls, code: str, text: str) -> Reason:
+        self = super().__new__(cls, text)
+        self.code = code
+        return self
+
+    def __reduce__(self):  # copies and pickles keep the code
+        return (Reason, (self.code, str(self)))
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("a string is required")
+    return value  # a Reason stays one: its code goes to the quarantine table
+
+
+# A parser warning: a `Reason` when the parser made it, plain text when read back from JSON.
+ReasonText = Annotated[str, PlainValidator(_text), WithJsonSchema({"type": "string"})]
+
+
+class MalformedForumError(ValueError):
+    """The forum cannot be parsed at all; the message names the forum id and the reason, and
+    `code` says which rule refused it (the quarantine table's code)."""
+
+    def __init__(self, forum_id: str | None, reason: str, code: str = "malformed_forum"):
         self.forum_id = forum_id
         self.reason = reason
+        self.code = code
         super().__init__(f"malformed forum {forum_id or '<no id>'}: {reason}")
 
 
@@ -86,7 +114,7 @@ class ParsedForum(BaseModel):
     tcdate: int | None = None
     mdate: int | None = None
     tmdate: int | None = None
-    warnings: list[str] = Field(default_factory=list)
+    warnings: list[ReasonText] = Field(default_factory=list)
     # review id -> {"initial_scores": union score fields of its first edit, "edits": n,
     # "first_edit_id": ...}, for reviews whose edit history was crawled (v2 `/notes/edits`)
     review_history: dict[str, dict[str, Any]] = Field(default_factory=dict)
