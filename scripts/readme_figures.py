@@ -109,12 +109,7 @@ def render_asset_graph() -> str:
 
     def label(first: str) -> str:
         names = members[shape[first]]
-        if len(names) == 1:
-            return first
-        suffix = names[0].split("_", 1)[-1]
-        if all(m.endswith("_" + suffix) for m in names):
-            return f"&lt;conference&gt;_{suffix} x{len(names)}: " + ", ".join(m[: -len(suffix) - 1] for m in names)
-        return ", ".join(names)
+        return first if len(names) == 1 else f"{len(names)} assets: " + ", ".join(names)
 
     out = ["```mermaid", "flowchart LR"]
     for title, partitioned in (("per venue-year partition", True), ("whole corpus", False)):
