@@ -1,20 +1,28 @@
 # Every target sets itself up on a fresh machine: Debian packages, the venv, the project.
 # `make demo` / `make ui` / `make dev` install only what they run (the project + its `replica`
 # extra, Debian chromium); `make test` / `make bench` install everything (extra `dev`, which
-# compiles llama-cpp-python from source for the LLM tests, PostgreSQL, tesseract).
+# compiles llama-cpp-python from source for the LLM tests, PostgreSQL, tesseract); `make test-fast`
+# installs extra `test` (no compiler), tesseract and pdflatex, and runs the tests that need none of
+# chromium, Ray, PostgreSQL or the LLM server (pytest markers, pyproject / tests/conftest.py).
 SHELL := /bin/bash
 PY := .venv/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HASH := $(shell cat pyproject.toml replica/pyproject.toml | sha1sum | cut -c1-12)
 STAMP := .venv/.installed-$(HASH)
 STAMP_DEMO := .venv/.installed-demo-$(HASH)
+STAMP_FAST := .venv/.installed-fast-$(HASH)
+# The tests `make test-fast` leaves out: each marker names what a test needs beyond Python.
+FAST_MARKERS := not (browser or ray or postgres or llm or slow)
+# pdflatex typesets the full-text unit-test papers (tests/ocr); `make test` and `make test-fast` both.
+TEXLIVE_TEST := texlive-latex-base texlive-latex-recommended texlive-fonts-recommended
 # The demo's instance and storage, shared by `make demo` and `make ui` (scripts/demo_env.py).
 DEMO_HOME := $(CURDIR)/var/demo/dagster_home
 # `make dev` (the real OpenReview): its own instance and storage, never the demo's.
 DEV_HOME := $(CURDIR)/.dagster_home
 DEV_STORAGE ?= $(CURDIR)/var/storage
 
-.PHONY: setup setup-demo system-deps system-deps-demo system-deps-bench demo ui test bench bench-scale katex dev clean
+.PHONY: setup setup-demo setup-fast system-deps system-deps-demo system-deps-fast system-deps-bench demo ui test \
+  test-fast bench bench-scale katex dev clean
 
 # What the demo, `make ui` and `make dev` need: chromium (Playwright drives it to read /revisions).
 system-deps-demo:
@@ -29,7 +37,13 @@ system-deps: system-deps-demo
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v tesseract >/dev/null \
 	    || ! command -v pdflatex >/dev/null; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
-	    postgresql tesseract-ocr texlive-latex-base texlive-latex-recommended texlive-fonts-recommended; fi
+	    postgresql tesseract-ocr $(TEXLIVE_TEST); fi
+
+# `make test-fast`: tesseract and pdflatex only (no chromium, no PostgreSQL: their tests are left out).
+system-deps-fast:
+	@if ! command -v tesseract >/dev/null || ! command -v pdflatex >/dev/null; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
+	    tesseract-ocr $(TEXLIVE_TEST); fi
 
 # `make bench` only: the real papers' styles (benchmarks/fulltext_real: ICML/ACL/NeurIPS/PMLR
 # sources) need latex-extra, science, publishers (jmlr.cls), plain-generic (soul), pictures,
@@ -49,6 +63,13 @@ $(STAMP_DEMO): pyproject.toml replica/pyproject.toml
 	$(PY) -m pip install -q -e . -e ./replica
 	rm -f .venv/.installed-demo-* && touch $(STAMP_DEMO)
 
+# The project, the replica and extra `test`: prebuilt wheels only, no compiler (no llama.cpp).
+$(STAMP_FAST): pyproject.toml replica/pyproject.toml
+	test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]' -e ./replica
+	rm -f .venv/.installed-fast-* .venv/.installed-demo-* && touch $(STAMP_FAST) $(STAMP_DEMO)
+
 $(STAMP): pyproject.toml replica/pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install -q --upgrade pip
@@ -62,10 +83,11 @@ $(STAMP): pyproject.toml replica/pyproject.toml
 	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF" \
 	  $(PY) -m pip install -q --no-cache-dir "$$(grep -o 'llama-cpp-python\[server\]==[0-9.]*' pyproject.toml)"
 	$(PY) -m pip install -q -e '.[dev]' -e ./replica
-	rm -f .venv/.installed-* && touch $(STAMP) $(STAMP_DEMO)
+	rm -f .venv/.installed-* && touch $(STAMP) $(STAMP_DEMO) $(STAMP_FAST)
 
 setup-demo: system-deps-demo $(STAMP_DEMO)
 setup: system-deps $(STAMP)
+setup-fast: system-deps-fast $(STAMP_FAST)
 
 # Starts the OpenReview replica, materializes every asset of the replica partitions through
 # `dagster asset materialize` into var/demo/ (instance + storage), prints rows per split, the
@@ -78,8 +100,14 @@ demo: setup-demo
 ui: setup-demo
 	$(PY) -m scripts.ui
 
+# Everything (CI: .ci/run).
 test: setup katex
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# The loop for a change: every test that needs no browser, Ray, PostgreSQL or LLM server, and is
+# not one of the long end-to-end runs (marker `slow`).
+test-fast: setup-fast katex
+	$(PY) -m pytest -q -p no:cacheprovider -m "$(FAST_MARKERS)"
 
 bench: setup system-deps-bench katex
 	$(PY) -m benchmarks.run_all

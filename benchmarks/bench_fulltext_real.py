@@ -143,7 +143,7 @@ def run() -> list[dict]:
     docs = load_set(root)
     if not docs:
         print(f"fulltext_real: no real-paper set at {root} (REVIEWBENCH_REALSET_DIR): nothing measured. Build it "
-              "with `python -m benchmarks.fulltext_real.build --fetch` (needs github.com); see README.")
+              "with `python -m benchmarks.fulltext_real.build --fetch` (needs github.com); see docs/fulltext.md.")
         return []
     try:
         cpus = os.sched_getaffinity(0)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ocr_ray.engine_base import Engine, EngineNotAvailableError
-from ocr_ray.ocr_lines import ocr_layout, order_lines
-from ocr_ray.tesseract_hocr import hocr_lines, hocr_to_text
+from ocr_ray.ocr_lines import ocr_layout
+from ocr_ray.tesseract_hocr import hocr_lines
 
 
 def decode_jpeg(data: bytes):
@@ -94,11 +94,6 @@ class RapidOcrEngine(Engine):
             out.append(" ".join(result.txts) if result.txts else "")
         return out
 
-    def ocr_image(self, image_bytes: bytes) -> str:
-        """Plain text in column order (no layout step)."""
-        boxes, texts, width = self.ocr_lines(image_bytes)
-        return "\n".join(order_lines(boxes, texts, width))
-
     def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
         self.setup()
         out = []
@@ -176,10 +171,6 @@ class TesseractEngine(Engine):
         """Line boxes (pixels), their texts and the image width (``text_repair`` reads strips)."""
         boxes, texts, _, width = hocr_lines(self.ocr_hocr(image_bytes))
         return boxes, texts, width
-
-    def ocr_image(self, image_bytes: bytes) -> str:
-        """Plain text in column order (no layout step)."""
-        return hocr_to_text(self.ocr_hocr(image_bytes))
 
     def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
         out = []

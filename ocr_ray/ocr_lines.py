@@ -4,8 +4,7 @@ tesseract) shares.
 ``ocr_layout`` scales an engine's line boxes to PDF points, estimates type sizes, marks formulas
 (``ocr_math_share``) and numbered headings (a scan has no fonts), and adds the ruling lines seen on
 the page image (``ocr_ray.layout.image_rules``), so an OCR'd page goes through the same furniture,
-order, tables and blocks steps as a born-digital one. ``order_lines`` is the plain-text path's
-column order.
+order, tables and blocks steps as a born-digital one.
 """
 from __future__ import annotations
 
@@ -52,38 +51,6 @@ def box_geometry(box: Any) -> tuple[float, float, float, float]:
     xs = [float(point[0]) for point in box]
     ys = [float(point[1]) for point in box]
     return min(xs), min(ys), max(xs), max(ys)
-
-
-def order_lines(boxes: list[Any], texts: list[str], page_width: float) -> list[str]:
-    """Reading order for OCR'd lines of a one- or two-column page.
-
-    Lines wider than ~60 % of the page (title, full-width figures' captions) split the page into
-    bands; inside a band, lines of the left column come before lines of the right column, each
-    top to bottom. Single-column pages keep plain top-to-bottom order.
-    """
-    items = []
-    for box, text in zip(boxes, texts, strict=False):
-        x0, y0, x1, y1 = box_geometry(box)
-        items.append((y0, x0, x1, text))
-    items.sort()
-    mid = page_width / 2
-    out: list[str] = []
-    band: list[tuple[float, float, float, str]] = []
-
-    def flush() -> None:
-        left = [i for i in band if (i[1] + i[2]) / 2 < mid]
-        right = [i for i in band if (i[1] + i[2]) / 2 >= mid]
-        out.extend(i[3] for i in left + right)
-        band.clear()
-
-    for item in items:
-        if item[2] - item[1] > 0.6 * page_width:
-            flush()
-            out.append(item[3])
-        else:
-            band.append(item)
-    flush()
-    return out
 
 
 def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: float, source: str,

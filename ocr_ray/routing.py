@@ -5,13 +5,9 @@
   unless ``REVIEWBENCH_AUTO_OCR=tesseract``), so a paper costs what its text layer costs unless a
   page needs OCR. ``fallback=None`` never OCRs.
 * ``auto``: the same routing, with the OCR engine in its own Ray stage (actors, GPUs: ``vllm``).
-
-``classify_page`` is the older text-only classifier (prose / no_text / garbled / math / table),
-kept for callers that look at plain text.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,41 +103,6 @@ class TextLayerEngine(Engine):
         if self.fallback is None:  # prepare_page routed every page to the text layer
             return merge_routed(pages, [])
         return read_routed(pages, cpu_ocr(self.fallback), self.recode)
-
-
-_MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖〈〉⟨⟩"
-                  "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩϵϑϕ")
-_NUMERIC_TOKEN = re.compile(r"^[-+±]?\(?\d[\d.,]*%?\)?$")
-
-
-def classify_page(text: str) -> str:
-    """Why a page's text layer should (not) be trusted: ``prose``, ``no_text``, ``garbled``,
-    ``math`` or ``table``. Cheap heuristics on the text layer only (no rendering).
-
-    * no_text: under 80 visible characters (scans, figure-only pages);
-    * garbled: over 5 % U+FFFD / private-use / control characters, or words that do not read as
-      language (``ocr_ray.layout.quality``: broken font encodings);
-    * math: over 2 % math symbols, or many one-symbol lines (how PDFium spells display math,
-      research note §5);
-    * table: over 30 % of the lines are mostly numeric tokens.
-    """
-    kind = classify_text(text)
-    if kind != "prose":
-        return "no_text" if kind == "image_only" else kind
-    visible = [c for c in text if not c.isspace()]
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    math = sum(1 for c in visible if c in _MATH_CHARS)
-    tiny = sum(1 for line in lines if len(line.replace(" ", "")) <= 2)
-    if math / len(visible) > 0.02 or (len(lines) >= 20 and tiny / len(lines) > 0.25):
-        return "math"
-    numeric = 0
-    for line in lines:
-        tokens = line.split()
-        if len(tokens) >= 3 and sum(bool(_NUMERIC_TOKEN.match(t)) for t in tokens) / len(tokens) >= 0.5:
-            numeric += 1
-    if len(lines) >= 5 and numeric / len(lines) > 0.3:
-        return "table"
-    return "prose"
 
 
 @dataclass

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ocr_ray.ocr_lines import SECTION_NUMBER, order_lines
+from ocr_ray.ocr_lines import SECTION_NUMBER
 
 _HOCR_LINES = ("ocr_line", "ocr_header", "ocr_caption", "ocr_textfloat")
 _BBOX = re.compile(r"bbox (-?\d+) (-?\d+) (-?\d+) (-?\d+)")
@@ -104,9 +104,3 @@ def hocr_lines(hocr: str) -> tuple[list[Any], list[str], list[float], float]:
             texts.append(" ".join(line_words))
             heights.append(height)
     return boxes, texts, heights, page_width or 1.0
-
-
-def hocr_to_text(hocr: str) -> str:
-    """tesseract's hOCR -> lines of text in column-aware reading order (``order_lines``)."""
-    boxes, texts, _, width = hocr_lines(hocr)
-    return "\n".join(order_lines(boxes, texts, width))

@@ -22,6 +22,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from partitions.catalogue_yaml import Where, read_catalogue_yaml
+from partitions.vocabulary import Vocabulary, parse_vocabulary
 from partitions.windows import Discussion
 from partitions.zones import zone
 
@@ -258,6 +259,7 @@ class Catalogue(BaseModel):
     split_order: tuple[str, ...] = ()
     families: dict[str, Family] = Field(default_factory=dict)
     track_names: tuple[str, ...] = ()
+    vocabulary: Vocabulary = Field(default_factory=Vocabulary)  # form field and signature names (vocabulary.py)
 
     @property
     def keys(self) -> list[str]:
@@ -278,7 +280,7 @@ class Catalogue(BaseModel):
         return [s for s in self.split_order if self.keys_for_split(s)]
 
 
-TOP_LEVEL_FIELDS = ("splits", "tracks", "families", "rating_scales", "defaults", "venues")
+TOP_LEVEL_FIELDS = ("splits", "tracks", "families", "rating_scales", "defaults", "vocabulary", "venues")
 
 
 def _entry_label(raw: dict, index: int) -> str:
@@ -335,6 +337,7 @@ def parse_catalogue(doc: dict, source: str = "<catalogue>", lines: dict[tuple, i
             problems.append(f"{where('families', name)}: families.{name}: field split: {fam.split!r} is not among splits {split_order}")
         families[name] = fam
     scale_sets = _scales(doc, where, problems)
+    vocabulary = parse_vocabulary(doc.get("vocabulary"), list(families), where, problems)
     defaults = doc.get("defaults", {})
     venues, seen = [], set()
     for i, raw in enumerate(doc.get("venues") or []):
@@ -384,7 +387,7 @@ def parse_catalogue(doc: dict, source: str = "<catalogue>", lines: dict[tuple, i
     if problems:
         raise CatalogueError("invalid venue catalogue:\n  " + "\n  ".join(problems))
     return Catalogue(venues=tuple(venues), split_order=tuple(split_order), families=families,
-                     track_names=tuple(track_names))
+                     track_names=tuple(track_names), vocabulary=vocabulary)
 
 
 def load_catalogue(path: Path | str = CATALOGUE_PATH) -> Catalogue:

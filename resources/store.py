@@ -95,20 +95,6 @@ def read_parquet_verified(fs: pafs.FileSystem, path: str, columns: list[str] | N
         raise CorruptFileError(path, f"corrupt Parquet ({exc})") from exc
 
 
-def verify_parquet(fs: pafs.FileSystem, path: str) -> None:
-    """Read every page of `path` (checksums verified, strings decoded); CorruptFileError if bad."""
-    with fs.open_input_file(path) as f:
-        pf = open_parquet(fs, path, f)
-        try:
-            for i in range(pf.num_row_groups):
-                t = pf.read_row_group(i, use_threads=False)
-                for col in t.columns:  # decoding validates UTF-8 of string columns
-                    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
-                        col.validate(full=True)
-        except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:
-            raise CorruptFileError(path, f"corrupt Parquet ({exc})") from exc
-
-
 @dataclass(frozen=True)
 class Store:
     fs: pafs.FileSystem

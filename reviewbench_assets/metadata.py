@@ -1,8 +1,6 @@
 """Readable Dagster metadata from pyarrow tables and plain counts."""
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import dagster as dg
 import pyarrow as pa
 
@@ -35,20 +33,6 @@ def preview(rows: list[dict], columns: list[str], limit: int = 10, width: int = 
     lines = [head, "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(cell(r.get(c)) for c in columns) + " |" for r in rows[:limit]]
     return dg.MetadataValue.md("\n".join(lines))
-
-
-def iso_time(epoch_ms: int | float | None) -> dg.MetadataValue | None:
-    """An epoch-milliseconds time (OpenReview's tcdate/tmdate, our cursors) as an ISO date in UTC."""
-    if epoch_ms is None:
-        return None
-    return dg.MetadataValue.text(
-        datetime.fromtimestamp(epoch_ms / 1000, tz=UTC).isoformat(timespec="seconds"))
-
-
-def table_metadata(table_or_schema: pa.Schema, num_rows: int, path: str,
-                   descriptions: dict[str, str] | None = None) -> dict:
-    return {"dagster/row_count": num_rows, "dagster/column_schema": column_schema(table_or_schema, descriptions),
-            "path": dg.MetadataValue.path(path)}
 
 
 def materialize(result, store=None, pk: str | None = None, asset: str | None = None,

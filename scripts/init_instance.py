@@ -7,7 +7,7 @@ DAGSTER_HOME both try, and the second dies with `table alembic_version already e
 opens existing databases. Idempotent; a file lock serialises two of these started together.
 
 The Makefile's targets (`make demo`, `make ui`, `make dev`) run it; run it yourself after pointing
-DAGSTER_HOME at a new folder (README, "With internet").
+DAGSTER_HOME at a new folder (docs/real-openreview.md).
 """
 from __future__ import annotations
 

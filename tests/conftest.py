@@ -1,4 +1,5 @@
-"""Shared fixtures: a real moto_server process for S3, offline Hugging Face settings."""
+"""Shared fixtures: a real moto_server process for S3, offline Hugging Face settings; and the
+markers of what a test needs beyond Python (`make test-fast` deselects them)."""
 from __future__ import annotations
 
 import os
@@ -13,6 +14,28 @@ import pytest
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
+
+
+# What a test needs beyond the Python packages, by the fixture that provides it: a test that asks
+# for one of these gets the marker, so `make test-fast` (`-m "not (browser or ray or ...)"`) leaves
+# it out without anyone marking tests by hand. Needs that come through a helper rather than a
+# fixture (an e2e module's `dg.materialize`, a CLI run) are declared by the module's `pytestmark`.
+NEEDS_BY_FIXTURE = {
+    "ray_session": "ray",  # tests/ocr/conftest.py: one local Ray for the session
+    "ray_local": "ray",  # tests/stages/test_paper_text_stage.py
+    "scraped": "browser",  # tests/pdfs/test_revision_paths.py: chromium reads the revision pages
+    "llama_server": "llm",  # tests/llm/test_llama_server.py: llama.cpp's server, compiled by `make test`
+}
+# Registered in pyproject's [tool.pytest.ini_options] markers; `make test-fast` deselects them all.
+NEED_MARKERS = ("browser", "ray", "postgres", "llm", "slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for fixture in getattr(item, "fixturenames", ()):
+            need = NEEDS_BY_FIXTURE.get(fixture)
+            if need is not None:
+                item.add_marker(need)
 
 
 def _free_port() -> int:

@@ -31,6 +31,43 @@ def test_test_target_installs_everything():
     assert "pip install -q -e '.[dev]' -e ./replica" in out and "postgresql tesseract-ocr" in out
 
 
+def test_fast_target_deselects_every_need_and_compiles_nothing():
+    """`make test-fast` (issue 28.7): extra `test` (no llama.cpp build, no PostgreSQL), and pytest with
+    a marker expression that leaves out every registered need; `make test` selects no marker."""
+    import re
+    import tomllib
+
+    from tests.conftest import NEED_MARKERS, NEEDS_BY_FIXTURE
+
+    out = _recipes("test-fast")
+    assert "pip install -q -e '.[test]' -e ./replica" in out
+    assert "[dev]" not in out and "CMAKE" not in out and "postgresql" not in out and "chromium" not in out
+    [expr] = re.findall(r'pytest .*-m "([^"]+)"', out)
+    assert expr == "not (" + " or ".join(NEED_MARKERS) + ")"
+    registered = {m.split(":")[0] for m in tomllib.loads((ROOT / "pyproject.toml").read_text())[
+        "tool"]["pytest"]["ini_options"]["markers"]}
+    assert registered == set(NEED_MARKERS) and set(NEEDS_BY_FIXTURE.values()) <= registered
+    [full] = [line for line in _recipes("test").splitlines() if "-m pytest" in line]
+    assert " -m " not in full.split("-m pytest", 1)[1]  # CI (`make test`) runs everything
+
+
+def test_need_markers_follow_the_fixtures():
+    """A test that asks for a need's fixture (Ray's, the browser's, the LLM server's) gets its marker
+    from tests/conftest.py's collection hook, without anyone marking it; a plain test gets none."""
+    from tests.conftest import NEEDS_BY_FIXTURE, pytest_collection_modifyitems
+
+    class Item:
+        def __init__(self, *fixtures):
+            self.fixturenames, self.markers = ["tmp_path", *fixtures], []
+
+        def add_marker(self, marker):
+            self.markers.append(marker)
+
+    items = [Item(f) for f in NEEDS_BY_FIXTURE] + [Item()]
+    pytest_collection_modifyitems(None, items)
+    assert [i.markers for i in items] == [[need] for need in NEEDS_BY_FIXTURE.values()] + [[]]
+
+
 def test_the_production_wheel_holds_no_replica(tmp_path):
     """`reviewbench`'s wheel packages what exists and nothing of the replica (issue 20.7)."""
     import sys

@@ -30,17 +30,6 @@ MIN_COLUMN_GAP = 7.0  # points
 NEAR_BANDS = 2.0
 
 
-def _gaps(intervals: list[tuple[float, float]], minimum: float) -> list[tuple[float, float]]:
-    """Empty intervals between the union of ``intervals``, at least ``minimum`` wide."""
-    intervals = sorted(intervals)
-    out, end = [], intervals[0][1]
-    for start, stop in intervals[1:]:
-        if start - end >= minimum:
-            out.append((end, start))
-        end = max(end, stop)
-    return out
-
-
 def _bands(region: list[B]) -> list[list[B]]:
     region = sorted(region, key=lambda b: b.y0)
     bands: list[list[B]] = [[region[0]]]

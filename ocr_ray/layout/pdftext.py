@@ -322,10 +322,6 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
         fragment.glyphs = out or None
 
 
-def page_rules(pdf_page: Any, height: float, left: float = 0.0, bottom: float = 0.0) -> list[Rule]:
-    return page_geometry(pdf_page, height, left, bottom)[0]
-
-
 def page_geometry(pdf_page: Any, height: float, left: float = 0.0,
                   bottom: float = 0.0) -> tuple[list[Rule], list[Rule]]:
     """Ruling lines (thin path objects) and the boxes of images and included figures (image and

@@ -19,6 +19,7 @@ from reviewbench_assets.domain.posts import (
     MalformedForumError,
     ParsedForum,
     Post,
+    Reason,
     as_list,
     classify_kind,
     int_or_none,
@@ -216,7 +217,7 @@ class ForeignRepliesError(MalformedForumError):
         self.reply_ids = reply_ids
         shown = ", ".join(reply_ids[:5]) + (" ..." if len(reply_ids) > 5 else "")
         super().__init__(forum_id, f"details.replies holds {len(reply_ids)} replies of another forum "
-                                   f"({', '.join(forums[:3])}): {shown}")
+                                   f"({', '.join(forums[:3])}): {shown}", "foreign_replies")
 
 
 def parse_forum(raw: dict, venue: VenueYear,
@@ -256,27 +257,27 @@ def parse_routed(raw: dict, venue: VenueYear,
 def _checked_note(raw: Any) -> tuple[str, list]:
     """The forum id and its replies, or `MalformedForumError` saying why the payload is unusable."""
     if not isinstance(raw, Mapping):
-        raise MalformedForumError(None, f"expected a JSON object, got {type(raw).__name__}")
+        raise MalformedForumError(None, f"expected a JSON object, got {type(raw).__name__}", "malformed_submission")
     forum_id = raw.get("id")
     if not isinstance(forum_id, str) or not forum_id:
         raise MalformedForumError(raw.get("forum") if isinstance(raw.get("forum"), str) else None,
-                                  "submission note has no id")
+                                  "submission note has no id", "malformed_submission")
     if not isinstance(raw.get("content"), Mapping):
-        raise MalformedForumError(forum_id, "submission note has no content object")
+        raise MalformedForumError(forum_id, "submission note has no content object", "malformed_submission")
     details = raw.get("details") or {}
     if not isinstance(details, Mapping):
-        raise MalformedForumError(forum_id, "details is not an object")
+        raise MalformedForumError(forum_id, "details is not an object", "no_replies")
     if "replies" not in details:
         # e.g. fetched with `details=directReplies` (author answers under reviews are missing) or
         # without details at all: parsing it would give a row with 0 reviews and no warning.
         other = ", ".join(sorted(map(str, details))) or "nothing"
         raise MalformedForumError(forum_id, f"no details.replies (details has: {other}; "
-                                            f"fetch the forum with details=replies)")
+                                            f"fetch the forum with details=replies)", "no_replies")
     replies = details["replies"]
     if replies is None:
         replies = []
     if not isinstance(replies, list):
-        raise MalformedForumError(forum_id, f"details.replies is not a list ({type(replies).__name__})")
+        raise MalformedForumError(forum_id, f"details.replies is not a list ({type(replies).__name__})", "no_replies")
     strangers = [r for r in replies if isinstance(r, Mapping) and r.get("forum") not in (None, forum_id)]
     if strangers:
         raise ForeignRepliesError(forum_id, [str(r.get("id")) for r in strangers],
@@ -288,34 +289,34 @@ def _posts_of(forum_id: str, replies: list, table: Mapping[str, str],
               venue_ids: list[str]) -> tuple[list[Post], list[str]]:
     """Every usable reply as a `Post`, in time order, and a warning for each one skipped, duplicated
     or orphaned (one bad reply never fails the forum)."""
-    warnings: list[str] = []
+    warnings: list[Reason] = []
     by_id: dict[str, Post] = {}
     for i, r in enumerate(replies):
         if not isinstance(r, Mapping):
-            warnings.append(f"{forum_id}: reply #{i} skipped: not an object")
+            warnings.append(Reason("reply_skipped", f"{forum_id}: reply #{i} skipped: not an object"))
             continue
         rid = r.get("id")
         if not isinstance(rid, str) or not rid:
-            warnings.append(f"{forum_id}: reply #{i} skipped: no id")
+            warnings.append(Reason("reply_skipped", f"{forum_id}: reply #{i} skipped: no id"))
             continue
         if not isinstance(r.get("content"), Mapping):
-            warnings.append(f"{forum_id}: reply {rid} skipped: no content object")
+            warnings.append(Reason("reply_skipped", f"{forum_id}: reply {rid} skipped: no content object"))
             continue
         try:
             post = _build_post(r, table, venue_ids)
         except Exception as exc:  # one bad reply must not fail the forum
-            warnings.append(f"{forum_id}: reply {rid} skipped: {type(exc).__name__}: {exc}")
+            warnings.append(Reason("reply_skipped", f"{forum_id}: reply {rid} skipped: {type(exc).__name__}: {exc}"))
             continue
         if post.replyto is None:
             post.replyto = forum_id
         if rid in by_id:
-            warnings.append(f"{forum_id}: reply {rid} duplicated; the latest modification kept")
+            warnings.append(Reason("duplicate_reply", f"{forum_id}: reply {rid} duplicated; the latest modification kept"))
             if (by_id[rid].mdate or 0) > (post.mdate or 0):
                 continue
         by_id[rid] = post
     for p in by_id.values():
         if p.replyto != forum_id and p.replyto not in by_id:
-            warnings.append(f"{forum_id}: reply {p.note_id} is an orphan (replyto {p.replyto} absent)")
+            warnings.append(Reason("orphan_reply", f"{forum_id}: reply {p.note_id} is an orphan (replyto {p.replyto} absent)"))
     return sorted(by_id.values(), key=sort_key), warnings
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from functools import lru_cache
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PlainValidator, WithJsonSchema
 
-from partitions.catalogue import VenueYear
+from partitions.catalogue import VenueYear, catalogue
 from reviewbench_assets.domain.scores import render_review_text, text_of
 
 Kind = Literal[
@@ -21,12 +22,40 @@ KINDS: tuple[str, ...] = (
 )
 
 
-class MalformedForumError(ValueError):
-    """The forum cannot be parsed at all; the message names the forum id and the reason."""
+class Reason(str):
+    """Why a forum needs a look: the text a person reads, with the short code the quarantine tables
+    group by (`code`), both made by the rule that decided it (nothing parses the text back). A plain
+    `str` everywhere else: compared, joined and serialised as its text."""
 
-    def __init__(self, forum_id: str | None, reason: str):
+    code: str
+
+    def __new__(cls, code: str, text: str) -> Reason:
+        self = super().__new__(cls, text)
+        self.code = code
+        return self
+
+    def __reduce__(self):  # copies and pickles keep the code
+        return (Reason, (self.code, str(self)))
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("a string is required")
+    return value  # a Reason stays one: its code goes to the quarantine table
+
+
+# A parser warning: a `Reason` when the parser made it, plain text when read back from JSON.
+ReasonText = Annotated[str, PlainValidator(_text), WithJsonSchema({"type": "string"})]
+
+
+class MalformedForumError(ValueError):
+    """The forum cannot be parsed at all; the message names the forum id and the reason, and
+    `code` says which rule refused it (the quarantine table's code)."""
+
+    def __init__(self, forum_id: str | None, reason: str, code: str = "malformed_forum"):
         self.forum_id = forum_id
         self.reason = reason
+        self.code = code
         super().__init__(f"malformed forum {forum_id or '<no id>'}: {reason}")
 
 
@@ -85,7 +114,7 @@ class ParsedForum(BaseModel):
     tcdate: int | None = None
     mdate: int | None = None
     tmdate: int | None = None
-    warnings: list[str] = Field(default_factory=list)
+    warnings: list[ReasonText] = Field(default_factory=list)
     # review id -> {"initial_scores": union score fields of its first edit, "edits": n,
     # "first_edit_id": ...}, for reviews whose edit history was crawled (v2 `/notes/edits`)
     review_history: dict[str, dict[str, Any]] = Field(default_factory=dict)
@@ -95,9 +124,6 @@ class ParsedForum(BaseModel):
             if p.note_id == note_id:
                 return p
         return None
-
-    def children(self, note_id: str) -> list[Post]:
-        return [p for p in self.posts if p.replyto == note_id]
 
     def descendants(self, note_id: str) -> list[Post]:
         """Every note under `note_id` (transitively, deleted ones included), time-ordered."""
@@ -184,42 +210,34 @@ def classify_kind(invitations: Iterable[str], table: Mapping[str, str]) -> str:
     return "other"
 
 
-_REVIEWER_SIG = re.compile(r"/(Reviewer_[^/]+|AnonReviewer\d+|Reviewers?(/Submitted)?)$")
-_AC_SIG = re.compile(r"/(Area_Chair[^/]*|Area_Chairs|Senior_Area_Chair[^/]*|Action_Editors?)$")
-_PC_SIG = re.compile(r"/(Program_Chairs|Editors_In_Chief|Program_Committee)$")
+@lru_cache(maxsize=1)
+def _signature_patterns() -> tuple[tuple[str, re.Pattern], ...]:
+    """The catalogue's signature patterns (`vocabulary.signatures`), anchored at the signature's end,
+    in the order they are tried."""
+    patterns = catalogue().vocabulary.signatures
+    return tuple((role, re.compile(rf"/({patterns[role]})$")) for role in ("reviewer", "area_chair", "program_chairs")
+                 if role in patterns)
 
 
 def role_of(signature: str, venue_ids: Iterable[str] = ()) -> str:
     sig = (signature or "").rstrip("/")
     if sig.endswith("/Authors"):
         return "author"
-    if _REVIEWER_SIG.search(sig):
-        return "reviewer"
-    if _AC_SIG.search(sig):
-        return "area_chair"
-    if _PC_SIG.search(sig) or sig in set(venue_ids):
+    for role, pattern in _signature_patterns():
+        if pattern.search(sig):
+            return role
+    if sig in set(venue_ids):
         return "program_chairs"
     return "public"
 
 
-# Main text field per kind (first present wins); fallback: the longest string field.
-_TEXT_FIELDS: dict[str, tuple[str, ...]] = {
-    "comment": ("comment", "rebuttal", "response"),
-    "rebuttal": ("rebuttal", "comment", "response"),
-    "meta_review": ("metareview", "metareview:_summary,_strengths_and_weaknesses", "meta_review",
-                    "comment", "recommendation"),
-    "decision": ("comment", "metareview", "metareview:_summary,_strengths_and_weaknesses",
-                 "decision", "recommendation"),
-    "withdrawal": ("withdrawal_confirmation", "comment", "withdrawal"),
-    "desk_rejection": ("desk_reject_comments", "desk_rejection_comments", "comment"),
-    "other": ("comment", "rebuttal", "review", "metareview"),
-}
-
-
 def main_text(kind: str, content: Mapping[str, Any]) -> str:
+    """A post's text: the first present of its kind's text fields (the catalogue's
+    `vocabulary.text_fields`); else the longest string field."""
     if kind == "review":
         return render_review_text(content)
-    for name in _TEXT_FIELDS.get(kind, _TEXT_FIELDS["other"]):
+    text_fields = catalogue().vocabulary.text_fields
+    for name in text_fields.get(kind, text_fields["other"]):
         value = content.get(name)
         if value not in (None, "", []):
             return text_of(value)

@@ -1,10 +1,13 @@
 """The reasons a forum needs a look (pure domain code, no Dagster): what the parser found
 (`reasons_of_parsed`, recorded by parsed_forums, the parser's only caller) and what the crawl sees
-without parsing (`oddity_reasons`: over-long fields, absurd counts, duplicate ids); each reason has
-a short code (`reason_code`) for the quarantine tables and their checks."""
+without parsing (`oddity_reasons`: over-long fields, absurd counts, duplicate ids). Each reason is a
+`posts.Reason`: its text and the short code the quarantine tables and their checks group by, made
+together by the rule that found it (codes: foreign_replies, no_replies, malformed_submission and
+malformed_forum for a forum refused whole; reply_skipped, duplicate_reply, orphan_reply,
+unknown_invitation from the parser; duplicate_submission, oversized_field, absurd_count from the
+crawl's look)."""
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,6 +16,7 @@ from reviewbench_assets.domain.forum import ForeignRepliesError
 from reviewbench_assets.domain.posts import (
     MalformedForumError,
     ParsedForum,
+    Reason,
     as_list,
     field_value,
     invitation_name,
@@ -28,41 +32,24 @@ def without_foreign_replies(raw: Any, exc: MalformedForumError) -> dict | None:
         r for r in raw["details"]["replies"] if not (isinstance(r, Mapping) and r.get("id") in exc.reply_ids)]))
 
 
-def reasons_of_parsed(parsed: ParsedForum, venue: VenueYear) -> list[str]:
+def reasons_of_parsed(parsed: ParsedForum, venue: VenueYear) -> list[Reason]:
     """What is wrong with a forum that parsed: the parser's warnings (skipped, duplicated or orphan
     replies) and replies under an invitation neither a kind nor the venue's `known_other` names
-    (the catalogue's vocabulary)."""
+    (the catalogue's vocabulary). `parsed` is the parser's own result: a forum read back from JSON
+    has its warnings' texts without their codes."""
     known = set(venue.invitations.known_other)
+    uncoded = [w for w in parsed.warnings if not isinstance(w, Reason)]
+    if uncoded:
+        raise TypeError(f"{parsed.forum_id}: warnings without their codes (a forum read back from JSON?): {uncoded[:3]}")
     reasons = list(parsed.warnings)
     for p in parsed.posts:
         if p.kind != "other":
             continue
         names = [invitation_name(i) for i in (p.parent_invitations + p.invitations)]
         if not any(n in known for n in names):
-            reasons.append(f"{parsed.forum_id}: reply {p.note_id} under unknown invitation "
-                           f"{(p.invitations or [''])[0]!r}")
+            reasons.append(Reason("unknown_invitation", f"{parsed.forum_id}: reply {p.note_id} under unknown "
+                                                        f"invitation {(p.invitations or [''])[0]!r}"))
     return reasons
-
-
-# Every reason above and below as a short code (what a query groups by); the text stays as the detail.
-REASON_CODES: tuple[tuple[str, re.Pattern], ...] = tuple((code, re.compile(rx)) for code, rx in (
-    ("foreign_replies", r"details\.replies holds \d+ replies of another forum"),
-    ("no_replies", r"no details\.replies|details\.replies is not a list|details is not an object"),
-    ("malformed_submission", r"submission note has no|expected a JSON object"),
-    ("reply_skipped", r"reply \S+ skipped"),
-    ("duplicate_reply", r"reply \S+ duplicated"),
-    ("orphan_reply", r"is an orphan"),
-    ("unknown_invitation", r"under unknown invitation"),
-    ("duplicate_submission", r"duplicate submission id"),
-    ("oversized_field", r"oversized field"),
-    ("absurd_count", r"absurd count"),
-    ("malformed_forum", r"^malformed forum"),
-))
-
-
-def reason_code(reason: str) -> str:
-    """The code of a quarantine reason ("crawl_error" for what the crawl could not fetch or read)."""
-    return next((code for code, rx in REASON_CODES if rx.search(reason)), "crawl_error")
 
 
 # Oddities: a forum that parses but that no real venue produces. It is kept and parsed as usual; the
@@ -73,24 +60,27 @@ MAX_DECISIONS = 1  # a paper gets one decision (a revised one replaces it: a new
 MAX_REPLIES_OF_ONE_KIND = 1_000  # the busiest real forums hold a few hundred replies in all
 
 
-def oddity_reasons(raw: Any, venue: VenueYear, listed: int = 1) -> list[str]:
+def oddity_reasons(raw: Any, venue: VenueYear, listed: int = 1) -> list[Reason]:
     """Why a parseable forum looks impossible: over-long fields, absurd counts, an id listed more
     than once by one of the venue's submission queries (`listed`: the most times one query listed it). [] for an ordinary forum."""
     if not isinstance(raw, Mapping):
         return []
     fid = raw.get("id")
-    reasons = [f"{fid}: duplicate submission id: listed {listed} times by one query"] if listed > 1 else []
+    reasons = [Reason("duplicate_submission", f"{fid}: duplicate submission id: listed {listed} times by one query")
+               ] if listed > 1 else []
     content = raw.get("content") if isinstance(raw.get("content"), Mapping) else {}
     title = field_value(content.get("title"))
     if isinstance(title, str) and len(title) > MAX_TITLE_CHARS:
-        reasons.append(f"{fid}: oversized field: title of {len(title):,} characters (> {MAX_TITLE_CHARS:,})")
+        reasons.append(Reason("oversized_field",
+                              f"{fid}: oversized field: title of {len(title):,} characters (> {MAX_TITLE_CHARS:,})"))
     replies = (raw.get("details") or {}).get("replies") if isinstance(raw.get("details"), Mapping) else None
     notes = [raw] + [r for r in replies or [] if isinstance(r, Mapping)]
     for note in notes:
         for key, value in (note.get("content") or {}).items() if isinstance(note.get("content"), Mapping) else ():
             value = field_value(value)
             if isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
-                reasons.append(f"{fid}: oversized field: {note.get('id')} content.{key} of {len(value):,} characters")
+                reasons.append(Reason("oversized_field",
+                                      f"{fid}: oversized field: {note.get('id')} content.{key} of {len(value):,} characters"))
     kinds: dict[str, int] = {}
     for r in notes[1:]:
         if r.get("ddate"):
@@ -99,7 +89,7 @@ def oddity_reasons(raw: Any, venue: VenueYear, listed: int = 1) -> list[str]:
         kinds[name] = kinds.get(name, 0) + 1
     decisions = sum(n for name, n in kinds.items() if name in venue.invitations.decision)
     if decisions > MAX_DECISIONS:
-        reasons.append(f"{fid}: absurd count: {decisions} decisions (a paper has {MAX_DECISIONS})")
-    reasons += [f"{fid}: absurd count: {n:,} replies under {name or '?'} (> {MAX_REPLIES_OF_ONE_KIND:,})"
+        reasons.append(Reason("absurd_count", f"{fid}: absurd count: {decisions} decisions (a paper has {MAX_DECISIONS})"))
+    reasons += [Reason("absurd_count", f"{fid}: absurd count: {n:,} replies under {name or '?'} (> {MAX_REPLIES_OF_ONE_KIND:,})")
                 for name, n in kinds.items() if n > MAX_REPLIES_OF_ONE_KIND]
     return reasons

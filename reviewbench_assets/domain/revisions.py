@@ -19,11 +19,12 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-Rule = Literal["initial", "current_is_initial", "earliest_public", "unavailable"]
+from partitions.catalogue import catalogue
 
-# Invitation names that mean "the PDF changed after submission" (v2 `invitations` of the note).
-POST_DEADLINE_REVISION_NAMES = ("Revision", "Rebuttal_Revision", "Camera_Ready_Revision",
-                                "PC_Revision", "Supplementary_Material_Revision")
+Rule = Literal["initial", "current_is_initial", "earliest_public", "unavailable"]
+# The invitation names that mean "the PDF changed after submission" (v2 `invitations` of the note)
+# and those that edit or mark a note without a new PDF are the catalogue's
+# (`vocabulary.revision_invitations` in partitions/venues.yaml: post_deadline, unrevised_note).
 
 
 class Revision(BaseModel):
@@ -44,14 +45,7 @@ class RevisionChoice(BaseModel):
 
 def _revised_after_submission(invitations: list[str]) -> list[str]:
     return [inv.rsplit("/-/", 1)[-1] for inv in invitations
-            if inv.rsplit("/-/", 1)[-1] in POST_DEADLINE_REVISION_NAMES]
-
-
-# Invitations that edit an API v2 submission note at or before the cutoff, or mark it afterwards
-# without touching its PDF (openreview-py `venue/invitation.py`: Submission, Post_Submission,
-# Full_Submission; withdrawal and desk rejection set `venue`/`venueid` only).
-UNREVISED_NOTE_INVITATIONS = ("Submission", "Post_Submission", "Full_Submission", "Withdrawn_Submission",
-                              "Desk_Rejected_Submission", "Withdrawal", "Desk_Rejection")
+            if inv.rsplit("/-/", 1)[-1] in catalogue().vocabulary.revision_invitations.post_deadline]
 
 
 def _file_key(value: str | None) -> str | None:
@@ -70,7 +64,7 @@ def note_proves_unrevised(note_invitations: list[str], current_pdf: str | None, 
 
     API v2: a note lists every invitation that ever edited it, private edits included (OpenReview
     docs, `reference/api-v2/entities/note/fields.md`; docs/openreview-api.md §1.8), so a note whose
-    every invitation is one of UNREVISED_NOTE_INVITATIONS was last given a PDF before the cutoff.
+    every invitation is an `unrevised_note` one (catalogue vocabulary) was last given a PDF before the cutoff.
     An invitation this list does not know sends the forum to its history.
     API v1 (a note names only its own invitation): where the venue kept the submitted file as
     `original_pdf` (ICLR 2020, openreview-py issue 2782), a current `pdf` that is the same file
@@ -81,7 +75,8 @@ def note_proves_unrevised(note_invitations: list[str], current_pdf: str | None, 
         return _file_key(original_pdf) is not None and _file_key(original_pdf) == _file_key(current_pdf)
     if api_version != "v2" or not note_invitations:
         return False
-    return all(inv.rsplit("/-/", 1)[-1] in UNREVISED_NOTE_INVITATIONS for inv in note_invitations)
+    unrevised = catalogue().vocabulary.revision_invitations.unrevised_note
+    return all(inv.rsplit("/-/", 1)[-1] in unrevised for inv in note_invitations)
 
 
 def choice_from_note(forum_id: str, cutoff_ms: int | None, note_invitations: list[str],

@@ -200,7 +200,8 @@ PARSED_SCHEMA = pa.schema(
        pa.field("status", pa.string()), pa.field("api", pa.string()), pa.field("crawled_at", pa.float64()),
        pa.field("posts", pa.list_(PARSED_POST)), pa.field("warnings", pa.list_(pa.string())),
        pa.field("forum_json", pa.string()), pa.field("routing_json", pa.string())])
-# `parsed/<pk>.quarantine.parquet`: every reason a forum needs a look, as a code (domain/quarantine.py:
-# REASON_CODES) and the detail; a forum that cannot be parsed at all has no row in parsed/<pk>.parquet.
+# `parsed/<pk>.quarantine.parquet`: every reason a forum needs a look, as a code and the detail, made
+# together by the rule that found it (posts.Reason; domain/quarantine.py lists the codes); a forum
+# that cannot be parsed at all has no row in parsed/<pk>.parquet.
 PARSED_QUARANTINE_SCHEMA = pa.schema([("forum_id", pa.string()), ("code", pa.string()), ("detail", pa.string()),
                                       ("parsed", pa.bool_())])

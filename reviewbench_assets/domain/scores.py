@@ -1,8 +1,9 @@
 """Review normalisation into the ReviewBench `reviews_json` union (pure domain code, no Dagster).
 
 Every review form of every venue-year maps onto `schema.REVIEW_FIELDS`:
-- union fields are filled through an alias table (`FIELD_ALIASES`, plus per-conference overrides in
-  `CONFERENCE_ALIASES`), with a case-insensitive fallback (EMNLP's `Soundness` -> `soundness`);
+- union fields are filled through the catalogue's alias tables (`vocabulary.field_aliases`, plus
+  per-family overrides in `vocabulary.family_field_aliases`, partitions/venues.yaml), with a
+  case-insensitive fallback (EMNLP's `Soundness` -> `soundness`);
 - score fields are parsed to numbers by `parse_score` (ints, or strings such as
   "6: marginally above the acceptance threshold", "3 good"); a string original is kept verbatim in
   `extra_text["<field>_text"]`;
@@ -18,6 +19,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from partitions.catalogue import catalogue
 from reviewbench_assets.domain.schema import (
     REVIEW_SCORE_FIELDS,
     REVIEW_TEXT_FIELDS,
@@ -28,44 +30,6 @@ from reviewbench_assets.domain.schema import (
 _RESERVED = {"review_id", "reviewer", "rebuttal", "was_revised", "extra_scores", "extra_text"}
 _UNION_TEXT = set(REVIEW_TEXT_FIELDS) - _RESERVED
 _UNION_SCORES = set(REVIEW_SCORE_FIELDS)
-
-# Raw form field (lower-cased) -> union field. Identity mappings are implicit (lower-cased name that
-# is a union field). Only unambiguous renames are listed; everything else lands in extra_*.
-FIELD_ALIASES: dict[str, str] = {
-    # ICLR 2022/23 (v1)
-    "recommendation": "rating",
-    "summary_of_the_paper": "summary",
-    "strength_and_weaknesses": "strengths_and_weaknesses",
-    # EMNLP 2023 (capitalised ARR form; identity ones fall out of the lower-case fallback)
-    "reviewer_confidence": "confidence",
-    "questions_for_the_authors": "questions",
-    # ICML 2025
-    "overall_recommendation": "rating",
-    "questions_for_authors": "questions",
-    "other_strengths_and_weaknesses": "strengths_and_weaknesses",
-    # TMLR
-    "summary_of_contributions": "summary",
-    # NeurIPS 2021
-    "limitations_and_societal_impact": "limitations",
-    # ICLR 2023: the form's field name carries commas
-    "clarity,_quality,_novelty_and_reproducibility": "clarity_quality_novelty_and_reproducibility",
-    # COLM
-    "questions_to_authors": "questions",
-    # ICLR 2022-2024: the free-text explanation of an ethics flag
-    "details_of_ethics_concerns": "ethical_concerns",
-    # misc spellings
-    "strengths_and_weakness": "strengths_and_weaknesses",
-    "ethics_concerns": "ethical_concerns",
-}
-
-# Per-conference overrides (applied before FIELD_ALIASES); None means "not a union field here".
-CONFERENCE_ALIASES: dict[str, dict[str, str | None]] = {
-    "corl": {"recommendation": "rating"},
-    "emnlp": {"soundness": "soundness", "excitement": "excitement",
-              "reproducibility": "reproducibility", "reviewer_confidence": "confidence",
-              "paper_topic_and_main_contributions": "paper_topic_and_main_contributions",
-              "reasons_to_accept": "reasons_to_accept", "reasons_to_reject": "reasons_to_reject"},
-}
 
 _LEADING_NUMBER = re.compile(r"^\s*[\[(]?\s*([+-]?\d+(?:\.\d+)?)")
 # A short string that *looks* like a score ("3: good", "4 excellent", "2") for non-union fields,
@@ -120,12 +84,12 @@ def text_of(value: Any) -> str:
 def union_field(raw_name: str, conference: str | None = None) -> str | None:
     """The union field a raw form field maps to, or None when it belongs in extra_*."""
     low = raw_name.strip().lower()
-    conf = (conference or "").lower()
-    override = CONFERENCE_ALIASES.get(conf, {})
+    vocabulary = catalogue().vocabulary  # family overrides first; None there: not a union field
+    override = vocabulary.family_field_aliases.get((conference or "").lower(), {})
     if low in override:
         return override[low]
-    if low in FIELD_ALIASES:
-        return FIELD_ALIASES[low]
+    if low in vocabulary.field_aliases:
+        return vocabulary.field_aliases[low]
     if low in _UNION_TEXT or low in _UNION_SCORES:
         return low
     return None

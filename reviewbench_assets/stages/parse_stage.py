@@ -14,7 +14,7 @@ from resources.store import Store, parquet_writer
 from reviewbench_assets import paths
 from reviewbench_assets.domain.forum import MalformedForumError, parse_routed
 from reviewbench_assets.domain.parsed_table import parsed_row
-from reviewbench_assets.domain.quarantine import reason_code, reasons_of_parsed, without_foreign_replies
+from reviewbench_assets.domain.quarantine import reasons_of_parsed, without_foreign_replies
 from reviewbench_assets.domain.schema import PARSED_QUARANTINE_SCHEMA, PARSED_SCHEMA
 from reviewbench_assets.stages.result import CheckOutcome, StageResult, Table
 
@@ -34,14 +34,14 @@ def forum_problems(record: dict, venue: VenueYear) -> tuple[object | None, list[
         try:
             parsed = parse_routed(note, venue, record.get("review_edits"))
         except MalformedForumError as exc:
-            problems.append({"forum_id": fid, "code": reason_code(f"malformed forum: {exc.reason}"),
+            problems.append({"forum_id": fid, "code": exc.code,
                              "detail": exc.reason, "parsed": False})
             rest = without_foreign_replies(note, exc)
             if rest is None:
                 return None, problems
             note = rest  # look at the rest of it; the forum itself stays unparsed
             continue
-        found = [{"forum_id": fid, "code": reason_code(r), "detail": r, "parsed": not problems}
+        found = [{"forum_id": fid, "code": r.code, "detail": str(r), "parsed": not problems}
                  for r in reasons_of_parsed(parsed[0], venue)]
         return (None if problems else parsed), problems + found
 

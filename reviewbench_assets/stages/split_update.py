@@ -40,7 +40,7 @@ class SplitUpdate:
     configs: dict[str, dict[str, int]]  # config -> {split name: examples}
     rewritten: list[str]  # venue-years whose part was (re)written in this update
     kept: list[str]  # venue-years whose part was up to date
-    removed: list[str]  # files of venue-years no longer in the split (and of the old whole-split layout)
+    removed: list[str]  # files of venue-years no longer in the split
 
 
 def _inputs(store: Store, pk: str) -> dict[str, str]:
@@ -120,15 +120,14 @@ def _part_is_current(store: Store, part: dict | None, fingerprint: dict, test_sh
 
 
 def _strays(store: Store, corpus: str, split: str, keys: list[str]) -> list[str]:
-    """Shards of this split that belong to no venue-year of `keys`: a venue-year that left the
-    split, and the whole-split shards of the layout before parts (`data/<split>-00000-of-00001`)."""
+    """Shards of this split that belong to no venue-year of `keys`: a venue-year that left the split.
+    (The whole-split shards of the layout before parts are removed once by `scripts.migrate_storage`.)"""
     ours = re.compile(rf"^{re.escape(split)}(_(?:{'|'.join(TRAIN_TEST_SPLITS)}))?-(?P<rest>.+)-\d{{5}}-of-\d{{5}}\.parquet$")
-    legacy = re.compile(rf"^{re.escape(split)}(_(?:{'|'.join(TRAIN_TEST_SPLITS)}))?-\d{{5}}-of-\d{{5}}\.parquet$")
     out = []
     for d in CONFIG_DIRS:
         for info in list_files(store.fs, join_path(corpus, d)):
             m = ours.match(info.base_name)
-            if legacy.match(info.base_name) or (m and m.group("rest") not in keys):
+            if m and m.group("rest") not in keys:
                 out.append(info.path)
     return sorted(out)
 

@@ -16,7 +16,7 @@ import yaml
 from partitions.catalogue import CATALOGUE_PATH, parse_catalogue
 from tests.catalogue_ext.new_venues import NEW_KEY, WORKSHOP_KEY, build_test_catalogue
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.ray]  # the whole chain
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from reviewbench_assets import paths
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.ray]  # the whole chain
 ROOT = Path(__file__).resolve().parents[2]
 
 

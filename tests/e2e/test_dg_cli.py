@@ -13,7 +13,7 @@ import pytest
 from reviewbench_assets import paths
 from tests.ops.procs import Processes, free_port, graphql, wait_http
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.ray]  # the whole chain
 ROOT = Path(__file__).resolve().parents[2]
 DG = str(Path(sys.executable).parent / "dg")
 
@@ -30,7 +30,7 @@ def _env(replica, tmp_path) -> dict:
 
 
 def test_dg_launch_materializes_a_partition(replica, fixtures, tmp_path):
-    # the README's `dg launch` form: no -m, the code location comes from [tool.dg.project]
+    # docs/running.md's `dg launch` form: no -m, the code location comes from [tool.dg.project]
     cmd = [DG, "launch", "--assets", "openreview_forums,parsed_forums,rebuttal_dialogues", "--partition", "iclr-2020"]
     done = subprocess.run(cmd, env=_env(replica, tmp_path), cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]

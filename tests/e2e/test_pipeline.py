@@ -10,7 +10,7 @@ from datasets import load_dataset
 from reviewbench_assets import paths
 from tests.e2e.conftest import VENUES, materialize_corpus, materialize_partition, replica_resources
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.ray]  # the whole chain
 
 
 @pytest.fixture(scope="module")
@@ -161,7 +161,7 @@ def test_parser_fix_rederives_everything_without_a_request(built, replica):
     assert replica.request_log == []
     assert {m.asset_key.to_user_string() for m in result.get_asset_materialization_events()} == downstream
     assert _rows(root, "iclr-2020") == before
-    # the README's query: where every author and reviewer post went
+    # docs/architecture.md's query: where every author and reviewer post went
     places = dict(duckdb.sql(
         f"SELECT p.place, count(*) FROM '{root}/{paths.parsed('iclr-2020')}', unnest(posts) AS t(p) "
         "WHERE p.role IN ('author', 'reviewer') GROUP BY ALL").fetchall())

@@ -20,7 +20,7 @@ from reviewbench_assets import paths
 from reviewbench_assets.definitions import ASSETS, build_resources
 from tests.ops.procs import replica_env
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]  # the PDF stage reads revision pages
 PK = "iclr-2024"
 CRAWL = {"openreview_forums"}
 PDFS = {"openreview_forums", "initial_submission_pdfs"}

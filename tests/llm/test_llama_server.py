@@ -23,7 +23,7 @@ from resources.store import store_from_uri
 from reviewbench_assets.domain.llm import LLMSteps, check_merge
 from reviewbench_assets.domain.threads import RULE_BASED, build_dialogues, llm_merge, reminder_candidates
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.llm]  # every test here talks to llama.cpp's server
 
 _spec = importlib.util.spec_from_file_location(
     "rb_forum_fixture", Path(__file__).resolve().parents[1] / "dialogues" / "forum_fixture.py")

@@ -12,9 +12,8 @@ from ocr_ray.conversion import PAGE_SEPARATOR, PdfTask
 from ocr_ray.engine_base import EngineNotAvailableError
 from ocr_ray.engines import get_engine
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
-from ocr_ray.ocr_lines import order_lines
 from ocr_ray.pipeline import run_pipeline
-from ocr_ray.routing import AutoEngine, classify_page
+from ocr_ray.routing import AutoEngine
 from tests.ocr.conftest import page_sentences, write_two_column_pdf
 
 
@@ -36,26 +35,6 @@ def scan_pdf(src, dst, longest_side=1288):
     doc.close()
     out.save()
     return dst
-
-
-def test_classify_page():
-    prose = "We study sparse attention in large models and show it helps. " * 5
-    assert classify_page(prose) == "prose"
-    assert classify_page("") == "no_text" and classify_page("Figure 3") == "no_text"
-    assert classify_page(prose + "\ufffd" * 40) == "garbled"
-    assert classify_page(prose + " λ ∑ ∫ ≤ ∈ α β " * 4) == "math"
-    table = "\n".join(f"model{i} 0.{i}1 0.{i}2 0.{i}3 12.{i}" for i in range(10))
-    assert classify_page(prose + "\n" + table) == "table"
-
-
-def test_two_column_reading_order():
-    # boxes as 4 corner points; page 1000 px wide; a full-width title splits the bands
-    def box(x0, y0, x1, y1):
-        return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
-    boxes = [box(520, 200, 900, 220), box(100, 200, 480, 220), box(100, 100, 900, 120),
-             box(100, 240, 480, 260), box(520, 240, 900, 260)]
-    texts = ["R1", "L1", "TITLE", "L2", "R2"]
-    assert order_lines(boxes, texts, 1000) == ["TITLE", "L1", "L2", "R1", "R2"]
 
 
 def test_engine_versions_are_part_of_the_cache_id():

@@ -13,7 +13,7 @@ from ocr_ray.layout import compose_pages
 from ocr_ray.layout.model import PageLayout
 from ocr_ray.ocr_engines import TesseractEngine
 from ocr_ray.ocr_lines import ocr_layout
-from ocr_ray.tesseract_hocr import hocr_lines, hocr_to_text
+from ocr_ray.tesseract_hocr import hocr_lines
 
 PAGE_W, PAGE_H = 1546, 2000  # a Letter page rendered at 2000 px
 
@@ -81,13 +81,6 @@ def test_rotated_margin_text_without_baseline_does_not_count_as_large_type():
             "<span class='ocrx_word' title='bbox 42 808 67 1182'>arXiv:2611.04417v2</span></span></div></body></html>")
     _, texts, heights, _ = hocr_lines(text)
     assert texts == ["arXiv:2611.04417v2"] and heights == [pytest.approx(21.7)]  # not its 672 px box
-
-
-def test_plain_text_uses_the_same_lines_in_column_order():
-    left = [body_line(300 + 30 * i, 137, f"Left line {i} here") for i in range(3)]
-    right = [body_line(300 + 30 * i, 800, f"Right line {i} here") for i in range(3)]
-    assert hocr_to_text(hocr(right + left)).splitlines() == [f"Left line {i} here" for i in range(3)] + [
-        f"Right line {i} here" for i in range(3)]
 
 
 def _page_markdown(hocr_text: str) -> str:

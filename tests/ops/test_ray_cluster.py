@@ -20,7 +20,7 @@ import pytest
 from tests.ocr.conftest import page_sentences, write_two_column_pdf
 from tests.ops.procs import BIN, ROOT, free_port
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.ray]  # a two-node cluster
 
 DRIVER = r"""
 import json, sys, ray

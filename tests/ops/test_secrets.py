@@ -10,7 +10,7 @@ import pytest
 from openreview_replica import ReplicaServer, build_fixtures
 from tests.ops.procs import BIN, ROOT, make_home, replica_env
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]  # the PDF stage reads revision pages
 PK = "iclr-2020"
 
 

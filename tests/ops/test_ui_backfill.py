@@ -5,7 +5,7 @@ A backfill of the two replica partitions is launched from the job's asset graph 
 all…" → Custom partitions → "Launch backfill"), the daemon of `dagster dev` runs it, the outputs are
 checked in storage, and the UI is checked to tell the truth: every asset has a description, the
 column schema carries the card's column descriptions, the checks of reviewbench_split are recorded
-per partition. Screenshots go to test-artifacts/ui/, and the README's to docs/screenshots/. The
+per partition. Screenshots go to test-artifacts/ui/, and docs/running.md's to docs/screenshots/. The
 nightly TMLR schedule is started in the same instance and the daemon is shown to hold it (see
 test_schedule.py for the tick itself and its run).
 """
@@ -26,9 +26,9 @@ from reviewbench_assets.domain.schema import COLUMN_DESCRIPTIONS
 from scripts.demo_env import PARTITIONS
 from tests.ops.procs import ROOT, Processes, free_port, graphql, wait_http
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.ray]  # Playwright drives the UI
 PKS = PARTITIONS  # the demo's partitions: what `make ui` serves
-DOCS = ROOT / "docs" / "screenshots"  # the README's images
+DOCS = ROOT / "docs" / "screenshots"  # docs/running.md's images
 VENUE_ASSETS = {"openreview_forums", "parsed_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",
                 "reviewbench_split"}
 ARTIFACTS = ROOT / "test-artifacts" / "ui"
@@ -194,7 +194,7 @@ def test_ui_backfill_of_two_partitions(tmp_path):
             for check in ("unique_forum_id", "empty_markdown_share"):
                 execs = graphql(base, CHECK_EXECUTIONS, {"key": key, "name": check})["assetCheckExecutions"]
                 assert sorted(e["partition"] for e in execs) == sorted(PKS), (check, execs)
-            # the README's screenshots, taken again on this run
+            # docs/running.md's screenshots, taken again on this run
             DOCS.mkdir(parents=True, exist_ok=True)
             for src, dst in (("asset_graph.png", "asset_graph.png"), ("partitions.png", "partition_status.png"),
                              ("asset_metadata.png", "asset_metadata.png"), ("asset_checks.png", "asset_checks.png")):

@@ -32,6 +32,7 @@ def _page_api_calls(rep) -> list[tuple[str, str, dict]]:
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium not installed")
 def test_page_makes_openreview_webs_requests_and_renders_its_markup(rep, fx, c2):
     """The requests of openreview-web's app/revisions (getNoteById v2 then v1, then /notes/edits or
@@ -102,6 +103,7 @@ class CountingLimiter(RateLimiter):
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium not installed")
 def test_reader_takes_the_pages_own_api_answers(rep, fx, c2):
     """BrowserResource reads what the page received: the same revisions as the API recipe, the

@@ -8,7 +8,7 @@ import pytest
 
 from resources.store import store_from_uri
 from reviewbench_assets import paths
-from reviewbench_assets.stages.corpus_writer import DuplicateForumError, write_conference_split
+from reviewbench_assets.stages.corpus_writer import DuplicateForumError
 from reviewbench_assets.stages.split_update import update_conference_split
 from tests.splits.conftest import write_venue_rows
 
@@ -21,11 +21,8 @@ def test_only_the_changed_venue_year_is_rewritten(tmp_path, rows_factory, input_
     store = store_from_uri(str(tmp_path))
     for pk in ("iclr-2023", "iclr-2024"):
         write_venue_rows(local_fs, str(tmp_path), pk, rows_factory(pk, 20))
-    # shards of the layout before parts: replaced by the first update
-    write_conference_split(local_fs, [store.path(paths.rows("iclr-2023"))], store.path("corpus"), "iclr")
     first = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
-    assert first.rewritten == ["iclr-2023", "iclr-2024"]
-    assert [f.rsplit("/", 1)[-1] for f in first.removed] == ["iclr-00000-of-00001.parquet"]
+    assert first.rewritten == ["iclr-2023", "iclr-2024"] and first.removed == []
     names = sorted(p.name for p in (tmp_path / "corpus/data").iterdir())
     assert names == ["iclr-iclr-2023-00000-of-00001.parquet", "iclr-iclr-2024-00000-of-00001.parquet"]
     assert first.stats.num_examples == 40 and set(first.stats.venue_years) == {"iclr-2023", "iclr-2024"}
