@@ -7,7 +7,7 @@ import pytest
 
 from benchmarks.live_discussion import run
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]  # day 0 reads the revision pages in chromium
 
 
 def test_four_days_of_discussion_recorded_exactly(tmp_path):
