@@ -1,0 +1,43 @@
+"""The dataset card's section on venues followed live (issue 30 item 3): for each venue-year whose
+discussion was followed (`venue_changes` wrote its daily figures), the figures' as-of time, the days
+followed, the mean rating and the share of reviews changed on the last day, and the plot of both per
+day, copied into the corpus folder (`plots/<pk>_discussion.png`) so the card shows it wherever the
+corpus goes."""
+from __future__ import annotations
+
+from resources.store import Store
+from resources.store_publish import Publication
+from reviewbench_assets import paths
+
+
+def live_section(store: Store, venue_keys: list[str], corpus: str, pub: Publication) -> str:
+    """The card's markdown section (empty when no venue-year was followed); the plots are staged in
+    `pub`, so they move into place with the card."""
+    rows = []
+    for pk in venue_keys:
+        daily_path = store.path(paths.change_daily(pk))
+        if not store.exists(daily_path):
+            continue
+        daily = store.read_parquet(daily_path).to_pylist()
+        if not daily:
+            continue
+        plot = store.path(paths.change_daily_plot(pk))
+        rel = f"plots/{pk}_discussion.png"
+        if store.exists(plot):
+            with store.fs.open_output_stream(pub.target(f"{corpus}/{rel}")) as f:
+                f.write(store.read_bytes(plot))
+        last = daily[-1]
+        rows.append((pk, daily[0]["day"], last, rel if store.exists(plot) else None))
+    if not rows:
+        return ""
+    lines = ["", "## Venues followed during their discussion", "",
+             "Refreshed daily while their discussion was open (`venue_changes`: every change recorded per "
+             "refresh; score trajectories merge each review's edit history with the daily observations).", "",
+             "| venue-year | followed from | as of (UTC day) | reviews | mean rating | share of reviews changed |",
+             "|---|---|---|---:|---:|---:|"]
+    lines += [f"| {pk} | {first} | {last['day']} | {last['reviews']} | {last['mean_rating']} | {last['share_changed']} |"
+              for pk, first, last, _ in rows]
+    for pk, _first, _last, rel in rows:
+        if rel:
+            lines += ["", f"![{pk}: mean rating and share of reviews changed per day]({rel})"]
+    return "\n".join(lines) + "\n"
