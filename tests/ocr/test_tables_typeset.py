@@ -1,0 +1,56 @@
+"""Tables typeset here with pdflatex (booktabs, and plain ``tabular`` with ``|`` and ``\\hline``),
+read by the text layer and composed: each document shows one defect of issue 27 (tables that must
+come out as tables, with the neighbours and headings olmOCR-Bench's ``table`` tests check)."""
+from __future__ import annotations
+
+from benchmarks.fulltext.scoring import tables as parse_tables
+from ocr_ray.layout import compose_pages
+from tests.ocr.conftest import typeset_layouts
+
+
+def _markdown(tmp_path, body: str, packages: str = "booktabs") -> str:
+    pages = typeset_layouts(tmp_path, packages, body)
+    return "\n\n".join(compose_pages([page.to_json() for page in pages]))
+
+
+def _grids(markdown: str) -> list[list[list[str]]]:
+    return [[[text for text, _ in row] for row in grid] for grid in parse_tables(markdown)]
+
+
+def test_a_header_of_tight_columns_is_split_on_the_body_columns(tmp_path):
+    """``\\tabcolsep`` 3 pt: the header's words are 6 pt apart, under the gap that splits fragments,
+    so the header row came out as one cell spanning six columns."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering\setlength{\tabcolsep}{3pt}
+\begin{tabular}{lrrrrr}
+\toprule
+Method & Accuracy & Precision & Recall & F1 score & Params \\
+\midrule
+Baseline & 71.2 & 70.1 & 69.5 & 69.8 & 110M \\
+Ours & 75.4 & 74.9 & 73.2 & 74.0 & 110M \\
+Large model & 77.1 & 76.3 & 75.0 & 75.6 & 340M \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    [grid] = _grids(markdown)
+    assert grid[0] == ["method", "accuracy", "precision", "recall", "f1 score", "params"]
+    assert grid[3] == ["large model", "77.1", "76.3", "75.0", "75.6", "340m"]
+
+
+def test_row_numbers_are_kept(tmp_path):
+    """A first column 1, 2, 3 ... right-aligned, consecutive, crossed by no other text: what the
+    furniture step takes for a review copy's line numbers, which it drops."""
+    rows = "\n".join(f"{k} & Method {chr(64 + k)} & {60 + k}.5 & {50 + k}.1 \\\\" for k in range(1, 8))
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering
+\begin{tabular}{rlcc}
+\toprule
+\# & Method & Acc & F1 \\
+\midrule
+""" + rows + r"""
+\bottomrule
+\end{tabular}
+\end{table}""")
+    [grid] = _grids(markdown)
+    assert [row[0] for row in grid] == ["#", "1", "2", "3", "4", "5", "6", "7"]
+    assert grid[3] == ["3", "method c", "63.5", "53.1"]
