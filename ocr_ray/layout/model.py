@@ -29,6 +29,9 @@ class Fragment:
     # per glyph [text, x0, y0, x1, y1, baseline, size, font] (text layer, fragments with math
     # characters only): what ``ocr_ray.layout.math`` builds LaTeX from
     glyphs: list | None = None
+    # [x0, x1] of each word space in ``text``, in order (text layer, fragments between a table's
+    # rules only): where ``tables`` may cut a header whose columns are closer than ``GAP_SPLIT``
+    gaps: list | None = None
 
     @property
     def cx(self) -> float:
@@ -41,6 +44,8 @@ class Fragment:
     def to_list(self) -> list:
         item = [round(self.x0, 1), round(self.y0, 1), round(self.x1, 1), round(self.y1, 1), self.text,
                 round(self.size, 2), int(self.bold), round(self.math, 2)]
+        if self.gaps:
+            return item + [self.font, self.glyphs, self.gaps]
         if self.glyphs:
             return item + [self.font, self.glyphs]
         return item + [self.font] if self.font else item
@@ -49,7 +54,7 @@ class Fragment:
     def from_list(cls, item: list) -> Fragment:
         x0, y0, x1, y1, text, size, bold, math, *rest = item
         return cls(x0, y0, x1, y1, text, size, bool(bold), math, font=rest[0] if rest else "",
-                   glyphs=rest[1] if len(rest) > 1 else None)
+                   glyphs=rest[1] if len(rest) > 1 else None, gaps=rest[2] if len(rest) > 2 else None)
 
 
 @dataclass

@@ -82,6 +82,7 @@ class _Builder:
         self.last_box = (0.0, 0.0, 0.0, 0.0)
         self.unit = ""  # letters of the current glyph so far (a ligature gives several)
         self.glyphs: list = []  # PDFium's index of each character, kept for fragments with maths
+        self.gaps: list = []  # [x0, x1] of each space put in the current fragment
 
     def _bar_between(self, left: float, right: float, y: float) -> bool:
         return any(left - 0.5 <= x <= right + 0.5 and y0 <= y <= y1 for x, y0, y1 in self.bars)
@@ -93,8 +94,10 @@ class _Builder:
                 n = len(self.chars)
                 font = max(self.fonts, key=self.fonts.__getitem__) if self.fonts else ""
                 self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font,
-                                         glyphs=self.glyphs if self.math >= 0.15 * n or n <= 8 else None))
+                                         glyphs=self.glyphs if self.math >= 0.15 * n or n <= 8 else None,
+                                         gaps=self.gaps or None))
         self.chars = []
+        self.gaps = []
         self.glyphs = []
         self.fonts = {}
         self.space = False
@@ -136,6 +139,7 @@ class _Builder:
             elif self.space or gap > GAP_SPACE * unit:
                 if self.chars[-1] != " ":
                     self.chars.append(" ")
+                    self.gaps.append([round(bx1, 1), round(x0, 1)])
         if not self.chars:
             self.box = [x0, y0, x1, y1]
             self.size, self.bold, self.math = size, 0, 0
@@ -272,7 +276,21 @@ def page_layout(pdf_page: Any) -> PageLayout:
         textpage.close()
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
+    _keep_table_gaps(builder.out, rules)
     return PageLayout(width, height, builder.out, rules, images=images)
+
+
+def _keep_table_gaps(fragments: list[Fragment], rules: list[Rule]) -> None:
+    """Word spaces are kept only where a table may be: between a horizontal rule above and one below,
+    both across the fragment's centre (booktabs' top and mid rule around a header, or ``\\hline``s).
+    Elsewhere they are dropped: every line of prose would carry them into the layout payload."""
+    across = [r for r in rules if r.horizontal and r.x1 - r.x0 >= 40]
+    for f in fragments:
+        if f.gaps:
+            cx, cy = f.cx, f.cy
+            ruled = [r for r in across if r.x0 <= cx <= r.x1]
+            if not (any(r.y1 <= cy for r in ruled) and any(r.y0 >= cy for r in ruled)):
+                f.gaps = None
 
 
 def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> float:

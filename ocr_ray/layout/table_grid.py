@@ -15,10 +15,16 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from dataclasses import replace
 
 from ocr_ray.layout.model import Fragment, Rule
 
 ROW_TOLERANCE = 0.4  # centres of one row's fragments differ by less than this share of their height
+# A word space at least this wide (in font sizes), or wider than 1.2 times the fragment's narrowest,
+# may be the gap between two columns: TeX's word space is 0.33 em (Computer Modern) or 0.25 em
+# (Times) in a cell, which is set at its natural width; \tabcolsep = 3 pt leaves 0.6 em.
+GAP_COLUMN = 0.45
+GAP_WIDER = 1.2
 
 
 def table_rows(fragments: list[Fragment]) -> list[list[Fragment]]:
@@ -204,3 +210,37 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         out.append(row)
         last = {col(f): f for f in row}
     return out
+
+
+def split_on_columns(rows: list[list[Fragment]], cols: list[tuple[float, float]]) -> list[list[Fragment]]:
+    """Rows whose fragments that cover two or more columns are cut at the word spaces where one
+    column ends and the next begins: a header of tight columns is one fragment (its cells closer than
+    ``pdftext.GAP_SPLIT``), the body rows under it give the column grid."""
+    limits = bounds(cols)
+    return [[piece for f in row for piece in _split(f, cols, limits)] for row in rows]
+
+
+def _split(f: Fragment, cols: list[tuple[float, float]], limits: list[float]) -> list[Fragment]:
+    words = f.text.split(" ")
+    if not f.gaps or len(f.gaps) != len(words) - 1 or column_of(limits, f.x0 + 1) == column_of(limits, f.x1 - 1):
+        return [f]
+    least = min(b - a for a, b in f.gaps)
+    em = max(f.size, 1.0)
+    # pieces between the spaces wide enough to be a column gap; each goes to the column it overlaps
+    pieces: list[list] = []  # [x0, x1, first word, last word, column]
+    start, first = f.x0, 0
+    for k, (a, b) in enumerate([*f.gaps, (f.x1, f.x1)]):
+        if k < len(f.gaps) and not (b - a >= GAP_COLUMN * em or b - a > GAP_WIDER * least):
+            continue
+        overlaps = [min(a, c1) - max(start, c0) for c0, c1 in cols]
+        best = max(range(len(cols)), key=overlaps.__getitem__)
+        col = best if overlaps[best] > 0 else column_of(limits, (start + a) / 2)
+        if pieces and pieces[-1][4] == col:  # a wide space inside one column's text
+            pieces[-1][1], pieces[-1][3] = a, k
+        else:
+            pieces.append([start, a, first, k, col])
+        start, first = b, k + 1
+    if len(pieces) < 2:
+        return [f]
+    return [replace(f, x0=x0, x1=x1, text=" ".join(words[w0:w1 + 1]), glyphs=None, gaps=f.gaps[w0:w1] or None)
+            for x0, x1, w0, w1, _ in pieces]

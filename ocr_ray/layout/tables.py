@@ -12,7 +12,7 @@ import html
 import re
 
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
-from ocr_ray.layout.table_grid import bounds, column_of, columns, multi_line_rows, table_rows
+from ocr_ray.layout.table_grid import bounds, column_of, columns, multi_line_rows, split_on_columns, table_rows
 
 MIN_RULE_WIDTH = 40.0
 # a caption's start: "Table 8:", "Figure 6.", "Fig. 3" (not a cell "Table-filling")
@@ -180,6 +180,9 @@ def extract_tables(page: PageLayout) -> None:
             inside += [f for line in more for f in line]
             bottom = max(bottom, *(f.y1 for f in inside))
             cols = columns(rows, head) or cols
+        split = split_on_columns(rows, cols)
+        if sum(map(len, split)) > sum(map(len, rows)):  # a tight header cut: its cells may widen columns
+            rows, cols = split, columns(split, head) or cols
         grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
         rows = multi_line_rows(rows, cols, page.rules, grid_lines)
         grid = [_cells(row, cols, page.rules, x1 - x0) for row in rows]
