@@ -82,19 +82,24 @@ class PageLayout:
     rules: list[Rule] = field(default_factory=list)
     source: str = "text-layer"  # or the OCR engine's name
     images: list[Rule] = field(default_factory=list)  # boxes of pictures (text layer; a figure grid's cells)
+    # runs of rotated text (text layer), apart from ``fragments``: only ``tables`` reads them, as
+    # the column heads set with \rotatebox; elsewhere they are margin stamps and axis labels
+    rotated: list[Fragment] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps({"layout": 1, "w": round(self.width, 1), "h": round(self.height, 1), "src": self.source,
                            "f": [f.to_list() for f in self.fragments],
                            "r": [[round(v, 1) for v in (r.x0, r.y0, r.x1, r.y1)] for r in self.rules],
                            **({"i": [[round(v, 1) for v in (b.x0, b.y0, b.x1, b.y1)] for b in self.images]}
-                              if self.images else {})}, ensure_ascii=False)
+                              if self.images else {}),
+                           **({"v": [f.to_list() for f in self.rotated]} if self.rotated else {})}, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> PageLayout:
         data = json.loads(text)
         return cls(data["w"], data["h"], [Fragment.from_list(f) for f in data["f"]],
-                   [Rule(*r) for r in data["r"]], data.get("src", "text-layer"), [Rule(*b) for b in data.get("i", [])])
+                   [Rule(*r) for r in data["r"]], data.get("src", "text-layer"), [Rule(*b) for b in data.get("i", [])],
+                   [Fragment.from_list(f) for f in data.get("v", [])])
 
     def plain_text(self) -> str:
         return "\n".join(f.text for f in self.fragments)

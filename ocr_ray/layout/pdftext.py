@@ -167,6 +167,41 @@ class _Builder:
         self.space = False
 
 
+class _Turned:
+    """Rotated characters, in runs: each glyph box next to the one before (within half its size;
+    a rotated line's glyphs follow each other up or down the page, the next column's head is a
+    column gap away). Kept out of the page's fragments (``PageLayout.rotated``)."""
+
+    def __init__(self):
+        self.out: list[Fragment] = []
+        self.chars: list[str] = []
+        self.box = [0.0, 0.0, 0.0, 0.0]
+        self.last = (0.0, 0.0, 0.0, 0.0)
+        self.size = 0.0
+
+    def end(self) -> None:
+        text = "".join(self.chars).strip()
+        if text:
+            self.out.append(Fragment(*self.box, text, self.size))
+        self.chars = []
+
+    def add(self, ch: str, box: tuple[float, float, float, float], size: float, space: bool) -> None:
+        if self.chars:
+            last = self.last
+            apart = max(box[0] - last[2], last[0] - box[2], box[1] - last[3], last[1] - box[3])
+            if apart > 0.5 * max(size, self.size, 1.0):
+                self.end()
+        if not self.chars:
+            self.box, self.size = list(box), size
+        else:
+            b = self.box
+            b[0], b[1], b[2], b[3] = min(b[0], box[0]), min(b[1], box[1]), max(b[2], box[2]), max(b[3], box[3])
+            if space and self.chars[-1] != " ":
+                self.chars.append(" ")
+        self.chars.append(ch)
+        self.last = box
+
+
 def _merge_accents(text: str) -> str:
     """'´a' or 'a´' (OT1 accent glyphs next to their letter) -> 'á'; then NFC."""
     if not any(ch in _ACCENTS for ch in text):
@@ -223,6 +258,7 @@ def page_layout(pdf_page: Any) -> PageLayout:
         pass
     textpage = pdf_page.get_textpage()
     builder = _Builder(height)
+    turned = _Turned()
     rules, images = page_geometry(pdf_page, height, left, bottom)
     builder.bars = [((r.x0 + r.x1) / 2, r.y0, r.y1) for r in rules if r.vertical]
     cache: dict = {}
@@ -234,16 +270,18 @@ def page_layout(pdf_page: Any) -> PageLayout:
         get_unicode, get_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
         get_size = pdfium_c.FPDFText_GetFontSize
         last_key, info, scale = None, (False, False, False, ""), 1.0
+        spaced = False  # a space (or line break) since the last character: words of rotated text
         matrix = pdfium_c.FS_MATRIX()
         for i in range(count):
             code = get_unicode(raw, i)
             if code in (10, 13):
                 builder.flush()
+                spaced = True
                 continue
             # (CMEX's 0x20, the biggest "(", is lost here: asking every space for its font costs
             # more than that glyph is worth)
             if code in (32, 0xA0):
-                builder.space = True
+                builder.space = spaced = True
                 continue
             # PDFium marks a line-end hyphen as U+0002; a CMEX code below 32 (a big delimiter,
             # 0x02 is "[") is kept in the private use area, where ``math`` reads it back by code
@@ -264,20 +302,29 @@ def page_layout(pdf_page: Any) -> PageLayout:
                     False, False, False, "")
                 scale = _matrix_scale(pdfium_c, raw, i, matrix)
             bold, math, rotated, font = info
-            if rotated:
-                builder.flush()  # rotated text (margin stamps, axis labels) is never body text
-                continue
             size = (get_size(raw, i) * scale) or (rect.top - rect.bottom)
+            if rotated:
+                builder.flush()  # rotated text (margin stamps, axis labels, a table's heads) is never body text
+                turned.add(ch, (rect.left - left, height - (rect.top - bottom), rect.right - left,
+                                height - (rect.bottom - bottom)), size, spaced)
+                spaced = False
+                continue
+            if turned.chars:
+                turned.end()
+            spaced = False
             builder.add(ch, rect.left - left, height - (rect.top - bottom), rect.right - left,
                         height - (rect.bottom - bottom), size, bold, math, font, i)
         builder.flush()
+        turned.end()
         _glyph_geometry(raw, builder.out, height, left, bottom, cache)
     finally:
         textpage.close()
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
     _keep_table_gaps(builder.out, rules)
-    return PageLayout(width, height, builder.out, rules, images=images)
+    for fragment in turned.out:
+        fragment.text = _merge_accents(fragment.text)
+    return PageLayout(width, height, builder.out, rules, images=images, rotated=turned.out)
 
 
 def _keep_table_gaps(fragments: list[Fragment], rules: list[Rule]) -> None:

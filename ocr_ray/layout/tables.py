@@ -160,6 +160,35 @@ def _column_rules_extent(verticals: list[Rule], top: float, bottom: float, x0: f
     return top, bottom
 
 
+def _rotated_heads(page: PageLayout, rows: list[list[Fragment]], top: float, bottom: float, x0: float,
+                   x1: float) -> list[Fragment]:
+    """The table's rotated column heads (``\\rotatebox{90}``), put in the row they stand on as
+    fragments of that row's height (``rows`` changed in place), taken off ``page.rotated``. TeX
+    sets a rotated box on the row's baseline: the row is the lowest one the head reaches down into;
+    a head in a row of its own gets a line's box at its foot."""
+    heads = [r for r in page.rotated if top < r.cy < bottom and x0 - 3 < r.cx < x1 + 3]
+    out = []
+    for r in heads:
+        reached = [row for row in rows if min(f.y0 for f in row) < r.y1 and max(f.y1 for f in row) > r.y0]
+        if reached:
+            row = max(reached, key=lambda row: min(f.y0 for f in row))
+            y0, y1 = row[0].y0, row[0].y1
+        else:
+            row, y0, y1 = None, r.y1 - 0.7 * r.size, r.y1 + 0.2 * r.size
+        head = Fragment(r.x0, y0, r.x1, y1, r.text, r.size, r.bold)
+        if row is None:
+            rows.append([head])
+        else:
+            row.append(head)
+            row.sort(key=lambda f: f.x0)
+        out.append(head)
+    if heads:
+        rows.sort(key=lambda row: min(f.y0 for f in row))
+        used = set(map(id, heads))
+        page.rotated = [r for r in page.rotated if id(r) not in used]
+    return out
+
+
 def extract_tables(page: PageLayout) -> None:
     """Replace the fragments of each table on ``page`` by one fragment of ``kind="table"``."""
     verticals = [r for r in page.rules if r.vertical]
@@ -167,6 +196,8 @@ def extract_tables(page: PageLayout) -> None:
         top, bottom = _column_rules_extent(verticals, top, bottom, x0, x1)
         inside = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom and x0 - 3 < f.cx < x1 + 3]
         rows = table_rows(inside)
+        heads = _rotated_heads(page, rows, top, bottom, x0, x1)
+        inside += heads
         inner = [r.y0 for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]
         head = sum(1 for row in rows if inner and max(f.y1 for f in row) < min(inner))
         cols = columns(rows, head) if rows else None

@@ -54,3 +54,22 @@ def test_row_numbers_are_kept(tmp_path):
     [grid] = _grids(markdown)
     assert [row[0] for row in grid] == ["#", "1", "2", "3", "4", "5", "6", "7"]
     assert grid[3] == ["3", "method c", "63.5", "53.1"]
+
+
+def test_rotated_column_heads_are_read_into_their_columns(tmp_path):
+    """``\\rotatebox{90}`` heads (graphicx) were dropped with all rotated text (margin stamps, axis
+    labels): the table had three headless columns."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering
+\begin{tabular}{lccc}
+\toprule
+Model & \rotatebox{90}{Reasoning} & \rotatebox{90}{Code tasks} & \rotatebox{90}{Math} \\
+\midrule
+Alpha & 61.2 & 45.3 & 30.1 \\
+Beta & 67.5 & 52.8 & 41.9 \\
+\bottomrule
+\end{tabular}
+\end{table}""", "booktabs,graphicx")
+    [grid] = _grids(markdown)
+    assert grid == [["model", "reasoning", "code tasks", "math"], ["alpha", "61.2", "45.3", "30.1"],
+                    ["beta", "67.5", "52.8", "41.9"]]
