@@ -244,3 +244,41 @@ def _split(f: Fragment, cols: list[tuple[float, float]], limits: list[float]) ->
         return [f]
     return [replace(f, x0=x0, x1=x1, text=" ".join(words[w0:w1 + 1]), glyphs=None, gaps=f.gaps[w0:w1] or None)
             for x0, x1, w0, w1, _ in pieces]
+
+
+def join_head_lines(rows: list[list[Fragment]], head: int, cols: list[tuple[float, float]],
+                    rules: list[Rule]) -> tuple[list[list[Fragment]], int]:
+    """The header's lines (the first ``head`` rows, above the header rule) joined into one row where
+    they are the lines of wrapped cells (a ``p{..}`` head, ``\\\\shortstack``, a nested ``tabular``
+    as ``\\\\makecell`` sets it): runs of lines with no rule between them (a ``\\\\cmidrule`` under
+    group labels) and no cell over two columns (a ``\\\\multicolumn`` group label: a header of two
+    levels, each a row). A joined cell reads its lines top to bottom. Returns (rows, new head)."""
+    if head < 2:
+        return rows, head
+    limits = bounds(cols)
+
+    def col(f: Fragment) -> int:
+        return column_of(limits, f.x0 + 1)
+
+    def spanning(row: list[Fragment]) -> bool:
+        return any(col(f) != column_of(limits, f.x1 - 1) for f in row)
+
+    def ruled(a: list[Fragment], b: list[Fragment]) -> bool:
+        lo, hi = max(f.y1 for f in a) - 1, min(f.y0 for f in b) + 1
+        return any(r.horizontal and lo <= r.y0 <= hi and r.x0 < cols[-1][1] and r.x1 > cols[0][0] for r in rules)
+
+    out: list[list[Fragment]] = []
+    run: list[list[Fragment]] = []
+    for row in rows[:head] + [None]:
+        if row is not None and not spanning(row) and (not run or not ruled(run[-1], row)):
+            run.append(row)
+            continue
+        if run:
+            out.append(sorted((f for line in run for f in line), key=lambda f: (col(f), f.cy)))
+            run = []
+        if row is not None:
+            if spanning(row):
+                out.append(row)
+            else:
+                run = [row]
+    return out + rows[head:], len(out)

@@ -12,7 +12,8 @@ import html
 import re
 
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
-from ocr_ray.layout.table_grid import bounds, column_of, columns, multi_line_rows, split_on_columns, table_rows
+from ocr_ray.layout.table_grid import (bounds, column_of, columns, join_head_lines, multi_line_rows, split_on_columns,
+                                      table_rows)
 
 MIN_RULE_WIDTH = 40.0
 # a caption's start: "Table 8:", "Figure 6.", "Fig. 3" (not a cell "Table-filling")
@@ -214,6 +215,7 @@ def extract_tables(page: PageLayout) -> None:
         split = split_on_columns(rows, cols)
         if sum(map(len, split)) > sum(map(len, rows)):  # a tight header cut: its cells may widen columns
             rows, cols = split, columns(split, head) or cols
+        rows, head = join_head_lines(rows, head, cols, page.rules)
         grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
         rows = multi_line_rows(rows, cols, page.rules, grid_lines)
         grid = [_cells(row, cols, page.rules, x1 - x0) for row in rows]

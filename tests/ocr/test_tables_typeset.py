@@ -73,3 +73,36 @@ Beta & 67.5 & 52.8 & 41.9 \\
     [grid] = _grids(markdown)
     assert grid == [["model", "reasoning", "code tasks", "math"], ["alpha", "61.2", "45.3", "30.1"],
                     ["beta", "67.5", "52.8", "41.9"]]
+
+
+def test_a_wrapped_header_cell_is_one_cell(tmp_path):
+    """A header cell on several lines (a ``p{..}`` column's wrapped head, ``\\shortstack``, a nested
+    ``tabular``: what ``\\makecell`` makes) gave one table row per line, each with one cell."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering
+\begin{tabular}{lp{2cm}cc}
+\toprule
+Model & Training data size in tokens & \shortstack{Zero-shot\\accuracy} &
+\begin{tabular}[c]{@{}c@{}}Few-shot\\accuracy\end{tabular} \\
+\midrule
+Alpha & 300B & 61.2 & 65.8 \\
+Beta & 1.4T & 67.5 & 70.1 \\
+\bottomrule
+\end{tabular}
+\end{table}
+
+\begin{table}[h]\centering
+\begin{tabular}{|l|c|c|}
+\hline
+Task & \begin{tabular}[c]{@{}c@{}}Exact\\match\end{tabular} & \begin{tabular}[c]{@{}c@{}}Token\\F1 score\end{tabular} \\
+\hline
+SQuAD & 80.1 & 87.9 \\
+\hline
+TriviaQA & 61.4 & 66.3 \\
+\hline
+\end{tabular}
+\end{table}""")
+    booktabs, ruled = _grids(markdown)
+    assert booktabs[0] == ["model", "training data size in tokens", "zero-shot accuracy", "few-shot accuracy"]
+    assert booktabs[1] == ["alpha", "300b", "61.2", "65.8"]
+    assert ruled[0] == ["task", "exact match", "token f1 score"] and ruled[2] == ["triviaqa", "61.4", "66.3"]
