@@ -12,8 +12,8 @@ import html
 import re
 
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
-from ocr_ray.layout.table_grid import (bounds, column_of, columns, join_head_lines, multi_line_rows, split_on_columns,
-                                      table_rows)
+from ocr_ray.layout.table_grid import (ROW_TOLERANCE, bounds, column_of, columns, join_head_lines, multi_line_rows,
+                                      split_on_columns, table_rows)
 
 MIN_RULE_WIDTH = 40.0
 # a caption's start: "Table 8:", "Figure 6.", "Fig. 3" (not a cell "Table-filling")
@@ -21,13 +21,91 @@ CAPTION = re.compile(r"^(Table|Figure|Fig\.)\s*[A-Z]?\d+[.:]?(\s|$)")
 SAME_EDGE = 3.0
 
 
+# Rules side by side at one height (``\\cmidrule(lr){2-3}\\cmidrule(lr){4-5}``, each trimmed 0.5 em at
+# its ends; ``\\cline`` segments) closer than this are one rule line across the table.
+SEGMENT_GAP = 12.0
+# Rule lines of one table differ in extent by at most this at either end: a \\cmidrule(lr) pair
+# spanning every column is trimmed at both ends (0.5 em) against the \\toprule.
+SAME_EXTENT = 8.0
+
+
+def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
+    """Horizontal rules at one height joined when they are segments of one line (see
+    ``SEGMENT_GAP``), the lines at least ``MIN_RULE_WIDTH`` long; and each line's segments."""
+    lines, parts = [], {}
+    level: list[Rule] = []
+    for rule in sorted((r for r in rules if r.horizontal), key=lambda r: r.y0) + [None]:
+        if rule is not None and (not level or rule.y0 - level[0].y0 <= 1.0):
+            level.append(rule)
+            continue
+        run: list[Rule] = []
+        for r in sorted(level, key=lambda r: r.x0) + ([None] if level else []):
+            if r is not None and (not run or r.x0 - max(q.x1 for q in run) <= SEGMENT_GAP):
+                run.append(r)
+                continue
+            line = Rule(min(q.x0 for q in run), min(q.y0 for q in run), max(q.x1 for q in run), max(q.y1 for q in run))
+            if line.x1 - line.x0 >= MIN_RULE_WIDTH:
+                lines.append(line)
+                parts[id(line)] = run
+            run = [r] if r is not None else []
+        level = [rule] if rule is not None else []
+    return lines, parts
+
+
+def _sub_rules(group: list[Rule], groups: list[list[Rule]], fragments: list[Fragment]) -> bool:
+    """Is ``group`` the partial rules of a wider table (``\\cline{2-4}`` under a label set once for
+    several rows, ``\\cmidrule``s), not a narrower table stacked between its rules? Its rules lie
+    within the wider table's span and the rows next to them reach out of their extent."""
+    x0, x1, y0, y1 = group[0].x0, group[0].x1, group[0].y0, group[-1].y1
+    for wide in groups:
+        if wide is group or len(wide) < 2 or not (wide[0].y0 < y0 and y1 < wide[-1].y1):
+            continue
+        if not (wide[0].x0 - SAME_EDGE <= x0 and x1 <= wide[0].x1 + SAME_EDGE) or wide[0].x1 - wide[0].x0 < x1 - x0 + 2:
+            continue
+        near = [f for f in fragments if wide[0].x0 <= f.cx <= wide[0].x1 and y0 - 2 * (f.y1 - f.y0) < f.cy < y1 + 2 * (f.y1 - f.y0)]
+        if any(f.x1 < x0 or f.x0 > x1 for f in near):
+            return True
+    return False
+
+
+def _labels_over(line: Rule, segments: list[Rule], fragments: list[Fragment]) -> float:
+    """The top of the group labels set over a table's first rule line when that line is
+    ``\\cmidrule`` segments (a table with no rule above them): fragments just above it, each
+    centred over one segment; else the line's own top."""
+    if len(segments) < 2:
+        return line.y0
+    above = [f for f in fragments if 0 <= line.y0 - f.y1 <= 0.8 * f.size and line.x0 <= f.cx <= line.x1]
+    if above and all(any(abs(f.cx - (s.x0 + s.x1) / 2) <= max(3.0, 0.1 * (s.x1 - s.x0)) for s in segments) for f in above):
+        return min(f.y0 for f in above) - 1
+    return line.y0
+
+
+def _adopt_end_rules(groups: list[list[Rule]], lines: list[Rule]) -> None:
+    """A table whose inner rules are ``\\cmidrule``s (trimmed 0.5 em at each end) and whose
+    ``\\toprule`` or ``\\bottomrule`` is a rule of its own, a little wider: that rule, the next
+    line above (below) the group and of about its extent (``SAME_EXTENT``), joins it (``groups``
+    changed in place)."""
+    for group in [g for g in groups if len(g) >= 2]:
+        for end in (0, -1):
+            edge = group[end]
+            near = [r for r in lines if (r.y1 < edge.y0 if end == 0 else r.y0 > edge.y1)]
+            if not near:
+                continue
+            rule = max(near, key=lambda r: r.y0) if end == 0 else min(near, key=lambda r: r.y0)
+            single = next((g for g in groups if g == [rule]), None)
+            if single is not None and abs(rule.x0 - edge.x0) <= SAME_EXTENT and abs(rule.x1 - edge.x1) <= SAME_EXTENT:
+                groups.remove(single)
+                group.insert(0, rule) if end == 0 else group.append(rule)
+
+
 def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[float, float, float, float]]:
-    """(top, bottom, left, right) of each table's area: two or more horizontal rules of the same
-    extent, cut where a caption or another table's rule lies between two of them (two tables of
-    one width stacked: datacomp's Tables 18 and 19, muse's Tables 4 and 5); or one rule crossed by
-    vertical rules (a header rule and column rules only, muse's ``\\shline`` tables), whose
-    extent the vertical rules give."""
-    horizontal = sorted((r for r in rules if r.horizontal and r.x1 - r.x0 >= MIN_RULE_WIDTH), key=lambda r: r.y0)
+    """(top, bottom, left, right) of each table's area: two or more horizontal rule lines of about
+    the same extent (``SAME_EXTENT``; partial rules inside a wider table's span belong to it),
+    cut where a caption or another table's rule lies between two of them (two tables of one width
+    stacked: datacomp's Tables 18 and 19, muse's Tables 4 and 5); or one rule crossed by vertical
+    rules (a header rule and column rules only, muse's ``\\shline`` tables), whose extent the
+    vertical rules give."""
+    horizontal, segments = _rule_lines(rules)
     groups: list[list[Rule]] = []
     for rule in horizontal:
         for group in groups:
@@ -37,15 +115,17 @@ def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[flo
                 break
         else:
             groups.append([rule])
+    groups = [g for g in groups if len(g) < 2 or not _sub_rules(g, groups, fragments)]
+    _adopt_end_rules(groups, horizontal)
     captions = [f for f in fragments if f.text[:1] in "TF" and CAPTION.match(f.text)] if len(horizontal) > 1 else []
     out = []
     for group in groups:
         parts = [[group[0]]]
         for above, below in zip(group, group[1:], strict=False):
-            lo, hi, x0, x1 = above.y1, below.y0, above.x0, above.x1
+            lo, hi, x0, x1 = above.y1, below.y0, min(above.x0, below.x0), max(above.x1, below.x1)
             between = any(other is not group and len(other) >= 2 and all(lo < r.y0 < hi for r in other)
                           and other[0].x0 < x1 and other[0].x1 > x0 for other in groups) or any(
-                lo < f.cy < hi and x0 - 3 < f.x0 < x1 for f in captions)
+                lo < f.cy < hi and (x0 - 3 < f.x0 < x1 or x0 < f.cx < x1) for f in captions)  # (centred, wider)
             if between:
                 parts.append([below])
             else:
@@ -53,7 +133,7 @@ def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[flo
         for part in parts:
             x0, x1 = min(r.x0 for r in part), max(r.x1 for r in part)
             if len(part) >= 2:
-                out.append((part[0].y0, part[-1].y1, x0, x1))
+                out.append((_labels_over(part[0], segments.get(id(part[0]), []), fragments), part[-1].y1, x0, x1))
                 continue
             y = part[0].y0
             crossing = [r for r in rules if r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < y < r.y1]
@@ -96,12 +176,16 @@ def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x
     return out
 
 
-def _underline(f: Fragment, rules: list[Rule], width: float) -> tuple[float, float]:
+def _underline(f: Fragment, rules: list[Rule], width: float, row: list[Fragment] = ()) -> tuple[float, float]:
     """The extent a header cell spans: its own, or that of the short rule just under it (booktabs'
-    \cmidrule under a \multicolumn label: "D1" centred over four columns is as wide as its rule)."""
+    \cmidrule under a \multicolumn label: "D1" centred over four columns is as wide as its rule).
+    Only a label centred on the rule and alone over it: a \cline{2-4} or \cmidrule{1-3} under a
+    row's cells spans none of them."""
     for r in rules:
         if r.horizontal and f.y1 - 1 <= r.y0 <= f.y1 + 0.8 * f.size and r.x0 - 1 <= f.cx <= r.x1 + 1 \
-                and r.x1 - r.x0 < 0.95 * width and r.x1 - r.x0 > f.x1 - f.x0:
+                and r.x1 - r.x0 < 0.95 * width and r.x1 - r.x0 > f.x1 - f.x0 \
+                and abs(f.cx - (r.x0 + r.x1) / 2) <= max(3.0, 0.1 * (r.x1 - r.x0)) \
+                and not any(g is not f and g.x0 < r.x1 and g.x1 > r.x0 for g in row):
             return r.x0, r.x1
     return f.x0, f.x1
 
@@ -114,8 +198,12 @@ def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rul
     slots: dict[int, list[str]] = {}
     spans: dict[int, int] = {}
     for f in row:
-        x0, x1 = _underline(f, rules, width) if rules else (f.x0, f.x1)
+        x0, x1 = _underline(f, rules, width, row) if rules else (f.x0, f.x1)
         first, last = column_of(limits, x0 + 1), column_of(limits, x1 - 1)
+        if (x0, x1) != (f.x0, f.x1):  # a rule's extent, the columns' padding in it: the columns it is over
+            own = column_of(limits, f.cx)
+            under = [k for k, (a, b) in enumerate(cols) if x0 <= (a + b) / 2 <= x1] or [own]
+            first, last = min(under[0], own), max(under[-1], own)
         slots.setdefault(first, []).append(f.text)
         spans[first] = max(spans.get(first, 1), last - first + 1)
     out, k = [], 0
@@ -190,12 +278,35 @@ def _rotated_heads(page: PageLayout, rows: list[list[Fragment]], top: float, bot
     return out
 
 
+def _row_labels(page: PageLayout, inside: list[Fragment], top: float, bottom: float, x0: float,
+                x1: float) -> tuple[float, float]:
+    """The area widened to cells beside it on its rows: a table whose rules leave out its label column
+    (``\\cmidrule(lr){2-3}\\cmidrule(lr){4-5}`` only) has its row labels left of them. A fragment
+    joins when it is on a row of the area, at most three of its sizes from a cell there, and no line
+    of prose (narrower than 60 % of the area: the other column's text is as wide as a column)."""
+    chosen = set(map(id, inside))
+    grown = True
+    while grown:
+        grown = False
+        for f in page.fragments:
+            if id(f) in chosen or f.kind != "text" or not top < f.cy < bottom or f.x1 - f.x0 > 0.6 * (x1 - x0) \
+                    or CAPTION.match(f.text):
+                continue
+            row = [g for g in inside if abs(g.cy - f.cy) <= ROW_TOLERANCE * min(f.y1 - f.y0, g.y1 - g.y0)]
+            if any(0 <= g.x0 - f.x1 <= 3 * f.size or 0 <= f.x0 - g.x1 <= 3 * f.size for g in row):
+                inside.append(f)
+                chosen.add(id(f))
+                x0, x1, grown = min(x0, f.x0), max(x1, f.x1), True
+    return x0, x1
+
+
 def extract_tables(page: PageLayout) -> None:
     """Replace the fragments of each table on ``page`` by one fragment of ``kind="table"``."""
     verticals = [r for r in page.rules if r.vertical]
     for top, bottom, x0, x1 in _rule_groups(page.rules, page.fragments):
         top, bottom = _column_rules_extent(verticals, top, bottom, x0, x1)
         inside = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom and x0 - 3 < f.cx < x1 + 3]
+        x0, x1 = _row_labels(page, inside, top, bottom, x0, x1)
         rows = table_rows(inside)
         heads = _rotated_heads(page, rows, top, bottom, x0, x1)
         inside += heads

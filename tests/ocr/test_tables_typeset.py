@@ -106,3 +106,54 @@ TriviaQA & 61.4 & 66.3 \\
     assert booktabs[0] == ["model", "training data size in tokens", "zero-shot accuracy", "few-shot accuracy"]
     assert booktabs[1] == ["alpha", "300b", "61.2", "65.8"]
     assert ruled[0] == ["task", "exact match", "token f1 score"] and ruled[2] == ["triviaqa", "61.4", "66.3"]
+
+
+def test_a_table_whose_rules_differ_in_extent_stays_whole(tmp_path):
+    """Rules over some columns only: ``\\cmidrule`` pairs closing the header and the body (one
+    table per column group came out, the row labels left outside as text); a ``\\toprule`` over
+    them, and a column rule ``|`` the header's ``\\multicolumn`` interrupts; ``\\cline{2-4}`` under
+    the rows of a label set once for several rows (each such row's cells became one cell over
+    three columns)."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering\caption{Rules under column groups only.}
+\begin{tabular}{lcccc}
+ & \multicolumn{2}{c}{Vision} & \multicolumn{2}{c}{Language} \\
+\cmidrule(lr){2-3} \cmidrule(lr){4-5}
+Model & Acc & Loss & Acc & Loss \\
+\cmidrule(lr){2-3} \cmidrule(lr){4-5}
+Alpha & 93.1 & 0.21 & 76.0 & 0.92 \\
+Beta & 98.1 & 0.11 & 81.8 & 0.59 \\
+\cmidrule(lr){2-3} \cmidrule(lr){4-5}
+\end{tabular}
+\end{table}
+
+\begin{table}[h]\centering\caption{A top rule over cmidrules.}
+\begin{tabular}{lcc|cc}
+\toprule
+ & \multicolumn{2}{c|}{Small} & \multicolumn{2}{c}{Large} \\
+Data & Acc & F1 & Acc & F1 \\
+\cmidrule(lr){1-3} \cmidrule(lr){4-5}
+SST-2 & 91.2 & 90.8 & 94.5 & 94.1 \\
+MNLI & 84.3 & 83.9 & 87.6 & 87.2 \\
+\cmidrule(lr){1-3} \cmidrule(lr){4-5}
+\end{tabular}
+\end{table}
+
+\begin{table}[h]\centering\caption{Partial rules in a ruled grid.}
+\begin{tabular}{|c|l|c|c|}
+\hline
+Group & Method & Acc & F1\\
+\hline
+A & first & 71.2 & 70.3 \\ \cline{2-4}
+ & second & 72.9 & 71.0 \\ \cline{2-4}
+ & third & 73.3 & 72.2 \\ \hline
+B & fourth & 68.1 & 67.5 \\ \cline{2-4}
+ & fifth & 69.4 & 69.9 \\ \hline
+\end{tabular}
+\end{table}""")
+    groups, sizes, ruled = _grids(markdown)
+    assert groups == [["", "vision", "vision", "language", "language"], ["model", "acc", "loss", "acc", "loss"],
+                      ["alpha", "93.1", "0.21", "76.0", "0.92"], ["beta", "98.1", "0.11", "81.8", "0.59"]]
+    assert sizes[1:] == [["data", "acc", "f1", "acc", "f1"], ["sst-2", "91.2", "90.8", "94.5", "94.1"],
+                         ["mnli", "84.3", "83.9", "87.6", "87.2"]]
+    assert ruled[1:4] == [["a", "first", "71.2", "70.3"], ["", "second", "72.9", "71.0"], ["", "third", "73.3", "72.2"]]
