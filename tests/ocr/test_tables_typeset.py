@@ -157,3 +157,35 @@ B & fourth & 68.1 & 67.5 \\ \cline{2-4}
     assert sizes[1:] == [["data", "acc", "f1", "acc", "f1"], ["sst-2", "91.2", "90.8", "94.5", "94.1"],
                          ["mnli", "84.3", "83.9", "87.6", "87.2"]]
     assert ruled[1:4] == [["a", "first", "71.2", "70.3"], ["", "second", "72.9", "71.0"], ["", "third", "73.3", "72.2"]]
+
+
+PROSE = ("We trained every model for three epochs on the same data and report the mean of five seeds in the "
+         "table, which also lists the number of parameters of each model so that a reader can compare models "
+         "of a similar size, and the paragraph goes on after the float")
+RUN_ON = ("so that the sentence cut by the table is read whole, and the last words of this paragraph close "
+          "it properly.")
+TABLE = r"""\begin{table}[%s]\centering
+\caption{Scores of the baselines.}
+\begin{tabular}{lcc}
+\toprule
+Method & Acc & F1 \\
+\midrule
+Random & 50.0 & 33.3 \\
+BERT & 84.1 & 83.7 \\
+\bottomrule
+\end{tabular}
+\end{table}"""
+
+
+def test_a_paragraph_interrupted_by_a_float_reads_whole(tmp_path):
+    """``[h]`` in a paragraph puts the table after the line where it is written, the paragraph's
+    rest under it: the sentence was cut, its first half before the table. In two columns, a ``[t]``
+    table tops the right column while the left column's last paragraph runs on under it."""
+    markdown = _markdown(tmp_path, f"\\section{{Results}}\n{PROSE} {TABLE % 'h'} {RUN_ON}\n\nAnother paragraph follows.")
+    assert f"{PROSE} {RUN_ON}" in markdown
+    assert markdown.index(RUN_ON) < markdown.index("| Method | Acc | F1 |") < markdown.index("Another paragraph")
+    filler = " ".join(f"Sentence {k} of the left column is prose that fills the page." for k in range(27))
+    markdown = _markdown(tmp_path, f"\\twocolumn\n{filler} {PROSE} {TABLE % 't'} {RUN_ON}\n\nAnother paragraph follows.")
+    flat = " ".join(markdown.split())
+    assert f"{filler} {PROSE} {RUN_ON}" in flat
+    assert flat.index(RUN_ON) < flat.index("| Method | Acc | F1 |") < flat.index("Another paragraph")
