@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-# a caption's start: "Table 8:", "Figure 6.", "Fig. 3" (as ``tables.CAPTION``)
+# a caption's start: "Table 8:", "Figure 6.", "Fig. 3" (not a cell "Table-filling")
 CAPTION = re.compile(r"^(Table|Figure|Fig\.)\s*[A-Z]?\d+[.:]?(\s|$)")
 
 

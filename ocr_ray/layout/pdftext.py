@@ -14,6 +14,7 @@ import unicodedata
 from typing import Any
 
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
+from ocr_ray.layout.rotated import RotatedRuns
 
 # Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
 # 2 x 6 pt between columns, tight tables less: 7 pt between a \multirow label and the next column
@@ -167,41 +168,6 @@ class _Builder:
         self.space = False
 
 
-class _Turned:
-    """Rotated characters, in runs: each glyph box next to the one before (within half its size;
-    a rotated line's glyphs follow each other up or down the page, the next column's head is a
-    column gap away). Kept out of the page's fragments (``PageLayout.rotated``)."""
-
-    def __init__(self):
-        self.out: list[Fragment] = []
-        self.chars: list[str] = []
-        self.box = [0.0, 0.0, 0.0, 0.0]
-        self.last = (0.0, 0.0, 0.0, 0.0)
-        self.size = 0.0
-
-    def end(self) -> None:
-        text = "".join(self.chars).strip()
-        if text:
-            self.out.append(Fragment(*self.box, text, self.size))
-        self.chars = []
-
-    def add(self, ch: str, box: tuple[float, float, float, float], size: float, space: bool) -> None:
-        if self.chars:
-            last = self.last
-            apart = max(box[0] - last[2], last[0] - box[2], box[1] - last[3], last[1] - box[3])
-            if apart > 0.5 * max(size, self.size, 1.0):
-                self.end()
-        if not self.chars:
-            self.box, self.size = list(box), size
-        else:
-            b = self.box
-            b[0], b[1], b[2], b[3] = min(b[0], box[0]), min(b[1], box[1]), max(b[2], box[2]), max(b[3], box[3])
-            if space and self.chars[-1] != " ":
-                self.chars.append(" ")
-        self.chars.append(ch)
-        self.last = box
-
-
 def _merge_accents(text: str) -> str:
     """'´a' or 'a´' (OT1 accent glyphs next to their letter) -> 'á'; then NFC."""
     if not any(ch in _ACCENTS for ch in text):
@@ -258,7 +224,7 @@ def page_layout(pdf_page: Any) -> PageLayout:
         pass
     textpage = pdf_page.get_textpage()
     builder = _Builder(height)
-    turned = _Turned()
+    turned = RotatedRuns()
     rules, images = page_geometry(pdf_page, height, left, bottom)
     builder.bars = [((r.x0 + r.x1) / 2, r.y0, r.y1) for r in rules if r.vertical]
     cache: dict = {}

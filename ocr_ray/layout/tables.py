@@ -9,15 +9,21 @@ markdown pipe tables.
 from __future__ import annotations
 
 import html
-import re
 
+from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
-from ocr_ray.layout.table_grid import (ROW_TOLERANCE, bounds, column_of, columns, join_head_lines, multi_line_rows,
-                                      split_on_columns, table_rows)
+from ocr_ray.layout.table_grid import (
+    ROW_TOLERANCE,
+    bounds,
+    column_of,
+    columns,
+    join_head_lines,
+    multi_line_rows,
+    split_on_columns,
+    table_rows,
+)
 
 MIN_RULE_WIDTH = 40.0
-# a caption's start: "Table 8:", "Figure 6.", "Fig. 3" (not a cell "Table-filling")
-CAPTION = re.compile(r"^(Table|Figure|Fig\.)\s*[A-Z]?\d+[.:]?(\s|$)")
 SAME_EDGE = 3.0
 
 
