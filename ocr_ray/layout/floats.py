@@ -36,12 +36,16 @@ def float_end(lines: list, i: int) -> int | None:
 
 def runs_on(last, after) -> bool:
     """Does the paragraph whose last line is ``last`` go on at ``after`` (the first line past a
-    float)? ``last`` fills its column (a paragraph's last line is short), ``after`` is text of the
-    same size starting at its column's edge (not a new paragraph's indent) and, after a sentence's
-    end, in lower case or at the head of another column (TeX's page breaks do not wait for one)."""
+    float)? ``last`` fills its column (a paragraph's last line is short) and that column is about
+    as wide as ``after``'s; ``after`` is text of the same size starting at its column's edge (not a
+    new paragraph's indent) and, if ``last`` ends a sentence, starts in lower case."""
     if after.kind != "text" or last.kind != "text" or abs(after.size - last.size) > 0.15 * last.size:
         return False
     if last.x1 < last.right - 1.5 * last.size or after.x0 - after.left > 0.7 * after.size:
+        return False
+    # a column as wide as the one the paragraph goes on in (a line alone in its reading-order leaf,
+    # a running head, "fills" a column of its own width)
+    if last.right - last.left < 0.8 * (after.right - after.left):
         return False
     ended = last.text.rstrip().endswith((".", "?", "!", ":"))
     return not ended or after.text[:1].islower()

@@ -46,7 +46,10 @@ def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
             continue
         run: list[Rule] = []
         for r in sorted(level, key=lambda r: r.x0) + ([None] if level else []):
-            if r is not None and (not run or r.x0 - max(q.x1 for q in run) <= SEGMENT_GAP):
+            end = max(q.x1 for q in run) if run else 0.0
+            # segments abut or leave a gap; rules that overlap in part are two tables' side by side
+            # (sub-tables set a little into each other); one inside the other is the same rule again
+            if r is not None and (not run or -0.5 <= r.x0 - end <= SEGMENT_GAP or r.x1 <= end + 0.5):
                 run.append(r)
                 continue
             line = Rule(min(q.x0 for q in run), min(q.y0 for q in run), max(q.x1 for q in run), max(q.y1 for q in run))
@@ -286,24 +289,25 @@ def _rotated_heads(page: PageLayout, rows: list[list[Fragment]], top: float, bot
 
 def _row_labels(page: PageLayout, inside: list[Fragment], top: float, bottom: float, x0: float,
                 x1: float) -> tuple[float, float]:
-    """The area widened to cells beside it on its rows: a table whose rules leave out its label column
-    (``\\cmidrule(lr){2-3}\\cmidrule(lr){4-5}`` only) has its row labels left of them. A fragment
-    joins when it is on a row of the area, at most three of its sizes from a cell there, and no line
-    of prose (narrower than 60 % of the area: the other column's text is as wide as a column)."""
-    chosen = set(map(id, inside))
-    grown = True
-    while grown:
-        grown = False
-        for f in page.fragments:
-            if id(f) in chosen or f.kind != "text" or not top < f.cy < bottom or f.x1 - f.x0 > 0.6 * (x1 - x0) \
-                    or CAPTION.match(f.text):
-                continue
-            row = [g for g in inside if abs(g.cy - f.cy) <= ROW_TOLERANCE * min(f.y1 - f.y0, g.y1 - g.y0)]
-            if any(0 <= g.x0 - f.x1 <= 3 * f.size or 0 <= f.x0 - g.x1 <= 3 * f.size for g in row):
-                inside.append(f)
-                chosen.add(id(f))
-                x0, x1, grown = min(x0, f.x0), max(x1, f.x1), True
-    return x0, x1
+    """The area widened left to the table's label column when its rules leave it out
+    (``\\cmidrule(lr){2-3}\\cmidrule(lr){4-5}`` only): fragments on the area's rows, left of it,
+    at most three of their sizes from a cell there, no line of prose (narrower than 60 % of the
+    area), under no rule (a table beside this one has its own), and a column: two or more, their
+    left or right edges aligned (a figure's caption beside a table is none)."""
+    rules = [r for r in page.rules if r.horizontal and r.x1 - r.x0 >= MIN_RULE_WIDTH and top - 20 <= r.y0 <= bottom + 20]
+    labels = []
+    for f in page.fragments:
+        if f.kind != "text" or not top < f.cy < bottom or f.x1 > x0 + 1 or f.x1 - f.x0 > 0.6 * (x1 - x0) \
+                or CAPTION.match(f.text) or any(r.x0 <= f.cx <= r.x1 for r in rules):
+            continue
+        row = [g for g in inside if abs(g.cy - f.cy) <= ROW_TOLERANCE * min(f.y1 - f.y0, g.y1 - g.y0)]
+        if any(0 <= g.x0 - f.x1 <= 3 * f.size for g in row):
+            labels.append(f)
+    column = [f for f in labels if sum(1 for g in labels if abs(g.x0 - f.x0) <= 2 or abs(g.x1 - f.x1) <= 2) >= 2]
+    if not column:
+        return x0, x1
+    inside += column
+    return min(x0, *(f.x0 for f in column)), x1
 
 
 def extract_tables(page: PageLayout) -> None:
