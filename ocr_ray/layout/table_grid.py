@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from dataclasses import replace
 
 from ocr_ray.layout.model import Fragment, Rule
@@ -22,9 +23,12 @@ from ocr_ray.layout.model import Fragment, Rule
 ROW_TOLERANCE = 0.4  # centres of one row's fragments differ by less than this share of their height
 # A word space at least this wide (in font sizes), or wider than 1.2 times the fragment's narrowest,
 # may be the gap between two columns: TeX's word space is 0.33 em (Computer Modern) or 0.25 em
-# (Times) in a cell, which is set at its natural width; \tabcolsep = 3 pt leaves 0.6 em.
+# (Times) in a cell, which is set at its natural width; \tabcolsep = 3 pt leaves 0.6 em. (A typewriter
+# space, 0.525 em, passes: a piece cut off that way joins its neighbour again if both fall in one
+# column. 0.45 kept one more table test on the real-paper dev set than 0.55: distildoc's Table 13.)
 GAP_COLUMN = 0.45
 GAP_WIDER = 1.2
+MAX_HEAD_LINES = 4  # lines of one wrapped header cell
 
 
 def table_rows(fragments: list[Fragment]) -> list[list[Fragment]]:
@@ -274,7 +278,13 @@ def join_head_lines(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
             run.append(row)
             continue
         if run:
-            out.append(sorted((f for line in run for f in line), key=lambda f: (col(f), f.cy)))
+            # header cells of a few lines each, over two columns or more; not a boxed listing or
+            # paragraph taken for a table (its lines down one column, many of them)
+            lines = Counter(col(f) for line in run for f in line)
+            if len(lines) >= 2 and max(lines.values()) <= MAX_HEAD_LINES:
+                out.append(sorted((f for line in run for f in line), key=lambda f: (col(f), f.cy)))
+            else:
+                out += run
             run = []
         if row is not None:
             if spanning(row):

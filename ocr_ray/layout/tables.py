@@ -37,8 +37,10 @@ SAME_EXTENT = 8.0
 
 def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
     """Horizontal rules at one height joined when they are segments of one line (see
-    ``SEGMENT_GAP``), the lines at least ``MIN_RULE_WIDTH`` long; and each line's segments."""
-    lines, parts = [], {}
+    ``SEGMENT_GAP``), the lines at least ``MIN_RULE_WIDTH`` long; and each line's segments. A joined
+    line stands only where another line has about its extent (a \\toprule, or the same cmidrules on
+    the next rows): two tables side by side in two columns, their rules at one height, are two."""
+    merged: list[tuple[Rule, list[Rule]]] = []
     level: list[Rule] = []
     for rule in sorted((r for r in rules if r.horizontal), key=lambda r: r.y0) + [None]:
         if rule is not None and (not level or rule.y0 - level[0].y0 <= 1.0):
@@ -52,12 +54,18 @@ def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
             if r is not None and (not run or -0.5 <= r.x0 - end <= SEGMENT_GAP or r.x1 <= end + 0.5):
                 run.append(r)
                 continue
-            line = Rule(min(q.x0 for q in run), min(q.y0 for q in run), max(q.x1 for q in run), max(q.y1 for q in run))
-            if line.x1 - line.x0 >= MIN_RULE_WIDTH:
-                lines.append(line)
-                parts[id(line)] = run
+            merged.append((Rule(min(q.x0 for q in run), min(q.y0 for q in run), max(q.x1 for q in run),
+                                max(q.y1 for q in run)), run))
             run = [r] if r is not None else []
         level = [rule] if rule is not None else []
+    lines, parts = [], {}
+    for line, run in merged:
+        alike = len(run) < 2 or any(other is not line and abs(other.x0 - line.x0) <= SAME_EXTENT
+                                    and abs(other.x1 - line.x1) <= SAME_EXTENT for other, _ in merged)
+        for out, segments in ([(line, run)] if alike else [(r, [r]) for r in run]):
+            if out.x1 - out.x0 >= MIN_RULE_WIDTH:
+                lines.append(out)
+                parts[id(out)] = segments
     return lines, parts
 
 
