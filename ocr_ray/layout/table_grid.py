@@ -67,7 +67,8 @@ def row_cells(row: list[Fragment]) -> list[tuple[float, float]]:
     "−", "1" over "3"; a word and its superscript)."""
     cells: list[list[float]] = []
     for f in sorted(row, key=lambda g: g.x0):
-        if cells and f.x0 - cells[-1][1] < 0.5 * max(f.size, 1.0):
+        # (a piece of a header cut on the column grid, ``split_on_columns``, starts a cell of its own)
+        if cells and f.x0 - cells[-1][1] < 0.5 * max(f.size, 1.0) and f.kind != "cell":
             cells[-1][1] = max(cells[-1][1], f.x1)
         else:
             cells.append([f.x0, f.x1])
@@ -246,8 +247,8 @@ def _split(f: Fragment, cols: list[tuple[float, float]], limits: list[float]) ->
         start, first = b, k + 1
     if len(pieces) < 2:
         return [f]
-    return [replace(f, x0=x0, x1=x1, text=" ".join(words[w0:w1 + 1]), glyphs=None, gaps=f.gaps[w0:w1] or None)
-            for x0, x1, w0, w1, _ in pieces]
+    return [replace(f, x0=x0, x1=x1, text=" ".join(words[w0:w1 + 1]), glyphs=None, gaps=f.gaps[w0:w1] or None,
+                    kind="cell") for x0, x1, w0, w1, _ in pieces]
 
 
 def join_head_lines(rows: list[list[Fragment]], head: int, cols: list[tuple[float, float]],

@@ -37,6 +37,27 @@ Large model & 77.1 & 76.3 & 75.0 & 75.6 & 340M \\
     assert grid[3] == ["large model", "77.1", "76.3", "75.0", "75.6", "340m"]
 
 
+def test_a_tight_header_under_group_labels_is_split(tmp_path):
+    """The same under ``\\multicolumn`` group labels and ``\\cmidrule``s, scaled by ``\\resizebox``:
+    the cut pieces, under half an em apart, must not be glued back into one cell."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering\setlength{\tabcolsep}{2.5pt}
+\resizebox{0.8\linewidth}{!}{\begin{tabular}{lcccccc}
+\toprule
+ & \multicolumn{3}{c}{In-distribution} & \multicolumn{3}{c}{Out-of-distribution} \\
+\cmidrule(lr){2-4} \cmidrule(lr){5-7}
+Method & Accuracy & Precision & Recall & Accuracy & Precision & Recall \\
+\midrule
+Baseline & 71.2 & 70.1 & 69.5 & 61.2 & 60.1 & 59.5 \\
+Ours & 75.4 & 74.9 & 73.2 & 65.4 & 64.9 & 63.2 \\
+\bottomrule
+\end{tabular}}
+\end{table}""", "booktabs,graphicx")
+    [grid] = _grids(markdown)
+    assert grid[1] == ["method", "accuracy", "precision", "recall", "accuracy", "precision", "recall"]
+    assert grid[0][1:] == ["in-distribution"] * 3 + ["out-of-distribution"] * 3
+
+
 def test_row_numbers_are_kept(tmp_path):
     """A first column 1, 2, 3 ... right-aligned, consecutive, crossed by no other text: what the
     furniture step takes for a review copy's line numbers, which it drops."""
