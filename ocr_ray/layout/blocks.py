@@ -11,6 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ocr_ray.layout.floats import CAPTION, float_end, runs_on
 from ocr_ray.layout.hyphenation import hyphenation_point
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_glyphs
 from ocr_ray.layout.model import Fragment, PageLayout
@@ -186,6 +187,19 @@ def join_lines(texts: list[str], known: set[str] | frozenset = frozenset()) -> s
     return out
 
 
+def _float_blocks(lines: list[Line]) -> list[str | list[Line]]:
+    """A float's parts in order: each table's markdown, each caption's lines."""
+    out: list[str | list[Line]] = []
+    for line in lines:
+        if line.kind == "table":
+            out.append(line.text)
+        elif out and isinstance(out[-1], list) and not CAPTION.match(line.text):
+            out[-1].append(line)
+        else:
+            out.append([line])
+    return out
+
+
 def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str] | frozenset = frozenset()) -> list[str]:
     lines = page_lines(page)
     title_size = max((ln.size for ln in lines if ln.kind == "text"), default=None) if first_page else None
@@ -194,11 +208,15 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
     para: list[Line] = []
     math: list[Line] = []
     last_note: Line | None = None
+    floats: list[str] = []  # a float set inside the running paragraph: written after it
+    resumed = False  # the line after such a float continues the paragraph, whatever the gap
 
     def flush() -> None:
         if para:
             blocks.append(join_lines([ln.text for ln in para], known))
             para.clear()
+        blocks.extend(floats)
+        floats.clear()
         if math:
             built = display_math(math, page.rules, page.source == "text-layer")
             if built is not None and built != UNREAD_MARK:
@@ -218,6 +236,20 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
     i = 0
     while i < len(lines):
         line = lines[i]
+        end = float_end(lines, i) if para and not math and (line.kind == "table" or line.text[:1] in "TF") else None
+        if end is not None and end < len(lines) and runs_on(para[-1], lines[end]) \
+                and _heading_level(lines[end], body, title_size) == 0:
+            # a table (and its caption) inside a paragraph: the paragraph reads on, the float after it
+            floats.extend(join_lines([ln.text for ln in caption], known) if isinstance(caption, list) else caption
+                          for caption in _float_blocks(lines[i:end]))
+            i, resumed = end, True
+            continue
+        if resumed:
+            resumed = False
+            if not _is_math(line, page.source == "text-layer"):
+                para.append(line)
+                i += 1
+                continue
         if line.kind == "table":
             flush()
             blocks.append(line.text)
@@ -268,6 +300,8 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
                 para.clear()
                 if flush_para:
                     blocks.append(join_lines([ln.text for ln in flush_para], known))
+                blocks.extend(floats)
+                floats.clear()
             math.append(line)
             i += 1
             continue

@@ -111,9 +111,18 @@ def line_numbers(page: PageLayout) -> set[int]:
         members = {id(f) for f in column}
         crossed = any(f.x0 < x1 and f.x1 > x0 and f.y1 > y0 and f.y0 < y1 for f in page.fragments
                       if id(f) not in members)
-        if not crossed:
+        if not crossed and not _ruled_over(page, x0, x1, y0, y1, 3 * (column[0].y1 - column[0].y0)):
             found |= members
     return found
+
+
+def _ruled_over(page: PageLayout, x0: float, x1: float, y0: float, y1: float, reach: float) -> bool:
+    """Is the column x0..x1, y0..y1 under a table's rules: a horizontal rule across it above its first
+    number and one below its last, each within a few rows (``reach``)? A table's row numbers (1, 2,
+    3 ... down its first column) are; a review copy's line numbers, in the margin beside the text,
+    never are (rules stay in the column, and no rule closes in a whole page's numbers)."""
+    across = [r for r in page.rules if r.horizontal and r.x0 <= x0 + 1 and r.x1 >= x1 - 1]
+    return any(y0 - reach <= r.y1 <= y0 + 1 for r in across) and any(y1 - 1 <= r.y0 <= y1 + reach for r in across)
 
 
 def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:

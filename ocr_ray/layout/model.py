@@ -29,6 +29,9 @@ class Fragment:
     # per glyph [text, x0, y0, x1, y1, baseline, size, font] (text layer, fragments with math
     # characters only): what ``ocr_ray.layout.math`` builds LaTeX from
     glyphs: list | None = None
+    # [x0, x1] of each word space in ``text``, in order (text layer, fragments between a table's
+    # rules only): where ``tables`` may cut a header whose columns are closer than ``GAP_SPLIT``
+    gaps: list | None = None
 
     @property
     def cx(self) -> float:
@@ -41,6 +44,8 @@ class Fragment:
     def to_list(self) -> list:
         item = [round(self.x0, 1), round(self.y0, 1), round(self.x1, 1), round(self.y1, 1), self.text,
                 round(self.size, 2), int(self.bold), round(self.math, 2)]
+        if self.gaps:
+            return item + [self.font, self.glyphs, self.gaps]
         if self.glyphs:
             return item + [self.font, self.glyphs]
         return item + [self.font] if self.font else item
@@ -49,7 +54,7 @@ class Fragment:
     def from_list(cls, item: list) -> Fragment:
         x0, y0, x1, y1, text, size, bold, math, *rest = item
         return cls(x0, y0, x1, y1, text, size, bool(bold), math, font=rest[0] if rest else "",
-                   glyphs=rest[1] if len(rest) > 1 else None)
+                   glyphs=rest[1] if len(rest) > 1 else None, gaps=rest[2] if len(rest) > 2 else None)
 
 
 @dataclass
@@ -77,19 +82,24 @@ class PageLayout:
     rules: list[Rule] = field(default_factory=list)
     source: str = "text-layer"  # or the OCR engine's name
     images: list[Rule] = field(default_factory=list)  # boxes of pictures (text layer; a figure grid's cells)
+    # runs of rotated text (text layer), apart from ``fragments``: only ``tables`` reads them, as
+    # the column heads set with \rotatebox; elsewhere they are margin stamps and axis labels
+    rotated: list[Fragment] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps({"layout": 1, "w": round(self.width, 1), "h": round(self.height, 1), "src": self.source,
                            "f": [f.to_list() for f in self.fragments],
                            "r": [[round(v, 1) for v in (r.x0, r.y0, r.x1, r.y1)] for r in self.rules],
                            **({"i": [[round(v, 1) for v in (b.x0, b.y0, b.x1, b.y1)] for b in self.images]}
-                              if self.images else {})}, ensure_ascii=False)
+                              if self.images else {}),
+                           **({"v": [f.to_list() for f in self.rotated]} if self.rotated else {})}, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> PageLayout:
         data = json.loads(text)
         return cls(data["w"], data["h"], [Fragment.from_list(f) for f in data["f"]],
-                   [Rule(*r) for r in data["r"]], data.get("src", "text-layer"), [Rule(*b) for b in data.get("i", [])])
+                   [Rule(*r) for r in data["r"]], data.get("src", "text-layer"), [Rule(*b) for b in data.get("i", [])],
+                   [Fragment.from_list(f) for f in data.get("v", [])])
 
     def plain_text(self) -> str:
         return "\n".join(f.text for f in self.fragments)

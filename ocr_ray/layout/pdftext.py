@@ -14,6 +14,7 @@ import unicodedata
 from typing import Any
 
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
+from ocr_ray.layout.rotated import RotatedRuns
 
 # Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
 # 2 x 6 pt between columns, tight tables less: 7 pt between a \multirow label and the next column
@@ -82,6 +83,7 @@ class _Builder:
         self.last_box = (0.0, 0.0, 0.0, 0.0)
         self.unit = ""  # letters of the current glyph so far (a ligature gives several)
         self.glyphs: list = []  # PDFium's index of each character, kept for fragments with maths
+        self.gaps: list = []  # [x0, x1] of each space put in the current fragment
 
     def _bar_between(self, left: float, right: float, y: float) -> bool:
         return any(left - 0.5 <= x <= right + 0.5 and y0 <= y <= y1 for x, y0, y1 in self.bars)
@@ -93,8 +95,10 @@ class _Builder:
                 n = len(self.chars)
                 font = max(self.fonts, key=self.fonts.__getitem__) if self.fonts else ""
                 self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font,
-                                         glyphs=self.glyphs if self.math >= 0.15 * n or n <= 8 else None))
+                                         glyphs=self.glyphs if self.math >= 0.15 * n or n <= 8 else None,
+                                         gaps=self.gaps or None))
         self.chars = []
+        self.gaps = []
         self.glyphs = []
         self.fonts = {}
         self.space = False
@@ -136,6 +140,7 @@ class _Builder:
             elif self.space or gap > GAP_SPACE * unit:
                 if self.chars[-1] != " ":
                     self.chars.append(" ")
+                    self.gaps.append([round(bx1, 1), round(x0, 1)])
         if not self.chars:
             self.box = [x0, y0, x1, y1]
             self.size, self.bold, self.math = size, 0, 0
@@ -219,6 +224,7 @@ def page_layout(pdf_page: Any) -> PageLayout:
         pass
     textpage = pdf_page.get_textpage()
     builder = _Builder(height)
+    turned = RotatedRuns()
     rules, images = page_geometry(pdf_page, height, left, bottom)
     builder.bars = [((r.x0 + r.x1) / 2, r.y0, r.y1) for r in rules if r.vertical]
     cache: dict = {}
@@ -230,16 +236,18 @@ def page_layout(pdf_page: Any) -> PageLayout:
         get_unicode, get_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
         get_size = pdfium_c.FPDFText_GetFontSize
         last_key, info, scale = None, (False, False, False, ""), 1.0
+        spaced = False  # a space (or line break) since the last character: words of rotated text
         matrix = pdfium_c.FS_MATRIX()
         for i in range(count):
             code = get_unicode(raw, i)
             if code in (10, 13):
                 builder.flush()
+                spaced = True
                 continue
             # (CMEX's 0x20, the biggest "(", is lost here: asking every space for its font costs
             # more than that glyph is worth)
             if code in (32, 0xA0):
-                builder.space = True
+                builder.space = spaced = True
                 continue
             # PDFium marks a line-end hyphen as U+0002; a CMEX code below 32 (a big delimiter,
             # 0x02 is "[") is kept in the private use area, where ``math`` reads it back by code
@@ -260,19 +268,42 @@ def page_layout(pdf_page: Any) -> PageLayout:
                     False, False, False, "")
                 scale = _matrix_scale(pdfium_c, raw, i, matrix)
             bold, math, rotated, font = info
-            if rotated:
-                builder.flush()  # rotated text (margin stamps, axis labels) is never body text
-                continue
             size = (get_size(raw, i) * scale) or (rect.top - rect.bottom)
+            if rotated:
+                builder.flush()  # rotated text (margin stamps, axis labels, a table's heads) is never body text
+                turned.add(ch, (rect.left - left, height - (rect.top - bottom), rect.right - left,
+                                height - (rect.bottom - bottom)), size, spaced)
+                spaced = False
+                continue
+            if turned.chars:
+                turned.end()
+            spaced = False
             builder.add(ch, rect.left - left, height - (rect.top - bottom), rect.right - left,
                         height - (rect.bottom - bottom), size, bold, math, font, i)
         builder.flush()
+        turned.end()
         _glyph_geometry(raw, builder.out, height, left, bottom, cache)
     finally:
         textpage.close()
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
-    return PageLayout(width, height, builder.out, rules, images=images)
+    _keep_table_gaps(builder.out, rules)
+    for fragment in turned.out:
+        fragment.text = _merge_accents(fragment.text)
+    return PageLayout(width, height, builder.out, rules, images=images, rotated=turned.out)
+
+
+def _keep_table_gaps(fragments: list[Fragment], rules: list[Rule]) -> None:
+    """Word spaces are kept only where a table may be: between a horizontal rule above and one below,
+    both across the fragment's centre (booktabs' top and mid rule around a header, or ``\\hline``s).
+    Elsewhere they are dropped: every line of prose would carry them into the layout payload."""
+    across = [r for r in rules if r.horizontal and r.x1 - r.x0 >= 40]
+    for f in fragments:
+        if f.gaps:
+            cx, cy = f.cx, f.cy
+            ruled = [r for r in across if r.x0 <= cx <= r.x1]
+            if not (any(r.y1 <= cy for r in ruled) and any(r.y0 >= cy for r in ruled)):
+                f.gaps = None
 
 
 def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> float:

@@ -15,10 +15,20 @@
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections import Counter
+from dataclasses import replace
 
 from ocr_ray.layout.model import Fragment, Rule
 
 ROW_TOLERANCE = 0.4  # centres of one row's fragments differ by less than this share of their height
+# A word space at least this wide (in font sizes), or wider than 1.2 times the fragment's narrowest,
+# may be the gap between two columns: TeX's word space is 0.33 em (Computer Modern) or 0.25 em
+# (Times) in a cell, which is set at its natural width; \tabcolsep = 3 pt leaves 0.6 em. (A typewriter
+# space, 0.525 em, passes: a piece cut off that way joins its neighbour again if both fall in one
+# column. 0.45 kept one more table test on the real-paper dev set than 0.55: distildoc's Table 13.)
+GAP_COLUMN = 0.45
+GAP_WIDER = 1.2
+MAX_HEAD_LINES = 4  # lines of one wrapped header cell
 
 
 def table_rows(fragments: list[Fragment]) -> list[list[Fragment]]:
@@ -57,7 +67,8 @@ def row_cells(row: list[Fragment]) -> list[tuple[float, float]]:
     "−", "1" over "3"; a word and its superscript)."""
     cells: list[list[float]] = []
     for f in sorted(row, key=lambda g: g.x0):
-        if cells and f.x0 - cells[-1][1] < 0.5 * max(f.size, 1.0):
+        # (a piece of a header cut on the column grid, ``split_on_columns``, starts a cell of its own)
+        if cells and f.x0 - cells[-1][1] < 0.5 * max(f.size, 1.0) and f.kind != "cell":
             cells[-1][1] = max(cells[-1][1], f.x1)
         else:
             cells.append([f.x0, f.x1])
@@ -204,3 +215,81 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         out.append(row)
         last = {col(f): f for f in row}
     return out
+
+
+def split_on_columns(rows: list[list[Fragment]], cols: list[tuple[float, float]]) -> list[list[Fragment]]:
+    """Rows whose fragments that cover two or more columns are cut at the word spaces where one
+    column ends and the next begins: a header of tight columns is one fragment (its cells closer than
+    ``pdftext.GAP_SPLIT``), the body rows under it give the column grid."""
+    limits = bounds(cols)
+    return [[piece for f in row for piece in _split(f, cols, limits)] for row in rows]
+
+
+def _split(f: Fragment, cols: list[tuple[float, float]], limits: list[float]) -> list[Fragment]:
+    words = f.text.split(" ")
+    if not f.gaps or len(f.gaps) != len(words) - 1 or column_of(limits, f.x0 + 1) == column_of(limits, f.x1 - 1):
+        return [f]
+    least = min(b - a for a, b in f.gaps)
+    em = max(f.size, 1.0)
+    # pieces between the spaces wide enough to be a column gap; each goes to the column it overlaps
+    pieces: list[list] = []  # [x0, x1, first word, last word, column]
+    start, first = f.x0, 0
+    for k, (a, b) in enumerate([*f.gaps, (f.x1, f.x1)]):
+        if k < len(f.gaps) and not (b - a >= GAP_COLUMN * em or b - a > GAP_WIDER * least):
+            continue
+        overlaps = [min(a, c1) - max(start, c0) for c0, c1 in cols]
+        best = max(range(len(cols)), key=overlaps.__getitem__)
+        col = best if overlaps[best] > 0 else column_of(limits, (start + a) / 2)
+        if pieces and pieces[-1][4] == col:  # a wide space inside one column's text
+            pieces[-1][1], pieces[-1][3] = a, k
+        else:
+            pieces.append([start, a, first, k, col])
+        start, first = b, k + 1
+    if len(pieces) < 2:
+        return [f]
+    return [replace(f, x0=x0, x1=x1, text=" ".join(words[w0:w1 + 1]), glyphs=None, gaps=f.gaps[w0:w1] or None,
+                    kind="cell") for x0, x1, w0, w1, _ in pieces]
+
+
+def join_head_lines(rows: list[list[Fragment]], head: int, cols: list[tuple[float, float]],
+                    rules: list[Rule]) -> tuple[list[list[Fragment]], int]:
+    """The header's lines (the first ``head`` rows, above the header rule) joined into one row where
+    they are the lines of wrapped cells (a ``p{..}`` head, ``\\\\shortstack``, a nested ``tabular``
+    as ``\\\\makecell`` sets it): runs of lines with no rule between them (a ``\\\\cmidrule`` under
+    group labels) and no cell over two columns (a ``\\\\multicolumn`` group label: a header of two
+    levels, each a row). A joined cell reads its lines top to bottom. Returns (rows, new head)."""
+    if head < 2:
+        return rows, head
+    limits = bounds(cols)
+
+    def col(f: Fragment) -> int:
+        return column_of(limits, f.x0 + 1)
+
+    def spanning(row: list[Fragment]) -> bool:
+        return any(col(f) != column_of(limits, f.x1 - 1) for f in row)
+
+    def ruled(a: list[Fragment], b: list[Fragment]) -> bool:
+        lo, hi = max(f.y1 for f in a) - 1, min(f.y0 for f in b) + 1
+        return any(r.horizontal and lo <= r.y0 <= hi and r.x0 < cols[-1][1] and r.x1 > cols[0][0] for r in rules)
+
+    out: list[list[Fragment]] = []
+    run: list[list[Fragment]] = []
+    for row in rows[:head] + [None]:
+        if row is not None and not spanning(row) and (not run or not ruled(run[-1], row)):
+            run.append(row)
+            continue
+        if run:
+            # header cells of a few lines each, over two columns or more; not a boxed listing or
+            # paragraph taken for a table (its lines down one column, many of them)
+            lines = Counter(col(f) for line in run for f in line)
+            if len(lines) >= 2 and max(lines.values()) <= MAX_HEAD_LINES:
+                out.append(sorted((f for line in run for f in line), key=lambda f: (col(f), f.cy)))
+            else:
+                out += run
+            run = []
+        if row is not None:
+            if spanning(row):
+                out.append(row)
+            else:
+                run = [row]
+    return out + rows[head:], len(out)

@@ -9,24 +9,120 @@ markdown pipe tables.
 from __future__ import annotations
 
 import html
-import re
 
+from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
-from ocr_ray.layout.table_grid import bounds, column_of, columns, multi_line_rows, table_rows
+from ocr_ray.layout.table_grid import (
+    ROW_TOLERANCE,
+    bounds,
+    column_of,
+    columns,
+    join_head_lines,
+    multi_line_rows,
+    split_on_columns,
+    table_rows,
+)
 
 MIN_RULE_WIDTH = 40.0
-# a caption's start: "Table 8:", "Figure 6.", "Fig. 3" (not a cell "Table-filling")
-CAPTION = re.compile(r"^(Table|Figure|Fig\.)\s*[A-Z]?\d+[.:]?(\s|$)")
 SAME_EDGE = 3.0
 
 
+# Rules side by side at one height (``\\cmidrule(lr){2-3}\\cmidrule(lr){4-5}``, each trimmed 0.5 em at
+# its ends; ``\\cline`` segments) closer than this are one rule line across the table.
+SEGMENT_GAP = 12.0
+# Rule lines of one table differ in extent by at most this at either end: a \\cmidrule(lr) pair
+# spanning every column is trimmed at both ends (0.5 em) against the \\toprule.
+SAME_EXTENT = 8.0
+
+
+def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
+    """Horizontal rules at one height joined when they are segments of one line (see
+    ``SEGMENT_GAP``), the lines at least ``MIN_RULE_WIDTH`` long; and each line's segments. A joined
+    line stands only where another line has about its extent (a \\toprule, or the same cmidrules on
+    the next rows): two tables side by side in two columns, their rules at one height, are two."""
+    merged: list[tuple[Rule, list[Rule]]] = []
+    level: list[Rule] = []
+    for rule in sorted((r for r in rules if r.horizontal), key=lambda r: r.y0) + [None]:
+        if rule is not None and (not level or rule.y0 - level[0].y0 <= 1.0):
+            level.append(rule)
+            continue
+        run: list[Rule] = []
+        for r in sorted(level, key=lambda r: r.x0) + ([None] if level else []):
+            end = max(q.x1 for q in run) if run else 0.0
+            # segments abut or leave a gap; rules that overlap in part are two tables' side by side
+            # (sub-tables set a little into each other); one inside the other is the same rule again
+            if r is not None and (not run or -0.5 <= r.x0 - end <= SEGMENT_GAP or r.x1 <= end + 0.5):
+                run.append(r)
+                continue
+            merged.append((Rule(min(q.x0 for q in run), min(q.y0 for q in run), max(q.x1 for q in run),
+                                max(q.y1 for q in run)), run))
+            run = [r] if r is not None else []
+        level = [rule] if rule is not None else []
+    lines, parts = [], {}
+    for line, run in merged:
+        alike = len(run) < 2 or any(other is not line and abs(other.x0 - line.x0) <= SAME_EXTENT
+                                    and abs(other.x1 - line.x1) <= SAME_EXTENT for other, _ in merged)
+        for out, segments in ([(line, run)] if alike else [(r, [r]) for r in run]):
+            if out.x1 - out.x0 >= MIN_RULE_WIDTH:
+                lines.append(out)
+                parts[id(out)] = segments
+    return lines, parts
+
+
+def _sub_rules(group: list[Rule], groups: list[list[Rule]], fragments: list[Fragment]) -> bool:
+    """Is ``group`` the partial rules of a wider table (``\\cline{2-4}`` under a label set once for
+    several rows, ``\\cmidrule``s), not a narrower table stacked between its rules? Its rules lie
+    within the wider table's span and the rows next to them reach out of their extent."""
+    x0, x1, y0, y1 = group[0].x0, group[0].x1, group[0].y0, group[-1].y1
+    for wide in groups:
+        if wide is group or len(wide) < 2 or not (wide[0].y0 < y0 and y1 < wide[-1].y1):
+            continue
+        if not (wide[0].x0 - SAME_EDGE <= x0 and x1 <= wide[0].x1 + SAME_EDGE) or wide[0].x1 - wide[0].x0 < x1 - x0 + 2:
+            continue
+        near = [f for f in fragments if wide[0].x0 <= f.cx <= wide[0].x1 and y0 - 2 * (f.y1 - f.y0) < f.cy < y1 + 2 * (f.y1 - f.y0)]
+        if any(f.x1 < x0 or f.x0 > x1 for f in near):
+            return True
+    return False
+
+
+def _labels_over(line: Rule, segments: list[Rule], fragments: list[Fragment]) -> float:
+    """The top of the group labels set over a table's first rule line when that line is
+    ``\\cmidrule`` segments (a table with no rule above them): fragments just above it, each
+    centred over one segment; else the line's own top."""
+    if len(segments) < 2:
+        return line.y0
+    above = [f for f in fragments if 0 <= line.y0 - f.y1 <= 0.8 * f.size and line.x0 <= f.cx <= line.x1]
+    if above and all(any(abs(f.cx - (s.x0 + s.x1) / 2) <= max(3.0, 0.1 * (s.x1 - s.x0)) for s in segments) for f in above):
+        return min(f.y0 for f in above) - 1
+    return line.y0
+
+
+def _adopt_end_rules(groups: list[list[Rule]], lines: list[Rule]) -> None:
+    """A table whose inner rules are ``\\cmidrule``s (trimmed 0.5 em at each end) and whose
+    ``\\toprule`` or ``\\bottomrule`` is a rule of its own, a little wider: that rule, the next
+    line above (below) the group and of about its extent (``SAME_EXTENT``), joins it (``groups``
+    changed in place)."""
+    for group in [g for g in groups if len(g) >= 2]:
+        for end in (0, -1):
+            edge = group[end]
+            near = [r for r in lines if (r.y1 < edge.y0 if end == 0 else r.y0 > edge.y1)]
+            if not near:
+                continue
+            rule = max(near, key=lambda r: r.y0) if end == 0 else min(near, key=lambda r: r.y0)
+            single = next((g for g in groups if g == [rule]), None)
+            if single is not None and abs(rule.x0 - edge.x0) <= SAME_EXTENT and abs(rule.x1 - edge.x1) <= SAME_EXTENT:
+                groups.remove(single)
+                group.insert(0, rule) if end == 0 else group.append(rule)
+
+
 def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[float, float, float, float]]:
-    """(top, bottom, left, right) of each table's area: two or more horizontal rules of the same
-    extent, cut where a caption or another table's rule lies between two of them (two tables of
-    one width stacked: datacomp's Tables 18 and 19, muse's Tables 4 and 5); or one rule crossed by
-    vertical rules (a header rule and column rules only, muse's ``\\shline`` tables), whose
-    extent the vertical rules give."""
-    horizontal = sorted((r for r in rules if r.horizontal and r.x1 - r.x0 >= MIN_RULE_WIDTH), key=lambda r: r.y0)
+    """(top, bottom, left, right) of each table's area: two or more horizontal rule lines of about
+    the same extent (``SAME_EXTENT``; partial rules inside a wider table's span belong to it),
+    cut where a caption or another table's rule lies between two of them (two tables of one width
+    stacked: datacomp's Tables 18 and 19, muse's Tables 4 and 5); or one rule crossed by vertical
+    rules (a header rule and column rules only, muse's ``\\shline`` tables), whose extent the
+    vertical rules give."""
+    horizontal, segments = _rule_lines(rules)
     groups: list[list[Rule]] = []
     for rule in horizontal:
         for group in groups:
@@ -36,15 +132,17 @@ def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[flo
                 break
         else:
             groups.append([rule])
+    groups = [g for g in groups if len(g) < 2 or not _sub_rules(g, groups, fragments)]
+    _adopt_end_rules(groups, horizontal)
     captions = [f for f in fragments if f.text[:1] in "TF" and CAPTION.match(f.text)] if len(horizontal) > 1 else []
     out = []
     for group in groups:
         parts = [[group[0]]]
         for above, below in zip(group, group[1:], strict=False):
-            lo, hi, x0, x1 = above.y1, below.y0, above.x0, above.x1
+            lo, hi, x0, x1 = above.y1, below.y0, min(above.x0, below.x0), max(above.x1, below.x1)
             between = any(other is not group and len(other) >= 2 and all(lo < r.y0 < hi for r in other)
                           and other[0].x0 < x1 and other[0].x1 > x0 for other in groups) or any(
-                lo < f.cy < hi and x0 - 3 < f.x0 < x1 for f in captions)
+                lo < f.cy < hi and (x0 - 3 < f.x0 < x1 or x0 < f.cx < x1) for f in captions)  # (centred, wider)
             if between:
                 parts.append([below])
             else:
@@ -52,7 +150,7 @@ def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[flo
         for part in parts:
             x0, x1 = min(r.x0 for r in part), max(r.x1 for r in part)
             if len(part) >= 2:
-                out.append((part[0].y0, part[-1].y1, x0, x1))
+                out.append((_labels_over(part[0], segments.get(id(part[0]), []), fragments), part[-1].y1, x0, x1))
                 continue
             y = part[0].y0
             crossing = [r for r in rules if r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < y < r.y1]
@@ -95,12 +193,16 @@ def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x
     return out
 
 
-def _underline(f: Fragment, rules: list[Rule], width: float) -> tuple[float, float]:
+def _underline(f: Fragment, rules: list[Rule], width: float, row: list[Fragment] = ()) -> tuple[float, float]:
     """The extent a header cell spans: its own, or that of the short rule just under it (booktabs'
-    \cmidrule under a \multicolumn label: "D1" centred over four columns is as wide as its rule)."""
+    \cmidrule under a \multicolumn label: "D1" centred over four columns is as wide as its rule).
+    Only a label centred on the rule and alone over it: a \cline{2-4} or \cmidrule{1-3} under a
+    row's cells spans none of them."""
     for r in rules:
         if r.horizontal and f.y1 - 1 <= r.y0 <= f.y1 + 0.8 * f.size and r.x0 - 1 <= f.cx <= r.x1 + 1 \
-                and r.x1 - r.x0 < 0.95 * width and r.x1 - r.x0 > f.x1 - f.x0:
+                and r.x1 - r.x0 < 0.95 * width and r.x1 - r.x0 > f.x1 - f.x0 \
+                and abs(f.cx - (r.x0 + r.x1) / 2) <= max(3.0, 0.1 * (r.x1 - r.x0)) \
+                and not any(g is not f and g.x0 < r.x1 and g.x1 > r.x0 for g in row):
             return r.x0, r.x1
     return f.x0, f.x1
 
@@ -113,8 +215,12 @@ def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rul
     slots: dict[int, list[str]] = {}
     spans: dict[int, int] = {}
     for f in row:
-        x0, x1 = _underline(f, rules, width) if rules else (f.x0, f.x1)
+        x0, x1 = _underline(f, rules, width, row) if rules else (f.x0, f.x1)
         first, last = column_of(limits, x0 + 1), column_of(limits, x1 - 1)
+        if (x0, x1) != (f.x0, f.x1):  # a rule's extent, the columns' padding in it: the columns it is over
+            own = column_of(limits, f.cx)
+            under = [k for k, (a, b) in enumerate(cols) if x0 <= (a + b) / 2 <= x1] or [own]
+            first, last = min(under[0], own), max(under[-1], own)
         slots.setdefault(first, []).append(f.text)
         spans[first] = max(spans.get(first, 1), last - first + 1)
     out, k = [], 0
@@ -160,13 +266,68 @@ def _column_rules_extent(verticals: list[Rule], top: float, bottom: float, x0: f
     return top, bottom
 
 
+def _rotated_heads(page: PageLayout, rows: list[list[Fragment]], top: float, bottom: float, x0: float,
+                   x1: float) -> list[Fragment]:
+    """The table's rotated column heads (``\\rotatebox{90}``), put in the row they stand on as
+    fragments of that row's height (``rows`` changed in place), taken off ``page.rotated``. TeX
+    sets a rotated box on the row's baseline: the row is the lowest one the head reaches down into;
+    a head in a row of its own gets a line's box at its foot."""
+    heads = [r for r in page.rotated if top < r.cy < bottom and x0 - 3 < r.cx < x1 + 3]
+    out = []
+    for r in heads:
+        reached = [row for row in rows if min(f.y0 for f in row) < r.y1 and max(f.y1 for f in row) > r.y0]
+        if reached:
+            row = max(reached, key=lambda row: min(f.y0 for f in row))
+            y0, y1 = row[0].y0, row[0].y1
+        else:
+            row, y0, y1 = None, r.y1 - 0.7 * r.size, r.y1 + 0.2 * r.size
+        head = Fragment(r.x0, y0, r.x1, y1, r.text, r.size, r.bold)
+        if row is None:
+            rows.append([head])
+        else:
+            row.append(head)
+            row.sort(key=lambda f: f.x0)
+        out.append(head)
+    if heads:
+        rows.sort(key=lambda row: min(f.y0 for f in row))
+        used = set(map(id, heads))
+        page.rotated = [r for r in page.rotated if id(r) not in used]
+    return out
+
+
+def _row_labels(page: PageLayout, inside: list[Fragment], top: float, bottom: float, x0: float,
+                x1: float) -> tuple[float, float]:
+    """The area widened left to the table's label column when its rules leave it out
+    (``\\cmidrule(lr){2-3}\\cmidrule(lr){4-5}`` only): fragments on the area's rows, left of it,
+    at most three of their sizes from a cell there, no line of prose (narrower than 60 % of the
+    area), under no rule (a table beside this one has its own), and a column: two or more, their
+    left or right edges aligned (a figure's caption beside a table is none)."""
+    rules = [r for r in page.rules if r.horizontal and r.x1 - r.x0 >= MIN_RULE_WIDTH and top - 20 <= r.y0 <= bottom + 20]
+    labels = []
+    for f in page.fragments:
+        if f.kind != "text" or not top < f.cy < bottom or f.x1 > x0 + 1 or f.x1 - f.x0 > 0.6 * (x1 - x0) \
+                or CAPTION.match(f.text) or any(r.x0 <= f.cx <= r.x1 for r in rules):
+            continue
+        row = [g for g in inside if abs(g.cy - f.cy) <= ROW_TOLERANCE * min(f.y1 - f.y0, g.y1 - g.y0)]
+        if any(0 <= g.x0 - f.x1 <= 3 * f.size for g in row):
+            labels.append(f)
+    column = [f for f in labels if sum(1 for g in labels if abs(g.x0 - f.x0) <= 2 or abs(g.x1 - f.x1) <= 2) >= 2]
+    if not column:
+        return x0, x1
+    inside += column
+    return min(x0, *(f.x0 for f in column)), x1
+
+
 def extract_tables(page: PageLayout) -> None:
     """Replace the fragments of each table on ``page`` by one fragment of ``kind="table"``."""
     verticals = [r for r in page.rules if r.vertical]
     for top, bottom, x0, x1 in _rule_groups(page.rules, page.fragments):
         top, bottom = _column_rules_extent(verticals, top, bottom, x0, x1)
         inside = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom and x0 - 3 < f.cx < x1 + 3]
+        x0, x1 = _row_labels(page, inside, top, bottom, x0, x1)
         rows = table_rows(inside)
+        heads = _rotated_heads(page, rows, top, bottom, x0, x1)
+        inside += heads
         inner = [r.y0 for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]
         head = sum(1 for row in rows if inner and max(f.y1 for f in row) < min(inner))
         cols = columns(rows, head) if rows else None
@@ -180,6 +341,10 @@ def extract_tables(page: PageLayout) -> None:
             inside += [f for line in more for f in line]
             bottom = max(bottom, *(f.y1 for f in inside))
             cols = columns(rows, head) or cols
+        split = split_on_columns(rows, cols)
+        if sum(map(len, split)) > sum(map(len, rows)):  # a tight header cut: its cells may widen columns
+            rows, cols = split, columns(split, head) or cols
+        rows, head = join_head_lines(rows, head, cols, page.rules)
         grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
         rows = multi_line_rows(rows, cols, page.rules, grid_lines)
         grid = [_cells(row, cols, page.rules, x1 - x0) for row in rows]
