@@ -1,0 +1,73 @@
+"""Maths in any italic or symbol font (issue 27), not only TeX's maths fonts: the same formulas set
+with Computer Modern and with Times-like maths (``mathptmx``: URW Times italic letters, Symbol
+Greek; ``txfonts``) read back as the same LaTeX; Word's Cambria Math letters and italic fonts named
+``-Italic``/``Ital``/``-It``/``Oblique`` are maths italic, never ``\\mathrm``."""
+from __future__ import annotations
+
+import pytest
+
+from ocr_ray.layout import compose_pages
+from ocr_ray.layout.math_atoms import glyph_atom
+from ocr_ray.layout.math_symbols import font_alphabet, italic_font, symbol_font
+from tests.ocr.conftest import typeset_layouts
+
+FORMULAS = [
+    r"w_{t,i} = \frac{P_{t,i}}{\sum_{j \in T_t} P_{t,j}}",
+    r"b_t(\phi) = \sum_{i=1}^{n} w_{t,i} B_i + \int_0^1 f(x)\,dx",
+    r"\lambda_g = \sum_{s \in S} \zeta^n \psi(gs) + \sqrt{a^2+b}",
+    r"L = \left(\frac{D}{5.4 \times 10^{13}}\right)^{-0.095}",
+]
+# what the builder writes for them with Computer Modern (test_math's spelling)
+EXPECTED = [
+    r"w_{t,i}=\frac{P_{t,i}}{\sum_{j\in T_{t}}P_{t,j}}",
+    r"b_{t}(\phi)=\sum_{i=1}^{n}w_{t,i}B_{i}+\int_{0}^{1}f(x)dx",
+    r"\lambda_{g}=\sum_{s\in S}\zeta^{n}\psi(gs)+\sqrt{a^{2}+b}",
+    r"L=(\frac{D}{5.4\times10^{13}})^{-0.095}",
+]
+PROSE = ("The method is run on every step, and the text between the formulas is long enough to fill the "
+         "column as a paper's prose does, so that nothing on this page looks like a column of its own.")
+EMPHASIS = r"An \emph{italic phrase of several words in a row} is prose and stays in its paragraph with the rest."
+
+
+def _display_blocks(markdown: str) -> list[str]:
+    blocks = markdown.split("\n\n")
+    return [b.split("\n")[1].split(r" \tag")[0] for b in blocks if b.startswith("$$")]
+
+
+@pytest.mark.parametrize("packages", ["amsmath", "amsmath,mathptmx", "amsmath,txfonts"])
+def test_the_same_formulas_in_cm_and_times_maths_read_the_same(tmp_path, packages):
+    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in FORMULAS)
+    body += f"\n{PROSE}\n\n{EMPHASIS}\n"
+    layouts = typeset_layouts(tmp_path, packages, body)
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    assert _display_blocks(markdown) == EXPECTED, markdown
+    assert r"\mathrm" not in markdown and "<!-- math: unread -->" not in markdown
+    # italic words are prose, not maths: the paragraph keeps them
+    assert "An italic phrase of several words in a row is prose and stays in its paragraph" in markdown
+
+
+@pytest.mark.parametrize("name", ["NimbusRomNo9L-ReguItal", "LMRoman10-Italic", "TimesNewRomanPS-ItalicMT",
+                                  "MinionPro-It", "LinLibertineTI", "Helvetica-Oblique", "CMMI10", "NewTXMI",
+                                  "Arial,ITALIC"])
+def test_italic_fonts_set_maths_italic(name):
+    assert italic_font(name) and font_alphabet(name.upper()) == ""
+    assert glyph_atom(["x", 0, 0, 5, 5, 5, 10, name.upper()]).tex == "x"
+
+
+@pytest.mark.parametrize("name", ["NimbusRomNo9L-Regu", "TimesNewRomanPSMT", "Calibri", "LinLibertineT",
+                                  "NimbusRomNo9L-Medi", "Semi"])
+def test_upright_fonts_are_roman(name):
+    assert not italic_font(name) and font_alphabet(name.upper()) in ("rm", r"\mathbf")
+
+
+def test_symbol_and_word_maths_fonts():
+    for name in ("Symbol", "StandardSymL", "CambriaMath", "Cambria Math", "STIXMath-Regular"):
+        assert symbol_font(name), name
+    assert not symbol_font("TimesNewRomanPSMT")
+    # Cambria Math spells the alphabet in the character (Mathematical Alphanumeric Symbols)
+    cambria = "CAMBRIAMATH"
+    assert [glyph_atom([ch, 0, 0, 5, 5, 5, 10, cambria]).tex for ch in "𝑎𝐱𝔼ℎ𝛼"] == [
+        "a", r"\mathbf{x}", r"\mathbb{E}", "h", r"\alpha"]
+    # Adobe Symbol's "phi" (U+03C6) is the stroked phi: TeX's \phi (mathptmx sets it so)
+    assert glyph_atom(["φ", 0, 0, 5, 5, 5, 10, "STANDARDSYML-SLANT_167"]).tex == r"\phi"
+    assert glyph_atom(["φ", 0, 0, 5, 5, 5, 10, "CMMI10"]).tex == r"\varphi"
