@@ -13,6 +13,7 @@ import ctypes
 import unicodedata
 from typing import Any
 
+from ocr_ray.layout.italic_maths import ItalicRun
 from ocr_ray.layout.math_symbols import EXTENSION_FONTS, italic_font, math_alphanumeric, symbol_font
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 
@@ -92,7 +93,7 @@ class _Builder:
         self.chars: list[str] = []
         self.box = [0.0, 0.0, 0.0, 0.0]
         self.size = self.bold = self.math = 0.0
-        self.italic_run = 0  # italic letters in a row just before (``_end_italic_run``)
+        self.italic = ItalicRun()  # italic letters in a row just before: maths or words (``italic_maths``)
         self.fonts: dict[str, int] = {}
         self.space = False
         self.last_x0 = 0.0
@@ -105,16 +106,8 @@ class _Builder:
     def _bar_between(self, left: float, right: float, y: float) -> bool:
         return any(left - 0.5 <= x <= right + 0.5 and y0 <= y <= y1 for x, y0, y1 in self.bars)
 
-    def _end_italic_run(self) -> None:
-        """Letters of an italic font count as maths when they stand alone or in pairs (x, x_k, dx,
-        f(gs)): maths italic in a Times-like or Word document, where no font says "maths". An
-        italic word (\\emph{prose}, a journal's name) is prose."""
-        if self.italic_run <= 2:
-            self.math += self.italic_run
-        self.italic_run = 0
-
     def flush(self) -> None:
-        self._end_italic_run()
+        self.math += self.italic.end(spaced_after=True)
         if self.chars:
             text = "".join(self.chars).strip()
             if text:
@@ -165,8 +158,9 @@ class _Builder:
             elif self.space or gap > GAP_SPACE * unit:
                 if self.chars[-1] != " ":
                     self.chars.append(" ")
-        if (self.chars and self.chars[-1] == " ") or not (math == ITALIC and ch.isalpha()):
-            self._end_italic_run()  # (a space, or a character that is no italic letter, ends the run)
+        spaced = not self.chars or self.chars[-1] == " "
+        if spaced or not (math == ITALIC and ch.isalpha()):
+            self.math += self.italic.end(spaced)  # (a space, or a character that is no italic letter, ends the run)
         if not self.chars:
             self.box = [x0, y0, x1, y1]
             self.size, self.bold, self.math = size, 0, 0
@@ -190,7 +184,7 @@ class _Builder:
             self.last_bold = bold
         self.bold += bold
         if math == ITALIC and ch.isalpha():
-            self.italic_run += 1
+            self.italic.add(ch, size, spaced)
         else:
             self.math += math == MATH_FONT or ch in MATH_CHARS or math_alphanumeric(ch) is not None
         self.fonts[font] = self.fonts.get(font, 0) + 1

@@ -27,6 +27,9 @@ EXPECTED = [
 PROSE = ("The method is run on every step, and the text between the formulas is long enough to fill the "
          "column as a paper's prose does, so that nothing on this page looks like a column of its own.")
 EMPHASIS = r"An \emph{italic phrase of several words in a row} is prose and stays in its paragraph with the rest."
+# a theorem's statement is set in the text italic, full of one- and two-letter words: prose
+THEOREM = ("If it is so, then we say it is of a kind that we know, as is the case in all of the papers we use, "
+           "and so on to the end of it; it is up to us to do so, or to be as we are.")
 
 
 def _display_blocks(markdown: str) -> list[str]:
@@ -37,13 +40,14 @@ def _display_blocks(markdown: str) -> list[str]:
 @pytest.mark.parametrize("packages", ["amsmath", "amsmath,mathptmx", "amsmath,txfonts"])
 def test_the_same_formulas_in_cm_and_times_maths_read_the_same(tmp_path, packages):
     body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in FORMULAS)
-    body += f"\n{PROSE}\n\n{EMPHASIS}\n"
+    body += f"\n{PROSE}\n\n{EMPHASIS}\n\\newtheorem{{theorem}}{{Theorem}}\\begin{{theorem}}{THEOREM}\\end{{theorem}}\n"
     layouts = typeset_layouts(tmp_path, packages, body)
     markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
     assert _display_blocks(markdown) == EXPECTED, markdown
     assert r"\mathrm" not in markdown and "<!-- math: unread -->" not in markdown
     # italic words are prose, not maths: the paragraph keeps them
     assert "An italic phrase of several words in a row is prose and stays in its paragraph" in markdown
+    assert f"Theorem 1 {THEOREM}" in markdown.split("\n\n"), markdown
 
 
 @pytest.mark.parametrize("name", ["NimbusRomNo9L-ReguItal", "LMRoman10-Italic", "TimesNewRomanPS-ItalicMT",
@@ -71,3 +75,17 @@ def test_symbol_and_word_maths_fonts():
     # Adobe Symbol's "phi" (U+03C6) is the stroked phi: TeX's \phi (mathptmx sets it so)
     assert glyph_atom(["φ", 0, 0, 5, 5, 5, 10, "STANDARDSYML-SLANT_167"]).tex == r"\phi"
     assert glyph_atom(["φ", 0, 0, 5, 5, 5, 10, "CMMI10"]).tex == r"\varphi"
+
+
+def test_italic_letters_are_maths_alone_or_with_scripts_words_are_prose():
+    from ocr_ray.layout.italic_maths import ItalicRun
+
+    def maths(letters: list[tuple[str, float]], before: bool = True, after: bool = True) -> int:
+        run = ItalicRun()
+        for k, (ch, size) in enumerate(letters):
+            run.add(ch, size, before if k == 0 else False)
+        return run.end(after)
+
+    assert maths([("f", 10)]) == 1 and maths([("x", 10), ("k", 7)]) == 2  # f; x_k
+    assert maths([("i", 10), ("s", 10)]) == 0 and maths([("o", 10), ("f", 10), ("t", 10)]) == 0  # words
+    assert maths([("a", 10)]) == 0 and maths([("a", 10)], after=False) == 1  # "a" the word; a^2
