@@ -37,7 +37,7 @@ def _display_blocks(markdown: str) -> list[str]:
     return [b.split("\n")[1].split(r" \tag")[0] for b in blocks if b.startswith("$$")]
 
 
-@pytest.mark.parametrize("packages", ["amsmath", "amsmath,mathptmx", "amsmath,txfonts"])
+@pytest.mark.parametrize("packages", ["amsmath", "amsmath,mathptmx", "amsmath,txfonts", "amsmath,lmodern"])
 def test_the_same_formulas_in_cm_and_times_maths_read_the_same(tmp_path, packages):
     body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in FORMULAS)
     body += f"\n{PROSE}\n\n{EMPHASIS}\n\\newtheorem{{theorem}}{{Theorem}}\\begin{{theorem}}{THEOREM}\\end{{theorem}}\n"
@@ -89,3 +89,43 @@ def test_italic_letters_are_maths_alone_or_with_scripts_words_are_prose():
     assert maths([("f", 10)]) == 1 and maths([("x", 10), ("k", 7)]) == 2  # f; x_k
     assert maths([("i", 10), ("s", 10)]) == 0 and maths([("o", 10), ("f", 10), ("t", 10)]) == 0  # words
     assert maths([("a", 10)]) == 0 and maths([("a", 10)], after=False) == 1  # "a" the word; a^2
+
+
+def test_a_formula_in_a_word_processors_truetype_italic_is_maths(tmp_path):
+    """Not made by pdfTeX: a word processor's PDF (reportlab here) with embedded TrueType fonts, prose
+    in DejaVu Serif and the display E = mc² in DejaVu Serif Italic with a raised smaller 2."""
+    from pathlib import Path
+
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    from ocr_ray.layout.pdftext import page_layout
+
+    fonts = Path("/usr/share/fonts/truetype/dejavu")
+    if not (fonts / "DejaVuSerif-Italic.ttf").exists():
+        pytest.skip("fonts-dejavu not installed")
+    pdfmetrics.registerFont(TTFont("WordSerif", str(fonts / "DejaVuSerif.ttf")))
+    pdfmetrics.registerFont(TTFont("WordSerifItalic", str(fonts / "DejaVuSerif-Italic.ttf")))
+    pdf = canvas.Canvas(str(tmp_path / "word.pdf"), pagesize=(612, 792))
+    prose = ["A paper written in a word processor sets its prose in a serif font and its formulas",
+             "in the italic of the same family, as the next display shows for the relation we use.", "",
+             "", "The text then goes on below the display in the serif font of the body, as before,",
+             "and ends the page with a sentence of its own that says nothing more about it."]
+    for k, line in enumerate(prose):
+        pdf.setFont("WordSerif", 10)
+        pdf.drawString(72, 700 - 13 * k, line)
+    x = 260.0
+    for text, font, size, rise in (("E", "WordSerifItalic", 10, 0), (" = ", "WordSerif", 10, 0),
+                                   ("mc", "WordSerifItalic", 10, 0), ("2", "WordSerif", 7, 4)):
+        pdf.setFont(font, size)
+        pdf.drawString(x, 668 + rise, text)
+        x += pdfmetrics.stringWidth(text, font, size)
+    pdf.showPage()
+    pdf.save()
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(tmp_path / "word.pdf")
+    [markdown] = compose_pages([page_layout(doc[0]).to_json()])
+    assert "$$\nE=mc^{2}\n$$" in markdown, markdown
+    assert "The text then goes on below the display" in markdown
