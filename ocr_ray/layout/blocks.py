@@ -218,7 +218,9 @@ def _set_apart_level(lines: list[Line], runs: list[tuple[int, int]], i: int, bod
     if not level:
         return 0
     first, last = runs[i]
-    if last - first + 1 > (3 if level == 1 else 2) or lines[last].text.rstrip().endswith((".", ",", ";")):
+    if level == 1:  # the title (the first page's largest type): up to three lines, whatever they end with
+        return level if last - first < 3 else 0
+    if last - first + 1 > 2 or lines[last].text.rstrip().endswith((".", ",", ";")):
         return 0
     return level
 
