@@ -16,9 +16,9 @@ from ocr_ray.layout.math_symbols import (
     MATHABX_FONTS,
     SYMBOL_PHI,
     SYMBOLS,
+    adobe_symbol_font,
     font_alphabet,
     math_alphanumeric,
-    adobe_symbol_font,
     mathabx_tex,
 )
 

@@ -14,7 +14,7 @@ import unicodedata
 from typing import Any
 
 from ocr_ray.layout.italic_maths import ItalicRun
-from ocr_ray.layout.math_symbols import EXTENSION_FONTS, italic_font, math_alphanumeric, symbol_font
+from ocr_ray.layout.math_symbols import EXTENSION_FONTS, italic_font, symbol_font
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 
 # Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
@@ -159,7 +159,7 @@ class _Builder:
                 if self.chars[-1] != " ":
                     self.chars.append(" ")
         spaced = not self.chars or self.chars[-1] == " "
-        if spaced or not (math == ITALIC and ch.isalpha()):
+        if self.italic.letters and (spaced or not (math == ITALIC and ch.isalpha())):
             self.math += self.italic.end(spaced)  # (a space, or a character that is no italic letter, ends the run)
         if not self.chars:
             self.box = [x0, y0, x1, y1]
@@ -185,8 +185,8 @@ class _Builder:
         self.bold += bold
         if math == ITALIC and ch.isalpha():
             self.italic.add(ch, size, spaced)
-        else:
-            self.math += math == MATH_FONT or ch in MATH_CHARS or math_alphanumeric(ch) is not None
+        else:  # (Unicode's maths alphabets: Cambria Math's letters, ``math_symbols.math_alphanumeric``)
+            self.math += math == MATH_FONT or ch in MATH_CHARS or "\U0001d400" <= ch <= "\U0001d7ff"
         self.fonts[font] = self.fonts.get(font, 0) + 1
         self.space = False
 
