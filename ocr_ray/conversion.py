@@ -19,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.fs as pafs
 
-from ocr_ray.engine_base import Engine
+from ocr_ray.engine_base import BLANK, Engine
 from ocr_ray.layout import compose_pages
 from ocr_ray.pdf_pages import read_pdf_pages
 
@@ -57,8 +57,13 @@ def markdown_of(texts: list[str]) -> str:
 
 def empty_reason(markdown: str, routes: list[str]) -> str | None:
     """Why a paper whose pages were all read has no text, or None when it has some: never an empty
-    markdown without a reason (every page was read, and OCR'd where the text layer had nothing)."""
+    markdown without a reason (every page was read, and OCR'd where the text layer had nothing).
+    Pages with nothing drawn on them (route ``<engine>:blank``) are empty pages, not unread ones:
+    a paper of blank pages is an empty paper (one empty page per page), not an error (issue 27:
+    olmOCR-Bench rejects a whole run for one page without its output)."""
     if markdown.replace(PAGE_SEPARATOR.strip(), "").strip():
+        return None
+    if all(route.endswith(f":{BLANK}") for route in routes):
         return None
     return f"no readable text on any of its {len(routes)} pages (page routes: {', '.join(sorted(set(routes)))})"
 

@@ -43,7 +43,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ocr_ray.layout.pdftext import page_layout
+from ocr_ray.layout.pdftext import blank_page, page_layout
+
+# The reason in a page's route (``<engine>:blank``) when nothing is drawn on the page: an empty
+# page of the paper, kept in its place; a paper of such pages is an empty paper, not a failure
+# (``conversion.empty_reason``).
+BLANK = "blank"
 
 # PDFium emits CR LF line ends; LaTeX papers also carry stray control characters
 # (U+0002 seen in the research sample) and U+FFFE/U+FFFF non-characters.
@@ -134,7 +139,9 @@ class Engine:
         ``text``: the text layer as ``PageLayout`` JSON (positions, fonts, ruling lines);
         ``route`` names the engine that will read the page (reported per page)."""
         image = render_page_jpeg(pdf_page, self.image_longest_side) if self.needs_image else b""
-        return {"text": page_layout(pdf_page).to_json(), "image": image, "route": self.name}
+        layout = page_layout(pdf_page)
+        blank = not (layout.fragments or layout.rules or layout.images) and blank_page(pdf_page)
+        return {"text": layout.to_json(), "image": image, "route": f"{self.name}:{BLANK}" if blank else self.name}
 
     def setup(self) -> None:
         """Load models etc.; runs in the worker, never on the driver."""

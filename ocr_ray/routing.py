@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ocr_ray.engine_base import Engine, render_page_jpeg
+from ocr_ray.engine_base import BLANK, Engine, render_page_jpeg
 from ocr_ray.layout.math_hook import unreadable_math
-from ocr_ray.layout.pdftext import count_images, page_layout
+from ocr_ray.layout.pdftext import blank_page, count_images, page_layout
 from ocr_ray.layout.quality import classify_text
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
 from ocr_ray.text_repair import recode_garbled
@@ -40,6 +40,9 @@ def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> di
     text layer is unusable; ``route`` is ``<engine>:<reason>``."""
     layout = page_layout(pdf_page)
     text = layout.to_json()
+    if not (layout.fragments or layout.rules or layout.images) and blank_page(pdf_page):
+        # nothing drawn: an empty page of the paper, nothing to OCR
+        return {"text": text, "image": b"", "route": f"text-layer:{BLANK}"}
     if ocr is None:
         return {"text": text, "image": b"", "route": "text-layer"}
     kind = classify_text(layout.plain_text(), images=count_images(pdf_page))

@@ -17,6 +17,7 @@ from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.order import lines_of, xy_cut
 
+_WORDLIKE = re.compile(r"[^\W\d_]{2,}")  # two letters in a row: a word, not a formula's single letters
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+\S")
 _EQ_NUMBER = re.compile(r"\s*\((\d+[a-z]?)\)$")
 _RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
@@ -89,12 +90,15 @@ def page_lines(page: PageLayout) -> list[Line]:
 
 
 def _heading_level(line: Line, body: float, title_size: float | None) -> int:
-    """0 if ``line`` is no heading, else its markdown level."""
+    """0 if ``line`` is no heading, else its markdown level (by its type alone: ``page_blocks``
+    also asks that it be set apart, ``_runs``)."""
     words = line.text.split()
     if not words or len(words) > 16 or line.kind != "text" or line.math > 0.2 or line.text.endswith((".", ",")):
         return 0
-    if sum(ch.isalpha() for ch in line.text) < 2:
-        return 0  # an equation number "(1)" or a limit "n" beside a tall formula is never a heading
+    if not _WORDLIKE.search(line.text):
+        # an equation number "(1)", a limit "n" beside a tall formula, a formula in large type
+        # ("a 2 + b 2 = c 2": single letters and their scripts) is never a heading: a heading has a word
+        return 0
     numbered = _NUMBERED.match(line.text)
     if title_size and line.size >= title_size - 0.1 and line.size >= 1.3 * body:
         return 1
@@ -200,9 +204,45 @@ def _float_blocks(lines: list[Line]) -> list[str | list[Line]]:
     return out
 
 
+def _same_run(prev: Line, line: Line) -> bool:
+    """``line`` continues ``prev``'s block of type: the same size and weight, in the same column,
+    right below it (closer than a line's height), and not a numbered heading of its own."""
+    return (line.kind == prev.kind == "text" and abs(line.size - prev.size) < 0.3 and line.bold == prev.bold
+            and line.left == prev.left and 0 <= line.y0 - prev.y1 < 0.8 * line.size and not _NUMBERED.match(line.text))
+
+
+def _runs(lines: list[Line]) -> list[tuple[int, int]]:
+    """Per line, the (first, last) index of its run of lines set alike (``_same_run``): a heading is
+    a short run set apart (at most two lines, three for a title); a longer run in a larger type is
+    a paragraph (an abstract in ``\\large``), not a heading per line."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    for i in range(1, len(lines) + 1):
+        if i == len(lines) or not _same_run(lines[i - 1], lines[i]):
+            out += [(start, i - 1)] * (i - start)
+            start = i
+    return out
+
+
+def _set_apart_level(lines: list[Line], runs: list[tuple[int, int]], i: int, body: float,
+                     title_size: float | None) -> int:
+    """The heading level of line ``i`` (0: none): its type says heading (``_heading_level``) and its
+    run is a heading's: short, and not ending a sentence (a paragraph's last line does)."""
+    level = _heading_level(lines[i], body, title_size)
+    if not level:
+        return 0
+    first, last = runs[i]
+    if level == 1:  # the title (the first page's largest type): up to three lines, whatever they end with
+        return level if last - first < 3 else 0
+    if last - first + 1 > 2 or lines[last].text.rstrip().endswith((".", ",", ";")):
+        return 0
+    return level
+
+
 def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str] | frozenset = frozenset()) -> list[str]:
     lines = page_lines(page)
     title_size = max((ln.size for ln in lines if ln.kind == "text"), default=None) if first_page else None
+    runs = _runs(lines)
     blocks: list[str] = []
     footnotes: list[str] = []
     para: list[Line] = []
@@ -269,11 +309,11 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
             last_note = line
             i += 1
             continue
-        level = _heading_level(line, body, title_size)
+        level = _set_apart_level(lines, runs, i, body, title_size)
         if level:
             flush()
             text = line.text
-            while (i + 1 < len(lines) and _heading_level(lines[i + 1], body, title_size) == level
+            while (i + 1 < len(lines) and _set_apart_level(lines, runs, i + 1, body, title_size) == level
                    and abs(lines[i + 1].size - line.size) < 0.3 and 0 <= lines[i + 1].y0 - line.y1 < line.size
                    and not _NUMBERED.match(lines[i + 1].text)):
                 i += 1
@@ -292,8 +332,10 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
                 # limits above a sum are read before it: take back short lines just before
                 # (or a numerator that reaches into the formula's line); not a paragraph's short
                 # last line of prose, which TeX sets close above a display (abovedisplayshortskip)
-                while para and para[-1].glyphs and (para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left)
-                                                    or para[-1].math >= 0.15 and line.y0 < para[-1].y1) \
+                # (a limit holds maths: "n", "i=1"; a short last line of prose, "at all.", holds none)
+                while para and para[-1].glyphs and para[-1].math > 0 and (
+                        para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left)
+                        or para[-1].math >= 0.15 and line.y0 < para[-1].y1) \
                         and line.y0 - para[-1].y1 < 0.6 * line.size:
                     math.insert(0, para.pop())
                 flush_para = para[:]

@@ -12,9 +12,13 @@ from ocr_ray.layout.math_symbols import (
     CMEX,
     CMEX_PIECES,
     DELIMITERS,
+    EXTENSION_FONTS,
     MATHABX_FONTS,
+    SYMBOL_PHI,
     SYMBOLS,
+    adobe_symbol_font,
     font_alphabet,
+    math_alphanumeric,
     mathabx_tex,
 )
 
@@ -65,7 +69,7 @@ def glyph_atom(glyph: list) -> Atom | None:
             kind = "radical"
         elif tex in _ACCENT_COMMANDS:
             kind = "accent"
-    elif name.startswith(("CMEX", "LMMATHEXTENSION")) and 0 <= code < 0x80:
+    elif name.startswith(EXTENSION_FONTS) and 0 <= code < 0x80:
         tex = CMEX.get(code)
         if tex is None:
             raise Unreadable(f"cmex {ord(ch):#x}")
@@ -76,6 +80,15 @@ def glyph_atom(glyph: list) -> Atom | None:
         if tex == "RADICAL":
             kind = "radical"
             tex = r"\sqrt"
+    elif math_alphanumeric(ch) is not None:  # Cambria Math, STIX: the alphabet is in the character
+        letter, alphabet = math_alphanumeric(ch)
+        tex = SYMBOLS.get(letter, letter)
+        if alphabet == "rm" and letter.isalpha():
+            kind = "roman"
+        elif alphabet and alphabet != "rm":
+            tex = f"{alphabet}{{{tex}}}"
+    elif ch in SYMBOL_PHI and adobe_symbol_font(name):
+        tex = SYMBOL_PHI[ch]
     elif ch.isascii() and ch.isalpha():
         tex = ch
         if alphabet == "rm":
@@ -98,7 +111,7 @@ def glyph_atom(glyph: list) -> Atom | None:
         return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
     if tex in BIG_OPERATORS:
         kind = "op"
-    elif kind == "ord" and (name.startswith(("CMEX", "LMMATHEXTENSION")) or name.startswith("TEX-MATHX")
+    elif kind == "ord" and (name.startswith(EXTENSION_FONTS) or name.startswith("TEX-MATHX")
                             and tex in DELIMITERS):
         kind = "delim"
     if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):

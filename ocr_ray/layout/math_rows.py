@@ -18,6 +18,7 @@ A block with one such baseline is left whole (a formula of one row, however tall
 """
 from __future__ import annotations
 
+from ocr_ray.layout.math_symbols import EXTENSION_FONTS
 from ocr_ray.layout.model import Rule
 
 # a glyph hangs from a bar when its box is this close to it (em): a display numerator without
@@ -30,7 +31,7 @@ CHAIN = 0.25
 ROW_GAP = 1.1
 # TeX's maths axis above the baseline (em; cmsy10's axis_height is 2.5 pt)
 AXIS = 0.25
-_EXTENSION_FONTS = ("CMEX", "LMMATHEXTENSION", "TEX-MATHX")
+_EXTENSION_FONTS = (*EXTENSION_FONTS, "TEX-MATHX")
 _RADICAL_CODES = {"p", "q", "r", "s", "t", "\u221a"}
 
 

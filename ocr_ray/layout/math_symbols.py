@@ -8,9 +8,17 @@ layout: TeXbook appendix F, ``cmex10.tfm``).
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from functools import cache
 from pathlib import Path
 
+# TeX's extension fonts (big operators and delimiters, read by code: ``CMEX``): Computer and Latin
+# Modern's, and txfonts/pxfonts' (txex, pxex: cmex's layout)
+EXTENSION_FONTS = ("CMEX", "LMMATHEXTENSION", "TXEX", "PXEX")
+# Adobe Symbol and its clones name the stroked phi "phi" (U+03C6) and the curly one "phi1"
+# (U+03D5), the other way round from TeX's \phi and \varphi (mathptmx sets \phi from Symbol)
+SYMBOL_PHI = {"φ": r"\phi", "ϕ": r"\varphi"}
 # Unicode symbol -> LaTeX command (KaTeX knows all of them)
 SYMBOLS = {
     "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ϵ": r"\epsilon", "ε": r"\varepsilon",
@@ -84,6 +92,47 @@ OPERATOR_NAMES = {"log", "exp", "max", "min", "sup", "inf", "lim", "arg", "det",
                   "argmin"}
 
 
+# Italic and slanted fonts by name, as producers spell them: NimbusRomNo9L-ReguItal (mathptmx,
+# txfonts), LMRoman10-Italic, TimesNewRomanPS-ItalicMT, MinionPro-It, LinLibertineTI / -I,
+# Helvetica-Oblique, CMTI10 / CMSL10, NewTXMI / txmia (maths italic). ``pdftext`` adds ",ITALIC"
+# to a font whose descriptor says italic (flag or angle) when its name does not.
+_ITALIC_NAME = re.compile(r"ITAL|OBLIQUE|SLANT|-IT\b|-IT(?=[A-Z]{0,2}$)|^CMTI|^CMSL|^CMBXTI|^CMMI|"
+                          r"(?:LIBERTINE|BIOLINUM)[A-Z]*?B?I$|^R?(?:NEW)?[TP]XB?MI|^NTXB?MI|^MTMI|^ZTMCMI")
+# Symbol fonts: Adobe Symbol and its URW clone (StandardSymL), MT Extra, fonts named for maths
+_SYMBOL_NAME = re.compile(r"SYMBOL|SYML|SYM\b|MATH|MTEXTRA")
+
+
+def italic_font(font: str) -> bool:
+    """Whether a font's name says its letters are italic (slanted): in a formula, maths italic."""
+    return bool(_ITALIC_NAME.search(font.upper()))
+
+
+def adobe_symbol_font(font: str) -> bool:
+    """Adobe Symbol or a clone (URW's StandardSymL, Word's Symbol): its Greek is named by Adobe."""
+    return bool(re.search(r"SYMBOL|SYML", font.upper())) and "MATH" not in font.upper()
+
+
+def symbol_font(font: str) -> bool:
+    """Whether a font's name says it is a symbol or maths font (any of its glyphs is maths)."""
+    return bool(_SYMBOL_NAME.search(font.upper().replace(" ", "")))
+
+
+def math_alphanumeric(ch: str) -> tuple[str, str] | None:
+    """A character of Unicode's Mathematical Alphanumeric Symbols (what Word's Cambria Math and
+    STIX set: 𝑎, 𝐱, 𝔼, ℎ) -> (its plain letter or digit, the LaTeX alphabet: '' for italic), or
+    None for any other character."""
+    if not ("\U0001d400" <= ch <= "\U0001d7ff" or ch == "ℎ"):
+        return None
+    plain = unicodedata.normalize("NFKC", ch)
+    words = unicodedata.name(ch, "")
+    for key, alphabet in (("DOUBLE-STRUCK", r"\mathbb"), ("FRAKTUR", r"\mathfrak"), ("SCRIPT", r"\mathcal"),
+                          ("MONOSPACE", r"\mathtt"), ("SANS-SERIF", r"\mathsf"), ("BOLD ITALIC", r"\boldsymbol"),
+                          ("BOLD", r"\mathbf")):
+        if key in words:
+            return plain, alphabet
+    return plain, "" if "ITALIC" in words or ch == "ℎ" else "rm"
+
+
 def font_alphabet(font: str) -> str:
     """The LaTeX alphabet command a font's letters are set in ('' for italic maths letters,
     'rm' for upright roman)."""
@@ -97,13 +146,13 @@ def font_alphabet(font: str) -> str:
     if name.startswith(("CMMIB", "CMBSY")) or name.startswith("LMMATHITALIC") and "BOLD" in name:
         return r"\boldsymbol"
     if name.startswith(("CMBX", "CMB10")) or "BOLD" in name and not name.startswith("CMMI"):
-        return r"\mathbf"
+        return r"\boldsymbol" if italic_font(name) else r"\mathbf"
     if name.startswith("CMSS"):
         return r"\mathsf"
     if name.startswith("CMTT"):
         return r"\mathtt"
-    if name.startswith(("CMMI", "TXMI", "PXMI", "LMMATH", "CMEX", "MSAM")) or "ITALIC" in name:
-        return ""
+    if name.startswith(("CMMI", "TXMI", "PXMI", "LMMATH", "CMEX", "MSAM")) or italic_font(name):
+        return ""  # maths italic in any italic font (Times, Latin Modern, Libertine, Word's)
     return "rm"
 
 

@@ -13,6 +13,8 @@ import ctypes
 import unicodedata
 from typing import Any
 
+from ocr_ray.layout.italic_maths import ItalicRun
+from ocr_ray.layout.math_symbols import EXTENSION_FONTS, italic_font, symbol_font
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.rotated import RotatedRuns
 
@@ -24,8 +26,8 @@ GAP_SPLIT = 0.75
 # A gap wider than this (in font sizes) between two characters is a space even if PDFium
 # generated none.
 GAP_SPACE = 0.16
-# TeX's extension font (big operators and delimiters, no ToUnicode map): Computer and Latin Modern
-CMEX_FONTS = ("CMEX", "LMMATHEXTENSION")
+# TeX's extension fonts (big operators and delimiters, no ToUnicode map: ``math_symbols``)
+CMEX_FONTS = EXTENSION_FONTS
 _MATH_FONT_PREFIXES = ("CMMI", "CMSY", "CMEX", "MSBM", "MSAM", "EUFM", "EUSM", "RSFS", "TXMI", "TXSY",
                        "TXEX", "PXMI", "PXSY", "STIXMATH", "CAMBRIA MATH", "LMMATH", "SYMBOL", "MTSY",
                        "MTMI", "MTEX", "RMTMI", "ZCMI", "TEX-MATHA", "TEX-MATHB", "TEX-MATHX")
@@ -41,14 +43,23 @@ _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "^": 
             "¸": "\u0327", "˝": "\u030b", "˛": "\u0328"}
 
 
-def _font_info(obj, cache: dict, key: int) -> tuple[bool, bool, bool, str]:
-    """(bold, math font, rotated, base font name) of a text object, cached per object (``key``:
-    its address)."""
+# ``_font_info``'s maths grade of a font: none, italic (a letter is maths when it stands alone:
+# ``_Builder``), or a maths/symbol font (every glyph is maths)
+NOT_MATH, ITALIC, MATH_FONT = 0, 1, 2
+_ITALIC_FLAG = 1 << 6  # PDF font descriptor flags, bit 7: Italic
+
+
+def _font_info(obj, cache: dict, key: int) -> tuple[bool, int, bool, str]:
+    """(bold, maths grade, rotated, base font name) of a text object, cached per object (``key``:
+    its address). Maths fonts by name (TeX's and the symbol fonts: ``_MATH_FONT_PREFIXES``,
+    ``math_symbols.symbol_font``); italic fonts by name or by their descriptor (italic flag or
+    angle), and then named so (",ITALIC" added) for the math builder's alphabet."""
     import pypdfium2.raw as pdfium_c
 
     info = cache.get(key)
     if info is None:
-        bold = math = rotated = False
+        bold = rotated = False
+        math = NOT_MATH
         name = ""
         font = pdfium_c.FPDFTextObj_GetFont(obj)
         if font:
@@ -60,7 +71,15 @@ def _font_info(obj, cache: dict, key: int) -> tuple[bool, bool, bool, str]:
             if not bold:
                 weight = pdfium_c.FPDFFont_GetWeight(font)
                 bold = weight >= 600
-            math = name.startswith(_MATH_FONT_PREFIXES)
+            if name.startswith(_MATH_FONT_PREFIXES) or symbol_font(name):
+                math = MATH_FONT
+            elif italic_font(name):
+                math = ITALIC
+            else:
+                angle = ctypes.c_int(0)
+                slanted = pdfium_c.FPDFFont_GetItalicAngle(font, ctypes.byref(angle)) and angle.value != 0
+                if slanted or pdfium_c.FPDFFont_GetFlags(font) & _ITALIC_FLAG:
+                    math, name = ITALIC, f"{name},ITALIC"
         matrix = pdfium_c.FS_MATRIX()
         if pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix)):
             rotated = abs(matrix.b) > 0.1 * max(abs(matrix.a), 1e-6)
@@ -75,6 +94,7 @@ class _Builder:
         self.chars: list[str] = []
         self.box = [0.0, 0.0, 0.0, 0.0]
         self.size = self.bold = self.math = 0.0
+        self.italic = ItalicRun()  # italic letters in a row just before: maths or words (``italic_maths``)
         self.fonts: dict[str, int] = {}
         self.space = False
         self.last_x0 = 0.0
@@ -89,6 +109,7 @@ class _Builder:
         return any(left - 0.5 <= x <= right + 0.5 and y0 <= y <= y1 for x, y0, y1 in self.bars)
 
     def flush(self) -> None:
+        self.math += self.italic.end(spaced_after=True)
         if self.chars:
             text = "".join(self.chars).strip()
             if text:
@@ -103,8 +124,9 @@ class _Builder:
         self.fonts = {}
         self.space = False
 
-    def add(self, ch: str, x0: float, y0: float, x1: float, y1: float, size: float, bold: bool, math: bool,
+    def add(self, ch: str, x0: float, y0: float, x1: float, y1: float, size: float, bold: bool, math: int,
             font: str = "", index: int = -1):
+        """One character; ``math``: its font's maths grade (``_font_info``)."""
         box = (x0, y0, x1, y1)
         last = self.last_box
         if abs(x0 - last[0]) < 0.01 and abs(x1 - last[2]) < 0.01 and abs(y0 - last[1]) < 0.01 \
@@ -131,7 +153,7 @@ class _Builder:
                 self.flush()  # a table's vertical rule between two cells, however tight
             elif overlap < 0.45 * (by1 - by0 if by1 - by0 < y1 - y0 else y1 - y0) or gap > GAP_SPLIT * unit \
                     or x0 < self.last_x0 - 0.5 * unit or (spaced and bold != self.last_bold and ch.isalnum()
-                                                                and not math and not self.math):
+                                                                and math != MATH_FONT and not self.math):
                 # (a word in bold after regular ones, or back: a run-in heading "**Setup:** We train"
                 # is its own fragment, so its line is no bold heading and its paragraph runs on)
                 self.flush()
@@ -141,6 +163,9 @@ class _Builder:
                 if self.chars[-1] != " ":
                     self.chars.append(" ")
                     self.gaps.append([round(bx1, 1), round(x0, 1)])
+        spaced = not self.chars or self.chars[-1] == " "
+        if self.italic.letters and (spaced or not (math == ITALIC and ch.isalpha())):
+            self.math += self.italic.end(spaced)  # (a space, or a character that is no italic letter, ends the run)
         if not self.chars:
             self.box = [x0, y0, x1, y1]
             self.size, self.bold, self.math = size, 0, 0
@@ -163,7 +188,10 @@ class _Builder:
         if ch.isalnum():  # (the colon after a run-in heading may be set upright: letters decide)
             self.last_bold = bold
         self.bold += bold
-        self.math += math or ch in MATH_CHARS
+        if math == ITALIC and ch.isalpha():
+            self.italic.add(ch, size, spaced)
+        else:  # (Unicode's maths alphabets: Cambria Math's letters, ``math_symbols.math_alphanumeric``)
+            self.math += math == MATH_FONT or ch in MATH_CHARS or "\U0001d400" <= ch <= "\U0001d7ff"
         self.fonts[font] = self.fonts.get(font, 0) + 1
         self.space = False
 
@@ -235,7 +263,7 @@ def page_layout(pdf_page: Any) -> PageLayout:
         rect_ref = ctypes.byref(rect)
         get_unicode, get_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
         get_size = pdfium_c.FPDFText_GetFontSize
-        last_key, info, scale = None, (False, False, False, ""), 1.0
+        last_key, info, scale = None, (False, NOT_MATH, False, ""), 1.0
         spaced = False  # a space (or line break) since the last character: words of rotated text
         matrix = pdfium_c.FS_MATRIX()
         for i in range(count):
@@ -265,7 +293,7 @@ def page_layout(pdf_page: Any) -> PageLayout:
             if key != last_key:
                 last_key = key
                 info = _font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key) if key else (
-                    False, False, False, "")
+                    False, NOT_MATH, False, "")
                 scale = _matrix_scale(pdfium_c, raw, i, matrix)
             bold, math, rotated, font = info
             size = (get_size(raw, i) * scale) or (rect.top - rect.bottom)
@@ -371,6 +399,16 @@ def page_geometry(pdf_page: Any, height: float, left: float = 0.0,
         elif rule.horizontal or rule.vertical or (rule.y1 - rule.y0 <= 1.5 and rule.x1 - rule.x0 > 1.5):
             rules.append(rule)
     return rules, images
+
+
+def blank_page(pdf_page: Any) -> bool:
+    """Nothing is drawn on the page (no text, image, path or form object): a page left empty on
+    purpose (``\\newpage\\mbox{}``, Word's blank page), which is an empty page of the paper, not a
+    page whose text could not be read. Anything drawn (a scan, vector outlines of text) is read or
+    OCR'd as before."""
+    import pypdfium2.raw as pdfium_c
+
+    return pdfium_c.FPDFPage_CountObjects(pdf_page.raw) == 0
 
 
 def count_images(pdf_page: Any) -> int:

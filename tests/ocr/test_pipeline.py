@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -196,25 +197,88 @@ def test_a_broken_font_is_recoded_through_ray(ray_session, tmp_path, name):
 
 
 def test_a_paper_without_any_readable_text_gets_an_error_not_an_empty_text(tmp_path):
-    """Issue 21.5: blank pages (the text layer has nothing, OCR finds nothing) give a per-paper error
-    naming the pages' routes, never an empty markdown without a reason."""
+    """Issue 21.5: pages with something drawn on them but no text (the text layer has nothing, OCR
+    finds nothing) give a per-paper error naming the pages' routes, never an empty markdown without
+    a reason."""
     import pyarrow.fs as pafs
-    import pypdfium2 as pdfium
+    from reportlab.pdfgen import canvas
 
     from ocr_ray.conversion import assemble_papers, convert_pdf, empty_reason
     from ocr_ray.engines import get_engine
 
-    doc = pdfium.PdfDocument.new()
-    doc.new_page(612, 792)
-    doc.new_page(612, 792)
-    doc.save(str(tmp_path / "blank.pdf"))
+    pdf = canvas.Canvas(str(tmp_path / "drawn.pdf"))
+    for _ in range(2):  # a grey box on each page: drawn, but no word on it
+        pdf.setFillGray(0.6)
+        pdf.rect(100, 300, 300, 200, fill=1)
+        pdf.showPage()
+    pdf.save()
     engine = get_engine("text-layer")
-    row = convert_pdf({"task_index": 0, "forum_id": "blank", "pdf_path": str(tmp_path / "blank.pdf")},
+    row = convert_pdf({"task_index": 0, "forum_id": "drawn", "pdf_path": str(tmp_path / "drawn.pdf")},
                       filesystem=pafs.LocalFileSystem(), engine=engine)
     assert row["markdown"] == "" and row["error"].startswith("no readable text on any of its 2 pages"), row
     # the two-stage path (page rows from an engine) says the same
     rows = [{"task_index": 0, "page_index": i, "num_pages": 2, "page_text": "", "error": "", "page_engine": "rapidocr:no_text"}
             for i in range(2)]
-    [paper] = list(assemble_papers(rows, [PdfTask("blank", "blank.pdf")], engine, []))
+    [paper] = list(assemble_papers(rows, [PdfTask("drawn", "drawn.pdf")], engine, []))
     assert paper.markdown == "" and "rapidocr:no_text" in paper.error
     assert empty_reason("Some text.", ["text-layer"]) is None
+
+
+def _blank_pdfs(tmp_path) -> tuple[str, str]:
+    """A typeset paper with a blank page between its two pages of text (``\\newpage\\thispagestyle
+    {empty}\\mbox{}\\newpage``), and a one-page PDF with nothing on its page."""
+    import shutil
+    import subprocess
+
+    from reportlab.pdfgen import canvas
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    text = "{} page of the paper says what it says in a sentence of its own, long enough to be prose."
+    (tmp_path / "gap.tex").write_text("\\documentclass{article}\n\\begin{document}\n" + text.format("The first")
+                                      + "\n\\newpage\\thispagestyle{empty}\\mbox{}\\newpage\n" + text.format("The third")
+                                      + "\n\\end{document}\n")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "gap.tex"], cwd=tmp_path, check=True,
+                   capture_output=True, timeout=120)
+    pdf = canvas.Canvas(str(tmp_path / "blank.pdf"))
+    pdf.showPage()
+    pdf.save()
+    return str(tmp_path / "gap.pdf"), str(tmp_path / "blank.pdf")
+
+
+@pytest.mark.parametrize("name", ["text-layer", "auto"])
+def test_a_blank_page_is_an_empty_page_not_an_error(tmp_path, name):
+    """Issue 27: a page with nothing drawn on it is an empty page in its place of the page sequence
+    (never OCR'd), and a PDF of one blank page an empty paper of one page, not an error row."""
+    from ocr_ray.conversion import assemble_papers, convert_pdf
+
+    gap, blank = _blank_pdfs(tmp_path)
+    engine = get_engine(name)
+    rows = {}
+    for path in (gap, blank):
+        rows[path] = convert_pdf({"task_index": 0, "forum_id": "x", "pdf_path": path},
+                                 filesystem=pafs.LocalFileSystem(), engine=engine)
+    pages = rows[gap]["markdown"].split(PAGE_SEPARATOR)
+    assert rows[gap]["error"] == "" and rows[gap]["num_pages"] == 3 and len(pages) == 3
+    assert "The first page" in pages[0] and pages[1] == "" and "The third page" in pages[2]
+    assert json.loads(rows[gap]["engine_pages"])[1] == "text-layer:blank"
+    assert rows[blank] == {**rows[blank], "error": "", "num_pages": 1, "markdown": "",
+                           "engine_pages": '["text-layer:blank"]'}
+    # the two-stage path (page rows from the engine stage) keeps it too
+    page_rows = [{"task_index": 0, "page_index": 0, "num_pages": 1, "page_text": "", "error": "",
+                  "page_engine": "text-layer:blank"}]
+    [paper] = list(assemble_papers(page_rows, [PdfTask("blank", blank)], engine, []))
+    assert paper.error is None and paper.num_pages == 1 and paper.markdown == ""
+
+
+@pytest.mark.slow
+def test_blank_pages_through_ray_are_no_failures(ray_session, tmp_path):
+    """The Ray path (as ``paper_markdown`` runs it): the blank PDF and the paper with a blank page
+    come out without an error, every page counted."""
+    gap, blank = _blank_pdfs(tmp_path)
+    for name in ("text-layer", "auto"):
+        papers = {p.forum_id: p for p in run_pipeline([PdfTask("gap", gap), PdfTask("blank", blank)], engine=name)}
+        assert papers["blank"].error is None and papers["blank"].num_pages == 1, papers["blank"]
+        assert papers["gap"].error is None and papers["gap"].num_pages == 3
+        assert papers["gap"].markdown.split(PAGE_SEPARATOR)[1] == ""
+        assert papers["blank"].page_routes == ["text-layer:blank"]

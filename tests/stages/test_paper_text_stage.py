@@ -69,3 +69,24 @@ def test_cached_markdown_reused_and_rotten_pdf_not_ocrd(tmp_path, ray_local):
     second_rows = store.read_parquet(second.out_path).to_pylist()
     assert [r["markdown"] for r in second_rows] == [r["markdown"] for r in first_rows]
     assert "does not match its sha256" in {r["forum_id"]: r for r in second_rows}["paperCCCC"]["error"]
+
+
+@pytest.mark.slow
+def test_a_blank_pdf_is_an_empty_paper_not_an_error(tmp_path, ray_local):
+    """Issue 27: a PDF whose one page has nothing drawn on it is read as one empty page: no error
+    row for the stage to report, and cached like any paper read in full."""
+    from reportlab.pdfgen import canvas
+
+    canvas_ = canvas.Canvas(str(tmp_path / "blank.pdf"))
+    canvas_.showPage()
+    canvas_.save()
+    store = store_from_uri(str(tmp_path / "store"))
+    sha, _, _ = store.put_pdf((tmp_path / "blank.pdf").read_bytes())
+    store.write_parquet(store.path(paths.submissions(PK)), records_table(
+        [{"forum_id": "blankPDF", "rule": "initial", "pdf_sha256": sha, "error": None}]))
+    engine = get_engine("text-layer")
+    result = convert_papers(PK, store, engine, num_cpus=1)
+    [row] = store.read_parquet(result.out_path).to_pylist()
+    assert result.errors == [] and row["error"] is None and row["num_pages"] == 1 and row["markdown"] == ""
+    assert result.page_split == {"text-layer": 1}
+    assert store.exists(store.path(paths.markdown_cache(engine.cache_id, sha)))

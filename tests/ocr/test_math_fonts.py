@@ -1,0 +1,141 @@
+"""Maths in any italic or symbol font (issue 27), not only TeX's maths fonts: the same formulas set
+with Computer Modern and with Times-like maths (``mathptmx``: URW Times italic letters, Symbol
+Greek; ``txfonts``) read back as the same LaTeX; Word's Cambria Math letters and italic fonts named
+``-Italic``/``Ital``/``-It``/``Oblique`` are maths italic, never ``\\mathrm``."""
+from __future__ import annotations
+
+import pytest
+
+from ocr_ray.layout import compose_pages
+from ocr_ray.layout.math_atoms import glyph_atom
+from ocr_ray.layout.math_symbols import font_alphabet, italic_font, symbol_font
+from tests.ocr.conftest import typeset_layouts
+
+FORMULAS = [
+    r"w_{t,i} = \frac{P_{t,i}}{\sum_{j \in T_t} P_{t,j}}",
+    r"b_t(\phi) = \sum_{i=1}^{n} w_{t,i} B_i + \int_0^1 f(x)\,dx",
+    r"\lambda_g = \sum_{s \in S} \zeta^n \psi(gs) + \sqrt{a^2+b}",
+    r"L = \left(\frac{D}{5.4 \times 10^{13}}\right)^{-0.095}",
+]
+# what the builder writes for them with Computer Modern (test_math's spelling)
+EXPECTED = [
+    r"w_{t,i}=\frac{P_{t,i}}{\sum_{j\in T_{t}}P_{t,j}}",
+    r"b_{t}(\phi)=\sum_{i=1}^{n}w_{t,i}B_{i}+\int_{0}^{1}f(x)dx",
+    r"\lambda_{g}=\sum_{s\in S}\zeta^{n}\psi(gs)+\sqrt{a^{2}+b}",
+    r"L=(\frac{D}{5.4\times10^{13}})^{-0.095}",
+]
+PROSE = ("The method is run on every step, and the text between the formulas is long enough to fill the "
+         "column as a paper's prose does, so that nothing on this page looks like a column of its own.")
+EMPHASIS = r"An \emph{italic phrase of several words in a row} is prose and stays in its paragraph with the rest."
+# a theorem's statement is set in the text italic, full of one- and two-letter words: prose
+THEOREM = ("If it is so, then we say it is of a kind that we know, as is the case in all of the papers we use, "
+           "and so on to the end of it; it is up to us to do so, or to be as we are.")
+
+
+def _display_blocks(markdown: str) -> list[str]:
+    blocks = markdown.split("\n\n")
+    return [b.split("\n")[1].split(r" \tag")[0] for b in blocks if b.startswith("$$")]
+
+
+@pytest.mark.parametrize("packages", ["amsmath", "amsmath,mathptmx", "amsmath,txfonts", "amsmath,lmodern"])
+def test_the_same_formulas_in_cm_and_times_maths_read_the_same(tmp_path, packages):
+    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in FORMULAS)
+    body += f"\n{PROSE}\n\n{EMPHASIS}\n\\newtheorem{{theorem}}{{Theorem}}\\begin{{theorem}}{THEOREM}\\end{{theorem}}\n"
+    layouts = typeset_layouts(tmp_path, packages, body)
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    assert _display_blocks(markdown) == EXPECTED, markdown
+    assert r"\mathrm" not in markdown and "<!-- math: unread -->" not in markdown
+    # italic words are prose, not maths: the paragraph keeps them
+    assert "An italic phrase of several words in a row is prose and stays in its paragraph" in markdown
+    assert f"Theorem 1 {THEOREM}" in markdown.split("\n\n"), markdown
+
+
+@pytest.mark.parametrize("name", ["NimbusRomNo9L-ReguItal", "LMRoman10-Italic", "TimesNewRomanPS-ItalicMT",
+                                  "MinionPro-It", "LinLibertineTI", "Helvetica-Oblique", "CMMI10", "NewTXMI",
+                                  "Arial,ITALIC"])
+def test_italic_fonts_set_maths_italic(name):
+    assert italic_font(name) and font_alphabet(name.upper()) == ""
+    assert glyph_atom(["x", 0, 0, 5, 5, 5, 10, name.upper()]).tex == "x"
+
+
+@pytest.mark.parametrize("name", ["NimbusRomNo9L-Regu", "TimesNewRomanPSMT", "Calibri", "LinLibertineT",
+                                  "NimbusRomNo9L-Medi", "Semi"])
+def test_upright_fonts_are_roman(name):
+    assert not italic_font(name) and font_alphabet(name.upper()) in ("rm", r"\mathbf")
+
+
+def test_symbol_and_word_maths_fonts():
+    for name in ("Symbol", "StandardSymL", "CambriaMath", "Cambria Math", "STIXMath-Regular"):
+        assert symbol_font(name), name
+    assert not symbol_font("TimesNewRomanPSMT")
+    # Cambria Math spells the alphabet in the character (Mathematical Alphanumeric Symbols)
+    cambria = "CAMBRIAMATH"
+    assert [glyph_atom([ch, 0, 0, 5, 5, 5, 10, cambria]).tex for ch in "𝑎𝐱𝔼ℎ𝛼"] == [
+        "a", r"\mathbf{x}", r"\mathbb{E}", "h", r"\alpha"]
+    # Adobe Symbol's "phi" (U+03C6) is the stroked phi: TeX's \phi (mathptmx sets it so)
+    assert glyph_atom(["φ", 0, 0, 5, 5, 5, 10, "STANDARDSYML-SLANT_167"]).tex == r"\phi"
+    assert glyph_atom(["φ", 0, 0, 5, 5, 5, 10, "CMMI10"]).tex == r"\varphi"
+
+
+def test_italic_letters_are_maths_alone_or_with_scripts_words_are_prose():
+    from ocr_ray.layout.italic_maths import ItalicRun
+
+    def maths(letters: list[tuple[str, float]], before: bool = True, after: bool = True) -> int:
+        run = ItalicRun()
+        for k, (ch, size) in enumerate(letters):
+            run.add(ch, size, before if k == 0 else False)
+        return run.end(after)
+
+    assert maths([("f", 10)]) == 1 and maths([("x", 10), ("k", 7)]) == 2  # f; x_k
+    assert maths([("i", 10), ("s", 10)]) == 0 and maths([("o", 10), ("f", 10), ("t", 10)]) == 0  # words
+    assert maths([("a", 10)]) == 0 and maths([("a", 10)], after=False) == 1  # "a" the word; a^2
+
+
+def test_a_formula_in_a_word_processors_truetype_italic_is_maths(tmp_path):
+    """Not made by pdfTeX: a word processor's PDF (reportlab here) with embedded TrueType fonts, prose
+    in DejaVu Serif and the display E = mc² in DejaVu Serif Italic with a raised smaller 2. The
+    italic is renamed "BodyTwo" (as producers' subset names often say nothing): only its font
+    descriptor (italic angle, flags) tells that it is italic."""
+    from pathlib import Path
+
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    from ocr_ray.layout.pdftext import page_layout
+
+    fonts = Path("/usr/share/fonts/truetype/dejavu")
+    if not (fonts / "DejaVuSerif-Italic.ttf").exists():
+        pytest.skip("fonts-dejavu not installed")
+    pdfmetrics.registerFont(TTFont("WordSerif", str(fonts / "DejaVuSerif.ttf")))
+    ttlib = pytest.importorskip("fontTools.ttLib")
+    italic = ttlib.TTFont(str(fonts / "DejaVuSerif-Italic.ttf"))
+    for record in italic["name"].names:
+        if record.nameID in (1, 3, 4, 6, 16):  # family, unique, full and PostScript names
+            record.string = "BodyTwo"
+    italic.save(str(tmp_path / "BodyTwo.ttf"))
+    pdfmetrics.registerFont(TTFont("WordSerifItalic", str(tmp_path / "BodyTwo.ttf")))
+    pdf = canvas.Canvas(str(tmp_path / "word.pdf"), pagesize=(612, 792))
+    prose = ["A paper written in a word processor sets its prose in a serif font and its formulas",
+             "in the italic of the same family, as the next display shows for the relation we use.", "",
+             "", "The text then goes on below the display in the serif font of the body, as before,",
+             "and ends the page with a sentence of its own that says nothing more about it."]
+    for k, line in enumerate(prose):
+        pdf.setFont("WordSerif", 10)
+        pdf.drawString(72, 700 - 13 * k, line)
+    x = 260.0
+    for text, font, size, rise in (("E", "WordSerifItalic", 10, 0), (" = ", "WordSerif", 10, 0),
+                                   ("mc", "WordSerifItalic", 10, 0), ("2", "WordSerif", 7, 4)):
+        pdf.setFont(font, size)
+        pdf.drawString(x, 668 + rise, text)
+        x += pdfmetrics.stringWidth(text, font, size)
+    pdf.showPage()
+    pdf.save()
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(tmp_path / "word.pdf")
+    layout = page_layout(doc[0])
+    assert "BODYTWO,ITALIC" in {f.font for f in layout.fragments}  # italic by its descriptor alone
+    [markdown] = compose_pages([layout.to_json()])
+    assert "$$\nE=mc^{2}\n$$" in markdown, markdown
+    assert "The text then goes on below the display" in markdown
