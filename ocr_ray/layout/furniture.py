@@ -13,7 +13,8 @@ furniture when
   that alternate by parity (LNCS and ``fancyhdr`` twoside: authors on even pages, title on odd)
   are each on fewer than half of all pages; or
 * it is a bare page number (digits or roman numerals only) in an edge zone, in body size or
-  smaller and not bold (a section's number at the top of a page is larger or bold), or a fragment
+  smaller and not bold (a section's number at the top of a page is larger or bold), counting with
+  the pages when two pages at least show how the paper numbers them, or a fragment
   on the same line as such a number, a wide space away (``\\hspace``/``\\qquad``/``\\hfil`` of a
   running head, where a section number is followed by 1 em): a head is known by its number on a
   page of its own (a three-page paper, a one-page input); or
@@ -198,13 +199,34 @@ def _repeated(zones: list[set[int]], pages: list[PageLayout]) -> set[int]:
     return found
 
 
-def _page_numbers_and_heads(zone: list[list[Fragment]], body: float) -> set[int]:
-    """``id()`` of the zone's bare page numbers (body size or smaller, not bold) and of the text on
-    their line a wide space away from them (a running head beside its number)."""
+def _number_like(f: Fragment, body: float) -> bool:
+    """A bare page number's look: its pattern, not bold, body size or smaller."""
+    return bool(_PAGE_NUMBER.match(f.text.strip())) and not f.bold and f.size <= BODY_SIZE_SLACK * body
+
+
+def _page_offset(zones: list[list[list[list[Fragment]]]], bodies: list[float]) -> int | None:
+    """Printed page number minus page index, when the edge zones of two pages at least agree on it:
+    page numbers count with the pages, so a number that does not (a table's first row at the top
+    of a page: "# Layers  12") is no page number."""
+    offsets: Counter = Counter()
+    for i, page_zones in enumerate(zones):
+        seen = {int(f.text) - i for zone in page_zones for row in zone for f in row
+                if f.text.strip().isdigit() and _number_like(f, bodies[i])}
+        offsets.update(seen)
+    if not offsets:
+        return None
+    offset, pages = offsets.most_common(1)[0]
+    return offset if pages >= 2 else None
+
+
+def _page_numbers_and_heads(zone: list[list[Fragment]], body: float, expected: int | None) -> set[int]:
+    """``id()`` of the zone's bare page numbers (body size or smaller, not bold, ``expected`` when
+    the paper's numbering is known) and of the text on their line a wide space away from them (a
+    running head beside its number)."""
     found: set[int] = set()
     for row in zone:
-        numbers = [f for f in row if _PAGE_NUMBER.match(f.text.strip()) and not f.bold
-                   and f.size <= BODY_SIZE_SLACK * body]
+        numbers = [f for f in row if _number_like(f, body)
+                   and (expected is None or not f.text.strip().isdigit() or int(f.text) == expected)]
         found.update(id(f) for f in numbers)
         # a plain number only: "(3)" beside a display at the top of a page is an equation's number
         numbers = [f for f in numbers if _PLAIN_NUMBER.match(f.text.strip())]
@@ -229,11 +251,12 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     zones = [edge_zones(page) for page in pages]
     in_zone = [{id(f) for zone in page_zones for row in zone for f in row} for page_zones in zones]
     furniture = _repeated(in_zone, pages) if len(pages) >= 2 else set()
+    # OCR'd sizes are box heights, estimated per page (``ocr_lines``): such a page is its own measure
+    bodies = [paper_body if page.source == "text-layer" else body_size([page]) for page in pages]
+    offset = _page_offset(zones, bodies)
     for i, page in enumerate(pages):
-        # OCR'd sizes are box heights, estimated per page (``ocr_lines``): such a page is its own measure
-        body = paper_body if page.source == "text-layer" else body_size([page])
         for zone in zones[i]:
-            furniture |= _page_numbers_and_heads(zone, body)
+            furniture |= _page_numbers_and_heads(zone, bodies[i], None if offset is None else i + offset)
         furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i] and _reads_as_furniture(f.text)}
         furniture |= {id(f) for f in page.fragments if _ARXIV_STAMP.match(" ".join(f.text.split()))}
     extent = body_extent(pages)

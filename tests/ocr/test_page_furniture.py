@@ -114,3 +114,19 @@ def test_one_page_furniture_is_found_by_position_and_pattern(tmp_path, start):
     assert not [t for t in kept if any(m in t for m in FURNITURE)], kept
     assert kept[:2] == (["1", "Method"] if start.startswith("\\section") else ["A short line.", "1"])
     assert " ".join(kept).count("Sentence") == 27
+
+
+def test_a_tables_first_row_at_the_top_of_a_page_is_no_page_number(tmp_path):
+    """A table floated to the top of page 2 ("# Layers  12", a rule's space below it) stands apart
+    like a head beside its number; the paper's page numbers count with its pages, 12 does not."""
+    def text(a: int, b: int) -> str:
+        return "\n\n".join(" ".join(_sentence(9 * p + i) for i in range(9)) for p in range(a, b))
+
+    table = ("\\begin{table}[t]\\centering\\begin{tabular}{lr}\\toprule \\# Layers & 12\\\\ \\midrule "
+             "Emb. Dim. & 768\\\\ Batch size & 64\\\\ \\bottomrule\\end{tabular}\\caption{Training configuration.}"
+             "\\end{table}")
+    pages = typeset_layouts(tmp_path, "booktabs", text(0, 5) + "\n\n" + table + "\n\n" + text(5, 12))
+    top = sorted(pages[1].fragments, key=lambda f: (f.y0, f.x0))[:2]
+    assert [f.text for f in top] == ["# Layers", "12"]  # the premise: the table opens page 2
+    removed = remove_furniture(pages)
+    assert [[f.text for f in gone] for gone in removed] == [[str(n)] for n in range(1, len(pages) + 1)]
