@@ -14,7 +14,7 @@ furniture when
   are each on fewer than half of all pages; or
 * it is a bare page number (digits or roman numerals only) in an edge zone, in body size or
   smaller and not bold (a section's number at the top of a page is larger or bold), counting with
-  the pages when two pages at least show how the paper numbers them, or a fragment
+  the pages next to it where they are numbered, or a fragment
   on the same line as such a number, a wide space away (``\\hspace``/``\\qquad``/``\\hfil`` of a
   running head, where a section number is followed by 1 em): a head is known by its number on a
   page of its own (a three-page paper, a one-page input); or
@@ -204,29 +204,29 @@ def _number_like(f: Fragment, body: float) -> bool:
     return bool(_PAGE_NUMBER.match(f.text.strip())) and not f.bold and f.size <= BODY_SIZE_SLACK * body
 
 
-def _page_offset(zones: list[list[list[list[Fragment]]]], bodies: list[float]) -> int | None:
-    """Printed page number minus page index, when the edge zones of two pages at least agree on it:
-    page numbers count with the pages, so a number that does not (a table's first row at the top
-    of a page: "# Layers  12") is no page number."""
-    offsets: Counter = Counter()
-    for i, page_zones in enumerate(zones):
-        seen = {int(f.text) - i for zone in page_zones for row in zone for f in row
-                if f.text.strip().isdigit() and _number_like(f, bodies[i])}
-        offsets.update(seen)
-    if not offsets:
-        return None
-    offset, pages = offsets.most_common(1)[0]
-    return offset if pages >= 2 else None
+def _page_offsets(zones: list[list[list[list[Fragment]]]], bodies: list[float]) -> list[set[int]]:
+    """Per page: printed number minus page index of each bare number in its edge zones."""
+    return [{int(f.text) - i for zone in page_zones for row in zone for f in row
+             if f.text.strip().isdigit() and _number_like(f, bodies[i])} for i, page_zones in enumerate(zones)]
 
 
-def _page_numbers_and_heads(zone: list[list[Fragment]], body: float, expected: int | None) -> set[int]:
-    """``id()`` of the zone's bare page numbers (body size or smaller, not bold, ``expected`` when
-    the paper's numbering is known) and of the text on their line a wide space away from them (a
-    running head beside its number)."""
+def _counts_with_pages(i: int, number: int, offsets: list[set[int]]) -> bool:
+    """Page numbers count with the pages: a number in a page's edge zone is one unless the pages
+    next to it are numbered and neither agrees with it (a table's first row at the top of a page,
+    "# Layers  12", on page 18). Neighbours, not the whole paper: an appendix or supplement may
+    start again at 1."""
+    around = [offsets[j] for j in (i - 1, i + 1) if 0 <= j < len(offsets) and offsets[j]]
+    return not around or any(number - i in near for near in around)
+
+
+def _page_numbers_and_heads(i: int, zone: list[list[Fragment]], body: float, offsets: list[set[int]]) -> set[int]:
+    """``id()`` of the zone's bare page numbers on page ``i`` (body size or smaller, not bold,
+    counting with the pages) and of the text on their line a wide space away from them (a running
+    head beside its number)."""
     found: set[int] = set()
     for row in zone:
         numbers = [f for f in row if _number_like(f, body)
-                   and (expected is None or not f.text.strip().isdigit() or int(f.text) == expected)]
+                   and (not f.text.strip().isdigit() or _counts_with_pages(i, int(f.text), offsets))]
         found.update(id(f) for f in numbers)
         # a plain number only: "(3)" beside a display at the top of a page is an equation's number
         numbers = [f for f in numbers if _PLAIN_NUMBER.match(f.text.strip())]
@@ -253,10 +253,10 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     furniture = _repeated(in_zone, pages) if len(pages) >= 2 else set()
     # OCR'd sizes are box heights, estimated per page (``ocr_lines``): such a page is its own measure
     bodies = [paper_body if page.source == "text-layer" else body_size([page]) for page in pages]
-    offset = _page_offset(zones, bodies)
+    offsets = _page_offsets(zones, bodies)
     for i, page in enumerate(pages):
         for zone in zones[i]:
-            furniture |= _page_numbers_and_heads(zone, bodies[i], None if offset is None else i + offset)
+            furniture |= _page_numbers_and_heads(i, zone, bodies[i], offsets)
         furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i] and _reads_as_furniture(f.text)}
         furniture |= {id(f) for f in page.fragments if _ARXIV_STAMP.match(" ".join(f.text.split()))}
     extent = body_extent(pages)

@@ -130,3 +130,17 @@ def test_a_tables_first_row_at_the_top_of_a_page_is_no_page_number(tmp_path):
     assert [f.text for f in top] == ["# Layers", "12"]  # the premise: the table opens page 2
     removed = remove_furniture(pages)
     assert [[f.text for f in gone] for gone in removed] == [[str(n)] for n in range(1, len(pages) + 1)]
+
+
+def test_heads_and_numbers_of_a_supplement_numbered_from_one_again_are_removed(tmp_path):
+    """An appendix or supplement that starts again at page 1 (distildoc in the development set):
+    its heads alternate with the printed numbers, no longer with the page's place in the file."""
+    supplement = "\n\n".join(" ".join(_sentence(200 + 9 * p + i) for i in range(9)) for p in range(7))
+    body = _paper("lncs", 8) + "\n\\clearpage\\setcounter{page}{1}\n" + supplement  # 3 + 3 pages
+    pages = typeset_layouts(tmp_path, "fancyhdr", body, options="twoside")
+    printed = [min((f for f in page.fragments if f.text.isdigit()), key=lambda f: f.y0).text for page in pages[1:]]
+    assert "1" in printed[1:]  # the premise: the numbering starts again
+    removed = remove_furniture(pages)
+    for page_number, gone in zip(printed, removed[1:], strict=True):
+        head = AUTHORS if int(page_number) % 2 == 0 else TITLE
+        assert sorted(f.text for f in gone) == sorted([page_number, head]), page_number
