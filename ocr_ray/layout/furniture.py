@@ -126,13 +126,17 @@ _VENUE_NOTICE = re.compile(
     r"(do not distribute|under review|^preprint\b|^(submitted to|published as|accepted (at|to)|postprint of|to appear in)\b"
     r"|^(\d+(st|nd|rd|th)\s+)?(annual\s+)?conference on\b|^proceedings of\b"
     r"|^downloaded from\b"
-    # copyright and licence lines ("(c) 2021 Elsevier", "Published under a CC BY 4.0 licence")
-    r"|^copyright\b|^©|^\(c\)\s*\d{4}|\ball rights reserved\b|\bcreative commons\b|\bCC[ -]BY\b)", re.I)
+    # copyright and licence lines ("(c) 2021 Elsevier", "Published under a CC BY 4.0 licence", IEEE's
+    # "978-1-6654-XXXX-X/23/$31.00 ©2023 IEEE", its template's "©20XX")
+    r"|^copyright\b|^©|©\s*[12][\dX]{3}\b|^\(c\)\s*\d{4}|\ball rights reserved\b|\bcreative commons\b|\bCC[ -]BY\b)",
+    re.I)
 # what a journal's header or footer line cites of the article: two of them on one line (or one in a
 # line cut by "|") make a journal line; one alone may be a footnote's DOI
 _JOURNAL_PARTS = re.compile(
-    r"\bdoi(\.org/|:\s*)10\.\d{4,}|\bvol(\.|ume)\s*\d+|\bissue\s*\d+|\bno\.\s*\d+|\bpp?\.\s*\d+\s*[-–]\s*\d+"
+    r"\bdoi(\.org/|:\s*)10\.\d{4,}|\bvol(\.|ume)?\s*\d+|\bissue\s*\d+|\bno\.\s*\d+|\bpp?\.\s*\d+\s*[-–]\s*\d+"
     r"|\be\d{5,}\b|\bissn\b|\(\d{4}\)\s*\d+(:\d+)?", re.I)
+# a journal's "<volume> (<year>) <first>-<last>" ("Journal of Machine Learning Research 21 (2020) 1-45")
+_VOLUME_YEAR_PAGES = re.compile(r"\b\d{1,4}\s*\((19|20)\d\d\)\s*\d+\s*[-–]\s*\d+\b")
 # arXiv's side stamp, whole: "arXiv:2401.01234v2 [cs.LG] 3 Jan 2024"
 _ARXIV_STAMP = re.compile(r"^arxiv:\s*\d{4}\.\d{4,5}(v\d+)?\s*\[[\w.-]+\]\s*\d{1,2}\s*[a-z]{3}\w*\s*\d{4}$", re.I)
 
@@ -140,6 +144,8 @@ _ARXIV_STAMP = re.compile(r"^arxiv:\s*\d{4}\.\d{4,5}(v\d+)?\s*\[[\w.-]+\]\s*\d{1
 def _reads_as_furniture(text: str) -> bool:
     text = " ".join(text.split())
     if _VENUE_NOTICE.search(text):
+        return True
+    if _VOLUME_YEAR_PAGES.search(text):
         return True
     parts = {m.group(0).split()[0].lower()[:3] for m in _JOURNAL_PARTS.finditer(text)}
     return len(parts) >= 2 or (len(parts) == 1 and text.count("|") >= 1)

@@ -82,11 +82,12 @@ TOP_MARGIN = "\\newgeometry{top=0.75in,bottom=1.2in,left=1.2in,right=1.2in,heads
 
 
 def _one_page(tmp_path, body: str):
-    """Furniture of a journal or preprint page: page number alone in the head, a journal line,
-    "Downloaded from", a venue notice and a copyright line in the foot, a rotated arXiv stamp."""
+    """Furniture of a journal or preprint page: page number alone in the head, journal lines,
+    "Downloaded from", a venue notice and IEEE's copyright line in the foot, a rotated arXiv stamp."""
     foot = ("\\fancyfoot[C]{\\footnotesize PLOS ONE $|$ https://doi.org/10.1371/journal.pone.0123456 May 2021"
             " $|$ Volume 16 $|$ Issue 5 $|$ e0123456\\\\ Downloaded from https://example.org/article/42 by guest"
-            " on 3 May 2024\\\\ Preprint. Under review.\\\\ \\copyright\\ 2021 The Authors. All rights reserved.}")
+            " on 3 May 2024\\\\ Preprint. Under review.\\\\ 978-1-6654-0000-0/21/\\$31.00 \\copyright 2021 IEEE\\\\"
+            " Journal of Machine Learning Research 21 (2020) 1-45}")
     stamp = ("\\AddToShipoutPictureBG*{\\AtPageLowerLeft{\\put(30,250){\\rotatebox{90}{\\Large "
              "arXiv:2401.01234v2 [cs.LG] 3 Jan 2024}}}}")
     tex = (TOP_MARGIN + "\\pagestyle{fancy}\\fancyhf{}\\renewcommand{\\headrulewidth}{0pt}\\setcounter{page}{62}"
@@ -96,7 +97,7 @@ def _one_page(tmp_path, body: str):
     return pages
 
 
-FURNITURE = ("62", "PLOS ONE", "Downloaded from", "Preprint", "All rights reserved", "arXiv:2401")
+FURNITURE = ("62", "PLOS ONE", "Downloaded from", "Preprint", "IEEE", "Journal of Machine", "arXiv:2401")
 
 
 @pytest.mark.parametrize("start", ["\\section{Method}", "A short line.\n\n\\section{Method}"])
