@@ -5,6 +5,14 @@
       -> tables from rules and gaps (``tables``)
       -> reading order, headings, paragraphs, equations, footnotes (``order``, ``blocks``)
 
+Every line stays on the page it is printed on, a paragraph or a word that runs over a page break
+included (a hyphen at a page's end is kept as printed): the corpus marks page boundaries and
+olmOCR-Bench scores each page's markdown alone (its "present" and "order" tests search that page's
+text), so text moved to the previous page, even the tail of a hyphenated word, fails the next
+page's tests and gains nothing on its own page (a test written from the printed "opti-" matches a
+page ending "opti-", not one ending "optimization"). A reader who wants the sentence whole joins
+the two pages.
+
 Engines hand each page over as ``PageLayout.to_json()``; pages that arrive as text (the ``vllm``
 engine writes markdown itself) get the text-only part: Unicode cleaning and removal of lines that
 repeat at the top or bottom of most pages.
@@ -17,21 +25,12 @@ from collections import Counter
 from ocr_ray.layout.blocks import clean_text, compounds, page_blocks
 from ocr_ray.layout.figure_grids import extract_figure_grids
 from ocr_ray.layout.furniture import remove_furniture
-from ocr_ray.layout.model import Fragment, PageLayout, Rule, is_layout_json
-from ocr_ray.layout.pagebreaks import join_across_pages
+from ocr_ray.layout.model import Fragment, PageLayout, Rule, body_size, is_layout_json
 from ocr_ray.layout.tables import extract_tables
 
 __all__ = ["Fragment", "PageLayout", "Rule", "body_size", "compose_pages", "is_layout_json"]
 
 _DIGITS = re.compile(r"\d+")
-
-
-def body_size(pages: list[PageLayout]) -> float:
-    sizes: Counter = Counter()
-    for page in pages:
-        for f in page.fragments:
-            sizes[round(f.size * 2) / 2] += len(f.text)
-    return sizes.most_common(1)[0][0] if sizes else 10.0
 
 
 def _text_pages(texts: list[str]) -> list[str]:
@@ -68,7 +67,6 @@ def compose_pages(pages: list[str]) -> list[str]:
         remove_furniture(ordered)
         body = body_size(ordered)
         known = compounds([f.text for page in ordered for f in page.fragments])
-        blocks: dict[int, list[str]] = {}
         for i in sorted(layouts):
             page = layouts[i]
             extract_tables(page)
@@ -77,13 +75,5 @@ def compose_pages(pages: list[str]) -> list[str]:
             # OCR'd sizes are box heights, estimated per page (``ocr_lines.ocr_layout``): such a
             # page is compared with its own body size, not with the paper's font sizes
             page_body = body if page.source == "text-layer" else body_size([page])
-            blocks[i] = page_blocks(page, page_body, first_page=i == 0, known=known)
-        run: list[int] = []
-        for i in sorted(blocks) + [-1]:  # runs of consecutive pages: a text page between two breaks one
-            if run and i != run[-1] + 1:
-                join_across_pages([blocks[k] for k in run], known)
-                run = []
-            run.append(i)
-        for i, page_md in blocks.items():
-            out[i] = "\n\n".join(page_md)
+            out[i] = "\n\n".join(page_blocks(page, page_body, first_page=i == 0, known=known))
     return out

@@ -1,18 +1,31 @@
 """Page furniture: running headers, footers, page numbers and margin stamps, found by geometry.
 
-Nothing here knows any header's wording. A fragment is furniture when
+Furniture sits at the page's edge, apart from the body: the *edge zones* of a page are the rows of
+text at its top (bottom) edge, walked inwards while the next row follows at less than
+``ISOLATION`` of a row's height, when the gap after them is wider and they lie within the top
+(bottom) ``BAND`` of the page. A section heading or a paragraph's short line at the top of a page
+can form such a zone too; only the rules below make anything in a zone furniture. A fragment is
+furniture when
 
-* it sits in the top or bottom band of its page, apart from the body text, and a fragment with the same text (digits
-  replaced by ``#``, so ``3`` matches ``4`` and ``Page 3`` matches ``Page 4``) sits at about the
-  same height on at least half of the pages (and on two pages at least); or
-* it is a bare page number (digits or roman numerals only) in the top or bottom band, apart from
-  the body text; or
+* it is in an edge zone and a fragment with the same text (digits replaced by ``#``, so ``3``
+  matches ``4`` and ``Page 3`` matches ``Page 4``) sits at about the same height on at least half
+  of the pages (two at least) of the paper, of its even pages or of its odd pages: running heads
+  that alternate by parity (LNCS and ``fancyhdr`` twoside: authors on even pages, title on odd)
+  are each on fewer than half of all pages; or
+* it is a bare page number (digits or roman numerals only) in an edge zone, in body size or
+  smaller and not bold (a section's number at the top of a page is larger or bold), counting with
+  the pages next to it where they are numbered, or a fragment
+  on the same line as such a number, a wide space away (``\\hspace``/``\\qquad``/``\\hfil`` of a
+  running head, where a section number is followed by 1 em): a head is known by its number on a
+  page of its own (a three-page paper, a one-page input); or
 * it lies wholly outside the horizontal extent of the paper's text body (margin stamps,
-  arXiv-style side stamps when not rotated); or
-* it is a venue notice in the bottom band of a page, apart from the body text (NeurIPS, CoRL and
-  ICLR styles print "Submitted to ... Do not distribute.", "Preprint. Under review." or the
-  conference's name on the first page only, so no repetition can show it): the one rule here that
-  reads wording, a short pattern of how such notices are phrased; or
+  arXiv-style side stamps when not rotated; the text layer drops rotated text); or
+* it is in an edge zone and reads as furniture: the one rule here that reads wording, short
+  patterns of how such lines are phrased, for pages that no repetition can show (page one of a
+  review copy, a one-page input): venue notices (NeurIPS, CoRL and ICLR styles print "Submitted to
+  ... Do not distribute.", "Preprint. Under review." or the conference's name on the first page
+  only), "Downloaded from ...", journal lines ("<journal> | doi | Volume 8 | Issue 3 | e57410"),
+  copyright and licence lines; an arXiv stamp anywhere; or
 * it is one of the line numbers of a review copy: a column of bare integers, consecutive (mostly)
   from top to bottom, that no other text on the page crosses. Initial submissions are review copies:
   NeurIPS, ICML, CoRL and ACL styles number every line (the ``lineno`` package), and a body extent
@@ -23,12 +36,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ocr_ray.layout.model import Fragment, PageLayout
+from ocr_ray.layout.model import Fragment, PageLayout, body_size
 
-BAND = 0.11  # share of the page height that counts as top or bottom band
+# share of the page height that counts as top or bottom band: the article class (and llncs, built
+# on it) sets the running head's baseline at ~11.5 % of an A4 page from the top and the footer's
+# page number at ~17 % from the bottom. A body's edge rows fall in it too (NeurIPS' text starts 9 %
+# from the top); the edge zone's isolation and the rules below keep them.
+BAND = 0.18
 SAME_Y = 6.0  # points: "the same height" on two pages
 ISOLATION = 0.8  # gap to the nearest text towards the page's middle, in the fragment's heights
+HEAD_GAP = 1.5  # a running head's text and its page number: at least this many font sizes apart
+BODY_SIZE_SLACK = 1.15  # a page number or running head is set in body size or smaller
 _DIGITS = re.compile(r"\d+")
+_PLAIN_NUMBER = re.compile(r"^(\d{1,4}|[ivxlc]{1,6})$", re.I)
 _PAGE_NUMBER = re.compile(r"^(page\s*)?[-–—(\[]?\s*(\d{1,4}|[ivxlc]{1,6})\s*[-–—)\]]?(\s*(of|/)\s*\d{1,4})?$", re.I)
 
 
@@ -36,20 +56,45 @@ def _key(text: str) -> str:
     return _DIGITS.sub("#", " ".join(text.lower().split()))
 
 
-def _in_band(fragment: Fragment, page: PageLayout) -> bool:
-    """In the top or bottom band *and* set apart from the text next to it (towards the page's
-    middle) by at least ``ISOLATION`` of its height: running heads and page numbers stand apart
-    from the body; the first line of a column does not."""
-    height = max(fragment.y1 - fragment.y0, 1.0)
-    if fragment.y1 < BAND * page.height:
-        below = [f.y0 - fragment.y1 for f in page.fragments if f.y0 >= fragment.y1 - 0.3 * height and f is not fragment
-                 and not (f.y0 < fragment.y1 and f.y1 > fragment.y0)]
-        return min(below, default=page.height) >= ISOLATION * height
-    if fragment.y0 > (1 - BAND) * page.height:
-        above = [fragment.y0 - f.y1 for f in page.fragments if f.y1 <= fragment.y0 + 0.3 * height and f is not fragment
-                 and not (f.y0 < fragment.y1 and f.y1 > fragment.y0)]
-        return min(above, default=page.height) >= ISOLATION * height
-    return False
+def _rows(fragments: list[Fragment]) -> list[list[Fragment]]:
+    """Fragments grouped into lines (rows that overlap vertically), top to bottom."""
+    rows: list[list[Fragment]] = []
+    bottom = 0.0
+    for f in sorted(fragments, key=lambda f: f.y0):
+        if rows and f.cy < bottom:
+            rows[-1].append(f)
+            bottom = max(bottom, f.y1)
+        else:
+            rows.append([f])
+            bottom = f.y1
+    return rows
+
+
+def edge_zones(page: PageLayout) -> list[list[list[Fragment]]]:
+    """The rows of the page's top and of its bottom edge zone (see the module's docstring), each
+    listed from the page's edge inwards; a zone is empty where the edge's rows run on into the
+    body or past the band."""
+    rows = _rows(page.fragments)
+    zones = []
+    for ordered, outside in ((rows, lambda r: max(f.y1 for f in r) > BAND * page.height),
+                             (rows[::-1], lambda r: min(f.y0 for f in r) < (1 - BAND) * page.height)):
+        zone: list[list[Fragment]] = []
+        for row in ordered:
+            if zone:
+                last = zone[-1]
+                height = max(max(f.y1 - f.y0 for f in last), 1.0)
+                gap = (min(f.y0 for f in row) - max(f.y1 for f in last) if ordered is rows
+                       else min(f.y0 for f in last) - max(f.y1 for f in row))
+                if gap >= ISOLATION * height:
+                    break
+            if outside(row):
+                zone = []
+                break
+            zone.append(row)
+        else:  # every row of the page: nothing to stand apart from
+            zone = []
+        zones.append(zone)
+    return zones
 
 
 def body_extent(pages: list[PageLayout]) -> tuple[float, float] | None:
@@ -79,7 +124,33 @@ def body_extent(pages: list[PageLayout]) -> tuple[float, float] | None:
 
 _VENUE_NOTICE = re.compile(
     r"(do not distribute|under review|^preprint\b|^(submitted to|published as|accepted (at|to)|postprint of|to appear in)\b"
-    r"|^(\d+(st|nd|rd|th)\s+)?(annual\s+)?conference on\b|^proceedings of\b|^copyright\b|^©)", re.I)
+    r"|^(\d+(st|nd|rd|th)\s+)?(annual\s+)?conference on\b|^proceedings of\b"
+    r"|^downloaded from\b"
+    # copyright and licence lines ("(c) 2021 Elsevier", "Published under a CC BY 4.0 licence", IEEE's
+    # "978-1-6654-XXXX-X/23/$31.00 ©2023 IEEE", its template's "©20XX")
+    r"|^copyright\b|^©|©\s*[12][\dX]{3}\b|^\(c\)\s*\d{4}|\ball rights reserved\b|\bcreative commons\b|\bCC[ -]BY\b)",
+    re.I)
+# what a journal's header or footer line cites of the article: two of them on one line (or one in a
+# line cut by "|") make a journal line; one alone may be a footnote's DOI
+_JOURNAL_PARTS = re.compile(
+    r"\bdoi(\.org/|:\s*)10\.\d{4,}|\bvol(\.|ume)?\s*\d+|\bissue\s*\d+|\bno\.\s*\d+|\bpp?\.\s*\d+\s*[-–]\s*\d+"
+    r"|\be\d{5,}\b|\bissn\b|\(\d{4}\)\s*\d+(:\d+)?", re.I)
+# a journal's "<volume> (<year>) <first>-<last>" ("Journal of Machine Learning Research 21 (2020) 1-45")
+_VOLUME_YEAR_PAGES = re.compile(r"\b\d{1,4}\s*\((19|20)\d\d\)\s*\d+\s*[-–]\s*\d+\b")
+# arXiv's side stamp, whole: "arXiv:2401.01234v2 [cs.LG] 3 Jan 2024"
+_ARXIV_STAMP = re.compile(r"^arxiv:\s*\d{4}\.\d{4,5}(v\d+)?\s*\[[\w.-]+\]\s*\d{1,2}\s*[a-z]{3}\w*\s*\d{4}$", re.I)
+
+
+def _reads_as_furniture(text: str) -> bool:
+    text = " ".join(text.split())
+    if _VENUE_NOTICE.search(text):
+        return True
+    if _VOLUME_YEAR_PAGES.search(text):
+        return True
+    parts = {m.group(0).split()[0].lower()[:3] for m in _JOURNAL_PARTS.finditer(text)}
+    return len(parts) >= 2 or (len(parts) == 1 and text.count("|") >= 1)
+
+
 _LINE_NUMBER = re.compile(r"^\d{1,4}$")
 LINE_NUMBERS_MIN = 5  # numbers in one column of a page
 LINE_NUMBER_X = 3.0  # points: numbers of one column end (right-aligned) or start at about the same x
@@ -125,38 +196,94 @@ def _ruled_over(page: PageLayout, x0: float, x1: float, y0: float, y1: float, re
     return any(y0 - reach <= r.y1 <= y0 + 1 for r in across) and any(y1 - 1 <= r.y0 <= y1 + reach for r in across)
 
 
+def _repeated(zones: list[set[int]], pages: list[PageLayout]) -> set[int]:
+    """``id()`` of the edge-zone fragments repeated on at least half of the paper's pages, of its
+    even pages or of its odd pages (two pages at least)."""
+    found: set[int] = set()
+    n = len(pages)
+    groups = [range(n), range(0, n, 2), range(1, n, 2)]
+    entries = [[(_key(f.text), f.cy) for f in page.fragments if id(f) in zones[i]] for i, page in enumerate(pages)]
+    for i, page in enumerate(pages):
+        for f in page.fragments:
+            if id(f) not in zones[i]:
+                continue
+            key = _key(f.text)
+            hits = {j for j in range(n) if j == i or any(k == key and abs(y - f.cy) <= SAME_Y for k, y in entries[j])}
+            if any(i in group and len(hits & set(group)) >= max(2, (len(group) + 1) // 2) for group in groups):
+                found.add(id(f))
+    return found
+
+
+def _number_like(f: Fragment, body: float) -> bool:
+    """A bare page number's look: its pattern, not bold, body size or smaller."""
+    return bool(_PAGE_NUMBER.match(f.text.strip())) and not f.bold and f.size <= BODY_SIZE_SLACK * body
+
+
+def _page_offsets(zones: list[list[list[list[Fragment]]]], bodies: list[float]) -> list[set[int]]:
+    """Per page: printed number minus page index of each bare number in its edge zones."""
+    return [{int(f.text) - i for zone in page_zones for row in zone for f in row
+             if f.text.strip().isdigit() and _number_like(f, bodies[i])} for i, page_zones in enumerate(zones)]
+
+
+def _counts_with_pages(i: int, number: int, offsets: list[set[int]]) -> bool:
+    """Page numbers count with the pages: a number in a page's edge zone is one unless the pages
+    next to it are numbered and neither agrees with it (a table's first row at the top of a page,
+    "# Layers  12", on page 18). Neighbours, not the whole paper: an appendix or supplement may
+    start again at 1."""
+    around = [offsets[j] for j in (i - 1, i + 1) if 0 <= j < len(offsets) and offsets[j]]
+    return not around or any(number - i in near for near in around)
+
+
+def _page_numbers_and_heads(i: int, zone: list[list[Fragment]], body: float, offsets: list[set[int]]) -> set[int]:
+    """``id()`` of the zone's bare page numbers on page ``i`` (body size or smaller, not bold,
+    counting with the pages) and of the text on their line a wide space away from them (a running
+    head beside its number)."""
+    found: set[int] = set()
+    for row in zone:
+        numbers = [f for f in row if _number_like(f, body)
+                   and (not f.text.strip().isdigit() or _counts_with_pages(i, int(f.text), offsets))]
+        found.update(id(f) for f in numbers)
+        # a plain number only: "(3)" beside a display at the top of a page is an equation's number
+        numbers = [f for f in numbers if _PLAIN_NUMBER.match(f.text.strip())]
+        if not numbers:
+            continue
+        for f in row:
+            if f.size <= BODY_SIZE_SLACK * body and f.math < 0.3 and all(
+                    max(n.x0 - f.x1, f.x0 - n.x1) >= HEAD_GAP * n.size for n in numbers):
+                found.add(id(f))
+    return found
+
+
 def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     """The removed fragments per page (``pages`` are changed in place)."""
-    candidates = [[f for f in page.fragments if _in_band(f, page)] for page in pages]
-    n = len(pages)
-    need = max(2, (n + 1) // 2)
-    repeated: list[set[int]] = [set() for _ in pages]
-    if n >= 2:
-        for i, cands in enumerate(candidates):
-            for f in cands:
-                key, hits = _key(f.text), {i}
-                for j, others in enumerate(candidates):
-                    if j != i and any(_key(o.text) == key and abs(o.cy - f.cy) <= SAME_Y for o in others):
-                        hits.add(j)
-                if len(hits) >= need:
-                    repeated[i].add(id(f))
     numbered: list[list[Fragment]] = []
-    for page in pages:  # before the body extent: they would widen it
+    for page in pages:  # first: they would widen the body extent and sit in the edge zones' rows
         ids = line_numbers(page)
         numbered.append([f for f in page.fragments if id(f) in ids])
         if ids:
             page.fragments = [f for f in page.fragments if id(f) not in ids]
+    paper_body = body_size(pages)
+    zones = [edge_zones(page) for page in pages]
+    in_zone = [{id(f) for zone in page_zones for row in zone for f in row} for page_zones in zones]
+    furniture = _repeated(in_zone, pages) if len(pages) >= 2 else set()
+    # OCR'd sizes are box heights, estimated per page (``ocr_lines``): such a page is its own measure
+    bodies = [paper_body if page.source == "text-layer" else body_size([page]) for page in pages]
+    offsets = _page_offsets(zones, bodies)
+    for i, page in enumerate(pages):
+        for zone in zones[i]:
+            furniture |= _page_numbers_and_heads(i, zone, bodies[i], offsets)
+        furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i] and _reads_as_furniture(f.text)}
+        furniture |= {id(f) for f in page.fragments if _ARXIV_STAMP.match(" ".join(f.text.split()))}
     extent = body_extent(pages)
     removed: list[list[Fragment]] = []
     for i, page in enumerate(pages):
         keep, gone = [], []
         for f in page.fragments:
-            furniture = id(f) in repeated[i] or (_in_band(f, page) and (
-                _PAGE_NUMBER.match(f.text.strip()) or (f.y0 > page.height / 2 and _VENUE_NOTICE.search(f.text.strip()))))
-            if not furniture and extent is not None:
+            out = id(f) in furniture
+            if not out and extent is not None:
                 left, right = extent
-                furniture = f.x1 < left - 4 or f.x0 > right + 4
-            (gone if furniture else keep).append(f)
+                out = f.x1 < left - 4 or f.x0 > right + 4
+            (gone if out else keep).append(f)
         if not keep:  # a page of nothing but "furniture" (one line per page, say) is content
             keep, gone = list(page.fragments), []
         page.fragments = keep

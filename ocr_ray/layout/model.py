@@ -9,6 +9,7 @@ top left, y growing downwards.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 
 
@@ -107,3 +108,12 @@ class PageLayout:
 
 def is_layout_json(text: str) -> bool:
     return text.startswith('{"layout": 1')
+
+
+def body_size(pages: list[PageLayout]) -> float:
+    """The body text's font size: the size most characters are set in (halves of a point)."""
+    sizes: Counter = Counter()
+    for page in pages:
+        for f in page.fragments:
+            sizes[round(f.size * 2) / 2] += len(f.text)
+    return sizes.most_common(1)[0][0] if sizes else 10.0

@@ -224,23 +224,6 @@ def test_line_numbers_of_a_review_copy_are_removed():
     assert sum(1 for f in pages[0].fragments if f.text.isdigit()) == 6  # the table's column stays
 
 
-def test_a_paragraph_cut_by_a_page_break_is_joined_where_it_starts():
-    from ocr_ray.layout.pagebreaks import join_across_pages
-
-    pages = [["## 1 Intro", "The neurons fired only when the line was", "[^1]: A footnote."],
-             ["Figure 2: A float at the top.", "moving in a particular direction.", "As shown by Wang et al."],
-             ["(2025) showed it.", "More text."]]
-    join_across_pages(pages)
-    assert pages[0] == ["## 1 Intro", "The neurons fired only when the line was moving in a particular direction.",
-                        "[^1]: A footnote."]
-    assert pages[1] == ["Figure 2: A float at the top.", "As shown by Wang et al. (2025) showed it."]
-    assert pages[2] == ["More text."]
-    # a capital after a line without a full stop may be a new paragraph; a page is never emptied
-    pages = [["A line without a stop"], ["Left column of page 2."], ["x ends here,"], ["continues alone."]]
-    join_across_pages(pages)
-    assert pages == [["A line without a stop"], ["Left column of page 2."], ["x ends here,"], ["continues alone."]]
-
-
 def test_a_table_body_below_its_last_rule_is_read():
     """riff (a real ACL-style paper), Table 6: top rule, header, mid rule, and no bottom rule the text
     layer shows; the body rows continue below in the same columns, the prose after it does not."""
