@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from benchmarks.fulltext_real import derive, latex
+from benchmarks.fulltext_real import derive, latex, pages  # noqa: F401 - derive: tests patch it
 
 MANIFEST = Path(__file__).with_name("papers.yaml")
 
@@ -113,7 +113,7 @@ def keep_printed(tests: list[dict], printed: str) -> list[dict]:
 def tests_for(paper: dict, src: Path, pdf: Path) -> list[dict]:
     tex = latex.flatten(src / paper["main"])
     styles = [p.read_text(errors="replace") for p in sorted(src.rglob("*.sty"))]
-    return keep_printed(derive.derive(tex, styles, pdf=pdf.name), pdf_text(pdf))
+    return pages.paper_tests(paper["id"], tex, styles, pdf)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{paper['id']}: FAILED {type(exc).__name__}: {exc}")
             failed += 1
             continue
-        pdf.with_suffix(".tests.json").write_text(json.dumps(tests, indent=1, ensure_ascii=False) + "\n")
+        out = root / "tests" / f"{paper['id']}.jsonl"  # olmOCR-Bench's layout: one test per line
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in tests))
         kinds: dict[str, int] = {}
         for test in tests:
             kinds[test["type"]] = kinds.get(test["type"], 0) + 1
