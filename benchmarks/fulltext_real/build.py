@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from benchmarks.fulltext_real import derive, latex, pages  # noqa: F401 - derive: tests patch it
+from benchmarks.fulltext_real import derive, handmade, latex, pages  # noqa: F401 - derive: tests patch it
 
 MANIFEST = Path(__file__).with_name("papers.yaml")
 
@@ -143,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         for test in tests:
             kinds[test["type"]] = kinds.get(test["type"], 0) + 1
         print(f"{paper['id']}: {len(tests)} tests {kinds}")
+    # the hand-tested PDFs not made by pdfTeX: from <src>/handmade/, sha256-checked (handmade.py)
+    handmade.install(root, root / "src", fetch=args.fetch)
     return 1 if failed else 0
 
 
