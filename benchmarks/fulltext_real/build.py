@@ -60,16 +60,20 @@ def _placeholders(src: Path) -> None:
             Image.new("RGB", (400, 200), (230, 230, 230)).save(path, format=formats[path.suffix.lower()])
 
 
-def typeset(src: Path, main: str, out: Path) -> Path:
+def typeset(src: Path, main: str, out: Path, gentounicode: bool = True) -> Path:
     """pdflatex, bibtex if the source cites from a .bib, pdflatex twice (references settle).
     ``nonstopmode`` without ``halt-on-error``: real sources often carry harmless errors (an
-    undefined macro in an appendix) and TeX still writes the page; the PDF is what a reader gets."""
+    undefined macro in an appendix) and TeX still writes the page; the PDF is what a reader gets.
+    ``gentounicode=False`` (papers.yaml ``gentounicode: false``) sets ``\\pdfgentounicode=0`` first,
+    as PDFs typeset before LaTeX switched it on are (no ToUnicode on the Type 1 fonts; a style
+    that sets it itself still wins, and papers.yaml records what the PDF has)."""
     _placeholders(src)
     tex = src / main
     job = tex.stem
+    first = tex.name if gentounicode else f"\\pdfgentounicode=0\\input{{{tex.name}}}"
 
     def run() -> None:
-        subprocess.run(["pdflatex", "-interaction=nonstopmode", tex.name], cwd=tex.parent, capture_output=True,
+        subprocess.run(["pdflatex", "-interaction=nonstopmode", first], cwd=tex.parent, capture_output=True,
                        timeout=600)
 
     run()
@@ -130,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.fetch:
                 fetch(paper, src)
             if not args.tests_only or not pdf.exists():
-                typeset(src, paper["main"], pdf)
+                typeset(src, paper["main"], pdf, paper.get("gentounicode", True))
             tests = tests_for(paper, src, pdf)
         except Exception as exc:  # noqa: BLE001 - one paper's failure is reported, the rest go on
             print(f"{paper['id']}: FAILED {type(exc).__name__}: {exc}")
