@@ -127,7 +127,9 @@ def plain_sentences(body: str) -> list[str]:
     return [s for p in prose_paragraphs(body) for s in sentences(p) if plain_sentence(s)]
 
 
-_NOT_PLAIN_RUN = re.compile(r"\s*(?:\\MARK|\\DISPLAY|(?<!\\)\$[^$]*\$|\S*[\\{}^_$]\S*)\s*")
+# A run ends at a marker, a formula, a command, and at a symbol inline maths printed (≈ ± × ∼ ≤ ≥ ↑ ↓):
+# TeX's spacing around those depends on what surrounds them, a test should not
+_NOT_PLAIN_RUN = re.compile(r"\s*(?:\\MARK|\\DISPLAY|(?<!\\)\$[^$]*\$|\S*[\\{}^_$±×∼≈≤≥↑↓]\S*)\s*")
 
 
 def plain_fragments(body: str) -> list[str]:
