@@ -148,6 +148,13 @@ def furniture_tests(pages: list[Page], candidates: list[str]) -> list[dict]:
         for where, line in found:
             key = (where, _skeleton(line.text), round(line.bottom / 3))
             seen[key] = seen.get(key, 0) + 1
+    # where page numbers are printed: a number is furniture where the page number of other pages
+    # sits too (a figure's "3" at the top of page 3 is not)
+    numbered: dict[tuple[str, int], int] = {}
+    for number, found in edges.items():
+        for where, line in found:
+            if str(number) in line.text.split():
+                numbered[(where, round(line.bottom / 3))] = numbered.get((where, round(line.bottom / 3)), 0) + 1
     known = [letters(c) for c in candidates if letters(c)]
     tests = []
     for page in pages:
@@ -162,7 +169,7 @@ def furniture_tests(pages: list[Page], candidates: list[str]) -> list[dict]:
             repeated = seen.get((where, _skeleton(text), round(line.bottom / 3)), 0) >= 2 and _skeleton(text) != ""
             is_known = any(k and k in letters(text) for k in known)
             rest = letters("\n".join(l.text for l in page.lines if l is not line))
-            if number in tokens:
+            if number in tokens and numbered.get((where, round(line.bottom / 3)), 0) >= 2:
                 body = [l.text for l in page.lines if l is not line]
                 if number not in rest:
                     tests.append({"type": "absent", "page": page.number, "text": number})
@@ -180,6 +187,14 @@ def furniture_tests(pages: list[Page], candidates: list[str]) -> list[dict]:
             for head in heads:
                 if (repeated or is_known) and len(head.split()) >= 2 and letters(head) not in rest:
                     tests.append({"type": "absent", "page": page.number, "text": head})
+        # a notice the source or its style sets ("Preprint. Under review.") on a line of its own
+        # anywhere on the page (above the page number, it is no edge line)
+        for line in page.lines:
+            if letters(line.text) in known and len(line.text.split()) >= 2 and not any(
+                    t["page"] == page.number and t["text"] == line.text for t in tests):
+                rest = letters("\n".join(other.text for other in page.lines if other is not line))
+                if letters(line.text) not in rest:
+                    tests.append({"type": "absent", "page": page.number, "text": line.text})
     return tests
 
 
