@@ -120,9 +120,12 @@ def _edge_lines(page: Page) -> list[tuple[str, Line]]:
     out = []
     lines = page.lines
     if len(lines) >= 3:
-        if lines[0].bottom - lines[1].top >= FURNITURE_GAP:
+        # a line that is only the page number is a candidate however close (acmart's footer);
+        # furniture_tests keeps it where other pages print theirs in the same place
+        number = str(page.number)
+        if lines[0].bottom - lines[1].top >= FURNITURE_GAP or lines[0].text == number:
             out.append(("head", lines[0]))
-        if lines[-2].bottom - lines[-1].top >= FURNITURE_GAP:
+        if lines[-2].bottom - lines[-1].top >= FURNITURE_GAP or lines[-1].text == number:
             out.append(("foot", lines[-1]))
     return out
 
