@@ -96,7 +96,7 @@ def read_pages(pdf: Path) -> list[Page]:
 
 
 def _parts(textpage, line: Line) -> list[str]:
-    """A line's pieces set apart by more than three times its height: pdfium may keep an acmart
+    """A line's pieces set apart by more than twice its height: pdfium may keep an acmart
     head's left part (venue) and right part (authors) in one rectangle."""
     chars = []
     for i in range(textpage.count_chars()):
@@ -105,7 +105,7 @@ def _parts(textpage, line: Line) -> list[str]:
             chars.append((left, right, textpage.get_text_range(i, 1)))
     spans: list[list[float]] = []
     for left, right, _char in sorted(chars):
-        if spans and left - spans[-1][1] <= 3 * (line.top - line.bottom):
+        if spans and left - spans[-1][1] <= 2 * (line.top - line.bottom):
             spans[-1][1] = max(spans[-1][1], right)
         else:
             spans.append([left, right])
