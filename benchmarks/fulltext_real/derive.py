@@ -86,7 +86,9 @@ def prose_paragraphs(body: str) -> list[str]:
         text = _mark(text, name, "\n\n")
     text = re.sub(r"\\item\b(\[[^\]]*\])?", "\n\n", text)
     text = re.sub(r"\\(?:label|vspace|hspace|input|newpage|clearpage|appendix|maketitle)\*?(\{[^{}]*\})?", " ", text)
-    text = re.sub(r"\\begin\{[^}]*\}|\\end\{[^}]*\}", "\n\n", text)
+    # an environment's optional title ("\\begin{remark}[What the theory does]") is printed in the
+    # theorem's head, in parentheses: not prose
+    text = re.sub(r"\\begin\{[^}]*\}(\s*\[[^\]]*\])?|\\end\{[^}]*\}", "\n\n", text)
     out = []
     for block in re.split(r"\n\s*\n", text):
         para = latex.unstyle(block)

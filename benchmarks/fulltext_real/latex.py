@@ -91,7 +91,8 @@ def environments(text: str, names: str) -> list[tuple[str, str]]:
 
 
 # Markup that prints its argument unchanged (the PDF shows the words, styled).
-_STYLE = ("emph", "textbf", "textit", "texttt", "textsc", "textsf", "textrm", "textnormal", "underline",
+# (\textsc is not among them: small capitals print "BiMI" as BIMI, and a reader may give either)
+_STYLE = ("emph", "textbf", "textit", "texttt", "textsf", "textrm", "textnormal", "underline",
           "mbox", "text", "textup", "textmd", "uline", "hl")
 _SYMBOLS = {r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", "~": " ", "``": '"', "''": '"',
             "---": "-", "--": "-", r"\ldots": "...", r"\dots": "...", r"\textendash": "-", r"\textemdash": "-",
