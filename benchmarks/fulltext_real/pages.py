@@ -18,6 +18,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.fulltext_real import derive, latex
+
 # A running head sits \headsep (about 2 baselines) above the body, a footer \footskip below it:
 # a wider gap than between two body lines. 14 pt: above a 12 pt baselineskip's 2-3 pt of leading.
 FURNITURE_GAP = 14.0
@@ -261,8 +263,6 @@ def first_last_tests(sentences: list[str], pages: list[Page]) -> list[dict]:
 def paper_tests(paper_id: str, tex: str, styles: list[str], pdf: Path) -> list[dict]:
     """Every test of one paper, each on its page, ids unique across the set (``<id>-<type>-NNN``:
     olmOCR-Bench pools all files and rejects a duplicate id)."""
-    from benchmarks.fulltext_real import derive, latex
-
     pages = read_pages(pdf)
     body = derive.document_body(tex)
     tests = place(derive.derive(tex, styles), pages)
