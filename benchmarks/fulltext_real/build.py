@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from benchmarks.fulltext_real import derive, latex
+from benchmarks.fulltext_real import derive, handmade, latex, pages  # noqa: F401 - derive: tests patch it
 
 MANIFEST = Path(__file__).with_name("papers.yaml")
 
@@ -60,16 +60,20 @@ def _placeholders(src: Path) -> None:
             Image.new("RGB", (400, 200), (230, 230, 230)).save(path, format=formats[path.suffix.lower()])
 
 
-def typeset(src: Path, main: str, out: Path) -> Path:
+def typeset(src: Path, main: str, out: Path, gentounicode: bool = True) -> Path:
     """pdflatex, bibtex if the source cites from a .bib, pdflatex twice (references settle).
     ``nonstopmode`` without ``halt-on-error``: real sources often carry harmless errors (an
-    undefined macro in an appendix) and TeX still writes the page; the PDF is what a reader gets."""
+    undefined macro in an appendix) and TeX still writes the page; the PDF is what a reader gets.
+    ``gentounicode=False`` (papers.yaml ``gentounicode: false``) sets ``\\pdfgentounicode=0`` first,
+    as PDFs typeset before LaTeX switched it on are (no ToUnicode on the Type 1 fonts; a style
+    that sets it itself still wins, and papers.yaml records what the PDF has)."""
     _placeholders(src)
     tex = src / main
     job = tex.stem
+    first = tex.name if gentounicode else f"\\pdfgentounicode=0\\input{{{tex.name}}}"
 
     def run() -> None:
-        subprocess.run(["pdflatex", "-interaction=nonstopmode", tex.name], cwd=tex.parent, capture_output=True,
+        subprocess.run(["pdflatex", "-interaction=nonstopmode", first], cwd=tex.parent, capture_output=True,
                        timeout=600)
 
     run()
@@ -113,7 +117,7 @@ def keep_printed(tests: list[dict], printed: str) -> list[dict]:
 def tests_for(paper: dict, src: Path, pdf: Path) -> list[dict]:
     tex = latex.flatten(src / paper["main"])
     styles = [p.read_text(errors="replace") for p in sorted(src.rglob("*.sty"))]
-    return keep_printed(derive.derive(tex, styles, pdf=pdf.name), pdf_text(pdf))
+    return pages.paper_tests(paper["id"], tex, styles, pdf)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,17 +134,21 @@ def main(argv: list[str] | None = None) -> int:
             if args.fetch:
                 fetch(paper, src)
             if not args.tests_only or not pdf.exists():
-                typeset(src, paper["main"], pdf)
+                typeset(src, paper["main"], pdf, paper.get("gentounicode", True))
             tests = tests_for(paper, src, pdf)
         except Exception as exc:  # noqa: BLE001 - one paper's failure is reported, the rest go on
             print(f"{paper['id']}: FAILED {type(exc).__name__}: {exc}")
             failed += 1
             continue
-        pdf.with_suffix(".tests.json").write_text(json.dumps(tests, indent=1, ensure_ascii=False) + "\n")
+        out = root / "tests" / f"{paper['id']}.jsonl"  # olmOCR-Bench's layout: one test per line
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in tests))
         kinds: dict[str, int] = {}
         for test in tests:
             kinds[test["type"]] = kinds.get(test["type"], 0) + 1
         print(f"{paper['id']}: {len(tests)} tests {kinds}")
+    # the hand-tested PDFs not made by pdfTeX: from <src>/handmade/, sha256-checked (handmade.py)
+    handmade.install(root, root / "src", fetch=args.fetch)
     return 1 if failed else 0
 
 

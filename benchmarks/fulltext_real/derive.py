@@ -86,7 +86,9 @@ def prose_paragraphs(body: str) -> list[str]:
         text = _mark(text, name, "\n\n")
     text = re.sub(r"\\item\b(\[[^\]]*\])?", "\n\n", text)
     text = re.sub(r"\\(?:label|vspace|hspace|input|newpage|clearpage|appendix|maketitle)\*?(\{[^{}]*\})?", " ", text)
-    text = re.sub(r"\\begin\{[^}]*\}|\\end\{[^}]*\}", "\n\n", text)
+    # an environment's optional title ("\\begin{remark}[What the theory does]") is printed in the
+    # theorem's head, in parentheses: not prose
+    text = re.sub(r"\\begin\{[^}]*\}(\s*\[[^\]]*\])?|\\end\{[^}]*\}", "\n\n", text)
     out = []
     for block in re.split(r"\n\s*\n", text):
         para = latex.unstyle(block)
@@ -119,6 +121,32 @@ def plain_sentence(sentence: str) -> bool:
     words = sentence.split()
     return (latex.is_plain(sentence) and 6 <= len(words) <= 60 and sentence[0].isupper()
             and sentence[-1] in ".!?" and not _ABBREV.search(sentence) and "\\" not in sentence)
+
+
+def plain_sentences(body: str) -> list[str]:
+    """Every plain sentence of the running prose, in source order (the per-page tests pick the
+    first and last of each page among them)."""
+    return [s for p in prose_paragraphs(body) for s in sentences(p) if plain_sentence(s)]
+
+
+# A run ends at a marker, a formula, a command, and at a symbol inline maths printed (≈ ± × ∼ ≤ ≥ ↑ ↓):
+# TeX's spacing around those depends on what surrounds them, a test should not
+_NOT_PLAIN_RUN = re.compile(r"\s*(?:\\MARK|\\DISPLAY|(?<!\\)\$[^$]*\$|\S*[\\{}^_$±×∼≈≤≥↑↓]\S*)\s*")
+
+
+def plain_fragments(body: str) -> list[str]:
+    """The plain runs of every sentence of the running prose, in source order: a sentence cut
+    at each citation, reference, footnote mark, inline formula or command it holds, each run of
+    at least 6 words kept. A page's first and last paragraph rarely hold a fully plain sentence;
+    their plain runs are what the PDF prints word for word."""
+    out = []
+    for paragraph in prose_paragraphs(body):
+        for sentence in sentences(paragraph):
+            for run in _NOT_PLAIN_RUN.split(sentence):
+                run = run.strip(" ,;:(")
+                if len(run.split()) >= 6 and latex.is_plain(run) and run.count("(") == run.count(")"):
+                    out.append(run)
+    return out
 
 
 def text_tests(body: str) -> list[dict]:
@@ -255,11 +283,20 @@ lfloor rfloor lceil rceil binom choose coloneqq triangleq neg land lor wedge vee
 """.split())
 
 
+def _near(body: str, start: int, end: int) -> tuple[str | None, str | None]:
+    """The plain sentences just before and just after a display: the page that prints both
+    prints the display (a float would not be, but a display is not a float)."""
+    before = plain_sentences(body[max(0, start - 3000):start])
+    after = plain_sentences(body[end:end + 3000])
+    return (before[-1] if before else None, after[0] if after else None)
+
+
 def math_tests(body: str) -> list[dict]:
-    found = []
-    displays = [(n, b) for n, b in latex.environments(body, _MATH_ENVS)]
-    displays += [("bracket", m) for m in re.findall(r"\\\[(.*?)\\\]", body, re.S)]
-    for name, content in displays:
+    found, near = [], {}
+    displays = [(m.group(1), m.group(2), m.start(), m.end()) for m in
+                re.finditer(r"\\begin\{(" + _MATH_ENVS + r")\}(.*?)\\end\{\1\}", body, re.S)]
+    displays += [("bracket", m.group(1), m.start(), m.end()) for m in re.finditer(r"\\\[(.*?)\\\]", body, re.S)]
+    for name, content, start, end in displays:
         content = re.sub(r"\\(?:label|tag)\{[^{}]*\}|\\(?:nonumber|notag)\b", " ", content)
         content = re.sub(r"\\begin\{(?:split|aligned|gathered)\}(\[[a-z]\])?|\\end\{(?:split|aligned|gathered)\}", " ",
                          content)
@@ -272,7 +309,8 @@ def math_tests(body: str) -> list[dict]:
             if commands <= KNOWN_MATH and 5 <= len(symbols) and len(line) <= 300 and "\\begin" not in line:
                 if line not in found:
                     found.append(line)
-    return [{"type": "math", "math": m} for m in _spread(found, MAX_MATH)]
+                    near[line] = _near(body, start, end)
+    return [{"type": "math", "math": m, "near": list(near[m])} for m in _spread(found, MAX_MATH)]
 
 
 def _letters(text: str) -> str:
@@ -294,6 +332,5 @@ def derive(tex: str, styles: list[str] | None = None, pdf: str | None = None) ->
         test["id"] = f"{test['type']}-{i:03d}"
         if pdf:
             test["pdf"] = pdf
-        test["checked"] = "derived-from-source"
     return tests
 

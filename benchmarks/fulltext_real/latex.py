@@ -91,14 +91,15 @@ def environments(text: str, names: str) -> list[tuple[str, str]]:
 
 
 # Markup that prints its argument unchanged (the PDF shows the words, styled).
-_STYLE = ("emph", "textbf", "textit", "texttt", "textsc", "textsf", "textrm", "textnormal", "underline",
+# (\textsc is not among them: small capitals print "BiMI" as BIMI, and a reader may give either)
+_STYLE = ("emph", "textbf", "textit", "texttt", "textsf", "textrm", "textnormal", "underline",
           "mbox", "text", "textup", "textmd", "uline", "hl")
 _SYMBOLS = {r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", "~": " ", "``": '"', "''": '"',
             "---": "-", "--": "-", r"\ldots": "...", r"\dots": "...", r"\textendash": "-", r"\textemdash": "-",
             r"\@": "", r"\/": "", r"\,": " ", r"\ ": " ", r"\xspace": "", r"\noindent": "", r"\centering": "",
             r"\bf": "", r"\it": "", r"\small": "", r"\footnotesize": "", r"\scriptsize": "", r"\tiny": "",
             r"\normalsize": "", r"\bfseries": "", r"\itshape": "", r"\quad": " ", r"\qquad": " "}
-_MATH_PLAIN = {r"\pm": "±", r"\times": "×", r"\%": "%", r"\sim": "~", r"\approx": "≈", r"\leq": "≤",
+_MATH_PLAIN = {r"\pm": "±", r"\times": "×", r"\%": "%", r"\sim": "∼", r"\approx": "≈", r"\leq": "≤",
                r"\geq": "≥", r"\le": "≤", r"\ge": "≥", r"\uparrow": "↑", r"\downarrow": "↓", "-": "-", "+": "+"}
 
 
@@ -116,12 +117,12 @@ def unstyle(text: str) -> str:
         for key in sorted(_MATH_PLAIN, key=len, reverse=True):
             plain = plain.replace(key, _MATH_PLAIN[key])
         plain = plain.replace("{", "").replace("}", "").replace(" ", "")
-        if not (re.fullmatch(r"[0-9.,±×%~≈≤≥↑↓+\-]*", plain) and plain):
+        if not (re.fullmatch(r"[0-9.,±×%∼≈≤≥↑↓+\-]*", plain) and plain):
             return m.group(0)
         # TeX's math spacing, as printed: a binary operator between two operands and a relation
         # after one are set apart ("85.3 ± 0.2", "512 × 512"); a sign before a number is not ("-0.24")
         plain = re.sub(r"(?<=[0-9.%])([±×+\-])(?=[0-9.])", r" \1 ", plain)
-        return re.sub(r"(?<=[0-9.%])([≈≤≥~])", r" \1 ", plain).strip()
+        return re.sub(r"(?<=[0-9.%])([≈≤≥∼])", r" \1 ", plain).strip()
 
     text = re.sub(r"(?<!\\)\$([^$]+)\$", math, text)
     for key in sorted(_SYMBOLS, key=len, reverse=True):

@@ -1,0 +1,91 @@
+"""Per-page tests of the real-paper set (benchmarks/fulltext_real/pages.py) on a document typeset here
+with pdflatex: LNCS-like running heads that alternate by page parity (authors on even pages, the
+title on odd ones) and page numbers in the heads. Each test must sit on the page that prints its
+text; the title on page 1 is the paper's, not furniture."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from benchmarks.fulltext_real import derive, latex, pages
+
+WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa", "lambda", "sigma")
+
+
+def _paragraph(i: int) -> str:
+    # distinct sentences (no two pages share one) made of plain words only
+    return " ".join(f"Paragraph {WORDS[i % 10]} number {i} keeps {WORDS[(i * 3) % 10]} words in "
+                    f"{WORDS[(i * 7) % 10]} order for sentence {j}." for j in range(6))
+
+
+SOURCE = (r"""\documentclass[twoside]{article}
+\usepackage{fancyhdr}
+\pagestyle{fancy}\fancyhf{}
+\fancyhead[LE]{\thepage\quad Ada Writer and Bo Reader}
+\fancyhead[RO]{Parity Heads in Practice\quad\thepage}
+\renewcommand{\headrulewidth}{0pt}
+\begin{document}
+\title{Parity Heads in Practice}\author{Ada Writer}\date{}
+\maketitle\thispagestyle{empty}
+""" + "\n\n".join(_paragraph(i) for i in range(40)) + "\n\\end{document}\n")
+
+
+@pytest.fixture(scope="module")
+def typeset(tmp_path_factory) -> tuple[Path, str]:
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    tmp = tmp_path_factory.mktemp("parity")
+    (tmp / "p.tex").write_text(SOURCE)
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "p.tex"], cwd=tmp, check=True,
+                   capture_output=True, timeout=120)
+    return tmp / "p.pdf", SOURCE
+
+
+def test_heads_of_both_parities_and_page_numbers_are_absent_tests_on_their_page(typeset):
+    pdf, tex = typeset
+    tests = pages.paper_tests("parity", latex.strip_comments(tex), [], pdf)
+    absent = {(t["page"], t["text"]) for t in tests if t["type"] == "absent"}
+    n = len(pages.read_pages(pdf))
+    assert n >= 4
+    for page in range(2, n + 1):
+        head = "Ada Writer and Bo Reader" if page % 2 == 0 else "Parity Heads in Practice"
+        assert (page, head) in absent, page
+    # the title on page 1 (no head there: \thispagestyle{empty}) is never an absent test
+    assert not any(p == 1 and "Parity" in text for p, text in absent)
+    # page numbers sit in the heads; each number test is on its own page
+    numbers = {(t["page"], t["text"]) for t in tests if t["type"] == "absent" and t["text"].isdigit()}
+    assert numbers and all(str(p) == text for p, text in numbers)
+
+
+def test_first_and_last_paragraph_of_each_page_are_tested_on_that_page(typeset):
+    pdf, tex = typeset
+    tests = pages.paper_tests("parity", latex.strip_comments(tex), [], pdf)
+    read = pages.read_pages(pdf)
+    for page in read:
+        mine = [t for t in tests if t["page"] == page.number and t["type"] == "present"]
+        assert len(mine) >= 2, page.number
+        for t in mine:  # each text is printed on the page the test names, on no other
+            assert pages.letters(t["text"]) in pages.letters(page.text)
+            assert all(pages.letters(t["text"]) not in pages.letters(o.text) for o in read if o is not page)
+    orders = [t for t in tests if t["type"] == "order"]
+    assert orders and all(t["pdf"] == "p.pdf" and t["id"].startswith("parity-order-") for t in orders)
+    assert len({t["id"] for t in tests}) == len(tests)
+
+
+def test_a_sentence_split_by_the_page_break_is_no_test():
+    one = pages.Page(1, 800.0, [], "First page text ends with a sentence that runs over the")
+    two = pages.Page(2, 800.0, [], "break of the page and ends here. Then a sentence wholly on page two follows.")
+    sentences = ["First page text ends with a sentence that runs over the break of the page and ends here.",
+                 "Then a sentence wholly on page two follows."]
+    tests = pages.first_last_tests(sentences, [one, two])
+    assert tests == [{"type": "present", "page": 2, "text": sentences[1]}]
+
+
+def test_plain_fragments_cut_sentences_at_citations():
+    body = derive.document_body(r"\begin{document}Reading order matters for models that read long papers "
+                                r"\citep{x}, and it fails on two columns of offset lines very often.\end{document}")
+    assert derive.plain_fragments(body) == ["Reading order matters for models that read long papers",
+                                            "and it fails on two columns of offset lines very often."]
