@@ -10,10 +10,13 @@ bars are).
 from __future__ import annotations
 
 import ctypes
+import re
 import unicodedata
+from collections import Counter
 from typing import Any
 
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
+from ocr_ray.layout.tex_encodings import encoding_by_name, encoding_by_usage
 
 # Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
 # 2 x 6 pt between columns, tight tables less: 7 pt between a \multirow label and the next column
@@ -231,8 +234,17 @@ def page_layout(pdf_page: Any) -> PageLayout:
         get_size = pdfium_c.FPDFText_GetFontSize
         last_key, info, scale = None, (False, False, False, ""), 1.0
         matrix = pdfium_c.FS_MATRIX()
+        # fonts whose control codes are glyphs without Unicode (TeX's ligatures): text object -> table
+        control = _control_tables(textpage, raw, count, cache)
+        is_generated = pdfium_c.FPDFText_IsGenerated
         for i in range(count):
             code = get_unicode(raw, i)
+            if code < 32 and control and code != 2:
+                table = control.get(_text_object_address(raw, i))
+                if table is not None and code in table and not is_generated(raw, i):
+                    code = ord(table[code]) if table[code] else -1
+                    if code < 0:
+                        continue  # T1's compound-word mark: nothing printed
             if code in (10, 13):
                 builder.flush()
                 continue
@@ -273,6 +285,43 @@ def page_layout(pdf_page: Any) -> PageLayout:
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
     return PageLayout(width, height, builder.out, rules, images=images)
+
+
+def _control_tables(textpage: Any, raw: Any, count: int, cache: dict) -> dict[int, dict[int, str]]:
+    """Text object -> the table of control codes (below 32) of its font, for the fonts that hand
+    such codes over as they are (no glyph names, no ToUnicode: ``tex_encodings``). Only a page
+    whose text holds such a code (a CR or LF that is no line break of PDFium's counts) is looked
+    at character by character."""
+    import pypdfium2.raw as pdfium_c
+
+    if not _CONTROL_CODES.search(textpage.get_text_range()):
+        return {}
+    get_unicode, is_generated = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_IsGenerated
+    usage: dict[int, Counter] = {}  # font -> its control codes on the page
+    fonts: dict[int, tuple[int, str]] = {}  # text object -> (font, font name)
+    for i in range(count):
+        code = get_unicode(raw, i)
+        if code >= 32 or code == 2 or (code in (10, 13) and is_generated(raw, i)):
+            continue
+        key = _text_object_address(raw, i)
+        if not key:
+            continue
+        if key not in fonts:
+            obj = pdfium_c.FPDFText_GetTextObject(raw, i)
+            font = pdfium_c.FPDFTextObj_GetFont(obj)
+            name = (cache.get(key) or _font_info(obj, cache, key))[3]
+            fonts[key] = (ctypes.cast(font, ctypes.c_void_p).value or 0, name)
+        if not fonts[key][1].startswith(CMEX_FONTS):
+            usage.setdefault(fonts[key][0], Counter())[code] += 1
+    tables: dict[int, dict[int, str]] = {}
+    for key, (font, name) in fonts.items():
+        if font in usage:
+            tables[key] = encoding_by_name(name) or encoding_by_usage(usage[font])
+    return tables
+
+
+# a control code in a page's text: any but PDFium's hyphen mark (2) and its CR LF line breaks
+_CONTROL_CODES = re.compile("[\x00\x01\x03-\x09\x0b\x0c\x0e-\x1f]|\r(?!\n)|(?<!\r)\n")
 
 
 def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> float:
