@@ -97,13 +97,85 @@ def xy_cut(boxes: Sequence[B]) -> list[tuple[list[B], tuple[float, float]]]:
 
 def _free(band: list[B]) -> list[tuple[float, float]]:
     """The x intervals no box of ``band`` covers (the outer ones unbounded)."""
+    return _free_spans([(b.x0, b.x1) for b in band])
+
+
+def _free_spans(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
     out, end = [], -1e9
-    for box in sorted(band, key=lambda b: b.x0):
-        if box.x0 > end:
-            out.append((end, box.x0))
-        end = max(end, box.x1)
+    for x0, x1 in sorted(spans):
+        if x0 > end:
+            out.append((end, x0))
+        end = max(end, x1)
     out.append((end, 1e9))
     return out
+
+
+def _band_free(band: list[B]) -> list[tuple[float, float]]:
+    """The x intervals free in ``band``, the column gutter included even where a line or two run
+    into it. Two columns whose baselines do not line up (a display or heading in one of them) make
+    one band of all their lines; one overfull line or URL in it then left a gap too narrow for a
+    column gap, and the band was read line by line across both columns. The gutter is chosen from
+    the band's lines as a whole: the widest x interval that at most a few of them cross, with lines
+    wholly on either side; a crossing line is cut back to the side its centre is on (it is read with
+    that column). A line that reaches into both columns and is centred on the gutter (a caption or
+    title across both) is no such line: then there is no gutter."""
+    free = _free(band)
+    if len(band) < 6 or _inner(free, band):
+        return free
+    heights = sorted(b.y1 - b.y0 for b in band)
+    if max(b.y1 for b in band) - min(b.y0 for b in band) < 3 * heights[len(heights) // 2]:
+        return free  # a line, or a formula of stacked parts: no columns
+    gutter = _tolerant_gutter(band)
+    if gutter is None:
+        return free
+    lo, hi = gutter
+    at = (lo + hi) / 2
+    left, right = min(b.x0 for b in band), max(b.x1 for b in band)
+    spans = []
+    for box in band:
+        cx = (box.x0 + box.x1) / 2
+        if box.x1 <= lo or box.x0 >= hi:
+            spans.append((box.x0, box.x1))
+        elif box.x0 < lo - MIN_COLUMN_GAP and box.x1 > hi + MIN_COLUMN_GAP \
+                and at - 0.25 * (lo - left) < cx < at + 0.25 * (right - hi):
+            return free  # across both columns, centred on the gutter
+        elif cx < at:  # (the side ``_cut`` puts it on)
+            spans.append((box.x0, lo))
+        else:
+            spans.append((hi, box.x1))
+    return _free_spans(spans)
+
+
+# How many lines of a band may cross its column gutter: one or a few overfull lines, never a
+# share of the band that makes it a page of full-width lines.
+MAX_CROSSING = 2
+MIN_SIDE = 3  # boxes wholly on each side of a gutter
+
+
+def _tolerant_gutter(band: list[B]) -> tuple[float, float] | None:
+    """The widest x interval, at least ``MIN_COLUMN_GAP`` wide, that the fewest (at most
+    ``MAX_CROSSING``) boxes of ``band`` cross, with ``MIN_SIDE`` boxes wholly left and right of it."""
+    from bisect import bisect_left, bisect_right
+
+    starts, ends = sorted(b.x0 for b in band), sorted(b.x1 for b in band)
+    edges = sorted(set(starts) | set(ends))
+    cells = []  # elementary intervals between consecutive edges: (lo, hi, boxes crossing it)
+    for lo, hi in zip(edges, edges[1:], strict=False):
+        mid = (lo + hi) / 2
+        cells.append((lo, hi, bisect_left(starts, mid) - bisect_right(ends, mid)))
+    for allowed in range(1, MAX_CROSSING + 1):
+        best, run = None, None
+        for lo, hi, crossing in cells + [(0.0, 0.0, allowed + 1)]:
+            if crossing <= allowed:
+                run = (run[0], hi) if run else (lo, hi)
+                continue
+            if run and run[1] - run[0] >= MIN_COLUMN_GAP and (best is None or run[1] - run[0] > best[1] - best[0]) \
+                    and bisect_right(ends, run[0]) >= MIN_SIDE and len(starts) - bisect_left(starts, run[1]) >= MIN_SIDE:
+                best = run
+            run = None
+        if best:
+            return best
+    return None
 
 
 def _inner(free: list[tuple[float, float]], members: list[B]) -> list[tuple[float, float]]:
@@ -152,7 +224,7 @@ def _cut(region: list[B], out: list, depth: int) -> None:
     groups: list[tuple[list[B], list[tuple[float, float]], bool]] = []
     joined = 0  # bands of the last group that share its gap (a column group has several)
     for band in _bands(region):
-        free = _free(band)
+        free = _band_free(band)
         two_sided = bool(_inner(free, band))
         # ... nor across a wide vertical gap (a title block above the columns)
         height = max(b.y1 - b.y0 for b in band)
