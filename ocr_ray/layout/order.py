@@ -154,10 +154,20 @@ MIN_SIDE = 3  # boxes wholly on each side of a gutter
 
 def _tolerant_gutter(band: list[B]) -> tuple[float, float] | None:
     """The widest x interval, at least ``MIN_COLUMN_GAP`` wide, that the fewest (at most
-    ``MAX_CROSSING``) boxes of ``band`` cross, with ``MIN_SIDE`` boxes wholly left and right of it."""
+    ``MAX_CROSSING``) boxes of ``band`` cross, with ``MIN_SIDE`` lines of a column wholly left and
+    right of it."""
     from bisect import bisect_left, bisect_right
 
     starts, ends = sorted(b.x0 for b in band), sorted(b.x1 for b in band)
+    left, right = starts[0], ends[-1]
+
+    def columns_beside(lo: float, hi: float) -> bool:
+        # lines of a column on each side (at least half as wide as that side), not the pieces of a
+        # formula with its equation numbers beside it
+        wide_left = sum(b.x1 <= lo and b.x1 - b.x0 >= 0.5 * (lo - left) for b in band)
+        wide_right = sum(b.x0 >= hi and b.x1 - b.x0 >= 0.5 * (right - hi) for b in band)
+        return wide_left >= MIN_SIDE and wide_right >= MIN_SIDE
+
     edges = sorted(set(starts) | set(ends))
     cells = []  # elementary intervals between consecutive edges: (lo, hi, boxes crossing it)
     for lo, hi in zip(edges, edges[1:], strict=False):
@@ -170,7 +180,8 @@ def _tolerant_gutter(band: list[B]) -> tuple[float, float] | None:
                 run = (run[0], hi) if run else (lo, hi)
                 continue
             if run and run[1] - run[0] >= MIN_COLUMN_GAP and (best is None or run[1] - run[0] > best[1] - best[0]) \
-                    and bisect_right(ends, run[0]) >= MIN_SIDE and len(starts) - bisect_left(starts, run[1]) >= MIN_SIDE:
+                    and bisect_right(ends, run[0]) >= MIN_SIDE and len(starts) - bisect_left(starts, run[1]) >= MIN_SIDE \
+                    and columns_beside(*run) and sum(b.x0 < run[1] and b.x1 > run[0] for b in band) <= allowed:
                 best = run
             run = None
         if best:

@@ -298,7 +298,7 @@ def _control_tables(textpage: Any, raw: Any, count: int, cache: dict) -> dict[in
         return {}
     get_unicode, is_generated = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_IsGenerated
     usage: dict[int, Counter] = {}  # font -> its control codes on the page
-    fonts: dict[int, tuple[int, str]] = {}  # text object -> (font, font name)
+    fonts: dict[int, tuple[int, str]] = {}  # text object -> (font, font name; None: a math font)
     for i in range(count):
         code = get_unicode(raw, i)
         if code >= 32 or code == 2 or (code in (10, 13) and is_generated(raw, i)):
@@ -309,14 +309,20 @@ def _control_tables(textpage: Any, raw: Any, count: int, cache: dict) -> dict[in
         if key not in fonts:
             obj = pdfium_c.FPDFText_GetTextObject(raw, i)
             font = pdfium_c.FPDFTextObj_GetFont(obj)
-            name = (cache.get(key) or _font_info(obj, cache, key))[3]
-            fonts[key] = (ctypes.cast(font, ctypes.c_void_p).value or 0, name)
-        if not fonts[key][1].startswith(CMEX_FONTS):
+            _, math, _, name = cache.get(key) or _font_info(obj, cache, key)
+            # (a maths font's control codes are symbols PDFium has no name for: \preceq, \ll in
+            # CMSY; no text encoding tells them)
+            fonts[key] = (ctypes.cast(font, ctypes.c_void_p).value or 0, None if math else name)
+        if fonts[key][1] is not None:
             usage.setdefault(fonts[key][0], Counter())[code] += 1
     tables: dict[int, dict[int, str]] = {}
     for key, (font, name) in fonts.items():
         if font in usage:
-            tables[key] = encoding_by_name(name) or encoding_by_usage(usage[font])
+            # a named font whose name implies no TeX text encoding keeps its codes unread: only a
+            # nameless one (pdfTeX's bitmap fonts) is judged by its codes
+            table = encoding_by_name(name) if name else encoding_by_usage(usage[font])
+            if table:
+                tables[key] = table
     return tables
 
 
