@@ -10,13 +10,11 @@ bars are).
 from __future__ import annotations
 
 import ctypes
-import re
 import unicodedata
-from collections import Counter
 from typing import Any
 
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
-from ocr_ray.layout.tex_encodings import encoding_by_name, encoding_by_usage
+from ocr_ray.layout.pdffonts import CMEX_FONTS, astral, control_tables, font_info, is_cmex, text_object_address
 
 # Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
 # 2 x 6 pt between columns, tight tables less: 7 pt between a \multirow label and the next column
@@ -26,11 +24,6 @@ GAP_SPLIT = 0.75
 # A gap wider than this (in font sizes) between two characters is a space even if PDFium
 # generated none.
 GAP_SPACE = 0.16
-# TeX's extension font (big operators and delimiters, no ToUnicode map): Computer and Latin Modern
-CMEX_FONTS = ("CMEX", "LMMATHEXTENSION")
-_MATH_FONT_PREFIXES = ("CMMI", "CMSY", "CMEX", "MSBM", "MSAM", "EUFM", "EUSM", "RSFS", "TXMI", "TXSY",
-                       "TXEX", "PXMI", "PXSY", "STIXMATH", "CAMBRIA MATH", "LMMATH", "SYMBOL", "MTSY",
-                       "MTMI", "MTEX", "RMTMI", "ZCMI", "TEX-MATHA", "TEX-MATHB", "TEX-MATHX")
 MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖⟨⟩|=+−<>^_"
                   "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩϵϑϕ")
 # Spacing accents that TeX's OT1 fonts draw as separate glyphs over a letter -> combining marks.
@@ -41,33 +34,6 @@ _LIGATURES = {"ff": "\ufb00", "fi": "\ufb01", "fl": "\ufb02", "ffi": "\ufb03", "
 _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "^": "\u0302", "˜": "\u0303",
             "~": "\u0303", "ˇ": "\u030c", "˘": "\u0306", "¯": "\u0304", "˙": "\u0307", "˚": "\u030a",
             "¸": "\u0327", "˝": "\u030b", "˛": "\u0328"}
-
-
-def _font_info(obj, cache: dict, key: int) -> tuple[bool, bool, bool, str]:
-    """(bold, math font, rotated, base font name) of a text object, cached per object (``key``:
-    its address)."""
-    import pypdfium2.raw as pdfium_c
-
-    info = cache.get(key)
-    if info is None:
-        bold = math = rotated = False
-        name = ""
-        font = pdfium_c.FPDFTextObj_GetFont(obj)
-        if font:
-            buf = ctypes.create_string_buffer(128)
-            n = pdfium_c.FPDFFont_GetBaseFontName(font, buf, 128)
-            name = buf.value.decode("latin-1", "replace").upper() if n else ""
-            name = name.split("+", 1)[-1]
-            bold = any(t in name for t in ("BOLD", "CMBX", "-MEDI", "SEMIBOLD", "HEAVY", "BLACK", "CMB10"))
-            if not bold:
-                weight = pdfium_c.FPDFFont_GetWeight(font)
-                bold = weight >= 600
-            math = name.startswith(_MATH_FONT_PREFIXES)
-        matrix = pdfium_c.FS_MATRIX()
-        if pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix)):
-            rotated = abs(matrix.b) > 0.1 * max(abs(matrix.a), 1e-6)
-        info = cache[key] = (bold, math, rotated, name)
-    return info
 
 
 class _Builder:
@@ -183,33 +149,6 @@ def _merge_accents(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(out))
 
 
-def _is_cmex(raw: Any, index: int, cache: dict) -> bool:
-    """A code below 33 in TeX's extension font is a big delimiter (0x20: the biggest "("), not a
-    space or a control character."""
-    import pypdfium2.raw as pdfium_c
-
-    key = _text_object_address(raw, index)
-    if not key:
-        return False
-    info = cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key)
-    return info[3].startswith(CMEX_FONTS)
-
-
-def _text_object_address(raw: Any, index: int) -> int:
-    """``FPDFText_GetTextObject`` as a plain address (0: none)."""
-    global _GET_OBJECT_ADDRESS
-    if _GET_OBJECT_ADDRESS is None:
-        import pypdfium2.raw as pdfium_c
-
-        function = pdfium_c.FPDFText_GetTextObject
-        prototype = ctypes.CFUNCTYPE(ctypes.c_void_p, type(raw), ctypes.c_int)
-        _GET_OBJECT_ADDRESS = prototype(ctypes.cast(function, ctypes.c_void_p).value)
-    return _GET_OBJECT_ADDRESS(raw, index) or 0
-
-
-_GET_OBJECT_ADDRESS = None
-
-
 def page_layout(pdf_page: Any) -> PageLayout:
     """Fragments and rules of a pypdfium2 ``PdfPage`` (its text layer and path objects)."""
     import pypdfium2.raw as pdfium_c
@@ -235,12 +174,22 @@ def page_layout(pdf_page: Any) -> PageLayout:
         last_key, info, scale = None, (False, False, False, ""), 1.0
         matrix = pdfium_c.FS_MATRIX()
         # fonts whose control codes are glyphs without Unicode (TeX's ligatures): text object -> table
-        control = _control_tables(textpage, raw, count, cache)
+        control = control_tables(textpage, raw, count, cache)
         is_generated = pdfium_c.FPDFText_IsGenerated
+        skip = -1
         for i in range(count):
+            if i == skip:
+                continue
             code = get_unicode(raw, i)
+            if 0xD800 <= code < 0xE000:
+                # a character beyond the BMP (math italic 𝑝 of Libertine or unicode-math fonts) arrives
+                # as two UTF-16 halves at two indexes; a half on its own cannot be written as UTF-8
+                code = astral(get_unicode, raw, i, count)
+                if not code:
+                    continue
+                skip = i + 1
             if code < 32 and control and code != 2:
-                table = control.get(_text_object_address(raw, i))
+                table = control.get(text_object_address(raw, i))
                 if table is not None and code in table and not is_generated(raw, i):
                     code = ord(table[code]) if table[code] else -1
                     if code < 0:
@@ -256,7 +205,7 @@ def page_layout(pdf_page: Any) -> PageLayout:
             # PDFium marks a line-end hyphen as U+0002; a CMEX code below 32 (a big delimiter,
             # 0x02 is "[") is kept in the private use area, where ``math`` reads it back by code
             if code < 32:
-                if _is_cmex(raw, i, cache):
+                if is_cmex(raw, i, cache):
                     code += 0xE000
                 elif code != 2:
                     continue
@@ -265,10 +214,10 @@ def page_layout(pdf_page: Any) -> PageLayout:
                 continue
             # the object's address, read without a ctypes pointer per character (the hot loop:
             # consecutive characters mostly share one text object)
-            key = _text_object_address(raw, i)
+            key = text_object_address(raw, i)
             if key != last_key:
                 last_key = key
-                info = _font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key) if key else (
+                info = font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key) if key else (
                     False, False, False, "")
                 scale = _matrix_scale(pdfium_c, raw, i, matrix)
             bold, math, rotated, font = info
@@ -285,49 +234,6 @@ def page_layout(pdf_page: Any) -> PageLayout:
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
     return PageLayout(width, height, builder.out, rules, images=images)
-
-
-def _control_tables(textpage: Any, raw: Any, count: int, cache: dict) -> dict[int, dict[int, str]]:
-    """Text object -> the table of control codes (below 32) of its font, for the fonts that hand
-    such codes over as they are (no glyph names, no ToUnicode: ``tex_encodings``). Only a page
-    whose text holds such a code (a CR or LF that is no line break of PDFium's counts) is looked
-    at character by character."""
-    import pypdfium2.raw as pdfium_c
-
-    if not _CONTROL_CODES.search(textpage.get_text_range()):
-        return {}
-    get_unicode, is_generated = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_IsGenerated
-    usage: dict[int, Counter] = {}  # font -> its control codes on the page
-    fonts: dict[int, tuple[int, str]] = {}  # text object -> (font, font name; None: a math font)
-    for i in range(count):
-        code = get_unicode(raw, i)
-        if code >= 32 or code == 2 or (code in (10, 13) and is_generated(raw, i)):
-            continue
-        key = _text_object_address(raw, i)
-        if not key:
-            continue
-        if key not in fonts:
-            obj = pdfium_c.FPDFText_GetTextObject(raw, i)
-            font = pdfium_c.FPDFTextObj_GetFont(obj)
-            _, math, _, name = cache.get(key) or _font_info(obj, cache, key)
-            # (a maths font's control codes are symbols PDFium has no name for: \preceq, \ll in
-            # CMSY; no text encoding tells them)
-            fonts[key] = (ctypes.cast(font, ctypes.c_void_p).value or 0, None if math else name)
-        if fonts[key][1] is not None:
-            usage.setdefault(fonts[key][0], Counter())[code] += 1
-    tables: dict[int, dict[int, str]] = {}
-    for key, (font, name) in fonts.items():
-        if font in usage:
-            # a named font whose name implies no TeX text encoding keeps its codes unread: only a
-            # nameless one (pdfTeX's bitmap fonts) is judged by its codes
-            table = encoding_by_name(name) if name else encoding_by_usage(usage[font])
-            if table:
-                tables[key] = table
-    return tables
-
-
-# a control code in a page's text: any but PDFium's hyphen mark (2) and its CR LF line breaks
-_CONTROL_CODES = re.compile("[\x00\x01\x03-\x09\x0b\x0c\x0e-\x1f]|\r(?!\n)|(?<!\r)\n")
 
 
 def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> float:
@@ -365,8 +271,10 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
                 continue
             get_origin(raw, index, *origin_args)
             code = get_unicode(raw, index)
-            key = _text_object_address(raw, index)
-            font = (cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
+            if 0xD800 <= code < 0xE000:
+                code = astral(get_unicode, raw, index, index + 2) or 0xFFFD
+            key = text_object_address(raw, index)
+            font = (cache.get(key) or font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
                 if key else ""
             ch = chr(0xE000 + code) if code <= 32 and font.startswith(CMEX_FONTS) else "-" if code == 2 else chr(code)
             size = (get_size(raw, index) * _matrix_scale(pdfium_c, raw, index, matrix)) or (b.value - t.value)
