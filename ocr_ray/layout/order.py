@@ -2,11 +2,13 @@
 
 The boxes of a region are first split into horizontal bands at every empty horizontal band
 (in one-column text: every line). Consecutive bands that share an empty vertical band at least
-``MIN_COLUMN_GAP`` wide (the gap between two columns, 18-30 pt in conference styles; word spacing
-is never that wide) are one multi-column group, which is cut at that gap: its left part is read
-before its right part, each recursively the same way. A full-width title, float or footnote has
-no such gap, so it ends the group: columns are read to their end before what follows them, and
-never interleaved line by line.
+``MIN_COLUMN_GAP`` wide (the gap between two columns: 12 pt in IEEEtran, 17 pt in ACL, 18 pt in
+ICML, up to 30 pt elsewhere; word spacing is never that wide) are one multi-column group, which is
+cut at that gap: its left part is read before its right part, each recursively the same way. A
+full-width title, float or footnote has no such gap, so it ends the group: columns are read to
+their end before what follows them, and never interleaved line by line. Columns whose baselines do
+not line up make a single band of all their lines; its gutter is chosen from those lines as a
+whole, so that one or two lines running into it do not close it (``_band_free``).
 """
 from __future__ import annotations
 
