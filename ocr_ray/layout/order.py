@@ -154,6 +154,17 @@ MAX_CROSSING = 2
 MIN_SIDE = 3  # boxes wholly on each side of a gutter
 
 
+def _columns_beside(boxes: list[B], lo: float, hi: float, need: int = MIN_SIDE) -> bool:
+    """Lines of a column on each side of the gap (``need`` at least half as wide as their side),
+    not the pieces of a formula with its equation numbers beside it."""
+    left, right = min(b.x0 for b in boxes), max(b.x1 for b in boxes)
+    if min(lo - left, right - hi) < 0.25 * (right - left):
+        return False  # a column is no narrow strip beside the other (equation numbers, a margin)
+    wide_left = sum(b.x1 <= lo and b.x1 - b.x0 >= 0.5 * (lo - left) for b in boxes)
+    wide_right = sum(b.x0 >= hi and b.x1 - b.x0 >= 0.5 * (right - hi) for b in boxes)
+    return wide_left >= need and wide_right >= need
+
+
 def _tolerant_gutter(band: list[B]) -> tuple[float, float] | None:
     """The widest x interval, at least ``MIN_COLUMN_GAP`` wide, that the fewest (at most
     ``MAX_CROSSING``) boxes of ``band`` cross, with ``MIN_SIDE`` lines of a column wholly left and
@@ -161,15 +172,6 @@ def _tolerant_gutter(band: list[B]) -> tuple[float, float] | None:
     from bisect import bisect_left, bisect_right
 
     starts, ends = sorted(b.x0 for b in band), sorted(b.x1 for b in band)
-    left, right = starts[0], ends[-1]
-
-    def columns_beside(lo: float, hi: float) -> bool:
-        # lines of a column on each side (at least half as wide as that side), not the pieces of a
-        # formula with its equation numbers beside it
-        wide_left = sum(b.x1 <= lo and b.x1 - b.x0 >= 0.5 * (lo - left) for b in band)
-        wide_right = sum(b.x0 >= hi and b.x1 - b.x0 >= 0.5 * (right - hi) for b in band)
-        return wide_left >= MIN_SIDE and wide_right >= MIN_SIDE
-
     edges = sorted(set(starts) | set(ends))
     cells = []  # elementary intervals between consecutive edges: (lo, hi, boxes crossing it)
     for lo, hi in zip(edges, edges[1:], strict=False):
@@ -183,7 +185,7 @@ def _tolerant_gutter(band: list[B]) -> tuple[float, float] | None:
                 continue
             if run and run[1] - run[0] >= MIN_COLUMN_GAP and (best is None or run[1] - run[0] > best[1] - best[0]) \
                     and bisect_right(ends, run[0]) >= MIN_SIDE and len(starts) - bisect_left(starts, run[1]) >= MIN_SIDE \
-                    and columns_beside(*run) and sum(b.x0 < run[1] and b.x1 > run[0] for b in band) <= allowed:
+                    and _columns_beside(band, *run) and sum(b.x0 < run[1] and b.x1 > run[0] for b in band) <= allowed:
                 best = run
             run = None
         if best:
@@ -221,8 +223,14 @@ def _stray(band: list[B], members: list[B], free: list[tuple[float, float]]) -> 
         if cx < at - 0.25 * (at - left):
             if box.x1 > hi + 0.25 * (right - hi):
                 return False
-        elif cx <= at + 0.25 * (right - at) or box.x0 < lo - 0.25 * (lo - left):
+        elif cx > at + 0.25 * (right - at):
+            if box.x0 < lo - 0.25 * (lo - left):
+                return False
+        elif not ((box.x0 < lo and box.x1 <= hi + 1.0) or (box.x0 >= lo - 1.0 and box.x1 > hi)) \
+                or not _columns_beside(members, lo, hi, need=2):
             return False
+        # (else the piece of a column's line that runs into the gap, split off by a space: the last
+        # word of an overfull line; never beside a formula and its equation numbers)
     return True
 
 

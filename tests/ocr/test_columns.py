@@ -65,3 +65,19 @@ def test_single_column_pages_with_a_display_or_a_figure_read_top_to_bottom(tmp_p
     starts = ["First We", "Second We", "Panel A shows", "Panel B shows", "Third We", "Fourth We"]
     assert _order(markdown, starts) == starts, markdown
     assert re.search(r"x_\{?i\}?", markdown), markdown  # the display stays one formula
+
+
+def test_two_lines_in_the_gutter_one_beside_the_other_columns_heading(tmp_path):
+    """A line ending 4 pt short of the right column where that column has a heading's space beside
+    it (a band of its own: the line's last word, split off by its space, sits in the gutter and
+    was taken for a line across both columns), another one lower down, a display in each column."""
+    left = [_sentence(s, "left") for s in LEFT]
+    right = [_sentence(s, "right") for s in RIGHT]
+    body = ["\\thispagestyle{empty}", "\\section{Method}", left[0], STRAYS["near"].replace("Alpha four", "Also"),
+            left[1], "\\begin{equation} a = b + c \\end{equation}", left[2], "", STRAYS["near"], "",
+            " ".join(left[4:]), "\\newpage", right[0], right[1], "\\subsection{More}", " ".join(right[2:5]),
+            "\\[ x^2 + y^2 = z^2 \\]", " ".join(right[5:])]
+    (page,) = typeset_layouts(tmp_path, "amsmath", "\n".join(body), preamble="\\setlength{\\columnsep}{0.17in}",
+                              options="twocolumn")
+    (markdown,) = compose_pages([page.to_json()])
+    assert _order(markdown, LEFT + RIGHT) == LEFT + RIGHT, markdown
