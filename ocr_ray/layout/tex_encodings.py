@@ -63,11 +63,15 @@ def encoding_by_name(name: str) -> dict[int, str] | None:
     return None
 
 
-def encoding_by_usage(codes: Counter) -> dict[int, str]:
+def encoding_by_usage(codes: Counter) -> dict[int, str] | None:
     """The table the codes a nameless font uses on a page point to: ligatures are the commonest
     control codes of English text in either encoding, T1's quotes and dashes only exist in T1, and
     OT1's letters at T1's ligature places (œ, ø, Æ) are rare. A tie goes to T1: pdfTeX's bitmap
-    fonts are mostly T1's (Computer Modern in OT1 is Type 1 on every TeX system)."""
+    fonts are mostly T1's (Computer Modern in OT1 is Type 1 on every TeX system). None when the
+    codes point nowhere: a bitmap font of one symbol at code 0 (an author mark in an LNCS paper)
+    is no text font."""
     ot1 = sum(n for code, n in codes.items() if 0x0B <= code <= 0x0F)
     t1 = sum(n for code, n in codes.items() if 0x10 <= code <= 0x16 or 0x1B <= code <= 0x1F)
+    if not ot1 and not t1:
+        return None
     return OT1 if ot1 > t1 else T1

@@ -11,11 +11,12 @@ own codes (0x0B-0x0F) tell its encoding."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 
 from ocr_ray.layout import compose_pages, tex_encodings
-from ocr_ray.layout.tex_encodings import encoding_by_name
+from ocr_ray.layout.tex_encodings import encoding_by_name, encoding_by_usage
 from tests.ocr.conftest import typeset_layouts
 
 WORDS = ("The configuration of the office significantly changed the first flow of the affine baffle. "
@@ -55,3 +56,12 @@ def test_a_font_name_implies_its_encoding():
     for other in ("CMUSERIF-ROMAN", "LMROMAN10-REGULAR", "NIMBUSROMNO9L-REGU", "SFPRODISPLAY-REGULAR", ""):
         assert encoding_by_name(other) is None, other
     assert ot1[0x0C] == t1[0x1C] == "\ufb01"
+
+
+def test_a_nameless_font_is_judged_by_its_own_codes():
+    """pdfTeX's bitmap fonts have no name: ligatures and T1's quotes tell T1 from OT1; a font whose
+    codes tell nothing (one symbol at code 0, an author mark of a real LNCS paper) gets no table
+    (it read "Tomescu`,1")."""
+    assert encoding_by_usage(Counter({0x1C: 3, 0x10: 1, 0x0B: 1})) is tex_encodings.T1
+    assert encoding_by_usage(Counter({0x0C: 2, 0x0E: 1})) is tex_encodings.OT1
+    assert encoding_by_usage(Counter({0x00: 1})) is None
