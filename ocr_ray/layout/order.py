@@ -2,11 +2,13 @@
 
 The boxes of a region are first split into horizontal bands at every empty horizontal band
 (in one-column text: every line). Consecutive bands that share an empty vertical band at least
-``MIN_COLUMN_GAP`` wide (the gap between two columns, 18-30 pt in conference styles; word spacing
-is never that wide) are one multi-column group, which is cut at that gap: its left part is read
-before its right part, each recursively the same way. A full-width title, float or footnote has
-no such gap, so it ends the group: columns are read to their end before what follows them, and
-never interleaved line by line.
+``MIN_COLUMN_GAP`` wide (the gap between two columns: 12 pt in IEEEtran, 17 pt in ACL, 18 pt in
+ICML, up to 30 pt elsewhere; word spacing is never that wide) are one multi-column group, which is
+cut at that gap: its left part is read before its right part, each recursively the same way. A
+full-width title, float or footnote has no such gap, so it ends the group: columns are read to
+their end before what follows them, and never interleaved line by line. Columns whose baselines do
+not line up make a single band of all their lines; its gutter is chosen from those lines as a
+whole, so that one or two lines running into it do not close it (``_band_free``).
 """
 from __future__ import annotations
 
@@ -86,13 +88,98 @@ def xy_cut(boxes: Sequence[B]) -> list[tuple[list[B], tuple[float, float]]]:
 
 def _free(band: list[B]) -> list[tuple[float, float]]:
     """The x intervals no box of ``band`` covers (the outer ones unbounded)."""
+    return _free_spans([(b.x0, b.x1) for b in band])
+
+
+def _free_spans(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
     out, end = [], -1e9
-    for box in sorted(band, key=lambda b: b.x0):
-        if box.x0 > end:
-            out.append((end, box.x0))
-        end = max(end, box.x1)
+    for x0, x1 in sorted(spans):
+        if x0 > end:
+            out.append((end, x0))
+        end = max(end, x1)
     out.append((end, 1e9))
     return out
+
+
+def _band_free(band: list[B]) -> list[tuple[float, float]]:
+    """The x intervals free in ``band``, the column gutter included even where a line or two run
+    into it. Two columns whose baselines do not line up (a display or heading in one of them) make
+    one band of all their lines; one overfull line or URL in it then left a gap too narrow for a
+    column gap, and the band was read line by line across both columns. The gutter is chosen from
+    the band's lines as a whole: the widest x interval that at most a few of them cross, with lines
+    wholly on either side; a crossing line is cut back to the side its centre is on (it is read with
+    that column). A line that reaches into both columns and is centred on the gutter (a caption or
+    title across both) is no such line: then there is no gutter."""
+    free = _free(band)
+    if len(band) < 6 or _inner(free, band):
+        return free
+    heights = sorted(b.y1 - b.y0 for b in band)
+    if max(b.y1 for b in band) - min(b.y0 for b in band) < 3 * heights[len(heights) // 2]:
+        return free  # a line, or a formula of stacked parts: no columns
+    gutter = _tolerant_gutter(band)
+    if gutter is None:
+        return free
+    lo, hi = gutter
+    at = (lo + hi) / 2
+    left, right = min(b.x0 for b in band), max(b.x1 for b in band)
+    spans = []
+    for box in band:
+        cx = (box.x0 + box.x1) / 2
+        if box.x1 <= lo or box.x0 >= hi:
+            spans.append((box.x0, box.x1))
+        elif box.x0 < lo - MIN_COLUMN_GAP and box.x1 > hi + MIN_COLUMN_GAP \
+                and at - 0.25 * (lo - left) < cx < at + 0.25 * (right - hi):
+            return free  # across both columns, centred on the gutter
+        elif cx < at:  # (the side ``_cut`` puts it on)
+            spans.append((box.x0, lo))
+        else:
+            spans.append((hi, box.x1))
+    return _free_spans(spans)
+
+
+# How many lines of a band may cross its column gutter: one or a few overfull lines, never a
+# share of the band that makes it a page of full-width lines.
+MAX_CROSSING = 2
+MIN_SIDE = 3  # boxes wholly on each side of a gutter
+
+
+def _columns_beside(boxes: list[B], lo: float, hi: float, need: int = MIN_SIDE) -> bool:
+    """Lines of a column on each side of the gap (``need`` at least half as wide as their side),
+    not the pieces of a formula with its equation numbers beside it."""
+    left, right = min(b.x0 for b in boxes), max(b.x1 for b in boxes)
+    if min(lo - left, right - hi) < 0.25 * (right - left):
+        return False  # a column is no narrow strip beside the other (equation numbers, a margin)
+    wide_left = sum(b.x1 <= lo and b.x1 - b.x0 >= 0.5 * (lo - left) for b in boxes)
+    wide_right = sum(b.x0 >= hi and b.x1 - b.x0 >= 0.5 * (right - hi) for b in boxes)
+    return wide_left >= need and wide_right >= need
+
+
+def _tolerant_gutter(band: list[B]) -> tuple[float, float] | None:
+    """The widest x interval, at least ``MIN_COLUMN_GAP`` wide, that the fewest (at most
+    ``MAX_CROSSING``) boxes of ``band`` cross, with ``MIN_SIDE`` lines of a column wholly left and
+    right of it."""
+    from bisect import bisect_left, bisect_right
+
+    starts, ends = sorted(b.x0 for b in band), sorted(b.x1 for b in band)
+    edges = sorted(set(starts) | set(ends))
+    cells = []  # elementary intervals between consecutive edges: (lo, hi, boxes crossing it)
+    for lo, hi in zip(edges, edges[1:], strict=False):
+        mid = (lo + hi) / 2
+        cells.append((lo, hi, bisect_left(starts, mid) - bisect_right(ends, mid)))
+    for allowed in range(1, MAX_CROSSING + 1):
+        best, run = None, None
+        for lo, hi, crossing in cells + [(0.0, 0.0, allowed + 1)]:
+            if crossing <= allowed:
+                run = (run[0], hi) if run else (lo, hi)
+                continue
+            if run and run[1] - run[0] >= MIN_COLUMN_GAP and (best is None or run[1] - run[0] > best[1] - best[0]) \
+                    and bisect_right(ends, run[0]) >= MIN_SIDE and len(starts) - bisect_left(starts, run[1]) >= MIN_SIDE \
+                    and _columns_beside(band, *run) and sum(b.x0 < run[1] and b.x1 > run[0] for b in band) <= allowed:
+                best = run
+            run = None
+        if best:
+            return best
+    return None
 
 
 def _inner(free: list[tuple[float, float]], members: list[B]) -> list[tuple[float, float]]:
@@ -125,8 +212,14 @@ def _stray(band: list[B], members: list[B], free: list[tuple[float, float]]) -> 
         if cx < at - 0.25 * (at - left):
             if box.x1 > hi + 0.25 * (right - hi):
                 return False
-        elif cx <= at + 0.25 * (right - at) or box.x0 < lo - 0.25 * (lo - left):
+        elif cx > at + 0.25 * (right - at):
+            if box.x0 < lo - 0.25 * (lo - left):
+                return False
+        elif not ((box.x0 < lo and box.x1 <= hi + 1.0) or (box.x0 >= lo - 1.0 and box.x1 > hi)) \
+                or not _columns_beside(members, lo, hi, need=2):
             return False
+        # (else the piece of a column's line that runs into the gap, split off by a space: the last
+        # word of an overfull line; never beside a formula and its equation numbers)
     return True
 
 
@@ -141,7 +234,7 @@ def _cut(region: list[B], out: list, depth: int) -> None:
     groups: list[tuple[list[B], list[tuple[float, float]], bool]] = []
     joined = 0  # bands of the last group that share its gap (a column group has several)
     for band in _bands(region):
-        free = _free(band)
+        free = _band_free(band)
         two_sided = bool(_inner(free, band))
         # ... nor across a wide vertical gap (a title block above the columns)
         height = max(b.y1 - b.y0 for b in band)

@@ -14,8 +14,18 @@ import unicodedata
 from typing import Any
 
 from ocr_ray.layout.italic_maths import ItalicRun
-from ocr_ray.layout.math_symbols import EXTENSION_FONTS, italic_font, symbol_font
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
+from ocr_ray.layout.pdffonts import (
+    CMEX_FONTS,
+    ITALIC,
+    MATH_FONT,
+    NOT_MATH,
+    astral,
+    control_tables,
+    font_info,
+    is_cmex,
+    text_object_address,
+)
 from ocr_ray.layout.rotated import RotatedRuns
 
 # Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
@@ -26,11 +36,6 @@ GAP_SPLIT = 0.75
 # A gap wider than this (in font sizes) between two characters is a space even if PDFium
 # generated none.
 GAP_SPACE = 0.16
-# TeX's extension fonts (big operators and delimiters, no ToUnicode map: ``math_symbols``)
-CMEX_FONTS = EXTENSION_FONTS
-_MATH_FONT_PREFIXES = ("CMMI", "CMSY", "CMEX", "MSBM", "MSAM", "EUFM", "EUSM", "RSFS", "TXMI", "TXSY",
-                       "TXEX", "PXMI", "PXSY", "STIXMATH", "CAMBRIA MATH", "LMMATH", "SYMBOL", "MTSY",
-                       "MTMI", "MTEX", "RMTMI", "ZCMI", "TEX-MATHA", "TEX-MATHB", "TEX-MATHX")
 MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖⟨⟩|=+−<>^_"
                   "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩϵϑϕ")
 # Spacing accents that TeX's OT1 fonts draw as separate glyphs over a letter -> combining marks.
@@ -41,50 +46,6 @@ _LIGATURES = {"ff": "\ufb00", "fi": "\ufb01", "fl": "\ufb02", "ffi": "\ufb03", "
 _ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "^": "\u0302", "˜": "\u0303",
             "~": "\u0303", "ˇ": "\u030c", "˘": "\u0306", "¯": "\u0304", "˙": "\u0307", "˚": "\u030a",
             "¸": "\u0327", "˝": "\u030b", "˛": "\u0328"}
-
-
-# ``_font_info``'s maths grade of a font: none, italic (a letter is maths when it stands alone:
-# ``_Builder``), or a maths/symbol font (every glyph is maths)
-NOT_MATH, ITALIC, MATH_FONT = 0, 1, 2
-_ITALIC_FLAG = 1 << 6  # PDF font descriptor flags, bit 7: Italic
-
-
-def _font_info(obj, cache: dict, key: int) -> tuple[bool, int, bool, str]:
-    """(bold, maths grade, rotated, base font name) of a text object, cached per object (``key``:
-    its address). Maths fonts by name (TeX's and the symbol fonts: ``_MATH_FONT_PREFIXES``,
-    ``math_symbols.symbol_font``); italic fonts by name or by their descriptor (italic flag or
-    angle), and then named so (",ITALIC" added) for the math builder's alphabet."""
-    import pypdfium2.raw as pdfium_c
-
-    info = cache.get(key)
-    if info is None:
-        bold = rotated = False
-        math = NOT_MATH
-        name = ""
-        font = pdfium_c.FPDFTextObj_GetFont(obj)
-        if font:
-            buf = ctypes.create_string_buffer(128)
-            n = pdfium_c.FPDFFont_GetBaseFontName(font, buf, 128)
-            name = buf.value.decode("latin-1", "replace").upper() if n else ""
-            name = name.split("+", 1)[-1]
-            bold = any(t in name for t in ("BOLD", "CMBX", "-MEDI", "SEMIBOLD", "HEAVY", "BLACK", "CMB10"))
-            if not bold:
-                weight = pdfium_c.FPDFFont_GetWeight(font)
-                bold = weight >= 600
-            if name.startswith(_MATH_FONT_PREFIXES) or symbol_font(name):
-                math = MATH_FONT
-            elif italic_font(name):
-                math = ITALIC
-            else:
-                angle = ctypes.c_int(0)
-                slanted = pdfium_c.FPDFFont_GetItalicAngle(font, ctypes.byref(angle)) and angle.value != 0
-                if slanted or pdfium_c.FPDFFont_GetFlags(font) & _ITALIC_FLAG:
-                    math, name = ITALIC, f"{name},ITALIC"
-        matrix = pdfium_c.FS_MATRIX()
-        if pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix)):
-            rotated = abs(matrix.b) > 0.1 * max(abs(matrix.a), 1e-6)
-        info = cache[key] = (bold, math, rotated, name)
-    return info
 
 
 class _Builder:
@@ -213,33 +174,6 @@ def _merge_accents(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(out))
 
 
-def _is_cmex(raw: Any, index: int, cache: dict) -> bool:
-    """A code below 33 in TeX's extension font is a big delimiter (0x20: the biggest "("), not a
-    space or a control character."""
-    import pypdfium2.raw as pdfium_c
-
-    key = _text_object_address(raw, index)
-    if not key:
-        return False
-    info = cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key)
-    return info[3].startswith(CMEX_FONTS)
-
-
-def _text_object_address(raw: Any, index: int) -> int:
-    """``FPDFText_GetTextObject`` as a plain address (0: none)."""
-    global _GET_OBJECT_ADDRESS
-    if _GET_OBJECT_ADDRESS is None:
-        import pypdfium2.raw as pdfium_c
-
-        function = pdfium_c.FPDFText_GetTextObject
-        prototype = ctypes.CFUNCTYPE(ctypes.c_void_p, type(raw), ctypes.c_int)
-        _GET_OBJECT_ADDRESS = prototype(ctypes.cast(function, ctypes.c_void_p).value)
-    return _GET_OBJECT_ADDRESS(raw, index) or 0
-
-
-_GET_OBJECT_ADDRESS = None
-
-
 def page_layout(pdf_page: Any) -> PageLayout:
     """Fragments and rules of a pypdfium2 ``PdfPage`` (its text layer and path objects)."""
     import pypdfium2.raw as pdfium_c
@@ -266,8 +200,27 @@ def page_layout(pdf_page: Any) -> PageLayout:
         last_key, info, scale = None, (False, NOT_MATH, False, ""), 1.0
         spaced = False  # a space (or line break) since the last character: words of rotated text
         matrix = pdfium_c.FS_MATRIX()
+        # fonts whose control codes are glyphs without Unicode (TeX's ligatures): text object -> table
+        control = control_tables(textpage, raw, count, cache)
+        is_generated = pdfium_c.FPDFText_IsGenerated
+        skip = -1
         for i in range(count):
+            if i == skip:
+                continue
             code = get_unicode(raw, i)
+            if 0xD800 <= code < 0xE000:
+                # a character beyond the BMP (math italic 𝑝 of Libertine or unicode-math fonts) arrives
+                # as two UTF-16 halves at two indexes; a half on its own cannot be written as UTF-8
+                code = astral(get_unicode, raw, i, count)
+                if not code:
+                    continue
+                skip = i + 1
+            if code < 32 and control and code != 2:
+                table = control.get(text_object_address(raw, i))
+                if table is not None and code in table and not is_generated(raw, i):
+                    code = ord(table[code]) if table[code] else -1
+                    if code < 0:
+                        continue  # T1's compound-word mark: nothing printed
             if code in (10, 13):
                 builder.flush()
                 spaced = True
@@ -280,7 +233,7 @@ def page_layout(pdf_page: Any) -> PageLayout:
             # PDFium marks a line-end hyphen as U+0002; a CMEX code below 32 (a big delimiter,
             # 0x02 is "[") is kept in the private use area, where ``math`` reads it back by code
             if code < 32:
-                if _is_cmex(raw, i, cache):
+                if is_cmex(raw, i, cache):
                     code += 0xE000
                 elif code != 2:
                     continue
@@ -289,10 +242,10 @@ def page_layout(pdf_page: Any) -> PageLayout:
                 continue
             # the object's address, read without a ctypes pointer per character (the hot loop:
             # consecutive characters mostly share one text object)
-            key = _text_object_address(raw, i)
+            key = text_object_address(raw, i)
             if key != last_key:
                 last_key = key
-                info = _font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key) if key else (
+                info = font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key) if key else (
                     False, NOT_MATH, False, "")
                 scale = _matrix_scale(pdfium_c, raw, i, matrix)
             bold, math, rotated, font = info
@@ -369,8 +322,10 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
                 continue
             get_origin(raw, index, *origin_args)
             code = get_unicode(raw, index)
-            key = _text_object_address(raw, index)
-            font = (cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
+            if 0xD800 <= code < 0xE000:
+                code = astral(get_unicode, raw, index, index + 2) or 0xFFFD
+            key = text_object_address(raw, index)
+            font = (cache.get(key) or font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
                 if key else ""
             ch = chr(0xE000 + code) if code <= 32 and font.startswith(CMEX_FONTS) else "-" if code == 2 else chr(code)
             size = (get_size(raw, index) * _matrix_scale(pdfium_c, raw, index, matrix)) or (b.value - t.value)

@@ -11,18 +11,18 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
 
 
-def typeset_layouts(tmp: Path, packages: str, body: str, options: str = "") -> list:
-    """`body` typeset with pdflatex (article class with `options`, `\\usepackage{<packages>}`) and read
-    back by the text layer: one `PageLayout` per page (the PDF stays as `tmp/m.pdf`). Skips the test
-    where pdflatex is not installed."""
+def typeset_layouts(tmp: Path, packages: str, body: str, preamble: str = "", options: str = "") -> list:
+    """`body` typeset with pdflatex (article class with `options`, `\\usepackage{<packages>}`, then
+    `preamble`) and read back by the text layer: one `PageLayout` per page (the PDF stays as
+    `tmp/m.pdf`). Skips the test where pdflatex is not installed."""
     if shutil.which("pdflatex") is None:
         pytest.skip("pdflatex not installed")
     import pypdfium2
 
     from ocr_ray.layout.pdftext import page_layout
 
-    (tmp / "m.tex").write_text(f"\\documentclass[{options}]{{article}}\n\\usepackage{{{packages}}}\n\\begin{{document}}\n"
-                               f"{body}\n\\end{{document}}\n")
+    (tmp / "m.tex").write_text(f"\\documentclass[{options}]{{article}}\n\\usepackage{{{packages}}}\n{preamble}\n"
+                               f"\\begin{{document}}\n{body}\n\\end{{document}}\n")
     subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp, check=True,
                    capture_output=True, timeout=120)
     doc = pypdfium2.PdfDocument(tmp / "m.pdf")

@@ -1,0 +1,142 @@
+"""Fonts of PDFium's text objects, read once per object: bold, maths, rotated, base font name; the
+control codes a font hands over without Unicode (``tex_encodings``), and characters beyond the
+BMP that PDFium gives as two UTF-16 halves. Used by ``pdftext`` in its per-character loop."""
+from __future__ import annotations
+
+import ctypes
+import re
+from collections import Counter
+from typing import Any
+
+from ocr_ray.layout.math_symbols import EXTENSION_FONTS, italic_font, symbol_font
+from ocr_ray.layout.tex_encodings import encoding_by_name, encoding_by_usage
+
+# TeX's extension fonts (big operators and delimiters, no ToUnicode map: ``math_symbols``)
+CMEX_FONTS = EXTENSION_FONTS
+_MATH_FONT_PREFIXES = ("CMMI", "CMSY", "CMEX", "MSBM", "MSAM", "EUFM", "EUSM", "RSFS", "TXMI", "TXSY",
+                       "TXEX", "PXMI", "PXSY", "STIXMATH", "CAMBRIA MATH", "LMMATH", "SYMBOL", "MTSY",
+                       "MTMI", "MTEX", "RMTMI", "ZCMI", "TEX-MATHA", "TEX-MATHB", "TEX-MATHX")
+
+
+# ``font_info``'s maths grade of a font: none, italic (a letter is maths when it stands alone:
+# ``italic_maths``), or a maths/symbol font (every glyph is maths)
+NOT_MATH, ITALIC, MATH_FONT = 0, 1, 2
+_ITALIC_FLAG = 1 << 6  # PDF font descriptor flags, bit 7: Italic
+
+
+def font_info(obj, cache: dict, key: int) -> tuple[bool, int, bool, str]:
+    """(bold, maths grade, rotated, base font name) of a text object, cached per object (``key``:
+    its address). Maths fonts by name (TeX's and the symbol fonts: ``_MATH_FONT_PREFIXES``,
+    ``math_symbols.symbol_font``); italic fonts by name or by their descriptor (italic flag or
+    angle), and then named so (",ITALIC" added) for the math builder's alphabet."""
+    import pypdfium2.raw as pdfium_c
+
+    info = cache.get(key)
+    if info is None:
+        bold = rotated = False
+        math = NOT_MATH
+        name = ""
+        font = pdfium_c.FPDFTextObj_GetFont(obj)
+        if font:
+            buf = ctypes.create_string_buffer(128)
+            n = pdfium_c.FPDFFont_GetBaseFontName(font, buf, 128)
+            name = buf.value.decode("latin-1", "replace").upper() if n else ""
+            name = name.split("+", 1)[-1]
+            bold = any(t in name for t in ("BOLD", "CMBX", "-MEDI", "SEMIBOLD", "HEAVY", "BLACK", "CMB10"))
+            if not bold:
+                weight = pdfium_c.FPDFFont_GetWeight(font)
+                bold = weight >= 600
+            if name.startswith(_MATH_FONT_PREFIXES) or symbol_font(name):
+                math = MATH_FONT
+            elif italic_font(name):
+                math = ITALIC
+            else:
+                angle = ctypes.c_int(0)
+                slanted = pdfium_c.FPDFFont_GetItalicAngle(font, ctypes.byref(angle)) and angle.value != 0
+                if slanted or pdfium_c.FPDFFont_GetFlags(font) & _ITALIC_FLAG:
+                    math, name = ITALIC, f"{name},ITALIC"
+        matrix = pdfium_c.FS_MATRIX()
+        if pdfium_c.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix)):
+            rotated = abs(matrix.b) > 0.1 * max(abs(matrix.a), 1e-6)
+        info = cache[key] = (bold, math, rotated, name)
+    return info
+
+
+def is_cmex(raw: Any, index: int, cache: dict) -> bool:
+    """A code below 33 in TeX's extension font is a big delimiter (0x20: the biggest "("), not a
+    space or a control character."""
+    import pypdfium2.raw as pdfium_c
+
+    key = text_object_address(raw, index)
+    if not key:
+        return False
+    info = cache.get(key) or font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key)
+    return info[3].startswith(CMEX_FONTS)
+
+
+def text_object_address(raw: Any, index: int) -> int:
+    """``FPDFText_GetTextObject`` as a plain address (0: none)."""
+    global _GET_OBJECT_ADDRESS
+    if _GET_OBJECT_ADDRESS is None:
+        import pypdfium2.raw as pdfium_c
+
+        function = pdfium_c.FPDFText_GetTextObject
+        prototype = ctypes.CFUNCTYPE(ctypes.c_void_p, type(raw), ctypes.c_int)
+        _GET_OBJECT_ADDRESS = prototype(ctypes.cast(function, ctypes.c_void_p).value)
+    return _GET_OBJECT_ADDRESS(raw, index) or 0
+
+
+_GET_OBJECT_ADDRESS = None
+
+
+def control_tables(textpage: Any, raw: Any, count: int, cache: dict) -> dict[int, dict[int, str]]:
+    """Text object -> the table of control codes (below 32) of its font, for the fonts that hand
+    such codes over as they are (no glyph names, no ToUnicode: ``tex_encodings``). Only a page
+    whose text holds such a code (a CR or LF that is no line break of PDFium's counts) is looked
+    at character by character."""
+    import pypdfium2.raw as pdfium_c
+
+    if not _CONTROL_CODES.search(textpage.get_text_range()):
+        return {}
+    get_unicode, is_generated = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_IsGenerated
+    usage: dict[int, Counter] = {}  # font -> its control codes on the page
+    fonts: dict[int, tuple[int, str]] = {}  # text object -> (font, font name; None: a math font)
+    for i in range(count):
+        code = get_unicode(raw, i)
+        if code >= 32 or code == 2 or (code in (10, 13) and is_generated(raw, i)):
+            continue
+        key = text_object_address(raw, i)
+        if not key:
+            continue
+        if key not in fonts:
+            obj = pdfium_c.FPDFText_GetTextObject(raw, i)
+            font = pdfium_c.FPDFTextObj_GetFont(obj)
+            _, math, _, name = cache.get(key) or font_info(obj, cache, key)
+            # (a maths font's control codes are symbols PDFium has no name for: \preceq, \ll in
+            # CMSY; no text encoding tells them)
+            fonts[key] = (ctypes.cast(font, ctypes.c_void_p).value or 0, None if math == MATH_FONT else name)
+        if fonts[key][1] is not None:
+            usage.setdefault(fonts[key][0], Counter())[code] += 1
+    tables: dict[int, dict[int, str]] = {}
+    for key, (font, name) in fonts.items():
+        if font in usage:
+            # a named font whose name implies no TeX text encoding keeps its codes unread: only a
+            # nameless one (pdfTeX's bitmap fonts) is judged by its codes
+            table = encoding_by_name(name.removesuffix(",ITALIC")) if name else encoding_by_usage(usage[font])
+            if table:
+                tables[key] = table
+    return tables
+
+
+# a control code in a page's text: any but PDFium's hyphen mark (2) and its CR LF line breaks
+_CONTROL_CODES = re.compile("[\x00\x01\x03-\x09\x0b\x0c\x0e-\x1f]|\r(?!\n)|(?<!\r)\n")
+
+
+def astral(get_unicode: Any, raw: Any, index: int, count: int) -> int:
+    """The character whose UTF-16 high half is at ``index`` and low half at the next index; 0 for a
+    lone half."""
+    high = get_unicode(raw, index)
+    low = get_unicode(raw, index + 1) if index + 1 < count and high < 0xDC00 else 0
+    if 0xDC00 <= low < 0xE000:
+        return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+    return 0

@@ -1,0 +1,83 @@
+"""Issue 27: two columns read line by line across. With a display in one column the columns'
+baselines no longer line up, every line overlaps one of the other column, and the whole page is
+one horizontal band; one line that runs into the gutter (an overfull line, a long URL) then left it
+a 4 pt gap, too narrow for a column gap, and the page was read across. Typeset with the narrow
+gutters of real two-column styles (IEEEtran 0.17 in, ACL 0.6 cm, ICML 0.25 in): the left column
+must be read whole before the right one. Single-column pages with a centred display or a figure
+of two panels in the middle must still read top to bottom."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ocr_ray.layout import compose_pages
+from tests.ocr.conftest import typeset_layouts
+
+LEFT = [f"Alpha {n}" for n in ("one", "two", "three", "four", "five", "six", "seven")]
+RIGHT = [f"Beta {n}" for n in ("one", "two", "three", "four", "five", "six", "seven", "eight")]
+# a line that ends 4 pt short of the right column (its box is the column's width plus the gutter
+# less 4 pt), or a URL that runs well across the gutter into the right column's lines
+STRAYS = {
+    "near": "\\noindent\\hbox to \\dimexpr\\columnwidth+\\columnsep-4pt\\relax{Alpha four runs up to the "
+            "other column\\hfill end.}\\par",
+    "across": "\\noindent\\hbox{Alpha four has a link: https://example.org/a/very/long/path/to/some/resource}\\par",
+}
+
+
+def _sentence(start: str, side: str) -> str:
+    return f"{start} is a sentence of the {side} column that talks about models and data in general terms."
+
+
+def _two_columns(stray: str) -> str:
+    left = [_sentence(s, "left") for s in LEFT]
+    # the display moves the left column's later baselines off the right column's
+    body = ["\\section{Method}", " ".join(left[:2]), "\\begin{equation} a = b + c \\end{equation}", left[2],
+            "", STRAYS[stray], "", " ".join(left[4:]), "\\newpage", " ".join(_sentence(s, "right") for s in RIGHT)]
+    return "\\thispagestyle{empty}\n" + "\n".join(body)
+
+
+def _order(markdown: str, starts: list[str]) -> list[str]:
+    found = sorted((markdown.find(s), s) for s in starts)
+    assert all(i >= 0 for i, _ in found), [s for i, s in found if i < 0]
+    return [s for _, s in found]
+
+
+@pytest.mark.parametrize("gutter", ["0.17in", "0.6cm", "0.25in"])
+@pytest.mark.parametrize("stray", sorted(STRAYS))
+def test_offset_columns_with_a_line_in_the_gutter_are_read_column_by_column(tmp_path, gutter, stray):
+    (page,) = typeset_layouts(tmp_path, "amsmath", _two_columns(stray), preamble=f"\\setlength{{\\columnsep}}{{{gutter}}}",
+                              options="twocolumn")
+    (markdown,) = compose_pages([page.to_json()])
+    assert _order(markdown, LEFT + RIGHT) == LEFT + RIGHT, markdown
+
+
+def test_single_column_pages_with_a_display_or_a_figure_read_top_to_bottom(tmp_path):
+    words = "We describe the setting in words that fill the whole line of this single column page."
+    panel = "\\begin{{minipage}}{{0.4\\textwidth}}\\centering Panel {0} shows {0} results\\\\ and a second line {0}\\\\ and a third line {0}\\end{{minipage}}"
+    body = ["\\thispagestyle{empty}", f"First {words} {words}", "\\[ \\sum_{i=1}^n x_i = y \\]",
+            f"Second {words} {words}",
+            "\\begin{figure}[h]\\centering " + panel.format("A") + "\\hfill " + panel.format("B")
+            + "\\caption{Two panels side by side.}\\end{figure}", f"Third {words} {words}", f"Fourth {words}"]
+    (page,) = typeset_layouts(tmp_path, "amsmath", "\n\n".join(body))
+    (markdown,) = compose_pages([page.to_json()])
+    starts = ["First We", "Second We", "Panel A shows", "Panel B shows", "Third We", "Fourth We"]
+    assert _order(markdown, starts) == starts, markdown
+    assert re.search(r"x_\{?i\}?", markdown), markdown  # the display stays one formula
+
+
+def test_two_lines_in_the_gutter_one_beside_the_other_columns_heading(tmp_path):
+    """A line ending 4 pt short of the right column where that column has a heading's space beside
+    it (a band of its own: the line's last word, split off by its space, sits in the gutter and
+    was taken for a line across both columns), another one lower down, a display in each column."""
+    left = [_sentence(s, "left") for s in LEFT]
+    right = [_sentence(s, "right") for s in RIGHT]
+    body = ["\\thispagestyle{empty}", "\\section{Method}", left[0], STRAYS["near"].replace("Alpha four", "Also"),
+            left[1], "\\begin{equation} a = b + c \\end{equation}", left[2], "", STRAYS["near"], "",
+            " ".join(left[4:]), "\\newpage", right[0], right[1], "\\subsection{More}", " ".join(right[2:5]),
+            "\\[ x^2 + y^2 = z^2 \\]", " ".join(right[5:])]
+    (page,) = typeset_layouts(tmp_path, "amsmath", "\n".join(body), preamble="\\setlength{\\columnsep}{0.17in}",
+                              options="twocolumn")
+    (markdown,) = compose_pages([page.to_json()])
+    assert _order(markdown, LEFT + RIGHT) == LEFT + RIGHT, markdown
