@@ -21,7 +21,8 @@ A trial fails when any of these holds:
 
 Stage `pdf_record` places its kills instead of drawing them: a kill at a random instant almost
 never falls between a PDF's write and its checkpoint (no request separates them), so its trials set
-REVIEWBENCH_KILL_AT (reviewbench_assets/stages/fault_points.py) and the run kills its own process
+REVIEWBENCH_KILL_AT and run the test-only code location `tests.faults.definitions` (the kill points of
+tests/faults/kill_points.py, never shipped in the wheel), and the run kills its own process
 group there: the 3rd time a PDF's source record is written before the PDF, and the 3rd time a PDF
 is stored before its checkpoint. The second is the case issue 22 names: the re-run must find that
 PDF without asking for it again.
@@ -44,7 +45,7 @@ import time
 from pathlib import Path
 
 from benchmarks.common import figure
-from reviewbench_assets.stages.fault_points import KILL_VAR
+from tests.faults.kill_points import KILL_VAR
 
 ROOT = Path(__file__).resolve().parents[1]
 PK = "iclr-2020"
@@ -114,7 +115,9 @@ class Run:
         self.started = time.monotonic()
         self.lines: list[str] = []
         # the running interpreter's dagster (`python -m`): the checkout may have no .venv of its own
-        cmd = [sys.executable, "-m", "dagster", "asset", "materialize", "-m", "reviewbench_assets.definitions",
+        # a placed kill runs the test-only code location that installs it (tests/faults/definitions.py)
+        location = "tests.faults.definitions" if env.get(KILL_VAR) else "reviewbench_assets.definitions"
+        cmd = [sys.executable, "-m", "dagster", "asset", "materialize", "-m", location,
                "--select", SELECT, "--partition", PK, "--config-json", RUN_CONFIG]
         self.p = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   text=True, errors="replace", start_new_session=True)
