@@ -287,7 +287,7 @@ async def _scrape_one(context, page, state: _PageState, web_url: str, forum_id: 
 
 
 async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, forum_ids: list[str],
-                      limiter: RateLimiter, on_done: Callable[[str], None], api_urls: dict[int, str],
+                      limiter: RateLimiter, on_done: Callable[..., None], api_urls: dict[int, str],
                       local: LocalAnswers) -> ScrapeResults:
     """`max_pages` workers, each with one long-lived tab that navigates from forum to forum
     (opening a tab per forum costs chromium more CPU than the page itself on small machines)."""
@@ -328,7 +328,7 @@ async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, for
                         except Exception as exc:
                             results[fid], page = exc, None
                         results.requests[fid] = totals
-                        on_done(fid)
+                        on_done(fid, results[fid], totals)  # the caller may checkpoint this answer now
                 finally:
                     if page is not None:
                         await page.close()
@@ -348,12 +348,12 @@ class BrowserResource(dg.ConfigurableResource):
 
     def scrape_revisions(self, web_url: str, token: str | None, forum_ids: list[str],
                          limiter: RateLimiter | None = None,
-                         on_done: Callable[[str], None] = lambda fid: None,
+                         on_done: Callable[..., None] = lambda fid, answer=None, requests=None: None,
                          api_urls: dict[int, str] | None = None,
                          notes: dict[str, tuple[str, dict]] | None = None,
                          answers: LocalAnswers | None = None) -> ScrapeResults:
         """forum id -> RevisionPage, or the exception that the page ended with; `.requests` per
-        forum. `api_urls`: API version -> the API host the page talks to (its requests are
+        forum. `on_done(forum id, page or exception, requests)` as each forum ends. `api_urls`: API version -> the API host the page talks to (its requests are
         rate-limited); `notes`: forum id -> (API version, submission note) as the crawl holds them,
         so the page's note lookup is answered without a request (`LocalAnswers`). `answers`: the
         `LocalAnswers` of an earlier call of the same run, so a stage that reads its forums in
