@@ -27,8 +27,12 @@ group there: the 3rd time a PDF's source record is written before the PDF, and t
 is stored before its checkpoint. The second is the case issue 22 names: the re-run must find that
 PDF without asking for it again.
 
-Figures: kill_resume_trials, kill_resume_failures (goal 0, baseline = trials), and
-kill_resume_pdf_redownloads (count of re-downloaded stored PDFs, over all trials).
+Figures: kill_resume_trials, kill_resume_failures (goal 0, baseline = trials),
+kill_resume_pdf_redownloads (count of re-downloaded stored PDFs, over all trials), and
+kill_resume_repeated_requests (issue 29.3, goal 0): requests of the re-runs that their killed run had
+already received an answer to, counted at the replica (same method, path and query; API and file
+requests; the login is a session, not an answer, and the website's own pages are not OpenReview's
+metered API), over all trials, with the kinds and stages they came from.
 """
 from __future__ import annotations
 
@@ -42,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from benchmarks.common import figure
@@ -269,6 +274,21 @@ def _pdf_requests(log) -> list[tuple[str, list[str]]]:
     return out
 
 
+def repeated_requests(killed_log, rerun_log) -> Counter:
+    """Requests of the re-run (by kind, openreview_replica.request_kind) whose answer the killed run
+    had already received: same method, path and query (its parameters in any order)."""
+    from openreview_replica.replica_state import request_kind
+
+    def key(r) -> tuple:
+        return r.method, r.path, tuple(sorted(r.params.items()))
+
+    def counted(r) -> bool:
+        return r.role != "web" and r.path != "/login"
+
+    answered = {key(r) for r in killed_log if counted(r) and r.status == 200}
+    return Counter(request_kind(r) for r in rerun_log if counted(r) and key(r) in answered)
+
+
 def _stored_pdfs(storage: Path) -> set[str]:
     return {p.stem for p in (storage / "pdfs").rglob("*.pdf")}
 
@@ -282,6 +302,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
     fx = build_fixtures([PK], seed=0, n_forums=n_forums)
     work = Path(tempfile.mkdtemp(prefix="kill_resume_"))
     results, failures, redownloads, blocked_reruns = [], [], 0, 0
+    repeated, repeated_by_stage = Counter(), Counter()
     reference_s = 0.0
     t0 = time.time()
     try:
@@ -342,7 +363,8 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                             r1.finish(5)
                     stored_at_kill = _stored_pdfs(storage)
                     trial["pdfs_stored_at_kill"] = len(stored_at_kill)
-                    trial["requests_before_kill"] = len(rep.request_log)
+                    killed_log = rep.request_log
+                    trial["requests_before_kill"] = len(killed_log)
                     rep.reset_request_log()
                     # first the plain re-run, as a user would type it: does a stale pool slot block it?
                     t_re = time.monotonic()
@@ -377,6 +399,10 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                         shas = {sha_of.get(i) for i in ids} & stored_at_kill
                         again += [f"{path}?id={i}" for i in ids if sha_of.get(i) in shas]
                     trial["pdf_requests_rerun"] = len(_pdf_requests(rep.request_log))
+                    again_asked = repeated_requests(killed_log, rep.request_log)
+                    trial["repeated_requests"] = dict(again_asked)
+                    repeated.update(again_asked)
+                    repeated_by_stage[stage] += sum(again_asked.values())
                     if again:
                         redownloads += len(again)
                         problems.append(f"re-downloaded {len(again)} stored PDFs: {again[:5]}")
@@ -418,14 +444,19 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                failures=[{k: f[k] for k in ("trial", "stage", "step", "kill_at_run_s", "kill_after_step_start_s",
                                             "running_at_kill", "problems") if k in f} for f in failures],
                trials=[{k: r.get(k) for k in ("trial", "stage", "running_at_kill", "kill_at_run_s", "kill_at_point",
-                                              "pdfs_stored_at_kill", "pdf_requests_rerun", "rerun_blocked_by_pool", "rerun_s",
-                                              "ok")}
+                                              "pdfs_stored_at_kill", "pdf_requests_rerun", "repeated_requests",
+                                              "rerun_blocked_by_pool", "rerun_s", "ok")}
                        for r in results]),
         figure("kill_resume_reruns_blocked_by_pool", blocked_reruns, "trials", n, goal=0, **common,
                note="plain re-run in the same DAGSTER_HOME waited on a pool slot held by the killed run; "
                     "the benchmark then marked the stale run failed and freed its slots (what the run "
                     "monitoring daemon does) and re-ran"),
         figure("kill_resume_pdf_redownloads", redownloads, "PDFs", n, goal=0, **common),
+        figure("kill_resume_repeated_requests", sum(repeated.values()), "requests", n, goal=0, **common,
+               by_kind=dict(repeated.most_common()), by_stage=dict(repeated_by_stage),
+               note="requests of the re-runs that their killed run had already received an answer to "
+                    "(same method, path and query; login and web pages not counted), over all trials; "
+                    "baseline = trials"),
     ]
 
 

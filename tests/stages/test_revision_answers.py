@@ -11,7 +11,12 @@ from resources.store import store_from_uri
 from reviewbench_assets import paths
 from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
 from reviewbench_assets.stages.revision_answers import RoundPages
-from tests.stages.test_pdf_choice_stage import VENUE, FakeApi, world  # noqa: F401  (world: the fixture)
+from tests.stages.test_pdf_choice_stage import VENUE, FakeApi, make_world
+
+
+@pytest.fixture
+def world(tmp_path):
+    return make_world(tmp_path)
 
 
 class Killed(BaseException):
