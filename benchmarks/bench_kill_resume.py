@@ -197,7 +197,15 @@ def _recover(home: Path) -> int:
 
     from scripts.recover_runs import recover
 
-    inst = DagsterInstance.from_ref(InstanceRef.from_dir(str(home)))
+    old = os.environ.get("DAGSTER_HOME")
+    os.environ["DAGSTER_HOME"] = str(home)  # the instance's storage lives under $DAGSTER_HOME (dagster.yaml)
+    try:
+        inst = DagsterInstance.from_ref(InstanceRef.from_dir(str(home)))
+    finally:
+        if old is None:
+            os.environ.pop("DAGSTER_HOME", None)
+        else:
+            os.environ["DAGSTER_HOME"] = old
     try:
         return len(recover(inst))
     finally:

@@ -6,8 +6,10 @@ DAGSTER_HOME both try, and the second dies with `table alembic_version already e
 (and migrating) them here, once, before any run, removes the race: afterwards every process only
 opens existing databases. Idempotent; a file lock serialises two of these started together.
 
-The Makefile's targets (`make demo`, `make ui`, `make dev`) run it; run it yourself after pointing
-DAGSTER_HOME at a new folder (README, "With internet").
+The project's dagster.yaml now opens the storage under the same lock by itself
+(reviewbench_assets/instance_storage.py), so the first runs on a new DAGSTER_HOME need no manual
+step; this remains for the Makefile's targets (`make demo`, `make ui`, `make dev`), to create and
+migrate the databases ahead of time.
 """
 from __future__ import annotations
 
