@@ -2,9 +2,8 @@
 requests whose answer the killed run had already received, at the replica's request log."""
 from __future__ import annotations
 
-from openreview_replica.replica_state import LoggedRequest
-
 from benchmarks.bench_kill_resume import repeated_requests
+from openreview_replica.replica_state import LoggedRequest
 
 
 def test_only_requests_answered_before_count_parameters_in_any_order():
