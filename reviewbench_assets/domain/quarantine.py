@@ -33,7 +33,7 @@ def reasons_of_parsed(parsed: ParsedForum, venue: VenueYear) -> list[str]:
     replies) and replies under an invitation neither a kind nor the venue's `known_other` names
     (the catalogue's vocabulary)."""
     known = set(venue.invitations.known_other)
-    reasons = list(parsed.warnings)
+    reasons = list(parsed.warnings) + reply_shape_reasons(parsed)
     for p in parsed.posts:
         if p.kind != "other":
             continue
@@ -41,6 +41,42 @@ def reasons_of_parsed(parsed: ParsedForum, venue: VenueYear) -> list[str]:
         if not any(n in known for n in names):
             reasons.append(f"{parsed.forum_id}: reply {p.note_id} under unknown invitation "
                            f"{(p.invitations or [''])[0]!r}")
+    return reasons
+
+
+MAX_REPLY_DEPTH = 100  # replies under replies; the deepest real discussions are a few dozen deep
+
+
+def reply_shape_reasons(parsed: ParsedForum, max_depth: int = MAX_REPLY_DEPTH) -> list[str]:
+    """Reply chains no discussion makes: replies whose `replyto` chain loops (each loop named once;
+    routing leaves them out of the dialogues) and a chain deeper than `max_depth` (named by its
+    deepest reply). Iterative: a 100,000-deep chain costs a walk, not the stack."""
+    parent = {q.note_id: q.replyto for q in parsed.posts}
+    depth: dict[str, int | None] = {}  # note id -> replies above it + 1; None: on or under a loop
+    reasons: list[str] = []
+    for start in parent:
+        path: list[str] = []
+        on_path: dict[str, int] = {}
+        node = start
+        while node in parent and node not in depth and node not in on_path:
+            on_path[node] = len(path)
+            path.append(node)
+            node = parent[node]
+        base: int | None = depth.get(node, 0) if node not in on_path else None
+        if node in on_path:  # the walk came back to itself: a loop
+            loop = path[on_path[node]:]
+            reasons.append(f"{parsed.forum_id}: reply cycle: replies {', '.join(loop)} reply to each other "
+                           "and never reach the forum (left out of the dialogues)")
+            for n in loop:
+                depth[n] = None
+            path = path[:on_path[node]]
+        for n in reversed(path):
+            base = None if base is None else base + 1
+            depth[n] = base
+    deepest = max(((d, n) for n, d in depth.items() if d is not None), default=(0, ""))
+    if deepest[0] > max_depth:
+        reasons.append(f"{parsed.forum_id}: reply chain {deepest[0]} replies deep (more than {max_depth}), "
+                       f"down to {deepest[1]}")
     return reasons
 
 
@@ -53,6 +89,8 @@ REASON_CODES: tuple[tuple[str, re.Pattern], ...] = tuple((code, re.compile(rx)) 
     ("duplicate_reply", r"reply \S+ duplicated"),
     ("orphan_reply", r"is an orphan"),
     ("unknown_invitation", r"under unknown invitation"),
+    ("reply_cycle", r": reply cycle: "),
+    ("deep_reply_chain", r"replies deep \(more than \d+\)"),
     ("duplicate_submission", r"duplicate submission id"),
     ("oversized_field", r"oversized field"),
     ("absurd_count", r"absurd count"),
