@@ -12,9 +12,37 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from dagster import Field, StringSource
 from dagster._core.storage.sqlite_storage import DagsterSqliteStorage
+
+
+_HELD: dict[str, list] = {}  # lock file -> [depth, open file] held by this process
+_GUARD = threading.RLock()
+
+
+@contextmanager
+def instance_lock(home: str) -> Iterator[None]:
+    """The instance's lock, `$DAGSTER_HOME/.init.lock`, across processes; re-entrant within one
+    (an flock taken twice through two open files of one process would wait on itself:
+    `scripts.init_instance` holds it while its own `DagsterInstance.get()` opens the storage)."""
+    path = os.path.join(os.path.abspath(home), ".init.lock")
+    with _GUARD:  # the threads of this process one at a time; the holding thread may re-enter
+        if path in _HELD:
+            _HELD[path][0] += 1
+        else:
+            f = open(path, "a")  # noqa: SIM115  (closed below, which releases the flock)
+            fcntl.flock(f, fcntl.LOCK_EX)
+            _HELD[path] = [1, f]
+        try:
+            yield
+        finally:
+            _HELD[path][0] -= 1
+            if not _HELD[path][0]:
+                _HELD.pop(path)[1].close()
 
 
 class LockedSqliteStorage(DagsterSqliteStorage):
@@ -35,6 +63,5 @@ class LockedSqliteStorage(DagsterSqliteStorage):
     @classmethod
     def from_local(cls, base_dir: str, inst_data=None) -> LockedSqliteStorage:
         os.makedirs(base_dir, exist_ok=True)
-        with open(os.path.join(base_dir, ".init.lock"), "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes (or the process dies)
+        with instance_lock(base_dir):  # released when its file closes (or the process dies)
             return cls(base_dir, inst_data=inst_data)

@@ -13,7 +13,6 @@ migrate the databases ahead of time.
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import sys
@@ -28,8 +27,9 @@ def init_instance(home: str | os.PathLike) -> Path:
     home.mkdir(parents=True, exist_ok=True)
     if not (home / "dagster.yaml").exists():
         shutil.copy(ROOT / "dagster.yaml", home / "dagster.yaml")
-    with open(home / ".init.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    from reviewbench_assets.instance_storage import instance_lock
+
+    with instance_lock(str(home)):  # the lock the storage takes too (re-entrant in this process)
         from dagster import DagsterInstance
 
         old = os.environ.get("DAGSTER_HOME")

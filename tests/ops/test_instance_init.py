@@ -41,3 +41,15 @@ def test_processes_opening_a_new_instance_at_once_all_succeed(tmp_path):
                 failures.append(out[-600:])
         assert (home / "history" / "runs.db").exists()
     assert not failures, failures[0]
+
+
+def test_init_instance_takes_the_storages_lock_without_waiting_on_itself(tmp_path):
+    """`scripts.init_instance` holds the instance lock while its own `DagsterInstance.get()` opens the
+    storage, which takes the same lock: re-entrant within one process, not a wait on itself."""
+    code = ("import sys; from scripts.init_instance import init_instance; "
+            "h = init_instance(sys.argv[1]); init_instance(h); print('ready')")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "home")], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0 and "ready" in done.stdout, done.stderr[-2000:]
+    assert (tmp_path / "home" / "history" / "runs.db").exists()
