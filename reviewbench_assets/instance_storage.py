@@ -19,7 +19,6 @@ from contextlib import contextmanager
 from dagster import Field, StringSource
 from dagster._core.storage.sqlite_storage import DagsterSqliteStorage
 
-
 _HELD: dict[str, list] = {}  # lock file -> [depth, open file] held by this process
 _GUARD = threading.RLock()
 
