@@ -21,13 +21,18 @@ A trial fails when any of these holds:
 
 Stage `pdf_record` places its kills instead of drawing them: a kill at a random instant almost
 never falls between a PDF's write and its checkpoint (no request separates them), so its trials set
-REVIEWBENCH_KILL_AT (reviewbench_assets/stages/fault_points.py) and the run kills its own process
+REVIEWBENCH_KILL_AT and run the test-only code location `tests.faults.definitions` (the kill points of
+tests/faults/kill_points.py, never shipped in the wheel), and the run kills its own process
 group there: the 3rd time a PDF's source record is written before the PDF, and the 3rd time a PDF
 is stored before its checkpoint. The second is the case issue 22 names: the re-run must find that
 PDF without asking for it again.
 
-Figures: kill_resume_trials, kill_resume_failures (goal 0, baseline = trials), and
-kill_resume_pdf_redownloads (count of re-downloaded stored PDFs, over all trials).
+Figures: kill_resume_trials, kill_resume_failures (goal 0, baseline = trials),
+kill_resume_pdf_redownloads (count of re-downloaded stored PDFs, over all trials), and
+kill_resume_repeated_requests (issue 29.3, goal 0): requests of the re-runs that their killed run had
+already received an answer to, counted at the replica (same method, path and query; API and file
+requests; the login is a session, not an answer, and the website's own pages are not OpenReview's
+metered API), over all trials, with the kinds and stages they came from.
 """
 from __future__ import annotations
 
@@ -41,10 +46,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from benchmarks.common import figure
-from reviewbench_assets.stages.fault_points import KILL_VAR
+from tests.faults.kill_points import KILL_VAR
 
 ROOT = Path(__file__).resolve().parents[1]
 PK = "iclr-2020"
@@ -114,7 +120,9 @@ class Run:
         self.started = time.monotonic()
         self.lines: list[str] = []
         # the running interpreter's dagster (`python -m`): the checkout may have no .venv of its own
-        cmd = [sys.executable, "-m", "dagster", "asset", "materialize", "-m", "reviewbench_assets.definitions",
+        # a placed kill runs the test-only code location that installs it (tests/faults/definitions.py)
+        location = "tests.faults.definitions" if env.get(KILL_VAR) else "reviewbench_assets.definitions"
+        cmd = [sys.executable, "-m", "dagster", "asset", "materialize", "-m", location,
                "--select", SELECT, "--partition", PK, "--config-json", RUN_CONFIG]
         self.p = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   text=True, errors="replace", start_new_session=True)
@@ -189,7 +197,15 @@ def _recover(home: Path) -> int:
 
     from scripts.recover_runs import recover
 
-    inst = DagsterInstance.from_ref(InstanceRef.from_dir(str(home)))
+    old = os.environ.get("DAGSTER_HOME")
+    os.environ["DAGSTER_HOME"] = str(home)  # the instance's storage lives under $DAGSTER_HOME (dagster.yaml)
+    try:
+        inst = DagsterInstance.from_ref(InstanceRef.from_dir(str(home)))
+    finally:
+        if old is None:
+            os.environ.pop("DAGSTER_HOME", None)
+        else:
+            os.environ["DAGSTER_HOME"] = old
     try:
         return len(recover(inst))
     finally:
@@ -266,6 +282,21 @@ def _pdf_requests(log) -> list[tuple[str, list[str]]]:
     return out
 
 
+def repeated_requests(killed_log, rerun_log) -> Counter:
+    """Requests of the re-run (by kind, openreview_replica.request_kind) whose answer the killed run
+    had already received: same method, path and query (its parameters in any order)."""
+    from openreview_replica.replica_state import request_kind
+
+    def key(r) -> tuple:
+        return r.method, r.path, tuple(sorted(r.params.items()))
+
+    def counted(r) -> bool:
+        return r.role != "web" and r.path != "/login"
+
+    answered = {key(r) for r in killed_log if counted(r) and r.status == 200}
+    return Counter(request_kind(r) for r in rerun_log if counted(r) and key(r) in answered)
+
+
 def _stored_pdfs(storage: Path) -> set[str]:
     return {p.stem for p in (storage / "pdfs").rglob("*.pdf")}
 
@@ -279,6 +310,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
     fx = build_fixtures([PK], seed=0, n_forums=n_forums)
     work = Path(tempfile.mkdtemp(prefix="kill_resume_"))
     results, failures, redownloads, blocked_reruns = [], [], 0, 0
+    repeated, repeated_by_stage = Counter(), Counter()
     reference_s = 0.0
     t0 = time.time()
     try:
@@ -339,7 +371,8 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                             r1.finish(5)
                     stored_at_kill = _stored_pdfs(storage)
                     trial["pdfs_stored_at_kill"] = len(stored_at_kill)
-                    trial["requests_before_kill"] = len(rep.request_log)
+                    killed_log = rep.request_log
+                    trial["requests_before_kill"] = len(killed_log)
                     rep.reset_request_log()
                     # first the plain re-run, as a user would type it: does a stale pool slot block it?
                     t_re = time.monotonic()
@@ -374,6 +407,10 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                         shas = {sha_of.get(i) for i in ids} & stored_at_kill
                         again += [f"{path}?id={i}" for i in ids if sha_of.get(i) in shas]
                     trial["pdf_requests_rerun"] = len(_pdf_requests(rep.request_log))
+                    again_asked = repeated_requests(killed_log, rep.request_log)
+                    trial["repeated_requests"] = dict(again_asked)
+                    repeated.update(again_asked)
+                    repeated_by_stage[stage] += sum(again_asked.values())
                     if again:
                         redownloads += len(again)
                         problems.append(f"re-downloaded {len(again)} stored PDFs: {again[:5]}")
@@ -415,14 +452,19 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                failures=[{k: f[k] for k in ("trial", "stage", "step", "kill_at_run_s", "kill_after_step_start_s",
                                             "running_at_kill", "problems") if k in f} for f in failures],
                trials=[{k: r.get(k) for k in ("trial", "stage", "running_at_kill", "kill_at_run_s", "kill_at_point",
-                                              "pdfs_stored_at_kill", "pdf_requests_rerun", "rerun_blocked_by_pool", "rerun_s",
-                                              "ok")}
+                                              "pdfs_stored_at_kill", "pdf_requests_rerun", "repeated_requests",
+                                              "rerun_blocked_by_pool", "rerun_s", "ok")}
                        for r in results]),
         figure("kill_resume_reruns_blocked_by_pool", blocked_reruns, "trials", n, goal=0, **common,
                note="plain re-run in the same DAGSTER_HOME waited on a pool slot held by the killed run; "
                     "the benchmark then marked the stale run failed and freed its slots (what the run "
                     "monitoring daemon does) and re-ran"),
         figure("kill_resume_pdf_redownloads", redownloads, "PDFs", n, goal=0, **common),
+        figure("kill_resume_repeated_requests", sum(repeated.values()), "requests", n, goal=0, **common,
+               by_kind=dict(repeated.most_common()), by_stage=dict(repeated_by_stage),
+               note="requests of the re-runs that their killed run had already received an answer to "
+                    "(same method, path and query; login and web pages not counted), over all trials; "
+                    "baseline = trials"),
     ]
 
 

@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from contextlib import asynccontextmanager
 from urllib.parse import parse_qs, urlsplit
 
 import dagster as dg
 from pydantic import Field
 
+from resources.browser_tmp import browser_tmp_dir, tmpdir_env
 from resources.openreview_api import RateLimiter, reset_wait_s
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -286,13 +288,30 @@ async def _scrape_one(context, page, state: _PageState, web_url: str, forum_id: 
     raise RevisionPageError(f"revisions page for {forum_id} failed after {cfg.retries + 1} tries: {last}")
 
 
+@asynccontextmanager
+async def _playwright():
+    """Playwright whose driver keeps Chromium's profile in a folder of this run, deleted when the run
+    ends and, after a kill -9, by the next browser run (resources/browser_tmp.py)."""
+    from playwright.async_api import async_playwright
+
+    with browser_tmp_dir() as run_tmp:
+        manager = async_playwright()
+        with tmpdir_env(run_tmp):  # the driver makes the profile in its TMPDIR
+            pw = await manager.__aenter__()
+        try:
+            yield pw
+        except BaseException as exc:
+            await manager.__aexit__(type(exc), exc, exc.__traceback__)
+            raise
+        else:
+            await manager.__aexit__(None, None, None)
+
+
 async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, forum_ids: list[str],
-                      limiter: RateLimiter, on_done: Callable[[str], None], api_urls: dict[int, str],
+                      limiter: RateLimiter, on_done: Callable[..., None], api_urls: dict[int, str],
                       local: LocalAnswers) -> ScrapeResults:
     """`max_pages` workers, each with one long-lived tab that navigates from forum to forum
     (opening a tab per forum costs chromium more CPU than the page itself on small machines)."""
-    from playwright.async_api import async_playwright
-
     web = _origin(web_url)
     apis = {_origin(u) for u in api_urls.values()}
 
@@ -305,7 +324,7 @@ async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, for
     queue: asyncio.Queue[str] = asyncio.Queue()
     for fid in forum_ids:
         queue.put_nowait(fid)
-    async with async_playwright() as pw:
+    async with _playwright() as pw:
         browser = await pw.chromium.launch(executable_path=cfg.executable_path, args=CHROMIUM_FLAGS,
                                            headless=True)
         try:
@@ -328,7 +347,7 @@ async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, for
                         except Exception as exc:
                             results[fid], page = exc, None
                         results.requests[fid] = totals
-                        on_done(fid)
+                        on_done(fid, results[fid], totals)  # the caller may checkpoint this answer now
                 finally:
                     if page is not None:
                         await page.close()
@@ -348,12 +367,12 @@ class BrowserResource(dg.ConfigurableResource):
 
     def scrape_revisions(self, web_url: str, token: str | None, forum_ids: list[str],
                          limiter: RateLimiter | None = None,
-                         on_done: Callable[[str], None] = lambda fid: None,
+                         on_done: Callable[..., None] = lambda fid, answer=None, requests=None: None,
                          api_urls: dict[int, str] | None = None,
                          notes: dict[str, tuple[str, dict]] | None = None,
                          answers: LocalAnswers | None = None) -> ScrapeResults:
         """forum id -> RevisionPage, or the exception that the page ended with; `.requests` per
-        forum. `api_urls`: API version -> the API host the page talks to (its requests are
+        forum. `on_done(forum id, page or exception, requests)` as each forum ends. `api_urls`: API version -> the API host the page talks to (its requests are
         rate-limited); `notes`: forum id -> (API version, submission note) as the crawl holds them,
         so the page's note lookup is answered without a request (`LocalAnswers`). `answers`: the
         `LocalAnswers` of an earlier call of the same run, so a stage that reads its forums in

@@ -36,8 +36,6 @@ class StorageResource(dg.ConfigurableResource):
         """The storage root, with the file sets of runs killed while publishing made whole first
         (resources/store_publish.py), so what any asset reads is one run's set."""
         if not self.root.startswith("s3://"):
-            store = store_from_uri(self.root)
-        else:  # boto3 (through dagster-aws) only for the S3 lock object's conditional puts
-            store = store_from_uri(self.root, self.s3_options(), s3_client_factory=self.s3.get_client)
-        store.recover()
-        return store
+            return store_from_uri(self.root)  # recovers before returning
+        # boto3 (through dagster-aws) only for the S3 lock object's conditional puts
+        return store_from_uri(self.root, self.s3_options(), s3_client_factory=self.s3.get_client)

@@ -278,12 +278,20 @@ class Store:
         return sha, path, True
 
 
-def store_from_uri(root: str, s3_options: dict | None = None, s3_client_factory=None) -> Store:
-    """`/abs/dir` or `s3://bucket/prefix` -> Store. `s3_options` go to pyarrow's S3FileSystem."""
+def store_from_uri(root: str, s3_options: dict | None = None, s3_client_factory=None,
+                   recover: bool = True) -> Store:
+    """`/abs/dir` or `s3://bucket/prefix` -> Store. `s3_options` go to pyarrow's S3FileSystem.
+    Every way of opening a root (the assets' `StorageResource.store()`, scripts, benches) goes
+    through here, so each reader first finishes the publications of runs that died mid-publish
+    (`Store.recover()`); `recover=False` only for tests that look at a dead run's leftovers."""
     if root.startswith("s3://"):
         fs = pafs.S3FileSystem(**(s3_options or {}))
-        return Store(fs, root[len("s3://"):].rstrip("/"), s3_client_factory)
-    local = pafs.LocalFileSystem()
-    path = posixpath.abspath(root)
-    local.create_dir(path, recursive=True)
-    return Store(local, path)
+        store = Store(fs, root[len("s3://"):].rstrip("/"), s3_client_factory)
+    else:
+        local = pafs.LocalFileSystem()
+        path = posixpath.abspath(root)
+        local.create_dir(path, recursive=True)
+        store = Store(local, path)
+    if recover:
+        store.recover()
+    return store

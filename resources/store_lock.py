@@ -7,7 +7,9 @@ S3 root: a lock object `<prefix>/.locks/<name>.lock` created with a conditional 
 (`If-None-Match: *`, S3's conditional writes since 2024-08; moto_server implements them), holding
 the owner and a lease expiry, renewed every `ttl_s / 3` (default 120 s) by the holder. A holder
 that died leaves the object until its lease runs out (at most `ttl_s`); the next taker then
-replaces it with a conditional put on its ETag (`If-Match`), so two takers cannot both win. What
+replaces it with a conditional put on its ETag (`If-Match`), so two takers cannot both win. A
+holder known dead (a process of this host that no longer exists) is replaced at once, without
+waiting out its lease. What
 this does NOT give on S3: a holder that stalls longer than `ttl_s` without renewing (e.g. a frozen
 process, a network partition) loses the lock while still running and can overlap with the next. Without a boto3
 client (no `s3_client_factory`), S3 locks are refused rather than silently skipped.
@@ -71,6 +73,16 @@ def _local_lock(path: str, timeout_s: float):
         os.close(fd)
 
 
+def _holder_is_dead(owner: str) -> bool:
+    """The lock's holder (`host:pid:random`) is a process of this host that no longer exists: its
+    lease need not be waited out (a run killed -9 would otherwise hold the split for `ttl_s`)."""
+    from resources.store_publish import process_is_dead
+
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    return pid.isdigit() and process_is_dead(host, int(pid))
+
+
 @contextmanager
 def _s3_lock(store, name: str, timeout_s: float, ttl_s: float):
     if store.s3_client_factory is None:
@@ -99,7 +111,7 @@ def _s3_lock(store, name: str, timeout_s: float, ttl_s: float):
         try:  # held: take it over only if its lease ran out
             held = client.get_object(Bucket=bucket, Key=key)
             info = json.loads(held["Body"].read() or b"{}")
-            if float(info.get("expires", 0)) < time.time():
+            if float(info.get("expires", 0)) < time.time() or _holder_is_dead(str(info.get("owner", ""))):
                 client.put_object(Bucket=bucket, Key=key, Body=body(), IfMatch=held["ETag"])
                 break
         except ClientError as exc:

@@ -10,11 +10,14 @@ processes too, on local disk and S3.
    deleted, and the journal is deleted last.
 
 A run killed before 2 leaves only staging files: the set was never published and readers keep the
-previous one. A run killed during 3 leaves its journal: the next `Store.recover()` (every asset
-calls it through `StorageResource.store()` before it reads or writes) finishes the moves, so the
-set is whole again before anyone reads it. Staging files of a dead run (its process is gone on this
-host, or it is a day old) are deleted by the next publication into the same folder; a live run's
-files are never touched.
+previous one. A run killed during 3 leaves its journal: the next `Store.recover()` (every way of
+opening a root calls it, `store_from_uri`, so every asset through `StorageResource.store()`)
+finishes the moves, so the set is whole again before anyone reads it. Every journal lives in the
+ROOT's `.publish/`, whatever folder the files go to (a writer handed a sub-folder as its root once
+put the split's journals under `corpus/.publish/`, where no recovery looked: `LEGACY_JOURNAL_DIRS`
+are still replayed). A half-written journal of a dead run (killed before 2) is deleted. Staging
+files of a dead run (its process is gone on this host, or it is a day old) are deleted by the next
+publication into the same folder; a live run's files are never touched.
 """
 from __future__ import annotations
 
@@ -44,6 +47,7 @@ class Store(Protocol):
     def ensure_parent(self, path: str) -> None: ...
 
 JOURNAL_DIR = ".publish"
+LEGACY_JOURNAL_DIRS = ("corpus/.publish",)  # written by the split and card writers before issue 29
 DEAD_AFTER_S = 24 * 3600  # a staging file or journal of another host counts as dead after a day
 HOST_TAG = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:8]
 _STAGING = re.compile(r"^\..+\.tmp-(?P<token>[0-9a-f]{8}\.\d+\.[0-9a-f]+|[0-9a-f]{12})-\d+$")
@@ -72,6 +76,12 @@ def token_is_dead(token: str, age_s: float) -> bool:
     if len(parts) == 3 and parts[0] == HOST_TAG and parts[1].isdigit():
         return int(parts[1]) != os.getpid() and not _alive(int(parts[1]))
     return age_s > DEAD_AFTER_S
+
+
+def process_is_dead(host: str, pid: int) -> bool:
+    """Known dead: a process of this host (by name) that no longer exists. Another host's process
+    is never known dead from here."""
+    return host == socket.gethostname() and pid != os.getpid() and not _alive(pid)
 
 
 def _age_s(info: pafs.FileInfo) -> float:
@@ -174,15 +184,32 @@ def remove_dead_staging(store: Store, folder: str) -> int:
     return removed
 
 
+def _journal_files(store: Store) -> list[pafs.FileInfo]:
+    out = []
+    for folder in (JOURNAL_DIR, *LEGACY_JOURNAL_DIRS):
+        sel = pafs.FileSelector(store.path(folder), allow_not_found=True, recursive=False)
+        out += [i for i in store.fs.get_file_info(sel) if i.type == pafs.FileType.File]
+    return out
+
+
 def _journals(store: Store) -> list[pafs.FileInfo]:
-    sel = pafs.FileSelector(store.path(JOURNAL_DIR), allow_not_found=True, recursive=False)
-    return [i for i in store.fs.get_file_info(sel)
-            if i.type == pafs.FileType.File and i.base_name.endswith(".json")]
+    return [i for i in _journal_files(store) if i.base_name.endswith(".json") and not i.base_name.startswith(".")]
+
+
+_HALF_JOURNAL = re.compile(r"^\.(?P<token>.+)\.json\.tmp$")
 
 
 def recover_publications(store: Store) -> dict[str, int]:
-    """Replay the journal of every dead run (see the module docstring)."""
+    """Replay the journal of every dead run, and delete the half-written journals of dead runs
+    (see the module docstring)."""
     recovered = moved = 0
+    for info in _journal_files(store):
+        m = _HALF_JOURNAL.match(info.base_name)
+        if m and token_is_dead(m["token"], _age_s(info)):  # killed before its commit point
+            try:
+                store.fs.delete_file(info.path)
+            except OSError:
+                pass
     for info in _journals(store):
         token = info.base_name[:-5]
         if not token_is_dead(token, _age_s(info)):

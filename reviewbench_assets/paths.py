@@ -33,6 +33,11 @@ def submission_checkpoints(pk: str) -> str:
     return f"checkpoints/submissions/{pk}"
 
 
+def revision_checkpoints(pk: str) -> str:
+    """Each forum's revision-history answers as received (stages/revision_answers.py)."""
+    return f"checkpoints/revisions/{pk}"
+
+
 def pdf_source(forum_id: str, key: str) -> str:
     """Which stored PDF a forum's chosen revision resolved to (stages/pdf_choice.py: written
     before the PDF itself, so a stored PDF is always found again without a download)."""

@@ -6,12 +6,13 @@ DAGSTER_HOME both try, and the second dies with `table alembic_version already e
 (and migrating) them here, once, before any run, removes the race: afterwards every process only
 opens existing databases. Idempotent; a file lock serialises two of these started together.
 
-The Makefile's targets (`make demo`, `make ui`, `make dev`) run it; run it yourself after pointing
-DAGSTER_HOME at a new folder (docs/real-openreview.md).
+The project's dagster.yaml now opens the storage under the same lock by itself
+(reviewbench_assets/instance_storage.py), so the first runs on a new DAGSTER_HOME need no manual
+step; this remains for the Makefile's targets (`make demo`, `make ui`, `make dev`), to create and
+migrate the databases ahead of time.
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import sys
@@ -26,8 +27,9 @@ def init_instance(home: str | os.PathLike) -> Path:
     home.mkdir(parents=True, exist_ok=True)
     if not (home / "dagster.yaml").exists():
         shutil.copy(ROOT / "dagster.yaml", home / "dagster.yaml")
-    with open(home / ".init.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    from reviewbench_assets.instance_storage import instance_lock
+
+    with instance_lock(str(home)):  # the lock the storage takes too (re-entrant in this process)
         from dagster import DagsterInstance
 
         old = os.environ.get("DAGSTER_HOME")

@@ -41,7 +41,7 @@ def reasons_of_parsed(parsed: ParsedForum, venue: VenueYear) -> list[Reason]:
     uncoded = [w for w in parsed.warnings if not isinstance(w, Reason)]
     if uncoded:
         raise TypeError(f"{parsed.forum_id}: warnings without their codes (a forum read back from JSON?): {uncoded[:3]}")
-    reasons = list(parsed.warnings)
+    reasons = list(parsed.warnings) + reply_shape_reasons(parsed)
     for p in parsed.posts:
         if p.kind != "other":
             continue
@@ -49,6 +49,42 @@ def reasons_of_parsed(parsed: ParsedForum, venue: VenueYear) -> list[Reason]:
         if not any(n in known for n in names):
             reasons.append(Reason("unknown_invitation", f"{parsed.forum_id}: reply {p.note_id} under unknown "
                                                         f"invitation {(p.invitations or [''])[0]!r}"))
+    return reasons
+
+
+MAX_REPLY_DEPTH = 100  # replies under replies; the deepest real discussions are a few dozen deep
+
+
+def reply_shape_reasons(parsed: ParsedForum, max_depth: int = MAX_REPLY_DEPTH) -> list[Reason]:
+    """Reply chains no discussion makes: replies whose `replyto` chain loops (each loop named once;
+    routing leaves them out of the dialogues) and a chain deeper than `max_depth` (named by its
+    deepest reply). Iterative: a 100,000-deep chain costs a walk, not the stack."""
+    parent = {q.note_id: q.replyto for q in parsed.posts}
+    depth: dict[str, int | None] = {}  # note id -> replies above it + 1; None: on or under a loop
+    reasons: list[Reason] = []
+    for start in parent:
+        path: list[str] = []
+        on_path: dict[str, int] = {}
+        node = start
+        while node in parent and node not in depth and node not in on_path:
+            on_path[node] = len(path)
+            path.append(node)
+            node = parent[node]
+        base: int | None = depth.get(node, 0) if node not in on_path else None
+        if node in on_path:  # the walk came back to itself: a loop
+            loop = path[on_path[node]:]
+            reasons.append(Reason("reply_cycle", f"{parsed.forum_id}: reply cycle: replies {', '.join(loop)} reply "
+                                  "to each other and never reach the forum (left out of the dialogues)"))
+            for n in loop:
+                depth[n] = None
+            path = path[:on_path[node]]
+        for n in reversed(path):
+            base = None if base is None else base + 1
+            depth[n] = base
+    deepest = max(((d, n) for n, d in depth.items() if d is not None), default=(0, ""))
+    if deepest[0] > max_depth:
+        reasons.append(Reason("deep_reply_chain", f"{parsed.forum_id}: reply chain {deepest[0]} replies deep "
+                                                  f"(more than {max_depth}), down to {deepest[1]}"))
     return reasons
 
 

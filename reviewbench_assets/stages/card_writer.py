@@ -1,28 +1,34 @@
 """Publishing the dataset card and its score plots under the corpus folder, through the store's one
-atomic-publish primitive (`Store.publish`). The card's text is rendered in
-`reviewbench_assets.domain.card`."""
+atomic-publish primitive (`Store.publish`): the card stage passes one publication of the storage
+root (`pub`), so the card and its plots move into place together under one journal. The card's
+text is rendered in `reviewbench_assets.domain.card`."""
 from __future__ import annotations
 
 import pyarrow.fs as pafs
 
 from resources.store import Store
+from resources.store_publish import Publication
 from reviewbench_assets.domain.card import with_data
 from reviewbench_assets.domain.card_format import fmt_value
 from reviewbench_assets.domain.corpus_stats import SplitStats
 from reviewbench_assets.stages.shard_files import join_path
 
 
-def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes) -> str:
-    """Write ``out_dir/rel`` atomically; the final path."""
+def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes, pub: Publication | None = None) -> str:
+    """Write ``out_dir/rel`` atomically (staged into ``pub`` when given); the final path."""
     store = Store(fs, out_dir)
     final = store.path(rel) if out_dir else rel
-    store.write_bytes(final, data)
+    if pub is None:
+        store.write_bytes(final, data)
+    else:
+        with fs.open_output_stream(pub.target(final)) as f:
+            f.write(data)
     return final
 
 
-def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str) -> str:
+def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str, pub: Publication | None = None) -> str:
     """Write ``out_dir/README.md`` atomically. Returns the final path."""
-    return _publish(fs, out_dir, "README.md", text.encode("utf-8"))
+    return _publish(fs, out_dir, "README.md", text.encode("utf-8"), pub)
 
 
 # --------------------------------------------------------------------------------------------
@@ -30,7 +36,7 @@ def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def _publish_plot(fs: pafs.FileSystem, out_dir: str, rel: str, fig, ax) -> str:
+def _publish_plot(fs: pafs.FileSystem, out_dir: str, rel: str, fig, ax, pub: Publication | None) -> str:
     """Legend, layout, PNG bytes (no "Software" stamp: same stats, same bytes), published at
     ``out_dir/rel``; the figure is closed. Returns ``rel``. (matplotlib is imported, Agg backend
     chosen, by ``write_score_plots``.)"""
@@ -43,11 +49,12 @@ def _publish_plot(fs: pafs.FileSystem, out_dir: str, rel: str, fig, ax) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", metadata={"Software": None})
     plt.close(fig)
-    _publish(fs, out_dir, rel, buf.getvalue())
+    _publish(fs, out_dir, rel, buf.getvalue(), pub)
     return rel
 
 
-def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitStats]) -> dict[str, str]:
+def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitStats],
+                      pub: Publication | None = None) -> dict[str, str]:
     """One PNG per split under ``out_dir/plots/<split>_ratings.png``: the share of reviews per
     rating value, one bar series per venue-year. Returns {split: relative path}; {} when
     matplotlib is not installed (the card then keeps only its text histograms)."""
@@ -77,7 +84,7 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
         ax.set_xlabel("rating")
         ax.set_ylabel("% of reviews")
         ax.set_title(f"{s.split}: rating distribution per venue-year")
-        out[s.split] = _publish_plot(fs, out_dir, f"plots/{s.split}_ratings.png", fig, ax)
+        out[s.split] = _publish_plot(fs, out_dir, f"plots/{s.split}_ratings.png", fig, ax, pub)
         moved = {k: v.moves for k, v in sorted(s.venue_years.items()) if v.moves.get("edited")}
         if moved:  # mean rating at posting vs final, per venue-year with edited reviews
             fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
@@ -88,5 +95,6 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
             ax.set_xticks(list(xs), list(moved), fontsize=7)
             ax.set_ylabel("mean rating")
             ax.set_title(f"{s.split}: how ratings moved during the discussion")
-            out[f"{s.split}:moves"] = _publish_plot(fs, out_dir, f"plots/{s.split}_rating_moves.png", fig, ax)
+            out[f"{s.split}:moves"] = _publish_plot(fs, out_dir, f"plots/{s.split}_rating_moves.png", fig, ax,
+                                                        pub)
     return out

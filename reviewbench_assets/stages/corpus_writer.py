@@ -13,13 +13,16 @@ are written under hidden staging names unique to this run (``.<name>.tmp-<token>
 final folder) and moved to their final names once complete (a rename locally; on S3 a server-side
 copy, each object appears whole), so a final name never holds a partial file; a failure removes
 only this run's staging files. Stale shards of the same split (e.g. a previous run with more
-shards) are deleted after the new ones are in place. A crash between the two steps can leave both
-generations visible; re-running the split repairs it. Concurrent writers of the same split are
-serialised by the caller (``Store.lock``, see ``reviewbench_assets/corpus.py``).
+shards) are deleted after the new ones are in place. A caller publishing several files as one set
+(stages/split_update.py: a venue-year's shards of every config and its part record) passes its own
+``pub``, a publication of the storage ROOT, so the set shares one journal where ``Store.recover()``
+looks and a kill between the moves is finished by the next reader. Concurrent writers of the same
+split are serialised by the caller (``Store.lock``, see ``reviewbench_assets/corpus.py``).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -27,6 +30,7 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from resources.store import CorruptFileError, Store, open_parquet, parquet_writer
+from resources.store_publish import Publication
 from reviewbench_assets.domain.corpus_stats import (
     ConfigFileStats,
     SplitStats,
@@ -52,6 +56,17 @@ DEFAULT_COMPRESSION = "zstd"
 
 class DuplicateForumError(ValueError):
     """The same forum_id occurs twice in one split."""
+
+
+@contextmanager
+def _publication(fs: pafs.FileSystem, out_dir: str, pub: Publication | None) -> Iterator[Publication]:
+    """The caller's publication (it commits), or one of our own with ``out_dir`` as its root (for a
+    caller whose storage root IS ``out_dir``)."""
+    if pub is not None:
+        yield pub
+    else:
+        with Store(fs, out_dir).publish() as own:
+            yield own
 
 
 # --------------------------------------------------------------------------------------------
@@ -142,6 +157,7 @@ def write_conference_split(
     check_unique_forum_ids: bool = True,
     shard_prefix: str | None = None,
     venue_years: dict | None = None,
+    pub: Publication | None = None,
 ) -> SplitStats:
     """Stream the venue-year Parquet files ``inputs`` into ``out_dir/data/<split>-i-of-n.parquet``.
 
@@ -157,6 +173,7 @@ def write_conference_split(
     - Same inputs + same pyarrow version -> byte-identical shards.
     - ``shard_prefix`` (default: the split) names the shards ``<prefix>-i-of-n``: one venue-year's
       shards of a split (``iclr-iclr-2024-...``, stages/split_update.py) replace only each other.
+    - ``pub``: stage into the caller's publication (moved into place when the caller's block ends).
     """
     check_name("split", split)
     prefix = check_prefix(shard_prefix or split)
@@ -166,7 +183,6 @@ def write_conference_split(
         raise ValueError("row_group_rows must be positive")
 
     data_dir = join_path(out_dir, "data")
-    store = Store(fs, out_dir)
 
     stats = StatsAccumulator()
     seen: dict[str, str] = {}
@@ -189,7 +205,7 @@ def write_conference_split(
                     seen[fid] = path
             yield batch
 
-    with store.publish() as pub:
+    with _publication(fs, out_dir, pub) as pub:
         try:
             for rg in _row_groups(batches(), row_group_rows):
                 size = _estimate_bytes(rg)
@@ -215,11 +231,12 @@ def write_conference_split(
         for tmp, final in zip(temp_paths, final_paths, strict=False):
             pub.set_final(tmp, final)
         pub.remove_after(sorted(set(list_split_shards(fs, out_dir, prefix)) - set(final_paths)))
+        num_bytes = sum(file_size(fs, p) for p in temp_paths)  # staged: the same bytes as published
 
     return SplitStats(
         split=split,
         num_examples=num_examples,
-        num_bytes=sum(file_size(fs, p) for p in final_paths),
+        num_bytes=num_bytes,
         files=final_paths,
         venue_years=dict(sorted((stats.venue_years if venue_years is None else venue_years).items())),
         dataset_bytes=dataset_bytes,
@@ -267,10 +284,12 @@ def write_config_table(
     row_group_rows: int = DEFAULT_ROW_GROUP_ROWS,
     compression: str = DEFAULT_COMPRESSION,
     shard_prefix: str | None = None,
+    pub: Publication | None = None,
 ) -> ConfigFileStats:
     """Write one split of an extra config to ``out_dir/<config_name>/<split>-00000-of-00001.parquet``
     (streamed, row groups of ``row_group_rows``; temp file + move; other shards of the same
-    config/split are removed). ``schema`` is only needed for an empty iterable of batches."""
+    config/split are removed). ``schema`` is only needed for an empty iterable of batches; ``pub``
+    as in ``write_conference_split``."""
     check_name("config", config_name)
     check_name("split", split)
     if config_name in ("default", "data"):
@@ -280,20 +299,22 @@ def write_config_table(
     config_dir = join_path(out_dir, config_name)
     final = join_path(config_dir, shard_name(prefix, 0, 1))
     num_examples = 0
-    with Store(fs, out_dir).publish() as pub:
-        writer = _open_writer(fs, pub.target(final), schema, compression)
+    with _publication(fs, out_dir, pub) as pub:
+        staged = pub.target(final)
+        writer = _open_writer(fs, staged, schema, compression)
         try:
             num_examples = _write_batches(writer, batches, schema, row_group_rows)
         finally:
             writer.close()
         pub.remove_after(sorted(i.path for i in list_files(fs, config_dir)
                                 if shard_pattern(prefix).match(i.base_name) and i.path != final))
+        num_bytes = file_size(fs, staged)
     return ConfigFileStats(
         config_name=config_name,
         split=split,
         path=final,
         num_examples=num_examples,
-        num_bytes=file_size(fs, final),
+        num_bytes=num_bytes,
         schema=schema,
     )
 

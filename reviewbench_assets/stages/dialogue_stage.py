@@ -96,10 +96,10 @@ def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None
                        [rebuttal_record(d, p, venue.conference, venue.year) for d in ds])
 
     out = store.path(paths.dialogues(venue.key))
-    counts = write_venue_outputs(store, out, store.path(paths.re2_review(venue.key)),
-                                 store.path(paths.re2_rebuttal(venue.key)), items())
     excluded_path = store.path(paths.dialogue_exclusions(venue.key))
-    store.write_jsonl(excluded_path, outside)
+    counts = write_venue_outputs(store, out, store.path(paths.re2_review(venue.key)),
+                                 store.path(paths.re2_rebuttal(venue.key)), items(),
+                                 also=lambda: {excluded_path: outside})  # filled as items() ran
     return DialogueResult(counts=counts, stats=stats, previews=previews, out_path=out,
                           outside=outside, excluded_path=excluded_path)
 

@@ -31,15 +31,14 @@ from reviewbench_assets.domain.revisions import (
     choice_from_note,
     choose_revision,
     note_proves_unrevised,
-    revisions_from_edits,
     revisions_from_page,
-    revisions_from_references,
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.deadlines import venue_deadline_check
 from reviewbench_assets.stages.jsonl_io import JsonlLines
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
 from reviewbench_assets.stages.progress import Progress
+from reviewbench_assets.stages.revision_answers import RevisionAnswers, read_pages
 
 
 def forum_meta(note: dict) -> dict:
@@ -66,13 +65,18 @@ def fingerprint(meta: dict, cutoff_ms: int | None) -> str:
     return f"{meta['tmdate']}|{cutoff_ms}"
 
 
-def api_revisions(api: OpenReviewApi, forum_id: str) -> list[Revision]:
-    """The API recipe (openreview-api.md §3.2): v2 note edits, v1 references with original=true."""
+def api_revision_page(api: OpenReviewApi, forum_id: str) -> dict:
+    """The API recipe's answer (openreview-api.md §3.2): v2 note edits, v1 references with
+    original=true, as `{"kind", "items"}` like a revisions page's (`revisions_from_page`)."""
     if api.api == "v2":
         edits = api.get_json("/notes/edits", {"note.id": forum_id, "sort": "tcdate:asc"}).get("edits") or []
-        return revisions_from_edits(edits)
+        return {"kind": "edits", "items": edits}
     refs = api.get_json("/references", {"referent": forum_id, "original": "true"}).get("references") or []
-    return revisions_from_references(refs)
+    return {"kind": "references", "items": refs}
+
+
+def api_revisions(api: OpenReviewApi, forum_id: str) -> list[Revision]:
+    return revisions_from_page(api_revision_page(api, forum_id))
 
 
 @dataclass(frozen=True)
@@ -125,32 +129,46 @@ def choose_from_note(meta: dict, deadline: Cutoff | int | None, api_version: str
 
 def choose_for_forum(api: OpenReviewApi, meta: dict, deadline: Cutoff | int | None,
                      browser_result: list[Revision] | Exception | None, cross_check: bool,
-                     allow_earliest_public: bool, page_requests: int = 0) -> tuple[dict, RevisionChoice | None]:
+                     allow_earliest_public: bool, page_requests: int = 0,
+                     answers: RevisionAnswers | None = None) -> tuple[dict, RevisionChoice | None]:
     """Revision choice of one forum (API calls only when the browser failed or for the cross-check).
-    `page_requests`: the OpenReview requests the browser's revision page made for this forum."""
+    `page_requests`: the OpenReview requests the browser's revision page made for this forum.
+    `answers`: the API's answer is checkpointed as it arrives and reused by a re-run."""
     forum_id, cut = meta["forum_id"], Cutoff.of(deadline)
     record = {"forum_id": forum_id, "deadline_ms": cut.deadline_ms, "cutoff_ms": cut.cutoff_ms,
               "cutoff_rule": cut.rule, "error": None, "fingerprint": fingerprint(meta, cut.cutoff_ms),
               "cross_check": None, "pdf_fetch": None}
-    before = api.thread_requests()
+    before, earlier = api.thread_requests(), 0  # earlier: requests of answers an earlier run received
 
     def choose(revs: list[Revision]) -> RevisionChoice:
         return choose_revision(revs, cut.cutoff_ms, forum_id, meta["invitations"], meta["pdf"],
                                allow_earliest_public)
 
+    def api_choice() -> RevisionChoice:
+        nonlocal earlier
+        got = answers.get(meta, "api") if answers is not None else None
+        if got is None:
+            start = api.thread_requests()
+            got = (api_revision_page(api, forum_id), {"api": api.thread_requests() - start})
+            if answers is not None:
+                answers.put(meta, "api", *got)
+        else:
+            earlier += int(got[1].get("api", 0))
+        return choose(revisions_from_page(got[0]))
+
     def spent() -> float:
-        return float(page_requests + api.thread_requests() - before)
+        return float(page_requests + api.thread_requests() - before + earlier)
 
     try:
         if isinstance(browser_result, dict):  # the page's own API answer (resources.browser.RevisionPage)
             choice, record["revision_source"] = choose(revisions_from_page(browser_result)), "browser"
             if cross_check:
-                api_choice = choose(api_revisions(api, forum_id))
-                same = (api_choice.rule, api_choice.revision_id) == (choice.rule, choice.revision_id)
+                api_chose = api_choice()
+                same = (api_chose.rule, api_chose.revision_id) == (choice.rule, choice.revision_id)
                 record["cross_check"] = "agree" if same else (
-                    f"disagree: api chose {api_choice.rule}/{api_choice.revision_id}")
+                    f"disagree: api chose {api_chose.rule}/{api_chose.revision_id}")
         else:  # the browser failed for this forum: the API recipe gives the same answer
-            choice, record["revision_source"] = choose(api_revisions(api, forum_id)), "api"
+            choice, record["revision_source"] = api_choice(), "api"
             if browser_result is not None:
                 record["cross_check"] = f"browser failed: {browser_result}"[:300]
     except OpenReviewError as exc:
@@ -186,7 +204,8 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
                                deadline: Cutoff | int | None, browser_results: dict, *, cross_check: bool = False,
                                allow_earliest_public: bool = True, max_workers: int = 8,
                                batch_attachments: bool = True, read_every_history: bool = False,
-                               on_record: Callable[[dict], None] | None = None) -> list[dict]:
+                               on_record: Callable[[dict], None] | None = None,
+                               answers: RevisionAnswers | None = None) -> list[dict]:
     """Every forum's record, in `metas` order, with choice and downloads in a bounded thread pool.
 
     Every request still goes through `api`, whose `RateLimiter` is shared with the browser, so the
@@ -218,7 +237,8 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
         if not read_every_history and not history_needed(meta, deadline, api.api):
             return choose_from_note(meta, deadline, api.api)
         return choose_for_forum(api, meta, deadline, browser_results.get(meta["forum_id"]),
-                                cross_check, allow_earliest_public, page_requests.get(meta["forum_id"], 0))
+                                cross_check, allow_earliest_public, page_requests.get(meta["forum_id"], 0),
+                                answers)
 
     def download_and_record(record: dict, url: str) -> dict | None:
         return None if stop.is_set() else done(download_one(api, store, record, url))
@@ -339,7 +359,7 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     recorded = progress("forums (chosen PDF stored and recorded)", len(todo)) if progress and todo else None
     count = Counter()
 
-    def on_done(_fid: str) -> None:
+    def on_done(_fid: str, *_answer) -> None:
         count["n"] += 1
         if pages is not None:
             pages.advance()
@@ -357,6 +377,9 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     # In rounds of ROUND forums: their revision pages, then their choices and downloads. A round's
     # notes and pages (the page's API answers, tens of KB a forum) are dropped before the next, so
     # the stage holds one round whatever the venue's size; every forum is checkpointed as it ends.
+    # Every revision-history answer is checkpointed per forum as it arrives (stages/revision_answers.py):
+    # a re-run after a kill asks only for the forums it had not heard about.
+    answers = RevisionAnswers(store, venue.key)
     with crawl:
         for i in range(0, len(todo), ROUND):
             batch = todo[i:i + ROUND]
@@ -364,12 +387,13 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
             scraped: dict = {}
             if reads:
                 t0 = time.time()
-                scraped = scrape(reads, on_done, _submission_notes(crawl, where, reads, venue.api))
+                scraped = read_pages(answers, {m["forum_id"]: m for m in batch}, reads, scrape,
+                                     lambda ids: _submission_notes(crawl, where, ids, venue.api), on_done)
                 browser_s += time.time() - t0
             initial_submission_records(api, store, batch, cut, scraped, cross_check=cross_check,
                                        allow_earliest_public=allow_earliest_public, max_workers=max_workers,
                                        batch_attachments=batch_attachments, read_every_history=read_every_history,
-                                       on_record=checkpoint)
+                                       on_record=checkpoint, answers=answers)
             del scraped
     records = [done[fid] for fid in order]
     retryable = sum(1 for x in records if x.get("error") and not x.get("error_final"))
@@ -379,6 +403,8 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     table = records_table(records)
     out = store.path(paths.submissions(venue.key))
     store.write_parquet(out, table)
+    if not retryable:  # every forum recorded for good: no answer is needed again
+        answers.clear()
     return PdfStageResult(records=records, table=table, out_path=out, resumed=len(order) - len(todo),
                           todo=len(todo), deadline_check=deadline_check, browser_s=browser_s,
                           elapsed_s=time.time() - started, redone=frozenset(m["forum_id"] for m in todo))

@@ -12,7 +12,6 @@ from urllib.parse import parse_qsl, urlsplit
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
 from reviewbench_assets import paths
-from reviewbench_assets.stages.fault_points import reached
 from reviewbench_assets.stages.pdf_check import BadPdf, inspect_pdf
 
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
@@ -56,9 +55,7 @@ def store_pdf(store: Store, record: dict, data: bytes, how: str, pdf_url: str) -
     found = {"pdf_sha256": sha, "pdf_size": len(data), "pdf_pages": pages,
              "pdf_path": store.rel(store.pdf_path(sha))}  # relative: the root may move
     store.write_json(_source_path(store, record, pdf_url), found | {"pdf_url": pdf_url})
-    reached("pdf_source_written")  # a kill test's stop: source recorded, PDF not stored yet
-    store.put_pdf(data)
-    reached("pdf_stored")  # a kill test's stop: PDF stored, its checkpoint not written yet
+    store.put_pdf(data)  # (kill tests stop between these writes: tests/faults/kill_points.py)
     return record | found | {"pdf_fetch": how}
 
 

@@ -1,9 +1,9 @@
 """Writing the Re^2 outputs: one venue-year's dialogues and `review`/`rebuttal` records (three files,
-each published atomically through the store). The records themselves are built in
-`reviewbench_assets.domain.re2`; the split reads them back through `stages.config_split`."""
+and the stage's exclusions, published together through the store). The records themselves are built
+in `reviewbench_assets.domain.re2`; the split reads them back through `stages.config_split`."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import pyarrow as pa
 
@@ -15,12 +15,14 @@ from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECO
 
 
 def write_venue_outputs(store, dialogues_path: str, review_path: str, rebuttal_path: str,
-                        items: Iterable[tuple[list[dict], dict, list[dict]]], rows: int = 128) -> dict:
+                        items: Iterable[tuple[list[dict], dict, list[dict]]], rows: int = 128,
+                        also: Callable[[], dict[str, Iterable[dict]]] | None = None) -> dict:
     """`items`: per forum (dialogue rows, review record, rebuttal records). Streams: at most
-    `rows` records of each kind are buffered."""
+    `rows` records of each kind are buffered. `also()`, called once `items` is exhausted: more
+    JSONL files (path -> rows) that move into place with the three (the stage's exclusions)."""
     counts = {"dialogues": 0, "review_records": 0, "rebuttal_records": 0}
 
-    with store.publish() as pub:  # the three files move into place together
+    with store.publish() as pub:  # the files move into place together
         with store.fs.open_output_stream(pub.target(dialogues_path)) as fj, \
                 parquet_writer(store.fs, pub.target(review_path), REVIEW_RECORD_SCHEMA) as wrev, \
                 parquet_writer(store.fs, pub.target(rebuttal_path), REBUTTAL_RECORD_SCHEMA) as wreb:
@@ -44,4 +46,8 @@ def write_venue_outputs(store, dialogues_path: str, review_path: str, rebuttal_p
             wreb.write_table(pa.Table.from_pylist(rebs, schema=REBUTTAL_RECORD_SCHEMA))
             counts["review_records"] += len(revs)
             counts["rebuttal_records"] += len(rebs)
+        for path, more in (also() if also else {}).items():
+            with store.fs.open_output_stream(pub.target(path)) as f:
+                for row in more:
+                    f.write(dumps_json(row) + b"\n")
     return counts

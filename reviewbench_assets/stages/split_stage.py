@@ -60,8 +60,9 @@ def publish_card(store: Store) -> StageResult:
                 for name, parts in (raw.get("configs") or {}).items():
                     extra.setdefault(name, {})[split] = parts
         corpus = store.path(paths.CORPUS_DIR)
-        text = render_dataset_card(stats, extra_config_splits(extra), datetime.now(UTC).isoformat(timespec="seconds"),
-                                   config_counts=extra, plots=write_score_plots(store.fs, corpus, stats))
-        write_dataset_card(store.fs, corpus, text)
+        with store.publish() as pub:  # the card and its plots move into place together
+            text = render_dataset_card(stats, extra_config_splits(extra), datetime.now(UTC).isoformat(timespec="seconds"),
+                                       config_counts=extra, plots=write_score_plots(store.fs, corpus, stats, pub))
+            write_dataset_card(store.fs, corpus, text, pub)
     return StageResult(written={"corpus": corpus}, counts={
         "splits": {k: v.num_examples for k, v in stats.items()}, "card": Markdown(card_for_ui(text)[:20000])})

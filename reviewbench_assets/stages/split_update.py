@@ -2,8 +2,10 @@
 (`data/<split>-<pk>-i-of-n.parquet`, `provenance/<split>-<pk>-...`, `review/<split>_train-<pk>-...`,
 ...), written from that venue-year's files alone, with a part record
 (`corpus_stats/<split>/<pk>.json`: the inputs' fingerprint, the files written, their statistics and
-config counts). Updating the split rewrites only the venue-years whose inputs changed since their
-part was written, removes the parts of venue-years that left it (blocked, or gone from the
+config counts). A venue-year's shards of every config and its part record are ONE publication of
+the storage root (one journal: a kill between their moves is finished by the next reader, never
+two generations of shards side by side). Updating the split rewrites only the venue-years whose
+inputs changed since their part was written, removes the parts of venue-years that left it (blocked, or gone from the
 catalogue), and merges the part records into the split's statistics. A venue-year's statistics are
 the ones computed once when its rows were written (`rows/<pk>.stats.json`, stages/rows_writer.py);
 nothing here reads `reviews_json` for them. The card's `data_files` globs
@@ -14,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from resources.store import Store
+from resources.store import Store, dumps_json
 from reviewbench_assets import paths
 from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats, venue_year_key
 from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS
@@ -66,6 +68,17 @@ def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
 
 
 def _write_part(store: Store, corpus: str, split: str, pk: str, inputs: dict[str, str], test_share: float,
+                target_shard_bytes: int, row_group_rows: int, fingerprint: dict) -> dict:
+    """Write one venue-year's shards and its part record, all moved into place together."""
+    with store.publish() as pub:
+        part = {**_stage_part(store, pub, corpus, split, pk, inputs, test_share, target_shard_bytes,
+                              row_group_rows), "fingerprint": fingerprint}
+        with store.fs.open_output_stream(pub.target(store.path(paths.split_part(split, pk)))) as f:
+            f.write(dumps_json(part))
+    return part
+
+
+def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, inputs: dict[str, str], test_share: float,
                 target_shard_bytes: int, row_group_rows: int) -> dict:
     fs, prefix = store.fs, f"{split}-{pk}"
     # The statistics recorded when the rows were written (rows_writer.write_rows), merged as they are;
@@ -73,12 +86,13 @@ def _write_part(store: Store, corpus: str, split: str, pk: str, inputs: dict[str
     recorded = ({k: VenueYearStats.from_dict(v) for k, v in store.read_json(inputs["stats"])["venue_years"].items()}
                 if "stats" in inputs else None)
     stats = write_conference_split(fs, [inputs["rows"]], corpus, split, target_shard_bytes, row_group_rows,
-                                   shard_prefix=prefix, venue_years=recorded)
+                                   shard_prefix=prefix, venue_years=recorded, pub=pub)
     files, configs = list(stats.files), {}
     prov = [inputs["provenance"]] if "provenance" in inputs else []
     if prov:
         c = write_config_table(fs, stream_parquet(fs, prov, PROVENANCE_SCHEMA), corpus, "provenance", split,
-                               schema=PROVENANCE_SCHEMA, row_group_rows=row_group_rows * 10, shard_prefix=prefix)
+                               schema=PROVENANCE_SCHEMA, row_group_rows=row_group_rows * 10, shard_prefix=prefix,
+                               pub=pub)
         configs["provenance"] = {split: c.num_examples}
         files.append(c.path)
     for name, schema in (("review", REVIEW_CONFIG_SCHEMA), ("rebuttal", REBUTTAL_CONFIG_SCHEMA)):
@@ -88,7 +102,7 @@ def _write_part(store: Store, corpus: str, split: str, pk: str, inputs: dict[str
         for part in TRAIN_TEST_SPLITS:
             reader = config_split_reader(fs, [inputs[name]], prov, part, schema, test_share=test_share)
             c = write_config_table(fs, reader, corpus, name, f"{split}_{part}", row_group_rows=row_group_rows,
-                                   shard_prefix=f"{split}_{part}-{pk}")
+                                   shard_prefix=f"{split}_{part}-{pk}", pub=pub)
             configs[name][part] = c.num_examples
             files.append(c.path)
     if prov and recorded is None:
@@ -184,17 +198,15 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
         if _part_is_current(store, part, fingerprint, share):
             kept.append(pk)
         else:
-            part = {**_write_part(store, corpus, split, pk, inputs, share, target_shard_bytes, row_group_rows),
-                    "fingerprint": fingerprint}
-            store.write_json(record_path, part)  # after its files: a kill in between rewrites the part
+            part = _write_part(store, corpus, split, pk, inputs, share, target_shard_bytes, row_group_rows,
+                               fingerprint)
             rewritten.append(pk)
         parts.append(part)
     strays = _strays(store, corpus, split, [p["pk"] for p in parts])
-    for path in strays:
-        store.fs.delete_file(path)
-    for info in list_files(store.fs, store.path(paths.split_part_dir(split))):
-        if info.base_name.removesuffix(".json") not in {p["pk"] for p in parts}:
-            store.fs.delete_file(info.path)
+    gone = [info.path for info in list_files(store.fs, store.path(paths.split_part_dir(split)))
+            if info.base_name.removesuffix(".json") not in {p["pk"] for p in parts}]
+    with store.publish() as pub:  # a leaving venue-year's shards and records go together (one journal)
+        pub.remove_after([*strays, *gone])
     _check_unique(store, split, [store.path(f) for p in parts for f in p["data_files"]])
     stats, configs = merge_parts(split, parts)
     stats.files = [store.path(f) for f in stats.files]

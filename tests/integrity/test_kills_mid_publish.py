@@ -87,7 +87,7 @@ def test_a_pending_journals_staging_files_are_kept_for_its_replay(tmp_path):
     proc.start()
     proc.join(30)
     assert proc.exitcode == 137
-    store = store_from_uri(str(tmp_path))
+    store = store_from_uri(str(tmp_path), recover=False)  # the dead run's leftovers as they are
     pending = [p for p in (tmp_path / "rows").iterdir() if p.name.startswith(".")]
     assert len(pending) == 1  # the provenance the dead run had not moved yet
     store.write_bytes(store.path("rows/b.parquet"), b"another step")  # publishes into the same folder
@@ -126,9 +126,12 @@ def _s3_factory(endpoint: str):
 
 
 def _hold_the_split_lock_then_hang(root: str, s3: dict, endpoint: str, ready: str) -> None:
+    import socket
     import time
 
     from resources.store_lock import lock_for
+
+    socket.gethostname = lambda: "another-host"  # a holder whose death this host cannot see
 
     store = store_from_uri(root, s3, s3_client_factory=_s3_factory(endpoint))
     with lock_for(store, "split-iclr", timeout_s=10, ttl_s=2.0):
@@ -138,9 +141,10 @@ def _hold_the_split_lock_then_hang(root: str, s3: dict, endpoint: str, ready: st
 
 def test_an_s3_run_killed_while_holding_the_split_lock_is_taken_over_after_its_lease(tmp_path, s3_bucket,
                                                                                        moto_endpoint):
-    """Issue 22.7: two runs on one S3 root, the first killed -9 while it holds the split's lock. The
-    second is kept out while the dead holder's lease runs, then takes the lock over (never waits
-    for ever, never overlaps a living holder)."""
+    """Issue 22.7: two runs on one S3 root, the first (on another host) killed -9 while it holds the
+    split's lock. The second is kept out while the dead holder's lease runs, then takes the lock over
+    (never waits for ever, never overlaps a living holder). A holder of this host known dead is
+    taken over at once (tests/integrity/test_split_publish_kill.py)."""
     import signal
     import time
 
@@ -171,3 +175,30 @@ def test_an_s3_run_killed_while_holding_the_split_lock_is_taken_over_after_its_l
     assert second.read_bytes(second.path("corpus/ok")) == b"published by the second run"
     keys = [o["Key"] for o in _s3_factory(moto_endpoint)().list_objects_v2(Bucket=s3_bucket).get("Contents", [])]
     assert "root/.locks/split-iclr.lock" not in keys  # released by the second run
+
+
+def test_journals_where_old_writers_put_them_and_half_written_ones_of_dead_runs_are_dealt_with(tmp_path):
+    """The split and card writers once journaled under `corpus/.publish/` (issue 29.1): such a journal
+    of a dead run is still replayed; a journal a dead run was still writing (before its commit
+    point) is deleted; nothing of a live run is touched."""
+    import json
+
+    store = store_from_uri(str(tmp_path))
+    dead_pid = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True).stdout.strip()
+    dead, live = f"{HOST_TAG}.{dead_pid}.0badc0de", f"{HOST_TAG}.{os.getppid()}.0badc0de"
+    (tmp_path / "corpus/data").mkdir(parents=True)
+    staged = tmp_path / "corpus/data" / f".iclr-00000-of-00001.parquet.tmp-{dead}-0"
+    staged.write_bytes(b"new shard")
+    (tmp_path / "corpus/data/iclr-00000-of-00002.parquet").write_bytes(b"stale shard")
+    (tmp_path / "corpus/.publish").mkdir()
+    (tmp_path / "corpus/.publish" / f"{dead}.json").write_text(json.dumps({
+        "token": dead, "moves": [[str(staged), str(tmp_path / "corpus/data/iclr-00000-of-00001.parquet")]],
+        "stale": [str(tmp_path / "corpus/data/iclr-00000-of-00002.parquet")]}))
+    (tmp_path / JOURNAL_DIR).mkdir()
+    (tmp_path / JOURNAL_DIR / f".{dead}.json.tmp").write_text('{"token": "half')
+    (tmp_path / JOURNAL_DIR / f".{live}.json.tmp").write_text('{"token": "being written')
+    assert store.recover() == {"recovered": 1, "moved": 1}
+    assert sorted(p.name for p in (tmp_path / "corpus/data").iterdir()) == ["iclr-00000-of-00001.parquet"]
+    assert list((tmp_path / "corpus/.publish").iterdir()) == []
+    assert [p.name for p in (tmp_path / JOURNAL_DIR).iterdir()] == [f".{live}.json.tmp"]

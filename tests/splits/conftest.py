@@ -113,7 +113,8 @@ def input_writer():
 
 def write_venue_rows(fs: pafs.FileSystem, root: str, pk: str, rows: list[dict], row_group_size: int = 7) -> str:
     """A venue-year's rows and the provenance the same step writes beside them (paths.rows /
-    paths.provenance under `root`): what the split assembly reads as one set."""
+    paths.provenance under `root`), with the passing verdict that step records for them: what the
+    split assembly reads as one set."""
     from reviewbench_assets import paths
     from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
 
@@ -122,4 +123,9 @@ def write_venue_rows(fs: pafs.FileSystem, root: str, pk: str, rows: list[dict], 
              "venue_id": r["venue_id"], "status": "active"} for r in rows]
     pq.write_table(pa.Table.from_pylist(prov, schema=PROVENANCE_SCHEMA), f"{root}/{paths.provenance(pk)}",
                    filesystem=fs)
+    # the rows stage records its checks' verdict for the rows it wrote (stages/check_records.py)
+    from resources.store import Store
+    from reviewbench_assets.stages.check_records import write_verdict
+
+    write_verdict(Store(fs, root), pk, "reviewbench_split", {}, overridden=False)
     return out

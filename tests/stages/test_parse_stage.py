@@ -51,3 +51,45 @@ def test_a_clean_forum_passes_the_check(tmp_path):
     result = parse_venue(venue, store, max_quarantined_share=0.0)
     assert result.checks[0].passed and result.counts["quarantined_forums"] == 0
     assert store.read_parquet(store.path(paths.parsed_quarantine(venue.key))).num_rows == 0
+
+
+def _reply_like(forum: dict, base: dict, note_id: str, replyto: str) -> dict:
+    r = copy.deepcopy(base)
+    r.update(id=note_id, forum=forum["id"], replyto=replyto)
+    return r
+
+
+def test_reply_cycles_and_over_deep_chains_are_quarantine_problems_with_their_reason(tmp_path):
+    """Issue 29.5: two replies pointing at each other were left out of the dialogues but recorded
+    nowhere, and a chain of 500 comments, each replying to the last, was flagged nowhere."""
+    from reviewbench_assets.domain.quarantine import MAX_REPLY_DEPTH
+
+    venue = catalogue().get("iclr-2026")
+    store = store_from_uri(str(tmp_path))
+    cyc, deep, clean = _raw_forum(), _raw_forum(), _raw_forum()
+    for forum, fid in ((cyc, "cycleForum1"), (deep, "deepForum01")):
+        forum["id"] = fid
+        for r in forum["details"]["replies"]:
+            r["forum"] = fid
+            if r.get("replyto") == "zzo3Sy3NSX":
+                r["replyto"] = fid
+    comment = next(r for r in cyc["details"]["replies"] if r["replyto"] != cyc["id"])  # a reply to a reply
+    cyc["details"]["replies"] += [_reply_like(cyc, comment, "LoopA00001", "LoopB00001"),
+                                  _reply_like(cyc, comment, "LoopB00001", "LoopA00001")]
+    parent = next(r for r in deep["details"]["replies"] if r["replyto"] != deep["id"])
+    chain = [_reply_like(deep, parent, f"Deep{i:06d}", parent["id"] if i == 0 else f"Deep{i - 1:06d}")
+             for i in range(500)]
+    deep["details"]["replies"] += chain
+    store.write_jsonl(store.path(paths.raw_forums(venue.key)),
+                      [{"forum_id": f["id"], "note": f} for f in (cyc, deep, clean)])
+
+    result = parse_venue(venue, store, max_quarantined_share=1.0)
+    quarantine = store.read_parquet(store.path(paths.parsed_quarantine(venue.key))).to_pylist()
+    by_forum = {(q["forum_id"], q["code"]): q for q in quarantine}
+    assert set(by_forum) == {("cycleForum1", "reply_cycle"), ("deepForum01", "deep_reply_chain")}, quarantine
+    assert "LoopA00001" in by_forum[("cycleForum1", "reply_cycle")]["detail"]
+    assert "LoopB00001" in by_forum[("cycleForum1", "reply_cycle")]["detail"]
+    deep_detail = by_forum[("deepForum01", "deep_reply_chain")]["detail"]
+    assert f"more than {MAX_REPLY_DEPTH}" in deep_detail and "Deep000499" in deep_detail
+    assert all(q["parsed"] for q in quarantine)  # the forums are still parsed and used
+    assert result.row_count == 3 and result.counts["quarantined_forums"] == 2

@@ -94,6 +94,10 @@ def note(forum_id: str, tmdate: int, invitations: list[str]) -> dict:
 
 @pytest.fixture
 def world(tmp_path):
+    return make_world(tmp_path)
+
+
+def make_world(tmp_path):
     """Three forums: `revisedAAA` has two PDF revisions before the cutoff and a camera-ready after
     it; `currentBBB` shows no revision (its note alone says its current PDF is the submission: its
     history is not read); `flakyCCCC` has one pre-cutoff revision and a rebuttal revision on its note

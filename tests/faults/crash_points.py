@@ -1,0 +1,88 @@
+"""Crash points enumerated from the code, not chosen (issue 29.4): a filesystem that counts every
+mutating call the code makes (each staged write, rename, journal write, delete, folder made) and
+kills the process -9 (`os._exit`, no cleanup) just before the k-th one. A clean run of an operation
+gives its number of points N; a trial per k = 1..N kills a run there, then a reader opens the store
+as every reader does (recovering first) and checks what it sees.
+"""
+from __future__ import annotations
+
+import os
+
+import pyarrow.fs as pafs
+
+MUTATING = ("create_dir", "delete_dir", "delete_dir_contents", "delete_root_dir_contents", "delete_file",
+            "move", "copy_file", "open_output_stream", "open_append_stream")
+
+
+class CountingHandler(pafs.FileSystemHandler):
+    """Delegates to `fs`; counts mutating calls in `calls` ((method, path) in order) and dies before
+    the `kill_at`-th one (1-based; None: never)."""
+
+    def __init__(self, fs: pafs.FileSystem, kill_at: int | None = None):
+        self.fs, self.kill_at, self.calls = fs, kill_at, []
+
+    def _point(self, method: str, path: str) -> None:
+        if self.kill_at is not None and len(self.calls) + 1 == self.kill_at:
+            os._exit(137)
+        self.calls.append((method, path))
+
+    def __eq__(self, other):
+        return isinstance(other, CountingHandler) and other.fs == self.fs
+
+    def __ne__(self, other):
+        return not self == other
+
+    def get_type_name(self):
+        return "counting"
+
+    def normalize_path(self, path):
+        return self.fs.normalize_path(path)
+
+    def get_file_info(self, paths):
+        return self.fs.get_file_info(paths)
+
+    def get_file_info_selector(self, selector):
+        return self.fs.get_file_info(selector)
+
+    def create_dir(self, path, recursive):
+        if self.fs.get_file_info(path).type != pafs.FileType.Directory:  # a no-op is no point
+            self._point("create_dir", path)
+        self.fs.create_dir(path, recursive=recursive)
+
+    def delete_dir(self, path):
+        self._point("delete_dir", path)
+        self.fs.delete_dir(path)
+
+    def delete_dir_contents(self, path, missing_dir_ok=False):
+        self._point("delete_dir_contents", path)
+        self.fs.delete_dir_contents(path, missing_dir_ok=missing_dir_ok)
+
+    def delete_root_dir_contents(self):
+        self._point("delete_root_dir_contents", "/")
+        self.fs.delete_dir_contents("/", accept_root_dir=True)
+
+    def delete_file(self, path):
+        self._point("delete_file", path)
+        self.fs.delete_file(path)
+
+    def move(self, src, dest):
+        self._point("move", f"{src} -> {dest}")
+        self.fs.move(src, dest)
+
+    def copy_file(self, src, dest):
+        self._point("copy_file", f"{src} -> {dest}")
+        self.fs.copy_file(src, dest)
+
+    def open_input_stream(self, path):
+        return self.fs.open_input_stream(path)
+
+    def open_input_file(self, path):
+        return self.fs.open_input_file(path)
+
+    def open_output_stream(self, path, metadata):
+        self._point("open_output_stream", path)
+        return self.fs.open_output_stream(path, metadata=metadata)
+
+    def open_append_stream(self, path, metadata):
+        self._point("open_append_stream", path)
+        return self.fs.open_append_stream(path, metadata=metadata)

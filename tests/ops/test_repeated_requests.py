@@ -1,0 +1,21 @@
+"""`kill_resume_repeated_requests` (benchmarks/bench_kill_resume.py, issue 29.3) counts the re-run's
+requests whose answer the killed run had already received, at the replica's request log."""
+from __future__ import annotations
+
+from benchmarks.bench_kill_resume import repeated_requests
+from openreview_replica.replica_state import LoggedRequest
+
+
+def test_only_requests_answered_before_count_parameters_in_any_order():
+    killed = [LoggedRequest("POST", "/login", "", 200, "v1"),
+              LoggedRequest("GET", "/references", "referent=a&original=true", 200, "v1"),
+              LoggedRequest("GET", "/references", "referent=b&original=true", 429, "v1"),  # no answer
+              LoggedRequest("GET", "/revisions", "id=a", 200, "web"),
+              LoggedRequest("GET", "/pdf", "id=a", 200, "v1")]
+    rerun = [LoggedRequest("POST", "/login", "", 200, "v1"),  # a session, not an answer
+             LoggedRequest("GET", "/references", "original=true&referent=a", 200, "v1"),  # asked twice
+             LoggedRequest("GET", "/references", "referent=b&original=true", 200, "v1"),  # first answer
+             LoggedRequest("GET", "/revisions", "id=a", 200, "web"),  # the website, not the API
+             LoggedRequest("GET", "/pdf", "id=a", 200, "v1"),  # asked twice
+             LoggedRequest("GET", "/pdf", "id=c", 200, "v1")]
+    assert repeated_requests(killed, rerun) == {"api v1 /references": 1, "attachment": 1}
