@@ -56,7 +56,7 @@ split_assets = [build_split_asset(s) for s in catalogue().splits]
 
 
 @dg.asset(group_name="corpus", kinds={"huggingface"}, code_version="1",
-          deps=[a.key for a in split_assets])
+          deps=[*(a.key for a in split_assets), "venue_changes"])
 def dataset_card(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """README.md with configs, dataset_info and statistics, so `datasets.load_dataset(dir)` works."""
     return materialize(publish_card(storage.store()))

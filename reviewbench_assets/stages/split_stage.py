@@ -46,6 +46,7 @@ def publish_card(store: Store) -> StageResult:
     from reviewbench_assets.domain.card import card_for_ui, extra_config_splits, render_dataset_card
     from reviewbench_assets.domain.corpus_stats import SplitStats
     from reviewbench_assets.stages.card_writer import write_dataset_card, write_score_plots
+    from reviewbench_assets.stages.live_card import live_section
 
     with store.lock("dataset-card"):  # read every split's figures and publish: one card writer at a time
         stats, extra = {}, {}
@@ -63,6 +64,8 @@ def publish_card(store: Store) -> StageResult:
         with store.publish() as pub:  # the card and its plots move into place together
             text = render_dataset_card(stats, extra_config_splits(extra), datetime.now(UTC).isoformat(timespec="seconds"),
                                        config_counts=extra, plots=write_score_plots(store.fs, corpus, stats, pub))
+            # venue-years followed during their discussion (venue_changes' daily figures and plot)
+            text += live_section(store, [v.key for v in catalogue().venues], corpus, pub)
             write_dataset_card(store.fs, corpus, text, pub)
     return StageResult(written={"corpus": corpus}, counts={
         "splits": {k: v.num_examples for k, v in stats.items()}, "card": Markdown(card_for_ui(text)[:20000])})

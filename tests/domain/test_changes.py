@@ -137,3 +137,19 @@ def test_the_refresh_writes_trajectories_daily_figures_and_a_plot(tmp_path):
     assert daily[1]["share_changed"] == 0.5 and daily[0]["share_changed"] == 0.0
     assert (tmp_path / "changes/iclr-2026/daily.png").read_bytes()[:4] == b"\x89PNG"
     assert "| 2025-11-14 |" in last.counts["daily_ratings"].text and last.counts["as_of"].startswith("2025-11-14")
+
+
+def test_the_card_shows_each_followed_venue_with_its_plot(tmp_path):
+    from reviewbench_assets.stages.live_card import live_section
+
+    store = store_from_uri(str(tmp_path))
+    for d, day in zip((12, 13), (DAY1, DAY2), strict=True):
+        record_changes(store, "iclr-2026", day.values(), now=datetime(2025, 11, d, 3, tzinfo=UTC))
+    corpus = store.path("corpus")
+    with store.publish() as pub:
+        text = live_section(store, ["iclr-2024", "iclr-2026"], corpus, pub)
+    assert "| iclr-2026 | 2025-11-12 | 2025-11-13 | 2 | 5.5 | 0.5 |" in text and "iclr-2024" not in text
+    assert "](plots/iclr-2026_discussion.png)" in text
+    assert (tmp_path / "corpus/plots/iclr-2026_discussion.png").read_bytes()[:4] == b"\x89PNG"
+    with store.publish() as pub:
+        assert live_section(store, ["iclr-2024"], corpus, pub) == ""  # nothing followed: no section
