@@ -60,7 +60,8 @@ def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None
             routings = {p.forum_id: r for p, r in pairs}
             labels: dict[str, bool] = {}
             if steps is not None:
-                cands = [q for p in chunk for q in reminder_candidates(p)]
+                # the parsed table's routing, as it is: never routed again here
+                cands = [q for p in chunk for q in reminder_candidates(p, routings[p.forum_id])]
                 for q, label in zip(cands, steps.classify_reminders([(q.title, q.text) for q in cands]), strict=False):
                     if label is not None:
                         labels[q.note_id] = label

@@ -73,3 +73,30 @@ def test_malformed_forum_is_reported_not_fatal(tmp_path):
     assert "no content object" in quarantine[0]["detail"]
     result = build_venue_dialogues(venue, store, None)
     assert result.counts["dialogues"] == 4 and result.counts["review_records"] == 1
+
+
+def test_with_an_llm_the_parsed_routing_is_taken_as_it_is(tmp_path, monkeypatch):
+    """Issue 28 item 1: the parsed table holds each post's place; the dialogue stage never routes a
+    forum again, with or without an LLM."""
+    import reviewbench_assets.domain.threads as threads
+    import reviewbench_assets.stages.dialogue_stage as stage
+
+    venue = catalogue().get("iclr-2026")
+    store = store_from_uri(str(tmp_path))
+    raw = _raw_forum()
+    store.write_jsonl(store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
+    parse_venue(venue, store)
+
+    class Steps:  # an LLM that labels nothing and merges nothing: only the stage's own work is tested
+        merged_by = "llm:fake@1"
+
+        def classify_reminders(self, items):
+            return [None] * len(items)
+
+    def no_routing(*_a, **_k):
+        raise AssertionError("the dialogue stage routed a forum again")
+
+    monkeypatch.setattr(threads, "route_posts", no_routing)
+    monkeypatch.setattr(stage, "llm_merge", lambda dialogues, forums, steps: dialogues)
+    result = build_venue_dialogues(venue, store, Steps())
+    assert result.counts["dialogues"] == 4 and result.coverage == 1.0
