@@ -37,6 +37,7 @@ SPEED_PDFS = int(os.environ.get("BENCH_FULLTEXT_REAL_SPEED_PDFS", "200"))
 # a loaded machine (the figure's `pdfs` says how many were timed).
 PEER_SPEED_PDFS = int(os.environ.get("BENCH_FULLTEXT_REAL_PEER_SPEED_PDFS", str(SPEED_PDFS)))
 PK = "bench-2026"
+LAST_RUN = Path(os.environ.get("BENCH_FULLTEXT_REAL_LAST_RUN", "var/bench-fulltext-real-last.json"))
 
 
 def realset_dir() -> Path:
@@ -143,6 +144,8 @@ def run() -> list[dict]:
         timed = keys[:max(PEER_SPEED_PDFS, len(distinct))]
         speed = peer_run(release, timed) if len(timed) > len(distinct) else runs[best]
         runs[best] = {**runs[best], **{k: speed[k] for k in ("pages_ocrd", "seconds", "pdfs", "pages_per_s")}}
+    LAST_RUN.parent.mkdir(parents=True, exist_ok=True)  # every page and verdict, to read a figure's failures
+    LAST_RUN.write_text(json.dumps({"runs": runs, "verdicts": verdicts, "best": best, "skipped": skipped}))
     return figures(docs, runs, scored, verdicts, best, skipped)
 
 
