@@ -57,7 +57,9 @@ def write_candidate(folder: Path, outputs: dict[str, list[str]]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for stem, pages in outputs.items():
         for number, text in enumerate(pages, 1):
-            (folder / f"{stem}_pg{number}_repeat1.md").write_text(text, encoding="utf-8")
+            # an engine's lone UTF-16 surrogate cannot be written as UTF-8: it becomes "?" (a wrong character,
+            # as the reader would see it), instead of losing the page
+            (folder / f"{stem}_pg{number}_repeat1.md").write_text(text, encoding="utf-8", errors="replace")
 
 
 def score(set_dir: Path, candidates: dict[str, dict[str, list[str]]], python: Path | None = None) -> dict[str, dict]:

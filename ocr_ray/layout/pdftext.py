@@ -233,6 +233,10 @@ def page_layout(pdf_page: Any) -> PageLayout:
         matrix = pdfium_c.FS_MATRIX()
         for i in range(count):
             code = get_unicode(raw, i)
+            if 0xD800 <= code < 0xE000:  # half of a character beyond U+FFFF: one character, or none
+                code = _joined(code, get_unicode(raw, i + 1) if i + 1 < count else 0)
+                if code is None:
+                    continue
             if code in (10, 13):
                 builder.flush()
                 continue
@@ -310,6 +314,10 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
                 continue
             get_origin(raw, index, *origin_args)
             code = get_unicode(raw, index)
+            if 0xD800 <= code < 0xE000:  # half of a character beyond U+FFFF: one character, or none
+                code = _joined(code, get_unicode(raw, index + 1))
+                if code is None:
+                    continue
             key = _text_object_address(raw, index)
             font = (cache.get(key) or _font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
                 if key else ""
@@ -320,6 +328,16 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
                         round(r.value - left, 1), round(top - b.value, 1),
                         round(top - oy.value, 1), round(size, 2), font])
         fragment.glyphs = out or None
+
+
+def _joined(code: int, following: int) -> int | None:
+    """PDFium reports a character beyond U+FFFF (math italic 𝑝 is U+1D45D) as its two UTF-16 code
+    units at consecutive indices. The high half followed by a low half is that character; the low
+    half (already joined) and a lone half are none: a lone surrogate is no text, and no UTF-8
+    writer (Arrow, a file) accepts it."""
+    if code < 0xDC00 and 0xDC00 <= following < 0xE000:
+        return 0x10000 + ((code - 0xD800) << 10) + (following - 0xDC00)
+    return None
 
 
 def page_rules(pdf_page: Any, height: float, left: float = 0.0, bottom: float = 0.0) -> list[Rule]:
