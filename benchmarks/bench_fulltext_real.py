@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from benchmarks.common import figure
@@ -37,6 +38,7 @@ SPEED_PDFS = int(os.environ.get("BENCH_FULLTEXT_REAL_SPEED_PDFS", "200"))
 # a loaded machine (the figure's `pdfs` says how many were timed).
 PEER_SPEED_PDFS = int(os.environ.get("BENCH_FULLTEXT_REAL_PEER_SPEED_PDFS", str(SPEED_PDFS)))
 PK = "bench-2026"
+CONCURRENT = os.environ.get("BENCH_FULLTEXT_REAL_CONCURRENT") == "1"
 LAST_RUN = Path(os.environ.get("BENCH_FULLTEXT_REAL_LAST_RUN", "var/bench-fulltext-real-last.json"))
 
 
@@ -129,12 +131,18 @@ def run() -> list[dict]:
         return []
     keys = round_robin(docs, SPEED_PDFS)
     distinct = round_robin(docs, 0)
-    runs, skipped = {DEFAULT_ENGINE: through_paper_markdown(keys), RAW: raw_text_layer(docs)}, {}
-    for release in peers.RELEASES:  # every release on the distinct PDFs: its pass rates
-        try:
-            runs[peers.name(release)] = peer_run(release, distinct)
-        except Exception as exc:  # noqa: BLE001 - e.g. no PyPI access: the figures say the peer is missing
-            skipped[peers.name(release)] = f"{type(exc).__name__}: {exc}"
+    runs, skipped = {}, {}
+    # Every peer release on the distinct PDFs (its pass rates). By default one after another, after
+    # ours (clean timings); CONCURRENT runs them in threads beside ours (a loaded shared machine: the
+    # figures then say so, their pages/s measured under each other's load).
+    with ThreadPoolExecutor(max_workers=len(peers.RELEASES) if CONCURRENT else 1) as pool:
+        started = {release: pool.submit(peer_run, release, distinct) for release in peers.RELEASES} if CONCURRENT else {}
+        runs[DEFAULT_ENGINE], runs[RAW] = through_paper_markdown(keys), raw_text_layer(docs)
+        for release in peers.RELEASES:
+            try:
+                runs[peers.name(release)] = started[release].result() if CONCURRENT else peer_run(release, distinct)
+            except Exception as exc:  # noqa: BLE001 - e.g. no PyPI access: the figures say the peer is missing
+                skipped[peers.name(release)] = f"{type(exc).__name__}: {exc}"
     verdicts = olmocr_bench.score(root, {name: r["pages"] for name, r in runs.items()})
     scored = {name: olmocr_bench.rates(v["tests"], TYPES) for name, v in verdicts.items()}
     peer_names = [n for n in scored if n not in (DEFAULT_ENGINE, RAW)]
@@ -183,6 +191,7 @@ def figures(docs, runs: dict, scored: dict, verdicts: dict, best: str | None, sk
         out.append(figure(f"fulltext_real_pages_per_s_{name}", run["pages_per_s"], "pages/s",
                           runs[best]["pages_per_s"] if best else None, pages=run["pages_ocrd"], pdfs=run["pdfs"],
                           seconds=run["seconds"], cpus=os.cpu_count(), load_average_1min=round(os.getloadavg()[0], 2),
+                          concurrent_with_other_engines=CONCURRENT,
                           note=note, **common))
     return out
 
