@@ -10,7 +10,7 @@
 * ocr_memory_ratio_1000_vs_10: peak RSS of the driver + every Ray process (sampled each 0.1 s
   from /proc) while the pipeline streams 1,000 PDFs vs 10 PDFs (goal <= 1.2).
 (The former ``cer_<engine>`` figures, measured on generated pages of filler sentences, are replaced by
-``bench_fulltext``: olmOCR-style tests on typeset LaTeX papers.)
+``bench_fulltext_real``: olmOCR-Bench's own tests on real papers.)
 """
 from __future__ import annotations
 

@@ -5,21 +5,30 @@ For each paper of ``papers.yaml`` (status ``ok``) under ``$REVIEWBENCH_REALSET_D
 
 * ``--fetch``: ``git clone`` the repository into ``src/<id>`` and check out the recorded commit
   (needs access to github.com);
+* ``--from DIR``: no network: take the source from a folder of fetched sources instead, either
+  ``DIR/<id>/`` (the paper's files) or a git directory of the repository as the search tool's
+  ``fetch`` leaves it (``DIR/<owner>+<name>/repo`` or ``DIR/<owner>+<name>``), from which the recorded
+  commit is extracted (``git archive <commit> | tar -x``);
 * typeset ``src/<id>/<main>`` with pdflatex (+ bibtex when the source has a bibliography) into
   ``pdfs/<id>.pdf``; figures the source names but its repository lacks (listed in ``src/<id>/.missing``)
   become grey placeholders, since the tests are about text;
 * derive the tests (``derive.py``) into ``pdfs/<id>.tests.json``; an ``absent`` test is kept only
   if the typeset PDF prints its text (a style sets both "Under review" and "Published" heads; only
-  the branch taken is furniture on the page).
+  the branch taken is furniture on the page);
+* compare each built PDF's sha256 with the committed ``built.sha256.json`` and report ``same``,
+  ``DIFFERS`` or ``new`` (``--record-sha256`` writes the new digests there). pdfTeX is run with
+  ``SOURCE_DATE_EPOCH``/``FORCE_SOURCE_DATE`` so that its dates and trailer /ID do not change the bytes.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
+import tarfile
 import unicodedata
 from pathlib import Path
 
@@ -28,6 +37,10 @@ import yaml
 from benchmarks.fulltext_real import derive, handmade, latex, pages  # noqa: F401 - derive: tests patch it
 
 MANIFEST = Path(__file__).with_name("papers.yaml")
+SHA256_FILE = Path(__file__).with_name("built.sha256.json")
+# pdfTeX writes the time of the run into /CreationDate, /ModDate and the trailer /ID: with these set
+# (TeX Live honours them since 2016) the same source gives the same bytes, so a sha256 can be compared.
+REPRODUCIBLE_ENV = {"SOURCE_DATE_EPOCH": "1700000000", "FORCE_SOURCE_DATE": "1"}
 
 
 def realset_dir() -> Path:
@@ -44,6 +57,65 @@ def fetch(paper: dict, src: Path) -> None:
         return
     subprocess.run(["git", "clone", "--quiet", f"https://github.com/{paper['repo']}.git", str(src)], check=True)
     subprocess.run(["git", "-C", str(src), "checkout", "--quiet", paper["commit"]], check=True)
+
+
+def fetched_source(paper: dict, from_dir: Path) -> Path | tuple[Path, str]:
+    """Where ``from_dir`` holds the paper: its own folder ``<id>/``, or the repository's git directory
+    (``<owner>+<name>/repo`` or ``<owner>+<name>``, as the search tool's ``fetch`` leaves it) with the
+    recorded commit to extract."""
+    own = from_dir / paper["id"]
+    if own.is_dir() and not (own / "HEAD").exists() and not (own / "repo" / "HEAD").exists():
+        return own
+    mirror = from_dir / paper["repo"].replace("/", "+")
+    for git_dir in (mirror / "repo", mirror, own / "repo", own):
+        if (git_dir / "HEAD").exists() and (git_dir / "objects").is_dir():
+            return git_dir, paper["commit"]
+    raise FileNotFoundError(f"no source for {paper['id']} in {from_dir}: neither {own}/ nor a git directory "
+                            f"{mirror}[/repo]")
+
+
+def copy_source(paper: dict, from_dir: Path, src: Path) -> None:
+    """Fill ``src`` (the build's ``src/<id>``) from ``from_dir`` without the network; kept if present."""
+    if src.exists():
+        return
+    found = fetched_source(paper, from_dir)
+    if isinstance(found, Path):
+        shutil.copytree(found, src, symlinks=True)
+        return
+    git_dir, commit = found
+    archive = subprocess.run(["git", f"--git-dir={git_dir}", "archive", "--format=tar", commit],
+                             capture_output=True, timeout=600)
+    if archive.returncode != 0:
+        raise RuntimeError(f"{git_dir} lacks commit {commit}: {archive.stderr.decode(errors='replace')[-300:]}")
+    src.mkdir(parents=True)
+    import io
+
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(src, filter="data")
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def check_sha256(built: dict[str, str], recorded: dict[str, str]) -> dict[str, str]:
+    """id -> ``same`` | ``DIFFERS (recorded <sha>)`` | ``new``: does this build hold the documents the
+    committed digests name?"""
+    return {i: ("new" if i not in recorded else "same" if recorded[i] == sha else f"DIFFERS (recorded {recorded[i]})")
+            for i, sha in built.items()}
+
+
+def report_sha256(root: Path, ids: list[str], record: bool) -> int:
+    """Print each built PDF's digest check; with ``record``, write the digests into SHA256_FILE.
+    Returns how many differ from what was recorded."""
+    recorded = json.loads(SHA256_FILE.read_text()) if SHA256_FILE.exists() else {}
+    built = {i: sha256_of(root / "pdfs" / f"{i}.pdf") for i in ids if (root / "pdfs" / f"{i}.pdf").exists()}
+    verdicts = check_sha256(built, recorded)
+    for i, verdict in sorted(verdicts.items()):
+        print(f"{i}: sha256 {built[i][:16]} {verdict}")
+    if record:
+        SHA256_FILE.write_text(json.dumps(dict(sorted({**recorded, **built}.items())), indent=1) + "\n")
+    return sum(v.startswith("DIFFERS") for v in verdicts.values())
 
 
 def _placeholders(src: Path) -> None:
@@ -74,12 +146,13 @@ def typeset(src: Path, main: str, out: Path, gentounicode: bool = True) -> Path:
 
     def run() -> None:
         subprocess.run(["pdflatex", "-interaction=nonstopmode", first], cwd=tex.parent, capture_output=True,
-                       timeout=600)
+                       timeout=600, env={**os.environ, **REPRODUCIBLE_ENV})
 
     run()
     aux = tex.parent / f"{job}.aux"
     if aux.exists() and "\\bibdata" in aux.read_text(errors="replace"):
-        subprocess.run(["bibtex", job], cwd=tex.parent, capture_output=True, timeout=120)
+        subprocess.run(["bibtex", job], cwd=tex.parent, capture_output=True, timeout=120,
+                       env={**os.environ, **REPRODUCIBLE_ENV})
     run()
     run()
     pdf = tex.parent / f"{job}.pdf"
@@ -124,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ids", nargs="*")
     parser.add_argument("--fetch", action="store_true", help="git clone missing sources (needs github.com)")
+    parser.add_argument("--from", dest="from_dir", type=Path, help="take missing sources from this folder of "
+                        "fetched sources (DIR/<id>/ or DIR/<owner>+<name>[/repo] git dirs), no network")
+    parser.add_argument("--record-sha256", action="store_true", help=f"write the built PDFs' sha256 into {SHA256_FILE.name}")
     parser.add_argument("--tests-only", action="store_true", help="derive tests for PDFs already built")
     args = parser.parse_args(argv)
     root = realset_dir()
@@ -131,7 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     for paper in papers(args.ids):
         src, pdf = root / "src" / paper["id"], root / "pdfs" / f"{paper['id']}.pdf"
         try:
-            if args.fetch:
+            if args.from_dir:
+                copy_source(paper, args.from_dir, src)
+            elif args.fetch:
                 fetch(paper, src)
             if not args.tests_only or not pdf.exists():
                 typeset(src, paper["main"], pdf, paper.get("gentounicode", True))
@@ -148,8 +226,9 @@ def main(argv: list[str] | None = None) -> int:
             kinds[test["type"]] = kinds.get(test["type"], 0) + 1
         print(f"{paper['id']}: {len(tests)} tests {kinds}")
     # the hand-tested PDFs not made by pdfTeX: from <src>/handmade/, sha256-checked (handmade.py)
-    handmade.install(root, root / "src", fetch=args.fetch)
-    return 1 if failed else 0
+    handmade.install(root, args.from_dir or root / "src", fetch=args.fetch)
+    differs = report_sha256(root, [p["id"] for p in papers(args.ids)], args.record_sha256)
+    return 1 if failed or (differs and not args.record_sha256) else 0
 
 
 if __name__ == "__main__":

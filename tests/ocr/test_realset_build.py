@@ -1,0 +1,97 @@
+"""The real-paper set rebuilds without GitHub (issue 27 item 2): ``build --from DIR`` takes each
+paper's source from a folder of fetched sources (the paper's own folder, or a git directory as the
+search tool's ``fetch`` leaves it, extracted at the recorded commit), and each built PDF's sha256 is
+compared with the committed digests; pdfTeX's output is byte-reproducible so the digest means
+something."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from benchmarks.fulltext_real import build
+
+PAPER_TEX = r"""\documentclass{article}
+\begin{document}
+Reviewers read the paper once, page by page, in reading order.
+\end{document}
+"""
+
+
+def _git(*args, cwd):
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, check=True,
+                   capture_output=True)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A repository with two commits; the paper records the first."""
+    work = tmp_path / "work"
+    work.mkdir()
+    _git("init", "-q", cwd=work)
+    (work / "main.tex").write_text(PAPER_TEX)
+    _git("add", ".", cwd=work)
+    _git("commit", "-q", "-m", "paper", cwd=work)
+    first = subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, capture_output=True, text=True).stdout.strip()
+    (work / "main.tex").write_text(PAPER_TEX.replace("once", "twice"))
+    (work / "later.txt").write_text("added after the recorded commit")
+    _git("commit", "-qam", "later", cwd=work)
+    _git("add", ".", cwd=work)
+    _git("commit", "-q", "-m", "later file", cwd=work)
+    return work, first
+
+
+def test_from_a_fetched_git_dir_extracts_the_recorded_commit(tmp_path, repo):
+    work, first = repo
+    fetched = tmp_path / "fetched"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(fetched / "someone+paper" / "repo")], check=True)
+    paper = {"id": "p1", "repo": "someone/paper", "commit": first, "main": "main.tex"}
+    src = tmp_path / "set" / "src" / "p1"
+    build.copy_source(paper, fetched, src)
+    assert "read the paper once" in (src / "main.tex").read_text()  # the recorded commit, not the newest
+    assert not (src / "later.txt").exists()
+
+
+def test_from_a_folder_per_paper_and_a_missing_source(tmp_path, repo):
+    work, first = repo
+    fetched = tmp_path / "fetched"
+    shutil.copytree(work, fetched / "p2", ignore=shutil.ignore_patterns(".git"))
+    paper = {"id": "p2", "repo": "someone/paper", "commit": first, "main": "main.tex"}
+    build.copy_source(paper, fetched, tmp_path / "src" / "p2")
+    assert (tmp_path / "src" / "p2" / "later.txt").exists()  # the folder as it is
+    with pytest.raises(FileNotFoundError):
+        build.copy_source({**paper, "id": "p3", "repo": "other/none"}, fetched, tmp_path / "src" / "p3")
+    with pytest.raises(RuntimeError, match="lacks commit"):
+        bare = tmp_path / "bare"
+        subprocess.run(["git", "clone", "-q", "--bare", str(work), str(bare / "someone+paper")], check=True)
+        build.copy_source({**paper, "id": "p4", "commit": "0" * 40}, bare, tmp_path / "src" / "p4")
+
+
+def test_sha256_check_says_same_differs_new():
+    verdicts = build.check_sha256({"a": "1" * 64, "b": "2" * 64, "c": "3" * 64}, {"a": "1" * 64, "b": "9" * 64})
+    assert verdicts["a"] == "same" and verdicts["b"].startswith("DIFFERS") and verdicts["c"] == "new"
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex not installed (make system-deps)")
+def test_typesetting_twice_gives_the_same_bytes(tmp_path, repo, monkeypatch):
+    work, _ = repo
+    digests = []
+    for run in ("one", "two"):
+        src = tmp_path / run
+        shutil.copytree(work, src, ignore=shutil.ignore_patterns(".git"))
+        pdf = build.typeset(src, "main.tex", tmp_path / "pdfs" / f"{run}.pdf")
+        digests.append(build.sha256_of(pdf))
+    assert digests[0] == digests[1]
+
+
+def test_report_records_and_then_finds_the_same(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(build, "SHA256_FILE", tmp_path / "built.sha256.json")
+    (tmp_path / "pdfs").mkdir()
+    (tmp_path / "pdfs" / "a.pdf").write_bytes(b"%PDF-1.4 a")
+    assert build.report_sha256(tmp_path, ["a"], record=True) == 0
+    assert json.loads((tmp_path / "built.sha256.json").read_text()) == {"a": build.sha256_of(tmp_path / "pdfs" / "a.pdf")}
+    assert build.report_sha256(tmp_path, ["a"], record=False) == 0 and "same" in capsys.readouterr().out
+    (tmp_path / "pdfs" / "a.pdf").write_bytes(b"%PDF-1.4 changed")
+    assert build.report_sha256(tmp_path, ["a"], record=False) == 1
