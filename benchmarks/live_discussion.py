@@ -44,13 +44,16 @@ def _build_whole(resources: dict, pk: str) -> None:
         raise RuntimeError(f"the first build of {pk} failed")
 
 
-def _refresh(resources: dict, pk: str) -> None:
+def _refresh(resources: dict, pk: str, full_listing: bool = False) -> None:
     from reviewbench_assets.changes import venue_changes
     from reviewbench_assets.forums import openreview_forums
     from reviewbench_assets.parsed import parsed_forums
 
+    from reviewbench_assets.schedules import FULL_LISTING
+
     result = dg.materialize([openreview_forums, parsed_forums, venue_changes], partition_key=pk,
-                            resources=resources, raise_on_error=False)
+                            resources=resources, raise_on_error=False,
+                            run_config=FULL_LISTING if full_listing else None)
     if not result.success:
         raise RuntimeError(f"the refresh of {pk} failed")
 

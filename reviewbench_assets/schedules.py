@@ -67,10 +67,29 @@ def nightly_refresh(venue: VenueYear, job) -> dg.ScheduleDefinition:
         if not (venue.open_at(tick) or venue.open_at(tick - timedelta(days=1))):
             return dg.SkipReason(f"{key} is not open on {tick:%Y-%m-%d %H:%M} UTC: refreshed only "
                                  f"{_when_open(venue)}")
+        full = full_listing_due(venue, tick)
         return dg.RunRequest(run_key=f"{key}-{tick:%Y-%m-%d}", partition_key=key,
-                             tags={"reviewbench/refresh": "nightly"})
+                             tags={"reviewbench/refresh": "nightly-full-listing" if full else "nightly"},
+                             run_config=FULL_LISTING if full else None)
 
     return _schedule
+
+
+# A review made private (its readers changed) leaves the reader's view without anything the nightly
+# `tmdate` cursor returns (it returns only notes the reader may read). A full listing of the venue's
+# forums with their replies sees it gone: a few pages of 1,000 forums, so a handful of requests
+# (edit histories are read only for forums that changed). Once a week while a venue is open, and on
+# the last night of its window, the refresh lists everything (`full_refresh`), so such a removal is
+# recorded within a week instead of waiting for another change in its forum.
+FULL_LISTING = {"ops": {"openreview_forums": {"config": {"full_refresh": True}}}}
+
+
+def full_listing_due(venue: VenueYear, tick) -> bool:
+    if venue.rolling:
+        return tick.weekday() == 6  # Sundays
+    first, _last = venue.discussion.bounds_utc()
+    closed = not venue.open_at(tick)  # the night after the window closed (the schedule runs it once)
+    return closed or (tick - first).days % 7 == 6
 
 
 # One job and one schedule per venue followed live (rolling, or with a discussion window): a new

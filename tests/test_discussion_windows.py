@@ -80,3 +80,20 @@ def test_a_wrong_window_names_entry_and_field(change, needle):
         parse_catalogue(_with(change), source="venues.yaml")
     assert needle in str(exc.value)
     assert "key=" in str(exc.value)
+
+
+@pytest.mark.parametrize("key,when,full", [
+    ("iclr-2026", datetime(2025, 11, 12, 3, tzinfo=UTC), False),
+    ("iclr-2026", datetime(2025, 11, 18, 3, tzinfo=UTC), True),    # a week into the window
+    ("iclr-2026", datetime(2025, 11, 25, 3, tzinfo=UTC), True),
+    ("iclr-2026", datetime(2025, 12, 5, 3, tzinfo=UTC), True),     # the last night: the final state, listed whole
+    ("tmlr", datetime(2026, 11, 29, 3, tzinfo=UTC), True),         # a Sunday
+    ("tmlr", datetime(2026, 11, 27, 3, tzinfo=UTC), False),
+])
+def test_once_a_week_and_on_the_last_night_the_venue_is_listed_whole(key, when, full):
+    """A review made private leaves no trace the tmdate cursor returns: a weekly full listing sees it gone."""
+    out = _tick(refresh_schedules[key], when)
+    assert isinstance(out, dg.RunRequest)
+    config = (out.run_config or {}).get("ops", {}).get("openreview_forums", {}).get("config", {})
+    assert config.get("full_refresh", False) is full
+    assert out.tags["reviewbench/refresh"] == ("nightly-full-listing" if full else "nightly")

@@ -12,7 +12,8 @@ What is modelled, per day, on a share of the venue's active forums:
 - a reviewer's rating edit, as a note edit of the review's invitation that changes `rating`
   (`review_edited`, old and new rating; the edit is in `/notes/edits`, the note's tmdate moves);
 - a review deleted by its reviewer (`review_removed`: OpenReview soft-deletes, `ddate` set, the
-  note still listed with `trash=true`);
+  note still listed with `trash=true`); `make_private` (called by a test) hides one from the public
+  instead, which no cursor shows;
 - a PDF revision (`pdf_revised`: the submission's `pdf` changes, its tmdate moves);
 - on the last day, the meta-reviews (`comment_added`) and decisions (`decision_changed`), held back
   since day 0.
@@ -100,6 +101,18 @@ class LiveDiscussion:
             today += self._release_decisions()
         self.truth += today
         return today
+
+    def make_private(self, fid: str) -> TruthChange:
+        """One of the forum's public reviews made private, as OpenReview does it: an edit of its
+        readers (the note's tmdate moves), after which the public reader no longer sees the note,
+        nor its edit, in any listing."""
+        r = self._reviews(fid)[0]
+        P = self.g.paper(self.v.notes[fid]["number"])
+        r["readers"] = [f"{self.v.venue_id}/Program_Chairs", f"{P}/Area_Chairs", f"{P}/Authors"]
+        r["tmdate"] = self._at()
+        change = TruthChange(self.day, fid, "review_removed", r["id"], _rating(r), None)
+        self.truth.append(change)
+        return change
 
     def quiet_day(self) -> None:
         """A day without changes: the clock moves, nothing else."""

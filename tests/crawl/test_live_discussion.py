@@ -18,3 +18,36 @@ def test_four_days_of_discussion_recorded_exactly(tmp_path):
     assert r["trajectories_equal"] == r["trajectories_compared"] > 0
     kinds = {c for c in r["noop_request_kinds"] if "/notes" in c}
     assert kinds == {"GET /notes"}  # a quiet day: the cursor alone, no forum fetched
+
+
+def test_a_review_made_private_is_recorded_by_the_weekly_full_listing(tmp_path):
+    """No `tmdate` cursor returns a note the reader may no longer read: the nightly refresh cannot see
+    a review made private; the schedule's weekly full listing records it as removed."""
+    import openreview.tools
+
+    from benchmarks.live_discussion import _build_whole, _recorded, _refresh, _resources
+    from openreview_replica import ReplicaServer, build_fixtures
+    from openreview_replica.live import LiveDiscussion
+
+    # (30 forums: the replies under the hidden review become orphans, and their forum is quarantined, as
+    # with the real site; one forum in 30 stays under the quarantine check's 5 %)
+    fx = build_fixtures(["iclr-2024"], seed=2, n_forums=30, eager_pdfs=False)
+    sim = LiveDiscussion(fx, "iclr-2024", days=3, seed=2)
+    with ReplicaServer(fx, port=0) as rep:
+        old = openreview.tools.LOCAL_API_V2
+        openreview.tools.LOCAL_API_V2 = rep.api_v2_url
+        try:
+            resources = _resources(rep, tmp_path)
+            rep.reindex()
+            _build_whole(resources, "iclr-2024")
+            seen = len(_recorded(tmp_path, "iclr-2024"))
+            fid = next(f for f in sim.v.forums if sim._reviews(f))
+            hidden = sim.make_private(fid)
+            rep.reindex()
+            _refresh(resources, "iclr-2024")  # a nightly refresh: the cursor shows nothing
+            assert _recorded(tmp_path, "iclr-2024")[seen:] == []
+            _refresh(resources, "iclr-2024", full_listing=True)
+            rows = _recorded(tmp_path, "iclr-2024")[seen:]
+        finally:
+            openreview.tools.LOCAL_API_V2 = old
+    assert [(c, t) for _, c, t, _ in rows] == [("review_removed", hidden.target_id)]
