@@ -48,7 +48,6 @@ def _refresh(resources: dict, pk: str, full_listing: bool = False) -> None:
     from reviewbench_assets.changes import venue_changes
     from reviewbench_assets.forums import openreview_forums
     from reviewbench_assets.parsed import parsed_forums
-
     from reviewbench_assets.schedules import FULL_LISTING
 
     result = dg.materialize([openreview_forums, parsed_forums, venue_changes], partition_key=pk,
