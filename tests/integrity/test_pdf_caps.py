@@ -32,3 +32,35 @@ def test_image_render_size_cap(monkeypatch):
            b"endobj\n%%EOF\n")
     with pytest.raises(PdfReadError, match="20000x20000 pixels needs 1525 MiB"):
         _check_limits(pdf)
+
+
+def _figures_pdf(images: list[tuple[int, int, int]]) -> bytes:
+    """A one-page PDF drawing gray images, each (width, height, inflated MiB of its Flate stream)."""
+    import zlib
+
+    from openreview_replica.faults import _pdf_of
+
+    names = " ".join(f"/Im{i} {5 + i} 0 R" for i in range(len(images))).encode()
+    draw = b" ".join(b"q 100 0 0 100 0 %d cm /Im%d Do Q" % (110 * i, i) for i in range(len(images)))
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject << "
+            + names + b" >> >> >>",
+            b"<< /Length %d >>\nstream\n" % len(draw) + draw + b"\nendstream"]
+    for w, h, mib in images:
+        body = zlib.compress(b"\x80" * (mib << 20), 9)
+        objs.append(b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+                    b"/BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % (w, h, len(body))
+                    + body + b"\nendstream")
+    return _pdf_of(objs)
+
+
+def test_a_paper_with_many_large_figures_is_read(monkeypatch):
+    """A real cas-dc paper of the dev set (43 figures, 1.6 GiB of images, 5 MiB of everything else)
+    was refused whole by the document's inflation budget: images have a budget each, the image cap."""
+    monkeypatch.setenv("REVIEWBENCH_PDF_MAX_INFLATED_MB", "16")
+    monkeypatch.setenv("REVIEWBENCH_PDF_MAX_IMAGE_MB", "40")
+    pdf = _figures_pdf([(4096, 2048, 8)] * 3)  # 24 MiB of figures, each 8 MiB (32 MiB to render)
+    assert inspect_pdf(pdf) == 1
+    # a bomb in an image stream (declared 10x10, inflating to 48 MiB) is still refused, by the image cap
+    with pytest.raises(BadPdf, match=r"an image stream inflates to more than 40 MiB \(REVIEWBENCH_PDF_MAX_IMAGE_MB\)"):
+        inspect_pdf(_figures_pdf([(10, 10, 48)]))
