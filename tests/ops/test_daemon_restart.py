@@ -35,8 +35,14 @@ POLL_S = 3  # run monitoring's poll interval here (120 s by default)
 FILE_PATHS = ("/pdf", "/attachment", "/references/pdf", "/references/attachment")
 
 
+def _instance(home) -> DagsterInstance:
+    """The test's instance (DAGSTER_HOME set by the test: its dagster.yaml names the locking SQLite
+    storage, which finds its folder through DAGSTER_HOME, as every dagster process has it)."""
+    return DagsterInstance.from_config(str(home))
+
+
 def _runs(home) -> list:
-    with DagsterInstance.from_config(str(home)) as instance:
+    with _instance(home) as instance:
         return list(instance.get_runs(RunsFilter(job_name="venue_pipeline")))
 
 
@@ -72,13 +78,14 @@ def _redownloads(rep, storage, stored: set[str], since: float) -> list[str]:
     return again
 
 
-def test_daemon_killed_with_its_run_then_restarted_fails_and_retries_the_run(tmp_path):
+def test_daemon_killed_with_its_run_then_restarted_fails_and_retries_the_run(tmp_path, monkeypatch):
     fx = build_fixtures([PK], seed=0, n_forums=N_FORUMS)
     storage = tmp_path / "storage"
     yaml_text = (ROOT / "dagster.yaml").read_text().replace(
         "run_monitoring:\n  enabled: true", f"run_monitoring:\n  enabled: true\n  poll_interval_seconds: {POLL_S}")
     assert "LocalRunLauncher" in yaml_text and f"poll_interval_seconds: {POLL_S}" in yaml_text
     home = make_home(tmp_path / "home", yaml_text)
+    monkeypatch.setenv("DAGSTER_HOME", str(home))  # (reviewbench_assets/instance_storage.py reads it)
     with ReplicaServer(fx, port=0) as rep, Processes() as ps:
         rep.set_faults(slow_ms=300)  # the crawl and PDF stages last long enough to be hit
         env = replica_env(rep, str(storage), str(home))
@@ -94,7 +101,7 @@ def test_daemon_killed_with_its_run_then_restarted_fails_and_retries_the_run(tmp
 
         # the daemon dequeues it and the run reaches the PDF stage
         _wait("the run storing PDFs", lambda: len(_stored_pdfs(storage)) >= 2, 600, daemon)
-        with DagsterInstance.from_config(str(home)) as instance:
+        with _instance(home) as instance:
             worker = run_worker(instance, first.run_id)
             assert worker is not None and worker_alive(*worker)
             assert instance.get_run_by_id(first.run_id).status == DagsterRunStatus.STARTED
@@ -102,7 +109,7 @@ def test_daemon_killed_with_its_run_then_restarted_fails_and_retries_the_run(tmp
         os.killpg(daemon.p.pid, signal.SIGKILL)
         _wait("the run worker to die", lambda: not worker_alive(*worker), 30, None)
         killed_at, stored_at_kill = time.time(), _stored_pdfs(storage)
-        with DagsterInstance.from_config(str(home)) as instance:  # nobody is left to say it failed
+        with _instance(home) as instance:  # nobody is left to say it failed
             assert instance.get_run_by_id(first.run_id).status == DagsterRunStatus.STARTED
         daemon2 = ps.start([str(BIN / "dagster-daemon"), "run", "-w", "workspace.yaml"], tmp_path / "daemon2.log", env)
 
@@ -116,7 +123,7 @@ def test_daemon_killed_with_its_run_then_restarted_fails_and_retries_the_run(tmp
             _wait("run monitoring to fail the dead run and run_retries to finish its retry", retried_and_done, 900,
                   daemon2)
         except AssertionError as exc:
-            with DagsterInstance.from_config(str(home)) as instance:
+            with _instance(home) as instance:
                 said = [(r.status, r.tags, [e.user_message for e in instance.all_logs(r.run_id)
                                             if e.dagster_event_type is None or "ENGINE" in str(e.dagster_event_type)][-5:])
                         for r in instance.get_runs()]
@@ -124,7 +131,7 @@ def test_daemon_killed_with_its_run_then_restarted_fails_and_retries_the_run(tmp
         runs = {r.run_id: r for r in _runs(home)}
         [retry] = [r for r in runs.values() if r.tags.get("dagster/parent_run_id") == first.run_id]
         assert retry.status == DagsterRunStatus.SUCCESS, daemon2.output()[-6000:]
-        with DagsterInstance.from_config(str(home)) as instance:
+        with _instance(home) as instance:
             failure = [e.dagster_event.message for e in instance.all_logs(first.run_id)
                        if e.dagster_event is not None and "is gone" in (e.dagster_event.message or "")]
         assert failure, "the run was not failed by the worker health check"
