@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ocr_ray.layout.pdftext import blank_page, page_layout
+from ocr_ray.pdf_limits import RenderCapError, image_render_problem
 
 # The reason in a page's route (``<engine>:blank``) when nothing is drawn on the page: an empty
 # page of the paper, kept in its place; a paper of such pages is an empty paper, not a failure
@@ -75,12 +76,26 @@ def page_text_layer(pdf_page: Any) -> str:
         textpage.close()
 
 
+def check_render(pdf_page: Any) -> None:
+    """Refuse to render a page holding an image whose decoding would allocate more than the image cap
+    (PDFium decodes each image whole, at its own size, to draw it at any scale). Only a page that is
+    rendered (OCR'd, or an engine that reads images) is checked: the text layer decodes no image."""
+    import pypdfium2.raw as pdfium_c
+
+    for obj in pdf_page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,)):
+        width, height = obj.get_px_size()
+        problem = image_render_problem(width, height)
+        if problem:
+            raise RenderCapError(problem)
+
+
 def render_page_jpeg(pdf_page: Any, longest_side: int, quality: int = 90) -> bytes:
     """Render a page so its longest side is ``longest_side`` pixels, as JPEG.
 
     JPEG, not PNG: PNG encoding dominates rendering cost (research note §4:
     16 vs 38 pages/s per core at 1288 px), and OCR models read either.
     """
+    check_render(pdf_page)
     width, height = pdf_page.get_size()
     scale = longest_side / max(width, height)
     bitmap = pdf_page.render(scale=scale)

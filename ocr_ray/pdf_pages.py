@@ -8,7 +8,6 @@ so "is this a usable PDF" has one answer where PDFs are stored and where they ar
 
 from __future__ import annotations
 
-import os
 import re
 import zlib
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from typing import Any
 import pyarrow.fs as pafs
 
 from ocr_ray.engine_base import Engine
+from ocr_ray.pdf_limits import PDF_LIMIT_VARS, RenderCapError, pdf_limits
 
 # Where a PDF's trailer must end; readers such as pdf.js search the last KiB too.
 _EOF_WINDOW = 2048
@@ -56,16 +56,8 @@ def _check_pdf_bytes(data: bytes) -> None:
 # Bounded work per PDF (issue 13), each cap configurable by environment variable. A PDF over a cap
 # is refused with its reason before PDFium parses it: a 1 MB file can inflate to 1 GiB and take
 # its worker to gigabytes of RSS (measured: 2.25 GB).
-PDF_LIMIT_VARS = {"max_inflated_mb": ("REVIEWBENCH_PDF_MAX_INFLATED_MB", 512),
-                  "max_pages": ("REVIEWBENCH_PDF_MAX_PAGES", 2000),
-                  "max_image_mb": ("REVIEWBENCH_PDF_MAX_IMAGE_MB", 512)}
 _STREAM_RE = re.compile(rb"stream\r?\n")
 _IMAGE_RE = re.compile(rb"/Subtype\s*/Image")
-_DIM_RE = re.compile(rb"/(Width|Height)\s+(\d{1,9})")
-
-
-def pdf_limits() -> dict[str, int]:
-    return {k: int(os.environ.get(var, default)) for k, (var, default) in PDF_LIMIT_VARS.items()}
 
 
 def _inflated(data: bytes, start: int, budget: int) -> int:
@@ -91,9 +83,11 @@ def _check_limits(data: bytes) -> None:
     """Inflated size of the Flate streams PDFium inflates to read a page's text (content, fonts,
     object streams: one budget for the document) and, image by image, of each image stream (its own
     budget, the image cap: PDFium decodes an image only to render its page, one page at a time), and
-    the decoded size of the largest image (what rendering allocates). Images are kept out of the
-    document's budget because real papers hold many large ones: a cas-dc paper of the dev set (9.7 MB,
-    43 figures) inflates to 1.6 GiB of images and 5 MiB of everything else, and was refused whole."""
+    Images are kept out of the document's budget because real papers hold many large ones: a cas-dc
+    paper of the dev set (9.7 MB, 43 figures) inflates to 1.6 GiB of images and 5 MiB of everything
+    else, and was refused whole. What rendering an image allocates is checked when a page is
+    rendered (``engine_base.render_page_jpeg``), not here: the text layer never decodes images, and
+    that paper's 18286x8997 figure refused it whole too."""
     lim = pdf_limits()
     budget, image_budget = lim["max_inflated_mb"] << 20, lim["max_image_mb"] << 20
     total = 0
@@ -108,15 +102,6 @@ def _check_limits(data: bytes) -> None:
         if total > budget:
             raise PdfReadError(f"over a cap: streams inflate to more than {lim['max_inflated_mb']} MiB "
                                f"({PDF_LIMIT_VARS['max_inflated_mb'][0]})")
-    for m in _IMAGE_RE.finditer(data):
-        start = data.rfind(b"<<", 0, m.start())
-        head = data[max(start, 0): m.end() + 512]
-        dims = dict((k, int(v)) for k, v in _DIM_RE.findall(head))
-        size = dims.get(b"Width", 0) * dims.get(b"Height", 0) * 4
-        if size > lim["max_image_mb"] << 20:
-            raise PdfReadError(f"over a cap: an image of {dims.get(b'Width')}x{dims.get(b'Height')} pixels needs "
-                               f"{size >> 20} MiB to render, more than {lim['max_image_mb']} MiB "
-                               f"({PDF_LIMIT_VARS['max_image_mb'][0]})")
 
 
 def check_page_count(pages: int) -> None:
@@ -204,7 +189,7 @@ def read_pdf_pages(
                     **payload,
                 }
             )
-    except PdfReadError as exc:
+    except (PdfReadError, RenderCapError) as exc:
         yield _error_row(task, str(exc))
         return
     except Exception as exc:  # noqa: BLE001 - any PDFium failure is a per-paper error

@@ -23,15 +23,40 @@ def test_page_count_cap(monkeypatch):
     assert inspect_pdf(_many_pages_pdf(500)) == 500
 
 
-def test_image_render_size_cap(monkeypatch):
-    from ocr_ray.pdf_pages import PdfReadError, _check_limits
+def test_image_render_size_cap(monkeypatch, tmp_path):
+    """A page is rendered only when it is read as an image (OCR); an image too large to decode refuses
+    that rendering with the cap, never the text layer of the paper (a real cas-dc paper with an
+    18286x8997 figure was refused whole)."""
+    import shutil
+    import subprocess
 
-    monkeypatch.setenv("REVIEWBENCH_PDF_MAX_IMAGE_MB", "64")
-    pdf = (b"%PDF-1.4\n1 0 obj\n<< /Type /XObject /Subtype /Image /Width 20000 /Height 20000 "
-           b"/BitsPerComponent 8 /ColorSpace /DeviceRGB /Filter /DCTDecode /Length 1 >>\nstream\nx\nendstream\n"
-           b"endobj\n%%EOF\n")
-    with pytest.raises(PdfReadError, match="20000x20000 pixels needs 1525 MiB"):
-        _check_limits(pdf)
+    import pypdfium2
+    from PIL import Image
+
+    from ocr_ray.conversion import convert_pdf
+    from ocr_ray.engine_base import render_page_jpeg
+    from ocr_ray.engines import get_engine
+    from ocr_ray.pdf_limits import RenderCapError
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    Image.new("L", (1000, 1000), 128).save(tmp_path / "fig.png")  # 4 MiB to render
+    (tmp_path / "m.tex").write_text("\\documentclass{article}\\usepackage{graphicx}\\begin{document}\n"
+                                    + "Figures are read around, never decoded for the text. " * 30 + "\n\n"
+                                    "\\includegraphics[width=3cm]{fig.png}\n\\end{document}\n")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "m.tex"], cwd=tmp_path, check=True, capture_output=True)
+    pdf = (tmp_path / "m.pdf").read_bytes()
+    monkeypatch.setenv("REVIEWBENCH_PDF_MAX_IMAGE_MB", "1")
+    assert inspect_pdf(pdf) == 1  # stored and read
+    doc = pypdfium2.PdfDocument(pdf)
+    with pytest.raises(RenderCapError, match=r"1000x1000 pixels needs 3 MiB to render, more than 1 MiB"):
+        render_page_jpeg(doc[0], 1288)
+    import pyarrow.fs as pafs
+
+    engine = get_engine("text-layer")
+    paper = convert_pdf({"task_index": 0, "forum_id": "f", "pdf_path": str(tmp_path / "m.pdf")},
+                        filesystem=pafs.LocalFileSystem(), engine=engine)
+    assert paper["error"] == "" and "never decoded for the text" in paper["markdown"]
 
 
 def _figures_pdf(images: list[tuple[int, int, int]]) -> bytes:
