@@ -21,13 +21,12 @@ def live_section(store: Store, venue_keys: list[str], corpus: str, pub: Publicat
         daily = store.read_parquet(daily_path).to_pylist()
         if not daily:
             continue
-        plot = store.path(paths.change_daily_plot(pk))
-        rel = f"plots/{pk}_discussion.png"
+        plot, rel = store.path(paths.change_daily_plot(pk)), None
         if store.exists(plot):
+            rel = f"plots/{pk}_discussion.png"
             with store.fs.open_output_stream(pub.target(f"{corpus}/{rel}")) as f:
                 f.write(store.read_bytes(plot))
-        last = daily[-1]
-        rows.append((pk, daily[0]["day"], last, rel if store.exists(plot) else None))
+        rows.append((pk, daily[0]["day"], daily[-1], rel))
     if not rows:
         return ""
     lines = ["", "## Venues followed during their discussion", "",
