@@ -1,33 +1,77 @@
-"""Crash points enumerated from the code (issue 29.4): every mutating filesystem call of a split
-publish of two changed venue-years and the card (tests/integrity/test_crash_points.py), one kill -9
-just before each, then a recovering reader and a re-run. Local storage only so far (the S3 variant is
-not done: see the issue 29 report).
+"""Crash points enumerated from the code (issue 29.4): a venue-year's whole pipeline (crawl, parsed,
+PDF records and checkpoints, markdown and its cache, dialogues, rows, check records, change log,
+split shards, card and plots; tests/faults/crash_pipeline.py) run through a filesystem that counts
+every mutating call, on local storage and on S3 (a moto_server of its own); a run killed -9 before
+each call while a reader process polls the root; then a re-run (tests/faults/crash_trials.py).
 
-Figures: crash_points (how many the enumeration found; goal: every one, >= 40 over local and S3),
-reader_violations (a reader saw a forum id twice, a mix of two generations, or a file without its
-companions; goal 0), crash_point_failures (a run not killed where asked, a re-run that did not
-publish the new generation whole, or staging/journals of the dead run left; goal 0).
+Figures:
+- crash_points: the calls enumerated, local + S3 (goal: every one, >= 40);
+- crash_sites_driven: publish sites of the stage code (tests/faults/publish_sites.py) that some crash
+  point falls on, of all sites (the rest are named with their reason in NOT_DRIVEN);
+- reader_violations: polls in which the reader saw a duplicate key, a mix of two generations, or a
+  file without its companions (goal 0); the reader reads settled views (no journal pending, the
+  listing unchanged around the read);
+- reader_violations_plain: the same for one listing then the files, with no such care (what a
+  reader that does not look at journals sees while a writer moves its files into place);
+- fault_trials / fault_failures: the kill trials of this suite, and those where the run was not
+  killed where enumerated, the re-run did not end where an uninterrupted run ends, or staging or
+  journals of the dead run were left (goal 0). bench_faults.py counts the pytest fault suites
+  under the same names.
+
+`CRASH_POINTS_S3_EVERY=n` tries every n-th S3 point only (default 1: all of them).
 """
 from __future__ import annotations
 
+import os
 import tempfile
+import time
 from pathlib import Path
 
 from benchmarks.common import figure
 
+SUITE = "crash points (bench_crash_points)"
+
 
 def run() -> list[dict]:
-    from tests.integrity.test_crash_points import crash_point_trials
+    from tests.faults.crash_trials import Backend, enumerate_points, moto_bucket, prepare, run_trials
+    from tests.faults.publish_sites import NOT_DRIVEN, driven, publish_sites, undriven
 
+    every = int(os.environ.get("CRASH_POINTS_S3_EVERY", "1"))
+    started = time.time()
     with tempfile.TemporaryDirectory() as tmp:
-        got = crash_point_trials(Path(tmp))
-    common = {"backend": "local", "operation": "publish_split(iclr: 2 venue-years changed) + publish_card",
-              "kinds": got["kinds"]}
-    return [figure("crash_points", got["points"], "points", 40, goal=">= 40 (local and S3)", **common),
-            figure("reader_violations", len(got["violations"]), "trials", got["trials"], goal=0,
-                   violations=got["violations"][:20], **common),
-            figure("crash_point_failures", len(got["failures"]), "trials", got["trials"], goal=0,
-                   failures=got["failures"][:20], **common)]
+        work = Path(tmp)
+        local = Backend()
+        template, stamp = prepare(local, work)
+        en = enumerate_points(local, work, template, stamp)
+        results = [run_trials(local, work, en)]
+        with moto_bucket() as s3:
+            s3_template = s3.root(work, "template")
+            s3.copy(template, s3_template, local)
+            en_s3 = enumerate_points(s3, work, s3_template, stamp, learnt=en)
+            results.append(run_trials(s3, work, en_s3, list(range(1, len(en_s3.points) + 1, every))))
+    sites = publish_sites()
+    hit = driven(sites, [*en.frames, *en_s3.frames])
+    points = len(en.points) + len(en_s3.points)
+    trials = sum(r.trials for r in results)
+    violations = [v for r in results for v in r.violations]
+    plain = [v for r in results for v in r.plain_violations]
+    failures = [f for r in results for f in r.failures]
+    common = {"operation": "one venue-year's pipeline, generation 1 -> 2 (tests/faults/crash_pipeline.py)",
+              "by_backend": {r.backend: {"points": r.points, "trials": r.trials, "polls": r.polls,
+                                         "violations": len(r.violations), "failures": len(r.failures)}
+                             for r in results},
+              "seconds": round(time.time() - started)}
+    return [figure("crash_points", points, "points", 40, goal=">= 40, every call of the run (local and S3)",
+                   kinds=sorted({p.split(' ', 1)[0] for p in en.points}), **common),
+            figure("crash_sites_driven", len(hit), "sites", len(sites), goal="every site, or named with its reason",
+                   not_driven=NOT_DRIVEN, unnamed=undriven(sites, [*en.frames, *en_s3.frames])),
+            figure("reader_violations", len(violations), "polls", sum(r.polls for r in results), goal=0,
+                   violations=violations[:20], **common),
+            figure("reader_violations_plain", len(plain), "polls", sum(r.plain_polls for r in results),
+                   violations=plain[:20], **common),
+            figure("fault_trials", trials, "trials", 0, goal=">= 150", suite=SUITE, **common),
+            figure("fault_failures", len(failures), "trials", trials, goal=0, suite=SUITE,
+                   failed=failures[:20], **common)]
 
 
 if __name__ == "__main__":

@@ -1,0 +1,168 @@
+"""The operation the crash-point suite kills (issue 29.4): one venue-year's whole pipeline, stage by
+stage as its assets run it (the stage functions and `metadata.materialize`, which records the check
+verdicts), without Dagster or HTTP:
+
+crawl (raw forums, quarantine, errors, cursor; review-edit checkpoints) -> its check record ->
+parsed forums + quarantine -> check record -> initial-submission PDFs (sources, PDFs, per-forum
+checkpoints, the submissions table) -> markdown (cache per PDF, the table) -> dialogues + Re^2
+records -> check record -> rows + provenance + statistics -> check record -> change log (snapshots,
+trajectories, daily figures and plot) -> the iclr split (shards, part record, stats) -> the card and
+its plots.
+
+Two generations: generation 1 is run once to make the root the trials start from; generation 2 has
+two forums more and a reply more in another (so every stage publishes again), and is crawled with
+`full_refresh` (so the crawl's page checkpoints are written, and their folder removed).
+The fake API answers what the stages ask (the crawl's `/notes` paging, `/notes/edits`, the
+submission invitation, PDF attachments) over the recorded ICLR 2026 forum; the OCR engine is an
+in-process stand-in (the OCR itself is not a crash point: its cache write and the table are).
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+from collections import Counter
+from dataclasses import dataclass
+
+from partitions.catalogue import catalogue
+from resources.store import Store
+from reviewbench_assets.checks import guard_upstream
+from reviewbench_assets.metadata import materialize
+from reviewbench_assets.stages import paper_text, split_update
+from reviewbench_assets.stages.change_log import record_changes
+from reviewbench_assets.stages.crawl_result import crawl_stage_result
+from reviewbench_assets.stages.dialogue_stage import build_venue_dialogues, stage_result
+from reviewbench_assets.stages.paper_text import convert_papers
+from reviewbench_assets.stages.parse_stage import parse_venue
+from reviewbench_assets.stages.parsed_io import iter_parsed_forums
+from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
+from reviewbench_assets.stages.refresh import refresh_venue
+from reviewbench_assets.stages.rows_result import build_rows
+from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, publish_card, publish_split
+from tests.stages.test_pdf_choice_stage import DUE, SUB_INV, edit, pdf
+from tests.stages.test_refresh_stage import FakeApi as CrawlApi
+from tests.stages.test_refresh_stage import _forums
+
+PK = "iclr-2026"
+SPLIT = "iclr"
+SHARD_ROWS = 2  # rows a split shard, so a venue-year's publish moves several shards (as a large one does)
+
+
+class PipelineApi:
+    """The crawl's fake `/notes` (tests/stages/test_refresh_stage.py) and the PDF stage's fake
+    invitation, edits and attachments (tests/stages/test_pdf_choice_stage.py) behind one client."""
+
+    api = "v2"
+    token = "fake-token"
+
+    def __init__(self, generation: int, stamp_ms: int):
+        self.stats: Counter = Counter()
+        notes = _forums(1 + 2 * generation)  # generation 1: 3 forums; generation 2: 5
+        if generation > 1:  # a new forum and a new reply in forum000, both after the last crawl
+            reply = copy.deepcopy(notes[0]["details"]["replies"][-1])
+            reply["id"] = f"{reply['id']}-gen{generation}"
+            reply["tmdate"] = reply["tcdate"] = stamp_ms
+            notes[0]["details"]["replies"].append(reply)
+            for x in [notes[-1], *notes[-1]["details"]["replies"]]:
+                x["tmdate"] = stamp_ms
+        for n in notes:  # every note edited after the deadline: its PDF comes from its history
+            n["tmdate"] = max(int(n.get("tmdate") or 0), DUE + 1)
+        self.crawl = CrawlApi(notes)
+        self.forum_ids = [n["id"] for n in notes]
+        self.edits = {f: [edit(f"e-{f}", f, DUE - 3_600_000, SUB_INV)] for f in self.forum_ids}
+
+    def thread_requests(self) -> int:
+        return self.stats["requests"]
+
+    def get_json(self, path: str, params: dict | None = None) -> dict:
+        self.stats["requests"] += 1
+        params = dict(params or {})
+        if path == "/invitations":
+            return {"invitations": [{"id": SUB_INV, "duedate": DUE, "expdate": DUE + 30 * 60_000}]}
+        if path == "/notes/edits":
+            return {"edits": self.edits.get(params.get("note.id"), [])}
+        return self.crawl.get_json(path, params)
+
+    def get_bytes(self, path: str, params: dict | None = None) -> bytes:
+        self.stats["requests"] += 1
+        params = dict(params or {})
+        if path == "/notes/edits/attachment":
+            return pdf(params["id"].removeprefix("e-"), 1)
+        if path == "/pdf":
+            return pdf(params["id"], 1)
+        if path == "/notes":
+            return self.crawl.get_bytes(path, params)
+        raise AssertionError(f"unexpected request {path} {params}")
+
+
+@dataclass
+class _Paper:
+    forum_id: str
+    markdown: str
+    num_pages: int
+    engine: str = "crash-harness"
+    model: str | None = None
+    error: str | None = None
+
+    @property
+    def pages_by_engine(self) -> dict:
+        return {self.engine: self.num_pages}
+
+
+class _Engine:
+    cache_id = "crash-harness-v1"
+
+
+def _ocr(tasks, filesystem, engine, ray_address=None, num_cpus=None):
+    """The OCR stand-in: a paper's markdown names its PDF's bytes (deterministic, in process)."""
+    for t in tasks:
+        with filesystem.open_input_stream(t.pdf_path) as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        yield _Paper(t.forum_id, f"# Paper {t.forum_id}\n\nPDF {digest[:16]}", 1)
+
+
+_API: dict[tuple[int, int], PipelineApi] = {}
+
+
+def _api(generation: int, stamp_ms: int) -> PipelineApi:
+    if (generation, stamp_ms) not in _API:
+        _API[generation, stamp_ms] = PipelineApi(generation, stamp_ms)
+    return _API[generation, stamp_ms]
+
+
+def _patch() -> None:
+    """The OCR stand-in and small split shards (idempotent; this suite's processes only)."""
+    paper_text.run_pipeline = _ocr
+    real = split_update.write_conference_split
+    if not getattr(real, "small", False):
+        def small(fs, inputs, out, split, _target, _rows, **kw):
+            return real(fs, inputs, out, split, 1, SHARD_ROWS, **kw)
+
+        small.small = True
+        small.real = real
+        split_update.write_conference_split = small
+
+
+def unpatch() -> None:
+    real = getattr(split_update.write_conference_split, "real", None)
+    if real is not None:
+        split_update.write_conference_split = real
+
+
+def run_pipeline(store: Store, generation: int, stamp_ms: int = 0) -> None:
+    """Every stage of the venue-year, in the order its assets run, as they run them. `stamp_ms`: when
+    generation 2's notes were modified (after generation 1's crawl, so an incremental crawl finds
+    them; the same value in every run of a suite, so every run writes the same data)."""
+    _patch()
+    venue, api = catalogue().get(PK), _api(generation, stamp_ms)
+    # generation 2 re-crawls in full (the crawl's page checkpoints, then their folder removed)
+    crawled = refresh_venue(venue, store, api, api, full_refresh=generation > 1)
+    materialize(crawl_stage_result(crawled, api.stats, 0.05, PK), store, PK, "openreview_forums")
+    materialize(parse_venue(venue, store, 0.05), store, PK, "parsed_forums")
+    choose_initial_pdfs(venue, store, api, None, max_workers=1)  # one worker: the same call order each run
+    convert_papers(PK, store, _Engine())
+    materialize(stage_result(build_venue_dialogues(venue, store, None), None), store, PK, "rebuttal_dialogues")
+    guard_upstream(store, PK, UPSTREAM_GUARDED, False, lambda _m: None)
+    materialize(build_rows(venue, store, 1.0), store, PK, "reviewbench_split")
+    record_changes(store, PK, (forum for forum, _routing in iter_parsed_forums(store, PK)))
+    publish_split(store, SPLIT, 0.05, lambda _m: None)
+    publish_card(store)

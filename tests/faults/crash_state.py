@@ -1,0 +1,231 @@
+"""What a reader sees of a storage root, and which of those views are allowed (issue 29.4).
+
+A reader's view is the root's published files, root-relative path -> digest of the content (staging
+files, journals and lock objects are not published data). An uninterrupted run of the operation
+passes through a sequence of such views, one after each move or delete made while no publication
+journal is pending (inside a publication's moves, readers must not look: they see the view before
+its commit or after it). Those views are the ALLOWED ones: a reader that sees any other view saw
+a duplicate key, a mix of two generations, or a file without its companions.
+
+Runs differ in what they stamp (times, mtimes of judged files): `Volatile` is learnt by comparing two
+uninterrupted runs, and names, per file, the JSON keys or Parquet columns that differ between them
+(removed before hashing) or that the file is compared by its presence only (bytes that differ
+otherwise, e.g. a plot); a time stamp in a path (`refresh=2026-...Z`) becomes `<time>`.
+
+How a reader reads while a writer may be publishing (`settled_view`): journals and the listing
+(size, mtime) before, the files, journals and the listing after; a view is taken only when no
+journal was pending on either side and the listing did not change (otherwise it reads again). A
+journal of a dead run is replayed first (`Store.recover()`, as every reader path does).
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import posixpath
+import re
+import time
+from dataclasses import dataclass, field
+
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+from resources.store_lock import LOCK_DIR
+from resources.store_publish import _STAGING, JOURNAL_DIR, LEGACY_JOURNAL_DIRS
+
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{6}(\.\d+)?Z")
+
+
+def canon(rel: str) -> str:
+    return _TIME.sub("<time>", rel)
+
+
+def canon_paths(rels) -> dict[str, str]:
+    """Each path's canonical form within one view: a time stamp becomes `<time>`, numbered by its
+    order among the view's stamps (a change log per refresh: `refresh=<time0>`, `refresh=<time1>`)."""
+    stamps = sorted({m.group(0) for r in rels for m in _TIME.finditer(r)})
+    order = {s: i for i, s in enumerate(stamps)}
+    return {r: _TIME.sub(lambda m: f"<time{order[m.group(0)]}>", r) for r in rels}
+
+
+def published(rel: str) -> bool:
+    parts = rel.split("/")
+    return (not _STAGING.match(parts[-1]) and parts[0] not in (JOURNAL_DIR, LOCK_DIR)
+            and not any(rel.startswith(d + "/") for d in LEGACY_JOURNAL_DIRS))
+
+
+def listing(store) -> dict[str, tuple[int, int]]:
+    """Published files: root-relative path -> (size, mtime_ns)."""
+    sel = pafs.FileSelector(store.root, recursive=True, allow_not_found=True)
+    out = {}
+    for i in store.fs.get_file_info(sel):
+        if i.type == pafs.FileType.File:
+            rel = posixpath.relpath(i.path, store.root)
+            if published(rel):
+                out[rel] = (i.size, i.mtime_ns or 0)
+    return out
+
+
+def pending_journals(store) -> list[str]:
+    out = []
+    for folder in (JOURNAL_DIR, *LEGACY_JOURNAL_DIRS):
+        sel = pafs.FileSelector(store.path(folder), allow_not_found=True)
+        out += [i.path for i in store.fs.get_file_info(sel)
+                if i.type == pafs.FileType.File and i.base_name.endswith(".json") and not i.base_name.startswith(".")]
+    return out
+
+
+def read_files(store, rels, cache: dict | None = None) -> dict[str, bytes | None]:
+    """The files' bytes (None: gone since the listing). `rels` maps each path to its (size, mtime)
+    when known; with a `cache`, a file whose (size, mtime) was read before is not read again (a
+    reader polling an S3 root would otherwise ask for every object each time)."""
+    out = {}
+    for rel in rels:
+        key = (rel, *rels[rel]) if cache is not None and isinstance(rels, dict) else None
+        if key is not None and key in cache:
+            out[rel] = cache[key]
+            continue
+        try:
+            with store.fs.open_input_stream(store.path(rel)) as f:
+                out[rel] = f.read()
+        except FileNotFoundError:
+            out[rel] = None  # gone between the listing and the read: the listing after tells
+        if key is not None and out[rel] is not None:
+            cache[key] = out[rel]
+    return out
+
+
+def _json_lines(path: str, data: bytes) -> list | None:
+    try:
+        if path.endswith(".jsonl"):
+            return [json.loads(line) for line in data.decode().splitlines() if line.strip()]
+        if path.endswith(".json"):
+            return [json.loads(data)]
+    except ValueError:
+        return None
+    return None
+
+
+def _parquet(data: bytes):
+    try:
+        return pq.read_table(io.BytesIO(data))
+    except Exception:  # noqa: BLE001 - not Parquet (or not whole): compared by bytes
+        return None
+
+
+def _differing_keys(a, b, prefix: str = "") -> set[str]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = set()
+        for k in a.keys() | b.keys():
+            if a.get(k) != b.get(k):
+                out |= _differing_keys(a.get(k), b.get(k), f"{prefix}{k}.")
+        return out
+    return {prefix.rstrip(".")} if a != b else set()
+
+
+def _drop(obj, keys: set[str], prefix: str = ""):
+    if isinstance(obj, dict):
+        return {k: _drop(v, keys, f"{prefix}{k}.") for k, v in obj.items() if f"{prefix}{k}" not in keys}
+    return obj
+
+
+@dataclass
+class Volatile:
+    """Per canonical path: JSON keys / Parquet columns left out of its digest, or None: presence only."""
+
+    keys: dict[str, set[str] | None] = field(default_factory=dict)
+    fields: frozenset = frozenset()  # keys / columns left out of every JSON and Parquet file's digest
+
+    def without(self, fields) -> Volatile:
+        return Volatile(self.keys, frozenset(fields))
+
+    def learn(self, path: str, a: bytes, b: bytes) -> None:
+        if path.endswith(".png"):  # a plot's pixels carry when it was drawn (the daily plot's title: the minute)
+            self.keys[path] = None
+        if a == b or self.keys.get(path, ()) is None:
+            return
+        ja, jb = _json_lines(path, a), _json_lines(path, b)
+        if ja is not None and jb is not None and len(ja) == len(jb):
+            keys = set().union(*(_differing_keys(x, y) for x, y in zip(ja, jb, strict=True)))
+            if "" not in keys:
+                self.keys[path] = (self.keys.get(path) or set()) | keys
+                return
+        ta, tb = _parquet(a), _parquet(b)
+        if ta is not None and tb is not None and ta.schema == tb.schema:
+            cols = {c for c in ta.column_names if ta[c] != tb[c]}
+            self.keys[path] = (self.keys.get(path) or set()) | cols
+            return
+        self.keys[path] = None
+
+    def digest(self, path: str, data: bytes | None) -> str:
+        if data is None:
+            return "gone"
+        structured = self.fields and path.endswith((".json", ".jsonl", ".parquet"))
+        if path not in self.keys and not structured:
+            return hashlib.sha1(data).hexdigest()[:16]
+        keys = self.keys.get(path, set())
+        if keys is None:
+            return "present"
+        keys = keys | self.fields
+        rows = _json_lines(path, data)
+        if rows is not None:
+            body = json.dumps([_drop(r, keys) for r in rows], sort_keys=True).encode()
+        else:
+            table = _parquet(data)
+            if table is None:
+                return hashlib.sha1(data).hexdigest()[:16]
+            body = repr(table.drop_columns([c for c in keys if c in table.column_names]).to_pylist()).encode()
+        return "~" + hashlib.sha1(body).hexdigest()[:16]
+
+
+def view(files: dict[str, bytes | None], volatile: Volatile) -> frozenset:
+    names = canon_paths(files)
+    return frozenset((names[p], volatile.digest(names[p], d)) for p, d in files.items())
+
+
+def duplicate_keys(files: dict[str, bytes | None]) -> list[str]:
+    """A forum id twice among the split shards of one venue-year (`corpus/data/<split>-<pk>-*`)."""
+    by_part: dict[str, list[str]] = {}
+    for p, data in files.items():
+        if p.startswith("corpus/data/") and data is not None:
+            table = _parquet(data)
+            if table is not None and "forum_id" in table.column_names:
+                by_part.setdefault(p.rsplit("-", 3)[0], []).extend(table["forum_id"].to_pylist())
+    return [f"{part}: {len(ids) - len(set(ids))} forum ids twice" for part, ids in by_part.items()
+            if len(ids) != len(set(ids))]
+
+
+def settled_files(store, recover=True, tries: int = 200, cache: dict | None = None) -> dict[str, bytes | None] | None:
+    """The published files as of one moment (see the module docstring); None if no such moment
+    was found in `tries` reads (a writer publishing the whole time)."""
+    for _ in range(tries):
+        if pending_journals(store):
+            if recover:
+                store.recover()  # a dead run's journal: replayed; a live run's: read again later
+            time.sleep(0.01)
+            continue
+        before = listing(store)
+        files = read_files(store, before, cache)
+        if not pending_journals(store) and listing(store) == before:
+            return files
+    return None
+
+
+def judge(files: dict[str, bytes | None], volatile: Volatile, allowed: set[frozenset]) -> list[str]:
+    """What is wrong with a reader's view: duplicate keys, or a view no uninterrupted run shows (a
+    mix of two generations when some allowed view has the same files, else files without their
+    companions)."""
+    out = duplicate_keys(files)
+    got = view(files, volatile)
+    if got not in allowed:
+        names = {p for p, _ in got}
+        near = [a for a in allowed if {p for p, _ in a} == names]
+        if near:
+            best = min(near, key=lambda a: len(got ^ a))
+            out.append("a mix of generations: " + ", ".join(sorted(p for p, _ in got - best))[:300])
+        else:
+            best = min(allowed, key=lambda a: len(names ^ {p for p, _ in a}))
+            extra = sorted(names - {p for p, _ in best})
+            missing = sorted({p for p, _ in best} - names)
+            out.append(f"files without their companions: extra {extra[:4]}, missing {missing[:4]}")
+    return out
