@@ -68,6 +68,7 @@ $(STAMP_FAST): pyproject.toml replica/pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]' -e ./replica
+	$(PY) -m pip install -q --no-deps "$$(grep -o '^olmocr = "olmocr==[0-9.]*' pyproject.toml | cut -d'"' -f2)"
 	rm -f .venv/.installed-fast-* .venv/.installed-demo-* && touch $(STAMP_FAST) $(STAMP_DEMO)
 
 $(STAMP): pyproject.toml replica/pyproject.toml
@@ -83,6 +84,9 @@ $(STAMP): pyproject.toml replica/pyproject.toml
 	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF" \
 	  $(PY) -m pip install -q --no-cache-dir "$$(grep -o 'llama-cpp-python\[server\]==[0-9.]*' pyproject.toml)"
 	$(PY) -m pip install -q -e '.[dev]' -e ./replica
+	# olmOCR-Bench's test classes judge the full-text unit tests (tests/ocr): olmocr without its own
+	# requirements (its pipeline's), the few its bench/tests.py imports being in extra `test`
+	$(PY) -m pip install -q --no-deps "$$(grep -o '^olmocr = "olmocr==[0-9.]*' pyproject.toml | cut -d'"' -f2)"
 	rm -f .venv/.installed-* && touch $(STAMP) $(STAMP_DEMO) $(STAMP_FAST)
 
 setup-demo: system-deps-demo $(STAMP_DEMO)
