@@ -10,7 +10,6 @@ here: T1 glyph name (the fonts' /Encoding) -> the Unicode value pdfTeX wrote
 (glyphtounicode.tex) -> the font code -> what mathabx.dcl declares at that code; mathx's bigger
 sizes follow the TFM's charlists, extensible pieces keep the delimiter at the top piece only.
 """
-import contextlib
 import json
 import re
 import struct
@@ -90,10 +89,11 @@ probes = [c + "{x}" if c in accents or c == "\\sqrt" else c for c in cmds]  # an
 use_debian_chromium()
 from olmocr.bench.katex.render import render_equation  # noqa: E402
 
-with contextlib.redirect_stdout(sys.stderr):  # olmocr prints KaTeX's errors on stdout, where the table goes
-    ok = {c for c, probe in zip(cmds, probes, strict=True) if not render_equation(probe).error}
+# olmocr prints KaTeX's errors (and, at exit, its browser's clean-up) on stdout, where the table goes
+table_out, sys.stdout = sys.stdout, sys.stderr
+ok = {c for c, probe in zip(cmds, probes, strict=True) if not render_equation(probe).error}
 ok |= {"\\lbrace", "\\rbrace"}
 alias = {"\\intop": "\\int", "\\ointop": "\\oint", "\\lbrace": "\\{", "\\rbrace": "\\}", "\\vert": "|", "\\Vert": "\\|", "\\leq": "\\le", "\\geq": "\\ge"}
 table = {f: {str(c): alias.get(v, v) for c, v in sorted(m.items()) if v == "" or v in ok} for f, m in fonts.items()}
 json.dump({"unicode_to_code": {u: c for u, c in sorted(unicode_to_code.items(), key=lambda x: x[1])}, "fonts": table},
-          sys.stdout, ensure_ascii=False, indent=0, sort_keys=False)
+          table_out, ensure_ascii=False, indent=0, sort_keys=False)
