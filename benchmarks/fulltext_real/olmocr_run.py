@@ -16,8 +16,9 @@ import json
 import sys
 from pathlib import Path
 
-# run as a script (``python olmocr_run.py``): its own folder is sys.path[0], so its sibling imports
-from olmocr_chromium import use_debian_chromium
+# its sibling, found by path: this file runs as a script in olmocr's venv, where the project is no package
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from olmocr_chromium import use_debian_chromium  # noqa: E402
 
 
 def main(set_dir: str, candidates_dir: str, out_json: str) -> None:
