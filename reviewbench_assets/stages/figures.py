@@ -42,6 +42,7 @@ def _f(type_: str, unit: str, where: str | tuple[str, ...], description: str, wh
 
 
 CURSOR, LLM = "a refresh that read the tmdate cursor", "an LLM merged the dialogues"
+FAILED = "the blocking check failed"
 
 
 FIGURES: dict[str, Figure] = {
@@ -200,8 +201,9 @@ FIGURES: dict[str, Figure] = {
     "mismatches": _f("int", "rows", (REVIEWS_MATCH, CHARS_MATCH), "rows where the count disagrees with the content"),
     "empty_titles": _f("int", "rows", TITLE, "rows without a title"),
     "empty": _f("int", "rows", EMPTY_SHARE, "rows without markdown"),
-    "blocks_downstream": _f("bool", "", BLOCKING, "a failed blocking check: whether it keeps the data from downstream"),
-    "how_to_override": _f("text", "", BLOCKING, "how to publish the data anyway"),
+    "blocks_downstream": _f("bool", "", BLOCKING, "whether the failure keeps the data from downstream assets",
+                            FAILED),
+    "how_to_override": _f("text", "", BLOCKING, "how to publish the data anyway", FAILED),
 }
 
 # Keys the Dagster layer adds (reviewbench_assets/metadata.py, checks.py), not the stages.
