@@ -22,6 +22,10 @@ TITLE, EMPTY_SHARE = "no_empty_title", "empty_markdown_share"
 ROW_CHECKS = (UNIQUE, REVIEWS_MATCH, CHARS_MATCH, TITLE, EMPTY_SHARE)
 BLOCKING = (QUARANTINE, COVERAGE, UNIQUE, EMPTY_SHARE)  # reviewbench_assets/checks.py BLOCKING_CHECKS
 ROW_COUNT = "dagster/row_count"
+# the progress a long step reports while it runs (stages/progress.py, as observations of its asset)
+PROGRESS, REPORTS_PROGRESS = "progress", (CRAWL, PDFS)
+# the failure a downstream asset raises on a partition whose upstream failed a blocking check
+GUARD = "upstream_guard"
 
 
 @dataclass(frozen=True)
@@ -204,10 +208,23 @@ FIGURES: dict[str, Figure] = {
     "blocks_downstream": _f("bool", "", BLOCKING, "whether the failure keeps the data from downstream assets",
                             FAILED),
     "how_to_override": _f("text", "", BLOCKING, "how to publish the data anyway", FAILED),
+    # ---- progress observations, while a long step runs
+    "progress": _f("text", "", PROGRESS, "the progress as one line: a bar, done / total, rate, estimated end"),
+    "progress_stage": _f("text", "", PROGRESS, "what is counted, e.g. forums (revision pages)"),
+    "progress_done": _f("int", "items", PROGRESS, "items done"),
+    "progress_total": _f("int", "items", PROGRESS, "items to do"),
+    "progress_share": _f("float", "share", PROGRESS, "done / total"),
+    "progress_rate_per_s": _f("float", "items/s", PROGRESS, "items done per second so far"),
+    "progress_eta": _f("text", "ISO time", PROGRESS, "estimated end (empty until something is done)"),
+    "progress_waiting_until": _f("text", "ISO time", PROGRESS, "end of a rate-limit window being waited out"),
+    "run_id": _f("text", "", PROGRESS, "the run reporting"),
+    # ---- a run refused by the upstream guard (reviewbench_assets/checks.py guard_upstream)
+    "failed_checks": _f("json", "", GUARD, "the upstream's failed blocking checks, with their descriptions"),
 }
 
-# Keys the Dagster layer adds (reviewbench_assets/metadata.py, checks.py), not the stages.
-ADDED_BY_ASSETS = frozenset({"dagster/column_schema", "blocks_downstream", "how_to_override"})
+# Keys the Dagster layer adds (reviewbench_assets/metadata.py, checks.py, progress_sink.py), not the stages.
+ADDED_BY_ASSETS = frozenset({"dagster/column_schema", "blocks_downstream", "how_to_override", "run_id",
+                             "failed_checks"})
 
 
 def declared(name: str, where: str) -> Figure:
@@ -224,7 +241,8 @@ def figures_of(where: str) -> dict[str, Figure]:
 
 
 def figures_markdown(where: str, checks: tuple[str, ...] = ()) -> str:
-    """The stage's figures (and its checks' metadata) as a markdown table, for the asset's page in the UI."""
+    """The stage's figures (its checks' metadata, its progress observations) as a markdown table,
+    for the asset's page in the UI."""
     def row(key: str, f: Figure) -> str:
         return f"| `{key}` | {f.type} | {f.unit} | {f.description}{f' (only when {f.when})' if f.when else ''} |"
 
@@ -232,4 +250,6 @@ def figures_markdown(where: str, checks: tuple[str, ...] = ()) -> str:
     lines += [row(k, f) for k, f in figures_of(where).items()]
     for check in checks:
         lines += [row(f"{check}: {k}", f) for k, f in figures_of(check).items()]
+    if where in REPORTS_PROGRESS:
+        lines += [row(f"observation: {k}", f) for k, f in figures_of(PROGRESS).items()]
     return "\n".join(lines)

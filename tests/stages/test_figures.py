@@ -13,6 +13,7 @@ from reviewbench_assets.stages.figures import (
     ADDED_BY_ASSETS,
     FIGURES,
     PARSE,
+    REPORTS_PROGRESS,
     ROW_COUNT,
     STAGES,
     UndeclaredFigure,
@@ -112,6 +113,17 @@ def test_every_declared_figure_is_recorded_somewhere_and_every_recorded_one_decl
     assert ADDED_BY_ASSETS <= added  # the Dagster layer's own keys (column schema, blocking checks)
 
 
+def test_progress_observations_and_the_guard_emit_declared_keys():
+    from datetime import UTC, datetime
+
+    from reviewbench_assets.stages.figures import GUARD, PROGRESS
+    from reviewbench_assets.stages.progress import ProgressEvent
+
+    event = ProgressEvent("forums", 3, 10, 2.0, 1.5, datetime(2026, 11, 27, tzinfo=UTC))
+    assert set(event.metadata()) | {"run_id"} == set(figures_of(PROGRESS))  # + progress_sink's run_id
+    assert set(figures_of(GUARD)) == {"failed_checks"}
+
+
 def test_materialize_refuses_an_undeclared_key_and_shows_tables_and_paths():
     import dagster as dg
 
@@ -140,3 +152,4 @@ def test_each_asset_shows_its_figures_with_their_descriptions():
         for check in graph.get(key).check_keys:
             for fig in figures_of(check.name):
                 assert f"| `{check.name}: {fig}` |" in table, (name, check.name, fig)
+        assert ("| `observation: progress_eta` |" in table) == (name in REPORTS_PROGRESS), name
