@@ -29,8 +29,7 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
     venue = catalogue().get(context.partition_key)
     store = storage.store()
     guard_upstream(store, venue.key, UPSTREAM_GUARDED, config.allow_failing_checks, context.log.warning)
-    return materialize(RowsStage(venue, config.max_empty_markdown_share)(store), store, venue.key,
-                       "reviewbench_split", config.allow_failing_checks,
+    return materialize(RowsStage(venue, config.max_empty_markdown_share)(store), store, config.allow_failing_checks,
                        extra={"dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA)})
 
 

@@ -37,4 +37,4 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, config: GuardConfig, s
     client = llm.client()
     steps = (LLMSteps(client, LLMCache(store), max_merge_tokens=llm.max_merge_tokens,
                       max_input_chars=llm.max_input_chars) if client is not None else None)
-    return materialize(DialogueStage(venue, steps)(store), store, venue.key, "rebuttal_dialogues", config.allow_failing_checks)
+    return materialize(DialogueStage(venue, steps)(store), store, config.allow_failing_checks)

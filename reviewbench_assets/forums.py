@@ -49,4 +49,4 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
                             full_refresh=config.full_refresh, review_edits=config.review_edits, log=context.log.info,
                             progress=lambda stage, total: step_progress(context, "openreview_forums", stage, total),
                             )(storage.store())
-    return materialize(result, storage.store(), venue.key, "openreview_forums", config.allow_failing_checks)
+    return materialize(result, storage.store(), config.allow_failing_checks)

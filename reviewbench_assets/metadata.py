@@ -58,12 +58,12 @@ def figure_value(name: str, value, where: str):
     return value
 
 
-def materialize(result, store=None, pk: str | None = None, asset: str | None = None,
-                allow_failing: bool = False, extra: dict | None = None) -> dg.MaterializeResult:
+def materialize(result, store=None, allow_failing: bool = False, extra: dict | None = None) -> dg.MaterializeResult:
     """A stage's `StageResult` (stages/stage.py) as the asset's `MaterializeResult`: each figure as
     the metadata value its declared type asks for, and its checks as check results, made
-    non-blocking where the run's config allows it on purpose and recorded under `checks/` so
-    downstream assets see a failed blocking check (`reviewbench_assets/checks.py`)."""
+    non-blocking where the run's config allows it on purpose and, given the `store`, recorded
+    under `checks/<partition>/<stage>` so downstream assets see a failed blocking check
+    (`reviewbench_assets/checks.py`)."""
     from reviewbench_assets.checks import guarded, record_checks
 
     meta = {k: figure_value(k, v, result.stage) for k, v in {**result.figures, **(extra or {})}.items()}
@@ -73,6 +73,6 @@ def materialize(result, store=None, pk: str | None = None, asset: str | None = N
               for c in result.checks]
     if checks:
         checks = guarded(checks, allow_failing)
-        if store is not None and pk is not None and asset is not None:
-            record_checks(store, pk, asset, checks, allow_failing)
+        if store is not None and result.key is not None:
+            record_checks(store, result.key, result.stage, checks, allow_failing)
     return dg.MaterializeResult(metadata=meta, check_results=checks or None)

@@ -38,6 +38,6 @@ def parsed_forums(context: dg.AssetExecutionContext, config: ParsedConfig,
     reason codes; the only place raw forums are parsed. Query it with DuckDB:
     `SELECT p.place, count(*) FROM 'parsed/<pk>.parquet', unnest(posts) t(p) GROUP BY 1`."""
     venue, store = catalogue().get(context.partition_key), storage.store()
-    return materialize(ParseStage(venue, config.max_quarantined_share)(store), store, venue.key, "parsed_forums",
+    return materialize(ParseStage(venue, config.max_quarantined_share)(store), store,
                        config.allow_failing_checks,
                        extra={"dagster/column_schema": column_schema(PARSED_SCHEMA, PARSED_COLUMNS)})

@@ -45,6 +45,7 @@ class StageResult:
     """What a stage run recorded (stages/stage.py): its figures (name -> value, every name declared
     in stages/figures.py) and the outcomes of its data checks."""
     stage: str
+    key: str | None = None  # the partition (venue-year), the split; None for the card
     figures: dict[str, Any] = field(default_factory=dict)
     checks: list[CheckOutcome] = field(default_factory=list)
 

@@ -50,7 +50,7 @@ class Stage(ABC):
     def __call__(self, store: Store) -> StageResult:
         self._figures, self._checks = {}, []
         self.run(store)
-        return StageResult(self.name, dict(self._figures), list(self._checks))
+        return StageResult(self.name, self.key, dict(self._figures), list(self._checks))
 
     def stat(self, name: str, value: Any = 1) -> None:
         """Record a figure: `stat("forums")` counts one, `stat("pages", 12)` adds 12,

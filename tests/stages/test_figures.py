@@ -130,8 +130,8 @@ def test_materialize_refuses_an_undeclared_key_and_shows_tables_and_paths():
     from reviewbench_assets.metadata import materialize
     from reviewbench_assets.stages.result import StageResult
 
-    result = StageResult(PARSE, {"path": "parsed/a.parquet", ROW_COUNT: 2,
-                                 "preview": Table([{"forum_id": "a"}], ["forum_id"])})
+    result = StageResult(PARSE, "demo-2026", {"path": "parsed/a.parquet", ROW_COUNT: 2,
+                                              "preview": Table([{"forum_id": "a"}], ["forum_id"])})
     meta = materialize(result).metadata
     assert isinstance(meta["path"], dg.PathMetadataValue) and meta[ROW_COUNT] == 2
     assert meta["preview"].value.startswith("1 of 1 rows")
