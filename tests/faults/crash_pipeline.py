@@ -28,16 +28,14 @@ from resources.store import Store
 from reviewbench_assets.checks import guard_upstream
 from reviewbench_assets.metadata import materialize
 from reviewbench_assets.stages import paper_text, split_update
-from reviewbench_assets.stages.change_log import record_changes
-from reviewbench_assets.stages.crawl_result import crawl_stage_result
-from reviewbench_assets.stages.dialogue_stage import build_venue_dialogues, stage_result
-from reviewbench_assets.stages.paper_text import convert_papers
-from reviewbench_assets.stages.parse_stage import parse_venue
-from reviewbench_assets.stages.parsed_io import iter_parsed_forums
-from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
-from reviewbench_assets.stages.refresh import refresh_venue
-from reviewbench_assets.stages.rows_result import build_rows
-from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, publish_card, publish_split
+from reviewbench_assets.stages.change_log import ChangesStage
+from reviewbench_assets.stages.crawl_stage import CrawlStage
+from reviewbench_assets.stages.dialogue_stage import DialogueStage
+from reviewbench_assets.stages.paper_text import MarkdownStage
+from reviewbench_assets.stages.parse_stage import ParseStage
+from reviewbench_assets.stages.pdf_stage import PdfStage
+from reviewbench_assets.stages.rows_stage import RowsStage
+from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, CardStage, SplitStage
 from tests.stages.test_pdf_choice_stage import DUE, SUB_INV, edit, pdf
 from tests.stages.test_refresh_stage import FakeApi as CrawlApi
 from tests.stages.test_refresh_stage import _forums
@@ -155,14 +153,13 @@ def run_pipeline(store: Store, generation: int, stamp_ms: int = 0) -> None:
     _patch()
     venue, api = catalogue().get(PK), _api(generation, stamp_ms)
     # generation 2 re-crawls in full (the crawl's page checkpoints, then their folder removed)
-    crawled = refresh_venue(venue, store, api, api, full_refresh=generation > 1)
-    materialize(crawl_stage_result(crawled, api.stats, 0.05, PK), store, PK, "openreview_forums")
-    materialize(parse_venue(venue, store, 0.05), store, PK, "parsed_forums")
-    choose_initial_pdfs(venue, store, api, None, max_workers=1)  # one worker: the same call order each run
-    convert_papers(PK, store, _Engine())
-    materialize(stage_result(build_venue_dialogues(venue, store, None), None), store, PK, "rebuttal_dialogues")
+    materialize(CrawlStage(venue, api, api, full_refresh=generation > 1)(store), store)
+    materialize(ParseStage(venue)(store), store)
+    materialize(PdfStage(venue, api, None, max_workers=1)(store))  # one worker: the same call order each run
+    materialize(MarkdownStage(PK, _Engine())(store))
+    materialize(DialogueStage(venue, None)(store), store)
     guard_upstream(store, PK, UPSTREAM_GUARDED, False, lambda _m: None)
-    materialize(build_rows(venue, store, 1.0), store, PK, "reviewbench_split")
-    record_changes(store, PK, (forum for forum, _routing in iter_parsed_forums(store, PK)))
-    publish_split(store, SPLIT, 0.05, lambda _m: None)
-    publish_card(store)
+    materialize(RowsStage(venue, 1.0)(store), store)
+    materialize(ChangesStage(PK)(store))
+    materialize(SplitStage(SPLIT)(store))
+    materialize(CardStage()(store))
