@@ -375,4 +375,6 @@ def run_trials(backend: Backend, work: Path, en: Enumeration, ks: list[int] | No
         backend.remove(root)
         report.unlink(missing_ok=True)
         got.seconds.append((round(t1 - t0, 1), round(time.time() - t1, 1)))
+        print(f"{backend.name} point {k}/{len(en.points)}: {got.trials} trials, {len(got.violations)} violations, "
+              f"{len(got.failures)} failures, {got.seconds[-1]} s", flush=True)  # a long bench shows where it is
     return got
