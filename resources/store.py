@@ -32,7 +32,7 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from resources.store_lock import lock_for, slot_for
-from resources.store_publish import Publication, recover_publications
+from resources.store_publish import Publication, recover_publications, remove_dead_staging
 
 # Page CRCs (Parquet's optional page checksum): written by every writer, verified by every reader.
 PARQUET_WRITE_OPTIONS = {"write_page_checksum": True}
@@ -198,6 +198,11 @@ class Store:
             pub.abort()
             raise
         pub.commit()
+
+    def sweep_staging(self, folder: str) -> int:
+        """Delete the staging files of dead runs under `folder`, sub-folders included (for a writer
+        whose runs each stage into a new folder, where no later publication would clean them)."""
+        return remove_dead_staging(self, self.check(folder), recursive=True)
 
     def recover(self) -> dict[str, int]:
         """Finish the publications of runs that died while moving their files into place (their

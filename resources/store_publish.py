@@ -17,7 +17,9 @@ ROOT's `.publish/`, whatever folder the files go to (a writer handed a sub-folde
 put the split's journals under `corpus/.publish/`, where no recovery looked: `LEGACY_JOURNAL_DIRS`
 are still replayed). A half-written journal of a dead run (killed before 2) is deleted. Staging
 files of a dead run (its process is gone on this host, or it is a day old) are deleted by the next
-publication into the same folder; a live run's files are never touched.
+publication into the same folder; a live run's files are never touched. A writer whose every run
+stages into a folder of its own (the change log's `log/refresh=<time>/`) sweeps its parent folder
+itself (`Store.sweep_staging`): no later publication would go into a dead run's folder.
 """
 from __future__ import annotations
 
@@ -167,10 +169,10 @@ class Publication:
                 pass
 
 
-def remove_dead_staging(store: Store, folder: str) -> int:
-    """Delete the staging files of dead runs in `folder` (not recursive); never a live run's, and
-    never those of a run whose journal still has to be replayed."""
-    sel = pafs.FileSelector(folder, allow_not_found=True, recursive=False)
+def remove_dead_staging(store: Store, folder: str, recursive: bool = False) -> int:
+    """Delete the staging files of dead runs in `folder` (and its sub-folders if `recursive`);
+    never a live run's, and never those of a run whose journal still has to be replayed."""
+    sel = pafs.FileSelector(folder, allow_not_found=True, recursive=recursive)
     pending = {posixpath.basename(i.path)[:-5] for i in _journals(store)}
     removed = 0
     for info in store.fs.get_file_info(sel):

@@ -135,6 +135,9 @@ def _diff_and_publish(store: Store, pk: str, forums: Iterable[ParsedForum], now:
             observed.setdefault(c.target_id, []).append((refresh_ms[0], c.new_rating, c.new_confidence))
     trajectories = {rid: merged_trajectory(hist, observed.get(rid, [])) for rid, (_, hist) in histories.items()}
     daily = daily_figures(trajectories, refresh_ms)
+    # Each refresh logs into a folder of its own, so no later publication goes into the folder of a
+    # refresh killed before its commit: its staged log is removed here, under the venue-year's lock.
+    store.sweep_staging(store.path(paths.change_log_dir(pk)))
     with store.publish() as pub:  # log, snapshots, trajectories and figures move into place together
         _write(store, pub.target(store.path(paths.change_log(pk, stamp))), CHANGE_SCHEMA,
                ({"refreshed_at": now, **c.model_dump()} for c in changes))

@@ -155,3 +155,40 @@ def test_the_card_shows_each_followed_venue_with_its_plot(tmp_path):
     assert (tmp_path / "corpus/plots/iclr-2026_discussion.png").read_bytes()[:4] == b"\x89PNG"
     with store.publish() as pub:
         assert live_section(store, ["iclr-2024"], corpus, pub) == ""  # nothing followed: no section
+
+
+def _killed_refresh_child(root: str, now: datetime) -> None:
+    """A refresh killed -9 inside its publication, after staging its log (the crash-point suite's
+    point `open_output_stream changes/<pk>/.state.parquet.tmp-...`)."""
+    import os
+
+    from reviewbench_assets.stages import change_log
+
+    real = change_log._write
+
+    def dying(store, target, *args):
+        if "/state.parquet" in target or ".state.parquet" in target:
+            os._exit(137)
+        return real(store, target, *args)
+
+    change_log._write = dying
+    ChangesStage("iclr-2026", DAY2.values(), now=now)(store_from_uri(root))
+
+
+def test_a_refresh_killed_before_its_commit_leaves_no_staged_log_behind(tmp_path):
+    """Each refresh logs into a folder of its own (`log/refresh=<time>/`), so no later publication
+    writes into a killed refresh's folder, where its staged log would stay for good (found by the
+    crash-point suite, tests/faults/crash_trials.py). The next refresh removes it."""
+    import multiprocessing
+
+    store = store_from_uri(str(tmp_path))
+    ChangesStage("iclr-2026", DAY1.values(), now=datetime(2025, 11, 12, 3, tzinfo=UTC))(store)
+    proc = multiprocessing.get_context("fork").Process(
+        target=_killed_refresh_child, args=(str(tmp_path), datetime(2025, 11, 13, 3, tzinfo=UTC)))
+    proc.start()
+    proc.join(60)
+    assert proc.exitcode == 137
+    staged = [p for p in store.list_files(store.path("changes")) if ".tmp-" in p]
+    assert any("refresh=2025-11-13" in p for p in staged), staged  # the kill left its staged log
+    ChangesStage("iclr-2026", DAY2.values(), now=datetime(2025, 11, 14, 3, tzinfo=UTC))(store_from_uri(str(tmp_path)))
+    assert [p for p in store.list_files(store.path("changes")) if ".tmp-" in p] == []
