@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from partitions.catalogue import catalogue
@@ -127,30 +128,31 @@ def _api(generation: int, stamp_ms: int) -> PipelineApi:
     return _API[generation, stamp_ms]
 
 
-def _patch() -> None:
-    """The OCR stand-in and small split shards (idempotent; this suite's processes only)."""
-    paper_text.run_pipeline = _ocr
-    real = split_update.write_conference_split
-    if not getattr(real, "small", False):
-        def small(fs, inputs, out, split, _target, _rows, **kw):
-            return real(fs, inputs, out, split, 1, SHARD_ROWS, **kw)
+@contextmanager
+def _patched():
+    """The OCR stand-in and small split shards, for the run only: other tests of the same process
+    get the real ones back (a small-shard writer once leaked into test_split_update)."""
+    ocr, writer = paper_text.run_pipeline, split_update.write_conference_split
 
-        small.small = True
-        small.real = real
-        split_update.write_conference_split = small
+    def small(fs, inputs, out, split, _target, _rows, **kw):
+        return writer(fs, inputs, out, split, 1, SHARD_ROWS, **kw)
 
-
-def unpatch() -> None:
-    real = getattr(split_update.write_conference_split, "real", None)
-    if real is not None:
-        split_update.write_conference_split = real
+    paper_text.run_pipeline, split_update.write_conference_split = _ocr, small
+    try:
+        yield
+    finally:
+        paper_text.run_pipeline, split_update.write_conference_split = ocr, writer
 
 
 def run_pipeline(store: Store, generation: int, stamp_ms: int = 0) -> None:
     """Every stage of the venue-year, in the order its assets run, as they run them. `stamp_ms`: when
-    generation 2's notes were modified (after generation 1's crawl, so an incremental crawl finds
-    them; the same value in every run of a suite, so every run writes the same data)."""
-    _patch()
+    generation 2's new notes were modified (after generation 1's crawl; the same value in every run
+    of a suite, so every run writes the same data)."""
+    with _patched():
+        _stages(store, generation, stamp_ms)
+
+
+def _stages(store: Store, generation: int, stamp_ms: int) -> None:
     venue, api = catalogue().get(PK), _api(generation, stamp_ms)
     # generation 2 re-crawls in full (the crawl's page checkpoints, then their folder removed)
     materialize(CrawlStage(venue, api, api, full_refresh=generation > 1)(store), store)
