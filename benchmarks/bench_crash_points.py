@@ -18,7 +18,7 @@ Figures:
   journals of the dead run were left (goal 0). bench_faults.py counts the pytest fault suites
   under the same names.
 
-`CRASH_POINTS_S3_EVERY=n` tries every n-th S3 point only (default 1: all of them).
+`CRASH_POINTS_S3_EVERY=n` / `CRASH_POINTS_LOCAL_EVERY=n` try every n-th point only (default 1: all).
 """
 from __future__ import annotations
 
@@ -37,13 +37,14 @@ def run() -> list[dict]:
     from tests.faults.publish_sites import NOT_DRIVEN, driven, publish_sites, undriven
 
     every = int(os.environ.get("CRASH_POINTS_S3_EVERY", "1"))
+    local_every = int(os.environ.get("CRASH_POINTS_LOCAL_EVERY", "1"))
     started = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         local = Backend()
         template, stamp = prepare(local, work)
         en = enumerate_points(local, work, template, stamp)
-        results = [run_trials(local, work, en)]
+        results = [run_trials(local, work, en, list(range(1, len(en.points) + 1, local_every)))]
         with moto_bucket() as s3:
             s3_template = s3.root(work, "template")
             s3.copy(template, s3_template, local)

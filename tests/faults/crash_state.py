@@ -54,8 +54,21 @@ def published(rel: str) -> bool:
             and not any(rel.startswith(d + "/") for d in LEGACY_JOURNAL_DIRS))
 
 
-def listing(store) -> dict[str, tuple[int, int]]:
-    """Published files: root-relative path -> (size, mtime_ns)."""
+def listing(store) -> dict[str, tuple]:
+    """Published files: root-relative path -> (size, mtime_ns), or on S3 (size, ETag): an S3
+    modification time has whole seconds, so a file replaced by one of the same size within the
+    second would look unchanged."""
+    if not store.is_local and store.s3_client_factory is not None:
+        bucket, _, prefix = store.root.partition("/")
+        out = {}
+        pages = store.s3_client_factory().get_paginator("list_objects_v2").paginate(Bucket=bucket,
+                                                                                     Prefix=prefix + "/")
+        for page in pages:
+            for obj in page.get("Contents", []):
+                rel = obj["Key"][len(prefix) + 1:]
+                if rel and not rel.endswith("/") and published(rel):  # not a folder marker
+                    out[rel] = (obj["Size"], obj["ETag"])
+        return out
     sel = pafs.FileSelector(store.root, recursive=True, allow_not_found=True)
     out = {}
     for i in store.fs.get_file_info(sel):
@@ -88,8 +101,8 @@ def read_files(store, rels, cache: dict | None = None) -> dict[str, bytes | None
         try:
             with store.fs.open_input_stream(store.path(rel)) as f:
                 out[rel] = f.read()
-        except FileNotFoundError:
-            out[rel] = None  # gone between the listing and the read: the listing after tells
+        except OSError:  # gone or replaced while read (S3: the stream breaks): the listing after tells
+            out[rel] = None
         if key is not None and out[rel] is not None:
             cache[key] = out[rel]
     return out
@@ -206,7 +219,7 @@ def settled_files(store, recover=True, tries: int = 200, cache: dict | None = No
             continue
         before = listing(store)
         files = read_files(store, before, cache)
-        if not pending_journals(store) and listing(store) == before:
+        if None not in files.values() and not pending_journals(store) and listing(store) == before:
             return files
     return None
 

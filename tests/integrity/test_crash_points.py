@@ -7,9 +7,10 @@ views an uninterrupted run passes through (no duplicate key, no mix of two gener
 without its companions), and a re-run must end where an uninterrupted run ends with nothing of the
 dead run left (tests/faults/crash_trials.py).
 
-`make test` runs the enumeration, the check that every publish site of the stage code is a crash
-point (or named with its reason), and a sample of the points on local storage; the trials at every
-point, on local storage and on S3 (moto_server), are `slow` (and benchmarks/bench_crash_points.py)."""
+The tests run the enumeration, the check that every publish site of the stage code is a crash point
+(or named with its reason), and a sample of the points on local storage and (`slow`) on S3
+(moto_server); the trials at every point, on both, are benchmarks/bench_crash_points.py's (about
+15 minutes on two cores), so `make test`, which runs `slow` tests too, stays minutes."""
 from __future__ import annotations
 
 import pytest
@@ -17,7 +18,11 @@ import pytest
 from tests.faults.crash_trials import Backend, enumerate_points, prepare, run_trials
 from tests.faults.publish_sites import driven, publish_sites, undriven
 
-SAMPLE = 6  # points tried in `make test`, spread over the run
+SAMPLE, S3_SAMPLE = 6, 4  # points tried by the tests, spread over the run (every point: the bench)
+
+
+def _sample(n: int, k: int) -> list[int]:
+    return sorted({1 + round(i * (n - 1) / (k - 1)) for i in range(k)})
 
 
 @pytest.fixture(scope="module")
@@ -41,29 +46,19 @@ def test_every_publish_site_of_the_stage_code_is_a_crash_point_or_named_with_its
 
 def test_a_sample_of_the_crash_points_leaves_a_polling_reader_only_whole_views(local):
     work, en = local
-    n = len(en.points)
-    ks = sorted({1 + round(i * (n - 1) / (SAMPLE - 1)) for i in range(SAMPLE)})
+    ks = _sample(len(en.points), SAMPLE)
     got = run_trials(Backend(), work, en, ks)
     assert got.trials == len(ks) and got.polls >= len(ks)
     assert got.violations == [] and got.failures == [], (got.violations, got.failures)
 
 
 @pytest.mark.slow
-def test_every_crash_point_on_local_storage_leaves_a_polling_reader_only_whole_views(local):
-    work, en = local
-    got = run_trials(Backend(), work, en)
-    assert got.trials == len(en.points)
-    assert got.violations == [] and got.failures == [], (got.violations[:5], got.failures[:5])
-
-
-@pytest.mark.slow
-def test_every_crash_point_on_s3_leaves_a_polling_reader_only_whole_views(local, moto_endpoint, s3_bucket):
+def test_a_sample_of_the_crash_points_on_s3_leaves_a_polling_reader_only_whole_views(local, moto_endpoint, s3_bucket):
     work, learnt = local
     s3 = Backend("s3", moto_endpoint, s3_bucket)
     template = s3.root(work, "template")
     s3.copy(learnt.template, template, Backend())
     en = enumerate_points(s3, work, template, learnt.stamp_ms, learnt=learnt)
-    assert len(en.points) >= 40
-    got = run_trials(s3, work, en)
-    assert got.trials == len(en.points)
+    assert len(en.points) >= 40 and not any(p.startswith("create_dir") for p in en.points)  # S3 has no folders
+    got = run_trials(s3, work, en, _sample(len(en.points), S3_SAMPLE))
     assert got.violations == [] and got.failures == [], (got.violations[:5], got.failures[:5])
