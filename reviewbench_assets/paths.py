@@ -21,6 +21,11 @@ def crawl_checkpoints(pk: str) -> str:
     return f"checkpoints/forums/{pk}"
 
 
+def attempt(pk: str) -> str:
+    """The partition's unfinished attempt: its run and the answers it received (stages/attempt.py)."""
+    return f"checkpoints/attempt/{pk}"
+
+
 def review_edit_checkpoints(pk: str) -> str:
     return f"checkpoints/review_edits/{pk}"
 

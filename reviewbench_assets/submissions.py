@@ -7,6 +7,7 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import BrowserResource, OpenReviewResource, StorageResource
+from reviewbench_assets.attempts import partition_attempt
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
 from reviewbench_assets.metadata import column_schema, materialize
@@ -55,7 +56,8 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
     # one of the OpenReview slots (CLI runs too); no credentials / a long 429 window: stop, record nothing
     waits = step_progress(context, "initial_submission_pdfs", "rate-limit waits")
     with openreview_slot(storage, context.log.warning, openreview.limiter, openreview.attachment_limiter), fail_without_retry():
-        api = openreview.api(venue.api, on_event=on_rate_limit(waits, context.log.warning))
+        api = openreview.api(venue.api, on_event=on_rate_limit(waits, context.log.warning),
+                             answers=partition_attempt(context, storage.store()).answers)
 
         answers = None  # what one round of revision pages learnt (invitations, scripts), for the next
 

@@ -237,7 +237,7 @@ class _ReviewEdits:
 
 
 def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenReviewApi, *,
-                  full_refresh: bool = False, review_edits: bool = True,
+                  full_refresh: bool = False, review_edits: bool = True, attempt_continues: bool | None = None,
                   log: Callable[[str], None] = lambda _m: None,
                   progress: Callable[[str, int], Progress] | None = None) -> CrawlResult:
     """Crawl (or incrementally refresh) `venue` through `api` (`v2` is the v2 client, the same object
@@ -247,8 +247,14 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
     local scratch file as it arrives, comparing it with a compact index of the stored file (offset,
     digest of its notes' tmdates); a second pass reads the spool back, adds the review edit
     histories and writes the published file and its quarantine line by line. Memory holds one page
-    of the API (at most 1000 forums) and a few figures per forum id, whatever the venue's size."""
+    of the API (at most 1000 forums) and a few figures per forum id, whatever the venue's size.
+
+    `attempt_continues` (stages/attempt.py; None: no attempt, the pages go once published): the
+    listing pages of a published crawl are kept for the rest of the run's attempt, so the re-run of
+    a run killed after its crawl reads them instead of asking again (True); a new attempt drops them
+    and asks (False). The pages of an unpublished crawl are always resumed, whatever the attempt."""
     started, started_ms = time.time(), int(time.time() * 1000)
+    _drop_published_pages(store, venue.key, attempt_continues)
     raw_path, cur_path = store.path(paths.raw_forums(venue.key)), store.path(paths.crawl_cursor(venue.key))
     has_stored = store.exists(raw_path)
     cursor = store.read_json_or_none(cur_path) if has_stored and not full_refresh else None
@@ -300,8 +306,11 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
                 _write_jsonl(store, pub.target(cur_path), None, {"crawl_started_ms": started_ms, "mode": mode,
                                                                  "previous": prev and prev.get("crawl_started_ms")})
         n = spool.lines
-    if mode == "full":  # published: the next materialization starts from the cursor, not the pages
-        store.delete_dir(store.path(paths.crawl_checkpoints(venue.key)))
+    if mode == "full":  # published: the next attempt starts from the cursor, not the pages
+        if attempt_continues is None:
+            store.delete_dir(store.path(paths.crawl_checkpoints(venue.key)))
+        else:
+            store.write_json(store.path(paths.crawl_checkpoints(venue.key), PUBLISHED), {"published_ms": started_ms})
     requests = v2.stats["requests"] + (api.stats["requests"] if api is not v2 else 0)
     return CrawlResult(forums=n, mode=mode, status=compared.status, touched=compared.touched, refresh=refresh,
                        forums_by_query=dict(quarantine.counts), errors=errors,
@@ -309,6 +318,16 @@ def refresh_venue(venue: VenueYear, store: Store, v2: OpenReviewApi, api: OpenRe
                        review_edit_requests=api.stats["requests"] - edit_requests_before,
                        review_edits_resumed=edits.resumed,
                        elapsed_s=time.time() - started, raw_path=raw_path, quarantine_path=quarantine_path)
+
+
+PUBLISHED = "published.json"  # in the crawl's checkpoint folder: its pages were published
+
+
+def _drop_published_pages(store: Store, pk: str, attempt_continues: bool | None) -> None:
+    """The pages of a crawl published by an earlier attempt are not this run's to reuse."""
+    folder = store.path(paths.crawl_checkpoints(pk))
+    if not attempt_continues and store.exists(store.path(paths.crawl_checkpoints(pk), PUBLISHED)):
+        store.delete_dir(folder)
 
 
 def _index_stored(store: Store, raw_path: str, known: dict[str, int] | None, full_refresh: bool,
