@@ -19,7 +19,7 @@ from resources.store import Store
 
 class AnswerCache:
     def __init__(self, store: Store, folder: str):
-        self.store, self.folder = store, folder
+        self.store, self.folder = store, folder  # relative to the store's root
         self.hits = 0
         self.kept = 0
 

@@ -54,7 +54,7 @@ def open_attempt(store: Store, pk: str, run_id: str, root_run_id: str | None,
     now = time.time() if now is None else now
     folder = store.path(paths.attempt(pk))
     record_path = store.path(paths.attempt(pk), "attempt.json")
-    answers = AnswerCache(store, store.path(paths.attempt(pk), "answers"))
+    answers = AnswerCache(store, f"{paths.attempt(pk)}/answers")  # relative to the root
     rec = store.read_json_or_none(record_path)
     root = root_run_id or run_id
     if isinstance(rec, dict) and isinstance(rec.get("run_id"), str) and isinstance(rec.get("started_at"), (int, float)):
