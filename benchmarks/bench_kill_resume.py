@@ -293,7 +293,8 @@ def repeated_requests(killed_log, rerun_log) -> Counter:
     def counted(r) -> bool:
         return r.role != "web" and r.path != "/login"
 
-    answered = {key(r) for r in killed_log if counted(r) and r.status == 200}
+    # an answer the replica could not write whole (the client was killed first) was not received
+    answered = {key(r) for r in killed_log if counted(r) and r.status == 200 and getattr(r, "delivered", True)}
     return Counter(request_kind(r) for r in rerun_log if counted(r) and key(r) in answered)
 
 

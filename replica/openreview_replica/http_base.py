@@ -34,24 +34,42 @@ class HandlerBase(BaseHTTPRequestHandler):
         pass
 
     # -- plumbing
-    def _log(self, status: int):
+    def _log(self, status: int, delivered: bool = True) -> LoggedRequest:
+        entry = LoggedRequest(self.command, self._path, self._query, status, self.role, time.time(), delivered)
         with self.state.lock:
-            self.state.request_log.append(LoggedRequest(self.command, self._path, self._query, status, self.role,
-                                                        time.time()))
+            self.state.request_log.append(entry)
+        return entry
+
+    def _undelivered(self, entry: LoggedRequest) -> None:
+        """The client went away before the answer's last byte: it never had the answer, so the log
+        must not say it did (kill -9 figures count answers a killed run had received)."""
+        with self.state.lock:
+            log = self.state.request_log
+            for i in range(len(log) - 1, -1, -1):  # it is near the end (unless the log was reset)
+                if log[i] is entry:
+                    log[i] = entry._replace(delivered=False)
+                    break
+        self.close_connection = True
 
     def _send(self, status: int, body: bytes, ctype: str, headers: dict | None = None):
         # Logged before the answer leaves: a client that has its answer must find it in the log.
-        self._log(status)
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self._cors_origin()
-        self.send_header("Access-Control-Expose-Headers", "Retry-After, Content-Type")
-        for k, v in (headers or {}).items():
-            self.send_header(k, str(v))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        # An answer cut short (the client closed the connection, or was killed) is marked
+        # undelivered once the write fails.
+        entry = self._log(status)
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self._cors_origin()
+            self.send_header("Access-Control-Expose-Headers", "Retry-After, Content-Type")
+            for k, v in (headers or {}).items():
+                self.send_header(k, str(v))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            self._undelivered(entry)
 
     def _json(self, obj, status=200, headers=None):
         self._send(status, json.dumps(obj).encode(), "application/json; charset=utf-8", headers)

@@ -1,0 +1,51 @@
+"""The replica's request log says an answer was received only when its whole body was written: the
+kill -9 figure `kill_resume_repeated_requests` counts a re-run's request as repeated when the killed
+run had received its answer, and a client killed while the body was on its way never had it."""
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+from openreview_replica.http_base import HandlerBase
+
+
+class _Connection:
+    """A client connection that takes the headers, then is gone (a killed process's socket)."""
+
+    def __init__(self):
+        self.writes = 0
+
+    def write(self, data: bytes) -> int:
+        self.writes += 1
+        if self.writes > 1:
+            raise BrokenPipeError(32, "Broken pipe")
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+def _handler(wfile) -> HandlerBase:
+    h = HandlerBase.__new__(HandlerBase)  # no socket: the plumbing only
+    h.state = SimpleNamespace(lock=threading.Lock(), request_log=[])
+    h.command, h.request_version, h.requestline = "GET", "HTTP/1.1", "GET /pdf?id=a HTTP/1.1"
+    h._path, h._query, h.headers, h.wfile, h.close_connection = "/pdf", "id=a", {}, wfile, False
+    return h
+
+
+def test_an_answer_cut_short_is_logged_as_not_delivered():
+    h = _handler(_Connection())
+    h._send(200, b"%PDF-1.4 " + b"x" * 100_000, "application/pdf")
+    (entry,) = h.state.request_log
+    assert entry.status == 200 and entry.delivered is False
+    assert h.close_connection
+
+
+def test_an_answer_written_whole_is_delivered():
+    import io
+
+    out = io.BytesIO()
+    h = _handler(out)
+    h._send(200, b"{}", "application/json")
+    (entry,) = h.state.request_log
+    assert entry.delivered is True and out.getvalue().endswith(b"\r\n\r\n{}")
