@@ -13,9 +13,7 @@ wait is reported through `on_event` so the asset can log it.
 """
 from __future__ import annotations
 
-import functools
 import json
-
 import random
 import threading
 import time
@@ -27,6 +25,8 @@ import openreview
 import requests
 from requests.adapters import HTTPAdapter
 from urllib3.exceptions import NewConnectionError
+
+from resources.openreview_token_client import token_client
 
 
 class OpenReviewError(RuntimeError):
@@ -280,31 +280,6 @@ def _logged_in_client(baseurl: str, api: str, username: str, password: str, *, m
     raise AssertionError("unreachable")
 
 
-class _ProfileNotRead:
-    """openreview-py's constructor asks `GET /profiles?id=<user>` whenever it is given a token, for
-    `client.profile`, which the client uses only to sign what it writes. Ours only read, so while
-    the client is being built its profile lookup answers None: no request (one per client, three
-    per run, asked again by every re-run of a killed run, issue 29.3)."""
-    _built = False
-
-    def get_profile(self, *args, **kwargs):
-        if not self._built:
-            return None
-        return super().get_profile(*args, **kwargs)
-
-
-@functools.cache
-def _reading_class(cls):
-    return type(f"Reading{cls.__name__}", (_ProfileNotRead, cls), {})
-
-
-def _token_client(cls, baseurl: str, token: str):
-    """A client of an earlier login's token, built without the profile request."""
-    client = _reading_class(cls)(baseurl=baseurl, token=token)
-    client._built = True
-    return client
-
-
 class OpenReviewApi:
     """A (logged-in) v1 or v2 client plus the limiter; `get_json` returns raw JSON.
 
@@ -330,7 +305,7 @@ class OpenReviewApi:
         self._local = threading.local()  # requests made by the calling thread (per-forum accounting)
         cls = _client_class(api)
         # A login is one request of the same budget, so it waits its turn like any other (a token
-        # costs nothing: _token_client).
+        # costs nothing: token_client).
         if username and not token:
             self.limiter.wait()
         if username and not token:
@@ -340,8 +315,8 @@ class OpenReviewApi:
             relogin = relogin or (lambda _expired: login(  # noqa: E731
                 self.baseurl, api, username, password or "", max_attempts=max_attempts,
                 token_ttl_s=token_ttl_s, on_event=self.on_event))
-        elif token:  # an earlier login: no login request, and no profile request (_token_client)
-            self.client = _token_client(cls, self.baseurl, token)
+        elif token:  # an earlier login: no login request, and no profile request (token_client)
+            self.client = token_client(cls, self.baseurl, token)
         else:  # anonymous, unless OPENREVIEW_USERNAME/PASSWORD are set (the client reads them)
             self.client = cls(baseurl=self.baseurl)
         self.relogin = relogin
