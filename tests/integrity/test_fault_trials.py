@@ -154,7 +154,8 @@ def test_hostile_ids_are_quarantined_and_never_become_paths(replica, tmp_path, m
     assert reasons.count("invalid id") == len(HOSTILE), reasons
     assert not (tmp_path / "escaped").exists()
     assert {p.name for p in (tmp_path / "root").iterdir()} <= {"raw", "checkpoints", "submissions", "pdfs",
-                                                                "home", ".locks", ".publish", "checks", "pdf_sources"}
+                                                                "home", ".locks", ".publish", "checks", "pdf_sources",
+                                                                "pdf_staging"}  # named by digests, not ids
     assert len(_checkpoints(tmp_path / "root")) == len(fx.venues[PK].forums)
     assert json.loads((tmp_path / "root" / paths.crawl_cursor(PK)).read_text())["crawl_started_ms"]
 
