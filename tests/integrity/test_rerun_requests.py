@@ -25,6 +25,7 @@ from reviewbench_assets.stages.attempt import RESUME_WINDOW_S, open_attempt
 from reviewbench_assets.submissions import initial_submission_pdfs
 
 PK = "iclr-2020"  # API v1: listing pages, /references, single PDF downloads
+V2 = "iclr-2024"  # API v2: a tmdate cursor on refresh, /notes/edits, /attachment?ids= batches
 ASSETS = [openreview_forums, initial_submission_pdfs]
 # one download worker: the kill falls after a known PDF's source record, with no other in flight
 CONFIG = {"ops": {"initial_submission_pdfs": {"config": {"use_browser": False, "download_workers": 1}}}}
@@ -32,7 +33,7 @@ CONFIG = {"ops": {"initial_submission_pdfs": {"config": {"use_browser": False, "
 
 @pytest.fixture(scope="module")
 def replica():
-    with ReplicaServer(build_fixtures([PK], seed=0, n_forums=6), port=0) as rep:
+    with ReplicaServer(build_fixtures([PK, V2], seed=0, n_forums=6), port=0) as rep:
         yield rep
 
 
@@ -43,14 +44,14 @@ def _resources(rep: ReplicaServer, root) -> dict:
             "browser": BrowserResource(max_pages=1), "storage": StorageResource(root=str(root))}
 
 
-def _materialize(rep, root, home) -> bool:
+def _materialize(rep, root, home, pk: str = PK) -> bool:
     home.mkdir(parents=True, exist_ok=True)
     with dg.DagsterInstance.local_temp(str(home)) as instance:
-        return dg.materialize(ASSETS, partition_key=PK, resources=_resources(rep, root), instance=instance,
+        return dg.materialize(ASSETS, partition_key=pk, resources=_resources(rep, root), instance=instance,
                               run_config=CONFIG, raise_on_error=False).success
 
 
-def _killed_run(rep, root, home, kill_at: str) -> int:
+def _killed_run(rep, root, home, kill_at: str, pk: str = PK) -> int:
     """The run in a forked child of its own process group, killed -9 at `kill_at`: its signal."""
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
@@ -58,7 +59,7 @@ def _killed_run(rep, root, home, kill_at: str) -> int:
             os.setpgrp()  # the kill point kills this group, not pytest's
             from tests.faults.kill_points import install
             install(kill_at)
-            _materialize(rep, root, home)
+            _materialize(rep, root, home, pk)
         finally:
             os._exit(3)
     _, status = os.waitpid(pid, 0)
@@ -66,14 +67,16 @@ def _killed_run(rep, root, home, kill_at: str) -> int:
 
 
 @pytest.mark.timeout(600)
-def test_the_rerun_of_a_run_killed_in_the_pdf_stage_asks_nothing_it_had_received(replica, tmp_path):
+@pytest.mark.parametrize("pk", [PK, V2])
+def test_the_rerun_of_a_run_killed_in_the_pdf_stage_asks_nothing_it_had_received(replica, tmp_path, pk):
     root, home = tmp_path / "storage", tmp_path / "home"
     replica.reset_request_log()
-    assert _killed_run(replica, root, home, "pdf_source_written:1") == signal.SIGKILL
+    assert _killed_run(replica, root, home, "pdf_source_written:1", pk) == signal.SIGKILL
     killed = replica.request_log
-    assert any(r.path == "/invitations" for r in killed) and any(r.path == "/pdf" for r in killed)
+    assert any(r.path == "/invitations" for r in killed)
+    assert any(request_kind(r) == "attachment" for r in killed)
     replica.reset_request_log()
-    assert _materialize(replica, root, home)
+    assert _materialize(replica, root, home, pk)
     rerun = replica.request_log
     assert repeated_requests(killed, rerun) == {}, [(r.path, r.query) for r in rerun]
     # not vacuous: the re-run asked for what the killed run had not received (the other PDFs)
@@ -82,10 +85,11 @@ def test_the_rerun_of_a_run_killed_in_the_pdf_stage_asks_nothing_it_had_received
 
     # a NEW run after the finished one asks OpenReview again (the nightly refresh sees what changed)
     replica.reset_request_log()
-    assert _materialize(replica, root, home)
+    assert _materialize(replica, root, home, pk)
     again = replica.request_log
-    assert sum(r.path == "/notes" for r in again) == 3  # submissions, withdrawn, desk-rejected pages
-    assert sum(r.path == "/invitations" for r in again) == 1
+    # v1: the submissions, withdrawn and desk-rejected pages; v2: the tmdate cursor over the venue
+    assert sum(r.path == "/notes" for r in again) == (3 if pk == PK else 1)
+    assert sum(r.path == "/invitations" for r in again) >= 1
 
 
 def test_which_runs_resume_an_attempt(tmp_path):
