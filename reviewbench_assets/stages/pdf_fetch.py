@@ -48,7 +48,7 @@ def stored_source(store: Store, record: dict, pdf_url: str, how: str) -> dict | 
         "pdf_fetch": f"{how}, stored before"}
 
 
-def store_pdf(store: Store, record: dict, data: bytes, how: str, pdf_url: str) -> dict:
+def store_pdf(store: Store, record: dict, data: bytes, how: str, pdf_url: str, staged: str | None = None) -> dict:
     """Validate the bytes and put them in the content-addressed store; errors become the record's.
     The source record (forum, revision URL, note version -> sha256) is written before the PDF: a
     kill after it leaves a stored PDF that the next run finds without a request, a kill before
@@ -61,7 +61,7 @@ def store_pdf(store: Store, record: dict, data: bytes, how: str, pdf_url: str) -
     found = {"pdf_sha256": sha, "pdf_size": len(data), "pdf_pages": pages,
              "pdf_path": store.rel(store.pdf_path(sha))}  # relative: the root may move
     store.write_json(_source_path(store, record, pdf_url), found | {"pdf_url": pdf_url})
-    store.put_pdf(data)  # (kill tests stop between these writes: tests/faults/kill_points.py)
+    store.put_pdf(data, staged)  # (kill tests stop between these writes: tests/faults/kill_points.py)
     return record | found | {"pdf_fetch": how}
 
 
@@ -79,7 +79,7 @@ def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -
             raise
         out = record | {**error_fields("pdf: ", exc), "pdf_fetch": "single"}
     else:
-        out = store_pdf(store, record, data, "single", pdf_url)
+        out = store_pdf(store, record, data, "single", pdf_url, pdf_staging.data_path(store, key))
         pdf_staging.drop(store, key)
     return out | {"pdf_requests": (record.get("pdf_requests") or 0.0) + earlier + api.thread_requests() - before}
 

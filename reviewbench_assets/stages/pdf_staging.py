@@ -28,6 +28,11 @@ def _paths(store: Store, key: str) -> tuple[str, str]:
             store.path("pdf_staging", digest[:2], f"{digest}.json"))
 
 
+def data_path(store: Store, key: str) -> str:
+    """Where the body of `key` is staged (the PDF store moves it into place: Store.put_pdf)."""
+    return _paths(store, key)[0]
+
+
 def staged(store: Store, key: str) -> tuple[bytes, int] | None:
     """(body, requests it cost) of a complete staged answer for `key`, or None."""
     data_path, meta_path = _paths(store, key)
