@@ -12,6 +12,7 @@ remaining window is the instant between the last byte's arrival and the record's
 from __future__ import annotations
 
 import hashlib
+import json
 import posixpath
 
 import requests
@@ -23,9 +24,9 @@ CHUNK = 1 << 16
 
 
 def _paths(store: Store, key: str) -> tuple[str, str]:
+    # one folder: staged answers live only while their PDF is stored, so it holds a few at a time
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
-    return (store.path("pdf_staging", digest[:2], f"{digest}.bin"),
-            store.path("pdf_staging", digest[:2], f"{digest}.json"))
+    return store.path("pdf_staging", f"{digest}.bin"), store.path("pdf_staging", f"{digest}.json")
 
 
 def data_path(store: Store, key: str) -> str:
@@ -69,8 +70,13 @@ def fetch_staged(api: OpenReviewApi, store: Store, key: str, path: str, params: 
     if resp.headers.get("Content-Encoding", "identity") == "identity" and expected and expected.isdigit() \
             and int(expected) != n:  # a cut answer: not recorded, asked again (like a dropped connection)
         raise OpenReviewError("IncompleteBody", f"{n} of {expected} bytes", None, path)
-    store.write_json(meta_path, {"key": key, "length": n, "sha256": h.hexdigest(),
-                                 "requests": api.thread_requests() - before})
+    # Written at once, directly (not through a publication: no rename, no folder listing), to keep
+    # the window between the answer's last byte and its record short; a record cut by a kill does
+    # not parse, so it is a miss, never a false answer.
+    record = json.dumps({"key": key, "length": n, "sha256": h.hexdigest(),
+                         "requests": api.thread_requests() - before}).encode()
+    with store.fs.open_output_stream(meta_path) as f:
+        f.write(record)
     return b"".join(chunks)
 
 
