@@ -4,6 +4,7 @@ CORS) and logging each request before its answer leaves."""
 from __future__ import annotations
 
 import json
+import socket
 import time
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler
@@ -51,11 +52,30 @@ class HandlerBase(BaseHTTPRequestHandler):
                     break
         self.close_connection = True
 
+    def _client_gone(self) -> bool:
+        """The client closed the connection (its process was killed: the kernel closed its socket)
+        before the answer left. The first write to such a socket can still succeed (a body sent in
+        that one write would be logged delivered); this looks first. An HTTP client does not
+        half-close, so end-of-stream from it means it is gone; unread bytes (a pipelined request)
+        mean it is not."""
+        sock = getattr(self, "connection", None)
+        if sock is None:
+            return False
+        try:
+            return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except (BlockingIOError, InterruptedError):
+            return False  # nothing to read: the client is waiting for its answer
+        except OSError:
+            return True  # reset by the peer
+
     def _send(self, status: int, body: bytes, ctype: str, headers: dict | None = None):
         # Logged before the answer leaves: a client that has its answer must find it in the log.
         # An answer cut short (the client closed the connection, or was killed) is marked
         # undelivered once the write fails.
         entry = self._log(status)
+        if self._client_gone():  # closed while its answer was prepared (or slowed by a fault)
+            self._undelivered(entry)
+            return
         try:
             self.send_response(status)
             self.send_header("Content-Type", ctype)

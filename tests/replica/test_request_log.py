@@ -49,3 +49,28 @@ def test_an_answer_written_whole_is_delivered():
     h._send(200, b"{}", "application/json")
     (entry,) = h.state.request_log
     assert entry.delivered is True and out.getvalue().endswith(b"\r\n\r\n{}")
+
+
+def test_an_answer_to_a_client_that_died_while_it_waited_is_not_delivered():
+    """A client killed during the answer's latency (here a 300 ms fault) has closed its connection
+    when the answer leaves: the write still succeeds once, but the client never had it."""
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
+
+    with ReplicaServer(build_fixtures(["iclr-2020"], seed=0, n_forums=2), port=0) as rep:
+        rep.set_faults(FaultConfig(slow_ms=300))
+        u = urlsplit(rep.api_v1_url)
+        with socket.create_connection((u.hostname, u.port)) as s:
+            s.sendall(b"GET /invitations?id=x HTTP/1.1\r\nHost: replica\r\n\r\n")
+        time.sleep(0.8)  # closed before the answer; the server answers after its latency
+        rep.set_faults(FaultConfig())
+        (entry,) = [r for r in rep.request_log if r.path == "/invitations"]
+        assert entry.delivered is False
+        with socket.create_connection((u.hostname, u.port)) as s:  # a client that reads its answer
+            s.sendall(b"GET /invitations?id=x HTTP/1.1\r\nHost: replica\r\nConnection: close\r\n\r\n")
+            while s.recv(65536):
+                pass
+        assert [r.delivered for r in rep.request_log if r.path == "/invitations"] == [False, True]
