@@ -56,8 +56,8 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
     # one of the OpenReview slots (CLI runs too); no credentials / a long 429 window: stop, record nothing
     waits = step_progress(context, "initial_submission_pdfs", "rate-limit waits")
     with openreview_slot(storage, context.log.warning, openreview.limiter, openreview.attachment_limiter), fail_without_retry():
-        api = openreview.api(venue.api, on_event=on_rate_limit(waits, context.log.warning),
-                             answers=partition_attempt(context, storage.store()).answers)
+        kept = partition_attempt(context, storage.store()).answers
+        api = openreview.api(venue.api, on_event=on_rate_limit(waits, context.log.warning), answers=kept)
 
         answers = None  # what one round of revision pages learnt (invitations, scripts), for the next
 
@@ -66,7 +66,7 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
             scraped = browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
                                                limiter=openreview.limiter, on_done=on_done,
                                                api_urls={1: openreview.api_v1_url, 2: openreview.api_v2_url},
-                                               notes=notes, answers=answers)
+                                               notes=notes, answers=answers, kept=kept)
             answers = scraped.answers
             return scraped
 

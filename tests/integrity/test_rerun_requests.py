@@ -112,3 +112,23 @@ def test_which_runs_resume_an_attempt(tmp_path):
     new = open_attempt(store, PK, "f", None, status.get, now=1000.0 + RESUME_WINDOW_S + 3)
     assert not new.continues and new.answers.get("v1", "/invitations", {"id": "x"}) is None
     assert not open_attempt(store, PK, "g", None, status.get).continues  # f unknown: asked again
+
+
+def test_the_revision_pages_invitation_lookups_are_kept_for_the_attempt(tmp_path):
+    """The revisions page (API v1) asks `/invitations?ids=...&expired=true`; the browser answers a
+    repeat from what the run learnt, and now also from the attempt's answers, so the re-run of a run
+    killed while pages were read does not ask again (the kill in the PDF stage repeated one)."""
+    from resources.answer_cache import AnswerCache
+    from resources.browser import LocalAnswers
+
+    kept = AnswerCache(store_from_uri(str(tmp_path)), "checkpoints/attempt/x/answers")
+    url, body = "http://api1:1/invitations?ids=A,B&expired=true", {"invitations": [{"id": "A"}], "count": 1}
+    killed = LocalAnswers(None, {"http://api1:1": 1})
+    killed.kept = kept
+    assert killed.answer(url, "f1") is None  # goes to OpenReview
+    killed.learn(url, body)
+    rerun = LocalAnswers(None, {"http://api1:1": 1})  # a new process: nothing learnt in memory
+    rerun.kept = kept
+    assert rerun.answer(url, "f2") == body
+    assert rerun.answer("http://api1:1/invitations?ids=B&expired=true", "f3") == {"invitations": [], "count": 0}
+    assert kept.hits == 1
