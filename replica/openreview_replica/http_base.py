@@ -68,6 +68,21 @@ class HandlerBase(BaseHTTPRequestHandler):
         except OSError:
             return True  # reset by the peer
 
+    def handle_one_request(self):
+        """A connection reset while the next request is awaited says the client closed it with our
+        last answer still unread in its receive buffer (a kernel resets, instead of closing
+        cleanly, a socket closed with unread data: the client process was killed before reading
+        it). That answer was never received: its entry is marked undelivered."""
+        try:
+            super().handle_one_request()
+        except ConnectionResetError:
+            last = getattr(self, "_last_answer", None)
+            if last is not None:
+                self._undelivered(last)
+            self.close_connection = True
+        self._last_answer = getattr(self, "_answer_now", None)
+        self._answer_now = None
+
     def _send(self, status: int, body: bytes, ctype: str, headers: dict | None = None):
         # Logged before the answer leaves: a client that has its answer must find it in the log.
         # An answer cut short (the client closed the connection, or was killed) is marked
@@ -90,6 +105,8 @@ class HandlerBase(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             self._undelivered(entry)
+            return
+        self._answer_now = entry  # judged when the connection's next request (or its end) comes
 
     def _json(self, obj, status=200, headers=None):
         self._send(status, json.dumps(obj).encode(), "application/json; charset=utf-8", headers)

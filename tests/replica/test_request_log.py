@@ -74,3 +74,29 @@ def test_an_answer_to_a_client_that_died_while_it_waited_is_not_delivered():
             while s.recv(65536):
                 pass
         assert [r.delivered for r in rep.request_log if r.path == "/invitations"] == [False, True]
+
+
+def test_an_answer_left_unread_by_a_killed_client_is_not_delivered():
+    """The answer reached the client's machine, but its process died before reading it: the
+    kernel resets the connection (closed with unread data), and the replica marks that answer
+    undelivered; an answer read before the client closed stays delivered."""
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    from openreview_replica import ReplicaServer, build_fixtures
+
+    def ask(u, read: bool) -> None:
+        s = socket.create_connection((u.hostname, u.port))
+        s.sendall(b"GET /invitations?id=x HTTP/1.1\r\nHost: replica\r\n\r\n")  # keep-alive
+        time.sleep(0.3)  # the answer is in this socket's receive buffer
+        if read:
+            s.recv(1 << 20)
+        s.close()  # unread data: the kernel resets the connection, as it does for a killed process
+
+    with ReplicaServer(build_fixtures(["iclr-2020"], seed=0, n_forums=2), port=0) as rep:
+        u = urlsplit(rep.api_v1_url)
+        ask(u, read=False)
+        ask(u, read=True)
+        time.sleep(0.3)
+        assert [r.delivered for r in rep.request_log if r.path == "/invitations"] == [False, True]
