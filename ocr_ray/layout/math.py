@@ -326,8 +326,15 @@ def _ligatures(glyphs: list[list]) -> list[list]:
     return out
 
 
+def numbered(tex: str, number: str) -> str:
+    """A display's LaTeX with its equation number beside it, as ``\\qquad (n)``, not ``\\tag{n}``:
+    KaTeX sets a tagged equation in a labelled table row, and olmOCR-Bench's MathTest (KaTeX
+    renderings compared) then fails a formula that ends in the sentence's "," or "." (most do)."""
+    return tex + (rf" \qquad ({number})" if number else "")
+
+
 def build(glyphs: list[list], rules: list[Rule]) -> str | None:
-    """LaTeX of a formula's glyphs (with its tag as ``\\tag{n}``), or None if unreadable."""
+    """LaTeX of a formula's glyphs (with its number: ``numbered``), or None if unreadable."""
     glyphs, tag = _tag(_ligatures(glyphs))
     if not glyphs:
         return None
@@ -349,11 +356,11 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     tex = tex.replace(r"\cdot\cdot\cdot", r"\cdots").replace("...", r"\ldots")
     tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
     tex = re.sub(r"\\sqrt(?!\{)", r"\\surd", tex)
-    return tex + (rf" \tag{{{tag}}}" if tag else "")
+    return numbered(tex, tag)
 
 
 def delimiters_balanced(tex: str) -> bool:
     return tex.count("{") - tex.count(r"\{") == tex.count("}") - tex.count(r"\}")
 
 
-__all__ = ["DELIMITERS", "build", "delimiters_balanced"]
+__all__ = ["DELIMITERS", "build", "delimiters_balanced", "numbered"]

@@ -141,7 +141,7 @@ def test_a_formula_numbered_beside_it_is_a_display():
                                                                                  for k, c in enumerate("(5)")]),
                                  Fragment(72, 408, 540, 419, "where f is the average routing probability of an expert.", 10)])
     out = page_blocks(page, 10, first_page=False)
-    assert "$$\n\\mathcal{L}=N\\mathrm{CV}\\mathbf{f} \\tag{5}\n$$" in out, out
+    assert "$$\n\\mathcal{L}=N\\mathrm{CV}\\mathbf{f} \\qquad (5)\n$$" in out, out
 
 
 def test_mathabx_fonts_are_read_back_from_their_t1_placeholders(tmp_path):

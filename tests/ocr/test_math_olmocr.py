@@ -1,0 +1,67 @@
+"""Display maths as olmOCR-Bench's MathTest reads it (issue 27): the test renders its LaTeX and each
+``$$...$$`` of the page with KaTeX and compares the renderings. Formulas typeset here with pdflatex;
+each test checks a plain property of the markdown, and, where olmocr's own environment exists
+(``REVIEWBENCH_OLMOCR_VENV``, as ``make bench`` makes it), olmocr's verdict on the formula's source."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from benchmarks.fulltext_real import olmocr_bench
+from ocr_ray.layout import compose_pages
+from tests.ocr.conftest import typeset_layouts
+
+PROSE = ("The method is run on every step, and the text between the formulas is long enough to fill the "
+         "column as a paper's prose does, so that nothing on this page looks like a column of its own.")
+
+
+def _olmocr_python() -> Path | None:
+    venv = Path(os.environ.get("REVIEWBENCH_OLMOCR_VENV", "var/olmocr-venv"))
+    return venv / "bin" / "python" if (venv / "bin" / "python").exists() else None
+
+
+def olmocr_math_verdicts(tmp: Path, markdown: str, maths: list[str]) -> dict[str, bool] | None:
+    """olmocr's MathTest verdict on each of ``maths`` against a one-page ``markdown``; None without
+    olmocr's environment."""
+    python = _olmocr_python()
+    if python is None:
+        return None
+    (tmp / "set" / "pdfs").mkdir(parents=True)
+    (tmp / "set" / "pdfs" / "doc.pdf").write_bytes(b"%PDF-1.4")  # olmocr's evaluate_candidate reads no PDF
+    (tmp / "set" / "tests").mkdir()
+    tests = [{"pdf": "doc.pdf", "page": 1, "id": f"doc-math-{k}", "type": "math", "math": m}
+             for k, m in enumerate(maths)]
+    (tmp / "set" / "tests" / "doc.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tests))
+    out = olmocr_bench.score(tmp / "set", {"engine": {"doc": [markdown]}}, python=python)
+    passed = {t["id"]: t["passed"] for t in out["engine"]["tests"]}
+    return {m: passed[f"doc-math-{k}"] for k, m in enumerate(maths)}
+
+
+def _markdown(tmp: Path, packages: str, formulas: list[str], preamble: str = "") -> str:
+    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in formulas) + f"\n{PROSE}\n"
+    layouts = typeset_layouts(tmp, packages, body, preamble)
+    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+
+
+NUMBERED = [r"r/\sigma = r/(\sigma_0+\sigma_1)", r"\lambda \in \{0, 0.5, 1\}",
+            r"d(p, q) = \inf_{\gamma} \int_0^1 \|\dot{\gamma}(\tau)\| d\tau"]
+
+
+def test_equation_numbers_are_no_tag(tmp_path):
+    """A numbered display keeps its number beside the formula, not as ``\\tag{n}``: KaTeX sets a
+    tagged equation in a labelled table row, and olmocr's MathTest then fails a formula that ends in
+    the sentence's punctuation (``r/\\sigma=r/(\\sigma_{0}+\\sigma_{1}), \\tag{5}`` against
+    ``r/\\sigma = r/(\\sigma_0+\\sigma_1)``; it passes with the comma and no tag, or with the tag and
+    no comma). Papers end most displays with "," or "."."""
+    markdown = _markdown(tmp_path, "amsmath", [f + p for f, p in zip(NUMBERED, ",.,", strict=True)])
+    displays = [b for b in markdown.split("\n\n") if b.startswith("$$")]
+    assert len(displays) == 3, markdown
+    assert r"\tag" not in markdown
+    for k, block in enumerate(displays, 1):
+        assert block.split("\n")[1].endswith(rf"\qquad ({k})"), block
+    verdicts = olmocr_math_verdicts(tmp_path, markdown, NUMBERED)
+    if verdicts is not None:
+        assert all(verdicts.values()), verdicts
