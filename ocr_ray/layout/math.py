@@ -173,6 +173,18 @@ def _colon_equals(atoms: list[Atom]) -> list[Atom]:
     return atoms
 
 
+def _mapsto(atoms: list[Atom]) -> list[Atom]:
+    """TeX draws \\mapsto as CMSY's bar piece (read "↦") overlapping the arrow "→" at its left
+    end: one \\mapsto."""
+    for bar in [a for a in atoms if a.tex == r"\mapsto"]:
+        arrow = next((a for a in atoms if a.tex in (r"\to", r"\rightarrow") and abs(a.x0 - bar.x0) < 0.3 * a.size
+                      and abs(a.base - bar.base) < 0.2 * a.size), None)
+        if arrow is not None:
+            atoms = [a for a in atoms if a is not bar and a is not arrow] + [
+                _union([bar, arrow], r"\mapsto", arrow.base, arrow.size, "ord")]
+    return atoms
+
+
 def _stacked_pieces(atoms: list[Atom]) -> list[Atom]:
     """A tall delimiter drawn as a column of one CMEX glyph (``\\left|``: "|" over "|") -> one."""
     out: list[Atom] = []
@@ -344,7 +356,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
-    atoms = _accents(_words(_colon_equals(_stacked_pieces(atoms))))
+    atoms = _accents(_words(_colon_equals(_mapsto(_stacked_pieces(atoms)))))
     if atoms is None:
         return None
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)

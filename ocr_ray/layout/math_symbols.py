@@ -44,6 +44,15 @@ SYMBOLS = {
     "⋯": r"\cdots", "⋮": r"\vdots", "⋱": r"\ddots", "ℓ": r"\ell", "ℝ": r"\mathbb{R}", "√": r"\surd",
     "⊤": r"\top", "†": r"\dagger", "⋆": r"\star", "≜": r"\triangleq", "≔": r"\coloneqq", "∖": r"\setminus",
     "#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "\\": r"\setminus", "~": r"\sim", "^": r"\wedge", "ı": r"\imath", "ȷ": r"\jmath", "∠": r"\angle", "△": r"\triangle", "□": r"\square",
+    # the rest of TeX's OMS and OML glyphs (cmsy, cmmi: ``tex_encodings``)
+    "⪯": r"\preceq", "⪰": r"\succeq", "≺": r"\prec", "≻": r"\succ", "⊘": r"\oslash", "⊖": r"\ominus",
+    "⋄": r"\diamond", "◯": r"\bigcirc", "≍": r"\asymp", "↗": r"\nearrow", "↘": r"\searrow", "↖": r"\nwarrow",
+    "↙": r"\swarrow", "▽": r"\triangledown", "ℜ": r"\Re", "ℑ": r"\Im", "⊎": r"\uplus", "⊢": r"\vdash",
+    "⊣": r"\dashv", "↕": r"\updownarrow", "⇕": r"\Updownarrow", "≀": r"\wr", "⨿": r"\amalg", "⊔": r"\sqcup",
+    "⊓": r"\sqcap", "⊑": r"\sqsubseteq", "⊒": r"\sqsupseteq", "↼": r"\leftharpoonup", "↽": r"\leftharpoondown",
+    "⇀": r"\rightharpoonup", "⇁": r"\rightharpoondown", "♭": r"\flat", "♮": r"\natural", "♯": r"\sharp",
+    "⌣": r"\smile", "⌢": r"\frown", "ℵ": r"\aleph", "↑": r"\uparrow", "↓": r"\downarrow", "⇑": r"\Uparrow",
+    "⇓": r"\Downarrow", "▷": r"\triangleright", "◁": r"\triangleleft",
 }
 BIG_OPERATORS = {r"\sum", r"\prod", r"\coprod", r"\int", r"\oint", r"\bigcup", r"\bigcap", r"\bigoplus",
                  r"\bigotimes", r"\bigvee", r"\bigwedge", r"\biguplus", r"\bigsqcup", r"\bigodot"}

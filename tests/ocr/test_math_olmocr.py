@@ -65,3 +65,31 @@ def test_equation_numbers_are_no_tag(tmp_path):
     verdicts = olmocr_math_verdicts(tmp_path, markdown, NUMBERED)
     if verdicts is not None:
         assert all(verdicts.values()), verdicts
+
+
+# glyphs of cmmi/cmsy whose names PDFium does not know (epsilon1, latticetop, circledot, pi1, lscript,
+# precedesequal, mapsto...): without a ToUnicode map (pdfTeX's default, most arXiv papers) they
+# arrived as their raw codes, \epsilon as U+000F (dropped), \top as ">", \varpi as "$"
+RAW_CODED = [r"\frac{\mathcal{L}(\theta + \epsilon) - \mathcal{L}(\theta - \epsilon)}{2\epsilon} \approx K_{g}^{\top} x \odot y",
+             r"\vartheta + \varpi + \varrho + \ell \preceq a \ll b \perp c \mapsto d \oslash e \diamond f"]
+RAW_CODED_READ = [r"\frac{\mathcal{L}(\theta+\epsilon)-\mathcal{L}(\theta-\epsilon)}{2\epsilon}\approx K_{g}^{\top}x\odot y",
+                  r"\vartheta+\varpi+\varrho+\ell\preceq a\ll b\perp c\mapsto d\oslash e\diamond f"]
+
+
+def test_tex_maths_glyphs_without_tounicode_read_by_the_fonts_layout(tmp_path):
+    markdown = _markdown(tmp_path, "amsmath,amssymb", RAW_CODED, preamble=r"\pdfgentounicode=0")
+    displays = [b.split("\n")[1].split(r" \qquad (")[0] for b in markdown.split("\n\n") if b.startswith("$$")]
+    assert displays == RAW_CODED_READ, markdown
+    verdicts = olmocr_math_verdicts(tmp_path, markdown, RAW_CODED)
+    if verdicts is not None:
+        assert all(verdicts.values()), verdicts
+
+
+def test_tex_maths_glyphs_without_tounicode_in_prose(tmp_path):
+    """The same glyphs inline: prose shows them, never a raw "$" or "`" (a stray "$" opens maths in
+    markdown)."""
+    body = (r"Inline we write $\epsilon$ and $\varpi$ and $\ell$ and $A^\top$ and $a \odot b$ in a sentence."
+            "\n\n" + PROSE)
+    layouts = typeset_layouts(tmp_path, "amsmath,amssymb", body, r"\pdfgentounicode=0")
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    assert "Inline we write ϵ and ϖ and ℓ and A⊤ and a ⊙ b in a sentence." in markdown, markdown
