@@ -58,6 +58,11 @@ def _take(atoms: list[Atom], keep) -> tuple[list[Atom], list[Atom]]:
     return inside, [a for a in atoms if not keep(a)]
 
 
+# a fraction's parts against its row's size: TeX's script size is 0.66-0.73 of the text size,
+# scriptscript 0.5-0.56 (5/10, 6/12, 5/9 pt)
+_TEXT_FRACTION, _SCRIPT_FRACTION, _SCRIPT_STEP = 0.85, 0.6, 0.7
+
+
 def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> list[Atom]:
     # the widest rule first: a fraction inside a numerator is read when the numerator is
     for rule in sorted(rules, key=lambda r: r.x0 - r.x1):
@@ -84,8 +89,17 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
         if not num or not den:
             continue
         top, bottom = _row(num, inside), _row(den, inside)
-        # TeX's maths axis sits a quarter em above the baseline
-        atoms = rest + [_union(num + den, rf"\frac{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]
+        # TeX's maths axis sits a quarter em above the baseline. Numerator and denominator at the
+        # row's size: a display fraction; at script size (7 of 10 pt): a text-style one, \tfrac
+        # (KaTeX would draw a \frac at full size); at scriptscript size (5 of 10 pt): a fraction
+        # in a script, which takes its place as one (e^{\frac{c}{d}})
+        ratio = _main_size(num + den) / size
+        if ratio <= _SCRIPT_FRACTION:
+            own = _main_size(num + den) / _SCRIPT_STEP
+            atoms = rest + [_union(num + den, rf"\frac{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * own, own, "ord")]
+            continue
+        command = r"\tfrac" if ratio < _TEXT_FRACTION else r"\frac"
+        atoms = rest + [_union(num + den, rf"{command}{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]
     return atoms
 
 

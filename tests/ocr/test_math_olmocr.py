@@ -93,3 +93,20 @@ def test_tex_maths_glyphs_without_tounicode_in_prose(tmp_path):
     layouts = typeset_layouts(tmp_path, "amsmath,amssymb", body, r"\pdfgentounicode=0")
     markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
     assert "Inline we write ϵ and ϖ and ℓ and A⊤ and a ⊙ b in a sentence." in markdown, markdown
+
+
+TEXT_STYLE = [r"O_h = \operatorname{softmax}\Big(\tfrac{1}{\sqrt{d_h}} Q_h K_{g}^{\top} + M\Big) V_{g}",
+              r"y = \tfrac{1}{2} x + \frac{a}{b} + e^{\frac{c}{d}}"]
+
+
+def test_a_text_style_fraction_in_a_display_is_tfrac(tmp_path):
+    """``\\tfrac`` (and ``\\frac`` in text style) sets numerator and denominator at script size: read
+    as ``\\frac``, KaTeX draws them at full size in a display, and olmocr's MathTest fails the formula.
+    A fraction in a script stays ``\\frac`` (the script's style sets its size)."""
+    markdown = _markdown(tmp_path, "amsmath", TEXT_STYLE)
+    displays = [b.split("\n")[1].split(r" \qquad (")[0] for b in markdown.split("\n\n") if b.startswith("$$")]
+    assert displays == [r"O_{h}=\mathrm{softmax}(\tfrac{1}{\sqrt{d_{h}}}Q_{h}K_{g}^{\top}+M)V_{g}",
+                        r"y=\tfrac{1}{2}x+\frac{a}{b}+e^{\frac{c}{d}}"], markdown
+    verdicts = olmocr_math_verdicts(tmp_path, markdown, TEXT_STYLE)
+    if verdicts is not None:
+        assert all(verdicts.values()), verdicts
