@@ -231,7 +231,10 @@ def _words(atoms: list[Atom]) -> list[Atom]:
             j += 1
         word = "".join(x.tex for x in romans[i:j])
         if word in ("argmax", "argmin"):
-            tex = rf"\operatorname{{{word}}}"
+            # \arg\max sets a thin space (1/6 em) between its words, \operatorname*{argmax} none;
+            # either takes its limit below in a display (\operatorname{argmax} would set it aside)
+            spaced = romans[i + 3].x0 - romans[i + 2].x1 > 0.1 * a.size
+            tex = rf"\arg\{word[3:]}" if spaced else rf"\operatorname*{{{word}}}"
         elif word in OPERATOR_NAMES:
             tex = "\\" + word
         else:

@@ -110,3 +110,19 @@ def test_a_text_style_fraction_in_a_display_is_tfrac(tmp_path):
     verdicts = olmocr_math_verdicts(tmp_path, markdown, TEXT_STYLE)
     if verdicts is not None:
         assert all(verdicts.values()), verdicts
+
+
+ARGMAX = [r"\hat{y} = \arg\max_{k} \sum_{i=1}^{N} \log p_\theta(y_k \mid x_i)",
+          r"\theta^* = \operatorname*{argmin}_{\theta \in \Theta} \mathcal{L}(\theta)"]
+
+
+def test_argmax_takes_its_limit_below_as_printed(tmp_path):
+    """``\\arg\\max_k`` (a thin space between the words) and ``\\operatorname*{argmax}_k`` (none) both
+    print their limit under the word in a display; ``\\operatorname{argmax}_{k}`` sets it aside."""
+    markdown = _markdown(tmp_path, "amsmath", ARGMAX)
+    displays = [b.split("\n")[1].split(r" \qquad (")[0] for b in markdown.split("\n\n") if b.startswith("$$")]
+    assert displays == [r"\hat{y}=\arg\max_{k}\sum_{i=1}^{N}\log p_{\theta}(y_{k}|x_{i})",
+                        r"\theta^{\ast}=\operatorname*{argmin}_{\theta\in\Theta}\mathcal{L}(\theta)"], markdown
+    verdicts = olmocr_math_verdicts(tmp_path, markdown, ARGMAX)
+    if verdicts is not None:
+        assert all(verdicts.values()), verdicts
