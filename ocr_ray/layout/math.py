@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom
+from ocr_ray.layout.math_matrix import matrices, tall_delimiters
 from ocr_ray.layout.math_symbols import DELIMITERS, OPERATOR_NAMES, SIDE_LIMITS
 from ocr_ray.layout.model import Rule
 
@@ -219,8 +220,8 @@ def _words(atoms: list[Atom]) -> list[Atom]:
     """Runs of upright letters on one baseline -> one atom each (an operator name such as \\max
     takes limits like a big operator)."""
     # a limit centred under "max" lies between its letters in x: runs are read among the
-    # upright letters only
-    romans = sorted((a for a in atoms if a.kind == "roman"), key=lambda a: a.x0)
+    # upright letters only; line by line (the rows of a matrix or cases interleave in x)
+    romans = sorted((a for a in atoms if a.kind == "roman"), key=lambda a: (round(a.base), a.x0))
     out = [a for a in atoms if a.kind != "roman"]
     i = 0
     while i < len(romans):
@@ -379,6 +380,8 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)
     y0, y1 = min(a.y0 for a in atoms), max(a.y1 for a in atoms)
     near = [r for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x0 >= x0 - 2 and r.x1 <= x1 + 2 and y0 - 2 <= r.y0 <= y1 + 2]
+    size = _main_size(atoms)
+    atoms = matrices(atoms, near, size, _row, tall_delimiters(glyphs, size))
     tex = _row(atoms, near)
     if any(a.kind == "radical" for a in atoms) and r"\sqrt" not in tex:
         return None

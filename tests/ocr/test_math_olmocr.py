@@ -8,8 +8,6 @@ import json
 import os
 from pathlib import Path
 
-import pytest
-
 from benchmarks.fulltext_real import olmocr_bench
 from ocr_ray.layout import compose_pages
 from tests.ocr.conftest import typeset_layouts
@@ -124,5 +122,26 @@ def test_argmax_takes_its_limit_below_as_printed(tmp_path):
     assert displays == [r"\hat{y}=\arg\max_{k}\sum_{i=1}^{N}\log p_{\theta}(y_{k}|x_{i})",
                         r"\theta^{\ast}=\operatorname*{argmin}_{\theta\in\Theta}\mathcal{L}(\theta)"], markdown
     verdicts = olmocr_math_verdicts(tmp_path, markdown, ARGMAX)
+    if verdicts is not None:
+        assert all(verdicts.values()), verdicts
+
+
+ARRAYS = [r"A = \begin{pmatrix} a & b \\ c & d \end{pmatrix}",
+          r"f(x) = \begin{cases} 1 & x > 0 \\ 0 & x \le 0 \end{cases}",
+          r"\det \begin{vmatrix} a_{11} & a_{12} \\ a_{21} & a_{22} \end{vmatrix} = a_{11} a_{22} - a_{12} a_{21}",
+          r"g(x) = \begin{cases} x^2 & \text{if } x > 0 \\ -x & \text{if } x < 0 \\ 1 & x = 0 \end{cases}"]
+
+
+def test_matrices_and_cases_are_arrays(tmp_path):
+    """Rows and columns of cells between tall delimiters (a left brace alone: cases) are an array
+    environment; they were read as one row of glyphs in x order ("(acdb)"), and three rows were cut
+    into three displays."""
+    markdown = _markdown(tmp_path, "amsmath", ARRAYS)
+    displays = [b.split("\n")[1].split(r" \qquad (")[0] for b in markdown.split("\n\n") if b.startswith("$$")]
+    assert displays == [r"A=\begin{pmatrix}a & b \\ c & d\end{pmatrix}",
+                        r"f(x)=\begin{cases}1 & x>0 \\ 0 & x\le0\end{cases}",
+                        r"\det\begin{vmatrix}a_{11} & a_{12} \\ a_{21} & a_{22}\end{vmatrix}=a_{11}a_{22}-a_{12}a_{21}",
+                        r"g(x)=\begin{cases}x^{2} & \mathrm{if}x>0 \\ -x & \mathrm{if}x<0 \\ 1 & x=0\end{cases}"], markdown
+    verdicts = olmocr_math_verdicts(tmp_path, markdown, ARRAYS[:3])
     if verdicts is not None:
         assert all(verdicts.values()), verdicts
