@@ -4,6 +4,7 @@ each case checks a plain property of the markdown, and olmocr's own verdict on t
 (``olmocr_judge``; marker ``browser``: KaTeX runs in chromium)."""
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,17 @@ def test_olmocr_math_tests_pass_on_the_page(pages, case):
     sources = CASES[case][3]
     tests = [{"id": f"{case}-{k}", "type": "math", "math": m} for k, m in enumerate(sources)]
     assert judge(pages[case], tests) == dict.fromkeys((t["id"] for t in tests), True), pages[case]
+
+
+NEWTX = [r"w_{t,i} = \frac{P_{t,i}}{\sum_{j \in T_t} P_{t,j}}", r"s = \sum_{i=1}^{n} w_{i} B_i + \int_0^1 f(x)\,dx"]
+
+
+def test_newtx_big_operators_are_read(tmp_path):
+    """newtxmath (acmart's maths) sets \\sum from txexs' upright alternates past code 127
+    (summationtext.1: PDFium gives the raw code, "Í") and its ToUnicode writes the display \\sum as
+    U+2211 U+FE01: both displays were left unread."""
+    if subprocess.run(["kpsewhich", "newtxmath.sty"], capture_output=True, text=True).stdout.strip() == "":
+        pytest.skip("newtxmath not installed (texlive-fonts-extra)")
+    markdown = _markdown(tmp_path, "amsmath,newtxtext,newtxmath", NEWTX)
+    assert _displays(markdown) == [r"w_{t,i}=\frac{P_{t,i}}{\sum_{j\in T_{t}}P_{t,j}}",
+                                   r"s=\sum_{i=1}^{n}w_{i}B_{i}+\int_{0}^{1}f(x)dx"], markdown
