@@ -14,8 +14,8 @@ from functools import cache
 from pathlib import Path
 
 # TeX's extension fonts (big operators and delimiters, read by code: ``CMEX``): Computer and Latin
-# Modern's, and txfonts/pxfonts' (txex, pxex: cmex's layout)
-EXTENSION_FONTS = ("CMEX", "LMMATHEXTENSION", "TXEX", "PXEX")
+# Modern's, and txfonts/pxfonts' (txex, pxex), kpfonts' (jkpex) and fourier's: cmex's layout
+EXTENSION_FONTS = ("CMEX", "LMMATHEXTENSION", "TXEX", "PXEX", "KP--M-EX", "FOURIER-MATH-EXTENSION")
 # Adobe Symbol and its clones name the stroked phi "phi" (U+03C6) and the curly one "phi1"
 # (U+03D5), the other way round from TeX's \phi and \varphi (mathptmx sets \phi from Symbol)
 SYMBOL_PHI = {"φ": r"\phi", "ϕ": r"\varphi"}

@@ -132,3 +132,14 @@ def test_newtx_big_operators_are_read(tmp_path):
     markdown = _markdown(tmp_path, "amsmath,newtxtext,newtxmath", NEWTX)
     assert _displays(markdown) == [r"w_{t,i}=\frac{P_{t,i}}{\sum_{j\in T_{t}}P_{t,j}}",
                                    r"s=\sum_{i=1}^{n}w_{i}B_{i}+\int_{0}^{1}f(x)dx"], markdown
+
+
+@pytest.mark.parametrize("packages,style", [("amsmath,kpfonts", "kpfonts.sty"), ("amsmath,fourier", "fourier.sty")])
+def test_cmex_layout_extension_fonts_of_other_families(tmp_path, packages, style):
+    """kpfonts' and fourier's extension fonts follow cmex's layout: read by code, \\sum and \\int
+    were the letters of their codes ("\\mathrm{P}_{j\\in T_{t}}", "\\mathrm{Z}_{0}^{1}")."""
+    if subprocess.run(["kpsewhich", style], capture_output=True, text=True).stdout.strip() == "":
+        pytest.skip(f"{style} not installed")
+    displays = _displays(_markdown(tmp_path, packages, NEWTX))
+    assert displays[0] == r"w_{t,i}=\frac{P_{t,i}}{\sum_{j\in T_{t}}P_{t,j}}"
+    assert r"\sum_{i=1}^{n}" in displays[1] and r"\int_{0}^{1}f(x)dx" in displays[1], displays
