@@ -291,7 +291,9 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
 
 
 def _script_kind(a: Atom, base: float, size: float, tiny: bool = False) -> str:
-    if a.kind == "box" or a.size > 0.9 * size and not tiny:
+    # (a big operator drawn taller than the row's type is no script, whatever its font's size: mathpazo
+    # sets \int from cmex at 9 pt beside 10 pt letters, and a CMEX glyph's baseline is its top)
+    if a.kind == "box" or a.size > 0.9 * size and not tiny or a.kind == "op" and a.y1 - a.y0 > 1.5 * size:
         return ""
     lift = base - a.base
     if lift > 0.12 * size:

@@ -134,10 +134,12 @@ def test_newtx_big_operators_are_read(tmp_path):
                                    r"s=\sum_{i=1}^{n}w_{i}B_{i}+\int_{0}^{1}f(x)dx"], markdown
 
 
-@pytest.mark.parametrize("packages,style", [("amsmath,kpfonts", "kpfonts.sty"), ("amsmath,fourier", "fourier.sty")])
+@pytest.mark.parametrize("packages,style", [("amsmath,kpfonts", "kpfonts.sty"), ("amsmath,fourier", "fourier.sty"),
+                                            ("amsmath,mathpazo", "mathpazo.sty")])
 def test_cmex_layout_extension_fonts_of_other_families(tmp_path, packages, style):
     """kpfonts' and fourier's extension fonts follow cmex's layout: read by code, \\sum and \\int
-    were the letters of their codes ("\\mathrm{P}_{j\\in T_{t}}", "\\mathrm{Z}_{0}^{1}")."""
+    were the letters of their codes ("\\mathrm{P}_{j\\in T_{t}}", "\\mathrm{Z}_{0}^{1}"). mathpazo sets
+    \\int from cmex at 9 pt beside 10 pt letters: it was read as a superscript ("+_{0}^{\\int1}")."""
     if subprocess.run(["kpsewhich", style], capture_output=True, text=True).stdout.strip() == "":
         pytest.skip(f"{style} not installed")
     displays = _displays(_markdown(tmp_path, packages, NEWTX))
