@@ -4,9 +4,9 @@ import dagster as dg
 
 from partitions.definitions import venue_year_partitions
 from resources import StorageResource
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.metadata import materialize
 from reviewbench_assets.stages.change_log import record_changes
-from reviewbench_assets.stages.parsed_io import iter_parsed_forums
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["parsed_forums"], group_name="live",
@@ -18,4 +18,4 @@ def venue_changes(context: dg.AssetExecutionContext, storage: StorageResource) -
     materialization records every forum as added. Query the history with DuckDB:
     `SELECT refresh, change, count(*) FROM read_parquet('changes/<pk>/log/*/*.parquet', hive_partitioning=true) GROUP BY ALL`."""
     store, pk = storage.store(), context.partition_key
-    return materialize(record_changes(store, pk, (forum for forum, _routing in iter_parsed_forums(store, pk))))
+    return materialize(record_changes(store, pk, (forum for forum, _routing in Upstream(store, pk).parsed_forums())))

@@ -23,7 +23,7 @@ from reviewbench_assets.domain.threads import (
     llm_only_reminders,
     reminder_candidates,
 )
-from reviewbench_assets.stages.parsed_io import iter_parsed_forums
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
 from reviewbench_assets.stages.result import CheckOutcome, StageResult, Table
 
@@ -54,7 +54,7 @@ def build_venue_dialogues(venue: VenueYear, store: Store, steps: LLMSteps | None
     outside: list[dict] = []
 
     def items():
-        forums = iter_parsed_forums(store, venue.key, FORUMS_PER_BATCH)
+        forums = Upstream(store, venue.key).parsed_forums(FORUMS_PER_BATCH)
         while pairs := list(islice(forums, FORUMS_PER_BATCH)):
             chunk = [p for p, _ in pairs]
             routings = {p.forum_id: r for p, r in pairs}

@@ -13,6 +13,7 @@ from ocr_ray.pipeline import PdfTask, run_pipeline
 from resources.store import Store, parquet_writer
 from reviewbench_assets import paths
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.jsonl_io import Spool
 from reviewbench_assets.stages.result import StageResult, Table
 
@@ -40,8 +41,7 @@ def convert_papers(pk: str, store: Store, engine, *, ray_address: str | None = N
     written from the spool in submission order, MARKDOWN_ROW_GROUP papers at a time, so the stage
     holds one row group of markdown, not the venue-year's."""
     cache_id = engine.cache_id  # (PDF sha256, engine, engine version): a new version redoes OCR
-    subs = store.read_parquet(store.path(paths.submissions(pk)), columns=["forum_id", "pdf_sha256", "rule",
-                                                                          "error"]).to_pylist()
+    subs = Upstream(store, pk).pdf_records(["forum_id", "pdf_sha256", "rule", "error"])
     with Spool() as spool:
         where: dict[str, tuple[int, int]] = {}  # forum id -> its result's line in the spool
         tasks = []
@@ -81,7 +81,7 @@ def convert_papers(pk: str, store: Store, engine, *, ray_address: str | None = N
         r = MarkdownResult(out_path=out, num_rows=len(subs), papers_ocrd=len(tasks), pages_ocrd=pages,
                            page_split=Counter(), elapsed_s=0.0)
         ocrd = {t.forum_id for t in tasks}
-        # Row groups of a few dozen papers: a reader that joins on forum_id (stages/parsed_io.py:
+        # Row groups of a few dozen papers: a reader that joins on forum_id (stages/parquet_io.py:
         # ParquetLookup) holds one row group of markdown at a time, not the venue-year's; so does
         # this writer.
         store.write_with(out, lambda target: _write_rows(store, target, subs, spool, where, ocrd, r))

@@ -16,6 +16,7 @@ from reviewbench_assets.domain.forum import MalformedForumError, parse_routed
 from reviewbench_assets.domain.parsed_table import parsed_row
 from reviewbench_assets.domain.quarantine import reasons_of_parsed, without_foreign_replies
 from reviewbench_assets.domain.schema import PARSED_QUARANTINE_SCHEMA, PARSED_SCHEMA
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.result import CheckOutcome, StageResult, Table
 
 BATCH_ROWS = 64  # parsed forums buffered before a row group is written (forum_json is the bulk)
@@ -56,8 +57,7 @@ def parse_venue(venue: VenueYear, store: Store, max_quarantined_share: float = 0
                 parquet_writer(store.fs, pub.target(q_out), PARSED_QUARANTINE_SCHEMA) as qw:
             rows: list[dict] = []
             problems: list[dict] = []
-            for ordinal, record in enumerate(store.iter_jsonl(store.path(paths.raw_forums(venue.key)),
-                                                              scrub_surrogates=True)):
+            for ordinal, record in enumerate(Upstream(store, venue.key).raw_forums()):
                 fid = record.get("forum_id")
                 counts["records"] += 1
                 result, found = forum_problems(record, venue)

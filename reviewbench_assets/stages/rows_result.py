@@ -6,6 +6,7 @@ from __future__ import annotations
 from partitions.catalogue import VenueYear
 from resources.store import Store
 from reviewbench_assets import paths
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.result import CheckOutcome, StageResult
 from reviewbench_assets.stages.rows_writer import assemble_rows, write_rows
 
@@ -22,7 +23,7 @@ def build_rows(venue: VenueYear, store: Store, max_empty_share: float) -> StageR
     """Join the venue-year's parsed forums, chosen PDFs, markdown and dialogues on forum_id into
     `rows/<pk>.parquet`, `rows/<pk>.provenance.parquet` and the venue-year's statistics
     `rows/<pk>.stats.json` (published together; the splits and the card merge these statistics)."""
-    subs = {r["forum_id"]: r for r in store.read_parquet(store.path(paths.submissions(venue.key))).to_pylist()}
+    subs = {r["forum_id"]: r for r in Upstream(store, venue.key).pdf_records()}
     out, prov = store.path(paths.rows(venue.key)), store.path(paths.provenance(venue.key))
     figures = store.path(paths.rows_stats(venue.key))
     stats = write_rows(store, out, prov, assemble_rows(store, venue, subs), figures)
