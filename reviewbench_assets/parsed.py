@@ -19,6 +19,8 @@ PARSED_COLUMNS = {
     "warnings": "what the parser skipped or repaired",
     "forum_json": "the whole parsed forum (domain/posts.py ParsedForum) as JSON",
     "routing_json": "its routing (domain/routing.py Routing) as JSON",
+    "submission_json": "the submission note as the API returned it, without its replies (initial_submission_pdfs "
+                       "chooses the revision from it)",
 }
 
 

@@ -3,6 +3,7 @@ stage's files are opened by another stage (io/layout.py says who owns which). Ea
 its stage wrote it, streamed where it can be large (one batch of rows, one row group at a time)."""
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 from resources.store import Store
@@ -15,6 +16,17 @@ from reviewbench_assets.stages.parquet_io import ParquetLookup, iter_parquet_bat
 
 class MissingStageOutputError(FileNotFoundError):
     pass
+
+
+class SubmissionNotes(ParquetLookup):
+    """Raw submission notes of the parsed table by forum id: `get(forum_id)` -> (API version, note)."""
+
+    def __init__(self, store: Store, path: str):
+        super().__init__(store, path, columns=["api", "submission_json"])
+
+    def note(self, forum_id: str) -> tuple[str, dict] | None:
+        row = self.get(forum_id)
+        return None if row is None else (row["api"], json.loads(row["submission_json"]))
 
 
 class Upstream:
@@ -45,6 +57,17 @@ class Upstream:
         """Each parsed forum of the venue-year with its routing, in crawl order."""
         for row in self.parsed_rows(["forum_json", "routing_json"], batch_rows):
             yield forum_of(row)
+
+    def submission_notes(self, batch_rows: int = 256) -> Iterator[tuple[str, str, dict]]:
+        """(forum id, API version, raw submission note without replies) of each parsed forum, in
+        crawl order."""
+        for row in self.parsed_rows(["forum_id", "api", "submission_json"], batch_rows):
+            yield row["forum_id"], row["api"], json.loads(row["submission_json"])
+
+    def submission_note_lookup(self) -> SubmissionNotes:
+        """The same notes looked up by forum id (one row group of the parsed table held at a time)."""
+        self._required(paths.parsed(self.pk), "parsed_forums")
+        return SubmissionNotes(self.store, self.store.path(paths.parsed(self.pk)))
 
     # -- initial_submission_pdfs -> paper_markdown, reviewbench_split
     def pdf_records(self, columns: list[str] | None = None) -> list[dict]:

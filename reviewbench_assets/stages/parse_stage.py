@@ -1,8 +1,9 @@
 """The `parsed_forums` stage: every raw forum of a venue-year parsed once (`domain/forum.py`),
 routed once (`domain/routing.py`), and written as `parsed/<pk>.parquet` (schema.PARSED_SCHEMA) with
 `parsed/<pk>.quarantine.parquet` (a reason code and its detail per problem). The dialogues, the
-rows and the Re^2 records read these files; nothing downstream parses raw JSON again, so a parser
-fix is `--select parsed_forums+` and costs no OpenReview request."""
+rows, the Re^2 records and the PDF stage (each forum's raw submission note, `submission_json`) read
+these files; nothing downstream parses raw JSON again, so a parser fix re-derives the dialogues and
+rows without an OpenReview request."""
 from __future__ import annotations
 
 from collections import Counter
@@ -67,7 +68,7 @@ def parse_venue(venue: VenueYear, store: Store, max_quarantined_share: float = 0
                     counts["malformed_forums"] += 1
                     continue
                 parsed, routing = result
-                row = parsed_row(parsed, routing, venue, ordinal, record.get("fetched_at"))
+                row = parsed_row(parsed, routing, venue, ordinal, record.get("fetched_at"), record["note"])
                 counts["forums"] += 1
                 counts["reviews"] += row["num_reviews"]
                 counts["posts"] += len(row["posts"])

@@ -23,7 +23,7 @@ from tests.ops.procs import replica_env
 pytestmark = [pytest.mark.slow, pytest.mark.browser]  # the PDF stage reads revision pages
 PK = "iclr-2024"
 CRAWL = {"openreview_forums"}
-PDFS = {"openreview_forums", "initial_submission_pdfs"}
+PDFS = {"openreview_forums", "parsed_forums", "initial_submission_pdfs"}  # the PDF stage reads the parsed table
 
 
 @pytest.fixture(scope="module")
