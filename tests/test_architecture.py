@@ -167,8 +167,8 @@ STAGE_OF = {
     **dict.fromkeys(["crawl", "crawl_result", "forum_spool", "refresh", "forums"], {"openreview_forums"}),
     **dict.fromkeys(["parse_stage", "parsed"], {"parsed_forums"}),
     **dict.fromkeys(["change_log", "changes"], {"venue_changes"}),
-    **dict.fromkeys(["pdf_choice", "pdf_fetch", "pdf_check", "pdf_result", "revision_answers", "deadlines",
-                     "submissions"], {"initial_submission_pdfs"}),
+    **dict.fromkeys(["pdf_choice", "pdf_fetch", "pdf_check", "pdf_result", "pdf_staging", "revision_answers",
+                     "deadlines", "submissions"], {"initial_submission_pdfs"}),
     **dict.fromkeys(["paper_text", "markdown"], {"paper_markdown"}),
     **dict.fromkeys(["dialogue_stage", "re2_writer", "dialogues"], {"rebuttal_dialogues"}),
     **dict.fromkeys(["rows_result", "rows_writer"], {"reviewbench_split"}),
@@ -178,7 +178,8 @@ STAGE_OF = {
 }
 # What stages share: results, progress, Parquet and JSON-lines helpers, the records reader, the check
 # verdicts. They know no stage's files.
-SHARED_STAGE_MODULES = {"result", "progress", "parquet_io", "jsonl_io", "config_split", "check_records"}
+SHARED_STAGE_MODULES = {"result", "progress", "parquet_io", "jsonl_io", "config_split", "check_records",
+                        "attempt"}  # attempt: the partition's run attempt, which the crawl and the PDF stage share
 ASSET_MODULES = {"forums", "parsed", "changes", "submissions", "markdown", "dialogues", "corpus"}
 
 

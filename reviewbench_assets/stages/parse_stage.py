@@ -6,6 +6,7 @@ these files; nothing downstream parses raw JSON again, so a parser fix re-derive
 rows without an OpenReview request."""
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pyarrow as pa
@@ -48,6 +49,11 @@ def forum_problems(record: dict, venue: VenueYear) -> tuple[object | None, list[
         return (None if problems else parsed), problems + found
 
 
+def submission_json(note: dict) -> str:
+    """The submission note as crawled, without its replies (`details`): what the PDF stage reads."""
+    return json.dumps({k: v for k, v in note.items() if k != "details"}, ensure_ascii=False)
+
+
 def parse_venue(venue: VenueYear, store: Store, max_quarantined_share: float = 0.05) -> StageResult:
     out, q_out = store.path(paths.parsed(venue.key)), store.path(paths.parsed_quarantine(venue.key))
     counts: Counter = Counter()
@@ -68,7 +74,7 @@ def parse_venue(venue: VenueYear, store: Store, max_quarantined_share: float = 0
                     counts["malformed_forums"] += 1
                     continue
                 parsed, routing = result
-                row = parsed_row(parsed, routing, venue, ordinal, record.get("fetched_at"), record["note"])
+                row = parsed_row(parsed, routing, venue, ordinal, record.get("fetched_at"), submission_json(record["note"]))
                 counts["forums"] += 1
                 counts["reviews"] += row["num_reviews"]
                 counts["posts"] += len(row["posts"])
