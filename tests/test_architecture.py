@@ -171,7 +171,7 @@ STAGE_OF = {
                      "deadlines", "submissions"], {"initial_submission_pdfs"}),
     **dict.fromkeys(["paper_text", "markdown"], {"paper_markdown"}),
     **dict.fromkeys(["dialogue_stage", "re2_writer", "dialogues"], {"rebuttal_dialogues"}),
-    **dict.fromkeys(["rows_result", "rows_writer"], {"reviewbench_split"}),
+    **dict.fromkeys(["rows_result", "rows_writer", "corpus_figures"], {"reviewbench_split"}),
     **dict.fromkeys(["split_stage", "split_update", "corpus_writer", "shard_files", "card_writer", "live_card"],
                     {"conference_split"}),
     "corpus": {"reviewbench_split", "conference_split"},
