@@ -38,12 +38,6 @@ CHAIN = ("openreview_forums", "parsed_forums", "initial_submission_pdfs", "paper
          "reviewbench_split", "iclr_split")
 COUNTED = ("reviewbench_assets", "resources", "partitions")
 FORUMS = int(os.environ.get("BENCH_DATA_PATH_FORUMS", "8"))
-# The asset whose files each IO-layer read opens (io/layout.py owns the paths).
-READ_OWNERS = {"raw_forums": {"openreview_forums"}, "parsed_rows": {"parsed_forums"},
-               "parsed_forums": {"parsed_forums"}, "submission_notes": {"parsed_forums"},
-               "submission_note_lookup": {"parsed_forums"}, "pdf_records": {"initial_submission_pdfs"},
-               "markdown": {"paper_markdown"}, "has_rows": {"reviewbench_split"},
-               "split_inputs": {"reviewbench_split", "rebuttal_dialogues"}, "daily_changes": {"venue_changes"}}
 
 
 def _module_of(filename: str) -> str | None:
@@ -94,7 +88,7 @@ def _record_reads(reads: list[tuple[str, str]], current: list[str]) -> bool:
         from reviewbench_assets.io.upstream import Upstream
     except ImportError:
         return False
-    for name in READ_OWNERS:
+    for name in Upstream.OWNERS:
         method = getattr(Upstream, name, None)
         if method is None:
             continue
@@ -137,8 +131,12 @@ def measure() -> dict:
             per_asset[asset] = sorted(trace.modules - seen)  # the modules this asset brings in
             seen |= trace.modules
     deps = {a: {k.to_user_string() for k in by_key[a].asset_deps[by_key[a].key]} for a in CHAIN}
-    returns = sorted({f"{asset} reads {reader} ({'/'.join(sorted(READ_OWNERS[reader]))})"
-                      for asset, reader in reads if not READ_OWNERS[reader] <= deps[asset]})
+    owners = {}
+    if with_io:
+        from reviewbench_assets.io.upstream import Upstream
+        owners = {name: set(assets) for name, assets in Upstream.OWNERS.items()}
+    returns = sorted({f"{asset} reads {reader} ({'/'.join(sorted(owners[reader]))})"
+                      for asset, reader in reads if not owners[reader] <= deps[asset]})
     return {"modules": sorted(seen), "per_asset": per_asset, "browser": use_browser, "with_io_layer": with_io,
             "returns": returns, "reads": sorted({f"{a}: {r}" for a, r in reads})}
 

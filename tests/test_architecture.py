@@ -255,3 +255,40 @@ def test_no_stage_builds_another_stages_paths():
               and not m.startswith("reviewbench_assets.io") and m != "reviewbench_assets.paths"]
     bad += [f"{m} builds paths.{n}" for m in others for n in sorted(_paths_used(mods[m]))]
     assert bad == []
+
+
+def test_a_stage_reads_only_its_direct_upstream():
+    """Every IO-layer read a stage makes (`Upstream(...).<reader>()`) opens files of an asset its own
+    asset depends on directly: no return to the files of a stage further back."""
+    from reviewbench_assets.definitions import ASSETS
+    from reviewbench_assets.io.upstream import Upstream
+
+    deps: dict[str, set[str]] = defaultdict(set)
+    for a in ASSETS:
+        for key in a.keys:
+            name = key.to_user_string()
+            stage = "conference_split" if name.endswith("_split") and name != "reviewbench_split" or \
+                name == "dataset_card" else name
+            deps[stage] |= {d.to_user_string() for d in a.asset_deps[key]}
+    mods = _modules()
+    bad, calls = [], 0
+    for mod, path in _stage_modules(mods).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bound = {t.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                 and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", None) == "Upstream"
+                 for t in node.targets if isinstance(t, ast.Name)}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in Upstream.OWNERS):
+                continue
+            on = node.func.value
+            if not ((isinstance(on, ast.Call) and getattr(on.func, "id", None) == "Upstream")
+                    or (isinstance(on, ast.Name) and on.id in bound)):
+                continue
+            calls += 1
+            mine = set().union(*(deps[s] for s in STAGE_OF.get(_short(mod), ())))
+            if not set(Upstream.OWNERS[node.func.attr]) <= mine:
+                bad.append(f"{mod} reads {node.func.attr} ({', '.join(Upstream.OWNERS[node.func.attr])}), "
+                           f"not a direct upstream of {'/'.join(sorted(STAGE_OF.get(_short(mod), ())))}")
+    assert calls >= 10  # the readers are found (the stages read through the IO layer)
+    assert bad == []

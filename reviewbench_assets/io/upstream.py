@@ -30,7 +30,14 @@ class SubmissionNotes(ParquetLookup):
 
 
 class Upstream:
-    """The inputs of one venue-year (`pk`) in `store`."""
+    """The inputs of one venue-year (`pk`) in `store`. `OWNERS`: whose files each reader opens (a
+    stage may call a reader only when those assets are its direct upstream: tests/test_architecture.py)."""
+
+    OWNERS = {"raw_forums": ("openreview_forums",), "parsed_rows": ("parsed_forums",),
+              "parsed_forums": ("parsed_forums",), "submission_notes": ("parsed_forums",),
+              "submission_note_lookup": ("parsed_forums",), "pdf_records": ("initial_submission_pdfs",),
+              "markdown": ("paper_markdown",), "has_rows": ("reviewbench_split",),
+              "split_inputs": ("reviewbench_split", "rebuttal_dialogues"), "daily_changes": ("venue_changes",)}
 
     def __init__(self, store: Store, pk: str):
         self.store, self.pk = store, pk
