@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from resources.store import Store
+from resources.store import Store, open_parquet
 from reviewbench_assets import paths
 from reviewbench_assets.domain.parsed_table import forum_of
 from reviewbench_assets.domain.posts import ParsedForum
@@ -65,16 +65,26 @@ class Upstream:
         for row in self.parsed_rows(["forum_json", "routing_json"], batch_rows):
             yield forum_of(row)
 
+    def _parsed_with_notes(self) -> str:
+        """The parsed table's path, refused when it was written before it kept the submission notes."""
+        path = self._required(paths.parsed(self.pk), "parsed_forums")
+        with self.store.fs.open_input_file(path) as f:
+            names = open_parquet(self.store.fs, path, f).schema_arrow.names
+        if "submission_json" not in names:
+            raise MissingStageOutputError(f"{self.pk}: {path} was written before the parsed table kept each forum's "
+                                          f"submission note: re-materialize parsed_forums for {self.pk} (no request)")
+        return path
+
     def submission_notes(self, batch_rows: int = 256) -> Iterator[tuple[str, str, dict]]:
         """(forum id, API version, raw submission note without replies) of each parsed forum, in
         crawl order."""
+        self._parsed_with_notes()
         for row in self.parsed_rows(["forum_id", "api", "submission_json"], batch_rows):
             yield row["forum_id"], row["api"], json.loads(row["submission_json"])
 
     def submission_note_lookup(self) -> SubmissionNotes:
         """The same notes looked up by forum id (one row group of the parsed table held at a time)."""
-        self._required(paths.parsed(self.pk), "parsed_forums")
-        return SubmissionNotes(self.store, self.store.path(paths.parsed(self.pk)))
+        return SubmissionNotes(self.store, self._parsed_with_notes())
 
     # -- initial_submission_pdfs -> paper_markdown, reviewbench_split
     def pdf_records(self, columns: list[str] | None = None) -> list[dict]:

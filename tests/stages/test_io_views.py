@@ -31,3 +31,19 @@ def test_views_span_partitions_and_schemas(tmp_path):
     assert dict(joined)["currentBBB"] == "current_is_initial"
     tables = {r[0] for r in con.sql("SELECT table_name FROM information_schema.tables").fetchall()}
     assert {"parsed", "parsed_quarantine", "pdfs"} <= tables and "rows" not in tables  # no partition has rows
+
+
+def test_a_parsed_table_without_submission_notes_asks_for_its_rematerialization(tmp_path):
+    """A parsed table written before it kept the submission notes: the PDF stage says what to do
+    (re-materialize parsed_forums) instead of failing on a missing column."""
+    import pytest
+
+    from reviewbench_assets.io.upstream import MissingStageOutputError
+
+    store, api = make_world(tmp_path)
+    path = store.path(paths.parsed(VENUE.key))
+    old = store.read_parquet(path).drop_columns(["submission_json"])
+    with store.fs.open_output_stream(path) as f:
+        pq.write_table(old, f)
+    with pytest.raises(MissingStageOutputError, match="re-materialize parsed_forums"):
+        choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
