@@ -164,21 +164,21 @@ def test_nothing_points_outside_the_repository():
 # Each module of reviewbench_assets/stages and each asset module -> the stage(s) it belongs to (stages are
 # named by asset; `conference_split` is the `<split>_split` assets and the dataset card).
 STAGE_OF = {
-    **dict.fromkeys(["crawl", "crawl_result", "forum_spool", "refresh", "forums"], {"openreview_forums"}),
+    **dict.fromkeys(["crawl", "crawl_stage", "forum_spool", "refresh", "forums"], {"openreview_forums"}),
     **dict.fromkeys(["parse_stage", "parsed"], {"parsed_forums"}),
     **dict.fromkeys(["change_log", "changes"], {"venue_changes"}),
-    **dict.fromkeys(["pdf_choice", "pdf_fetch", "pdf_check", "pdf_result", "pdf_staging", "revision_answers",
+    **dict.fromkeys(["pdf_choice", "pdf_fetch", "pdf_check", "pdf_stage", "pdf_staging", "revision_answers",
                      "deadlines", "submissions"], {"initial_submission_pdfs"}),
     **dict.fromkeys(["paper_text", "markdown"], {"paper_markdown"}),
     **dict.fromkeys(["dialogue_stage", "re2_writer", "dialogues"], {"rebuttal_dialogues"}),
-    **dict.fromkeys(["rows_result", "rows_writer", "corpus_figures"], {"reviewbench_split"}),
+    **dict.fromkeys(["rows_stage", "rows_writer", "corpus_figures"], {"reviewbench_split"}),
     **dict.fromkeys(["split_stage", "split_update", "corpus_writer", "shard_files", "card_writer", "live_card"],
                     {"conference_split"}),
     "corpus": {"reviewbench_split", "conference_split"},
 }
 # What stages share: results, progress, Parquet and JSON-lines helpers, the records reader, the check
 # verdicts. They know no stage's files.
-SHARED_STAGE_MODULES = {"result", "progress", "parquet_io", "jsonl_io", "config_split", "check_records",
+SHARED_STAGE_MODULES = {"result", "stage", "figures", "progress", "parquet_io", "jsonl_io", "config_split", "check_records",
                         "attempt"}  # attempt: the partition's run attempt, which the crawl and the PDF stage share
 ASSET_MODULES = {"forums", "parsed", "changes", "submissions", "markdown", "dialogues", "corpus"}
 

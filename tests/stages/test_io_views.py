@@ -6,7 +6,7 @@ import pyarrow.parquet as pq
 
 from reviewbench_assets import paths
 from reviewbench_assets.io.views import duckdb_views
-from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
+from tests.stages.pdf_stage_run import run_pdf_stage
 from tests.stages.test_pdf_choice_stage import VENUE, make_world
 
 OLD = "iclr-2025"  # a venue-year parsed before the parsed table had `submission_json`
@@ -14,7 +14,7 @@ OLD = "iclr-2025"  # a venue-year parsed before the parsed table had `submission
 
 def test_views_span_partitions_and_schemas(tmp_path):
     store, api = make_world(tmp_path)
-    choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+    run_pdf_stage(VENUE, store, api, None, max_workers=1)
     table = store.read_parquet(store.path(paths.parsed(VENUE.key))).drop_columns(["submission_json"])
     with store.fs.open_output_stream(store.path(paths.parsed(OLD))) as f:
         pq.write_table(table.slice(0, 2), f)
@@ -46,4 +46,4 @@ def test_a_parsed_table_without_submission_notes_asks_for_its_rematerialization(
     with store.fs.open_output_stream(path) as f:
         pq.write_table(old, f)
     with pytest.raises(MissingStageOutputError, match="re-materialize parsed_forums"):
-        choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+        run_pdf_stage(VENUE, store, api, None, max_workers=1)
