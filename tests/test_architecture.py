@@ -176,10 +176,11 @@ STAGE_OF = {
                     {"conference_split"}),
     "corpus": {"reviewbench_split", "conference_split"},
 }
-# What stages share: results, progress, Parquet and JSON-lines helpers, the records reader, the check
-# verdicts. They know no stage's files.
-SHARED_STAGE_MODULES = {"result", "stage", "figures", "progress", "parquet_io", "jsonl_io", "config_split", "check_records",
-                        "attempt"}  # attempt: the partition's run attempt, which the crawl and the PDF stage share
+# What stages share: the stage base and its figures table, results, progress, Parquet and JSON-lines
+# helpers, the records reader, the check verdicts. They know no stage's files.
+# (`attempt`: the partition's run attempt, which the crawl and the PDF stage share)
+SHARED_STAGE_MODULES = {"result", "stage", "figures", "progress", "parquet_io", "jsonl_io", "config_split",
+                        "check_records", "attempt"}
 ASSET_MODULES = {"forums", "parsed", "changes", "submissions", "markdown", "dialogues", "corpus"}
 
 
