@@ -49,6 +49,11 @@ def pdf_source(forum_id: str, key: str) -> str:
     return f"pdf_sources/{forum_id}/{key}.json"
 
 
+def pdf_staging(name: str) -> str:
+    """A download as it arrives, and its completion record (stages/pdf_staging.py)."""
+    return f"pdf_staging/{name}"
+
+
 def markdown(pk: str) -> str:
     return f"markdown/{pk}.parquet"
 

@@ -14,14 +14,16 @@ OWNED_PATHS: dict[str, tuple[str, ...]] = {
     "parsed_forums": ("parsed", "parsed_quarantine"),
     "venue_changes": ("change_state", "change_log", "change_log_dir", "change_trajectories", "change_daily",
                       "change_daily_plot"),
-    "initial_submission_pdfs": ("submissions", "submission_checkpoints", "revision_checkpoints", "pdf_source"),
+    "initial_submission_pdfs": ("submissions", "submission_checkpoints", "revision_checkpoints", "pdf_source",
+                                "pdf_staging"),
     "paper_markdown": ("markdown", "markdown_cache"),
     "rebuttal_dialogues": ("dialogues", "dialogue_exclusions", "re2_review", "re2_rebuttal"),
     "reviewbench_split": ("rows", "provenance", "rows_stats"),
     "conference_split": ("CORPUS_DIR", "split_stats", "split_part_dir", "split_part"),
 }
-# Written by the checks of every asset (reviewbench_assets/checks.py), read by the split: no stage's own.
-SHARED_PATHS = ("check_record",)
+# Written by the checks of every asset (reviewbench_assets/checks.py), read by the split: no stage's own;
+# and the partition's run attempt (stages/attempt.py), whose answers the crawl and the PDF stage share.
+SHARED_PATHS = ("check_record", "attempt")
 
 # asset -> the files of a partition its data-guarding checks judge (what downstream stages read)
 JUDGED_FILES = {

@@ -19,6 +19,7 @@ import requests
 
 from resources.openreview_api import OpenReviewApi, OpenReviewError
 from resources.store import Store
+from reviewbench_assets import paths
 
 CHUNK = 1 << 16
 
@@ -26,7 +27,7 @@ CHUNK = 1 << 16
 def _paths(store: Store, key: str) -> tuple[str, str]:
     # one folder: staged answers live only while their PDF is stored, so it holds a few at a time
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
-    return store.path("pdf_staging", f"{digest}.bin"), store.path("pdf_staging", f"{digest}.json")
+    return store.path(paths.pdf_staging(f"{digest}.bin")), store.path(paths.pdf_staging(f"{digest}.json"))
 
 
 def data_path(store: Store, key: str) -> str:
