@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ocr_ray.layout.floats import CAPTION, float_end, runs_on
-from ocr_ray.layout.hyphenation import hyphenation_point
+from ocr_ray.layout.hyphenation import compounds, own_hyphen
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_glyphs
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.order import lines_of, xy_cut
@@ -132,59 +133,27 @@ def _set_apart(line: Line) -> bool:
 
 
 _LINE_END_HYPHEN = re.compile(r"(\S*[^\W\d_])-$")  # the word (letters last) before a line-end hyphen
-_COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
-_WORD = re.compile(r"[^\W\d_]+-?")
-
-
-def compounds(texts: list[str]) -> set[str]:
-    """What a paper writes within its lines: hyphenated word pairs (``next-token``: the evidence that
-    a hyphen at a line end between the same two words is the compound's own) and plain words
-    (``finetune`` written whole elsewhere: the hyphen at a line end was TeX's)."""
-    out: set[str] = set()
-    for text in texts:
-        for word in _COMPOUND.findall(text):
-            parts = word.lower().split("-")
-            out.update(f"{a}-{b}" for a, b in zip(parts, parts[1:], strict=False))
-        # not a line's first word: it may be the second half of a word hyphenated on the line before
-        out.update(w.lower() for w in _WORD.findall(text)[1:] if not w.endswith("-"))
-    return out
-
-
-def _own_hyphen(left: str, tail: str, known: set[str] | frozenset) -> bool:
-    """Is a line-end hyphen between ``left`` and ``tail`` the word's own (kept) rather than TeX's?"""
-    l_low, t_low = left.lower(), tail.lower()
-    if f"{l_low}-{t_low}" in known:
-        return True
-    if not hyphenation_point(clean_text(left), clean_text(tail)):  # "ﬁ-nally": the ligature is two letters
-        return True
-    if (l_low + t_low) in known:
-        return False  # the paper writes the word whole elsewhere
-    # two words the paper uses on their own, never written together: "fine-tune", "aligned-sharing"
-    return len(left) >= 3 and len(tail) >= 3 and l_low in known and t_low in known
-
 
 _LIST_ITEM = re.compile(r"^(\d{1,2}[.)]|[•◦▪‣∗*–-]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s")
 
 
-def join_lines(texts: list[str], known: set[str] | frozenset = frozenset()) -> str:
+def join_lines(texts: list[str], known: Mapping[str, int] | set[str] | frozenset = frozenset()) -> str:
     """Reflow: lines joined by spaces. A hyphen at a line end is TeX's hyphenation (dropped, the word
-    joined again) unless the word is a compound: a hyphen already inside it (``plug-and-``), a
-    capital or digit after it (``ensemble-Kalman``, ``GPT-4``), a place where TeX's patterns allow no
-    break (``hyphenation_point``), or the pair written with its hyphen elsewhere in the paper
-    (``known``, from ``compounds``)."""
+    joined again) or the word's own (kept): ``hyphenation.own_hyphen`` decides from the two halves
+    and what the paper writes elsewhere (``known``, from ``compounds``). A digit after it is a
+    range or a name (``GPT-4``): kept."""
     out = ""
     for text in texts:
         text = text.strip()
         hyphen = _LINE_END_HYPHEN.search(out) if out and text else None
         if not out:
             out = text
-        elif hyphen and text[:1].islower():
+        elif hyphen and text[:1].isalpha():
             head = hyphen.group(1)
-            tail = re.match(r"[^\W\d_]*", text).group(0)
             left = re.search(r"[^\W\d_]*$", head.rsplit("-", 1)[-1]).group(0)  # "(as-": the word is "as"
-            keep = "-" in head or _own_hyphen(left, tail, known)
+            keep = "-" in head or own_hyphen(left, text.split()[0], known)
             out = (out if keep else out[:-1]) + text
-        elif hyphen and (text[:1].isupper() or text[:1].isdigit()):
+        elif hyphen and text[:1].isdigit():
             out += text
         else:
             out = f"{out} {text}"
@@ -239,7 +208,7 @@ def _set_apart_level(lines: list[Line], runs: list[tuple[int, int]], i: int, bod
     return level
 
 
-def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str] | frozenset = frozenset()) -> list[str]:
+def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[str, int] | frozenset = frozenset()) -> list[str]:
     lines = page_lines(page)
     title_size = max((ln.size for ln in lines if ln.kind == "text"), default=None) if first_page else None
     runs = _runs(lines)
