@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ocr_ray.layout.floats import CAPTION, float_end, runs_on
-from ocr_ray.layout.hyphenation import own_hyphen
+from ocr_ray.layout.hyphenation import compounds, own_hyphen  # noqa: F401 - compounds: re-exported (layout, tests)
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_glyphs
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.order import lines_of, xy_cut
