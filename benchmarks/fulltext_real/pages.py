@@ -26,10 +26,13 @@ FURNITURE_GAP = 14.0
 MAX_FURNITURE_CHARS = 160
 
 
-def letters(text: str) -> str:
+def letters(text: str, keep_case: bool = False) -> str:
     """Letters and digits only, lower case, ligatures unfolded (NFKC): line breaks, hyphenation
-    and spacing differ between a source and its PDF; the words do not."""
-    return re.sub(r"[^a-z0-9]", "", unicodedata.normalize("NFKC", text).lower())
+    and spacing differ between a source and its PDF; the words do not. ``keep_case``: for placing
+    present/order tests, which olmocr matches case-sensitively ("The main ..." is not printed where
+    the page says "Note that the main ...")."""
+    text = unicodedata.normalize("NFKC", text)
+    return re.sub(r"[^A-Za-z0-9]", "", text) if keep_case else re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 @dataclass
@@ -205,10 +208,10 @@ def furniture_tests(pages: list[Page], candidates: list[str]) -> list[dict]:
 
 def place(tests: list[dict], pages: list[Page]) -> list[dict]:
     """Give each source-derived test its page; drop the ones whose page is not certain."""
-    texts = [letters(p.text) for p in pages]
+    texts = [letters(p.text, keep_case=True) for p in pages]
 
     def page_of(*parts: str) -> int | None:
-        keys = [letters(p) for p in parts if p]
+        keys = [letters(p, keep_case=True) for p in parts if p]
         hits = [i + 1 for i, t in enumerate(texts) if all(k in t for k in keys)]
         total = sum(t.count(keys[0]) for t in texts) if keys else 0
         return hits[0] if len(hits) == 1 and total == 1 else None
@@ -238,10 +241,10 @@ def place(tests: list[dict], pages: list[Page]) -> list[dict]:
 def first_last_tests(sentences: list[str], pages: list[Page]) -> list[dict]:
     """Per page: the first and the last source sentence (or plain run of one) printed on it, each a
     ``present`` test, and an ``order`` test between them when the page's text agrees."""
-    texts = [letters(p.text) for p in pages]
+    texts = [letters(p.text, keep_case=True) for p in pages]
     by_page: dict[int, list[tuple[int, str]]] = {}
     for index, sentence in enumerate(sentences):
-        key = letters(sentence)
+        key = letters(sentence, keep_case=True)
         if len(key) < 20:
             continue
         hits = [i for i, t in enumerate(texts) if key in t]
@@ -255,7 +258,7 @@ def first_last_tests(sentences: list[str], pages: list[Page]) -> list[dict]:
         if last != first:
             tests.append({"type": "present", "page": number, "text": last})
             text = texts[number - 1]
-            if text.find(letters(first)) < text.find(letters(last)):
+            if text.find(letters(first, keep_case=True)) < text.find(letters(last, keep_case=True)):
                 tests.append({"type": "order", "page": number, "before": first, "after": last})
     return tests
 

@@ -89,3 +89,15 @@ def test_plain_fragments_cut_sentences_at_citations():
                                 r"\citep{x}, and it fails on two columns of offset lines very often.\end{document}")
     assert derive.plain_fragments(body) == ["Reading order matters for models that read long papers",
                                             "and it fails on two columns of offset lines very often."]
+
+
+def test_a_sentence_is_placed_only_where_it_is_printed_with_its_case():
+    """fvtls: the conclusion's "The main proof technique used is ..." was placed on page 2, which prints
+    "Note that the main proof technique used is ..." (olmocr's present test is case-sensitive, so
+    the test could never pass there); its own page split it over a line the PDF text reads apart."""
+    sentence = "The main proof technique used is structural induction on reachable states."
+    one = pages.Page(1, 800.0, [], "Note that the main proof technique used is structural induction on reachable states.")
+    assert pages.first_last_tests([sentence], [one]) == []
+    assert pages.place([{"type": "present", "text": sentence}], [one]) == []
+    two = pages.Page(2, 800.0, [], "To conclude. The main proof technique used is structural induction on reachable states.")
+    assert pages.first_last_tests([sentence], [one, two]) == [{"type": "present", "page": 2, "text": sentence}]
