@@ -134,6 +134,9 @@ def _set_apart(line: Line) -> bool:
 
 _LINE_END_HYPHEN = re.compile(r"(\S*[^\W\d_])-$")  # the word (letters last) before a line-end hyphen
 
+# a hyphen after a digit (TeX hyphenates no number: "5-year", "F1-scores", "50-55%") or a dash set
+# close after a word ("training—not"): the line broke inside the word, there is no space to restore
+_CLOSE_DASH = re.compile(r"(?:\d-|[^\W_][\u2013\u2014])$")
 _LIST_ITEM = re.compile(r"^(\d{1,2}[.)]|[•◦▪‣∗*–-]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s")
 
 
@@ -153,8 +156,8 @@ def join_lines(texts: list[str], known: Mapping[str, int] | set[str] | frozenset
             left = re.search(r"[^\W\d_]*$", head.rsplit("-", 1)[-1]).group(0)  # "(as-": the word is "as"
             keep = "-" in head or own_hyphen(left, text.split()[0], known)
             out = (out if keep else out[:-1]) + text
-        elif hyphen and text[:1].isdigit():
-            out += text
+        elif hyphen and text[:1].isdigit() or _CLOSE_DASH.search(out):
+            out += text  # "GPT-" + "4"; "5-" + "year", "50-" + "55%", "training—" + "not": no space
         else:
             out = f"{out} {text}"
     return out
