@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ocr_ray.layout.floats import CAPTION, float_end, runs_on
 from ocr_ray.layout.hyphenation import compounds, own_hyphen  # noqa: F401 - compounds: re-exported (layout, tests)
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_glyphs
-from ocr_ray.layout.model import Fragment, PageLayout
+from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.order import lines_of, xy_cut
 
 _WORDLIKE = re.compile(r"[^\W\d_]{2,}")  # two letters in a row: a word, not a formula's single letters
@@ -64,9 +64,31 @@ def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
                 line_glyphs(frags))
 
 
+def _pictures(page: PageLayout) -> list[Rule]:
+    """The page's pictures that hold no text of the page (a raster or included figure, not a scan
+    under its own text layer nor a background), at least two lines high and wide: they take part
+    in the reading order as the column space they fill, then are dropped. Without them the lines
+    of the other column beside a picture stood alone at their height and were read before the
+    picture's column (stoic p7: the right column's paragraph cut in two by the left one's caption)."""
+    out = []
+    for image in page.images:
+        w, h = image.x1 - image.x0, image.y1 - image.y0
+        if min(w, h) < 20.0 or w * h > 0.5 * page.width * page.height:
+            continue
+        inside = sum(image.x0 <= f.cx <= image.x1 and image.y0 <= f.cy <= image.y1 for f in page.fragments)
+        if inside <= 3:
+            out.append(image)
+    return out
+
+
 def page_lines(page: PageLayout) -> list[Line]:
     lines: list[Line] = []
-    for leaf, edges in xy_cut(page.fragments):
+    pictures = _pictures(page)
+    for leaf, edges in xy_cut(page.fragments + pictures):
+        if pictures:
+            leaf = [f for f in leaf if isinstance(f, Fragment)]
+            if not leaf:
+                continue
         # a table is a block of its own: text beside it (a figure's tick label at its height) is
         # another line, never glued before its first row
         groups = lines_of(leaf)
