@@ -42,6 +42,7 @@ class Line:
     left: float
     text: str
     parts: list[str] | None = None  # the line's pieces set apart by a wide gap (a head's left and right)
+    right: float = float("inf")  # unknown: as wide as the page
 
 
 @dataclass
@@ -79,12 +80,13 @@ def read_pages(pdf: Path) -> list[Page]:
                     glue = " " if wide and not lines[-1].text.endswith(" ") else ""
                     lines[-1].text += glue + text
                     lines[-1].top = max(lines[-1].top, top)
+                    lines[-1].right = max(lines[-1].right, right)
                     if left - right_edge > 3 * (top - bottom):  # a head's left and right parts
                         lines[-1].parts.append(text)
                     else:
                         lines[-1].parts[-1] += glue + text
                 else:
-                    lines.append(Line(top, bottom, left, text, [text]))
+                    lines.append(Line(top, bottom, left, text, [text], right))
                 right_edge = right
             for line in lines:
                 line.text = line.text.strip()
@@ -148,16 +150,21 @@ def _without_number(text: str, number: str) -> str:
     return " ".join(words[:-1] if words[-1:] == [number] else words)
 
 
-def _ends_with(lines: list[str], number: str, last: bool) -> bool:
-    """Does any line of the page end (``last``) or start with ``number`` within the window olmocr's
-    ``last_n``/``first_n`` test reads? Any line may end a right output: in reading order the page
-    ends with its right column, its footnotes, a float or an equation number, not necessarily with
-    the line pdfium reads last (cryoem-orientation p8 ends "resolution of 8 to"; riff p5 with a
-    footnote's "T5_base"; physics-ntp p5 with a reference's "1995."). A short line is read with
-    its neighbour."""
+def _ends_with(lines: list[Line], number: str, last: bool) -> bool:
+    """Does a line that may end (``last``; else start) a right output of the page print ``number``
+    within the window olmocr's ``last_n``/``first_n`` test reads? Such a line is the last (first) of
+    its column: no line below (above) it across its width. In reading order a page ends with its
+    right column, a footnote or a float, not necessarily with the line pdfium reads last
+    (cryoem-orientation p8's left column ends "resolution of 8 to" above a figure). A short line is
+    read with the one before (after) it."""
     window = len(number) + 12
     for i, line in enumerate(lines):
-        near = lines[i - 1] + " " + line if last and i else line + " " + lines[i + 1] if not last and i + 1 < len(lines) else line
+        beyond = [o for o in lines if o is not line and o.left < line.right and line.left < o.right
+                  and (o.top <= line.bottom if last else o.bottom >= line.top)]
+        if beyond:
+            continue
+        near = (lines[i - 1].text + " " + line.text if i else line.text) if last else \
+            (line.text + " " + lines[i + 1].text if i + 1 < len(lines) else line.text)
         key = letters(near)
         if number in (key[-window:] if last else key[:window]):
             return True
@@ -194,7 +201,7 @@ def furniture_tests(pages: list[Page], candidates: list[str]) -> list[dict]:
             is_known = any(k and k in letters(text) for k in known)
             rest = letters("\n".join(l.text for l in page.lines if l is not line))
             if number in tokens and numbered.get((where, round(line.bottom / 3)), 0) >= 2:
-                body = [l.text for l in page.lines if l is not line]
+                body = [l for l in page.lines if l is not line]
                 if number not in rest:
                     tests.append({"type": "absent", "page": page.number, "text": number})
                 elif where == "foot" and not _ends_with(body, number, last=True):

@@ -111,13 +111,17 @@ def test_a_page_number_printed_at_any_line_end_gets_no_last_n_test():
     puts last."""
     def page(number: int, middle: str) -> pages.Page:
         word = WORDS[number]  # no line repeats on another page: none is a running head
-        texts = [(700, f"The introduction says {word} about the method here."), (400, middle),
-                 (150, f"Right column text continues here with {word} words."),
-                 (130, f"More right column text at the bottom of the {word} page."), (50, str(number))]
-        lines = [pages.Line(y + 10, y, 72.0, t, [t]) for y, t in texts]
-        return pages.Page(number, 800.0, lines, " ".join(t for _, t in texts))
+        # (bottom, left, right, text): the left column's last line above a figure, the right column
+        # down to the page's foot
+        texts = [(700, 72, 540, f"The introduction says {word} about the method here."), (400, 72, 300, middle),
+                 (150, 320, 540, f"Right column text continues here with {word} words."),
+                 (130, 320, 540, f"More right column text at the bottom of the {word} page."), (50, 300, 310, str(number))]
+        lines = [pages.Line(y + 10, y, x0, t, [t], x1) for y, x0, x1, t in texts]
+        return pages.Page(number, 800.0, lines, " ".join(t[-1] for t in texts))
 
     found = pages.furniture_tests([page(1, "a plain line"), page(2, "an initial volume with a resolution of 2 to"),
-                                   page(3, "a plain line")], [])
+                                   page(3, "a plain line"), page(4, "the 4 of us and then a long continuation of this line"), page(5, "a plain line")], [])
     assert {"type": "absent", "page": 1, "text": "1"} in found and {"type": "absent", "page": 3, "text": "3"} in found
     assert not [t for t in found if t["page"] == 2], found
+    # a number inside a column, not at its end: the page's end is still tested
+    assert {"type": "absent", "page": 4, "text": "4", "last_n": 9} in found, found
