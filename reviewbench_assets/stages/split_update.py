@@ -21,6 +21,7 @@ from reviewbench_assets import paths
 from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats, venue_year_key
 from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS
 from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.config_split import config_split_reader
 from reviewbench_assets.stages.corpus_writer import (
     DEFAULT_ROW_GROUP_ROWS,
@@ -43,18 +44,6 @@ class SplitUpdate:
     rewritten: list[str]  # venue-years whose part was (re)written in this update
     kept: list[str]  # venue-years whose part was up to date
     removed: list[str]  # files of venue-years no longer in the split
-
-
-def _inputs(store: Store, pk: str) -> dict[str, str]:
-    wanted = {"rows": paths.rows(pk), "provenance": paths.provenance(pk), "review": paths.re2_review(pk),
-              "rebuttal": paths.re2_rebuttal(pk)}
-    found = {k: store.path(v) for k, v in wanted.items() if store.exists(store.path(v))}
-    if store.exists(store.path(paths.rows_stats(pk))):  # rows written before statistics were recorded lack it
-        found["stats"] = store.path(paths.rows_stats(pk))
-    if "rows" in found and "provenance" not in found:  # one step writes both: a member is missing
-        raise FileNotFoundError(f"{pk}: {found['rows']} has no {store.path(wanted['provenance'])} beside it "
-                                f"(written by the same step): re-materialize reviewbench_split for {pk}")
-    return found
 
 
 def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
@@ -189,7 +178,7 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
     corpus = store.path(paths.CORPUS_DIR)
     parts, rewritten, kept = [], [], []
     for pk in keys:
-        inputs = _inputs(store, pk)
+        inputs = Upstream(store, pk).split_inputs()
         if "rows" not in inputs:
             continue
         record_path = store.path(paths.split_part(split, pk))
