@@ -3,13 +3,13 @@ code, no Dagster): the parser runs once per forum, in the parsed_forums stage; e
 reads these rows instead of parsing raw JSON again."""
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.posts import ParsedForum
+from reviewbench_assets.domain.reviews import typed_reviews
 from reviewbench_assets.domain.routing import ACCOUNTED_ROLES, Routing
 
 
@@ -55,7 +55,8 @@ def _year_from_ms(ms: int | None) -> int | None:
 
 
 def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:
-    """Every ReviewBench column except `markdown`/`markdown_chars`, in schema order."""
+    """Every ReviewBench column except `markdown`/`markdown_chars`, in schema order, with the reviews
+    typed (`reviews`, schema.REVIEW_STRUCT) where the card has their JSON."""
     if year is None:  # TMLR (rolling): the submission's creation year
         year = _year_from_ms(p.cdate if p.cdate is not None else p.tcdate)
     return {
@@ -76,5 +77,5 @@ def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:
         "decision_comment": p.decision_comment,
         "author_rebuttal": p.author_rebuttal,
         "num_reviews": len(p.reviews),
-        "reviews_json": json.dumps(p.reviews, ensure_ascii=False),
+        "reviews": typed_reviews(p.reviews),  # the rows derive reviews_json from it (domain/reviews.py)
     }

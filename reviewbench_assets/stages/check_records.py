@@ -19,7 +19,7 @@ JUDGED_FILES = {
     "openreview_forums": (paths.raw_forums, paths.quarantine),
     "parsed_forums": (paths.parsed, paths.parsed_quarantine),
     "rebuttal_dialogues": (paths.dialogues, paths.re2_review, paths.re2_rebuttal),
-    "reviewbench_split": (paths.rows, paths.provenance),
+    "reviewbench_split": (paths.rows, paths.provenance, paths.rows_reviews),
 }
 
 

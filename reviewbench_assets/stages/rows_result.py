@@ -11,7 +11,7 @@ from reviewbench_assets.stages.rows_writer import assemble_rows, write_rows
 
 ROW_CHECKS = {
     "unique_forum_id": "forum_id is the primary key: no duplicates",
-    "num_reviews_matches_reviews_json": "num_reviews == len(json.loads(reviews_json))",
+    "num_reviews_matches_reviews_json": "num_reviews == the paper's reviews (in reviews_json and the reviews config)",
     "markdown_chars_matches_markdown": "markdown_chars == len(markdown)",
     "no_empty_title": "every paper has a title",
     "empty_markdown_share": "share of papers without markdown stays under the configured threshold",
@@ -20,14 +20,15 @@ ROW_CHECKS = {
 
 def build_rows(venue: VenueYear, store: Store, max_empty_share: float) -> StageResult:
     """Join the venue-year's parsed forums, chosen PDFs, markdown and dialogues on forum_id into
-    `rows/<pk>.parquet`, `rows/<pk>.provenance.parquet` and the venue-year's statistics
-    `rows/<pk>.stats.json` (published together; the splits and the card merge these statistics)."""
+    `rows/<pk>.parquet`, one row per review `rows/<pk>.reviews.parquet`, `rows/<pk>.provenance.parquet`
+    and the venue-year's statistics `rows/<pk>.stats.json` (published together; the splits and the
+    card merge these statistics)."""
     subs = {r["forum_id"]: r for r in store.read_parquet(store.path(paths.submissions(venue.key))).to_pylist()}
     out, prov = store.path(paths.rows(venue.key)), store.path(paths.provenance(venue.key))
-    figures = store.path(paths.rows_stats(venue.key))
-    stats = write_rows(store, out, prov, assemble_rows(store, venue, subs), figures)
+    reviews, figures = store.path(paths.rows_reviews(venue.key)), store.path(paths.rows_stats(venue.key))
+    stats = write_rows(store, out, prov, reviews, assemble_rows(store, venue, subs), figures)
     return StageResult(
-        written={"path": out, "provenance_path": prov, "stats_path": figures}, row_count=stats["rows"],
+        written={"path": out, "provenance_path": prov, "reviews_path": reviews, "stats_path": figures}, row_count=stats["rows"],
         counts={"reviews": stats["reviews"], "empty_markdown": stats["empty_markdown"],
                 "stale_markdown": stats["stale_markdown"]},  # forums paper_markdown has not seen yet
         checks=row_checks(stats, max_empty_share, venue.key))
