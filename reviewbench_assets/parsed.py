@@ -10,6 +10,9 @@ from reviewbench_assets.metadata import column_schema, materialize
 from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK, QUARANTINE_CHECK_DESCRIPTION, parse_venue
 
 PARSED_COLUMNS = {
+    "reviews": "the reviews, typed: one struct per review (the union of every form, scores as numbers, "
+               "extra_scores/extra_text as name/value lists, score_history); the rows derive reviews_json "
+               "from it and the `reviews` config has one row per review",
     "ordinal": "position of the forum in the crawl's file",
     "status": "active, withdrawn or desk_rejected",
     "api": "OpenReview API version the forum came from (v1 or v2)",

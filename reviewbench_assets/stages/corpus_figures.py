@@ -16,7 +16,12 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from reviewbench_assets.domain.corpus_stats import VenueYearStats, is_accepted, venue_year_key
-from reviewbench_assets.domain.schema import PAGE_SEPARATOR, PROVENANCE_SCHEMA, REVIEWBENCH_SCHEMA, REVIEWS_CONFIG_SCHEMA
+from reviewbench_assets.domain.schema import (
+    PAGE_SEPARATOR,
+    PROVENANCE_SCHEMA,
+    REVIEWBENCH_SCHEMA,
+    REVIEWS_CONFIG_SCHEMA,
+)
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
 
 BATCH_ROWS = 256

@@ -14,10 +14,10 @@ from reviewbench_assets.domain.card import (
     rating_histogram,
     render_dataset_card,
 )
+from reviewbench_assets.domain.corpus_stats import VenueYearStats
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.card_writer import write_dataset_card
 from reviewbench_assets.stages.corpus_writer import write_conference_split, write_config_table
-from reviewbench_assets.domain.corpus_stats import VenueYearStats
 from tests.splits.conftest import write_venue_rows
 from tests.splits.stats_oracle import compute_split_stats
 
