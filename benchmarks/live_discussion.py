@@ -21,7 +21,7 @@ import duckdb
 DEFAULT_VENUE = "iclr-2024"
 
 
-def _resources(rep, root: Path) -> dict:
+def live_resources(rep, root: Path) -> dict:
     from resources import BrowserResource, OpenReviewResource, StorageResource
 
     return {"openreview": OpenReviewResource(api_v1_url=rep.api_v1_url, api_v2_url=rep.api_v2_url,
@@ -30,7 +30,7 @@ def _resources(rep, root: Path) -> dict:
             "browser": BrowserResource(max_pages=4), "storage": StorageResource(root=str(root))}
 
 
-def _build_whole(resources: dict, pk: str) -> None:
+def build_whole(resources: dict, pk: str) -> None:
     """Day 0 as a new user builds the venue-year: the crawl and the initial-submission PDFs (revision
     histories read in the browser, PDFs downloaded) - what a full crawl of the venue costs."""
     from reviewbench_assets.changes import venue_changes
@@ -44,7 +44,7 @@ def _build_whole(resources: dict, pk: str) -> None:
         raise RuntimeError(f"the first build of {pk} failed")
 
 
-def _refresh(resources: dict, pk: str, full_listing: bool = False) -> None:
+def refresh(resources: dict, pk: str, full_listing: bool = False) -> None:
     from reviewbench_assets.changes import venue_changes
     from reviewbench_assets.forums import openreview_forums
     from reviewbench_assets.parsed import parsed_forums
@@ -57,7 +57,7 @@ def _refresh(resources: dict, pk: str, full_listing: bool = False) -> None:
         raise RuntimeError(f"the refresh of {pk} failed")
 
 
-def _recorded(root: Path, pk: str) -> list[tuple]:
+def recorded(root: Path, pk: str) -> list[tuple]:
     """Every change recorded so far, with its refresh, oldest refresh first."""
     return duckdb.sql(
         f"SELECT refresh, change, target_id, new_rating FROM read_parquet("
@@ -75,7 +75,7 @@ def run(days: int = 14, n_forums: int = 40, seed: int = 0, venue: str = DEFAULT_
     import openreview.tools
 
     from openreview_replica import ReplicaServer, build_fixtures
-    from openreview_replica.live import LiveDiscussion, _rating
+    from openreview_replica.live import LiveDiscussion, rating_of_note
 
     fx = build_fixtures([venue], seed=seed, n_forums=n_forums, eager_pdfs=False)
     sim = LiveDiscussion(fx, venue, days=days, seed=seed)
@@ -86,7 +86,7 @@ def run(days: int = 14, n_forums: int = 40, seed: int = 0, venue: str = DEFAULT_
             old = openreview.tools.LOCAL_API_V2
             openreview.tools.LOCAL_API_V2 = rep.api_v2_url  # the v1 client logs in through API v2
             try:
-                return _follow(sim, rep, root, venue, days, _rating)
+                return _follow(sim, rep, root, venue, days, rating_of_note)
             finally:
                 openreview.tools.LOCAL_API_V2 = old
     finally:
@@ -97,25 +97,25 @@ def run(days: int = 14, n_forums: int = 40, seed: int = 0, venue: str = DEFAULT_
 def _follow(sim, rep, root: Path, pk: str, days: int, rating_of) -> dict:
     import time
 
-    resources = _resources(rep, root)
+    resources = live_resources(rep, root)
     rep.reindex()
     rep.reset_request_log()
-    _build_whole(resources, pk)  # day 0: the first crawl (every forum recorded as added) and the PDFs
+    build_whole(resources, pk)  # day 0: the first crawl (every forum recorded as added) and the PDFs
     full_crawl_requests = len(rep.request_log)
     forum_crawl_requests = sum(1 for r in rep.request_log if r.role != "web" and r.path in ("/notes", "/login",
                                                                                           "/profiles", "/groups"))
     day0_ms = int(time.time() * 1000)
     initial = {n["id"]: rating_of(n) for fid in sim.v.forums for n in sim._reviews(fid) if "everyone" in n["readers"]}
-    seen = len(_recorded(root, pk))
+    seen = len(recorded(root, pk))
     truth_all, hits, recorded_all = [], 0, 0
     requests, edit_requests, changed_forums, per_day = 0, 0, 0, []
     for _ in range(days):
         today = sim.advance()
         rep.reindex()
         rep.reset_request_log()
-        _refresh(resources, pk)
+        refresh(resources, pk)
         log = list(rep.request_log)
-        rows = _recorded(root, pk)[seen:]
+        rows = recorded(root, pk)[seen:]
         seen += len(rows)
         got = {(c, t, r if c == "review_edited" else None) for _, c, t, r in rows}
         want = {(c.change, c.target_id, c.new_rating if c.change == "review_edited" else None) for c in today}
@@ -132,10 +132,10 @@ def _follow(sim, rep, root: Path, pk: str, days: int, rating_of) -> dict:
     # a day without changes
     sim.quiet_day()
     rep.reset_request_log()
-    _refresh(resources, pk)
+    refresh(resources, pk)
     noop_requests = len(rep.request_log)
     noop_kinds = sorted(f"{r.method} {r.path}" for r in rep.request_log)
-    noop_rows = len(_recorded(root, pk)) - seen
+    noop_rows = len(recorded(root, pk)) - seen
     # trajectories against the truth: the rating at day 0, then each simulated edit
     truth_seq = {rid: [r] for rid, r in initial.items() if r is not None}
     for c in truth_all:

@@ -37,7 +37,7 @@ class TruthChange:
     new_rating: float | None = None
 
 
-def _rating(note: dict) -> float | None:
+def rating_of_note(note: dict) -> float | None:
     raw = ((note.get("content") or {}).get("rating") or {}).get("value")
     if isinstance(raw, (int, float)):
         return float(raw)
@@ -110,7 +110,7 @@ class LiveDiscussion:
         P = self.g.paper(self.v.notes[fid]["number"])
         r["readers"] = [f"{self.v.venue_id}/Program_Chairs", f"{P}/Area_Chairs", f"{P}/Authors"]
         r["tmdate"] = self._at()
-        change = TruthChange(self.day, fid, "review_removed", r["id"], _rating(r), None)
+        change = TruthChange(self.day, fid, "review_removed", r["id"], rating_of_note(r), None)
         self.truth.append(change)
         return change
 
@@ -136,7 +136,7 @@ class LiveDiscussion:
             t = self._at()
             r["ddate"] = t
             r["tmdate"] = t
-            out.append(TruthChange(self.day, fid, "review_removed", r["id"], _rating(r), None))
+            out.append(TruthChange(self.day, fid, "review_removed", r["id"], rating_of_note(r), None))
         else:
             note = self.v.notes[fid]
             t = self._at()
@@ -170,10 +170,10 @@ class LiveDiscussion:
                         {"rating": {"value": new_raw}}, None)
         self.v.edits[e["id"]] = e
         self.v.edits_by_note[r["id"]] = sorted(self.v.edits_by_note.get(r["id"], []) + [e], key=lambda x: x["tcdate"])
-        old = _rating(r)
+        old = rating_of_note(r)
         r["content"]["rating"] = {"value": new_raw}
         r["tmdate"] = r["mdate"] = t
-        return TruthChange(self.day, fid, "review_edited", r["id"], old, _rating(r))
+        return TruthChange(self.day, fid, "review_edited", r["id"], old, rating_of_note(r))
 
     def _release_decisions(self) -> list[TruthChange]:
         out = []

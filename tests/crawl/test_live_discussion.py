@@ -25,7 +25,7 @@ def test_a_review_made_private_is_recorded_by_the_weekly_full_listing(tmp_path):
     a review made private; the schedule's weekly full listing records it as removed."""
     import openreview.tools
 
-    from benchmarks.live_discussion import _build_whole, _recorded, _refresh, _resources
+    from benchmarks.live_discussion import build_whole, live_resources, recorded, refresh
     from openreview_replica import ReplicaServer, build_fixtures
     from openreview_replica.live import LiveDiscussion
 
@@ -37,17 +37,17 @@ def test_a_review_made_private_is_recorded_by_the_weekly_full_listing(tmp_path):
         old = openreview.tools.LOCAL_API_V2
         openreview.tools.LOCAL_API_V2 = rep.api_v2_url
         try:
-            resources = _resources(rep, tmp_path)
+            resources = live_resources(rep, tmp_path)
             rep.reindex()
-            _build_whole(resources, "iclr-2024")
-            seen = len(_recorded(tmp_path, "iclr-2024"))
+            build_whole(resources, "iclr-2024")
+            seen = len(recorded(tmp_path, "iclr-2024"))
             fid = next(f for f in sim.v.forums if sim._reviews(f))
             hidden = sim.make_private(fid)
             rep.reindex()
-            _refresh(resources, "iclr-2024")  # a nightly refresh: the cursor shows nothing
-            assert _recorded(tmp_path, "iclr-2024")[seen:] == []
-            _refresh(resources, "iclr-2024", full_listing=True)
-            rows = _recorded(tmp_path, "iclr-2024")[seen:]
+            refresh(resources, "iclr-2024")  # a nightly refresh: the cursor shows nothing
+            assert recorded(tmp_path, "iclr-2024")[seen:] == []
+            refresh(resources, "iclr-2024", full_listing=True)
+            rows = recorded(tmp_path, "iclr-2024")[seen:]
         finally:
             openreview.tools.LOCAL_API_V2 = old
     assert [(c, t) for _, c, t, _ in rows] == [("review_removed", hidden.target_id)]
