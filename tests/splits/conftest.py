@@ -117,6 +117,15 @@ def input_writer():
     return write_input
 
 
+def as_papers(rows: list[dict]) -> list[dict]:
+    """Rows as the rows step's writer takes them: the reviews typed (as the parsed table holds them)
+    where the card's rows have `reviews_json`, which the writer makes from them."""
+    from reviewbench_assets.domain.reviews import typed_reviews
+
+    return [{**{k: v for k, v in r.items() if k != "reviews_json"}, "reviews": typed_reviews(json.loads(r["reviews_json"]))}
+            for r in rows]
+
+
 def write_venue_rows(fs: pafs.FileSystem, root: str, pk: str, rows: list[dict], row_group_size: int = 7) -> str:
     """A venue-year's rows written by the rows step's own writer (stages/rows_writer.py: the papers,
     one row per review, the provenance and the statistics, under `root`), with the passing verdict
@@ -125,15 +134,12 @@ def write_venue_rows(fs: pafs.FileSystem, root: str, pk: str, rows: list[dict], 
     row groups are used)."""
     from resources.store import Store
     from reviewbench_assets import paths
-    from reviewbench_assets.domain.reviews import typed_reviews
     from reviewbench_assets.stages.check_records import write_verdict
     from reviewbench_assets.stages.rows_writer import write_rows
 
     store = Store(fs, root)
-    pairs = [({**{k: v for k, v in r.items() if k != "reviews_json"},
-               "reviews": typed_reviews(json.loads(r["reviews_json"]))},
-              {"forum_id": r["forum_id"], "conference": r["conference"], "year": r["year"], "track": r["track"],
-               "venue_id": r["venue_id"], "status": "active"}) for r in rows]
+    pairs = [(paper, {"forum_id": r["forum_id"], "conference": r["conference"], "year": r["year"], "track": r["track"],
+                      "venue_id": r["venue_id"], "status": "active"}) for paper, r in zip(as_papers(rows), rows, strict=True)]
     for rel in (paths.rows(pk), paths.provenance(pk)):
         fs.create_dir(f"{root}/{rel}".rsplit("/", 1)[0], recursive=True)
     write_rows(store, store.path(paths.rows(pk)), store.path(paths.provenance(pk)), store.path(paths.rows_reviews(pk)),
