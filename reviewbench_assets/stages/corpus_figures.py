@@ -28,11 +28,11 @@ BATCH_ROWS = 256
 _KEY = "vy_key(conference, year, track)"
 
 # One row per venue-year key; the first paper's (file order) conference, year and track name it,
-# as the card always did (a rolling venue's papers have several years).
+# as the card always did (a rolling venue's papers have several years), null or not.
 PAPERS_SQL = f"""
 SELECT {_KEY} AS key,
-       arg_min(conference, ordinal) AS conference, arg_min(year, ordinal) AS year,
-       arg_min(track, ordinal) AS track,
+       arg_min_null(conference, ordinal) AS conference, arg_min_null(year, ordinal) AS year,
+       arg_min_null(track, ordinal) AS track,
        count(*) AS papers,
        coalesce(sum(num_reviews), 0) AS reviews,
        count(*) FILTER (WHERE coalesce(markdown, '') <> '') AS papers_with_markdown,
