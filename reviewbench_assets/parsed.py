@@ -30,7 +30,7 @@ class ParsedConfig(GuardConfig):
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="parse",
-          kinds={"python", "parquet"}, code_version="2",
+          kinds={"python", "parquet"}, code_version="3",
           check_specs=partitioned_check_specs("parsed_forums", {QUARANTINE_CHECK: QUARANTINE_CHECK_DESCRIPTION},
                                               venue_year_partitions))
 def parsed_forums(context: dg.AssetExecutionContext, config: ParsedConfig,
