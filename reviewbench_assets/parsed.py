@@ -20,7 +20,7 @@ PARSED_COLUMNS = {
     "posts": "every post with its place in the dialogues: thread (and its root), reference_context, "
              "excluded (and the reason) or none",
     "warnings": "what the parser skipped or repaired",
-    "forum_json": "the whole parsed forum (domain/posts.py ParsedForum) as JSON",
+    "forum_json": "the whole parsed forum (domain/posts.py ParsedForum) as JSON, but its reviews (the `reviews` column)",
     "routing_json": "its routing (domain/routing.py Routing) as JSON",
 }
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.posts import ParsedForum
-from reviewbench_assets.domain.reviews import typed_reviews
+from reviewbench_assets.domain.reviews import review_dict, typed_reviews
 from reviewbench_assets.domain.routing import ACCOUNTED_ROLES, Routing
 
 
@@ -39,13 +39,17 @@ def parsed_row(p: ParsedForum, routing: Routing, venue: VenueYear, ordinal: int,
     """The `parsed/<pk>.parquet` row of one forum."""
     return {**row_fields(p, venue.conference, venue.year), "ordinal": ordinal, "status": p.status,
             "api": p.api, "crawled_at": crawled_at, "posts": post_placements(p, routing),
-            "warnings": list(p.warnings), "forum_json": p.model_dump_json(),
+            # the reviews are the typed column alone (one copy, the one SQL reads); forum_of puts them back
+            "warnings": list(p.warnings), "forum_json": p.model_dump_json(exclude={"reviews"}),
             "routing_json": routing.model_dump_json()}
 
 
 def forum_of(row: Mapping[str, Any]) -> tuple[ParsedForum, Routing]:
-    """The parsed forum and its routing back from a `parsed/<pk>.parquet` row (its two JSON columns)."""
-    return ParsedForum.model_validate_json(row["forum_json"]), Routing.model_validate_json(row["routing_json"])
+    """The parsed forum and its routing back from a `parsed/<pk>.parquet` row (its two JSON columns
+    and the typed `reviews`, as the parser's dicts)."""
+    forum = ParsedForum.model_validate_json(row["forum_json"])
+    forum.reviews = [review_dict(r) for r in row["reviews"] or []]
+    return forum, Routing.model_validate_json(row["routing_json"])
 
 
 def _year_from_ms(ms: int | None) -> int | None:

@@ -33,7 +33,7 @@ def iter_parsed_rows(store: Store, pk: str, columns: list[str], batch_rows: int 
 
 def iter_parsed_forums(store: Store, pk: str, batch_rows: int = 32) -> Iterator[tuple[ParsedForum, Routing]]:
     """Each parsed forum of the venue-year with its routing, in crawl order."""
-    for row in iter_parsed_rows(store, pk, ["forum_json", "routing_json"], batch_rows):
+    for row in iter_parsed_rows(store, pk, ["forum_json", "routing_json", "reviews"], batch_rows):
         yield forum_of(row)
 
 

@@ -81,3 +81,19 @@ def test_the_struct_follows_the_catalogue_union():
     # every score a rating scale of the catalogue names is a typed column
     scaled = {f for v in catalogue().venues for f in v.rating_scales}
     assert scaled and scaled <= set(union.scores)
+
+
+def test_the_parsed_forum_comes_back_whole_with_its_reviews_stored_once(iclr2020_raw, iclr2020, iclr2026_raw, iclr2026,
+                                                                       tracker_forums):
+    """The parsed table keeps each review once, typed; `forum_of` gives the later stages the parsed
+    forum as the parser made it (its review dicts rebuilt from the typed column)."""
+    from reviewbench_assets.domain.parsed_table import forum_of, parsed_row
+    from reviewbench_assets.domain.routing import route_posts
+
+    for p in _real_forums(iclr2020_raw, iclr2020, iclr2026_raw, iclr2026, tracker_forums):
+        routing = route_posts(p)
+        row = parsed_row(p, routing, iclr2026, 0, None)
+        assert '"review_id"' not in row["forum_json"]  # not a second copy of the reviews
+        stored = pa.Table.from_pylist([row], schema=PARSED_SCHEMA).to_pylist()[0]
+        forum, back = forum_of(stored)
+        assert forum.model_dump() == p.model_dump() and back == routing
