@@ -22,7 +22,7 @@ DEV_HOME := $(CURDIR)/.dagster_home
 DEV_STORAGE ?= $(CURDIR)/var/storage
 
 .PHONY: setup setup-demo setup-fast system-deps system-deps-demo system-deps-fast system-deps-bench demo ui test \
-  test-fast bench bench-scale katex dev clean
+  test-fast bench bench-scale dev clean
 
 # What the demo, `make ui` and `make dev` need: chromium (Playwright drives it to read /revisions).
 system-deps-demo:
@@ -63,11 +63,13 @@ $(STAMP_DEMO): pyproject.toml replica/pyproject.toml
 	$(PY) -m pip install -q -e . -e ./replica
 	rm -f .venv/.installed-demo-* && touch $(STAMP_DEMO)
 
-# The project, the replica and extra `test`: prebuilt wheels only, no compiler (no llama.cpp).
+# The project, the replica and extra `test`: prebuilt wheels only, no compiler (no llama.cpp); and
+# olmOCR-Bench (--no-deps: only its test classes are used, their imports are in extra `test`).
 $(STAMP_FAST): pyproject.toml replica/pyproject.toml
 	test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]' -e ./replica
+	$(PY) -m pip install -q --no-deps "$$(grep -o '^olmocr = "olmocr==[0-9.]*' pyproject.toml | cut -d'"' -f2)"
 	rm -f .venv/.installed-fast-* .venv/.installed-demo-* && touch $(STAMP_FAST) $(STAMP_DEMO)
 
 $(STAMP): pyproject.toml replica/pyproject.toml
@@ -83,6 +85,9 @@ $(STAMP): pyproject.toml replica/pyproject.toml
 	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF" \
 	  $(PY) -m pip install -q --no-cache-dir "$$(grep -o 'llama-cpp-python\[server\]==[0-9.]*' pyproject.toml)"
 	$(PY) -m pip install -q -e '.[dev]' -e ./replica
+	# olmOCR-Bench's test classes judge the full-text unit tests (tests/ocr): olmocr without its own
+	# requirements (its pipeline's), the few its bench/tests.py imports being in extra `test`
+	$(PY) -m pip install -q --no-deps "$$(grep -o '^olmocr = "olmocr==[0-9.]*' pyproject.toml | cut -d'"' -f2)"
 	rm -f .venv/.installed-* && touch $(STAMP) $(STAMP_DEMO) $(STAMP_FAST)
 
 setup-demo: system-deps-demo $(STAMP_DEMO)
@@ -101,26 +106,20 @@ ui: setup-demo
 	$(PY) -m scripts.ui
 
 # Everything (CI: .ci/run).
-test: setup katex
+test: setup
 	$(PY) -m pytest -q -p no:cacheprovider
 
 # The loop for a change: every test that needs no browser, Ray, PostgreSQL or LLM server, and is
 # not one of the long end-to-end runs (marker `slow`).
-test-fast: setup-fast katex
+test-fast: setup-fast
 	$(PY) -m pytest -q -p no:cacheprovider -m "$(FAST_MARKERS)"
 
-bench: setup system-deps-bench katex
+bench: setup system-deps-bench
 	$(PY) -m benchmarks.run_all
 
 # One venue-year at 500 and 5,000 forums through every asset (most of an hour on two cores).
 bench-scale: setup
 	$(PY) -m benchmarks.scale_chain
-
-# KaTeX for the full-text math tests (benchmarks/fulltext/math_score.py), from the committed lockfile
-katex:
-	@if command -v npm >/dev/null; then cd benchmarks/fulltext/katex && { npm ci --no-audit --no-fund --silent \
-	  || echo "katex: npm ci failed: the KaTeX math tests skip and the math bench cannot score"; }; \
-	else echo "katex: npm not found: the KaTeX math tests skip (apt-get install nodejs npm)"; fi
 
 # The Dagster UI against the real OpenReview (or wherever OPENREVIEW_* point), with its own instance
 # (.dagster_home) and storage (var/storage, or REVIEWBENCH_STORAGE_ROOT); the demo's data is `make ui`.

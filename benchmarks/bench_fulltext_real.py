@@ -11,7 +11,7 @@ and records nothing.
   ``olmocr_score`` = olmocr's own headline (mean of per-file rates). ``..._<type>`` per test type.
   Engines: ``text-layer`` (the default) and ``pymupdf4llm-<release>`` for each of ``peers.RELEASES``.
 * ``fulltext_real_pages_per_s_<engine>``: pages per second through the ``paper_markdown`` asset's
-  stage (``stages.paper_text.convert_papers``: local store, Ray started as the asset starts it, all
+  stage (``stages.paper_text.MarkdownStage``: local store, Ray started as the asset starts it, all
   cores) on ``SPEED_PDFS`` PDF keys (the set's PDFs repeated round-robin under distinct forum ids);
   baseline = the stronger peer's pages/s over the same PDF list (its first ``PEER_SPEED_PDFS``), in
   one process as it runs.
@@ -73,7 +73,7 @@ def through_paper_markdown(keys: list[tuple[str, str, Path]], engine_name: str =
     from ocr_ray.engines import get_engine
     from resources.store import store_from_uri
     from reviewbench_assets import paths
-    from reviewbench_assets.stages.paper_text import convert_papers
+    from reviewbench_assets.stages.paper_text import MarkdownStage
     from reviewbench_assets.stages.pdf_choice import records_table
 
     engine = get_engine(engine_name)
@@ -83,8 +83,8 @@ def through_paper_markdown(keys: list[tuple[str, str, Path]], engine_name: str =
         shas = {stem: store.put_pdf(pdf.read_bytes())[0] for _, stem, pdf in keys}
         records = [{"forum_id": key, "rule": "initial", "pdf_sha256": shas[stem], "error": None} for key, stem, _ in keys]
         store.write_parquet(store.path(paths.submissions(PK)), records_table(records))
-        r = convert_papers(PK, store, engine)
-        rows = {row["forum_id"]: row for row in store.read_parquet(r.out_path).to_pylist()}
+        r = MarkdownStage(PK, engine)(store).figures
+        rows = {row["forum_id"]: row for row in store.read_parquet(r["path"]).to_pylist()}
     first = {}
     for key, stem, _ in keys:
         if stem not in first:
@@ -93,9 +93,9 @@ def through_paper_markdown(keys: list[tuple[str, str, Path]], engine_name: str =
             # fail, instead of olmocr rejecting the engine's whole candidate for a missing file
             pages = row["num_pages"] or page_count(next(pdf for k, _, pdf in keys if k == key))
             first[stem] = olmocr_bench.split_pages(row["markdown"] or "", pages)
-    return {"pages": first, "pages_ocrd": r.pages_ocrd, "seconds": round(r.elapsed_s, 3), "pdfs": r.papers_ocrd,
-            "pages_per_s": round(r.pages_ocrd / r.elapsed_s, 2) if r.elapsed_s else None,
-            "errors": [e for e in r.errors][:5]}
+    return {"pages": first, "pages_ocrd": r["pages_ocrd"], "seconds": r["ocr_s"], "pdfs": r["papers_ocrd"],
+            "pages_per_s": round(r["pages_ocrd"] / r["ocr_s"], 2) if r["ocr_s"] else None,
+            "errors": r["papers_with_errors"].rows[:5]}
 
 
 def page_count(pdf: Path) -> int:
@@ -198,7 +198,7 @@ def figures(docs, runs: dict, scored: dict, verdicts: dict, best: str | None, sk
         run = runs[name]
         if "pages_per_s" not in run:
             continue
-        note = ("paper_markdown's stage (convert_papers): local store, local Ray on all cores, Ray's start in the clock"
+        note = ("paper_markdown's stage (MarkdownStage): local store, local Ray on all cores, Ray's start in the clock"
                 if name == DEFAULT_ENGINE else "one process, as the peer runs; imports and layout model loaded before the clock")
         # value = pages per second over `pdfs` PDF keys; baseline = the stronger peer's pages/s on the same list
         out.append(figure(f"fulltext_real_pages_per_s_{name}", run["pages_per_s"], "pages/s",

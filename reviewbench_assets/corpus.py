@@ -1,5 +1,5 @@
 """reviewbench_split per venue-year, one asset per conference split, and the dataset card; each the
-decorator, its config and one stage call (stages/rows_result.py, stages/split_stage.py)."""
+decorator, its config and one stage call (stages/rows_stage.py, stages/split_stage.py)."""
 
 import dagster as dg
 
@@ -9,9 +9,10 @@ from resources import StorageResource
 from reviewbench_assets.checks import GuardConfig, guard_upstream, partitioned_check_specs
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.failures import fail_without_retry
-from reviewbench_assets.metadata import column_schema, materialize
-from reviewbench_assets.stages.rows_result import ROW_CHECKS, build_rows
-from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, publish_card, publish_split
+from reviewbench_assets.metadata import column_schema, figures_table, materialize
+from reviewbench_assets.stages.figures import CARD, ROWS, SPLIT
+from reviewbench_assets.stages.rows_stage import ROW_CHECKS, RowsStage
+from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, CardStage, SplitStage
 
 
 class SplitConfig(GuardConfig):
@@ -19,6 +20,7 @@ class SplitConfig(GuardConfig):
 
 
 @dg.asset(partitions_def=venue_year_partitions, group_name="corpus", kinds={"parquet"}, code_version="3",
+          metadata=figures_table(ROWS, tuple(ROW_CHECKS)),
           deps=["parsed_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues"],
           check_specs=partitioned_check_specs("reviewbench_split", ROW_CHECKS, venue_year_partitions))
 def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
@@ -28,8 +30,7 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
     venue = catalogue().get(context.partition_key)
     store = storage.store()
     guard_upstream(store, venue.key, UPSTREAM_GUARDED, config.allow_failing_checks, context.log.warning)
-    return materialize(build_rows(venue, store, config.max_empty_markdown_share), store, venue.key,
-                       "reviewbench_split", config.allow_failing_checks,
+    return materialize(RowsStage(venue, config.max_empty_markdown_share)(store), store, config.allow_failing_checks,
                        extra={"dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA)})
 
 
@@ -39,6 +40,7 @@ class ConferenceSplitConfig(dg.Config):
 
 def build_split_asset(split: str) -> dg.AssetsDefinition:
     @dg.asset(name=f"{split}_split", group_name="corpus", kinds={"parquet", "duckdb"}, code_version="4",
+              metadata=figures_table(SPLIT),
               description=(f"The `{split}` split of the corpus: Parquet shards built from its venue-years "
                            f"({', '.join(catalogue().keys_for_split(split))}), plus its reviews (one typed row per "
                            "review), provenance and Re^2 review/rebuttal (train/test by forum-id hash) configs."),
@@ -47,7 +49,7 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
     def _split(context: dg.AssetExecutionContext, config: ConferenceSplitConfig,
                storage: StorageResource) -> dg.MaterializeResult:
         with fail_without_retry():
-            result = publish_split(storage.store(), split, config.re2_test_share, context.log.warning)
+            result = SplitStage(split, config.re2_test_share, context.log.warning)(storage.store())
         return materialize(result, extra={"dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA)})
 
     return _split
@@ -56,8 +58,8 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
 split_assets = [build_split_asset(s) for s in catalogue().splits]
 
 
-@dg.asset(group_name="corpus", kinds={"huggingface"}, code_version="1",
+@dg.asset(group_name="corpus", kinds={"huggingface"}, code_version="1", metadata=figures_table(CARD),
           deps=[*(a.key for a in split_assets), "venue_changes"])
 def dataset_card(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """README.md with configs, dataset_info and statistics, so `datasets.load_dataset(dir)` works."""
-    return materialize(publish_card(storage.store()))
+    return materialize(CardStage()(storage.store()))

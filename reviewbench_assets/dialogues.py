@@ -5,7 +5,7 @@ Besides `dialogues/<pk>.jsonl` it writes the venue-year's Re^2 records (`re2/<pk
 `rebuttal` configs, and `dialogues/<pk>.excluded.jsonl`: every author/reviewer post that is in no
 dialogue, with its reason (`domain/routing.py`). `dialogue_coverage` (author and reviewer posts
 accounted for / all of them) is in the metadata and checked (goal 1.0). The logic is
-`stages.dialogue_stage.build_venue_dialogues`.
+`stages.dialogue_stage.DialogueStage`.
 """
 
 import dagster as dg
@@ -17,12 +17,13 @@ from resources.llm import LLMResource
 from resources.llm_client import LLMCache
 from reviewbench_assets.checks import GuardConfig
 from reviewbench_assets.domain.llm import LLMSteps
-from reviewbench_assets.metadata import materialize
-from reviewbench_assets.stages.dialogue_stage import COVERAGE_CHECK, build_venue_dialogues, stage_result
+from reviewbench_assets.metadata import figures_table, materialize
+from reviewbench_assets.stages.dialogue_stage import COVERAGE_CHECK, DialogueStage
+from reviewbench_assets.stages.figures import DIALOGUES
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["parsed_forums"], group_name="dialogues",
-          kinds={"python", "json"}, code_version="4",
+          kinds={"python", "json"}, code_version="4", metadata=figures_table(DIALOGUES, (COVERAGE_CHECK,)),
           check_specs=[dg.AssetCheckSpec(COVERAGE_CHECK, asset="rebuttal_dialogues", blocking=True,
                                          description="every author and reviewer post is a turn of exactly "
                                                      "one dialogue, reference context, or excluded with a "
@@ -36,5 +37,4 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, config: GuardConfig, s
     client = llm.client()
     steps = (LLMSteps(client, LLMCache(store), max_merge_tokens=llm.max_merge_tokens,
                       max_input_chars=llm.max_input_chars) if client is not None else None)
-    r = build_venue_dialogues(venue, store, steps)
-    return materialize(stage_result(r, steps), store, venue.key, "rebuttal_dialogues", config.allow_failing_checks)
+    return materialize(DialogueStage(venue, steps)(store), store, config.allow_failing_checks)

@@ -17,11 +17,11 @@ from partitions.definitions import venue_year_partitions
 from resources import OpenReviewResource, StorageResource
 from reviewbench_assets.checks import GuardConfig, partitioned_check_specs
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
-from reviewbench_assets.metadata import materialize
+from reviewbench_assets.metadata import figures_table, materialize
 from reviewbench_assets.progress_sink import on_rate_limit, step_progress
 from reviewbench_assets.stages.crawl import check_api_version
-from reviewbench_assets.stages.crawl_result import QUARANTINE_CHECK, QUARANTINE_CHECK_DESCRIPTION, crawl_stage_result
-from reviewbench_assets.stages.refresh import refresh_venue
+from reviewbench_assets.stages.crawl_stage import QUARANTINE_CHECK, QUARANTINE_CHECK_DESCRIPTION, CrawlStage
+from reviewbench_assets.stages.figures import CRAWL
 
 
 class ForumsConfig(GuardConfig):
@@ -31,7 +31,7 @@ class ForumsConfig(GuardConfig):
 
 
 @dg.asset(partitions_def=venue_year_partitions, group_name="crawl", pool="openreview_api",
-          kinds={"python", "json"}, code_version="1",
+          kinds={"python", "json"}, code_version="1", metadata=figures_table(CRAWL, (QUARANTINE_CHECK,)),
           check_specs=partitioned_check_specs("openreview_forums", {QUARANTINE_CHECK: QUARANTINE_CHECK_DESCRIPTION},
                                               venue_year_partitions),
           retry_policy=dg.RetryPolicy(max_retries=2, delay=30, backoff=dg.Backoff.EXPONENTIAL))
@@ -45,9 +45,8 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
         v2 = openreview.api("v2", on_event=log)
         check_api_version(v2, venue)
         api = v2 if venue.api == "v2" else openreview.api("v1", on_event=log)
-        result = refresh_venue(venue, storage.store(), v2, api, full_refresh=config.full_refresh,
-                               review_edits=config.review_edits, log=context.log.info,
-                               progress=lambda stage, total: step_progress(context, "openreview_forums",
-                                                                           stage, total))
-    return materialize(crawl_stage_result(result, api.stats, config.max_quarantined_share, venue.key),
-                       storage.store(), venue.key, "openreview_forums", config.allow_failing_checks)
+        result = CrawlStage(venue, v2, api, max_quarantined_share=config.max_quarantined_share,
+                            full_refresh=config.full_refresh, review_edits=config.review_edits, log=context.log.info,
+                            progress=lambda stage, total: step_progress(context, "openreview_forums", stage, total),
+                            )(storage.store())
+    return materialize(result, storage.store(), config.allow_failing_checks)

@@ -1,5 +1,5 @@
 """paper_markdown: the chosen PDFs through the Ray OCR pipeline, one markdown per paper
-(`stages.paper_text.convert_papers`); this module wires and reports."""
+(`stages.paper_text.MarkdownStage`); this module wires and reports."""
 
 import dagster as dg
 
@@ -7,8 +7,9 @@ from ocr_ray.engines import get_engine
 from partitions.definitions import venue_year_partitions
 from resources import RayResource, StorageResource
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
-from reviewbench_assets.metadata import column_schema, materialize
-from reviewbench_assets.stages.paper_text import convert_papers, markdown_stage_result
+from reviewbench_assets.metadata import column_schema, figures_table, materialize
+from reviewbench_assets.stages.figures import MARKDOWN
+from reviewbench_assets.stages.paper_text import MarkdownStage
 
 MARKDOWN_COLUMNS = {"markdown": "the paper's text, pages joined by the card's page separator",
                     "num_pages": "pages of the PDF", "engine": "OCR engine that read the pages",
@@ -20,13 +21,12 @@ class PaperMarkdownConfig(dg.Config):
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["initial_submission_pdfs"], group_name="ocr",
-          pool="ray", kinds={"ray", "python"}, code_version="2")
+          pool="ray", kinds={"ray", "python"}, code_version="2", metadata=figures_table(MARKDOWN))
 def paper_markdown(context: dg.AssetExecutionContext, config: PaperMarkdownConfig, ray: RayResource,
                    storage: StorageResource) -> dg.MaterializeResult:
     """pypdfium2 pages -> engine -> markdown (pages joined by the card's separator), cached per PDF."""
     engine = get_engine(config.engine)
     engine.check_available()
-    r = convert_papers(context.partition_key, storage.store(), engine, ray_address=ray.address,
-                       num_cpus=ray.num_cpus, log=context.log.info)
-    return materialize(markdown_stage_result(r, engine.cache_id),
-                       extra={"dagster/column_schema": column_schema(MARKDOWN_SCHEMA, MARKDOWN_COLUMNS)})
+    result = MarkdownStage(context.partition_key, engine, ray_address=ray.address, num_cpus=ray.num_cpus,
+                           log=context.log.info)(storage.store())
+    return materialize(result, extra={"dagster/column_schema": column_schema(MARKDOWN_SCHEMA, MARKDOWN_COLUMNS)})

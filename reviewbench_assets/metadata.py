@@ -35,35 +35,44 @@ def preview(rows: list[dict], columns: list[str], limit: int = 10, width: int = 
     return dg.MetadataValue.md("\n".join(lines))
 
 
-def materialize(result, store=None, pk: str | None = None, asset: str | None = None,
-                allow_failing: bool = False, extra: dict | None = None) -> dg.MaterializeResult:
-    """Any stage's `StageResult` (stages/result.py) as the asset's `MaterializeResult`: its counts,
-    each written file as a path, the samples as a preview table, and its checks as check results,
-    made non-blocking where the run's config allows it on purpose and recorded under `checks/` so
-    downstream assets see a failed blocking check (`reviewbench_assets/checks.py`)."""
-    from reviewbench_assets.checks import guarded, record_checks
+def figures_table(stage: str, checks: tuple[str, ...] = ()) -> dict:
+    """An asset's definition metadata: the figures its stage records and its checks' metadata keys,
+    each with its type, unit and description (stages/figures.py), shown on the asset's page."""
+    from reviewbench_assets.stages.figures import figures_markdown
+
+    return {"figures": dg.MetadataValue.md(figures_markdown(stage, checks))}
+
+
+def figure_value(name: str, value, where: str):
+    """A recorded figure as the metadata value its declared type asks for (stages/figures.py)."""
+    from reviewbench_assets.stages.figures import declared
     from reviewbench_assets.stages.result import Markdown, Table
 
-    def show(v):
-        if isinstance(v, Table):
-            return preview(v.rows, v.columns, limit=v.limit, what=v.what)
-        return dg.MetadataValue.md(v.text) if isinstance(v, Markdown) else v
+    figure = declared(name, where)
+    if isinstance(value, Table):
+        return preview(value.rows, value.columns, limit=value.limit, what=value.what)
+    if isinstance(value, Markdown):
+        return dg.MetadataValue.md(value.text)
+    if figure.type == "path" and value is not None:
+        return dg.MetadataValue.path(value)
+    return value
 
-    def shown(values: dict) -> dict:
-        return {k: show(v) for k, v in values.items()}
 
-    meta: dict = shown({**result.counts, **(extra or {})})
-    if result.row_count is not None:
-        meta["dagster/row_count"] = result.row_count
-    for what, path in result.written.items():
-        meta[what] = dg.MetadataValue.path(path)
-    if result.samples:
-        meta["preview"] = preview(result.samples, result.sample_columns)
-    checks = [dg.AssetCheckResult(check_name=c.name, passed=c.passed, metadata=shown(c.metadata),
+def materialize(result, store=None, allow_failing: bool = False, extra: dict | None = None) -> dg.MaterializeResult:
+    """A stage's `StageResult` (stages/stage.py) as the asset's `MaterializeResult`: each figure as
+    the metadata value its declared type asks for, and its checks as check results, made
+    non-blocking where the run's config allows it on purpose and, given the `store`, recorded
+    under `checks/<partition>/<stage>` so downstream assets see a failed blocking check
+    (`reviewbench_assets/checks.py`)."""
+    from reviewbench_assets.checks import guarded, record_checks
+
+    meta = {k: figure_value(k, v, result.stage) for k, v in {**result.figures, **(extra or {})}.items()}
+    checks = [dg.AssetCheckResult(check_name=c.name, passed=c.passed,
+                                  metadata={k: figure_value(k, v, c.name) for k, v in c.metadata.items()},
                                   severity=dg.AssetCheckSeverity(c.severity), description=c.description)
               for c in result.checks]
     if checks:
         checks = guarded(checks, allow_failing)
-        if store is not None and pk is not None and asset is not None:
-            record_checks(store, pk, asset, checks, allow_failing)
+        if store is not None and result.key is not None:
+            record_checks(store, result.key, result.stage, checks, allow_failing)
     return dg.MaterializeResult(metadata=meta, check_results=checks or None)

@@ -6,8 +6,9 @@ from partitions.definitions import venue_year_partitions
 from resources import StorageResource
 from reviewbench_assets.checks import GuardConfig, partitioned_check_specs
 from reviewbench_assets.domain.schema import PARSED_SCHEMA
-from reviewbench_assets.metadata import column_schema, materialize
-from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK, QUARANTINE_CHECK_DESCRIPTION, parse_venue
+from reviewbench_assets.metadata import column_schema, figures_table, materialize
+from reviewbench_assets.stages.figures import PARSE
+from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK, QUARANTINE_CHECK_DESCRIPTION, ParseStage
 
 PARSED_COLUMNS = {
     "reviews": "the reviews, typed: one struct per review (the union of every form, scores as numbers, "
@@ -30,7 +31,7 @@ class ParsedConfig(GuardConfig):
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="parse",
-          kinds={"python", "parquet"}, code_version="3",
+          kinds={"python", "parquet"}, code_version="3", metadata=figures_table(PARSE, (QUARANTINE_CHECK,)),
           check_specs=partitioned_check_specs("parsed_forums", {QUARANTINE_CHECK: QUARANTINE_CHECK_DESCRIPTION},
                                               venue_year_partitions))
 def parsed_forums(context: dg.AssetExecutionContext, config: ParsedConfig,
@@ -40,6 +41,6 @@ def parsed_forums(context: dg.AssetExecutionContext, config: ParsedConfig,
     reason codes; the only place raw forums are parsed. Query it with DuckDB:
     `SELECT p.place, count(*) FROM 'parsed/<pk>.parquet', unnest(posts) t(p) GROUP BY 1`."""
     venue, store = catalogue().get(context.partition_key), storage.store()
-    return materialize(parse_venue(venue, store, config.max_quarantined_share), store, venue.key, "parsed_forums",
+    return materialize(ParseStage(venue, config.max_quarantined_share)(store), store,
                        config.allow_failing_checks,
                        extra={"dagster/column_schema": column_schema(PARSED_SCHEMA, PARSED_COLUMNS)})

@@ -1,6 +1,6 @@
 """initial_submission_pdfs: the last PDF before the deadline, per forum, in the PDF store.
-The stage's logic is `stages.pdf_choice.choose_initial_pdfs`, its report `stages.pdf_result`; this
-module wires them."""
+The stage is `stages.pdf_stage.PdfStage` (its logic `stages.pdf_choice.choose_initial_pdfs`); this
+module wires it."""
 
 import dagster as dg
 
@@ -9,10 +9,10 @@ from partitions.definitions import venue_year_partitions
 from resources import BrowserResource, OpenReviewResource, StorageResource
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
-from reviewbench_assets.metadata import column_schema, materialize
+from reviewbench_assets.metadata import column_schema, figures_table, materialize
 from reviewbench_assets.progress_sink import on_rate_limit, step_progress
-from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
-from reviewbench_assets.stages.pdf_result import DEADLINE_CHECK, pdf_stage_result
+from reviewbench_assets.stages.figures import PDFS
+from reviewbench_assets.stages.pdf_stage import DEADLINE_CHECK, PdfStage
 
 SUBMISSION_COLUMNS = {
     "rule": "how the PDF was chosen: initial, current_is_initial, earliest_public (initial not public), unavailable",
@@ -43,7 +43,7 @@ class SubmissionPdfConfig(dg.Config):
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="pdfs",
-          pool="openreview_api", kinds={"python", "pdf"}, code_version="3",
+          pool="openreview_api", kinds={"python", "pdf"}, code_version="3", metadata=figures_table(PDFS, (DEADLINE_CHECK,)),
           check_specs=[dg.AssetCheckSpec(DEADLINE_CHECK, asset="initial_submission_pdfs",
                                          description="the submission invitation's duedate is within one hour "
                                                      "of the catalogue's announced (paper or abstract) deadline")])
@@ -68,13 +68,11 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
             answers = scraped.answers
             return scraped
 
-        r = choose_initial_pdfs(venue, storage.store(), api, scrape if config.use_browser else None,
-                                cross_check=config.cross_check_api,
-                                allow_earliest_public=not config.initial_only,
-                                max_workers=config.download_workers, batch_attachments=config.batch_attachments,
-                                read_every_history=config.read_every_history,
-                                log=context.log.info, warn=context.log.warning,
-                                progress=lambda stage, total: step_progress(context, "initial_submission_pdfs",
-                                                                            stage, total))
-    return materialize(pdf_stage_result(r, venue, used_browser=config.use_browser),
-                       extra={"dagster/column_schema": column_schema(SUBMISSIONS_SCHEMA, SUBMISSION_COLUMNS)})
+        result = PdfStage(venue, api, scrape if config.use_browser else None, cross_check=config.cross_check_api,
+                          allow_earliest_public=not config.initial_only,
+                          max_workers=config.download_workers, batch_attachments=config.batch_attachments,
+                          read_every_history=config.read_every_history,
+                          log=context.log.info, warn=context.log.warning,
+                          progress=lambda stage, total: step_progress(context, "initial_submission_pdfs",
+                                                                      stage, total))(storage.store())
+    return materialize(result, extra={"dagster/column_schema": column_schema(SUBMISSIONS_SCHEMA, SUBMISSION_COLUMNS)})

@@ -1,7 +1,8 @@
 """Generate ocr_ray/layout/data/mathabx.json: mathabx's fonts read back from their text layer.
 
-Run once where TeX Live (mathabx, pdftex's glyphtounicode.tex) and KaTeX are installed:
-``python scripts/gen_mathabx_table.py benchmarks/fulltext/katex > ocr_ray/layout/data/mathabx.json``.
+Run once where TeX Live (mathabx, pdftex's glyphtounicode.tex), olmocr and chromium are installed
+(``make test`` installs both):
+``python -m scripts.gen_mathabx_table > ocr_ray/layout/data/mathabx.json``.
 
 mathabx's Type 1 fonts (matha, mathb, mathx) carry the glyph names of the T1 (Cork) text encoding
 as placeholders, so pdfTeX's ToUnicode map claims "“" where the page shows "=". The map is undone
@@ -15,6 +16,8 @@ import struct
 import subprocess
 import sys
 from pathlib import Path
+
+from benchmarks.fulltext_real.olmocr_chromium import use_debian_chromium
 
 
 def kpse(name: str) -> str:
@@ -80,15 +83,17 @@ for base, cmd in list(big.items()) + [(c, v) for c, v in fonts["mathx"].items()]
 for p, cmd in pieces.items():  # a piece is drawn as itself: it overrides a charlist's claim
     fonts["mathx"][p] = cmd
 
-# keep what KaTeX renders (checked with its node renderer)
+# keep what KaTeX renders: the KaTeX olmOCR-Bench's math tests render with (olmocr.bench.katex, in chromium)
 cmds = sorted({v for f in fonts.values() for v in f.values() if v})
-katex = Path(sys.argv[1]).resolve()
 probes = [c + "{x}" if c in accents or c == "\\sqrt" else c for c in cmds]  # an accent needs its letter
-out = subprocess.run(["node", str(katex / "render.js")], input=json.dumps(probes), capture_output=True, text=True,
-                     cwd=katex, check=True).stdout
-ok = {c for c, m in zip(cmds, json.loads(out), strict=True) if m}
+use_debian_chromium()
+from olmocr.bench.katex.render import render_equation  # noqa: E402
+
+# olmocr prints KaTeX's errors (and, at exit, its browser's clean-up) on stdout, where the table goes
+table_out, sys.stdout = sys.stdout, sys.stderr
+ok = {c for c, probe in zip(cmds, probes, strict=True) if not render_equation(probe).error}
 ok |= {"\\lbrace", "\\rbrace"}
 alias = {"\\intop": "\\int", "\\ointop": "\\oint", "\\lbrace": "\\{", "\\rbrace": "\\}", "\\vert": "|", "\\Vert": "\\|", "\\leq": "\\le", "\\geq": "\\ge"}
 table = {f: {str(c): alias.get(v, v) for c, v in sorted(m.items()) if v == "" or v in ok} for f, m in fonts.items()}
 json.dump({"unicode_to_code": {u: c for u, c in sorted(unicode_to_code.items(), key=lambda x: x[1])}, "fonts": table},
-          sys.stdout, ensure_ascii=False, indent=0, sort_keys=False)
+          table_out, ensure_ascii=False, indent=0, sort_keys=False)

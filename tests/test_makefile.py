@@ -31,6 +31,20 @@ def test_test_target_installs_everything():
     assert "pip install -q -e '.[dev]' -e ./replica" in out and "postgresql tesseract-ocr" in out
 
 
+@pytest.mark.parametrize("target", ["test", "test-fast"])
+def test_test_targets_install_olmocr_without_its_requirements(target):
+    """olmOCR-Bench's test classes judge the full-text unit tests: olmocr at the release pinned in
+    pyproject.toml, `--no-deps` (its own requirements serve its pipeline; what its tests import is in
+    extra `test`)."""
+    import tomllib
+
+    pin = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["reviewbench"]["olmocr"]
+    [line] = [line for line in _recipes(target).splitlines() if "pip install -q --no-deps" in line]
+    spec = subprocess.run(["bash", "-c", "echo " + line.split("--no-deps", 1)[1].strip()], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60).stdout.strip()
+    assert spec == pin == "olmocr==0.4.27"
+
+
 def test_fast_target_deselects_every_need_and_compiles_nothing():
     """`make test-fast` (issue 28.7): extra `test` (no llama.cpp build, no PostgreSQL), and pytest with
     a marker expression that leaves out every registered need; `make test` selects no marker."""

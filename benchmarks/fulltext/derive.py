@@ -1,14 +1,17 @@
-"""Derive olmOCR-Bench-style unit tests from a LaTeX source: ``python -m benchmarks.fulltext.derive``.
+"""Derive olmOCR-Bench unit tests from a LaTeX source: ``python -m benchmarks.fulltext.derive``.
 
-Writes ``<paper>.tests.json`` next to each ``papers/<paper>.tex``. Test kinds:
+Writes ``<paper>.tests.json`` next to each ``papers/<paper>.tex``: tests in olmOCR-Bench's shape,
+judged by its own classes (``benchmarks/fulltext_real/olmocr_judge.py``) on the whole document, plus
+``heading`` tests, a type olmocr does not have (``harness.heading_ok`` checks them). Test kinds:
 
-* ``present``: a sentence of a plain paragraph (no markup in it), every second one;
+* ``present``: a sentence of a plain paragraph (no markup in it), every second one; and each
+  footnote's text, in one piece (ids ``footnote-...``);
 * ``order``: the first sentence of a paragraph comes before the first sentence of the next one;
-* ``heading``: each \\section / \\subsection title is a markdown heading line;
-* ``footnote``: each footnote's text is present, in one piece;
+* ``heading``: each \\section / \\subsection title is in a markdown heading line;
 * ``absent``: text the source marks ``%bench-absent:`` (running headers, footers, stamps);
 * ``table``: ``%bench-table: CELL left=.. right=.. up=.. down=..`` (neighbouring cells);
-* ``math``: ``%bench-math: tok tok ..`` (tokens, in order, inside one display-math block).
+* ``math``: each ``equation``'s LaTeX (its ``\\label`` and closing punctuation left out), compared
+  by olmocr's ``MathTest`` with the output's formulas as KaTeX renders both.
 """
 from __future__ import annotations
 
@@ -54,7 +57,7 @@ def derive(tex: str) -> list[dict]:
     for _level, title in re.findall(r"\\(section|subsection)\{([^{}]*)\}", body):
         tests.append({"type": "heading", "text": title})
     for note in re.findall(r"\\footnote\{([^{}]*)\}", body):
-        tests.append({"type": "footnote", "text": note})
+        tests.append({"type": "present", "text": note, "kind": "footnote"})
     for text in re.findall(r"^%bench-absent: (.+)$", tex, re.M):
         tests.append({"type": "absent", "text": text.strip()})
     for spec in re.findall(r"^%bench-table: (.+)$", tex, re.M):
@@ -64,10 +67,11 @@ def derive(tex: str) -> list[dict]:
             key, value = relation.split("=", 1)
             test[key] = value.strip()
         tests.append(test)
-    for spec in re.findall(r"^%bench-math: (.+)$", tex, re.M):
-        tests.append({"type": "math", "tokens": spec.split()})
+    for formula in re.findall(r"\\begin\{equation\}(.*?)\\end\{equation\}", body, re.S):
+        formula = re.sub(r"\\label\{[^}]*\}", "", formula)
+        tests.append({"type": "math", "math": re.sub(r"\s*[,.]\s*$", "", formula.strip())})
     for i, test in enumerate(tests):
-        test["id"] = f"{test['type']}-{i:03d}"
+        test["id"] = f"{test.pop('kind', test['type'])}-{i:03d}"
     return tests
 
 

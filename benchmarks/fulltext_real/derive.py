@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 
-from benchmarks.fulltext.scoring import grid_neighbour
 from benchmarks.fulltext_real import latex
 
 MAX_PRESENT, MAX_ORDER, MAX_TABLE, MAX_MATH, MAX_TABLE_PER_TABULAR = 40, 20, 20, 12, 3
@@ -226,6 +225,22 @@ def tabular_grid(body: str) -> tuple[list[list[tuple[str | None, int]]], bool]:
         grid.append(row)
     return grid, has_multirow
 
+
+
+def grid_neighbour(grid, r: int, c: int, direction: str) -> str | None:
+    """The text of the next cell left/right/up/down of (r, c) in the source tabular's grid of
+    (text, cell id) pairs: a spanning cell is one id over several columns, so its left/right
+    neighbour is the first cell past the span (what a reader calls the next cell, and what
+    olmOCR-Bench's ``TableTest`` checks)."""
+    ident = grid[r][c][1]
+    if direction in ("left", "right"):
+        step = -1 if direction == "left" else 1
+        k = c + step
+        while 0 <= k < len(grid[r]) and grid[r][k][1] == ident:
+            k += step
+        return grid[r][k][0] if 0 <= k < len(grid[r]) else None
+    k = r + (-1 if direction == "up" else 1)
+    return grid[k][c][0] if 0 <= k < len(grid) and c < len(grid[k]) else None
 
 def table_tests(body: str) -> list[dict]:
     tests = []

@@ -22,11 +22,14 @@ import os
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 from ocr_ray.conversion import PAGE_SEPARATOR
 
-OLMOCR_PIN = "olmocr[bench]==0.4.27"
+# The release pinned once in pyproject.toml ([tool.reviewbench]), the one the unit tests judge with too.
+OLMOCR_PIN = "olmocr[bench]==" + tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())[
+    "tool"]["reviewbench"]["olmocr"].split("==")[1]
 OLMOCR_EXTRA = ("numpy",)  # imported by olmocr/bench/tests.py, declared by no extra of 0.4.27
 OLMOCR_VENV = Path(os.environ.get("REVIEWBENCH_OLMOCR_VENV", "var/olmocr-venv"))
 RUNNER = Path(__file__).with_name("olmocr_run.py")

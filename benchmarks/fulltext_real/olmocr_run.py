@@ -8,36 +8,21 @@ per page) against the tests of ``SET_DIR/tests/*.jsonl`` with olmocr's own code 
 candidate, every test's verdict (olmocr's explanation included) as JSON.
 
 The only thing changed in olmocr: its math tests render KaTeX in a browser that Playwright launches
-with ``chromium.launch()``, i.e. Playwright's own downloaded Chromium, which ``playwright install``
-cannot fetch here. ``BrowserType.launch`` is wrapped so that, when the caller names no executable,
-Debian's ``/usr/bin/chromium`` (``$OLMOCR_CHROMIUM``) is used; olmocr's rendering code is untouched.
-Nothing from the project is imported here (another interpreter, another set of packages).
+with ``chromium.launch()``; ``olmocr_chromium.py`` (a sibling file, loaded as a script's neighbour)
+makes that Debian's ``/usr/bin/chromium``; olmocr's rendering code is untouched. Nothing else from
+the project is imported here (another interpreter, another set of packages).
 """
-import functools
 import json
-import os
 import sys
 from pathlib import Path
 
-CHROMIUM = os.environ.get("OLMOCR_CHROMIUM", "/usr/bin/chromium")
-
-
-def _use_debian_chromium() -> None:
-    from playwright.sync_api._generated import BrowserType
-
-    launch = BrowserType.launch
-
-    @functools.wraps(launch)
-    def launch_debian(self, *args, **kwargs):
-        if not kwargs.get("executable_path") and Path(CHROMIUM).exists():
-            kwargs["executable_path"] = CHROMIUM
-        return launch(self, *args, **kwargs)
-
-    BrowserType.launch = launch_debian
+# its sibling, found by path: this file runs as a script in olmocr's venv, where the project is no package
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from olmocr_chromium import use_debian_chromium  # noqa: E402
 
 
 def main(set_dir: str, candidates_dir: str, out_json: str) -> None:
-    _use_debian_chromium()
+    use_debian_chromium()
     from olmocr.bench.benchmark import evaluate_candidate
     from olmocr.bench.tests import BaselineTest, load_tests
 

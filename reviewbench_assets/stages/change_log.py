@@ -23,8 +23,11 @@ from reviewbench_assets import paths
 from reviewbench_assets.domain.changes import Change, snapshot, summary, venue_changes
 from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.trajectories import daily_figures, merged_trajectory
+from reviewbench_assets.stages.figures import CHANGES, ROW_COUNT
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
-from reviewbench_assets.stages.result import Markdown, StageResult
+from reviewbench_assets.stages.parsed_io import iter_parsed_forums
+from reviewbench_assets.stages.result import Markdown, Table
+from reviewbench_assets.stages.stage import Stage
 
 STATE_SCHEMA = pa.schema([("forum_id", pa.string()), ("snapshot_json", pa.string())])
 CHANGE_SCHEMA = pa.schema([
@@ -69,29 +72,46 @@ def _observations(store: Store, pk: str) -> Iterator[tuple[datetime, list[dict]]
         yield _refresh_time(path), rows
 
 
-def record_changes(store: Store, pk: str, forums: Iterable[ParsedForum],
-                   now: datetime | None = None) -> StageResult:
-    now = (now or datetime.now(UTC)).astimezone(UTC)
-    # One writer per venue-year: the snapshot read here and the one published below must be the same
-    # generation, so two refreshes of one venue-year (a schedule tick and a manual run, two CLI
-    # runs) take turns instead of both recording the same changes.
-    with store.lock(f"changes-{pk}"):
-        changes, current, stamp, first, daily = _diff_and_publish(store, pk, forums, now)
-    figures = summary(changes)
-    figures["first_refresh"] = first
-    figures["forums"] = len(current)
-    figures["as_of"] = now.isoformat(timespec="seconds")
-    table = "\n".join(["| day (UTC) | reviews | mean rating | share changed |", "|---|---:|---:|---:|"]
-                      + [f"| {d['day']} | {d['reviews']} | {d['mean_rating']} | {d['share_changed']} |"
-                         for d in daily[-14:]])
-    moves = [c.model_dump() for c in changes if c.change == "review_edited"][:10]
-    return StageResult(written={"changes": paths.change_log(pk, stamp), "state": paths.change_state(pk),
-                                "trajectories": paths.change_trajectories(pk), "daily": paths.change_daily(pk),
-                                "daily_plot": paths.change_daily_plot(pk)},
-                       counts={**figures, "daily_ratings": Markdown(table)},
-                       samples=moves or [c.model_dump() for c in changes[:10]],
-                       sample_columns=["forum_id", "change", "target_id", "old_rating", "new_rating"],
-                       row_count=len(changes))
+class ChangesStage(Stage):
+    """`forums`: the parsed forums of this refresh (None: the venue-year's `parsed_forums`);
+    `now`: the refresh's time (None: the clock's)."""
+
+    name = CHANGES
+
+    def __init__(self, pk: str, forums: Iterable[ParsedForum] | None = None, now: datetime | None = None):
+        super().__init__(pk)
+        self.forums, self.now = forums, now
+
+    def run(self, store: Store) -> None:
+        pk = self.key
+        now = (self.now or datetime.now(UTC)).astimezone(UTC)
+        forums = self.forums if self.forums is not None else (f for f, _routing in iter_parsed_forums(store, pk))
+        # One writer per venue-year: the snapshot read here and the one published below must be the same
+        # generation, so two refreshes of one venue-year (a schedule tick and a manual run, two CLI
+        # runs) take turns instead of both recording the same changes.
+        with store.lock(f"changes-{pk}"):
+            changes, current, stamp, first, daily = _diff_and_publish(store, pk, forums, now)
+        self.stat("changes", paths.change_log(pk, stamp))
+        self.stat("state", paths.change_state(pk))
+        self.stat("trajectories", paths.change_trajectories(pk))
+        self.stat("daily", paths.change_daily(pk))
+        self.stat("daily_plot", paths.change_daily_plot(pk))
+        self.stat(ROW_COUNT, len(changes))
+        figures = summary(changes)
+        self.stat("forums_changed", figures["forums_changed"])
+        self.stat("by_kind", figures["by_kind"])
+        self.stat("ratings_up", figures["ratings_up"])
+        self.stat("ratings_down", figures["ratings_down"])
+        self.stat("mean_rating_move", figures["mean_rating_move"])
+        self.stat("first_refresh", first)
+        self.stat("forums", len(current))
+        self.stat("as_of", now.isoformat(timespec="seconds"))
+        self.stat("daily_ratings", Markdown("\n".join(
+            ["| day (UTC) | reviews | mean rating | share changed |", "|---|---:|---:|---:|"]
+            + [f"| {d['day']} | {d['reviews']} | {d['mean_rating']} | {d['share_changed']} |" for d in daily[-14:]])))
+        moves = [c.model_dump() for c in changes if c.change == "review_edited"][:10]
+        self.stat("preview", Table(moves or [c.model_dump() for c in changes[:10]],
+                                   ["forum_id", "change", "target_id", "old_rating", "new_rating"]))
 
 
 def _diff_and_publish(store: Store, pk: str, forums: Iterable[ParsedForum], now: datetime):

@@ -16,10 +16,12 @@ from reviewbench_assets.domain.forum import MalformedForumError, parse_routed
 from reviewbench_assets.domain.parsed_table import parsed_row
 from reviewbench_assets.domain.quarantine import reasons_of_parsed, without_foreign_replies
 from reviewbench_assets.domain.schema import PARSED_QUARANTINE_SCHEMA, PARSED_SCHEMA
-from reviewbench_assets.stages.result import CheckOutcome, StageResult, Table
+from reviewbench_assets.stages.figures import PARSE, QUARANTINE, ROW_COUNT
+from reviewbench_assets.stages.result import Table
+from reviewbench_assets.stages.stage import Stage
 
 BATCH_ROWS = 64  # parsed forums buffered before a row group is written (forum_json is the bulk)
-QUARANTINE_CHECK = "quarantined_share"
+QUARANTINE_CHECK = QUARANTINE
 QUARANTINE_CHECK_DESCRIPTION = ("share of forums the parser quarantined (malformed, replies skipped, orphaned or "
                                 "under invitations the catalogue does not know) stays under max_quarantined_share")
 
@@ -46,57 +48,75 @@ def forum_problems(record: dict, venue: VenueYear) -> tuple[object | None, list[
         return (None if problems else parsed), problems + found
 
 
-def parse_venue(venue: VenueYear, store: Store, max_quarantined_share: float = 0.05) -> StageResult:
-    out, q_out = store.path(paths.parsed(venue.key)), store.path(paths.parsed_quarantine(venue.key))
-    counts: Counter = Counter()
-    codes: Counter = Counter()
-    samples: list[dict] = []
-    with store.publish() as pub:  # the table and its quarantine move into place together
-        with parquet_writer(store.fs, pub.target(out), PARSED_SCHEMA) as w, \
-                parquet_writer(store.fs, pub.target(q_out), PARSED_QUARANTINE_SCHEMA) as qw:
-            rows: list[dict] = []
-            problems: list[dict] = []
-            for ordinal, record in enumerate(store.iter_jsonl(store.path(paths.raw_forums(venue.key)),
-                                                              scrub_surrogates=True)):
-                fid = record.get("forum_id")
-                counts["records"] += 1
-                result, found = forum_problems(record, venue)
-                problems += found
-                counts["forums_with_problems"] += bool(found)
-                if result is None:
-                    counts["malformed_forums"] += 1
-                    continue
-                parsed, routing = result
-                row = parsed_row(parsed, routing, venue, ordinal, record.get("fetched_at"))
-                counts["forums"] += 1
-                counts["reviews"] += row["num_reviews"]
-                counts["posts"] += len(row["posts"])
-                counts["edited_reviews_with_history"] += len(parsed.review_history)
-                for post in row["posts"]:
-                    counts[f"posts_{post['place']}"] += 1
-                if len(samples) < 10:
-                    samples.append({"forum_id": fid, "title": row["title"], "status": row["status"],
-                                    "reviews": row["num_reviews"], "posts": len(row["posts"]),
-                                    "decision": row["decision"]})
-                rows.append(row)
-                if len(rows) >= BATCH_ROWS:
+class ParseStage(Stage):
+    """Parse and route every raw forum once; the `quarantined_share` check (blocking) fails above
+    `max_quarantined_share` of forums with a problem."""
+
+    name = PARSE
+
+    def __init__(self, venue: VenueYear, max_quarantined_share: float = 0.05):
+        super().__init__(venue.key)
+        self.venue, self.max_quarantined_share = venue, max_quarantined_share
+
+    def run(self, store: Store) -> None:
+        venue = self.venue
+        out, q_out = store.path(paths.parsed(venue.key)), store.path(paths.parsed_quarantine(venue.key))
+        counts: Counter = Counter()
+        samples: list[dict] = []
+        with store.publish() as pub:  # the table and its quarantine move into place together
+            with parquet_writer(store.fs, pub.target(out), PARSED_SCHEMA) as w, \
+                    parquet_writer(store.fs, pub.target(q_out), PARSED_QUARANTINE_SCHEMA) as qw:
+                rows: list[dict] = []
+                problems: list[dict] = []
+                for ordinal, record in enumerate(store.iter_jsonl(store.path(paths.raw_forums(venue.key)),
+                                                                  scrub_surrogates=True)):
+                    fid = record.get("forum_id")
+                    counts["records"] += 1
+                    result, found = forum_problems(record, venue)
+                    problems += found
+                    counts["forums_with_problems"] += bool(found)
+                    if result is None:
+                        counts["malformed_forums"] += 1
+                        continue
+                    parsed, routing = result
+                    row = parsed_row(parsed, routing, venue, ordinal, record.get("fetched_at"))
+                    counts["forums"] += 1
+                    counts["reviews"] += row["num_reviews"]
+                    counts["posts"] += len(row["posts"])
+                    counts["edited_reviews_with_history"] += len(parsed.review_history)
+                    counts.update(post["place"] for post in row["posts"])
+                    if len(samples) < 10:
+                        samples.append({"forum_id": fid, "title": row["title"], "status": row["status"],
+                                        "reviews": row["num_reviews"], "posts": len(row["posts"]),
+                                        "decision": row["decision"]})
+                    rows.append(row)
+                    if len(rows) >= BATCH_ROWS:
+                        w.write_table(pa.Table.from_pylist(rows, schema=PARSED_SCHEMA))
+                        rows.clear()
+                if rows or counts["forums"] == 0:
                     w.write_table(pa.Table.from_pylist(rows, schema=PARSED_SCHEMA))
-                    rows.clear()
-            if rows or counts["forums"] == 0:
-                w.write_table(pa.Table.from_pylist(rows, schema=PARSED_SCHEMA))
-            codes.update(p["code"] for p in problems)
-            qw.write_table(pa.Table.from_pylist(problems, schema=PARSED_QUARANTINE_SCHEMA))
-    share = counts["forums_with_problems"] / max(counts["records"], 1)
-    check = CheckOutcome(
-        QUARANTINE_CHECK, passed=share <= max_quarantined_share,
-        description=f"{venue.key}: {QUARANTINE_CHECK_DESCRIPTION}",
-        metadata={"partition": venue.key, "share": round(share, 4), "threshold": f"<= {max_quarantined_share}",
-                  "quarantined": counts["forums_with_problems"], "codes": dict(codes.most_common()),
-                  "examples": Table(problems[:10], ["forum_id", "code", "detail"], what="problems")})
-    return StageResult(
-        written={"path": out, "quarantine_path": q_out}, row_count=counts["forums"], checks=[check],
-        counts={**{k: counts[k] for k in ("reviews", "posts", "malformed_forums", "edited_reviews_with_history",
-                                          "posts_thread", "posts_reference_context", "posts_excluded",
-                                          "posts_none", "posts_unrouted")},
-                "quarantine_codes": dict(codes.most_common()), "quarantined_forums": counts["forums_with_problems"]},
-        samples=samples, sample_columns=["forum_id", "title", "status", "reviews", "posts", "decision"])
+                qw.write_table(pa.Table.from_pylist(problems, schema=PARSED_QUARANTINE_SCHEMA))
+        codes = dict(Counter(p["code"] for p in problems).most_common())
+        self.stat("path", out)
+        self.stat("quarantine_path", q_out)
+        self.stat(ROW_COUNT, counts["forums"])
+        self.stat("reviews", counts["reviews"])
+        self.stat("posts", counts["posts"])
+        self.stat("malformed_forums", counts["malformed_forums"])
+        self.stat("edited_reviews_with_history", counts["edited_reviews_with_history"])
+        # where the routing put each post (domain/routing.py places)
+        self.stat("posts_thread", counts["thread"])
+        self.stat("posts_reference_context", counts["reference_context"])
+        self.stat("posts_excluded", counts["excluded"])
+        self.stat("posts_none", counts["none"])
+        self.stat("posts_unrouted", counts["unrouted"])
+        self.stat("quarantine_codes", codes)
+        self.stat("quarantined_forums", counts["forums_with_problems"])
+        self.stat("preview", Table(samples, ["forum_id", "title", "status", "reviews", "posts", "decision"]))
+        share = counts["forums_with_problems"] / max(counts["records"], 1)
+        self.check(QUARANTINE_CHECK, share <= self.max_quarantined_share,
+                   description=f"{venue.key}: {QUARANTINE_CHECK_DESCRIPTION}",
+                   metadata={"partition": venue.key, "share": round(share, 4),
+                             "threshold": f"<= {self.max_quarantined_share}",
+                             "quarantined": counts["forums_with_problems"], "codes": codes,
+                             "examples": Table(problems[:10], ["forum_id", "code", "detail"], what="problems")})

@@ -35,10 +35,11 @@ from reviewbench_assets.domain.revisions import (
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.deadlines import venue_deadline_check
+from reviewbench_assets.stages.figures import ROW_COUNT
 from reviewbench_assets.stages.jsonl_io import JsonlLines
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
-from reviewbench_assets.stages.progress import Progress
 from reviewbench_assets.stages.revision_answers import RevisionAnswers, read_pages
+from reviewbench_assets.stages.stage import Stage
 
 
 def forum_meta(note: dict) -> dict:
@@ -283,19 +284,6 @@ def records_table(records: list[dict]) -> pa.Table:
 # the stage: every forum of a venue-year, resumable per forum
 
 
-@dataclass
-class PdfStageResult:
-    records: list[dict]          # one per forum, in crawl order
-    table: pa.Table
-    out_path: str
-    resumed: int                 # forums whose checkpoint was reused
-    todo: int                    # forums (re)done by this run
-    deadline_check: dict
-    browser_s: float
-    elapsed_s: float
-    redone: frozenset[str] = frozenset()  # forum ids (re)done by this run (the others were resumed)
-
-
 ROUND = 250  # forums whose revision pages, choices and downloads are in memory at once
 
 
@@ -310,19 +298,17 @@ def _submission_notes(crawl: JsonlLines, where: dict[str, tuple[int, int]], foru
     return out
 
 
-def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
-                        scrape: Callable[[list[str], Callable[[str], None], dict], dict] | None, *,
-                        cross_check: bool = False, allow_earliest_public: bool = True,
-                        max_workers: int = 8, batch_attachments: bool = True,
-                        read_every_history: bool = False,
-                        log: Callable[[str], None] = lambda _m: None,
-                        warn: Callable[[str], None] = lambda _m: None,
-                        progress: Callable[[str, int], Progress] | None = None) -> PdfStageResult:
-    """The `initial_submission_pdfs` stage: per forum of the stored crawl, the chosen revision and its
+def choose_initial_pdfs(stage: Stage, store: Store) -> None:
+    """The `initial_submission_pdfs` stage's work (`stage`: a `stages.pdf_stage.PdfStage`, which
+    records the forums' and the deadline's figures): per forum of the stored crawl, the chosen revision and its
     PDF in the store, checkpointed per forum (a forum whose checkpoint matches the note and deadline
-    is not redone). `scrape(forum_ids, on_done, notes)` reads the revision pages in a browser (None: API
-    recipe only); it returns {forum_id: revisions or error}. `progress(stage, total)` makes a
-    reporter (stages/progress.py) for the revision pages and for the forums recorded."""
+    is not redone). The stage's `scrape(forum_ids, on_done, notes)` reads the revision pages in a
+    browser (None: API recipe only); it returns {forum_id: revisions or error}. `progress(stage,
+    total)` makes a reporter (stages/progress.py) for the revision pages and for the forums recorded."""
+    venue, api, scrape, log, warn, progress = stage.venue, stage.api, stage.scrape, stage.log, stage.warn, stage.progress
+    cross_check, allow_earliest_public, read_every_history = (stage.cross_check, stage.allow_earliest_public,
+                                                              stage.read_every_history)
+    max_workers, batch_attachments = stage.max_workers, stage.batch_attachments
     ckpt_dir = paths.submission_checkpoints(venue.key)  # relative; store.path() checks each id
     # Once per venue: the announced deadline against the submission invitation's duedate/expdate,
     # which also decides the cutoff every forum is judged by (stages/deadlines.py).
@@ -405,6 +391,12 @@ def choose_initial_pdfs(venue, store: Store, api: OpenReviewApi,
     store.write_parquet(out, table)
     if not retryable:  # every forum recorded for good: no answer is needed again
         answers.clear()
-    return PdfStageResult(records=records, table=table, out_path=out, resumed=len(order) - len(todo),
-                          todo=len(todo), deadline_check=deadline_check, browser_s=browser_s,
-                          elapsed_s=time.time() - started, redone=frozenset(m["forum_id"] for m in todo))
+    stage.stat("path", out)
+    stage.stat(ROW_COUNT, table.num_rows)
+    stage.stat("forums_done_this_run", len(todo))
+    stage.stat("forums_resumed", len(order) - len(todo))
+    stage.stat("retryable_errors", retryable)
+    stage.stat("forums_per_s", round(len(todo) / max(time.time() - started, 1e-6), 2))
+    stage.stat("browser_s", round(browser_s, 2))
+    stage.record_forums(records, {m["forum_id"] for m in todo})
+    stage.record_deadline(deadline_check)

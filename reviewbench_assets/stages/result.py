@@ -1,12 +1,14 @@
-"""The one shape every stage entry function returns: what it wrote, its figures, a few sample rows
-for the UI preview, and the outcomes of its data checks. `reviewbench_assets.metadata.materialize`
-turns any of them into the asset's `MaterializeResult`, so an asset file is its decorator, its
-config and one call (a new stage returns a `StageResult` and needs no metadata code of its own)."""
+"""What a stage run returns (`StageResult`: its figures and checks) and the values a figure or a
+check's metadata can hold besides numbers, text and JSON: a preview `Table`, rendered `Markdown`.
+`reviewbench_assets.metadata.materialize` turns a `StageResult` into the asset's
+`MaterializeResult`, so an asset file is its decorator, its config and one stage call."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+
+from reviewbench_assets.stages.figures import ROW_COUNT
 
 
 def iso_utc(epoch_ms: int | None) -> str | None:
@@ -40,9 +42,16 @@ class CheckOutcome:
 
 @dataclass
 class StageResult:
-    written: dict[str, str] = field(default_factory=dict)  # what -> path under the storage root
-    counts: dict[str, Any] = field(default_factory=dict)  # figures shown as metadata (numbers, small dicts)
-    samples: list[dict] = field(default_factory=list)  # up to 10 rows for the preview table
-    sample_columns: list[str] = field(default_factory=list)
+    """What a stage run recorded (stages/stage.py): its figures (name -> value, every name declared
+    in stages/figures.py) and the outcomes of its data checks."""
+    stage: str
+    key: str | None = None  # the partition (venue-year), the split; None for the card
+    figures: dict[str, Any] = field(default_factory=dict)
     checks: list[CheckOutcome] = field(default_factory=list)
-    row_count: int | None = None  # dagster/row_count of the main output
+
+    @property
+    def row_count(self) -> int | None:
+        return self.figures.get(ROW_COUNT)
+
+    def check(self, name: str) -> CheckOutcome:
+        return next(c for c in self.checks if c.name == name)

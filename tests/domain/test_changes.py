@@ -9,7 +9,8 @@ import duckdb
 from resources.store import store_from_uri
 from reviewbench_assets.domain.changes import apply_changes, snapshot, summary, venue_changes
 from reviewbench_assets.domain.posts import ParsedForum, Post
-from reviewbench_assets.stages.change_log import record_changes
+from reviewbench_assets.stages.change_log import ChangesStage
+from tests.stages.figures_check import assert_every_figure
 
 
 def _review(rid: str, rating: float, confidence: float = 3.0) -> dict:
@@ -76,14 +77,15 @@ def test_the_changes_replay_to_every_snapshot():
 def test_the_log_is_kept_across_refreshes_and_queryable(tmp_path):
     store = store_from_uri(str(tmp_path))
     t = [datetime(2025, 11, d, 3, tzinfo=UTC) for d in (12, 13, 14, 15)]
-    first = record_changes(store, "iclr-2026", DAY1.values(), now=t[0])
-    assert first.counts["first_refresh"] and first.counts["by_kind"]["review_added"] == 3
-    second = record_changes(store, "iclr-2026", DAY2.values(), now=t[1])
-    assert second.row_count == 5 and second.counts["ratings_up"] == 1
+    first = ChangesStage("iclr-2026", DAY1.values(), now=t[0])(store)
+    assert_every_figure(first)
+    assert first.figures["first_refresh"] and first.figures["by_kind"]["review_added"] == 3
+    second = ChangesStage("iclr-2026", DAY2.values(), now=t[1])(store)
+    assert second.row_count == 5 and second.figures["ratings_up"] == 1
     # a re-run of the same day (the run was killed after its publish): nothing counted twice
-    again = record_changes(store, "iclr-2026", DAY2.values(), now=t[2])
-    assert again.row_count == 0 and not again.counts["first_refresh"]
-    record_changes(store, "iclr-2026", DAY3.values(), now=t[3])
+    again = ChangesStage("iclr-2026", DAY2.values(), now=t[2])(store)
+    assert again.row_count == 0 and not again.figures["first_refresh"]
+    ChangesStage("iclr-2026", DAY3.values(), now=t[3])(store)
     rows = duckdb.sql(
         f"SELECT refresh, change, target_id, old_rating, new_rating FROM read_parquet("
         f"'{tmp_path}/changes/iclr-2026/log/*/*.parquet', hive_partitioning=true) ORDER BY refreshed_at, change").fetchall()
@@ -97,10 +99,10 @@ def test_two_refreshes_of_one_venue_year_take_turns(tmp_path):
     from concurrent.futures import ThreadPoolExecutor
 
     store = store_from_uri(str(tmp_path))
-    record_changes(store, "iclr-2026", DAY1.values(), now=datetime(2025, 11, 12, 3, tzinfo=UTC))
+    ChangesStage("iclr-2026", DAY1.values(), now=datetime(2025, 11, 12, 3, tzinfo=UTC))(store)
     with ThreadPoolExecutor(2) as pool:
-        done = list(pool.map(lambda h: record_changes(store, "iclr-2026", DAY2.values(),
-                                                      now=datetime(2025, 11, 13, 3, h, tzinfo=UTC)), (0, 1)))
+        done = list(pool.map(lambda h: ChangesStage("iclr-2026", DAY2.values(),
+                                                    now=datetime(2025, 11, 13, 3, h, tzinfo=UTC))(store), (0, 1)))
     assert sorted(r.row_count for r in done) == [0, 5]
 
 
@@ -128,7 +130,7 @@ def test_the_refresh_writes_trajectories_daily_figures_and_a_plot(tmp_path):
 
     store = store_from_uri(str(tmp_path))
     for d, day in zip((12, 13, 14), (DAY1, DAY2, DAY2), strict=True):
-        last = record_changes(store, "iclr-2026", day.values(), now=datetime(2025, 11, d, 3, tzinfo=UTC))
+        last = ChangesStage("iclr-2026", day.values(), now=datetime(2025, 11, d, 3, tzinfo=UTC))(store)
     traj = pq.read_table(tmp_path / "changes/iclr-2026/trajectories.parquet").to_pylist()
     r1 = [(t["rating"], t["source"]) for t in traj if t["review_id"] == "R1"]
     assert r1 == [(3.0, "daily_observation"), (5.0, "daily_observation")]  # no edit history in these forums
@@ -136,7 +138,7 @@ def test_the_refresh_writes_trajectories_daily_figures_and_a_plot(tmp_path):
     assert [d["day"] for d in daily] == ["2025-11-12", "2025-11-13", "2025-11-14"]  # the quiet day too
     assert daily[1]["share_changed"] == 0.5 and daily[0]["share_changed"] == 0.0
     assert (tmp_path / "changes/iclr-2026/daily.png").read_bytes()[:4] == b"\x89PNG"
-    assert "| 2025-11-14 |" in last.counts["daily_ratings"].text and last.counts["as_of"].startswith("2025-11-14")
+    assert "| 2025-11-14 |" in last.figures["daily_ratings"].text and last.figures["as_of"].startswith("2025-11-14")
 
 
 def test_the_card_shows_each_followed_venue_with_its_plot(tmp_path):
@@ -144,7 +146,7 @@ def test_the_card_shows_each_followed_venue_with_its_plot(tmp_path):
 
     store = store_from_uri(str(tmp_path))
     for d, day in zip((12, 13), (DAY1, DAY2), strict=True):
-        record_changes(store, "iclr-2026", day.values(), now=datetime(2025, 11, d, 3, tzinfo=UTC))
+        ChangesStage("iclr-2026", day.values(), now=datetime(2025, 11, d, 3, tzinfo=UTC))(store)
     corpus = store.path("corpus")
     with store.publish() as pub:
         text = live_section(store, ["iclr-2024", "iclr-2026"], corpus, pub)

@@ -81,7 +81,7 @@ def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr20
     from resources.store import store_from_uri
     from reviewbench_assets import paths
     from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
-    from reviewbench_assets.stages.parse_stage import parse_venue
+    from reviewbench_assets.stages.parse_stage import ParseStage
     from reviewbench_assets.stages.refresh import _Quarantine  # stages import the clients (Dagster)
     from reviewbench_assets.stages.rows_writer import STALE_MARKDOWN, assemble_rows
 
@@ -99,8 +99,8 @@ def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr20
 
     store = store_from_uri(str(tmp_path))
     store.write_jsonl(store.path(paths.raw_forums(iclr2026.key)), records)
-    result = parse_venue(iclr2026, store)
-    assert result.row_count == 2 and result.counts["quarantine_codes"] == {"no_replies": 1}
+    result = ParseStage(iclr2026)(store)
+    assert result.row_count == 2 and result.figures["quarantine_codes"] == {"no_replies": 1}
     [q] = store.read_parquet(store.path(paths.parsed_quarantine(iclr2026.key))).to_pylist()
     assert (q["forum_id"], q["code"], q["parsed"]) == (bad["id"], "no_replies", False)
     # markdown written in the opposite order: rows still get their own paper's text

@@ -99,6 +99,25 @@ def test_checks_pass_and_metadata_is_readable(built):
         assert dmeta["reviewer_comment_threads"].value >= 1 and dmeta["posts_excluded"].value >= 1
 
 
+def test_every_asset_records_every_figure_it_declares(built):
+    """Issue 28 item 2: each materialization's metadata is its stage's declared figures (stages/figures.py),
+    all of them but those recorded only under a condition this run did not meet (a first crawl reads
+    no cursor; no LLM is configured)."""
+    from reviewbench_assets.stages.figures import ADDED_BY_ASSETS, SPLIT, figures_of
+    from tests.stages.figures_check import expected
+
+    _, _, results, corpus = built
+    mats = [m for r in [*results.values(), corpus] for m in r.get_asset_materialization_events()]
+    assert len({m.asset_key for m in mats}) >= 8
+    for m in mats:
+        name = m.asset_key.to_user_string()
+        stage = SPLIT if name.endswith("_split") and name != "reviewbench_split" else name
+        keys = set(m.materialization.metadata)
+        assert keys <= set(figures_of(stage)), (name, keys - set(figures_of(stage)))
+        assert expected(stage) <= keys, (name, expected(stage) - keys)
+        assert keys - expected(stage) <= ADDED_BY_ASSETS, (name, keys - expected(stage))
+
+
 def test_dialogues_are_written(built):
     root, _, _, _ = built
     lines = [json.loads(l) for l in open(f"{root}/{paths.dialogues('iclr-2020')}")]

@@ -55,10 +55,10 @@ class Backend:
 
 
 def _operation(store: Store) -> None:
-    from reviewbench_assets.stages.split_stage import publish_card, publish_split
+    from reviewbench_assets.stages.split_stage import CardStage, SplitStage
 
-    publish_split(store, "iclr", 0.05, lambda _m: None)
-    publish_card(store)
+    SplitStage("iclr", 0.05)(store)
+    CardStage()(store)
 
 
 def _small_shards() -> None:

@@ -102,7 +102,7 @@ def test_a_truncated_crawl_line_fails_the_parse_naming_file_and_line(tmp_path):
     from partitions.catalogue import catalogue
     from resources.store import CorruptFileError
     from reviewbench_assets import paths
-    from reviewbench_assets.stages.parse_stage import parse_venue
+    from reviewbench_assets.stages.parse_stage import ParseStage
 
     venue = catalogue().get("iclr-2024")
     store = store_from_uri(str(tmp_path))
@@ -111,7 +111,7 @@ def test_a_truncated_crawl_line_fails_the_parse_naming_file_and_line(tmp_path):
     raw.write_text('{"forum_id": "a", "note": {"id": "a", "content": {}, "details": {"replies": []}}}\n'
                    '{"forum_id": "b", "note": {"id": "b", "con')
     with pytest.raises(CorruptFileError, match=r"iclr-2024\.jsonl.*line 2"):
-        parse_venue(venue, store)
+        ParseStage(venue)(store)
     assert not (tmp_path / paths.parsed(venue.key)).exists()
     assert [p for p in (tmp_path / "parsed").iterdir()] == []  # no staging left behind either
 

@@ -35,9 +35,9 @@ def _open(root: str, s3: dict | None, endpoint: str | None, recover: bool = True
 
 
 def _split(store) -> None:
-    from reviewbench_assets.stages.split_stage import publish_split
+    from reviewbench_assets.stages.split_stage import SplitStage
 
-    publish_split(store, "iclr", 0.05, print)
+    SplitStage("iclr", 0.05, print)(store)
 
 
 def _killed_inside_the_split(root: str, s3: dict | None, endpoint: str | None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -9,6 +10,11 @@ from pathlib import Path
 import pytest
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
+
+
+def displays(markdown: str) -> list[str]:
+    """The LaTeX of each ``$$`` display the layout writes."""
+    return [block.strip() for block in re.findall(r"\$\$(.+?)\$\$", markdown, re.S)]
 
 
 def typeset_layouts(tmp: Path, packages: str, body: str, preamble: str = "", options: str = "") -> list:

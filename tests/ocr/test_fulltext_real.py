@@ -1,12 +1,15 @@
 """The real-paper test generator (benchmarks/fulltext_real) on a LaTeX snippet written here, and the
-olmOCR-style scoring it feeds: the generator must be deterministic, keep only what the PDF prints
-as the source says, and each test type must fail on an output that gets it wrong."""
+tests it writes as olmOCR-Bench's own classes judge them: the generator must be deterministic, keep
+only what the PDF prints as the source says, and each test type must fail on an output that gets it
+wrong."""
 from __future__ import annotations
 
 import json
 
-from benchmarks.fulltext.scoring import score
+import pytest
+
 from benchmarks.fulltext_real import build, derive, latex
+from benchmarks.fulltext_real.olmocr_judge import judge
 
 STYLE = r"""
 \ifpaperfinal \lhead{Published as a conference paper at TESTCONF 2024}
@@ -112,24 +115,31 @@ def test_math_tests_skip_unknown_macros_and_expand_the_papers_own():
     assert any("\\mathbb{R}" in m for m in maths)  # \R expanded from the preamble
 
 
-def test_scoring_each_type_passes_on_a_right_output_and_fails_on_a_wrong_one():
+RIGHT = ("First paragraph here. Large language models read scientific text in reading order.\n\n"
+         "Second paragraph here.\n\n| Method | Accuracy |\n|---|---|\n| Baseline | 71.2 |\n| Ours | **85.3** |\n\n"
+         "$$ f ( x ) = \\sum _ { i = 1 } ^ { n } \\alpha _ i x _ i $$\n")
+WRONG = ("Second paragraph here. First paragraph here.\nUnder review as a conference paper at TESTCONF 2024\n"
+         "| Method | Accuracy |\n|---|---|\n| Ours | 85.3 |\n| Baseline | 71.2 |\n\nf(x) = sum alpha x\n")
+
+
+def test_olmocr_judges_each_type_right_on_a_right_output_and_wrong_on_a_wrong_one():
     tests = [
         {"id": "p", "type": "present", "text": "Large language models read scientific text in reading order."},
         {"id": "a", "type": "absent", "text": "Under review as a conference paper at TESTCONF 2024"},
         {"id": "o", "type": "order", "before": "First paragraph here.", "after": "Second paragraph here."},
         {"id": "t", "type": "table", "cell": "85.3", "up": "71.2", "left": "Ours", "top_heading": "Accuracy",
          "left_heading": "Ours"},
-        {"id": "m", "type": "math", "math": r"f(x) = \sum_{i=1}^{n} \alpha_i x_i"},
     ]
-    right = ("First paragraph here. Large language models read scientific text in reading order.\n\n"
-             "Second paragraph here.\n\n| Method | Accuracy |\n|---|---|\n| Baseline | 71.2 |\n| Ours | **85.3** |\n\n"
-             "$$ f ( x ) = \\sum _ { i = 1 } ^ { n } \\alpha _ i x _ i $$\n")
-    assert score(right, tests) == dict.fromkeys("paotm", True)
-    wrong = ("Second paragraph here. First paragraph here.\nUnder review as a conference paper at TESTCONF 2024\n"
-             "| Method | Accuracy |\n|---|---|\n| Ours | 85.3 |\n| Baseline | 71.2 |\n\nf(x) = sum alpha x\n")
-    result = score(wrong, tests)
-    assert not any(result[k] for k in "paotm"), result
+    assert judge(RIGHT, tests) == dict.fromkeys("paot", True)
+    assert judge(WRONG, tests) == dict.fromkeys("paot", False)
 
+
+@pytest.mark.browser  # olmocr's MathTest renders both formulas with KaTeX in chromium
+def test_olmocr_math_test_passes_on_the_formula_and_fails_without_it():
+    test = {"id": "m", "type": "math", "math": r"f(x) = \sum_{i=1}^{n} \alpha_i x_i"}
+    assert judge(RIGHT, [test]) == {"m": True}
+    assert judge(WRONG, [test]) == {"m": False}
+    assert judge(RIGHT.replace("\\alpha", "\\beta"), [test]) == {"m": False}  # one wrong symbol
 
 
 def test_unstyle_removes_whole_commands_only():

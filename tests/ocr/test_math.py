@@ -1,13 +1,14 @@
 """Display maths read back as LaTeX from glyph geometry (``ocr_ray.layout.math``), on formulas
-typeset here with pdflatex, and the KaTeX-rendered math test (``benchmarks/fulltext/math_score``)."""
+typeset here with pdflatex, and judged by olmOCR-Bench's own ``MathTest`` (KaTeX renderings compared
+in chromium: ``benchmarks/fulltext_real/olmocr_judge.py``)."""
 from __future__ import annotations
 
 import pytest
 
-from benchmarks.fulltext import math_score
+from benchmarks.fulltext_real.olmocr_judge import judge, olmocr_test
 from ocr_ray.layout import compose_pages
 from ocr_ray.layout.math_hook import unreadable_math
-from tests.ocr.conftest import typeset_layouts
+from tests.ocr.conftest import displays, typeset_layouts
 
 FORMULAS = [
     r"w_{t,i} = \frac{P_{t,i}}{\sum_{j \in \mathcal{T}_t} P_{t,j}} \quad \forall i \in \mathcal{T}_t",
@@ -37,7 +38,7 @@ def typeset(tmp_path_factory):
 
 def test_display_formulas_become_latex(typeset):
     layouts, markdown = typeset
-    blocks = math_score.math_blocks(markdown)
+    blocks = displays(markdown)
     assert blocks == EXPECTED, blocks
     assert sum(unreadable_math(p) for p in layouts) == 0
 
@@ -55,19 +56,19 @@ def test_a_glyph_without_reading_is_unreadable_and_marked():
     assert "<!-- math: unread -->" in out and "x =" in out
 
 
-@pytest.mark.skipif(not math_score.katex_available(), reason="KaTeX not installed (npm ci in benchmarks/fulltext/katex)")
-def test_math_tests_compare_katex_renderings(typeset):
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_olmocr_math_tests_pass_on_the_formulas_read(typeset):
     _, markdown = typeset
-    blocks = math_score.math_blocks(markdown)
-    math_score.render_many(blocks)
-    assert all(math_score._CACHE[b] for b in blocks)  # every block the builder writes parses in KaTeX
-    for source in FORMULAS:
-        assert math_score.score_math(markdown, {"math": source}), source
+    for block in displays(markdown):  # every block the builder writes is a math test olmocr can render
+        olmocr_test({"id": "block", "type": "math", "math": block})
+    tests = [{"id": f"formula-{k}", "type": "math", "math": source} for k, source in enumerate(FORMULAS)]
+    assert judge(markdown, tests) == dict.fromkeys((t["id"] for t in tests), True)
     # a different spelling of the same drawing passes; a wrong script or symbol does not
     doc = "$$\n\\text{clip}\\left( x_{i} \\right)^2 \\quad = 1\n$$"
-    assert math_score.score_math(doc, {"math": r"\mathrm{clip}(x_i)^{2} = 1"})
-    assert not math_score.score_math(doc, {"math": r"\mathrm{clip}(x^i)^{2} = 1"})
-    assert not math_score.score_math(doc, {"math": r"\mathrm{clip}(y_i)^{2} = 1"})
+    assert judge(doc, [{"id": "same", "type": "math", "math": r"\mathrm{clip}(x_i)^{2} = 1"},
+                       {"id": "script", "type": "math", "math": r"\mathrm{clip}(x^i)^{2} = 1"},
+                       {"id": "symbol", "type": "math", "math": r"\mathrm{clip}(y_i)^{2} = 1"}]) == {
+        "same": True, "script": False, "symbol": False}
 
 
 def test_pages_with_unreadable_math_are_routed_to_the_vlm(monkeypatch):

@@ -1,4 +1,4 @@
-"""The bench's side of olmOCR-Bench scoring: pages split on our separator and written in olmocr's
+"""The bench's side of olmOCR-Bench's verdicts: pages split on our separator and written in olmocr's
 candidate layout, the round-robin keys of the speed run, the rates; and, where olmocr's venv exists
 (``make bench`` creates ``var/olmocr-venv``; ``REVIEWBENCH_OLMOCR_VENV`` names another), olmocr's own
 verdicts through the runner: each test on its page only."""

@@ -11,7 +11,10 @@ from resources.store import store_from_uri
 from reviewbench_assets.checks import guard_upstream, record_checks
 from reviewbench_assets.corpus import split_assets
 from reviewbench_assets.stages.check_records import blocking_failures
+from reviewbench_assets.stages.figures import SPLIT
+from reviewbench_assets.stages.split_stage import CardStage
 from tests.splits.conftest import write_venue_rows
+from tests.stages.figures_check import assert_every_figure, expected
 
 
 def _failed(name: str) -> dg.AssetCheckResult:
@@ -46,3 +49,7 @@ def test_a_blocked_venue_year_stays_out_of_its_conference_split(tmp_path, local_
     assert meta["venue_years"].value == ["iclr-2023"]
     assert meta["blocked_venue_years"].value == {"iclr-2024": ["reviewbench_split.unique_forum_id"]}
     assert meta["dagster/row_count"].value == 12
+    assert set(meta) == expected(SPLIT) | {"dagster/column_schema"}  # every declared figure, nothing else
+    card = CardStage()(store)  # the card from that split's figures
+    assert_every_figure(card)
+    assert card.figures["splits"] == {"iclr": 12}

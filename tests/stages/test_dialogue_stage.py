@@ -1,4 +1,4 @@
-"""`stages.dialogue_stage.build_venue_dialogues` without Dagster, HTTP or an LLM (`steps=None`), on the
+"""`stages.dialogue_stage.DialogueStage` without Dagster, HTTP or an LLM (`steps=None`), on the
 real recorded ICLR 2026 forum (tests/fixtures/openreview-samples)."""
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from pathlib import Path
 from partitions.catalogue import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets import paths
-from reviewbench_assets.stages.dialogue_stage import build_venue_dialogues
-from reviewbench_assets.stages.parse_stage import parse_venue
+from reviewbench_assets.stages.dialogue_stage import DialogueStage
+from reviewbench_assets.stages.figures import LLM
+from reviewbench_assets.stages.parse_stage import ParseStage
+from tests.stages.figures_check import assert_every_figure
 
 SAMPLE = (Path(__file__).resolve().parents[1] / "fixtures/openreview-samples"
           / "iclr2026_zzo3Sy3NSX_v2_submission_vars_with_replies.json")
@@ -30,21 +32,23 @@ def test_rule_based_dialogues_of_the_recorded_forum(tmp_path):
                if any(i.endswith("/-/Official_Review") for i in r["invitations"])]
     assert len(reviews) == 4  # the recorded forum: four official reviews
 
-    parse_venue(venue, store)
-    result = build_venue_dialogues(venue, store, None)
+    ParseStage(venue)(store)
+    result = DialogueStage(venue)(store)
 
     # every author and reviewer post is accounted for; the one outside a dialogue says why
-    assert result.coverage == 1.0
-    assert result.stats["posts_total"] == 16 and result.stats["posts_accounted"] == 16
-    assert result.unaccounted == []
-    assert [(o["note_id"], o["status"]) for o in result.outside] == [("f62LQEWDzg", "excluded")]
-    assert "area chairs" in result.outside[0]["reason"]
-    assert list(store.iter_jsonl(result.excluded_path)) == result.outside
+    f = result.figures
+    assert_every_figure(result)
+    assert f["dialogue_coverage"] == 1.0 and result.check("dialogue_coverage").passed
+    assert f["author_reviewer_posts"] == 16 and f["posts_unaccounted"] == 0
+    assert f["posts_as_turns"] + f["posts_as_reference_context"] + f["posts_excluded"] == 16
+    outside = list(store.iter_jsonl(f["excluded_path"]))
+    assert [(o["note_id"], o["status"]) for o in outside] == [("f62LQEWDzg", "excluded")]
+    assert "area chairs" in outside[0]["reason"] and f["exclusion_reasons"] == {outside[0]["reason"].split(" (")[0]: 1}
 
     # one dialogue per review, rule-based, each opened by its reviewer
-    assert result.counts == {"dialogues": 4, "review_records": 1, "rebuttal_records": 4}
-    assert result.stats["turns"] == 12 and result.stats["llm_merged_turns"] == 0
-    rows = list(store.iter_jsonl(result.out_path))
+    assert (result.row_count, f["re2_review_records"], f["re2_rebuttal_records"]) == (4, 1, 4)
+    assert f["turns"] == 12 and f["llm_merged_turns"] == 0
+    rows = list(store.iter_jsonl(f["path"]))
     assert len(rows) == 4 and {r["forum_id"] for r in rows} == {"zzo3Sy3NSX"}
     assert sorted(r["reviewer"] for r in rows) == sorted(
         f"Reviewer_{r['signatures'][0].rsplit('_', 1)[-1]}" for r in reviews)
@@ -65,14 +69,14 @@ def test_malformed_forum_is_reported_not_fatal(tmp_path):
     bad["content"] = None
     store.write_jsonl(store.path(paths.raw_forums(venue.key)),
                       [{"forum_id": good["id"], "note": good}, {"forum_id": bad["id"], "note": bad}])
-    parsed = parse_venue(venue, store)
-    assert parsed.row_count == 1 and parsed.counts["malformed_forums"] == 1
+    parsed = ParseStage(venue)(store)
+    assert parsed.row_count == 1 and parsed.figures["malformed_forums"] == 1
     quarantine = store.read_parquet(store.path(paths.parsed_quarantine(venue.key))).to_pylist()
     assert [(q["forum_id"], q["code"], q["parsed"]) for q in quarantine] == [
         ("badForum01", "malformed_submission", False)]
     assert "no content object" in quarantine[0]["detail"]
-    result = build_venue_dialogues(venue, store, None)
-    assert result.counts["dialogues"] == 4 and result.counts["review_records"] == 1
+    result = DialogueStage(venue)(store)
+    assert result.row_count == 4 and result.figures["re2_review_records"] == 1
 
 
 def test_with_an_llm_the_parsed_routing_is_taken_as_it_is(tmp_path, monkeypatch):
@@ -80,15 +84,17 @@ def test_with_an_llm_the_parsed_routing_is_taken_as_it_is(tmp_path, monkeypatch)
     forum again, with or without an LLM."""
     import reviewbench_assets.domain.threads as threads
     import reviewbench_assets.stages.dialogue_stage as stage
+    from reviewbench_assets.domain.llm import LLMStats
 
     venue = catalogue().get("iclr-2026")
     store = store_from_uri(str(tmp_path))
     raw = _raw_forum()
     store.write_jsonl(store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
-    parse_venue(venue, store)
+    ParseStage(venue)(store)
 
     class Steps:  # an LLM that labels nothing and merges nothing: only the stage's own work is tested
         merged_by = "llm:fake@1"
+        stats = LLMStats()
 
         def classify_reminders(self, items):
             return [None] * len(items)
@@ -98,5 +104,6 @@ def test_with_an_llm_the_parsed_routing_is_taken_as_it_is(tmp_path, monkeypatch)
 
     monkeypatch.setattr(threads, "route_posts", no_routing)
     monkeypatch.setattr(stage, "llm_merge", lambda dialogues, forums, steps: dialogues)
-    result = build_venue_dialogues(venue, store, Steps())
-    assert result.counts["dialogues"] == 4 and result.coverage == 1.0
+    result = DialogueStage(venue, Steps())(store)
+    assert result.row_count == 4 and result.figures["dialogue_coverage"] == 1.0
+    assert_every_figure(result, LLM)  # the LLM's figures too

@@ -1,4 +1,4 @@
-"""`stages.paper_text.convert_papers` without Dagster: real reportlab PDFs in a local store, the
+"""`stages.paper_text.MarkdownStage` without Dagster: real reportlab PDFs in a local store, the
 `text-layer` engine on a local Ray (1 CPU), the per-(sha256, engine) markdown cache."""
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from ocr_ray.engines import get_engine
 from openreview_replica.pdfgen import PdfSpec, marker_text, render_pdf
 from resources.store import store_from_uri
 from reviewbench_assets import paths
-from reviewbench_assets.stages.paper_text import convert_papers
+from reviewbench_assets.stages.paper_text import MarkdownStage
 from reviewbench_assets.stages.pdf_choice import records_table
+from tests.stages.figures_check import assert_every_figure
 
 PK = "iclr-2026"
 
@@ -44,14 +45,16 @@ def test_cached_markdown_reused_and_rotten_pdf_not_ocrd(tmp_path, ray_local):
     store.write_parquet(store.path(paths.submissions(PK)), records_table(records))
     engine = get_engine("text-layer")
 
-    first = convert_papers(PK, store, engine, num_cpus=1)
-    first_rows = store.read_parquet(first.out_path).to_pylist()  # written from the spool, in submission order
+    first = MarkdownStage(PK, engine, num_cpus=1)(store)
+    first_rows = store.read_parquet(first.figures["path"]).to_pylist()  # written from the spool, in submission order
     by = {r["forum_id"]: r for r in first_rows}
     assert [r["forum_id"] for r in first_rows] == ["paperAAAA", "paperBBBB", "paperCCCC", "paperDDDD"]
-    assert first.num_rows == 4 and first.empty_markdown == 2 and first.papers_by_engine == {"text-layer": 2}
-    assert [e["forum_id"] for e in first.errors] == ["paperCCCC", "paperDDDD"]
-    assert first.papers_ocrd == 2 and first.pages_ocrd == 3  # the rotten PDF was never OCR'd
-    assert first.run_page_split == {"text-layer": 3}
+    f = first.figures
+    assert_every_figure(first)
+    assert first.row_count == 4 and f["empty_markdown"] == 2 and f["papers_by_engine_total"] == {"text-layer": 2}
+    assert [e["forum_id"] for e in f["papers_with_errors"].rows] == ["paperCCCC", "paperDDDD"]
+    assert f["papers_ocrd"] == 2 and f["pages_ocrd"] == 3  # the rotten PDF was never OCR'd
+    assert f["pages_by_engine_this_run"] == {"text-layer": 3} and f["papers_cached_or_without_pdf"] == 2
     assert by["paperAAAA"]["error"] is None and by["paperAAAA"]["num_pages"] == 2
     assert marker_text("paperAAAA", 1) in by["paperAAAA"]["markdown"]
     assert by["paperAAAA"]["markdown"].count(PAGE_SEPARATOR) == 1  # two pages
@@ -61,12 +64,13 @@ def test_cached_markdown_reused_and_rotten_pdf_not_ocrd(tmp_path, ray_local):
     cache = store.path(paths.markdown_cache(engine.cache_id, sha_a))
     assert store.read_json(cache)["markdown"] == by["paperAAAA"]["markdown"]
     assert not store.exists(store.path(paths.markdown_cache(engine.cache_id, sha_c)))  # errors are not cached
-    assert store.read_parquet(first.out_path).num_rows == 4
+    assert store.read_parquet(first.figures["path"]).num_rows == 4
 
-    second = convert_papers(PK, store, engine, num_cpus=1)
-    assert second.papers_ocrd == 0 and second.pages_ocrd == 0 and not second.run_page_split
-    assert second.page_split == {"text-layer": 3}  # the cached papers still count in the split
-    second_rows = store.read_parquet(second.out_path).to_pylist()
+    second = MarkdownStage(PK, engine, num_cpus=1)(store)
+    f = second.figures
+    assert f["papers_ocrd"] == 0 and f["pages_ocrd"] == 0 and not f["pages_by_engine_this_run"]
+    assert f["pages_by_engine_total"] == {"text-layer": 3}  # the cached papers still count in the split
+    second_rows = store.read_parquet(second.figures["path"]).to_pylist()
     assert [r["markdown"] for r in second_rows] == [r["markdown"] for r in first_rows]
     assert "does not match its sha256" in {r["forum_id"]: r for r in second_rows}["paperCCCC"]["error"]
 
@@ -85,8 +89,9 @@ def test_a_blank_pdf_is_an_empty_paper_not_an_error(tmp_path, ray_local):
     store.write_parquet(store.path(paths.submissions(PK)), records_table(
         [{"forum_id": "blankPDF", "rule": "initial", "pdf_sha256": sha, "error": None}]))
     engine = get_engine("text-layer")
-    result = convert_papers(PK, store, engine, num_cpus=1)
-    [row] = store.read_parquet(result.out_path).to_pylist()
-    assert result.errors == [] and row["error"] is None and row["num_pages"] == 1 and row["markdown"] == ""
-    assert result.page_split == {"text-layer": 1}
+    result = MarkdownStage(PK, engine, num_cpus=1)(store)
+    [row] = store.read_parquet(result.figures["path"]).to_pylist()
+    assert result.figures["papers_with_errors"].rows == [] and row["error"] is None
+    assert row["num_pages"] == 1 and row["markdown"] == ""
+    assert result.figures["pages_by_engine_total"] == {"text-layer": 1}
     assert store.exists(store.path(paths.markdown_cache(engine.cache_id, sha)))

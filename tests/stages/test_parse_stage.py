@@ -1,4 +1,4 @@
-"""`stages.parse_stage.parse_venue`: the only caller of the forum parser quarantines with reason
+"""`stages.parse_stage.ParseStage`: the only caller of the forum parser quarantines with reason
 codes and guards the partition with its blocking `quarantined_share` check (issue 20), on the real
 recorded ICLR 2026 forum (tests/fixtures/openreview-samples)."""
 from __future__ import annotations
@@ -8,7 +8,8 @@ import copy
 from partitions.catalogue import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets import paths
-from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK, parse_venue
+from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK, ParseStage
+from tests.stages.figures_check import assert_every_figure
 from tests.stages.test_dialogue_stage import _raw_forum
 
 
@@ -30,8 +31,8 @@ def test_a_payload_with_another_forums_reply_is_quarantined_with_every_other_pro
     store.write_jsonl(store.path(paths.raw_forums(venue.key)),
                       [{"forum_id": good["id"], "note": good}, {"forum_id": bad["id"], "note": bad}])
 
-    result = parse_venue(venue, store, max_quarantined_share=0.4)
-    assert result.row_count == 1 and result.counts["malformed_forums"] == 1  # the bad payload gives no row
+    result = ParseStage(venue, 0.4)(store)
+    assert result.row_count == 1 and result.figures["malformed_forums"] == 1  # the bad payload gives no row
     quarantine = store.read_parquet(store.path(paths.parsed_quarantine(venue.key))).to_pylist()
     assert [(q["forum_id"], q["code"], q["parsed"]) for q in quarantine] == [
         ("badForum01", "foreign_replies", False), ("badForum01", "reply_skipped", False)]
@@ -39,8 +40,8 @@ def test_a_payload_with_another_forums_reply_is_quarantined_with_every_other_pro
     [check] = result.checks
     assert check.name == QUARANTINE_CHECK and not check.passed and check.metadata["share"] == 0.5
 
-    relaxed = parse_venue(venue, store, max_quarantined_share=0.5)
-    assert relaxed.checks[0].passed and relaxed.counts["quarantined_forums"] == 1
+    relaxed = ParseStage(venue, 0.5)(store)
+    assert relaxed.checks[0].passed and relaxed.figures["quarantined_forums"] == 1
 
 
 def test_a_clean_forum_passes_the_check(tmp_path):
@@ -48,8 +49,9 @@ def test_a_clean_forum_passes_the_check(tmp_path):
     store = store_from_uri(str(tmp_path))
     raw = _raw_forum()
     store.write_jsonl(store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
-    result = parse_venue(venue, store, max_quarantined_share=0.0)
-    assert result.checks[0].passed and result.counts["quarantined_forums"] == 0
+    result = ParseStage(venue, 0.0)(store)
+    assert result.checks[0].passed and result.figures["quarantined_forums"] == 0
+    assert_every_figure(result)
     assert store.read_parquet(store.path(paths.parsed_quarantine(venue.key))).num_rows == 0
 
 
@@ -83,7 +85,7 @@ def test_reply_cycles_and_over_deep_chains_are_quarantine_problems_with_their_re
     store.write_jsonl(store.path(paths.raw_forums(venue.key)),
                       [{"forum_id": f["id"], "note": f} for f in (cyc, deep, clean)])
 
-    result = parse_venue(venue, store, max_quarantined_share=1.0)
+    result = ParseStage(venue, 1.0)(store)
     quarantine = store.read_parquet(store.path(paths.parsed_quarantine(venue.key))).to_pylist()
     by_forum = {(q["forum_id"], q["code"]): q for q in quarantine}
     assert set(by_forum) == {("cycleForum1", "reply_cycle"), ("deepForum01", "deep_reply_chain")}, quarantine
@@ -92,4 +94,4 @@ def test_reply_cycles_and_over_deep_chains_are_quarantine_problems_with_their_re
     deep_detail = by_forum[("deepForum01", "deep_reply_chain")]["detail"]
     assert f"more than {MAX_REPLY_DEPTH}" in deep_detail and "Deep000499" in deep_detail
     assert all(q["parsed"] for q in quarantine)  # the forums are still parsed and used
-    assert result.row_count == 3 and result.counts["quarantined_forums"] == 2
+    assert result.row_count == 3 and result.figures["quarantined_forums"] == 2

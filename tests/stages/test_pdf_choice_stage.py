@@ -16,7 +16,9 @@ from partitions.catalogue import catalogue
 from resources.openreview_api import CredentialsError, OpenReviewError, RateLimitedError
 from resources.store import store_from_uri
 from reviewbench_assets import paths
-from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
+from reviewbench_assets.stages.result import iso_utc
+from tests.stages.figures_check import assert_every_figure
+from tests.stages.pdf_stage_run import run_pdf_stage
 
 VENUE = catalogue().get("iclr-2026")
 DUE = VENUE.deadline_ms                    # what the submission invitation says (agrees with the catalogue)
@@ -123,10 +125,11 @@ def ckpt(store, forum_id: str):
 
 def test_last_pre_cutoff_revision_is_stored_then_resumed(world):
     store, api = world
-    first = choose_initial_pdfs(VENUE, store, api, None, max_workers=2)
-    assert first.deadline_check["status"] == "agree"
-    assert first.deadline_check["cutoff_rule"] == "invitation_expdate" and first.deadline_check["cutoff_ms"] == EXP
+    first = run_pdf_stage(VENUE, store, api, None, max_workers=2)
+    assert first.figures["deadline_check"] == "agree"
+    assert first.figures["cutoff_rule"] == "invitation_expdate" and first.figures["cutoff"] == iso_utc(EXP)
     assert (first.resumed, first.todo) == (0, 3)
+    assert_every_figure(first.result)
     assert first.redone == {"revisedAAA", "currentBBB", "flakyCCCC"}
     by = {r["forum_id"]: r for r in first.records}
     assert [r["forum_id"] for r in first.records] == ["revisedAAA", "currentBBB", "flakyCCCC"]
@@ -150,22 +153,22 @@ def test_last_pre_cutoff_revision_is_stored_then_resumed(world):
     assert api.count("/attachment") == 1 and api.count("/pdf") == 0
 
     assert by["flakyCCCC"]["revision_id"] == "eC1" and store.pdf_ok(by["flakyCCCC"]["pdf_sha256"])
-    assert first.table.num_rows == 3
-    assert store.read_parquet(first.out_path).column("forum_id").to_pylist() == ["revisedAAA", "currentBBB",
-                                                                                 "flakyCCCC"]
+    assert first.result.row_count == 3
+    assert store.read_parquet(first.figures["path"]).column("forum_id").to_pylist() == [
+        "revisedAAA", "currentBBB", "flakyCCCC"]
     assert ckpt(store, "revisedAAA")["pdf_sha256"] == expected
 
     # second call: every checkpoint is reused, only the deadline is read again
     api.calls.clear()
-    second = choose_initial_pdfs(VENUE, store, api, None, max_workers=2)
-    assert (second.resumed, second.todo, second.redone) == (3, 0, frozenset())
+    second = run_pdf_stage(VENUE, store, api, None, max_workers=2)
+    assert (second.resumed, second.todo, second.redone) == (3, 0, set())
     assert [p for p, _ in api.calls] == ["/invitations"]
     assert second.records == first.records
 
     # a stored PDF whose bytes no longer match its sha256 is downloaded again (that forum only)
     store.write_bytes(store.pdf_path(expected), b"%PDF-1.4 bit rot")
     api.calls.clear()
-    third = choose_initial_pdfs(VENUE, store, api, None, max_workers=2)
+    third = run_pdf_stage(VENUE, store, api, None, max_workers=2)
     assert third.redone == {"revisedAAA"} and third.resumed == 2
     assert store.pdf_ok(expected)
 
@@ -175,7 +178,7 @@ def test_transient_error_is_recorded_not_final_and_redone(world):
     api.fail[("/notes/edits", "flakyCCCC")] = [OpenReviewError("InternalServerError", "boom", 502, "/notes/edits")]
     api.fail[("/notes/edits/attachment", "eA2")] = [OpenReviewError("ServiceUnavailable", "down", 503,
                                                                     "/notes/edits/attachment")]
-    first = choose_initial_pdfs(VENUE, store, api, None, max_workers=2)
+    first = run_pdf_stage(VENUE, store, api, None, max_workers=2)
     by = {r["forum_id"]: r for r in first.records}
     c = by["flakyCCCC"]  # the revision history could not be read
     assert c["rule"] == "unavailable" and c["revision_source"] == "none" and c["error_final"] is False
@@ -185,7 +188,7 @@ def test_transient_error_is_recorded_not_final_and_redone(world):
     assert a.get("pdf_sha256") is None
     assert ckpt(store, "flakyCCCC")["error_final"] is False  # checkpointed, but as not final
 
-    second = choose_initial_pdfs(VENUE, store, api, None, max_workers=2)
+    second = run_pdf_stage(VENUE, store, api, None, max_workers=2)
     assert second.redone == {"flakyCCCC", "revisedAAA"} and second.resumed == 1
     by = {r["forum_id"]: r for r in second.records}
     assert by["flakyCCCC"]["error"] is None and by["flakyCCCC"]["revision_id"] == "eC1"
@@ -196,10 +199,10 @@ def test_transient_error_is_recorded_not_final_and_redone(world):
 def test_final_error_is_not_redone(world):
     store, api = world
     api.fail[("/notes/edits", "flakyCCCC")] = [OpenReviewError("NotFoundError", "gone", 404, "/notes/edits")]
-    first = choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+    first = run_pdf_stage(VENUE, store, api, None, max_workers=1)
     c = {r["forum_id"]: r for r in first.records}["flakyCCCC"]
     assert c["rule"] == "unavailable" and c["error_final"] is True
-    second = choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+    second = run_pdf_stage(VENUE, store, api, None, max_workers=1)
     assert (second.resumed, second.todo) == (3, 0)
 
 
@@ -211,12 +214,12 @@ def test_stopping_error_raises_without_checkpointing(world, error):
     store, api = world
     api.fail[("/notes/edits", "revisedAAA")] = [error]
     with pytest.raises(type(error)):
-        choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+        run_pdf_stage(VENUE, store, api, None, max_workers=1)
     assert ckpt(store, "revisedAAA") is None  # never recorded as that forum's answer
     assert not store.exists(store.path(paths.submissions(VENUE.key)))
 
     # once the cause is gone, the next call does the forum (and resumes whatever was checkpointed)
-    again = choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+    again = run_pdf_stage(VENUE, store, api, None, max_workers=1)
     assert "revisedAAA" in again.redone and again.resumed + again.todo == 3
     assert {r["forum_id"]: r for r in again.records}["revisedAAA"]["revision_id"] == "eA2"
     assert all(r["error"] is None for r in again.records)
@@ -239,7 +242,7 @@ def test_killed_between_the_pdf_and_its_checkpoint_downloads_nothing_again(world
 
     def child():
         type(store).write_json = killed_at_checkpoint
-        choose_initial_pdfs(VENUE, store, api, None, max_workers=1, batch_attachments=False)
+        run_pdf_stage(VENUE, store, api, None, max_workers=1, batch_attachments=False)
 
     proc = multiprocessing.get_context("fork").Process(target=child)
     proc.start()
@@ -248,7 +251,7 @@ def test_killed_between_the_pdf_and_its_checkpoint_downloads_nothing_again(world
     stored = [p for p in store.list_files(store.path("pdfs")) if p.endswith(".pdf")]
     assert len(stored) == 1  # one PDF in the store, no checkpoint says so
 
-    again = choose_initial_pdfs(VENUE, store, api, None, max_workers=1, batch_attachments=False)
+    again = run_pdf_stage(VENUE, store, api, None, max_workers=1, batch_attachments=False)
     pdf_calls = [(p, q) for p, q in api.calls if p in ("/pdf", "/attachment", "/notes/edits/attachment")]
     fetched = {r["forum_id"] for r in again.records if r["pdf_fetch"] == "single"}
     found = [r for r in again.records if r["pdf_fetch"] == "single, stored before"]
@@ -274,7 +277,7 @@ def test_forums_are_done_in_rounds_with_their_notes_read_back_per_round(world, m
             on_done(fid)
         return {fid: RuntimeError("no browser in this test: the API recipe answers") for fid in forum_ids}
 
-    result = choose_initial_pdfs(VENUE, store, api, scrape, max_workers=2)
+    result = run_pdf_stage(VENUE, store, api, scrape, max_workers=2)
     # currentBBB's note settles its choice: it is in no round of pages
     assert [ids for ids, _ in rounds] == [["revisedAAA"], ["flakyCCCC"]]
     assert [sorted(notes) for _, notes in rounds] == [["revisedAAA"], ["flakyCCCC"]]
@@ -284,4 +287,4 @@ def test_forums_are_done_in_rounds_with_their_notes_read_back_per_round(world, m
     by = {r["forum_id"]: r for r in result.records}
     assert by["revisedAAA"]["revision_id"] == "eA2" and by["flakyCCCC"]["revision_id"] == "eC1"
     assert by["revisedAAA"]["revision_source"] == "api" and "browser failed" in by["revisedAAA"]["cross_check"]
-    assert result.todo == 3 and store.read_parquet(result.out_path).num_rows == 3
+    assert result.todo == 3 and store.read_parquet(result.figures["path"]).num_rows == 3

@@ -1,6 +1,6 @@
-"""`stages.refresh.refresh_venue` without Dagster or HTTP: a fake API that answers `GET /notes` the
-way OpenReview does (paged, `details=replies`, the `domain` tmdate cursor), over the real recorded
-ICLR 2026 forum (tests/fixtures/openreview-samples) and copies of it."""
+"""The crawl stage (`stages.crawl_stage.CrawlStage`, `stages.refresh.refresh_venue`) without Dagster
+or HTTP: a fake API that answers `GET /notes` the way OpenReview does (paged, `details=replies`, the
+`domain` tmdate cursor), over the real recorded ICLR 2026 forum (tests/fixtures/openreview-samples) and copies of it."""
 from __future__ import annotations
 
 import copy
@@ -13,7 +13,9 @@ import pytest
 from partitions.catalogue import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets import paths
-from reviewbench_assets.stages.refresh import refresh_venue
+from reviewbench_assets.stages.crawl_stage import CrawlStage
+from reviewbench_assets.stages.figures import CURSOR
+from tests.stages.figures_check import assert_every_figure
 
 SAMPLE = (Path(__file__).resolve().parents[1] / "fixtures/openreview-samples"
           / "iclr2026_zzo3Sy3NSX_v2_submission_vars_with_replies.json")
@@ -83,9 +85,11 @@ def venue():
 def test_full_crawl_then_incremental_refresh(tmp_path, venue):
     store = store_from_uri(str(tmp_path))
     api = FakeApi(_forums(5))
-    first = refresh_venue(venue, store, api, api, review_edits=False)
-    assert first.mode == "full" and first.forums == 5 and first.status["new"] == 5
-    assert first.quarantined == [] and first.errors == []
+    first = CrawlStage(venue, api, api, review_edits=False)(store)
+    f = first.figures
+    assert f["mode"] == "full" and first.row_count == 5 and f["forums_new"] == 5
+    assert f["quarantined_forums"] == 0 and f["malformed_notes"] == 0
+    assert_every_figure(first)
     stored = list(store.iter_jsonl(store.path(paths.raw_forums(venue.key))))
     assert [r["forum_id"] for r in stored] == [f"forum{i:03d}" for i in range(5)]
     assert all(len(r["note"]["details"]["replies"]) == 16 for r in stored)
@@ -99,9 +103,11 @@ def test_full_crawl_then_incremental_refresh(tmp_path, venue):
     reply["id"], reply["tmdate"], reply["tcdate"] = "new-reply", cursor + 5, cursor + 5
     api.notes[2]["details"]["replies"].append(reply)
     api.calls.clear()
-    second = refresh_venue(venue, store, api, api, review_edits=False)
-    assert second.mode == "incremental"
-    assert second.touched == ["forum002"] and second.status["changed"] == 1 and second.status["unchanged"] == 4
+    second = CrawlStage(venue, api, api, review_edits=False)(store)
+    f = second.figures
+    assert f["mode"] == "incremental" and f["notes_newer_than_cursor"] >= 1 and f["changes_since"]
+    assert f["touched_forums"] == ["forum002"] and f["forums_changed"] == 1 and f["forums_unchanged"] == 4
+    assert_every_figure(second, CURSOR)
     assert [p["id"] for path, p in api.calls if "id" in p] == ["forum002"]
     again = {r["forum_id"]: r for r in store.iter_jsonl(store.path(paths.raw_forums(venue.key)))}
     assert len(again["forum002"]["note"]["details"]["replies"]) == 17
@@ -112,10 +118,14 @@ def test_unusable_note_is_kept_as_an_error_not_a_crash(tmp_path, venue):
     notes = _forums(3)
     notes[1]["content"] = None  # a note without content
     api = FakeApi(notes)
-    result = refresh_venue(venue, store, api, api, review_edits=False)
-    assert result.forums == 2
-    assert [e["forum_id"] for e in result.errors] == ["forum001"]
-    assert any(q["forum_id"] == "forum001" and "without content" in q["reasons"][0] for q in result.quarantined)
+    result = CrawlStage(venue, api, api, review_edits=False)(store)
+    assert result.row_count == 2 and result.figures["malformed_notes"] == 1
+    errors = list(store.iter_jsonl(store.path(paths.crawl_errors(venue.key))))
+    assert [e["forum_id"] for e in errors] == ["forum001"]
+    quarantined = list(store.iter_jsonl(store.path(paths.quarantine(venue.key))))
+    assert any(q["forum_id"] == "forum001" and "without content" in q["reasons"][0] for q in quarantined)
+    check = result.check("quarantined_share")
+    assert check.metadata["quarantined"] == 1 and check.metadata["share"] == round(1 / 3, 4)
 
 
 def _forums_with_edited_reviews(n: int) -> list[dict]:
@@ -147,12 +157,12 @@ def test_review_edit_histories_resume_after_a_kill(tmp_path, venue):
 
     api.get_json = failing
     with pytest.raises(_Outage):
-        refresh_venue(venue, store, api, api)
+        CrawlStage(venue, api, api)(store)
     assert not store.exists(store.path(paths.raw_forums(venue.key)))  # nothing published
     api.get_json = real
     api.calls.clear()
-    result = refresh_venue(venue, store, api, api)
-    assert result.review_edits_resumed == 3
+    result = CrawlStage(venue, api, api)(store)
+    assert result.figures["review_edits_resumed"] == 3
     assert sum(p == "/notes/edits" for p, _ in api.calls) == 3  # the other three forums only
     stored = list(store.iter_jsonl(store.path(paths.raw_forums(venue.key))))
     assert all("review_edits" in r for r in stored) and len(stored) == 6
@@ -165,17 +175,18 @@ def test_full_refresh_keeps_unchanged_forums_edit_histories_from_the_stored_file
     store = store_from_uri(str(tmp_path))
     notes = _forums_with_edited_reviews(4)
     api = FakeApi(notes)
-    first = refresh_venue(venue, store, api, api)
-    assert first.review_edit_requests == 4
+    first = CrawlStage(venue, api, api)(store)
+    assert first.figures["review_edit_requests"] == 4
     for ckpt in store.list_files(store.path(paths.review_edit_checkpoints(venue.key))):
         store.fs.delete_file(ckpt)  # only the stored file can give them back now
     notes[1]["details"]["replies"][0]["tmdate"] += 1  # forum001 changed
     api.notes = [n for n in notes if n["id"] != "forum003"]  # forum003 gone
     api.calls.clear()
-    again = refresh_venue(venue, store, api, api, full_refresh=True)
-    assert again.mode == "full" and again.touched == ["forum001"]
-    assert (again.status["unchanged"], again.status["changed"], again.status["removed"]) == (2, 1, 1)
-    assert again.review_edit_requests == 1  # forum001's only
+    again = CrawlStage(venue, api, api, full_refresh=True)(store)
+    f = again.figures
+    assert f["mode"] == "full" and f["touched_forums"] == ["forum001"]
+    assert (f["forums_unchanged"], f["forums_changed"], f["forums_removed"]) == (2, 1, 1)
+    assert f["review_edit_requests"] == 1  # forum001's only
     stored = list(store.iter_jsonl(store.path(paths.raw_forums(venue.key))))
     assert [r["forum_id"] for r in stored] == ["forum000", "forum001", "forum002"]
     assert all(r["review_edits"] is not None and "review_edits" in r for r in stored)

@@ -9,8 +9,8 @@ import pytest
 
 from resources.store import store_from_uri
 from reviewbench_assets import paths
-from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
 from reviewbench_assets.stages.revision_answers import RoundPages
+from tests.stages.pdf_stage_run import run_pdf_stage
 from tests.stages.test_pdf_choice_stage import VENUE, FakeApi, make_world
 
 
@@ -48,12 +48,12 @@ def test_a_kill_while_the_pages_are_read_leaves_the_answers_received(world, tmp_
     clean_store = store_from_uri(str(tmp_path / "clean"))
     clean_store.write_bytes(clean_store.path(paths.raw_forums(VENUE.key)),
                             store.read_bytes(store.path(paths.raw_forums(VENUE.key))))
-    clean = choose_initial_pdfs(VENUE, clean_store, FakeApi(api.edits, api.edit_pdfs, api.note_pdfs),
+    clean = run_pdf_stage(VENUE, clean_store, FakeApi(api.edits, api.edit_pdfs, api.note_pdfs),
                                 _pages(api), max_workers=1)
     with pytest.raises(Killed):
-        choose_initial_pdfs(VENUE, store, api, _pages(api, kill_after=1), max_workers=1)
+        run_pdf_stage(VENUE, store, api, _pages(api, kill_after=1), max_workers=1)
     asked: list[str] = []
-    again = choose_initial_pdfs(VENUE, store, api, _pages(api, asked=asked), max_workers=1)
+    again = run_pdf_stage(VENUE, store, api, _pages(api, asked=asked), max_workers=1)
     assert asked == ["flakyCCCC"]  # revisedAAA's page was answered before the kill: not read again
     assert _records(again) == _records(clean)  # the same records, request counts included
     assert {r["forum_id"]: r["revision_requests"] for r in again.records} == {
@@ -65,9 +65,9 @@ def test_a_kill_between_the_histories_and_the_downloads_asks_no_history_again(wo
     store, api = world
     api.fail[("/notes/edits/attachment", "eA2")] = [Killed()]  # the first download
     with pytest.raises(Killed):
-        choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+        run_pdf_stage(VENUE, store, api, None, max_workers=1)
     assert api.count("/notes/edits") == 2  # both histories were answered before the kill
-    again = choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+    again = run_pdf_stage(VENUE, store, api, None, max_workers=1)
     assert api.count("/notes/edits") == 2  # and none is asked again
     by = {r["forum_id"]: r for r in again.records}
     assert by["revisedAAA"]["revision_id"] == "eA2" and by["revisedAAA"]["revision_requests"] == 1.0
@@ -78,12 +78,12 @@ def test_an_edited_note_is_asked_again(world):
     store, api = world
     api.fail[("/notes/edits/attachment", "eA2")] = [Killed()]
     with pytest.raises(Killed):
-        choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+        run_pdf_stage(VENUE, store, api, None, max_workers=1)
     raw = store.path(paths.raw_forums(VENUE.key))
     rows = list(store.iter_jsonl(raw))
     for r in rows:
         if r["forum_id"] == "revisedAAA":
             r["note"]["tmdate"] += 1  # the crawl saw a newer version of this note
     store.write_jsonl(raw, rows)
-    choose_initial_pdfs(VENUE, store, api, None, max_workers=1)
+    run_pdf_stage(VENUE, store, api, None, max_workers=1)
     assert [p["note.id"] for path, p in api.calls if path == "/notes/edits"][2:] == ["revisedAAA"]

@@ -1,0 +1,66 @@
+"""The one shape of every stage of the data path, after datatrove's `PipelineStep`
+(src/datatrove/pipeline/base.py): a stage is configured by its constructor (the partition it works
+on, its clients and options), does its work in `run(store)`, and records every figure it wants
+shown through one call, `stat(name, value)`, which the base merges (numbers add up, counts per kind
+add up per kind, anything else is replaced). Checks are recorded the same way (`check`). Calling
+the stage runs it and returns its `StageResult`; the asset turns that into Dagster metadata
+(`reviewbench_assets.metadata.materialize`), so no stage builds a result type of its own.
+
+Every figure and check metadata key must be declared, once, in `stages/figures.py` (type, unit,
+description; the UI shows that table): `stat` refuses an undeclared name, so a new figure cannot
+reach the UI without its description."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from numbers import Number
+from typing import Any, ClassVar
+
+from resources.store import Store
+from reviewbench_assets.stages.figures import declared
+from reviewbench_assets.stages.result import CheckOutcome, StageResult
+
+
+def _merged(old: Any, new: Any) -> Any:
+    """A figure recorded twice: numbers add up, counts per kind add up per kind, anything else
+    (text, lists, tables, a bool, None) is replaced by the newer value."""
+    if isinstance(old, Number) and isinstance(new, Number) and not isinstance(old, bool) \
+            and not isinstance(new, bool):
+        return old + new
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {**old, **{k: _merged(old[k], v) if k in old else v for k, v in new.items()}}
+    return new
+
+
+class Stage(ABC):
+    """One step of the data path. Subclasses set `name` (the stage's name in stages/figures.py, the
+    asset's name for the assets that are one stage) and implement `run`."""
+
+    name: ClassVar[str]
+
+    def __init__(self, key: str | None = None):
+        self.key = key  # what the run is about: a venue-year, a conference split; None for the card
+        self._figures: dict[str, Any] = {}
+        self._checks: list[CheckOutcome] = []
+
+    @abstractmethod
+    def run(self, store: Store) -> None:
+        """Read the stage's inputs from `store`, write its outputs there, and record its figures
+        (`stat`) and checks (`check`)."""
+
+    def __call__(self, store: Store) -> StageResult:
+        self._figures, self._checks = {}, []
+        self.run(store)
+        return StageResult(self.name, self.key, dict(self._figures), list(self._checks))
+
+    def stat(self, name: str, value: Any = 1) -> None:
+        """Record a figure: `stat("forums")` counts one, `stat("pages", 12)` adds 12,
+        `stat("rules", {"initial": 1})` counts per kind, `stat("mode", "full")` sets a value."""
+        declared(name, self.name)
+        self._figures[name] = _merged(self._figures[name], value) if name in self._figures else value
+
+    def check(self, name: str, passed: bool, metadata: dict[str, Any], *, severity: str = "ERROR",
+              description: str | None = None) -> None:
+        """Record a data check's outcome; its metadata keys are declared like figures (under the check's name)."""
+        for key in metadata:
+            declared(key, name)
+        self._checks.append(CheckOutcome(name, passed, metadata, severity, description))
