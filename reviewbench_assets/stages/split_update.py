@@ -96,7 +96,7 @@ def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, inputs: dic
                                    shard_prefix=prefix, venue_years=recorded, pub=pub)
     files, configs = list(stats.files), {}
     prov = [inputs["provenance"]]
-    # one row per review (short rows: ten times the papers' row group) and the provenance
+    # one row per review (a few KB of text, no paper text: ten times the papers' row group) and the provenance
     for name, schema, group in (("reviews", REVIEWS_CONFIG_SCHEMA, row_group_rows * 10),
                                 ("provenance", PROVENANCE_SCHEMA, row_group_rows * 10)):
         c = write_config_table(fs, stream_parquet(fs, [inputs[name]], schema), corpus, name, split,
