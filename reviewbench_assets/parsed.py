@@ -23,6 +23,8 @@ PARSED_COLUMNS = {
     "warnings": "what the parser skipped or repaired",
     "forum_json": "the whole parsed forum (domain/posts.py ParsedForum) as JSON, but its reviews (the `reviews` column)",
     "routing_json": "its routing (domain/routing.py Routing) as JSON",
+    "submission_json": "the submission note as the API returned it, without its replies (initial_submission_pdfs "
+                       "chooses the revision from it)",
 }
 
 
@@ -31,7 +33,8 @@ class ParsedConfig(GuardConfig):
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="parse",
-          kinds={"python", "parquet"}, code_version="3", metadata=figures_table(PARSE, (QUARANTINE_CHECK,)),
+          kinds={"python", "parquet"}, code_version="4",  # 3: submission_json, 4: typed reviews
+          metadata=figures_table(PARSE, (QUARANTINE_CHECK,)),
           check_specs=partitioned_check_specs("parsed_forums", {QUARANTINE_CHECK: QUARANTINE_CHECK_DESCRIPTION},
                                               venue_year_partitions))
 def parsed_forums(context: dg.AssetExecutionContext, config: ParsedConfig,

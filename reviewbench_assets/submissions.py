@@ -42,7 +42,7 @@ class SubmissionPdfConfig(dg.Config):
     read_every_history: bool = False
 
 
-@dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="pdfs",
+@dg.asset(partitions_def=venue_year_partitions, deps=["parsed_forums"], group_name="pdfs",
           pool="openreview_api", kinds={"python", "pdf"}, code_version="3", metadata=figures_table(PDFS, (DEADLINE_CHECK,)),
           check_specs=[dg.AssetCheckSpec(DEADLINE_CHECK, asset="initial_submission_pdfs",
                                          description="the submission invitation's duedate is within one hour "

@@ -3,7 +3,7 @@ stage carries a branch for that layout (issue 28.5); run by `python -m scripts.m
 
 - `parsed/<pk>.parquet` with the `reviews_json` string column: rewritten with the typed `reviews`
   column (schema.PARSED_SCHEMA), each paper's reviews decoded from that JSON (the parser's dicts,
-  checked by the same model as the parse stage's, domain/reviews.py).
+  checked by the same model as the parse stage's, domain/reviews.py); its other columns as they were.
 - `rows/<pk>.parquet` without `rows/<pk>.reviews.parquet` or `rows/<pk>.stats.json` beside it (rows
   written before the `reviews` config, or before statistics were recorded): the rows step's set
   written again by its own writer from the rows and provenance there, so the `reviews_json` strings
@@ -54,10 +54,15 @@ def migrate_parsed(store: Store, pk: str, dry_run: bool = False) -> bool:
     if not store.exists(path) or "reviews_json" not in _columns(store, path):
         return False
 
+    # the columns it had, the reviews typed: a column it lacks (a later addition, e.g. submission_json)
+    # cannot be made from it, and its reader asks for parsed_forums to be re-materialized instead
+    had = {("reviews" if n == "reviews_json" else n) for n in _columns(store, path)}
+    schema = pa.schema([f for f in PARSED_SCHEMA if f.name in had])
+
     def rewrite() -> None:
-        with store.publish() as pub, parquet_writer(store.fs, pub.target(path), PARSED_SCHEMA) as w:
+        with store.publish() as pub, parquet_writer(store.fs, pub.target(path), schema) as w:
             for batch in iter_parquet_batches(store.fs, path, 64):
-                w.write_table(pa.Table.from_pylist(list(_typed(batch)), schema=PARSED_SCHEMA))
+                w.write_table(pa.Table.from_pylist(list(_typed(batch)), schema=schema))
 
     if not dry_run:
         _keeping_verdict(store, pk, "parsed_forums", rewrite)

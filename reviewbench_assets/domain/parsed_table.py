@@ -35,13 +35,15 @@ def post_placements(p: ParsedForum, routing: Routing) -> list[dict]:
 
 
 def parsed_row(p: ParsedForum, routing: Routing, venue: VenueYear, ordinal: int,
-               crawled_at: float | None) -> dict[str, Any]:
-    """The `parsed/<pk>.parquet` row of one forum."""
+               crawled_at: float | None, submission_json: str) -> dict[str, Any]:
+    """The `parsed/<pk>.parquet` row of one forum (`submission_json`: its raw submission note as
+    crawled, without its replies, as JSON)."""
     return {**row_fields(p, venue.conference, venue.year), "ordinal": ordinal, "status": p.status,
             "api": p.api, "crawled_at": crawled_at, "posts": post_placements(p, routing),
             # the reviews are the typed column alone (one copy, the one SQL reads); forum_of puts them back
             "warnings": list(p.warnings), "forum_json": p.model_dump_json(exclude={"reviews"}),
-            "routing_json": routing.model_dump_json()}
+            "routing_json": routing.model_dump_json(),
+            "submission_json": submission_json}
 
 
 def forum_of(row: Mapping[str, Any]) -> tuple[ParsedForum, Routing]:

@@ -206,7 +206,10 @@ PARSED_SCHEMA = pa.schema(
     + [pa.field("ordinal", pa.int64()),  # position in the crawl's file (rows keep the crawl's order)
        pa.field("status", pa.string()), pa.field("api", pa.string()), pa.field("crawled_at", pa.float64()),
        pa.field("posts", pa.list_(PARSED_POST)), pa.field("warnings", pa.list_(pa.string())),
-       pa.field("forum_json", pa.string()), pa.field("routing_json", pa.string())])
+       pa.field("forum_json", pa.string()), pa.field("routing_json", pa.string()),
+       # the submission note as OpenReview sent it, without its replies: what the PDF stage judges
+       # revisions by (invitations, pdf, tmdate) and answers a revision page's own note lookup with
+       pa.field("submission_json", pa.string())])
 # `parsed/<pk>.quarantine.parquet`: every reason a forum needs a look, as a code and the detail, made
 # together by the rule that found it (posts.Reason; domain/quarantine.py lists the codes); a forum
 # that cannot be parsed at all has no row in parsed/<pk>.parquet.

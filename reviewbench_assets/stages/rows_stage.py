@@ -7,6 +7,7 @@ from __future__ import annotations
 from partitions.catalogue import VenueYear
 from resources.store import Store
 from reviewbench_assets import paths
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.figures import CHARS_MATCH, EMPTY_SHARE, REVIEWS_MATCH, ROW_COUNT, ROWS, TITLE, UNIQUE
 from reviewbench_assets.stages.rows_writer import assemble_rows, write_rows
 from reviewbench_assets.stages.stage import Stage
@@ -34,7 +35,7 @@ class RowsStage(Stage):
 
     def run(self, store: Store) -> None:
         venue = self.venue
-        subs = {r["forum_id"]: r for r in store.read_parquet(store.path(paths.submissions(venue.key))).to_pylist()}
+        subs = {r["forum_id"]: r for r in Upstream(store, venue.key).pdf_records()}
         out, prov = store.path(paths.rows(venue.key)), store.path(paths.provenance(venue.key))
         reviews, figures = store.path(paths.rows_reviews(venue.key)), store.path(paths.rows_stats(venue.key))
         stats = write_rows(store, out, prov, reviews, assemble_rows(store, venue, subs), figures)

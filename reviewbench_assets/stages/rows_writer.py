@@ -10,11 +10,10 @@ import pyarrow as pa
 
 from partitions.catalogue import VenueYear
 from resources.store import Store, dumps_json, parquet_writer
-from reviewbench_assets import paths
 from reviewbench_assets.domain.reviews import review_rows, reviews_json
 from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REVIEWBENCH_SCHEMA, REVIEWS_CONFIG_SCHEMA
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.corpus_figures import venue_year_figures
-from reviewbench_assets.stages.parsed_io import ParquetLookup, iter_parsed_rows
 
 BATCH_ROWS = 256
 
@@ -30,8 +29,9 @@ def assemble_rows(store: Store, venue: VenueYear, submissions: dict[str, dict]) 
     which write_rows derives): each parsed forum (`parsed/<pk>.parquet`, crawl order) joined
     on `forum_id` with its markdown and its initial-submission record. Memory: one batch of parsed
     rows and one row group of markdown at a time, whatever order each stage wrote its file in."""
-    with ParquetLookup(store, store.path(paths.markdown(venue.key))) as markdown:
-        for parsed in iter_parsed_rows(store, venue.key, [*ROW_COLUMNS, "status", "crawled_at"], BATCH_ROWS):
+    upstream = Upstream(store, venue.key)
+    with upstream.markdown() as markdown:
+        for parsed in upstream.parsed_rows([*ROW_COLUMNS, "status", "crawled_at"], BATCH_ROWS):
             md = markdown.get(parsed["forum_id"]) or {"error": STALE_MARKDOWN}
             row = {c: parsed[c] for c in ROW_COLUMNS}
             row["markdown"] = md.get("markdown") or ""

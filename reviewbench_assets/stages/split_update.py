@@ -26,6 +26,7 @@ from reviewbench_assets.domain.schema import (
     REVIEW_CONFIG_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
 )
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.config_split import config_split_reader
 from reviewbench_assets.stages.corpus_writer import (
     DEFAULT_ROW_GROUP_ROWS,
@@ -41,8 +42,6 @@ from reviewbench_assets.stages.shard_files import join_path, list_files
 # 4: the `reviews` config)
 PART_VERSION = 4
 CONFIG_DIRS = ("data", "reviews", "provenance", "review", "rebuttal")
-# What the rows step writes as one publication (stages/rows_writer.py): one of them alone is a broken set.
-ROWS_SET = {"rows": paths.rows, "reviews": paths.rows_reviews, "provenance": paths.provenance, "stats": paths.rows_stats}
 
 
 @dataclass
@@ -52,18 +51,6 @@ class SplitUpdate:
     rewritten: list[str]  # venue-years whose part was (re)written in this update
     kept: list[str]  # venue-years whose part was up to date
     removed: list[str]  # files of venue-years no longer in the split
-
-
-def _inputs(store: Store, pk: str) -> dict[str, str]:
-    wanted = {**{k: where(pk) for k, where in ROWS_SET.items()}, "review": paths.re2_review(pk),
-              "rebuttal": paths.re2_rebuttal(pk)}
-    found = {k: store.path(v) for k, v in wanted.items() if store.exists(store.path(v))}
-    missing = [store.path(wanted[k]) for k in ROWS_SET if k not in found]
-    if "rows" in found and missing:  # one step writes them together: a member is missing
-        raise FileNotFoundError(f"{pk}: {found['rows']} has no {', '.join(missing)} beside it (written by the same "
-                                f"step): re-materialize reviewbench_split for {pk} (rows of an older layout: "
-                                f"python -m scripts.migrate_storage)")
-    return found
 
 
 def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
@@ -180,7 +167,7 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
     corpus = store.path(paths.CORPUS_DIR)
     parts, rewritten, kept = [], [], []
     for pk in keys:
-        inputs = _inputs(store, pk)
+        inputs = Upstream(store, pk).split_inputs()
         if "rows" not in inputs:
             continue
         record_path = store.path(paths.split_part(split, pk))

@@ -92,7 +92,7 @@ def test_the_parsed_forum_comes_back_whole_with_its_reviews_stored_once(iclr2020
 
     for p in _real_forums(iclr2020_raw, iclr2020, iclr2026_raw, iclr2026, tracker_forums):
         routing = route_posts(p)
-        row = parsed_row(p, routing, iclr2026, 0, None)
+        row = parsed_row(p, routing, iclr2026, 0, None, "{}")
         assert '"review_id"' not in row["forum_json"]  # not a second copy of the reviews
         stored = pa.Table.from_pylist([row], schema=PARSED_SCHEMA).to_pylist()[0]
         forum, back = forum_of(stored)

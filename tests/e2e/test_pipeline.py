@@ -177,7 +177,7 @@ def test_rematerialize_reuses_checkpoints_and_downloads_nothing(built, replica):
 
 
 def test_parser_fix_rederives_everything_without_a_request(built, replica):
-    """`--select parsed_forums+` after a parser change: the parsed table, dialogues and rows are
+    """`--select parsed_forums,rebuttal_dialogues,reviewbench_split` after a parser change: the parsed table, dialogues and rows are
     rebuilt from the stored raw forums, with not one request to OpenReview, and come out the same."""
     import duckdb
 

@@ -23,7 +23,7 @@ from tests.ops.procs import replica_env
 pytestmark = [pytest.mark.slow, pytest.mark.browser]  # the PDF stage reads revision pages
 PK = "iclr-2024"
 CRAWL = {"openreview_forums"}
-PDFS = {"openreview_forums", "initial_submission_pdfs"}
+PDFS = {"openreview_forums", "parsed_forums", "initial_submission_pdfs"}  # the PDF stage reads the parsed table
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +153,7 @@ def test_hostile_ids_are_quarantined_and_never_become_paths(replica, tmp_path, m
     reasons = " ".join(r for q in quarantine for r in q["reasons"])
     assert reasons.count("invalid id") == len(HOSTILE), reasons
     assert not (tmp_path / "escaped").exists()
-    assert {p.name for p in (tmp_path / "root").iterdir()} <= {"raw", "checkpoints", "submissions", "pdfs",
+    assert {p.name for p in (tmp_path / "root").iterdir()} <= {"raw", "parsed", "checkpoints", "submissions", "pdfs",
                                                                 "home", ".locks", ".publish", "checks", "pdf_sources"}
     assert len(_checkpoints(tmp_path / "root")) == len(fx.venues[PK].forums)
     assert json.loads((tmp_path / "root" / paths.crawl_cursor(PK)).read_text())["crawl_started_ms"]
