@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ocr_ray.layout.floats import CAPTION, float_end, runs_on
 from ocr_ray.layout.hyphenation import hyphenation_point
+from ocr_ray.layout.math import numbered as number_display
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_glyphs
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.order import lines_of, xy_cut
@@ -270,7 +271,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
                 return
             number = _EQ_NUMBER.search(text)
             body_text = _EQ_NUMBER.sub("", text) if number else text
-            blocks.append("$$\n" + body_text.strip() + (f" \\tag{{{number.group(1)}}}" if number else "") + "\n$$")
+            blocks.append("$$\n" + number_display(body_text.strip(), number.group(1) if number else "") + "\n$$")
             math.clear()
 
     i = 0

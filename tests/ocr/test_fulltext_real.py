@@ -156,3 +156,20 @@ def test_a_row_end_before_a_comment_and_math_spacing_are_read_as_printed():
     assert [[c for c, _ in row] for row in grid] == [["A", "B"], ["0.792", "0.653"]]
     assert latex.unstyle(r"$11.014\pm0.190$ and $512\times512$ or $-0.24$, $\pm 0.5$, $5\%$") \
         == "11.014 ± 0.190 and 512 × 512 or -0.24, ±0.5, 5%"
+
+
+def test_math_tests_never_take_a_row_of_a_matrix_or_cases_alone():
+    """A display is split into tests at its own row ends (align), never at the rows of a matrix or
+    cases inside it: a matrix row rendered alone is no formula the page prints (its middle rows were
+    tests: "2 & 0" gave "2 0", which KaTeX draws as the number 20), and a cases row is set in text
+    style there (its fractions small), in display style alone."""
+    from benchmarks.fulltext_real.derive import math_tests
+
+    body = r"""
+\begin{align}
+C &= \begin{bmatrix} 1 & 1 \\ 2 & 0 \\ 3.5 & 4 \\ 1.25 & 5 \end{bmatrix} \\
+g(x) &= \begin{cases} \frac{a_1}{b_1} + x_1 & x > 0 \\ \frac{a_2}{b_2} - x_2 & x < 0 \\ \frac{a_3}{b_3} & x = 0 \end{cases} \\
+y_i &= \sum_{j=1}^{n} w_{ij} x_j
+\end{align}
+"""
+    assert [t["math"] for t in math_tests(body)] == [r"y_i = \sum_{j=1}^{n} w_{ij} x_j"]

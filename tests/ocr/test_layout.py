@@ -136,7 +136,7 @@ def test_display_equation_is_one_math_block():
     (markdown,) = compose_pages([_page(lines).to_json()])
     assert markdown.count("$$") == 2
     math = markdown.split("$$")[1]
-    assert "∑" in math and "i=1" in math and "\\tag{3}" in math
+    assert "∑" in math and "i=1" in math and "\\qquad (3)" in math
     assert markdown.endswith("where p is a model.")
 
 
