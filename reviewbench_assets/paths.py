@@ -86,6 +86,11 @@ def provenance(pk: str) -> str:
     return f"rows/{pk}.provenance.parquet"
 
 
+def rows_reviews(pk: str) -> str:
+    """One row per review of the venue-year's papers (the `reviews` config, schema.REVIEWS_CONFIG_SCHEMA)."""
+    return f"rows/{pk}.reviews.parquet"
+
+
 def rows_stats(pk: str) -> str:
     """The venue-year's statistics (per venue-year key), computed once as its rows are written."""
     return f"rows/{pk}.stats.json"

@@ -18,7 +18,7 @@ OWNED_PATHS: dict[str, tuple[str, ...]] = {
                                 "pdf_staging"),
     "paper_markdown": ("markdown", "markdown_cache"),
     "rebuttal_dialogues": ("dialogues", "dialogue_exclusions", "re2_review", "re2_rebuttal"),
-    "reviewbench_split": ("rows", "provenance", "rows_stats"),
+    "reviewbench_split": ("rows", "rows_reviews", "provenance", "rows_stats"),
     "conference_split": ("CORPUS_DIR", "split_stats", "split_part_dir", "split_part"),
 }
 # Written by the checks of every asset (reviewbench_assets/checks.py), read by the split: no stage's own;
@@ -30,7 +30,7 @@ JUDGED_FILES = {
     "openreview_forums": (paths.raw_forums, paths.quarantine),
     "parsed_forums": (paths.parsed, paths.parsed_quarantine),
     "rebuttal_dialogues": (paths.dialogues, paths.re2_review, paths.re2_rebuttal),
-    "reviewbench_split": (paths.rows, paths.provenance),
+    "reviewbench_split": (paths.rows, paths.provenance, paths.rows_reviews),
 }
 
 

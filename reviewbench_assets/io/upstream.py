@@ -13,6 +13,9 @@ from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.routing import Routing
 from reviewbench_assets.stages.parquet_io import ParquetLookup, iter_parquet_batches
 
+# What the rows step writes as one publication (stages/rows_writer.py): one of them alone is a broken set.
+ROWS_SET = {"rows": paths.rows, "reviews": paths.rows_reviews, "provenance": paths.provenance, "stats": paths.rows_stats}
+
 
 class MissingStageOutputError(FileNotFoundError):
     pass
@@ -62,7 +65,7 @@ class Upstream:
 
     def parsed_forums(self, batch_rows: int = 32) -> Iterator[tuple[ParsedForum, Routing]]:
         """Each parsed forum of the venue-year with its routing, in crawl order."""
-        for row in self.parsed_rows(["forum_json", "routing_json"], batch_rows):
+        for row in self.parsed_rows(["forum_json", "routing_json", "reviews"], batch_rows):
             yield forum_of(row)
 
     def _parsed_with_notes(self) -> str:
@@ -101,18 +104,18 @@ class Upstream:
         return self.store.exists(self.store.path(paths.rows(self.pk)))
 
     def split_inputs(self) -> dict[str, str]:
-        """What the venue-year's part of a conference split is written from: rows, provenance and
-        their statistics (reviewbench_split), and the Re^2 review/rebuttal records (rebuttal_dialogues),
-        whichever exist (absolute paths)."""
+        """What the venue-year's part of a conference split is written from: rows, one row per review,
+        provenance and their statistics (reviewbench_split: one publication, all or none), and the Re^2
+        review/rebuttal records (rebuttal_dialogues), whichever exist (absolute paths)."""
         store, pk = self.store, self.pk
-        wanted = {"rows": paths.rows(pk), "provenance": paths.provenance(pk), "review": paths.re2_review(pk),
+        wanted = {**{k: where(pk) for k, where in ROWS_SET.items()}, "review": paths.re2_review(pk),
                   "rebuttal": paths.re2_rebuttal(pk)}
         found = {k: store.path(v) for k, v in wanted.items() if store.exists(store.path(v))}
-        if store.exists(store.path(paths.rows_stats(pk))):  # rows written before statistics were recorded lack it
-            found["stats"] = store.path(paths.rows_stats(pk))
-        if "rows" in found and "provenance" not in found:  # one step writes both: a member is missing
-            raise FileNotFoundError(f"{pk}: {found['rows']} has no {store.path(wanted['provenance'])} beside it "
-                                    f"(written by the same step): re-materialize reviewbench_split for {pk}")
+        missing = [store.path(wanted[k]) for k in ROWS_SET if k not in found]
+        if "rows" in found and missing:  # one step writes them together: a member is missing
+            raise FileNotFoundError(f"{pk}: {found['rows']} has no {', '.join(missing)} beside it (written by the same "
+                                    f"step): re-materialize reviewbench_split for {pk} (rows of an older layout: "
+                                    f"python -m scripts.migrate_storage)")
         return found
 
     # -- venue_changes -> the dataset card

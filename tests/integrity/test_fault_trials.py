@@ -313,7 +313,7 @@ def test_a_flipped_byte_in_rows_fails_the_split_naming_the_file(tmp_path, monkey
 
     import pyarrow.fs as pafs
 
-    from tests.splits.conftest import make_rows
+    from tests.splits.conftest import as_papers, make_rows
 
     root = tmp_path / "root"
     (root / "rows").mkdir(parents=True)
@@ -326,7 +326,8 @@ def test_a_flipped_byte_in_rows_fails_the_split_naming_the_file(tmp_path, monkey
     from reviewbench_assets.stages.rows_writer import write_rows
 
     store = Store(pafs.LocalFileSystem(), str(root))
-    write_rows(store, store.path(paths.rows(PK)), store.path(paths.provenance(PK)), ((r, {}) for r in rows))
+    write_rows(store, store.path(paths.rows(PK)), store.path(paths.provenance(PK)), store.path(paths.rows_reviews(PK)),
+               ((r, {}) for r in as_papers(rows)), store.path(paths.rows_stats(PK)))
     from reviewbench_assets.stages.check_records import write_verdict
 
     write_verdict(store, PK, "reviewbench_split", {}, overridden=False)  # the rows stage passed them

@@ -147,6 +147,16 @@ def test_unstyle_removes_whole_commands_only():
     assert not latex.is_plain(latex.unstyle(r"before \smallskip after"))  # \small must not leave "skip"
 
 
+def test_quotes_and_angle_brackets_are_read_as_printed():
+    """corl-noisy-reward, rasp-recogs: "`higher is better'" prints a left single quote (olmocr reads
+    it as "'"), not a backtick; moebias: "(<0.1%)" in an OT1 font prints "(¡0.1%)" (slot 60 is ¡
+    there, < only in T1): which one the PDF shows depends on the font encoding, so no test."""
+    assert latex.unstyle("the intuitive `higher is better' principle") == "the intuitive 'higher is better' principle"
+    assert latex.unstyle("``quoted'' text") == '"quoted" text'
+    assert not latex.is_plain(latex.unstyle("a minuscule fraction of parameters (<0.1%)"))
+    assert not latex.is_plain(latex.unstyle("a value > b"))
+
+
 def test_a_row_end_before_a_comment_and_math_spacing_are_read_as_printed():
     """datacomp: "0.653 \\\\% & 0.695\\\\" ends the row at 0.653 (the rest is a comment), while "5\\%"
     prints a percent sign; corl-noisy-reward, cheblienet, muse: "$11.014\\pm0.190$" and
