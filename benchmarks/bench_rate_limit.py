@@ -43,7 +43,7 @@ def run() -> list[dict]:
         rep.set_faults(FaultConfig(window_limit=LIMIT, window_s=WINDOW_S, attachment_window_limit=FILE_LIMIT))
         resources = replica_resources(rep, root, max_rate_limit_wait_s=120.0)
         logs, file_logs = [], []
-        for stage in ("openreview_forums", "initial_submission_pdfs"):
+        for stage in ("openreview_forums", "parsed_forums", "initial_submission_pdfs"):
             rep.reset_request_log()
             result = dg.materialize([by_key[stage]], partition_key="iclr-2024", resources=resources,
                                     raise_on_error=False)

@@ -2,8 +2,9 @@
 `ReplicaServer.request_counts`): one v1 partition (iclr-2020) and one v2 partition (iclr-2024),
 every stage that talks to OpenReview materialized in order through Dagster, once with the default
 configuration (revision discovery in chromium) and once with the API recipe (`use_browser: false`),
-each on a fresh storage root. The stages after `initial_submission_pdfs` read only the store
-(tests/e2e/test_pipeline.py: `parsed_forums+` makes no request), so they are not run here.
+each on a fresh storage root (`parsed_forums` runs between them: the PDF stage reads its table; it
+makes no request). The stages after `initial_submission_pdfs` read only the store
+(tests/e2e/test_pipeline.py: re-deriving from `parsed_forums` makes no request), so they are not run here.
 
 Figures: `openreview_requests_per_paper_v1` / `_v2` (value: default, baseline: API recipe), with
 the per-stage and per-kind counts (`attachment`, `api <v> <endpoint>`, `web <page>`) as extra
@@ -23,7 +24,7 @@ PARTITIONS = {"v1": "iclr-2020", "v2": "iclr-2024"}
 # invitations, listing pages) weigh what they weigh at real size (7,404 papers: nothing), so the
 # value is the per-paper cost itself; `per_paper_without_per_venue` stays as the check.
 FORUMS = int(os.environ.get("BENCH_REQUESTS_FORUMS", "256"))
-STAGES = ("openreview_forums", "initial_submission_pdfs")
+STAGES = ("openreview_forums", "parsed_forums", "initial_submission_pdfs")  # parsing makes no request
 PER_VENUE_ENDPOINTS = ("/login", "/groups", "/profiles", "/invitations")
 
 

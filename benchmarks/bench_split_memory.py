@@ -38,20 +38,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _generate(out: str, n: int, venue_years: tuple[str, ...] = VENUE_YEARS, seed: int = 0) -> None:
-    """Rows (20 columns, ~90 KB markdown), provenance and Re^2 records for `n` papers, split over
+    """Rows (20 columns, ~90 KB markdown) with one row per review, provenance and statistics (the
+    rows step's own writer, stages/rows_writer.py) and Re^2 records for `n` papers, split over
     `venue_years` (ICLR keys), written in batches (bounded memory)."""
     import numpy as np
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from reviewbench_assets.domain.schema import (
-        PAGE_SEPARATOR,
-        PROVENANCE_SCHEMA,
-        REBUTTAL_RECORD_SCHEMA,
-        REVIEW_RECORD_SCHEMA,
-        REVIEWBENCH_SCHEMA,
-        empty_review,
-    )
+    from resources.store import store_from_uri
+    from reviewbench_assets import paths
+    from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
+    from reviewbench_assets.stages.rows_writer import write_rows
+
+    store = store_from_uri(out)
 
     rng = np.random.default_rng(seed)
     vocab = np.array(["".join(chr(97 + c) for c in rng.integers(0, 26, rng.integers(2, 10)))
@@ -69,63 +67,78 @@ def _generate(out: str, n: int, venue_years: tuple[str, ...] = VENUE_YEARS, seed
         count = min(per_vy, n - made)
         if count <= 0:
             break
-        year = int(vy.split("-")[1])
         writers = {
-            "rows": pq.ParquetWriter(f"{out}/rows/{vy}.parquet", REVIEWBENCH_SCHEMA, compression="zstd"),
-            "prov": pq.ParquetWriter(f"{out}/rows/{vy}.provenance.parquet", PROVENANCE_SCHEMA),
             "review": pq.ParquetWriter(f"{out}/re2/{vy}.review.parquet", REVIEW_RECORD_SCHEMA, compression="zstd"),
             "rebuttal": pq.ParquetWriter(f"{out}/re2/{vy}.rebuttal.parquet", REBUTTAL_RECORD_SCHEMA,
                                          compression="zstd"),
         }
-        for start in range(0, count, 200):
-            rows, prov, review, rebuttal = [], [], [], []
-            for i in range(start, min(start + 200, count)):
-                fid = f"{vy}-{i:06d}"
-                md = f"# Paper {fid}\n\n{words(150)}" + PAGE_SEPARATOR + PAGE_SEPARATOR.join(
-                    pages[j] for j in rng.integers(0, len(pages), 12))
-                md = md[:MARKDOWN_BYTES]
-                revs = []
-                for r in range(3):
-                    rev = empty_review()
-                    rev.update(review_id=f"{fid}-r{r}", reviewer=f"Reviewer_{r}", summary=words(300),
-                               weaknesses=words(200), rating=int(rng.integers(1, 11)), confidence=3)
-                    revs.append(rev)
-                rows.append({"forum_id": fid, "conference": "iclr", "year": year, "track": "main",
-                             "venue_id": f"ICLR.cc/{year}/Conference", "paper_number": i + 1,
-                             "title": words(8), "abstract": words(200), "authors": ["A", "B"], "keywords": ["k"],
-                             "tldr": words(20), "primary_area": "", "venue": f"ICLR {year} poster",
-                             "decision": "Accept (poster)" if i % 3 == 0 else "Reject",
-                             "decision_comment": words(150), "author_rebuttal": "", "num_reviews": 3,
-                             "reviews_json": json.dumps(revs), "markdown": md, "markdown_chars": len(md)})
-                prov.append({"forum_id": fid, "conference": "iclr", "year": year, "track": "main",
-                             "revision_rule": "initial", "pdf_sha256": "ab" * 32, "ocr_engine": "pypdfium2"})
-                score = {"rating": 5.0, "confidence": 3.0, "aspect_score": "{}"}
-                review.append({"paper_id": fid, "conference_year_track": f"iclr_{year}_main", "conference": "iclr",
-                               "year": year, "track": "main", "venue_id": f"ICLR.cc/{year}/Conference",
-                               "reviews": [{"reviewer_id": f"Reviewer_{r}", "review_id": f"{fid}-r{r}",
-                                            "review_title": "", "review_content": words(500),
-                                            "initial_score": score, "final_score": score,
-                                            "initial_score_source": "unmodified", "tcdate": 1, "tmdate": 1}
-                                           for r in range(3)],
-                               "metareview": words(150), "decision": "Reject", "venue": ""})
-                for r in range(3):
-                    msgs = [{"role": "system", "content": "You are a reviewer."},
-                            {"role": "user", "content": f"```<<{fid}>>```"},
-                            {"role": "assistant", "content": words(500)}, {"role": "user", "content": words(400)}]
-                    rebuttal.append({"paper_id": fid, "conference_year_track": f"iclr_{year}_main",
-                                     "conference": "iclr", "year": year, "track": "main",
-                                     "venue_id": f"ICLR.cc/{year}/Conference", "reviewer_id": f"Reviewer_{r}",
-                                     "review_id": f"{fid}-r{r}", "messages": msgs,
-                                     "message_note_ids": [[], [fid], [f"{fid}-r{r}"], ["x"]],
-                                     "merged_by": "rule-based", "turn_merged_by": ["", "", "", ""],
-                                     "reminders_by": "rule", "dropped_reminder_ids": []})
-            writers["rows"].write_table(pa.Table.from_pylist(rows, schema=REVIEWBENCH_SCHEMA), row_group_size=100)
-            writers["prov"].write_table(pa.Table.from_pylist(prov, schema=PROVENANCE_SCHEMA))
-            writers["review"].write_table(pa.Table.from_pylist(review, schema=REVIEW_RECORD_SCHEMA))
-            writers["rebuttal"].write_table(pa.Table.from_pylist(rebuttal, schema=REBUTTAL_RECORD_SCHEMA))
+        write_rows(store, store.path(paths.rows(vy)), store.path(paths.provenance(vy)),
+                   store.path(paths.rows_reviews(vy)), _papers(vy, count, writers, words, pages, rng),
+                   store.path(paths.rows_stats(vy)))
         for w in writers.values():
             w.close()
         made += count
+
+
+def _papers(vy: str, count: int, writers: dict, words, pages: list[str], rng):
+    """(paper, provenance) pairs of one venue-year for the rows writer; its Re^2 records written
+    beside them, 200 papers at a time."""
+    import pyarrow as pa
+
+    from reviewbench_assets.domain.reviews import typed_reviews
+    from reviewbench_assets.domain.schema import (
+        PAGE_SEPARATOR,
+        REBUTTAL_RECORD_SCHEMA,
+        REVIEW_RECORD_SCHEMA,
+        empty_review,
+    )
+
+    year = int(vy.split("-")[1])
+    for start in range(0, count, 200):
+        rows, prov, review, rebuttal = [], [], [], []
+        for i in range(start, min(start + 200, count)):
+            fid = f"{vy}-{i:06d}"
+            md = f"# Paper {fid}\n\n{words(150)}" + PAGE_SEPARATOR + PAGE_SEPARATOR.join(
+                pages[j] for j in rng.integers(0, len(pages), 12))
+            md = md[:MARKDOWN_BYTES]
+            revs = []
+            for r in range(3):
+                rev = empty_review()
+                rev.update(review_id=f"{fid}-r{r}", reviewer=f"Reviewer_{r}", summary=words(300),
+                           weaknesses=words(200), rating=float(rng.integers(1, 11)), confidence=3.0)
+                revs.append(rev)
+            rows.append({"forum_id": fid, "conference": "iclr", "year": year, "track": "main",
+                         "venue_id": f"ICLR.cc/{year}/Conference", "paper_number": i + 1,
+                         "title": words(8), "abstract": words(200), "authors": ["A", "B"], "keywords": ["k"],
+                         "tldr": words(20), "primary_area": "", "venue": f"ICLR {year} poster",
+                         "decision": "Accept (poster)" if i % 3 == 0 else "Reject",
+                         "decision_comment": words(150), "author_rebuttal": "", "num_reviews": 3,
+                         "reviews": typed_reviews(revs), "markdown": md, "markdown_chars": len(md)})
+            prov.append({"forum_id": fid, "conference": "iclr", "year": year, "track": "main",
+                         "revision_rule": "initial", "pdf_sha256": "ab" * 32, "ocr_engine": "pypdfium2"})
+            score = {"rating": 5.0, "confidence": 3.0, "aspect_score": "{}"}
+            review.append({"paper_id": fid, "conference_year_track": f"iclr_{year}_main", "conference": "iclr",
+                           "year": year, "track": "main", "venue_id": f"ICLR.cc/{year}/Conference",
+                           "reviews": [{"reviewer_id": f"Reviewer_{r}", "review_id": f"{fid}-r{r}",
+                                        "review_title": "", "review_content": words(500),
+                                        "initial_score": score, "final_score": score,
+                                        "initial_score_source": "unmodified", "tcdate": 1, "tmdate": 1}
+                                       for r in range(3)],
+                           "metareview": words(150), "decision": "Reject", "venue": ""})
+            for r in range(3):
+                msgs = [{"role": "system", "content": "You are a reviewer."},
+                        {"role": "user", "content": f"```<<{fid}>>```"},
+                        {"role": "assistant", "content": words(500)}, {"role": "user", "content": words(400)}]
+                rebuttal.append({"paper_id": fid, "conference_year_track": f"iclr_{year}_main",
+                                 "conference": "iclr", "year": year, "track": "main",
+                                 "venue_id": f"ICLR.cc/{year}/Conference", "reviewer_id": f"Reviewer_{r}",
+                                 "review_id": f"{fid}-r{r}", "messages": msgs,
+                                 "message_note_ids": [[], [fid], [f"{fid}-r{r}"], ["x"]],
+                                 "merged_by": "rule-based", "turn_merged_by": ["", "", "", ""],
+                                 "reminders_by": "rule", "dropped_reminder_ids": []})
+        writers["review"].write_table(pa.Table.from_pylist(review, schema=REVIEW_RECORD_SCHEMA))
+        writers["rebuttal"].write_table(pa.Table.from_pylist(rebuttal, schema=REBUTTAL_RECORD_SCHEMA))
+        yield from zip(rows, prov, strict=True)
 
 
 def _assemble(out: str) -> dict:

@@ -42,8 +42,8 @@ def _measure(venue_years: tuple[str, ...]) -> tuple[float, list[str]]:
         _generate(work, PER_VY * len(venue_years), venue_years)
         store = store_from_uri(work)
         update_conference_split(store, "iclr", list(venue_years))  # every part written once
-        for rel in (paths.rows(CHANGED), paths.provenance(CHANGED), paths.re2_review(CHANGED),
-                    paths.re2_rebuttal(CHANGED)):
+        for rel in (paths.rows(CHANGED), paths.rows_reviews(CHANGED), paths.provenance(CHANGED),
+                    paths.rows_stats(CHANGED), paths.re2_review(CHANGED), paths.re2_rebuttal(CHANGED)):
             _touch_rewrite(store.path(rel))
         t0 = time.perf_counter()
         update = update_conference_split(store, "iclr", list(venue_years))

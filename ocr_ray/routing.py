@@ -16,12 +16,14 @@ from ocr_ray.layout.math_hook import unreadable_math
 from ocr_ray.layout.pdftext import blank_page, count_images, page_layout
 from ocr_ray.layout.quality import classify_text
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
+from ocr_ray.pdf_limits import RenderCapError
 from ocr_ray.text_repair import recode_garbled
 
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further
 MATH_ROUTE = "unreadable_math"
+OVER_CAP = "over_cap"  # a page routed to OCR whose rendering the image cap refused (``pdf_limits``)
 _CPU_OCR = {"rapidocr": RapidOcrEngine, "tesseract": TesseractEngine}
 _LOADED: dict[str, Engine] = {}  # per worker process: the fallback OCR engine, set up once
 
@@ -49,8 +51,13 @@ def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> di
     if kind == "prose" and MATH_ROUTE in routes and unreadable_math(layout):
         kind = MATH_ROUTE  # formulas the math builder cannot read: a VLM reads the page
     if kind in routes:
-        return {"text": text, "image": render_page_jpeg(pdf_page, ocr.image_longest_side),
-                "route": f"{ocr.name}:{kind}"}
+        try:
+            image = render_page_jpeg(pdf_page, ocr.image_longest_side)
+        except RenderCapError:
+            # an image too large to decode: the page keeps what its text layer has, the paper its
+            # other pages (the cap bounds rendering one page, it is no reason to lose a paper)
+            return {"text": text, "image": b"", "route": f"text-layer:{kind}+{OVER_CAP}"}
+        return {"text": text, "image": image, "route": f"{ocr.name}:{kind}"}
     return {"text": text, "image": b"", "route": f"text-layer:{kind}"}
 
 

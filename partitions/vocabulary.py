@@ -11,7 +11,10 @@ form renames a field, or a family that signs its reviewers otherwise, is a catal
 - `signatures`: per role, the pattern a signature ends with (`/Reviewer_abCd`; domain/posts.py `role_of`);
 - `revision_invitations`: the invitation names that revise a submission after its deadline
   (`post_deadline`) and those that edit or mark it without a new PDF (`unrevised_note`;
-  domain/revisions.py).
+  domain/revisions.py);
+- `review_fields`: the union every review form maps onto (issue 28.3), in the card's order: the
+  `text` fields and the `scores` (numbers); the typed review struct of the parsed table, the
+  `reviews` config's columns and the keys of `reviews_json` are built from it (domain/schema.py).
 
 Validated like the rest of the catalogue: every error names the file, the line and the field.
 """
@@ -20,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from partitions.catalogue_yaml import Where
 
@@ -53,6 +56,30 @@ class RevisionInvitations(BaseModel):
         return names
 
 
+class ReviewFields(BaseModel):
+    """The review union's form fields (the normaliser's own `review_id`, `reviewer`, `rebuttal`,
+    `was_revised`, `extra_scores`, `extra_text`, `score_history` are schema, not vocabulary)."""
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    text: tuple[FieldName, ...] = ()
+    scores: tuple[FieldName, ...] = ()
+
+    @model_validator(mode="after")
+    def _distinct(self) -> ReviewFields:
+        names = [*self.text, *self.scores]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ValueError(f"fields listed twice (text and scores are one union): {repeated}")
+        reserved = sorted(set(names) & set(RESERVED_REVIEW_FIELDS))
+        if reserved:
+            raise ValueError(f"{reserved} are the normaliser's own fields, not form fields")
+        return self
+
+
+# The review fields the normaliser fills itself (domain/scores.py, domain/schema.py).
+RESERVED_REVIEW_FIELDS = ("review_id", "reviewer", "rebuttal", "was_revised", "extra_scores", "extra_text",
+                          "score_history")
+
+
 class Vocabulary(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     field_aliases: dict[FieldName, FieldName] = Field(default_factory=dict)
@@ -60,6 +87,19 @@ class Vocabulary(BaseModel):
     text_fields: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     signatures: dict[str, str] = Field(default_factory=dict)
     revision_invitations: RevisionInvitations = RevisionInvitations(post_deadline=(), unrevised_note=())
+    review_fields: ReviewFields = ReviewFields()
+
+    @model_validator(mode="after")
+    def _aliases_name_union_fields(self) -> Vocabulary:
+        union = {*self.review_fields.text, *self.review_fields.scores}
+        if not union:
+            return self
+        targets = set(self.field_aliases.values()) | {t for table in self.family_field_aliases.values()
+                                                      for t in table.values() if t is not None}
+        unknown = sorted(targets - union)
+        if unknown:
+            raise ValueError(f"aliases name fields outside review_fields: {unknown}")
+        return self
 
     @field_validator("text_fields")
     @classmethod

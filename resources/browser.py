@@ -27,6 +27,7 @@ is the logged-in crawl account: its API token is set as the site's `openreview.a
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from contextlib import asynccontextmanager
 from urllib.parse import parse_qs, urlsplit
@@ -75,6 +76,9 @@ class LocalAnswers:
     def __init__(self, notes: dict[str, tuple[str, dict]] | None, api_versions: dict[str, int]):
         self.notes, self.api_versions = notes or {}, api_versions
         self.invitations: dict[str, dict] = {}  # id -> invitation, for every id the API returned
+        # the run's attempt's AnswerCache (resources/answer_cache.py), or None: the invitations
+        # answers a killed run of the same attempt received are not asked again (issue 29.3)
+        self.kept = None
         self.asked: set[str] = set()  # ids of queries answered (found or not: the API omits unknown ids)
         self.answered = 0
         self.lock = asyncio.Lock()  # invitations queries, one at a time (made lazily in the loop)
@@ -105,11 +109,21 @@ class LocalAnswers:
             if ids and all(i in self.asked for i in ids):
                 found = [self.invitations[i] for i in ids if i in self.invitations]
                 return {"invitations": found, "count": len(found)}
+            got = self.kept.get("v1", "/invitations", _params(q)) if self.kept is not None else None
+            if got is not None:
+                try:
+                    body = json.loads(got[0])
+                except ValueError:
+                    return None
+                self.learn(url, body, keep=False)
+                return body
         return None
 
-    def learn(self, url: str, body) -> None:
+    def learn(self, url: str, body, keep: bool = True) -> None:
         if urlsplit(url).path.endswith("/invitations") and isinstance(body, dict):
             q = parse_qs(urlsplit(url).query)
+            if keep and self.kept is not None:
+                self.kept.put("v1", "/invitations", _params(q), json.dumps(body).encode(), 1)
             self.asked.update(i for v in q.get("ids", []) for i in v.split(",") if i)
             for inv in body.get("invitations") or []:
                 if isinstance(inv, dict) and inv.get("id"):
@@ -125,6 +139,10 @@ class ScrapeResults(dict):
         self.requests: dict[str, dict[str, int]] = {}
         self.answered_locally = 0  # the page's lookups answered from the run's own data
         self.answers: LocalAnswers | None = None  # to pass to the next call of the same run
+
+
+def _params(q: dict[str, list[str]]) -> dict[str, str]:
+    return {k: v[-1] for k, v in q.items()}
 
 
 def _origin(url: str) -> str:
@@ -370,19 +388,22 @@ class BrowserResource(dg.ConfigurableResource):
                          on_done: Callable[..., None] = lambda fid, answer=None, requests=None: None,
                          api_urls: dict[int, str] | None = None,
                          notes: dict[str, tuple[str, dict]] | None = None,
-                         answers: LocalAnswers | None = None) -> ScrapeResults:
+                         answers: LocalAnswers | None = None, kept=None) -> ScrapeResults:
         """forum id -> RevisionPage, or the exception that the page ended with; `.requests` per
         forum. `on_done(forum id, page or exception, requests)` as each forum ends. `api_urls`: API version -> the API host the page talks to (its requests are
         rate-limited); `notes`: forum id -> (API version, submission note) as the crawl holds them,
         so the page's note lookup is answered without a request (`LocalAnswers`). `answers`: the
         `LocalAnswers` of an earlier call of the same run, so a stage that reads its forums in
-        rounds learns the venue's invitations and the site's scripts once, not once a round."""
+        rounds learns the venue's invitations and the site's scripts once, not once a round.
+        `kept`: the run's attempt's AnswerCache: the invitations answers are kept there too, and
+        taken from it, so a killed run's re-run does not ask them again."""
         api_urls = api_urls or {}
         versions = {_origin(u): v for v, u in api_urls.items()}
         if answers is None or answers.api_versions != versions:
             answers = LocalAnswers(None, versions)
             answers.web_limiter = RateLimiter((limiter or RateLimiter()).min_interval_s)
         local = answers
+        local.kept = kept
         local.notes = notes or {}  # this call's forums only
         local.lock = asyncio.Lock()  # a lock is bound to the event loop it first waited in: one per call
         results = asyncio.run(_scrape_all(self, web_url.rstrip("/"), token, forum_ids,

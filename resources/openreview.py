@@ -65,12 +65,13 @@ class OpenReviewResource(dg.ConfigurableResource):
             raise CredentialsError("MissingCredentials", f"no {' / '.join(missing)} set for {real[0]}", None,
                                    "(before any request)", logged_in=False)
 
-    def api(self, version: str, on_event: Callable[[str], None] | None = None) -> OpenReviewApi:
-        """A client for API `v1` or `v2`; all clients share the two rate limiters and one login."""
+    def api(self, version: str, on_event: Callable[[str], None] | None = None, answers=None) -> OpenReviewApi:
+        """A client for API `v1` or `v2`; all clients share the two rate limiters and one login.
+        `answers`: the run's attempt's AnswerCache (JSON answers kept and resumed, issue 29.3)."""
         self.check_credentials()
         url = self.api_v2_url if version == "v2" else self.api_v1_url
         return OpenReviewApi(url, version, None, None, token=self.token(),
                              relogin=self.token if self.username else None, limiter=self.limiter,
                              attachment_limiter=self.attachment_limiter,
                              max_wait_s=self.max_rate_limit_wait_s, max_attempts=self.max_attempts,
-                             on_event=on_event)
+                             on_event=on_event, answers=answers)

@@ -13,6 +13,7 @@ wait is reported through `on_event` so the asset can log it.
 """
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -24,6 +25,8 @@ import openreview
 import requests
 from requests.adapters import HTTPAdapter
 from urllib3.exceptions import NewConnectionError
+
+from resources.openreview_token_client import token_client
 
 
 class OpenReviewError(RuntimeError):
@@ -289,8 +292,10 @@ class OpenReviewApi:
                  attachment_limiter: RateLimiter | None = None,
                  max_attempts: int = 8, on_event: Callable[[str], None] | None = None,
                  timeout_s: float = 60.0, token: str | None = None,
-                 relogin: Callable[[str | None], str] | None = None, token_ttl_s: int = TOKEN_TTL_S):
+                 relogin: Callable[[str | None], str] | None = None, token_ttl_s: int = TOKEN_TTL_S,
+                 answers=None):
         self.api, self.baseurl = api, baseurl.rstrip("/")
+        self.answers = answers  # resources.answer_cache.AnswerCache of the run's attempt, or None
         self.limiter = limiter or RateLimiter()
         # None: files share the API's limiter (a bare client); the resource passes its own
         self.attachment_limiter = attachment_limiter or self.limiter
@@ -299,9 +304,9 @@ class OpenReviewApi:
         self.stats: Counter = Counter()
         self._local = threading.local()  # requests made by the calling thread (per-forum accounting)
         cls = _client_class(api)
-        # The client's constructor asks OpenReview too (a login, or the token's profile): one request
-        # of the same budget, so it waits its turn like any other.
-        if username or token:
+        # A login is one request of the same budget, so it waits its turn like any other (a token
+        # costs nothing: token_client).
+        if username and not token:
             self.limiter.wait()
         if username and not token:
             self.client = _logged_in_client(self.baseurl, api, username, password or "",
@@ -310,8 +315,8 @@ class OpenReviewApi:
             relogin = relogin or (lambda _expired: login(  # noqa: E731
                 self.baseurl, api, username, password or "", max_attempts=max_attempts,
                 token_ttl_s=token_ttl_s, on_event=self.on_event))
-        elif token:  # an earlier login: no login request (the client reads the profile once)
-            self.client = cls(baseurl=self.baseurl, token=token)
+        elif token:  # an earlier login: no login request, and no profile request (token_client)
+            self.client = token_client(cls, self.baseurl, token)
         else:  # anonymous, unless OPENREVIEW_USERNAME/PASSWORD are set (the client reads them)
             self.client = cls(baseurl=self.baseurl)
         self.relogin = relogin
@@ -405,7 +410,26 @@ class OpenReviewApi:
         return getattr(self._local, "requests", 0)
 
     def get_json(self, path: str, params: dict | None = None) -> dict:
-        return self._request(path, params).json()
+        """The JSON answer to `GET path?params`. With `answers` (a resources.answer_cache.AnswerCache
+        of the run's attempt), an answer a killed run of the same attempt received is taken from it
+        without a request (counted for the calling thread at what it cost, so per-forum figures
+        equal an uninterrupted run's), and each new answer is kept there as it arrives."""
+        if self.answers is not None:
+            got = self.answers.get(self.api, path, params)
+            if got is not None:
+                self.stats["answers_resumed"] += 1
+                self._local.requests = getattr(self._local, "requests", 0) + got[1]
+                return json.loads(got[0])
+        before = self.thread_requests()
+        resp = self._request(path, params)
+        body = resp.json()
+        if self.answers is not None:
+            self.answers.put(self.api, path, params, resp.content, self.thread_requests() - before)
+        return body
+
+    def get_stream(self, path: str, params: dict | None = None) -> requests.Response:
+        """The answer with its body not yet read (`iter_content`; close it, e.g. `with`)."""
+        return self._request(path, params, stream=True)
 
     def get_bytes(self, path: str, params: dict | None = None) -> bytes:
         return self._request(path, params).content

@@ -272,14 +272,20 @@ class Store:
         except OSError:
             return False
 
-    def put_pdf(self, data: bytes) -> tuple[str, str, bool]:
+    def put_pdf(self, data: bytes, staged: str | None = None) -> tuple[str, str, bool]:
         """Store PDF bytes once. Returns (sha256, path, newly_written); a stored copy whose bytes
-        do not match its name (bit rot, a partial copy) is replaced."""
+        do not match its name (bit rot, a partial copy) is replaced. `staged`: a file under the
+        root holding exactly `data` (a download's staging file), moved into place instead of
+        writing the bytes again (a rename locally, a server-side copy on S3: no second upload)."""
         sha = hashlib.sha256(data).hexdigest()
         path = self.pdf_path(sha)
         if self.pdf_ok(sha):
             return sha, path, False
-        self.write_bytes(path, data)
+        if staged is not None and self.exists(staged):
+            self.fs.create_dir(posixpath.dirname(path), recursive=True)
+            self.fs.move(self.check(staged), path)
+        else:
+            self.write_bytes(path, data)
         return sha, path, True
 
 

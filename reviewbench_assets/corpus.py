@@ -19,13 +19,14 @@ class SplitConfig(GuardConfig):
     max_empty_markdown_share: float = 0.5  # above this the (blocking) check fails
 
 
-@dg.asset(partitions_def=venue_year_partitions, group_name="corpus", kinds={"parquet"}, code_version="2",
+@dg.asset(partitions_def=venue_year_partitions, group_name="corpus", kinds={"parquet"}, code_version="3",
           metadata=figures_table(ROWS, tuple(ROW_CHECKS)),
           deps=["parsed_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues"],
           check_specs=partitioned_check_specs("reviewbench_split", ROW_CHECKS, venue_year_partitions))
 def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
                       storage: StorageResource) -> dg.MaterializeResult:
-    """One venue-year in the final 20-column schema, plus its provenance rows."""
+    """One venue-year in the final 20-column schema (reviews_json made from the typed reviews), one
+    typed row per review, its provenance rows and its statistics (DuckDB SQL over those rows)."""
     venue = catalogue().get(context.partition_key)
     store = storage.store()
     guard_upstream(store, venue.key, UPSTREAM_GUARDED, config.allow_failing_checks, context.log.warning)
@@ -38,11 +39,11 @@ class ConferenceSplitConfig(dg.Config):
 
 
 def build_split_asset(split: str) -> dg.AssetsDefinition:
-    @dg.asset(name=f"{split}_split", group_name="corpus", kinds={"parquet", "duckdb"}, code_version="3",
+    @dg.asset(name=f"{split}_split", group_name="corpus", kinds={"parquet", "duckdb"}, code_version="4",
               metadata=figures_table(SPLIT),
               description=(f"The `{split}` split of the corpus: Parquet shards built from its venue-years "
-                           f"({', '.join(catalogue().keys_for_split(split))}), plus its provenance and Re^2 "
-                           "review/rebuttal (train/test by forum-id hash) configs."),
+                           f"({', '.join(catalogue().keys_for_split(split))}), plus its reviews (one typed row per "
+                           "review), provenance and Re^2 review/rebuttal (train/test by forum-id hash) configs."),
               deps=[dg.AssetDep("reviewbench_split", partition_mapping=split_partition_mapping(split)),
                     dg.AssetDep("rebuttal_dialogues", partition_mapping=split_partition_mapping(split))])
     def _split(context: dg.AssetExecutionContext, config: ConferenceSplitConfig,

@@ -15,6 +15,7 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import OpenReviewResource, StorageResource
+from reviewbench_assets.attempts import partition_attempt
 from reviewbench_assets.checks import GuardConfig, partitioned_check_specs
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
 from reviewbench_assets.metadata import figures_table, materialize
@@ -42,11 +43,12 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
     log = on_rate_limit(step_progress(context, "openreview_forums", "rate-limit waits"), context.log.warning)
     # one of the OpenReview slots (CLI runs too); credentials, a long 429 window, a corrupt file: stop
     with openreview_slot(storage, context.log.warning, openreview.limiter), fail_without_retry():
-        v2 = openreview.api("v2", on_event=log)
+        attempt = partition_attempt(context, storage.store())
+        v2 = openreview.api("v2", on_event=log, answers=attempt.answers)
         check_api_version(v2, venue)
-        api = v2 if venue.api == "v2" else openreview.api("v1", on_event=log)
+        api = v2 if venue.api == "v2" else openreview.api("v1", on_event=log, answers=attempt.answers)
         result = CrawlStage(venue, v2, api, max_quarantined_share=config.max_quarantined_share,
                             full_refresh=config.full_refresh, review_edits=config.review_edits, log=context.log.info,
                             progress=lambda stage, total: step_progress(context, "openreview_forums", stage, total),
-                            )(storage.store())
+                            attempt_continues=attempt.continues)(storage.store())
     return materialize(result, storage.store(), config.allow_failing_checks)

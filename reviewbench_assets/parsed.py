@@ -11,6 +11,9 @@ from reviewbench_assets.stages.figures import PARSE
 from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK, QUARANTINE_CHECK_DESCRIPTION, ParseStage
 
 PARSED_COLUMNS = {
+    "reviews": "the reviews, typed: one struct per review (the union of every form, scores as numbers, "
+               "extra_scores/extra_text as name/value lists, score_history); the rows derive reviews_json "
+               "from it and the `reviews` config has one row per review",
     "ordinal": "position of the forum in the crawl's file",
     "status": "active, withdrawn or desk_rejected",
     "api": "OpenReview API version the forum came from (v1 or v2)",
@@ -18,8 +21,10 @@ PARSED_COLUMNS = {
     "posts": "every post with its place in the dialogues: thread (and its root), reference_context, "
              "excluded (and the reason) or none",
     "warnings": "what the parser skipped or repaired",
-    "forum_json": "the whole parsed forum (domain/posts.py ParsedForum) as JSON",
+    "forum_json": "the whole parsed forum (domain/posts.py ParsedForum) as JSON, but its reviews (the `reviews` column)",
     "routing_json": "its routing (domain/routing.py Routing) as JSON",
+    "submission_json": "the submission note as the API returned it, without its replies (initial_submission_pdfs "
+                       "chooses the revision from it)",
 }
 
 
@@ -28,7 +33,8 @@ class ParsedConfig(GuardConfig):
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="parse",
-          kinds={"python", "parquet"}, code_version="2", metadata=figures_table(PARSE, (QUARANTINE_CHECK,)),
+          kinds={"python", "parquet"}, code_version="4",  # 3: submission_json, 4: typed reviews
+          metadata=figures_table(PARSE, (QUARANTINE_CHECK,)),
           check_specs=partitioned_check_specs("parsed_forums", {QUARANTINE_CHECK: QUARANTINE_CHECK_DESCRIPTION},
                                               venue_year_partitions))
 def parsed_forums(context: dg.AssetExecutionContext, config: ParsedConfig,

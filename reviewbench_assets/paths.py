@@ -21,6 +21,11 @@ def crawl_checkpoints(pk: str) -> str:
     return f"checkpoints/forums/{pk}"
 
 
+def attempt(pk: str) -> str:
+    """The partition's unfinished attempt: its run and the answers it received (stages/attempt.py)."""
+    return f"checkpoints/attempt/{pk}"
+
+
 def review_edit_checkpoints(pk: str) -> str:
     return f"checkpoints/review_edits/{pk}"
 
@@ -42,6 +47,11 @@ def pdf_source(forum_id: str, key: str) -> str:
     """Which stored PDF a forum's chosen revision resolved to (stages/pdf_choice.py: written
     before the PDF itself, so a stored PDF is always found again without a download)."""
     return f"pdf_sources/{forum_id}/{key}.json"
+
+
+def pdf_staging(name: str) -> str:
+    """A download as it arrives, and its completion record (stages/pdf_staging.py)."""
+    return f"pdf_staging/{name}"
 
 
 def markdown(pk: str) -> str:
@@ -74,6 +84,11 @@ def rows(pk: str) -> str:
 
 def provenance(pk: str) -> str:
     return f"rows/{pk}.provenance.parquet"
+
+
+def rows_reviews(pk: str) -> str:
+    """One row per review of the venue-year's papers (the `reviews` config, schema.REVIEWS_CONFIG_SCHEMA)."""
+    return f"rows/{pk}.reviews.parquet"
 
 
 def rows_stats(pk: str) -> str:

@@ -7,6 +7,7 @@ import dagster as dg
 from partitions.catalogue import catalogue
 from partitions.definitions import venue_year_partitions
 from resources import BrowserResource, OpenReviewResource, StorageResource
+from reviewbench_assets.attempts import partition_attempt
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
 from reviewbench_assets.metadata import column_schema, figures_table, materialize
@@ -42,7 +43,7 @@ class SubmissionPdfConfig(dg.Config):
     read_every_history: bool = False
 
 
-@dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="pdfs",
+@dg.asset(partitions_def=venue_year_partitions, deps=["parsed_forums"], group_name="pdfs",
           pool="openreview_api", kinds={"python", "pdf"}, code_version="3", metadata=figures_table(PDFS, (DEADLINE_CHECK,)),
           check_specs=[dg.AssetCheckSpec(DEADLINE_CHECK, asset="initial_submission_pdfs",
                                          description="the submission invitation's duedate is within one hour "
@@ -55,7 +56,8 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
     # one of the OpenReview slots (CLI runs too); no credentials / a long 429 window: stop, record nothing
     waits = step_progress(context, "initial_submission_pdfs", "rate-limit waits")
     with openreview_slot(storage, context.log.warning, openreview.limiter, openreview.attachment_limiter), fail_without_retry():
-        api = openreview.api(venue.api, on_event=on_rate_limit(waits, context.log.warning))
+        kept = partition_attempt(context, storage.store()).answers
+        api = openreview.api(venue.api, on_event=on_rate_limit(waits, context.log.warning), answers=kept)
 
         answers = None  # what one round of revision pages learnt (invitations, scripts), for the next
 
@@ -64,7 +66,7 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
             scraped = browser.scrape_revisions(openreview.web_url, api.token, forum_ids,
                                                limiter=openreview.limiter, on_done=on_done,
                                                api_urls={1: openreview.api_v1_url, 2: openreview.api_v2_url},
-                                               notes=notes, answers=answers)
+                                               notes=notes, answers=answers, kept=kept)
             answers = scraped.answers
             return scraped
 

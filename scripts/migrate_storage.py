@@ -9,6 +9,9 @@ venue-years that left the split. Run this once on a root that holds the old shar
 
     python -m scripts.migrate_storage            # REVIEWBENCH_STORAGE_ROOT, or var/storage
     python -m scripts.migrate_storage --dry-run  # only list them
+
+It also rewrites the parsed tables and rows written before reviews were typed (issue 28.3;
+scripts/migrate_reviews.py).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from reviewbench_assets import paths
 from reviewbench_assets.domain.re2 import TRAIN_TEST_SPLITS
 from reviewbench_assets.stages.shard_files import join_path, list_files
 from reviewbench_assets.stages.split_update import CONFIG_DIRS
+from scripts.migrate_reviews import migrate_typed_reviews
 
 
 def whole_split_shards(store: Store, splits: list[str]) -> list[str]:
@@ -56,6 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     for path in found:
         print(("would remove " if args.dry_run else "removed ") + path)
     print(f"{len(found)} whole-split shard(s) of the layout before parts")
+    untyped = migrate_typed_reviews(storage.store(), [v.key for v in catalogue().venues], args.dry_run)
+    for path in untyped:
+        print(("would rewrite " if args.dry_run else "rewrote ") + path)
+    print(f"{len(untyped)} file(s) of the layout before typed reviews")
     return 0
 
 

@@ -57,6 +57,8 @@ FIGURES = [
     Figure("dialogue_coverage", "author/reviewer posts accounted for, lowest of the replica's partitions",
            per="partition"),
     Figure("kill_resume_failures", "failed resumes after kill -9 (baseline: trials)"),
+    Figure("kill_resume_repeated_requests", "requests a killed run's re-run asked again, kills in every stage "
+           "(baseline: trials)"),
     Figure("fault_failures", "failed fault trials (baseline: trials)"),
     Figure("deadline_agreement", "catalogue deadlines agreeing with the invitations (baseline: before issue 10)"),
 ]

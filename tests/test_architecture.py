@@ -1,6 +1,7 @@
 """The code's structure as a test: layer contracts (import-linter, configured in pyproject.toml),
 no import cycles, no underscore names imported across modules, no oversized production module,
-and ruff's pyflakes rules. Reads the code; runs nothing of it."""
+and ruff's pyflakes rules; one data path (no stage imports another's modules or builds its paths).
+Reads the code; runs nothing of it."""
 from __future__ import annotations
 
 import ast
@@ -156,3 +157,139 @@ def test_nothing_points_outside_the_repository():
     bad = [f for f in tracked if f != this and f.endswith((".md", ".py", ".yaml", ".toml", ".yml"))
            and needle in (ROOT / f).read_text(encoding="utf-8", errors="replace")]
     assert bad == [], f"files pointing outside the repository ({needle}): {bad}"
+
+
+# --- one data path: a stage reads the stages before it through the IO layer (issue 28.1) -------------
+
+# Each module of reviewbench_assets/stages and each asset module -> the stage(s) it belongs to (stages are
+# named by asset; `conference_split` is the `<split>_split` assets and the dataset card).
+STAGE_OF = {
+    **dict.fromkeys(["crawl", "crawl_stage", "forum_spool", "refresh", "forums"], {"openreview_forums"}),
+    **dict.fromkeys(["parse_stage", "parsed"], {"parsed_forums"}),
+    **dict.fromkeys(["change_log", "changes"], {"venue_changes"}),
+    **dict.fromkeys(["pdf_choice", "pdf_fetch", "pdf_check", "pdf_stage", "pdf_staging", "revision_answers",
+                     "deadlines", "submissions"], {"initial_submission_pdfs"}),
+    **dict.fromkeys(["paper_text", "markdown"], {"paper_markdown"}),
+    **dict.fromkeys(["dialogue_stage", "re2_writer", "dialogues"], {"rebuttal_dialogues"}),
+    **dict.fromkeys(["rows_stage", "rows_writer", "corpus_figures"], {"reviewbench_split"}),
+    **dict.fromkeys(["split_stage", "split_update", "corpus_writer", "shard_files", "card_writer", "live_card"],
+                    {"conference_split"}),
+    "corpus": {"reviewbench_split", "conference_split"},
+}
+# What stages share: the stage base and its figures table, results, progress, Parquet and JSON-lines
+# helpers, the records reader, the check verdicts. They know no stage's files.
+# (`attempt`: the partition's run attempt, which the crawl and the PDF stage share)
+SHARED_STAGE_MODULES = {"result", "stage", "figures", "progress", "parquet_io", "jsonl_io", "config_split",
+                        "check_records", "attempt"}
+ASSET_MODULES = {"forums", "parsed", "changes", "submissions", "markdown", "dialogues", "corpus"}
+
+
+def _short(mod: str) -> str:
+    return mod.rsplit(".", 1)[-1]
+
+
+def _stage_modules(mods: dict[str, Path]) -> dict[str, Path]:
+    """reviewbench_assets.stages.* and the asset modules, by full name."""
+    return {m: p for m, p in mods.items()
+            if (m.startswith("reviewbench_assets.stages.") and p.name != "__init__.py")
+            or m in {f"reviewbench_assets.{a}" for a in ASSET_MODULES}}
+
+
+def _paths_used(path: Path) -> set[str]:
+    """Every `paths.<name>` a module refers to (and names imported from reviewbench_assets.paths)."""
+    used = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "paths":
+            used.add(node.attr)
+        elif isinstance(node, ast.ImportFrom) and node.module == "reviewbench_assets.paths":
+            used |= {a.name for a in node.names}
+    return used
+
+
+def test_every_stage_module_belongs_to_one_stage_or_is_shared():
+    stage_mods = {_short(m) for m in _stage_modules(_modules())}
+    assert stage_mods - set(STAGE_OF) - SHARED_STAGE_MODULES == set(), "classify the new module here"
+    assert set(STAGE_OF) & SHARED_STAGE_MODULES == set()
+    assert set(STAGE_OF) | SHARED_STAGE_MODULES >= stage_mods
+
+
+def test_every_path_has_one_owning_stage():
+    from reviewbench_assets import paths
+    from reviewbench_assets.io.layout import OWNED_PATHS, SHARED_PATHS
+
+    names = [n for n in vars(paths) if not n.startswith("_") and (callable(getattr(paths, n)) or n.isupper())]
+    owned = [n for ns in OWNED_PATHS.values() for n in ns] + list(SHARED_PATHS)
+    assert sorted(owned) == sorted(names)  # each once
+    assert set(OWNED_PATHS) == set().union(*STAGE_OF.values())
+
+
+def test_no_stage_imports_another_stages_module():
+    """A stage's modules import their own stage's modules, the shared ones and the IO layer: never
+    another stage's reader or writer (what the split used to do with the dialogue stage's writer)."""
+    mods = _modules()
+    imports = _imports(mods)
+    bad = []
+    for mod in _stage_modules(mods):
+        mine = STAGE_OF.get(_short(mod))
+        for target, _name in imports.get(mod, ()):
+            if not target.startswith("reviewbench_assets.stages.") or _short(target) in SHARED_STAGE_MODULES:
+                continue
+            if mine is None or not (STAGE_OF.get(_short(target), set()) & mine):
+                bad.append(f"{mod} ({'shared' if mine is None else '/'.join(sorted(mine))}) imports {target}")
+    assert bad == []
+
+
+def test_no_stage_builds_another_stages_paths():
+    """A stage builds the paths of its own outputs only; what it reads of another stage comes through
+    reviewbench_assets/io (`Upstream`), which owns every path (io/layout.py). Shared modules build
+    only the shared paths (check verdicts)."""
+    from reviewbench_assets.io.layout import OWNED_PATHS, SHARED_PATHS
+
+    mods = _modules()
+    bad = []
+    for mod, path in _stage_modules(mods).items():
+        allowed = set(SHARED_PATHS)
+        for stage in STAGE_OF.get(_short(mod), ()):
+            allowed |= set(OWNED_PATHS[stage])
+        bad += [f"{mod} builds paths.{name}" for name in sorted(_paths_used(path) - allowed)]
+    others = [m for m in mods if m.startswith("reviewbench_assets.") and m not in _stage_modules(mods)
+              and not m.startswith("reviewbench_assets.io") and m != "reviewbench_assets.paths"]
+    bad += [f"{m} builds paths.{n}" for m in others for n in sorted(_paths_used(mods[m]))]
+    assert bad == []
+
+
+def test_a_stage_reads_only_its_direct_upstream():
+    """Every IO-layer read a stage makes (`Upstream(...).<reader>()`) opens files of an asset its own
+    asset depends on directly: no return to the files of a stage further back."""
+    from reviewbench_assets.definitions import ASSETS
+    from reviewbench_assets.io.upstream import Upstream
+
+    deps: dict[str, set[str]] = defaultdict(set)
+    for a in ASSETS:
+        for key in a.keys:
+            name = key.to_user_string()
+            stage = "conference_split" if name.endswith("_split") and name != "reviewbench_split" or \
+                name == "dataset_card" else name
+            deps[stage] |= {d.to_user_string() for d in a.asset_deps[key]}
+    mods = _modules()
+    bad, calls = [], 0
+    for mod, path in _stage_modules(mods).items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bound = {t.id for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                 and isinstance(node.value, ast.Call) and getattr(node.value.func, "id", None) == "Upstream"
+                 for t in node.targets if isinstance(t, ast.Name)}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in Upstream.OWNERS):
+                continue
+            on = node.func.value
+            if not ((isinstance(on, ast.Call) and getattr(on.func, "id", None) == "Upstream")
+                    or (isinstance(on, ast.Name) and on.id in bound)):
+                continue
+            calls += 1
+            mine = set().union(*(deps[s] for s in STAGE_OF.get(_short(mod), ())))
+            if not set(Upstream.OWNERS[node.func.attr]) <= mine:
+                bad.append(f"{mod} reads {node.func.attr} ({', '.join(Upstream.OWNERS[node.func.attr])}), "
+                           f"not a direct upstream of {'/'.join(sorted(STAGE_OF.get(_short(mod), ())))}")
+    assert calls >= 10  # the readers are found (the stages read through the IO layer)
+    assert bad == []

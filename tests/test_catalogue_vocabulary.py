@@ -37,6 +37,11 @@ def test_every_alias_names_a_union_field():
     (lambda v: v["revision_invitations"].update(post_deadline=["Revision", "-/Revision"]),
      "vocabulary.revision_invitations.post_deadline: Value error, not invitation names"),
     (lambda v: v.update(aliases={}), "vocabulary.aliases: Extra inputs are not permitted"),
+    # the review union (issue 28.3): the typed columns are built from it, so it must be one union
+    (lambda v: v["review_fields"]["scores"].append("summary"), "fields listed twice (text and scores are one union)"),
+    (lambda v: v["review_fields"]["text"].append("reviewer"), "['reviewer'] are the normaliser's own fields"),
+    (lambda v: v["field_aliases"].update(novelty="novelty_score"),
+     "aliases name fields outside review_fields: ['novelty_score']"),
 ])
 def test_a_wrong_vocabulary_names_the_field(change, needle):
     with pytest.raises(CatalogueError) as exc:

@@ -31,6 +31,19 @@ def test_roundtrip_and_content_addressed_pdfs(storage):
     assert store.uri.startswith("s3://" if not store.is_local else "/")
 
 
+def test_a_staged_pdf_is_moved_into_the_store(storage):
+    """A download's staging file (stages/pdf_staging.py) becomes the stored PDF without its bytes
+    being written a second time; a second copy of the same PDF leaves its staging file alone."""
+    store = storage.store()
+    staged = store.path("pdf_staging/ab/abcd.bin")
+    store.fs.create_dir(store.path("pdf_staging/ab"), recursive=True)
+    with store.fs.open_output_stream(staged) as f:
+        f.write(b"%PDF-1.4 staged")
+    sha, path, new = store.put_pdf(b"%PDF-1.4 staged", staged)
+    assert new and store.read_bytes(path) == b"%PDF-1.4 staged" and not store.exists(staged)
+    assert store.pdf_ok(sha)
+
+
 def test_a_failed_write_leaves_nothing_under_the_final_name(storage):
     store = storage.store()
 

@@ -306,6 +306,12 @@ def _near(body: str, start: int, end: int) -> tuple[str | None, str | None]:
     return (before[-1] if before else None, after[0] if after else None)
 
 
+# an environment of rows inside a display (innermost first: no \\begin inside the match)
+_NESTED_ROWS = re.compile(r"\\begin\{(?:[pbBvV]?matrix|smallmatrix|cases|dcases|rcases|array|subarray)\*?\}"
+                          r"(?:(?!\\begin\{).)*?\\end\{(?:[pbBvV]?matrix|smallmatrix|cases|dcases|rcases|array|"
+                          r"subarray)\*?\}", re.S)
+
+
 def math_tests(body: str) -> list[dict]:
     found, near = [], {}
     displays = [(m.group(1), m.group(2), m.start(), m.end()) for m in
@@ -315,6 +321,9 @@ def math_tests(body: str) -> list[dict]:
         content = re.sub(r"\\(?:label|tag)\{[^{}]*\}|\\(?:nonumber|notag)\b", " ", content)
         content = re.sub(r"\\begin\{(?:split|aligned|gathered)\}(\[[a-z]\])?|\\end\{(?:split|aligned|gathered)\}", " ",
                          content)
+        # rows of a matrix, cases or array inside the display are no formulas on their own: their
+        # row ends are not split at (the line then holds \\begin and is left out)
+        content = _NESTED_ROWS.sub(lambda m: m.group().replace("\\\\", "\0"), content)
         lines = re.split(r"\\\\(?:\[[^\]]*\])?", content) if re.match(r"align|gather|eqnarray|flalign|multline",
                                                                        name) or "\\\\" in content else [content]
         for line in lines:

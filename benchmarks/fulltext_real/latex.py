@@ -94,7 +94,7 @@ def environments(text: str, names: str) -> list[tuple[str, str]]:
 # (\textsc is not among them: small capitals print "BiMI" as BIMI, and a reader may give either)
 _STYLE = ("emph", "textbf", "textit", "texttt", "textsf", "textrm", "textnormal", "underline",
           "mbox", "text", "textup", "textmd", "uline", "hl")
-_SYMBOLS = {r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", "~": " ", "``": '"', "''": '"',
+_SYMBOLS = {r"\%": "%", r"\&": "&", r"\_": "_", r"\#": "#", r"\$": "$", "~": " ", "``": '"', "''": '"', "`": "'",
             "---": "-", "--": "-", r"\ldots": "...", r"\dots": "...", r"\textendash": "-", r"\textemdash": "-",
             r"\@": "", r"\/": "", r"\,": " ", r"\ ": " ", r"\xspace": "", r"\noindent": "", r"\centering": "",
             r"\bf": "", r"\it": "", r"\small": "", r"\footnotesize": "", r"\scriptsize": "", r"\tiny": "",
@@ -135,5 +135,6 @@ def unstyle(text: str) -> str:
 
 def is_plain(text: str) -> bool:
     """Nothing left that the PDF would print differently from the source: no command, no math,
-    no braces, no reference or citation placeholder."""
-    return not re.search(r"[\\${}^_]", text)
+    no braces, no reference or citation placeholder; no ``<`` or ``>``, which an OT1 font prints
+    as ``¡`` and ``¿`` (only T1 has them in those slots)."""
+    return not re.search(r"[\\${}^_<>]", text)

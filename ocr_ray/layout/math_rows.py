@@ -18,6 +18,7 @@ A block with one such baseline is left whole (a formula of one row, however tall
 """
 from __future__ import annotations
 
+from ocr_ray.layout.math_matrix import tall_delimiters
 from ocr_ray.layout.math_symbols import EXTENSION_FONTS
 from ocr_ray.layout.model import Rule
 
@@ -119,6 +120,12 @@ def split_rows(glyphs: list[list], rules: list[Rule]) -> list[tuple[list[list], 
     hung = _hanging(glyphs, fraction_bars, size)
     anchors = [g for g in glyphs if id(g) not in hung and not _extension(g) and not _radical(g) and g[6] >= 0.9 * size]
     baselines = _baselines(anchors, size)
+    # the rows of a matrix or cases are one formula: baselines inside one tall delimiter are one row
+    for _, y0, _, y1 in tall_delimiters(glyphs, size):
+        inner = [b for b in baselines if y0 <= b <= y1]
+        if len(inner) > 1:
+            keep = min(inner, key=lambda b: abs(b - ((y0 + y1) / 2 + AXIS * size)))
+            baselines = [b for b in baselines if b not in inner or b == keep]
     if len(baselines) < 2:
         return whole
 

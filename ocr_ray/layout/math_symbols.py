@@ -14,8 +14,8 @@ from functools import cache
 from pathlib import Path
 
 # TeX's extension fonts (big operators and delimiters, read by code: ``CMEX``): Computer and Latin
-# Modern's, and txfonts/pxfonts' (txex, pxex: cmex's layout)
-EXTENSION_FONTS = ("CMEX", "LMMATHEXTENSION", "TXEX", "PXEX")
+# Modern's, and txfonts/pxfonts' (txex, pxex), kpfonts' (jkpex) and fourier's: cmex's layout
+EXTENSION_FONTS = ("CMEX", "LMMATHEXTENSION", "TXEX", "PXEX", "KP--M-EX", "FOURIER-MATH-EXTENSION")
 # Adobe Symbol and its clones name the stroked phi "phi" (U+03C6) and the curly one "phi1"
 # (U+03D5), the other way round from TeX's \phi and \varphi (mathptmx sets \phi from Symbol)
 SYMBOL_PHI = {"φ": r"\phi", "ϕ": r"\varphi"}
@@ -44,6 +44,15 @@ SYMBOLS = {
     "⋯": r"\cdots", "⋮": r"\vdots", "⋱": r"\ddots", "ℓ": r"\ell", "ℝ": r"\mathbb{R}", "√": r"\surd",
     "⊤": r"\top", "†": r"\dagger", "⋆": r"\star", "≜": r"\triangleq", "≔": r"\coloneqq", "∖": r"\setminus",
     "#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "\\": r"\setminus", "~": r"\sim", "^": r"\wedge", "ı": r"\imath", "ȷ": r"\jmath", "∠": r"\angle", "△": r"\triangle", "□": r"\square",
+    # the rest of TeX's OMS and OML glyphs (cmsy, cmmi: ``tex_encodings``)
+    "⪯": r"\preceq", "⪰": r"\succeq", "≺": r"\prec", "≻": r"\succ", "⊘": r"\oslash", "⊖": r"\ominus",
+    "⋄": r"\diamond", "◯": r"\bigcirc", "≍": r"\asymp", "↗": r"\nearrow", "↘": r"\searrow", "↖": r"\nwarrow",
+    "↙": r"\swarrow", "▽": r"\triangledown", "ℜ": r"\Re", "ℑ": r"\Im", "⊎": r"\uplus", "⊢": r"\vdash",
+    "⊣": r"\dashv", "↕": r"\updownarrow", "⇕": r"\Updownarrow", "≀": r"\wr", "⨿": r"\amalg", "⊔": r"\sqcup",
+    "⊓": r"\sqcap", "⊑": r"\sqsubseteq", "⊒": r"\sqsupseteq", "↼": r"\leftharpoonup", "↽": r"\leftharpoondown",
+    "⇀": r"\rightharpoonup", "⇁": r"\rightharpoondown", "♭": r"\flat", "♮": r"\natural", "♯": r"\sharp",
+    "⌣": r"\smile", "⌢": r"\frown", "ℵ": r"\aleph", "↑": r"\uparrow", "↓": r"\downarrow", "⇑": r"\Uparrow",
+    "⇓": r"\Downarrow", "▷": r"\triangleright", "◁": r"\triangleleft",
 }
 BIG_OPERATORS = {r"\sum", r"\prod", r"\coprod", r"\int", r"\oint", r"\bigcup", r"\bigcap", r"\bigoplus",
                  r"\bigotimes", r"\bigvee", r"\bigwedge", r"\biguplus", r"\bigsqcup", r"\bigodot"}
@@ -84,6 +93,19 @@ CMEX_PIECES = {0xF8EB: 0x30, 0xF8F6: 0x31, 0xF8EE: 0x32, 0xF8F9: 0x33, 0xF8F0: 0
                0xF8EF: 0x36, 0xF8FA: 0x37, 0xF8F1: 0x38, 0xF8FC: 0x39, 0xF8F3: 0x3A, 0xF8FE: 0x3B,
                0xF8F2: 0x3C, 0xF8FD: 0x3D, 0xF8F4: 0x3E, 0xF8ED: 0x40, 0xF8F8: 0x41, 0xF8EC: 0x42,
                0xF8F7: 0x43}
+# newtx's extension fonts (txexs, as acmart and newtxmath set them) hold upright/alternate big
+# operators and delimiters past 127 under names no glyph list knows (summationtext.1, uni222B.dsp):
+# PDFium hands their raw code over ("Í" for \sum). Code -> LaTeX, from txexs.pfb's encoding.
+TXEX_HIGH = {
+    **{128 + i: t for i, t in enumerate(["(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{",
+                                         r"\}", r"\langle", r"\rangle", "|", r"\|"])},
+    **{c: r"\int" for c in (175, 180, 185, 190)}, **{c: r"\iint" for c in (176, 181, 186, 191)},
+    **{c: r"\iiint" for c in (177, 182, 187, 192)}, **{c: r"\oint" for c in (178, 183, 188, 193)},
+    195: r"\bigsqcup", 196: r"\bigsqcup", 199: r"\bigodot", 200: r"\bigodot", 201: r"\bigoplus", 202: r"\bigoplus",
+    203: r"\bigotimes", 204: r"\bigotimes", 205: r"\sum", 206: r"\prod", 208: r"\bigcup", 209: r"\bigcap",
+    210: r"\biguplus", 211: r"\bigwedge", 212: r"\bigvee", 213: r"\sum", 214: r"\prod", 216: r"\bigcup",
+    217: r"\bigcap", 218: r"\biguplus", 219: r"\bigwedge", 220: r"\bigvee", 221: r"\coprod", 222: r"\coprod",
+}
 DELIMITERS = {"(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{", r"\}", r"\langle",
               r"\rangle", "|", r"\|", "/", r"\backslash"}
 # Roman words KaTeX has as operators

@@ -9,7 +9,14 @@ from collections import Counter
 from typing import Any
 
 from ocr_ray.layout.math_symbols import EXTENSION_FONTS, italic_font, symbol_font
-from ocr_ray.layout.tex_encodings import encoding_by_name, encoding_by_usage
+from ocr_ray.layout.tex_encodings import (
+    OML,
+    OML_CHARS,
+    OMS_CHARS,
+    encoding_by_name,
+    encoding_by_usage,
+    math_encoding_by_name,
+)
 
 # TeX's extension fonts (big operators and delimiters, no ToUnicode map: ``math_symbols``)
 CMEX_FONTS = EXTENSION_FONTS
@@ -62,16 +69,40 @@ def font_info(obj, cache: dict, key: int) -> tuple[bool, int, bool, str]:
     return info
 
 
-def is_cmex(raw: Any, index: int, cache: dict) -> bool:
-    """A code below 33 in TeX's extension font is a big delimiter (0x20: the biggest "("), not a
-    space or a control character."""
+def math_control_code(raw: Any, index: int, code: int, cache: dict) -> int:
+    """A control code (below 32) of a TeX maths font -> the code to keep, -1 if none: CMEX's big
+    delimiters go to the private use area (0x02 is "[", where ``math`` reads them back by code);
+    OML's and OMS's (\\epsilon, \\odot, \\preceq: glyph names PDFium does not know) are read by the
+    font's layout (``tex_encodings``)."""
     import pypdfium2.raw as pdfium_c
 
     key = text_object_address(raw, index)
     if not key:
-        return False
-    info = cache.get(key) or font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key)
-    return info[3].startswith(CMEX_FONTS)
+        return -1
+    name = (cache.get(key) or font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3]
+    if name.startswith(CMEX_FONTS):
+        return code + 0xE000
+    table = math_encoding_by_name(name)
+    # (OMS's 0x02, \\times, has a known name: a U+0002 there is PDFium's line-end hyphen)
+    return ord(table[code]) if table is not None and code in table and code != 2 else -1
+
+
+def math_font_chars(name: str) -> dict[str, str] | None:
+    """The characters PDFium gives raw for a TeX maths font's glyphs past the control codes (">"
+    for CMSY's \\top, "$" for CMMI's \\varpi) -> what they show; None for any other font."""
+    table = math_encoding_by_name(name)
+    return None if table is None else OML_CHARS if table is OML else OMS_CHARS
+
+
+def math_font_char(name: str, ch: str) -> str:
+    """One character PDFium gives for a glyph of font ``name``, read as ``math_control_code`` and
+    ``math_font_chars`` read it (the math builder's glyphs are read apart from the text)."""
+    table = math_encoding_by_name(name)
+    if table is None or ch == "\x02":
+        return ch
+    if ch < " ":
+        return table.get(ord(ch), ch)
+    return (OML_CHARS if table is OML else OMS_CHARS).get(ch, ch)
 
 
 def text_object_address(raw: Any, index: int) -> int:

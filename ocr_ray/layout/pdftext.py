@@ -23,7 +23,9 @@ from ocr_ray.layout.pdffonts import (
     astral,
     control_tables,
     font_info,
-    is_cmex,
+    math_control_code,
+    math_font_char,
+    math_font_chars,
     text_object_address,
 )
 from ocr_ray.layout.rotated import RotatedRuns
@@ -198,6 +200,8 @@ def page_layout(pdf_page: Any) -> PageLayout:
         get_unicode, get_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
         get_size = pdfium_c.FPDFText_GetFontSize
         last_key, info, scale = None, (False, NOT_MATH, False, ""), 1.0
+        remaps: dict[str, dict[str, str] | None] = {}  # maths font -> its raw characters' readings
+        remap = None
         spaced = False  # a space (or line break) since the last character: words of rotated text
         matrix = pdfium_c.FS_MATRIX()
         # fonts whose control codes are glyphs without Unicode (TeX's ligatures): text object -> table
@@ -230,11 +234,12 @@ def page_layout(pdf_page: Any) -> PageLayout:
             if code in (32, 0xA0):
                 builder.space = spaced = True
                 continue
-            # PDFium marks a line-end hyphen as U+0002; a CMEX code below 32 (a big delimiter,
-            # 0x02 is "[") is kept in the private use area, where ``math`` reads it back by code
+            # PDFium marks a line-end hyphen as U+0002; a TeX maths font's code below 32 is read by
+            # the font (CMEX's big delimiters, 0x02 is "[", go to the private use area)
             if code < 32:
-                if is_cmex(raw, i, cache):
-                    code += 0xE000
+                read = math_control_code(raw, i, code, cache)
+                if read >= 0:
+                    code = read
                 elif code != 2:
                     continue
             ch = "-" if code == 2 else chr(code)
@@ -248,7 +253,13 @@ def page_layout(pdf_page: Any) -> PageLayout:
                 info = font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key) if key else (
                     False, NOT_MATH, False, "")
                 scale = _matrix_scale(pdfium_c, raw, i, matrix)
+                if info[1] != MATH_FONT:
+                    remap = None
+                elif (remap := remaps.get(info[3], False)) is False:
+                    remap = remaps[info[3]] = math_font_chars(info[3])
             bold, math, rotated, font = info
+            if remap is not None:
+                ch = remap.get(ch, ch)
             size = (get_size(raw, i) * scale) or (rect.top - rect.bottom)
             if rotated:
                 builder.flush()  # rotated text (margin stamps, axis labels, a table's heads) is never body text
@@ -327,7 +338,8 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
             key = text_object_address(raw, index)
             font = (cache.get(key) or font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
                 if key else ""
-            ch = chr(0xE000 + code) if code <= 32 and font.startswith(CMEX_FONTS) else "-" if code == 2 else chr(code)
+            ch = chr(0xE000 + code) if code <= 32 and font.startswith(CMEX_FONTS) else "-" if code == 2 else \
+                math_font_char(font, chr(code))
             size = (get_size(raw, index) * _matrix_scale(pdfium_c, raw, index, matrix)) or (b.value - t.value)
             # tenths of a point: what the builder needs, and a short JSON payload
             out.append([ch, round(l.value - left, 1), round(top - t.value, 1),

@@ -318,6 +318,28 @@ def _row_labels(page: PageLayout, inside: list[Fragment], top: float, bottom: fl
     return min(x0, *(f.x0 for f in column)), x1
 
 
+def _prose_column(rows: list[list[Fragment]], cols: list[tuple[float, float]], rules: list[Rule]) -> bool:
+    """Does a column hold running prose, one line of it per row: cells of several words, each
+    continued by the next row's cell in lower case, at least twice and for most of its long cells,
+    and no rule between any two of them? That is a block of text set beside another between two rules
+    (cas-dc's keywords beside its abstract), not a table: a table's wrapped cell is one row
+    between its rules (``multi_line_rows``: riff's ruled paraphrases), and a few wrapped lines
+    in a long table of prompts (miniacongts) are not most of it."""
+    if len(rows) < 3:
+        return False
+    grid = [_cells(row, cols) for row in rows]
+    ruled = [any(r.horizontal and max(f.y1 for f in a) - 1 <= r.y0 <= min(f.y0 for f in b) + 1 for r in rules)
+             for a, b in zip(rows, rows[1:], strict=False)]
+    for k in range(max(len(row) for row in grid)):
+        cells = [row[k][0] if k < len(row) else "" for row in grid]
+        long = [(b, cut) for a, b, cut in zip(cells, cells[1:], ruled, strict=False)
+                if len(a.split()) >= 6 and len(b.split()) >= 6]
+        runs = sum(b[:1].islower() for b, _ in long)
+        if runs >= 2 and runs >= 0.5 * len(long) and not any(cut for _, cut in long):
+            return True
+    return False
+
+
 def extract_tables(page: PageLayout) -> None:
     """Replace the fragments of each table on ``page`` by one fragment of ``kind="table"``."""
     verticals = [r for r in page.rules if r.vertical]
@@ -332,6 +354,8 @@ def extract_tables(page: PageLayout) -> None:
         head = sum(1 for row in rows if inner and max(f.y1 for f in row) < min(inner))
         cols = columns(rows, head) if rows else None
         if cols is None:
+            continue
+        if _prose_column(rows[head:], cols, page.rules):  # (a header underlined by its rule aside)
             continue
         more = _rows_below(page, rows, cols, x0, x1, bottom)
         if len(rows) + len(more) < 2:
@@ -348,6 +372,8 @@ def extract_tables(page: PageLayout) -> None:
         grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
         rows = multi_line_rows(rows, cols, page.rules, grid_lines)
         grid = [_cells(row, cols, page.rules, x1 - x0) for row in rows]
+        if len(grid) < 2:
+            continue
         size = min(f.size for f in inside)
         chosen = set(map(id, inside))
         page.fragments = [f for f in page.fragments if id(f) not in chosen]

@@ -12,7 +12,9 @@ name, the one its own codes on the page point to.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
+from functools import cache
 
 _LIGATURES = ("\ufb00", "\ufb01", "\ufb02", "\ufb03", "\ufb04")  # ff fi fl ffi ffl
 
@@ -40,6 +42,47 @@ _OT1_TT_NAMES = ("CMTT", "CMSLTT", "CMITT", "CMTCSC")
 _OT1_NAMES = ("CMR", "CMBX", "CMB", "CMTI", "CMSL", "CMSS", "CMCSC", "CMU", "CMDUNH", "CMFIB", "CMFF", "CMBXTI",
               "CMBXSL", "CMVTT")
 _T1_NAMES = ("SF", "EC")  # cm-super (SFRM1000, SFBX1000, SFTT1000...) and the EC fonts (ECRM1000...)
+
+
+# TeX's maths fonts (OML: cmmi, lmmi; OMS: cmsy, lmsy) name some glyphs outside the Adobe Glyph
+# List (epsilon1, latticetop, lscript, circledot...). Without ToUnicode (pdfTeX's default before
+# ``\pdfgentounicode``) PDFium then hands the raw code over: \epsilon arrives as U+000F and is
+# dropped, \top as ">", \varpi as "$", \ell as "`". Code -> the character pdfTeX's own
+# glyphtounicode.tex gives that glyph name, at the places where the font's layout (cmmi10.tfm,
+# cmsy10.tfm) holds such a name; a code whose glyph PDFium names right never arrives raw. Only
+# codes no other glyph of the font can show as that character are listed (not OML's "." and "/",
+# which its period and slash also show), so a mapped character is never a right one.
+OML = {
+    **{i: ch for i, ch in enumerate("ΓΔΘΛΞΠΣΥΦΨΩαβγδϵζηθικλμνξπρστυφχ")},
+    0x24: "ϖ", 0x25: "ϱ", 0x28: "↼", 0x29: "↽", 0x2A: "⇀", 0x2B: "⇁", 0x3F: "⋆", 0x5B: "♭", 0x5C: "♮",
+    0x5D: "♯", 0x5E: "⌣", 0x5F: "⌢", 0x60: "ℓ", 0x7E: "\u20d7",
+}
+OMS = {
+    **{i: ch for i, ch in enumerate("−·×∗÷⋄±∓⊕⊖⊗⊘⊙◯∘•≍≡⊆⊇≤≥⪯⪰∼≈⊂⊃≪≫≺≻")},
+    0x25: "↗", 0x26: "↘", 0x27: "≃", 0x2D: "↖", 0x2E: "↙", 0x30: "′", 0x33: "∋", 0x34: "△", 0x35: "▽",
+    0x37: "↦",  # (\mapsto's bar, drawn over the arrow's left end: ``math`` makes the pair one \mapsto)
+    0x3C: "ℜ", 0x3D: "ℑ", 0x3E: "⊤", 0x5D: "⊎", 0x60: "⊢", 0x61: "⊣", 0x62: "⌊", 0x63: "⌋", 0x64: "⌈",
+    0x65: "⌉", 0x6B: "∥", 0x6C: "↕", 0x6D: "⇕", 0x6F: "≀", 0x71: "⨿", 0x74: "⊔", 0x75: "⊓", 0x76: "⊑",
+    0x77: "⊒",
+}
+# the same, keyed by the raw character PDFium gives (what ``pdftext`` replaces past the control codes)
+OML_CHARS = {chr(code): ch for code, ch in OML.items() if code >= 32}
+OMS_CHARS = {chr(code): ch for code, ch in OMS.items() if code >= 32}
+
+
+@cache
+def math_encoding_by_name(name: str) -> dict[int, str] | None:
+    """OML or OMS for a TeX maths font's name (upper case, subset tag removed), else None."""
+    name = name.replace(" ", "")
+    if _OML_NAME.match(name):
+        return OML
+    if _OMS_NAME.match(name):
+        return OMS
+    return None
+
+
+_OML_NAME = re.compile(r"CMMIB?\d|LMMATHITALIC")
+_OMS_NAME = re.compile(r"CMB?SY\d|LMMATHSYMBOLS")
 
 
 def _digits_after(name: str, prefix: str) -> bool:

@@ -36,6 +36,9 @@ class LoggedRequest(NamedTuple):
     status: int  # 0 = connection dropped by a fault
     role: str = ""  # "v2" | "v1" | "web": which server answered
     t: float = 0.0  # when it was answered (epoch seconds)
+    # the whole answer was written to the connection (False: the client was gone before its last
+    # byte, so it never had the answer; http_base._send)
+    delivered: bool = True
 
     @property
     def params(self) -> dict[str, str]:

@@ -274,6 +274,7 @@ def _context(stats: dict[str, SplitStats], extra_configs: dict | None, generated
         "review_fields": [(kind, ", ".join(f"`{x}`" for x in fields)) for kind, fields in review_fields],
         "other_configs": other, "config_counts": counts_rows,
         "re2": any(n in (extra_configs or {}) for n in TRAIN_TEST_CONFIGS),
+        "reviews_config": "reviews" in (extra_configs or {}),
     }
 
 

@@ -1,17 +1,14 @@
 """Statistics of the published corpus (per venue-year and per split): what the dataset card and the
-split assets' metadata report. Pure: computed from Arrow batches of REVIEWBENCH_SCHEMA rows."""
+split assets' metadata report. Pure: the figures, their merge and their JSON form, the venue-year key
+and the acceptance rule; they are computed by SQL over the rows (stages/corpus_figures.py)."""
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from partitions.catalogue import catalogue
-from reviewbench_assets.domain.schema import PAGE_SEPARATOR
-from reviewbench_assets.domain.scores import parse_score
 
 _REJECT_MARKERS = ("reject", "withdrawn", "desk rejected", "submitted to")
 
@@ -200,65 +197,3 @@ class ConfigFileStats:
     num_examples: int
     num_bytes: int
     schema: pa.Schema
-
-
-class StatsAccumulator:
-    def __init__(self) -> None:
-        self.venue_years: dict[str, VenueYearStats] = {}
-
-    def add(self, table: pa.Table | pa.RecordBatch) -> None:
-        if table.num_rows == 0:
-            return
-        conf = table.column("conference").to_pylist()
-        year = table.column("year").to_pylist()
-        track = table.column("track").to_pylist()
-        num_reviews = table.column("num_reviews").to_pylist()
-        decision = table.column("decision").to_pylist()
-        venue = table.column("venue").to_pylist()
-        reviews_json = table.column("reviews_json").to_pylist()
-        markdown = table.column("markdown")
-        # Page counts without materialising the markdown as Python strings.
-        seps = pc.count_substring(markdown, PAGE_SEPARATOR).to_pylist()
-        md_len = pc.binary_length(markdown).to_pylist()
-        for i in range(table.num_rows):
-            key = venue_year_key(conf[i], year[i], track[i])
-            vy = self.venue_years.get(key)
-            if vy is None:
-                vy = self.venue_years[key] = VenueYearStats(
-                    key=key, conference=conf[i] or "", year=year[i], track=track[i] or ""
-                )
-            vy.papers += 1
-            vy.reviews += num_reviews[i] or 0
-            if md_len[i]:
-                vy.pages += (seps[i] or 0) + 1
-                vy.papers_with_markdown += 1
-            if is_accepted(decision[i], venue[i]):
-                vy.accepted += 1
-            for review in _reviews(reviews_json[i]):
-                r = parse_score(review.get("rating"))
-                if r is not None:
-                    vy.rating_counts[r] = vy.rating_counts.get(r, 0) + 1
-                _add_move(vy.moves, review.get("score_history"))
-
-
-def _reviews(reviews_json: str | None) -> list[dict]:
-    if not reviews_json:
-        return []
-    try:
-        reviews = json.loads(reviews_json)
-    except (TypeError, ValueError):
-        return []
-    return [r for r in reviews if isinstance(r, dict)] if isinstance(reviews, list) else []
-
-
-def _add_move(moves: dict[str, float], history) -> None:
-    """Count one review's trajectory (see VenueYearStats.moves)."""
-    if not isinstance(history, list) or not history:
-        return
-    first = parse_score(history[0].get("rating")) if isinstance(history[0], dict) else None
-    last = parse_score(history[-1].get("rating")) if isinstance(history[-1], dict) else None
-    if first is None or last is None:
-        return
-    for key, n in (("tracked", 1), ("edited", len(history) > 1), ("changed", last != first), ("up", last > first),
-                   ("down", last < first), ("initial_sum", first), ("final_sum", last)):
-        moves[key] = moves.get(key, 0) + n

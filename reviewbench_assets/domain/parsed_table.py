@@ -3,13 +3,13 @@ code, no Dagster): the parser runs once per forum, in the parsed_forums stage; e
 reads these rows instead of parsing raw JSON again."""
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.posts import ParsedForum
+from reviewbench_assets.domain.reviews import review_dict, typed_reviews
 from reviewbench_assets.domain.routing import ACCOUNTED_ROLES, Routing
 
 
@@ -35,17 +35,23 @@ def post_placements(p: ParsedForum, routing: Routing) -> list[dict]:
 
 
 def parsed_row(p: ParsedForum, routing: Routing, venue: VenueYear, ordinal: int,
-               crawled_at: float | None) -> dict[str, Any]:
-    """The `parsed/<pk>.parquet` row of one forum."""
+               crawled_at: float | None, submission_json: str) -> dict[str, Any]:
+    """The `parsed/<pk>.parquet` row of one forum (`submission_json`: its raw submission note as
+    crawled, without its replies, as JSON)."""
     return {**row_fields(p, venue.conference, venue.year), "ordinal": ordinal, "status": p.status,
             "api": p.api, "crawled_at": crawled_at, "posts": post_placements(p, routing),
-            "warnings": list(p.warnings), "forum_json": p.model_dump_json(),
-            "routing_json": routing.model_dump_json()}
+            # the reviews are the typed column alone (one copy, the one SQL reads); forum_of puts them back
+            "warnings": list(p.warnings), "forum_json": p.model_dump_json(exclude={"reviews"}),
+            "routing_json": routing.model_dump_json(),
+            "submission_json": submission_json}
 
 
 def forum_of(row: Mapping[str, Any]) -> tuple[ParsedForum, Routing]:
-    """The parsed forum and its routing back from a `parsed/<pk>.parquet` row (its two JSON columns)."""
-    return ParsedForum.model_validate_json(row["forum_json"]), Routing.model_validate_json(row["routing_json"])
+    """The parsed forum and its routing back from a `parsed/<pk>.parquet` row (its two JSON columns
+    and the typed `reviews`, as the parser's dicts)."""
+    forum = ParsedForum.model_validate_json(row["forum_json"])
+    forum.reviews = [review_dict(r) for r in row["reviews"] or []]
+    return forum, Routing.model_validate_json(row["routing_json"])
 
 
 def _year_from_ms(ms: int | None) -> int | None:
@@ -55,7 +61,8 @@ def _year_from_ms(ms: int | None) -> int | None:
 
 
 def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:
-    """Every ReviewBench column except `markdown`/`markdown_chars`, in schema order."""
+    """Every ReviewBench column except `markdown`/`markdown_chars`, in schema order, with the reviews
+    typed (`reviews`, schema.REVIEW_STRUCT) where the card has their JSON."""
     if year is None:  # TMLR (rolling): the submission's creation year
         year = _year_from_ms(p.cdate if p.cdate is not None else p.tcdate)
     return {
@@ -76,5 +83,5 @@ def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:
         "decision_comment": p.decision_comment,
         "author_rebuttal": p.author_rebuttal,
         "num_reviews": len(p.reviews),
-        "reviews_json": json.dumps(p.reviews, ensure_ascii=False),
+        "reviews": typed_reviews(p.reviews),  # the rows derive reviews_json from it (domain/reviews.py)
     }

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from partitions.catalogue import catalogue
+
 # Order and types exactly as the card's `dataset_info.features`.
 REVIEWBENCH_SCHEMA = pa.schema(
     [
@@ -63,33 +65,12 @@ assert set(COLUMN_DESCRIPTIONS) == set(REVIEWBENCH_COLUMNS), "every column needs
 # Page boundary inside `markdown` (the card's OCR section).
 PAGE_SEPARATOR = "\n\n---\n\n"
 
-# The union of every review form, in the card's order. Absent text fields are "", absent scores None.
-REVIEW_TEXT_FIELDS: list[str] = [
-    "review_id", "reviewer", "rebuttal",
-    "summary", "questions", "limitations", "strengths", "weaknesses",
-    "strengths_and_weaknesses", "final_justification",
-    "claims_and_evidence", "theoretical_claims", "experimental_designs_or_analyses",
-    "relation_to_broader_scientific_literature", "essential_references_not_discussed",
-    "paper_topic_and_main_contributions", "reasons_to_accept", "reasons_to_reject",
-    "ethical_concerns",
-    "summary_of_paper", "summary_of_recommendation", "robotics_focus",
-    # the body of older and other forms, which the card's list lacks (issue 10 point 7): without
-    # them a review's text sat only in `extra_text`, with every union text field empty
-    "review",  # ICLR 2018-2021 (v1) and OpenReview's default review form
-    "main_review",  # ICLR 2022, NeurIPS 2021
-    "summary_of_the_review",  # ICLR 2022-2023
-    "clarity_quality_novelty_and_reproducibility",  # ICLR 2023 ("clarity,_quality,_novelty_and_reproducibility")
-    "requested_changes", "broader_impact_concerns",  # TMLR
-    "methods_and_evaluation_criteria", "other_comments_or_suggestions",  # ICML 2025
-    "missing_references", "typos_grammar_style_and_presentation_improvements",  # EMNLP 2023 (ARR form)
-    "issues",  # CoRL
-]
-REVIEW_SCORE_FIELDS: list[str] = [
-    "rating", "confidence", "soundness", "presentation", "contribution",
-    "quality", "clarity", "significance", "originality",
-    "excitement", "reproducibility",
-    "technical_quality", "clarity_of_presentation", "potential_impact",
-]
+# The union of every review form, in the card's order: the normaliser's own fields around the form
+# fields the catalogue lists (`vocabulary.review_fields` in partitions/venues.yaml, never code).
+# Absent text fields are "", absent scores None.
+_UNION = catalogue().vocabulary.review_fields
+REVIEW_TEXT_FIELDS: list[str] = ["review_id", "reviewer", "rebuttal", *_UNION.text]
+REVIEW_SCORE_FIELDS: list[str] = list(_UNION.scores)
 REVIEW_FLAG_FIELDS: list[str] = ["was_revised"]
 REVIEW_DICT_FIELDS: list[str] = ["extra_scores", "extra_text"]
 # How the scores moved: [{"time", "rating", "confidence", "edit_id"}, ...] oldest first, from the
@@ -98,6 +79,32 @@ REVIEW_DICT_FIELDS: list[str] = ["extra_scores", "extra_text"]
 REVIEW_HISTORY_FIELDS: list[str] = ["score_history"]
 REVIEW_FIELDS: list[str] = (
     REVIEW_TEXT_FIELDS + REVIEW_SCORE_FIELDS + REVIEW_FLAG_FIELDS + REVIEW_DICT_FIELDS + REVIEW_HISTORY_FIELDS
+)
+
+# One review, typed (issue 28.3): the parsed table's `reviews` column is a list of these and the
+# `reviews` config has one row per review with these columns; `reviews_json` is derived from it
+# (domain/reviews.py). The venue-specific extras are name/value lists, not Arrow maps: the Hugging
+# Face `datasets` library has no feature type for a map, and a list keeps the form's order.
+SCORE_POINT = pa.struct([("time", pa.int64()), ("rating", pa.float64()), ("confidence", pa.float64()),
+                         ("edit_id", pa.string())])
+EXTRA_SCORE = pa.struct([("name", pa.string()), ("value", pa.float64())])
+EXTRA_TEXT = pa.struct([("name", pa.string()), ("value", pa.string())])
+REVIEW_FIELD_TYPES: list[pa.Field] = (
+    [pa.field(f, pa.string()) for f in REVIEW_TEXT_FIELDS]
+    + [pa.field(f, pa.float64()) for f in REVIEW_SCORE_FIELDS]
+    + [pa.field("was_revised", pa.bool_()),
+       pa.field("extra_scores", pa.list_(EXTRA_SCORE)), pa.field("extra_text", pa.list_(EXTRA_TEXT)),
+       pa.field("score_history", pa.list_(SCORE_POINT))]
+)
+assert [f.name for f in REVIEW_FIELD_TYPES] == REVIEW_FIELDS
+REVIEW_STRUCT = pa.struct(REVIEW_FIELD_TYPES)
+# The `reviews` config (`reviews/<split>-<pk>-i-of-n.parquet`; `rows/<pk>.reviews.parquet` of the
+# rows stage): one row per review, its paper's key and venue-year, then the review's typed fields.
+REVIEWS_CONFIG_SCHEMA = pa.schema(
+    [pa.field("forum_id", pa.string()), pa.field("conference", pa.string()), pa.field("year", pa.int32()),
+     pa.field("track", pa.string()), pa.field("venue_id", pa.string()),
+     pa.field("review_index", pa.int32())]  # the review's place in its paper's reviews_json
+    + REVIEW_FIELD_TYPES
 )
 
 
@@ -148,8 +155,6 @@ PROVENANCE_SCHEMA = pa.schema([
 # `review`/`rebuttal` configs (records + provenance), built in domain/re2.py.
 RE2_SCORE = pa.struct([("rating", pa.float64()), ("confidence", pa.float64()),
                     ("aspect_score", pa.string())])  # aspect_score: JSON object name -> number
-SCORE_POINT = pa.struct([("time", pa.int64()), ("rating", pa.float64()), ("confidence", pa.float64()),
-                         ("edit_id", pa.string())])
 RE2_REVIEW = pa.struct([
     ("reviewer_id", pa.string()), ("review_id", pa.string()), ("review_title", pa.string()),
     ("review_content", pa.string()), ("initial_score", RE2_SCORE), ("final_score", RE2_SCORE),
@@ -184,8 +189,9 @@ REBUTTAL_CONFIG_SCHEMA = pa.schema(list(REBUTTAL_RECORD_SCHEMA) + [pa.field(n, t
 
 
 # parsed_forums' output (`parsed/<pk>.parquet`): one row per forum, the parser's one result. The
-# ReviewBench columns a row takes from its forum (all but markdown), what the split's provenance and
-# the checks need, every post with its place in the dialogues (queryable: `unnest(posts)`), and the
+# ReviewBench columns a row takes from its forum (all but markdown; the reviews typed, queryable:
+# `unnest(reviews)`, from which the rows derive `reviews_json`), what the split's provenance and the
+# checks need, every post with its place in the dialogues (queryable: `unnest(posts)`), and the
 # whole parsed forum and its routing as JSON for the stages that need every field.
 PARSED_POST = pa.struct([
     ("note_id", pa.string()), ("replyto", pa.string()), ("kind", pa.string()), ("role", pa.string()),
@@ -195,11 +201,15 @@ PARSED_POST = pa.struct([
     ("reason", pa.string()),  # why excluded
 ])
 PARSED_SCHEMA = pa.schema(
-    [f for f in REVIEWBENCH_SCHEMA if f.name not in ("markdown", "markdown_chars")]
+    [pa.field("reviews", pa.list_(REVIEW_STRUCT)) if f.name == "reviews_json" else f
+     for f in REVIEWBENCH_SCHEMA if f.name not in ("markdown", "markdown_chars")]
     + [pa.field("ordinal", pa.int64()),  # position in the crawl's file (rows keep the crawl's order)
        pa.field("status", pa.string()), pa.field("api", pa.string()), pa.field("crawled_at", pa.float64()),
        pa.field("posts", pa.list_(PARSED_POST)), pa.field("warnings", pa.list_(pa.string())),
-       pa.field("forum_json", pa.string()), pa.field("routing_json", pa.string())])
+       pa.field("forum_json", pa.string()), pa.field("routing_json", pa.string()),
+       # the submission note as OpenReview sent it, without its replies: what the PDF stage judges
+       # revisions by (invitations, pdf, tmdate) and answers a revision page's own note lookup with
+       pa.field("submission_json", pa.string())])
 # `parsed/<pk>.quarantine.parquet`: every reason a forum needs a look, as a code and the detail, made
 # together by the rule that found it (posts.Reason; domain/quarantine.py lists the codes); a forum
 # that cannot be parsed at all has no row in parsed/<pk>.parquet.

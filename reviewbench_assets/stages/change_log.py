@@ -23,9 +23,9 @@ from reviewbench_assets import paths
 from reviewbench_assets.domain.changes import Change, snapshot, summary, venue_changes
 from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.trajectories import daily_figures, merged_trajectory
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.figures import CHANGES, ROW_COUNT
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
-from reviewbench_assets.stages.parsed_io import iter_parsed_forums
 from reviewbench_assets.stages.result import Markdown, Table
 from reviewbench_assets.stages.stage import Stage
 
@@ -85,7 +85,7 @@ class ChangesStage(Stage):
     def run(self, store: Store) -> None:
         pk = self.key
         now = (self.now or datetime.now(UTC)).astimezone(UTC)
-        forums = self.forums if self.forums is not None else (f for f, _routing in iter_parsed_forums(store, pk))
+        forums = self.forums if self.forums is not None else (f for f, _routing in Upstream(store, pk).parsed_forums())
         # One writer per venue-year: the snapshot read here and the one published below must be the same
         # generation, so two refreshes of one venue-year (a schedule tick and a manual run, two CLI
         # runs) take turns instead of both recording the same changes.

@@ -13,14 +13,7 @@ import pyarrow.fs as pafs
 
 from resources.store import Store
 from reviewbench_assets import paths
-
-# asset -> the files of a partition its data-guarding checks judge (what downstream stages read)
-JUDGED_FILES = {
-    "openreview_forums": (paths.raw_forums, paths.quarantine),
-    "parsed_forums": (paths.parsed, paths.parsed_quarantine),
-    "rebuttal_dialogues": (paths.dialogues, paths.re2_review, paths.re2_rebuttal),
-    "reviewbench_split": (paths.rows, paths.provenance),
-}
+from reviewbench_assets.io.layout import JUDGED_FILES
 
 
 def judged_data(store: Store, partition_key: str, asset: str) -> dict[str, list[int]]:

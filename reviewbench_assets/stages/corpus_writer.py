@@ -31,11 +31,7 @@ import pyarrow.parquet as pq
 
 from resources.store import CorruptFileError, Store, open_parquet, parquet_writer
 from resources.store_publish import Publication
-from reviewbench_assets.domain.corpus_stats import (
-    ConfigFileStats,
-    SplitStats,
-    StatsAccumulator,
-)
+from reviewbench_assets.domain.corpus_stats import ConfigFileStats, SplitStats
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.parquet_io import iter_parquet_batches
 from reviewbench_assets.stages.shard_files import (
@@ -174,6 +170,8 @@ def write_conference_split(
     - ``shard_prefix`` (default: the split) names the shards ``<prefix>-i-of-n``: one venue-year's
       shards of a split (``iclr-iclr-2024-...``, stages/split_update.py) replace only each other.
     - ``pub``: stage into the caller's publication (moved into place when the caller's block ends).
+    - ``venue_years``: the rows' statistics, computed when they were written (stages/corpus_figures.py);
+      this writer copies bytes and counts rows, it computes no statistics itself.
     """
     check_name("split", split)
     prefix = check_prefix(shard_prefix or split)
@@ -184,7 +182,6 @@ def write_conference_split(
 
     data_dir = join_path(out_dir, "data")
 
-    stats = StatsAccumulator()
     seen: dict[str, str] = {}
     temp_paths: list[str] = []
     num_examples = 0
@@ -220,8 +217,6 @@ def write_conference_split(
                 shard_bytes += size
                 dataset_bytes += size
                 num_examples += rg.num_rows
-                if venue_years is None:  # no statistics recorded with the rows: computed from them here
-                    stats.add(rg)
         finally:
             if writer is not None:
                 writer.close()
@@ -238,7 +233,7 @@ def write_conference_split(
         num_examples=num_examples,
         num_bytes=num_bytes,
         files=final_paths,
-        venue_years=dict(sorted((stats.venue_years if venue_years is None else venue_years).items())),
+        venue_years=dict(sorted((venue_years or {}).items())),
         dataset_bytes=dataset_bytes,
     )
 

@@ -35,8 +35,9 @@ class CrawlStage(Stage):
     def __init__(self, venue: VenueYear, v2: OpenReviewApi, api: OpenReviewApi, *,
                  max_quarantined_share: float = 0.05, full_refresh: bool = False, review_edits: bool = True,
                  log: Callable[[str], None] = lambda _m: None,
-                 progress: Callable[[str, int], Progress] | None = None):
+                 progress: Callable[[str, int], Progress] | None = None, attempt_continues: bool | None = None):
         super().__init__(venue.key)
+        self.attempt_continues = attempt_continues  # stages/attempt.py: the published pages' fate
         self.venue, self.v2, self.api, self.log, self.progress = venue, v2, api, log, progress
         self.max_quarantined_share, self.full_refresh, self.review_edits = (max_quarantined_share, full_refresh,
                                                                              review_edits)

@@ -22,8 +22,8 @@ from reviewbench_assets.domain.threads import (
     llm_only_reminders,
     reminder_candidates,
 )
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.figures import COVERAGE, DIALOGUES, ROW_COUNT
-from reviewbench_assets.stages.parsed_io import iter_parsed_forums
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
 from reviewbench_assets.stages.result import Table
 from reviewbench_assets.stages.stage import Stage
@@ -51,7 +51,7 @@ class DialogueStage(Stage):
         outside: list[dict] = []
 
         def items():
-            forums = iter_parsed_forums(store, venue.key, FORUMS_PER_BATCH)
+            forums = Upstream(store, venue.key).parsed_forums(FORUMS_PER_BATCH)
             while pairs := list(islice(forums, FORUMS_PER_BATCH)):
                 chunk = [p for p, _ in pairs]
                 routings = {p.forum_id: r for p, r in pairs}

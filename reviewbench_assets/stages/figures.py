@@ -174,7 +174,9 @@ FIGURES: dict[str, Figure] = {
     "llm_only_reminders_kept": _f("int", "posts", DIALOGUES, "reminders only the LLM found", LLM),
     # ---- reviewbench_split (the venue-year's rows)
     "provenance_path": _f("path", "", ROWS, "the rows' provenance (revision rule, PDF, engine)"),
-    "stats_path": _f("path", "", ROWS, "the venue-year's statistics, merged by the splits and the card"),
+    "reviews_path": _f("path", "", ROWS, "one typed row per review (the `reviews` config)"),
+    "stats_path": _f("path", "", ROWS, "the venue-year's statistics (DuckDB SQL over the rows), merged by the splits "
+                                       "and the card"),
     "stale_markdown": _f("int", "papers", ROWS, "forums paper_markdown has not seen yet"),
     # ---- <split>_split
     "num_bytes": _f("int", "bytes", SPLIT, "size of the split's shards"),

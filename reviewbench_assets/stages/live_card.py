@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from resources.store import Store
 from resources.store_publish import Publication
-from reviewbench_assets import paths
+from reviewbench_assets.io.upstream import Upstream
 
 
 def live_section(store: Store, venue_keys: list[str], corpus: str, pub: Publication) -> str:
@@ -15,17 +15,14 @@ def live_section(store: Store, venue_keys: list[str], corpus: str, pub: Publicat
     `pub`, so they move into place with the card."""
     rows = []
     for pk in venue_keys:
-        daily_path = store.path(paths.change_daily(pk))
-        if not store.exists(daily_path):
-            continue
-        daily = store.read_parquet(daily_path).to_pylist()
+        daily, plot = Upstream(store, pk).daily_changes()
         if not daily:
             continue
-        plot, rel = store.path(paths.change_daily_plot(pk)), None
-        if store.exists(plot):
+        rel = None
+        if plot is not None:
             rel = f"plots/{pk}_discussion.png"
             with store.fs.open_output_stream(pub.target(f"{corpus}/{rel}")) as f:
-                f.write(store.read_bytes(plot))
+                f.write(plot)
         rows.append((pk, daily[0]["day"], daily[-1], rel))
     if not rows:
         return ""

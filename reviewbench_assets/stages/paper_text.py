@@ -11,6 +11,7 @@ from ocr_ray.pipeline import PdfTask, run_pipeline
 from resources.store import Store, parquet_writer
 from reviewbench_assets import paths
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.figures import MARKDOWN, ROW_COUNT
 from reviewbench_assets.stages.jsonl_io import Spool
 from reviewbench_assets.stages.result import Table
@@ -41,8 +42,7 @@ def convert_papers(stage: MarkdownStage, store: Store) -> None:
     holds one row group of markdown, not the venue-year's."""
     pk, engine, log = stage.key, stage.engine, stage.log
     cache_id = engine.cache_id  # (PDF sha256, engine, engine version): a new version redoes OCR
-    subs = store.read_parquet(store.path(paths.submissions(pk)), columns=["forum_id", "pdf_sha256", "rule",
-                                                                          "error"]).to_pylist()
+    subs = Upstream(store, pk).pdf_records(["forum_id", "pdf_sha256", "rule", "error"])
     with Spool() as spool:
         where: dict[str, tuple[int, int]] = {}  # forum id -> its result's line in the spool
         tasks = []
@@ -86,7 +86,7 @@ def convert_papers(stage: MarkdownStage, store: Store) -> None:
         stage.stat("papers_ocrd", len(tasks))
         stage.stat("papers_cached_or_without_pdf", len(subs) - len(tasks))
         stage.stat("engine_cache_id", cache_id)
-        # Row groups of a few dozen papers: a reader that joins on forum_id (stages/parsed_io.py:
+        # Row groups of a few dozen papers: a reader that joins on forum_id (stages/parquet_io.py:
         # ParquetLookup) holds one row group of markdown at a time, not the venue-year's; so does
         # this writer.
         errors: list[dict] = []

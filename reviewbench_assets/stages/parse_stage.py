@@ -1,10 +1,12 @@
 """The `parsed_forums` stage: every raw forum of a venue-year parsed once (`domain/forum.py`),
 routed once (`domain/routing.py`), and written as `parsed/<pk>.parquet` (schema.PARSED_SCHEMA) with
 `parsed/<pk>.quarantine.parquet` (a reason code and its detail per problem). The dialogues, the
-rows and the Re^2 records read these files; nothing downstream parses raw JSON again, so a parser
-fix is `--select parsed_forums+` and costs no OpenReview request."""
+rows, the Re^2 records and the PDF stage (each forum's raw submission note, `submission_json`) read
+these files; nothing downstream parses raw JSON again, so a parser fix re-derives the dialogues and
+rows without an OpenReview request."""
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pyarrow as pa
@@ -16,6 +18,7 @@ from reviewbench_assets.domain.forum import MalformedForumError, parse_routed
 from reviewbench_assets.domain.parsed_table import parsed_row
 from reviewbench_assets.domain.quarantine import reasons_of_parsed, without_foreign_replies
 from reviewbench_assets.domain.schema import PARSED_QUARANTINE_SCHEMA, PARSED_SCHEMA
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.figures import PARSE, QUARANTINE, ROW_COUNT
 from reviewbench_assets.stages.result import Table
 from reviewbench_assets.stages.stage import Stage
@@ -24,6 +27,11 @@ BATCH_ROWS = 64  # parsed forums buffered before a row group is written (forum_j
 QUARANTINE_CHECK = QUARANTINE
 QUARANTINE_CHECK_DESCRIPTION = ("share of forums the parser quarantined (malformed, replies skipped, orphaned or "
                                 "under invitations the catalogue does not know) stays under max_quarantined_share")
+
+
+def submission_json(note: dict) -> str:
+    """The submission note as crawled, without its replies (`details`): what the PDF stage reads."""
+    return json.dumps({k: v for k, v in note.items() if k != "details"}, ensure_ascii=False)
 
 
 def forum_problems(record: dict, venue: VenueYear) -> tuple[object | None, list[dict]]:
@@ -68,8 +76,7 @@ class ParseStage(Stage):
                     parquet_writer(store.fs, pub.target(q_out), PARSED_QUARANTINE_SCHEMA) as qw:
                 rows: list[dict] = []
                 problems: list[dict] = []
-                for ordinal, record in enumerate(store.iter_jsonl(store.path(paths.raw_forums(venue.key)),
-                                                                  scrub_surrogates=True)):
+                for ordinal, record in enumerate(Upstream(store, venue.key).raw_forums()):
                     fid = record.get("forum_id")
                     counts["records"] += 1
                     result, found = forum_problems(record, venue)
@@ -79,7 +86,8 @@ class ParseStage(Stage):
                         counts["malformed_forums"] += 1
                         continue
                     parsed, routing = result
-                    row = parsed_row(parsed, routing, venue, ordinal, record.get("fetched_at"))
+                    row = parsed_row(parsed, routing, venue, ordinal, record.get("fetched_at"),
+                                     submission_json(record["note"]))
                     counts["forums"] += 1
                     counts["reviews"] += row["num_reviews"]
                     counts["posts"] += len(row["posts"])

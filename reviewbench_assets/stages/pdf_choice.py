@@ -34,9 +34,9 @@ from reviewbench_assets.domain.revisions import (
     revisions_from_page,
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
+from reviewbench_assets.io.upstream import SubmissionNotes, Upstream
 from reviewbench_assets.stages.deadlines import venue_deadline_check
 from reviewbench_assets.stages.figures import ROW_COUNT
-from reviewbench_assets.stages.jsonl_io import JsonlLines
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
 from reviewbench_assets.stages.revision_answers import RevisionAnswers, read_pages
 from reviewbench_assets.stages.stage import Stage
@@ -287,20 +287,19 @@ def records_table(records: list[dict]) -> pa.Table:
 ROUND = 250  # forums whose revision pages, choices and downloads are in memory at once
 
 
-def _submission_notes(crawl: JsonlLines, where: dict[str, tuple[int, int]], forum_ids: list[str],
-                      api_version: str) -> dict[str, tuple[str, dict]]:
-    """The submission notes of `forum_ids`, read back from the crawl file, without their replies
-    (a few KB each), so the revision page's own note lookup is answered without a request."""
+def _submission_notes(notes: SubmissionNotes, forum_ids: list[str], api_version: str) -> dict[str, tuple[str, dict]]:
+    """The submission notes of `forum_ids` (without their replies, a few KB each), read back from the
+    parsed table, so the revision page's own note lookup is answered without a request."""
     out = {}
     for fid in forum_ids:
-        r = crawl.read(*where[fid])
-        out[fid] = (r.get("api") or api_version, {k: v for k, v in r["note"].items() if k != "details"})
+        api, note = notes.note(fid)
+        out[fid] = (api or api_version, note)
     return out
 
 
 def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     """The `initial_submission_pdfs` stage's work (`stage`: a `stages.pdf_stage.PdfStage`, which
-    records the forums' and the deadline's figures): per forum of the stored crawl, the chosen revision and its
+    records the forums' and the deadline's figures): per parsed forum (`parsed_forums`), the chosen revision and its
     PDF in the store, checkpointed per forum (a forum whose checkpoint matches the note and deadline
     is not redone). The stage's `scrape(forum_ids, on_done, notes)` reads the revision pages in a
     browser (None: API recipe only); it returns {forum_id: revisions or error}. `progress(stage,
@@ -317,14 +316,14 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
         warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")
     cut = Cutoff.from_check(deadline_check)
     order, done, todo = [], {}, []
-    # Where each forum to read is in the crawl file: its submission note is read back when its
-    # round comes (`_submission_notes`), not held for every forum of the venue-year.
-    where: dict[str, tuple[int, int]] = {}
-    crawl = JsonlLines(store, store.path(paths.raw_forums(venue.key)))
-    for offset, length, r in crawl.scan():
-        meta = forum_meta(r["note"])
+    # The forums whose revision history is read: their submission notes are read back from the
+    # parsed table when their round comes (`_submission_notes`), not held for every forum.
+    where: set[str] = set()
+    upstream = Upstream(store, venue.key)
+    for _fid, _api, note in upstream.submission_notes():
+        meta = forum_meta(note)
         problem = id_problem(meta["forum_id"])
-        if problem:  # an old crawl file: such forums are quarantined by the crawl now
+        if problem:  # its id names its checkpoint file: a forum the crawl let through with a bad id is skipped
             warn(f"{venue.key}: skipped a forum: {problem}")
             continue
         order.append(meta["forum_id"])
@@ -336,7 +335,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
         else:
             todo.append(meta)
             if scrape is not None and (read_every_history or history_needed(meta, cut, api.api)):
-                where[meta["forum_id"]] = (offset, length)
+                where.add(meta["forum_id"])
     log(f"{venue.key}: {len(done)} forums already done, {len(todo)} to do"
         + (f", {len(where)} of them with a revision history to read" if scrape is not None else ""))
 
@@ -366,7 +365,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     # Every revision-history answer is checkpointed per forum as it arrives (stages/revision_answers.py):
     # a re-run after a kill asks only for the forums it had not heard about.
     answers = RevisionAnswers(store, venue.key)
-    with crawl:
+    with upstream.submission_note_lookup() as notes:
         for i in range(0, len(todo), ROUND):
             batch = todo[i:i + ROUND]
             reads = [m["forum_id"] for m in batch if m["forum_id"] in where]
@@ -374,7 +373,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
             if reads:
                 t0 = time.time()
                 scraped = read_pages(answers, {m["forum_id"]: m for m in batch}, reads, scrape,
-                                     lambda ids: _submission_notes(crawl, where, ids, venue.api), on_done)
+                                     lambda ids: _submission_notes(notes, ids, venue.api), on_done)
                 browser_s += time.time() - t0
             initial_submission_records(api, store, batch, cut, scraped, cross_check=cross_check,
                                        allow_earliest_public=allow_earliest_public, max_workers=max_workers,

@@ -12,6 +12,7 @@ from urllib.parse import parse_qsl, urlsplit
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
 from reviewbench_assets import paths
+from reviewbench_assets.stages import pdf_staging
 from reviewbench_assets.stages.pdf_check import BadPdf, inspect_pdf
 
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
@@ -22,9 +23,14 @@ def error_fields(prefix: str, exc: BaseException) -> dict:
     return {"error": f"{prefix}{exc}"[:300], "error_final": not is_retryable(exc)}
 
 
-def fetch_pdf(api: OpenReviewApi, url_path: str) -> bytes:
+def fetch_pdf(api: OpenReviewApi, store: Store, key: str, url_path: str) -> tuple[bytes, int]:
+    """The file at `url_path` (through its staging: pdf_staging.py) and the requests it cost now
+    beyond the thread's count (those of a staged answer a killed run received)."""
+    got = pdf_staging.staged(store, key)
+    if got is not None:
+        return got
     parts = urlsplit(url_path)
-    return api.get_bytes(parts.path, dict(parse_qsl(parts.query)))
+    return pdf_staging.fetch_staged(api, store, key, parts.path, dict(parse_qsl(parts.query))), 0
 
 
 def _source_path(store: Store, record: dict, pdf_url: str) -> str:
@@ -42,7 +48,7 @@ def stored_source(store: Store, record: dict, pdf_url: str, how: str) -> dict | 
         "pdf_fetch": f"{how}, stored before"}
 
 
-def store_pdf(store: Store, record: dict, data: bytes, how: str, pdf_url: str) -> dict:
+def store_pdf(store: Store, record: dict, data: bytes, how: str, pdf_url: str, staged: str | None = None) -> dict:
     """Validate the bytes and put them in the content-addressed store; errors become the record's.
     The source record (forum, revision URL, note version -> sha256) is written before the PDF: a
     kill after it leaves a stored PDF that the next run finds without a request, a kill before
@@ -55,7 +61,7 @@ def store_pdf(store: Store, record: dict, data: bytes, how: str, pdf_url: str) -
     found = {"pdf_sha256": sha, "pdf_size": len(data), "pdf_pages": pages,
              "pdf_path": store.rel(store.pdf_path(sha))}  # relative: the root may move
     store.write_json(_source_path(store, record, pdf_url), found | {"pdf_url": pdf_url})
-    store.put_pdf(data)  # (kill tests stop between these writes: tests/faults/kill_points.py)
+    store.put_pdf(data, staged)  # (kill tests stop between these writes: tests/faults/kill_points.py)
     return record | found | {"pdf_fetch": how}
 
 
@@ -63,16 +69,19 @@ def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -
     stored = stored_source(store, record, pdf_url, "single")
     if stored is not None:
         return stored | {"pdf_requests": record.get("pdf_requests") or 0.0}
-    before = api.thread_requests()
+    before, earlier = api.thread_requests(), 0
+    key = store.rel(_source_path(store, record, pdf_url))  # one staging per forum, revision URL, note version
     try:
-        data = fetch_pdf(api, pdf_url)
+        data, earlier = fetch_pdf(api, store, key, pdf_url)
     except OpenReviewError as exc:
+        pdf_staging.drop(store, key)  # a body cut short, if any
         if stops_the_run(exc):
             raise
         out = record | {**error_fields("pdf: ", exc), "pdf_fetch": "single"}
     else:
-        out = store_pdf(store, record, data, "single", pdf_url)
-    return out | {"pdf_requests": (record.get("pdf_requests") or 0.0) + api.thread_requests() - before}
+        out = store_pdf(store, record, data, "single", pdf_url, pdf_staging.data_path(store, key))
+        pdf_staging.drop(store, key)
+    return out | {"pdf_requests": (record.get("pdf_requests") or 0.0) + earlier + api.thread_requests() - before}
 
 
 def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> list[dict]:
@@ -84,9 +93,10 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
         return ([s | {"pdf_requests": 0.0} for s in stored if s is not None]
                 + (download_batch(api, store, rest) if rest else []))
     ids = [r["forum_id"] for r in records]
-    before = api.thread_requests()
+    before, earlier = api.thread_requests(), 0
+    key = "batch|" + "|".join(store.rel(_source_path(store, r, f"/pdf?id={r['forum_id']}")) for r in records)
     try:
-        data = api.get_bytes("/attachment", {"ids": ",".join(ids), "name": "pdf"})
+        data, earlier = fetch_pdf(api, store, key, f"/attachment?ids={','.join(ids)}&name=pdf")
         members: dict[str, bytes] = {}
         if data[:4] == b"PK\x03\x04":
             with zipfile.ZipFile(io.BytesIO(data)) as zf:
@@ -99,10 +109,11 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
     except (OpenReviewError, zipfile.BadZipFile) as exc:
         if stops_the_run(exc):
             raise
-        share = (api.thread_requests() - before) / len(records)
+        pdf_staging.drop(store, key)
+        share = (earlier + api.thread_requests() - before) / len(records)
         return [download_one(api, store, r | {"pdf_requests": share}, f"/pdf?id={r['forum_id']}")
                 for r in records]
-    share = (api.thread_requests() - before) / len(records)
+    share = (earlier + api.thread_requests() - before) / len(records)
     records = [r | {"pdf_requests": share} for r in records]
     out = []
     for r in records:
@@ -110,4 +121,5 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
             out.append(store_pdf(store, r, members[r["forum_id"]], "batch", f"/pdf?id={r['forum_id']}"))
         else:
             out.append(download_one(api, store, r, f"/pdf?id={r['forum_id']}"))
+    pdf_staging.drop(store, key)
     return out

@@ -225,10 +225,17 @@ def refresh_venue(stage: Stage, store: Store) -> None:
     local scratch file as it arrives, comparing it with a compact index of the stored file (offset,
     digest of its notes' tmdates); a second pass reads the spool back, adds the review edit
     histories and writes the published file and its quarantine line by line. Memory holds one page
-    of the API (at most 1000 forums) and a few figures per forum id, whatever the venue's size."""
+    of the API (at most 1000 forums) and a few figures per forum id, whatever the venue's size.
+
+    `stage.attempt_continues` (stages/attempt.py; None: no attempt, the pages go once published):
+    the listing pages of a published crawl are kept for the rest of the run's attempt, so the re-run
+    of a run killed after its crawl reads them instead of asking again (True); a new attempt drops
+    them and asks (False). The pages of an unpublished crawl are always resumed, whatever the attempt."""
     venue, v2, api, log, progress = stage.venue, stage.v2, stage.api, stage.log, stage.progress
     full_refresh, review_edits = stage.full_refresh, stage.review_edits
+    attempt_continues = stage.attempt_continues
     started, started_ms = time.time(), int(time.time() * 1000)
+    _drop_published_pages(store, venue.key, attempt_continues)
     raw_path, cur_path = store.path(paths.raw_forums(venue.key)), store.path(paths.crawl_cursor(venue.key))
     has_stored = store.exists(raw_path)
     cursor = store.read_json_or_none(cur_path) if has_stored and not full_refresh else None
@@ -280,8 +287,11 @@ def refresh_venue(stage: Stage, store: Store) -> None:
                 _write_jsonl(store, pub.target(cur_path), None, {"crawl_started_ms": started_ms, "mode": mode,
                                                                  "previous": prev and prev.get("crawl_started_ms")})
         n = spool.lines
-    if mode == "full":  # published: the next materialization starts from the cursor, not the pages
-        store.delete_dir(store.path(paths.crawl_checkpoints(venue.key)))
+    if mode == "full":  # published: the next attempt starts from the cursor, not the pages
+        if attempt_continues is None:
+            store.delete_dir(store.path(paths.crawl_checkpoints(venue.key)))
+        else:
+            store.write_json(store.path(paths.crawl_checkpoints(venue.key), PUBLISHED), {"published_ms": started_ms})
     requests = v2.stats["requests"] + (api.stats["requests"] if api is not v2 else 0)
     stage.stat("path", raw_path)
     stage.stat("quarantine_path", quarantine_path)
@@ -310,6 +320,16 @@ def refresh_venue(stage: Stage, store: Store) -> None:
     stage.stat("review_edit_requests", edit_requests)
     stage.stat("review_edits_resumed", edits.resumed)
     stage.stat("forums_per_s", round(n / max(time.time() - started, 1e-6), 2))
+
+
+PUBLISHED = "published.json"  # in the crawl's checkpoint folder: its pages were published
+
+
+def _drop_published_pages(store: Store, pk: str, attempt_continues: bool | None) -> None:
+    """The pages of a crawl published by an earlier attempt are not this run's to reuse."""
+    folder = store.path(paths.crawl_checkpoints(pk))
+    if not attempt_continues and store.exists(store.path(paths.crawl_checkpoints(pk), PUBLISHED)):
+        store.delete_dir(folder)
 
 
 def _index_stored(store: Store, raw_path: str, known: dict[str, int] | None, full_refresh: bool,

@@ -1,4 +1,5 @@
-"""The `reviewbench_split` stage: one venue-year's rows in the final schema, plus provenance, and
+"""The `reviewbench_split` stage: one venue-year's rows in the final schema, plus one typed row per
+review and the provenance, and
 the row-level checks, two of them blocking (a duplicate forum_id or too many papers without text
 must not reach the conference split)."""
 from __future__ import annotations
@@ -6,13 +7,14 @@ from __future__ import annotations
 from partitions.catalogue import VenueYear
 from resources.store import Store
 from reviewbench_assets import paths
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.figures import CHARS_MATCH, EMPTY_SHARE, REVIEWS_MATCH, ROW_COUNT, ROWS, TITLE, UNIQUE
 from reviewbench_assets.stages.rows_writer import assemble_rows, write_rows
 from reviewbench_assets.stages.stage import Stage
 
 ROW_CHECKS = {
     UNIQUE: "forum_id is the primary key: no duplicates",
-    REVIEWS_MATCH: "num_reviews == len(json.loads(reviews_json))",
+    REVIEWS_MATCH: "num_reviews == the paper's reviews (in reviews_json and the reviews config)",
     CHARS_MATCH: "markdown_chars == len(markdown)",
     TITLE: "every paper has a title",
     EMPTY_SHARE: "share of papers without markdown stays under the configured threshold",
@@ -21,8 +23,9 @@ ROW_CHECKS = {
 
 class RowsStage(Stage):
     """Join the venue-year's parsed forums, chosen PDFs, markdown and dialogues on forum_id into
-    `rows/<pk>.parquet`, `rows/<pk>.provenance.parquet` and the venue-year's statistics
-    `rows/<pk>.stats.json` (published together; the splits and the card merge these statistics)."""
+    `rows/<pk>.parquet`, one row per review `rows/<pk>.reviews.parquet`, `rows/<pk>.provenance.parquet`
+    and the venue-year's statistics `rows/<pk>.stats.json` (published together; the splits and the
+    card merge these statistics)."""
 
     name = ROWS
 
@@ -32,12 +35,13 @@ class RowsStage(Stage):
 
     def run(self, store: Store) -> None:
         venue = self.venue
-        subs = {r["forum_id"]: r for r in store.read_parquet(store.path(paths.submissions(venue.key))).to_pylist()}
+        subs = {r["forum_id"]: r for r in Upstream(store, venue.key).pdf_records()}
         out, prov = store.path(paths.rows(venue.key)), store.path(paths.provenance(venue.key))
-        figures = store.path(paths.rows_stats(venue.key))
-        stats = write_rows(store, out, prov, assemble_rows(store, venue, subs), figures)
+        reviews, figures = store.path(paths.rows_reviews(venue.key)), store.path(paths.rows_stats(venue.key))
+        stats = write_rows(store, out, prov, reviews, assemble_rows(store, venue, subs), figures)
         self.stat("path", out)
         self.stat("provenance_path", prov)
+        self.stat("reviews_path", reviews)
         self.stat("stats_path", figures)
         self.stat(ROW_COUNT, stats["rows"])
         self.stat("reviews", stats["reviews"])

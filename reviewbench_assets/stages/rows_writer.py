@@ -1,31 +1,37 @@
-"""Assemble final ReviewBench rows per venue-year: parsed forums joined with their markdown by key."""
+"""Assemble final ReviewBench rows per venue-year: parsed forums joined with their markdown by key;
+the paper rows (the default config, `reviews_json` derived from the parsed table's typed reviews),
+one row per review (the `reviews` config) and the provenance, with the venue-year's statistics
+computed by SQL over them (stages/corpus_figures.py)."""
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 import pyarrow as pa
 
 from partitions.catalogue import VenueYear
 from resources.store import Store, dumps_json, parquet_writer
-from reviewbench_assets import paths
-from reviewbench_assets.domain.corpus_stats import StatsAccumulator, venue_year_key
-from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REVIEWBENCH_SCHEMA
-from reviewbench_assets.stages.parsed_io import ParquetLookup, iter_parsed_rows
+from reviewbench_assets.domain.reviews import review_rows, reviews_json
+from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REVIEWBENCH_SCHEMA, REVIEWS_CONFIG_SCHEMA
+from reviewbench_assets.io.upstream import Upstream
+from reviewbench_assets.stages.corpus_figures import venue_year_figures
 
 BATCH_ROWS = 256
 
 
-ROW_COLUMNS = [f.name for f in REVIEWBENCH_SCHEMA if f.name not in ("markdown", "markdown_chars")]
+# What a row takes from the parsed table: its columns but the text, the reviews typed (`reviews`).
+ROW_COLUMNS = [("reviews" if f.name == "reviews_json" else f.name) for f in REVIEWBENCH_SCHEMA
+               if f.name not in ("markdown", "markdown_chars")]
 STALE_MARKDOWN = "paper_markdown has no row for this forum (older than the crawl): re-materialize paper_markdown"
 
 
 def assemble_rows(store: Store, venue: VenueYear, submissions: dict[str, dict]) -> Iterator[tuple[dict, dict]]:
-    """Yield (row, provenance) pairs: each parsed forum (`parsed/<pk>.parquet`, crawl order) joined
+    """Yield (row, provenance) pairs (a row with its typed `reviews` where the card has `reviews_json`,
+    which write_rows derives): each parsed forum (`parsed/<pk>.parquet`, crawl order) joined
     on `forum_id` with its markdown and its initial-submission record. Memory: one batch of parsed
     rows and one row group of markdown at a time, whatever order each stage wrote its file in."""
-    with ParquetLookup(store, store.path(paths.markdown(venue.key))) as markdown:
-        for parsed in iter_parsed_rows(store, venue.key, [*ROW_COLUMNS, "status", "crawled_at"], BATCH_ROWS):
+    upstream = Upstream(store, venue.key)
+    with upstream.markdown() as markdown:
+        for parsed in upstream.parsed_rows([*ROW_COLUMNS, "status", "crawled_at"], BATCH_ROWS):
             md = markdown.get(parsed["forum_id"]) or {"error": STALE_MARKDOWN}
             row = {c: parsed[c] for c in ROW_COLUMNS}
             row["markdown"] = md.get("markdown") or ""
@@ -44,55 +50,55 @@ def assemble_rows(store: Store, venue: VenueYear, submissions: dict[str, dict]) 
             yield row, prov
 
 
-def write_rows(store: Store, rows_path: str, prov_path: str, pairs: Iterator[tuple[dict, dict]],
-               stats_path: str | None = None) -> dict:
-    """Stream pairs into two Parquet files and, at `stats_path`, the venue-year's statistics (the
-    card's figures: papers, reviews, pages, ratings and their moves, text rules), computed here once
-    from the batches being written; the three are published together. Returns the numbers the
-    checks need. Memory: at most BATCH_ROWS rows and provenance rows at a time."""
+def write_rows(store: Store, rows_path: str, prov_path: str, reviews_path: str,
+               pairs: Iterator[tuple[dict, dict]], stats_path: str | None = None) -> dict:
+    """Stream pairs into three Parquet files: the paper rows (`reviews_json` made from each row's typed
+    `reviews`), one row per review, and the provenance; and, at `stats_path`, the venue-year's
+    statistics (the card's figures: papers, reviews, pages, ratings and their moves, text rules),
+    computed once by SQL over the three staged files; the four are published together. Returns the
+    numbers the checks need. Memory: at most BATCH_ROWS rows (and their reviews) at a time."""
     stats = {"rows": 0, "forum_ids": set(), "duplicates": 0, "review_mismatch": 0, "chars_mismatch": 0,
              "empty_title": 0, "empty_markdown": 0, "reviews": 0, "stale_markdown": 0}
-    figures = StatsAccumulator()
 
-    def flush(writer, prov_writer, buf: list[dict], prov_buf: list[dict]) -> None:
-        table = pa.Table.from_pylist(buf, schema=REVIEWBENCH_SCHEMA)
-        writer.write_table(table)
-        prov_writer.write_table(pa.Table.from_pylist(prov_buf, schema=PROVENANCE_SCHEMA))
-        figures.add(table)
-        for row, prov in zip(buf, prov_buf, strict=True):  # which revision each paper's text comes from
-            vy = figures.venue_years[venue_year_key(row["conference"], row["year"], row["track"])]
-            rule = prov.get("revision_rule") or "unavailable"
-            vy.text_rules[rule] = vy.text_rules.get(rule, 0) + 1
-        buf.clear()
-        prov_buf.clear()
+    with store.publish() as pub:  # rows, reviews, provenance and statistics move into place together
+        targets = [pub.target(p) for p in (rows_path, reviews_path, prov_path)]
+        with parquet_writer(store.fs, targets[0], REVIEWBENCH_SCHEMA) as writer, \
+                parquet_writer(store.fs, targets[1], REVIEWS_CONFIG_SCHEMA) as review_writer, \
+                parquet_writer(store.fs, targets[2], PROVENANCE_SCHEMA) as prov_writer:
+            bufs: tuple[list[dict], list[dict], list[dict]] = ([], [], [])
 
-    with store.publish() as pub:  # rows, provenance and statistics move into place together
-        with parquet_writer(store.fs, pub.target(rows_path), REVIEWBENCH_SCHEMA) as writer, \
-                parquet_writer(store.fs, pub.target(prov_path), PROVENANCE_SCHEMA) as prov_writer:
-            buf: list[dict] = []
-            prov_buf: list[dict] = []
-            for row, prov in pairs:
-                _count(stats, row)
+            def flush() -> None:
+                for w, buf, schema in zip((writer, review_writer, prov_writer), bufs,
+                                          (REVIEWBENCH_SCHEMA, REVIEWS_CONFIG_SCHEMA, PROVENANCE_SCHEMA), strict=True):
+                    if buf:  # a paper without reviews adds none; an empty file is still a valid one
+                        w.write_table(pa.Table.from_pylist(buf, schema=schema))
+                    buf.clear()
+
+            for paper, prov in pairs:
+                reviews = paper["reviews"] or []
+                row = {k: v for k, v in paper.items() if k != "reviews"}
+                row["reviews_json"] = reviews_json(reviews)
+                _count(stats, row, len(reviews))
                 stats["stale_markdown"] += prov.get("markdown_error") == STALE_MARKDOWN
-                prov_buf.append(prov)
-                buf.append(row)
-                if len(buf) >= BATCH_ROWS:
-                    flush(writer, prov_writer, buf, prov_buf)
-            if buf or stats["rows"] == 0:
-                flush(writer, prov_writer, buf, prov_buf)
+                bufs[0].append(row)
+                bufs[1].extend(review_rows(row, reviews))
+                bufs[2].append(prov)
+                if len(bufs[0]) >= BATCH_ROWS:
+                    flush()
+            flush()
         if stats_path is not None:
+            figures = venue_year_figures(store.fs, [targets[0]], [targets[1]], [targets[2]])
             with store.fs.open_output_stream(pub.target(stats_path)) as f:
-                f.write(dumps_json({"venue_years": {k: v.to_dict() for k, v in sorted(figures.venue_years.items())}}))
+                f.write(dumps_json({"venue_years": {k: v.to_dict() for k, v in sorted(figures.items())}}))
     stats["forum_ids"] = len(stats["forum_ids"])
     return stats
 
 
-def _count(stats: dict, row: dict) -> None:
+def _count(stats: dict, row: dict, n: int) -> None:
     stats["rows"] += 1
     if row["forum_id"] in stats["forum_ids"]:
         stats["duplicates"] += 1
     stats["forum_ids"].add(row["forum_id"])
-    n = len(json.loads(row["reviews_json"]))
     stats["reviews"] += n
     stats["review_mismatch"] += int(n != row["num_reviews"])
     stats["chars_mismatch"] += int(len(row["markdown"]) != row["markdown_chars"])

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from partitions.catalogue import catalogue
 from resources.store import Store
 from reviewbench_assets import paths
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.check_records import blocking_failures
 from reviewbench_assets.stages.figures import CARD, ROW_COUNT, SPLIT
 from reviewbench_assets.stages.result import Markdown
@@ -36,7 +37,7 @@ class SplitStage(Stage):
         # venue-years of the same conference both rebuild this split; the lock makes the later one
         # list the rows after the earlier one published, so neither drops the other's rows.
         with store.lock(f"split-{split}"):
-            keys = [k for k in catalogue().keys_for_split(split) if store.exists(store.path(paths.rows(k)))]
+            keys = [k for k in catalogue().keys_for_split(split) if Upstream(store, k).has_rows()]
             # A venue-year whose data failed a blocking check stays out of the split (and so the card).
             blocked = {k: f for k in keys
                        if (f := blocking_failures(store, k, [*UPSTREAM_GUARDED, "reviewbench_split"]))}

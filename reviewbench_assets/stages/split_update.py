@@ -1,14 +1,14 @@
 """A conference split that costs what changed: each venue-year has its own shards in the split
-(`data/<split>-<pk>-i-of-n.parquet`, `provenance/<split>-<pk>-...`, `review/<split>_train-<pk>-...`,
-...), written from that venue-year's files alone, with a part record
+(`data/<split>-<pk>-i-of-n.parquet`, `reviews/<split>-<pk>-...`, `provenance/<split>-<pk>-...`,
+`review/<split>_train-<pk>-...`, ...), written from that venue-year's files alone, with a part record
 (`corpus_stats/<split>/<pk>.json`: the inputs' fingerprint, the files written, their statistics and
 config counts). A venue-year's shards of every config and its part record are ONE publication of
 the storage root (one journal: a kill between their moves is finished by the next reader, never
 two generations of shards side by side). Updating the split rewrites only the venue-years whose
 inputs changed since their part was written, removes the parts of venue-years that left it (blocked, or gone from the
 catalogue), and merges the part records into the split's statistics. A venue-year's statistics are
-the ones computed once when its rows were written (`rows/<pk>.stats.json`, stages/rows_writer.py);
-nothing here reads `reviews_json` for them. The card's `data_files` globs
+the ones computed once, by SQL, when its rows were written (`rows/<pk>.stats.json`,
+stages/rows_writer.py and stages/corpus_figures.py); nothing here reads the rows for them. The card's `data_files` globs
 (`data/<split>-*`, `review/*_train-*`) load each split whole, as before.
 """
 from __future__ import annotations
@@ -18,9 +18,15 @@ from dataclasses import dataclass
 
 from resources.store import Store, dumps_json
 from reviewbench_assets import paths
-from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats, venue_year_key
+from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats
 from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS
-from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REBUTTAL_CONFIG_SCHEMA, REVIEW_CONFIG_SCHEMA
+from reviewbench_assets.domain.schema import (
+    PROVENANCE_SCHEMA,
+    REBUTTAL_CONFIG_SCHEMA,
+    REVIEW_CONFIG_SCHEMA,
+    REVIEWS_CONFIG_SCHEMA,
+)
+from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.config_split import config_split_reader
 from reviewbench_assets.stages.corpus_writer import (
     DEFAULT_ROW_GROUP_ROWS,
@@ -32,8 +38,10 @@ from reviewbench_assets.stages.corpus_writer import (
 )
 from reviewbench_assets.stages.shard_files import join_path, list_files
 
-PART_VERSION = 3  # bump when what a part holds changes: every part is rewritten once (2: rating moves, 3: text rules)
-CONFIG_DIRS = ("data", "provenance", "review", "rebuttal")
+# bump when what a part holds changes: every part is rewritten once (2: rating moves, 3: text rules,
+# 4: the `reviews` config)
+PART_VERSION = 4
+CONFIG_DIRS = ("data", "reviews", "provenance", "review", "rebuttal")
 
 
 @dataclass
@@ -43,18 +51,6 @@ class SplitUpdate:
     rewritten: list[str]  # venue-years whose part was (re)written in this update
     kept: list[str]  # venue-years whose part was up to date
     removed: list[str]  # files of venue-years no longer in the split
-
-
-def _inputs(store: Store, pk: str) -> dict[str, str]:
-    wanted = {"rows": paths.rows(pk), "provenance": paths.provenance(pk), "review": paths.re2_review(pk),
-              "rebuttal": paths.re2_rebuttal(pk)}
-    found = {k: store.path(v) for k, v in wanted.items() if store.exists(store.path(v))}
-    if store.exists(store.path(paths.rows_stats(pk))):  # rows written before statistics were recorded lack it
-        found["stats"] = store.path(paths.rows_stats(pk))
-    if "rows" in found and "provenance" not in found:  # one step writes both: a member is missing
-        raise FileNotFoundError(f"{pk}: {found['rows']} has no {store.path(wanted['provenance'])} beside it "
-                                f"(written by the same step): re-materialize reviewbench_split for {pk}")
-    return found
 
 
 def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
@@ -81,19 +77,18 @@ def _write_part(store: Store, corpus: str, split: str, pk: str, inputs: dict[str
 def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, inputs: dict[str, str], test_share: float,
                 target_shard_bytes: int, row_group_rows: int) -> dict:
     fs, prefix = store.fs, f"{split}-{pk}"
-    # The statistics recorded when the rows were written (rows_writer.write_rows), merged as they are;
-    # only rows written before that was done have theirs computed from their columns here.
-    recorded = ({k: VenueYearStats.from_dict(v) for k, v in store.read_json(inputs["stats"])["venue_years"].items()}
-                if "stats" in inputs else None)
+    # The statistics recorded when the rows were written (rows_writer.write_rows), merged as they are.
+    recorded = {k: VenueYearStats.from_dict(v) for k, v in store.read_json(inputs["stats"])["venue_years"].items()}
     stats = write_conference_split(fs, [inputs["rows"]], corpus, split, target_shard_bytes, row_group_rows,
                                    shard_prefix=prefix, venue_years=recorded, pub=pub)
     files, configs = list(stats.files), {}
-    prov = [inputs["provenance"]] if "provenance" in inputs else []
-    if prov:
-        c = write_config_table(fs, stream_parquet(fs, prov, PROVENANCE_SCHEMA), corpus, "provenance", split,
-                               schema=PROVENANCE_SCHEMA, row_group_rows=row_group_rows * 10, shard_prefix=prefix,
-                               pub=pub)
-        configs["provenance"] = {split: c.num_examples}
+    prov = [inputs["provenance"]]
+    # one row per review (a few KB of text, no paper text: ten times the papers' row group) and the provenance
+    for name, schema, group in (("reviews", REVIEWS_CONFIG_SCHEMA, row_group_rows * 10),
+                                ("provenance", PROVENANCE_SCHEMA, row_group_rows * 10)):
+        c = write_config_table(fs, stream_parquet(fs, [inputs[name]], schema), corpus, name, split,
+                               schema=schema, row_group_rows=group, shard_prefix=prefix, pub=pub)
+        configs[name] = {split: c.num_examples}
         files.append(c.path)
     for name, schema in (("review", REVIEW_CONFIG_SCHEMA), ("rebuttal", REBUTTAL_CONFIG_SCHEMA)):
         if name not in inputs:
@@ -105,27 +100,10 @@ def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, inputs: dic
                                    shard_prefix=f"{split}_{part}-{pk}", pub=pub)
             configs[name][part] = c.num_examples
             files.append(c.path)
-    if prov and recorded is None:
-        _count_text_rules(store, prov[0], stats)
     stats_record = {**stats.to_dict(), "files": [store.rel(f) for f in stats.files]}
     return {"version": PART_VERSION, "pk": pk, "test_share": test_share, "stats": stats_record,
             "files": [store.rel(f) for f in files], "data_files": [store.rel(f) for f in stats.files],
             "configs": configs}
-
-
-def _count_text_rules(store: Store, provenance: str, stats: SplitStats) -> None:
-    """Papers per ``revision_rule`` and venue-year, from the provenance file (two columns read):
-    the card's "where the full text comes from" table."""
-    import pyarrow.parquet as pq
-
-    table = pq.read_table(provenance, filesystem=store.fs, columns=["conference", "year", "track", "revision_rule"])
-    counts: dict[tuple, int] = {}
-    for row in zip(*(table.column(c).to_pylist() for c in table.column_names), strict=True):
-        counts[row] = counts.get(row, 0) + 1
-    for (conference, year, track, rule), n in counts.items():
-        vy = stats.venue_years.get(venue_year_key(conference, year, track))
-        if vy is not None:
-            vy.text_rules[rule or "unavailable"] = vy.text_rules.get(rule or "unavailable", 0) + n
 
 
 def _part_is_current(store: Store, part: dict | None, fingerprint: dict, test_share: float) -> bool:
@@ -189,7 +167,7 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
     corpus = store.path(paths.CORPUS_DIR)
     parts, rewritten, kept = [], [], []
     for pk in keys:
-        inputs = _inputs(store, pk)
+        inputs = Upstream(store, pk).split_inputs()
         if "rows" not in inputs:
             continue
         record_path = store.path(paths.split_part(split, pk))

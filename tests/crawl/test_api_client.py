@@ -76,6 +76,20 @@ def test_one_login_serves_every_client_of_the_run(replica):
     assert v1.get_json("/notes", {"invitation": "ICLR.cc/2020/Conference/-/Blind_Submission", "limit": "1"})
 
 
+def test_a_client_of_the_runs_login_asks_nothing_to_be_built(replica):
+    """openreview-py reads the token's profile (`GET /profiles`) in its constructor, to sign writes;
+    our clients only read, so building one costs no request (issue 29.3: a re-run repeated 3)."""
+    rep = replica
+    res = openreview_resource(rep)
+    res.token()
+    rep.reset_request_log()
+    v2, v1 = res.api("v2"), res.api("v1")
+    assert rep.request_log == []
+    assert v2.client.profile is None and v1.client.token == v2.token
+    assert v1.get_json("/notes", {"invitation": "ICLR.cc/2020/Conference/-/Blind_Submission", "limit": "1"})
+    assert [r.path for r in rep.request_log] == ["/notes"]
+
+
 def test_login_asks_for_a_long_lived_token(replica):
     import base64
     import json

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pyarrow as pa
 import pytest
 
 from openreview_replica import VENUE_SPECS
@@ -12,7 +13,8 @@ from resources.store import store_from_uri
 from reviewbench_assets.domain.forum import parse_forum, unwrap_content
 from reviewbench_assets.domain.parsed_table import row_fields
 from reviewbench_assets.domain.quarantine import oddity_reasons, reasons_of_parsed
-from reviewbench_assets.domain.schema import REVIEW_FIELDS
+from reviewbench_assets.domain.reviews import reviews_json
+from reviewbench_assets.domain.schema import PARSED_SCHEMA, REVIEW_FIELDS
 from reviewbench_assets.domain.scores import parse_score, union_field
 from reviewbench_assets.stages.crawl import crawl_forums, fetch_review_edits
 
@@ -72,7 +74,11 @@ def test_family_parses_into_the_final_schema(key, replica, all_fx, tmp_path):
         assert row["author_rebuttal"] == "\n\n".join(c.get("rebuttal") or c.get("comment") for c in general)
         if truth.decision and vf.spec.meta_review_name is None and "comment" in vf.spec.decision_extra_fields:
             assert row["decision_comment"]  # v1 ICLR-style: the decision note carries the meta-review
-        reviews = json.loads(row["reviews_json"])
+        # the typed reviews as the parsed table stores them (an Arrow round trip) give the card's
+        # reviews_json exactly as the parser's dicts did before reviews were typed (issue 28.3)
+        stored = pa.Table.from_pylist([row], schema=PARSED_SCHEMA).to_pylist()[0]["reviews"]
+        assert reviews_json(stored) == json.dumps(parsed.reviews, ensure_ascii=False)
+        reviews = json.loads(reviews_json(stored))
         assert row["num_reviews"] == truth.num_reviews == len(reviews)
         assert [r["review_id"] for r in reviews] == [i for i in sorted(truth.review_ids, key=lambda i: (replies[i]["tcdate"], i))]
         for r in reviews:

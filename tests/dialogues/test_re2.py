@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import json
 
-import pyarrow as pa
 import pyarrow.fs as pafs
-import pyarrow.parquet as pq
 import yaml
 from forum_fixture import PART1, PART2, raw_forum
 
@@ -23,10 +21,10 @@ from reviewbench_assets.domain.re2 import (
     review_record,
     split_of,
 )
-from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REVIEWBENCH_SCHEMA
 from reviewbench_assets.domain.threads import RULE_BASED, build_dialogues, llm_merge
 from reviewbench_assets.stages.card_writer import write_dataset_card
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
+from reviewbench_assets.stages.rows_writer import write_rows
 from reviewbench_assets.stages.split_update import update_conference_split
 
 
@@ -111,15 +109,12 @@ def _venue_inputs(tmp_path, iclr2024, n=24):
     counts = write_venue_outputs(store, store.path("dialogues/x.jsonl"), store.path(paths.re2_review(PK)),
                                  store.path(paths.re2_rebuttal(PK)), iter(items), rows=5)
     assert counts == {"dialogues": 2 * n, "review_records": n, "rebuttal_records": 2 * n}
-    rows = []
-    for p in forums:
-        row = row_fields(p, "iclr", 2024)
-        rows.append({**row, "markdown": "page", "markdown_chars": 4})
-    (tmp_path / "storage" / "rows").mkdir(exist_ok=True)
-    pq.write_table(pa.Table.from_pylist(rows, schema=REVIEWBENCH_SCHEMA), store.path(paths.rows(PK)))
+    rows = [{**row_fields(p, "iclr", 2024), "markdown": "page", "markdown_chars": 4} for p in forums]
     prov = [{"forum_id": p.forum_id, "conference": "iclr", "year": 2024, "revision_rule": "initial",
              "pdf_sha256": "ab" * 32, "ocr_engine": "pypdfium2"} for p in forums]
-    pq.write_table(pa.Table.from_pylist(prov, schema=PROVENANCE_SCHEMA), store.path(paths.provenance(PK)))
+    (tmp_path / "storage" / "rows").mkdir(exist_ok=True)
+    write_rows(store, store.path(paths.rows(PK)), store.path(paths.provenance(PK)), store.path(paths.rows_reviews(PK)),
+               iter(zip(rows, prov, strict=True)), store.path(paths.rows_stats(PK)))
     return store
 
 

@@ -13,6 +13,7 @@ from reviewbench_assets.domain.forum import (
     role_of,
 )
 from reviewbench_assets.domain.parsed_table import row_fields
+from reviewbench_assets.domain.reviews import reviews_json
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_COLUMNS
 
 V1_REVIEWS = {  # review id -> (signature tail, rating, author replies under it in time order)
@@ -75,11 +76,12 @@ def test_iclr2020_v1_forum(iclr2020_raw, iclr2020):
 def test_iclr2020_row_fields(iclr2020_raw, iclr2020):
     p = parse_forum(iclr2020_raw, iclr2020)
     row = row_fields(p, "iclr", 2020)
-    assert list(row) == [c for c in REVIEWBENCH_COLUMNS if c not in ("markdown", "markdown_chars")]
+    assert list(row) == [c if c != "reviews_json" else "reviews" for c in REVIEWBENCH_COLUMNS
+                         if c not in ("markdown", "markdown_chars")]
     assert (row["forum_id"], row["conference"], row["year"], row["paper_number"]) == (
         "ryxz8CVYDH", "iclr", 2020, 1130)
-    assert row["num_reviews"] == 3 == len(json.loads(row["reviews_json"]))
-    assert json.loads(row["reviews_json"]) == p.reviews
+    assert row["num_reviews"] == 3 == len(row["reviews"])
+    assert json.loads(reviews_json(row["reviews"])) == p.reviews
     assert row["decision"] == "Accept (Poster)"
 
 
@@ -183,7 +185,7 @@ def test_hidden_or_deleted_review_counts_follow(forum_builder, iclr2026):
     p = parse_forum(b.build(), iclr2026)
     assert [r["reviewer"] for r in p.reviews] == ["Reviewer_aaaa"]
     row = row_fields(p, "iclr", 2026)
-    assert row["num_reviews"] == 1 == len(json.loads(row["reviews_json"]))
+    assert row["num_reviews"] == 1 == len(row["reviews"])
     assert len(p.posts) == 2 and p.posts[1].deleted
 
 

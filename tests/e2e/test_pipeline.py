@@ -9,6 +9,7 @@ from datasets import load_dataset
 
 from reviewbench_assets import paths
 from tests.e2e.conftest import VENUES, materialize_corpus, materialize_partition, replica_resources
+from tests.splits.stats_oracle import StatsAccumulator
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.ray]  # the whole chain
 
@@ -132,6 +133,18 @@ def test_the_corpus_loads_with_datasets(built, fixtures):
     assert ds["iclr"].column_names[:3] == ["forum_id", "conference", "year"] and len(ds["iclr"].column_names) == 20
     prov = load_dataset(f"{root}/{paths.CORPUS_DIR}", "provenance")
     assert prov["iclr"].num_rows == ds["iclr"].num_rows
+    # one row per review, typed (issue 28.3): the same reviews as the papers' reviews_json
+    reviews = load_dataset(f"{root}/{paths.CORPUS_DIR}", "reviews")
+    assert reviews["iclr"].num_rows == sum(ds["iclr"]["num_reviews"]) > 0
+    assert reviews["iclr"].features["rating"].dtype == "float64"
+    # the card's figures (SQL over the rows, recorded with them) are what the row loop decoding
+    # every reviews_json gave before (tests/splits/stats_oracle.py), on the replica's corpora
+    for pk in VENUES:
+        oracle = StatsAccumulator()
+        oracle.add(pq.read_table(f"{root}/{paths.rows(pk)}"))
+        recorded = json.load(open(f"{root}/{paths.rows_stats(pk)}"))["venue_years"]
+        assert {k: {**v, "text_rules": {}} for k, v in recorded.items()} == {
+            k: v.to_dict() for k, v in oracle.venue_years.items()}, pk
     # the card: statistics and the score-distribution plot of the conference
     card = open(f"{root}/{paths.CORPUS_DIR}/README.md").read()
     assert "plots/iclr_ratings.png" in card and "iclr-2024" in card
@@ -164,7 +177,7 @@ def test_rematerialize_reuses_checkpoints_and_downloads_nothing(built, replica):
 
 
 def test_parser_fix_rederives_everything_without_a_request(built, replica):
-    """`--select parsed_forums+` after a parser change: the parsed table, dialogues and rows are
+    """`--select parsed_forums,rebuttal_dialogues,reviewbench_split` after a parser change: the parsed table, dialogues and rows are
     rebuilt from the stored raw forums, with not one request to OpenReview, and come out the same."""
     import duckdb
 

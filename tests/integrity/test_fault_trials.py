@@ -23,7 +23,7 @@ from tests.ops.procs import replica_env
 pytestmark = [pytest.mark.slow, pytest.mark.browser]  # the PDF stage reads revision pages
 PK = "iclr-2024"
 CRAWL = {"openreview_forums"}
-PDFS = {"openreview_forums", "initial_submission_pdfs"}
+PDFS = {"openreview_forums", "parsed_forums", "initial_submission_pdfs"}  # the PDF stage reads the parsed table
 
 
 @pytest.fixture(scope="module")
@@ -153,8 +153,9 @@ def test_hostile_ids_are_quarantined_and_never_become_paths(replica, tmp_path, m
     reasons = " ".join(r for q in quarantine for r in q["reasons"])
     assert reasons.count("invalid id") == len(HOSTILE), reasons
     assert not (tmp_path / "escaped").exists()
-    assert {p.name for p in (tmp_path / "root").iterdir()} <= {"raw", "checkpoints", "submissions", "pdfs",
-                                                                "home", ".locks", ".publish", "checks", "pdf_sources"}
+    assert {p.name for p in (tmp_path / "root").iterdir()} <= {"raw", "parsed", "checkpoints", "submissions", "pdfs",
+                                                                "home", ".locks", ".publish", "checks", "pdf_sources",
+                                                                "pdf_staging"}  # named by digests, not ids
     assert len(_checkpoints(tmp_path / "root")) == len(fx.venues[PK].forums)
     assert json.loads((tmp_path / "root" / paths.crawl_cursor(PK)).read_text())["crawl_started_ms"]
 
@@ -312,7 +313,7 @@ def test_a_flipped_byte_in_rows_fails_the_split_naming_the_file(tmp_path, monkey
 
     import pyarrow.fs as pafs
 
-    from tests.splits.conftest import make_rows
+    from tests.splits.conftest import as_papers, make_rows
 
     root = tmp_path / "root"
     (root / "rows").mkdir(parents=True)
@@ -325,7 +326,8 @@ def test_a_flipped_byte_in_rows_fails_the_split_naming_the_file(tmp_path, monkey
     from reviewbench_assets.stages.rows_writer import write_rows
 
     store = Store(pafs.LocalFileSystem(), str(root))
-    write_rows(store, store.path(paths.rows(PK)), store.path(paths.provenance(PK)), ((r, {}) for r in rows))
+    write_rows(store, store.path(paths.rows(PK)), store.path(paths.provenance(PK)), store.path(paths.rows_reviews(PK)),
+               ((r, {}) for r in as_papers(rows)), store.path(paths.rows_stats(PK)))
     from reviewbench_assets.stages.check_records import write_verdict
 
     write_verdict(store, PK, "reviewbench_split", {}, overridden=False)  # the rows stage passed them

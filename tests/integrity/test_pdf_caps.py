@@ -89,3 +89,30 @@ def test_a_paper_with_many_large_figures_is_read(monkeypatch):
     # a bomb in an image stream (declared 10x10, inflating to 48 MiB) is still refused, by the image cap
     with pytest.raises(BadPdf, match=r"an image stream inflates to more than 40 MiB \(REVIEWBENCH_PDF_MAX_IMAGE_MB\)"):
         inspect_pdf(_figures_pdf([(10, 10, 48)]))
+
+
+def test_a_page_routed_to_ocr_with_an_over_cap_image_does_not_fail_its_paper(monkeypatch, tmp_path):
+    """Issue 27: a page with no text layer (a scanned page, a full-page figure) is routed to OCR,
+    which renders it; an image over the cap refused that rendering and turned the whole paper into
+    an error row. The page keeps what its text layer has (nothing), the paper its other pages."""
+    import shutil
+    import subprocess
+
+    import pyarrow.fs as pafs
+    from PIL import Image
+
+    from ocr_ray.conversion import convert_pdf
+    from ocr_ray.engines import get_engine
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    Image.new("L", (1000, 1000), 128).save(tmp_path / "scan.png")  # 4 MiB to render
+    (tmp_path / "m.tex").write_text("\\documentclass{article}\\usepackage{graphicx}\\pagestyle{empty}\\begin{document}\n"
+                                    + "The first page is text and stays read. " * 30 + "\n\n\\newpage\n"
+                                    "\\noindent\\includegraphics[width=\\textwidth]{scan.png}\n\\end{document}\n")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "m.tex"], cwd=tmp_path, check=True, capture_output=True)
+    monkeypatch.setenv("REVIEWBENCH_PDF_MAX_IMAGE_MB", "1")
+    paper = convert_pdf({"task_index": 0, "forum_id": "f", "pdf_path": str(tmp_path / "m.pdf")},
+                        filesystem=pafs.LocalFileSystem(), engine=get_engine("text-layer"))
+    assert paper["error"] == "" and paper["num_pages"] == 2, paper["error"]
+    assert "The first page is text and stays read." in paper["markdown"]

@@ -81,3 +81,21 @@ def test_two_lines_in_the_gutter_one_beside_the_other_columns_heading(tmp_path):
                               options="twocolumn")
     (markdown,) = compose_pages([page.to_json()])
     assert _order(markdown, LEFT + RIGHT) == LEFT + RIGHT, markdown
+
+
+def test_a_column_beside_a_figure_is_read_after_the_column_of_the_figure(tmp_path):
+    """stoic p7: a figure (a picture, no text) tops the left column; the right column's first lines
+    stand beside the picture, alone at their height, and each was read as a band of its own before
+    the left column's caption and text, cutting the right column's paragraph in two. The picture
+    is part of the left column: the left column (figure, caption, text) is read whole, then the
+    right one."""
+    from PIL import Image
+
+    Image.new("RGB", (400, 300), (90, 140, 200)).save(tmp_path / "fig.png")
+    sentences = [f"Sentence number {k} of the running text says something about the method." for k in range(1, 120)]
+    body = ("\\thispagestyle{empty}\n\\begin{figure}[t]\\centering\\includegraphics[width=\\columnwidth]{fig.png}"
+            "\\caption{A picture with no text in it.}\\end{figure}\n" + " ".join(sentences))
+    layouts = typeset_layouts(tmp_path, "graphicx", body, options="twocolumn")
+    markdown = compose_pages([layouts[0].to_json()])[0]
+    numbers = [int(n) for n in re.findall(r"Sentence number (\d+) ", markdown)]
+    assert len(numbers) > 30 and numbers == sorted(numbers), markdown

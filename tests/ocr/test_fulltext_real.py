@@ -147,6 +147,16 @@ def test_unstyle_removes_whole_commands_only():
     assert not latex.is_plain(latex.unstyle(r"before \smallskip after"))  # \small must not leave "skip"
 
 
+def test_quotes_and_angle_brackets_are_read_as_printed():
+    """corl-noisy-reward, rasp-recogs: "`higher is better'" prints a left single quote (olmocr reads
+    it as "'"), not a backtick; moebias: "(<0.1%)" in an OT1 font prints "(¡0.1%)" (slot 60 is ¡
+    there, < only in T1): which one the PDF shows depends on the font encoding, so no test."""
+    assert latex.unstyle("the intuitive `higher is better' principle") == "the intuitive 'higher is better' principle"
+    assert latex.unstyle("``quoted'' text") == '"quoted" text'
+    assert not latex.is_plain(latex.unstyle("a minuscule fraction of parameters (<0.1%)"))
+    assert not latex.is_plain(latex.unstyle("a value > b"))
+
+
 def test_a_row_end_before_a_comment_and_math_spacing_are_read_as_printed():
     """datacomp: "0.653 \\\\% & 0.695\\\\" ends the row at 0.653 (the rest is a comment), while "5\\%"
     prints a percent sign; corl-noisy-reward, cheblienet, muse: "$11.014\\pm0.190$" and
@@ -156,3 +166,20 @@ def test_a_row_end_before_a_comment_and_math_spacing_are_read_as_printed():
     assert [[c for c, _ in row] for row in grid] == [["A", "B"], ["0.792", "0.653"]]
     assert latex.unstyle(r"$11.014\pm0.190$ and $512\times512$ or $-0.24$, $\pm 0.5$, $5\%$") \
         == "11.014 ± 0.190 and 512 × 512 or -0.24, ±0.5, 5%"
+
+
+def test_math_tests_never_take_a_row_of_a_matrix_or_cases_alone():
+    """A display is split into tests at its own row ends (align), never at the rows of a matrix or
+    cases inside it: a matrix row rendered alone is no formula the page prints (its middle rows were
+    tests: "2 & 0" gave "2 0", which KaTeX draws as the number 20), and a cases row is set in text
+    style there (its fractions small), in display style alone."""
+    from benchmarks.fulltext_real.derive import math_tests
+
+    body = r"""
+\begin{align}
+C &= \begin{bmatrix} 1 & 1 \\ 2 & 0 \\ 3.5 & 4 \\ 1.25 & 5 \end{bmatrix} \\
+g(x) &= \begin{cases} \frac{a_1}{b_1} + x_1 & x > 0 \\ \frac{a_2}{b_2} - x_2 & x < 0 \\ \frac{a_3}{b_3} & x = 0 \end{cases} \\
+y_i &= \sum_{j=1}^{n} w_{ij} x_j
+\end{align}
+"""
+    assert [t["math"] for t in math_tests(body)] == [r"y_i = \sum_{j=1}^{n} w_{ij} x_j"]

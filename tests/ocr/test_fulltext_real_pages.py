@@ -89,3 +89,39 @@ def test_plain_fragments_cut_sentences_at_citations():
                                 r"\citep{x}, and it fails on two columns of offset lines very often.\end{document}")
     assert derive.plain_fragments(body) == ["Reading order matters for models that read long papers",
                                             "and it fails on two columns of offset lines very often."]
+
+
+def test_a_sentence_is_placed_only_where_it_is_printed_with_its_case():
+    """fvtls: the conclusion's "The main proof technique used is ..." was placed on page 2, which prints
+    "Note that the main proof technique used is ..." (olmocr's present test is case-sensitive, so
+    the test could never pass there); its own page split it over a line the PDF text reads apart."""
+    sentence = "The main proof technique used is structural induction on reachable states."
+    one = pages.Page(1, 800.0, [], "Note that the main proof technique used is structural induction on reachable states.")
+    assert pages.first_last_tests([sentence], [one]) == []
+    assert pages.place([{"type": "present", "text": sentence}], [one]) == []
+    two = pages.Page(2, 800.0, [], "To conclude. The main proof technique used is structural induction on reachable states.")
+    assert pages.first_last_tests([sentence], [one, two]) == [{"type": "present", "page": 2, "text": sentence}]
+
+
+def test_a_page_number_printed_at_any_line_end_gets_no_last_n_test():
+    """cryoem-orientation p8: the page number "8" is printed in the prose ("a resolution of 8 to", the
+    left column's last line), so olmocr's absent test may only read the page's last characters
+    (``last_n``); but a right output may end with the left column's last line (a float or the right
+    column read before it, a footnote, an equation number...): no such test, whichever line pdfium
+    puts last."""
+    def page(number: int, middle: str) -> pages.Page:
+        word = WORDS[number]  # no line repeats on another page: none is a running head
+        # (bottom, left, right, text): the left column's last line above a figure, the right column
+        # down to the page's foot
+        texts = [(700, 72, 540, f"The introduction says {word} about the method here."), (400, 72, 300, middle),
+                 (150, 320, 540, f"Right column text continues here with {word} words."),
+                 (130, 320, 540, f"More right column text at the bottom of the {word} page."), (50, 300, 310, str(number))]
+        lines = [pages.Line(y + 10, y, x0, t, [t], x1) for y, x0, x1, t in texts]
+        return pages.Page(number, 800.0, lines, " ".join(t[-1] for t in texts))
+
+    found = pages.furniture_tests([page(1, "a plain line"), page(2, "an initial volume with a resolution of 2 to"),
+                                   page(3, "a plain line"), page(4, "the 4 of us and then a long continuation of this line"), page(5, "a plain line")], [])
+    assert {"type": "absent", "page": 1, "text": "1"} in found and {"type": "absent", "page": 3, "text": "3"} in found
+    assert not [t for t in found if t["page"] == 2], found
+    # a number inside a column, not at its end: the page's end is still tested
+    assert {"type": "absent", "page": 4, "text": "4", "last_n": 9} in found, found

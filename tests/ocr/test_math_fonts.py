@@ -34,7 +34,7 @@ THEOREM = ("If it is so, then we say it is of a kind that we know, as is the cas
 
 def _display_blocks(markdown: str) -> list[str]:
     blocks = markdown.split("\n\n")
-    return [b.split("\n")[1].split(r" \tag")[0] for b in blocks if b.startswith("$$")]
+    return [b.split("\n")[1].split(r" \qquad (")[0] for b in blocks if b.startswith("$$")]
 
 
 @pytest.mark.parametrize("packages", ["amsmath", "amsmath,mathptmx", "amsmath,txfonts", "amsmath,lmodern"])

@@ -61,7 +61,7 @@ EXPECTED = [
     # display all the same, centred (idempotent-descent's corrector)
     r"\mathbf{J}=3\mathbf{J}^{2}-2\mathbf{J}^{3}.",
     # a wide hat over a letter and its subscript; a ligature (the "fi" of \text{fixed}) in a formula
-    r"\widehat{d_{p}}=\operatorname{argmin}_{d_{p}}L+s(z),s(z)=\frac{P_{\theta}(z|x)}{P_{\mathrm{fixed}}(z|x)}",
+    r"\widehat{d_{p}}=\arg\min_{d_{p}}L+s(z),s(z)=\frac{P_{\theta}(z|x)}{P_{\mathrm{fixed}}(z|x)}",
     # mathtools' \coloneqq raises its colon onto the axis; a plain ":=" sets it on the baseline
     r"\kappa_{h}(s)\coloneqq k_{s,g(h)},\nu_{h}(s):=v_{s,g(h)}.",
 ]
@@ -142,7 +142,7 @@ def test_a_formula_numbered_beside_it_is_a_display():
                                                                                  for k, c in enumerate("(5)")]),
                                  Fragment(72, 408, 540, 419, "where f is the average routing probability of an expert.", 10)])
     out = page_blocks(page, 10, first_page=False)
-    assert "$$\n\\mathcal{L}=N\\mathrm{CV}\\mathbf{f} \\tag{5}\n$$" in out, out
+    assert "$$\n\\mathcal{L}=N\\mathrm{CV}\\mathbf{f} \\qquad (5)\n$$" in out, out
 
 
 def test_mathabx_fonts_are_read_back_from_their_t1_placeholders(tmp_path):

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from ocr_ray.layout import compose_pages
-from ocr_ray.layout.furniture import remove_furniture
+from ocr_ray.layout.furniture import ISOLATION, remove_furniture
 from tests.ocr.conftest import typeset_layouts
 
 AUTHORS = "A. Author and B. Writer"
@@ -146,3 +146,17 @@ def test_heads_and_numbers_of_a_supplement_numbered_from_one_again_are_removed(t
     for page_number, gone in zip(printed, removed[1:], strict=True):
         head = AUTHORS if int(page_number) % 2 == 0 else TITLE
         assert sorted(f.text for f in gone) == sorted([page_number, head]), page_number
+
+
+def test_a_page_number_set_close_under_the_body_is_removed(tmp_path):
+    """muse (ICML) and stoic: the page number sits 3-5 pt under the last line of the text (a long
+    caption or a full column reaching the foot), closer than the gap that sets an edge zone apart,
+    and was kept at the page's end. A lone number on the edge row that counts with the pages is one."""
+    text = "\n\n".join(" ".join(_sentence(9 * p + i) for i in range(9)) for p in range(12))
+    pages = typeset_layouts(tmp_path, "geometry", text, preamble="\\geometry{margin=1in,footskip=10pt}")
+    for page in pages[:-1]:
+        last, number = sorted(page.fragments, key=lambda f: f.y0)[-2:]
+        # the premise: set closer under the text than an edge zone's gap (``ISOLATION``)
+        assert number.text.isdigit() and number.y0 - last.y1 < ISOLATION * (number.y1 - number.y0)
+    removed = remove_furniture(pages)
+    assert [[f.text for f in gone] for gone in removed] == [[str(n)] for n in range(1, len(pages) + 1)]

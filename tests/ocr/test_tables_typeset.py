@@ -5,6 +5,8 @@ are read back by olmocr's own table parsers (markdown tables first, then HTML on
 on the HTML the layout writes, since olmocr's parser does not place a spanning cell's columns."""
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
 from ocr_ray.layout import compose_pages
 from tests.ocr.conftest import typeset_layouts
@@ -210,3 +212,39 @@ def test_a_paragraph_interrupted_by_a_float_reads_whole(tmp_path):
     flat = " ".join(markdown.split())
     assert f"{filler} {PROSE} {RUN_ON}" in flat
     assert flat.index(RUN_ON) < flat.index("| Method | Acc | F1 |") < flat.index("Another paragraph")
+
+
+def test_an_elsevier_article_info_block_is_no_table(tmp_path):
+    """cas-dc (Elsevier, three papers of the development set): the front matter sets the keywords
+    beside the abstract between two rules of the text's width. Read as a table, each row held a
+    line of the abstract, its sentences cut at every line, and the table ran on over the first
+    section. A column whose cells are the lines of running prose (each continued by the next, in
+    lower case) is text, not a table."""
+    import shutil
+    import subprocess
+
+    import pypdfium2
+
+    from ocr_ray.layout import compose_pages
+    from ocr_ray.layout.pdftext import page_layout
+
+    if shutil.which("pdflatex") is None or subprocess.run(["kpsewhich", "cas-dc.cls"], capture_output=True).returncode:
+        pytest.skip("pdflatex or the cas-dc class not installed")
+    abstract = ("Large language models must follow complex instructions to address sophisticated real-world tasks. "
+                "Existing synthesis methods, however, often produce data whose constraints depart from human "
+                "preferences. We propose a framework that distills documents into instruction data and refines it "
+                "step by step. Experiments show that the optimized models improve on every benchmark we tried, "
+                "substantially outperforming existing baselines.")
+    intro = "Body text of the introduction goes here and runs on for a while so that it makes a paragraph of several lines."
+    (tmp_path / "m.tex").write_text(
+        "\\documentclass[a4paper,fleqn]{cas-dc}\n\\usepackage{natbib}\n\\begin{document}\n"
+        "\\shorttitle{A Study}\\shortauthors{A. Author}\n\\title [mode = title]{A Study of Things in Many Ways}\n"
+        "\\author[1]{Ann Author}\n\\affiliation[1]{organization={Some University}, city={Town}, country={Country}}\n"
+        f"\\begin{{abstract}}\n{abstract}\n\\end{{abstract}}\n\\begin{{keywords}}\nComplex instruction \\sep "
+        "Instruction following \\sep Model alignment \\sep Large language models\n\\end{keywords}\n\\maketitle\n"
+        f"\\section{{Introduction}}\n{intro}\n\\end{{document}}\n")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "m.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    doc = pypdfium2.PdfDocument(tmp_path / "m.pdf")
+    markdown = "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
+    assert abstract in markdown, markdown
+    assert intro in markdown, markdown

@@ -19,3 +19,10 @@ def test_only_requests_answered_before_count_parameters_in_any_order():
              LoggedRequest("GET", "/pdf", "id=a", 200, "v1"),  # asked twice
              LoggedRequest("GET", "/pdf", "id=c", 200, "v1")]
     assert repeated_requests(killed, rerun) == {"api v1 /references": 1, "attachment": 1}
+
+
+def test_an_answer_the_killed_run_never_had_whole_is_not_a_repeat():
+    killed = [LoggedRequest("GET", "/pdf", "id=a", 200, "v1", 0.0, False),  # cut short by the kill
+              LoggedRequest("GET", "/pdf", "id=b", 200, "v1", 0.0, True)]
+    rerun = [LoggedRequest("GET", "/pdf", "id=a", 200, "v1"), LoggedRequest("GET", "/pdf", "id=b", 200, "v1")]
+    assert repeated_requests(killed, rerun) == {"attachment": 1}

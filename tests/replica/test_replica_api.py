@@ -241,7 +241,7 @@ def test_error_drop_slow_and_pdf_faults(rep, c2, fx):
     t = time.monotonic()
     c2.get_group(V24)
     assert time.monotonic() - t >= 0.15
-    assert all(len(x) == 6 and x.role in ("v1", "v2", "web") for x in rep.request_log)
+    assert all(len(x) == 7 and x.role in ("v1", "v2", "web") and isinstance(x.delivered, bool) for x in rep.request_log)
 
 
 def test_attachment_ids_zip(c2, fx):

@@ -54,9 +54,15 @@ def make_rows(venue_year: str, n: int, seed: int = 0) -> list[dict]:
                 summary=_text(rng, 40),
                 strengths=_text(rng, 30),
                 weaknesses=_text(rng, 30),
-                rating=rng.choice([1, 3, 5, 6, 8, 10]),
-                confidence=rng.randint(1, 5),
+                rating=rng.choice([1.0, 3.0, 5.0, 6.0, 8.0, 10.0]),  # the parser's scores are numbers
+                confidence=float(rng.randint(1, 5)),
             )
+            # a trajectory for some reviews (up, down, flat, unknown), as the parser gives them
+            first = rng.choice([rev["rating"], rev["rating"] - 1.0, rev["rating"] + 2.0, None])
+            rev["score_history"] = ([] if r == 3 else
+                                    [{"time": 1000 * i, "rating": first, "confidence": rev["confidence"], "edit_id": "e0"}]
+                                    + ([{"time": 1000 * i + 1, "rating": rev["rating"], "confidence": None,
+                                         "edit_id": "e1"}] if first != rev["rating"] else []))
             reviews.append(rev)
         accepted = i % 3 == 0
         rows.append(
@@ -111,21 +117,33 @@ def input_writer():
     return write_input
 
 
+def as_papers(rows: list[dict]) -> list[dict]:
+    """Rows as the rows step's writer takes them: the reviews typed (as the parsed table holds them)
+    where the card's rows have `reviews_json`, which the writer makes from them."""
+    from reviewbench_assets.domain.reviews import typed_reviews
+
+    return [{**{k: v for k, v in r.items() if k != "reviews_json"}, "reviews": typed_reviews(json.loads(r["reviews_json"]))}
+            for r in rows]
+
+
 def write_venue_rows(fs: pafs.FileSystem, root: str, pk: str, rows: list[dict], row_group_size: int = 7) -> str:
-    """A venue-year's rows and the provenance the same step writes beside them (paths.rows /
-    paths.provenance under `root`), with the passing verdict that step records for them: what the
-    split assembly reads as one set."""
-    from reviewbench_assets import paths
-    from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA
-
-    out = write_input(fs, f"{root}/{paths.rows(pk)}", rows, row_group_size)
-    prov = [{"forum_id": r["forum_id"], "conference": r["conference"], "year": r["year"], "track": r["track"],
-             "venue_id": r["venue_id"], "status": "active"} for r in rows]
-    pq.write_table(pa.Table.from_pylist(prov, schema=PROVENANCE_SCHEMA), f"{root}/{paths.provenance(pk)}",
-                   filesystem=fs)
-    # the rows stage records its checks' verdict for the rows it wrote (stages/check_records.py)
+    """A venue-year's rows written by the rows step's own writer (stages/rows_writer.py: the papers,
+    one row per review, the provenance and the statistics, under `root`), with the passing verdict
+    that step records for them: what the split assembly reads as one set. The rows' reviews go in
+    typed, as the parsed table holds them (`row_group_size` is the old fixture's; the writer's own
+    row groups are used)."""
     from resources.store import Store
+    from reviewbench_assets import paths
     from reviewbench_assets.stages.check_records import write_verdict
+    from reviewbench_assets.stages.rows_writer import write_rows
 
-    write_verdict(Store(fs, root), pk, "reviewbench_split", {}, overridden=False)
-    return out
+    store = Store(fs, root)
+    pairs = [(paper, {"forum_id": r["forum_id"], "conference": r["conference"], "year": r["year"], "track": r["track"],
+                      "venue_id": r["venue_id"], "status": "active"}) for paper, r in zip(as_papers(rows), rows, strict=True)]
+    for rel in (paths.rows(pk), paths.provenance(pk)):
+        fs.create_dir(f"{root}/{rel}".rsplit("/", 1)[0], recursive=True)
+    write_rows(store, store.path(paths.rows(pk)), store.path(paths.provenance(pk)), store.path(paths.rows_reviews(pk)),
+               iter(pairs), store.path(paths.rows_stats(pk)))
+    # the rows stage records its checks' verdict for the rows it wrote (stages/check_records.py)
+    write_verdict(store, pk, "reviewbench_split", {}, overridden=False)
+    return store.path(paths.rows(pk))

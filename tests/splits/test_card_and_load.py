@@ -7,14 +7,18 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
+from resources.store import Store
+from reviewbench_assets import paths
 from reviewbench_assets.domain.card import (
     hf_features,
     rating_histogram,
     render_dataset_card,
 )
+from reviewbench_assets.domain.corpus_stats import VenueYearStats
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_SCHEMA
 from reviewbench_assets.stages.card_writer import write_dataset_card
 from reviewbench_assets.stages.corpus_writer import write_conference_split, write_config_table
+from tests.splits.conftest import write_venue_rows
 from tests.splits.stats_oracle import compute_split_stats
 
 SPLIT_INPUTS = {
@@ -36,13 +40,17 @@ def _front_matter(text: str) -> dict:
 
 
 def build(fs, root: str, tmp_inputs: str, rows_factory, input_writer, stale_staging=False):
+    """Each venue-year's rows written by the rows step's writer (with the statistics it records,
+    stages/rows_writer.py) under `tmp_inputs`, then one conference split of them per conference."""
     stats = {}
     for split, vys in SPLIT_INPUTS.items():
-        inputs = [
-            input_writer(fs, f"{tmp_inputs}/{vy}.parquet", rows_factory(vy, n)) for vy, n in vys
-        ]
-        stats[split] = write_conference_split(fs, inputs, root, split,
-                                              target_shard_bytes=60_000, row_group_rows=5)
+        inputs, venue_years = [], {}
+        for vy, n in vys:
+            inputs.append(write_venue_rows(fs, tmp_inputs, vy, rows_factory(vy, n)))
+            recorded = Store(fs, tmp_inputs).read_json(f"{tmp_inputs}/{paths.rows_stats(vy)}")["venue_years"]
+            venue_years.update({k: VenueYearStats.from_dict(v) for k, v in recorded.items()})
+        stats[split] = write_conference_split(fs, inputs, root, split, target_shard_bytes=60_000, row_group_rows=5,
+                                              venue_years=venue_years)
     extra = {"provenance": []}
     for split in ("neurips", "iclr", "emnlp"):
         ids = pa.concat_tables(pq.read_table(p, filesystem=fs, columns=["forum_id"])
@@ -160,10 +168,16 @@ def test_load_dataset_offline(tmp_path, local_fs, rows_factory, input_writer):
 
 
 def test_compute_stats_then_card(tmp_path, local_fs, rows_factory, input_writer):
-    """A card can be rendered from stats recomputed from already-published shards."""
+    """A card can be rendered from stats recomputed from already-published shards by the row loop
+    the platform used before its statistics were SQL (issue 28.3): the same card. (The text rules
+    come from the provenance, which the default config's shards do not hold: taken as recorded.)"""
     root = str(tmp_path / "out")
     stats, extra, text = build(local_fs, root, str(tmp_path / "in"), rows_factory, input_writer)
     again = {s: compute_split_stats(local_fs, root, s) for s in SPLIT_INPUTS}
+    for s, split_stats in again.items():
+        for key, vy in split_stats.venue_years.items():
+            assert vy.moves and vy.rating_counts  # the figures the comparison is about are there
+            vy.text_rules = stats[s].venue_years[key].text_rules
     assert render_dataset_card(again, extra, "2026-04-30T12:00:00Z") == text
 
 

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import yaml
 
+from resources.store import store_from_uri
 from reviewbench_assets.domain.card import card_for_ui, render_dataset_card
-from reviewbench_assets.stages.corpus_writer import write_conference_split
+from reviewbench_assets.stages.split_update import update_conference_split
+from tests.splits.conftest import write_venue_rows
 
 
 def _tmlr_card(tmp_path, local_fs, rows_factory, input_writer) -> str:
     rows = rows_factory("iclr-2024", 9)
     for i, r in enumerate(rows):  # TMLR rows carry their submission year; the partition has none
         r.update(conference="tmlr", venue_id="TMLR", track="main", year=2023 + i % 2)
-    src = input_writer(local_fs, str(tmp_path / "in" / "tmlr.parquet"), rows)
-    stats = {"tmlr": write_conference_split(local_fs, [src], str(tmp_path / "out"), "tmlr")}
+    write_venue_rows(local_fs, str(tmp_path), "tmlr", rows)  # the rows step's writer and its statistics
+    stats = {"tmlr": update_conference_split(store_from_uri(str(tmp_path)), "tmlr", ["tmlr"]).stats}
     return render_dataset_card(stats, {"review": {"train": "review/*_train-*"}}, "2026-11-23T03:00:00+00:00")
 
 

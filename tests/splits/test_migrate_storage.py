@@ -3,6 +3,8 @@
 nothing of the per-venue-year layout, which the split update keeps to itself."""
 from __future__ import annotations
 
+import pytest
+
 from resources.store import store_from_uri
 from reviewbench_assets import paths
 from reviewbench_assets.stages.corpus_writer import write_conference_split
@@ -36,3 +38,47 @@ def test_old_whole_split_shards_go_and_the_parts_stay(tmp_path, rows_factory, lo
     assert main(["--root", str(tmp_path)]) == 0  # every split of the catalogue: icml's old shard too
     assert _names(tmp_path, "data") == parts
     assert migrate(store, ["iclr", "icml"]) == []  # once is enough
+
+
+def test_files_from_before_typed_reviews_are_rewritten_once(tmp_path, rows_factory, local_fs):
+    """Issue 28.3/28.5: a parsed table with the `reviews_json` column and rows without the `reviews`
+    file or statistics (what earlier runs left) are rewritten by the migration, not read by a
+    branch of the stages: the typed reviews are the JSON's, the rows' reviews_json stays, the
+    statistics are the SQL's, and the checks' verdicts follow the data they judged."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from reviewbench_assets.domain.schema import PARSED_SCHEMA
+    from reviewbench_assets.stages.check_records import blocking_failures, write_verdict
+    from scripts.migrate_reviews import migrate_typed_reviews
+
+    store = store_from_uri(str(tmp_path))
+    pk = "iclr-2024"
+    rows = rows_factory(pk, 12)
+    write_venue_rows(local_fs, str(tmp_path), pk, rows)
+    for rel in (paths.rows_reviews(pk), paths.rows_stats(pk)):  # the rows of a run before them
+        (tmp_path / rel).unlink()
+    old_parsed = pa.schema([pa.field("reviews_json", pa.string()) if f.name == "reviews" else f for f in PARSED_SCHEMA])
+    (tmp_path / "parsed").mkdir()
+    pq.write_table(pa.Table.from_pylist([{k: v for k, v in r.items() if k in old_parsed.names} for r in rows],
+                                        schema=old_parsed), tmp_path / paths.parsed(pk))
+    for asset in ("parsed_forums", "reviewbench_split"):
+        write_verdict(store, pk, asset, {}, overridden=False)
+    with pytest.raises(FileNotFoundError, match="migrate_storage"):  # the split says what to do
+        update_conference_split(store, "iclr", [pk])
+
+    assert len(migrate_typed_reviews(store, [pk], dry_run=True)) == 2
+    assert main(["--root", str(tmp_path)]) == 0
+    parsed = pq.read_table(tmp_path / paths.parsed(pk))
+    assert parsed.schema.field("reviews").type == PARSED_SCHEMA.field("reviews").type
+    for row, typed in zip(rows, parsed.column("reviews").to_pylist(), strict=True):
+        assert [r["rating"] for r in typed] == [r["rating"] for r in json.loads(row["reviews_json"])]
+    assert pq.read_table(tmp_path / paths.rows(pk)).column("reviews_json").to_pylist() == [
+        r["reviews_json"] for r in rows]
+    assert blocking_failures(store, pk, ["parsed_forums", "reviewbench_split"]) == {}  # verdicts carried over
+    update = update_conference_split(store, "iclr", [pk])
+    assert update.configs["reviews"] == {"iclr": sum(r["num_reviews"] for r in rows)}
+    assert update.stats.venue_years[pk].papers == 12
+    assert migrate_typed_reviews(store, [pk]) == []  # once is enough

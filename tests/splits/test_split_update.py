@@ -68,28 +68,35 @@ def test_rows_without_their_provenance_are_refused(tmp_path, rows_factory, input
 def test_statistics_are_computed_once_with_the_rows_and_merged_by_the_split(tmp_path, rows_factory):
     """Issue 20.4: the venue-year's statistics are written with its rows (rows/<pk>.stats.json, in
     the same publication), equal to what the rows' columns give, and the split merges that record
-    instead of reading reviews_json again (a record changed on purpose shows up as it is)."""
+    instead of reading the rows again (a record changed on purpose shows up as it is). Issue 28.3:
+    they are SQL over the typed reviews now, and equal to what the row loop decoding reviews_json
+    gave before (tests/splits/stats_oracle.py keeps that loop)."""
     import json
 
-    from reviewbench_assets.domain.corpus_stats import StatsAccumulator
+    from reviewbench_assets.domain.reviews import typed_reviews
     from reviewbench_assets.stages.rows_writer import write_rows
+    from tests.splits.stats_oracle import StatsAccumulator
 
     store = store_from_uri(str(tmp_path))
     rows = rows_factory("iclr-2024", 30)
     rules = ["initial", "earliest_public", None]
     provs = [{"forum_id": r["forum_id"], "conference": r["conference"], "year": r["year"], "track": r["track"],
               "revision_rule": rules[i % 3]} for i, r in enumerate(rows)]
+    papers = [{**r, "reviews": typed_reviews(json.loads(r.pop("reviews_json")))} for r in [dict(r) for r in rows]]
     stats_path = store.path(paths.rows_stats("iclr-2024"))
     write_rows(store, store.path(paths.rows("iclr-2024")), store.path(paths.provenance("iclr-2024")),
-               iter(zip(rows, provs, strict=True)), stats_path)
+               store.path(paths.rows_reviews("iclr-2024")), iter(zip(papers, provs, strict=True)), stats_path)
     recorded = json.loads((tmp_path / paths.rows_stats("iclr-2024")).read_text())["venue_years"]["iclr-2024"]
+    written = pq.read_table(tmp_path / paths.rows("iclr-2024"))
+    assert written.column("reviews_json").to_pylist() == [r["reviews_json"] for r in rows]  # the card's JSON, as given
     computed = StatsAccumulator()
-    computed.add(pq.read_table(tmp_path / paths.rows("iclr-2024")))
+    computed.add(written)
     expected = computed.venue_years["iclr-2024"].to_dict()
     assert {k: v for k, v in recorded.items() if k != "text_rules"} == {
         k: v for k, v in expected.items() if k != "text_rules"}
     assert recorded["papers"] == 30 and recorded["reviews"] > 0 and recorded["rating_counts"]
-    assert recorded["text_rules"] == {"initial": 10, "earliest_public": 10, "unavailable": 10}
+    assert recorded["moves"]["tracked"] > recorded["moves"]["changed"] > 0 and recorded["moves"]["up"] > 0
+    assert recorded["text_rules"] == {"earliest_public": 10, "initial": 10, "unavailable": 10}
 
     doctored = {"venue_years": {"iclr-2024": {**recorded, "accepted": 29}}}
     store.write_json(stats_path, doctored)

@@ -1,7 +1,8 @@
 """`stages.pdf_choice.choose_initial_pdfs` without Dagster or HTTP: a fake API that answers the calls
 the stage makes (`/invitations` for the deadline, v2 `/notes/edits` for revisions, the edit and
 note PDF attachments, `/attachment?ids=` zips) over real reportlab PDFs, with errors injected per
-forum. The store is a local directory; the raw forums sit where `paths.raw_forums` says."""
+forum. The store is a local directory; the forums are crawled (`paths.raw_forums`) and parsed
+(`ParseStage`), as the stage reads them from `parsed_forums`."""
 from __future__ import annotations
 
 import hashlib
@@ -16,6 +17,7 @@ from partitions.catalogue import catalogue
 from resources.openreview_api import CredentialsError, OpenReviewError, RateLimitedError
 from resources.store import store_from_uri
 from reviewbench_assets import paths
+from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.result import iso_utc
 from tests.stages.figures_check import assert_every_figure
 from tests.stages.pdf_stage_run import run_pdf_stage
@@ -80,8 +82,28 @@ class FakeApi:
                     zf.writestr(f"{fid}.pdf", self.note_pdfs[fid])
         return buf.getvalue()
 
+    def get_stream(self, path: str, params: dict | None = None):
+        """What the stage downloads files with (stages/pdf_staging.py): the body of get_bytes."""
+        return _Streamed(self.get_bytes(path, params))
+
     def count(self, path: str) -> int:
         return sum(p == path for p, _ in self.calls)
+
+
+class _Streamed:
+    """A `requests.Response` as pdf_staging reads it: headers, the body in chunks, a context."""
+
+    def __init__(self, body: bytes):
+        self.body, self.headers = body, {"Content-Length": str(len(body))}
+
+    def iter_content(self, size: int):
+        return (self.body[i:i + size] for i in range(0, len(self.body), size))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 def edit(eid: str, forum_id: str, tcdate: int, invitation: str, with_pdf: bool = True) -> dict:
@@ -91,7 +113,14 @@ def edit(eid: str, forum_id: str, tcdate: int, invitation: str, with_pdf: bool =
 
 def note(forum_id: str, tmdate: int, invitations: list[str]) -> dict:
     return {"id": forum_id, "forum": forum_id, "tmdate": tmdate, "invitations": invitations,
-            "content": {"title": {"value": f"Paper {forum_id}"}, "pdf": {"value": f"/pdf/{forum_id}.pdf"}}}
+            "content": {"title": {"value": f"Paper {forum_id}"}, "pdf": {"value": f"/pdf/{forum_id}.pdf"}},
+            "details": {"replies": []}}
+
+
+def crawl_and_parse(store, notes: list[dict]) -> None:
+    """The stage's input as the pipeline makes it: the crawl's file, then the parsed table."""
+    store.write_jsonl(store.path(paths.raw_forums(VENUE.key)), [{"forum_id": n["id"], "note": n} for n in notes])
+    ParseStage(VENUE)(store)
 
 
 @pytest.fixture
@@ -108,7 +137,7 @@ def make_world(tmp_path):
     notes = [note("revisedAAA", EXP + 9_000_000, [SUB_INV, CAMERA]),
              note("currentBBB", DUE - 5_000, [SUB_INV]),
              note("flakyCCCC", DUE - 7_000, [SUB_INV, "ICLR.cc/2026/Conference/Submission3/-/Rebuttal_Revision"])]
-    store.write_jsonl(store.path(paths.raw_forums(VENUE.key)), [{"forum_id": n["id"], "note": n} for n in notes])
+    crawl_and_parse(store, notes)
     edits = {"revisedAAA": [edit("eA1", "revisedAAA", DUE - 86_400_000, SUB_INV),
                             edit("eA2", "revisedAAA", DUE + 10 * 60_000, SUB_INV),  # in the grace window
                             edit("eA3", "revisedAAA", EXP + 1, CAMERA)],
@@ -263,7 +292,7 @@ def test_killed_between_the_pdf_and_its_checkpoint_downloads_nothing_again(world
 
 def test_forums_are_done_in_rounds_with_their_notes_read_back_per_round(world, monkeypatch):
     """The stage holds one round of forums at a time: the revision pages of a round get the submission
-    notes of that round only (read back from the crawl file, without replies), and the records are
+    notes of that round only (read back from the parsed table, without replies), and the records are
     those of a single pass, in crawl order."""
     import reviewbench_assets.stages.pdf_choice as pdf_choice
 

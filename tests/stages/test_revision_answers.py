@@ -11,7 +11,7 @@ from resources.store import store_from_uri
 from reviewbench_assets import paths
 from reviewbench_assets.stages.revision_answers import RoundPages
 from tests.stages.pdf_stage_run import run_pdf_stage
-from tests.stages.test_pdf_choice_stage import VENUE, FakeApi, make_world
+from tests.stages.test_pdf_choice_stage import VENUE, FakeApi, crawl_and_parse, make_world
 
 
 @pytest.fixture
@@ -46,8 +46,7 @@ def _records(result) -> list[dict]:
 def test_a_kill_while_the_pages_are_read_leaves_the_answers_received(world, tmp_path):
     store, api = world
     clean_store = store_from_uri(str(tmp_path / "clean"))
-    clean_store.write_bytes(clean_store.path(paths.raw_forums(VENUE.key)),
-                            store.read_bytes(store.path(paths.raw_forums(VENUE.key))))
+    crawl_and_parse(clean_store, [r["note"] for r in store.iter_jsonl(store.path(paths.raw_forums(VENUE.key)))])
     clean = run_pdf_stage(VENUE, clean_store, FakeApi(api.edits, api.edit_pdfs, api.note_pdfs),
                                 _pages(api), max_workers=1)
     with pytest.raises(Killed):
@@ -84,6 +83,6 @@ def test_an_edited_note_is_asked_again(world):
     for r in rows:
         if r["forum_id"] == "revisedAAA":
             r["note"]["tmdate"] += 1  # the crawl saw a newer version of this note
-    store.write_jsonl(raw, rows)
+    crawl_and_parse(store, [r["note"] for r in rows])
     run_pdf_stage(VENUE, store, api, None, max_workers=1)
     assert [p["note.id"] for path, p in api.calls if path == "/notes/edits"][2:] == ["revisedAAA"]

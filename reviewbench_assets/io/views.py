@@ -1,0 +1,46 @@
+"""DuckDB views over the stages' partitioned Parquet, one view per table across venue-years (as
+Dagster's `duckdb_parquet_io_manager` lays a view over each asset's partitioned files): the way to ask
+a question of the stored data in SQL without knowing where any stage keeps its files.
+
+Each view is the union (by column name, so partitions written before a column was added still read)
+of the venue-years that have the table, with a `partition` column naming each row's venue-year. The
+files are read through the store's `pyarrow.fs` filesystem (local or S3, the same code) as Arrow
+datasets, streamed by DuckDB: nothing is loaded until a query runs."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from resources.store import Store
+from reviewbench_assets import paths
+
+# view -> the partition's file (io/layout.py names the stage that owns each)
+TABLES: dict[str, Callable[[str], str]] = {
+    "parsed": paths.parsed, "parsed_quarantine": paths.parsed_quarantine,  # parsed_forums
+    "pdfs": paths.submissions,  # initial_submission_pdfs
+    "markdown": paths.markdown,  # paper_markdown
+    "review_records": paths.re2_review, "rebuttal_records": paths.re2_rebuttal,  # rebuttal_dialogues
+    "rows": paths.rows, "provenance": paths.provenance,  # reviewbench_split
+}
+
+
+def duckdb_views(store: Store, keys: Iterable[str], con=None):
+    """A DuckDB connection (`con`, or a new in-memory one) with a view per table of `TABLES` over the
+    venue-years `keys` that have it; a table no venue-year has gets no view."""
+    import duckdb
+    import pyarrow.dataset as pads
+
+    con = con if con is not None else duckdb.connect()
+    keys = list(keys)
+    for view, where in TABLES.items():
+        parts = []
+        for i, pk in enumerate(keys):
+            path = store.path(where(pk))
+            if not store.exists(path):
+                continue
+            name = f"{view}__{i}"  # the registered dataset a view reads (one per partition)
+            con.register(name, pads.dataset(path, filesystem=store.fs, format="parquet"))
+            literal = pk.replace("'", "''")
+            parts.append(f"SELECT '{literal}' AS partition, * FROM {name}")
+        if parts:
+            con.execute(f"CREATE OR REPLACE VIEW {view} AS {' UNION ALL BY NAME '.join(parts)}")
+    return con

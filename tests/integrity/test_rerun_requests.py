@@ -1,0 +1,135 @@
+"""Issue 29.3, nothing asked twice after a kill: a run of the crawl and the PDF stage is killed -9 at
+a placed point (tests/faults/kill_points.py) in a forked child, and re-run with the same storage and
+Dagster instance, as a user would; the replica's request log says which of the re-run's requests
+the killed run had already received an answer to (benchmarks/bench_kill_resume.repeated_requests).
+
+Before the attempt's answers (stages/attempt.py), the published crawl's pages and the PDF staging
+(stages/pdf_staging.py), this re-run asked again: the crawl's three listing pages, the venue group,
+the deadline invitation, the clients' profiles and the PDF whose source record was written when the
+run died."""
+from __future__ import annotations
+
+import os
+import signal
+
+import dagster as dg
+import pytest
+
+from benchmarks.bench_kill_resume import repeated_requests
+from openreview_replica import ReplicaServer, build_fixtures
+from openreview_replica.replica_state import request_kind
+from resources import BrowserResource, OpenReviewResource, StorageResource
+from resources.store import store_from_uri
+from reviewbench_assets.forums import openreview_forums
+from reviewbench_assets.parsed import parsed_forums
+from reviewbench_assets.stages.attempt import RESUME_WINDOW_S, open_attempt
+from reviewbench_assets.submissions import initial_submission_pdfs
+
+PK = "iclr-2020"  # API v1: listing pages, /references, single PDF downloads
+V2 = "iclr-2024"  # API v2: a tmdate cursor on refresh, /notes/edits, /attachment?ids= batches
+ASSETS = [openreview_forums, parsed_forums, initial_submission_pdfs]  # the PDF stage reads the parsed table
+# one download worker: the kill falls after a known PDF's source record, with no other in flight
+CONFIG = {"ops": {"initial_submission_pdfs": {"config": {"use_browser": False, "download_workers": 1}}}}
+
+
+@pytest.fixture(scope="module")
+def replica():
+    with ReplicaServer(build_fixtures([PK, V2], seed=0, n_forums=6), port=0) as rep:
+        yield rep
+
+
+def _resources(rep: ReplicaServer, root) -> dict:
+    return {"openreview": OpenReviewResource(api_v1_url=rep.api_v1_url, api_v2_url=rep.api_v2_url,
+                                             web_url=rep.web_url, username=rep.username, password=rep.password,
+                                             min_interval_s=0.0),
+            "browser": BrowserResource(max_pages=1), "storage": StorageResource(root=str(root))}
+
+
+def _materialize(rep, root, home, pk: str = PK) -> bool:
+    home.mkdir(parents=True, exist_ok=True)
+    with dg.DagsterInstance.local_temp(str(home)) as instance:
+        return dg.materialize(ASSETS, partition_key=pk, resources=_resources(rep, root), instance=instance,
+                              run_config=CONFIG, raise_on_error=False).success
+
+
+def _killed_run(rep, root, home, kill_at: str, pk: str = PK) -> int:
+    """The run in a forked child of its own process group, killed -9 at `kill_at`: its signal."""
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        try:
+            os.setpgrp()  # the kill point kills this group, not pytest's
+            from tests.faults.kill_points import install
+            install(kill_at)
+            _materialize(rep, root, home, pk)
+        finally:
+            os._exit(3)
+    _, status = os.waitpid(pid, 0)
+    return os.WTERMSIG(status) if os.WIFSIGNALED(status) else -os.WEXITSTATUS(status)
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("pk", [PK, V2])
+def test_the_rerun_of_a_run_killed_in_the_pdf_stage_asks_nothing_it_had_received(replica, tmp_path, pk):
+    root, home = tmp_path / "storage", tmp_path / "home"
+    replica.reset_request_log()
+    assert _killed_run(replica, root, home, "pdf_source_written:1", pk) == signal.SIGKILL
+    killed = replica.request_log
+    assert any(r.path == "/invitations" for r in killed)
+    assert any(request_kind(r) == "attachment" for r in killed)
+    replica.reset_request_log()
+    assert _materialize(replica, root, home, pk)
+    rerun = replica.request_log
+    assert repeated_requests(killed, rerun) == {}, [(r.path, r.query) for r in rerun]
+    # not vacuous: the re-run asked for what the killed run had not received (the other PDFs)
+    assert sum(request_kind(r) == "attachment" for r in rerun) > 0
+    assert not [p for p in (root / "pdf_staging").rglob("*") if p.is_file()]  # stored: the staged answers went
+
+    # a NEW run after the finished one asks OpenReview again (the nightly refresh sees what changed)
+    replica.reset_request_log()
+    assert _materialize(replica, root, home, pk)
+    again = replica.request_log
+    # v1: the submissions, withdrawn and desk-rejected pages; v2: the tmdate cursor over the venue
+    assert sum(r.path == "/notes" for r in again) == (3 if pk == PK else 1)
+    assert sum(r.path == "/invitations" for r in again) >= 1
+
+
+def test_which_runs_resume_an_attempt(tmp_path):
+    """The rule of stages/attempt.py, run by run."""
+    store = store_from_uri(str(tmp_path))
+    status = {"a": False, "b": True}  # a: failed or died; b: succeeded; others: unknown to the instance
+    a = open_attempt(store, PK, "a", None, status.get, now=1000.0)
+    assert not a.continues
+    a.answers.put("v1", "/invitations", {"id": "x"}, b'{"invitations": []}', 1)
+    assert open_attempt(store, PK, "a", None, status.get, now=1001.0).continues  # another step of a
+    late = open_attempt(store, PK, "c", None, status.get, now=1000.0 + RESUME_WINDOW_S + 1)
+    assert not late.continues and late.answers.get("v1", "/invitations", {"id": "x"}) is None  # too old
+    late.answers.put("v1", "/invitations", {"id": "x"}, b'{"invitations": []}', 1)
+    status["c"] = False
+    resumed = open_attempt(store, PK, "d", None, status.get, now=1000.0 + RESUME_WINDOW_S + 2)
+    assert resumed.continues and resumed.resumed_from == "c"
+    assert resumed.answers.get("v1", "/invitations", {"id": "x"}) == (b'{"invitations": []}', 1)
+    assert open_attempt(store, PK, "e", "d", status.get).continues  # a re-execution of d
+    status["d"] = True
+    new = open_attempt(store, PK, "f", None, status.get, now=1000.0 + RESUME_WINDOW_S + 3)
+    assert not new.continues and new.answers.get("v1", "/invitations", {"id": "x"}) is None
+    assert not open_attempt(store, PK, "g", None, status.get).continues  # f unknown: asked again
+
+
+def test_the_revision_pages_invitation_lookups_are_kept_for_the_attempt(tmp_path):
+    """The revisions page (API v1) asks `/invitations?ids=...&expired=true`; the browser answers a
+    repeat from what the run learnt, and now also from the attempt's answers, so the re-run of a run
+    killed while pages were read does not ask again (the kill in the PDF stage repeated one)."""
+    from resources.answer_cache import AnswerCache
+    from resources.browser import LocalAnswers
+
+    kept = AnswerCache(store_from_uri(str(tmp_path)), "checkpoints/attempt/x/answers")
+    url, body = "http://api1:1/invitations?ids=A,B&expired=true", {"invitations": [{"id": "A"}], "count": 1}
+    killed = LocalAnswers(None, {"http://api1:1": 1})
+    killed.kept = kept
+    assert killed.answer(url, "f1") is None  # goes to OpenReview
+    killed.learn(url, body)
+    rerun = LocalAnswers(None, {"http://api1:1": 1})  # a new process: nothing learnt in memory
+    rerun.kept = kept
+    assert rerun.answer(url, "f2") == body
+    assert rerun.answer("http://api1:1/invitations?ids=B&expired=true", "f3") == {"invitations": [], "count": 0}
+    assert kept.hits == 1
