@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import uuid
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from resources.store import Store
 from reviewbench_assets.checks import guard_upstream
 from reviewbench_assets.metadata import materialize
 from reviewbench_assets.stages import paper_text, split_update
+from reviewbench_assets.stages.attempt import open_attempt
 from reviewbench_assets.stages.change_log import ChangesStage
 from reviewbench_assets.stages.crawl_stage import CrawlStage
 from reviewbench_assets.stages.dialogue_stage import DialogueStage
@@ -37,7 +39,7 @@ from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.pdf_stage import PdfStage
 from reviewbench_assets.stages.rows_stage import RowsStage
 from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, CardStage, SplitStage
-from tests.stages.test_pdf_choice_stage import DUE, SUB_INV, edit, pdf
+from tests.stages.test_pdf_choice_stage import DUE, SUB_INV, _Streamed, edit, pdf
 from tests.stages.test_refresh_stage import FakeApi as CrawlApi
 from tests.stages.test_refresh_stage import _forums
 
@@ -91,6 +93,10 @@ class PipelineApi:
         if path == "/notes":
             return self.crawl.get_bytes(path, params)
         raise AssertionError(f"unexpected request {path} {params}")
+
+    def get_stream(self, path: str, params: dict | None = None):
+        """What the PDF stage downloads with (stages/pdf_staging.py): the body of get_bytes."""
+        return _Streamed(self.get_bytes(path, params))
 
 
 @dataclass
@@ -154,8 +160,12 @@ def run_pipeline(store: Store, generation: int, stamp_ms: int = 0) -> None:
 
 def _stages(store: Store, generation: int, stamp_ms: int) -> None:
     venue, api = catalogue().get(PK), _api(generation, stamp_ms)
+    # the partition's attempt, as reviewbench_assets/attempts.py opens it; each run is a new run whose
+    # predecessor is unknown to it (no Dagster instance here), so it starts a new attempt
+    attempt = open_attempt(store, PK, uuid.uuid4().hex, None, lambda _run_id: None)
     # generation 2 re-crawls in full (the crawl's page checkpoints, then their folder removed)
-    materialize(CrawlStage(venue, api, api, full_refresh=generation > 1)(store), store)
+    materialize(CrawlStage(venue, api, api, full_refresh=generation > 1,
+                           attempt_continues=attempt.continues)(store), store)
     materialize(ParseStage(venue)(store), store)
     materialize(PdfStage(venue, api, None, max_workers=1)(store))  # one worker: the same call order each run
     materialize(MarkdownStage(PK, _Engine())(store))
