@@ -26,7 +26,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from benchmarks.common import figure
+from benchmarks.common import figure, page_count
 from benchmarks.fulltext_real import olmocr_bench, peers
 
 DEFAULT_ENGINE = "text-layer"
@@ -96,16 +96,6 @@ def through_paper_markdown(keys: list[tuple[str, str, Path]], engine_name: str =
     return {"pages": first, "pages_ocrd": r["pages_ocrd"], "seconds": r["ocr_s"], "pdfs": r["papers_ocrd"],
             "pages_per_s": round(r["pages_ocrd"] / r["ocr_s"], 2) if r["ocr_s"] else None,
             "errors": r["papers_with_errors"].rows[:5]}
-
-
-def page_count(pdf: Path) -> int:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(str(pdf))
-    try:
-        return len(doc)
-    finally:
-        doc.close()
 
 
 def raw_text_layer(docs: list[tuple[str, Path]]) -> dict:

@@ -37,3 +37,14 @@ def record(figures: list[dict]) -> None:
         for fig in figures:
             f.write(json.dumps(fig, sort_keys=True) + "\n")
             print(json.dumps(fig, sort_keys=True))
+
+
+def page_count(pdf: Path | str) -> int:
+    """The number of pages of a PDF (pypdfium2, as the engine reads it)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        return len(doc)
+    finally:
+        doc.close()

@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.common import page_count
 from benchmarks.fulltext_real.olmocr_judge import judge
 
 PAPERS = Path(__file__).with_name("papers")
@@ -116,16 +117,6 @@ def build_set(workdir: Path, papers: list[str] | None = None, variants=VARIANTS)
             built["broken"] = _pdflatex(wrapper, workdir, f"{tex.stem}_broken")
         docs += [Doc(tex.stem, v, built[v], tests) for v in variants]
     return docs
-
-
-def page_count(pdf: Path) -> int:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(str(pdf))
-    try:
-        return len(doc)
-    finally:
-        doc.close()
 
 
 def convert(engine, pdf: Path) -> tuple[str, list[str], str | None]:

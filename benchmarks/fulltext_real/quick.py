@@ -17,6 +17,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from benchmarks.common import page_count
 from benchmarks.fulltext_real import olmocr_bench
 
 TYPES = ("present", "absent", "order", "table", "math", "baseline")
@@ -33,18 +34,8 @@ def convert_one(pdf: str, engine_name: str) -> tuple[list[str], str]:
     engine.setup()
     row = convert_pdf({"task_index": 0, "forum_id": Path(pdf).stem, "pdf_path": pdf},
                       filesystem=pafs.LocalFileSystem(), engine=engine)
-    pages = row["num_pages"] or _page_count(pdf)
+    pages = row["num_pages"] or page_count(pdf)
     return olmocr_bench.split_pages(row["markdown"] or "", pages), row["error"]
-
-
-def _page_count(pdf: str) -> int:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        return len(doc)
-    finally:
-        doc.close()
 
 
 def main(argv: list[str] | None = None) -> int:
