@@ -23,29 +23,36 @@ def test_page_count_cap(monkeypatch):
     assert inspect_pdf(_many_pages_pdf(500)) == 500
 
 
+def _typeset_with_image(tmp_path, body: str):
+    """``m.pdf`` typeset by pdflatex from ``body`` (after the preamble, up to ``\\end{document}``), with
+    ``img.png`` a 1000x1000 grey image beside it: 4 MiB to render, over a 1 MiB cap."""
+    import shutil
+    import subprocess
+
+    from PIL import Image
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    Image.new("L", (1000, 1000), 128).save(tmp_path / "img.png")
+    (tmp_path / "m.tex").write_text("\\documentclass{article}\\usepackage{graphicx}" + body + "\\end{document}\n")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "m.tex"], cwd=tmp_path, check=True, capture_output=True)
+    return tmp_path / "m.pdf"
+
+
 def test_image_render_size_cap(monkeypatch, tmp_path):
     """A page is rendered only when it is read as an image (OCR); an image too large to decode refuses
     that rendering with the cap, never the text layer of the paper (a real cas-dc paper with an
     18286x8997 figure was refused whole)."""
-    import shutil
-    import subprocess
 
     import pypdfium2
-    from PIL import Image
 
     from ocr_ray.conversion import convert_pdf
     from ocr_ray.engine_base import render_page_jpeg
     from ocr_ray.engines import get_engine
     from ocr_ray.pdf_limits import RenderCapError
 
-    if shutil.which("pdflatex") is None:
-        pytest.skip("pdflatex not installed")
-    Image.new("L", (1000, 1000), 128).save(tmp_path / "fig.png")  # 4 MiB to render
-    (tmp_path / "m.tex").write_text("\\documentclass{article}\\usepackage{graphicx}\\begin{document}\n"
-                                    + "Figures are read around, never decoded for the text. " * 30 + "\n\n"
-                                    "\\includegraphics[width=3cm]{fig.png}\n\\end{document}\n")
-    subprocess.run(["pdflatex", "-interaction=nonstopmode", "m.tex"], cwd=tmp_path, check=True, capture_output=True)
-    pdf = (tmp_path / "m.pdf").read_bytes()
+    pdf = _typeset_with_image(tmp_path, "\\begin{document}\n" + "Figures are read around, never decoded for the text. " * 30
+                              + "\n\n\\includegraphics[width=3cm]{img.png}\n").read_bytes()
     monkeypatch.setenv("REVIEWBENCH_PDF_MAX_IMAGE_MB", "1")
     assert inspect_pdf(pdf) == 1  # stored and read
     doc = pypdfium2.PdfDocument(pdf)
@@ -95,22 +102,14 @@ def test_a_page_routed_to_ocr_with_an_over_cap_image_does_not_fail_its_paper(mon
     """Issue 27: a page with no text layer (a scanned page, a full-page figure) is routed to OCR,
     which renders it; an image over the cap refused that rendering and turned the whole paper into
     an error row. The page keeps what its text layer has (nothing), the paper its other pages."""
-    import shutil
-    import subprocess
 
     import pyarrow.fs as pafs
-    from PIL import Image
 
     from ocr_ray.conversion import convert_pdf
     from ocr_ray.engines import get_engine
 
-    if shutil.which("pdflatex") is None:
-        pytest.skip("pdflatex not installed")
-    Image.new("L", (1000, 1000), 128).save(tmp_path / "scan.png")  # 4 MiB to render
-    (tmp_path / "m.tex").write_text("\\documentclass{article}\\usepackage{graphicx}\\pagestyle{empty}\\begin{document}\n"
-                                    + "The first page is text and stays read. " * 30 + "\n\n\\newpage\n"
-                                    "\\noindent\\includegraphics[width=\\textwidth]{scan.png}\n\\end{document}\n")
-    subprocess.run(["pdflatex", "-interaction=nonstopmode", "m.tex"], cwd=tmp_path, check=True, capture_output=True)
+    _typeset_with_image(tmp_path, "\\pagestyle{empty}\\begin{document}\n" + "The first page is text and stays read. " * 30
+                        + "\n\n\\newpage\n\\noindent\\includegraphics[width=\\textwidth]{img.png}\n")
     monkeypatch.setenv("REVIEWBENCH_PDF_MAX_IMAGE_MB", "1")
     paper = convert_pdf({"task_index": 0, "forum_id": "f", "pdf_path": str(tmp_path / "m.pdf")},
                         filesystem=pafs.LocalFileSystem(), engine=get_engine("text-layer"))
