@@ -39,7 +39,8 @@ from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.pdf_stage import PdfStage
 from reviewbench_assets.stages.rows_stage import RowsStage
 from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, CardStage, SplitStage
-from tests.stages.test_pdf_choice_stage import DUE, SUB_INV, _Streamed, edit, pdf
+from tests.stages.streamed import Streamed
+from tests.stages.test_pdf_choice_stage import DUE, SUB_INV, edit, pdf
 from tests.stages.test_refresh_stage import FakeApi as CrawlApi
 from tests.stages.test_refresh_stage import _forums
 
@@ -96,7 +97,7 @@ class PipelineApi:
 
     def get_stream(self, path: str, params: dict | None = None):
         """What the PDF stage downloads with (stages/pdf_staging.py): the body of get_bytes."""
-        return _Streamed(self.get_bytes(path, params))
+        return Streamed(self.get_bytes(path, params))
 
 
 @dataclass

@@ -21,6 +21,7 @@ from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.result import iso_utc
 from tests.stages.figures_check import assert_every_figure
 from tests.stages.pdf_stage_run import run_pdf_stage
+from tests.stages.streamed import Streamed
 
 VENUE = catalogue().get("iclr-2026")
 DUE = VENUE.deadline_ms                    # what the submission invitation says (agrees with the catalogue)
@@ -84,26 +85,10 @@ class FakeApi:
 
     def get_stream(self, path: str, params: dict | None = None):
         """What the stage downloads files with (stages/pdf_staging.py): the body of get_bytes."""
-        return _Streamed(self.get_bytes(path, params))
+        return Streamed(self.get_bytes(path, params))
 
     def count(self, path: str) -> int:
         return sum(p == path for p, _ in self.calls)
-
-
-class _Streamed:
-    """A `requests.Response` as pdf_staging reads it: headers, the body in chunks, a context."""
-
-    def __init__(self, body: bytes):
-        self.body, self.headers = body, {"Content-Length": str(len(body))}
-
-    def iter_content(self, size: int):
-        return (self.body[i:i + size] for i in range(0, len(self.body), size))
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 def edit(eid: str, forum_id: str, tcdate: int, invitation: str, with_pdf: bool = True) -> dict:

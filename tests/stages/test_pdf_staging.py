@@ -8,22 +8,9 @@ import pytest
 from resources.openreview_api import OpenReviewError
 from resources.store import store_from_uri
 from reviewbench_assets.stages import pdf_staging
+from tests.stages.streamed import Streamed
 
 PDF = b"%PDF-1.4\n" + b"0" * 200_000 + b"\n%%EOF\n"
-
-
-class _Answer:
-    def __init__(self, body: bytes, length: int):
-        self.body, self.headers = body, {"Content-Length": str(length)}
-
-    def iter_content(self, size: int):
-        return (self.body[i:i + size] for i in range(0, len(self.body), size))
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 class _Api:
@@ -40,7 +27,7 @@ class _Api:
 
 def test_a_whole_body_is_kept_and_taken_again_without_a_request(tmp_path):
     store = store_from_uri(str(tmp_path))
-    api = _Api(_Answer(PDF, len(PDF)))
+    api = _Api(Streamed(PDF, len(PDF)))
     assert pdf_staging.fetch_staged(api, store, "k", "/pdf", {"id": "a"}) == PDF
     assert pdf_staging.staged(store, "k") == (PDF, 1)  # what a re-run takes: the body and its cost
     sha, path, new = store.put_pdf(PDF, pdf_staging.data_path(store, "k"))  # moved, not written again
@@ -52,7 +39,7 @@ def test_a_whole_body_is_kept_and_taken_again_without_a_request(tmp_path):
 
 def test_a_body_cut_short_is_not_an_answer(tmp_path):
     store = store_from_uri(str(tmp_path))
-    api = _Api(_Answer(PDF[:50_000], len(PDF)))  # the connection ended before Content-Length bytes
+    api = _Api(Streamed(PDF[:50_000], len(PDF)))  # the connection ended before Content-Length bytes
     with pytest.raises(OpenReviewError, match="IncompleteBody"):
         pdf_staging.fetch_staged(api, store, "k", "/pdf", {"id": "a"})
     assert pdf_staging.staged(store, "k") is None  # asked again next time
@@ -60,7 +47,7 @@ def test_a_body_cut_short_is_not_an_answer(tmp_path):
 
 def test_a_staged_file_that_does_not_match_its_record_is_a_miss(tmp_path):
     store = store_from_uri(str(tmp_path))
-    pdf_staging.fetch_staged(_Api(_Answer(PDF, len(PDF))), store, "k", "/pdf", {"id": "a"})
+    pdf_staging.fetch_staged(_Api(Streamed(PDF, len(PDF))), store, "k", "/pdf", {"id": "a"})
     data = pdf_staging.data_path(store, "k")
     store.fs.delete_file(data)
     with store.fs.open_output_stream(data) as f:
