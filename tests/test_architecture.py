@@ -176,11 +176,10 @@ STAGE_OF = {
                     {"conference_split"}),
     "corpus": {"reviewbench_split", "conference_split"},
 }
-# What stages share: the stage base and its figures table, results, progress, Parquet and JSON-lines
+# What stages share: the stage base with its figures table, results and progress, Parquet and JSON-lines
 # helpers, the records reader, the check verdicts. They know no stage's files.
 # (`attempt`: the partition's run attempt, which the crawl and the PDF stage share)
-SHARED_STAGE_MODULES = {"result", "stage", "figures", "progress", "parquet_io", "jsonl_io", "config_split",
-                        "check_records", "attempt"}
+SHARED_STAGE_MODULES = {"stage", "parquet_io", "jsonl_io", "config_split", "check_records", "attempt"}
 ASSET_MODULES = {"forums", "parsed", "changes", "submissions", "markdown", "dialogues", "corpus"}
 
 

@@ -23,10 +23,8 @@ from reviewbench_assets.domain.threads import (
     reminder_candidates,
 )
 from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.figures import COVERAGE, DIALOGUES, ROW_COUNT
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
-from reviewbench_assets.stages.result import Table
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import COVERAGE, DIALOGUES, ROW_COUNT, Stage, Table
 
 FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
 

@@ -12,10 +12,8 @@ from resources.store import Store, parquet_writer
 from reviewbench_assets import paths
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
 from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.figures import MARKDOWN, ROW_COUNT
 from reviewbench_assets.stages.jsonl_io import Spool
-from reviewbench_assets.stages.result import Table
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import MARKDOWN, ROW_COUNT, Stage, Table
 
 MARKDOWN_ROW_GROUP = 64
 

@@ -36,10 +36,9 @@ from reviewbench_assets.domain.revisions import (
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.io.upstream import SubmissionNotes, Upstream
 from reviewbench_assets.stages.deadlines import venue_deadline_check
-from reviewbench_assets.stages.figures import ROW_COUNT
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
 from reviewbench_assets.stages.revision_answers import RevisionAnswers, read_pages
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import ROW_COUNT, Stage
 
 
 def forum_meta(note: dict) -> dict:

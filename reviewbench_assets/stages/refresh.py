@@ -34,12 +34,9 @@ from reviewbench_assets.stages.crawl import (
     note_tmdates,
     query_label,
 )
-from reviewbench_assets.stages.figures import ROW_COUNT
 from reviewbench_assets.stages.forum_spool import StoredForum, tmdates_digest
 from reviewbench_assets.stages.jsonl_io import JsonlLines, Spool
-from reviewbench_assets.stages.progress import Progress
-from reviewbench_assets.stages.result import Table, iso_utc
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import ROW_COUNT, Progress, Stage, Table, iso_utc
 
 
 def forum_record(item: dict, api: str, fetched_at: float) -> tuple[dict | None, dict | None]:
