@@ -22,7 +22,6 @@ import pyarrow as pa
 
 from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
 from resources.store import Store
-from reviewbench_assets import paths
 from reviewbench_assets.domain.ids import id_problem
 from reviewbench_assets.domain.posts import field_value
 from reviewbench_assets.domain.revisions import (
@@ -34,6 +33,7 @@ from reviewbench_assets.domain.revisions import (
     revisions_from_page,
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import SubmissionNotes, Upstream
 from reviewbench_assets.stages.deadlines import venue_deadline_check
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields

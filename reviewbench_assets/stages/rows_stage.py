@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from partitions.catalogue import VenueYear
 from resources.store import Store
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.rows_writer import assemble_rows, write_rows
 from reviewbench_assets.stages.stage import (

@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 from datasets import load_dataset
 
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from tests.e2e.conftest import VENUES, materialize_corpus, materialize_partition, replica_resources
 from tests.splits.stats_oracle import StatsAccumulator
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from partitions.catalogue import catalogue
 from resources.store import store_from_uri
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.dialogue_stage import DialogueStage
 from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.stage import LLM

@@ -16,7 +16,7 @@ from openreview_replica.pdfgen import PdfSpec, render_pdf
 from partitions.catalogue import catalogue
 from resources.openreview_api import CredentialsError, OpenReviewError, RateLimitedError
 from resources.store import store_from_uri
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.stage import iso_utc
 from tests.stages.figures_check import assert_every_figure

@@ -12,7 +12,7 @@ import pytest
 
 from partitions.catalogue import catalogue
 from resources.store import store_from_uri
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.crawl_stage import CrawlStage
 from reviewbench_assets.stages.stage import CURSOR
 from tests.stages.figures_check import assert_every_figure
