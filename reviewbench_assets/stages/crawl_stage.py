@@ -9,11 +9,8 @@ from collections.abc import Callable
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
-from reviewbench_assets.stages.figures import CRAWL, QUARANTINE
-from reviewbench_assets.stages.progress import Progress
 from reviewbench_assets.stages.refresh import refresh_venue
-from reviewbench_assets.stages.result import Table
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import CRAWL, QUARANTINE, Progress, Stage, Table
 
 QUARANTINE_CHECK = QUARANTINE
 QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the configured max_quarantined_share"

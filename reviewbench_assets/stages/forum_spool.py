@@ -1,4 +1,4 @@
-"""The crawl's own view of stored forums (the line reading itself is `jsonl_io`'s):
+"""The crawl's own view of stored forums (the line reading itself is `io.upstream.JsonlLines`):
 
 - `StoredForum`: what a refresh needs of one stored forum without holding it;
 - `tmdates_digest`: the digest that tells a changed forum from an unchanged one;

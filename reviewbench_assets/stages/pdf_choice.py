@@ -22,7 +22,6 @@ import pyarrow as pa
 
 from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
 from resources.store import Store
-from reviewbench_assets import paths
 from reviewbench_assets.domain.ids import id_problem
 from reviewbench_assets.domain.posts import field_value
 from reviewbench_assets.domain.revisions import (
@@ -34,12 +33,12 @@ from reviewbench_assets.domain.revisions import (
     revisions_from_page,
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import SubmissionNotes, Upstream
 from reviewbench_assets.stages.deadlines import venue_deadline_check
-from reviewbench_assets.stages.figures import ROW_COUNT
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
 from reviewbench_assets.stages.revision_answers import RevisionAnswers, read_pages
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import ROW_COUNT, Stage
 
 
 def forum_meta(note: dict) -> dict:

@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages import pdf_staging
 from reviewbench_assets.stages.pdf_check import BadPdf, inspect_pdf
 

@@ -19,7 +19,7 @@ import requests
 
 from resources.openreview_api import OpenReviewApi, OpenReviewError
 from resources.store import Store
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 
 CHUNK = 1 << 16
 

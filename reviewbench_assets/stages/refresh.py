@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
 from resources.store import CorruptFileError, Store, dumps_json
-from reviewbench_assets import paths
 from reviewbench_assets.domain.ids import id_problem
 from reviewbench_assets.domain.posts import field_value
 from reviewbench_assets.domain.quarantine import oddity_reasons
+from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.upstream import JsonlLines, Spool
 from reviewbench_assets.stages.crawl import (
     CURSOR_MARGIN_MS,
     REFRESH_MAX_SHARE,
@@ -34,12 +35,8 @@ from reviewbench_assets.stages.crawl import (
     note_tmdates,
     query_label,
 )
-from reviewbench_assets.stages.figures import ROW_COUNT
 from reviewbench_assets.stages.forum_spool import StoredForum, tmdates_digest
-from reviewbench_assets.stages.jsonl_io import JsonlLines, Spool
-from reviewbench_assets.stages.progress import Progress
-from reviewbench_assets.stages.result import Table, iso_utc
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import ROW_COUNT, Progress, Stage, Table, iso_utc
 
 
 def forum_record(item: dict, api: str, fetched_at: float) -> tuple[dict | None, dict | None]:

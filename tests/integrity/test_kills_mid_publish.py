@@ -101,7 +101,7 @@ def test_a_truncated_crawl_line_fails_the_parse_naming_file_and_line(tmp_path):
     parse around: parsed_forums stops, naming the file and the line, and publishes nothing."""
     from partitions.catalogue import catalogue
     from resources.store import CorruptFileError
-    from reviewbench_assets import paths
+    from reviewbench_assets.io.layout import paths
     from reviewbench_assets.stages.parse_stage import ParseStage
 
     venue = catalogue().get("iclr-2024")
