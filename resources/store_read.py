@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import time
 from collections.abc import Iterable
 
@@ -44,6 +45,7 @@ from resources.store_publish import (
 )
 
 SNAPSHOT_TRIES = 50
+SPILL_BYTES = 64 << 20  # an S3 file larger than this is pinned on local disk, not in memory
 _PROC_FD = "/proc/self/fd"
 
 
@@ -139,6 +141,19 @@ class Pin:
             self.fd = None
 
 
+def _held(chunks, size: int) -> dict:
+    """Pin bytes read from S3: in memory, or above `SPILL_BYTES` (a whole venue-year's raw forums or
+    parsed table) in an unnamed local temporary file, so a snapshot costs disk, not memory; the
+    file goes away with its last descriptor."""
+    if size <= SPILL_BYTES or not os.path.isdir(_PROC_FD):
+        return {"data": b"".join(chunks)}
+    with tempfile.TemporaryFile() as spill:
+        for chunk in chunks:
+            spill.write(chunk)
+        spill.flush()
+        return {"fd": os.dup(spill.fileno())}
+
+
 def _pin(store: Store, path: str, version: tuple, client) -> Pin | None:
     """The file's bytes as of `version`, or None when it is no longer that version."""
     if store.is_local:
@@ -157,15 +172,15 @@ def _pin(store: Store, path: str, version: tuple, client) -> Pin | None:
         bucket, _, key = path.partition("/")
         size, mtime_ns = version[0], int(version[2] * 1e9)
         try:
-            data = client.get_object(Bucket=bucket, Key=key, IfMatch=version[1])["Body"].read()
+            body = client.get_object(Bucket=bucket, Key=key, IfMatch=version[1])["Body"]
+            return Pin(path, size, mtime_ns, **_held(body.iter_chunks(1 << 20), size))
         except Exception:  # noqa: BLE001 - 412 (replaced since listed) or 404 (deleted): read again
             return None
-        return Pin(path, size, mtime_ns, data=data)
     else:
         size, mtime_ns = version[0], version[1]
     try:  # no descriptor to pin (no /proc) or no boto3 client: the bytes, checked by the versions after
         with store.fs.open_input_stream(path) as f:
-            return Pin(path, size, mtime_ns, data=f.read())
+            return Pin(path, size, mtime_ns, **_held(iter(lambda: f.read(1 << 20), b""), size))
     except FileNotFoundError:
         return None
 

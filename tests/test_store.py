@@ -130,3 +130,20 @@ def test_a_snapshot_finishes_a_dead_runs_publication_and_waits_for_a_live_ones(t
     with store.snapshot([store.path("elsewhere")], wait_s=0.3) as view:  # not a file the journal moves
         assert view.pinned == []
     store.fs.delete_file(live)  # (the live run's moves are not ours to finish)
+
+
+def test_a_snapshot_of_a_large_file_holds_it_on_local_disk_not_in_memory(storage, monkeypatch):
+    """An S3 file above `SPILL_BYTES` (a venue-year's raw forums, its parsed table) is pinned in an
+    unnamed local temporary file; it still reads as of the snapshot after the store moved on."""
+    import resources.store_read as store_read
+
+    monkeypatch.setattr(store_read, "SPILL_BYTES", 100)
+    store = storage.store()
+    path = store.path("big/table.parquet")
+    store.write_parquet(path, pa.table({"a": list(range(1000))}))
+    with store.snapshot([path]) as view:
+        [pin] = view.fs.handler.pins.values()
+        assert pin.data is None and pin.fd is not None  # on disk (locally: the file's own descriptor)
+        store.write_parquet(path, pa.table({"a": [1]}))
+        assert view.read_parquet(path).num_rows == 1000 and view.read_parquet(path, ["a"]).num_rows == 1000
+    assert store.read_parquet(path).num_rows == 1
