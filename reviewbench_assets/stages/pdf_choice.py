@@ -35,6 +35,7 @@ from reviewbench_assets.domain.revisions import (
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import SubmissionNotes, Upstream
+from reviewbench_assets.stages import pdf_staging
 from reviewbench_assets.stages.deadlines import venue_deadline_check
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
 from reviewbench_assets.stages.revision_answers import RevisionAnswers, read_pages
@@ -314,6 +315,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     if deadline_check["status"] not in ("agree", "agree_abstract", "rolling"):
         warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")
     cut = Cutoff.from_check(deadline_check)
+    pdf_staging.sweep(store)  # the staging records a killed run left behind its stored PDFs
     order, done, todo = [], {}, []
     # The forums whose revision history is read: their submission notes are read back from the
     # parsed table when their round comes (`_submission_notes`), not held for every forum.

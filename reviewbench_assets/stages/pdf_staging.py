@@ -8,6 +8,12 @@ record is what makes the staged answer complete. A run that finds a complete sta
 record, and a file of that length and hash) uses it without a request; a body cut short leaves no
 record and is asked again. The staged files go once the PDF is stored (or its error recorded). The
 remaining window is the instant between the last byte's arrival and the record's write.
+
+A run killed after its PDF moved into the store (the body is gone from here) and before its record
+was deleted leaves a record without a body, which no re-run would delete (it finds the PDF stored
+and never stages that answer again): `sweep` deletes such records when the stage starts. A record
+without its body is never an answer (`staged` needs both), and a live run has one only between its
+PDF's move and its own `drop`, which tolerates the record being gone.
 """
 from __future__ import annotations
 
@@ -88,3 +94,19 @@ def drop(store: Store, key: str) -> None:
             store.fs.delete_file(p)
         except (FileNotFoundError, OSError):
             pass
+
+
+def sweep(store: Store) -> int:
+    """Delete the records whose body is gone (see the module docstring); returns how many."""
+    import pyarrow.fs as pafs
+
+    folder = store.path(paths.pdf_staging("").rstrip("/"))
+    names = {i.base_name for i in store.fs.get_file_info(pafs.FileSelector(folder, allow_not_found=True))
+             if i.type == pafs.FileType.File}
+    orphans = [n for n in names if n.endswith(".json") and f"{n.removesuffix('.json')}.bin" not in names]
+    for name in orphans:
+        try:
+            store.fs.delete_file(posixpath.join(folder, name))
+        except (FileNotFoundError, OSError):
+            pass
+    return len(orphans)
