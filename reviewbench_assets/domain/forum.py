@@ -21,6 +21,8 @@ from reviewbench_assets.domain.posts import (
     Post,
     Reason,
     as_list,
+    authors_first_parsed,
+    changed_during_rebuttal,
     classify_kind,
     int_or_none,
     kind_table,
@@ -29,7 +31,6 @@ from reviewbench_assets.domain.posts import (
     sort_key,
     unwrap_content,
 )
-from reviewbench_assets.domain.review_edits import authors_first_parsed, changed_during_rebuttal
 from reviewbench_assets.domain.routing import Routing, route_posts
 from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
 from reviewbench_assets.domain.scores import (

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
 from resources.store import Store
-from reviewbench_assets.domain.posts import field_value, int_or_none
-from reviewbench_assets.domain.review_edits import authors_first_post, changed_during_rebuttal
+from reviewbench_assets.domain.posts import authors_first_post, changed_during_rebuttal, field_value, int_or_none
 from reviewbench_assets.stages.forum_spool import NotesPage, notes_page
 
 PAGE_SIZE = 1000
@@ -243,7 +242,7 @@ def fetch_forum(api: OpenReviewApi, forum_id: str) -> dict | None:
 # Review edit history (v2 note edits, v1 references): initial and final scores.
 #
 # A review modified after the authors' first post in its forum may hold a rating that changed
-# during the rebuttal (`domain.review_edits`: on v2 the venue's own release edits move every
+# during the rebuttal (`domain.posts.changed_during_rebuttal`: on v2 the venue's own release edits move every
 # review's tmdate, so tmdate > tcdate alone would ask for every paper); its edits (`GET
 # /notes/edits`) hold the rating before. One request per per-paper review invitation
 # (`invitation=<venue>/Submission<N>/-/Official_Review`, a parameter openreview-py's

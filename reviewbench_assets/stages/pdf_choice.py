@@ -23,8 +23,7 @@ import pyarrow as pa
 from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
 from resources.store import Store
 from reviewbench_assets import paths
-from reviewbench_assets.domain.ids import id_problem
-from reviewbench_assets.domain.posts import field_value
+from reviewbench_assets.domain.posts import field_value, id_problem
 from reviewbench_assets.domain.revisions import (
     Revision,
     RevisionChoice,
