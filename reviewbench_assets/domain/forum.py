@@ -31,9 +31,7 @@ from reviewbench_assets.domain.posts import (
     sort_key,
     unwrap_content,
 )
-from reviewbench_assets.domain.routing import Routing, route_posts
-from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
-from reviewbench_assets.domain.scores import (
+from reviewbench_assets.domain.reviews import (
     apply_review_history,
     first_edit_content,
     normalize_review,
@@ -41,6 +39,8 @@ from reviewbench_assets.domain.scores import (
     score_history,
     text_of,
 )
+from reviewbench_assets.domain.routing import Routing, route_posts
+from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
 
 # ---------------------------------------------------------------------------------------------
 # parsing

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, PlainValidator, WithJsonSchema
 
 from partitions.catalogue import VenueYear, catalogue
-from reviewbench_assets.domain.scores import render_review_text, text_of
+from reviewbench_assets.domain.reviews import render_review_text, text_of
 
 Kind = Literal[
     "review", "meta_review", "decision", "rebuttal", "comment", "withdrawal", "desk_rejection", "other"

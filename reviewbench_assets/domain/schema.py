@@ -75,7 +75,7 @@ REVIEW_FLAG_FIELDS: list[str] = ["was_revised"]
 REVIEW_DICT_FIELDS: list[str] = ["extra_scores", "extra_text"]
 # How the scores moved: [{"time", "rating", "confidence", "edit_id"}, ...] oldest first, from the
 # review's crawled edit history; one entry for a review never edited, [] when it was edited but
-# its history was not crawled (domain/scores.py: score_history).
+# its history was not crawled (domain/reviews.py: score_history).
 REVIEW_HISTORY_FIELDS: list[str] = ["score_history"]
 REVIEW_FIELDS: list[str] = (
     REVIEW_TEXT_FIELDS + REVIEW_SCORE_FIELDS + REVIEW_FLAG_FIELDS + REVIEW_DICT_FIELDS + REVIEW_HISTORY_FIELDS

@@ -27,8 +27,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from reviewbench_assets.domain.posts import ParsedForum, Post, sort_time
+from reviewbench_assets.domain.reviews import reviewer_id
 from reviewbench_assets.domain.routing import Routing, route_posts
-from reviewbench_assets.domain.scores import reviewer_id
 
 RULE_BASED = "rule-based"
 
