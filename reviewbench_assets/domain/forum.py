@@ -16,6 +16,7 @@ from typing import Any
 
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.posts import (
+    ForeignRepliesError,
     MalformedForumError,
     ParsedForum,
     Post,
@@ -209,16 +210,6 @@ def _decision_and_comment(posts: list[Post]) -> tuple[str, str]:
     if not comment and len(metas) == 1:
         comment = metas[0].text
     return decision, comment
-
-
-class ForeignRepliesError(MalformedForumError):
-    """`details.replies` holds notes of another forum: the payload is not this forum's."""
-
-    def __init__(self, forum_id: str, reply_ids: list[str], forums: list[str]):
-        self.reply_ids = reply_ids
-        shown = ", ".join(reply_ids[:5]) + (" ..." if len(reply_ids) > 5 else "")
-        super().__init__(forum_id, f"details.replies holds {len(reply_ids)} replies of another forum "
-                                   f"({', '.join(forums[:3])}): {shown}", "foreign_replies")
 
 
 def parse_forum(raw: dict, venue: VenueYear,

@@ -61,6 +61,16 @@ class MalformedForumError(ValueError):
         super().__init__(f"malformed forum {forum_id or '<no id>'}: {reason}")
 
 
+class ForeignRepliesError(MalformedForumError):
+    """`details.replies` holds notes of another forum: the payload is not this forum's."""
+
+    def __init__(self, forum_id: str, reply_ids: list[str], forums: list[str]):
+        self.reply_ids = reply_ids
+        shown = ", ".join(reply_ids[:5]) + (" ..." if len(reply_ids) > 5 else "")
+        super().__init__(forum_id, f"details.replies holds {len(reply_ids)} replies of another forum "
+                                   f"({', '.join(forums[:3])}): {shown}", "foreign_replies")
+
+
 class Post(BaseModel):
     """One reply note of a forum, normalised across API v1/v2."""
 

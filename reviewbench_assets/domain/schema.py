@@ -211,7 +211,7 @@ PARSED_SCHEMA = pa.schema(
        # revisions by (invitations, pdf, tmdate) and answers a revision page's own note lookup with
        pa.field("submission_json", pa.string())])
 # `parsed/<pk>.quarantine.parquet`: every reason a forum needs a look, as a code and the detail, made
-# together by the rule that found it (posts.Reason; domain/quarantine.py lists the codes); a forum
+# together by the rule that found it (posts.Reason; domain/routing.py lists the codes); a forum
 # that cannot be parsed at all has no row in parsed/<pk>.parquet.
 PARSED_QUARANTINE_SCHEMA = pa.schema([("forum_id", pa.string()), ("code", pa.string()), ("detail", pa.string()),
                                       ("parsed", pa.bool_())])

@@ -17,7 +17,7 @@ from reviewbench_assets.stages.stage import Stage
 
 QUARANTINE_CHECK = QUARANTINE
 QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the configured max_quarantined_share"
-ODDITY_KINDS = ("oversized", "absurd", "duplicate")  # oddity_reasons' words (domain/quarantine.py)
+ODDITY_KINDS = ("oversized", "absurd", "duplicate")  # oddity_reasons' words (domain/routing.py)
 
 
 def _reason_kind(reason: str) -> str:

@@ -16,7 +16,7 @@ from resources.store import Store, parquet_writer
 from reviewbench_assets import paths
 from reviewbench_assets.domain.forum import MalformedForumError, parse_routed
 from reviewbench_assets.domain.parsed_table import parsed_row
-from reviewbench_assets.domain.quarantine import reasons_of_parsed, without_foreign_replies
+from reviewbench_assets.domain.routing import reasons_of_parsed, without_foreign_replies
 from reviewbench_assets.domain.schema import PARSED_QUARANTINE_SCHEMA, PARSED_SCHEMA
 from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.figures import PARSE, QUARANTINE, ROW_COUNT

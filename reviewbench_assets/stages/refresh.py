@@ -21,7 +21,7 @@ from resources.openreview_api import OpenReviewApi
 from resources.store import CorruptFileError, Store, dumps_json
 from reviewbench_assets import paths
 from reviewbench_assets.domain.posts import field_value, id_problem
-from reviewbench_assets.domain.quarantine import oddity_reasons
+from reviewbench_assets.domain.routing import oddity_reasons
 from reviewbench_assets.stages.crawl import (
     CURSOR_MARGIN_MS,
     REFRESH_MAX_SHARE,
