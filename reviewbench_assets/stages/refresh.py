@@ -26,15 +26,16 @@ from reviewbench_assets.stages.crawl import (
     CURSOR_MARGIN_MS,
     REFRESH_MAX_SHARE,
     REFRESH_MIN_FORUMS,
+    StoredForum,
     changed_forums,
     crawl_forums,
     fetch_forum,
     fetch_review_edits,
     note_tmdates,
     query_label,
+    tmdates_digest,
 )
 from reviewbench_assets.stages.figures import ROW_COUNT
-from reviewbench_assets.stages.forum_spool import StoredForum, tmdates_digest
 from reviewbench_assets.stages.jsonl_io import JsonlLines, Spool
 from reviewbench_assets.stages.progress import Progress
 from reviewbench_assets.stages.result import Table, iso_utc
