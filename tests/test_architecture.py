@@ -164,7 +164,7 @@ def test_nothing_points_outside_the_repository():
 # Each module of reviewbench_assets/stages and each asset module -> the stage(s) it belongs to (stages are
 # named by asset; `conference_split` is the `<split>_split` assets and the dataset card).
 STAGE_OF = {
-    **dict.fromkeys(["crawl", "crawl_stage", "refresh", "forums"], {"openreview_forums"}),
+    **dict.fromkeys(["crawl", "crawl_stage", "forums"], {"openreview_forums"}),
     **dict.fromkeys(["parse_stage", "parsed"], {"parsed_forums"}),
     **dict.fromkeys(["change_log", "changes"], {"venue_changes"}),
     **dict.fromkeys(["pdf_choice", "pdf_fetch", "pdf_check", "pdf_stage", "pdf_staging", "revision_answers",

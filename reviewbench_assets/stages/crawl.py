@@ -141,6 +141,16 @@ def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_
                     "nothing was published, re-run to resume from the checkpointed pages")
 
 
+def times_listed(listed: dict[str, int]) -> dict[str, int]:
+    """forum id -> the most times one query listed it, for the forums listed more than once."""
+    most: dict[str, int] = {}
+    for key, n in listed.items():
+        if n > 1:
+            fid = key.split("\t", 1)[1]
+            most[fid] = max(most.get(fid, 0), n)
+    return most
+
+
 def _checkpointed_page(store: Store, path: str) -> NotesPage | None:
     """A page checkpoint, or None when it is missing, truncated or corrupt (a miss: asked again)."""
     try:
