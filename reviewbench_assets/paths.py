@@ -50,7 +50,7 @@ def pdf_source(forum_id: str, key: str) -> str:
 
 
 def pdf_staging(name: str) -> str:
-    """A download as it arrives, and its completion record (stages/pdf_staging.py)."""
+    """A download as it arrives, and its completion record (stages/pdf_fetch.py: fetch_staged)."""
     return f"pdf_staging/{name}"
 
 

@@ -1,19 +1,40 @@
 """Fetching a chosen revision's PDF and storing it (stages/pdf_choice.py decides which): one note's
 PDF per request, or the current PDFs of up to 50 v2 notes in one `/attachment?ids=` zip; every PDF
-validated (stages/pdf_check.py) and stored by sha256, with its source record written first so a
-stored PDF is never downloaded twice, even by a run killed before its checkpoint."""
+validated (`inspect_pdf`) and stored by sha256, with its source record written first so a stored
+PDF is never downloaded twice, even by a run killed before its checkpoint.
+
+The bytes are checked (`inspect_pdf`) before they enter the store: a stage helper, not a domain rule,
+since it opens the bytes with PDFium. The checks and their reasons are ocr_ray's (one rule for "is
+this a usable PDF", used where PDFs are stored and where they are read), run here under a lock:
+PDFium is not thread-safe, not even across documents (pypdfium2 docs), and downloads run in a
+thread pool. Parsing is milliseconds per PDF; the downloads around it are what the pool overlaps.
+
+A download is staged as it arrives (`fetch_staged`, `staged`, `drop`), so that an answer OpenReview
+sent whole is never asked again, even by the re-run of a run killed before the PDF was validated
+and stored (issue 29.3: the downloads in flight at a kill were asked again, 6 in one trial). The
+body is streamed into `pdf_staging/<key>.bin`; once the last byte is in and its length equals the
+answer's Content-Length, `<key>.json` records its length, sha256 and the requests it cost: that
+record is what makes the staged answer complete. A run that finds a complete staged answer (the
+record, and a file of that length and hash) uses it without a request; a body cut short leaves no
+record and is asked again. The staged files go once the PDF is stored (or its error recorded). The
+remaining window is the instant between the last byte's arrival and the record's write.
+"""
 from __future__ import annotations
 
 import hashlib
 import io
+import json
+import posixpath
+import threading
 import zipfile
 from urllib.parse import parse_qsl, urlsplit
 
+import requests
+
+from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, open_pdf
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
 from reviewbench_assets import paths
-from reviewbench_assets.stages import pdf_staging
-from reviewbench_assets.stages.pdf_check import BadPdf, inspect_pdf
 
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
 
@@ -24,13 +45,13 @@ def error_fields(prefix: str, exc: BaseException) -> dict:
 
 
 def fetch_pdf(api: OpenReviewApi, store: Store, key: str, url_path: str) -> tuple[bytes, int]:
-    """The file at `url_path` (through its staging: pdf_staging.py) and the requests it cost now
+    """The file at `url_path` (through its staging: `fetch_staged`) and the requests it cost now
     beyond the thread's count (those of a staged answer a killed run received)."""
-    got = pdf_staging.staged(store, key)
+    got = staged(store, key)
     if got is not None:
         return got
     parts = urlsplit(url_path)
-    return pdf_staging.fetch_staged(api, store, key, parts.path, dict(parse_qsl(parts.query))), 0
+    return fetch_staged(api, store, key, parts.path, dict(parse_qsl(parts.query))), 0
 
 
 def _source_path(store: Store, record: dict, pdf_url: str) -> str:
@@ -74,13 +95,13 @@ def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -
     try:
         data, earlier = fetch_pdf(api, store, key, pdf_url)
     except OpenReviewError as exc:
-        pdf_staging.drop(store, key)  # a body cut short, if any
+        drop(store, key)  # a body cut short, if any
         if stops_the_run(exc):
             raise
         out = record | {**error_fields("pdf: ", exc), "pdf_fetch": "single"}
     else:
-        out = store_pdf(store, record, data, "single", pdf_url, pdf_staging.data_path(store, key))
-        pdf_staging.drop(store, key)
+        out = store_pdf(store, record, data, "single", pdf_url, data_path(store, key))
+        drop(store, key)
     return out | {"pdf_requests": (record.get("pdf_requests") or 0.0) + earlier + api.thread_requests() - before}
 
 
@@ -109,7 +130,7 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
     except (OpenReviewError, zipfile.BadZipFile) as exc:
         if stops_the_run(exc):
             raise
-        pdf_staging.drop(store, key)
+        drop(store, key)
         share = (earlier + api.thread_requests() - before) / len(records)
         return [download_one(api, store, r | {"pdf_requests": share}, f"/pdf?id={r['forum_id']}")
                 for r in records]
@@ -121,5 +142,111 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
             out.append(store_pdf(store, r, members[r["forum_id"]], "batch", f"/pdf?id={r['forum_id']}"))
         else:
             out.append(download_one(api, store, r, f"/pdf?id={r['forum_id']}"))
-    pdf_staging.drop(store, key)
+    drop(store, key)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# the bytes checked before they enter the store
+
+
+_PDFIUM_LOCK = threading.Lock()
+
+
+class BadPdf(ValueError):
+    """The bytes are not a usable PDF; the message is the reason recorded for the paper."""
+
+
+def inspect_pdf(data: bytes) -> int:
+    """Return the page count, or raise BadPdf with the reason (not a PDF, truncated, encrypted,
+    zero pages, corrupt, over a cap: inflated streams, image size, pages)."""
+    with _PDFIUM_LOCK:
+        try:
+            check_pdf_bytes(data)
+            doc = open_pdf(data)
+        except PdfReadError as exc:
+            raise BadPdf(str(exc)) from None
+        try:
+            pages = len(doc)
+        finally:
+            doc.close()
+    if pages == 0:
+        raise BadPdf("PDF has zero pages")
+    try:
+        check_page_count(pages)
+    except PdfReadError as exc:
+        raise BadPdf(str(exc)) from None
+    return pages
+
+
+# ---------------------------------------------------------------------------------------------
+# a download staged as it arrives
+
+
+CHUNK = 1 << 16
+
+
+def _paths(store: Store, key: str) -> tuple[str, str]:
+    # one folder: staged answers live only while their PDF is stored, so it holds a few at a time
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    return store.path(paths.pdf_staging(f"{digest}.bin")), store.path(paths.pdf_staging(f"{digest}.json"))
+
+
+def data_path(store: Store, key: str) -> str:
+    """Where the body of `key` is staged (the PDF store moves it into place: Store.put_pdf)."""
+    return _paths(store, key)[0]
+
+
+def staged(store: Store, key: str) -> tuple[bytes, int] | None:
+    """(body, requests it cost) of a complete staged answer for `key`, or None."""
+    data_path, meta_path = _paths(store, key)
+    meta = store.read_json_or_none(meta_path)
+    if not isinstance(meta, dict) or meta.get("key") != key:
+        return None
+    try:
+        data = store.read_bytes(data_path) if store.exists(data_path) else None
+    except OSError:
+        return None
+    if data is None or len(data) != meta.get("length") or hashlib.sha256(data).hexdigest() != meta.get("sha256"):
+        return None
+    return data, int(meta.get("requests") or 1)
+
+
+def fetch_staged(api: OpenReviewApi, store: Store, key: str, path: str, params: dict) -> bytes:
+    """`GET path?params` streamed into the staging file of `key`, recorded complete when whole."""
+    data_path, meta_path = _paths(store, key)
+    store.fs.create_dir(posixpath.dirname(data_path), recursive=True)
+    before = api.thread_requests()
+    resp = api.get_stream(path, params)
+    h, chunks, n = hashlib.sha256(), [], 0
+    try:
+        with resp, store.fs.open_output_stream(data_path) as out:
+            for chunk in resp.iter_content(CHUNK):
+                out.write(chunk)
+                h.update(chunk)
+                chunks.append(chunk)
+                n += len(chunk)
+    except requests.RequestException as exc:  # the connection dropped mid-body: asked again
+        raise OpenReviewError("IncompleteBody", f"after {n} bytes: {exc}", None, path) from exc
+    expected = resp.headers.get("Content-Length")
+    # Content-Length counts the bytes as sent: comparable only when they were not encoded (gzip)
+    if resp.headers.get("Content-Encoding", "identity") == "identity" and expected and expected.isdigit() \
+            and int(expected) != n:  # a cut answer: not recorded, asked again (like a dropped connection)
+        raise OpenReviewError("IncompleteBody", f"{n} of {expected} bytes", None, path)
+    # Written at once, directly (not through a publication: no rename, no folder listing), to keep
+    # the window between the answer's last byte and its record short; a record cut by a kill does
+    # not parse, so it is a miss, never a false answer.
+    record = json.dumps({"key": key, "length": n, "sha256": h.hexdigest(),
+                         "requests": api.thread_requests() - before}).encode()
+    with store.fs.open_output_stream(meta_path) as f:
+        f.write(record)
+    return b"".join(chunks)
+
+
+def drop(store: Store, key: str) -> None:
+    """The answer is stored (or its error recorded): its staged files go."""
+    for p in _paths(store, key)[::-1]:  # the record first: a kill between leaves a miss, not a lie
+        try:
+            store.fs.delete_file(p)
+        except (FileNotFoundError, OSError):
+            pass

@@ -84,7 +84,7 @@ class FakeApi:
         return buf.getvalue()
 
     def get_stream(self, path: str, params: dict | None = None):
-        """What the stage downloads files with (stages/pdf_staging.py): the body of get_bytes."""
+        """What the stage downloads files with (stages/pdf_fetch.py, its staging): the body of get_bytes."""
         return Streamed(self.get_bytes(path, params))
 
     def count(self, path: str) -> int:
