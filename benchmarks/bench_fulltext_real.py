@@ -72,7 +72,7 @@ def through_paper_markdown(keys: list[tuple[str, str, Path]], engine_name: str =
     PDF id (first key of each) and the speed."""
     from ocr_ray.engines import get_engine
     from resources.store import store_from_uri
-    from reviewbench_assets import paths
+    from reviewbench_assets.io.layout import paths
     from reviewbench_assets.stages.paper_text import MarkdownStage
     from reviewbench_assets.stages.pdf_choice import records_table
 

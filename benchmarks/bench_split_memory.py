@@ -45,8 +45,8 @@ def _generate(out: str, n: int, venue_years: tuple[str, ...] = VENUE_YEARS, seed
     import pyarrow.parquet as pq
 
     from resources.store import store_from_uri
-    from reviewbench_assets import paths
     from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
+    from reviewbench_assets.io.layout import paths
     from reviewbench_assets.stages.rows_writer import write_rows
 
     store = store_from_uri(out)

@@ -32,7 +32,7 @@ def _touch_rewrite(path: str) -> None:
 def _measure(venue_years: tuple[str, ...]) -> tuple[float, list[str]]:
     from benchmarks.bench_split_memory import _generate
     from resources.store import store_from_uri
-    from reviewbench_assets import paths
+    from reviewbench_assets.io.layout import paths
     from reviewbench_assets.stages.split_update import update_conference_split
 
     work = tempfile.mkdtemp(prefix="bench_split_update_")

@@ -12,7 +12,7 @@ import warnings
 
 import dagster as dg
 
-from reviewbench_assets.stages.check_records import blocking_failures, write_verdict
+from reviewbench_assets.io.layout import blocking_failures, write_verdict
 
 # Checks whose failure means wrong data downstream: blocking (a failure with ERROR severity fails the
 # step, so nothing downstream runs in that run) and recorded under the storage root, so a later run
@@ -55,7 +55,7 @@ def guarded(results: list[dg.AssetCheckResult], allow_failing: bool) -> list[dg.
 def record_checks(store, partition_key: str, asset: str, results: list[dg.AssetCheckResult],
                   allow_failing: bool) -> None:
     """Write which data-guarding checks of this partition failed, for downstream runs to refuse it; the
-    record names the data it judged (stages/check_records.py), so it is trusted for that data only."""
+    record names the data it judged (io/layout.py), so it is trusted for that data only."""
     failed = {r.check_name: r.description or r.check_name for r in results
               if r.check_name in BLOCKING_CHECKS and not r.passed}
     write_verdict(store, partition_key, asset, failed, allow_failing)  # names the data it judged

@@ -10,9 +10,9 @@ from reviewbench_assets.checks import GuardConfig, guard_upstream, partitioned_c
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
 from reviewbench_assets.failures import fail_without_retry
 from reviewbench_assets.metadata import column_schema, figures_table, materialize
-from reviewbench_assets.stages.figures import CARD, ROWS, SPLIT
 from reviewbench_assets.stages.rows_stage import ROW_CHECKS, RowsStage
 from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, CardStage, SplitStage
+from reviewbench_assets.stages.stage import CARD, ROWS, SPLIT
 
 
 class SplitConfig(GuardConfig):

@@ -19,7 +19,7 @@ from reviewbench_assets.checks import GuardConfig
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.metadata import figures_table, materialize
 from reviewbench_assets.stages.dialogue_stage import COVERAGE_CHECK, DialogueStage
-from reviewbench_assets.stages.figures import DIALOGUES
+from reviewbench_assets.stages.stage import DIALOGUES
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["parsed_forums"], group_name="dialogues",

@@ -22,7 +22,7 @@ from reviewbench_assets.metadata import figures_table, materialize
 from reviewbench_assets.progress_sink import on_rate_limit, step_progress
 from reviewbench_assets.stages.crawl import check_api_version
 from reviewbench_assets.stages.crawl_stage import QUARANTINE_CHECK, QUARANTINE_CHECK_DESCRIPTION, CrawlStage
-from reviewbench_assets.stages.figures import CRAWL
+from reviewbench_assets.stages.stage import CRAWL
 
 
 class ForumsConfig(GuardConfig):

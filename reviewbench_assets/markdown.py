@@ -8,8 +8,8 @@ from partitions.definitions import venue_year_partitions
 from resources import RayResource, StorageResource
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
 from reviewbench_assets.metadata import column_schema, figures_table, materialize
-from reviewbench_assets.stages.figures import MARKDOWN
 from reviewbench_assets.stages.paper_text import MarkdownStage
+from reviewbench_assets.stages.stage import MARKDOWN
 
 MARKDOWN_COLUMNS = {"markdown": "the paper's text, pages joined by the card's page separator",
                     "num_pages": "pages of the PDF", "engine": "OCR engine that read the pages",

@@ -37,16 +37,15 @@ def preview(rows: list[dict], columns: list[str], limit: int = 10, width: int = 
 
 def figures_table(stage: str, checks: tuple[str, ...] = ()) -> dict:
     """An asset's definition metadata: the figures its stage records and its checks' metadata keys,
-    each with its type, unit and description (stages/figures.py), shown on the asset's page."""
-    from reviewbench_assets.stages.figures import figures_markdown
+    each with its type, unit and description (stages/figures.yaml), shown on the asset's page."""
+    from reviewbench_assets.stages.stage import figures_markdown
 
     return {"figures": dg.MetadataValue.md(figures_markdown(stage, checks))}
 
 
 def figure_value(name: str, value, where: str):
-    """A recorded figure as the metadata value its declared type asks for (stages/figures.py)."""
-    from reviewbench_assets.stages.figures import declared
-    from reviewbench_assets.stages.result import Markdown, Table
+    """A recorded figure as the metadata value its declared type asks for (stages/figures.yaml)."""
+    from reviewbench_assets.stages.stage import Markdown, Table, declared
 
     figure = declared(name, where)
     if isinstance(value, Table):

@@ -7,8 +7,8 @@ from resources import StorageResource
 from reviewbench_assets.checks import GuardConfig, partitioned_check_specs
 from reviewbench_assets.domain.schema import PARSED_SCHEMA
 from reviewbench_assets.metadata import column_schema, figures_table, materialize
-from reviewbench_assets.stages.figures import PARSE
 from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK, QUARANTINE_CHECK_DESCRIPTION, ParseStage
+from reviewbench_assets.stages.stage import PARSE
 
 PARSED_COLUMNS = {
     "reviews": "the reviews, typed: one struct per review (the union of every form, scores as numbers, "

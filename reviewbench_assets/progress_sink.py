@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import dagster as dg
 
-from reviewbench_assets.stages.progress import Progress, ProgressEvent
+from reviewbench_assets.stages.stage import Progress, ProgressEvent
 
 EVERY_S = 30.0  # a steady interval: enough to follow a run of days, few enough events to keep
 

@@ -12,8 +12,8 @@ from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.failures import fail_without_retry, openreview_slot
 from reviewbench_assets.metadata import column_schema, figures_table, materialize
 from reviewbench_assets.progress_sink import on_rate_limit, step_progress
-from reviewbench_assets.stages.figures import PDFS
 from reviewbench_assets.stages.pdf_stage import DEADLINE_CHECK, PdfStage
+from reviewbench_assets.stages.stage import PDFS
 
 SUBMISSION_COLUMNS = {
     "rule": "how the PDF was chosen: initial, current_is_initial, earliest_public (initial not public), unavailable",

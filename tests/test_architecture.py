@@ -176,11 +176,10 @@ STAGE_OF = {
                     {"conference_split"}),
     "corpus": {"reviewbench_split", "conference_split"},
 }
-# What stages share: the stage base and its figures table, results, progress, Parquet and JSON-lines
-# helpers, the records reader, the check verdicts. They know no stage's files.
+# What stages share: the stage base with its figures table, results and progress, the records reader.
+# They know no stage's files. (The Parquet and JSON-lines readers and the check verdicts are the IO layer's.)
 # (`attempt`: the partition's run attempt, which the crawl and the PDF stage share)
-SHARED_STAGE_MODULES = {"result", "stage", "figures", "progress", "parquet_io", "jsonl_io", "config_split",
-                        "check_records", "attempt"}
+SHARED_STAGE_MODULES = {"stage", "config_split", "attempt"}
 ASSET_MODULES = {"forums", "parsed", "changes", "submissions", "markdown", "dialogues", "corpus"}
 
 
@@ -196,13 +195,11 @@ def _stage_modules(mods: dict[str, Path]) -> dict[str, Path]:
 
 
 def _paths_used(path: Path) -> set[str]:
-    """Every `paths.<name>` a module refers to (and names imported from reviewbench_assets.paths)."""
+    """Every `paths.<name>` a module refers to (`paths`: the namespace of reviewbench_assets.io.layout)."""
     used = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "paths":
             used.add(node.attr)
-        elif isinstance(node, ast.ImportFrom) and node.module == "reviewbench_assets.paths":
-            used |= {a.name for a in node.names}
     return used
 
 
@@ -214,8 +211,7 @@ def test_every_stage_module_belongs_to_one_stage_or_is_shared():
 
 
 def test_every_path_has_one_owning_stage():
-    from reviewbench_assets import paths
-    from reviewbench_assets.io.layout import OWNED_PATHS, SHARED_PATHS
+    from reviewbench_assets.io.layout import OWNED_PATHS, SHARED_PATHS, paths
 
     names = [n for n in vars(paths) if not n.startswith("_") and (callable(getattr(paths, n)) or n.isupper())]
     owned = [n for ns in OWNED_PATHS.values() for n in ns] + list(SHARED_PATHS)
@@ -253,7 +249,7 @@ def test_no_stage_builds_another_stages_paths():
             allowed |= set(OWNED_PATHS[stage])
         bad += [f"{mod} builds paths.{name}" for name in sorted(_paths_used(path) - allowed)]
     others = [m for m in mods if m.startswith("reviewbench_assets.") and m not in _stage_modules(mods)
-              and not m.startswith("reviewbench_assets.io") and m != "reviewbench_assets.paths"]
+              and not m.startswith("reviewbench_assets.io")]
     bad += [f"{m} builds paths.{n}" for m in others for n in sorted(_paths_used(mods[m]))]
     assert bad == []
 

@@ -1,5 +1,5 @@
 """The one IO layer between stages (issue 28 item 1): which asset owns which files under the storage
-root (`layout`), and what each stage reads of the stages before it (`upstream.Upstream`, one typed
+root and the check verdicts recorded on them (`layout`: `paths`, the one place a path is spelled), and what each stage reads of the stages before it (`upstream.Upstream`, one typed
 accessor per input, as Dagster's `project_fully_featured` IO managers give an asset its inputs;
 `views.duckdb_views` lays DuckDB views over the partitioned Parquet, like its
 `duckdb_parquet_io_manager`). A stage builds the paths of its own outputs only; everything it reads

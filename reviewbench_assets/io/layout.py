@@ -1,12 +1,180 @@
-"""Who owns each file under the storage root: every path of `reviewbench_assets.paths` belongs to the
-one stage that writes it. A stage module may build its own stage's paths only (and the shared ones);
-what it reads of another stage comes through `io.upstream` (checked by tests/test_architecture.py).
+"""Where every file of the data path lives under the storage root, which stage owns it, and the check
+verdicts recorded on it: the IO layer owns the paths (issue 28 item 1).
 
-Stages are named by their asset; `conference_split` is the `<split>_split` assets and the dataset card
-(corpus.py), which share the split's records."""
+- `paths`: one function per file (or folder), by venue-year; the only place a path is spelled.
+- `OWNED_PATHS` / `SHARED_PATHS`: every path belongs to the one stage that writes it. A stage module
+  may build its own stage's paths only (and the shared ones); what it reads of another stage comes
+  through `io.upstream` (checked by tests/test_architecture.py). Stages are named by their asset;
+  `conference_split` is the `<split>_split` assets and the dataset card, which share the split's records.
+- The check verdicts (`write_verdict`, `blocking_failures`): which data-guarding checks failed for a
+  partition, recorded under `checks/<pk>/<asset>.json` by the asset layer and read by the downstream
+  stages that must leave such a partition out (the conference split, and so the card). A verdict
+  belongs to the data it judged (issue 29.2): a record names the files it judged (`JUDGED_FILES`:
+  root-relative path -> [size, modification time in ns], as published; a stage's publish rewrites its
+  files, so both change), and a reader trusts it only for exactly those files. Data without a verdict
+  of its own (a run killed between publishing and recording its checks, or a record of older data)
+  is treated as failing until its asset is materialized again, never as passing.
+
+Dagster-free, like the stages."""
 from __future__ import annotations
 
-from reviewbench_assets import paths
+import pyarrow.fs as pafs
+
+from resources.store import Store
+
+
+class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forums(pk)`
+    """The storage root's layout, one function per file, so stages agree."""
+
+    @staticmethod
+    def raw_forums(pk: str) -> str:
+        return f"raw/forums/{pk}.jsonl"
+
+    @staticmethod
+    def crawl_errors(pk: str) -> str:
+        return f"raw/forums/{pk}.errors.jsonl"
+
+    @staticmethod
+    def quarantine(pk: str) -> str:
+        return f"raw/forums/{pk}.quarantine.jsonl"
+
+    @staticmethod
+    def crawl_cursor(pk: str) -> str:
+        return f"raw/forums/{pk}.cursor.json"
+
+    @staticmethod
+    def crawl_checkpoints(pk: str) -> str:
+        return f"checkpoints/forums/{pk}"
+
+    @staticmethod
+    def attempt(pk: str) -> str:
+        """The partition's unfinished attempt: its run and the answers it received (stages/attempt.py)."""
+        return f"checkpoints/attempt/{pk}"
+
+    @staticmethod
+    def review_edit_checkpoints(pk: str) -> str:
+        return f"checkpoints/review_edits/{pk}"
+
+    @staticmethod
+    def submissions(pk: str) -> str:
+        return f"submissions/{pk}.parquet"
+
+    @staticmethod
+    def submission_checkpoints(pk: str) -> str:
+        return f"checkpoints/submissions/{pk}"
+
+    @staticmethod
+    def revision_checkpoints(pk: str) -> str:
+        """Each forum's revision-history answers as received (stages/revision_answers.py)."""
+        return f"checkpoints/revisions/{pk}"
+
+    @staticmethod
+    def pdf_source(forum_id: str, key: str) -> str:
+        """Which stored PDF a forum's chosen revision resolved to (stages/pdf_choice.py: written
+        before the PDF itself, so a stored PDF is always found again without a download)."""
+        return f"pdf_sources/{forum_id}/{key}.json"
+
+    @staticmethod
+    def pdf_staging(name: str) -> str:
+        """A download as it arrives, and its completion record (stages/pdf_fetch.py: fetch_staged)."""
+        return f"pdf_staging/{name}"
+
+    @staticmethod
+    def markdown(pk: str) -> str:
+        return f"markdown/{pk}.parquet"
+
+    @staticmethod
+    def markdown_cache(engine: str, sha256: str) -> str:
+        return f"cache/markdown/{engine}/{sha256[:2]}/{sha256}.json"
+
+    @staticmethod
+    def dialogues(pk: str) -> str:
+        return f"dialogues/{pk}.jsonl"
+
+    @staticmethod
+    def dialogue_exclusions(pk: str) -> str:
+        return f"dialogues/{pk}.excluded.jsonl"
+
+    @staticmethod
+    def re2_review(pk: str) -> str:
+        return f"re2/{pk}.review.parquet"
+
+    @staticmethod
+    def re2_rebuttal(pk: str) -> str:
+        return f"re2/{pk}.rebuttal.parquet"
+
+    @staticmethod
+    def rows(pk: str) -> str:
+        return f"rows/{pk}.parquet"
+
+    @staticmethod
+    def provenance(pk: str) -> str:
+        return f"rows/{pk}.provenance.parquet"
+
+    @staticmethod
+    def rows_reviews(pk: str) -> str:
+        """One row per review of the venue-year's papers (the `reviews` config, schema.REVIEWS_CONFIG_SCHEMA)."""
+        return f"rows/{pk}.reviews.parquet"
+
+    @staticmethod
+    def rows_stats(pk: str) -> str:
+        """The venue-year's statistics (per venue-year key), computed once as its rows are written."""
+        return f"rows/{pk}.stats.json"
+
+    CORPUS_DIR = "corpus"
+
+    @staticmethod
+    def split_stats(split: str) -> str:
+        return f"corpus_stats/{split}.json"
+
+    @staticmethod
+    def split_part_dir(split: str) -> str:
+        return f"corpus_stats/{split}"
+
+    @staticmethod
+    def split_part(split: str, pk: str) -> str:
+        """One venue-year's part of a conference split: its inputs' fingerprint, files and statistics."""
+        return f"corpus_stats/{split}/{pk}.json"
+
+    @staticmethod
+    def check_record(pk: str, asset: str) -> str:
+        """The outcome of an asset's data-guarding checks for one partition (reviewbench_assets/checks.py)."""
+        return f"checks/{pk}/{asset}.json"
+
+    @staticmethod
+    def parsed(pk: str) -> str:
+        return f"parsed/{pk}.parquet"
+
+    @staticmethod
+    def parsed_quarantine(pk: str) -> str:
+        return f"parsed/{pk}.quarantine.parquet"
+
+    @staticmethod
+    def change_state(pk: str) -> str:
+        """The last refresh's snapshot of every forum (domain/changes.py), one row per forum."""
+        return f"changes/{pk}/state.parquet"
+
+    @staticmethod
+    def change_log(pk: str, refreshed_at: str) -> str:
+        """The changes one refresh found (hive-style `refresh=` folder: DuckDB's hive_partitioning reads it)."""
+        return f"changes/{pk}/log/refresh={refreshed_at}/changes.parquet"
+
+    @staticmethod
+    def change_log_dir(pk: str) -> str:
+        return f"changes/{pk}/log"
+
+    @staticmethod
+    def change_trajectories(pk: str) -> str:
+        """Each review's score trajectory: edit history and daily observations merged, with the source."""
+        return f"changes/{pk}/trajectories.parquet"
+
+    @staticmethod
+    def change_daily(pk: str) -> str:
+        return f"changes/{pk}/daily.parquet"
+
+    @staticmethod
+    def change_daily_plot(pk: str) -> str:
+        return f"changes/{pk}/daily.png"
 
 OWNED_PATHS: dict[str, tuple[str, ...]] = {
     "openreview_forums": ("raw_forums", "crawl_errors", "quarantine", "crawl_cursor", "crawl_checkpoints",
@@ -21,7 +189,7 @@ OWNED_PATHS: dict[str, tuple[str, ...]] = {
     "reviewbench_split": ("rows", "rows_reviews", "provenance", "rows_stats"),
     "conference_split": ("CORPUS_DIR", "split_stats", "split_part_dir", "split_part"),
 }
-# Written by the checks of every asset (reviewbench_assets/checks.py), read by the split: no stage's own;
+# Written by the checks of every asset (the verdicts below), read by the split: no stage's own;
 # and the partition's run attempt (stages/attempt.py), whose answers the crawl and the PDF stage share.
 SHARED_PATHS = ("check_record", "attempt")
 
@@ -37,3 +205,39 @@ JUDGED_FILES = {
 def owner_of(path_name: str) -> str | None:
     """The stage that writes `paths.<path_name>` (None for a shared path or an unknown name)."""
     return next((stage for stage, names in OWNED_PATHS.items() if path_name in names), None)
+
+
+# ---- check verdicts ---------------------------------------------------------------------------------
+
+def judged_data(store: Store, partition_key: str, asset: str) -> dict[str, list[int]]:
+    """The asset's data of this partition as it is now: root-relative path -> [size, mtime_ns]."""
+    out = {}
+    for where in JUDGED_FILES.get(asset, ()):
+        info = store.fs.get_file_info(store.path(where(partition_key)))
+        if info.type == pafs.FileType.File:
+            out[where(partition_key)] = [info.size, info.mtime_ns]
+    return out
+
+
+def write_verdict(store: Store, partition_key: str, asset: str, failed: dict[str, str], overridden: bool) -> None:
+    """Record the blocking checks that failed (name -> description) for the asset's data as it is now."""
+    store.write_json(store.path(paths.check_record(partition_key, asset)),
+                     {"failed": failed, "overridden": bool(failed) and overridden,
+                      "judged": judged_data(store, partition_key, asset)})
+
+
+def blocking_failures(store: Store, partition_key: str, assets: list[str]) -> dict[str, str]:
+    """`asset.check` -> description of the blocking checks that failed (and were not overridden) for
+    this partition's data as it is now; `asset.verdict` when that data has no verdict of its own."""
+    out = {}
+    for asset in assets:
+        now = judged_data(store, partition_key, asset)
+        rec = store.read_json_or_none(store.path(paths.check_record(partition_key, asset)))
+        if asset in JUDGED_FILES and now and (not isinstance(rec, dict) or rec.get("judged") != now):
+            out[f"{asset}.verdict"] = (
+                f"its data ({', '.join(sorted(now))}) has no check verdict of its own: published after its "
+                f"checks were last recorded (a run killed in between?) or never judged; re-materialize {asset} "
+                f"for {partition_key} to judge it")
+        elif rec and rec.get("failed") and not rec.get("overridden"):
+            out.update({f"{asset}.{name}": desc for name, desc in rec["failed"].items()})
+    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from resources.store import Store
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 
 # view -> the partition's file (io/layout.py names the stage that owns each)
 TABLES: dict[str, Callable[[str], str]] = {

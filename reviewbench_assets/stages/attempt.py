@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from resources.answer_cache import AnswerCache
 from resources.store import Store
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 
 RESUME_WINDOW_S = 12 * 3600
 

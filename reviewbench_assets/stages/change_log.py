@@ -19,15 +19,12 @@ from datetime import UTC, datetime
 import pyarrow as pa
 
 from resources.store import Store, parquet_writer
-from reviewbench_assets import paths
 from reviewbench_assets.domain.changes import Change, snapshot, summary, venue_changes
 from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.trajectories import daily_figures, merged_trajectory
-from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.figures import CHANGES, ROW_COUNT
-from reviewbench_assets.stages.parquet_io import iter_parquet_batches
-from reviewbench_assets.stages.result import Markdown, Table
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
+from reviewbench_assets.stages.stage import CHANGES, ROW_COUNT, Markdown, Stage, Table
 
 STATE_SCHEMA = pa.schema([("forum_id", pa.string()), ("snapshot_json", pa.string())])
 CHANGE_SCHEMA = pa.schema([

@@ -9,7 +9,7 @@ import pyarrow as pa
 
 from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS, split_of
 from reviewbench_assets.domain.schema import PROVENANCE_FIELDS
-from reviewbench_assets.stages.parquet_io import iter_parquet_batches
+from reviewbench_assets.io.upstream import iter_parquet_batches
 
 
 def config_split_reader(fs, record_paths: list[str], provenance_paths: list[str], split: str,

@@ -22,7 +22,7 @@ from reviewbench_assets.domain.schema import (
     REVIEWBENCH_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
 )
-from reviewbench_assets.stages.parquet_io import iter_parquet_batches
+from reviewbench_assets.io.upstream import iter_parquet_batches
 
 BATCH_ROWS = 256
 _KEY = "vy_key(conference, year, track)"

@@ -33,7 +33,7 @@ from resources.store import CorruptFileError, Store, open_parquet, parquet_write
 from resources.store_publish import Publication
 from reviewbench_assets.domain.corpus_stats import ConfigFileStats, SplitStats
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
-from reviewbench_assets.stages.parquet_io import iter_parquet_batches
+from reviewbench_assets.io.upstream import iter_parquet_batches
 from reviewbench_assets.stages.shard_files import (
     check_name,
     check_prefix,

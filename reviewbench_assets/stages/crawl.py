@@ -6,7 +6,7 @@ O(papers / 1000) requests. Withdrawn and desk-rejected papers are asked for expl
 they drop out of the default submission query. Pages are checkpointed so a killed crawl resumes.
 
 Also here: the crawl's own view of what it stored and received (the line reading itself is
-`jsonl_io`'s): `StoredForum`, what a refresh needs of one stored forum without holding it;
+`io.upstream.JsonlLines`'): `StoredForum`, what a refresh needs of one stored forum without holding it;
 `tmdates_digest`, which tells a changed forum from an unchanged one; `notes_page`, one page of
 `/notes` as the API sent it, checked.
 """

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
 from resources.store import CorruptFileError, Store, dumps_json
-from reviewbench_assets import paths
 from reviewbench_assets.domain.posts import field_value, id_problem
 from reviewbench_assets.domain.routing import oddity_reasons
+from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.upstream import JsonlLines, Spool
 from reviewbench_assets.stages.crawl import (
     CURSOR_MARGIN_MS,
     REFRESH_MAX_SHARE,
@@ -39,11 +40,7 @@ from reviewbench_assets.stages.crawl import (
     times_listed,
     tmdates_digest,
 )
-from reviewbench_assets.stages.figures import CRAWL, QUARANTINE, ROW_COUNT
-from reviewbench_assets.stages.jsonl_io import JsonlLines, Spool
-from reviewbench_assets.stages.progress import Progress
-from reviewbench_assets.stages.result import Table, iso_utc
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import CRAWL, QUARANTINE, ROW_COUNT, Progress, Stage, Table, iso_utc
 
 QUARANTINE_CHECK = QUARANTINE
 QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the configured max_quarantined_share"

@@ -10,7 +10,6 @@ from itertools import islice
 
 from partitions.catalogue import VenueYear
 from resources.store import Store
-from reviewbench_assets import paths
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.re2 import rebuttal_record, review_record
 from reviewbench_assets.domain.routing import account_posts, coverage
@@ -22,11 +21,10 @@ from reviewbench_assets.domain.threads import (
     llm_only_reminders,
     reminder_candidates,
 )
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.figures import COVERAGE, DIALOGUES, ROW_COUNT
 from reviewbench_assets.stages.re2_writer import write_venue_outputs
-from reviewbench_assets.stages.result import Table
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import COVERAGE, DIALOGUES, ROW_COUNT, Stage, Table
 
 FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
 

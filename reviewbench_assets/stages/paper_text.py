@@ -9,13 +9,10 @@ import pyarrow as pa
 
 from ocr_ray.pipeline import PdfTask, run_pipeline
 from resources.store import Store, parquet_writer
-from reviewbench_assets import paths
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
-from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.figures import MARKDOWN, ROW_COUNT
-from reviewbench_assets.stages.jsonl_io import Spool
-from reviewbench_assets.stages.result import Table
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.upstream import Spool, Upstream
+from reviewbench_assets.stages.stage import MARKDOWN, ROW_COUNT, Stage, Table
 
 MARKDOWN_ROW_GROUP = 64
 
@@ -86,7 +83,7 @@ def convert_papers(stage: MarkdownStage, store: Store) -> None:
         stage.stat("papers_ocrd", len(tasks))
         stage.stat("papers_cached_or_without_pdf", len(subs) - len(tasks))
         stage.stat("engine_cache_id", cache_id)
-        # Row groups of a few dozen papers: a reader that joins on forum_id (stages/parquet_io.py:
+        # Row groups of a few dozen papers: a reader that joins on forum_id (io/upstream.py:
         # ParquetLookup) holds one row group of markdown at a time, not the venue-year's; so does
         # this writer.
         errors: list[dict] = []

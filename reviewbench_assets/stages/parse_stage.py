@@ -13,15 +13,13 @@ import pyarrow as pa
 
 from partitions.catalogue import VenueYear
 from resources.store import Store, parquet_writer
-from reviewbench_assets import paths
 from reviewbench_assets.domain.forum import MalformedForumError, parse_routed
 from reviewbench_assets.domain.parsed_table import parsed_row
 from reviewbench_assets.domain.routing import reasons_of_parsed, without_foreign_replies
 from reviewbench_assets.domain.schema import PARSED_QUARANTINE_SCHEMA, PARSED_SCHEMA
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.figures import PARSE, QUARANTINE, ROW_COUNT
-from reviewbench_assets.stages.result import Table
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import PARSE, QUARANTINE, ROW_COUNT, Stage, Table
 
 BATCH_ROWS = 64  # parsed forums buffered before a row group is written (forum_json is the bulk)
 QUARANTINE_CHECK = QUARANTINE

@@ -22,7 +22,6 @@ import pyarrow as pa
 
 from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
 from resources.store import Store
-from reviewbench_assets import paths
 from reviewbench_assets.domain.posts import field_value, id_problem
 from reviewbench_assets.domain.revisions import (
     Revision,
@@ -33,12 +32,12 @@ from reviewbench_assets.domain.revisions import (
     revisions_from_page,
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import SubmissionNotes, Upstream
 from reviewbench_assets.stages.deadlines import venue_deadline_check
-from reviewbench_assets.stages.figures import ROW_COUNT
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
 from reviewbench_assets.stages.revision_answers import RevisionAnswers, read_pages
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import ROW_COUNT, Stage
 
 
 def forum_meta(note: dict) -> dict:
@@ -302,7 +301,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     PDF in the store, checkpointed per forum (a forum whose checkpoint matches the note and deadline
     is not redone). The stage's `scrape(forum_ids, on_done, notes)` reads the revision pages in a
     browser (None: API recipe only); it returns {forum_id: revisions or error}. `progress(stage,
-    total)` makes a reporter (stages/progress.py) for the revision pages and for the forums recorded."""
+    total)` makes a reporter (stages/stage.py `Progress`) for the revision pages and for the forums recorded."""
     venue, api, scrape, log, warn, progress = stage.venue, stage.api, stage.scrape, stage.log, stage.warn, stage.progress
     cross_check, allow_earliest_public, read_every_history = (stage.cross_check, stage.allow_earliest_public,
                                                               stage.read_every_history)

@@ -34,7 +34,7 @@ import requests
 from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, open_pdf
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
 

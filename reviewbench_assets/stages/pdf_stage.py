@@ -9,11 +9,8 @@ from collections.abc import Callable
 
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
-from reviewbench_assets.stages.figures import DEADLINE, PDFS
 from reviewbench_assets.stages.pdf_choice import choose_initial_pdfs
-from reviewbench_assets.stages.progress import Progress
-from reviewbench_assets.stages.result import Table, iso_utc
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import DEADLINE, PDFS, Progress, Stage, Table, iso_utc
 
 DEADLINE_CHECK = DEADLINE
 PREVIEW_COLUMNS = ["forum_id", "rule", "reason", "revision_id", "pdf_pages", "error"]

@@ -11,7 +11,7 @@ answers are kept: a page that failed, a 429 or an outage leaves nothing, so it i
 from __future__ import annotations
 
 from resources.store import Store
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 
 
 class RevisionAnswers:

@@ -6,11 +6,19 @@ from __future__ import annotations
 
 from partitions.catalogue import VenueYear
 from resources.store import Store
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.figures import CHARS_MATCH, EMPTY_SHARE, REVIEWS_MATCH, ROW_COUNT, ROWS, TITLE, UNIQUE
 from reviewbench_assets.stages.rows_writer import assemble_rows, write_rows
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import (
+    CHARS_MATCH,
+    EMPTY_SHARE,
+    REVIEWS_MATCH,
+    ROW_COUNT,
+    ROWS,
+    TITLE,
+    UNIQUE,
+    Stage,
+)
 
 ROW_CHECKS = {
     UNIQUE: "forum_id is the primary key: no duplicates",

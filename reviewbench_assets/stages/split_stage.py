@@ -9,12 +9,9 @@ from datetime import UTC, datetime
 
 from partitions.catalogue import catalogue
 from resources.store import Store
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import blocking_failures, paths
 from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.check_records import blocking_failures
-from reviewbench_assets.stages.figures import CARD, ROW_COUNT, SPLIT
-from reviewbench_assets.stages.result import Markdown
-from reviewbench_assets.stages.stage import Stage
+from reviewbench_assets.stages.stage import CARD, ROW_COUNT, SPLIT, Markdown, Stage
 
 # The assets whose blocking checks guard a venue-year's rows (and so its shards of the conference split).
 UPSTREAM_GUARDED = ["openreview_forums", "parsed_forums", "rebuttal_dialogues"]

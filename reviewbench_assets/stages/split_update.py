@@ -17,7 +17,6 @@ import re
 from dataclasses import dataclass
 
 from resources.store import Store, dumps_json
-from reviewbench_assets import paths
 from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats
 from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS
 from reviewbench_assets.domain.schema import (
@@ -26,6 +25,7 @@ from reviewbench_assets.domain.schema import (
     REVIEW_CONFIG_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
 )
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.config_split import config_split_reader
 from reviewbench_assets.stages.corpus_writer import (

@@ -8,7 +8,7 @@ import json
 import dagster as dg
 import pyarrow.parquet as pq
 
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 
 from .test_refresh import _meta, _run, _run_parse, tmlr_replica  # noqa: F401, F811  (fixture)
 

@@ -8,8 +8,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from openreview_replica import ReplicaServer, build_fixtures
-from reviewbench_assets import paths
 from reviewbench_assets.forums import openreview_forums
+from reviewbench_assets.io.layout import paths
 
 from .conftest import openreview_resource, storage_resource
 

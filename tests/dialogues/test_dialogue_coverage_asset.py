@@ -15,7 +15,7 @@ import reviewbench_assets.stages.dialogue_stage as dialogue_stage
 from resources import StorageResource
 from resources.llm import LLMResource
 from resources.store import store_from_uri
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.parsed import parsed_forums
 
 SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "openreview-samples"

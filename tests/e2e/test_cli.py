@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.ray]  # the whole chain
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from tests.ops.procs import Processes, free_port, graphql, wait_http
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.ray]  # the whole chain

@@ -5,8 +5,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
-from reviewbench_assets import paths
 from reviewbench_assets.definitions import ASSETS
+from reviewbench_assets.io.layout import paths
 from tests.e2e.conftest import materialize_partition, replica_resources
 
 pytestmark = pytest.mark.slow

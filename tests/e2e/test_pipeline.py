@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 from datasets import load_dataset
 
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from tests.e2e.conftest import VENUES, materialize_corpus, materialize_partition, replica_resources
 from tests.splits.stats_oracle import StatsAccumulator
 
@@ -100,10 +100,10 @@ def test_checks_pass_and_metadata_is_readable(built):
 
 
 def test_every_asset_records_every_figure_it_declares(built):
-    """Issue 28 item 2: each materialization's metadata is its stage's declared figures (stages/figures.py),
+    """Issue 28 item 2: each materialization's metadata is its stage's declared figures (stages/figures.yaml),
     all of them but those recorded only under a condition this run did not meet (a first crawl reads
     no cursor; no LLM is configured)."""
-    from reviewbench_assets.stages.figures import ADDED_BY_ASSETS, SPLIT, figures_of
+    from reviewbench_assets.stages.stage import ADDED_BY_ASSETS, SPLIT, figures_of
     from tests.stages.figures_check import expected
 
     _, _, results, corpus = built

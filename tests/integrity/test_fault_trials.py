@@ -16,8 +16,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
-from reviewbench_assets import paths
 from reviewbench_assets.definitions import ASSETS, build_resources
+from reviewbench_assets.io.layout import paths
 from tests.ops.procs import replica_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]  # the PDF stage reads revision pages
@@ -328,7 +328,7 @@ def test_a_flipped_byte_in_rows_fails_the_split_naming_the_file(tmp_path, monkey
     store = Store(pafs.LocalFileSystem(), str(root))
     write_rows(store, store.path(paths.rows(PK)), store.path(paths.provenance(PK)), store.path(paths.rows_reviews(PK)),
                ((r, {}) for r in as_papers(rows)), store.path(paths.rows_stats(PK)))
-    from reviewbench_assets.stages.check_records import write_verdict
+    from reviewbench_assets.io.layout import write_verdict
 
     write_verdict(store, PK, "reviewbench_split", {}, overridden=False)  # the rows stage passed them
     target = root / paths.rows(PK)

@@ -13,7 +13,7 @@ import pytest
 
 from resources import store_publish
 from resources.store import store_from_uri
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from tests.splits.conftest import make_rows, write_venue_rows
 
 PK = "iclr-2024"

@@ -24,7 +24,7 @@ import pytest
 from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
 
 from openreview_replica import ReplicaServer, build_fixtures
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.run_launcher import run_worker, worker_alive
 from tests.ops.procs import BIN, ROOT, Processes, make_home, replica_env
 

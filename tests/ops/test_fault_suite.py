@@ -6,8 +6,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
-from reviewbench_assets import paths
 from reviewbench_assets.definitions import ASSETS, build_resources
+from reviewbench_assets.io.layout import paths
 from tests.ops.procs import replica_env
 
 pytestmark = pytest.mark.slow

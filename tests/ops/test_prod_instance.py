@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from openreview_replica import ReplicaServer, build_fixtures
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from tests.ops.postgres import pg_bindir, postgres_server
 from tests.ops.procs import BIN, ROOT, make_home, replica_env
 

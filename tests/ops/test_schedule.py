@@ -9,8 +9,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from openreview_replica import ReplicaServer, build_fixtures
-from reviewbench_assets import paths
 from reviewbench_assets.definitions import ASSETS, build_resources
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.schedules import refresh_jobs, refresh_schedules, venue_pipeline_job
 
 tmlr_refresh_job, nightly_tmlr_refresh = refresh_jobs["tmlr"], refresh_schedules["tmlr"]

@@ -21,8 +21,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from openreview_replica import build_fixtures
-from reviewbench_assets import paths
 from reviewbench_assets.domain.schema import COLUMN_DESCRIPTIONS
+from reviewbench_assets.io.layout import paths
 from scripts.demo_env import PARTITIONS
 from tests.ops.procs import ROOT, Processes, free_port, graphql, wait_http
 

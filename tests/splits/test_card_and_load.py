@@ -8,7 +8,6 @@ import pytest
 import yaml
 
 from resources.store import Store
-from reviewbench_assets import paths
 from reviewbench_assets.domain.card import (
     hf_features,
     rating_histogram,
@@ -16,6 +15,7 @@ from reviewbench_assets.domain.card import (
 )
 from reviewbench_assets.domain.corpus_stats import VenueYearStats
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_SCHEMA
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.card_writer import write_dataset_card
 from reviewbench_assets.stages.corpus_writer import write_conference_split, write_config_table
 from tests.splits.conftest import write_venue_rows

@@ -10,7 +10,7 @@ import json
 import pyarrow.parquet as pq
 
 from resources.store import store_from_uri
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.corpus_figures import venue_year_figures
 from tests.splits.conftest import write_venue_rows
 from tests.splits.stats_oracle import StatsAccumulator

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from resources.store import store_from_uri
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.corpus_writer import write_conference_split
 from reviewbench_assets.stages.split_update import update_conference_split
 from scripts.migrate_storage import main, migrate
@@ -51,7 +51,7 @@ def test_files_from_before_typed_reviews_are_rewritten_once(tmp_path, rows_facto
     import pyarrow.parquet as pq
 
     from reviewbench_assets.domain.schema import PARSED_SCHEMA
-    from reviewbench_assets.stages.check_records import blocking_failures, write_verdict
+    from reviewbench_assets.io.layout import blocking_failures, write_verdict
     from scripts.migrate_reviews import migrate_typed_reviews
 
     store = store_from_uri(str(tmp_path))

@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from resources.store import store_from_uri
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.corpus_writer import DuplicateForumError
 from reviewbench_assets.stages.split_update import update_conference_split
 from tests.splits.conftest import write_venue_rows

@@ -13,8 +13,8 @@ from reviewbench_assets.domain.schema import (
     REVIEW_CONFIG_SCHEMA,
     REVIEW_RECORD_SCHEMA,
 )
+from reviewbench_assets.io.upstream import iter_parquet_batches
 from reviewbench_assets.stages.config_split import config_split_reader
-from reviewbench_assets.stages.parquet_io import iter_parquet_batches
 
 
 def test_iter_parquet_batches_reads_row_group_by_row_group(tmp_path, local_fs, rows_factory, input_writer):

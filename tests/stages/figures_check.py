@@ -3,8 +3,7 @@
 under a condition; that nothing undeclared is recorded, `Stage.stat` and `Stage.check` enforce."""
 from __future__ import annotations
 
-from reviewbench_assets.stages.figures import ADDED_BY_ASSETS, figures_of
-from reviewbench_assets.stages.result import StageResult
+from reviewbench_assets.stages.stage import ADDED_BY_ASSETS, StageResult, figures_of
 
 
 def expected(where: str, conditions: tuple[str, ...] = ()) -> set[str]:
@@ -12,7 +11,7 @@ def expected(where: str, conditions: tuple[str, ...] = ()) -> set[str]:
 
 
 def assert_every_figure(result: StageResult, *conditions: str) -> None:
-    """`conditions`: the `when`s of stages/figures.py that held in this run (their figures are expected too)."""
+    """`conditions`: the `when`s of stages/figures.yaml that held in this run (their figures are expected too)."""
     missing = expected(result.stage, conditions) - set(result.figures)
     assert not missing, f"{result.stage} declares figures it did not record: {sorted(missing)}"
     for c in result.checks:

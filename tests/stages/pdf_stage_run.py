@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reviewbench_assets.stages.pdf_stage import PdfStage
-from reviewbench_assets.stages.result import StageResult
+from reviewbench_assets.stages.stage import StageResult
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """Issue 28 item 2: one step shape. Every stage is a `Stage` (stages/stage.py) recording its figures
-through `stat`; every metadata key the assets emit is declared once in stages/figures.py, with its
+through `stat`; every metadata key the assets emit is declared once in stages/figures.yaml, with its
 type, unit and description, and the UI shows that table on each asset's page."""
 from __future__ import annotations
 
@@ -9,18 +9,18 @@ from pathlib import Path
 import pytest
 
 from resources.store import store_from_uri
-from reviewbench_assets.stages.figures import (
+from reviewbench_assets.stages.stage import (
     ADDED_BY_ASSETS,
     FIGURES,
     PARSE,
     REPORTS_PROGRESS,
     ROW_COUNT,
     STAGES,
+    Stage,
+    Table,
     UndeclaredFigure,
     figures_of,
 )
-from reviewbench_assets.stages.result import Table
-from reviewbench_assets.stages.stage import Stage
 
 ROOT = Path(__file__).resolve().parents[2]
 STAGES_DIR = ROOT / "reviewbench_assets" / "stages"
@@ -116,8 +116,7 @@ def test_every_declared_figure_is_recorded_somewhere_and_every_recorded_one_decl
 def test_progress_observations_and_the_guard_emit_declared_keys():
     from datetime import UTC, datetime
 
-    from reviewbench_assets.stages.figures import GUARD, PROGRESS
-    from reviewbench_assets.stages.progress import ProgressEvent
+    from reviewbench_assets.stages.stage import GUARD, PROGRESS, ProgressEvent
 
     event = ProgressEvent("forums", 3, 10, 2.0, 1.5, datetime(2026, 11, 27, tzinfo=UTC))
     assert set(event.metadata()) | {"run_id"} == set(figures_of(PROGRESS))  # + progress_sink's run_id
@@ -128,7 +127,7 @@ def test_materialize_refuses_an_undeclared_key_and_shows_tables_and_paths():
     import dagster as dg
 
     from reviewbench_assets.metadata import materialize
-    from reviewbench_assets.stages.result import StageResult
+    from reviewbench_assets.stages.stage import StageResult
 
     result = StageResult(PARSE, "demo-2026", {"path": "parsed/a.parquet", ROW_COUNT: 2,
                                               "preview": Table([{"forum_id": "a"}], ["forum_id"])})
@@ -153,3 +152,24 @@ def test_each_asset_shows_its_figures_with_their_descriptions():
             for fig in figures_of(check.name):
                 assert f"| `{check.name}: {fig}` |" in table, (name, check.name, fig)
         assert ("| `observation: progress_eta` |" in table) == (name in REPORTS_PROGRESS), name
+
+
+@pytest.mark.parametrize("entry, error", [
+    ({"type": "int", "where": "no_such_stage", "description": "x"}, "no_such_stage"),
+    ({"type": "integer", "where": PARSE, "description": "x"}, "type"),
+    ({"type": "int", "where": PARSE, "description": "x", "when": "sometimes"}, "sometimes"),
+    ({"type": "int", "where": PARSE}, "description"),
+])
+def test_the_figures_file_is_validated_when_it_loads(tmp_path, entry, error):
+    """stages/figures.yaml is data: a key with an unknown stage, type or condition, or without its
+    description, fails the import naming the file and the key, never reaches the UI."""
+    import yaml
+
+    from reviewbench_assets.stages.stage import load_figures
+
+    path = tmp_path / "figures.yaml"
+    path.write_text(yaml.safe_dump({"posts": {"type": "int", "where": PARSE, "description": "ok"},
+                                    "broken_key": entry}))
+    with pytest.raises(ValueError, match=error) as exc:
+        load_figures(path)
+    assert "broken_key" in str(exc.value) and str(path) in str(exc.value)

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from resources.store import CorruptFileError, store_from_uri
+from reviewbench_assets.io.upstream import JsonlLines, Spool
 from reviewbench_assets.stages.crawl import notes_page
-from reviewbench_assets.stages.jsonl_io import JsonlLines, Spool
 
 
 @pytest.mark.parametrize("body", [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow.parquet as pq
 
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.views import duckdb_views
 from tests.stages.pdf_stage_run import run_pdf_stage
 from tests.stages.test_pdf_choice_stage import VENUE, make_world

@@ -8,7 +8,7 @@ from ocr_ray.conversion import PAGE_SEPARATOR
 from ocr_ray.engines import get_engine
 from openreview_replica.pdfgen import PdfSpec, marker_text, render_pdf
 from resources.store import store_from_uri
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.paper_text import MarkdownStage
 from reviewbench_assets.stages.pdf_choice import records_table
 from tests.stages.figures_check import assert_every_figure

@@ -7,7 +7,7 @@ import copy
 
 from partitions.catalogue import catalogue
 from resources.store import store_from_uri
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK, ParseStage
 from tests.stages.figures_check import assert_every_figure
 from tests.stages.test_dialogue_stage import _raw_forum

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from resources.store import store_from_uri
-from reviewbench_assets import paths
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.revision_answers import RoundPages
 from tests.stages.pdf_stage_run import run_pdf_stage
 from tests.stages.test_pdf_choice_stage import VENUE, FakeApi, crawl_and_parse, make_world
