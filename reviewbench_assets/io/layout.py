@@ -65,7 +65,7 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
 
     @staticmethod
     def revision_checkpoints(pk: str) -> str:
-        """Each forum's revision-history answers as received (stages/revision_answers.py)."""
+        """Each forum's revision-history answers as received (stages/pdf_fetch.py: RevisionAnswers)."""
         return f"checkpoints/revisions/{pk}"
 
     @staticmethod

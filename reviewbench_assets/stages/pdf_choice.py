@@ -35,8 +35,14 @@ from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import SubmissionNotes, Upstream
 from reviewbench_assets.stages.deadlines import venue_deadline_check
-from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, download_batch, download_one, error_fields
-from reviewbench_assets.stages.revision_answers import RevisionAnswers, read_pages
+from reviewbench_assets.stages.pdf_fetch import (
+    ATTACHMENT_BATCH,
+    RevisionAnswers,
+    download_batch,
+    download_one,
+    error_fields,
+    read_pages,
+)
 from reviewbench_assets.stages.stage import ROW_COUNT, Stage
 
 
@@ -360,7 +366,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     # In rounds of ROUND forums: their revision pages, then their choices and downloads. A round's
     # notes and pages (the page's API answers, tens of KB a forum) are dropped before the next, so
     # the stage holds one round whatever the venue's size; every forum is checkpointed as it ends.
-    # Every revision-history answer is checkpointed per forum as it arrives (stages/revision_answers.py):
+    # Every revision-history answer is checkpointed per forum as it arrives (stages/pdf_fetch.py RevisionAnswers):
     # a re-run after a kill asks only for the forums it had not heard about.
     answers = RevisionAnswers(store, venue.key)
     with upstream.submission_note_lookup() as notes:

@@ -18,6 +18,9 @@ record is what makes the staged answer complete. A run that finds a complete sta
 record, and a file of that length and hash) uses it without a request; a body cut short leaves no
 record and is asked again. The staged files go once the PDF is stored (or its error recorded). The
 remaining window is the instant between the last byte's arrival and the record's write.
+
+Also here: what OpenReview answered about each forum's revision history (`RevisionAnswers`,
+`read_pages`), checkpointed per forum as each answer arrives, like the downloads.
 """
 from __future__ import annotations
 
@@ -250,3 +253,76 @@ def drop(store: Store, key: str) -> None:
             store.fs.delete_file(p)
         except (FileNotFoundError, OSError):
             pass
+
+
+# ---------------------------------------------------------------------------------------------
+# What OpenReview answered about each forum's revision history, checkpointed per forum as each
+# answer arrives (issue 29.3): a run killed while the revision pages are read, or between a forum's
+# history and its download, leaves every answer it received, and its re-run asks OpenReview only for
+# the forums it had not heard about (before, a kill repeated the whole round of pages: 383 instead of
+# 160 history requests in a 200-forum run).
+#
+# One file per forum and source (`browser`: the revisions page's API answer as the page received it;
+# `api`: the API recipe's answer), with the requests it cost (so the forum's record counts them as an
+# uninterrupted run would) and the note version it belongs to: an edited note is asked again. Only
+# answers are kept: a page that failed, a 429 or an outage leaves nothing, so it is asked again.
+
+
+class RevisionAnswers:
+    def __init__(self, store: Store, partition_key: str):
+        self.store, self.folder = store, paths.revision_checkpoints(partition_key)
+        self.resumed = 0
+
+    def _path(self, forum_id: str, source: str) -> str:
+        return self.store.path(self.folder, f"{forum_id}.{source}.json")  # path() checks the id
+
+    def get(self, meta: dict, source: str) -> tuple[dict, dict] | None:
+        """(answer, requests it cost) received earlier for this version of the forum's note, or None."""
+        rec = self.store.read_json_or_none(self._path(meta["forum_id"], source))
+        if (isinstance(rec, dict) and rec.get("note_tmdate") == meta["tmdate"] and isinstance(rec.get("page"), dict)
+                and isinstance(rec.get("requests"), dict)):
+            self.resumed += 1
+            return rec["page"], rec["requests"]
+        return None
+
+    def put(self, meta: dict, source: str, page: dict, requests: dict) -> None:
+        self.store.write_json(self._path(meta["forum_id"], source),
+                              {"note_tmdate": meta["tmdate"], "page": dict(page), "requests": dict(requests)})
+
+    def clear(self) -> None:
+        """Every forum recorded for good: the answers are in the records, the checkpoints can go."""
+        self.store.delete_dir(self.store.path(self.folder))
+
+
+class RoundPages(dict):
+    """forum id -> revisions page (or the error its page ended with), `.requests` per forum: what
+    `initial_submission_records` takes, from the checkpoints and the pages read now together."""
+
+    def __init__(self):
+        super().__init__()
+        self.requests: dict[str, dict] = {}
+
+
+def read_pages(answers: RevisionAnswers, metas: dict[str, dict], forum_ids: list[str], scrape, notes,
+               on_done) -> RoundPages:
+    """The revisions pages of `forum_ids`: those answered before (a killed run's) from their
+    checkpoints, the others read by `scrape(ids, on_page, notes(ids))`, each checkpointed as it
+    arrives (`on_page(forum id, page or error, requests)` is called by the browser per forum)."""
+    out = RoundPages()
+    for fid in forum_ids:
+        got = answers.get(metas[fid], "browser")
+        if got is not None:
+            out[fid], out.requests[fid] = got
+            on_done(fid)
+    to_read = [fid for fid in forum_ids if fid not in out]
+
+    def on_page(fid: str, page=None, requests: dict | None = None) -> None:
+        if isinstance(page, dict):  # an answer (an exception is asked again next time)
+            answers.put(metas[fid], "browser", page, requests or {})
+        on_done(fid)
+
+    if to_read:
+        fresh = scrape(to_read, on_page, notes(to_read))
+        out.update(fresh)
+        out.requests.update(getattr(fresh, "requests", {}) or {})
+    return out
