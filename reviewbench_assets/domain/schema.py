@@ -130,7 +130,7 @@ SUBMISSIONS_SCHEMA = pa.schema([
     ("pdf_sha256", pa.string()), ("pdf_size", pa.int64()), ("pdf_pages", pa.int32()),
     ("pdf_path", pa.string()), ("error", pa.string()), ("fingerprint", pa.string()),
     ("pdf_fetch", pa.string()),  # "single" (one request), "batch" (/attachment?ids= zip), None
-    # the instant "at or before the deadline" was judged by, and why (stages/deadlines.py)
+    # the instant "at or before the deadline" was judged by, and why (domain/revisions.py judge_deadline)
     ("cutoff_ms", pa.int64()), ("cutoff_rule", pa.string()),
     # OpenReview requests spent on this forum: revision discovery (browser page + API) and PDFs
     # (a batched zip request is shared among its forums)

@@ -34,7 +34,6 @@ from reviewbench_assets.domain.revisions import (
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import SubmissionNotes, Upstream
-from reviewbench_assets.stages.deadlines import venue_deadline_check
 from reviewbench_assets.stages.pdf_fetch import (
     ATTACHMENT_BATCH,
     RevisionAnswers,
@@ -42,6 +41,7 @@ from reviewbench_assets.stages.pdf_fetch import (
     download_one,
     error_fields,
     read_pages,
+    venue_deadline_check,
 )
 from reviewbench_assets.stages.stage import ROW_COUNT, Stage
 
@@ -314,7 +314,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     max_workers, batch_attachments = stage.max_workers, stage.batch_attachments
     ckpt_dir = paths.submission_checkpoints(venue.key)  # relative; store.path() checks each id
     # Once per venue: the announced deadline against the submission invitation's duedate/expdate,
-    # which also decides the cutoff every forum is judged by (stages/deadlines.py).
+    # which also decides the cutoff every forum is judged by (stages/pdf_fetch.py, domain/revisions.py judge_deadline).
     deadline_check = venue_deadline_check(api, venue)
     if deadline_check["status"] not in ("agree", "agree_abstract", "rolling"):
         warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")

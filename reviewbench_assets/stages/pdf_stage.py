@@ -67,7 +67,7 @@ class PdfStage(Stage):
         self.stat("chosen_revisions", Table(records, PREVIEW_COLUMNS, limit=20, what="forums"))
 
     def record_deadline(self, check: dict) -> None:
-        """The catalogue's deadline against the submission invitation's (stages/deadlines.py)."""
+        """The catalogue's deadline against the submission invitation's (stages/pdf_fetch.py venue_deadline_check)."""
         venue = self.venue
         self.stat("deadline_announced", venue.deadline.announced if venue.deadline else "rolling")
         self.stat("deadline_announced_utc", venue.submission_deadline.isoformat() if venue.deadline else "rolling")
