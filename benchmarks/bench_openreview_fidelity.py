@@ -32,9 +32,10 @@ from partitions.catalogue import catalogue
 from resources.browser import BrowserResource
 from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
+from reviewbench_assets.domain.revisions import Cutoff, forum_meta, history_needed
 from reviewbench_assets.stages.crawl import crawl_forums
-from reviewbench_assets.stages.pdf_choice import Cutoff, forum_meta, history_needed, initial_submission_records
 from reviewbench_assets.stages.pdf_fetch import venue_deadline_check
+from reviewbench_assets.stages.pdf_stage import initial_submission_records
 
 BASE_COMMIT = "ceca74e"  # main before issue 10: the catalogue's hand-converted UTC deadlines
 REQUEST_VENUES = ("iclr-2024", "iclr-2020")

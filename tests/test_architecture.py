@@ -167,7 +167,7 @@ STAGE_OF = {
     **dict.fromkeys(["crawl", "crawl_stage", "forums"], {"openreview_forums"}),
     **dict.fromkeys(["parse_stage", "parsed"], {"parsed_forums"}),
     **dict.fromkeys(["change_log", "changes"], {"venue_changes"}),
-    **dict.fromkeys(["pdf_choice", "pdf_fetch", "pdf_stage", "submissions"], {"initial_submission_pdfs"}),
+    **dict.fromkeys(["pdf_fetch", "pdf_stage", "submissions"], {"initial_submission_pdfs"}),
     **dict.fromkeys(["paper_text", "markdown"], {"paper_markdown"}),
     **dict.fromkeys(["dialogue_stage", "re2_writer", "dialogues"], {"rebuttal_dialogues"}),
     **dict.fromkeys(["rows_stage", "rows_writer", "corpus_figures"], {"reviewbench_split"}),

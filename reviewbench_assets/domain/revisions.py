@@ -18,11 +18,13 @@ deadline against what OpenReview enforced, as the PDF stage read it (stages/pdf_
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel
 
 from partitions.catalogue import catalogue
+from reviewbench_assets.domain.posts import field_value
 
 Rule = Literal["initial", "current_is_initial", "earliest_public", "unavailable"]
 # The invitation names that mean "the PDF changed after submission" (v2 `invitations` of the note)
@@ -156,6 +158,69 @@ def choose_revision(revisions: list[Revision], cutoff_ms: int | None, forum_id: 
     else:
         why = "the note was revised after the cutoff and no earlier PDF revision is visible"
     return RevisionChoice(rule="unavailable", **base, reason=f"{why}: {seen}")
+
+
+# ---------------------------------------------------------------------------------------------
+# One forum's inputs and the choice its note alone settles (the PDF stage's records)
+
+
+def forum_meta(note: dict) -> dict:
+    """What revision choice needs from a raw submission note (v1 or v2)."""
+    invitations = note.get("invitations") or ([note["invitation"]] if note.get("invitation") else [])
+    content = note.get("content") or {}
+    return {"forum_id": note["id"], "invitations": invitations,
+            "pdf": field_value(content.get("pdf")), "original_pdf": field_value(content.get("original_pdf")),
+            "tmdate": note.get("tmdate") or note.get("mdate") or 0}
+
+
+def fingerprint(meta: dict, cutoff_ms: int | None) -> str:
+    """Changes when the note or the cutoff changes, so only those forums are redone."""
+    return f"{meta['tmdate']}|{cutoff_ms}"
+
+
+@dataclass(frozen=True)
+class Cutoff:
+    """What a forum's revisions are judged against: the announced deadline (ms, UTC), the cutoff
+    actually applied (deadline + OpenReview's grace, or the invitation's expdate) and its rule."""
+    deadline_ms: int | None
+    cutoff_ms: int | None
+    rule: str
+
+    @classmethod
+    def of(cls, value: Cutoff | int | None) -> Cutoff:
+        """A bare instant is used as given (tests, benchmarks); None is a rolling venue."""
+        if isinstance(value, Cutoff):
+            return value
+        return cls(value, value, "rolling" if value is None else "given")
+
+    @classmethod
+    def for_venue(cls, venue) -> Cutoff:
+        """From the catalogue alone: the announced deadline + the venue's grace (no invitation read)."""
+        if venue.deadline is None:
+            return cls(None, None, "rolling")
+        return cls(venue.deadline_ms, venue.cutoff_ms, "announced_plus_grace")
+
+    @classmethod
+    def from_check(cls, check: dict) -> Cutoff:
+        return cls(check.get("announced_ms"), check.get("cutoff_ms"), check.get("cutoff_rule") or "rolling")
+
+
+def history_needed(meta: dict, deadline: Cutoff | int | None, api_version: str) -> bool:
+    """False when the note alone settles the choice (`note_proves_unrevised`): no
+    revision page, no API request; the forum's PDF is then its current one."""
+    return not note_proves_unrevised(meta["invitations"], meta["pdf"], Cutoff.of(deadline).cutoff_ms, api_version,
+                                     meta.get("original_pdf"))
+
+
+def choose_from_note(meta: dict, deadline: Cutoff | int | None, api_version: str) -> tuple[dict, RevisionChoice]:
+    """The record of a forum whose history is not read (`history_needed` False)."""
+    forum_id, cut = meta["forum_id"], Cutoff.of(deadline)
+    choice = choice_from_note(forum_id, cut.cutoff_ms, meta["invitations"], api_version)
+    return {"forum_id": forum_id, "deadline_ms": cut.deadline_ms, "cutoff_ms": cut.cutoff_ms,
+            "cutoff_rule": cut.rule, "error": None, "fingerprint": fingerprint(meta, cut.cutoff_ms),
+            "cross_check": "not needed: the note settles the choice", "pdf_fetch": None,
+            "revision_source": "note", "rule": choice.rule, "reason": choice.reason, "revision_id": None,
+            "revision_tcdate": None, "revision_requests": 0.0}, choice
 
 
 def revisions_from_edits(edits: list[dict]) -> list[Revision]:

@@ -70,7 +70,7 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
 
     @staticmethod
     def pdf_source(forum_id: str, key: str) -> str:
-        """Which stored PDF a forum's chosen revision resolved to (stages/pdf_choice.py: written
+        """Which stored PDF a forum's chosen revision resolved to (stages/pdf_fetch.py: written
         before the PDF itself, so a stored PDF is always found again without a download)."""
         return f"pdf_sources/{forum_id}/{key}.json"
 

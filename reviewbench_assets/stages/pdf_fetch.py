@@ -1,4 +1,4 @@
-"""Fetching a chosen revision's PDF and storing it (stages/pdf_choice.py decides which): one note's
+"""Fetching a chosen revision's PDF and storing it (stages/pdf_stage.py decides which): one note's
 PDF per request, or the current PDFs of up to 50 v2 notes in one `/attachment?ids=` zip; every PDF
 validated (`inspect_pdf`) and stored by sha256, with its source record written first so a stored
 PDF is never downloaded twice, even by a run killed before its checkpoint.
@@ -40,7 +40,7 @@ import requests
 from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, open_pdf
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
-from reviewbench_assets.domain.revisions import HOUR_MS, judge_deadline
+from reviewbench_assets.domain.revisions import HOUR_MS, Revision, judge_deadline, revisions_from_page
 from reviewbench_assets.io.layout import paths
 
 # ---------------------------------------------------------------------------------------------
@@ -314,6 +314,20 @@ def drop(store: Store, key: str) -> None:
 # `api`: the API recipe's answer), with the requests it cost (so the forum's record counts them as an
 # uninterrupted run would) and the note version it belongs to: an edited note is asked again. Only
 # answers are kept: a page that failed, a 429 or an outage leaves nothing, so it is asked again.
+
+
+def api_revision_page(api: OpenReviewApi, forum_id: str) -> dict:
+    """The API recipe's answer (openreview-api.md §3.2): v2 note edits, v1 references with
+    original=true, as `{"kind", "items"}` like a revisions page's (`revisions_from_page`)."""
+    if api.api == "v2":
+        edits = api.get_json("/notes/edits", {"note.id": forum_id, "sort": "tcdate:asc"}).get("edits") or []
+        return {"kind": "edits", "items": edits}
+    refs = api.get_json("/references", {"referent": forum_id, "original": "true"}).get("references") or []
+    return {"kind": "references", "items": refs}
+
+
+def api_revisions(api: OpenReviewApi, forum_id: str) -> list[Revision]:
+    return revisions_from_page(api_revision_page(api, forum_id))
 
 
 class RevisionAnswers:
