@@ -30,6 +30,7 @@ from reviewbench_assets.domain.posts import (
     main_text,
     role_of,
     sort_key,
+    text_of,
     unwrap_content,
 )
 from reviewbench_assets.domain.reviews import (
@@ -38,7 +39,6 @@ from reviewbench_assets.domain.reviews import (
     normalize_review,
     scaled_score,
     score_history,
-    text_of,
 )
 from reviewbench_assets.domain.routing import Routing, route_posts
 from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS

@@ -1,9 +1,11 @@
 """The typed shapes of a parsed forum (`Post`, `ParsedForum`) and the rules that read one raw
 OpenReview note, shared by the crawl and the parser: v1/v2 content, invitation names, reply kinds,
-author roles, main text; which ids may become part of a storage path (`id_problem`); and which
-reviews may have changed during the rebuttal (`changed_during_rebuttal`)."""
+author roles, a form value's text and a post's main text (`text_of`, `main_text`); which ids may
+become part of a storage path (`id_problem`); and which reviews may have changed during the
+rebuttal (`changed_during_rebuttal`)."""
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
@@ -12,7 +14,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, PlainValidator, WithJsonSchema
 
 from partitions.catalogue import VenueYear, catalogue
-from reviewbench_assets.domain.reviews import render_review_text, text_of
 
 Kind = Literal[
     "review", "meta_review", "decision", "rebuttal", "comment", "withdrawal", "desk_rejection", "other"
@@ -255,6 +256,35 @@ def main_text(kind: str, content: Mapping[str, Any]) -> str:
             return text_of(value)
     strings = [v for k, v in content.items() if k != "title" and isinstance(v, str)]
     return max(strings, key=len) if strings else ""
+
+
+def text_of(value: Any) -> str:
+    """Plain text of a form value: strings as is, lists joined with "; ", numbers str()'d."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, (int, float)):
+        return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    if isinstance(value, (list, tuple)):
+        return "; ".join(text_of(v) for v in value if v is not None)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def render_review_text(content: Mapping[str, Any], skip: Iterable[str] = ("title",)) -> str:
+    """A review's readable text (Post.text, dialogue review turn): every field but the title as
+    "Field name: value" (short values) or "Field name:\\nvalue" (long ones), in form order."""
+    skip = set(skip)
+    fields = [(k, text_of(v)) for k, v in content.items() if k not in skip and v not in (None, "")]
+    if not fields:
+        return ""
+    parts = []
+    for k, v in fields:
+        label = k.replace("_", " ").strip().capitalize()
+        parts.append(f"{label}: {v}" if len(v) <= 120 and "\n" not in v else f"{label}:\n{v}")
+    return "\n\n".join(parts)
 
 
 def int_or_none(value: Any) -> int | None:

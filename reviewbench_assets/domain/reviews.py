@@ -32,6 +32,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from partitions.catalogue import catalogue
+from reviewbench_assets.domain.posts import text_of
 from reviewbench_assets.domain.schema import (
     REVIEW_FIELDS,
     REVIEW_SCORE_FIELDS,
@@ -77,21 +78,6 @@ def parse_score(value: Any) -> float | None:
         except ValueError:  # pragma: no cover - regex guarantees a number
             return None
     return None
-
-
-def text_of(value: Any) -> str:
-    """Plain text of a form value: strings as is, lists joined with "; ", numbers str()'d."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "Yes" if value else "No"
-    if isinstance(value, (int, float)):
-        return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
-    if isinstance(value, (list, tuple)):
-        return "; ".join(text_of(v) for v in value if v is not None)
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 def union_field(raw_name: str, conference: str | None = None) -> str | None:
@@ -169,20 +155,6 @@ def _extra(name: str, value: Any, scores: dict, texts: dict) -> None:
             texts[f"{name}_text"] = value
             return
     texts[name] = text_of(value)
-
-
-def render_review_text(content: Mapping[str, Any], skip: Iterable[str] = ("title",)) -> str:
-    """A review's readable text (Post.text, dialogue review turn): every field but the title as
-    "Field name: value" (short values) or "Field name:\\nvalue" (long ones), in form order."""
-    skip = set(skip)
-    fields = [(k, text_of(v)) for k, v in content.items() if k not in skip and v not in (None, "")]
-    if not fields:
-        return ""
-    parts = []
-    for k, v in fields:
-        label = k.replace("_", " ").strip().capitalize()
-        parts.append(f"{label}: {v}" if len(v) <= 120 and "\n" not in v else f"{label}:\n{v}")
-    return "\n\n".join(parts)
 
 
 def scaled_score(scales: Mapping[str, Any], field: str, value: Any) -> tuple[float | None, float | None]:
