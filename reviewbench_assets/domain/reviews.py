@@ -1,4 +1,5 @@
-"""A review, from its raw form to its typed row (pure domain code, no Dagster).
+"""A review normalised from its raw form: union fields, scores and their history (pure domain code,
+no Dagster); its typed form is schema.py's (`typed_reviews`).
 
 Normalisation into the ReviewBench `reviews_json` union: every review form of every venue-year maps
 onto `schema.REVIEW_FIELDS`:
@@ -11,30 +12,17 @@ onto `schema.REVIEW_FIELDS`:
 - any other field of the form goes to `extra_scores` (numeric, or a short score-like string whose
   text is then also kept in `extra_text["<field>_text"]`) or to `extra_text` (text), so no field of a
   real form is dropped.
-
-Typed reviews (issue 28.3): the parser's review dicts (the union above) are checked once by a
-Pydantic model on their way into the parsed table's `reviews list<struct>` column
-(schema.REVIEW_STRUCT); the rows make of that column the card's `reviews_json` string and the
-`reviews` config's rows, one per review.
-
-The model is built from the same field lists as the Arrow struct (the catalogue's
-`vocabulary.review_fields`), strict: a score that is not a number, a text that is not a string or a
-field outside the union is a parser bug, said where the row is made, never written.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from partitions.catalogue import catalogue
 from reviewbench_assets.domain.posts import text_of
 from reviewbench_assets.domain.schema import (
-    REVIEW_FIELDS,
     REVIEW_SCORE_FIELDS,
     REVIEW_TEXT_FIELDS,
     empty_review,
@@ -229,64 +217,3 @@ def score_history(review: Mapping[str, Any], edits: list[dict], scales: Mapping[
         time = edit.get("tcdate") or edit.get("cdate") or (edit.get("note") or {}).get("tcdate")
         points.append({"time": time, **scores, "edit_id": str(edit.get("id") or "") or None})
     return points
-
-# ---------------------------------------------------------------------------------------------
-# typed reviews: the parsed table's `reviews` column and what the rows make of it
-
-
-class ScorePoint(BaseModel):
-    """One point of a review's score trajectory (score_history above)."""
-    model_config = ConfigDict(extra="forbid", strict=True)
-    time: int | None
-    rating: float | None
-    confidence: float | None
-    edit_id: str | None
-
-
-_STRICT = ConfigDict(extra="forbid", strict=True)
-Review: type[BaseModel] = create_model(  # the union as a model: one field per schema.REVIEW_FIELDS entry
-    "Review",
-    __config__=_STRICT,
-    **{f: (str, "") for f in REVIEW_TEXT_FIELDS},
-    **{f: (float | None, None) for f in REVIEW_SCORE_FIELDS},
-    was_revised=(bool | None, None),
-    extra_scores=(dict[str, float | None], Field(default_factory=dict)),
-    extra_text=(dict[str, str], Field(default_factory=dict)),
-    score_history=(list[ScorePoint], Field(default_factory=list)),
-)
-assert list(Review.model_fields) == REVIEW_FIELDS
-
-
-def typed_review(review: Mapping[str, Any]) -> dict[str, Any]:
-    """A parser review dict -> one REVIEW_STRUCT value (the extras as name/value lists, in their order)."""
-    d = Review.model_validate(dict(review)).model_dump()
-    d["extra_scores"] = [{"name": k, "value": v} for k, v in d["extra_scores"].items()]
-    d["extra_text"] = [{"name": k, "value": v} for k, v in d["extra_text"].items()]
-    return d
-
-
-def typed_reviews(reviews: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    return [typed_review(r) for r in reviews]
-
-
-def review_dict(typed: Mapping[str, Any]) -> dict[str, Any]:
-    """One REVIEW_STRUCT value (as pyarrow's `to_pylist` gives it) -> the card's review dict: every
-    union field in the card's order, the extras as objects."""
-    d = {f: typed[f] for f in REVIEW_FIELDS}
-    d["extra_scores"] = {e["name"]: e["value"] for e in typed["extra_scores"] or []}
-    d["extra_text"] = {e["name"]: e["value"] for e in typed["extra_text"] or []}
-    d["score_history"] = [dict(p) for p in typed["score_history"] or []]
-    return d
-
-
-def reviews_json(typed: Iterable[Mapping[str, Any]] | None) -> str:
-    """The card's `reviews_json` (`json.dumps(list[dict])`) of a paper's typed reviews: the same
-    string the parser's dicts gave before reviews were typed."""
-    return json.dumps([review_dict(r) for r in typed or []], ensure_ascii=False)
-
-
-def review_rows(paper: Mapping[str, Any], typed: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
-    """The `reviews` config's rows of one paper (schema.REVIEWS_CONFIG_SCHEMA): its key and
-    venue-year, the review's place among the paper's reviews, then the typed review."""
-    key = {c: paper[c] for c in ("forum_id", "conference", "year", "track", "venue_id")}
-    return [{**key, "review_index": i, **r} for i, r in enumerate(typed or [])]

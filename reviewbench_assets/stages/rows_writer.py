@@ -10,8 +10,13 @@ import pyarrow as pa
 
 from partitions.catalogue import VenueYear
 from resources.store import Store, dumps_json, parquet_writer
-from reviewbench_assets.domain.reviews import review_rows, reviews_json
-from reviewbench_assets.domain.schema import PROVENANCE_SCHEMA, REVIEWBENCH_SCHEMA, REVIEWS_CONFIG_SCHEMA
+from reviewbench_assets.domain.schema import (
+    PROVENANCE_SCHEMA,
+    REVIEWBENCH_SCHEMA,
+    REVIEWS_CONFIG_SCHEMA,
+    review_rows,
+    reviews_json,
+)
 from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.corpus_figures import venue_year_figures
 

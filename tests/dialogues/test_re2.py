@@ -12,7 +12,6 @@ from resources.store import store_from_uri
 from reviewbench_assets.domain.card import extra_config_splits, render_dataset_card
 from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.llm import LLMSteps
-from reviewbench_assets.domain.parsed_table import row_fields
 from reviewbench_assets.domain.re2 import (
     PAPER_PLACEHOLDER,
     REFERENCE_HEADER,
@@ -20,6 +19,7 @@ from reviewbench_assets.domain.re2 import (
     review_record,
     split_of,
 )
+from reviewbench_assets.domain.schema import row_fields
 from reviewbench_assets.domain.threads import RULE_BASED, build_dialogues, llm_merge
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.card_writer import write_dataset_card
