@@ -17,7 +17,7 @@ shards) are deleted after the new ones are in place. A caller publishing several
 (stages/split_update.py: a venue-year's shards of every config and its part record) passes its own
 ``pub``, a publication of the storage ROOT, so the set shares one journal where ``Store.recover()``
 looks and a kill between the moves is finished by the next reader. Concurrent writers of the same
-split are serialised by the caller (``Store.lock``, see ``reviewbench_assets/corpus.py``).
+split are serialised by the caller (``Store.lock``, see ``reviewbench_assets/assets.py``).
 """
 from __future__ import annotations
 
