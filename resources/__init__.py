@@ -3,6 +3,6 @@ from resources.browser import BrowserResource
 from resources.llm import LLMResource
 from resources.openreview import OpenReviewResource
 from resources.ray import RayResource
-from resources.storage import StorageResource
+from resources.store import StorageResource
 
 __all__ = ["BrowserResource", "LLMResource", "OpenReviewResource", "RayResource", "StorageResource"]

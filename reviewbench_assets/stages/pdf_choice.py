@@ -302,7 +302,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     PDF in the store, checkpointed per forum (a forum whose checkpoint matches the note and deadline
     is not redone). The stage's `scrape(forum_ids, on_done, notes)` reads the revision pages in a
     browser (None: API recipe only); it returns {forum_id: revisions or error}. `progress(stage,
-    total)` makes a reporter (stages/progress.py) for the revision pages and for the forums recorded."""
+    total)` makes a reporter (stages/stage.py Progress) for the revision pages and for the forums recorded."""
     venue, api, scrape, log, warn, progress = stage.venue, stage.api, stage.scrape, stage.log, stage.warn, stage.progress
     cross_check, allow_earliest_public, read_every_history = (stage.cross_check, stage.allow_earliest_public,
                                                               stage.read_every_history)

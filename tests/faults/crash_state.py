@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from resources.store_lock import LOCK_DIR
-from resources.store_publish import _STAGING, JOURNAL_DIR, LEGACY_JOURNAL_DIRS
+from resources.store_publish import _STAGING, JOURNAL_DIR, LEGACY_JOURNAL_DIRS, LOCK_DIR
 
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{6}(\.\d+)?Z")
 
