@@ -170,7 +170,7 @@ STAGE_OF = {
     **dict.fromkeys(["pdf_choice", "pdf_fetch", "pdf_check", "pdf_stage", "pdf_staging", "revision_answers",
                      "deadlines"], {"initial_submission_pdfs"}),
     "paper_text": {"paper_markdown"},
-    **dict.fromkeys(["dialogue_stage", "re2_writer"], {"rebuttal_dialogues"}),
+    "dialogue_stage": {"rebuttal_dialogues"},
     **dict.fromkeys(["rows_stage", "rows_writer", "corpus_figures"], {"reviewbench_split"}),
     **dict.fromkeys(["split_stage", "split_update", "corpus_writer", "shard_files", "card_writer", "live_card"],
                     {"conference_split"}),
