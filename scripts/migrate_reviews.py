@@ -24,7 +24,7 @@ from reviewbench_assets.domain.reviews import typed_reviews
 from reviewbench_assets.domain.schema import PARSED_SCHEMA
 from reviewbench_assets.io.layout import judged_data, paths, write_verdict
 from reviewbench_assets.io.upstream import iter_parquet_batches
-from reviewbench_assets.stages.rows_writer import write_rows
+from reviewbench_assets.stages.rows_stage import write_rows
 
 
 def _columns(store: Store, path: str) -> list[str]:

@@ -171,7 +171,7 @@ STAGE_OF = {
                      "deadlines"], {"initial_submission_pdfs"}),
     "paper_text": {"paper_markdown"},
     "dialogue_stage": {"rebuttal_dialogues"},
-    **dict.fromkeys(["rows_stage", "rows_writer", "corpus_figures"], {"reviewbench_split"}),
+    "rows_stage": {"reviewbench_split"},
     **dict.fromkeys(["split_stage", "split_update", "corpus_writer", "shard_files", "card_writer", "live_card"],
                     {"conference_split"}),
     # the data path's assets, one module (venue_changes' is `changes`)

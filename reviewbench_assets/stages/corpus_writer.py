@@ -170,7 +170,7 @@ def write_conference_split(
     - ``shard_prefix`` (default: the split) names the shards ``<prefix>-i-of-n``: one venue-year's
       shards of a split (``iclr-iclr-2024-...``, stages/split_update.py) replace only each other.
     - ``pub``: stage into the caller's publication (moved into place when the caller's block ends).
-    - ``venue_years``: the rows' statistics, computed when they were written (stages/corpus_figures.py);
+    - ``venue_years``: the rows' statistics, computed when they were written (stages/rows_stage.py);
       this writer copies bytes and counts rows, it computes no statistics itself.
     """
     check_name("split", split)
