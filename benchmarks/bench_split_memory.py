@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _generate(out: str, n: int, venue_years: tuple[str, ...] = VENUE_YEARS, seed: int = 0) -> None:
     """Rows (20 columns, ~90 KB markdown) with one row per review, provenance and statistics (the
-    rows step's own writer, stages/rows_writer.py) and Re^2 records for `n` papers, split over
+    rows step's own writer, stages/rows_stage.py) and Re^2 records for `n` papers, split over
     `venue_years` (ICLR keys), written in batches (bounded memory)."""
     import numpy as np
     import pyarrow.parquet as pq
@@ -47,7 +47,7 @@ def _generate(out: str, n: int, venue_years: tuple[str, ...] = VENUE_YEARS, seed
     from resources.store import store_from_uri
     from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
     from reviewbench_assets.io.layout import paths
-    from reviewbench_assets.stages.rows_writer import write_rows
+    from reviewbench_assets.stages.rows_stage import write_rows
 
     store = store_from_uri(out)
 

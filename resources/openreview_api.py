@@ -143,7 +143,7 @@ class RateLimiter:
         self._next = 0.0
         self._times: deque[float] = deque(maxlen=self.HISTORY)
         # told (interval_s, next request's epoch seconds) after each 429, to share the pace with the
-        # next process on the same storage root (reviewbench_assets/failures.py: openreview_slot)
+        # next process on the same storage root (reviewbench_assets/dagster_step.py: openreview_slot)
         self.on_learn = None
 
     def seed(self, interval_s: float, not_before_epoch: float) -> None:

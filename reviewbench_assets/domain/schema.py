@@ -56,7 +56,7 @@ REVIEWBENCH_SCHEMA = pa.schema(
 REVIEWBENCH_COLUMNS: list[str] = REVIEWBENCH_SCHEMA.names
 
 # What each column holds: the dataset card's Schema table and the column schema Dagster shows
-# (reviewbench_assets/metadata.py: column_schema) both read this, so they cannot disagree.
+# (reviewbench_assets/dagster_step.py: column_schema) both read this, so they cannot disagree.
 COLUMN_DESCRIPTIONS: dict[str, str] = {
     "forum_id": "OpenReview forum ID — primary key",
     "conference": "`neurips` / `iclr` / `icml` / `tmlr` / `emnlp` / `corl` / `colm`",

@@ -138,7 +138,7 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
 
     @staticmethod
     def check_record(pk: str, asset: str) -> str:
-        """The outcome of an asset's data-guarding checks for one partition (reviewbench_assets/checks.py)."""
+        """The outcome of an asset's data-guarding checks for one partition (reviewbench_assets/dagster_step.py)."""
         return f"checks/{pk}/{asset}.json"
 
     @staticmethod

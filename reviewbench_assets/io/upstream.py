@@ -180,7 +180,7 @@ class Spool:
 
 # ---- what each stage reads of the stages before it -----------------------------------------------
 
-# What the rows step writes as one publication (stages/rows_writer.py): one of them alone is a broken set.
+# What the rows step writes as one publication (stages/rows_stage.py): one of them alone is a broken set.
 ROWS_SET = {"rows": paths.rows, "reviews": paths.rows_reviews, "provenance": paths.provenance, "stats": paths.rows_stats}
 
 

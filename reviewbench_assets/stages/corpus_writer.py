@@ -17,7 +17,7 @@ shards) are deleted after the new ones are in place. A caller publishing several
 (stages/split_update.py: a venue-year's shards of every config and its part record) passes its own
 ``pub``, a publication of the storage ROOT, so the set shares one journal where ``Store.recover()``
 looks and a kill between the moves is finished by the next reader. Concurrent writers of the same
-split are serialised by the caller (``Store.lock``, see ``reviewbench_assets/corpus.py``).
+split are serialised by the caller (``Store.lock``, see ``reviewbench_assets/assets.py``).
 """
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def write_conference_split(
     - ``shard_prefix`` (default: the split) names the shards ``<prefix>-i-of-n``: one venue-year's
       shards of a split (``iclr-iclr-2024-...``, stages/split_update.py) replace only each other.
     - ``pub``: stage into the caller's publication (moved into place when the caller's block ends).
-    - ``venue_years``: the rows' statistics, computed when they were written (stages/corpus_figures.py);
+    - ``venue_years``: the rows' statistics, computed when they were written (stages/rows_stage.py);
       this writer copies bytes and counts rows, it computes no statistics itself.
     """
     check_name("split", split)

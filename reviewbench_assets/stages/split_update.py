@@ -8,7 +8,7 @@ two generations of shards side by side). Updating the split rewrites only the ve
 inputs changed since their part was written, removes the parts of venue-years that left it (blocked, or gone from the
 catalogue), and merges the part records into the split's statistics. A venue-year's statistics are
 the ones computed once, by SQL, when its rows were written (`rows/<pk>.stats.json`,
-stages/rows_writer.py and stages/corpus_figures.py); nothing here reads the rows for them. The card's `data_files` globs
+stages/rows_stage.py); nothing here reads the rows for them. The card's `data_files` globs
 (`data/<split>-*`, `review/*_train-*`) load each split whole, as before.
 """
 from __future__ import annotations
@@ -77,7 +77,7 @@ def _write_part(store: Store, corpus: str, split: str, pk: str, inputs: dict[str
 def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, inputs: dict[str, str], test_share: float,
                 target_shard_bytes: int, row_group_rows: int) -> dict:
     fs, prefix = store.fs, f"{split}-{pk}"
-    # The statistics recorded when the rows were written (rows_writer.write_rows), merged as they are.
+    # The statistics recorded when the rows were written (rows_stage.write_rows), merged as they are.
     recorded = {k: VenueYearStats.from_dict(v) for k, v in store.read_json(inputs["stats"])["venue_years"].items()}
     stats = write_conference_split(fs, [inputs["rows"]], corpus, split, target_shard_bytes, row_group_rows,
                                    shard_prefix=prefix, venue_years=recorded, pub=pub)

@@ -23,8 +23,8 @@ from reviewbench_assets.domain.schema import row_fields
 from reviewbench_assets.domain.threads import RULE_BASED, build_dialogues, llm_merge
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.card_writer import write_dataset_card
-from reviewbench_assets.stages.re2_writer import write_venue_outputs
-from reviewbench_assets.stages.rows_writer import write_rows
+from reviewbench_assets.stages.dialogue_stage import write_venue_outputs
+from reviewbench_assets.stages.rows_stage import write_rows
 from reviewbench_assets.stages.split_update import update_conference_split
 
 

@@ -20,10 +20,8 @@ from openreview_replica import ReplicaServer, build_fixtures
 from openreview_replica.replica_state import request_kind
 from resources import BrowserResource, OpenReviewResource, StorageResource
 from resources.store import store_from_uri
-from reviewbench_assets.forums import openreview_forums
-from reviewbench_assets.parsed import parsed_forums
+from reviewbench_assets.assets import initial_submission_pdfs, openreview_forums, parsed_forums
 from reviewbench_assets.stages.attempt import RESUME_WINDOW_S, open_attempt
-from reviewbench_assets.submissions import initial_submission_pdfs
 
 PK = "iclr-2020"  # API v1: listing pages, /references, single PDF downloads
 V2 = "iclr-2024"  # API v2: a tmdate cursor on refresh, /notes/edits, /attachment?ids= batches

@@ -74,7 +74,7 @@ def test_statistics_are_computed_once_with_the_rows_and_merged_by_the_split(tmp_
     import json
 
     from reviewbench_assets.domain.schema import typed_reviews
-    from reviewbench_assets.stages.rows_writer import write_rows
+    from reviewbench_assets.stages.rows_stage import write_rows
     from tests.splits.stats_oracle import StatsAccumulator
 
     store = store_from_uri(str(tmp_path))
