@@ -231,8 +231,11 @@ def blocking_failures(store: Store, partition_key: str, assets: list[str]) -> di
     this partition's data as it is now; `asset.verdict` when that data has no verdict of its own."""
     out = {}
     for asset in assets:
-        now = judged_data(store, partition_key, asset)
-        rec = store.read_json_or_none(store.path(paths.check_record(partition_key, asset)))
+        record = store.path(paths.check_record(partition_key, asset))
+        # the data and its record as of one moment (a publish of the data is followed by its record)
+        with store.snapshot([record, *(store.path(w(partition_key)) for w in JUDGED_FILES.get(asset, ()))]) as view:
+            now = judged_data(view, partition_key, asset)
+            rec = view.read_json_or_none(record)
         if asset in JUDGED_FILES and now and (not isinstance(rec, dict) or rec.get("judged") != now):
             out[f"{asset}.verdict"] = (
                 f"its data ({', '.join(sorted(now))}) has no check verdict of its own: published after its "

@@ -69,16 +69,18 @@ class CardStage(Stage):
 
         with store.lock("dataset-card"):  # read every split's figures and publish: one card writer at a time
             stats, extra = {}, {}
-            for split in catalogue().splits:
-                path = store.path(paths.split_stats(split))
-                if not store.exists(path):
-                    continue
-                raw = store.read_json(path)  # a corrupt file fails the card naming it; never a split left out silently
-                s = SplitStats.from_dict(raw)
-                if s.num_examples:
-                    stats[split] = s
-                    for name, parts in (raw.get("configs") or {}).items():
-                        extra.setdefault(name, {})[split] = parts
+            # every split's figures as of one moment (each split publishes its own while the card reads)
+            with store.snapshot([store.path(paths.split_stats(split)) for split in catalogue().splits]) as view:
+                for split in catalogue().splits:
+                    path = store.path(paths.split_stats(split))
+                    if not view.exists(path):
+                        continue
+                    raw = view.read_json(path)  # a corrupt file fails the card naming it, never a split left out
+                    s = SplitStats.from_dict(raw)
+                    if s.num_examples:
+                        stats[split] = s
+                        for name, parts in (raw.get("configs") or {}).items():
+                            extra.setdefault(name, {})[split] = parts
             corpus = store.path(paths.CORPUS_DIR)
             with store.publish() as pub:  # the card and its plots move into place together
                 text = render_dataset_card(stats, extra_config_splits(extra),

@@ -167,18 +167,19 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
     corpus = store.path(paths.CORPUS_DIR)
     parts, rewritten, kept = [], [], []
     for pk in keys:
-        inputs = Upstream(store, pk).split_inputs()
-        if "rows" not in inputs:
-            continue
-        record_path = store.path(paths.split_part(split, pk))
-        fingerprint = _fingerprint(store, inputs)
-        part = store.read_json_or_none(record_path)
-        if _part_is_current(store, part, fingerprint, share):
-            kept.append(pk)
-        else:
-            part = _write_part(store, corpus, split, pk, inputs, share, target_shard_bytes, row_group_rows,
-                               fingerprint)
-            rewritten.append(pk)
+        view, inputs = Upstream(store, pk).split_inputs()  # `view`: the inputs as of one moment
+        with view:
+            if "rows" not in inputs:
+                continue
+            record_path = store.path(paths.split_part(split, pk))
+            fingerprint = _fingerprint(view, inputs)
+            part = store.read_json_or_none(record_path)
+            if _part_is_current(store, part, fingerprint, share):
+                kept.append(pk)
+            else:
+                part = _write_part(view, corpus, split, pk, inputs, share, target_shard_bytes, row_group_rows,
+                                   fingerprint)
+                rewritten.append(pk)
         parts.append(part)
     strays = _strays(store, corpus, split, [p["pk"] for p in parts])
     gone = [info.path for info in list_files(store.fs, store.path(paths.split_part_dir(split)))
