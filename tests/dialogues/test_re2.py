@@ -25,7 +25,7 @@ from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.card_writer import write_dataset_card
 from reviewbench_assets.stages.dialogue_stage import write_venue_outputs
 from reviewbench_assets.stages.rows_stage import write_rows
-from reviewbench_assets.stages.split_update import update_conference_split
+from reviewbench_assets.stages.split_stage import update_conference_split
 
 
 class _Echo:
