@@ -21,7 +21,7 @@ import sys
 
 from partitions.catalogue import catalogue
 from resources.store import Store
-from reviewbench_assets.domain.re2 import TRAIN_TEST_SPLITS
+from reviewbench_assets.domain.dialogues import TRAIN_TEST_SPLITS
 from reviewbench_assets.io.layout import join_path, list_files, paths
 from reviewbench_assets.stages.split_stage import CONFIG_DIRS
 from scripts.migrate_reviews import migrate_typed_reviews

@@ -30,7 +30,7 @@ import pyarrow as pa
 from partitions.catalogue import catalogue
 from resources.store import Store, dumps_json
 from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats
-from reviewbench_assets.domain.re2 import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS, split_of
+from reviewbench_assets.domain.dialogues import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS, split_of
 from reviewbench_assets.domain.schema import (
     PROVENANCE_FIELDS,
     PROVENANCE_SCHEMA,

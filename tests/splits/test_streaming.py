@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from reviewbench_assets.domain.re2 import split_of
+from reviewbench_assets.domain.dialogues import split_of
 from reviewbench_assets.domain.schema import (
     PROVENANCE_SCHEMA,
     REBUTTAL_CONFIG_SCHEMA,
