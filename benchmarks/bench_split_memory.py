@@ -85,12 +85,12 @@ def _papers(vy: str, count: int, writers: dict, words, pages: list[str], rng):
     beside them, 200 papers at a time."""
     import pyarrow as pa
 
-    from reviewbench_assets.domain.reviews import typed_reviews
     from reviewbench_assets.domain.schema import (
         PAGE_SEPARATOR,
         REBUTTAL_RECORD_SCHEMA,
         REVIEW_RECORD_SCHEMA,
         empty_review,
+        typed_reviews,
     )
 
     year = int(vy.split("-")[1])

@@ -124,7 +124,7 @@ def parsed_forums(context: dg.AssetExecutionContext, config: ParsedConfig,
 
 # ==== initial_submission_pdfs =============================================================================
 # initial_submission_pdfs: the last PDF before the deadline, per forum, in the PDF store.
-# The stage is `stages.pdf_stage.PdfStage` (its logic `stages.pdf_choice.choose_initial_pdfs`); this
+# The stage is `stages.pdf_stage.PdfStage` (its work: `choose_initial_pdfs` there); this
 # module wires it.
 
 SUBMISSION_COLUMNS = {

@@ -164,11 +164,10 @@ def test_nothing_points_outside_the_repository():
 # Each module of reviewbench_assets/stages and each asset module -> the stage(s) it belongs to (stages are
 # named by asset; `conference_split` is the `<split>_split` assets and the dataset card).
 STAGE_OF = {
-    **dict.fromkeys(["crawl", "crawl_stage", "forum_spool", "refresh"], {"openreview_forums"}),
+    **dict.fromkeys(["crawl", "crawl_stage"], {"openreview_forums"}),
     "parse_stage": {"parsed_forums"},
     **dict.fromkeys(["change_log", "changes"], {"venue_changes"}),
-    **dict.fromkeys(["pdf_choice", "pdf_fetch", "pdf_check", "pdf_stage", "pdf_staging", "revision_answers",
-                     "deadlines"], {"initial_submission_pdfs"}),
+    **dict.fromkeys(["pdf_fetch", "pdf_stage"], {"initial_submission_pdfs"}),
     "paper_text": {"paper_markdown"},
     "dialogue_stage": {"rebuttal_dialogues"},
     "rows_stage": {"reviewbench_split"},

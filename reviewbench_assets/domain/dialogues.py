@@ -40,7 +40,7 @@ Initial scores: where the crawl fetched a review's edit history (API v2 `/notes/
 review as posted (`initial_score_source="edit history: first of <n> edits (<edit id>)"`). A review
 never modified after creation (`tmdate` == `tcdate`) has initial == final (`"unmodified"`), and so
 has one last modified before the authors' first post in its forum (`"unmodified since the
-rebuttal"`: on v2 the venue's release edit moves every review's tmdate; `domain.review_edits`); for
+rebuttal"`: on v2 the venue's release edit moves every review's tmdate; `domain.posts.changed_during_rebuttal`); for
 one modified later without a crawled history (`review_edits` switched off, or the request failed)
 the initial scores are null (`"modified: edit history not crawled"`), never guessed.
 """
@@ -53,11 +53,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from reviewbench_assets.domain.posts import ParsedForum, Post, sort_time
-from reviewbench_assets.domain.review_edits import authors_first_parsed, changed_during_rebuttal
+from reviewbench_assets.domain.posts import ParsedForum, Post, authors_first_parsed, changed_during_rebuttal, sort_time
+from reviewbench_assets.domain.reviews import reviewer_id
 from reviewbench_assets.domain.routing import Routing, route_posts
 from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS, REVIEW_TEXT_FIELDS
-from reviewbench_assets.domain.scores import reviewer_id
 
 RULE_BASED = "rule-based"
 

@@ -70,18 +70,18 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
 
     @staticmethod
     def revision_checkpoints(pk: str) -> str:
-        """Each forum's revision-history answers as received (stages/revision_answers.py)."""
+        """Each forum's revision-history answers as received (stages/pdf_fetch.py: RevisionAnswers)."""
         return f"checkpoints/revisions/{pk}"
 
     @staticmethod
     def pdf_source(forum_id: str, key: str) -> str:
-        """Which stored PDF a forum's chosen revision resolved to (stages/pdf_choice.py: written
+        """Which stored PDF a forum's chosen revision resolved to (stages/pdf_fetch.py: written
         before the PDF itself, so a stored PDF is always found again without a download)."""
         return f"pdf_sources/{forum_id}/{key}.json"
 
     @staticmethod
     def pdf_staging(name: str) -> str:
-        """A download as it arrives, and its completion record (stages/pdf_staging.py)."""
+        """A download as it arrives, and its completion record (stages/pdf_fetch.py: fetch_staged)."""
         return f"pdf_staging/{name}"
 
     @staticmethod

@@ -22,7 +22,7 @@ from reviewbench_assets.domain.dialogues import (
 )
 from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.llm import LLMSteps
-from reviewbench_assets.domain.parsed_table import row_fields
+from reviewbench_assets.domain.schema import row_fields
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.card_writer import write_dataset_card
 from reviewbench_assets.stages.dialogue_stage import write_venue_outputs

@@ -96,7 +96,7 @@ class PipelineApi:
         raise AssertionError(f"unexpected request {path} {params}")
 
     def get_stream(self, path: str, params: dict | None = None):
-        """What the PDF stage downloads with (stages/pdf_staging.py): the body of get_bytes."""
+        """What the PDF stage downloads with (stages/pdf_fetch.py, its staging): the body of get_bytes."""
         return Streamed(self.get_bytes(path, params))
 
 

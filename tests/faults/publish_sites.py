@@ -29,8 +29,8 @@ NOT_DRIVEN = {
                                   "stage passes one)",
     "attempt.open_attempt": "its resume branch (an unfinished run's attempt taken over) needs a run known to have "
                             "failed: the operation's runs are unknown to each other, so each starts a new attempt",
-    "refresh.refresh_venue": "removing the crawl pages of a run with no attempt (tools and tests; the crawl asset "
-                             "always has one, and the operation drives that branch: the pages marked published)",
+    "crawl_stage.refresh_venue": "removing the crawl pages of a run with no attempt (tools and tests; the crawl asset "
+                                 "always has one, and the operation drives that branch: the pages marked published)",
     "split_stage.update_conference_split": "a venue-year leaving the split (its rows gone or blocked): the "
                                             "operation's venue-year stays",
 }

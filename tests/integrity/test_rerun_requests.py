@@ -4,7 +4,7 @@ Dagster instance, as a user would; the replica's request log says which of the r
 the killed run had already received an answer to (benchmarks/bench_kill_resume.repeated_requests).
 
 Before the attempt's answers (stages/attempt.py), the published crawl's pages and the PDF staging
-(stages/pdf_staging.py), this re-run asked again: the crawl's three listing pages, the venue group,
+(stages/pdf_fetch.py, its staging), this re-run asked again: the crawl's three listing pages, the venue group,
 the deadline invitation, the clients' profiles and the PDF whose source record was written when the
 run died."""
 from __future__ import annotations

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from resources.store import CorruptFileError, PathEscapeError, store_from_uri
-from reviewbench_assets.domain.ids import check_id, id_problem
+from reviewbench_assets.domain.posts import check_id, id_problem
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""stages/pdf_staging.py: a download is an answer to keep only once its whole body is in."""
+"""stages/pdf_fetch.py (its staging): a download is an answer to keep only once its whole body is in."""
 from __future__ import annotations
 
 import hashlib
@@ -7,7 +7,7 @@ import pytest
 
 from resources.openreview_api import OpenReviewError
 from resources.store import store_from_uri
-from reviewbench_assets.stages import pdf_staging
+from reviewbench_assets.stages import pdf_fetch as pdf_staging
 from tests.stages.streamed import Streamed
 
 PDF = b"%PDF-1.4\n" + b"0" * 200_000 + b"\n%%EOF\n"
