@@ -171,16 +171,17 @@ STAGE_OF = {
     "paper_text": {"paper_markdown"},
     "dialogue_stage": {"rebuttal_dialogues"},
     "rows_stage": {"reviewbench_split"},
-    **dict.fromkeys(["split_stage", "split_update", "corpus_writer", "shard_files", "card_writer", "live_card"],
+    **dict.fromkeys(["split_stage", "corpus_writer", "card_writer", "live_card"],
                     {"conference_split"}),
     # the data path's assets, one module (venue_changes' is `changes`)
     "assets": {"openreview_forums", "parsed_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",
                "reviewbench_split", "conference_split"},
 }
-# What stages share: the stage base with its figures table, results and progress, the records reader.
-# They know no stage's files. (The Parquet and JSON-lines readers and the check verdicts are the IO layer's.)
+# What stages share: the stage base with its figures table, results and progress.
+# They know no stage's files. (The Parquet and JSON-lines readers, the check verdicts and the corpus shard
+# names are the IO layer's.)
 # (`attempt`: the partition's run attempt, which the crawl and the PDF stage share)
-SHARED_STAGE_MODULES = {"stage", "config_split", "attempt"}
+SHARED_STAGE_MODULES = {"stage", "attempt"}
 ASSET_MODULES = {"assets", "changes"}
 
 

@@ -230,7 +230,7 @@ PROVENANCE_SCHEMA = pa.schema([
 ])
 
 # rebuttal_dialogues' Re^2 records (`re2/<pk>.{review,rebuttal}.parquet`) and the published
-# `review`/`rebuttal` configs (records + provenance), built in domain/re2.py.
+# `review`/`rebuttal` configs (records + provenance), built in domain/dialogues.py.
 RE2_SCORE = pa.struct([("rating", pa.float64()), ("confidence", pa.float64()),
                     ("aspect_score", pa.string())])  # aspect_score: JSON object name -> number
 RE2_REVIEW = pa.struct([

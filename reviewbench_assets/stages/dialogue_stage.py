@@ -4,7 +4,7 @@ optionally LLM-merged, written with the venue-year's Re^2 `review`/`rebuttal` re
 accounting of every author/reviewer post (`domain/routing.py`): the posts in no dialogue with their
 reason in `dialogues/<pk>.excluded.jsonl`, `dialogue_coverage` in the figures.
 
-The records themselves are built in `reviewbench_assets.domain.re2`; `write_venue_outputs` writes the
+The records themselves are built in `reviewbench_assets.domain.dialogues`; `write_venue_outputs` writes the
 dialogues and the records (three files, and the exclusions, published together through the store);
 the split reads the records back through the IO layer."""
 from __future__ import annotations
@@ -17,18 +17,19 @@ import pyarrow as pa
 
 from partitions.catalogue import VenueYear
 from resources.store import Store, dumps_json, parquet_writer
-from reviewbench_assets.domain.llm import LLMSteps
-from reviewbench_assets.domain.re2 import rebuttal_record, review_record
-from reviewbench_assets.domain.routing import account_posts, coverage
-from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
-from reviewbench_assets.domain.threads import (
+from reviewbench_assets.domain.dialogues import (
     RULE_BASED,
     build_dialogues,
     is_reminder,
     llm_merge,
     llm_only_reminders,
+    rebuttal_record,
     reminder_candidates,
+    review_record,
 )
+from reviewbench_assets.domain.llm import LLMSteps
+from reviewbench_assets.domain.routing import account_posts, coverage
+from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.stage import COVERAGE, DIALOGUES, ROW_COUNT, Stage, Table

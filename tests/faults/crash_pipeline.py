@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from partitions.catalogue import catalogue
 from resources.store import Store
 from reviewbench_assets.dagster_step import guard_upstream, materialize
-from reviewbench_assets.stages import paper_text, split_update
+from reviewbench_assets.stages import paper_text
+from reviewbench_assets.stages import split_stage as split_update
 from reviewbench_assets.stages.attempt import open_attempt
 from reviewbench_assets.stages.change_log import ChangesStage
 from reviewbench_assets.stages.crawl_stage import CrawlStage

@@ -31,7 +31,7 @@ NOT_DRIVEN = {
                             "failed: the operation's runs are unknown to each other, so each starts a new attempt",
     "crawl_stage.refresh_venue": "removing the crawl pages of a run with no attempt (tools and tests; the crawl asset "
                                  "always has one, and the operation drives that branch: the pages marked published)",
-    "split_update.update_conference_split": "a venue-year leaving the split (its rows gone or blocked): the "
+    "split_stage.update_conference_split": "a venue-year leaving the split (its rows gone or blocked): the "
                                             "operation's venue-year stays",
 }
 

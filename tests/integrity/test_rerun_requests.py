@@ -117,8 +117,8 @@ def test_the_revision_pages_invitation_lookups_are_kept_for_the_attempt(tmp_path
     """The revisions page (API v1) asks `/invitations?ids=...&expired=true`; the browser answers a
     repeat from what the run learnt, and now also from the attempt's answers, so the re-run of a run
     killed while pages were read does not ask again (the kill in the PDF stage repeated one)."""
-    from resources.answer_cache import AnswerCache
     from resources.browser import LocalAnswers
+    from resources.openreview_reuse import AnswerCache
 
     kept = AnswerCache(store_from_uri(str(tmp_path)), "checkpoints/attempt/x/answers")
     url, body = "http://api1:1/invitations?ids=A,B&expired=true", {"invitations": [{"id": "A"}], "count": 1}
