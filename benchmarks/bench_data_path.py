@@ -41,7 +41,7 @@ FORUMS = int(os.environ.get("BENCH_DATA_PATH_FORUMS", "8"))
 
 
 def _module_of(filename: str) -> str | None:
-    """`reviewbench_assets.stages.pdf_choice` for a project file that counts, else None."""
+    """`reviewbench_assets.stages.pdf_stage` for a project file that counts, else None."""
     try:
         rel = Path(filename).resolve().relative_to(ROOT)
     except ValueError:

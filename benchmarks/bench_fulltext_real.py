@@ -74,7 +74,7 @@ def through_paper_markdown(keys: list[tuple[str, str, Path]], engine_name: str =
     from resources.store import store_from_uri
     from reviewbench_assets.io.layout import paths
     from reviewbench_assets.stages.paper_text import MarkdownStage
-    from reviewbench_assets.stages.pdf_choice import records_table
+    from reviewbench_assets.stages.pdf_stage import records_table
 
     engine = get_engine(engine_name)
     engine.check_available()

@@ -24,8 +24,9 @@ from openreview_replica import ReplicaServer, build_fixtures
 from partitions.catalogue import catalogue
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
+from reviewbench_assets.domain.revisions import Cutoff, forum_meta
 from reviewbench_assets.stages.crawl import crawl_forums
-from reviewbench_assets.stages.pdf_choice import Cutoff, forum_meta, initial_submission_records
+from reviewbench_assets.stages.pdf_stage import initial_submission_records
 
 VENUES = ("iclr-2024", "iclr-2020")
 N_FORUMS = int(os.environ.get("BENCH_COVERAGE_FORUMS", "200"))

@@ -27,13 +27,9 @@ from partitions.catalogue import catalogue
 from resources.browser import BrowserResource
 from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
+from reviewbench_assets.domain.revisions import Cutoff, forum_meta
 from reviewbench_assets.stages.crawl import crawl_forums
-from reviewbench_assets.stages.pdf_choice import (
-    Cutoff,
-    forum_meta,
-    initial_submission_record,
-    initial_submission_records,
-)
+from reviewbench_assets.stages.pdf_stage import initial_submission_record, initial_submission_records
 
 PK = "iclr-2020"
 N_FORUMS = int(os.environ.get("BENCH_REVISIONS_FORUMS", "240"))

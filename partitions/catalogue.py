@@ -120,7 +120,7 @@ class Invitations(BaseModel):
     comment: list[str]
     withdrawal: list[str]
     desk_rejection: list[str]
-    # other reply names a forum of this venue may hold without needing a look (domain/quarantine.py)
+    # other reply names a forum of this venue may hold without needing a look (domain/routing.py)
     known_other: list[str] = Field(default_factory=list)
 
 

@@ -3,7 +3,7 @@ signatures use, which the parser maps onto the corpus (issue 28.4). Data, not co
 form renames a field, or a family that signs its reviewers otherwise, is a catalogue change:
 
 - `field_aliases`: review-form field (lower-cased) -> union field of `reviews_json`; identity
-  mappings are implicit (domain/scores.py);
+  mappings are implicit (domain/reviews.py);
 - `family_field_aliases`: per conference family, applied before `field_aliases`; null means "not a
   union field in this family";
 - `text_fields`: per post kind, the content fields that hold its text, first present wins (`other`
@@ -75,7 +75,7 @@ class ReviewFields(BaseModel):
         return self
 
 
-# The review fields the normaliser fills itself (domain/scores.py, domain/schema.py).
+# The review fields the normaliser fills itself (domain/reviews.py, domain/schema.py).
 RESERVED_REVIEW_FIELDS = ("review_id", "reviewer", "rebuttal", "was_revised", "extra_scores", "extra_text",
                           "score_history")
 

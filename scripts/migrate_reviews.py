@@ -3,7 +3,7 @@ stage carries a branch for that layout (issue 28.5); run by `python -m scripts.m
 
 - `parsed/<pk>.parquet` with the `reviews_json` string column: rewritten with the typed `reviews`
   column (schema.PARSED_SCHEMA), each paper's reviews decoded from that JSON (the parser's dicts,
-  checked by the same model as the parse stage's, domain/reviews.py); its other columns as they were.
+  checked by the same model as the parse stage's, domain/schema.py); its other columns as they were.
 - `rows/<pk>.parquet` without `rows/<pk>.reviews.parquet` or `rows/<pk>.stats.json` beside it (rows
   written before the `reviews` config, or before statistics were recorded): the rows step's set
   written again by its own writer from the rows and provenance there, so the `reviews_json` strings
@@ -20,11 +20,10 @@ from collections.abc import Iterator
 import pyarrow as pa
 
 from resources.store import Store, open_parquet, parquet_writer
-from reviewbench_assets.domain.reviews import typed_reviews
-from reviewbench_assets.domain.schema import PARSED_SCHEMA
+from reviewbench_assets.domain.schema import PARSED_SCHEMA, typed_reviews
 from reviewbench_assets.io.layout import judged_data, paths, write_verdict
 from reviewbench_assets.io.upstream import iter_parquet_batches
-from reviewbench_assets.stages.rows_writer import write_rows
+from reviewbench_assets.stages.rows_stage import write_rows
 
 
 def _columns(store: Store, path: str) -> list[str]:

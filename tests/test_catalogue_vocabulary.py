@@ -64,8 +64,8 @@ def test_the_parser_reads_the_vocabulary_from_the_catalogue(monkeypatch):
     """A catalogue that names another alias, text field, signature or revision name changes what the
     parser does: the vocabulary is read from the catalogue, not from code."""
     from reviewbench_assets.domain import posts
+    from reviewbench_assets.domain.reviews import union_field
     from reviewbench_assets.domain.revisions import note_proves_unrevised
-    from reviewbench_assets.domain.scores import union_field
 
     def change(v):
         v["field_aliases"]["overall_merit"] = "rating"
@@ -75,7 +75,7 @@ def test_the_parser_reads_the_vocabulary_from_the_catalogue(monkeypatch):
 
     other = parse_catalogue(_vocabulary_with(change))
     assert union_field("Overall_Merit") is None and posts.role_of("V/Paper1/Referee_x") == "public"
-    for module in ("reviewbench_assets.domain.scores", "reviewbench_assets.domain.posts",
+    for module in ("reviewbench_assets.domain.reviews", "reviewbench_assets.domain.posts",
                    "reviewbench_assets.domain.revisions"):
         monkeypatch.setattr(f"{module}.catalogue", lambda: other)
     posts._signature_patterns.cache_clear()

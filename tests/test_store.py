@@ -32,7 +32,7 @@ def test_roundtrip_and_content_addressed_pdfs(storage):
 
 
 def test_a_staged_pdf_is_moved_into_the_store(storage):
-    """A download's staging file (stages/pdf_staging.py) becomes the stored PDF without its bytes
+    """A download's staging file (stages/pdf_fetch.py, its staging) becomes the stored PDF without its bytes
     being written a second time; a second copy of the same PDF leaves its staging file alone."""
     store = storage.store()
     staged = store.path("pdf_staging/ab/abcd.bin")

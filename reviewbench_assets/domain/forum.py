@@ -16,30 +16,32 @@ from typing import Any
 
 from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.posts import (
+    ForeignRepliesError,
     MalformedForumError,
     ParsedForum,
     Post,
     Reason,
     as_list,
+    authors_first_parsed,
+    changed_during_rebuttal,
     classify_kind,
     int_or_none,
     kind_table,
     main_text,
     role_of,
     sort_key,
+    text_of,
     unwrap_content,
 )
-from reviewbench_assets.domain.review_edits import authors_first_parsed, changed_during_rebuttal
-from reviewbench_assets.domain.routing import Routing, route_posts
-from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
-from reviewbench_assets.domain.scores import (
+from reviewbench_assets.domain.reviews import (
     apply_review_history,
     first_edit_content,
     normalize_review,
     scaled_score,
     score_history,
-    text_of,
 )
+from reviewbench_assets.domain.routing import Routing, route_posts
+from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
 
 # ---------------------------------------------------------------------------------------------
 # parsing
@@ -208,16 +210,6 @@ def _decision_and_comment(posts: list[Post]) -> tuple[str, str]:
     if not comment and len(metas) == 1:
         comment = metas[0].text
     return decision, comment
-
-
-class ForeignRepliesError(MalformedForumError):
-    """`details.replies` holds notes of another forum: the payload is not this forum's."""
-
-    def __init__(self, forum_id: str, reply_ids: list[str], forums: list[str]):
-        self.reply_ids = reply_ids
-        shown = ", ".join(reply_ids[:5]) + (" ..." if len(reply_ids) > 5 else "")
-        super().__init__(forum_id, f"details.replies holds {len(reply_ids)} replies of another forum "
-                                   f"({', '.join(forums[:3])}): {shown}", "foreign_replies")
 
 
 def parse_forum(raw: dict, venue: VenueYear,

@@ -1,7 +1,11 @@
-"""The typed shapes of a parsed forum (`Post`, `ParsedForum`) and the helpers that read one raw
-OpenReview note: v1/v2 content, invitation names, reply kinds, author roles, main text."""
+"""The typed shapes of a parsed forum (`Post`, `ParsedForum`) and the rules that read one raw
+OpenReview note, shared by the crawl and the parser: v1/v2 content, invitation names, reply kinds,
+author roles, a form value's text and a post's main text (`text_of`, `main_text`); which ids may
+become part of a storage path (`id_problem`); and which reviews may have changed during the
+rebuttal (`changed_during_rebuttal`)."""
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
@@ -10,7 +14,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, PlainValidator, WithJsonSchema
 
 from partitions.catalogue import VenueYear, catalogue
-from reviewbench_assets.domain.scores import render_review_text, text_of
 
 Kind = Literal[
     "review", "meta_review", "decision", "rebuttal", "comment", "withdrawal", "desk_rejection", "other"
@@ -57,6 +60,16 @@ class MalformedForumError(ValueError):
         self.reason = reason
         self.code = code
         super().__init__(f"malformed forum {forum_id or '<no id>'}: {reason}")
+
+
+class ForeignRepliesError(MalformedForumError):
+    """`details.replies` holds notes of another forum: the payload is not this forum's."""
+
+    def __init__(self, forum_id: str, reply_ids: list[str], forums: list[str]):
+        self.reply_ids = reply_ids
+        shown = ", ".join(reply_ids[:5]) + (" ..." if len(reply_ids) > 5 else "")
+        super().__init__(forum_id, f"details.replies holds {len(reply_ids)} replies of another forum "
+                                   f"({', '.join(forums[:3])}): {shown}", "foreign_replies")
 
 
 class Post(BaseModel):
@@ -245,6 +258,35 @@ def main_text(kind: str, content: Mapping[str, Any]) -> str:
     return max(strings, key=len) if strings else ""
 
 
+def text_of(value: Any) -> str:
+    """Plain text of a form value: strings as is, lists joined with "; ", numbers str()'d."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, (int, float)):
+        return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    if isinstance(value, (list, tuple)):
+        return "; ".join(text_of(v) for v in value if v is not None)
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def render_review_text(content: Mapping[str, Any], skip: Iterable[str] = ("title",)) -> str:
+    """A review's readable text (Post.text, dialogue review turn): every field but the title as
+    "Field name: value" (short values) or "Field name:\\nvalue" (long ones), in form order."""
+    skip = set(skip)
+    fields = [(k, text_of(v)) for k, v in content.items() if k not in skip and v not in (None, "")]
+    if not fields:
+        return ""
+    parts = []
+    for k, v in fields:
+        label = k.replace("_", " ").strip().capitalize()
+        parts.append(f"{label}: {v}" if len(v) <= 120 and "\n" not in v else f"{label}:\n{v}")
+    return "\n\n".join(parts)
+
+
 def int_or_none(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
@@ -255,3 +297,83 @@ def int_or_none(value: Any) -> int | None:
     if isinstance(value, str) and value.strip().isdigit():
         return int(value.strip())
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Which ids may become part of a storage path.
+#
+# OpenReview note, forum and edit ids are short strings of letters, digits, `_` and `-` (e.g.
+# `ryxz8CVYDH` on API v1, `zzo3Sy3NSX` on v2, 10 characters in practice; the live samples in
+# tests/fixtures/openreview-samples hold nothing else). Anything else (path separators, `..`, NUL,
+# 400 characters) is not an id we will ever write a file for: the note is quarantined with
+# `id_problem(...)` as its reason instead.
+
+MAX_ID_LEN = 64
+_ID_RE = re.compile(rf"^[A-Za-z0-9_-]{{1,{MAX_ID_LEN}}}$")
+
+
+def id_problem(value) -> str | None:
+    """None for a usable id, else why it is not one (for the quarantine reason)."""
+    if not isinstance(value, str):
+        return f"id is {type(value).__name__}, not a string"
+    if _ID_RE.match(value):
+        return None
+    shown = value[:40].encode("unicode_escape").decode("ascii")
+    if len(value) > MAX_ID_LEN:
+        return f"invalid id {shown!r}...: {len(value)} characters (at most {MAX_ID_LEN})"
+    return f"invalid id {shown!r}: only letters, digits, '_' and '-' are allowed"
+
+
+class InvalidIdError(ValueError):
+    pass
+
+
+def check_id(value) -> str:
+    problem = id_problem(value)
+    if problem:
+        raise InvalidIdError(problem)
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Which reviews may have changed during the rebuttal: the one rule behind the crawl's review
+# edit-history requests (`stages.crawl.edited_reviews`) and the Re^2 initial scores (`re2`).
+#
+# Re^2 records scores "before and after rebuttal". A note says when it was last modified (`tmdate`),
+# not by whom, and on API v2 venues the venue's own meta-invitation edits (`<venue>/-/Edit`, used by
+# the program chairs to release reviews and change readers) touch reviews too: every one of the 61
+# reviews of the 16 real ICLR 2026 forums in docs/openreview-api.md §1.8 carries
+# `ICLR.cc/2026/Conference/-/Edit` and a `tmdate` on 2025-11-12, the day reviews were released, so
+# `tmdate > tcdate` flags every released review and would cost one edit-history request per paper.
+# What the note does settle: a review last modified before the paper's authors first posted in the
+# forum was not changed in response to them, whoever modified it; its scores before and after the
+# rebuttal are its current ones. Only a review modified once the authors had posted (or in a forum
+# where they never posted) needs its history.
+
+
+def authors_first(signed: Iterable[tuple[str, int | None]]) -> int | None:
+    """Creation time (ms) of the first post the paper's authors signed, from (signature, creation
+    time) pairs: a raw note's, or a parsed post's; None when they posted nothing."""
+    times = [t for sig, t in signed if t and role_of(str(sig)) == "author"]
+    return min(times) if times else None
+
+
+def authors_first_post(replies: Iterable[Mapping[str, Any]]) -> int | None:
+    """`authors_first` over raw API notes (v1 or v2), any of whose signatures may be the authors'."""
+    return authors_first((s, int(r.get("tcdate") or r.get("cdate") or 0))
+                         for r in replies for s in r.get("signatures") or [])
+
+
+def authors_first_parsed(posts: Iterable[Post]) -> int | None:
+    """`authors_first` over a parsed forum's posts."""
+    return authors_first((p.signature, p.tcdate) for p in posts)
+
+
+def changed_during_rebuttal(tcdate: int | None, tmdate: int | None, authors_first: int | None) -> bool:
+    """Whether a review may hold scores that changed once the authors had posted: modified after
+    creation (or its creation time unknown), and not provably before the authors' first post."""
+    if tcdate is None:
+        return True
+    if tmdate is None or tmdate <= tcdate:
+        return False
+    return authors_first is None or tmdate >= authors_first

@@ -12,14 +12,19 @@ recorded with it and the latest PDF is never taken silently:
                       visible PDF revision, else the note's current PDF), flagged; the default,
                       `initial_only` turns it off
   unavailable         none of the above
+
+The cutoff the choice applies is decided once per venue by `judge_deadline` (below): the announced
+deadline against what OpenReview enforced, as the PDF stage read it (stages/pdf_fetch.py).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel
 
 from partitions.catalogue import catalogue
+from reviewbench_assets.domain.posts import field_value
 
 Rule = Literal["initial", "current_is_initial", "earliest_public", "unavailable"]
 # The invitation names that mean "the PDF changed after submission" (v2 `invitations` of the note)
@@ -155,6 +160,69 @@ def choose_revision(revisions: list[Revision], cutoff_ms: int | None, forum_id: 
     return RevisionChoice(rule="unavailable", **base, reason=f"{why}: {seen}")
 
 
+# ---------------------------------------------------------------------------------------------
+# One forum's inputs and the choice its note alone settles (the PDF stage's records)
+
+
+def forum_meta(note: dict) -> dict:
+    """What revision choice needs from a raw submission note (v1 or v2)."""
+    invitations = note.get("invitations") or ([note["invitation"]] if note.get("invitation") else [])
+    content = note.get("content") or {}
+    return {"forum_id": note["id"], "invitations": invitations,
+            "pdf": field_value(content.get("pdf")), "original_pdf": field_value(content.get("original_pdf")),
+            "tmdate": note.get("tmdate") or note.get("mdate") or 0}
+
+
+def fingerprint(meta: dict, cutoff_ms: int | None) -> str:
+    """Changes when the note or the cutoff changes, so only those forums are redone."""
+    return f"{meta['tmdate']}|{cutoff_ms}"
+
+
+@dataclass(frozen=True)
+class Cutoff:
+    """What a forum's revisions are judged against: the announced deadline (ms, UTC), the cutoff
+    actually applied (deadline + OpenReview's grace, or the invitation's expdate) and its rule."""
+    deadline_ms: int | None
+    cutoff_ms: int | None
+    rule: str
+
+    @classmethod
+    def of(cls, value: Cutoff | int | None) -> Cutoff:
+        """A bare instant is used as given (tests, benchmarks); None is a rolling venue."""
+        if isinstance(value, Cutoff):
+            return value
+        return cls(value, value, "rolling" if value is None else "given")
+
+    @classmethod
+    def for_venue(cls, venue) -> Cutoff:
+        """From the catalogue alone: the announced deadline + the venue's grace (no invitation read)."""
+        if venue.deadline is None:
+            return cls(None, None, "rolling")
+        return cls(venue.deadline_ms, venue.cutoff_ms, "announced_plus_grace")
+
+    @classmethod
+    def from_check(cls, check: dict) -> Cutoff:
+        return cls(check.get("announced_ms"), check.get("cutoff_ms"), check.get("cutoff_rule") or "rolling")
+
+
+def history_needed(meta: dict, deadline: Cutoff | int | None, api_version: str) -> bool:
+    """False when the note alone settles the choice (`note_proves_unrevised`): no
+    revision page, no API request; the forum's PDF is then its current one."""
+    return not note_proves_unrevised(meta["invitations"], meta["pdf"], Cutoff.of(deadline).cutoff_ms, api_version,
+                                     meta.get("original_pdf"))
+
+
+def choose_from_note(meta: dict, deadline: Cutoff | int | None, api_version: str) -> tuple[dict, RevisionChoice]:
+    """The record of a forum whose history is not read (`history_needed` False)."""
+    forum_id, cut = meta["forum_id"], Cutoff.of(deadline)
+    choice = choice_from_note(forum_id, cut.cutoff_ms, meta["invitations"], api_version)
+    return {"forum_id": forum_id, "deadline_ms": cut.deadline_ms, "cutoff_ms": cut.cutoff_ms,
+            "cutoff_rule": cut.rule, "error": None, "fingerprint": fingerprint(meta, cut.cutoff_ms),
+            "cross_check": "not needed: the note settles the choice", "pdf_fetch": None,
+            "revision_source": "note", "rule": choice.rule, "reason": choice.reason, "revision_id": None,
+            "revision_tcdate": None, "revision_requests": 0.0}, choice
+
+
 def revisions_from_edits(edits: list[dict]) -> list[Revision]:
     """v2 `GET /notes/edits` -> revisions; an edit's PDF is at /notes/edits/attachment."""
     out = []
@@ -181,3 +249,81 @@ def revisions_from_page(page: dict) -> list[Revision]:
     references, `items` as the API returned them) -> revisions."""
     items = page.get("items") or []
     return revisions_from_edits(items) if page.get("kind") == "edits" else revisions_from_references(items)
+
+
+# ---------------------------------------------------------------------------------------------
+# The announced deadline against what OpenReview enforced, and the cutoff each forum is judged by.
+#
+# Once per venue, the submission invitation's `duedate` (the deadline OpenReview showed) and `expdate`
+# (the last instant it accepted an upload) are read and compared with the catalogue's announced
+# deadline (converted from its local time zone). OpenReview's venue code sets `expdate` to the
+# deadline + 30 minutes unless the venue set another (openreview-py `openreview/venue/invitation.py`,
+# `openreview/conference/invitation.py`: SHORT_BUFFER_MIN = 30), so an upload in that window is part
+# of the submission. The cutoff per forum is therefore:
+#   invitation_expdate   the invitation's expdate, when its duedate agrees with the announced deadline
+#                        (within `tolerance`, one hour)
+#   announced_plus_grace the announced deadline + the catalogue's grace (30 min unless stated), when
+#                        the invitation is unreadable, has no dates, carries the abstract deadline of
+#                        a two-stage venue, or disagrees by more than an hour (the disagreement is
+#                        reported in metadata and by an asset check)
+#   rolling              a journal without a venue deadline (TMLR): first released revision
+
+HOUR_MS = 3_600_000
+
+
+def judge_deadline(readings: list[dict], announced_ms: int | None, grace_ms: int = 30 * 60_000,
+                   tolerance_ms: int = HOUR_MS, abstract_ms: int | None = None) -> dict:
+    """Judge the announced deadline against the submission invitation(s) as read (`readings`: per
+    invitation its `duedate_ms` and `expdate_ms`, or its `error`) and decide the cutoff.
+
+    status: `agree` (every readable invitation's duedate within `tolerance_ms` of the announced
+    deadline), `agree_abstract` (a two-stage venue whose invitation still carries the announced
+    abstract deadline: consistent, but its expdate is not the paper's, so the cutoff is the
+    announced deadline + grace), `mismatch` (one differs by more, or has no duedate),
+    `unreadable` (none could be read), `rolling` (no venue deadline). `disagreement_h` is the largest |announced - duedate|
+    (per invitation signed: > 0 when the announced deadline is later).
+    """
+    out: dict = {"announced_ms": announced_ms, "invitations": [], "status": "agree",
+                 "disagreement_h": None, "cutoff_ms": None, "cutoff_rule": "rolling"}
+    if announced_ms is None:
+        out["status"] = "rolling"  # TMLR: no venue deadline
+        return out
+    problems, unreadable, expdates, worst, abstract = [], [], [], 0.0, []
+    for dates in readings:
+        inv_id = dates["invitation"]
+        if "error" in dates:
+            out["invitations"].append(dates)
+            unreadable.append(f"{inv_id}: unreadable")
+            continue
+        due, exp = dates["duedate_ms"], dates["expdate_ms"]
+        if due is None:
+            out["invitations"].append(dates)
+            problems.append(f"{inv_id}: no duedate")
+            continue
+        off_h = (announced_ms - due) / HOUR_MS  # > 0: the announced deadline is later
+        dates["disagreement_h"] = round(off_h, 3)
+        out["invitations"].append(dates)
+        if abstract_ms is not None and abs(due - abstract_ms) <= tolerance_ms < abs(due - announced_ms):
+            dates["matches"] = "abstract deadline"
+            abstract.append(inv_id)
+            continue
+        worst = max(worst, abs(off_h))
+        if abs(due - announced_ms) > tolerance_ms:
+            problems.append(f"{inv_id}: the announced deadline {announced_ms} is {off_h:+.2f} h from its duedate {due}")
+        else:
+            expdates.append(exp if exp is not None else due)
+    if len(out["invitations"]) > len(unreadable):
+        out["disagreement_h"] = round(worst, 3)
+    if problems:
+        out["status"] = "mismatch"
+    elif unreadable:
+        out["status"] = "unreadable"
+    elif abstract:
+        out["status"] = "agree_abstract"
+    if problems or unreadable:
+        out["problems"] = problems + unreadable
+    if out["status"] == "agree" and expdates:
+        out["cutoff_ms"], out["cutoff_rule"] = max(expdates), "invitation_expdate"
+    else:
+        out["cutoff_ms"], out["cutoff_rule"] = announced_ms + grace_ms, "announced_plus_grace"
+    return out

@@ -25,9 +25,9 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from resources.store import CorruptFileError, Store, dumps_json, open_parquet
-from reviewbench_assets.domain.parsed_table import forum_of
 from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.routing import Routing
+from reviewbench_assets.domain.schema import forum_of
 from reviewbench_assets.io.layout import paths
 
 # ---- Parquet, one row group at a time ----------------------------------------------------------
@@ -182,7 +182,7 @@ class Spool:
 
 # ---- what each stage reads of the stages before it -----------------------------------------------
 
-# What the rows step writes as one publication (stages/rows_writer.py): one of them alone is a broken set.
+# What the rows step writes as one publication (stages/rows_stage.py): one of them alone is a broken set.
 ROWS_SET = {"rows": paths.rows, "reviews": paths.rows_reviews, "provenance": paths.provenance, "stats": paths.rows_stats}
 
 

@@ -4,20 +4,25 @@
 openreview-api.md §0.5) gives every note of each forum in the same request, so a venue costs
 O(papers / 1000) requests. Withdrawn and desk-rejected papers are asked for explicitly because
 they drop out of the default submission query. Pages are checkpointed so a killed crawl resumes.
+
+Also here: the crawl's own view of what it stored and received (the line reading itself is
+`io.upstream.JsonlLines`'): `StoredForum`, what a refresh needs of one stored forum without holding it;
+`tmdates_digest`, which tells a changed forum from an unchanged one; `notes_page`, one page of
+`/notes` as the API sent it, checked.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
 from resources.store import Store
-from reviewbench_assets.domain.posts import field_value, int_or_none
-from reviewbench_assets.domain.review_edits import authors_first_post, changed_during_rebuttal
-from reviewbench_assets.stages.forum_spool import NotesPage, notes_page
+from reviewbench_assets.domain.posts import authors_first_post, changed_during_rebuttal, field_value, int_or_none
 
 PAGE_SIZE = 1000
 
@@ -100,7 +105,7 @@ def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_
                 params = dict(query.params) | {"details": "replies", "limit": str(PAGE_SIZE),
                                                "offset": str(offset), "sort": "number:asc", "count": "true"}
                 # The page as the API sent it, checkpointed as is and read one note at a time
-                # (forum_spool.notes_page): a 1000-forum page parsed whole would be ~100 MB.
+                # (notes_page below): a 1000-forum page parsed whole would be ~100 MB.
                 body = api.get_bytes("/notes", params)
                 page = notes_page(body.decode("utf-8"))
                 store.write_bytes(page_path, body)
@@ -134,6 +139,16 @@ def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_
                     f"{venue.key}: query {query.label} {dict(query.params)} reported count={total} but "
                     f"the API returned only {offset} notes (an empty page at offset {offset}); "
                     "nothing was published, re-run to resume from the checkpointed pages")
+
+
+def times_listed(listed: dict[str, int]) -> dict[str, int]:
+    """forum id -> the most times one query listed it, for the forums listed more than once."""
+    most: dict[str, int] = {}
+    for key, n in listed.items():
+        if n > 1:
+            fid = key.split("\t", 1)[1]
+            most[fid] = max(most.get(fid, 0), n)
+    return most
 
 
 def _checkpointed_page(store: Store, path: str) -> NotesPage | None:
@@ -243,7 +258,7 @@ def fetch_forum(api: OpenReviewApi, forum_id: str) -> dict | None:
 # Review edit history (v2 note edits, v1 references): initial and final scores.
 #
 # A review modified after the authors' first post in its forum may hold a rating that changed
-# during the rebuttal (`domain.review_edits`: on v2 the venue's own release edits move every
+# during the rebuttal (`domain.posts.changed_during_rebuttal`: on v2 the venue's own release edits move every
 # review's tmdate, so tmdate > tcdate alone would ask for every paper); its edits (`GET
 # /notes/edits`) hold the rating before. One request per per-paper review invitation
 # (`invitation=<venue>/Submission<N>/-/Official_Review`, a parameter openreview-py's
@@ -285,3 +300,87 @@ def fetch_review_edits(api: OpenReviewApi, note: dict, review_names: list[str],
             if nid in wanted:
                 out.setdefault(nid, []).append(e)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# stored forums and received pages, without holding them whole
+
+
+def tmdates_digest(tmdates: dict[str, int]) -> bytes:
+    """A short digest of a forum's (note id -> tmdate): equal digests, same notes unchanged."""
+    return hashlib.sha1(json.dumps(sorted(tmdates.items())).encode()).digest()[:12]
+
+
+class StoredForum(NamedTuple):
+    """One forum of the stored crawl: where its line is, its notes' digest, whether it carries
+    review edit histories (kept for an unchanged forum without re-reading them)."""
+    offset: int
+    length: int
+    digest: bytes
+    has_edits: bool
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+class NotesPage(NamedTuple):
+    """One `GET /notes` answer kept as its text: where each note is, and the `count` it reported.
+    A page of 1000 forums with their replies is ~20 MB of JSON but ~100 MB once parsed whole; the
+    notes are parsed one at a time instead (`notes()`)."""
+    text: str
+    spans: list[tuple[int, int]]
+    count: int | None
+
+    def notes(self) -> Iterator:
+        for start, _end in self.spans:
+            yield _DECODER.raw_decode(self.text, start)[0]
+
+
+def notes_page(text: str, require_notes: bool = False) -> NotesPage:
+    """Read a `GET /notes` body (`{"notes": [...], "count": n, ...}`): every value is parsed once, to
+    check the whole body, and dropped; a note is kept only as its span. ValueError when the body is
+    not such an object (`require_notes`: its `notes` must be a list, as a checkpoint's is)."""
+    def ws(i: int) -> int:
+        return _WS.match(text, i).end()
+
+    def expect(i: int, chars: str) -> str:
+        if text[i:i + 1] not in chars or i >= len(text):
+            raise ValueError(f"expected one of {chars!r} at character {i} of a /notes page")
+        return text[i]
+
+    spans: list[tuple[int, int]] = []
+    count, has_notes = None, False
+    i = ws(0)
+    expect(i, "{")
+    i = ws(i + 1)
+    if text[i:i + 1] != "}":
+        while True:
+            key, i = _DECODER.raw_decode(text, i)
+            i = ws(i)
+            expect(i, ":")
+            i = ws(i + 1)
+            if key == "notes" and text[i:i + 1] == "[":
+                spans, has_notes, i = [], True, ws(i + 1)
+                while text[i:i + 1] != "]":
+                    _note, end = _DECODER.raw_decode(text, i)  # parsed to check it, then dropped
+                    spans.append((i, end))
+                    i = ws(end)
+                    if expect(i, ",]") == ",":
+                        i = ws(i + 1)
+                i += 1
+            else:
+                value, i = _DECODER.raw_decode(text, i)
+                if key == "count":
+                    count = value if isinstance(value, int) else None
+                elif key == "notes":
+                    spans, has_notes = [], value is None and not require_notes
+            i = ws(i)
+            if expect(i, ",}") == "}":
+                break
+            i = ws(i + 1)
+    if ws(i + 1) != len(text):
+        raise ValueError("trailing data after a /notes page")
+    if require_notes and not has_notes:
+        raise ValueError("a /notes page without a notes list")
+    return NotesPage(text, spans, count)

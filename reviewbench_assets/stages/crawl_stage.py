@@ -1,20 +1,50 @@
-"""The `openreview_forums` stage: crawl or refresh one venue-year (`stages/refresh.py`
-`refresh_venue`), with its OpenReview requests and waits, and the `quarantined_share` check
-(blocking: a partition over the share does not reach the splits)."""
+"""The `openreview_forums` stage: crawl or refresh one venue-year's forums into
+`raw/forums/<pk>.jsonl`, with its OpenReview requests and waits and the `quarantined_share` check
+(blocking: a partition over the share does not reach the splits); free of Dagster so that it can be
+tested with a fake API and a store (the requests themselves are `stages/crawl.py`'s).
+
+
+The first run crawls the venue in batches (`details=replies`, 1000 forums a request). Later runs of
+an API v2 venue are incremental: a `tmdate` cursor over every note of the venue finds the forums
+with something new, only those are fetched, and they are merged into the stored file (one line per
+forum, rewritten atomically). API v1 has no `domain` filter to run such a cursor over a venue's
+notes, and its venue-years are closed: a refresh re-reads the submission pages and counts as
+touched only the forums whose notes changed."""
 from __future__ import annotations
 
+import hashlib
+import json
+import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
-from resources.store import Store
-from reviewbench_assets.stages.refresh import refresh_venue
-from reviewbench_assets.stages.stage import CRAWL, QUARANTINE, Progress, Stage, Table
+from resources.store import CorruptFileError, Store, dumps_json
+from reviewbench_assets.domain.posts import field_value, id_problem
+from reviewbench_assets.domain.routing import oddity_reasons
+from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.upstream import JsonlLines, Spool
+from reviewbench_assets.stages.crawl import (
+    CURSOR_MARGIN_MS,
+    REFRESH_MAX_SHARE,
+    REFRESH_MIN_FORUMS,
+    StoredForum,
+    changed_forums,
+    crawl_forums,
+    fetch_forum,
+    fetch_review_edits,
+    note_tmdates,
+    query_label,
+    times_listed,
+    tmdates_digest,
+)
+from reviewbench_assets.stages.stage import CRAWL, QUARANTINE, ROW_COUNT, Progress, Stage, Table, iso_utc
 
 QUARANTINE_CHECK = QUARANTINE
 QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the configured max_quarantined_share"
-ODDITY_KINDS = ("oversized", "absurd", "duplicate")  # oddity_reasons' words (domain/quarantine.py)
+ODDITY_KINDS = ("oversized", "absurd", "duplicate")  # oddity_reasons' words (domain/routing.py)
 
 
 def _reason_kind(reason: str) -> str:
@@ -23,9 +53,7 @@ def _reason_kind(reason: str) -> str:
 
 
 class CrawlStage(Stage):
-    """The `openreview_forums` stage: crawl or refresh one venue-year (`refresh_venue`), with its
-    OpenReview requests and waits, and the `quarantined_share` check (blocking: a partition over
-    the share does not reach the splits)."""
+    """The crawl's options; `run` is `refresh_venue` and the client's request and wait figures."""
 
     name = CRAWL
 
@@ -61,3 +89,333 @@ class CrawlStage(Stage):
             "codes": dict(kinds.most_common()),
             "examples": Table([{"forum_id": q["forum_id"], "reason": q["reasons"][0][:200]} for q in quarantined[:10]],
                               ["forum_id", "reason"], what="quarantined forums")})
+
+
+
+def forum_record(item: dict, api: str, fetched_at: float) -> tuple[dict | None, dict | None]:
+    """A raw forum line, or an error line when the note is unusable (kept, never crashes)."""
+    note = item["note"]
+    if not isinstance(note, dict) or not note.get("id"):
+        return None, {"query": item["query"], "reason": "note without id", "raw": note}
+    problem = id_problem(note["id"])
+    if problem:  # never becomes a path (checkpoints, PDFs): quarantined with the reason
+        return None, {"query": item["query"], "reason": problem, "raw": note}
+    if not isinstance(note.get("content"), dict):
+        return None, {"forum_id": note["id"], "query": item["query"], "reason": "note without content",
+                      "raw": note}
+    return {"forum_id": note["id"], "query": item["query"], "api": api,
+            "fetched_at": round(fetched_at, 3), "note": note}, None
+
+
+def _incremental(api: OpenReviewApi, venue: VenueYear, stored: dict[str, StoredForum], known: dict[str, int],
+                 lines: JsonlLines, fetched: Spool, since: int, errors: list[dict],
+                 log: Callable[[str], None]) -> tuple[Iterator[dict] | None, dict]:
+    """The stored forums in their order with the changed ones re-fetched (new ones last, by id), or
+    None when too many changed. The changed forums are fetched first, into `fetched`; the stored
+    ones are then streamed from the stored file, one at a time."""
+    changes = changed_forums(api, venue, since, known)
+    refresh = {"cursor_ms": since, "notes_newer_than_cursor": changes.notes_seen,
+               "cursor_requests": changes.requests}
+    limit = max(REFRESH_MIN_FORUMS, int(REFRESH_MAX_SHARE * len(stored)))
+    if len(changes.changed) > limit:
+        log(f"{venue.key}: {len(changes.changed)} forums changed (> {limit}): full crawl")
+        return None, refresh
+    got: dict[str, tuple[int, int] | None] = {}  # changed forum -> its fetched line; None: gone
+    for fid in sorted(changes.changed):
+        note = fetch_forum(api, fid)
+        label = query_label(note, venue) if note else None
+        if note is None or note.get("ddate") or label is None:
+            got[fid] = None
+            continue
+        record, error = forum_record({"query": label, "note": note}, venue.api, time.time())
+        if error:  # the stored version stays
+            errors.append(error)
+            continue
+        got[fid] = fetched.append(record)
+
+    def merged() -> Iterator[dict]:
+        for _offset, _length, rec in lines.scan():
+            fid = rec["forum_id"]
+            if fid in changes.deleted:
+                continue
+            if fid in got:
+                if got[fid] is not None:
+                    yield fetched.read(*got[fid])
+                continue
+            yield rec
+        for fid in sorted(changes.changed):
+            if fid not in stored and got.get(fid) is not None:
+                yield fetched.read(*got[fid])
+
+    return merged(), refresh
+
+
+def _full_crawl(api: OpenReviewApi, venue: VenueYear, store: Store, errors: list[dict], listed: dict[str, int],
+                log: Callable[[str], None]) -> Iterator[dict]:
+    """Each forum as its page arrives (pages are checkpointed by `crawl_forums`); `listed` fills
+    in as the pages come, so `times_listed` is whole once this is exhausted."""
+    checkpoint = store.path(paths.crawl_checkpoints(venue.key))
+    for item in crawl_forums(api, venue, store, checkpoint,
+                             progress=lambda label, n: log(f"{venue.key}: {label} page of {n}"), listed=listed):
+        record, error = forum_record(item, venue.api, time.time())
+        if error:
+            errors.append(error)
+        else:
+            yield record
+
+
+@dataclass
+class _Compared:
+    """The first pass over the forums, against what was stored: compact, one entry per forum id."""
+    status: Counter = field(default_factory=Counter)  # new / changed / unchanged / removed
+    touched: list[str] = field(default_factory=list)  # new or changed, in file order
+    touched_set: set[str] = field(default_factory=set)
+    ids: set[str] = field(default_factory=set)
+    edits_todo: int = 0  # forums whose review edit histories are to be read (or resumed)
+
+
+def _needs_edits(rec: dict, touched: set[str]) -> bool:
+    """A forum's review edit histories are read (or resumed from a checkpoint) when it is new or
+    changed, or when no stored line gave them back."""
+    return rec["forum_id"] in touched or "review_edits" not in rec
+
+
+def _first_pass(records: Iterable[dict], stored: dict[str, StoredForum], old: JsonlLines | None,
+                spool: Spool, review_edits: bool) -> _Compared:
+    """Spool every forum as it comes, comparing it with the stored one (new / changed / unchanged);
+    an unchanged forum keeps its stored review edit histories, read back by offset."""
+    c = _Compared()
+    for rec in records:
+        fid = rec["forum_id"]
+        c.ids.add(fid)
+        was = stored.get(fid)
+        if was is not None and was.digest == tmdates_digest(note_tmdates(rec["note"])):
+            c.status["unchanged"] += 1
+            if "review_edits" not in rec and was.has_edits and old is not None:
+                rec["review_edits"] = old.read(was.offset, was.length).get("review_edits")
+        else:
+            c.status["new" if was is None else "changed"] += 1
+            c.touched.append(fid)
+            c.touched_set.add(fid)
+        if review_edits and _needs_edits(rec, c.touched_set):
+            c.edits_todo += 1
+        spool.append(rec)
+    c.status["removed"] = sum(1 for fid in stored if fid not in c.ids)
+    return c
+
+
+class _Quarantine:
+    """The quarantine, one forum at a time: every quarantined forum with its reasons, forums per
+    query, and a preview of the first ten."""
+
+    def __init__(self, venue: VenueYear):
+        self.venue, self.quarantined, self.counts, self.previews = venue, [], Counter(), []
+
+    def add(self, rec: dict) -> dict | None:
+        self.counts[rec["query"]] += 1
+        note = rec["note"]
+        # What the crawl itself can see; what the parser finds is parsed_forums' quarantine (the parser's only caller)
+        reasons = oddity_reasons(note, self.venue, rec.get("listed", 1))
+        if len(self.previews) < 10:
+            self.previews.append({"forum_id": rec["forum_id"], "query": rec["query"],
+                                  "title": field_value(note["content"].get("title")),
+                                  "replies": len((note.get("details") or {}).get("replies") or [])})
+        if not reasons:
+            return None
+        self.quarantined.append({"forum_id": rec["forum_id"], "reasons": reasons})
+        return self.quarantined[-1]
+
+    def add_errors(self, errors: list[dict]) -> list[dict]:
+        out = [{"forum_id": e.get("forum_id"), "reasons": [e["reason"]], "raw": e.get("raw")} for e in errors]
+        self.quarantined += out
+        return out
+
+
+class _ReviewEdits:
+    """Review edit histories of one forum, checkpointed per forum and keyed by the tmdates of its
+    notes: a run killed after hours of edit-history requests resumes at the first forum it had not
+    done (a 429 or an outage raises before anything is written, so only answers are checkpointed)."""
+
+    def __init__(self, api: OpenReviewApi, venue: VenueYear, store: Store, progress: Progress | None):
+        self.api, self.venue, self.store, self.progress = api, venue, store, progress
+        self.resumed = 0
+
+    def fill(self, rec: dict) -> None:
+        ckpt = self.store.path(paths.review_edit_checkpoints(self.venue.key), f"{rec['forum_id']}.json")
+        key = hashlib.sha256(json.dumps(note_tmdates(rec["note"]), sort_keys=True).encode()).hexdigest()
+        prev = self.store.read_json_or_none(ckpt)
+        if isinstance(prev, dict) and prev.get("key") == key and isinstance(prev.get("edits"), dict):
+            rec["review_edits"] = prev["edits"]
+            self.resumed += 1
+        else:
+            rec["review_edits"] = fetch_review_edits(self.api, rec["note"], self.venue.invitations.review,
+                                                     self.venue.api)
+            self.store.write_json(ckpt, {"key": key, "edits": rec["review_edits"]})
+        if self.progress is not None:
+            self.progress.advance()
+
+
+def refresh_venue(stage: Stage, store: Store) -> None:
+    """The crawl stage's work (`stage`: a `CrawlStage`, whose options it reads and
+    whose `stat` it records with). Crawl (or incrementally refresh) the stage's venue through its
+    `api` (`v2` is the v2 client, the same object for a v2 venue), write the raw forums, errors,
+    quarantine and cursor, and record what happened.
+
+    Forums stream through: the crawl (or the merge with the stored file) spools each forum to a
+    local scratch file as it arrives, comparing it with a compact index of the stored file (offset,
+    digest of its notes' tmdates); a second pass reads the spool back, adds the review edit
+    histories and writes the published file and its quarantine line by line. Memory holds one page
+    of the API (at most 1000 forums) and a few figures per forum id, whatever the venue's size.
+
+    `stage.attempt_continues` (stages/attempt.py; None: no attempt, the pages go once published):
+    the listing pages of a published crawl are kept for the rest of the run's attempt, so the re-run
+    of a run killed after its crawl reads them instead of asking again (True); a new attempt drops
+    them and asks (False). The pages of an unpublished crawl are always resumed, whatever the attempt."""
+    venue, v2, api, log, progress = stage.venue, stage.v2, stage.api, stage.log, stage.progress
+    full_refresh, review_edits = stage.full_refresh, stage.review_edits
+    attempt_continues = stage.attempt_continues
+    started, started_ms = time.time(), int(time.time() * 1000)
+    _drop_published_pages(store, venue.key, attempt_continues)
+    raw_path, cur_path = store.path(paths.raw_forums(venue.key)), store.path(paths.crawl_cursor(venue.key))
+    has_stored = store.exists(raw_path)
+    cursor = store.read_json_or_none(cur_path) if has_stored and not full_refresh else None
+    if cursor is not None and not isinstance(cursor.get("crawl_started_ms"), int):
+        log(f"{venue.key}: crawl cursor {cur_path} unreadable ({cursor!r:.100}): full crawl")
+        cursor = None
+    incremental_possible = has_stored and venue.api == "v2" and cursor is not None
+    known: dict[str, int] | None = {} if incremental_possible else None
+    stored = _index_stored(store, raw_path, known, full_refresh, log) if has_stored else {}
+
+    mode, errors, refresh, listed = "full", [], {}, {}
+    with JsonlLines(store, raw_path) as old, Spool() as fetched, Spool() as spool:
+        records = None
+        if incremental_possible and stored is not None:
+            records, refresh = _incremental(api, venue, stored, known, old, fetched, cursor["crawl_started_ms"]
+                                            - CURSOR_MARGIN_MS, errors, log)
+            mode = "full" if records is None else "incremental"
+        if records is None:
+            records = _full_crawl(api, venue, store, errors, listed, log)
+        compared = _first_pass(records, stored or {}, old if stored else None, spool, review_edits)
+        if mode == "incremental":
+            errors[:0] = _kept_errors(store, paths.crawl_errors(venue.key), compared.ids, errors)
+        most = times_listed(listed)
+
+        edit_requests_before = api.stats["requests"]
+        edits = _ReviewEdits(api, venue, store, progress("forums (review edit histories)", compared.edits_todo)
+                             if progress and compared.edits_todo else None)
+        touched = compared.touched_set
+        quarantine = _Quarantine(venue)
+        quarantine_path = store.path(paths.quarantine(venue.key))
+        with store.publish() as pub:  # forums, errors, quarantine and cursor move into place together
+            with store.fs.open_output_stream(pub.target(raw_path)) as out, \
+                    store.fs.open_output_stream(pub.target(quarantine_path)) as qout:
+                for rec in spool:
+                    if rec["forum_id"] in most:
+                        rec["listed"] = most[rec["forum_id"]]
+                    if review_edits and _needs_edits(rec, touched):
+                        edits.fill(rec)
+                    out.write(dumps_json(rec) + b"\n")
+                    q = quarantine.add(rec)
+                    if q is not None:
+                        qout.write(dumps_json(q) + b"\n")
+                for q in quarantine.add_errors(errors):
+                    qout.write(dumps_json(q) + b"\n")
+            _write_jsonl(store, pub.target(store.path(paths.crawl_errors(venue.key))), errors)
+            if venue.api == "v2":
+                prev = cursor if mode == "incremental" else None
+                # incremental: the cursor moves to this run's start; full: likewise
+                _write_jsonl(store, pub.target(cur_path), None, {"crawl_started_ms": started_ms, "mode": mode,
+                                                                 "previous": prev and prev.get("crawl_started_ms")})
+        n = spool.lines
+    if mode == "full":  # published: the next attempt starts from the cursor, not the pages
+        if attempt_continues is None:
+            store.delete_dir(store.path(paths.crawl_checkpoints(venue.key)))
+        else:
+            store.write_json(store.path(paths.crawl_checkpoints(venue.key), PUBLISHED), {"published_ms": started_ms})
+    requests = v2.stats["requests"] + (api.stats["requests"] if api is not v2 else 0)
+    stage.stat("path", raw_path)
+    stage.stat("quarantine_path", quarantine_path)
+    stage.stat(ROW_COUNT, n)
+    stage.stat("mode", mode)
+    stage.stat("forums_new", compared.status["new"])
+    stage.stat("forums_changed", compared.status["changed"])
+    stage.stat("forums_unchanged", compared.status["unchanged"])
+    stage.stat("forums_removed", compared.status["removed"])
+    stage.stat("touched_forums", compared.touched[:50])
+    # an incremental refresh: what the cursor found, and the time it read changes since
+    if refresh:
+        stage.stat("notes_newer_than_cursor", refresh["notes_newer_than_cursor"])
+        stage.stat("cursor_requests", refresh["cursor_requests"])
+        stage.stat("changes_since", iso_utc(refresh["cursor_ms"]))
+    stage.stat("forums_by_query", dict(quarantine.counts))
+    stage.stat("malformed_notes", len(errors))
+    stage.stat("preview", Table(quarantine.previews, ["forum_id", "query", "title", "replies"],
+                                what="forums of this run"))
+    stage.record_quarantine(quarantine.quarantined, n + len(errors))
+    # The issue's cost goal is about the forum JSON; review edit histories are one request per
+    # paper with edited reviews (no batch form is known to work on the real API) and shown apart.
+    edit_requests = api.stats["requests"] - edit_requests_before
+    stage.stat("requests", requests)
+    stage.stat("requests_per_forum", round((requests - edit_requests) / max(n, 1), 4))
+    stage.stat("review_edit_requests", edit_requests)
+    stage.stat("review_edits_resumed", edits.resumed)
+    stage.stat("forums_per_s", round(n / max(time.time() - started, 1e-6), 2))
+
+
+PUBLISHED = "published.json"  # in the crawl's checkpoint folder: its pages were published
+
+
+def _drop_published_pages(store: Store, pk: str, attempt_continues: bool | None) -> None:
+    """The pages of a crawl published by an earlier attempt are not this run's to reuse."""
+    folder = store.path(paths.crawl_checkpoints(pk))
+    if not attempt_continues and store.exists(store.path(paths.crawl_checkpoints(pk), PUBLISHED)):
+        store.delete_dir(folder)
+
+
+def _index_stored(store: Store, raw_path: str, known: dict[str, int] | None, full_refresh: bool,
+                  log: Callable[[str], None]) -> dict[str, StoredForum] | None:
+    """A compact index of the stored forums (None when there are none): per forum id, its line's
+    offset and length, the digest of its notes' tmdates; `known` (when given) gets every stored
+    note's tmdate, for the refresh cursor. A corrupt file is named; with `full_refresh` it is
+    re-crawled (repaired), otherwise the error says how to repair it."""
+    index: dict[str, StoredForum] = {}
+    try:
+        for offset, length, rec in JsonlLines(store, raw_path).scan():
+            tmdates = note_tmdates(rec["note"])
+            if known is not None:
+                known.update(tmdates)
+            index[rec["forum_id"]] = StoredForum(offset, length, tmdates_digest(tmdates), "review_edits" in rec)
+    except (CorruptFileError, UnicodeDecodeError) as exc:
+        if full_refresh:
+            log(f"stored crawl is corrupt, re-crawling it (full_refresh): {exc}")
+            return None
+        raise CorruptFileError(raw_path, f"{exc}; re-materialize openreview_forums with config "
+                                         "full_refresh: true to re-crawl and replace it") from exc
+    return index
+
+
+def _write_jsonl(store: Store, target: str, rows: list[dict] | None, obj: dict | None = None) -> int:
+    """Write lines (or one JSON object) to a staging path of a publication."""
+    with store.fs.open_output_stream(target) as f:
+        if obj is not None:
+            f.write(dumps_json(obj))
+            return 1
+        for row in rows:
+            f.write(dumps_json(row) + b"\n")
+    return len(rows)
+
+
+def _error_key(e: dict) -> str:
+    raw = e.get("raw")
+    return str(e.get("forum_id") or (raw.get("id") if isinstance(raw, dict) else None) or repr(raw)[:200])
+
+
+def _kept_errors(store: Store, rel: str, ids: set[str], fresh: list[dict]) -> list[dict]:
+    """An incremental refresh re-fetches only changed forums: the unusable notes of the last crawl
+    stay quarantined unless their forum is now a usable record or errs again."""
+    try:
+        prev = list(store.iter_jsonl(store.path(rel))) if store.exists(store.path(rel)) else []
+    except CorruptFileError:
+        return []
+    ok = ids | {_error_key(e) for e in fresh}
+    return [e for e in prev if _error_key(e) not in ok]

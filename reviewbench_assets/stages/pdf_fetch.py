@@ -1,19 +1,95 @@
-"""Fetching a chosen revision's PDF and storing it (stages/pdf_choice.py decides which): one note's
+"""Fetching a chosen revision's PDF and storing it (stages/pdf_stage.py decides which): one note's
 PDF per request, or the current PDFs of up to 50 v2 notes in one `/attachment?ids=` zip; every PDF
-validated (stages/pdf_check.py) and stored by sha256, with its source record written first so a
-stored PDF is never downloaded twice, even by a run killed before its checkpoint."""
+validated (`inspect_pdf`) and stored by sha256, with its source record written first so a stored
+PDF is never downloaded twice, even by a run killed before its checkpoint.
+
+The bytes are checked (`inspect_pdf`) before they enter the store: a stage helper, not a domain rule,
+since it opens the bytes with PDFium. The checks and their reasons are ocr_ray's (one rule for "is
+this a usable PDF", used where PDFs are stored and where they are read), run here under a lock:
+PDFium is not thread-safe, not even across documents (pypdfium2 docs), and downloads run in a
+thread pool. Parsing is milliseconds per PDF; the downloads around it are what the pool overlaps.
+
+A download is staged as it arrives (`fetch_staged`, `staged`, `drop`), so that an answer OpenReview
+sent whole is never asked again, even by the re-run of a run killed before the PDF was validated
+and stored (issue 29.3: the downloads in flight at a kill were asked again, 6 in one trial). The
+body is streamed into `pdf_staging/<key>.bin`; once the last byte is in and its length equals the
+answer's Content-Length, `<key>.json` records its length, sha256 and the requests it cost: that
+record is what makes the staged answer complete. A run that finds a complete staged answer (the
+record, and a file of that length and hash) uses it without a request; a body cut short leaves no
+record and is asked again. The staged files go once the PDF is stored (or its error recorded). The
+remaining window is the instant between the last byte's arrival and the record's write. A run killed
+after its PDF moved into the store and before its record was deleted leaves a record without a body,
+which no re-run would delete (it finds the PDF stored): `sweep_staging_records` deletes those when
+the stage starts (a record without its body is never an answer; a live run has one only between its
+PDF's move and its own `drop`, which tolerates the record being gone).
+
+Also here: what OpenReview answered about each forum's revision history (`RevisionAnswers`,
+`read_pages`), checkpointed per forum as each answer arrives, like the downloads.
+Also here: the venue's deadline as its submission invitations say (`venue_deadline_check`), read
+once per venue.
+"""
 from __future__ import annotations
 
 import hashlib
 import io
+import json
+import posixpath
+import threading
 import zipfile
+from collections.abc import Iterable
 from urllib.parse import parse_qsl, urlsplit
 
+import requests
+
+from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, open_pdf
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
+from reviewbench_assets.domain.revisions import HOUR_MS, Revision, judge_deadline, revisions_from_page
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.stages import pdf_staging
-from reviewbench_assets.stages.pdf_check import BadPdf, inspect_pdf
+
+# ---------------------------------------------------------------------------------------------
+# The venue's deadline as OpenReview enforced it: its submission invitations read once per venue and
+# judged against the catalogue's announced deadline (domain/revisions.py `judge_deadline`, where the
+# cutoff rules are), which decides the cutoff every forum is judged by.
+
+
+def invitation_deadlines(api: OpenReviewApi, invitation_id: str) -> dict:
+    """`duedate` (advertised) and `expdate` (hard cutoff) of a submission invitation, in ms."""
+    body = api.get_json("/invitations", {"id": invitation_id, "expired": "true"})
+    invs = body.get("invitations") or []
+    if not invs:
+        raise OpenReviewError("NotFoundError", f"no invitation {invitation_id}", 404, "/invitations")
+    inv = invs[0]
+    return {"invitation": invitation_id, "duedate_ms": inv.get("duedate"), "expdate_ms": inv.get("expdate")}
+
+
+def _read_invitation(api: OpenReviewApi, invitation_id: str) -> dict:
+    """Its deadlines, or the error that kept them from us (the check reports it as unreadable)."""
+    try:
+        return invitation_deadlines(api, invitation_id)
+    except OpenReviewError as exc:
+        if stops_the_run(exc):  # credentials, a long rate-limit window: no forum gets past it
+            raise
+        return {"invitation": invitation_id, "error": str(exc)[:200]}
+
+
+def deadline_cross_check(api: OpenReviewApi, invitation_ids: Iterable[str], announced_ms: int | None,
+                         grace_ms: int = 30 * 60_000, tolerance_ms: int = HOUR_MS,
+                         abstract_ms: int | None = None) -> dict:
+    """Read the submission invitation(s) and judge them against the announced deadline
+    (`judge_deadline`: the statuses, the cutoff and its rule); a rolling venue reads nothing."""
+    readings = [] if announced_ms is None else [_read_invitation(api, i) for i in invitation_ids]
+    return judge_deadline(readings, announced_ms, grace_ms, tolerance_ms, abstract_ms)
+
+
+def venue_deadline_check(api: OpenReviewApi, venue) -> dict:
+    """`deadline_cross_check` for a catalogue entry (its dated invitations, its grace)."""
+    if venue.deadline is None:
+        return deadline_cross_check(api, [], None)
+    return deadline_cross_check(api, venue.deadline_invitations(), venue.deadline_ms,
+                                grace_ms=venue.deadline.grace_minutes * 60_000,
+                                abstract_ms=venue.deadline.abstract_ms)
+
 
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
 
@@ -24,13 +100,13 @@ def error_fields(prefix: str, exc: BaseException) -> dict:
 
 
 def fetch_pdf(api: OpenReviewApi, store: Store, key: str, url_path: str) -> tuple[bytes, int]:
-    """The file at `url_path` (through its staging: pdf_staging.py) and the requests it cost now
+    """The file at `url_path` (through its staging: `fetch_staged`) and the requests it cost now
     beyond the thread's count (those of a staged answer a killed run received)."""
-    got = pdf_staging.staged(store, key)
+    got = staged(store, key)
     if got is not None:
         return got
     parts = urlsplit(url_path)
-    return pdf_staging.fetch_staged(api, store, key, parts.path, dict(parse_qsl(parts.query))), 0
+    return fetch_staged(api, store, key, parts.path, dict(parse_qsl(parts.query))), 0
 
 
 def _source_path(store: Store, record: dict, pdf_url: str) -> str:
@@ -74,13 +150,13 @@ def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -
     try:
         data, earlier = fetch_pdf(api, store, key, pdf_url)
     except OpenReviewError as exc:
-        pdf_staging.drop(store, key)  # a body cut short, if any
+        drop(store, key)  # a body cut short, if any
         if stops_the_run(exc):
             raise
         out = record | {**error_fields("pdf: ", exc), "pdf_fetch": "single"}
     else:
-        out = store_pdf(store, record, data, "single", pdf_url, pdf_staging.data_path(store, key))
-        pdf_staging.drop(store, key)
+        out = store_pdf(store, record, data, "single", pdf_url, data_path(store, key))
+        drop(store, key)
     return out | {"pdf_requests": (record.get("pdf_requests") or 0.0) + earlier + api.thread_requests() - before}
 
 
@@ -109,7 +185,7 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
     except (OpenReviewError, zipfile.BadZipFile) as exc:
         if stops_the_run(exc):
             raise
-        pdf_staging.drop(store, key)
+        drop(store, key)
         share = (earlier + api.thread_requests() - before) / len(records)
         return [download_one(api, store, r | {"pdf_requests": share}, f"/pdf?id={r['forum_id']}")
                 for r in records]
@@ -121,5 +197,214 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
             out.append(store_pdf(store, r, members[r["forum_id"]], "batch", f"/pdf?id={r['forum_id']}"))
         else:
             out.append(download_one(api, store, r, f"/pdf?id={r['forum_id']}"))
-    pdf_staging.drop(store, key)
+    drop(store, key)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# the bytes checked before they enter the store
+
+
+_PDFIUM_LOCK = threading.Lock()
+
+
+class BadPdf(ValueError):
+    """The bytes are not a usable PDF; the message is the reason recorded for the paper."""
+
+
+def inspect_pdf(data: bytes) -> int:
+    """Return the page count, or raise BadPdf with the reason (not a PDF, truncated, encrypted,
+    zero pages, corrupt, over a cap: inflated streams, image size, pages)."""
+    with _PDFIUM_LOCK:
+        try:
+            check_pdf_bytes(data)
+            doc = open_pdf(data)
+        except PdfReadError as exc:
+            raise BadPdf(str(exc)) from None
+        try:
+            pages = len(doc)
+        finally:
+            doc.close()
+    if pages == 0:
+        raise BadPdf("PDF has zero pages")
+    try:
+        check_page_count(pages)
+    except PdfReadError as exc:
+        raise BadPdf(str(exc)) from None
+    return pages
+
+
+# ---------------------------------------------------------------------------------------------
+# a download staged as it arrives
+
+
+CHUNK = 1 << 16
+
+
+def _paths(store: Store, key: str) -> tuple[str, str]:
+    # one folder: staged answers live only while their PDF is stored, so it holds a few at a time
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    return store.path(paths.pdf_staging(f"{digest}.bin")), store.path(paths.pdf_staging(f"{digest}.json"))
+
+
+def data_path(store: Store, key: str) -> str:
+    """Where the body of `key` is staged (the PDF store moves it into place: Store.put_pdf)."""
+    return _paths(store, key)[0]
+
+
+def staged(store: Store, key: str) -> tuple[bytes, int] | None:
+    """(body, requests it cost) of a complete staged answer for `key`, or None."""
+    data_path, meta_path = _paths(store, key)
+    meta = store.read_json_or_none(meta_path)
+    if not isinstance(meta, dict) or meta.get("key") != key:
+        return None
+    try:
+        data = store.read_bytes(data_path) if store.exists(data_path) else None
+    except OSError:
+        return None
+    if data is None or len(data) != meta.get("length") or hashlib.sha256(data).hexdigest() != meta.get("sha256"):
+        return None
+    return data, int(meta.get("requests") or 1)
+
+
+def fetch_staged(api: OpenReviewApi, store: Store, key: str, path: str, params: dict) -> bytes:
+    """`GET path?params` streamed into the staging file of `key`, recorded complete when whole."""
+    data_path, meta_path = _paths(store, key)
+    store.fs.create_dir(posixpath.dirname(data_path), recursive=True)
+    before = api.thread_requests()
+    resp = api.get_stream(path, params)
+    h, chunks, n = hashlib.sha256(), [], 0
+    try:
+        with resp, store.fs.open_output_stream(data_path) as out:
+            for chunk in resp.iter_content(CHUNK):
+                out.write(chunk)
+                h.update(chunk)
+                chunks.append(chunk)
+                n += len(chunk)
+    except requests.RequestException as exc:  # the connection dropped mid-body: asked again
+        raise OpenReviewError("IncompleteBody", f"after {n} bytes: {exc}", None, path) from exc
+    expected = resp.headers.get("Content-Length")
+    # Content-Length counts the bytes as sent: comparable only when they were not encoded (gzip)
+    if resp.headers.get("Content-Encoding", "identity") == "identity" and expected and expected.isdigit() \
+            and int(expected) != n:  # a cut answer: not recorded, asked again (like a dropped connection)
+        raise OpenReviewError("IncompleteBody", f"{n} of {expected} bytes", None, path)
+    # Written at once, directly (not through a publication: no rename, no folder listing), to keep
+    # the window between the answer's last byte and its record short; a record cut by a kill does
+    # not parse, so it is a miss, never a false answer.
+    record = json.dumps({"key": key, "length": n, "sha256": h.hexdigest(),
+                         "requests": api.thread_requests() - before}).encode()
+    with store.fs.open_output_stream(meta_path) as f:
+        f.write(record)
+    return b"".join(chunks)
+
+
+def drop(store: Store, key: str) -> None:
+    """The answer is stored (or its error recorded): its staged files go."""
+    for p in _paths(store, key)[::-1]:  # the record first: a kill between leaves a miss, not a lie
+        try:
+            store.fs.delete_file(p)
+        except (FileNotFoundError, OSError):
+            pass
+
+
+def sweep_staging_records(store: Store) -> int:
+    """Delete the staging records whose body is gone (see the module docstring); returns how many."""
+    import pyarrow.fs as pafs
+
+    folder = store.path(paths.pdf_staging("").rstrip("/"))
+    names = {i.base_name for i in store.fs.get_file_info(pafs.FileSelector(folder, allow_not_found=True))
+             if i.type == pafs.FileType.File}
+    orphans = [n for n in names if n.endswith(".json") and f"{n.removesuffix('.json')}.bin" not in names]
+    for name in orphans:
+        try:
+            store.fs.delete_file(posixpath.join(folder, name))
+        except (FileNotFoundError, OSError):
+            pass
+    return len(orphans)
+
+
+# ---------------------------------------------------------------------------------------------
+# What OpenReview answered about each forum's revision history, checkpointed per forum as each
+# answer arrives (issue 29.3): a run killed while the revision pages are read, or between a forum's
+# history and its download, leaves every answer it received, and its re-run asks OpenReview only for
+# the forums it had not heard about (before, a kill repeated the whole round of pages: 383 instead of
+# 160 history requests in a 200-forum run).
+#
+# One file per forum and source (`browser`: the revisions page's API answer as the page received it;
+# `api`: the API recipe's answer), with the requests it cost (so the forum's record counts them as an
+# uninterrupted run would) and the note version it belongs to: an edited note is asked again. Only
+# answers are kept: a page that failed, a 429 or an outage leaves nothing, so it is asked again.
+
+
+def api_revision_page(api: OpenReviewApi, forum_id: str) -> dict:
+    """The API recipe's answer (openreview-api.md §3.2): v2 note edits, v1 references with
+    original=true, as `{"kind", "items"}` like a revisions page's (`revisions_from_page`)."""
+    if api.api == "v2":
+        edits = api.get_json("/notes/edits", {"note.id": forum_id, "sort": "tcdate:asc"}).get("edits") or []
+        return {"kind": "edits", "items": edits}
+    refs = api.get_json("/references", {"referent": forum_id, "original": "true"}).get("references") or []
+    return {"kind": "references", "items": refs}
+
+
+def api_revisions(api: OpenReviewApi, forum_id: str) -> list[Revision]:
+    return revisions_from_page(api_revision_page(api, forum_id))
+
+
+class RevisionAnswers:
+    def __init__(self, store: Store, partition_key: str):
+        self.store, self.folder = store, paths.revision_checkpoints(partition_key)
+        self.resumed = 0
+
+    def _path(self, forum_id: str, source: str) -> str:
+        return self.store.path(self.folder, f"{forum_id}.{source}.json")  # path() checks the id
+
+    def get(self, meta: dict, source: str) -> tuple[dict, dict] | None:
+        """(answer, requests it cost) received earlier for this version of the forum's note, or None."""
+        rec = self.store.read_json_or_none(self._path(meta["forum_id"], source))
+        if (isinstance(rec, dict) and rec.get("note_tmdate") == meta["tmdate"] and isinstance(rec.get("page"), dict)
+                and isinstance(rec.get("requests"), dict)):
+            self.resumed += 1
+            return rec["page"], rec["requests"]
+        return None
+
+    def put(self, meta: dict, source: str, page: dict, requests: dict) -> None:
+        self.store.write_json(self._path(meta["forum_id"], source),
+                              {"note_tmdate": meta["tmdate"], "page": dict(page), "requests": dict(requests)})
+
+    def clear(self) -> None:
+        """Every forum recorded for good: the answers are in the records, the checkpoints can go."""
+        self.store.delete_dir(self.store.path(self.folder))
+
+
+class RoundPages(dict):
+    """forum id -> revisions page (or the error its page ended with), `.requests` per forum: what
+    `initial_submission_records` takes, from the checkpoints and the pages read now together."""
+
+    def __init__(self):
+        super().__init__()
+        self.requests: dict[str, dict] = {}
+
+
+def read_pages(answers: RevisionAnswers, metas: dict[str, dict], forum_ids: list[str], scrape, notes,
+               on_done) -> RoundPages:
+    """The revisions pages of `forum_ids`: those answered before (a killed run's) from their
+    checkpoints, the others read by `scrape(ids, on_page, notes(ids))`, each checkpointed as it
+    arrives (`on_page(forum id, page or error, requests)` is called by the browser per forum)."""
+    out = RoundPages()
+    for fid in forum_ids:
+        got = answers.get(metas[fid], "browser")
+        if got is not None:
+            out[fid], out.requests[fid] = got
+            on_done(fid)
+    to_read = [fid for fid in forum_ids if fid not in out]
+
+    def on_page(fid: str, page=None, requests: dict | None = None) -> None:
+        if isinstance(page, dict):  # an answer (an exception is asked again next time)
+            answers.put(metas[fid], "browser", page, requests or {})
+        on_done(fid)
+
+    if to_read:
+        fresh = scrape(to_read, on_page, notes(to_read))
+        out.update(fresh)
+        out.requests.update(getattr(fresh, "requests", {}) or {})
     return out

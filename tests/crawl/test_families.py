@@ -11,11 +11,9 @@ from openreview_replica import VENUE_SPECS
 from partitions import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets.domain.forum import parse_forum, unwrap_content
-from reviewbench_assets.domain.parsed_table import row_fields
-from reviewbench_assets.domain.quarantine import oddity_reasons, reasons_of_parsed
-from reviewbench_assets.domain.reviews import reviews_json
-from reviewbench_assets.domain.schema import PARSED_SCHEMA, REVIEW_FIELDS
-from reviewbench_assets.domain.scores import parse_score, union_field
+from reviewbench_assets.domain.reviews import parse_score, union_field
+from reviewbench_assets.domain.routing import oddity_reasons, reasons_of_parsed
+from reviewbench_assets.domain.schema import PARSED_SCHEMA, REVIEW_FIELDS, reviews_json, row_fields
 from reviewbench_assets.stages.crawl import crawl_forums, fetch_review_edits
 
 from .conftest import openreview_resource
@@ -152,7 +150,7 @@ def test_review_edits_give_initial_and_final_rating(replica, all_fx, tmp_path):
 def test_v1_review_references_give_initial_and_final_scores(key, replica, all_fx, tmp_path):
     """API v1: a review's revision history is its references; one request per paper's review
     invitation; the Re^2 `review` record carries the initial and final scores (issue 10 point 6)."""
-    from reviewbench_assets.domain.re2 import review_record
+    from reviewbench_assets.domain.dialogues import review_record
 
     venue = catalogue().get(key)
     vf = all_fx.venues[key]

@@ -5,8 +5,8 @@ import math
 
 import pytest
 
+from reviewbench_assets.domain.reviews import normalize_review, parse_score, reviewer_id
 from reviewbench_assets.domain.schema import REVIEW_FIELDS
-from reviewbench_assets.domain.scores import normalize_review, parse_score, reviewer_id
 
 
 @pytest.mark.parametrize("value, expected", [
@@ -143,7 +143,7 @@ def test_no_field_is_dropped_and_prose_is_not_a_score():
 def test_score_history_replays_partial_edits():
     """v1 references and v2 edits set only the fields they change: the form is replayed edit by
     edit, so a later edit that changes only the rating keeps the earlier confidence."""
-    from reviewbench_assets.domain.scores import score_history
+    from reviewbench_assets.domain.reviews import score_history
 
     edits = [
         {"id": "e1", "tcdate": 100, "content": {"rating": "3: reject", "confidence": "4: confident"}},

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 from reviewbench_assets.domain.forum import parse_forum
-from reviewbench_assets.domain.quarantine import MAX_REPLIES_OF_ONE_KIND, oddity_reasons
+from reviewbench_assets.domain.routing import MAX_REPLIES_OF_ONE_KIND, oddity_reasons
 from reviewbench_assets.stages.crawl import crawl_forums
 
 

@@ -9,7 +9,7 @@ import pytest
 from partitions.catalogue import catalogue
 from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.posts import MalformedForumError, ParsedForum, Reason
-from reviewbench_assets.domain.quarantine import oddity_reasons, reasons_of_parsed
+from reviewbench_assets.domain.routing import oddity_reasons, reasons_of_parsed
 from reviewbench_assets.stages.parse_stage import forum_problems
 
 VENUE = catalogue().get("iclr-2024")

@@ -1,12 +1,12 @@
 """Which reviews' edit histories are asked for, on the real recorded payloads: on API v2 the venue's
 release edit (`<venue>/-/Edit`) moves every review's tmdate, so `tmdate > tcdate` would ask for every
 paper; a review last modified before the authors' first post was not changed in response to them
-(`domain.review_edits`, docs/openreview-api.md §1.8)."""
+(`domain.posts` changed_during_rebuttal, docs/openreview-api.md §1.8)."""
 from __future__ import annotations
 
+from reviewbench_assets.domain.dialogues import review_record
 from reviewbench_assets.domain.forum import parse_forum
-from reviewbench_assets.domain.re2 import review_record
-from reviewbench_assets.domain.review_edits import authors_first_post, changed_during_rebuttal
+from reviewbench_assets.domain.posts import authors_first_post, changed_during_rebuttal
 from reviewbench_assets.stages.crawl import edited_reviews
 
 REVIEW = ["Official_Review"]

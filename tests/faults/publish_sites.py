@@ -23,17 +23,18 @@ WRITE_CALLS = {"publish", "target", "remove_after", "write_json", "write_bytes",
 # "<module stem>.<function>": why the crash-point operation does not reach it (kept short, checked
 # by the test: an entry that no longer names a site is an error too)
 NOT_DRIVEN = {
-    "failures._share_pace.share": "a learnt rate-limit pace: one single-file write, only after a 429",
+    "dagster_step._share_pace.share": "a learnt rate-limit pace: one single-file write, only after a 429",
     "card_writer._publish": "the card without a publication of its caller's (tests and tools; the card stage passes one)",
     "corpus_writer._publication": "a split writer without a publication of its caller's (tests and tools; the split "
                                   "stage passes one)",
     "attempt.open_attempt": "its resume branch (an unfinished run's attempt taken over) needs a run known to have "
                             "failed: the operation's runs are unknown to each other, so each starts a new attempt",
-    "refresh.refresh_venue": "removing the crawl pages of a run with no attempt (tools and tests; the crawl asset "
-                             "always has one, and the operation drives that branch: the pages marked published)",
-    "pdf_staging.sweep": "a staging record left without its body: only after a kill between a PDF's move into the "
-                         "store and the record's deletion (its re-run is a trial of test_crash_points)",
-    "split_update.update_conference_split": "a venue-year leaving the split (its rows gone or blocked): the "
+    "crawl_stage.refresh_venue": "removing the crawl pages of a run with no attempt (tools and tests; the crawl asset "
+                                 "always has one, and the operation drives that branch: the pages marked published)",
+    "pdf_fetch.sweep_staging_records": "a staging record left without its body: only after a kill between a PDF's "
+                                       "move into the store and the record's deletion (its re-run is a trial of "
+                                       "test_crash_points)",
+    "split_stage.update_conference_split": "a venue-year leaving the split (its rows gone or blocked): the "
                                             "operation's venue-year stays",
 }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from openreview_replica.faults import _inflate_bomb_pdf, _many_pages_pdf
-from reviewbench_assets.stages.pdf_check import BadPdf, inspect_pdf
+from reviewbench_assets.stages.pdf_fetch import BadPdf, inspect_pdf
 
 
 def test_an_inflate_bomb_is_refused_with_the_cap_and_its_variable(monkeypatch):

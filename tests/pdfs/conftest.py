@@ -8,8 +8,8 @@ from openreview_replica import ReplicaServer, build_fixtures
 from partitions.catalogue import catalogue
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
+from reviewbench_assets.domain.revisions import forum_meta
 from reviewbench_assets.stages.crawl import crawl_forums
-from reviewbench_assets.stages.pdf_choice import forum_meta
 
 VENUES = ["iclr-2024", "iclr-2020"]
 

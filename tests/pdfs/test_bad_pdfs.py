@@ -6,9 +6,8 @@ import pytest
 
 from partitions.catalogue import catalogue
 from resources.store import Store
-from reviewbench_assets.stages.pdf_check import BadPdf, inspect_pdf
-from reviewbench_assets.stages.pdf_choice import initial_submission_records, records_table
-from reviewbench_assets.stages.pdf_fetch import store_pdf
+from reviewbench_assets.stages.pdf_fetch import BadPdf, inspect_pdf, store_pdf
+from reviewbench_assets.stages.pdf_stage import initial_submission_records, records_table
 from tests.ocr.conftest import ZERO_PAGE_PDF, write_two_column_pdf
 from tests.pdfs.conftest import api_for
 

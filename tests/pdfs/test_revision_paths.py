@@ -8,14 +8,13 @@ from partitions.catalogue import catalogue
 from resources.browser import BrowserResource
 from resources.openreview_api import RateLimiter
 from resources.store import Store
-from reviewbench_assets.stages.deadlines import deadline_cross_check, venue_deadline_check
-from reviewbench_assets.stages.pdf_choice import (
-    Cutoff,
+from reviewbench_assets.domain.revisions import Cutoff
+from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, deadline_cross_check, venue_deadline_check
+from reviewbench_assets.stages.pdf_stage import (
     choose_for_forum,
     initial_submission_record,
     initial_submission_records,
 )
-from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH
 from tests.pdf_text import pdf_text
 from tests.pdfs.conftest import VENUES, api_for
 

@@ -120,21 +120,21 @@ def input_writer():
 def as_papers(rows: list[dict]) -> list[dict]:
     """Rows as the rows step's writer takes them: the reviews typed (as the parsed table holds them)
     where the card's rows have `reviews_json`, which the writer makes from them."""
-    from reviewbench_assets.domain.reviews import typed_reviews
+    from reviewbench_assets.domain.schema import typed_reviews
 
     return [{**{k: v for k, v in r.items() if k != "reviews_json"}, "reviews": typed_reviews(json.loads(r["reviews_json"]))}
             for r in rows]
 
 
 def write_venue_rows(fs: pafs.FileSystem, root: str, pk: str, rows: list[dict], row_group_size: int = 7) -> str:
-    """A venue-year's rows written by the rows step's own writer (stages/rows_writer.py: the papers,
+    """A venue-year's rows written by the rows step's own writer (stages/rows_stage.py: the papers,
     one row per review, the provenance and the statistics, under `root`), with the passing verdict
     that step records for them: what the split assembly reads as one set. The rows' reviews go in
     typed, as the parsed table holds them (`row_group_size` is the old fixture's; the writer's own
     row groups are used)."""
     from resources.store import Store
     from reviewbench_assets.io.layout import paths, write_verdict
-    from reviewbench_assets.stages.rows_writer import write_rows
+    from reviewbench_assets.stages.rows_stage import write_rows
 
     store = Store(fs, root)
     pairs = [(paper, {"forum_id": r["forum_id"], "conference": r["conference"], "year": r["year"], "track": r["track"],

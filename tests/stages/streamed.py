@@ -1,4 +1,4 @@
-"""A fake `requests.Response` as `stages/pdf_staging.py` reads a download: headers, the body in
+"""A fake `requests.Response` as `stages/pdf_fetch.py` reads a download: headers, the body in
 chunks, a context manager. Shared by the PDF stage's tests and the crash-point pipeline."""
 from __future__ import annotations
 

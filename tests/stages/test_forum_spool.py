@@ -1,4 +1,4 @@
-"""`stages.forum_spool`: a /notes page read note by note gives what `json.loads` gives, and refuses
+"""`stages.crawl` notes_page: a /notes page read note by note gives what `json.loads` gives, and refuses
 what it would refuse; stored lines and spooled lines come back by their offsets."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from resources.store import CorruptFileError, store_from_uri
 from reviewbench_assets.io.upstream import JsonlLines, Spool
-from reviewbench_assets.stages.forum_spool import notes_page
+from reviewbench_assets.stages.crawl import notes_page
 
 
 @pytest.mark.parametrize("body", [

@@ -55,7 +55,7 @@ def test_the_splits_inputs_are_read_as_of_one_moment_while_the_rows_step_publish
     statistics beside the old rows (nor the reverse)."""
     from resources.store import store_from_uri
     from reviewbench_assets.io.upstream import Upstream
-    from reviewbench_assets.stages.rows_writer import write_rows
+    from reviewbench_assets.stages.rows_stage import write_rows
     from tests.splits.conftest import as_papers, make_rows
 
     pk = "iclr-2024"

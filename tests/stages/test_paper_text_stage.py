@@ -10,7 +10,7 @@ from openreview_replica.pdfgen import PdfSpec, marker_text, render_pdf
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.paper_text import MarkdownStage
-from reviewbench_assets.stages.pdf_choice import records_table
+from reviewbench_assets.stages.pdf_stage import records_table
 from tests.stages.figures_check import assert_every_figure
 
 PK = "iclr-2026"

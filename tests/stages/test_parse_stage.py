@@ -64,7 +64,7 @@ def _reply_like(forum: dict, base: dict, note_id: str, replyto: str) -> dict:
 def test_reply_cycles_and_over_deep_chains_are_quarantine_problems_with_their_reason(tmp_path):
     """Issue 29.5: two replies pointing at each other were left out of the dialogues but recorded
     nowhere, and a chain of 500 comments, each replying to the last, was flagged nowhere."""
-    from reviewbench_assets.domain.quarantine import MAX_REPLY_DEPTH
+    from reviewbench_assets.domain.routing import MAX_REPLY_DEPTH
 
     venue = catalogue().get("iclr-2026")
     store = store_from_uri(str(tmp_path))

@@ -1,4 +1,4 @@
-"""`stages.pdf_choice.choose_initial_pdfs` without Dagster or HTTP: a fake API that answers the calls
+"""`stages.pdf_stage.choose_initial_pdfs` without Dagster or HTTP: a fake API that answers the calls
 the stage makes (`/invitations` for the deadline, v2 `/notes/edits` for revisions, the edit and
 note PDF attachments, `/attachment?ids=` zips) over real reportlab PDFs, with errors injected per
 forum. The store is a local directory; the forums are crawled (`paths.raw_forums`) and parsed
@@ -84,7 +84,7 @@ class FakeApi:
         return buf.getvalue()
 
     def get_stream(self, path: str, params: dict | None = None):
-        """What the stage downloads files with (stages/pdf_staging.py): the body of get_bytes."""
+        """What the stage downloads files with (stages/pdf_fetch.py, its staging): the body of get_bytes."""
         return Streamed(self.get_bytes(path, params))
 
     def count(self, path: str) -> int:
@@ -279,7 +279,7 @@ def test_forums_are_done_in_rounds_with_their_notes_read_back_per_round(world, m
     """The stage holds one round of forums at a time: the revision pages of a round get the submission
     notes of that round only (read back from the parsed table, without replies), and the records are
     those of a single pass, in crawl order."""
-    import reviewbench_assets.stages.pdf_choice as pdf_choice
+    import reviewbench_assets.stages.pdf_stage as pdf_choice
 
     store, api = world
     monkeypatch.setattr(pdf_choice, "ROUND", 1)

@@ -1,4 +1,4 @@
-"""stages/pdf_staging.py: a download is an answer to keep only once its whole body is in."""
+"""stages/pdf_fetch.py (its staging): a download is an answer to keep only once its whole body is in."""
 from __future__ import annotations
 
 import hashlib
@@ -7,7 +7,7 @@ import pytest
 
 from resources.openreview_api import OpenReviewError
 from resources.store import store_from_uri
-from reviewbench_assets.stages import pdf_staging
+from reviewbench_assets.stages import pdf_fetch as pdf_staging
 from tests.stages.streamed import Streamed
 
 PDF = b"%PDF-1.4\n" + b"0" * 200_000 + b"\n%%EOF\n"
@@ -66,6 +66,6 @@ def test_a_record_left_behind_its_stored_pdf_is_swept_and_nothing_else(tmp_path)
     in_flight = pdf_staging.data_path(store, "in-flight")
     with store.fs.open_output_stream(in_flight) as f:  # a live run's body, its record not written yet
         f.write(PDF[:100])
-    assert pdf_staging.sweep(store) == 1
+    assert pdf_staging.sweep_staging_records(store) == 1
     left = sorted(p.name for p in (tmp_path / "pdf_staging").iterdir())
     assert len(left) == 3 and pdf_staging.staged(store, "complete") == (PDF, 1) and store.exists(in_flight)

@@ -1,4 +1,4 @@
-"""The crawl stage (`stages.crawl_stage.CrawlStage`, `stages.refresh.refresh_venue`) without Dagster
+"""The crawl stage (`stages.crawl_stage`: `CrawlStage`, `refresh_venue`) without Dagster
 or HTTP: a fake API that answers `GET /notes` the way OpenReview does (paged, `details=replies`, the
 `domain` tmdate cursor), over the real recorded ICLR 2026 forum (tests/fixtures/openreview-samples) and copies of it."""
 from __future__ import annotations
