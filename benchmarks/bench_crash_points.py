@@ -9,10 +9,17 @@ Figures:
 - crash_sites_driven: publish sites of the stage code (tests/faults/publish_sites.py) that some crash
   point falls on, of all sites (the rest are named with their reason in NOT_DRIVEN);
 - reader_violations: polls in which the reader saw a duplicate key, a mix of two generations, or a
-  file without its companions (goal 0); the reader reads settled views (no journal pending, the
-  listing unchanged around the read);
+  file without its companions (goal 0); the reader is the project's reader API, `Store.snapshot`
+  (resources/store_read.py) over the whole root, as the stages, the split, the card and the SQL
+  views read;
 - reader_violations_plain: the same for one listing then the files, with no such care (what a
-  reader that does not look at journals sees while a writer moves its files into place);
+  reader that does not look at journals sees while a writer moves its files into place); each says
+  whether files changed while it read (its own race) or NOTHING changed around the read (a writer's
+  defect);
+- reader_violations_load_dataset: polls in which a reader of `corpus/data/iclr-*` as
+  `datasets.load_dataset(<root>/corpus)` resolves the card's data_files glob (datasets.data_files.
+  resolve_pattern, then each shard) saw a forum id twice, a listed shard gone, or shards no
+  uninterrupted run shows together;
 - fault_trials / fault_failures: the kill trials of this suite, and those where the run was not
   killed where enumerated, the re-run did not end where an uninterrupted run ends, or staging or
   journals of the dead run were left (goal 0). bench_faults.py counts the pytest fault suites
@@ -56,6 +63,7 @@ def run() -> list[dict]:
     trials = sum(r.trials for r in results)
     violations = [v for r in results for v in r.violations]
     plain = [v for r in results for v in r.plain_violations]
+    dataset = [v for r in results for v in r.dataset_violations]
     failures = [f for r in results for f in r.failures]
     common = {"operation": "one venue-year's pipeline, generation 1 -> 2 (tests/faults/crash_pipeline.py)",
               "by_backend": {r.backend: {"points": r.points, "trials": r.trials, "polls": r.polls,
@@ -70,6 +78,8 @@ def run() -> list[dict]:
                    violations=violations[:20], **common),
             figure("reader_violations_plain", len(plain), "polls", sum(r.plain_polls for r in results),
                    violations=plain[:20], **common),
+            figure("reader_violations_load_dataset", sum(r.dataset_bad for r in results), "polls",
+                   sum(r.dataset_polls for r in results), violations=dataset[:20], **common),
             figure("fault_trials", trials, "trials", 0, goal=">= 150", suite=SUITE, **common),
             figure("fault_failures", len(failures), "trials", trials, goal=0, suite=SUITE,
                    failed=failures[:20], **common)]

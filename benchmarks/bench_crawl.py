@@ -32,7 +32,7 @@ def run() -> list[dict]:
     from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
     from openreview_replica.venues import VENUE_SPECS
     from resources import OpenReviewResource, StorageResource
-    from reviewbench_assets.forums import openreview_forums
+    from reviewbench_assets.assets import openreview_forums
 
     spec = dataclasses.replace(VENUE_SPECS["tmlr"], rolling_gap_days=0.15, special_forums=())
     fx = build_fixtures(["tmlr"], seed=11, n_forums=N_FORUMS, eager_pdfs=False, specs={"tmlr": spec})

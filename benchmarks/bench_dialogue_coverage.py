@@ -16,9 +16,9 @@ from benchmarks.common import figure
 from openreview_replica.fixtures import build_fixtures
 from openreview_replica.venues import VENUE_SPECS
 from partitions.catalogue import catalogue
+from reviewbench_assets.domain.dialogues import build_dialogues
 from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.routing import ACCOUNTED_ROLES, account_posts, coverage, route_posts
-from reviewbench_assets.domain.threads import build_dialogues
 
 FORUMS = 32
 

@@ -10,7 +10,7 @@ starts too fast, meets the wall once, learns the limit from the 429 and paces it
 Figure: `rate_limit_utilisation` = achieved API request rate (answered requests / the time each step
 spent from its first request to its last) over the allowed rate (LIMIT / WINDOW_S); goal >= 0.9,
 with 0 forums lost and 0 requests refused after the first refusal's window. The second step starts
-at the pace the first learned (`.locks/openreview-pace.json`, reviewbench_assets/failures.py).
+at the pace the first learned (`.locks/openreview-pace.json`, reviewbench_assets/dagster_step.py).
 
 File downloads have their own, smaller budget, as on openreview.net (36 per 60 minutes for
 `/attachment` against 98 API requests per 30 minutes, docs/openreview-api.md §0.2):

@@ -1,7 +1,7 @@
 """Streaming memory of the split assembly: 1,000 vs 20,000 synthetic papers (~90 KB markdown each).
 
 What is measured: `update_conference_split` building a split from scratch (what the `<conf>_split`
-asset runs the first time, stages/split_update.py): venue-year
+asset runs the first time, stages/split_stage.py): venue-year
 rows -> `data/<split>-i-of-n.parquet` shards + the `provenance` config + the Re^2 `review` and
 `rebuttal` configs (DuckDB join and train/test split). Inputs are generated in one subprocess,
 the assembly runs in a fresh subprocess per size, which reports its own peak RSS
@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _generate(out: str, n: int, venue_years: tuple[str, ...] = VENUE_YEARS, seed: int = 0) -> None:
     """Rows (20 columns, ~90 KB markdown) with one row per review, provenance and statistics (the
-    rows step's own writer, stages/rows_writer.py) and Re^2 records for `n` papers, split over
+    rows step's own writer, stages/rows_stage.py) and Re^2 records for `n` papers, split over
     `venue_years` (ICLR keys), written in batches (bounded memory)."""
     import numpy as np
     import pyarrow.parquet as pq
@@ -47,7 +47,7 @@ def _generate(out: str, n: int, venue_years: tuple[str, ...] = VENUE_YEARS, seed
     from resources.store import store_from_uri
     from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
     from reviewbench_assets.io.layout import paths
-    from reviewbench_assets.stages.rows_writer import write_rows
+    from reviewbench_assets.stages.rows_stage import write_rows
 
     store = store_from_uri(out)
 
@@ -143,7 +143,7 @@ def _papers(vy: str, count: int, writers: dict, words, pages: list[str], rng):
 
 def _assemble(out: str) -> dict:
     from resources.store import store_from_uri
-    from reviewbench_assets.stages.split_update import update_conference_split
+    from reviewbench_assets.stages.split_stage import update_conference_split
 
     store = store_from_uri(out)
     vys = [v for v in VENUE_YEARS if os.path.exists(f"{out}/rows/{v}.parquet")]

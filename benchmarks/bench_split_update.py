@@ -1,7 +1,7 @@
 """What a split update costs when one venue-year changed: 7 venue-years present vs 1.
 
 The `iclr_split` asset after one ICLR venue-year was re-materialized (a re-parse, a nightly
-refresh): `update_conference_split` (stages/split_update.py) with the ICLR catalogue's seven
+refresh): `update_conference_split` (stages/split_stage.py) with the ICLR catalogue's seven
 venue-years present, every part already written, and `iclr-2024`'s files rewritten; against the same
 update with `iclr-2024` the only venue-year present. Papers per venue-year: PER_VY (synthetic rows,
 ~90 KB markdown each, with provenance and Re^2 records: bench_split_memory's generator).
@@ -33,7 +33,7 @@ def _measure(venue_years: tuple[str, ...]) -> tuple[float, list[str]]:
     from benchmarks.bench_split_memory import _generate
     from resources.store import store_from_uri
     from reviewbench_assets.io.layout import paths
-    from reviewbench_assets.stages.split_update import update_conference_split
+    from reviewbench_assets.stages.split_stage import update_conference_split
 
     work = tempfile.mkdtemp(prefix="bench_split_update_")
     try:

@@ -33,10 +33,8 @@ def live_resources(rep, root: Path) -> dict:
 def build_whole(resources: dict, pk: str) -> None:
     """Day 0 as a new user builds the venue-year: the crawl and the initial-submission PDFs (revision
     histories read in the browser, PDFs downloaded) - what a full crawl of the venue costs."""
+    from reviewbench_assets.assets import initial_submission_pdfs, openreview_forums, parsed_forums
     from reviewbench_assets.changes import venue_changes
-    from reviewbench_assets.forums import openreview_forums
-    from reviewbench_assets.parsed import parsed_forums
-    from reviewbench_assets.submissions import initial_submission_pdfs
 
     result = dg.materialize([openreview_forums, parsed_forums, venue_changes, initial_submission_pdfs],
                             partition_key=pk, resources=resources, raise_on_error=False)
@@ -45,9 +43,8 @@ def build_whole(resources: dict, pk: str) -> None:
 
 
 def refresh(resources: dict, pk: str, full_listing: bool = False) -> None:
+    from reviewbench_assets.assets import openreview_forums, parsed_forums
     from reviewbench_assets.changes import venue_changes
-    from reviewbench_assets.forums import openreview_forums
-    from reviewbench_assets.parsed import parsed_forums
     from reviewbench_assets.schedules import FULL_LISTING
 
     result = dg.materialize([openreview_forums, parsed_forums, venue_changes], partition_key=pk,

@@ -2,7 +2,7 @@
 
 Every failure a reader can meet in a PDF becomes a ``PdfReadError`` with a short reason, and
 ``read_pdf_pages`` turns it into a single error row: one bad PDF fails its own paper, never the
-other PDFs of its block. The same checks serve the PDF store (``reviewbench_assets.stages.pdf_check``),
+other PDFs of its block. The same checks serve the PDF store (``reviewbench_assets.stages.pdf_fetch``),
 so "is this a usable PDF" has one answer where PDFs are stored and where they are read.
 """
 
@@ -132,7 +132,7 @@ def _open_pdf(data: bytes) -> Any:
         raise PdfReadError(f"unreadable PDF ({exc})") from None
 
 
-# The same checks serve the PDF store (reviewbench_assets.stages.pdf_check) before a PDF is kept.
+# The same checks serve the PDF store (reviewbench_assets.stages.pdf_fetch) before a PDF is kept.
 check_pdf_bytes = _check_pdf_bytes
 open_pdf = _open_pdf
 

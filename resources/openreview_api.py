@@ -26,7 +26,7 @@ import requests
 from requests.adapters import HTTPAdapter
 from urllib3.exceptions import NewConnectionError
 
-from resources.openreview_token_client import token_client
+from resources.openreview_reuse import token_client
 
 
 class OpenReviewError(RuntimeError):
@@ -143,7 +143,7 @@ class RateLimiter:
         self._next = 0.0
         self._times: deque[float] = deque(maxlen=self.HISTORY)
         # told (interval_s, next request's epoch seconds) after each 429, to share the pace with the
-        # next process on the same storage root (reviewbench_assets/failures.py: openreview_slot)
+        # next process on the same storage root (reviewbench_assets/dagster_step.py: openreview_slot)
         self.on_learn = None
 
     def seed(self, interval_s: float, not_before_epoch: float) -> None:
@@ -295,7 +295,7 @@ class OpenReviewApi:
                  relogin: Callable[[str | None], str] | None = None, token_ttl_s: int = TOKEN_TTL_S,
                  answers=None):
         self.api, self.baseurl = api, baseurl.rstrip("/")
-        self.answers = answers  # resources.answer_cache.AnswerCache of the run's attempt, or None
+        self.answers = answers  # resources.openreview_reuse.AnswerCache of the run's attempt, or None
         self.limiter = limiter or RateLimiter()
         # None: files share the API's limiter (a bare client); the resource passes its own
         self.attachment_limiter = attachment_limiter or self.limiter
@@ -410,7 +410,7 @@ class OpenReviewApi:
         return getattr(self._local, "requests", 0)
 
     def get_json(self, path: str, params: dict | None = None) -> dict:
-        """The JSON answer to `GET path?params`. With `answers` (a resources.answer_cache.AnswerCache
+        """The JSON answer to `GET path?params`. With `answers` (a resources.openreview_reuse.AnswerCache
         of the run's attempt), an answer a killed run of the same attempt received is taken from it
         without a request (counted for the calling thread at what it cost, so per-forum figures
         equal an uninterrupted run's), and each new answer is kept there as it arrives."""

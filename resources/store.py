@@ -23,6 +23,7 @@ import io
 import json
 import posixpath
 import re
+import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from dagster_aws.s3 import S3Resource
 from pydantic import Field
 
 from resources.store_publish import Publication, lock_for, recover_publications, remove_dead_staging, slot_for
+from resources.store_read import Pin, PinnedHandler, pin_snapshot
 
 # Page CRCs (Parquet's optional page checksum): written by every writer, verified by every reader.
 PARQUET_WRITE_OPTIONS = {"write_page_checksum": True}
@@ -212,6 +214,22 @@ class Store:
         resources/store_publish.py. Returns {"recovered": publications, "moved": files}."""
         return recover_publications(self)
 
+    def snapshot(self, paths: Iterable[str] = (), prefixes: Iterable[str] = (), wait_s: float = 600.0,
+                 on_wait=None) -> SnapshotStore:
+        """The files `paths` and those under the folders `prefixes` as of one moment: never half a
+        publication (resources/store_publish.py, `pin_snapshot`). Returns this store seen through
+        the snapshot: reads of those files come from the pinned versions (a file absent then is
+        absent), every other call goes to the store itself (so a writer can read its inputs from the
+        snapshot and publish through the same object). Close it (or use it in a `with` block) to let
+        the pins go; a view dropped without closing lets them go when it is collected."""
+        base = self.base if isinstance(self, SnapshotStore) else self
+        prefixes = tuple(base.check(p).rstrip("/") + "/" for p in prefixes)
+        pins = pin_snapshot(base, [base.check(p) for p in paths], prefixes, wait_s, on_wait)
+        handler = PinnedHandler(base.fs, pins, frozenset(base.check(p) for p in paths), prefixes)
+        view = SnapshotStore(pafs.PyFileSystem(handler), base.root, base.s3_client_factory, base)
+        weakref.finalize(handler, _close_pins, list(pins.values()))
+        return view
+
     @contextmanager
     def lock(self, name: str, timeout_s: float = 3600.0):
         """Exclusive lock `name` for every process sharing this root (see resources/store_publish.py)."""
@@ -289,6 +307,43 @@ class Store:
         else:
             self.write_bytes(path, data)
         return sha, path, True
+
+
+def _close_pins(pins: list[Pin]) -> None:
+    for pin in pins:
+        pin.close()
+
+
+@dataclass(frozen=True)
+class SnapshotStore(Store):
+    """A store seen through a snapshot (`Store.snapshot`): locks, folders and recovery are the
+    store's own."""
+
+    base: Store = None
+
+    @property
+    def is_local(self) -> bool:
+        return self.base.is_local
+
+    @property
+    def pinned(self) -> list[str]:
+        """The files of the snapshot (absolute store paths)."""
+        return sorted(self.fs.handler.pins)
+
+    def ensure_parent(self, path: str) -> None:
+        self.base.ensure_parent(path)
+
+    def recover(self) -> dict[str, int]:
+        return self.base.recover()
+
+    def close(self) -> None:
+        _close_pins(list(self.fs.handler.pins.values()))
+
+    def __enter__(self) -> SnapshotStore:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def store_from_uri(root: str, s3_options: dict | None = None, s3_client_factory=None,

@@ -35,7 +35,8 @@ replaces it with a conditional put on its ETag (`If-Match`), so two takers canno
 holder known dead (a process of this host that no longer exists) is replaced at once, without
 waiting out its lease. What this does NOT give on S3: a holder that stalls longer than `ttl_s`
 without renewing (e.g. a frozen process, a network partition) loses the lock while still running
-and can overlap with the next. Without a boto3 client (no `s3_client_factory`), S3 locks are refused rather than silently skipped.
+and can overlap with the next. Without a boto3 client (no `s3_client_factory`), S3 locks are refused
+rather than silently skipped.
 """
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ JOURNAL_DIR = ".publish"
 LEGACY_JOURNAL_DIRS = ("corpus/.publish",)  # written by the split and card writers before issue 29
 DEAD_AFTER_S = 24 * 3600  # a staging file or journal of another host counts as dead after a day
 HOST_TAG = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:8]
-_STAGING = re.compile(r"^\..+\.tmp-(?P<token>[0-9a-f]{8}\.\d+\.[0-9a-f]+|[0-9a-f]{12})-\d+$")
+STAGING = re.compile(r"^\..+\.tmp-(?P<token>[0-9a-f]{8}\.\d+\.[0-9a-f]+|[0-9a-f]{12})-\d+$")
 
 
 _CLEANED: set[str] = set()  # folders whose dead staging this process has removed already
@@ -104,7 +105,7 @@ def process_is_dead(host: str, pid: int) -> bool:
     return host == socket.gethostname() and pid != os.getpid() and not _alive(pid)
 
 
-def _age_s(info: pafs.FileInfo) -> float:
+def age_s(info: pafs.FileInfo) -> float:
     return time.time() - (info.mtime.timestamp() if info.mtime is not None else time.time())
 
 
@@ -191,11 +192,11 @@ def remove_dead_staging(store: Store, folder: str, recursive: bool = False) -> i
     """Delete the staging files of dead runs in `folder` (and its sub-folders if `recursive`);
     never a live run's, and never those of a run whose journal still has to be replayed."""
     sel = pafs.FileSelector(folder, allow_not_found=True, recursive=recursive)
-    pending = {posixpath.basename(i.path)[:-5] for i in _journals(store)}
+    pending = {posixpath.basename(i.path)[:-5] for i in pending_journal_files(store)}
     removed = 0
     for info in store.fs.get_file_info(sel):
-        m = _STAGING.match(info.base_name) if info.type == pafs.FileType.File else None
-        if m and m["token"] not in pending and token_is_dead(m["token"], _age_s(info)):
+        m = STAGING.match(info.base_name) if info.type == pafs.FileType.File else None
+        if m and m["token"] not in pending and token_is_dead(m["token"], age_s(info)):
             try:
                 store.fs.delete_file(info.path)
                 removed += 1
@@ -212,7 +213,7 @@ def _journal_files(store: Store) -> list[pafs.FileInfo]:
     return out
 
 
-def _journals(store: Store) -> list[pafs.FileInfo]:
+def pending_journal_files(store: Store) -> list[pafs.FileInfo]:
     return [i for i in _journal_files(store) if i.base_name.endswith(".json") and not i.base_name.startswith(".")]
 
 
@@ -225,14 +226,14 @@ def recover_publications(store: Store) -> dict[str, int]:
     recovered = moved = 0
     for info in _journal_files(store):
         m = _HALF_JOURNAL.match(info.base_name)
-        if m and token_is_dead(m["token"], _age_s(info)):  # killed before its commit point
+        if m and token_is_dead(m["token"], age_s(info)):  # killed before its commit point
             try:
                 store.fs.delete_file(info.path)
             except OSError:
                 pass
-    for info in _journals(store):
+    for info in pending_journal_files(store):
         token = info.base_name[:-5]
-        if not token_is_dead(token, _age_s(info)):
+        if not token_is_dead(token, age_s(info)):
             continue  # a live run is moving its files right now
         try:
             journal = json.loads(store.fs.open_input_stream(info.path).read())

@@ -4,7 +4,7 @@ import dagster as dg
 
 from partitions.definitions import venue_year_partitions
 from resources import StorageResource
-from reviewbench_assets.metadata import figures_table, materialize
+from reviewbench_assets.dagster_step import figures_table, materialize
 from reviewbench_assets.stages.change_log import ChangesStage
 from reviewbench_assets.stages.stage import CHANGES
 

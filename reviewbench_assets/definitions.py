@@ -5,14 +5,18 @@ import dagster as dg
 from dagster_aws.s3 import S3Resource
 
 from resources import BrowserResource, LLMResource, OpenReviewResource, RayResource, StorageResource
+from reviewbench_assets.assets import (
+    dataset_card,
+    initial_submission_pdfs,
+    openreview_forums,
+    paper_markdown,
+    parsed_forums,
+    rebuttal_dialogues,
+    reviewbench_split,
+    split_assets,
+)
 from reviewbench_assets.changes import venue_changes
-from reviewbench_assets.corpus import dataset_card, reviewbench_split, split_assets
-from reviewbench_assets.dialogues import rebuttal_dialogues
-from reviewbench_assets.forums import openreview_forums
-from reviewbench_assets.markdown import paper_markdown
-from reviewbench_assets.parsed import parsed_forums
 from reviewbench_assets.schedules import refresh_jobs, refresh_schedules, venue_pipeline_job
-from reviewbench_assets.submissions import initial_submission_pdfs
 
 ASSETS = [openreview_forums, parsed_forums, venue_changes, initial_submission_pdfs, paper_markdown,
           rebuttal_dialogues, reviewbench_split, *split_assets, dataset_card]

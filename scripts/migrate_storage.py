@@ -21,10 +21,9 @@ import sys
 
 from partitions.catalogue import catalogue
 from resources.store import Store
-from reviewbench_assets.domain.re2 import TRAIN_TEST_SPLITS
-from reviewbench_assets.io.layout import paths
-from reviewbench_assets.stages.shard_files import join_path, list_files
-from reviewbench_assets.stages.split_update import CONFIG_DIRS
+from reviewbench_assets.domain.dialogues import TRAIN_TEST_SPLITS
+from reviewbench_assets.io.layout import join_path, list_files, paths
+from reviewbench_assets.stages.split_stage import CONFIG_DIRS
 from scripts.migrate_reviews import migrate_typed_reviews
 
 

@@ -164,22 +164,25 @@ def test_nothing_points_outside_the_repository():
 # Each module of reviewbench_assets/stages and each asset module -> the stage(s) it belongs to (stages are
 # named by asset; `conference_split` is the `<split>_split` assets and the dataset card).
 STAGE_OF = {
-    **dict.fromkeys(["crawl", "crawl_stage", "forums"], {"openreview_forums"}),
-    **dict.fromkeys(["parse_stage", "parsed"], {"parsed_forums"}),
+    **dict.fromkeys(["crawl", "crawl_stage"], {"openreview_forums"}),
+    "parse_stage": {"parsed_forums"},
     **dict.fromkeys(["change_log", "changes"], {"venue_changes"}),
-    **dict.fromkeys(["pdf_fetch", "pdf_stage", "submissions"], {"initial_submission_pdfs"}),
-    **dict.fromkeys(["paper_text", "markdown"], {"paper_markdown"}),
-    **dict.fromkeys(["dialogue_stage", "re2_writer", "dialogues"], {"rebuttal_dialogues"}),
-    **dict.fromkeys(["rows_stage", "rows_writer", "corpus_figures"], {"reviewbench_split"}),
-    **dict.fromkeys(["split_stage", "split_update", "corpus_writer", "shard_files", "card_writer", "live_card"],
+    **dict.fromkeys(["pdf_fetch", "pdf_stage"], {"initial_submission_pdfs"}),
+    "paper_text": {"paper_markdown"},
+    "dialogue_stage": {"rebuttal_dialogues"},
+    "rows_stage": {"reviewbench_split"},
+    **dict.fromkeys(["split_stage", "corpus_writer", "card_writer", "live_card"],
                     {"conference_split"}),
-    "corpus": {"reviewbench_split", "conference_split"},
+    # the data path's assets, one module (venue_changes' is `changes`)
+    "assets": {"openreview_forums", "parsed_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",
+               "reviewbench_split", "conference_split"},
 }
-# What stages share: the stage base with its figures table, results and progress, the records reader.
-# They know no stage's files. (The Parquet and JSON-lines readers and the check verdicts are the IO layer's.)
+# What stages share: the stage base with its figures table, results and progress.
+# They know no stage's files. (The Parquet and JSON-lines readers, the check verdicts and the corpus shard
+# names are the IO layer's.)
 # (`attempt`: the partition's run attempt, which the crawl and the PDF stage share)
-SHARED_STAGE_MODULES = {"stage", "config_split", "attempt"}
-ASSET_MODULES = {"forums", "parsed", "changes", "submissions", "markdown", "dialogues", "corpus"}
+SHARED_STAGE_MODULES = {"stage", "attempt"}
+ASSET_MODULES = {"assets", "changes"}
 
 
 def _short(mod: str) -> str:

@@ -72,8 +72,7 @@ def test_every_asset_and_check_is_described():
 
 def test_checks_of_partitioned_assets_are_partitioned():
     """Each check result is recorded for the partition it checked (the UI showed "Partition —")."""
-    from reviewbench_assets.corpus import reviewbench_split
-    from reviewbench_assets.forums import openreview_forums
+    from reviewbench_assets.assets import openreview_forums, reviewbench_split
 
     for asset in (reviewbench_split, openreview_forums):
         specs = list(asset.check_specs)
@@ -81,9 +80,9 @@ def test_checks_of_partitioned_assets_are_partitioned():
 
 
 def test_column_schema_carries_the_cards_descriptions():
+    from reviewbench_assets.dagster_step import column_schema
     from reviewbench_assets.domain.card import render_dataset_card
     from reviewbench_assets.domain.schema import COLUMN_DESCRIPTIONS, REVIEWBENCH_SCHEMA
-    from reviewbench_assets.metadata import column_schema
 
     cols = column_schema(REVIEWBENCH_SCHEMA).columns
     assert [c.name for c in cols] == REVIEWBENCH_SCHEMA.names
@@ -94,7 +93,7 @@ def test_column_schema_carries_the_cards_descriptions():
 
 
 def test_preview_says_how_many_of_how_many():
-    from reviewbench_assets.metadata import preview
+    from reviewbench_assets.dagster_step import preview
 
     rows = [{"forum_id": f"f{i}", "rule": "unavailable", "revision_id": None} for i in range(32)]
     text = preview(rows, ["forum_id", "rule", "revision_id"], limit=20, what="forums").value

@@ -55,3 +55,95 @@ def test_a_failed_write_leaves_nothing_under_the_final_name(storage):
         store.write_jsonl(store.path("raw/half.jsonl"), rows())
     assert not store.exists(store.path("raw/half.jsonl"))
     assert not [f for f in store.list_files(store.path("")) if ".tmp-" in f]
+
+
+def _publish_set(store, files: dict[str, bytes]) -> None:
+    with store.publish() as pub:
+        for path, data in files.items():
+            with store.fs.open_output_stream(pub.target(path)) as f:
+                f.write(data)
+
+
+def test_a_snapshot_reads_a_set_as_of_one_moment_while_a_writer_replaces_it(storage):
+    """Issue 29.4: a reader of several files that one publication replaces sees all of them before
+    it or all after it, whenever the writer moves them (here: between the reader's two reads)."""
+    store = storage.store()
+    rows, stats, new = store.path("set/rows.parquet"), store.path("set/stats.json"), store.path("set/new.json")
+    store.write_parquet(store.path("other.parquet"), pa.table({"a": [0]}))
+    _publish_set(store, {rows: b"rows-1", stats: b"stats-1"})
+    with store.snapshot([store.path("other.parquet")], prefixes=[store.path("set")]) as view:
+        assert view.read_bytes(rows) == b"rows-1"
+        _publish_set(store, {rows: b"rows-2", stats: b"stats-2", new: b"{}"})  # a writer publishes meanwhile
+        store.write_parquet(store.path("other.parquet"), pa.table({"a": [1, 2]}))
+        assert view.read_bytes(stats) == b"stats-1"  # not stats-2 beside rows-1
+        assert not view.exists(new) and view.list_files(store.path("set")) == [rows, stats]
+        assert view.read_parquet(store.path("other.parquet")).column("a").to_pylist() == [0]
+        assert view.fs.get_file_info(stats).size == len(b"stats-1")
+        view.write_bytes(store.path("out.json"), b"written through the view")  # writes pass through
+    assert store.read_bytes(stats) == b"stats-2" and store.read_bytes(store.path("out.json")).startswith(b"written")
+    with store.snapshot(prefixes=[store.path("set")]) as view:
+        assert {view.read_bytes(p) for p in view.pinned} == {b"rows-2", b"stats-2", b"{}"}
+
+
+def _journal(store, token: str, moves: dict[str, bytes]) -> str:
+    """A publication stopped after its commit point: its files staged, its journal written."""
+    import json
+
+    staged = []
+    for i, (final, data) in enumerate(moves.items()):
+        head, tail = final.rsplit("/", 1)
+        tmp = f"{head}/.{tail}.tmp-{token}-{i}"
+        store.ensure_parent(tmp)
+        with store.fs.open_output_stream(tmp) as f:
+            f.write(data)
+        staged.append((tmp, final))
+    journal = store.path(".publish", f"{token}.json")
+    store.ensure_parent(journal)
+    with store.fs.open_output_stream(journal) as f:
+        f.write(json.dumps({"token": token, "created": 0, "moves": staged, "stale": []}).encode())
+    return journal
+
+
+def test_a_snapshot_finishes_a_dead_runs_publication_and_waits_for_a_live_ones(tmp_path):
+    """A dead run's journal is replayed before the read; a live run's journal over the files read is
+    waited for (bounded, naming its pid), one over other files is not."""
+    import os
+    import subprocess
+
+    from resources.store import store_from_uri
+    from resources.store_publish import HOST_TAG
+    from resources.store_read import SnapshotUnsettled
+
+    store = store_from_uri(str(tmp_path / "root"))
+    a, b = store.path("set/a"), store.path("set/b")
+    _publish_set(store, {a: b"1", b: b"1"})
+    dead = subprocess.Popen(["true"])  # a process of this host that no longer exists
+    dead.wait()
+    journal = _journal(store, f"{HOST_TAG}.{dead.pid}.0000dead", {a: b"2", b: b"2"})
+    with store.snapshot([a, b]) as view:
+        assert (view.read_bytes(a), view.read_bytes(b)) == (b"2", b"2") and not store.exists(journal)
+    live = _journal(store, f"{HOST_TAG}.{os.getpid()}.00000a1e", {a: b"3", b: b"3"})  # this process: alive
+    told: list[str] = []
+    with pytest.raises(SnapshotUnsettled):
+        store.snapshot(prefixes=[store.path("set")], wait_s=0.3, on_wait=told.append)
+    assert told and f"pid {os.getpid()}" in told[0]
+    with store.snapshot([store.path("elsewhere")], wait_s=0.3) as view:  # not a file the journal moves
+        assert view.pinned == []
+    store.fs.delete_file(live)  # (the live run's moves are not ours to finish)
+
+
+def test_a_snapshot_of_a_large_file_holds_it_on_local_disk_not_in_memory(storage, monkeypatch):
+    """An S3 file above `SPILL_BYTES` (a venue-year's raw forums, its parsed table) is pinned in an
+    unnamed local temporary file; it still reads as of the snapshot after the store moved on."""
+    import resources.store_read as store_read
+
+    monkeypatch.setattr(store_read, "SPILL_BYTES", 100)
+    store = storage.store()
+    path = store.path("big/table.parquet")
+    store.write_parquet(path, pa.table({"a": list(range(1000))}))
+    with store.snapshot([path]) as view:
+        [pin] = view.fs.handler.pins.values()
+        assert pin.data is None and pin.fd is not None  # on disk (locally: the file's own descriptor)
+        store.write_parquet(path, pa.table({"a": [1]}))
+        assert view.read_parquet(path).num_rows == 1000 and view.read_parquet(path, ["a"]).num_rows == 1000
+    assert store.read_parquet(path).num_rows == 1

@@ -1,6 +1,6 @@
 """Statistics of the published corpus (per venue-year and per split): what the dataset card and the
 split assets' metadata report. Pure: the figures, their merge and their JSON form, the venue-year key
-and the acceptance rule; they are computed by SQL over the rows (stages/corpus_figures.py)."""
+and the acceptance rule; they are computed by SQL over the rows (stages/rows_stage.py)."""
 from __future__ import annotations
 
 from collections import Counter

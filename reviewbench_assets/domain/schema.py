@@ -56,7 +56,7 @@ REVIEWBENCH_SCHEMA = pa.schema(
 REVIEWBENCH_COLUMNS: list[str] = REVIEWBENCH_SCHEMA.names
 
 # What each column holds: the dataset card's Schema table and the column schema Dagster shows
-# (reviewbench_assets/metadata.py: column_schema) both read this, so they cannot disagree.
+# (reviewbench_assets/dagster_step.py: column_schema) both read this, so they cannot disagree.
 COLUMN_DESCRIPTIONS: dict[str, str] = {
     "forum_id": "OpenReview forum ID — primary key",
     "conference": "`neurips` / `iclr` / `icml` / `tmlr` / `emnlp` / `corl` / `colm`",
@@ -230,7 +230,7 @@ PROVENANCE_SCHEMA = pa.schema([
 ])
 
 # rebuttal_dialogues' Re^2 records (`re2/<pk>.{review,rebuttal}.parquet`) and the published
-# `review`/`rebuttal` configs (records + provenance), built in domain/re2.py.
+# `review`/`rebuttal` configs (records + provenance), built in domain/dialogues.py.
 RE2_SCORE = pa.struct([("rating", pa.float64()), ("confidence", pa.float64()),
                     ("aspect_score", pa.string())])  # aspect_score: JSON object name -> number
 RE2_REVIEW = pa.struct([

@@ -6,6 +6,9 @@ verdicts recorded on it: the IO layer owns the paths (issue 28 item 1).
   may build its own stage's paths only (and the shared ones); what it reads of another stage comes
   through `io.upstream` (checked by tests/test_architecture.py). Stages are named by their asset;
   `conference_split` is the `<split>_split` assets and the dataset card, which share the split's records.
+- The corpus folder's shard files (`shard_name`, `list_split_shards`, ...): how the conference split
+  names and finds its shards (`data/<split>-00000-of-0000n.parquet`), and `join_path` on `pyarrow.fs`
+  paths (local or S3).
 - The check verdicts (`write_verdict`, `blocking_failures`): which data-guarding checks failed for a
   partition, recorded under `checks/<pk>/<asset>.json` by the asset layer and read by the downstream
   stages that must leave such a partition out (the conference split, and so the card). A verdict
@@ -17,6 +20,8 @@ verdicts recorded on it: the IO layer owns the paths (issue 28 item 1).
 
 Dagster-free, like the stages."""
 from __future__ import annotations
+
+import re
 
 import pyarrow.fs as pafs
 
@@ -138,7 +143,7 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
 
     @staticmethod
     def check_record(pk: str, asset: str) -> str:
-        """The outcome of an asset's data-guarding checks for one partition (reviewbench_assets/checks.py)."""
+        """The outcome of an asset's data-guarding checks for one partition (reviewbench_assets/dagster_step.py)."""
         return f"checks/{pk}/{asset}.json"
 
     @staticmethod
@@ -231,8 +236,11 @@ def blocking_failures(store: Store, partition_key: str, assets: list[str]) -> di
     this partition's data as it is now; `asset.verdict` when that data has no verdict of its own."""
     out = {}
     for asset in assets:
-        now = judged_data(store, partition_key, asset)
-        rec = store.read_json_or_none(store.path(paths.check_record(partition_key, asset)))
+        record = store.path(paths.check_record(partition_key, asset))
+        # the data and its record as of one moment (a publish of the data is followed by its record)
+        with store.snapshot([record, *(store.path(w(partition_key)) for w in JUDGED_FILES.get(asset, ()))]) as view:
+            now = judged_data(view, partition_key, asset)
+            rec = view.read_json_or_none(record)
         if asset in JUDGED_FILES and now and (not isinstance(rec, dict) or rec.get("judged") != now):
             out[f"{asset}.verdict"] = (
                 f"its data ({', '.join(sorted(now))}) has no check verdict of its own: published after its "
@@ -241,3 +249,61 @@ def blocking_failures(store: Store, partition_key: str, assets: list[str]) -> di
         elif rec and rec.get("failed") and not rec.get("overridden"):
             out.update({f"{asset}.{name}": desc for name, desc in rec["failed"].items()})
     return out
+
+
+# ---- the corpus folder's shard files: names, listing, path joining on `pyarrow.fs` paths -------------
+
+# HF split names must match r"^\w+(\.\w+)*$"; we also forbid "." and "-" so that the
+# `data/<split>-*` glob of one split can never match another split's shards.
+NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
+
+
+def join_path(*parts: str) -> str:
+    """Join filesystem path parts with "/" (pyarrow paths are always "/"-separated), skipping
+    empty parts so that a ``SubTreeFileSystem`` root "" works."""
+    out = ""
+    for part in parts:
+        if not part:
+            continue
+        out = part if not out else f"{out.rstrip('/')}/{part.lstrip('/')}"
+    return out
+
+
+def shard_name(split: str, index: int, count: int) -> str:
+    return f"{split}-{index:05d}-of-{count:05d}.parquet"
+
+
+def shard_pattern(prefix: str) -> re.Pattern:
+    return re.compile(rf"^{re.escape(prefix)}-\d{{5}}-of-\d{{5}}\.parquet$")
+
+
+def list_files(fs: pafs.FileSystem, directory: str) -> list[pafs.FileInfo]:
+    sel = pafs.FileSelector(directory, allow_not_found=True, recursive=False)
+    return [i for i in fs.get_file_info(sel) if i.type == pafs.FileType.File]
+
+
+def list_split_shards(fs: pafs.FileSystem, out_dir: str, split: str) -> list[str]:
+    """Final shard paths of ``split`` under ``out_dir/data``, sorted by name (= shard order)."""
+    pat = shard_pattern(split)
+    return sorted(
+        i.path for i in list_files(fs, join_path(out_dir, "data")) if pat.match(i.base_name)
+    )
+
+
+def check_name(kind: str, name: str) -> None:
+    if not NAME_RE.match(name or ""):
+        raise ValueError(f"invalid {kind} name {name!r}: use letters, digits and '_' only")
+
+
+PREFIX_RE = re.compile(r"^[A-Za-z0-9_]+(-[A-Za-z0-9_]+)*$")
+
+
+def check_prefix(prefix: str) -> str:
+    """A shard name prefix: a split name, or split and venue-year joined by '-' (no '/', no '..')."""
+    if not PREFIX_RE.match(prefix or ""):
+        raise ValueError(f"invalid shard prefix {prefix!r}: use letters, digits, '_' and single '-'")
+    return prefix
+
+
+def file_size(fs: pafs.FileSystem, path: str) -> int:
+    return int(fs.get_file_info(path).size or 0)

@@ -11,7 +11,9 @@ memory from hundreds of forums to a whole venue-year (19,631 for ICLR 2026).
 - `Spool`: a local scratch file of JSON lines that a stage writes as its items arrive and reads back
   in order (or one line by offset). It is an unnamed temporary file: the OS removes it whatever ends
   the process, and nothing in it is a result (results are published by the store).
-- `Upstream`: what each stage reads, by input."""
+- `Upstream`: what each stage reads, by input, through a snapshot (`Store.snapshot`): a file that its
+  stage publishes with others, or a set of such files, is read as of one moment, never half a
+  publication of a writer running at the same time."""
 from __future__ import annotations
 
 import io
@@ -180,7 +182,7 @@ class Spool:
 
 # ---- what each stage reads of the stages before it -----------------------------------------------
 
-# What the rows step writes as one publication (stages/rows_writer.py): one of them alone is a broken set.
+# What the rows step writes as one publication (stages/rows_stage.py): one of them alone is a broken set.
 ROWS_SET = {"rows": paths.rows, "reviews": paths.rows_reviews, "provenance": paths.provenance, "stats": paths.rows_stats}
 
 
@@ -221,14 +223,17 @@ class Upstream:
     # -- openreview_forums -> parsed_forums
     def raw_forums(self) -> Iterator[dict]:
         """The crawl's records (one forum with every reply each), in crawl order."""
-        return self.store.iter_jsonl(self.store.path(paths.raw_forums(self.pk)), scrub_surrogates=True)
+        path = self.store.path(paths.raw_forums(self.pk))
+        with self.store.snapshot([path]) as view:
+            yield from view.iter_jsonl(path, scrub_surrogates=True)
 
     # -- parsed_forums -> initial_submission_pdfs, rebuttal_dialogues, venue_changes, reviewbench_split
     def parsed_rows(self, columns: list[str], batch_rows: int = 64) -> Iterator[dict]:
         """The chosen columns of the venue-year's parsed rows, in crawl order."""
         path = self._required(paths.parsed(self.pk), "parsed_forums")
-        for batch in iter_parquet_batches(self.store.fs, path, batch_rows, columns=columns):
-            yield from batch.to_pylist()
+        with self.store.snapshot([path]) as view:
+            for batch in iter_parquet_batches(view.fs, path, batch_rows, columns=columns):
+                yield from batch.to_pylist()
 
     def parsed_forums(self, batch_rows: int = 32) -> Iterator[tuple[ParsedForum, Routing]]:
         """Each parsed forum of the venue-year with its routing, in crawl order."""
@@ -254,44 +259,51 @@ class Upstream:
 
     def submission_note_lookup(self) -> SubmissionNotes:
         """The same notes looked up by forum id (one row group of the parsed table held at a time)."""
-        return SubmissionNotes(self.store, self._parsed_with_notes())
+        path = self._parsed_with_notes()
+        return SubmissionNotes(self.store.snapshot([path]), path)  # pinned while the lookup lives
 
     # -- initial_submission_pdfs -> paper_markdown, reviewbench_split
     def pdf_records(self, columns: list[str] | None = None) -> list[dict]:
         """Each forum's initial-submission record (rule, revision, PDF sha256, error), in crawl order."""
-        return self.store.read_parquet(self.store.path(paths.submissions(self.pk)), columns=columns).to_pylist()
+        path = self.store.path(paths.submissions(self.pk))
+        with self.store.snapshot([path]) as view:
+            return view.read_parquet(path, columns=columns).to_pylist()
 
     # -- paper_markdown -> reviewbench_split
     def markdown(self) -> ParquetLookup:
         """Each paper's markdown row, looked up by forum_id one row group at a time."""
-        return ParquetLookup(self.store, self.store.path(paths.markdown(self.pk)))
+        path = self.store.path(paths.markdown(self.pk))
+        return ParquetLookup(self.store.snapshot([path]), path)  # pinned while the lookup lives
 
     # -- reviewbench_split and rebuttal_dialogues -> the conference split
     def has_rows(self) -> bool:
         return self.store.exists(self.store.path(paths.rows(self.pk)))
 
-    def split_inputs(self) -> dict[str, str]:
+    def split_inputs(self) -> tuple[Store, dict[str, str]]:
         """What the venue-year's part of a conference split is written from: rows, one row per review,
         provenance and their statistics (reviewbench_split: one publication, all or none), and the Re^2
-        review/rebuttal records (rebuttal_dialogues), whichever exist (absolute paths)."""
+        review/rebuttal records (rebuttal_dialogues), whichever exist (absolute paths), with the store
+        seen through one snapshot of them all: read them through it (writes go through it unchanged)."""
         store, pk = self.store, self.pk
         wanted = {**{k: where(pk) for k, where in ROWS_SET.items()}, "review": paths.re2_review(pk),
                   "rebuttal": paths.re2_rebuttal(pk)}
-        found = {k: store.path(v) for k, v in wanted.items() if store.exists(store.path(v))}
+        view = store.snapshot([store.path(v) for v in wanted.values()])
+        found = {k: store.path(v) for k, v in wanted.items() if view.exists(store.path(v))}
         missing = [store.path(wanted[k]) for k in ROWS_SET if k not in found]
         if "rows" in found and missing:  # one step writes them together: a member is missing
+            view.close()
             raise FileNotFoundError(f"{pk}: {found['rows']} has no {', '.join(missing)} beside it (written by the same "
                                     f"step): re-materialize reviewbench_split for {pk} (rows of an older layout: "
                                     f"python -m scripts.migrate_storage)")
-        return found
+        return view, found
 
     # -- venue_changes -> the dataset card
     def daily_changes(self) -> tuple[list[dict], bytes | None]:
         """The figures of each day the venue-year's discussion was followed (none when it was not) and
         their plot's PNG (None when there is none)."""
         daily_path = self.store.path(paths.change_daily(self.pk))
-        if not self.store.exists(daily_path):
-            return [], None
         plot = self.store.path(paths.change_daily_plot(self.pk))
-        return (self.store.read_parquet(daily_path).to_pylist(),
-                self.store.read_bytes(plot) if self.store.exists(plot) else None)
+        with self.store.snapshot([daily_path, plot]) as view:  # published together by venue_changes
+            if not view.exists(daily_path):
+                return [], None
+            return view.read_parquet(daily_path).to_pylist(), view.read_bytes(plot) if view.exists(plot) else None

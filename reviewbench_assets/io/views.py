@@ -5,7 +5,10 @@ a question of the stored data in SQL without knowing where any stage keeps its f
 Each view is the union (by column name, so partitions written before a column was added still read)
 of the venue-years that have the table, with a `partition` column naming each row's venue-year. The
 files are read through the store's `pyarrow.fs` filesystem (local or S3, the same code) as Arrow
-datasets, streamed by DuckDB: nothing is loaded until a query runs."""
+datasets, streamed by DuckDB: nothing is loaded until a query runs. Every file is read through one
+snapshot taken when the views are made (`Store.snapshot`): the views show the tables as of that
+moment, never half a publication (e.g. rows of a new generation beside provenance of the old), for
+as long as the connection lives."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -31,14 +34,16 @@ def duckdb_views(store: Store, keys: Iterable[str], con=None):
 
     con = con if con is not None else duckdb.connect()
     keys = list(keys)
+    # pinned while a registered dataset holds its filesystem (the connection's lifetime)
+    snap = store.snapshot([store.path(where(pk)) for where in TABLES.values() for pk in keys])
     for view, where in TABLES.items():
         parts = []
         for i, pk in enumerate(keys):
             path = store.path(where(pk))
-            if not store.exists(path):
+            if not snap.exists(path):
                 continue
             name = f"{view}__{i}"  # the registered dataset a view reads (one per partition)
-            con.register(name, pads.dataset(path, filesystem=store.fs, format="parquet"))
+            con.register(name, pads.dataset(path, filesystem=snap.fs, format="parquet"))
             literal = pk.replace("'", "''")
             parts.append(f"SELECT '{literal}' AS partition, * FROM {name}")
         if parts:

@@ -5,7 +5,7 @@ A run of a partition's chain asks OpenReview venue-level questions at every stag
 listing pages, the venue group, the submission invitation's deadline...). The CLI's re-run of a
 killed run materializes every step again, stages that had finished included, so without this it
 asked them all again. Those answers are kept per partition under `checkpoints/attempt/<pk>/` as they
-arrive (resources/answer_cache.py), with the attempt's record `attempt.json` (the run that owns it,
+arrive (resources/openreview_reuse.py), with the attempt's record `attempt.json` (the run that owns it,
 its lineage root and when the attempt started).
 
 The rule, decided by the first step of a run that opens it:
@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from resources.answer_cache import AnswerCache
+from resources.openreview_reuse import AnswerCache
 from resources.store import Store
 from reviewbench_assets.io.layout import paths
 

@@ -11,7 +11,7 @@ from resources.store_publish import Publication
 from reviewbench_assets.domain.card import with_data
 from reviewbench_assets.domain.card_format import fmt_value
 from reviewbench_assets.domain.corpus_stats import SplitStats
-from reviewbench_assets.stages.shard_files import join_path
+from reviewbench_assets.io.layout import join_path
 
 
 def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes, pub: Publication | None = None) -> str:

@@ -1,4 +1,5 @@
-"""Write the final per-conference splits (and extra configs) of the ReviewBench-shaped dataset.
+"""Write the final per-conference splits (and extra configs) of the ReviewBench-shaped dataset, and check
+that an input Parquet file has exactly the ReviewBench schema (`validate_parquet_schema`).
 
 No Dagster. Storage is any ``pyarrow.fs.FileSystem`` plus a root path string
 (a local folder, a ``SubTreeFileSystem`` root, or an S3 ``bucket/prefix``); every read and write
@@ -14,10 +15,10 @@ final folder) and moved to their final names once complete (a rename locally; on
 copy, each object appears whole), so a final name never holds a partial file; a failure removes
 only this run's staging files. Stale shards of the same split (e.g. a previous run with more
 shards) are deleted after the new ones are in place. A caller publishing several files as one set
-(stages/split_update.py: a venue-year's shards of every config and its part record) passes its own
+(stages/split_stage.py: a venue-year's shards of every config and its part record) passes its own
 ``pub``, a publication of the storage ROOT, so the set shares one journal where ``Store.recover()``
 looks and a kill between the moves is finished by the next reader. Concurrent writers of the same
-split are serialised by the caller (``Store.lock``, see ``reviewbench_assets/corpus.py``).
+split are serialised by the caller (``Store.lock``, see ``reviewbench_assets/assets.py``).
 """
 from __future__ import annotations
 
@@ -33,8 +34,7 @@ from resources.store import CorruptFileError, Store, open_parquet, parquet_write
 from resources.store_publish import Publication
 from reviewbench_assets.domain.corpus_stats import ConfigFileStats, SplitStats
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
-from reviewbench_assets.io.upstream import iter_parquet_batches
-from reviewbench_assets.stages.shard_files import (
+from reviewbench_assets.io.layout import (
     check_name,
     check_prefix,
     file_size,
@@ -43,8 +43,8 @@ from reviewbench_assets.stages.shard_files import (
     list_split_shards,
     shard_name,
     shard_pattern,
-    validate_parquet_schema,
 )
+from reviewbench_assets.io.upstream import iter_parquet_batches
 
 DEFAULT_TARGET_SHARD_BYTES = 300_000_000
 DEFAULT_ROW_GROUP_ROWS = 100
@@ -168,9 +168,9 @@ def write_conference_split(
     - An empty split (no rows) ends with no shards at all (and no split in the card).
     - Same inputs + same pyarrow version -> byte-identical shards.
     - ``shard_prefix`` (default: the split) names the shards ``<prefix>-i-of-n``: one venue-year's
-      shards of a split (``iclr-iclr-2024-...``, stages/split_update.py) replace only each other.
+      shards of a split (``iclr-iclr-2024-...``, stages/split_stage.py) replace only each other.
     - ``pub``: stage into the caller's publication (moved into place when the caller's block ends).
-    - ``venue_years``: the rows' statistics, computed when they were written (stages/corpus_figures.py);
+    - ``venue_years``: the rows' statistics, computed when they were written (stages/rows_stage.py);
       this writer copies bytes and counts rows, it computes no statistics itself.
     """
     check_name("split", split)
@@ -340,7 +340,7 @@ def _write_batches(writer: pq.ParquetWriter, batches: Iterator[pa.RecordBatch], 
 
 
 # --------------------------------------------------------------------------------------------
-# Reading inputs for a config (stages/split_update.py assembles a split from venue-year parts)
+# Reading inputs for a config (stages/split_stage.py assembles a split from venue-year parts)
 # --------------------------------------------------------------------------------------------
 
 
@@ -350,3 +350,50 @@ def stream_parquet(fs: pafs.FileSystem, files: list[str], schema: pa.Schema,
     for path in files:
         for batch in iter_parquet_batches(fs, path, batch_rows, columns=schema.names):
             yield pa.Table.from_batches([batch]).select(schema.names).cast(schema).to_batches()[0]
+
+
+# ---- the check that an input Parquet file has exactly the ReviewBench schema ---------------------
+
+class SchemaMismatchError(ValueError):
+    """An input Parquet file is not in REVIEWBENCH_SCHEMA; the message names file and column."""
+
+    def __init__(self, path: str, column: str, problem: str):
+        self.path = path
+        self.column = column
+        self.problem = problem
+        super().__init__(f"{path}: column {column!r}: {problem}")
+
+
+def _types_compatible(actual: pa.DataType, expected: pa.DataType) -> bool:
+    if actual.equals(expected):
+        return True
+    # Parquet round trips may name the list item "element" instead of "item".
+    if pa.types.is_list(actual) and pa.types.is_list(expected):
+        return _types_compatible(actual.value_type, expected.value_type)
+    return False
+
+
+def validate_parquet_schema(
+    schema: pa.Schema, path: str, expected: pa.Schema = REVIEWBENCH_SCHEMA
+) -> None:
+    """Raise SchemaMismatchError (naming ``path`` and the first offending column) unless
+    ``schema`` has exactly the columns of ``expected``, in order, with the same types."""
+    expected_names = expected.names
+    for name in schema.names:
+        if name not in expected_names:
+            raise SchemaMismatchError(path, name, "unexpected column (not in REVIEWBENCH_SCHEMA)")
+    for exp in expected:
+        idx = schema.get_field_index(exp.name)
+        if idx < 0:
+            if exp.name in schema.names:  # duplicated name
+                raise SchemaMismatchError(path, exp.name, "column appears more than once")
+            raise SchemaMismatchError(path, exp.name, "missing column")
+        actual = schema.field(idx).type
+        if not _types_compatible(actual, exp.type):
+            raise SchemaMismatchError(path, exp.name, f"type {actual}, expected {exp.type}")
+    if schema.names != expected_names:
+        for i, (got, want) in enumerate(zip(schema.names, expected_names, strict=False)):
+            if got != want:
+                raise SchemaMismatchError(
+                    path, got, f"out of order: position {i}, expected {want!r} there"
+                )

@@ -2,28 +2,36 @@
 built from the parsed forums and their routing (`parsed/<pk>.parquet`, stages/parse_stage.py),
 optionally LLM-merged, written with the venue-year's Re^2 `review`/`rebuttal` records, and the
 accounting of every author/reviewer post (`domain/routing.py`): the posts in no dialogue with their
-reason in `dialogues/<pk>.excluded.jsonl`, `dialogue_coverage` in the figures."""
+reason in `dialogues/<pk>.excluded.jsonl`, `dialogue_coverage` in the figures.
+
+The records themselves are built in `reviewbench_assets.domain.dialogues`; `write_venue_outputs` writes the
+dialogues and the records (three files, and the exclusions, published together through the store);
+the split reads the records back through the IO layer."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from itertools import islice
 
+import pyarrow as pa
+
 from partitions.catalogue import VenueYear
-from resources.store import Store
-from reviewbench_assets.domain.llm import LLMSteps
-from reviewbench_assets.domain.re2 import rebuttal_record, review_record
-from reviewbench_assets.domain.routing import account_posts, coverage
-from reviewbench_assets.domain.threads import (
+from resources.store import Store, dumps_json, parquet_writer
+from reviewbench_assets.domain.dialogues import (
     RULE_BASED,
     build_dialogues,
     is_reminder,
     llm_merge,
     llm_only_reminders,
+    rebuttal_record,
     reminder_candidates,
+    review_record,
 )
+from reviewbench_assets.domain.llm import LLMSteps
+from reviewbench_assets.domain.routing import account_posts, coverage
+from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.re2_writer import write_venue_outputs
 from reviewbench_assets.stages.stage import COVERAGE, DIALOGUES, ROW_COUNT, Stage, Table
 
 FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
@@ -133,3 +141,44 @@ class DialogueStage(Stage):
         self.check(COVERAGE_CHECK, share >= 1.0, metadata={
             "dialogue_coverage": round(share, 6), "goal": 1.0, "unaccounted": len(unaccounted),
             "examples": Table(unaccounted[:10], ["forum_id", "note_id", "role", "reason"])})
+
+
+# ---- writing one venue-year's dialogues and records (three files, published together) -------------
+
+def write_venue_outputs(store, dialogues_path: str, review_path: str, rebuttal_path: str,
+                        items: Iterable[tuple[list[dict], dict, list[dict]]], rows: int = 128,
+                        also: Callable[[], dict[str, Iterable[dict]]] | None = None) -> dict:
+    """`items`: per forum (dialogue rows, review record, rebuttal records). Streams: at most
+    `rows` records of each kind are buffered. `also()`, called once `items` is exhausted: more
+    JSONL files (path -> rows) that move into place with the three (the stage's exclusions)."""
+    counts = {"dialogues": 0, "review_records": 0, "rebuttal_records": 0}
+
+    with store.publish() as pub:  # the files move into place together
+        with store.fs.open_output_stream(pub.target(dialogues_path)) as fj, \
+                parquet_writer(store.fs, pub.target(review_path), REVIEW_RECORD_SCHEMA) as wrev, \
+                parquet_writer(store.fs, pub.target(rebuttal_path), REBUTTAL_RECORD_SCHEMA) as wreb:
+            revs: list[dict] = []
+            rebs: list[dict] = []
+            for drows, rev, reb in items:
+                for row in drows:
+                    fj.write(dumps_json(row) + b"\n")
+                counts["dialogues"] += len(drows)
+                revs.append(rev)
+                rebs.extend(reb)
+                if len(revs) >= rows:
+                    wrev.write_table(pa.Table.from_pylist(revs, schema=REVIEW_RECORD_SCHEMA))
+                    counts["review_records"] += len(revs)
+                    revs = []
+                if len(rebs) >= rows:
+                    wreb.write_table(pa.Table.from_pylist(rebs, schema=REBUTTAL_RECORD_SCHEMA))
+                    counts["rebuttal_records"] += len(rebs)
+                    rebs = []
+            wrev.write_table(pa.Table.from_pylist(revs, schema=REVIEW_RECORD_SCHEMA))
+            wreb.write_table(pa.Table.from_pylist(rebs, schema=REBUTTAL_RECORD_SCHEMA))
+            counts["review_records"] += len(revs)
+            counts["rebuttal_records"] += len(rebs)
+        for path, more in (also() if also else {}).items():
+            with store.fs.open_output_stream(pub.target(path)) as f:
+                for row in more:
+                    f.write(dumps_json(row) + b"\n")
+    return counts

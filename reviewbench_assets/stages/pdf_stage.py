@@ -62,7 +62,7 @@ def _per_forum(records: list[dict], field: str) -> float | None:
 
 class PdfStage(Stage):
     """`scrape(forum_ids, on_done, notes)` reads revision pages in a browser (None: the API recipe
-    only); the options are `SubmissionPdfConfig`'s (reviewbench_assets/submissions.py)."""
+    only); the options are `SubmissionPdfConfig`'s (reviewbench_assets/assets.py)."""
 
     name = PDFS
 

@@ -1,14 +1,40 @@
-"""The `reviewbench_split` stage: one venue-year's rows in the final schema, plus one typed row per
-review and the provenance, and
-the row-level checks, two of them blocking (a duplicate forum_id or too many papers without text
-must not reach the conference split)."""
+"""The `reviewbench_split` stage: one venue-year's rows in the final schema, one typed row per review
+(the `reviews` config), the provenance and the venue-year's statistics, published together, and the
+row-level checks, two of them blocking (a duplicate forum_id or too many papers without text must not
+reach the conference split).
+
+- `RowsStage`: the stage and its checks.
+- `assemble_rows` / `write_rows`: each parsed forum joined on `forum_id` with its markdown and its
+  initial-submission record (read through the IO layer, streamed), written as the paper rows
+  (`reviews_json` derived from the parsed table's typed reviews), the review rows and the provenance.
+- `venue_year_figures`: the corpus statistics (what the dataset card and the split assets report,
+  domain/corpus_stats.py) as DuckDB SQL over the rows just written (issue 28.3): the papers, reviews,
+  pages and acceptances from the default config's rows, the ratings and their moves from the
+  `reviews` config's rows (typed: no JSON is decoded), and the full text's revision rules from the
+  provenance rows. The Parquet files are read through the storage's `pyarrow.fs` filesystem (local
+  or S3, the same code) and reach DuckDB as streamed Arrow batches of the few columns each query
+  needs, one row group at a time, so memory does not grow with the venue-year. The venue-year key
+  and the acceptance rule stay one Python function each (domain/corpus_stats.py), called from SQL."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pyarrow as pa
+import pyarrow.fs as pafs
+
 from partitions.catalogue import VenueYear
-from resources.store import Store
+from resources.store import Store, dumps_json, parquet_writer
+from reviewbench_assets.domain.corpus_stats import VenueYearStats, is_accepted, venue_year_key
+from reviewbench_assets.domain.schema import (
+    PAGE_SEPARATOR,
+    PROVENANCE_SCHEMA,
+    REVIEWBENCH_SCHEMA,
+    REVIEWS_CONFIG_SCHEMA,
+    review_rows,
+    reviews_json,
+)
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.rows_writer import assemble_rows, write_rows
+from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
 from reviewbench_assets.stages.stage import (
     CHARS_MATCH,
     EMPTY_SHARE,
@@ -19,6 +45,8 @@ from reviewbench_assets.stages.stage import (
     UNIQUE,
     Stage,
 )
+
+# ---- the stage and its checks ----------------------------------------------------------------------------
 
 ROW_CHECKS = {
     UNIQUE: "forum_id is the primary key: no duplicates",
@@ -70,3 +98,196 @@ class RowsStage(Stage):
         outcome(TITLE, stats["empty_title"] == 0, {"empty_titles": stats["empty_title"]})
         outcome(EMPTY_SHARE, share <= limit,
                 {"share": round(share, 4), "threshold": f"<= {limit}", "empty": stats["empty_markdown"]})
+
+
+# ---- the rows, assembled and written ---------------------------------------------------------------------
+
+BATCH_ROWS = 256  # rows per batch written, and per batch streamed into DuckDB
+
+
+# What a row takes from the parsed table: its columns but the text, the reviews typed (`reviews`).
+ROW_COLUMNS = [("reviews" if f.name == "reviews_json" else f.name) for f in REVIEWBENCH_SCHEMA
+               if f.name not in ("markdown", "markdown_chars")]
+STALE_MARKDOWN = "paper_markdown has no row for this forum (older than the crawl): re-materialize paper_markdown"
+
+
+def assemble_rows(store: Store, venue: VenueYear, submissions: dict[str, dict]) -> Iterator[tuple[dict, dict]]:
+    """Yield (row, provenance) pairs (a row with its typed `reviews` where the card has `reviews_json`,
+    which write_rows derives): each parsed forum (`parsed/<pk>.parquet`, crawl order) joined
+    on `forum_id` with its markdown and its initial-submission record. Memory: one batch of parsed
+    rows and one row group of markdown at a time, whatever order each stage wrote its file in."""
+    upstream = Upstream(store, venue.key)
+    with upstream.markdown() as markdown:
+        for parsed in upstream.parsed_rows([*ROW_COLUMNS, "status", "crawled_at"], BATCH_ROWS):
+            md = markdown.get(parsed["forum_id"]) or {"error": STALE_MARKDOWN}
+            row = {c: parsed[c] for c in ROW_COLUMNS}
+            row["markdown"] = md.get("markdown") or ""
+            row["markdown_chars"] = len(row["markdown"])
+            sub = submissions.get(row["forum_id"], {})
+            prov = {"forum_id": row["forum_id"], "conference": row["conference"], "year": row["year"],
+                    "track": row["track"], "venue_id": row["venue_id"], "status": parsed["status"],
+                    "revision_rule": sub.get("rule"), "revision_reason": sub.get("reason"),
+                    "revision_id": sub.get("revision_id"), "revision_tcdate": sub.get("revision_tcdate"),
+                    "deadline_ms": sub.get("deadline_ms"), "cutoff_ms": sub.get("cutoff_ms"),
+                    "cutoff_rule": sub.get("cutoff_rule"), "revision_source": sub.get("revision_source"),
+                    "pdf_sha256": sub.get("pdf_sha256"), "pdf_size": sub.get("pdf_size"),
+                    "pdf_pages": sub.get("pdf_pages"), "ocr_engine": md.get("engine"),
+                    "ocr_model": md.get("model"), "markdown_error": md.get("error"),
+                    "crawled_at": parsed["crawled_at"]}
+            yield row, prov
+
+
+def write_rows(store: Store, rows_path: str, prov_path: str, reviews_path: str,
+               pairs: Iterator[tuple[dict, dict]], stats_path: str | None = None) -> dict:
+    """Stream pairs into three Parquet files: the paper rows (`reviews_json` made from each row's typed
+    `reviews`), one row per review, and the provenance; and, at `stats_path`, the venue-year's
+    statistics (the card's figures: papers, reviews, pages, ratings and their moves, text rules),
+    computed once by SQL over the three staged files; the four are published together. Returns the
+    numbers the checks need. Memory: at most BATCH_ROWS rows (and their reviews) at a time."""
+    stats = {"rows": 0, "forum_ids": set(), "duplicates": 0, "review_mismatch": 0, "chars_mismatch": 0,
+             "empty_title": 0, "empty_markdown": 0, "reviews": 0, "stale_markdown": 0}
+
+    with store.publish() as pub:  # rows, reviews, provenance and statistics move into place together
+        targets = [pub.target(p) for p in (rows_path, reviews_path, prov_path)]
+        with parquet_writer(store.fs, targets[0], REVIEWBENCH_SCHEMA) as writer, \
+                parquet_writer(store.fs, targets[1], REVIEWS_CONFIG_SCHEMA) as review_writer, \
+                parquet_writer(store.fs, targets[2], PROVENANCE_SCHEMA) as prov_writer:
+            bufs: tuple[list[dict], list[dict], list[dict]] = ([], [], [])
+
+            def flush() -> None:
+                for w, buf, schema in zip((writer, review_writer, prov_writer), bufs,
+                                          (REVIEWBENCH_SCHEMA, REVIEWS_CONFIG_SCHEMA, PROVENANCE_SCHEMA), strict=True):
+                    if buf:  # a paper without reviews adds none; an empty file is still a valid one
+                        w.write_table(pa.Table.from_pylist(buf, schema=schema))
+                    buf.clear()
+
+            for paper, prov in pairs:
+                reviews = paper["reviews"] or []
+                row = {k: v for k, v in paper.items() if k != "reviews"}
+                row["reviews_json"] = reviews_json(reviews)
+                _count(stats, row, len(reviews))
+                stats["stale_markdown"] += prov.get("markdown_error") == STALE_MARKDOWN
+                bufs[0].append(row)
+                bufs[1].extend(review_rows(row, reviews))
+                bufs[2].append(prov)
+                if len(bufs[0]) >= BATCH_ROWS:
+                    flush()
+            flush()
+        if stats_path is not None:
+            figures = venue_year_figures(store.fs, [targets[0]], [targets[1]], [targets[2]])
+            with store.fs.open_output_stream(pub.target(stats_path)) as f:
+                f.write(dumps_json({"venue_years": {k: v.to_dict() for k, v in sorted(figures.items())}}))
+    stats["forum_ids"] = len(stats["forum_ids"])
+    return stats
+
+
+def _count(stats: dict, row: dict, n: int) -> None:
+    stats["rows"] += 1
+    if row["forum_id"] in stats["forum_ids"]:
+        stats["duplicates"] += 1
+    stats["forum_ids"].add(row["forum_id"])
+    stats["reviews"] += n
+    stats["review_mismatch"] += int(n != row["num_reviews"])
+    stats["chars_mismatch"] += int(len(row["markdown"]) != row["markdown_chars"])
+    stats["empty_title"] += int(not (row["title"] or "").strip())
+    stats["empty_markdown"] += int(not row["markdown"])
+
+
+# ---- the statistics, as SQL over the rows ----------------------------------------------------------------
+
+_KEY = "vy_key(conference, year, track)"
+
+# One row per venue-year key; the first paper's (file order) conference, year and track name it,
+# as the card always did (a rolling venue's papers have several years), null or not.
+PAPERS_SQL = f"""
+SELECT {_KEY} AS key,
+       arg_min_null(conference, ordinal) AS conference, arg_min_null(year, ordinal) AS year,
+       arg_min_null(track, ordinal) AS track,
+       count(*) AS papers,
+       coalesce(sum(num_reviews), 0) AS reviews,
+       count(*) FILTER (WHERE coalesce(markdown, '') <> '') AS papers_with_markdown,
+       -- pages: separators + 1 in each non-empty text (non-overlapping, leftmost first, like str.count)
+       coalesce(sum((length(markdown) - length(replace(markdown, $sep, ''))) // length($sep) + 1)
+                FILTER (WHERE coalesce(markdown, '') <> ''), 0) AS pages,
+       count(*) FILTER (WHERE accepted(decision, venue)) AS accepted
+FROM papers GROUP BY key ORDER BY min(ordinal)
+"""
+RATINGS_SQL = f"""
+SELECT {_KEY} AS key, rating, count(*) AS n FROM reviews WHERE rating IS NOT NULL GROUP BY ALL
+"""
+# How a review's rating moved: the first and the last point of its score_history, when both are numbers.
+MOVES_SQL = f"""
+WITH t AS (SELECT {_KEY} AS key, score_history[1].rating AS first, score_history[-1].rating AS last,
+                  len(score_history) AS points
+           FROM reviews WHERE len(score_history) > 0)
+SELECT key, count(*) AS tracked, count(*) FILTER (WHERE points > 1) AS edited,
+       count(*) FILTER (WHERE last <> first) AS changed, count(*) FILTER (WHERE last > first) AS up,
+       count(*) FILTER (WHERE last < first) AS down, sum(first) AS initial_sum, sum(last) AS final_sum
+FROM t WHERE first IS NOT NULL AND last IS NOT NULL GROUP BY key
+"""
+TEXT_RULES_SQL = f"""
+SELECT {_KEY} AS key, coalesce(nullif(revision_rule, ''), 'unavailable') AS rule, count(*) AS n
+FROM provenance GROUP BY ALL
+"""
+_MOVES = ("tracked", "edited", "changed", "up", "down", "initial_sum", "final_sum")
+
+
+def _stream(fs: pafs.FileSystem, paths: list[str], schema: pa.Schema, columns: list[str],
+            ordinal: bool = False) -> pa.RecordBatchReader:
+    """The columns of the files, in file order, as one Arrow stream (with each row's place when asked)."""
+    fields = [schema.field(c) for c in columns] + ([pa.field("ordinal", pa.int64())] if ordinal else [])
+    out_schema = pa.schema(fields)
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        seen = 0
+        for path in paths:
+            for b in iter_parquet_batches(fs, path, BATCH_ROWS, columns=columns):
+                arrays = [b.column(c).cast(schema.field(c).type) for c in columns]
+                if ordinal:
+                    arrays.append(pa.array(range(seen, seen + b.num_rows), pa.int64()))
+                seen += b.num_rows
+                yield pa.RecordBatch.from_arrays(arrays, schema=out_schema)
+
+    return pa.RecordBatchReader.from_batches(out_schema, batches())
+
+
+def venue_year_figures(fs: pafs.FileSystem, rows: list[str], reviews: list[str],
+                       provenance: list[str]) -> dict[str, VenueYearStats]:
+    """The statistics per venue-year key of the default config's `rows`, the `reviews` config's rows
+    and the `provenance` rows (files of one venue-year, or several: keys are merged as in the card)."""
+    import tempfile
+
+    import duckdb
+
+    con = duckdb.connect(config={"threads": 1, "memory_limit": "256MB", "temp_directory": tempfile.gettempdir()})
+    try:
+        con.create_function("vy_key", venue_year_key, ["VARCHAR", "INTEGER", "VARCHAR"], "VARCHAR",
+                            null_handling="special", side_effects=False)
+        con.create_function("accepted", is_accepted, ["VARCHAR", "VARCHAR"], "BOOLEAN",
+                            null_handling="special", side_effects=False)
+        con.register("papers", _stream(fs, rows, REVIEWBENCH_SCHEMA, ["conference", "year", "track", "num_reviews",
+                                                                      "decision", "venue", "markdown"], ordinal=True))
+        out: dict[str, VenueYearStats] = {}
+        for key, conference, year, track, papers, n_reviews, with_md, pages, accepted in \
+                con.execute(PAPERS_SQL, {"sep": PAGE_SEPARATOR}).fetchall():
+            out[key] = VenueYearStats(key=key, conference=conference or "", year=year, track=track or "",
+                                      papers=papers, reviews=int(n_reviews), pages=int(pages),
+                                      papers_with_markdown=with_md, accepted=accepted)
+        review_columns = ["conference", "year", "track", "rating", "score_history"]
+        con.register("reviews", _stream(fs, reviews, REVIEWS_CONFIG_SCHEMA, review_columns))
+        for key, rating, n in con.execute(RATINGS_SQL).fetchall():
+            out[key].rating_counts[float(rating)] = n
+        con.register("reviews", _stream(fs, reviews, REVIEWS_CONFIG_SCHEMA, review_columns))  # a stream reads once
+        for key, *moves in con.execute(MOVES_SQL).fetchall():
+            out[key].moves = dict(zip(_MOVES, moves, strict=True))
+        con.register("provenance", _stream(fs, provenance, PROVENANCE_SCHEMA,
+                                           ["conference", "year", "track", "revision_rule"]))
+        for key, rule, n in con.execute(TEXT_RULES_SQL).fetchall():
+            if key in out:
+                out[key].text_rules[rule] = n
+    finally:
+        con.close()
+    for vy in out.values():  # the order the card lists them in (and the JSON keeps)
+        vy.rating_counts = dict(sorted(vy.rating_counts.items()))
+        vy.text_rules = dict(sorted(vy.text_rules.items()))
+    return out

@@ -1,17 +1,56 @@
-"""The conference split stage (`<split>_split`) and the dataset card stage:
-bring one split up to date with its venue-years (only the changed ones are rewritten,
-stages/split_update.py), leaving out those whose data failed a blocking check; and render and
-publish the card from every split's recorded figures."""
+"""The conference split stage (`<split>_split`) and the dataset card stage: bring one split up to date
+with its venue-years, leaving out those whose data failed a blocking check; and render and publish the
+card from every split's recorded figures.
+
+A conference split costs what changed: each venue-year has its own shards in the split
+(`data/<split>-<pk>-i-of-n.parquet`, `reviews/<split>-<pk>-...`, `provenance/<split>-<pk>-...`,
+`review/<split>_train-<pk>-...`, ...), written from that venue-year's files alone (the shard writers
+are stages/corpus_writer.py), with a part record (`corpus_stats/<split>/<pk>.json`: the inputs'
+fingerprint, the files written, their statistics and config counts). A venue-year's shards of every
+config and its part record are ONE publication of the storage root (one journal: a kill between
+their moves is finished by the next reader, never two generations of shards side by side). Updating
+the split (`update_conference_split`) rewrites only the venue-years whose inputs changed since their
+part was written, removes the parts of venue-years that left it (blocked, or gone from the
+catalogue), and merges the part records into the split's statistics. A venue-year's statistics are
+the ones computed once, by SQL, when its rows were written (`rows/<pk>.stats.json`,
+stages/rows_stage.py); nothing here reads the rows for them. The card's `data_files` globs
+(`data/<split>-*`, `review/*_train-*`) load each split whole, as before.
+
+The Re^2 `review`/`rebuttal` configs are read back by `config_split_reader`: the records of the
+venue-years' files joined with their provenance by DuckDB, split train/test, streamed."""
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
+import pyarrow as pa
+
 from partitions.catalogue import catalogue
-from resources.store import Store
-from reviewbench_assets.io.layout import blocking_failures, paths
-from reviewbench_assets.io.upstream import Upstream
+from resources.store import Store, dumps_json
+from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats
+from reviewbench_assets.domain.dialogues import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS, split_of
+from reviewbench_assets.domain.schema import (
+    PROVENANCE_FIELDS,
+    PROVENANCE_SCHEMA,
+    REBUTTAL_CONFIG_SCHEMA,
+    REVIEW_CONFIG_SCHEMA,
+    REVIEWS_CONFIG_SCHEMA,
+)
+from reviewbench_assets.io.layout import blocking_failures, join_path, list_files, paths
+from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
+from reviewbench_assets.stages.corpus_writer import (
+    DEFAULT_ROW_GROUP_ROWS,
+    DEFAULT_TARGET_SHARD_BYTES,
+    DuplicateForumError,
+    stream_parquet,
+    write_conference_split,
+    write_config_table,
+)
 from reviewbench_assets.stages.stage import CARD, ROW_COUNT, SPLIT, Markdown, Stage
+
+# ---- the stages ------------------------------------------------------------------------------------------
 
 # The assets whose blocking checks guard a venue-year's rows (and so its shards of the conference split).
 UPSTREAM_GUARDED = ["openreview_forums", "parsed_forums", "rebuttal_dialogues"]
@@ -27,8 +66,6 @@ class SplitStage(Stage):
         self.test_share, self.log = test_share, log
 
     def run(self, store: Store) -> None:
-        from reviewbench_assets.stages.split_update import update_conference_split
-
         split = self.key
         # One writer per split at a time, for every process on this storage root: runs of two
         # venue-years of the same conference both rebuild this split; the lock makes the later one
@@ -69,16 +106,18 @@ class CardStage(Stage):
 
         with store.lock("dataset-card"):  # read every split's figures and publish: one card writer at a time
             stats, extra = {}, {}
-            for split in catalogue().splits:
-                path = store.path(paths.split_stats(split))
-                if not store.exists(path):
-                    continue
-                raw = store.read_json(path)  # a corrupt file fails the card naming it; never a split left out silently
-                s = SplitStats.from_dict(raw)
-                if s.num_examples:
-                    stats[split] = s
-                    for name, parts in (raw.get("configs") or {}).items():
-                        extra.setdefault(name, {})[split] = parts
+            # every split's figures as of one moment (each split publishes its own while the card reads)
+            with store.snapshot([store.path(paths.split_stats(split)) for split in catalogue().splits]) as view:
+                for split in catalogue().splits:
+                    path = store.path(paths.split_stats(split))
+                    if not view.exists(path):
+                        continue
+                    raw = view.read_json(path)  # a corrupt file fails the card naming it, never a split left out
+                    s = SplitStats.from_dict(raw)
+                    if s.num_examples:
+                        stats[split] = s
+                        for name, parts in (raw.get("configs") or {}).items():
+                            extra.setdefault(name, {})[split] = parts
             corpus = store.path(paths.CORPUS_DIR)
             with store.publish() as pub:  # the card and its plots move into place together
                 text = render_dataset_card(stats, extra_config_splits(extra),
@@ -90,3 +129,232 @@ class CardStage(Stage):
         self.stat("corpus", corpus)
         self.stat("splits", {k: v.num_examples for k, v in stats.items()})
         self.stat("card", Markdown(card_for_ui(text)[:20000]))
+
+
+# ---- a conference split that costs what changed ----------------------------------------------------------
+
+# bump when what a part holds changes: every part is rewritten once (2: rating moves, 3: text rules,
+# 4: the `reviews` config)
+PART_VERSION = 4
+CONFIG_DIRS = ("data", "reviews", "provenance", "review", "rebuttal")
+
+
+@dataclass
+class SplitUpdate:
+    stats: SplitStats
+    configs: dict[str, dict[str, int]]  # config -> {split name: examples}
+    rewritten: list[str]  # venue-years whose part was (re)written in this update
+    kept: list[str]  # venue-years whose part was up to date
+    removed: list[str]  # files of venue-years no longer in the split
+
+
+def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
+    """Size and modification time of each input (local and S3 both report them): a file rewritten
+    by its stage has a new time, whatever its content."""
+    out = {}
+    for what, path in sorted(inputs.items()):
+        info = store.fs.get_file_info(path)
+        out[what] = [store.rel(path), info.size, info.mtime_ns]
+    return out
+
+
+def _write_part(store: Store, corpus: str, split: str, pk: str, inputs: dict[str, str], test_share: float,
+                target_shard_bytes: int, row_group_rows: int, fingerprint: dict) -> dict:
+    """Write one venue-year's shards and its part record, all moved into place together."""
+    with store.publish() as pub:
+        part = {**_stage_part(store, pub, corpus, split, pk, inputs, test_share, target_shard_bytes,
+                              row_group_rows), "fingerprint": fingerprint}
+        with store.fs.open_output_stream(pub.target(store.path(paths.split_part(split, pk)))) as f:
+            f.write(dumps_json(part))
+    return part
+
+
+def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, inputs: dict[str, str], test_share: float,
+                target_shard_bytes: int, row_group_rows: int) -> dict:
+    fs, prefix = store.fs, f"{split}-{pk}"
+    # The statistics recorded when the rows were written (rows_stage.write_rows), merged as they are.
+    recorded = {k: VenueYearStats.from_dict(v) for k, v in store.read_json(inputs["stats"])["venue_years"].items()}
+    stats = write_conference_split(fs, [inputs["rows"]], corpus, split, target_shard_bytes, row_group_rows,
+                                   shard_prefix=prefix, venue_years=recorded, pub=pub)
+    files, configs = list(stats.files), {}
+    prov = [inputs["provenance"]]
+    # one row per review (a few KB of text, no paper text: ten times the papers' row group) and the provenance
+    for name, schema, group in (("reviews", REVIEWS_CONFIG_SCHEMA, row_group_rows * 10),
+                                ("provenance", PROVENANCE_SCHEMA, row_group_rows * 10)):
+        c = write_config_table(fs, stream_parquet(fs, [inputs[name]], schema), corpus, name, split,
+                               schema=schema, row_group_rows=group, shard_prefix=prefix, pub=pub)
+        configs[name] = {split: c.num_examples}
+        files.append(c.path)
+    for name, schema in (("review", REVIEW_CONFIG_SCHEMA), ("rebuttal", REBUTTAL_CONFIG_SCHEMA)):
+        if name not in inputs:
+            continue
+        configs[name] = {}
+        for part in TRAIN_TEST_SPLITS:
+            reader = config_split_reader(fs, [inputs[name]], prov, part, schema, test_share=test_share)
+            c = write_config_table(fs, reader, corpus, name, f"{split}_{part}", row_group_rows=row_group_rows,
+                                   shard_prefix=f"{split}_{part}-{pk}", pub=pub)
+            configs[name][part] = c.num_examples
+            files.append(c.path)
+    stats_record = {**stats.to_dict(), "files": [store.rel(f) for f in stats.files]}
+    return {"version": PART_VERSION, "pk": pk, "test_share": test_share, "stats": stats_record,
+            "files": [store.rel(f) for f in files], "data_files": [store.rel(f) for f in stats.files],
+            "configs": configs}
+
+
+def _part_is_current(store: Store, part: dict | None, fingerprint: dict, test_share: float) -> bool:
+    return (part is not None and part.get("version") == PART_VERSION and part.get("fingerprint") == fingerprint
+            and part.get("test_share") == test_share and all(store.exists(store.path(f)) for f in part["files"]))
+
+
+def _strays(store: Store, corpus: str, split: str, keys: list[str]) -> list[str]:
+    """Shards of this split that belong to no venue-year of `keys`: a venue-year that left the split.
+    (The whole-split shards of the layout before parts are removed once by `scripts.migrate_storage`.)"""
+    ours = re.compile(rf"^{re.escape(split)}(_(?:{'|'.join(TRAIN_TEST_SPLITS)}))?-(?P<rest>.+)-\d{{5}}-of-\d{{5}}\.parquet$")
+    out = []
+    for d in CONFIG_DIRS:
+        for info in list_files(store.fs, join_path(corpus, d)):
+            m = ours.match(info.base_name)
+            if m and m.group("rest") not in keys:
+                out.append(info.path)
+    return sorted(out)
+
+
+def _check_unique(store: Store, split: str, data_files: list[str]) -> None:
+    """forum_id is unique across the whole split (only the id column of each shard is read)."""
+    import pyarrow.parquet as pq
+
+    seen: dict[str, str] = {}
+    for path in data_files:
+        ids = pq.read_table(path, filesystem=store.fs, columns=["forum_id"]).column(0).to_pylist()
+        for fid in ids:
+            if fid in seen and seen[fid] != path:
+                raise DuplicateForumError(f"forum_id {fid!r} occurs in {seen[fid]} and again in {path} "
+                                          f"(split {split!r})")
+            seen.setdefault(fid, path)
+
+
+def merge_parts(split: str, parts: list[dict]) -> tuple[SplitStats, dict[str, dict[str, int]]]:
+    """The split's statistics and config counts from its parts' records (no data read)."""
+    venue_years: dict[str, VenueYearStats] = {}
+    configs: dict[str, dict[str, int]] = {}
+    files, examples, num_bytes, dataset_bytes = [], 0, 0, 0
+    for part in parts:
+        s = SplitStats.from_dict(part["stats"])
+        examples, num_bytes, dataset_bytes = examples + s.num_examples, num_bytes + s.num_bytes, dataset_bytes + s.dataset_bytes
+        files += s.files
+        for key, vy in s.venue_years.items():
+            if key in venue_years:
+                venue_years[key].merge(vy)
+            else:
+                venue_years[key] = vy
+        for name, counts in part["configs"].items():
+            for k, n in counts.items():
+                configs.setdefault(name, {})[k] = configs.get(name, {}).get(k, 0) + n
+    return SplitStats(split=split, num_examples=examples, num_bytes=num_bytes, files=files,
+                      venue_years=dict(sorted(venue_years.items())), dataset_bytes=dataset_bytes), configs
+
+
+def update_conference_split(store: Store, split: str, keys: list[str], *, test_share: float | None = None,
+                            target_shard_bytes: int = DEFAULT_TARGET_SHARD_BYTES,
+                            row_group_rows: int = DEFAULT_ROW_GROUP_ROWS) -> SplitUpdate:
+    """Bring `split` up to date with the venue-years `keys` (in the order their shards are listed)."""
+    share = DEFAULT_TEST_SHARE if test_share is None else test_share
+    corpus = store.path(paths.CORPUS_DIR)
+    parts, rewritten, kept = [], [], []
+    for pk in keys:
+        view, inputs = Upstream(store, pk).split_inputs()  # `view`: the inputs as of one moment
+        with view:
+            if "rows" not in inputs:
+                continue
+            record_path = store.path(paths.split_part(split, pk))
+            fingerprint = _fingerprint(view, inputs)
+            part = store.read_json_or_none(record_path)
+            if _part_is_current(store, part, fingerprint, share):
+                kept.append(pk)
+            else:
+                part = _write_part(view, corpus, split, pk, inputs, share, target_shard_bytes, row_group_rows,
+                                   fingerprint)
+                rewritten.append(pk)
+        parts.append(part)
+    strays = _strays(store, corpus, split, [p["pk"] for p in parts])
+    gone = [info.path for info in list_files(store.fs, store.path(paths.split_part_dir(split)))
+            if info.base_name.removesuffix(".json") not in {p["pk"] for p in parts}]
+    with store.publish() as pub:  # a leaving venue-year's shards and records go together (one journal)
+        pub.remove_after([*strays, *gone])
+    _check_unique(store, split, [store.path(f) for p in parts for f in p["data_files"]])
+    stats, configs = merge_parts(split, parts)
+    stats.files = [store.path(f) for f in stats.files]
+    return SplitUpdate(stats=stats, configs=configs, rewritten=rewritten, kept=kept, removed=strays)
+
+
+# ---- a train/test config split read back -----------------------------------------------------------------
+
+def config_split_reader(fs, record_paths: list[str], provenance_paths: list[str], split: str,
+                        config_schema: pa.Schema, test_share: float = DEFAULT_TEST_SHARE,
+                        batch_rows: int = 256, temp_dir: str | None = None) -> pa.RecordBatchReader:
+    """The records of one train/test `split` (`split_of`, a DuckDB Python UDF), joined with their
+    provenance, in input order (files in the given order, records in file order), streamed as
+    Arrow batches.
+
+    Memory stays flat as the split grows:
+    - the record files (the text) reach DuckDB as one streamed `RecordBatchReader`, read one
+      Parquet row group at a time through `fs` (local or S3, the same code); neither a pyarrow
+      dataset scan (which keeps read-ahead and earlier batches' memory) nor a materialized table;
+    - the records are the *probe* side of the hash join and the provenance (no text, a few short
+      columns per paper) the build side: DuckDB's `build_side_probe_side` optimizer is disabled,
+      since with the split filter its cardinality estimate of the records is ~1 row and it would
+      flip the join and build a hash table of every record (all the text of the split);
+    - one thread, `preserve_insertion_order`, a memory limit, spilling to `temp_dir`."""
+    import tempfile
+
+    import duckdb
+
+    if split not in TRAIN_TEST_SPLITS:
+        raise ValueError(f"split must be one of {TRAIN_TEST_SPLITS}, not {split!r}")
+    rec_schema = pa.schema([f for f in config_schema if f.name not in {n for n, _ in PROVENANCE_FIELDS}])
+    prov_schema = pa.schema([pa.field("forum_id", pa.string())] + [pa.field(n, t) for n, t in PROVENANCE_FIELDS])
+    con = duckdb.connect(config={"threads": 1, "memory_limit": "256MB", "preserve_insertion_order": True,
+                                 "temp_directory": temp_dir or tempfile.gettempdir()})
+    try:
+        con.execute("SET disabled_optimizers = 'build_side_probe_side'")
+        con.create_function("re2_split", lambda fid: split_of(fid, test_share), ["VARCHAR"], "VARCHAR",
+                            side_effects=False)
+
+        def record_batches_() -> Iterator[pa.RecordBatch]:
+            for path in record_paths:
+                for b in iter_parquet_batches(fs, path, batch_rows, columns=rec_schema.names):
+                    yield b if b.schema.equals(rec_schema) else pa.Table.from_batches([b]).cast(
+                        rec_schema).combine_chunks().to_batches()[0]
+
+        records = pa.RecordBatchReader.from_batches(rec_schema, record_batches_())
+        # The build side: a few short columns per paper (~100 bytes), the only thing held.
+        prov = pa.concat_tables(
+            [prov_schema.empty_table()]
+            + [pa.Table.from_batches([b]).cast(prov_schema) for path in provenance_paths
+               for b in iter_parquet_batches(fs, path, 64 * 1024, columns=prov_schema.names)]).combine_chunks()
+        con.register("records", records)
+        con.register("prov", prov)
+        cols = ", ".join(f"r.{f.name}" for f in rec_schema)
+        pcols = ", ".join(f"p.{n}" for n, _ in PROVENANCE_FIELDS)
+        # No ORDER BY: a sort of the text-heavy records does not spill reliably (duckdb ran out of
+        # its 256 MB at 20k papers); one thread + preserve_insertion_order + records on the probe
+        # side keep the input order (venue-years in the given order, forums in crawl order).
+        sql = (f"SELECT {cols}, {pcols} FROM records r LEFT JOIN prov p ON p.forum_id = r.paper_id "
+               f"WHERE re2_split(r.paper_id) = ?")
+        rel = con.sql(sql, params=[split])
+        # a relation streams (duckdb >= 2: to_arrow_reader; 1.x: record_batch), batch by batch
+        result = (rel.to_arrow_reader(batch_rows) if hasattr(rel, "to_arrow_reader")
+                  else rel.record_batch(batch_rows))
+    except BaseException:
+        con.close()
+        raise
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        try:
+            for b in result:
+                if b.num_rows:
+                    yield pa.Table.from_batches([b]).cast(config_schema).combine_chunks().to_batches()[0]
+        finally:
+            con.close()
+
+    return pa.RecordBatchReader.from_batches(config_schema, batches())

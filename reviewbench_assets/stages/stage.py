@@ -2,7 +2,7 @@
 `StageResult` a run returns, the table of every figure a stage may record (`FIGURES`), and the live
 `Progress` of a long step. One module because these are one contract between the stages and the
 asset layer: a stage records figures and checks, the base merges them into a `StageResult`, the asset
-turns that into Dagster metadata (`reviewbench_assets.metadata.materialize`), and the table says
+turns that into Dagster metadata (`reviewbench_assets.dagster_step.materialize`), and the table says
 what every key means.
 
 After datatrove's `PipelineStep` (src/datatrove/pipeline/base.py): a stage is configured by its
@@ -42,7 +42,7 @@ QUARANTINE, DEADLINE, COVERAGE = "quarantined_share", "deadline_agrees_with_invi
 UNIQUE, REVIEWS_MATCH, CHARS_MATCH = "unique_forum_id", "num_reviews_matches_reviews_json", "markdown_chars_matches_markdown"
 TITLE, EMPTY_SHARE = "no_empty_title", "empty_markdown_share"
 ROW_CHECKS = (UNIQUE, REVIEWS_MATCH, CHARS_MATCH, TITLE, EMPTY_SHARE)
-BLOCKING = (QUARANTINE, COVERAGE, UNIQUE, EMPTY_SHARE)  # reviewbench_assets/checks.py BLOCKING_CHECKS
+BLOCKING = (QUARANTINE, COVERAGE, UNIQUE, EMPTY_SHARE)  # reviewbench_assets/dagster_step.py BLOCKING_CHECKS
 ROW_COUNT = "dagster/row_count"
 # the progress a long step reports while it runs (`Progress`, as observations of its asset)
 PROGRESS, REPORTS_PROGRESS = "progress", (CRAWL, PDFS)
@@ -97,7 +97,7 @@ def load_figures(path: Path = FIGURES_FILE) -> dict[str, Figure]:
 
 FIGURES: dict[str, Figure] = load_figures()
 
-# Keys the Dagster layer adds (reviewbench_assets/metadata.py, checks.py, progress_sink.py), not the stages.
+# Keys the Dagster layer adds (reviewbench_assets/dagster_step.py), not the stages.
 ADDED_BY_ASSETS = frozenset({"dagster/column_schema", "blocks_downstream", "how_to_override", "run_id",
                              "failed_checks"})
 
@@ -234,7 +234,7 @@ class Stage(ABC):
 # Forums done / total, rate, estimated end, and what it waits for (an OpenReview rate-limit window).
 # A stage calls `advance()` per item and `waiting()` when it sleeps; every `every_s` seconds (and at
 # the first item, at a wait and at the end) the reporter hands a `ProgressEvent` to its sink. The
-# asset layer's sink (`reviewbench_assets/progress_sink.py`) turns it into an `AssetObservation` the
+# asset layer's sink (`reviewbench_assets/dagster_step.py`) turns it into an `AssetObservation` the
 # UI shows live and a log line with a text bar the CLI prints. A step of days says where it is.
 
 BAR_WIDTH = 30

@@ -82,7 +82,7 @@ def test_missing_credentials_for_openreview_net_are_reported_before_any_request(
 def test_the_crawl_step_fails_fast_and_is_not_retried(tmp_path):
     """The asset's RetryPolicy (2 retries, 30 s apart) must not apply: the run ends in seconds."""
     from resources import StorageResource
-    from reviewbench_assets.forums import openreview_forums
+    from reviewbench_assets.assets import openreview_forums
 
     url = f"http://127.0.0.1:{_closed_port()}"
     res = {"openreview": OpenReviewResource(api_v1_url=url, api_v2_url=url, web_url=url, min_interval_s=0),

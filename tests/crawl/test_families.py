@@ -150,7 +150,7 @@ def test_review_edits_give_initial_and_final_rating(replica, all_fx, tmp_path):
 def test_v1_review_references_give_initial_and_final_scores(key, replica, all_fx, tmp_path):
     """API v1: a review's revision history is its references; one request per paper's review
     invitation; the Re^2 `review` record carries the initial and final scores (issue 10 point 6)."""
-    from reviewbench_assets.domain.re2 import review_record
+    from reviewbench_assets.domain.dialogues import review_record
 
     venue = catalogue().get(key)
     vf = all_fx.venues[key]

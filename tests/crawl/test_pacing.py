@@ -55,13 +55,13 @@ def test_never_faster_than_configured_or_already_learned():
 def test_the_replica_refuses_as_openreview_does_and_the_pace_is_shared(tmp_path):
     """The replica's windowed limit answers 429 with details.limit / resetTime once the window's
     budget is spent; the limiter learns from it and the next step on the same storage root starts
-    at that pace (reviewbench_assets/failures.py: openreview_slot), not at full speed."""
+    at that pace (reviewbench_assets/dagster_step.py: openreview_slot), not at full speed."""
     import time as _time
 
     from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
     from resources.openreview_api import OpenReviewApi, RateLimiter
     from resources.store import StorageResource
-    from reviewbench_assets.failures import PACE_FILE, openreview_slot
+    from reviewbench_assets.dagster_step import PACE_FILE, openreview_slot
 
     fx = build_fixtures(["iclr-2024"], seed=0, n_forums=4, eager_pdfs=False, allow_anonymous=True)
     with ReplicaServer(fx, port=0) as rep:
@@ -89,7 +89,7 @@ def test_a_429_on_a_pdf_paces_file_downloads_only(tmp_path):
     from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
     from resources.openreview_api import OpenReviewApi, RateLimiter
     from resources.store import StorageResource
-    from reviewbench_assets.failures import ATTACHMENT_PACE_FILE, PACE_FILE, openreview_slot
+    from reviewbench_assets.dagster_step import ATTACHMENT_PACE_FILE, PACE_FILE, openreview_slot
 
     fx = build_fixtures(["iclr-2024"], seed=0, n_forums=4, eager_pdfs=False, allow_anonymous=True)
     forum = next(iter(fx.venues["iclr-2024"].forums))

@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from openreview_replica import ReplicaServer, build_fixtures
-from reviewbench_assets.forums import openreview_forums
+from reviewbench_assets.assets import openreview_forums
 from reviewbench_assets.io.layout import paths
 
 from .conftest import openreview_resource, storage_resource
@@ -34,7 +34,7 @@ def _run(rep, root, **config):
 
 def _run_parse(root, **config):
     """parsed_forums alone on what the crawl stored (the parser's quarantine and its check)."""
-    from reviewbench_assets.parsed import parsed_forums
+    from reviewbench_assets.assets import parsed_forums
 
     return dg.materialize([parsed_forums], partition_key="tmlr", raise_on_error=False,
                           resources={"storage": storage_resource(root)},

@@ -10,13 +10,13 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
-import reviewbench_assets.dialogues as dialogues_asset
 import reviewbench_assets.stages.dialogue_stage as dialogue_stage
 from resources import StorageResource
 from resources.llm import LLMResource
 from resources.store import store_from_uri
+from reviewbench_assets import assets as dialogues_asset
+from reviewbench_assets.assets import parsed_forums
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.parsed import parsed_forums
 
 SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "openreview-samples"
 PK = "iclr-2026"

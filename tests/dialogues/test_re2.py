@@ -10,22 +10,24 @@ from forum_fixture import PART1, PART2, raw_forum
 from resources.llm_client import LLMCache
 from resources.store import store_from_uri
 from reviewbench_assets.domain.card import extra_config_splits, render_dataset_card
-from reviewbench_assets.domain.forum import parse_forum
-from reviewbench_assets.domain.llm import LLMSteps
-from reviewbench_assets.domain.re2 import (
+from reviewbench_assets.domain.dialogues import (
     PAPER_PLACEHOLDER,
     REFERENCE_HEADER,
+    RULE_BASED,
+    build_dialogues,
+    llm_merge,
     rebuttal_record,
     review_record,
     split_of,
 )
+from reviewbench_assets.domain.forum import parse_forum
+from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.schema import row_fields
-from reviewbench_assets.domain.threads import RULE_BASED, build_dialogues, llm_merge
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.card_writer import write_dataset_card
-from reviewbench_assets.stages.re2_writer import write_venue_outputs
-from reviewbench_assets.stages.rows_writer import write_rows
-from reviewbench_assets.stages.split_update import update_conference_split
+from reviewbench_assets.stages.dialogue_stage import write_venue_outputs
+from reviewbench_assets.stages.rows_stage import write_rows
+from reviewbench_assets.stages.split_stage import update_conference_split
 
 
 class _Echo:

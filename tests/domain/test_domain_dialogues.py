@@ -1,8 +1,8 @@
 """dialogues.py: Re^2 threads on the real samples and on synthetic forums."""
 from __future__ import annotations
 
+from reviewbench_assets.domain.dialogues import Dialogue, build_dialogues, is_reminder
 from reviewbench_assets.domain.forum import parse_forum
-from reviewbench_assets.domain.threads import Dialogue, build_dialogues, is_reminder
 
 
 def _shape(d: Dialogue) -> list[tuple[str, str, list[str]]]:

@@ -83,7 +83,7 @@ def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr20
     from reviewbench_assets.io.layout import paths
     from reviewbench_assets.stages.crawl_stage import _Quarantine  # stages import the clients (Dagster)
     from reviewbench_assets.stages.parse_stage import ParseStage
-    from reviewbench_assets.stages.rows_writer import STALE_MARKDOWN, assemble_rows
+    from reviewbench_assets.stages.rows_stage import STALE_MARKDOWN, assemble_rows
 
     bad = _direct_replies_note(next(f for f in tracker_forums if f["replies"] and not f["withdrawn"]))
     late = dict(iclr2026_raw, id="LateForum1")  # crawled after paper_markdown last ran

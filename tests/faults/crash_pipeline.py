@@ -1,5 +1,5 @@
 """The operation the crash-point suite kills (issue 29.4): one venue-year's whole pipeline, stage by
-stage as its assets run it (the stage functions and `metadata.materialize`, which records the check
+stage as its assets run it (the stage functions and `dagster_step.materialize`, which records the check
 verdicts), without Dagster or HTTP:
 
 crawl (raw forums, quarantine, errors, cursor; review-edit checkpoints) -> its check record ->
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 from partitions.catalogue import catalogue
 from resources.store import Store
-from reviewbench_assets.checks import guard_upstream
-from reviewbench_assets.metadata import materialize
-from reviewbench_assets.stages import paper_text, split_update
+from reviewbench_assets.dagster_step import guard_upstream, materialize
+from reviewbench_assets.stages import paper_text
+from reviewbench_assets.stages import split_stage as split_update
 from reviewbench_assets.stages.attempt import open_attempt
 from reviewbench_assets.stages.change_log import ChangesStage
 from reviewbench_assets.stages.crawl_stage import CrawlStage
@@ -161,7 +161,7 @@ def run_pipeline(store: Store, generation: int, stamp_ms: int = 0) -> None:
 
 def _stages(store: Store, generation: int, stamp_ms: int) -> None:
     venue, api = catalogue().get(PK), _api(generation, stamp_ms)
-    # the partition's attempt, as reviewbench_assets/attempts.py opens it; each run is a new run whose
+    # the partition's attempt, as reviewbench_assets/dagster_step.py (partition_attempt) opens it; each run is a new run whose
     # predecessor is unknown to it (no Dagster instance here), so it starts a new attempt
     attempt = open_attempt(store, PK, uuid.uuid4().hex, None, lambda _run_id: None)
     # generation 2 re-crawls in full (the crawl's page checkpoints, then their folder removed)

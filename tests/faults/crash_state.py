@@ -12,25 +12,25 @@ uninterrupted runs, and names, per file, the JSON keys or Parquet columns that d
 (removed before hashing) or that the file is compared by its presence only (bytes that differ
 otherwise, e.g. a plot); a time stamp in a path (`refresh=2026-...Z`) becomes `<time>`.
 
-How a reader reads while a writer may be publishing (`settled_view`): journals and the listing
-(size, mtime) before, the files, journals and the listing after; a view is taken only when no
-journal was pending on either side and the listing did not change (otherwise it reads again). A
-journal of a dead run is replayed first (`Store.recover()`, as every reader path does).
+How a reader reads while a writer may be publishing is the project's own reader API,
+`Store.snapshot` (resources/store_publish.py); `listing` / `read_files` here are the plain reads the
+suite compares it with, and how it records the views of an uninterrupted run.
 """
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import io
 import json
 import posixpath
 import re
-import time
 from dataclasses import dataclass, field
 
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from resources.store_publish import _STAGING, JOURNAL_DIR, LEGACY_JOURNAL_DIRS, LOCK_DIR
+from resources.store_publish import JOURNAL_DIR, LEGACY_JOURNAL_DIRS
+from resources.store_read import published_name as published
 
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{6}(\.\d+)?Z")
 
@@ -45,12 +45,6 @@ def canon_paths(rels) -> dict[str, str]:
     stamps = sorted({m.group(0) for r in rels for m in _TIME.finditer(r)})
     order = {s: i for i, s in enumerate(stamps)}
     return {r: _TIME.sub(lambda m: f"<time{order[m.group(0)]}>", r) for r in rels}
-
-
-def published(rel: str) -> bool:
-    parts = rel.split("/")
-    return (not _STAGING.match(parts[-1]) and parts[0] not in (JOURNAL_DIR, LOCK_DIR)
-            and not any(rel.startswith(d + "/") for d in LEGACY_JOURNAL_DIRS))
 
 
 def listing(store) -> dict[str, tuple]:
@@ -207,22 +201,6 @@ def duplicate_keys(files: dict[str, bytes | None]) -> list[str]:
             if len(ids) != len(set(ids))]
 
 
-def settled_files(store, recover=True, tries: int = 200, cache: dict | None = None) -> dict[str, bytes | None] | None:
-    """The published files as of one moment (see the module docstring); None if no such moment
-    was found in `tries` reads (a writer publishing the whole time)."""
-    for _ in range(tries):
-        if pending_journals(store):
-            if recover:
-                store.recover()  # a dead run's journal: replayed; a live run's: read again later
-            time.sleep(0.01)
-            continue
-        before = listing(store)
-        files = read_files(store, before, cache)
-        if None not in files.values() and not pending_journals(store) and listing(store) == before:
-            return files
-    return None
-
-
 def judge(files: dict[str, bytes | None], volatile: Volatile, allowed: set[frozenset]) -> list[str]:
     """What is wrong with a reader's view: duplicate keys, or a view no uninterrupted run shows (a
     mix of two generations when some allowed view has the same files, else files without their
@@ -241,3 +219,45 @@ def judge(files: dict[str, bytes | None], volatile: Volatile, allowed: set[froze
             missing = sorted({p for p, _ in best} - names)
             out.append(f"files without their companions: extra {extra[:4]}, missing {missing[:4]}")
     return out
+
+
+def dataset_files(store, split: str) -> dict[str, bytes | None]:
+    """What `datasets.load_dataset(<root>/corpus)` reads of the default config's `split`: the card's
+    `data_files` glob `data/<split>-*` resolved as datasets resolves it (datasets.data_files.
+    resolve_pattern: an fsspec glob, hidden files such as our staging names left out), then each
+    file read by itself. On S3 (no s3fs here for fsspec) the same rules over one listing."""
+    corpus = store.path("corpus")
+    if store.is_local:
+        from datasets.data_files import resolve_pattern
+
+        try:
+            found = [posixpath.relpath(p, store.root) for p in resolve_pattern(f"data/{split}-*", corpus)]
+        except FileNotFoundError:  # no shard yet
+            found = []
+    else:
+        sel = pafs.FileSelector(posixpath.join(corpus, "data"), allow_not_found=True)
+        found = [posixpath.relpath(i.path, store.root) for i in store.fs.get_file_info(sel)
+                 if i.type == pafs.FileType.File and fnmatch.fnmatch(i.base_name, f"{split}-*")
+                 and not i.base_name.startswith(".")]
+    return read_files(store, sorted(found))
+
+
+def judge_dataset(files: dict[str, bytes | None], volatile: Volatile, allowed: set[frozenset]) -> list[str]:
+    """What is wrong with a load_dataset reader's view of one split: a forum id twice in the split, a
+    shard gone while it read, or shards no uninterrupted run shows together (`allowed`: the data
+    shards of each allowed view)."""
+    out = []
+    ids = [i for p, d in files.items() if d is not None and (t := _parquet(d)) is not None
+           for i in t["forum_id"].to_pylist()]
+    if len(ids) != len(set(ids)):
+        out.append(f"{len(ids) - len(set(ids))} forum ids twice in {sorted(files)}")
+    if None in files.values():
+        out.append(f"a shard listed but gone when read: {sorted(p for p, d in files.items() if d is None)}")
+    elif view(files, volatile) not in allowed:
+        out.append(f"shards no uninterrupted run shows together: {sorted(files)}")
+    return out
+
+
+def dataset_views(allowed: set[frozenset], split: str) -> set[frozenset]:
+    """The allowed views cut down to what `dataset_files` reads (the split's data shards)."""
+    return {frozenset((p, d) for p, d in v if fnmatch.fnmatch(p, f"corpus/data/{split}-*")) for v in allowed}

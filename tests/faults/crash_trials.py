@@ -7,8 +7,8 @@
    code's frames that made it (tests/faults/publish_sites.py maps them to the publish sites of the
    code). A second uninterrupted run tells what runs stamp differently (tests/faults/crash_state.py),
    and every view the runs pass through outside a publication's moves is an allowed view.
-2. Per point k: a copy of the generation-1 root; a reader process polls it (settled reads, and plain
-   ones for comparison); a run is killed -9 (`os._exit`) just before its k-th call, having written
+2. Per point k: a copy of the generation-1 root; a reader process polls it (through the project's
+   reader API, `Store.snapshot`, and plain reads for comparison); a run is killed -9 (`os._exit`) just before its k-th call, having written
    which call that was; the reader goes on until it has seen the root after the kill (it replays a
    dead run's journal, as every reader path does). Then a re-run must end where an uninterrupted run
    ends, with no staging file or journal left.
@@ -36,17 +36,20 @@ from pathlib import Path
 import pyarrow.fs as pafs
 
 from resources.store import Store, store_from_uri
+from resources.store_read import SnapshotUnsettled
 from tests.faults import crash_pipeline
 from tests.faults.crash_points import CountingHandler
 from tests.faults.crash_state import (
     Volatile,
     canon,
     canon_paths,
+    dataset_files,
+    dataset_views,
     judge,
+    judge_dataset,
     listing,
     pending_journals,
     read_files,
-    settled_files,
     view,
 )
 
@@ -182,28 +185,47 @@ def _reader(backend: Backend, root: str, volatile: Volatile, allowed: set, stop,
     """Poll the root until told to stop (and at least once after the kill): settled reads judged
     against the allowed views, and plain reads (one listing, then the files) judged the same way."""
     store = backend.open(root)
-    got = {"polls": 0, "unsettled": 0, "violations": [], "plain_polls": 0, "plain_violations": []}
+    got = {"polls": 0, "unsettled": 0, "violations": [], "plain_polls": 0, "plain_violations": [],
+           "dataset_polls": 0, "dataset_bad": 0, "dataset_violations": []}
+    allowed_data = dataset_views(allowed, crash_pipeline.SPLIT)
     cache: dict = {}
     seen_after = 0
     while True:
         done = stop.is_set()
         killed = after_kill.is_set()
-        files = settled_files(store, cache=cache)
-        if files is None:
+        try:  # the project's reader API: the whole root as of one moment
+            with store.snapshot(prefixes=[store.root], wait_s=60) as snap:
+                files = {posixpath.relpath(p, store.root): snap.read_bytes(p) for p in snap.pinned}
+        except SnapshotUnsettled:
             got["unsettled"] += 1
         else:
             got["polls"] += 1
             got["violations"] += judge(files, volatile, allowed)
         if not pending_journals(store):
-            plain = read_files(store, listing(store), cache)
+            before = listing(store)
+            plain = read_files(store, before, cache)
             got["plain_polls"] += 1
-            got["plain_violations"] += judge(plain, volatile, allowed)
+            wrong = judge(plain, volatile, allowed)
+            if wrong:  # why: did a publication move files while this reader read (its own race)?
+                after = listing(store)
+                changed = sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+                why = (f"files changed while it read: {changed[:4]}" if changed else
+                       "a journal was pending after it read" if pending_journals(store) else
+                       "NOTHING changed around the read")
+                got["plain_violations"] += [f"{w} ({why})" for w in wrong]
+        # a user's `datasets.load_dataset(<root>/corpus)`: the card's glob over the split's shards
+        got["dataset_polls"] += 1
+        wrong = judge_dataset(dataset_files(store, crash_pipeline.SPLIT), volatile, allowed_data)
+        if wrong:
+            got["dataset_bad"] += 1
+            got["dataset_violations"].append("; ".join(wrong))
         seen_after += killed
         if done and seen_after >= 1:
             break
         time.sleep(POLL_S)
     got["violations"] = got["violations"][:10]
     got["plain_violations"] = got["plain_violations"][:10]
+    got["dataset_violations"] = got["dataset_violations"][:10]
     out.put(got)
 
 
@@ -214,6 +236,7 @@ def warm() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot  # noqa: F401
     import pandas  # noqa: F401
+    from datasets.data_files import resolve_pattern  # noqa: F401
 
     import reviewbench_assets.domain.card  # noqa: F401
     import reviewbench_assets.stages.card_writer  # noqa: F401
@@ -312,9 +335,12 @@ class Trials:
     trials: int = 0
     violations: list[str] = field(default_factory=list)
     plain_violations: list[str] = field(default_factory=list)
+    dataset_violations: list[str] = field(default_factory=list)  # polls with violations, as load_dataset reads
     failures: list[str] = field(default_factory=list)
     polls: int = 0
     plain_polls: int = 0
+    dataset_polls: int = 0
+    dataset_bad: int = 0  # polls in which the load_dataset reader saw something wrong (messages: the first 10 a trial)
     seconds: list[tuple[float, float]] = field(default_factory=list)  # per trial: the killed run, the rest
 
 
@@ -355,9 +381,12 @@ def run_trials(backend: Backend, work: Path, en: Enumeration, ks: list[int] | No
         got.trials += 1
         got.polls += seen["polls"]
         got.plain_polls += seen["plain_polls"]
+        got.dataset_polls += seen["dataset_polls"]
+        got.dataset_bad += seen["dataset_bad"]
         name = en.points[k - 1]
         got.violations += [f"{backend.name} point {k} ({name}): {v}" for v in seen["violations"]]
         got.plain_violations += [f"{backend.name} point {k} ({name}): {v}" for v in seen["plain_violations"]]
+        got.dataset_violations += [f"{backend.name} point {k} ({name}): {v}" for v in seen["dataset_violations"]]
         store = backend.open(root)  # any reader path recovers first
         died = report.read_text().split("\t") if report.exists() else None
         if run.exitcode != 137 or died is None or point_name(store, *died) != name:

@@ -23,7 +23,7 @@ WRITE_CALLS = {"publish", "target", "remove_after", "write_json", "write_bytes",
 # "<module stem>.<function>": why the crash-point operation does not reach it (kept short, checked
 # by the test: an entry that no longer names a site is an error too)
 NOT_DRIVEN = {
-    "failures._share_pace.share": "a learnt rate-limit pace: one single-file write, only after a 429",
+    "dagster_step._share_pace.share": "a learnt rate-limit pace: one single-file write, only after a 429",
     "card_writer._publish": "the card without a publication of its caller's (tests and tools; the card stage passes one)",
     "corpus_writer._publication": "a split writer without a publication of its caller's (tests and tools; the split "
                                   "stage passes one)",
@@ -31,7 +31,7 @@ NOT_DRIVEN = {
                             "failed: the operation's runs are unknown to each other, so each starts a new attempt",
     "crawl_stage.refresh_venue": "removing the crawl pages of a run with no attempt (tools and tests; the crawl asset "
                                  "always has one, and the operation drives that branch: the pages marked published)",
-    "split_update.update_conference_split": "a venue-year leaving the split (its rows gone or blocked): the "
+    "split_stage.update_conference_split": "a venue-year leaving the split (its rows gone or blocked): the "
                                             "operation's venue-year stays",
 }
 

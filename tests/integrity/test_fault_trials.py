@@ -323,7 +323,7 @@ def test_a_flipped_byte_in_rows_fails_the_split_naming_the_file(tmp_path, monkey
         r["markdown"] = " ".join(f"w{rng.randrange(10**9)}" for _ in range(400))
         r["markdown_chars"] = len(r["markdown"])
     from resources.store import Store
-    from reviewbench_assets.stages.rows_writer import write_rows
+    from reviewbench_assets.stages.rows_stage import write_rows
 
     store = Store(pafs.LocalFileSystem(), str(root))
     write_rows(store, store.path(paths.rows(PK)), store.path(paths.provenance(PK)), store.path(paths.rows_reviews(PK)),

@@ -20,10 +20,8 @@ from openreview_replica import ReplicaServer, build_fixtures
 from openreview_replica.replica_state import request_kind
 from resources import BrowserResource, OpenReviewResource, StorageResource
 from resources.store import store_from_uri
-from reviewbench_assets.forums import openreview_forums
-from reviewbench_assets.parsed import parsed_forums
+from reviewbench_assets.assets import initial_submission_pdfs, openreview_forums, parsed_forums
 from reviewbench_assets.stages.attempt import RESUME_WINDOW_S, open_attempt
-from reviewbench_assets.submissions import initial_submission_pdfs
 
 PK = "iclr-2020"  # API v1: listing pages, /references, single PDF downloads
 V2 = "iclr-2024"  # API v2: a tmdate cursor on refresh, /notes/edits, /attachment?ids= batches
@@ -119,8 +117,8 @@ def test_the_revision_pages_invitation_lookups_are_kept_for_the_attempt(tmp_path
     """The revisions page (API v1) asks `/invitations?ids=...&expired=true`; the browser answers a
     repeat from what the run learnt, and now also from the attempt's answers, so the re-run of a run
     killed while pages were read does not ask again (the kill in the PDF stage repeated one)."""
-    from resources.answer_cache import AnswerCache
     from resources.browser import LocalAnswers
+    from resources.openreview_reuse import AnswerCache
 
     kept = AnswerCache(store_from_uri(str(tmp_path)), "checkpoints/attempt/x/answers")
     url, body = "http://api1:1/invitations?ids=A,B&expired=true", {"invitations": [{"id": "A"}], "count": 1}

@@ -68,8 +68,8 @@ def _forum_ids(store) -> list[str]:
 @pytest.mark.parametrize("where", ["local", "s3"])
 def test_a_split_killed_inside_its_multi_shard_publish_is_whole_for_the_next_reader(tmp_path, where, request,
                                                                                     monkeypatch):
-    from reviewbench_assets.checks import record_checks
-    from reviewbench_assets.stages import split_update
+    from reviewbench_assets.dagster_step import record_checks
+    from reviewbench_assets.stages import split_stage as split_update
 
     s3 = endpoint = None
     root = str(tmp_path / "root")

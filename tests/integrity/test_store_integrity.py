@@ -174,7 +174,7 @@ def test_corrupt_entries_are_misses_and_corrupt_files_are_named(store):
 
 
 def test_parquet_writers_of_the_stages_write_checksums(store):
-    from reviewbench_assets.stages.rows_writer import write_rows
+    from reviewbench_assets.stages.rows_stage import write_rows
 
     stats = write_rows(store, store.path("rows/a.parquet"), store.path("rows/a.provenance.parquet"),
                        store.path("rows/a.reviews.parquet"), iter(()))

@@ -20,8 +20,8 @@ import pytest
 
 from resources.llm_client import LLMCache, OpenAICompatibleClient
 from resources.store import store_from_uri
+from reviewbench_assets.domain.dialogues import RULE_BASED, build_dialogues, llm_merge, reminder_candidates
 from reviewbench_assets.domain.llm import LLMSteps, check_merge
-from reviewbench_assets.domain.threads import RULE_BASED, build_dialogues, llm_merge, reminder_candidates
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.llm]  # every test here talks to llama.cpp's server
 

@@ -127,14 +127,14 @@ def as_papers(rows: list[dict]) -> list[dict]:
 
 
 def write_venue_rows(fs: pafs.FileSystem, root: str, pk: str, rows: list[dict], row_group_size: int = 7) -> str:
-    """A venue-year's rows written by the rows step's own writer (stages/rows_writer.py: the papers,
+    """A venue-year's rows written by the rows step's own writer (stages/rows_stage.py: the papers,
     one row per review, the provenance and the statistics, under `root`), with the passing verdict
     that step records for them: what the split assembly reads as one set. The rows' reviews go in
     typed, as the parsed table holds them (`row_group_size` is the old fixture's; the writer's own
     row groups are used)."""
     from resources.store import Store
     from reviewbench_assets.io.layout import paths, write_verdict
-    from reviewbench_assets.stages.rows_writer import write_rows
+    from reviewbench_assets.stages.rows_stage import write_rows
 
     store = Store(fs, root)
     pairs = [(paper, {"forum_id": r["forum_id"], "conference": r["conference"], "year": r["year"], "track": r["track"],

@@ -8,8 +8,8 @@ import pytest
 
 from resources import StorageResource
 from resources.store import store_from_uri
-from reviewbench_assets.checks import guard_upstream, record_checks
-from reviewbench_assets.corpus import split_assets
+from reviewbench_assets.assets import split_assets
+from reviewbench_assets.dagster_step import guard_upstream, record_checks
 from reviewbench_assets.io.layout import blocking_failures
 from reviewbench_assets.stages.split_stage import CardStage
 from reviewbench_assets.stages.stage import SPLIT

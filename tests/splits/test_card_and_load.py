@@ -41,7 +41,7 @@ def _front_matter(text: str) -> dict:
 
 def build(fs, root: str, tmp_inputs: str, rows_factory, input_writer, stale_staging=False):
     """Each venue-year's rows written by the rows step's writer (with the statistics it records,
-    stages/rows_writer.py) under `tmp_inputs`, then one conference split of them per conference."""
+    stages/rows_stage.py) under `tmp_inputs`, then one conference split of them per conference."""
     stats = {}
     for split, vys in SPLIT_INPUTS.items():
         inputs, venue_years = [], {}

@@ -6,7 +6,7 @@ import yaml
 
 from resources.store import store_from_uri
 from reviewbench_assets.domain.card import card_for_ui, render_dataset_card
-from reviewbench_assets.stages.split_update import update_conference_split
+from reviewbench_assets.stages.split_stage import update_conference_split
 from tests.splits.conftest import write_venue_rows
 
 

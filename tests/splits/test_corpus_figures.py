@@ -1,4 +1,4 @@
-"""The corpus statistics as DuckDB SQL over the rows (stages/corpus_figures.py, issue 28.3) give what
+"""The corpus statistics as DuckDB SQL over the rows (stages/rows_stage.py, issue 28.3) give what
 the row loop decoding every `reviews_json` gave before (tests/splits/stats_oracle.py), also on the
 rows that are easy to get wrong in SQL: a rolling venue whose first paper has no year, decisions
 and venues with surrounding whitespace or none, adjacent page separators, reviews without a rating
@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.stages.corpus_figures import venue_year_figures
+from reviewbench_assets.stages.rows_stage import venue_year_figures
 from tests.splits.conftest import write_venue_rows
 from tests.splits.stats_oracle import StatsAccumulator
 

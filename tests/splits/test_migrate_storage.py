@@ -8,7 +8,7 @@ import pytest
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.corpus_writer import write_conference_split
-from reviewbench_assets.stages.split_update import update_conference_split
+from reviewbench_assets.stages.split_stage import update_conference_split
 from scripts.migrate_storage import main, migrate
 from tests.splits.conftest import write_venue_rows
 

@@ -1,4 +1,4 @@
-"""A conference split costs what changed (stages/split_update.py): each venue-year's shards are
+"""A conference split costs what changed (stages/split_stage.py): each venue-year's shards are
 written from its own files and rewritten only when those change; venue-years that leave the split
 take their shards with them; statistics are merged from the parts' records."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.corpus_writer import DuplicateForumError
-from reviewbench_assets.stages.split_update import update_conference_split
+from reviewbench_assets.stages.split_stage import update_conference_split
 from tests.splits.conftest import write_venue_rows
 
 
@@ -74,7 +74,7 @@ def test_statistics_are_computed_once_with_the_rows_and_merged_by_the_split(tmp_
     import json
 
     from reviewbench_assets.domain.schema import typed_reviews
-    from reviewbench_assets.stages.rows_writer import write_rows
+    from reviewbench_assets.stages.rows_stage import write_rows
     from tests.splits.stats_oracle import StatsAccumulator
 
     store = store_from_uri(str(tmp_path))

@@ -11,8 +11,13 @@ import pytest
 from reviewbench_assets.domain.corpus_stats import SplitStats, is_accepted, venue_year_key
 from reviewbench_assets.domain.reviews import parse_score as parse_rating
 from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA
-from reviewbench_assets.stages.corpus_writer import DuplicateForumError, write_conference_split, write_config_table
-from reviewbench_assets.stages.shard_files import SchemaMismatchError, list_split_shards
+from reviewbench_assets.io.layout import list_split_shards
+from reviewbench_assets.stages.corpus_writer import (
+    DuplicateForumError,
+    SchemaMismatchError,
+    write_conference_split,
+    write_config_table,
+)
 from tests.splits.stats_oracle import compute_split_stats
 
 
@@ -143,7 +148,7 @@ def test_stats_per_venue_year(tmp_path, local_fs, rows_factory):
     """The split's statistics (merged from what each venue-year's rows step computed by SQL) against
     the rows' own columns and against the row loop over the published shards (the oracle)."""
     from resources.store import store_from_uri
-    from reviewbench_assets.stages.split_update import update_conference_split
+    from reviewbench_assets.stages.split_stage import update_conference_split
     from tests.splits.conftest import write_venue_rows
 
     rows = {k: rows_factory(k, n) for k, n in

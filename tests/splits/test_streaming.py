@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from reviewbench_assets.domain.re2 import split_of
+from reviewbench_assets.domain.dialogues import split_of
 from reviewbench_assets.domain.schema import (
     PROVENANCE_SCHEMA,
     REBUTTAL_CONFIG_SCHEMA,
@@ -14,7 +14,7 @@ from reviewbench_assets.domain.schema import (
     REVIEW_RECORD_SCHEMA,
 )
 from reviewbench_assets.io.upstream import iter_parquet_batches
-from reviewbench_assets.stages.config_split import config_split_reader
+from reviewbench_assets.stages.split_stage import config_split_reader
 
 
 def test_iter_parquet_batches_reads_row_group_by_row_group(tmp_path, local_fs, rows_factory, input_writer):
@@ -100,7 +100,7 @@ def test_config_split_reader_streams_records_on_the_probe_side(tmp_path, local_f
     rec = _write(tmp_path / "r.parquet", rebuttal, REBUTTAL_RECORD_SCHEMA, row_group_size=50)
     pv = _write(tmp_path / "p.parquet", prov, PROVENANCE_SCHEMA)
     reads: list[int] = []
-    import reviewbench_assets.stages.config_split as splits_mod
+    import reviewbench_assets.stages.split_stage as splits_mod
 
     original = splits_mod.iter_parquet_batches
 

@@ -82,7 +82,7 @@ def test_malformed_forum_is_reported_not_fatal(tmp_path):
 def test_with_an_llm_the_parsed_routing_is_taken_as_it_is(tmp_path, monkeypatch):
     """Issue 28 item 1: the parsed table holds each post's place; the dialogue stage never routes a
     forum again, with or without an LLM."""
-    import reviewbench_assets.domain.threads as threads
+    import reviewbench_assets.domain.dialogues as threads
     import reviewbench_assets.stages.dialogue_stage as stage
     from reviewbench_assets.domain.llm import LLMStats
 

@@ -126,7 +126,7 @@ def test_progress_observations_and_the_guard_emit_declared_keys():
 def test_materialize_refuses_an_undeclared_key_and_shows_tables_and_paths():
     import dagster as dg
 
-    from reviewbench_assets.metadata import materialize
+    from reviewbench_assets.dagster_step import materialize
     from reviewbench_assets.stages.stage import StageResult
 
     result = StageResult(PARSE, "demo-2026", {"path": "parsed/a.parquet", ROW_COUNT: 2,

@@ -47,3 +47,31 @@ def test_a_parsed_table_without_submission_notes_asks_for_its_rematerialization(
         pq.write_table(old, f)
     with pytest.raises(MissingStageOutputError, match="re-materialize parsed_forums"):
         run_pdf_stage(VENUE, store, api, None, max_workers=1)
+
+
+def test_the_splits_inputs_are_read_as_of_one_moment_while_the_rows_step_publishes_again(tmp_path):
+    """Issue 29.4: the split reads rows, provenance and their statistics (one publication of the rows
+    step); a rows step publishing a new generation while the split reads must not give it the new
+    statistics beside the old rows (nor the reverse)."""
+    from resources.store import store_from_uri
+    from reviewbench_assets.io.upstream import Upstream
+    from reviewbench_assets.stages.rows_stage import write_rows
+    from tests.splits.conftest import as_papers, make_rows
+
+    pk = "iclr-2024"
+    store = store_from_uri(str(tmp_path / "root"))
+
+    def publish(n: int) -> None:
+        write_rows(store, store.path(paths.rows(pk)), store.path(paths.provenance(pk)),
+                   store.path(paths.rows_reviews(pk)), ((r, {}) for r in as_papers(make_rows(pk, n, seed=n))),
+                   store.path(paths.rows_stats(pk)))
+
+    publish(4)
+    view, inputs = Upstream(store, pk).split_inputs()
+    with view:
+        rows = view.read_parquet(inputs["rows"])
+        publish(7)  # the next generation moves into place while the split reads
+        stats = view.read_json(inputs["stats"])["venue_years"][pk]
+        provenance = view.read_parquet(inputs["provenance"])
+    assert rows.num_rows == provenance.num_rows == stats["papers"] == 4, (rows.num_rows, stats)
+    assert store.read_json(inputs["stats"])["venue_years"][pk]["papers"] == 7  # the store itself moved on

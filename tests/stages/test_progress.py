@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import dagster as dg
 
-from reviewbench_assets.progress_sink import on_rate_limit, progress_sink
+from reviewbench_assets.dagster_step import on_rate_limit, progress_sink
 from reviewbench_assets.stages.stage import Progress
 
 T0 = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
