@@ -215,16 +215,17 @@ class Store:
         return recover_publications(self)
 
     def snapshot(self, paths: Iterable[str] = (), prefixes: Iterable[str] = (), wait_s: float = 600.0,
-                 on_wait=None) -> SnapshotStore:
+                 on_wait=None, cache: dict | None = None) -> SnapshotStore:
         """The files `paths` and those under the folders `prefixes` as of one moment: never half a
-        publication (resources/store_publish.py, `pin_snapshot`). Returns this store seen through
-        the snapshot: reads of those files come from the pinned versions (a file absent then is
-        absent), every other call goes to the store itself (so a writer can read its inputs from the
-        snapshot and publish through the same object). Close it (or use it in a `with` block) to let
-        the pins go; a view dropped without closing lets them go when it is collected."""
+        publication (resources/store_read.py, `pin_snapshot`). Returns this store seen through the
+        snapshot: reads of those files come from the pinned versions (a file absent then is absent),
+        every other call goes to the store itself (so a writer can read its inputs from the snapshot
+        and publish through the same object). Close it (or use it in a `with` block) to let the pins
+        go; a view dropped without closing lets them go when it is collected. `cache`: a polling
+        reader's, see `pin_snapshot`."""
         base = self.base if isinstance(self, SnapshotStore) else self
         prefixes = tuple(base.check(p).rstrip("/") + "/" for p in prefixes)
-        pins = pin_snapshot(base, [base.check(p) for p in paths], prefixes, wait_s, on_wait)
+        pins = pin_snapshot(base, [base.check(p) for p in paths], prefixes, wait_s, on_wait, cache=cache)
         handler = PinnedHandler(base.fs, pins, frozenset(base.check(p) for p in paths), prefixes)
         view = SnapshotStore(pafs.PyFileSystem(handler), base.root, base.s3_client_factory, base)
         weakref.finalize(handler, _close_pins, list(pins.values()))

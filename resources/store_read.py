@@ -195,10 +195,15 @@ def _room_for_descriptors(n: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+def _cached(cache: dict | None, path: str, version: tuple) -> Pin | None:
+    return None if cache is None else cache.get((path, version))
+
+
 def pin_snapshot(store: Store, paths: Iterable[str], prefixes: Iterable[str] = (), wait_s: float = 600.0,
-                 on_wait=None, tries: int = SNAPSHOT_TRIES) -> dict[str, Pin]:
+                 on_wait=None, tries: int = SNAPSHOT_TRIES, cache: dict | None = None) -> dict[str, Pin]:
     """The published files among `paths` and under `prefixes` (absolute store paths), pinned as of
-    one moment with no publication of them in progress (see above)."""
+    one moment with no publication of them in progress (see above). `cache`: a dict a polling reader
+    keeps between snapshots; bytes fetched for a (path, version) are not fetched again (S3)."""
     paths, prefixes = frozenset(paths), tuple(prefixes)
     deadline, told = time.monotonic() + wait_s, 0.0
     client = None if store.is_local or not store.s3_client_factory else store.s3_client_factory()
@@ -221,7 +226,9 @@ def pin_snapshot(store: Store, paths: Iterable[str], prefixes: Iterable[str] = (
             continue
         before = versions(store, paths, prefixes)
         _room_for_descriptors(len(before))
-        pins = {p: _pin(store, p, v, client) for p, v in before.items()}
+        pins = {p: _cached(cache, p, v) or _pin(store, p, v, client) for p, v in before.items()}
+        if cache is not None:
+            cache.update({(p, before[p]): pin for p, pin in pins.items() if pin is not None and pin.data is not None})
         if (None not in pins.values() and not _relevant_journals(store, paths, prefixes)
                 and versions(store, paths, prefixes) == before):
             return pins

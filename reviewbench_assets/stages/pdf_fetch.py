@@ -22,7 +22,11 @@ Content-Length, `<key>.json` records its length, sha256 and the requests it cost
 what makes the staged answer complete. A run that finds a complete staged answer (the record, and a
 file of that length and hash) uses it without a request; a body cut short leaves no record and is
 asked again. The staged files go once the PDF is stored (or its error recorded). The remaining
-window is the instant between the last byte's arrival and the record's write.
+window is the instant between the last byte's arrival and the record's write. A run killed
+after its PDF moved into the store and before its record was deleted leaves a record without a body,
+which no re-run would delete (it finds the PDF stored): `sweep_staging_records` deletes those when
+the stage starts (a record without its body is never an answer; a live run has one only between its
+PDF's move and its own `drop`, which tolerates the record being gone).
 """
 from __future__ import annotations
 
@@ -392,3 +396,19 @@ def drop(store: Store, key: str) -> None:
             store.fs.delete_file(p)
         except (FileNotFoundError, OSError):
             pass
+
+
+def sweep_staging_records(store: Store) -> int:
+    """Delete the staging records whose body is gone (see the module docstring); returns how many."""
+    import pyarrow.fs as pafs
+
+    folder = store.path(paths.pdf_staging("").rstrip("/"))
+    names = {i.base_name for i in store.fs.get_file_info(pafs.FileSelector(folder, allow_not_found=True))
+             if i.type == pafs.FileType.File}
+    orphans = [n for n in names if n.endswith(".json") and f"{n.removesuffix('.json')}.bin" not in names]
+    for name in orphans:
+        try:
+            store.fs.delete_file(posixpath.join(folder, name))
+        except (FileNotFoundError, OSError):
+            pass
+    return len(orphans)

@@ -46,6 +46,7 @@ from reviewbench_assets.stages.pdf_fetch import (
     download_one,
     error_fields,
     read_pages,
+    sweep_staging_records,
     venue_deadline_check,
 )
 from reviewbench_assets.stages.stage import DEADLINE, PDFS, ROW_COUNT, Progress, Stage, Table, iso_utc
@@ -322,6 +323,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     if deadline_check["status"] not in ("agree", "agree_abstract", "rolling"):
         warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")
     cut = Cutoff.from_check(deadline_check)
+    sweep_staging_records(store)  # the staging records a killed run left behind its stored PDFs
     order, done, todo = [], {}, []
     # The forums whose revision history is read: their submission notes are read back from the
     # parsed table when their round comes (`_submission_notes`), not held for every forum.

@@ -30,7 +30,8 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from resources.store_publish import JOURNAL_DIR, LEGACY_JOURNAL_DIRS
-from resources.store_read import published_name as published
+from resources.store_read import published_name
+from reviewbench_assets.io.layout import paths
 
 _TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{6}(\.\d+)?Z")
 
@@ -45,6 +46,14 @@ def canon_paths(rels) -> dict[str, str]:
     stamps = sorted({m.group(0) for r in rels for m in _TIME.finditer(r)})
     order = {s: i for i, s in enumerate(stamps)}
     return {r: _TIME.sub(lambda m: f"<time{order[m.group(0)]}>", r) for r in rels}
+
+
+def published(rel: str) -> bool:
+    """Published data: not staging, journals or locks (`published_name`), nor the PDF stage's
+    download area (`pdf_staging/`: a body as it arrives and its completion record, written in place
+    on purpose and read only by the stage that writes it, stages/pdf_staging.py; what it leaves
+    after a kill is judged by the re-run's end instead)."""
+    return published_name(rel) and not rel.startswith(paths.pdf_staging(""))
 
 
 def listing(store) -> dict[str, tuple]:

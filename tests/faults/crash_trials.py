@@ -37,6 +37,7 @@ import pyarrow.fs as pafs
 
 from resources.store import Store, store_from_uri
 from resources.store_read import SnapshotUnsettled
+from reviewbench_assets.io.layout import paths
 from tests.faults import crash_pipeline
 from tests.faults.crash_points import CountingHandler
 from tests.faults.crash_state import (
@@ -49,6 +50,7 @@ from tests.faults.crash_state import (
     judge_dataset,
     listing,
     pending_journals,
+    published,
     read_files,
     view,
 )
@@ -194,8 +196,9 @@ def _reader(backend: Backend, root: str, volatile: Volatile, allowed: set, stop,
         done = stop.is_set()
         killed = after_kill.is_set()
         try:  # the project's reader API: the whole root as of one moment
-            with store.snapshot(prefixes=[store.root], wait_s=60) as snap:
-                files = {posixpath.relpath(p, store.root): snap.read_bytes(p) for p in snap.pinned}
+            with store.snapshot(prefixes=[store.root], wait_s=60, cache=cache) as snap:
+                files = {rel: snap.read_bytes(p) for p in snap.pinned
+                         if published(rel := posixpath.relpath(p, store.root))}
         except SnapshotUnsettled:
             got["unsettled"] += 1
         else:
@@ -345,7 +348,9 @@ class Trials:
 
 
 def _leftovers(store: Store) -> list[str]:
-    return [p for p in store.list_files(store.root) if ".tmp-" in p or "/.publish/" in p]
+    """Staging files, journals, and downloads staged by the PDF stage (an uninterrupted run leaves none)."""
+    return [p for p in store.list_files(store.root) if ".tmp-" in p or "/.publish/" in p
+            or f"/{paths.pdf_staging('')}" in p]
 
 
 def _unlike_an_uninterrupted_end(end: frozenset, finals: tuple[frozenset, frozenset]) -> list[str]:
@@ -399,7 +404,7 @@ def run_trials(backend: Backend, work: Path, en: Enumeration, ks: list[int] | No
             got.failures.append(f"{backend.name} point {k} ({name}): the re-run did not end where an "
                                 f"uninterrupted run ends: {wrong[:6]}")
         if _leftovers(store):
-            got.failures.append(f"{backend.name} point {k} ({name}): staging or journals of the dead run left: "
+            got.failures.append(f"{backend.name} point {k} ({name}): staging, journals or staged downloads left: "
                                 f"{_leftovers(store)[:3]}")
         backend.remove(root)
         report.unlink(missing_ok=True)

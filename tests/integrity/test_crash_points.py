@@ -52,6 +52,16 @@ def test_a_sample_of_the_crash_points_leaves_a_polling_reader_only_whole_views(l
     assert got.violations == [] and got.failures == [], (got.violations, got.failures)
 
 
+def test_a_kill_between_a_stored_pdf_and_its_staging_records_deletion_leaves_no_record_behind(local):
+    """Found by the full enumeration (bench_crash_points, points `delete_file pdf_staging/<key>.json`):
+    the re-run found the PDF stored, never staged that answer again, and its record stayed for good."""
+    work, en = local
+    ks = [k for k, p in enumerate(en.points, 1) if p.startswith("delete_file pdf_staging/") and p.endswith(".json")]
+    assert ks, "the operation no longer stages its downloads: pick the point anew"
+    got = run_trials(Backend(), work, en, ks[:1])
+    assert got.failures == [] and got.violations == [], (got.failures, got.violations)
+
+
 @pytest.mark.slow
 def test_a_sample_of_the_crash_points_on_s3_leaves_a_polling_reader_only_whole_views(local, moto_endpoint, s3_bucket):
     work, learnt = local

@@ -53,3 +53,19 @@ def test_a_staged_file_that_does_not_match_its_record_is_a_miss(tmp_path):
     with store.fs.open_output_stream(data) as f:
         f.write(PDF[:-1] + b"X")  # same length, other bytes
     assert pdf_staging.staged(store, "k") is None
+
+
+def test_a_record_left_behind_its_stored_pdf_is_swept_and_nothing_else(tmp_path):
+    """A run killed after its PDF moved into the store and before its staging record was deleted
+    (crash point `delete_file pdf_staging/<key>.json`): the record has no body left; `sweep` (run
+    when the PDF stage starts) deletes it, and keeps a complete staged answer and a body in flight."""
+    store = store_from_uri(str(tmp_path))
+    for key in ("stored", "complete"):
+        pdf_staging.fetch_staged(_Api(Streamed(PDF, len(PDF))), store, key, "/pdf", {"id": key})
+    store.put_pdf(PDF, pdf_staging.data_path(store, "stored"))  # moved into the store; then killed before drop
+    in_flight = pdf_staging.data_path(store, "in-flight")
+    with store.fs.open_output_stream(in_flight) as f:  # a live run's body, its record not written yet
+        f.write(PDF[:100])
+    assert pdf_staging.sweep_staging_records(store) == 1
+    left = sorted(p.name for p in (tmp_path / "pdf_staging").iterdir())
+    assert len(left) == 3 and pdf_staging.staged(store, "complete") == (PDF, 1) and store.exists(in_flight)
