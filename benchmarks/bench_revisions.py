@@ -24,7 +24,7 @@ import pyarrow.fs as pafs
 from benchmarks.common import figure
 from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
 from partitions.catalogue import catalogue
-from resources.browser import BrowserResource
+from resources import BrowserResource
 from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
 from reviewbench_assets.domain.revisions import Cutoff, forum_meta

@@ -28,15 +28,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
-from contextlib import asynccontextmanager
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from urllib.parse import parse_qs, urlsplit
 
-import dagster as dg
-from pydantic import Field
-
-from resources.browser_tmp import browser_tmp_dir, tmpdir_env
 from resources.openreview_api import RateLimiter, reset_wait_s
+from resources.store_publish import new_token, token_is_dead
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -90,11 +91,11 @@ class LocalAnswers:
         self.assets: dict[str, tuple[int, dict, bytes]] = {}
 
     def is_invitations(self, url: str) -> bool:
-        return urlsplit(url).path.endswith("/invitations") and self.api_versions.get(_origin(url)) == 1
+        return urlsplit(url).path.endswith("/invitations") and self.api_versions.get(api_origin(url)) == 1
 
     def answer(self, url: str, forum: str) -> dict | None:
         path, q = urlsplit(url).path, parse_qs(urlsplit(url).query)
-        version = self.api_versions.get(_origin(url))
+        version = self.api_versions.get(api_origin(url))
         if path.endswith("/notes") and q.get("id") == [forum] and forum in self.notes and version:
             api, note = self.notes[forum]
             if int(api.lstrip("v")) != version:
@@ -145,7 +146,7 @@ def _params(q: dict[str, list[str]]) -> dict[str, str]:
     return {k: v[-1] for k, v in q.items()}
 
 
-def _origin(url: str) -> str:
+def api_origin(url: str) -> str:
     p = urlsplit(url)
     return f"{p.scheme}://{p.netloc}"
 
@@ -283,7 +284,7 @@ async def _read_page(page, state: _PageState, web_url: str, forum_id: str, timeo
                             "response (did openreview.net start rendering it on the server?)")
 
 
-async def _scrape_one(context, page, state: _PageState, web_url: str, forum_id: str, cfg: BrowserResource,
+async def _scrape_one(context, page, state: _PageState, web_url: str, forum_id: str, cfg,
                       limiter: RateLimiter, is_api: Callable[[str], bool], totals: dict, local: LocalAnswers):
     """(revisions, page to reuse). A failed try closes its page: the retry gets a fresh one.
     `totals` accumulates the requests of every try."""
@@ -309,7 +310,7 @@ async def _scrape_one(context, page, state: _PageState, web_url: str, forum_id: 
 @asynccontextmanager
 async def _playwright():
     """Playwright whose driver keeps Chromium's profile in a folder of this run, deleted when the run
-    ends and, after a kill -9, by the next browser run (resources/browser_tmp.py)."""
+    ends and, after a kill -9, by the next browser run (`browser_tmp_dir` below)."""
     from playwright.async_api import async_playwright
 
     with browser_tmp_dir() as run_tmp:
@@ -325,16 +326,16 @@ async def _playwright():
             await manager.__aexit__(None, None, None)
 
 
-async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, forum_ids: list[str],
+async def scrape_all(cfg, web_url: str, token: str | None, forum_ids: list[str],
                       limiter: RateLimiter, on_done: Callable[..., None], api_urls: dict[int, str],
                       local: LocalAnswers) -> ScrapeResults:
     """`max_pages` workers, each with one long-lived tab that navigates from forum to forum
     (opening a tab per forum costs chromium more CPU than the page itself on small machines)."""
-    web = _origin(web_url)
-    apis = {_origin(u) for u in api_urls.values()}
+    web = api_origin(web_url)
+    apis = {api_origin(u) for u in api_urls.values()}
 
     def is_api(url: str) -> bool:  # given API hosts, else anything the site fetches from elsewhere
-        o = _origin(url)
+        o = api_origin(url)
         return o in apis if apis else (o != web and url.startswith("http"))
 
     results = ScrapeResults()
@@ -377,37 +378,65 @@ async def _scrape_all(cfg: BrowserResource, web_url: str, token: str | None, for
     return results
 
 
-class BrowserResource(dg.ConfigurableResource):
-    executable_path: str = Field(default="/usr/bin/chromium", description="Debian chromium")
-    max_pages: int = Field(default=8, description="Concurrent pages in the one browser")
-    timeout_ms: int = 20_000
-    retries: int = 2
+# ---- a temporary folder per browser run, owned by its process (issue 29.5) ------------------------------
+# A temporary folder per browser run, owned by its process, so no Chromium profile outlives its run.
+# 
+# Playwright's driver makes Chromium's profile (`playwright_chromiumdev_profile-*`) and its artifacts
+# folder in its own temporary directory and deletes them when the browser closes; a run killed with -9
+# leaves them in `$TMPDIR`, one per kill (issue 29.5). The driver is therefore started with `TMPDIR`
+# pointing at a folder of our own, `rb-chromium-<host tag>.<pid>.<random>` (the owner token
+# of resources/store_publish.py), removed when the browser run ends; at the start of every browser run
+# the folders of processes of this host that no longer exist (or a day old, from another host) are
+# removed first.
 
-    def scrape_revisions(self, web_url: str, token: str | None, forum_ids: list[str],
-                         limiter: RateLimiter | None = None,
-                         on_done: Callable[..., None] = lambda fid, answer=None, requests=None: None,
-                         api_urls: dict[int, str] | None = None,
-                         notes: dict[str, tuple[str, dict]] | None = None,
-                         answers: LocalAnswers | None = None, kept=None) -> ScrapeResults:
-        """forum id -> RevisionPage, or the exception that the page ended with; `.requests` per
-        forum. `on_done(forum id, page or exception, requests)` as each forum ends. `api_urls`: API version -> the API host the page talks to (its requests are
-        rate-limited); `notes`: forum id -> (API version, submission note) as the crawl holds them,
-        so the page's note lookup is answered without a request (`LocalAnswers`). `answers`: the
-        `LocalAnswers` of an earlier call of the same run, so a stage that reads its forums in
-        rounds learns the venue's invitations and the site's scripts once, not once a round.
-        `kept`: the run's attempt's AnswerCache: the invitations answers are kept there too, and
-        taken from it, so a killed run's re-run does not ask them again."""
-        api_urls = api_urls or {}
-        versions = {_origin(u): v for v, u in api_urls.items()}
-        if answers is None or answers.api_versions != versions:
-            answers = LocalAnswers(None, versions)
-            answers.web_limiter = RateLimiter((limiter or RateLimiter()).min_interval_s)
-        local = answers
-        local.kept = kept
-        local.notes = notes or {}  # this call's forums only
-        local.lock = asyncio.Lock()  # a lock is bound to the event loop it first waited in: one per call
-        results = asyncio.run(_scrape_all(self, web_url.rstrip("/"), token, forum_ids,
-                                          limiter or RateLimiter(), on_done, api_urls, local))
-        local.notes = {}
-        results.answers = local
-        return results
+PREFIX = "rb-chromium-"  # short: Chromium puts a unix socket (108 bytes at most) under it
+_ENV_LOCK = __import__("threading").Lock()  # TMPDIR is process-wide: one driver start at a time
+
+
+def remove_stale(parent: str | None = None) -> int:
+    """Delete the browser folders of dead runs under `parent` (default: the temporary directory)."""
+    parent = parent or tempfile.gettempdir()
+    removed = 0
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.name.startswith(PREFIX) or not entry.is_dir(follow_symlinks=False):
+            continue
+        try:
+            age = time.time() - entry.stat(follow_symlinks=False).st_mtime
+        except OSError:
+            continue
+        if token_is_dead(entry.name[len(PREFIX):], age):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed += 1
+    return removed
+
+
+@contextmanager
+def browser_tmp_dir(parent: str | None = None) -> Iterator[str]:
+    """This run's folder (dead runs' folders removed first); deleted when the block ends."""
+    parent = parent or tempfile.gettempdir()
+    remove_stale(parent)
+    path = os.path.join(parent, PREFIX + new_token())
+    os.makedirs(path)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@contextmanager
+def tmpdir_env(path: str) -> Iterator[None]:
+    """`TMPDIR=path` for a child process started inside the block (the Playwright driver)."""
+    with _ENV_LOCK:
+        old = os.environ.get("TMPDIR")
+        os.environ["TMPDIR"] = path
+        try:
+            yield
+        finally:
+            if old is None:
+                os.environ.pop("TMPDIR", None)
+            else:
+                os.environ["TMPDIR"] = old

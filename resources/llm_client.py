@@ -119,3 +119,44 @@ class LLMCache:
 
     def put(self, key: str, value: dict) -> None:
         self.store.write_json(self.store.path(CACHE_DIR, key), value)
+
+
+# ---- vLLM offline batch inference in Ray (`ray.data.llm`; GPU machines, extra `gpu`) --------------------
+def vllm_row(req: ChatRequest) -> dict:
+    """One Ray Data row for the vLLM processor: chat messages + greedy sampling with the JSON
+    schema as structured output (a JSON string, so that the row stays Arrow-friendly)."""
+    return {"messages": req.messages,
+            "sampling_params": {"temperature": 0.0, "max_tokens": req.max_tokens,
+                                "structured_outputs": {"json": json.dumps(req.schema)}}}
+
+
+class VLLMRayClient:
+    """`complete_json` as one Ray Data job per batch (unverified here: needs GPUs and `ray[llm]`)."""
+
+    def __init__(self, resource):  # resources.LLMResource
+        self.resource = resource
+        self.model = resource.model
+        self._processor = None
+
+    def _build(self):
+        try:
+            import ray
+            from ray.data.llm import build_processor, vLLMEngineProcessorConfig
+        except ImportError as exc:  # pragma: no cover - GPU machines only
+            raise RuntimeError("backend vllm_ray needs the `gpu` extra (ray[llm], vllm)") from exc
+        config = vLLMEngineProcessorConfig(**self.resource.vllm_processor_config())
+        self._processor = build_processor(
+            config,
+            preprocess=lambda row: {"idx": row["idx"], **json.loads(row["request"])},
+            postprocess=lambda row: {"idx": row["idx"], "answer": row.get("generated_text", "")},
+        )
+        return ray
+
+    def complete_json(self, requests: list[ChatRequest]) -> list[str | LLMError]:  # pragma: no cover
+        ray = self._build() if self._processor is None else __import__("ray")
+        rows = [{"idx": i, "request": json.dumps(vllm_row(r))} for i, r in enumerate(requests)]
+        out = self._processor(ray.data.from_items(rows)).take_all()
+        answers: list[str | LLMError] = [LLMError("no answer")] * len(requests)
+        for row in out:
+            answers[int(row["idx"])] = row["answer"] or LLMError("empty answer")
+        return answers

@@ -8,7 +8,7 @@ run, reuse what OpenReview already answered.
   uninterrupted run's. The file is written whole (`Store.write_bytes` publishes atomically); an
   entry that is missing, truncated or for another request is a miss, asked again. Which attempt the
   answers belong to, and when they are dropped, is decided by the caller
-  (`reviewbench_assets.stages.attempt`): this module only keeps them.
+  (`reviewbench_assets.stages.stage`, the partition's run attempt): this module only keeps them.
 - `token_client`: an openreview-py client of an earlier login's token, built without a request.
 """
 from __future__ import annotations

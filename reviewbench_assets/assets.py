@@ -9,8 +9,7 @@ import dagster as dg
 from ocr_ray.engines import get_engine
 from partitions.catalogue import catalogue
 from partitions.definitions import split_partition_mapping, venue_year_partitions
-from resources import BrowserResource, OpenReviewResource, RayResource, StorageResource
-from resources.llm import LLMResource
+from resources import BrowserResource, LLMResource, OpenReviewResource, RayResource, StorageResource
 from resources.llm_client import LLMCache
 from reviewbench_assets.dagster_step import (
     GuardConfig,

@@ -32,8 +32,16 @@ from resources import openreview_api
 from resources.store import CorruptFileError, PathEscapeError, Store
 from reviewbench_assets.domain.schema import COLUMN_DESCRIPTIONS
 from reviewbench_assets.io.layout import blocking_failures, write_verdict
-from reviewbench_assets.stages.attempt import Attempt, open_attempt
-from reviewbench_assets.stages.stage import Markdown, Progress, ProgressEvent, Table, declared, figures_markdown
+from reviewbench_assets.stages.stage import (
+    Attempt,
+    Markdown,
+    Progress,
+    ProgressEvent,
+    Table,
+    declared,
+    figures_markdown,
+    open_attempt,
+)
 
 # ---- metadata: readable Dagster metadata from a stage's result -------------------------------------
 
@@ -274,7 +282,7 @@ def on_rate_limit(progress: Progress, log: Callable[[str], None]) -> Callable[[s
     return on_event
 
 
-# ---- the partition's attempt (the Dagster side of `stages.attempt`) -----------------------------------
+# ---- the partition's attempt (the Dagster side of `stages.stage.open_attempt`) -----------------------------------
 
 def partition_attempt(context: dg.AssetExecutionContext, store: Store) -> Attempt:
     run = context.dagster_run

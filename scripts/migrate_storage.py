@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", help="storage root (default: REVIEWBENCH_STORAGE_ROOT, else var/storage)")
     ap.add_argument("--dry-run", action="store_true", help="list the old shards, delete nothing")
     args = ap.parse_args(argv)
-    from resources.store import StorageResource
+    from resources import StorageResource
     from reviewbench_assets.definitions import build_resources
 
     storage = build_resources()["storage"]  # the root and S3 settings the assets use

@@ -19,7 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", help="storage root (default: REVIEWBENCH_STORAGE_ROOT, else var/storage)")
     ap.add_argument("--keys", help="venue-years, comma-separated (default: every one of the catalogue)")
     args = ap.parse_args(argv)
-    from resources.store import StorageResource
+    from resources import StorageResource
     from reviewbench_assets.definitions import build_resources
     from reviewbench_assets.io.views import duckdb_views
 

@@ -180,8 +180,8 @@ STAGE_OF = {
 # What stages share: the stage base with its figures table, results and progress.
 # They know no stage's files. (The Parquet and JSON-lines readers, the check verdicts and the corpus shard
 # names are the IO layer's.)
-# (`attempt`: the partition's run attempt, which the crawl and the PDF stage share)
-SHARED_STAGE_MODULES = {"stage", "attempt"}
+# (the stage base also holds the partition's run attempt, which the crawl and the PDF stage share)
+SHARED_STAGE_MODULES = {"stage"}
 ASSET_MODULES = {"assets", "changes"}
 
 

@@ -5,8 +5,9 @@ Input is the raw submission note exactly as the API returned it (v1: plain-value
 holds every note of the forum (nested replies included; the tree is rebuilt from `replyto`).
 
 Replies are classified by their invitation suffix `/-/<Name>` against the venue catalogue's reply
-names (never by position), and their author role by signature. `row_fields` turns a parsed forum
-into every ReviewBench column except `markdown`/`markdown_chars`.
+names (never by position), and their author role by signature; each review is then normalised with
+its scores (domain/reviews.py `attach_reviews`). `schema.row_fields` turns a parsed forum into every
+ReviewBench column except `markdown`/`markdown_chars`.
 """
 from __future__ import annotations
 
@@ -22,8 +23,6 @@ from reviewbench_assets.domain.posts import (
     Post,
     Reason,
     as_list,
-    authors_first_parsed,
-    changed_during_rebuttal,
     classify_kind,
     int_or_none,
     kind_table,
@@ -33,15 +32,8 @@ from reviewbench_assets.domain.posts import (
     text_of,
     unwrap_content,
 )
-from reviewbench_assets.domain.reviews import (
-    apply_review_history,
-    first_edit_content,
-    normalize_review,
-    scaled_score,
-    score_history,
-)
+from reviewbench_assets.domain.reviews import attach_reviews
 from reviewbench_assets.domain.routing import Routing, route_posts
-from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS
 
 # ---------------------------------------------------------------------------------------------
 # parsing
@@ -242,7 +234,7 @@ def parse_routed(raw: dict, venue: VenueYear,
     routing = route_posts(parsed)
     by_id = {p.note_id: p for p in posts}
     parsed.author_rebuttal = "\n\n".join(by_id[n].text for n in routing.context if by_id[n].text)
-    _attach_reviews(parsed, venue, review_edits or {}, routing)
+    attach_reviews(parsed, venue, review_edits or {}, routing)
     return parsed, routing
 
 
@@ -352,61 +344,4 @@ def _forum_of(raw: Mapping[str, Any], forum_id: str, invitations: list[str], ven
         mdate=int_or_none(raw.get("mdate")),
         tmdate=int_or_none(raw.get("tmdate")),
         warnings=warnings,
-    )
-
-
-def _attach_reviews(parsed: ParsedForum, venue: VenueYear, edits: Mapping[str, list[dict]],
-                    routing: Routing) -> None:
-    """Each live review in the union form, with its thread's author posts, scale maxima, initial
-    rating and score trajectory; and, for edited reviews, their scores as first posted."""
-    authors_first = authors_first_parsed(parsed.posts)
-    for p in parsed.posts:
-        if p.kind != "review" or p.deleted:
-            continue
-        history = edits.get(p.note_id) or []
-        review = attach_scales(apply_review_history(normalize_review(
-            p.note_id, p.signature, p.content, conference=venue.conference,
-            rebuttal=review_rebuttal(parsed, p.note_id, routing),
-        ), history, venue.conference), venue.rating_scales)
-        # A review last modified before the authors' first post keeps one point, at that modification
-        changed = changed_during_rebuttal(p.tcdate, p.mdate, authors_first)
-        posted = p.tcdate if p.tcdate is not None else p.cdate
-        at = p.mdate if (p.mdate is not None and posted is not None and p.mdate > posted) else posted
-        review["score_history"] = score_history(review, history, venue.rating_scales, venue.conference,
-                                                at, changed)
-        parsed.reviews.append(review)
-        if not history:
-            continue
-        first = attach_scales(normalize_review(p.note_id, p.signature, first_edit_content(history),
-                                               conference=venue.conference), venue.rating_scales)
-        parsed.review_history[p.note_id] = {
-            "initial_scores": {f: first[f] for f in REVIEW_SCORE_FIELDS},
-            "edits": len(history), "first_edit_id": str(history[0].get("id") or ""),
-        }
-
-
-def attach_scales(review: dict, scales: Mapping) -> dict:
-    """Scale maxima from the venue's form (the catalogue's `rating_scales`) (`extra_scores["<field>_max"]`), so scores can be
-    normalised across venues; a score given only as a label ("Strong accept") gets its number.
-    The raw text stays in `extra_text["<field>_text"]`."""
-    for field in REVIEW_SCORE_FIELDS:
-        raw = review["extra_text"].get(f"{field}_text", review.get(field))
-        if raw is None and review.get(field) is None:
-            continue
-        number, maximum = scaled_score(scales, field, raw if raw is not None else review[field])
-        if review.get(field) is None and number is not None:
-            review[field] = number
-        if maximum is not None:
-            review["extra_scores"][f"{field}_max"] = maximum
-    return review
-
-
-def review_rebuttal(p: ParsedForum, review_id: str, routing: Routing | None = None) -> str:
-    """The author posts of a review's thread (under the review, directly or transitively, and under
-    the reviewer's comments elsewhere in the forum), time-ordered, "\\n\\n"-joined."""
-    routing = routing or route_posts(p)
-    posts = [p.post(n) for n in routing.threads.get(review_id, [])[1:]]
-    return "\n\n".join(
-        q.text for q in sorted((q for q in posts if q is not None), key=sort_key)
-        if q.role == "author" and not q.deleted and q.text
     )

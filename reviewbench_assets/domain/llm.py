@@ -2,7 +2,7 @@
 
 Pure domain code, no Dagster. The LLM is anything implementing `LLMClient.complete_json` (a
 batch of chat requests, each with a JSON schema, in; raw answer strings out): the
-OpenAI-compatible HTTP client below, or the vLLM-in-Ray batch client of `resources/llm.py`.
+OpenAI-compatible HTTP client below, or the vLLM-in-Ray batch client of `resources/llm_client.py`.
 
 Guarantees:
 - structured output: every request carries a JSON schema; an answer that still does not parse

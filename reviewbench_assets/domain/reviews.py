@@ -1,5 +1,6 @@
-"""A review normalised from its raw form: union fields, scores and their history (pure domain code,
-no Dagster); its typed form is schema.py's (`typed_reviews`).
+"""A review normalised from its raw form: union fields, scores and their history, and a parsed
+forum's reviews attached with their threads' author posts (`attach_reviews`); pure domain code, no
+Dagster. Their typed form is schema.py's (`typed_reviews`).
 
 Normalisation into the ReviewBench `reviews_json` union: every review form of every venue-year maps
 onto `schema.REVIEW_FIELDS`:
@@ -20,8 +21,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from partitions.catalogue import catalogue
-from reviewbench_assets.domain.posts import text_of
+from partitions.catalogue import VenueYear, catalogue
+from reviewbench_assets.domain.posts import (
+    ParsedForum,
+    authors_first_parsed,
+    changed_during_rebuttal,
+    sort_key,
+    text_of,
+)
+from reviewbench_assets.domain.routing import Routing, route_posts
 from reviewbench_assets.domain.schema import (
     REVIEW_SCORE_FIELDS,
     REVIEW_TEXT_FIELDS,
@@ -217,3 +225,64 @@ def score_history(review: Mapping[str, Any], edits: list[dict], scales: Mapping[
         time = edit.get("tcdate") or edit.get("cdate") or (edit.get("note") or {}).get("tcdate")
         points.append({"time": time, **scores, "edit_id": str(edit.get("id") or "") or None})
     return points
+
+
+# ---------------------------------------------------------------------------------------------
+# a parsed forum's reviews, each with its thread's author posts, scales and score history
+
+
+def attach_reviews(parsed: ParsedForum, venue: VenueYear, edits: Mapping[str, list[dict]],
+                    routing: Routing) -> None:
+    """Each live review in the union form, with its thread's author posts, scale maxima, initial
+    rating and score trajectory; and, for edited reviews, their scores as first posted."""
+    authors_first = authors_first_parsed(parsed.posts)
+    for p in parsed.posts:
+        if p.kind != "review" or p.deleted:
+            continue
+        history = edits.get(p.note_id) or []
+        review = attach_scales(apply_review_history(normalize_review(
+            p.note_id, p.signature, p.content, conference=venue.conference,
+            rebuttal=review_rebuttal(parsed, p.note_id, routing),
+        ), history, venue.conference), venue.rating_scales)
+        # A review last modified before the authors' first post keeps one point, at that modification
+        changed = changed_during_rebuttal(p.tcdate, p.mdate, authors_first)
+        posted = p.tcdate if p.tcdate is not None else p.cdate
+        at = p.mdate if (p.mdate is not None and posted is not None and p.mdate > posted) else posted
+        review["score_history"] = score_history(review, history, venue.rating_scales, venue.conference,
+                                                at, changed)
+        parsed.reviews.append(review)
+        if not history:
+            continue
+        first = attach_scales(normalize_review(p.note_id, p.signature, first_edit_content(history),
+                                               conference=venue.conference), venue.rating_scales)
+        parsed.review_history[p.note_id] = {
+            "initial_scores": {f: first[f] for f in REVIEW_SCORE_FIELDS},
+            "edits": len(history), "first_edit_id": str(history[0].get("id") or ""),
+        }
+
+
+def attach_scales(review: dict, scales: Mapping) -> dict:
+    """Scale maxima from the venue's form (the catalogue's `rating_scales`) (`extra_scores["<field>_max"]`), so scores can be
+    normalised across venues; a score given only as a label ("Strong accept") gets its number.
+    The raw text stays in `extra_text["<field>_text"]`."""
+    for field in REVIEW_SCORE_FIELDS:
+        raw = review["extra_text"].get(f"{field}_text", review.get(field))
+        if raw is None and review.get(field) is None:
+            continue
+        number, maximum = scaled_score(scales, field, raw if raw is not None else review[field])
+        if review.get(field) is None and number is not None:
+            review[field] = number
+        if maximum is not None:
+            review["extra_scores"][f"{field}_max"] = maximum
+    return review
+
+
+def review_rebuttal(p: ParsedForum, review_id: str, routing: Routing | None = None) -> str:
+    """The author posts of a review's thread (under the review, directly or transitively, and under
+    the reviewer's comments elsewhere in the forum), time-ordered, "\\n\\n"-joined."""
+    routing = routing or route_posts(p)
+    posts = [p.post(n) for n in routing.threads.get(review_id, [])[1:]]
+    return "\n\n".join(
+        q.text for q in sorted((q for q in posts if q is not None), key=sort_key)
+        if q.role == "author" and not q.deleted and q.text
+    )

@@ -53,7 +53,7 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
 
     @staticmethod
     def attempt(pk: str) -> str:
-        """The partition's unfinished attempt: its run and the answers it received (stages/attempt.py)."""
+        """The partition's unfinished attempt: its run and the answers it received (stages/stage.py, open_attempt)."""
         return f"checkpoints/attempt/{pk}"
 
     @staticmethod
@@ -195,7 +195,7 @@ OWNED_PATHS: dict[str, tuple[str, ...]] = {
     "conference_split": ("CORPUS_DIR", "split_stats", "split_part_dir", "split_part"),
 }
 # Written by the checks of every asset (the verdicts below), read by the split: no stage's own;
-# and the partition's run attempt (stages/attempt.py), whose answers the crawl and the PDF stage share.
+# and the partition's run attempt (stages/stage.py, open_attempt), whose answers the crawl and the PDF stage share.
 SHARED_PATHS = ("check_record", "attempt")
 
 # asset -> the files of a partition its data-guarding checks judge (what downstream stages read)

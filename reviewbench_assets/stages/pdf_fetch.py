@@ -1,7 +1,12 @@
-"""Fetching a chosen revision's PDF and storing it (stages/pdf_stage.py decides which): one note's
-PDF per request, or the current PDFs of up to 50 v2 notes in one `/attachment?ids=` zip; every PDF
-validated (`inspect_pdf`) and stored by sha256, with its source record written first so a stored
-PDF is never downloaded twice, even by a run killed before its checkpoint.
+"""What the PDF stage asks OpenReview (stages/pdf_stage.py decides what to ask), and what it keeps of
+the answers so that nothing is asked twice, even by the re-run of a killed run (issue 29.3):
+- the venue's deadline as its submission invitations say (`venue_deadline_check`), once per venue;
+- each forum's revision history (`api_revision_page`; `RevisionAnswers`, `read_pages`: every answer
+  checkpointed per forum as it arrives);
+- the chosen revision's PDF: one note's PDF per request, or the current PDFs of up to 50 v2 notes in
+  one `/attachment?ids=` zip; every PDF validated (`inspect_pdf`) and stored by sha256, with its
+  source record written first so a stored PDF is never downloaded twice, even by a run killed
+  before its checkpoint.
 
 The bytes are checked (`inspect_pdf`) before they enter the store: a stage helper, not a domain rule,
 since it opens the bytes with PDFium. The checks and their reasons are ocr_ray's (one rule for "is
@@ -11,22 +16,17 @@ thread pool. Parsing is milliseconds per PDF; the downloads around it are what t
 
 A download is staged as it arrives (`fetch_staged`, `staged`, `drop`), so that an answer OpenReview
 sent whole is never asked again, even by the re-run of a run killed before the PDF was validated
-and stored (issue 29.3: the downloads in flight at a kill were asked again, 6 in one trial). The
-body is streamed into `pdf_staging/<key>.bin`; once the last byte is in and its length equals the
-answer's Content-Length, `<key>.json` records its length, sha256 and the requests it cost: that
-record is what makes the staged answer complete. A run that finds a complete staged answer (the
-record, and a file of that length and hash) uses it without a request; a body cut short leaves no
-record and is asked again. The staged files go once the PDF is stored (or its error recorded). The
-remaining window is the instant between the last byte's arrival and the record's write. A run killed
+and stored (the downloads in flight at a kill were asked again, 6 in one trial). The body is
+streamed into `pdf_staging/<key>.bin`; once the last byte is in and its length equals the answer's
+Content-Length, `<key>.json` records its length, sha256 and the requests it cost: that record is
+what makes the staged answer complete. A run that finds a complete staged answer (the record, and a
+file of that length and hash) uses it without a request; a body cut short leaves no record and is
+asked again. The staged files go once the PDF is stored (or its error recorded). The remaining
+window is the instant between the last byte's arrival and the record's write. A run killed
 after its PDF moved into the store and before its record was deleted leaves a record without a body,
 which no re-run would delete (it finds the PDF stored): `sweep_staging_records` deletes those when
 the stage starts (a record without its body is never an answer; a live run has one only between its
 PDF's move and its own `drop`, which tolerates the record being gone).
-
-Also here: what OpenReview answered about each forum's revision history (`RevisionAnswers`,
-`read_pages`), checkpointed per forum as each answer arrives, like the downloads.
-Also here: the venue's deadline as its submission invitations say (`venue_deadline_check`), read
-once per venue.
 """
 from __future__ import annotations
 
@@ -89,6 +89,97 @@ def venue_deadline_check(api: OpenReviewApi, venue) -> dict:
     return deadline_cross_check(api, venue.deadline_invitations(), venue.deadline_ms,
                                 grace_ms=venue.deadline.grace_minutes * 60_000,
                                 abstract_ms=venue.deadline.abstract_ms)
+
+
+# ---------------------------------------------------------------------------------------------
+# What OpenReview answered about each forum's revision history, checkpointed per forum as each
+# answer arrives (issue 29.3): a run killed while the revision pages are read, or between a forum's
+# history and its download, leaves every answer it received, and its re-run asks OpenReview only for
+# the forums it had not heard about (before, a kill repeated the whole round of pages: 383 instead of
+# 160 history requests in a 200-forum run).
+#
+# One file per forum and source (`browser`: the revisions page's API answer as the page received it;
+# `api`: the API recipe's answer), with the requests it cost (so the forum's record counts them as an
+# uninterrupted run would) and the note version it belongs to: an edited note is asked again. Only
+# answers are kept: a page that failed, a 429 or an outage leaves nothing, so it is asked again.
+
+
+def api_revision_page(api: OpenReviewApi, forum_id: str) -> dict:
+    """The API recipe's answer (openreview-api.md §3.2): v2 note edits, v1 references with
+    original=true, as `{"kind", "items"}` like a revisions page's (`revisions_from_page`)."""
+    if api.api == "v2":
+        edits = api.get_json("/notes/edits", {"note.id": forum_id, "sort": "tcdate:asc"}).get("edits") or []
+        return {"kind": "edits", "items": edits}
+    refs = api.get_json("/references", {"referent": forum_id, "original": "true"}).get("references") or []
+    return {"kind": "references", "items": refs}
+
+
+def api_revisions(api: OpenReviewApi, forum_id: str) -> list[Revision]:
+    return revisions_from_page(api_revision_page(api, forum_id))
+
+
+class RevisionAnswers:
+    def __init__(self, store: Store, partition_key: str):
+        self.store, self.folder = store, paths.revision_checkpoints(partition_key)
+        self.resumed = 0
+
+    def _path(self, forum_id: str, source: str) -> str:
+        return self.store.path(self.folder, f"{forum_id}.{source}.json")  # path() checks the id
+
+    def get(self, meta: dict, source: str) -> tuple[dict, dict] | None:
+        """(answer, requests it cost) received earlier for this version of the forum's note, or None."""
+        rec = self.store.read_json_or_none(self._path(meta["forum_id"], source))
+        if (isinstance(rec, dict) and rec.get("note_tmdate") == meta["tmdate"] and isinstance(rec.get("page"), dict)
+                and isinstance(rec.get("requests"), dict)):
+            self.resumed += 1
+            return rec["page"], rec["requests"]
+        return None
+
+    def put(self, meta: dict, source: str, page: dict, requests: dict) -> None:
+        self.store.write_json(self._path(meta["forum_id"], source),
+                              {"note_tmdate": meta["tmdate"], "page": dict(page), "requests": dict(requests)})
+
+    def clear(self) -> None:
+        """Every forum recorded for good: the answers are in the records, the checkpoints can go."""
+        self.store.delete_dir(self.store.path(self.folder))
+
+
+class RoundPages(dict):
+    """forum id -> revisions page (or the error its page ended with), `.requests` per forum: what
+    `initial_submission_records` takes, from the checkpoints and the pages read now together."""
+
+    def __init__(self):
+        super().__init__()
+        self.requests: dict[str, dict] = {}
+
+
+def read_pages(answers: RevisionAnswers, metas: dict[str, dict], forum_ids: list[str], scrape, notes,
+               on_done) -> RoundPages:
+    """The revisions pages of `forum_ids`: those answered before (a killed run's) from their
+    checkpoints, the others read by `scrape(ids, on_page, notes(ids))`, each checkpointed as it
+    arrives (`on_page(forum id, page or error, requests)` is called by the browser per forum)."""
+    out = RoundPages()
+    for fid in forum_ids:
+        got = answers.get(metas[fid], "browser")
+        if got is not None:
+            out[fid], out.requests[fid] = got
+            on_done(fid)
+    to_read = [fid for fid in forum_ids if fid not in out]
+
+    def on_page(fid: str, page=None, requests: dict | None = None) -> None:
+        if isinstance(page, dict):  # an answer (an exception is asked again next time)
+            answers.put(metas[fid], "browser", page, requests or {})
+        on_done(fid)
+
+    if to_read:
+        fresh = scrape(to_read, on_page, notes(to_read))
+        out.update(fresh)
+        out.requests.update(getattr(fresh, "requests", {}) or {})
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# the chosen revision's PDF: fetched (through its staging), checked, stored
 
 
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
@@ -321,90 +412,3 @@ def sweep_staging_records(store: Store) -> int:
         except (FileNotFoundError, OSError):
             pass
     return len(orphans)
-
-
-# ---------------------------------------------------------------------------------------------
-# What OpenReview answered about each forum's revision history, checkpointed per forum as each
-# answer arrives (issue 29.3): a run killed while the revision pages are read, or between a forum's
-# history and its download, leaves every answer it received, and its re-run asks OpenReview only for
-# the forums it had not heard about (before, a kill repeated the whole round of pages: 383 instead of
-# 160 history requests in a 200-forum run).
-#
-# One file per forum and source (`browser`: the revisions page's API answer as the page received it;
-# `api`: the API recipe's answer), with the requests it cost (so the forum's record counts them as an
-# uninterrupted run would) and the note version it belongs to: an edited note is asked again. Only
-# answers are kept: a page that failed, a 429 or an outage leaves nothing, so it is asked again.
-
-
-def api_revision_page(api: OpenReviewApi, forum_id: str) -> dict:
-    """The API recipe's answer (openreview-api.md §3.2): v2 note edits, v1 references with
-    original=true, as `{"kind", "items"}` like a revisions page's (`revisions_from_page`)."""
-    if api.api == "v2":
-        edits = api.get_json("/notes/edits", {"note.id": forum_id, "sort": "tcdate:asc"}).get("edits") or []
-        return {"kind": "edits", "items": edits}
-    refs = api.get_json("/references", {"referent": forum_id, "original": "true"}).get("references") or []
-    return {"kind": "references", "items": refs}
-
-
-def api_revisions(api: OpenReviewApi, forum_id: str) -> list[Revision]:
-    return revisions_from_page(api_revision_page(api, forum_id))
-
-
-class RevisionAnswers:
-    def __init__(self, store: Store, partition_key: str):
-        self.store, self.folder = store, paths.revision_checkpoints(partition_key)
-        self.resumed = 0
-
-    def _path(self, forum_id: str, source: str) -> str:
-        return self.store.path(self.folder, f"{forum_id}.{source}.json")  # path() checks the id
-
-    def get(self, meta: dict, source: str) -> tuple[dict, dict] | None:
-        """(answer, requests it cost) received earlier for this version of the forum's note, or None."""
-        rec = self.store.read_json_or_none(self._path(meta["forum_id"], source))
-        if (isinstance(rec, dict) and rec.get("note_tmdate") == meta["tmdate"] and isinstance(rec.get("page"), dict)
-                and isinstance(rec.get("requests"), dict)):
-            self.resumed += 1
-            return rec["page"], rec["requests"]
-        return None
-
-    def put(self, meta: dict, source: str, page: dict, requests: dict) -> None:
-        self.store.write_json(self._path(meta["forum_id"], source),
-                              {"note_tmdate": meta["tmdate"], "page": dict(page), "requests": dict(requests)})
-
-    def clear(self) -> None:
-        """Every forum recorded for good: the answers are in the records, the checkpoints can go."""
-        self.store.delete_dir(self.store.path(self.folder))
-
-
-class RoundPages(dict):
-    """forum id -> revisions page (or the error its page ended with), `.requests` per forum: what
-    `initial_submission_records` takes, from the checkpoints and the pages read now together."""
-
-    def __init__(self):
-        super().__init__()
-        self.requests: dict[str, dict] = {}
-
-
-def read_pages(answers: RevisionAnswers, metas: dict[str, dict], forum_ids: list[str], scrape, notes,
-               on_done) -> RoundPages:
-    """The revisions pages of `forum_ids`: those answered before (a killed run's) from their
-    checkpoints, the others read by `scrape(ids, on_page, notes(ids))`, each checkpointed as it
-    arrives (`on_page(forum id, page or error, requests)` is called by the browser per forum)."""
-    out = RoundPages()
-    for fid in forum_ids:
-        got = answers.get(metas[fid], "browser")
-        if got is not None:
-            out[fid], out.requests[fid] = got
-            on_done(fid)
-    to_read = [fid for fid in forum_ids if fid not in out]
-
-    def on_page(fid: str, page=None, requests: dict | None = None) -> None:
-        if isinstance(page, dict):  # an answer (an exception is asked again next time)
-            answers.put(metas[fid], "browser", page, requests or {})
-        on_done(fid)
-
-    if to_read:
-        fresh = scrape(to_read, on_page, notes(to_read))
-        out.update(fresh)
-        out.requests.update(getattr(fresh, "requests", {}) or {})
-    return out

@@ -59,8 +59,8 @@ def test_the_replica_refuses_as_openreview_does_and_the_pace_is_shared(tmp_path)
     import time as _time
 
     from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
+    from resources import StorageResource
     from resources.openreview_api import OpenReviewApi, RateLimiter
-    from resources.store import StorageResource
     from reviewbench_assets.dagster_step import PACE_FILE, openreview_slot
 
     fx = build_fixtures(["iclr-2024"], seed=0, n_forums=4, eager_pdfs=False, allow_anonymous=True)
@@ -87,8 +87,8 @@ def test_a_429_on_a_pdf_paces_file_downloads_only(tmp_path):
     requests per 30 minutes): a 429 on /pdf teaches the attachment limiter alone, so the API
     requests of the same run go on at their own pace, and the pace is shared with the next step."""
     from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
+    from resources import StorageResource
     from resources.openreview_api import OpenReviewApi, RateLimiter
-    from resources.store import StorageResource
     from reviewbench_assets.dagster_step import ATTACHMENT_PACE_FILE, PACE_FILE, openreview_slot
 
     fx = build_fixtures(["iclr-2024"], seed=0, n_forums=4, eager_pdfs=False, allow_anonymous=True)

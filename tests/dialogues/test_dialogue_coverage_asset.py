@@ -11,8 +11,7 @@ import dagster as dg
 import pytest
 
 import reviewbench_assets.stages.dialogue_stage as dialogue_stage
-from resources import StorageResource
-from resources.llm import LLMResource
+from resources import LLMResource, StorageResource
 from resources.store import store_from_uri
 from reviewbench_assets import assets as dialogues_asset
 from reviewbench_assets.assets import parsed_forums

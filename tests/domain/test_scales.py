@@ -1,7 +1,6 @@
 """Scale maxima per review form land in each review's extra_scores; label-only scores get a number."""
 from partitions import catalogue
-from reviewbench_assets.domain.forum import attach_scales
-from reviewbench_assets.domain.reviews import normalize_review
+from reviewbench_assets.domain.reviews import attach_scales, normalize_review
 
 
 def test_iclr_2024_string_rating_keeps_text_and_gets_its_scale():

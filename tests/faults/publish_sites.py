@@ -27,7 +27,7 @@ NOT_DRIVEN = {
     "card_writer._publish": "the card without a publication of its caller's (tests and tools; the card stage passes one)",
     "corpus_writer._publication": "a split writer without a publication of its caller's (tests and tools; the split "
                                   "stage passes one)",
-    "attempt.open_attempt": "its resume branch (an unfinished run's attempt taken over) needs a run known to have "
+    "stage.open_attempt": "its resume branch (an unfinished run's attempt taken over) needs a run known to have "
                             "failed: the operation's runs are unknown to each other, so each starts a new attempt",
     "crawl_stage.refresh_venue": "removing the crawl pages of a run with no attempt (tools and tests; the crawl asset "
                                  "always has one, and the operation drives that branch: the pages marked published)",

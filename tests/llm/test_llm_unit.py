@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from resources.llm import LLMResource, VLLMRayClient, vllm_row
-from resources.llm_client import LLMCache, OpenAICompatibleClient
+from resources import LLMResource
+from resources.llm_client import LLMCache, OpenAICompatibleClient, VLLMRayClient, vllm_row
 from resources.store import store_from_uri
 from reviewbench_assets.domain.llm import (
     MERGE_PROMPT_VERSION,

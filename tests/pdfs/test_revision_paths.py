@@ -5,7 +5,7 @@ import pyarrow.fs as pafs
 import pytest
 
 from partitions.catalogue import catalogue
-from resources.browser import BrowserResource
+from resources import BrowserResource
 from resources.openreview_api import RateLimiter
 from resources.store import Store
 from reviewbench_assets.domain.revisions import Cutoff

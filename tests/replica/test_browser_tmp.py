@@ -1,5 +1,5 @@
 """Issue 29.5: no Chromium profile outlives its run. The browser run keeps Playwright's profile in a
-folder of its own process (resources/browser_tmp.py), deleted when it ends; a run killed -9 leaves
+folder of its own process (resources/browser.py, `browser_tmp_dir`), deleted when it ends; a run killed -9 leaves
 it, and the next browser run removes the folders of dead processes first, never a live one's."""
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from resources.browser_tmp import PREFIX
+from resources.browser import PREFIX
 from resources.store_publish import HOST_TAG
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 SCRAPE = """
 import sys
-from resources.browser import BrowserResource
+from resources import BrowserResource
 from resources.openreview_api import RateLimiter
 web, v1, v2, token, *ids = sys.argv[1:]
 BrowserResource(max_pages=1).scrape_revisions(web, token, ids, limiter=RateLimiter(),

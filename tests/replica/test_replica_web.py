@@ -109,7 +109,8 @@ def test_reader_takes_the_pages_own_api_answers(rep, fx, c2):
     """BrowserResource reads what the page received: the same revisions as the API recipe, the
     "No revisions to display." state as an empty history, an error alert as an error; every API
     request of the page waited for the shared limiter and is counted per forum."""
-    from resources.browser import BrowserResource, RevisionPageError
+    from resources import BrowserResource
+    from resources.browser import RevisionPageError
     from resources.openreview_api import OpenReviewApi
     from reviewbench_assets.domain.revisions import revisions_from_page
     from reviewbench_assets.stages.pdf_fetch import api_revisions
