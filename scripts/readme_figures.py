@@ -59,7 +59,15 @@ FIGURES = [
     Figure("kill_resume_failures", "failed resumes after kill -9 (baseline: trials)"),
     Figure("kill_resume_repeated_requests", "requests a killed run's re-run asked again, kills in every stage "
            "(baseline: trials)"),
-    Figure("fault_failures", "failed fault trials (baseline: trials)"),
+    # `fault_failures` is recorded by two benches: the pytest fault suites (bench_faults, no `suite`) and the
+    # crash points (bench_crash_points, `suite` set); each gets its row
+    Figure("fault_failures", "failed fault trials of the pytest fault suites (baseline: trials)", {"suite": None}),
+    Figure("fault_failures", "failed crash-point trials: a kill before every publish call, local and S3 "
+           "(baseline: trials)", {"suite": "crash points (bench_crash_points)"}),
+    Figure("reader_violations", "reads that saw half a publish during the crash-point trials, the project's reader "
+           "`Store.snapshot` (baseline: reads)"),
+    Figure("reader_violations_load_dataset", "the same, `datasets.load_dataset`'s glob over the corpus (baseline: reads)"),
+    Figure("data_path_modules", "project modules one partition's data passes through, crawl to conference split"),
     Figure("deadline_agreement", "catalogue deadlines agreeing with the invitations (baseline: before issue 10)"),
 ]
 
