@@ -45,7 +45,7 @@ from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, o
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
 from reviewbench_assets.domain.revisions import HOUR_MS, Revision, judge_deadline, revisions_from_page
-from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.layout import list_files, paths
 
 # ---------------------------------------------------------------------------------------------
 # The venue's deadline as OpenReview enforced it: its submission invitations read once per venue and
@@ -400,11 +400,8 @@ def drop(store: Store, key: str) -> None:
 
 def sweep_staging_records(store: Store) -> int:
     """Delete the staging records whose body is gone (see the module docstring); returns how many."""
-    import pyarrow.fs as pafs
-
     folder = store.path(paths.pdf_staging("").rstrip("/"))
-    names = {i.base_name for i in store.fs.get_file_info(pafs.FileSelector(folder, allow_not_found=True))
-             if i.type == pafs.FileType.File}
+    names = {i.base_name for i in list_files(store.fs, folder)}
     orphans = [n for n in names if n.endswith(".json") and f"{n.removesuffix('.json')}.bin" not in names]
     for name in orphans:
         try:
