@@ -196,6 +196,13 @@ class SubmissionNotes(ParquetLookup):
     def __init__(self, store: Store, path: str):
         super().__init__(store, path, columns=["api", "submission_json"])
 
+    def scan(self, batch_rows: int = 256) -> Iterator[tuple[str, str, dict]]:
+        """(forum id, API version, raw submission note without replies) of each forum, in crawl order."""
+        for batch in iter_parquet_batches(self.store.fs, self.path, batch_rows,
+                                          columns=["forum_id", "api", "submission_json"]):
+            for row in batch.to_pylist():
+                yield row["forum_id"], row["api"], json.loads(row["submission_json"])
+
     def note(self, forum_id: str) -> tuple[str, dict] | None:
         row = self.get(forum_id)
         return None if row is None else (row["api"], json.loads(row["submission_json"]))
@@ -206,7 +213,7 @@ class Upstream:
     stage may call a reader only when those assets are its direct upstream: tests/test_architecture.py)."""
 
     OWNERS = {"raw_forums": ("openreview_forums",), "parsed_rows": ("parsed_forums",),
-              "parsed_forums": ("parsed_forums",), "submission_notes": ("parsed_forums",),
+              "parsed_forums": ("parsed_forums",),
               "submission_note_lookup": ("parsed_forums",), "pdf_records": ("initial_submission_pdfs",),
               "markdown": ("paper_markdown",), "has_rows": ("reviewbench_split",),
               "split_inputs": ("reviewbench_split", "rebuttal_dialogues"), "daily_changes": ("venue_changes",)}
@@ -250,15 +257,9 @@ class Upstream:
                                           f"submission note: re-materialize parsed_forums for {self.pk} (no request)")
         return path
 
-    def submission_notes(self, batch_rows: int = 256) -> Iterator[tuple[str, str, dict]]:
-        """(forum id, API version, raw submission note without replies) of each parsed forum, in
-        crawl order."""
-        self._parsed_with_notes()
-        for row in self.parsed_rows(["forum_id", "api", "submission_json"], batch_rows):
-            yield row["forum_id"], row["api"], json.loads(row["submission_json"])
-
     def submission_note_lookup(self) -> SubmissionNotes:
-        """The same notes looked up by forum id (one row group of the parsed table held at a time)."""
+        """The parsed forums' raw submission notes, scanned in crawl order or looked up by forum id
+        (one row group of the parsed table held at a time), from one snapshot of the table."""
         path = self._parsed_with_notes()
         return SubmissionNotes(self.store.snapshot([path]), path)  # pinned while the lookup lives
 

@@ -329,52 +329,53 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     # parsed table when their round comes (`_submission_notes`), not held for every forum.
     where: set[str] = set()
     upstream = Upstream(store, venue.key)
-    for _fid, _api, note in upstream.submission_notes():
-        meta = forum_meta(note)
-        problem = id_problem(meta["forum_id"])
-        if problem:  # its id names its checkpoint file: a forum the crawl let through with a bad id is skipped
-            warn(f"{venue.key}: skipped a forum: {problem}")
-            continue
-        order.append(meta["forum_id"])
-        # A corrupt or truncated checkpoint is a miss; a transient error or a PDF whose bytes
-        # no longer match is redone.
-        prev = store.read_json_or_none(store.path(ckpt_dir, f"{meta['forum_id']}.json"))
-        if is_done(prev, meta, cut.cutoff_ms, store):
-            done[meta["forum_id"]] = prev
-        else:
-            todo.append(meta)
-            if scrape is not None and (read_every_history or history_needed(meta, cut, api.api)):
-                where.add(meta["forum_id"])
-    log(f"{venue.key}: {len(done)} forums already done, {len(todo)} to do"
-        + (f", {len(where)} of them with a revision history to read" if scrape is not None else ""))
-
-    started, browser_s = time.time(), 0.0
-    pages = progress("forums (revision pages)", len(where)) if progress and where else None
-    recorded = progress("forums (chosen PDF stored and recorded)", len(todo)) if progress and todo else None
-    count = Counter()
-
-    def on_done(_fid: str, *_answer) -> None:
-        count["n"] += 1
-        if pages is not None:
-            pages.advance()
-        if count["n"] % 25 == 0 or count["n"] == len(where):
-            rate = count["n"] / max(time.time() - started, 1e-6)
-            eta = (len(where) - count["n"]) / max(rate, 1e-6)
-            log(f"{venue.key}: revisions {count['n']}/{len(where)} ({rate:.1f}/s, eta {eta:.0f}s)")
-
-    def checkpoint(record: dict) -> None:
-        store.write_json(store.path(ckpt_dir, f"{record['forum_id']}.json"), record)
-        done[record["forum_id"]] = record
-        if recorded is not None:
-            recorded.advance()
-
-    # In rounds of ROUND forums: their revision pages, then their choices and downloads. A round's
-    # notes and pages (the page's API answers, tens of KB a forum) are dropped before the next, so
-    # the stage holds one round whatever the venue's size; every forum is checkpointed as it ends.
-    # Every revision-history answer is checkpointed per forum as it arrives (stages/pdf_fetch.py RevisionAnswers):
-    # a re-run after a kill asks only for the forums it had not heard about.
-    answers = RevisionAnswers(store, venue.key)
+    # One snapshot of the parsed table serves both passes: the forums to do, then their notes by id.
     with upstream.submission_note_lookup() as notes:
+        for _fid, _api, note in notes.scan():
+            meta = forum_meta(note)
+            problem = id_problem(meta["forum_id"])
+            if problem:  # its id names its checkpoint file: a forum the crawl let through with a bad id is skipped
+                warn(f"{venue.key}: skipped a forum: {problem}")
+                continue
+            order.append(meta["forum_id"])
+            # A corrupt or truncated checkpoint is a miss; a transient error or a PDF whose bytes
+            # no longer match is redone.
+            prev = store.read_json_or_none(store.path(ckpt_dir, f"{meta['forum_id']}.json"))
+            if is_done(prev, meta, cut.cutoff_ms, store):
+                done[meta["forum_id"]] = prev
+            else:
+                todo.append(meta)
+                if scrape is not None and (read_every_history or history_needed(meta, cut, api.api)):
+                    where.add(meta["forum_id"])
+        log(f"{venue.key}: {len(done)} forums already done, {len(todo)} to do"
+            + (f", {len(where)} of them with a revision history to read" if scrape is not None else ""))
+
+        started, browser_s = time.time(), 0.0
+        pages = progress("forums (revision pages)", len(where)) if progress and where else None
+        recorded = progress("forums (chosen PDF stored and recorded)", len(todo)) if progress and todo else None
+        count = Counter()
+
+        def on_done(_fid: str, *_answer) -> None:
+            count["n"] += 1
+            if pages is not None:
+                pages.advance()
+            if count["n"] % 25 == 0 or count["n"] == len(where):
+                rate = count["n"] / max(time.time() - started, 1e-6)
+                eta = (len(where) - count["n"]) / max(rate, 1e-6)
+                log(f"{venue.key}: revisions {count['n']}/{len(where)} ({rate:.1f}/s, eta {eta:.0f}s)")
+
+        def checkpoint(record: dict) -> None:
+            store.write_json(store.path(ckpt_dir, f"{record['forum_id']}.json"), record)
+            done[record["forum_id"]] = record
+            if recorded is not None:
+                recorded.advance()
+
+        # In rounds of ROUND forums: their revision pages, then their choices and downloads. A round's
+        # notes and pages (the page's API answers, tens of KB a forum) are dropped before the next, so
+        # the stage holds one round whatever the venue's size; every forum is checkpointed as it ends.
+        # Every revision-history answer is checkpointed per forum as it arrives (stages/pdf_fetch.py RevisionAnswers):
+        # a re-run after a kill asks only for the forums it had not heard about.
+        answers = RevisionAnswers(store, venue.key)
         for i in range(0, len(todo), ROUND):
             batch = todo[i:i + ROUND]
             reads = [m["forum_id"] for m in batch if m["forum_id"] in where]
