@@ -346,4 +346,4 @@ def card_text(header: dict, body: str) -> str:
     manifest keeps the card's body as it is), checked as ``render_dataset_card`` checks its own."""
     from huggingface_hub import DatasetCardData
 
-    return _checked(f"---\n{DatasetCardData(**header).to_yaml()}\n---\n{body.lstrip(chr(10))}", header)
+    return _checked(f"---\n{DatasetCardData(**header).to_yaml()}\n---\n{body}", header)

@@ -280,25 +280,14 @@ def shard_pattern(prefix: str) -> re.Pattern:
 def next_generation(fs: pafs.FileSystem, corpus: str, split: str, pk: str, previous: str | None) -> str:
     """The generation tag of a venue-year part about to be written (its shards are named
     `<split>[_train|_test]-<pk>-g<n>-i-of-n.parquet`): one more than the part's previous generation
-    and than any of its shards still on disk, so a part written again never replaces a file that a
-    published card lists (the card's README.md is the one switch), and two runs of the same history
-    name their files alike."""
+    and than any of its shards still on disk, so a part written again never replaces a file that
+    README.md lists (the split's publication switches README.md to the new names, then deletes the
+    old ones), and two runs of the same history name their files alike."""
     name = re.compile(rf"^{re.escape(split)}(?:_[A-Za-z]+)?-{re.escape(pk)}-g(\d+)-\d{{5}}-of-\d{{5}}\.parquet$")
     seen = [int(m.group(1)) for p in list_corpus_shards(fs, corpus) if (m := name.match(p.rsplit("/", 1)[-1]))]
     if previous and previous.startswith("g") and previous[1:].isdigit():
         seen.append(int(previous[1:]))
     return f"g{max(seen, default=0) + 1:06d}"
-
-
-_GENERATION_NAME = re.compile(r"^(?P<stem>.+)-g(?P<gen>\d+)-\d{5}-of-\d{5}\.parquet$")
-
-
-def shard_generation(path: str) -> tuple[str, int] | None:
-    """(the part's shard stem: folder and `<split>[_train|_test]-<pk>`, its generation) of a shard
-    named by `next_generation`; None for another name."""
-    head, _, base = path.rpartition("/")
-    m = _GENERATION_NAME.match(base)
-    return (f"{head}/{m.group('stem')}", int(m.group("gen"))) if m else None
 
 
 # The corpus folders that hold shards (the default config's `data` and the extra configs).

@@ -178,3 +178,60 @@ def test_a_dead_splits_journal_cannot_bring_its_readme_back_over_a_later_writers
     assert sum(pq.read_metadata(root / "corpus" / f).num_rows for f in default["iclr"]) == 12
     part = json.loads((root / "corpus_stats/iclr" / f"{PK}.json").read_text())
     assert sorted(f.removeprefix("corpus/") for f in part["data_files"]) == sorted(default["iclr"])
+
+
+def test_a_splits_manifest_replaces_its_own_entries_and_keeps_the_other_splits(tmp_path):
+    """domain/manifest.py `set_split` on a card of globs (as cards were written before): the split's
+    entries become its exact files; another split's stay; the Re^2 configs' shared train/test entries
+    keep the other split's files (the glob resolved over the listing) beside this split's; the rows
+    expected are the parts'; a split with no part leaves every entry and `dataset_info`."""
+    from reviewbench_assets.domain.card import card_front_matter, card_parts, card_text, extra_config_splits
+    from reviewbench_assets.domain.corpus_stats import SplitStats
+    from reviewbench_assets.domain.manifest import listed_files, set_split
+
+    stats = {s: SplitStats(split=s, num_examples=n, num_bytes=100 * n, files=[], venue_years={}, dataset_bytes=1000 * n)
+             for s, n in (("iclr", 10), ("neurips", 4))}
+    header = card_front_matter(stats, extra_config_splits({"review": {"iclr": {"train": 9, "test": 1},
+                                                                      "neurips": {"train": 4}}}))
+    listing = {"data/iclr-iclr-2024-00000-of-00001.parquet": 5, "data/neurips-neurips-2024-00000-of-00001.parquet": 7,
+               "review/iclr_train-iclr-2024-00000-of-00001.parquet": 1,
+               "review/neurips_train-neurips-2024-00000-of-00001.parquet": 1}
+    new = ["corpus/data/iclr-iclr-2024-g000002-00000-of-00002.parquet",
+           "corpus/data/iclr-iclr-2024-g000002-00001-of-00002.parquet",
+           "corpus/review/iclr_train-iclr-2024-g000002-00000-of-00001.parquet",
+           "corpus/review/iclr_test-iclr-2024-g000002-00000-of-00001.parquet"]
+    part = {"pk": "iclr-2024", "files": new, "stats": {"num_examples": 12, "num_bytes": 300, "dataset_bytes": 3000}}
+    out = set_split(header, "iclr", [part], listing)
+    assert listed_files(out) == {"neurips": ["data/neurips-*"], "iclr": [f.removeprefix("corpus/") for f in new[:2]]}
+    assert listed_files(out, "review") == {
+        "train": ["review/iclr_train-iclr-2024-g000002-00000-of-00001.parquet",
+                  "review/neurips_train-neurips-2024-00000-of-00001.parquet"],
+        "test": ["review/iclr_test-iclr-2024-g000002-00000-of-00001.parquet"]}
+    info = out["dataset_info"]
+    assert {s["name"]: s["num_examples"] for s in info["splits"]} == {"iclr": 12, "neurips": 4}
+    assert info["download_size"] == 300 + 7 and info["dataset_size"] == 3000 + 4000
+    text = card_text(out, "body\n")  # the Hub reads it back as written
+    assert card_parts(text) == (out, "body\n")
+
+    gone = set_split(out, "iclr", [], listing)
+    assert listed_files(gone) == {"neurips": ["data/neurips-*"]}
+    assert listed_files(gone, "review") == {"train": ["review/neurips_train-neurips-2024-00000-of-00001.parquet"]}
+    assert [s["name"] for s in gone["dataset_info"]["splits"]] == ["neurips"]
+    assert set_split(set_split(card_front_matter({}), "iclr", [part], {}), "iclr", [], {}).get("dataset_info") is None
+
+
+def test_a_split_run_again_with_nothing_changed_leaves_the_cards_readme_as_it_is(tmp_path, monkeypatch):
+    from reviewbench_assets.stages.split_stage import CardStage, SplitStage
+
+    root = tmp_path / "root"
+    store = store_from_uri(str(root))
+    _rows(store, 10)
+    SplitStage("iclr", 0.05)(store)
+    CardStage()(store)
+    readme = root / "corpus/README.md"
+    before = (readme.read_bytes(), readme.stat().st_ino)
+    SplitStage("iclr", 0.05)(store)
+    assert (readme.read_bytes(), readme.stat().st_ino) == before
+    from reviewbench_assets.stages.card_writer import FIRST_BODY
+
+    assert FIRST_BODY not in readme.read_text()  # the card's body, not the split's first one
