@@ -400,9 +400,6 @@ class AnswerCache:
         meta = {"request": request, "length": len(body), "cost": cost}
         self.store.write_bytes(self._file(request), json.dumps(meta).encode() + b"\n" + body)
 
-    def clear(self) -> None:
-        self.store.delete_dir(self.store.path(self.folder))
-
 
 @dataclass
 class Attempt:
