@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from partitions.catalogue_yaml import Where, read_catalogue_yaml
 from partitions.vocabulary import Vocabulary, parse_vocabulary
@@ -46,8 +46,9 @@ class CatalogueError(ValueError):
 class Deadline(BaseModel):
     """A full-paper deadline as the venue announced it (local date, time and zone), with its source.
 
-    `utc` is computed here; nobody writes a hand-converted instant. `grace_minutes` is OpenReview's
-    upload grace after the deadline (the invitation's expdate); a venue that set another states it.
+    `utc` is computed here, once, when the entry is validated (the stages read instants, never convert);
+    nobody writes a hand-converted instant. `grace_minutes` is OpenReview's upload grace after the
+    deadline (the invitation's expdate); a venue that set another states it.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -70,27 +71,31 @@ class Deadline(BaseModel):
         zone(v)
         return v
 
+    _utc: datetime = PrivateAttr()
+    _abstract_ms: int | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _instants(self) -> Deadline:
+        """The announced local times as instants (zone() converts daylight saving too)."""
+        self._utc = datetime.combine(self.date, self.time).replace(tzinfo=zone(self.tz)).astimezone(UTC)
+        if self.abstract_date is not None:
+            abstract = datetime.combine(self.abstract_date, self.abstract_time).replace(tzinfo=zone(self.tz))
+            self._abstract_ms = int(abstract.timestamp() * 1000)
+            if self._abstract_ms >= self.ms:
+                raise ValueError("the abstract deadline must come before the full-paper deadline")
+        return self
+
     @property
     def utc(self) -> datetime:
-        local = datetime.combine(self.date, self.time).replace(tzinfo=zone(self.tz))
-        return local.astimezone(UTC)
+        return self._utc
 
     @property
     def ms(self) -> int:
-        return int(self.utc.timestamp() * 1000)
+        return int(self._utc.timestamp() * 1000)
 
     @property
     def abstract_ms(self) -> int | None:
-        if self.abstract_date is None:
-            return None
-        local = datetime.combine(self.abstract_date, self.abstract_time).replace(tzinfo=zone(self.tz))
-        return int(local.astimezone(UTC).timestamp() * 1000)
-
-    @model_validator(mode="after")
-    def _abstract_first(self) -> Deadline:
-        if self.abstract_date is not None and self.abstract_ms >= self.ms:
-            raise ValueError("the abstract deadline must come before the full-paper deadline")
-        return self
+        return self._abstract_ms
 
     @property
     def cutoff_ms(self) -> int:

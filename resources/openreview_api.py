@@ -13,6 +13,7 @@ wait is reported through `on_event` so the asset can log it.
 """
 from __future__ import annotations
 
+import functools
 import json
 import random
 import threading
@@ -25,8 +26,6 @@ import openreview
 import requests
 from requests.adapters import HTTPAdapter
 from urllib3.exceptions import NewConnectionError
-
-from resources.openreview_reuse import token_client
 
 
 class OpenReviewError(RuntimeError):
@@ -217,12 +216,17 @@ def reset_wait_s(body: dict, retry_after: str | None, default_s: float) -> float
     return default_s
 
 
-def _reset_wait_s(body: dict, response: requests.Response, default_s: float) -> float:
-    return reset_wait_s(body, response.headers.get("Retry-After"), default_s)
-
-
 def _client_class(api: str):
     return openreview.api.OpenReviewClient if api == "v2" else openreview.Client
+
+
+@functools.cache
+def _reading_class(cls):
+    """The client class, minus its profile lookup. openreview-py's constructor asks `GET /profiles?id=<user>`
+    whenever it is given a token, for `client.profile`, which it uses only to sign what it writes. Ours
+    only read (through `session`), so a client of an earlier login's token costs no request (one per
+    client, three per run, asked again by every re-run of a killed run: issue 29.3)."""
+    return type(f"Reading{cls.__name__}", (cls,), {"get_profile": lambda self, *args, **kwargs: None})
 
 
 def login(baseurl: str, api: str, username: str, password: str, *, max_attempts: int = 6,
@@ -258,14 +262,7 @@ def _logged_in_client(baseurl: str, api: str, username: str, password: str, *, m
             body = exc.args[0] if exc.args and isinstance(exc.args[0], dict) else {"message": str(exc)}
             status = body.get("status")
             if status == 429:  # the client's adapter already retried: wait out the window or stop
-                reset = (body.get("details") or {}).get("resetTime")
-                wait = 60.0
-                if reset:
-                    try:
-                        wait = max(0.0, datetime.fromisoformat(reset.replace("Z", "+00:00")).timestamp()
-                                   - time.time())
-                    except ValueError:
-                        pass
+                wait = reset_wait_s(body, None, default_s=60.0)
                 if wait > max_wait_s or attempt == max_attempts:
                     raise RateLimitedError(body.get("message", ""), "/login", wait, max_wait_s) from exc
                 on_event(f"429 on /login: waiting {wait:.1f}s until resetTime")
@@ -295,7 +292,7 @@ class OpenReviewApi:
                  relogin: Callable[[str | None], str] | None = None, token_ttl_s: int = TOKEN_TTL_S,
                  answers=None):
         self.api, self.baseurl = api, baseurl.rstrip("/")
-        self.answers = answers  # resources.openreview_reuse.AnswerCache of the run's attempt, or None
+        self.answers = answers  # reviewbench_assets.stages.stage.AnswerCache of the run's attempt, or None
         self.limiter = limiter or RateLimiter()
         # None: files share the API's limiter (a bare client); the resource passes its own
         self.attachment_limiter = attachment_limiter or self.limiter
@@ -305,18 +302,17 @@ class OpenReviewApi:
         self._local = threading.local()  # requests made by the calling thread (per-forum accounting)
         cls = _client_class(api)
         # A login is one request of the same budget, so it waits its turn like any other (a token
-        # costs nothing: token_client).
+        # costs nothing: _reading_class).
         if username and not token:
             self.limiter.wait()
-        if username and not token:
             self.client = _logged_in_client(self.baseurl, api, username, password or "",
                                             max_attempts=max_attempts, token_ttl_s=token_ttl_s,
                                             on_event=self.on_event, max_wait_s=max_wait_s)
             relogin = relogin or (lambda _expired: login(  # noqa: E731
                 self.baseurl, api, username, password or "", max_attempts=max_attempts,
                 token_ttl_s=token_ttl_s, on_event=self.on_event))
-        elif token:  # an earlier login: no login request, and no profile request (token_client)
-            self.client = token_client(cls, self.baseurl, token)
+        elif token:  # an earlier login: no login request, and no profile request (_reading_class)
+            self.client = _reading_class(cls)(baseurl=self.baseurl, token=token)
         else:  # anonymous, unless OPENREVIEW_USERNAME/PASSWORD are set (the client reads them)
             self.client = cls(baseurl=self.baseurl)
         self.relogin = relogin
@@ -363,7 +359,7 @@ class OpenReviewApi:
             if resp.status_code == 429:
                 self.stats["rate_limited"] += 1
                 body = _json_or_text(resp)
-                wait = _reset_wait_s(body, resp, default_s=60.0)
+                wait = reset_wait_s(body, resp.headers.get("Retry-After"), default_s=60.0)
                 if wait > self.max_wait_s:
                     raise RateLimitedError(body.get("message", ""), path, wait, self.max_wait_s)
                 if attempt == self.max_attempts:
@@ -410,7 +406,7 @@ class OpenReviewApi:
         return getattr(self._local, "requests", 0)
 
     def get_json(self, path: str, params: dict | None = None) -> dict:
-        """The JSON answer to `GET path?params`. With `answers` (a resources.openreview_reuse.AnswerCache
+        """The JSON answer to `GET path?params`. With `answers` (a reviewbench_assets.stages.stage.AnswerCache
         of the run's attempt), an answer a killed run of the same attempt received is taken from it
         without a request (counted for the calling thread at what it cost, so per-forum figures
         equal an uninterrupted run's), and each new answer is kept there as it arrives."""

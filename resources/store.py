@@ -230,8 +230,12 @@ class Store:
 
     @contextmanager
     def lock(self, name: str, timeout_s: float = 3600.0):
-        """Exclusive lock `name` for every process sharing this root (see resources/store_publish.py)."""
+        """Exclusive lock `name` for every process sharing this root (see resources/store_publish.py).
+        Taking it finishes dead runs' publications first: a holder killed mid-publication left its
+        journal, and the new holder must read what it published, and no later replay may move its
+        older files over the new holder's."""
         with lock_for(self, name, timeout_s):
+            self.recover()
             yield
 
     @contextmanager

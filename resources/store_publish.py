@@ -22,7 +22,10 @@ stages into a folder of its own (the change log's `log/refresh=<time>/`) sweeps 
 itself (`Store.sweep_staging`): no later publication would go into a dead run's folder.
 
 Locks (`Store.lock`, `Store.slot`, below): exclusive named locks shared by every process that uses
-one storage root.
+one storage root. `Store.lock` replays dead runs' journals once it holds the lock: a holder killed
+mid-publication is finished before the next holder reads and rewrites the same files (it may have
+opened its store, and recovered, long before, while it waited), so no later replay moves the dead
+run's older files over the new holder's.
 
 Local root: `fcntl.flock` on `<root>/.locks/<name>.lock`. The kernel drops the lock when the
 holder's process ends, so a run killed with -9 never leaves it held.

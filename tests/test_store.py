@@ -132,6 +132,28 @@ def test_a_snapshot_finishes_a_dead_runs_publication_and_waits_for_a_live_ones(t
     store.fs.delete_file(live)  # (the live run's moves are not ours to finish)
 
 
+def test_the_next_holder_of_a_lock_finishes_a_dead_holders_publication_before_it_writes(storage):
+    """Issue 29.1: a run killed mid-publication while it held a lock leaves its journal. The next
+    holder, whose store was opened before the kill (a run that waited on the lock), finishes that
+    journal when it takes the lock, so it reads what the dead run published, and no later recovery
+    moves the dead run's older files over the ones it publishes."""
+    import subprocess
+
+    from resources.store_publish import HOST_TAG
+
+    store = storage.store()  # opened (and recovered) before the kill
+    a, b = store.path("set/a"), store.path("set/b")
+    _publish_set(store, {a: b"1", b: b"1"})
+    dead = subprocess.Popen(["true"])  # a process of this host that no longer exists
+    dead.wait()
+    _journal(store, f"{HOST_TAG}.{dead.pid}.0000dead", {a: b"2", b: b"2"})  # killed after its commit point
+    with store.lock("set"):
+        assert (store.read_bytes(a), store.read_bytes(b)) == (b"2", b"2")
+        _publish_set(store, {a: b"3", b: b"3"})
+    store.recover()
+    assert (store.read_bytes(a), store.read_bytes(b)) == (b"3", b"3")
+
+
 def test_a_snapshot_of_a_large_file_holds_it_on_local_disk_not_in_memory(storage, monkeypatch):
     """An S3 file above `SPILL_BYTES` (a venue-year's raw forums, its parsed table) is pinned in an
     unnamed local temporary file; it still reads as of the snapshot after the store moved on."""

@@ -1,7 +1,7 @@
 """The one shape of every stage of the data path, and what it reports: the `Stage` base, the
 `StageResult` a run returns, the table of every figure a stage may record (`FIGURES`), and the live
-`Progress` of a long step, and the partition's run attempt (`open_attempt`) whose OpenReview answers
-the stages' clients reuse after a kill. One module because these are one contract between the stages and the
+`Progress` of a long step, and the partition's run attempt (`open_attempt`) with the OpenReview
+answers (`AnswerCache`) the stages' clients reuse after a kill. One module because these are one contract between the stages and the
 asset layer: a stage records figures and checks, the base merges them into a `StageResult`, the asset
 turns that into Dagster metadata (`reviewbench_assets.dagster_step.materialize`), and the table says
 what every key means.
@@ -17,6 +17,8 @@ description), validated here when the module loads: `stat` refuses an undeclared
 figure cannot reach the UI without its description. Dagster-free, like every stage."""
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -30,7 +32,6 @@ from typing import Any, ClassVar, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, TypeAdapter, field_validator
 
-from resources.openreview_reuse import AnswerCache
 from resources.store import Store
 from reviewbench_assets.io.layout import paths
 
@@ -334,7 +335,7 @@ class Progress:
 # listing pages, the venue group, the submission invitation's deadline...). The CLI's re-run of a
 # killed run materializes every step again, stages that had finished included, so without this it
 # asked them all again. Those answers are kept per partition under `checkpoints/attempt/<pk>/` as they
-# arrive (resources/openreview_reuse.py), with the attempt's record `attempt.json` (the run that owns it,
+# arrive (`AnswerCache`), with the attempt's record `attempt.json` (the run that owns it,
 # its lineage root and when the attempt started).
 #
 # The rule, decided by the first step of a run that opens it:
@@ -355,6 +356,49 @@ class Progress:
 # comes in as a function.
 
 RESUME_WINDOW_S = 12 * 3600
+
+
+class AnswerCache:
+    """OpenReview's answers to GET requests of one unfinished attempt, kept in storage as they arrive.
+    An entry is one request (API version, path, parameters in any order) and the body OpenReview
+    sent, with the requests it cost (retries included), so per-forum accounting of a resumed answer
+    equals an uninterrupted run's. The file is written whole (`Store.write_bytes` publishes
+    atomically); an entry that is missing, truncated or for another request is a miss, asked again.
+    Which attempt the answers belong to, and when they are dropped: `open_attempt` below."""
+
+    def __init__(self, store: Store, folder: str):
+        self.store, self.folder = store, folder  # relative to the store's root
+        self.hits = 0  # answers given back without a request
+
+    @staticmethod
+    def _request(api: str, path: str, params: dict | None) -> dict:
+        return {"api": api, "path": path, "params": sorted((str(k), str(v)) for k, v in (params or {}).items())}
+
+    def _file(self, request: dict) -> str:
+        digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()[:32]
+        return self.store.path(self.folder, digest[:2], f"{digest}.answer")
+
+    def get(self, api: str, path: str, params: dict | None) -> tuple[bytes, int] | None:
+        """(body, requests it cost) of an earlier answer to this request, or None."""
+        request = self._request(api, path, params)
+        file = self._file(request)
+        try:
+            if not self.store.exists(file):
+                return None
+            head, _, body = self.store.read_bytes(file).partition(b"\n")
+            meta = json.loads(head)
+        except (OSError, ValueError):
+            return None
+        if not isinstance(meta, dict) or meta.get("request") != json.loads(json.dumps(request)) \
+                or meta.get("length") != len(body):
+            return None  # another request's entry (a digest collision) or a truncated one
+        self.hits += 1
+        return body, int(meta.get("cost") or 1)
+
+    def put(self, api: str, path: str, params: dict | None, body: bytes, cost: int) -> None:
+        request = self._request(api, path, params)
+        meta = {"request": request, "length": len(body), "cost": cost}
+        self.store.write_bytes(self._file(request), json.dumps(meta).encode() + b"\n" + body)
 
 
 @dataclass

@@ -118,7 +118,7 @@ def test_the_revision_pages_invitation_lookups_are_kept_for_the_attempt(tmp_path
     repeat from what the run learnt, and now also from the attempt's answers, so the re-run of a run
     killed while pages were read does not ask again (the kill in the PDF stage repeated one)."""
     from resources.browser import LocalAnswers
-    from resources.openreview_reuse import AnswerCache
+    from reviewbench_assets.stages.stage import AnswerCache
 
     kept = AnswerCache(store_from_uri(str(tmp_path)), "checkpoints/attempt/x/answers")
     url, body = "http://api1:1/invitations?ids=A,B&expired=true", {"invitations": [{"id": "A"}], "count": 1}
