@@ -135,8 +135,8 @@ def write_manifest(store: Store, pub: Publication, corpus: str, split: str, part
     as they will be once `pub` is published) and expecting their rows (domain/manifest.py
     `set_split`); the rest of the card stays as it is, and a minimal card is written when there is
     none yet. The caller holds the card's lock (`dataset-card`) from before it read anything it
-    rewrites until `pub` is published, and has replayed dead runs' journals (`Store.recover`) after
-    taking it: a dead run's README.md replayed later would bring back an older manifest. The
+    rewrites until `pub` is published (`Store.lock` replays dead runs' journals once held: a dead
+    run's README.md replayed later would bring back an older manifest). The
     README.md target is staged after the shards and part records, so it moves into place after them
     and before the replaced shards are deleted (`remove_after`). Returns the README.md path, or None
     when `only_if_changed` and README.md already reads so."""

@@ -17,7 +17,7 @@ reads either the previous list, whose files stay until README.md is switched, or
 files are all in place before it; a reader that read the previous list in the instant between the
 switch and the deletion gets FileNotFoundError, never rows of two generations (docs/storage.md).
 README.md is shared by every split and the card: it is read and rewritten under the card's lock
-(`dataset-card`, always taken after a split's lock), after replaying dead runs' journals.
+(`dataset-card`, always taken after a split's lock; `Store.lock` replays dead runs' journals once held).
 Updating the split (`update_conference_split`) rewrites only the venue-years whose inputs changed
 since their part was written, removes the parts of venue-years that left it (blocked, or gone from
 the catalogue), and merges the part records into the split's statistics. A venue-year's statistics are
@@ -123,10 +123,9 @@ class CardStage(Stage):
         from reviewbench_assets.stages.live_card import live_section
 
         # Read every split's figures and part records and publish: one README.md writer at a time (the
-        # splits rewrite its manifest under this lock too; the card never takes a split's lock). A dead
-        # run's journal is replayed first, so it cannot bring an older README.md back after this one.
+        # splits rewrite its manifest under this lock too; the card never takes a split's lock). Taking
+        # it replays dead runs' journals, so none can bring an older README.md back after this one.
         with store.lock(CARD_LOCK):
-            store.recover()
             stats, extra, records_of = {}, {}, {}
             # every split's figures as of one moment (each split publishes its own while the card reads)
             with store.snapshot([store.path(paths.split_stats(split)) for split in catalogue().splits],
@@ -202,8 +201,9 @@ def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inp
                                   row_group_rows), "fingerprint": fingerprint}
             with store.fs.open_output_stream(pub.target(store.path(paths.split_part(split, pk)))) as f:
                 f.write(dumps_json(part))
-            held.enter_context(store.lock(CARD_LOCK))  # released once this publication is done
-            store.recover()  # a dead run's journal first: its README.md must not come back later
+            # released once this publication is done; taking it replays dead runs' journals first, so
+            # README.md is read as they left it and none of their README.md can come back later
+            held.enter_context(store.lock(CARD_LOCK))
             write_manifest(store, pub, corpus, split, [p for p in read_parts(store, split) if p["pk"] != pk] + [part])
             pub.remove_after(store.path(f) for f in (previous or {}).get("files", []))
     return part
@@ -287,7 +287,6 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
     """Bring `split` up to date with the venue-years `keys` (in the order their shards are listed)."""
     share = DEFAULT_TEST_SHARE if test_share is None else test_share
     corpus = store.path(paths.CORPUS_DIR)
-    store.recover()  # a dead run of this split (the caller holds its lock) first finishes its publication
     parts, rewritten, kept = [], [], []
     for pk in keys:
         view, inputs = Upstream(store, pk).split_inputs()  # `view`: the inputs as of one moment
@@ -323,7 +322,6 @@ def _publish_split(store: Store, corpus: str, split: str, parts: list[dict], sta
     with ExitStack() as held:
         with store.publish() as pub:
             held.enter_context(store.lock(CARD_LOCK))
-            store.recover()
             with store.fs.open_output_stream(pub.target(store.path(paths.split_stats(split)))) as f:
                 f.write(dumps_json({**stats.to_dict(), "files": list(stats.files), "configs": configs}))  # root-relative
             write_manifest(store, pub, corpus, split, parts, only_if_changed=True)
