@@ -173,7 +173,7 @@ class SplitUpdate:
     configs: dict[str, dict[str, int]]  # config -> {split name: examples}
     rewritten: list[str]  # venue-years whose part was (re)written in this update
     kept: list[str]  # venue-years whose part was up to date
-    removed: list[str]  # files of venue-years no longer in the split, and shards no part lists
+    removed: list[str]  # shards of venue-years no longer in the split (those their part records listed)
 
 
 def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
