@@ -66,7 +66,10 @@ FIGURES = [
            "(baseline: trials)", {"suite": "crash points (bench_crash_points)"}),
     Figure("reader_violations", "reads that saw half a publish during the crash-point trials, the project's reader "
            "`Store.snapshot` (baseline: reads)"),
-    Figure("reader_violations_load_dataset", "the same, `datasets.load_dataset`'s glob over the corpus (baseline: reads)"),
+    Figure("reader_violations_load_dataset", "the same, `datasets.load_dataset` reading README.md's data_files "
+           "(baseline: reads)"),
+    Figure("load_dataset_errors", "its reads that met a listed shard deleted as README.md switched: an error to "
+           "the user, no rows (baseline: reads)"),
     Figure("data_path_modules", "project modules one partition's data passes through, crawl to conference split"),
     Figure("deadline_agreement", "catalogue deadlines agreeing with the invitations (baseline: before issue 10)"),
 ]

@@ -39,6 +39,8 @@ __all__ = [
     "render_dataset_card",
     "extra_config_splits",
     "card_for_ui",
+    "card_text",
+    "card_parts",
 ]
 
 PRETTY_NAME = "ReviewBench A Multi-Conference Peer-Review Corpus"
@@ -297,6 +299,7 @@ def render_dataset_card(
     title: str = "ReviewBench",
     config_counts: dict | None = None,
     plots: dict[str, str] | None = None,
+    header: dict | None = None,
 ) -> str:
     """``README.md`` text: YAML front matter (``huggingface_hub.DatasetCardData``) + the markdown of
     ``templates/dataset_card.md`` (``DatasetCard.from_template``), read back once to check it.
@@ -305,18 +308,42 @@ def render_dataset_card(
     ``configs`` and ``dataset_info``. ``extra_configs`` maps config name -> the splits it has
     files for (``<config>/<split>-*``), or -> {split: glob} (``extra_config_splits``).
     ``config_counts`` ({config: {conference: {split: n}}}) adds a table; ``plots`` ({split:
-    relative PNG path}, ``write_score_plots``) embeds the rating plots. ``dataset_info.splits[].num_bytes`` is the uncompressed
+    relative PNG path}, ``write_score_plots``) embeds the rating plots. ``header``: the front matter
+    to use instead of ``card_front_matter``'s (the card stage's, with each split's exact files,
+    domain/manifest.py). ``dataset_info.splits[].num_bytes`` is the uncompressed
     Arrow estimate (HF semantics; ``SplitStats.dataset_bytes``), ``download_size`` the sum of the
     Parquet file sizes (``SplitStats.num_bytes``).
     """
     from huggingface_hub import DatasetCard, DatasetCardData
 
-    header = card_front_matter(stats, extra_configs, pretty_name)
+    header = header if header is not None else card_front_matter(stats, extra_configs, pretty_name)
     card = DatasetCard.from_template(
         DatasetCardData(**header), template_path=str(TEMPLATE),
         **_context(stats, extra_configs, generated_at, title, config_counts, plots))
-    # Read back as the Hub reads it: the front matter must be the header we meant, whole.
-    again = DatasetCard(str(card)).data.to_dict()
-    if again.get("configs") != header["configs"] or again.get("dataset_info") != header.get("dataset_info"):
+    return _checked(str(card), header)
+
+
+def _checked(text: str, header: dict) -> str:
+    """Read back as the Hub reads it: the front matter must be the header we meant, whole."""
+    from huggingface_hub import DatasetCard
+
+    again = DatasetCard(text).data.to_dict()
+    if again.get("configs") != header.get("configs") or again.get("dataset_info") != header.get("dataset_info"):
         raise ValueError("dataset card: the rendered YAML front matter does not read back as written")
-    return str(card).rstrip("\n") + "\n"
+    return text.rstrip("\n") + "\n"
+
+
+def card_parts(text: str) -> tuple[dict, str]:
+    """(the YAML front matter as a dict, the markdown after it) of a README.md."""
+    from huggingface_hub import DatasetCard
+
+    card = DatasetCard(text)
+    return card.data.to_dict(), card.text
+
+
+def card_text(header: dict, body: str) -> str:
+    """README.md text of a front matter and a markdown body (the split stage's rewrite of the
+    manifest keeps the card's body as it is), checked as ``render_dataset_card`` checks its own."""
+    from huggingface_hub import DatasetCardData
+
+    return _checked(f"---\n{DatasetCardData(**header).to_yaml()}\n---\n{body}", header)

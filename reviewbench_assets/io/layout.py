@@ -277,6 +277,30 @@ def shard_pattern(prefix: str) -> re.Pattern:
     return re.compile(rf"^{re.escape(prefix)}-\d{{5}}-of-\d{{5}}\.parquet$")
 
 
+def next_generation(fs: pafs.FileSystem, corpus: str, split: str, pk: str, previous: str | None) -> str:
+    """The generation tag of a venue-year part about to be written (its shards are named
+    `<split>[_train|_test]-<pk>-g<n>-i-of-n.parquet`): one more than the part's previous generation
+    and than any of its shards still on disk, so a part written again never replaces a file that
+    README.md lists (the split's publication switches README.md to the new names, then deletes the
+    old ones), and two runs of the same history name their files alike."""
+    name = re.compile(rf"^{re.escape(split)}(?:_[A-Za-z]+)?-{re.escape(pk)}-g(\d+)-\d{{5}}-of-\d{{5}}\.parquet$")
+    seen = [int(m.group(1)) for p in list_corpus_shards(fs, corpus) if (m := name.match(p.rsplit("/", 1)[-1]))]
+    if previous and previous.startswith("g") and previous[1:].isdigit():
+        seen.append(int(previous[1:]))
+    return f"g{max(seen, default=0) + 1:06d}"
+
+
+# The corpus folders that hold shards (the default config's `data` and the extra configs).
+CORPUS_SHARD_DIRS = ("data", "reviews", "provenance", "review", "rebuttal")
+_ANY_SHARD = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]*-\d{5}-of-\d{5}\.parquet$")
+
+
+def list_corpus_shards(fs: pafs.FileSystem, corpus: str) -> list[str]:
+    """Every published shard under the corpus folder's shard folders (staging names start with '.')."""
+    return sorted(i.path for d in CORPUS_SHARD_DIRS for i in list_files(fs, join_path(corpus, d))
+                  if _ANY_SHARD.match(i.base_name))
+
+
 def list_files(fs: pafs.FileSystem, directory: str) -> list[pafs.FileInfo]:
     sel = pafs.FileSelector(directory, allow_not_found=True, recursive=False)
     return [i for i in fs.get_file_info(sel) if i.type == pafs.FileType.File]

@@ -98,3 +98,57 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
             out[f"{s.split}:moves"] = _publish_plot(fs, out_dir, f"plots/{s.split}_rating_moves.png", fig, ax,
                                                         pub)
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# The manifest: README.md's data_files and row counts of one split, in the split's publication
+# --------------------------------------------------------------------------------------------
+
+# The body of README.md while no card stage has run: the header is what `load_dataset` needs.
+FIRST_BODY = ("# ReviewBench\n\nThe splits published so far (front matter above: `configs` and `dataset_info`). "
+              "The `dataset_card` stage writes this card's statistics and plots.\n")
+
+
+def corpus_listing(store: Store, corpus: str) -> dict[str, int]:
+    """{corpus-relative shard path: size} of every published shard (one listing per shard folder)."""
+    from reviewbench_assets.io.layout import CORPUS_SHARD_DIRS, list_files
+
+    out = {}
+    for folder in CORPUS_SHARD_DIRS:
+        for info in list_files(store.fs, join_path(corpus, folder)):
+            if not info.base_name.startswith("."):
+                out[f"{folder}/{info.base_name}"] = int(info.size or 0)
+    return out
+
+
+def read_parts(store: Store, split: str) -> list[dict]:
+    """A conference split's part records as published (`corpus_stats/<split>/<pk>.json`), by key."""
+    from reviewbench_assets.io.layout import list_files, paths
+
+    return [store.read_json(i.path) for i in sorted(list_files(store.fs, store.path(paths.split_part_dir(split))),
+                                                  key=lambda i: i.base_name) if i.base_name.endswith(".json")]
+
+
+def write_manifest(store: Store, pub: Publication, corpus: str, split: str, parts: list[dict],
+                   only_if_changed: bool = False) -> str | None:
+    """Stage README.md into `pub` with `split` reading exactly the files of `parts` (its part records
+    as they will be once `pub` is published) and expecting their rows (domain/manifest.py
+    `set_split`); the rest of the card stays as it is, and a minimal card is written when there is
+    none yet. The caller holds the card's lock (`dataset-card`) from before it read anything it
+    rewrites until `pub` is published (`Store.lock` replays dead runs' journals once held: a dead
+    run's README.md replayed later would bring back an older manifest). The
+    README.md target is staged after the shards and part records, so it moves into place after them
+    and before the replaced shards are deleted (`remove_after`). Returns the README.md path, or None
+    when `only_if_changed` and README.md already reads so."""
+    from reviewbench_assets.domain.card import card_front_matter, card_parts, card_text
+    from reviewbench_assets.domain.manifest import set_split
+
+    readme = join_path(corpus, "README.md")
+    before = store.read_bytes(readme).decode("utf-8") if store.exists(readme) else None
+    header, body = card_parts(before) if before is not None else (card_front_matter({}), FIRST_BODY)
+    text = card_text(set_split(header, split, parts, corpus_listing(store, corpus)), body)
+    if only_if_changed and text == before:
+        return None
+    with store.fs.open_output_stream(pub.target(readme)) as f:
+        f.write(text.encode("utf-8"))
+    return readme

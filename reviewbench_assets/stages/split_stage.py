@@ -3,25 +3,33 @@ with its venue-years, leaving out those whose data failed a blocking check; and 
 card from every split's recorded figures.
 
 A conference split costs what changed: each venue-year has its own shards in the split
-(`data/<split>-<pk>-i-of-n.parquet`, `reviews/<split>-<pk>-...`, `provenance/<split>-<pk>-...`,
-`review/<split>_train-<pk>-...`, ...), written from that venue-year's files alone (the shard writers
-are stages/corpus_writer.py), with a part record (`corpus_stats/<split>/<pk>.json`: the inputs'
-fingerprint, the files written, their statistics and config counts). A venue-year's shards of every
-config and its part record are ONE publication of the storage root (one journal: a kill between
-their moves is finished by the next reader, never two generations of shards side by side). Updating
-the split (`update_conference_split`) rewrites only the venue-years whose inputs changed since their
-part was written, removes the parts of venue-years that left it (blocked, or gone from the
-catalogue), and merges the part records into the split's statistics. A venue-year's statistics are
+(`data/<split>-<pk>-g<n>-i-of-n.parquet`, `reviews/<split>-<pk>-g<n>-...`, `provenance/...`,
+`review/<split>_train-<pk>-g<n>-...`, ...; `g<n>`: the part's generation, io/layout.py
+`next_generation`), written from that venue-year's files alone (the shard writers are
+stages/corpus_writer.py), with a part record (`corpus_stats/<split>/<pk>.json`: the inputs'
+fingerprint, the files written, their statistics and config counts). A venue-year's new shards of
+every config, its part record, the corpus README.md's manifest of the split (its `data_files`: the
+exact files of every part, and its row count, stages/card_writer.py `write_manifest`) and the
+deletion of the part's previous shards are ONE publication of the storage root, in that order (one
+journal: a kill between their moves is finished by the next reader). So one generation stays on disk
+(a plain glob of `corpus/data/` sees each venue-year once), and `datasets.load_dataset(<root>/corpus)`
+reads either the previous list, whose files stay until README.md is switched, or the new one, whose
+files are all in place before it; a reader that read the previous list in the instant between the
+switch and the deletion gets FileNotFoundError, never rows of two generations (docs/storage.md).
+README.md is shared by every split and the card: it is read and rewritten under the card's lock
+(`dataset-card`, always taken after a split's lock; `Store.lock` replays dead runs' journals once held).
+Updating the split (`update_conference_split`) rewrites only the venue-years whose inputs changed
+since their part was written, removes the parts of venue-years that left it (blocked, or gone from
+the catalogue), and merges the part records into the split's statistics. A venue-year's statistics are
 the ones computed once, by SQL, when its rows were written (`rows/<pk>.stats.json`,
-stages/rows_stage.py); nothing here reads the rows for them. The card's `data_files` globs
-(`data/<split>-*`, `review/*_train-*`) load each split whole, as before.
+stages/rows_stage.py); nothing here reads the rows for them.
 
 The Re^2 `review`/`rebuttal` configs are read back by `config_split_reader`: the records of the
 venue-years' files joined with their provenance by DuckDB, split train/test, streamed."""
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -38,7 +46,7 @@ from reviewbench_assets.domain.schema import (
     REVIEW_CONFIG_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
 )
-from reviewbench_assets.io.layout import blocking_failures, join_path, list_files, paths
+from reviewbench_assets.io.layout import blocking_failures, list_files, next_generation, paths
 from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
 from reviewbench_assets.stages.corpus_writer import (
     DEFAULT_ROW_GROUP_ROWS,
@@ -78,10 +86,9 @@ class SplitStage(Stage):
             keys = [k for k in keys if k not in blocked]
             for k, failed in blocked.items():
                 self.log(f"{split}: {k} left out: its data failed blocking checks {sorted(failed)}")
+            # (the split's figures are published with its manifest, in update_conference_split)
             update = update_conference_split(store, split, keys, test_share=self.test_share)
             stats, configs = update.stats, update.configs
-            store.write_json(store.path(paths.split_stats(split)),  # paths relative to the root
-                             {**stats.to_dict(), "files": [store.rel(f) for f in stats.files], "configs": configs})
         self.stat(ROW_COUNT, stats.num_examples)
         self.stat("num_bytes", stats.num_bytes)
         self.stat("venue_years", keys)
@@ -99,16 +106,32 @@ class CardStage(Stage):
     name = CARD
 
     def run(self, store: Store) -> None:
-        from reviewbench_assets.domain.card import card_for_ui, extra_config_splits, render_dataset_card
+        from reviewbench_assets.domain.card import (
+            card_for_ui,
+            card_front_matter,
+            extra_config_splits,
+            render_dataset_card,
+        )
         from reviewbench_assets.domain.corpus_stats import SplitStats
-        from reviewbench_assets.stages.card_writer import write_dataset_card, write_score_plots
+        from reviewbench_assets.domain.manifest import set_split
+        from reviewbench_assets.stages.card_writer import (
+            corpus_listing,
+            read_parts,
+            write_dataset_card,
+            write_score_plots,
+        )
         from reviewbench_assets.stages.live_card import live_section
 
-        with store.lock("dataset-card"):  # read every split's figures and publish: one card writer at a time
-            stats, extra = {}, {}
+        # Read every split's figures and part records and publish: one README.md writer at a time (the
+        # splits rewrite its manifest under this lock too; the card never takes a split's lock). Taking
+        # it replays dead runs' journals, so none can bring an older README.md back after this one.
+        with store.lock(CARD_LOCK):
+            stats, extra, records_of = {}, {}, {}
             # every split's figures as of one moment (each split publishes its own while the card reads)
-            with store.snapshot([store.path(paths.split_stats(split)) for split in catalogue().splits]) as view:
+            with store.snapshot([store.path(paths.split_stats(split)) for split in catalogue().splits],
+                                [store.path(paths.split_part_dir(split)) for split in catalogue().splits]) as view:
                 for split in catalogue().splits:
+                    records_of[split] = read_parts(view, split)
                     path = store.path(paths.split_stats(split))
                     if not view.exists(path):
                         continue
@@ -119,10 +142,15 @@ class CardStage(Stage):
                         for name, parts in (raw.get("configs") or {}).items():
                             extra.setdefault(name, {})[split] = parts
             corpus = store.path(paths.CORPUS_DIR)
+            # each split's exact files and row count from its part records, as its split wrote them
+            header, listing = card_front_matter(stats, extra_config_splits(extra)), corpus_listing(store, corpus)
+            for split, records in records_of.items():
+                if records or split in stats:
+                    header = set_split(header, split, records, listing)
             with store.publish() as pub:  # the card and its plots move into place together
                 text = render_dataset_card(stats, extra_config_splits(extra),
                                            datetime.now(UTC).isoformat(timespec="seconds"), config_counts=extra,
-                                           plots=write_score_plots(store.fs, corpus, stats, pub))
+                                           plots=write_score_plots(store.fs, corpus, stats, pub), header=header)
                 # venue-years followed during their discussion (venue_changes' daily figures and plot)
                 text += live_section(store, [v.key for v in catalogue().venues], corpus, pub)
                 write_dataset_card(store.fs, corpus, text, pub)
@@ -134,9 +162,9 @@ class CardStage(Stage):
 # ---- a conference split that costs what changed ----------------------------------------------------------
 
 # bump when what a part holds changes: every part is rewritten once (2: rating moves, 3: text rules,
-# 4: the `reviews` config)
-PART_VERSION = 4
-CONFIG_DIRS = ("data", "reviews", "provenance", "review", "rebuttal")
+# 4: the `reviews` config, 5: shard names carry the part's generation, README.md lists them)
+PART_VERSION = 5
+CARD_LOCK = "dataset-card"  # README.md's writers: the card, and each split for its manifest
 
 
 @dataclass
@@ -145,7 +173,7 @@ class SplitUpdate:
     configs: dict[str, dict[str, int]]  # config -> {split name: examples}
     rewritten: list[str]  # venue-years whose part was (re)written in this update
     kept: list[str]  # venue-years whose part was up to date
-    removed: list[str]  # files of venue-years no longer in the split
+    removed: list[str]  # files of venue-years no longer in the split, and shards no part lists
 
 
 def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
@@ -158,20 +186,32 @@ def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
     return out
 
 
-def _write_part(store: Store, corpus: str, split: str, pk: str, inputs: dict[str, str], test_share: float,
-                target_shard_bytes: int, row_group_rows: int, fingerprint: dict) -> dict:
-    """Write one venue-year's shards and its part record, all moved into place together."""
-    with store.publish() as pub:
-        part = {**_stage_part(store, pub, corpus, split, pk, inputs, test_share, target_shard_bytes,
-                              row_group_rows), "fingerprint": fingerprint}
-        with store.fs.open_output_stream(pub.target(store.path(paths.split_part(split, pk)))) as f:
-            f.write(dumps_json(part))
+def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inputs: dict[str, str],
+                test_share: float, target_shard_bytes: int, row_group_rows: int, fingerprint: dict,
+                previous: dict | None) -> dict:
+    """Write one venue-year's shards (a new generation, read from the inputs' snapshot `view`) and its
+    part record, switch README.md's manifest to them, and delete the `previous` part's shards: one
+    journal, moved in that order (see the module docstring)."""
+    from reviewbench_assets.stages.card_writer import read_parts, write_manifest
+
+    gen = next_generation(store.fs, corpus, split, pk, (previous or {}).get("generation"))
+    with ExitStack() as held:
+        with store.publish() as pub:
+            part = {**_stage_part(view, pub, corpus, split, pk, gen, inputs, test_share, target_shard_bytes,
+                                  row_group_rows), "fingerprint": fingerprint}
+            with store.fs.open_output_stream(pub.target(store.path(paths.split_part(split, pk)))) as f:
+                f.write(dumps_json(part))
+            # released once this publication is done; taking it replays dead runs' journals first, so
+            # README.md is read as they left it and none of their README.md can come back later
+            held.enter_context(store.lock(CARD_LOCK))
+            write_manifest(store, pub, corpus, split, [p for p in read_parts(store, split) if p["pk"] != pk] + [part])
+            pub.remove_after(store.path(f) for f in (previous or {}).get("files", []))
     return part
 
 
-def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, inputs: dict[str, str], test_share: float,
-                target_shard_bytes: int, row_group_rows: int) -> dict:
-    fs, prefix = store.fs, f"{split}-{pk}"
+def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, gen: str, inputs: dict[str, str],
+                test_share: float, target_shard_bytes: int, row_group_rows: int) -> dict:
+    fs, prefix = store.fs, f"{split}-{pk}-{gen}"
     # The statistics recorded when the rows were written (rows_stage.write_rows), merged as they are.
     recorded = {k: VenueYearStats.from_dict(v) for k, v in store.read_json(inputs["stats"])["venue_years"].items()}
     stats = write_conference_split(fs, [inputs["rows"]], corpus, split, target_shard_bytes, row_group_rows,
@@ -192,31 +232,18 @@ def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, inputs: dic
         for part in TRAIN_TEST_SPLITS:
             reader = config_split_reader(fs, [inputs[name]], prov, part, schema, test_share=test_share)
             c = write_config_table(fs, reader, corpus, name, f"{split}_{part}", row_group_rows=row_group_rows,
-                                   shard_prefix=f"{split}_{part}-{pk}", pub=pub)
+                                   shard_prefix=f"{split}_{part}-{pk}-{gen}", pub=pub)
             configs[name][part] = c.num_examples
             files.append(c.path)
     stats_record = {**stats.to_dict(), "files": [store.rel(f) for f in stats.files]}
     return {"version": PART_VERSION, "pk": pk, "test_share": test_share, "stats": stats_record,
             "files": [store.rel(f) for f in files], "data_files": [store.rel(f) for f in stats.files],
-            "configs": configs}
+            "configs": configs, "generation": gen}
 
 
 def _part_is_current(store: Store, part: dict | None, fingerprint: dict, test_share: float) -> bool:
     return (part is not None and part.get("version") == PART_VERSION and part.get("fingerprint") == fingerprint
             and part.get("test_share") == test_share and all(store.exists(store.path(f)) for f in part["files"]))
-
-
-def _strays(store: Store, corpus: str, split: str, keys: list[str]) -> list[str]:
-    """Shards of this split that belong to no venue-year of `keys`: a venue-year that left the split.
-    (The whole-split shards of the layout before parts are removed once by `scripts.migrate_storage`.)"""
-    ours = re.compile(rf"^{re.escape(split)}(_(?:{'|'.join(TRAIN_TEST_SPLITS)}))?-(?P<rest>.+)-\d{{5}}-of-\d{{5}}\.parquet$")
-    out = []
-    for d in CONFIG_DIRS:
-        for info in list_files(store.fs, join_path(corpus, d)):
-            m = ours.match(info.base_name)
-            if m and m.group("rest") not in keys:
-                out.append(info.path)
-    return sorted(out)
 
 
 def _check_unique(store: Store, split: str, data_files: list[str]) -> None:
@@ -272,19 +299,37 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
             if _part_is_current(store, part, fingerprint, share):
                 kept.append(pk)
             else:
-                part = _write_part(view, corpus, split, pk, inputs, share, target_shard_bytes, row_group_rows,
-                                   fingerprint)
+                part = _write_part(store, view, corpus, split, pk, inputs, share, target_shard_bytes,
+                                   row_group_rows, fingerprint, part)
                 rewritten.append(pk)
         parts.append(part)
-    strays = _strays(store, corpus, split, [p["pk"] for p in parts])
-    gone = [info.path for info in list_files(store.fs, store.path(paths.split_part_dir(split)))
-            if info.base_name.removesuffix(".json") not in {p["pk"] for p in parts}]
-    with store.publish() as pub:  # a leaving venue-year's shards and records go together (one journal)
-        pub.remove_after([*strays, *gone])
     _check_unique(store, split, [store.path(f) for p in parts for f in p["data_files"]])
     stats, configs = merge_parts(split, parts)
+    strays = _publish_split(store, corpus, split, parts, stats, configs)
     stats.files = [store.path(f) for f in stats.files]
     return SplitUpdate(stats=stats, configs=configs, rewritten=rewritten, kept=kept, removed=strays)
+
+
+def _publish_split(store: Store, corpus: str, split: str, parts: list[dict], stats: SplitStats,
+                   configs: dict) -> list[str]:
+    """The split's figures (`corpus_stats/<split>.json`, which the card reads), README.md's manifest
+    of the split if it lists other files (a venue-year that left, a card of before), and the deletion
+    of a leaving venue-year's shards (those its part record lists) and record: one journal, under the
+    card's lock. Returns the deleted shards. (The whole-split shards of the layout before parts are
+    removed once by `scripts.migrate_storage`.)"""
+    from reviewbench_assets.stages.card_writer import write_manifest
+
+    with ExitStack() as held:
+        with store.publish() as pub:
+            held.enter_context(store.lock(CARD_LOCK))
+            with store.fs.open_output_stream(pub.target(store.path(paths.split_stats(split)))) as f:
+                f.write(dumps_json({**stats.to_dict(), "files": list(stats.files), "configs": configs}))  # root-relative
+            write_manifest(store, pub, corpus, split, parts, only_if_changed=True)
+            gone = [info.path for info in list_files(store.fs, store.path(paths.split_part_dir(split)))
+                    if info.base_name.removesuffix(".json") not in {p["pk"] for p in parts}]
+            strays = sorted(store.path(f) for g in gone for f in (store.read_json_or_none(g) or {}).get("files", []))
+            pub.remove_after([*strays, *gone])
+    return strays
 
 
 # ---- a train/test config split read back -----------------------------------------------------------------

@@ -40,12 +40,25 @@ def canon(rel: str) -> str:
     return _TIME.sub("<time>", rel)
 
 
+_GEN_TAG = re.compile(r"^(?P<stem>.+)-g(?P<gen>\d+)(?P<rest>-\d{5}-of-\d{5}\.parquet)$")
+
+
 def canon_paths(rels) -> dict[str, str]:
     """Each path's canonical form within one view: a time stamp becomes `<time>`, numbered by its
-    order among the view's stamps (a change log per refresh: `refresh=<time0>`, `refresh=<time1>`)."""
+    order among the view's stamps (a change log per refresh: `refresh=<time0>`, `refresh=<time1>`);
+    a venue-year part's shard generation (`-g000002-`, io/layout.py `next_generation`) becomes its
+    rank among that part's generations in the view, newest first (`-g<new0>-`): a run repeated on top
+    that writes the part once more ends with one generation, as one run does, under another number."""
     stamps = sorted({m.group(0) for r in rels for m in _TIME.finditer(r)})
     order = {s: i for i, s in enumerate(stamps)}
-    return {r: _TIME.sub(lambda m: f"<time{order[m.group(0)]}>", r) for r in rels}
+    out = {r: _TIME.sub(lambda m: f"<time{order[m.group(0)]}>", r) for r in rels}
+    gens: dict[str, set[int]] = {}
+    for c in out.values():
+        if m := _GEN_TAG.match(c):
+            gens.setdefault(m["stem"], set()).add(int(m["gen"]))
+    rank = {stem: {g: i for i, g in enumerate(sorted(gs, reverse=True))} for stem, gs in gens.items()}
+    return {r: (f"{m['stem']}-g<new{rank[m['stem']][int(m['gen'])]}>{m['rest']}" if (m := _GEN_TAG.match(c)) else c)
+            for r, c in out.items()}
 
 
 def published(rel: str) -> bool:
@@ -230,25 +243,53 @@ def judge(files: dict[str, bytes | None], volatile: Volatile, allowed: set[froze
     return out
 
 
-def dataset_files(store, split: str) -> dict[str, bytes | None]:
-    """What `datasets.load_dataset(<root>/corpus)` reads of the default config's `split`: the card's
-    `data_files` glob `data/<split>-*` resolved as datasets resolves it (datasets.data_files.
-    resolve_pattern: an fsspec glob, hidden files such as our staging names left out), then each
-    file read by itself. On S3 (no s3fs here for fsspec) the same rules over one listing."""
+def card_patterns(store, split: str) -> tuple[list[str], bytes | None]:
+    """(the `data_files` of the default config's `split` in README.md, corpus-relative paths or globs,
+    as `datasets` reads them; README.md's bytes). With no README.md, or no entry for the split, the
+    glob `data/<split>-*` (what datasets infers from the folder's `data/<split>-...` names)."""
+    try:
+        raw = store.read_bytes(store.path("corpus", "README.md"))
+    except (FileNotFoundError, OSError):
+        return [f"data/{split}-*"], None
+    from huggingface_hub import DatasetCard
+
+    for config in DatasetCard(raw.decode("utf-8")).data.to_dict().get("configs") or []:
+        if config.get("default") or config.get("config_name") == "default":
+            for entry in config.get("data_files") or []:
+                if entry.get("split") == split:
+                    path = entry["path"]
+                    return ([path] if isinstance(path, str) else list(path)), raw
+    return [f"data/{split}-*"], raw
+
+
+def dataset_files(store, split: str) -> tuple[dict[str, bytes | None], bool]:
+    """What `datasets.load_dataset(<root>/corpus)` reads of the default config's `split`: README.md's
+    `data_files` of that split (exact shard files, or a glob), each resolved as datasets resolves it
+    (datasets.data_files.resolve_pattern: an fsspec glob, hidden files such as our staging names left
+    out; a listed file missing is FileNotFoundError, here a file read as None), then each file read by
+    itself. On S3 (no s3fs here for fsspec) the same rules over one listing. Also: whether README.md
+    changed while it read (a file it listed may then be gone: the instant between a publication's
+    switch of README.md and its deletion of the files replaced, an error to the user, never rows)."""
     corpus = store.path("corpus")
+    patterns, readme = card_patterns(store, split)
     if store.is_local:
         from datasets.data_files import resolve_pattern
 
-        try:
-            found = [posixpath.relpath(p, store.root) for p in resolve_pattern(f"data/{split}-*", corpus)]
-        except FileNotFoundError:  # no shard yet
-            found = []
+        found = []
+        for pattern in patterns:
+            try:
+                found += [posixpath.relpath(p, store.root) for p in resolve_pattern(pattern, corpus)]
+            except FileNotFoundError:  # no shard yet, or a listed one gone
+                if not any(c in pattern for c in "*?["):
+                    found.append(posixpath.join("corpus", pattern))  # read below: None, gone
     else:
-        sel = pafs.FileSelector(posixpath.join(corpus, "data"), allow_not_found=True)
-        found = [posixpath.relpath(i.path, store.root) for i in store.fs.get_file_info(sel)
-                 if i.type == pafs.FileType.File and fnmatch.fnmatch(i.base_name, f"{split}-*")
-                 and not i.base_name.startswith(".")]
-    return read_files(store, sorted(found))
+        sel = pafs.FileSelector(corpus, allow_not_found=True, recursive=True)
+        names = [posixpath.relpath(i.path, corpus) for i in store.fs.get_file_info(sel)
+                 if i.type == pafs.FileType.File and not i.base_name.startswith(".")]
+        found = [posixpath.join("corpus", n) for pattern in patterns for n in names if fnmatch.fnmatch(n, pattern)]
+        found += [posixpath.join("corpus", p) for p in patterns if "*" not in p and p not in names]
+    files = read_files(store, sorted(set(found)))
+    return files, card_patterns(store, split)[1] != readme
 
 
 def judge_dataset(files: dict[str, bytes | None], volatile: Volatile, allowed: set[frozenset]) -> list[str]:
@@ -268,5 +309,6 @@ def judge_dataset(files: dict[str, bytes | None], volatile: Volatile, allowed: s
 
 
 def dataset_views(allowed: set[frozenset], split: str) -> set[frozenset]:
-    """The allowed views cut down to what `dataset_files` reads (the split's data shards)."""
+    """The allowed views cut down to what `dataset_files` reads (the split's data shards: one
+    generation of each venue-year's part is on disk between publications, the one README.md lists)."""
     return {frozenset((p, d) for p, d in v if fnmatch.fnmatch(p, f"corpus/data/{split}-*")) for v in allowed}

@@ -37,8 +37,6 @@ NOT_DRIVEN = {
     "pdf_fetch.sweep_staging_records": "a staging record left without its body: only after a kill between a PDF's "
                                        "move into the store and the record's deletion (its re-run is a trial of "
                                        "test_crash_points)",
-    "split_stage.update_conference_split": "a venue-year leaving the split (its rows gone or blocked): the "
-                                            "operation's venue-year stays",
 }
 
 

@@ -1,7 +1,9 @@
 """Issue 29.1: a run killed inside a venue-year's multi-shard split publish. Its journal lives where
 `Store.recover()` looks (the root's `.publish/`), so the next reader finds one generation of shards
 (no forum id twice), no journal and no staging left, on local disk and S3 (moto_server); and the
-next split does not wait out the dead run's lock lease (its holder is known dead)."""
+next split does not wait out the dead run's lock lease (its holder is known dead). Issue 29.4: the
+journal holds README.md's manifest of the split too, so after recovery README.md lists exactly the
+shards on disk, one generation (what `datasets.load_dataset(<root>/corpus)` reads)."""
 from __future__ import annotations
 
 import multiprocessing
@@ -65,6 +67,23 @@ def _forum_ids(store) -> list[str]:
     return ids
 
 
+def _manifest_is_the_disk(store) -> list[str]:
+    """README.md's data_files (every config) are exactly the published shards under the corpus, and
+    its row count of the split is theirs. Returns the default config's files of the split."""
+    from huggingface_hub import DatasetCard
+
+    from reviewbench_assets.stages.card_writer import corpus_listing
+
+    header = DatasetCard(store.read_bytes(store.path("corpus/README.md")).decode()).data.to_dict()
+    listed = sorted(f for c in header["configs"] for e in c["data_files"] for f in e["path"])
+    assert listed == sorted(corpus_listing(store, store.path("corpus")))
+    default = [f for c in header["configs"] if c["config_name"] == "default" for e in c["data_files"]
+               if e["split"] == "iclr" for f in e["path"]]
+    rows = sum(pq.read_metadata(store.path("corpus", f), filesystem=store.fs).num_rows for f in default)
+    assert [s["num_examples"] for s in header["dataset_info"]["splits"] if s["name"] == "iclr"] == [rows]
+    return default
+
+
 @pytest.mark.parametrize("where", ["local", "s3"])
 def test_a_split_killed_inside_its_multi_shard_publish_is_whole_for_the_next_reader(tmp_path, where, request,
                                                                                     monkeypatch):
@@ -92,6 +111,7 @@ def test_a_split_killed_inside_its_multi_shard_publish_is_whole_for_the_next_rea
     rows(10, seed=1)  # two shards of five rows
     _split(store)
     assert sorted(_forum_ids(store)) == sorted(r["forum_id"] for r in make_rows(PK, 10, seed=1))
+    _manifest_is_the_disk(store)
     rows(15, seed=1)  # three shards, the same forum ids and five more
     proc = multiprocessing.get_context("fork").Process(target=_killed_inside_the_split, args=(root, s3, endpoint))
     proc.start()
@@ -110,6 +130,7 @@ def test_a_split_killed_inside_its_multi_shard_publish_is_whole_for_the_next_rea
     part = reader.read_json(reader.path(paths.split_part("iclr", PK)))  # the record moved with its shards
     assert sorted(reader.path(f) for f in part["data_files"]) == sorted(
         p for p in reader.list_files(reader.path("corpus/data")) if p.rsplit("/", 1)[-1].startswith("iclr-"))
+    assert sorted(_manifest_is_the_disk(reader)) == sorted(f.removeprefix("corpus/") for f in part["data_files"])
 
     # the dead run held the split's lock: the next split takes it at once (its holder is known dead)
     rows(12, seed=1)
@@ -118,3 +139,4 @@ def test_a_split_killed_inside_its_multi_shard_publish_is_whole_for_the_next_rea
     assert time.monotonic() - started < 30, "the next split waited out the dead run's lease"
     ids = _forum_ids(reader)
     assert sorted(ids) == sorted(r["forum_id"] for r in make_rows(PK, 12, seed=1))
+    _manifest_is_the_disk(reader)

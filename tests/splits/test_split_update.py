@@ -1,7 +1,11 @@
 """A conference split costs what changed (stages/split_stage.py): each venue-year's shards are
 written from its own files and rewritten only when those change; venue-years that leave the split
-take their shards with them; statistics are merged from the parts' records."""
+take their shards with them; statistics are merged from the parts' records. A part rewritten gets
+new shard names (its generation) and README.md's manifest lists them in the same publication, which
+deletes the previous generation: one generation on disk, and README.md lists exactly what is there."""
 from __future__ import annotations
+
+import re
 
 import pyarrow.parquet as pq
 import pytest
@@ -17,6 +21,30 @@ def _mtimes(root) -> dict[str, int]:
     return {str(p.relative_to(root)): p.stat().st_mtime_ns for p in (root / "corpus").rglob("*.parquet")}
 
 
+def _gen(name: str) -> str:
+    """The generation tag of a venue-year part's shard name (`<split>-<pk>-g<n>-i-of-n.parquet`)."""
+    m = re.match(r"^iclr-iclr-\d{4}-(g\d{6})-\d{5}-of-\d{5}\.parquet$", name)
+    assert m, name
+    return m.group(1)
+
+
+def manifest_is_the_disk(root) -> dict[str, list[str]]:
+    """README.md's data_files of every config and split are exactly the shards on disk (no glob, no
+    file missing, no file left out), and its row counts are the files'. Returns the default config's."""
+    from huggingface_hub import DatasetCard
+
+    header = DatasetCard((root / "corpus/README.md").read_text()).data.to_dict()
+    listed = [f for c in header["configs"] for e in c["data_files"] for f in e["path"]]
+    on_disk = sorted(str(p.relative_to(root / "corpus")) for p in (root / "corpus").rglob("*.parquet")
+                     if not p.name.startswith(".") and "plots" not in p.parts)
+    assert sorted(listed) == on_disk and len(listed) == len(set(listed))
+    default = {e["split"]: e["path"] for c in header["configs"] if c["config_name"] == "default"
+               for e in c["data_files"]}
+    rows = {s["name"]: s["num_examples"] for s in header["dataset_info"]["splits"]}
+    assert rows == {k: sum(pq.read_metadata(root / "corpus" / f).num_rows for f in v) for k, v in default.items()}
+    return default
+
+
 def test_only_the_changed_venue_year_is_rewritten(tmp_path, rows_factory, input_writer, local_fs):
     store = store_from_uri(str(tmp_path))
     for pk in ("iclr-2023", "iclr-2024"):
@@ -24,7 +52,9 @@ def test_only_the_changed_venue_year_is_rewritten(tmp_path, rows_factory, input_
     first = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
     assert first.rewritten == ["iclr-2023", "iclr-2024"] and first.removed == []
     names = sorted(p.name for p in (tmp_path / "corpus/data").iterdir())
-    assert names == ["iclr-iclr-2023-00000-of-00001.parquet", "iclr-iclr-2024-00000-of-00001.parquet"]
+    assert names == [f"iclr-iclr-2023-{_gen(names[0])}-00000-of-00001.parquet",
+                     f"iclr-iclr-2024-{_gen(names[1])}-00000-of-00001.parquet"]
+    assert manifest_is_the_disk(tmp_path) == {"iclr": [f"data/{n}" for n in names]}
     assert first.stats.num_examples == 40 and set(first.stats.venue_years) == {"iclr-2023", "iclr-2024"}
     before = _mtimes(tmp_path)
 
@@ -36,15 +66,19 @@ def test_only_the_changed_venue_year_is_rewritten(tmp_path, rows_factory, input_
     third = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
     assert third.rewritten == ["iclr-2024"] and third.stats.num_examples == 45
     after = _mtimes(tmp_path)
-    assert after["corpus/data/iclr-iclr-2023-00000-of-00001.parquet"] == before[
-        "corpus/data/iclr-iclr-2023-00000-of-00001.parquet"]
-    assert sum(pq.read_metadata(tmp_path / "corpus/data" / n).num_rows
-               for n in names) == 45  # the glob data/iclr-* holds the whole split
+    assert after[f"corpus/data/{names[0]}"] == before[f"corpus/data/{names[0]}"]
+    # the rewritten part has new names, listed by README.md; its previous shards are gone
+    new = sorted(p.name for p in (tmp_path / "corpus/data").iterdir())
+    assert [_gen(n) for n in names] == ["g000001", "g000001"]  # the same history names its files alike
+    assert new == [names[0], names[1].replace("-g000001-", "-g000002-")]
+    assert manifest_is_the_disk(tmp_path) == {"iclr": [f"data/{n}" for n in new]}
+    assert sum(pq.read_metadata(tmp_path / "corpus/data" / n).num_rows for n in new) == 45
 
-    # a venue-year that leaves the split (blocked) takes its shards and record with it
+    # a venue-year that leaves the split (blocked) takes its shards, record and manifest entries with it
     fourth = update_conference_split(store, "iclr", ["iclr-2023"])
     assert fourth.stats.num_examples == 20
-    assert sorted(p.name for p in (tmp_path / "corpus/data").iterdir()) == ["iclr-iclr-2023-00000-of-00001.parquet"]
+    assert sorted(p.name for p in (tmp_path / "corpus/data").iterdir()) == [names[0]]
+    assert manifest_is_the_disk(tmp_path) == {"iclr": [f"data/{names[0]}"]}
     assert not (tmp_path / paths.split_part("iclr", "iclr-2024")).exists()
 
 
