@@ -77,7 +77,11 @@ HOST_TAG = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:8]
 STAGING = re.compile(r"^\..+\.tmp-(?P<token>[0-9a-f]{8}\.\d+\.[0-9a-f]+|[0-9a-f]{12})-\d+$")
 
 
-_CLEANED: set[str] = set()  # folders whose dead staging this process has removed already
+# folder -> when this process last removed its dead staging (time.monotonic): a folder is swept at
+# most every SWEEP_EVERY_S, so 20,000 PDFs do not cost 40,000 listings, and a long-lived process
+# (a sensor, `dagster dev`'s in-process runs) still sweeps what runs killed since left behind
+_CLEANED: dict[str, float] = {}
+SWEEP_EVERY_S = 600.0
 
 
 def new_token() -> str:
@@ -135,8 +139,9 @@ class Publication:
         head, tail = posixpath.split(final)
         tmp = posixpath.join(head, f".{tail}.tmp-{self.token}-{len(self.staged)}")
         self.store.ensure_parent(final)
-        if head not in _CLEANED:  # once per folder and process: 20,000 PDFs must not cost 40,000 listings
-            _CLEANED.add(head)
+        now, last = time.monotonic(), _CLEANED.get(head)
+        if last is None or now - last >= SWEEP_EVERY_S:
+            _CLEANED[head] = now
             remove_dead_staging(self.store, head)
         self.staged.append((tmp, final))
         return tmp

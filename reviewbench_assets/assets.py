@@ -26,6 +26,7 @@ from reviewbench_assets.dagster_step import (
 )
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA, PARSED_SCHEMA, REVIEWBENCH_SCHEMA, SUBMISSIONS_SCHEMA
+from reviewbench_assets.stages.card_stage import CardStage
 from reviewbench_assets.stages.crawl import check_api_version
 from reviewbench_assets.stages.crawl_stage import QUARANTINE_CHECK_DESCRIPTION as CRAWL_QUARANTINE_DESCRIPTION
 from reviewbench_assets.stages.crawl_stage import CrawlStage
@@ -35,7 +36,7 @@ from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK_DESCRIPTION a
 from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.pdf_stage import DEADLINE_CHECK, PdfStage
 from reviewbench_assets.stages.rows_stage import ROW_CHECKS, RowsStage
-from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, CardStage, SplitStage
+from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, SplitStage
 from reviewbench_assets.stages.stage import CARD, CRAWL, DIALOGUES, MARKDOWN, PARSE, PDFS, QUARANTINE, ROWS, SPLIT
 
 # ==== openreview_forums ===================================================================================

@@ -171,7 +171,7 @@ STAGE_OF = {
     "paper_text": {"paper_markdown"},
     "dialogue_stage": {"rebuttal_dialogues"},
     "rows_stage": {"reviewbench_split"},
-    **dict.fromkeys(["split_stage", "corpus_writer", "card_writer", "live_card"],
+    **dict.fromkeys(["split_stage", "corpus_writer", "card_stage", "live_card"],
                     {"conference_split"}),
     # the data path's assets, one module (venue_changes' is `changes`)
     "assets": {"openreview_forums", "parsed_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",

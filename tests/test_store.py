@@ -154,6 +154,31 @@ def test_the_next_holder_of_a_lock_finishes_a_dead_holders_publication_before_it
     assert (store.read_bytes(a), store.read_bytes(b)) == (b"3", b"3")
 
 
+def test_a_long_lived_process_sweeps_a_folder_again_for_staging_runs_killed_since(tmp_path, monkeypatch):
+    """A folder's dead staging is swept once per SWEEP_EVERY_S and process, not once per process: a
+    long-lived process (a sensor, `dagster dev` running steps in process) publishing into the same
+    folder removes the staging of a run killed after its first sweep."""
+    import subprocess
+
+    from resources import store_publish
+    from resources.store import store_from_uri
+
+    clock = [1000.0]
+    monkeypatch.setattr(store_publish.time, "monotonic", lambda: clock[0])
+    store = store_from_uri(str(tmp_path / "root"))
+    _publish_set(store, {store.path("f/a"): b"1", store.path("f/b"): b"1"})  # the folder's first sweep
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    left = store.path("f", f".c.tmp-{store_publish.HOST_TAG}.{dead.pid}.0000dead-0")  # killed before its commit
+    with store.fs.open_output_stream(left) as f:
+        f.write(b"half")
+    _publish_set(store, {store.path("f/a"): b"2", store.path("f/b"): b"2"})
+    assert store.exists(left)  # within the interval: no listing per publication
+    clock[0] += store_publish.SWEEP_EVERY_S
+    _publish_set(store, {store.path("f/a"): b"3", store.path("f/b"): b"3"})
+    assert not store.exists(left)
+
+
 def test_a_snapshot_of_a_large_file_holds_it_on_local_disk_not_in_memory(storage, monkeypatch):
     """An S3 file above `SPILL_BYTES` (a venue-year's raw forums, its parsed table) is pinned in an
     unnamed local temporary file; it still reads as of the snapshot after the store moved on."""

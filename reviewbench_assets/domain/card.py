@@ -1,22 +1,27 @@
-"""Render the dataset card (``README.md``) of the ReviewBench-shaped output.
-
-Pure domain code: no Dagster. The YAML front matter follows the ReviewBench card
-(``docs/reviewbench-dataset-card.md``): ``configs``/``data_files`` per split with
-data, and ``dataset_info`` (features from REVIEWBENCH_SCHEMA, splits with their sizes), so that
+"""Render the dataset card (``README.md``) of the ReviewBench-shaped output: its markdown (statistics,
+plots, the columns), under the YAML front matter of domain/manifest.py, which follows the ReviewBench
+card (``docs/reviewbench-dataset-card.md``): ``configs``/``data_files`` per split with data, and
+``dataset_info`` (features from REVIEWBENCH_SCHEMA, splits with their sizes), so that
 ``datasets.load_dataset(<out_dir>)`` returns a DatasetDict with one split per conference and
-``load_dataset(<out_dir>, "<extra config>")`` loads an extra config.
+``load_dataset(<out_dir>, "<extra config>")`` loads an extra config. Pure domain code: no Dagster.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 
 import pyarrow as pa
 
-from partitions.catalogue import catalogue
-
 from .card_format import fmt_int, fmt_num, fmt_rate, mean_rating, median_rating, plural, rating_histogram
 from .corpus_stats import SplitStats
+from .manifest import (
+    PRETTY_NAME,
+    TRAIN_TEST_CONFIGS,
+    card_front_matter,
+    checked_card,
+    config_files,
+    ordered_splits,
+    with_data,
+)
 from .schema import (
     COLUMN_DESCRIPTIONS,
     PAGE_SEPARATOR,
@@ -29,168 +34,14 @@ from .schema import (
     REVIEWBENCH_SCHEMA,
 )
 
-__all__ = [
-    "PRETTY_NAME",
-    "hf_features",
-    "size_category",
-    "ordered_splits",
-    "card_front_matter",
-    "rating_histogram",
-    "render_dataset_card",
-    "extra_config_splits",
-    "card_for_ui",
-    "card_text",
-    "card_parts",
-]
+__all__ = ["rating_histogram", "render_dataset_card", "card_for_ui"]
 
-PRETTY_NAME = "ReviewBench A Multi-Conference Peer-Review Corpus"
 # The card's text, a Jinja template rendered by huggingface_hub's DatasetCard.from_template.
 TEMPLATE = Path(__file__).parent / "templates" / "dataset_card.md"
-TASK_CATEGORIES = ["text-generation", "text-classification", "summarization", "question-answering"]
-TAGS = ["peer-review", "openreview", "scientific-papers", "nlp", "benchmarking", "meta-science"]
-
-# --------------------------------------------------------------------------------------------
-# Front matter
-# --------------------------------------------------------------------------------------------
 
 
 # the provenance column `revision_rule`'s values (domain/revisions.py), in the card's order
 TEXT_RULES = ("initial", "current_is_initial", "earliest_public", "unavailable")
-
-
-def _hf_dtype(t: pa.DataType) -> str:
-    if pa.types.is_string(t) or pa.types.is_large_string(t):
-        return "string"
-    if pa.types.is_boolean(t):
-        return "bool"
-    for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"):
-        if getattr(pa.types, f"is_{name}")(t):
-            return name
-    if pa.types.is_float32(t):
-        return "float32"
-    if pa.types.is_float64(t):
-        return "float64"
-    if pa.types.is_binary(t) or pa.types.is_large_binary(t):
-        return "binary"
-    if pa.types.is_timestamp(t):
-        return f"timestamp[{t.unit}]" + (f", tz={t.tz}" if t.tz else "")
-    raise TypeError(f"no Hugging Face dtype for Arrow type {t}")
-
-
-def _hf_feature(name: str | None, t: pa.DataType) -> dict:
-    out: dict = {} if name is None else {"name": name}
-    if pa.types.is_list(t) or pa.types.is_large_list(t):
-        inner = t.value_type
-        if pa.types.is_list(inner) or pa.types.is_struct(inner):
-            out["list"] = _hf_feature(None, inner).get("struct") or [_hf_feature(None, inner)]
-        else:
-            out["list"] = _hf_dtype(inner)
-    elif pa.types.is_struct(t):
-        out["struct"] = [_hf_feature(f.name, f.type) for f in t]
-    else:
-        out["dtype"] = _hf_dtype(t)
-    return out
-
-
-def hf_features(schema: pa.Schema = REVIEWBENCH_SCHEMA) -> list[dict]:
-    """``dataset_info.features`` in the card's notation (``dtype: int32``, ``list: string``)."""
-    return [_hf_feature(f.name, f.type) for f in schema]
-
-
-def size_category(n: int) -> str:
-    """The Hub's ``size_categories`` bucket for ``n`` examples."""
-    if n < 1_000:
-        return "n<1K"
-    bounds = [(10**4, "1K<n<10K"), (10**5, "10K<n<100K"), (10**6, "100K<n<1M"),
-              (10**7, "1M<n<10M"), (10**8, "10M<n<100M"), (10**9, "100M<n<1B")]
-    for bound, label in bounds:
-        if n < bound:
-            return label
-    return "n>1B"
-
-
-def ordered_splits(names: Iterable[str]) -> list[str]:
-    """In the catalogue's split order (the conference list lives only there); others alphabetically."""
-    order = catalogue().split_order
-    names = list(dict.fromkeys(names))
-    known = [s for s in order if s in names]
-    return known + sorted(s for s in names if s not in order)
-
-
-def _config_files(name: str, splits: list[str] | dict[str, str]) -> list[dict]:
-    """``data_files`` of an extra config: a list of split names means ``<name>/<split>-*``; a
-    dict maps split name -> glob (e.g. ``train`` -> ``review/*_train-*``, gathered from the
-    files every conference asset writes)."""
-    if isinstance(splits, dict):
-        return [{"split": s, "path": splits[s]} for s in sorted(splits, key=lambda x: (x != "train", x))]
-    return [{"split": s, "path": f"{name}/{s}-*"} for s in ordered_splits(splits)]
-
-
-# Extra configs whose files are per (conference, train/test) and whose splits are train/test.
-TRAIN_TEST_CONFIGS = ("review", "rebuttal")
-
-
-def extra_config_splits(configs: dict[str, dict[str, dict[str, int]]]) -> dict:
-    """{config: {conference: {split: num_examples}}} (what the conference assets recorded) ->
-    the ``extra_configs`` argument of ``render_dataset_card``."""
-    out: dict = {}
-    for name, per_conf in configs.items():
-        if name in TRAIN_TEST_CONFIGS:
-            parts = sorted({p for counts in per_conf.values() for p in counts})
-            out[name] = {p: f"{name}/*_{p}-*" for p in parts}
-        else:
-            out[name] = sorted(per_conf)
-    return out
-
-
-def with_data(stats: dict[str, SplitStats]) -> list[SplitStats]:
-    return [stats[s] for s in ordered_splits(stats) if stats[s].num_examples > 0]
-
-
-def card_front_matter(
-    stats: dict[str, SplitStats],
-    extra_configs: dict[str, list[str]] | None = None,
-    pretty_name: str = PRETTY_NAME,
-) -> dict:
-    """The YAML header as a dict (see module docstring)."""
-    splits = with_data(stats)
-    total = sum(s.num_examples for s in splits)
-    configs: list[dict] = []
-    if splits:
-        configs.append(
-            {
-                "config_name": "default",
-                "default": True,
-                "data_files": [
-                    {"split": s.split, "path": f"data/{s.split}-*"} for s in splits
-                ],
-            }
-        )
-    for name in sorted(extra_configs or {}):
-        files = _config_files(name, (extra_configs or {})[name])
-        if files:
-            configs.append({"config_name": name, "data_files": files})
-    header: dict = {
-        "license": "cc-by-4.0",
-        "task_categories": list(TASK_CATEGORIES),
-        "language": ["en"],
-        "tags": list(TAGS),
-        "pretty_name": pretty_name,
-        "size_categories": [size_category(total)],
-        "configs": configs,
-    }
-    if splits:
-        header["dataset_info"] = {
-            "features": hf_features(REVIEWBENCH_SCHEMA),
-            "splits": [
-                {"name": s.split, "num_bytes": int(s.dataset_bytes or s.num_bytes),
-                 "num_examples": int(s.num_examples)}
-                for s in sorted(splits, key=lambda s: s.split)
-            ],
-            "download_size": int(sum(s.num_bytes for s in splits)),
-            "dataset_size": int(sum(s.dataset_bytes or s.num_bytes for s in splits)),
-        }
-    return header
 
 
 # --------------------------------------------------------------------------------------------
@@ -242,8 +93,8 @@ def _context(stats: dict[str, SplitStats], extra_configs: dict | None, generated
             if n:
                 text_rules.append({"split": s.split, "key": key, "papers": fmt_int(n), **{
                     rule: fmt_rate(vy.text_rules.get(rule, 0), n) for rule in TEXT_RULES}})
-    other = [{"name": name, "splits": ", ".join(f["split"] for f in _config_files(name, extra_configs[name]))}
-             for name in sorted(extra_configs or {}) if _config_files(name, extra_configs[name])]
+    other = [{"name": name, "splits": ", ".join(f["split"] for f in config_files(name, extra_configs[name]))}
+             for name in sorted(extra_configs or {}) if config_files(name, extra_configs[name])]
     counts_rows = [{"name": name, "conference": conf, "part": part, "n": fmt_int(n)}
                    for name in sorted(config_counts or {}) for conf in ordered_splits(config_counts[name])
                    for part, n in sorted(config_counts[name][conf].items())]
@@ -320,30 +171,4 @@ def render_dataset_card(
     card = DatasetCard.from_template(
         DatasetCardData(**header), template_path=str(TEMPLATE),
         **_context(stats, extra_configs, generated_at, title, config_counts, plots))
-    return _checked(str(card), header)
-
-
-def _checked(text: str, header: dict) -> str:
-    """Read back as the Hub reads it: the front matter must be the header we meant, whole."""
-    from huggingface_hub import DatasetCard
-
-    again = DatasetCard(text).data.to_dict()
-    if again.get("configs") != header.get("configs") or again.get("dataset_info") != header.get("dataset_info"):
-        raise ValueError("dataset card: the rendered YAML front matter does not read back as written")
-    return text.rstrip("\n") + "\n"
-
-
-def card_parts(text: str) -> tuple[dict, str]:
-    """(the YAML front matter as a dict, the markdown after it) of a README.md."""
-    from huggingface_hub import DatasetCard
-
-    card = DatasetCard(text)
-    return card.data.to_dict(), card.text
-
-
-def card_text(header: dict, body: str) -> str:
-    """README.md text of a front matter and a markdown body (the split stage's rewrite of the
-    manifest keeps the card's body as it is), checked as ``render_dataset_card`` checks its own."""
-    from huggingface_hub import DatasetCardData
-
-    return _checked(f"---\n{DatasetCardData(**header).to_yaml()}\n---\n{body}", header)
+    return checked_card(str(card), header)

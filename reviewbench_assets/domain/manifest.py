@@ -10,17 +10,29 @@ split's exact files (never a glob that would find two generations at once) and i
 is rewritten in the same publication as the shards it lists. `set_split` is that rewrite; the split
 stage applies it to the README it publishes with a venue-year's shards, the card stage to the header
 it renders, both from the split's part records. Pure: no storage access (the caller lists the shard
-folders once, `listing`)."""
+folders once, `listing`).
+
+The rest of the header is here too (`card_front_matter`: the Hub's fields, `configs`, `dataset_info`
+with the features of REVIEWBENCH_SCHEMA, after the ReviewBench card, docs/reviewbench-dataset-card.md),
+and README.md's two parts (`card_parts`, `card_text`: the header as huggingface_hub reads it, and the
+markdown after it), so the split stage, which writes only the header, needs nothing of the card's
+markdown (domain/card.py renders that)."""
 from __future__ import annotations
 
 import fnmatch
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
-from .card import TRAIN_TEST_CONFIGS, hf_features, ordered_splits
+import pyarrow as pa
+
+from partitions.catalogue import catalogue
+
+from .corpus_stats import SplitStats
 from .dialogues import TRAIN_TEST_SPLITS
+from .schema import REVIEWBENCH_SCHEMA
 
-__all__ = ["DEFAULT_CONFIG_DIR", "owned_by", "part_files", "set_split", "listed_files"]
+__all__ = ["DEFAULT_CONFIG_DIR", "PRETTY_NAME", "owned_by", "part_files", "set_split", "listed_files", "hf_features",
+           "size_category", "ordered_splits", "extra_config_splits", "card_front_matter", "card_parts", "card_text"]
 
 CORPUS_PREFIX = "corpus/"  # part records name their files relative to the storage root
 DEFAULT_CONFIG_DIR = "data"  # the default config's folder; every other config's folder is its name
@@ -132,3 +144,173 @@ def set_split(header: dict, split: str, parts: list[dict], listing: Mapping[str,
     info["dataset_size"] = int(sum(s["num_bytes"] for s in info["splits"]))
     out["dataset_info"] = info
     return out
+
+
+# ---- the card's front matter: configs, dataset_info, the Hub's fields -----------------------------------
+
+PRETTY_NAME = "ReviewBench A Multi-Conference Peer-Review Corpus"
+TASK_CATEGORIES = ["text-generation", "text-classification", "summarization", "question-answering"]
+TAGS = ["peer-review", "openreview", "scientific-papers", "nlp", "benchmarking", "meta-science"]
+
+
+def _hf_dtype(t: pa.DataType) -> str:
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return "string"
+    if pa.types.is_boolean(t):
+        return "bool"
+    for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"):
+        if getattr(pa.types, f"is_{name}")(t):
+            return name
+    if pa.types.is_float32(t):
+        return "float32"
+    if pa.types.is_float64(t):
+        return "float64"
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t):
+        return "binary"
+    if pa.types.is_timestamp(t):
+        return f"timestamp[{t.unit}]" + (f", tz={t.tz}" if t.tz else "")
+    raise TypeError(f"no Hugging Face dtype for Arrow type {t}")
+
+
+def _hf_feature(name: str | None, t: pa.DataType) -> dict:
+    out: dict = {} if name is None else {"name": name}
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        inner = t.value_type
+        if pa.types.is_list(inner) or pa.types.is_struct(inner):
+            out["list"] = _hf_feature(None, inner).get("struct") or [_hf_feature(None, inner)]
+        else:
+            out["list"] = _hf_dtype(inner)
+    elif pa.types.is_struct(t):
+        out["struct"] = [_hf_feature(f.name, f.type) for f in t]
+    else:
+        out["dtype"] = _hf_dtype(t)
+    return out
+
+
+def hf_features(schema: pa.Schema = REVIEWBENCH_SCHEMA) -> list[dict]:
+    """``dataset_info.features`` in the card's notation (``dtype: int32``, ``list: string``)."""
+    return [_hf_feature(f.name, f.type) for f in schema]
+
+
+def size_category(n: int) -> str:
+    """The Hub's ``size_categories`` bucket for ``n`` examples."""
+    if n < 1_000:
+        return "n<1K"
+    bounds = [(10**4, "1K<n<10K"), (10**5, "10K<n<100K"), (10**6, "100K<n<1M"),
+              (10**7, "1M<n<10M"), (10**8, "10M<n<100M"), (10**9, "100M<n<1B")]
+    for bound, label in bounds:
+        if n < bound:
+            return label
+    return "n>1B"
+
+
+def ordered_splits(names: Iterable[str]) -> list[str]:
+    """In the catalogue's split order (the conference list lives only there); others alphabetically."""
+    order = catalogue().split_order
+    names = list(dict.fromkeys(names))
+    known = [s for s in order if s in names]
+    return known + sorted(s for s in names if s not in order)
+
+
+def config_files(name: str, splits: list[str] | dict[str, str]) -> list[dict]:
+    """``data_files`` of an extra config: a list of split names means ``<name>/<split>-*``; a
+    dict maps split name -> glob (e.g. ``train`` -> ``review/*_train-*``, gathered from the
+    files every conference asset writes)."""
+    if isinstance(splits, dict):
+        return [{"split": s, "path": splits[s]} for s in sorted(splits, key=lambda x: (x != "train", x))]
+    return [{"split": s, "path": f"{name}/{s}-*"} for s in ordered_splits(splits)]
+
+
+# Extra configs whose files are per (conference, train/test) and whose splits are train/test.
+TRAIN_TEST_CONFIGS = ("review", "rebuttal")
+
+
+def extra_config_splits(configs: dict[str, dict[str, dict[str, int]]]) -> dict:
+    """{config: {conference: {split: num_examples}}} (what the conference assets recorded) ->
+    the ``extra_configs`` argument of ``render_dataset_card``."""
+    out: dict = {}
+    for name, per_conf in configs.items():
+        if name in TRAIN_TEST_CONFIGS:
+            parts = sorted({p for counts in per_conf.values() for p in counts})
+            out[name] = {p: f"{name}/*_{p}-*" for p in parts}
+        else:
+            out[name] = sorted(per_conf)
+    return out
+
+
+def with_data(stats: dict[str, SplitStats]) -> list[SplitStats]:
+    return [stats[s] for s in ordered_splits(stats) if stats[s].num_examples > 0]
+
+
+def card_front_matter(
+    stats: dict[str, SplitStats],
+    extra_configs: dict[str, list[str]] | None = None,
+    pretty_name: str = PRETTY_NAME,
+) -> dict:
+    """The YAML header as a dict (see module docstring)."""
+    splits = with_data(stats)
+    total = sum(s.num_examples for s in splits)
+    configs: list[dict] = []
+    if splits:
+        configs.append(
+            {
+                "config_name": "default",
+                "default": True,
+                "data_files": [
+                    {"split": s.split, "path": f"data/{s.split}-*"} for s in splits
+                ],
+            }
+        )
+    for name in sorted(extra_configs or {}):
+        files = config_files(name, (extra_configs or {})[name])
+        if files:
+            configs.append({"config_name": name, "data_files": files})
+    header: dict = {
+        "license": "cc-by-4.0",
+        "task_categories": list(TASK_CATEGORIES),
+        "language": ["en"],
+        "tags": list(TAGS),
+        "pretty_name": pretty_name,
+        "size_categories": [size_category(total)],
+        "configs": configs,
+    }
+    if splits:
+        header["dataset_info"] = {
+            "features": hf_features(REVIEWBENCH_SCHEMA),
+            "splits": [
+                {"name": s.split, "num_bytes": int(s.dataset_bytes or s.num_bytes),
+                 "num_examples": int(s.num_examples)}
+                for s in sorted(splits, key=lambda s: s.split)
+            ],
+            "download_size": int(sum(s.num_bytes for s in splits)),
+            "dataset_size": int(sum(s.dataset_bytes or s.num_bytes for s in splits)),
+        }
+    return header
+
+
+# ---- README.md: the front matter and the markdown after it ----------------------------------------------
+
+def checked_card(text: str, header: dict) -> str:
+    """Read back as the Hub reads it: the front matter must be the header we meant, whole."""
+    from huggingface_hub import DatasetCard
+
+    again = DatasetCard(text).data.to_dict()
+    if again.get("configs") != header.get("configs") or again.get("dataset_info") != header.get("dataset_info"):
+        raise ValueError("dataset card: the rendered YAML front matter does not read back as written")
+    return text.rstrip("\n") + "\n"
+
+
+def card_parts(text: str) -> tuple[dict, str]:
+    """(the YAML front matter as a dict, the markdown after it) of a README.md."""
+    from huggingface_hub import DatasetCard
+
+    card = DatasetCard(text)
+    return card.data.to_dict(), card.text
+
+
+def card_text(header: dict, body: str) -> str:
+    """README.md text of a front matter and a markdown body (the split stage's rewrite of the
+    manifest keeps the card's body as it is), checked as ``render_dataset_card`` checks its own."""
+    from huggingface_hub import DatasetCardData
+
+    return checked_card(f"---\n{DatasetCardData(**header).to_yaml()}\n---\n{body}", header)

@@ -277,14 +277,14 @@ def shard_pattern(prefix: str) -> re.Pattern:
     return re.compile(rf"^{re.escape(prefix)}-\d{{5}}-of-\d{{5}}\.parquet$")
 
 
-def next_generation(fs: pafs.FileSystem, corpus: str, split: str, pk: str, previous: str | None) -> str:
+def next_generation(listing: dict[str, int], split: str, pk: str, previous: str | None) -> str:
     """The generation tag of a venue-year part about to be written (its shards are named
     `<split>[_train|_test]-<pk>-g<n>-i-of-n.parquet`): one more than the part's previous generation
-    and than any of its shards still on disk, so a part written again never replaces a file that
-    README.md lists (the split's publication switches README.md to the new names, then deletes the
-    old ones), and two runs of the same history name their files alike."""
+    and than any of its shards still on disk (`listing`: `corpus_listing`), so a part written again
+    never replaces a file that README.md lists (the split's publication switches README.md to the new
+    names, then deletes the old ones), and two runs of the same history name their files alike."""
     name = re.compile(rf"^{re.escape(split)}(?:_[A-Za-z]+)?-{re.escape(pk)}-g(\d+)-\d{{5}}-of-\d{{5}}\.parquet$")
-    seen = [int(m.group(1)) for p in list_corpus_shards(fs, corpus) if (m := name.match(p.rsplit("/", 1)[-1]))]
+    seen = [int(m.group(1)) for p in listing if (m := name.match(p.rsplit("/", 1)[-1]))]
     if previous and previous.startswith("g") and previous[1:].isdigit():
         seen.append(int(previous[1:]))
     return f"g{max(seen, default=0) + 1:06d}"
@@ -292,13 +292,19 @@ def next_generation(fs: pafs.FileSystem, corpus: str, split: str, pk: str, previ
 
 # The corpus folders that hold shards (the default config's `data` and the extra configs).
 CORPUS_SHARD_DIRS = ("data", "reviews", "provenance", "review", "rebuttal")
-_ANY_SHARD = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]*-\d{5}-of-\d{5}\.parquet$")
 
 
-def list_corpus_shards(fs: pafs.FileSystem, corpus: str) -> list[str]:
-    """Every published shard under the corpus folder's shard folders (staging names start with '.')."""
-    return sorted(i.path for d in CORPUS_SHARD_DIRS for i in list_files(fs, join_path(corpus, d))
-                  if _ANY_SHARD.match(i.base_name))
+def corpus_listing(store, corpus: str) -> dict[str, int]:
+    """{corpus-relative path: size} of every published file of the shard folders (one listing per
+    folder; staging names, which start with '.', left out as `datasets` leaves hidden files out)."""
+    return {f"{folder}/{info.base_name}": int(info.size or 0) for folder in CORPUS_SHARD_DIRS
+            for info in list_files(store.fs, join_path(corpus, folder)) if not info.base_name.startswith(".")}
+
+
+def read_parts(store, split: str) -> list[dict]:
+    """A conference split's part records as published (`corpus_stats/<split>/<pk>.json`), by key."""
+    return [store.read_json(i.path) for i in sorted(list_files(store.fs, store.path(paths.split_part_dir(split))),
+                                                  key=lambda i: i.base_name) if i.base_name.endswith(".json")]
 
 
 def list_files(fs: pafs.FileSystem, directory: str) -> list[pafs.FileInfo]:

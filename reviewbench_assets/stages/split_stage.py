@@ -1,6 +1,6 @@
-"""The conference split stage (`<split>_split`) and the dataset card stage: bring one split up to date
-with its venue-years, leaving out those whose data failed a blocking check; and render and publish the
-card from every split's recorded figures.
+"""The conference split stage (`<split>_split`): bring one split up to date with its venue-years,
+leaving out those whose data failed a blocking check (the dataset card stage, which renders the card
+from every split's figures, is stages/card_stage.py).
 
 A conference split costs what changed: each venue-year has its own shards in the split
 (`data/<split>-<pk>-g<n>-i-of-n.parquet`, `reviews/<split>-<pk>-g<n>-...`, `provenance/...`,
@@ -9,7 +9,7 @@ A conference split costs what changed: each venue-year has its own shards in the
 stages/corpus_writer.py), with a part record (`corpus_stats/<split>/<pk>.json`: the inputs'
 fingerprint, the files written, their statistics and config counts). A venue-year's new shards of
 every config, its part record, the corpus README.md's manifest of the split (its `data_files`: the
-exact files of every part, and its row count, stages/card_writer.py `write_manifest`) and the
+exact files of every part, and its row count, `write_manifest` below) and the
 deletion of the part's previous shards are ONE publication of the storage root, in that order (one
 journal: a kill between their moves is finished by the next reader). So one generation stays on disk
 (a plain glob of `corpus/data/` sees each venue-year once), and `datasets.load_dataset(<root>/corpus)`
@@ -31,14 +31,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 import pyarrow as pa
 
 from partitions.catalogue import catalogue
 from resources.store import Store, dumps_json
+from resources.store_publish import Publication
 from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats
 from reviewbench_assets.domain.dialogues import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS, split_of
+from reviewbench_assets.domain.manifest import card_front_matter, card_parts, card_text, set_split
 from reviewbench_assets.domain.schema import (
     PROVENANCE_FIELDS,
     PROVENANCE_SCHEMA,
@@ -46,7 +47,15 @@ from reviewbench_assets.domain.schema import (
     REVIEW_CONFIG_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
 )
-from reviewbench_assets.io.layout import blocking_failures, list_files, next_generation, paths
+from reviewbench_assets.io.layout import (
+    blocking_failures,
+    corpus_listing,
+    join_path,
+    list_files,
+    next_generation,
+    paths,
+    read_parts,
+)
 from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
 from reviewbench_assets.stages.corpus_writer import (
     DEFAULT_ROW_GROUP_ROWS,
@@ -56,7 +65,7 @@ from reviewbench_assets.stages.corpus_writer import (
     write_conference_split,
     write_config_table,
 )
-from reviewbench_assets.stages.stage import CARD, ROW_COUNT, SPLIT, Markdown, Stage
+from reviewbench_assets.stages.stage import ROW_COUNT, SPLIT, Stage
 
 # ---- the stages ------------------------------------------------------------------------------------------
 
@@ -100,65 +109,6 @@ class SplitStage(Stage):
         self.stat("configs", configs)
 
 
-class CardStage(Stage):
-    """README.md with configs, dataset_info, statistics and plots, so `datasets.load_dataset(dir)` works."""
-
-    name = CARD
-
-    def run(self, store: Store) -> None:
-        from reviewbench_assets.domain.card import (
-            card_for_ui,
-            card_front_matter,
-            extra_config_splits,
-            render_dataset_card,
-        )
-        from reviewbench_assets.domain.corpus_stats import SplitStats
-        from reviewbench_assets.domain.manifest import set_split
-        from reviewbench_assets.stages.card_writer import (
-            corpus_listing,
-            read_parts,
-            write_dataset_card,
-            write_score_plots,
-        )
-        from reviewbench_assets.stages.live_card import live_section
-
-        # Read every split's figures and part records and publish: one README.md writer at a time (the
-        # splits rewrite its manifest under this lock too; the card never takes a split's lock). Taking
-        # it replays dead runs' journals, so none can bring an older README.md back after this one.
-        with store.lock(CARD_LOCK):
-            stats, extra, records_of = {}, {}, {}
-            # every split's figures as of one moment (each split publishes its own while the card reads)
-            with store.snapshot([store.path(paths.split_stats(split)) for split in catalogue().splits],
-                                [store.path(paths.split_part_dir(split)) for split in catalogue().splits]) as view:
-                for split in catalogue().splits:
-                    records_of[split] = read_parts(view, split)
-                    path = store.path(paths.split_stats(split))
-                    if not view.exists(path):
-                        continue
-                    raw = view.read_json(path)  # a corrupt file fails the card naming it, never a split left out
-                    s = SplitStats.from_dict(raw)
-                    if s.num_examples:
-                        stats[split] = s
-                        for name, parts in (raw.get("configs") or {}).items():
-                            extra.setdefault(name, {})[split] = parts
-            corpus = store.path(paths.CORPUS_DIR)
-            # each split's exact files and row count from its part records, as its split wrote them
-            header, listing = card_front_matter(stats, extra_config_splits(extra)), corpus_listing(store, corpus)
-            for split, records in records_of.items():
-                if records or split in stats:
-                    header = set_split(header, split, records, listing)
-            with store.publish() as pub:  # the card and its plots move into place together
-                text = render_dataset_card(stats, extra_config_splits(extra),
-                                           datetime.now(UTC).isoformat(timespec="seconds"), config_counts=extra,
-                                           plots=write_score_plots(store.fs, corpus, stats, pub), header=header)
-                # venue-years followed during their discussion (venue_changes' daily figures and plot)
-                text += live_section(store, [v.key for v in catalogue().venues], corpus, pub)
-                write_dataset_card(store.fs, corpus, text, pub)
-        self.stat("corpus", corpus)
-        self.stat("splits", {k: v.num_examples for k, v in stats.items()})
-        self.stat("card", Markdown(card_for_ui(text)[:20000]))
-
-
 # ---- a conference split that costs what changed ----------------------------------------------------------
 
 # bump when what a part holds changes: every part is rewritten once (2: rating moves, 3: text rules,
@@ -192,9 +142,7 @@ def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inp
     """Write one venue-year's shards (a new generation, read from the inputs' snapshot `view`) and its
     part record, switch README.md's manifest to them, and delete the `previous` part's shards: one
     journal, moved in that order (see the module docstring)."""
-    from reviewbench_assets.stages.card_writer import read_parts, write_manifest
-
-    gen = next_generation(store.fs, corpus, split, pk, (previous or {}).get("generation"))
+    gen = next_generation(corpus_listing(store, corpus), split, pk, (previous or {}).get("generation"))
     with ExitStack() as held:
         with store.publish() as pub:
             part = {**_stage_part(view, pub, corpus, split, pk, gen, inputs, test_share, target_shard_bytes,
@@ -317,8 +265,6 @@ def _publish_split(store: Store, corpus: str, split: str, parts: list[dict], sta
     of a leaving venue-year's shards (those its part record lists) and record: one journal, under the
     card's lock. Returns the deleted shards. (The whole-split shards of the layout before parts are
     removed once by `scripts.migrate_storage`.)"""
-    from reviewbench_assets.stages.card_writer import write_manifest
-
     with ExitStack() as held:
         with store.publish() as pub:
             held.enter_context(store.lock(CARD_LOCK))
@@ -330,6 +276,36 @@ def _publish_split(store: Store, corpus: str, split: str, parts: list[dict], sta
             strays = sorted(store.path(f) for g in gone for f in (store.read_json_or_none(g) or {}).get("files", []))
             pub.remove_after([*strays, *gone])
     return strays
+
+
+# ---- the split's manifest: README.md's data_files and row counts of one split, in its publication -------
+
+# The body of README.md while no card stage has run: the header is what `load_dataset` needs.
+FIRST_BODY = ("# ReviewBench\n\nThe splits published so far (front matter above: `configs` and `dataset_info`). "
+              "The `dataset_card` stage writes this card's statistics and plots.\n")
+
+
+
+def write_manifest(store: Store, pub: Publication, corpus: str, split: str, parts: list[dict],
+                   only_if_changed: bool = False) -> str | None:
+    """Stage README.md into `pub` with `split` reading exactly the files of `parts` (its part records
+    as they will be once `pub` is published) and expecting their rows (domain/manifest.py
+    `set_split`); the rest of the card stays as it is, and a minimal card is written when there is
+    none yet. The caller holds the card's lock (`dataset-card`) from before it read anything it
+    rewrites until `pub` is published (`Store.lock` replays dead runs' journals once held: a dead
+    run's README.md replayed later would bring back an older manifest). The
+    README.md target is staged after the shards and part records, so it moves into place after them
+    and before the replaced shards are deleted (`remove_after`). Returns the README.md path, or None
+    when `only_if_changed` and README.md already reads so."""
+    readme = join_path(corpus, "README.md")
+    before = store.read_bytes(readme).decode("utf-8") if store.exists(readme) else None
+    header, body = card_parts(before) if before is not None else (card_front_matter({}), FIRST_BODY)
+    text = card_text(set_split(header, split, parts, corpus_listing(store, corpus)), body)
+    if only_if_changed and text == before:
+        return None
+    with store.fs.open_output_stream(pub.target(readme)) as f:
+        f.write(text.encode("utf-8"))
+    return readme
 
 
 # ---- a train/test config split read back -----------------------------------------------------------------

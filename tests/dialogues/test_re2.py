@@ -9,7 +9,7 @@ from forum_fixture import PART1, PART2, raw_forum
 
 from resources.llm_client import LLMCache
 from resources.store import store_from_uri
-from reviewbench_assets.domain.card import extra_config_splits, render_dataset_card
+from reviewbench_assets.domain.card import render_dataset_card
 from reviewbench_assets.domain.dialogues import (
     PAPER_PLACEHOLDER,
     REFERENCE_HEADER,
@@ -22,9 +22,10 @@ from reviewbench_assets.domain.dialogues import (
 )
 from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.llm import LLMSteps
+from reviewbench_assets.domain.manifest import extra_config_splits
 from reviewbench_assets.domain.schema import row_fields
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.stages.card_writer import write_dataset_card
+from reviewbench_assets.stages.card_stage import write_dataset_card
 from reviewbench_assets.stages.dialogue_stage import write_venue_outputs
 from reviewbench_assets.stages.rows_stage import write_rows
 from reviewbench_assets.stages.split_stage import update_conference_split

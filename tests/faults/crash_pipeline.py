@@ -30,6 +30,7 @@ from resources.store import Store
 from reviewbench_assets.dagster_step import guard_upstream, materialize
 from reviewbench_assets.stages import paper_text
 from reviewbench_assets.stages import split_stage as split_update
+from reviewbench_assets.stages.card_stage import CardStage
 from reviewbench_assets.stages.change_log import ChangesStage
 from reviewbench_assets.stages.crawl_stage import CrawlStage
 from reviewbench_assets.stages.dialogue_stage import DialogueStage
@@ -37,7 +38,7 @@ from reviewbench_assets.stages.paper_text import MarkdownStage
 from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.pdf_stage import PdfStage
 from reviewbench_assets.stages.rows_stage import RowsStage
-from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, CardStage, SplitStage
+from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, SplitStage
 from reviewbench_assets.stages.stage import open_attempt
 from tests.stages.streamed import Streamed
 from tests.stages.test_pdf_choice_stage import DUE, SUB_INV, edit, pdf

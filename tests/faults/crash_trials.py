@@ -245,7 +245,7 @@ def warm() -> None:
     from datasets.data_files import resolve_pattern  # noqa: F401
 
     import reviewbench_assets.domain.card  # noqa: F401
-    import reviewbench_assets.stages.card_writer  # noqa: F401
+    import reviewbench_assets.stages.card_stage  # noqa: F401
     import reviewbench_assets.stages.live_card  # noqa: F401
 
 

@@ -24,7 +24,7 @@ WRITE_CALLS = {"publish", "target", "remove_after", "write_json", "write_bytes",
 # by the test: an entry that no longer names a site is an error too)
 NOT_DRIVEN = {
     "dagster_step._share_pace.share": "a learnt rate-limit pace: one single-file write, only after a 429",
-    "card_writer._publish": "the card without a publication of its caller's (tests and tools; the card stage passes one)",
+    "card_stage._publish": "the card without a publication of its caller's (tests and tools; the card stage passes one)",
     "corpus_writer._publication": "a split writer without a publication of its caller's (tests and tools; the split "
                                   "stage passes one)",
     "stage.AnswerCache.put": "an OpenReview answer kept for a killed run's re-run, one file written whole; the "

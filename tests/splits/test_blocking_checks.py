@@ -11,7 +11,7 @@ from resources.store import store_from_uri
 from reviewbench_assets.assets import split_assets
 from reviewbench_assets.dagster_step import guard_upstream, record_checks
 from reviewbench_assets.io.layout import blocking_failures
-from reviewbench_assets.stages.split_stage import CardStage
+from reviewbench_assets.stages.card_stage import CardStage
 from reviewbench_assets.stages.stage import SPLIT
 from tests.splits.conftest import write_venue_rows
 from tests.stages.figures_check import assert_every_figure, expected

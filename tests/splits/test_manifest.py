@@ -88,7 +88,8 @@ def _glob_ids(root: Path) -> list[str]:
 
 
 def test_load_dataset_sees_one_generation_while_the_split_is_published_again(tmp_path, monkeypatch):
-    from reviewbench_assets.stages.split_stage import CardStage, SplitStage
+    from reviewbench_assets.stages.card_stage import CardStage
+    from reviewbench_assets.stages.split_stage import SplitStage
 
     _small_shards(monkeypatch)
     root = tmp_path / "root"
@@ -185,9 +186,15 @@ def test_a_splits_manifest_replaces_its_own_entries_and_keeps_the_other_splits(t
     entries become its exact files; another split's stay; the Re^2 configs' shared train/test entries
     keep the other split's files (the glob resolved over the listing) beside this split's; the rows
     expected are the parts'; a split with no part leaves every entry and `dataset_info`."""
-    from reviewbench_assets.domain.card import card_front_matter, card_parts, card_text, extra_config_splits
     from reviewbench_assets.domain.corpus_stats import SplitStats
-    from reviewbench_assets.domain.manifest import listed_files, set_split
+    from reviewbench_assets.domain.manifest import (
+        card_front_matter,
+        card_parts,
+        card_text,
+        extra_config_splits,
+        listed_files,
+        set_split,
+    )
 
     stats = {s: SplitStats(split=s, num_examples=n, num_bytes=100 * n, files=[], venue_years={}, dataset_bytes=1000 * n)
              for s, n in (("iclr", 10), ("neurips", 4))}
@@ -221,7 +228,8 @@ def test_a_splits_manifest_replaces_its_own_entries_and_keeps_the_other_splits(t
 
 
 def test_a_split_run_again_with_nothing_changed_leaves_the_cards_readme_as_it_is(tmp_path, monkeypatch):
-    from reviewbench_assets.stages.split_stage import CardStage, SplitStage
+    from reviewbench_assets.stages.card_stage import CardStage
+    from reviewbench_assets.stages.split_stage import SplitStage
 
     root = tmp_path / "root"
     store = store_from_uri(str(root))
@@ -232,6 +240,6 @@ def test_a_split_run_again_with_nothing_changed_leaves_the_cards_readme_as_it_is
     before = (readme.read_bytes(), readme.stat().st_ino)
     SplitStage("iclr", 0.05)(store)
     assert (readme.read_bytes(), readme.stat().st_ino) == before
-    from reviewbench_assets.stages.card_writer import FIRST_BODY
+    from reviewbench_assets.stages.split_stage import FIRST_BODY
 
     assert FIRST_BODY not in readme.read_text()  # the card's body, not the split's first one

@@ -11,9 +11,10 @@ import pytest
 import yaml
 
 from resources.store import store_from_uri
-from reviewbench_assets.domain.card import extra_config_splits, render_dataset_card
+from reviewbench_assets.domain.card import render_dataset_card
+from reviewbench_assets.domain.manifest import extra_config_splits
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWS_CONFIG_SCHEMA
-from reviewbench_assets.stages.card_writer import write_dataset_card
+from reviewbench_assets.stages.card_stage import write_dataset_card
 from reviewbench_assets.stages.split_stage import update_conference_split
 from tests.splits.conftest import write_venue_rows
 

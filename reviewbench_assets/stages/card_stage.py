@@ -1,17 +1,27 @@
-"""Publishing the dataset card and its score plots under the corpus folder, through the store's one
-atomic-publish primitive (`Store.publish`): the card stage passes one publication of the storage
-root (`pub`), so the card and its plots move into place together under one journal. The card's
-text is rendered in `reviewbench_assets.domain.card`."""
+"""The dataset card stage (`dataset_card`): README.md with configs, dataset_info, statistics and plots
+from every split's recorded figures and part records, so `datasets.load_dataset(<root>/corpus)` works;
+and its writes under the corpus folder, through the store's one atomic-publish primitive
+(`Store.publish`): one publication of the storage root, so the card and its plots move into place
+together under one journal. The card's text is rendered in `reviewbench_assets.domain.card`, its
+front matter in `domain/manifest.py`. Each split rewrites its own entries of that front matter with
+its shards (stages/split_stage.py `write_manifest`), under the same lock (`CARD_LOCK`)."""
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 import pyarrow.fs as pafs
 
+from partitions.catalogue import catalogue
 from resources.store import Store
 from resources.store_publish import Publication
-from reviewbench_assets.domain.card import with_data
+from reviewbench_assets.domain.card import card_for_ui, render_dataset_card
 from reviewbench_assets.domain.card_format import fmt_value
 from reviewbench_assets.domain.corpus_stats import SplitStats
-from reviewbench_assets.io.layout import join_path
+from reviewbench_assets.domain.manifest import card_front_matter, extra_config_splits, set_split, with_data
+from reviewbench_assets.io.layout import corpus_listing, join_path, paths, read_parts
+from reviewbench_assets.stages.live_card import live_section
+from reviewbench_assets.stages.split_stage import CARD_LOCK
+from reviewbench_assets.stages.stage import CARD, Markdown, Stage
 
 
 def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes, pub: Publication | None = None) -> str:
@@ -100,55 +110,46 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
     return out
 
 
-# --------------------------------------------------------------------------------------------
-# The manifest: README.md's data_files and row counts of one split, in the split's publication
-# --------------------------------------------------------------------------------------------
+# ---- the stage ------------------------------------------------------------------------------------------
 
-# The body of README.md while no card stage has run: the header is what `load_dataset` needs.
-FIRST_BODY = ("# ReviewBench\n\nThe splits published so far (front matter above: `configs` and `dataset_info`). "
-              "The `dataset_card` stage writes this card's statistics and plots.\n")
+class CardStage(Stage):
+    """README.md with configs, dataset_info, statistics and plots, so `datasets.load_dataset(dir)` works."""
 
+    name = CARD
 
-def corpus_listing(store: Store, corpus: str) -> dict[str, int]:
-    """{corpus-relative shard path: size} of every published shard (one listing per shard folder)."""
-    from reviewbench_assets.io.layout import CORPUS_SHARD_DIRS, list_files
-
-    out = {}
-    for folder in CORPUS_SHARD_DIRS:
-        for info in list_files(store.fs, join_path(corpus, folder)):
-            if not info.base_name.startswith("."):
-                out[f"{folder}/{info.base_name}"] = int(info.size or 0)
-    return out
-
-
-def read_parts(store: Store, split: str) -> list[dict]:
-    """A conference split's part records as published (`corpus_stats/<split>/<pk>.json`), by key."""
-    from reviewbench_assets.io.layout import list_files, paths
-
-    return [store.read_json(i.path) for i in sorted(list_files(store.fs, store.path(paths.split_part_dir(split))),
-                                                  key=lambda i: i.base_name) if i.base_name.endswith(".json")]
-
-
-def write_manifest(store: Store, pub: Publication, corpus: str, split: str, parts: list[dict],
-                   only_if_changed: bool = False) -> str | None:
-    """Stage README.md into `pub` with `split` reading exactly the files of `parts` (its part records
-    as they will be once `pub` is published) and expecting their rows (domain/manifest.py
-    `set_split`); the rest of the card stays as it is, and a minimal card is written when there is
-    none yet. The caller holds the card's lock (`dataset-card`) from before it read anything it
-    rewrites until `pub` is published (`Store.lock` replays dead runs' journals once held: a dead
-    run's README.md replayed later would bring back an older manifest). The
-    README.md target is staged after the shards and part records, so it moves into place after them
-    and before the replaced shards are deleted (`remove_after`). Returns the README.md path, or None
-    when `only_if_changed` and README.md already reads so."""
-    from reviewbench_assets.domain.card import card_front_matter, card_parts, card_text
-    from reviewbench_assets.domain.manifest import set_split
-
-    readme = join_path(corpus, "README.md")
-    before = store.read_bytes(readme).decode("utf-8") if store.exists(readme) else None
-    header, body = card_parts(before) if before is not None else (card_front_matter({}), FIRST_BODY)
-    text = card_text(set_split(header, split, parts, corpus_listing(store, corpus)), body)
-    if only_if_changed and text == before:
-        return None
-    with store.fs.open_output_stream(pub.target(readme)) as f:
-        f.write(text.encode("utf-8"))
-    return readme
+    def run(self, store: Store) -> None:
+        # Read every split's figures and part records and publish: one README.md writer at a time (the
+        # splits rewrite its manifest under this lock too; the card never takes a split's lock). Taking
+        # it replays dead runs' journals, so none can bring an older README.md back after this one.
+        with store.lock(CARD_LOCK):
+            stats, extra, records_of = {}, {}, {}
+            # every split's figures as of one moment (each split publishes its own while the card reads)
+            with store.snapshot([store.path(paths.split_stats(split)) for split in catalogue().splits],
+                                [store.path(paths.split_part_dir(split)) for split in catalogue().splits]) as view:
+                for split in catalogue().splits:
+                    records_of[split] = read_parts(view, split)
+                    path = store.path(paths.split_stats(split))
+                    if not view.exists(path):
+                        continue
+                    raw = view.read_json(path)  # a corrupt file fails the card naming it, never a split left out
+                    s = SplitStats.from_dict(raw)
+                    if s.num_examples:
+                        stats[split] = s
+                        for name, parts in (raw.get("configs") or {}).items():
+                            extra.setdefault(name, {})[split] = parts
+            corpus = store.path(paths.CORPUS_DIR)
+            # each split's exact files and row count from its part records, as its split wrote them
+            header, listing = card_front_matter(stats, extra_config_splits(extra)), corpus_listing(store, corpus)
+            for split, records in records_of.items():
+                if records or split in stats:
+                    header = set_split(header, split, records, listing)
+            with store.publish() as pub:  # the card and its plots move into place together
+                text = render_dataset_card(stats, extra_config_splits(extra),
+                                           datetime.now(UTC).isoformat(timespec="seconds"), config_counts=extra,
+                                           plots=write_score_plots(store.fs, corpus, stats, pub), header=header)
+                # venue-years followed during their discussion (venue_changes' daily figures and plot)
+                text += live_section(store, [v.key for v in catalogue().venues], corpus, pub)
+                write_dataset_card(store.fs, corpus, text, pub)
+        self.stat("corpus", corpus)
+        self.stat("splits", {k: v.num_examples for k, v in stats.items()})
+        self.stat("card", Markdown(card_for_ui(text)[:20000]))
