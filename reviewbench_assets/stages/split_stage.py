@@ -285,7 +285,6 @@ FIRST_BODY = ("# ReviewBench\n\nThe splits published so far (front matter above:
               "The `dataset_card` stage writes this card's statistics and plots.\n")
 
 
-
 def write_manifest(store: Store, pub: Publication, corpus: str, split: str, parts: list[dict],
                    only_if_changed: bool = False) -> str | None:
     """Stage README.md into `pub` with `split` reading exactly the files of `parts` (its part records
