@@ -33,7 +33,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, nullcontext
 from urllib.parse import parse_qs, urlsplit
 
 from resources.openreview_api import RateLimiter, reset_wait_s
@@ -72,7 +72,9 @@ class LocalAnswers:
     `getNoteById` asks v2 first, then v1 when v2 has no such note: each gets what that API would
     answer (the note, or no note). `api_versions`: API origin -> 1 or 2. Invitations are learnt
     from the page's own `/invitations?ids=` answers, per id, for the whole run (a venue's forums
-    ask for the same few); a query with an id never seen goes to OpenReview."""
+    ask for the same few); a query with an id never seen goes to OpenReview. `kept` (the attempt's
+    answers) keeps those and each page's revisions answer as they arrive: a page killed between its
+    revisions' arrival and its forum's checkpoint gets them back in the re-run without a request."""
 
     def __init__(self, notes: dict[str, tuple[str, dict]] | None, api_versions: dict[str, int]):
         self.notes, self.api_versions = notes or {}, api_versions
@@ -105,23 +107,29 @@ class LocalAnswers:
             if version == 2:
                 shown.setdefault("version", 2)
             return {"notes": [shown], "count": 1}
+        if kind := _revisions_kind(url, forum):
+            return self._kept("v2" if kind == "edits" else "v1", path, q)
         if path.endswith("/invitations") and version == 1 and q.get("expired") == ["true"]:
             ids = [i for v in q.get("ids", []) for i in v.split(",") if i]
             if ids and all(i in self.asked for i in ids):
                 found = [self.invitations[i] for i in ids if i in self.invitations]
                 return {"invitations": found, "count": len(found)}
-            got = self.kept.get("v1", "/invitations", _params(q)) if self.kept is not None else None
-            if got is not None:
-                try:
-                    body = json.loads(got[0])
-                except ValueError:
-                    return None
+            body = self._kept("v1", "/invitations", q)
+            if body is not None:
                 self.learn(url, body, keep=False)
-                return body
+            return body
         return None
 
-    def learn(self, url: str, body, keep: bool = True) -> None:
-        if urlsplit(url).path.endswith("/invitations") and isinstance(body, dict):
+    def _kept(self, api: str, path: str, q: dict[str, list[str]]):
+        got = self.kept.get(api, path, _params(q)) if self.kept is not None else None
+        return json.loads(got[0]) if got is not None else None  # kept whole (AnswerCache checks it)
+
+    def learn(self, url: str, body, keep: bool = True, forum: str = "") -> None:
+        """A 200 answer the page received: invitations learnt; they and the forum's revisions kept."""
+        kind = _revisions_kind(url, forum)  # v1 pages ask /references, v2 pages /notes/edits
+        if kind and isinstance(body, dict) and keep and self.kept is not None:
+            self.kept.put("v2" if kind == "edits" else "v1", urlsplit(url).path, _query(url), json.dumps(body).encode(), 1)
+        elif not kind and urlsplit(url).path.endswith("/invitations") and isinstance(body, dict):
             q = parse_qs(urlsplit(url).query)
             if keep and self.kept is not None:
                 self.kept.put("v1", "/invitations", _params(q), json.dumps(body).encode(), 1)
@@ -153,6 +161,16 @@ def api_origin(url: str) -> str:
 
 def _query(url: str) -> dict[str, str]:
     return {k: v[-1] for k, v in parse_qs(urlsplit(url).query).items()}
+
+
+def _revisions_kind(url: str, forum: str) -> str | None:
+    """"edits" / "references" for the revisions page's own API request about `forum`, else None."""
+    path, q = urlsplit(url).path, _query(url)
+    if path.endswith("/notes/edits") and forum and q.get("note.id") == forum:
+        return "edits"
+    if path.endswith("/references") and forum and q.get("referent") == forum:
+        return "references"
+    return None
 
 
 class _PageState:
@@ -193,12 +211,7 @@ def _on_response(state: _PageState, is_api: Callable[[str], bool], limiter: Rate
             return
         if resp.status == 429:
             state.bodies.append(asyncio.ensure_future(_learn_from_429(resp, limiter)))
-        path, q = urlsplit(url).path, _query(url)
-        kind = None
-        if path.endswith("/notes/edits") and q.get("note.id") == state.forum:
-            kind = "edits"
-        elif path.endswith("/references") and q.get("referent") == state.forum:
-            kind = "references"
+        kind = _revisions_kind(url, state.forum)
         if kind:
             state.bodies.append(asyncio.ensure_future(_capture(resp, kind)))
     return handle
@@ -228,7 +241,8 @@ async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callab
         resp = await route.fetch()
         if learn:
             try:
-                local.learn(req.url, await resp.json())
+                if resp.status == 200:  # an error (a 429, a 5xx) is no answer to keep or learn from
+                    local.learn(req.url, await resp.json(), forum=state.forum)
             except Exception:  # not JSON: nothing learnt, the page gets the answer as it is
                 pass
         elif "max-age" in (resp.headers.get("cache-control") or "") and resp.ok:
@@ -245,13 +259,11 @@ async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callab
         if not api or req.method != "GET":
             await send(route, api)
             return
-        if not local.is_invitations(req.url):
+        invitations = local.is_invitations(req.url)  # one query at a time: the others wait for its answer
+        learn = invitations or (local.kept is not None and _revisions_kind(req.url, state.forum) is not None)
+        async with (local.lock if invitations else nullcontext()):
             known = local.answer(req.url, state.forum)
-            await (fulfil_known(route, known) if known is not None else send(route, api))
-            return
-        async with local.lock:  # one invitations query at a time: the others wait for its answer
-            known = local.answer(req.url, state.forum)
-            await (fulfil_known(route, known) if known is not None else send(route, api, learn=True))
+            await (fulfil_known(route, known) if known is not None else send(route, api, learn=learn))
 
     await page.route("**/*", route)
     page.on("response", _on_response(state, is_api, limiter))
@@ -379,15 +391,10 @@ async def scrape_all(cfg, web_url: str, token: str | None, forum_ids: list[str],
 
 
 # ---- a temporary folder per browser run, owned by its process (issue 29.5) ------------------------------
-# A temporary folder per browser run, owned by its process, so no Chromium profile outlives its run.
-# 
-# Playwright's driver makes Chromium's profile (`playwright_chromiumdev_profile-*`) and its artifacts
-# folder in its own temporary directory and deletes them when the browser closes; a run killed with -9
-# leaves them in `$TMPDIR`, one per kill (issue 29.5). The driver is therefore started with `TMPDIR`
-# pointing at a folder of our own, `rb-chromium-<host tag>.<pid>.<random>` (the owner token
-# of resources/store_publish.py), removed when the browser run ends; at the start of every browser run
-# the folders of processes of this host that no longer exist (or a day old, from another host) are
-# removed first.
+# Playwright's driver makes Chromium's profile (`playwright_chromiumdev_profile-*`) in its temporary
+# directory and deletes it when the browser closes; a run killed with -9 left one in `$TMPDIR` per kill.
+# The driver starts with `TMPDIR` at a folder of our own, `rb-chromium-<owner token>` (resources/
+# store_publish.py), removed when the run ends; every browser run first removes dead runs' folders.
 
 PREFIX = "rb-chromium-"  # short: Chromium puts a unix socket (108 bytes at most) under it
 _ENV_LOCK = __import__("threading").Lock()  # TMPDIR is process-wide: one driver start at a time

@@ -131,3 +131,27 @@ def test_the_revision_pages_invitation_lookups_are_kept_for_the_attempt(tmp_path
     assert rerun.answer(url, "f2") == body
     assert rerun.answer("http://api1:1/invitations?ids=B&expired=true", "f3") == {"invitations": [], "count": 0}
     assert kept.hits == 1
+
+
+def test_a_revisions_page_killed_before_its_forums_checkpoint_gets_its_revisions_back_without_a_request(tmp_path):
+    """A revisions page whose `/references` (v1) or `/notes/edits` (v2) answer arrived, killed before
+    the page finished and its forum was checkpointed: the re-run's page gets the answer from the
+    attempt's answers (the kill in the PDF stage repeated 3 and 4 `/references` requests, bench_kill_resume)."""
+    from resources.browser import LocalAnswers
+    from reviewbench_assets.stages.stage import AnswerCache
+
+    kept = AnswerCache(store_from_uri(str(tmp_path)), "checkpoints/attempt/x/answers")
+    apis = {"http://api1:1": 1, "http://api2:2": 2}
+    refs = "http://api1:1/references?referent=f1&original=true&trash=true"
+    edits = "http://api2:2/notes/edits?note.id=f2&sort=tcdate&trash=true"
+    killed = LocalAnswers(None, apis)
+    killed.kept = kept
+    assert killed.answer(refs, "f1") is None and killed.answer(edits, "f2") is None  # go to OpenReview
+    killed.learn(refs, {"references": [{"id": "r1"}], "count": 1}, forum="f1")
+    killed.learn(edits, {"edits": [{"id": "e1"}], "count": 1}, forum="f2")
+    rerun = LocalAnswers(None, apis)  # a new process: nothing in memory
+    rerun.kept = kept
+    assert rerun.answer(refs, "f1") == {"references": [{"id": "r1"}], "count": 1}
+    assert rerun.answer(edits, "f2") == {"edits": [{"id": "e1"}], "count": 1}
+    assert rerun.answer(refs.replace("f1", "f3"), "f3") is None  # another forum's page: asked
+    assert rerun.answer(refs, "f9") is None  # not the page's own forum: not its revisions request
