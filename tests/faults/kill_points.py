@@ -67,3 +67,20 @@ def install(spec: str | None = None) -> str | None:
 
     setattr(Store, method, wrapped)
     return name
+
+
+def die_after_first_move() -> None:
+    """Make this process die (`os._exit(137)`, no cleanup, as kill -9) at the second move of a
+    publication: the first file is in place, the rest wait for the journal. For a forked or spawned
+    child that is about to publish."""
+    from resources import store_publish
+
+    real_move, moved = store_publish._move, []
+
+    def move_then_die(fs, tmp, final):
+        if moved:
+            os._exit(137)
+        moved.append(final)
+        return real_move(fs, tmp, final)
+
+    store_publish._move = move_then_die

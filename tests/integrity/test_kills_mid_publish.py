@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from resources import store_publish
 from resources.store import store_from_uri
 from resources.store_publish import HOST_TAG, JOURNAL_DIR
+from tests.faults.kill_points import die_after_first_move
 
 
 def _store(root: str, s3: dict | None):
@@ -22,15 +22,7 @@ def _store(root: str, s3: dict | None):
 def _killed_mid_commit(root: str, s3: dict | None = None) -> None:
     """Publish rows + provenance, dying (no cleanup, like kill -9) after the first move."""
     store = _store(root, s3)
-    real_move, moves = store_publish._move, []
-
-    def move_then_die(fs, tmp, final):
-        if moves:
-            os._exit(137)
-        moves.append(final)
-        return real_move(fs, tmp, final)
-
-    store_publish._move = move_then_die
+    die_after_first_move()
     with store.publish() as pub:
         for name, text in (("rows/a.parquet", b"new rows"), ("rows/a.provenance.parquet", b"new prov")):
             with store.fs.open_output_stream(pub.target(store.path(name))) as f:

@@ -7,7 +7,6 @@ shards on disk, one generation (what `datasets.load_dataset(<root>/corpus)` read
 from __future__ import annotations
 
 import multiprocessing
-import os
 import time
 
 import pyarrow.parquet as pq
@@ -16,6 +15,7 @@ import pytest
 from resources import store_publish
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
+from tests.faults.kill_points import die_after_first_move
 from tests.splits.conftest import make_rows, write_venue_rows
 
 PK = "iclr-2024"
@@ -47,15 +47,7 @@ def _killed_inside_the_split(root: str, s3: dict | None, endpoint: str | None) -
     first shard moved into place: the other two and the stale shards wait for the journal. (Small
     shards: the parent's patch of the writer is inherited through fork.)"""
     store = _open(root, s3, endpoint)
-    real_move, moved = store_publish._move, []
-
-    def move_then_die(fs, tmp, final):
-        if moved:
-            os._exit(137)
-        moved.append(final)
-        return real_move(fs, tmp, final)
-
-    store_publish._move = move_then_die
+    die_after_first_move()
     _split(store)
 
 

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from resources import store_publish
 from resources.store import store_from_uri
+from tests.faults.kill_points import die_after_first_move
 from tests.splits.conftest import make_rows, write_venue_rows
 from tests.splits.test_split_update import manifest_is_the_disk
 
@@ -144,15 +144,7 @@ def _killed_inside_the_split(root: str) -> None:
     from reviewbench_assets.stages.split_stage import SplitStage
 
     store = store_from_uri(root)
-    real_move, moved = store_publish._move, []
-
-    def move_then_die(fs, tmp, final):
-        if moved:
-            os._exit(137)
-        moved.append(final)
-        return real_move(fs, tmp, final)
-
-    store_publish._move = move_then_die
+    die_after_first_move()
     SplitStage("iclr", 0.05)(store)
 
 
