@@ -18,11 +18,11 @@ that a ChallengeRequiredError causes.
 Every request the page sends to an API host waits for the shared RateLimiter first (Playwright
 route interception), the page's own navigation for a limiter at the configured minimum interval
 (openreview.net's pages are not the API whose 429s teach the shared one its pace), and every
-request the page makes is counted per forum. The page's repeat lookups are answered in the browser from what the run already holds
-(`LocalAnswers`): the submission note from the crawl (step 1, on both API versions) and the
-invitations the page already received for an earlier forum (step 2 on v1), so only the revision
-history itself reaches OpenReview. One browser, a bounded pool of long-lived pages, per-page timeouts and retries. The reader
-is the logged-in crawl account: its API token is set as the site's `openreview.accessToken` cookie.
+request the page makes is counted per forum. The page's repeat lookups are answered in the browser
+from what the run already holds (`LocalAnswers`): the submission note from the crawl (step 1, both
+APIs) and the invitations received for an earlier forum (step 2 on v1), so only the revision history
+reaches OpenReview. One browser, a bounded pool of long-lived pages, per-page timeouts and retries.
+The reader is the logged-in crawl account: its API token is the site's `openreview.accessToken` cookie.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager, nullcontext
+from contextlib import asynccontextmanager, contextmanager, nullcontext, suppress
 from urllib.parse import parse_qs, urlsplit
 
 from resources.openreview_api import RateLimiter, reset_wait_s
@@ -155,12 +155,11 @@ def _params(q: dict[str, list[str]]) -> dict[str, str]:
 
 
 def api_origin(url: str) -> str:
-    p = urlsplit(url)
-    return f"{p.scheme}://{p.netloc}"
+    return "{0.scheme}://{0.netloc}".format(urlsplit(url))
 
 
 def _query(url: str) -> dict[str, str]:
-    return {k: v[-1] for k, v in parse_qs(urlsplit(url).query).items()}
+    return _params(parse_qs(urlsplit(url).query))
 
 
 def _revisions_kind(url: str, forum: str) -> str | None:
@@ -206,8 +205,7 @@ async def _learn_from_429(resp, limiter: RateLimiter) -> None:
 
 def _on_response(state: _PageState, is_api: Callable[[str], bool], limiter: RateLimiter):
     def handle(resp) -> None:
-        url = resp.url
-        if not is_api(url):
+        if not is_api(url := resp.url):
             return
         if resp.status == 429:
             state.bodies.append(asyncio.ensure_future(_learn_from_429(resp, limiter)))
@@ -238,7 +236,13 @@ async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callab
         if not (learn or cacheable):
             await route.continue_()
             return
-        resp = await route.fetch()
+        try:
+            resp = await route.fetch()
+        except Exception:  # reset, refused, timed out: the page sees the failed fetch it would see
+            # unrouted and shows its error (the page is tried again). Left in the handler, Playwright
+            # raised it in a later await of the page: a later answer's body read as no revisions.
+            await route.abort("connectionreset")
+            return
         if learn:
             try:
                 if resp.status == 200:  # an error (a 429, a 5xx) is no answer to keep or learn from
@@ -286,11 +290,20 @@ async def _read_page(page, state: _PageState, web_url: str, forum_id: str, timeo
                                 "(ChallengeRequiredError: the crawl account is not logged in)")
     if done["state"] == "error":
         raise RevisionPageError(f"revisions page for {forum_id} says: {done['text'][:300]}")
+    return page_answer(forum_id, captured, done)
+
+
+def page_answer(forum_id: str, captured: list[tuple[str, int, dict]], done=None) -> RevisionPage:
+    """The revisions in the page's last revisions answer, `(kind, status, body)` as captured. One
+    refused, or without its list (unreadable, cut off), is an error: read again, never "no revisions"."""
     for kind, status, body in reversed(captured):  # the page's last answer is what it shows
+        message = body.get("message", "") if isinstance(body, dict) else ""
         if status >= 400:
-            raise RevisionPageError(f"revisions page for {forum_id}: {kind} answered {status}: "
-                                    f"{body.get('message', '')}"[:300])
-        items = body.get("edits" if kind == "edits" else "references") or []
+            raise RevisionPageError(f"revisions page for {forum_id}: {kind} answered {status}: {message}"[:300])
+        items = body.get("edits" if kind == "edits" else "references") if isinstance(body, dict) else None
+        if not isinstance(items, list):
+            raise RevisionPageError(f"revisions page for {forum_id}: {kind} answer without its list "
+                                    f"({message or type(body).__name__})"[:300])
         return RevisionPage(kind=kind, items=[x for x in items if not x.get("ddate")])
     raise RevisionPageError(f"revisions page for {forum_id} finished ({done}) without a revisions API "
                             "response (did openreview.net start rendering it on the server?)")
@@ -402,22 +415,14 @@ _ENV_LOCK = __import__("threading").Lock()  # TMPDIR is process-wide: one driver
 
 def remove_stale(parent: str | None = None) -> int:
     """Delete the browser folders of dead runs under `parent` (default: the temporary directory)."""
-    parent = parent or tempfile.gettempdir()
     removed = 0
-    try:
-        entries = list(os.scandir(parent))
-    except OSError:
-        return 0
-    for entry in entries:
-        if not entry.name.startswith(PREFIX) or not entry.is_dir(follow_symlinks=False):
-            continue
-        try:
-            age = time.time() - entry.stat(follow_symlinks=False).st_mtime
-        except OSError:
-            continue
-        if token_is_dead(entry.name[len(PREFIX):], age):
-            shutil.rmtree(entry.path, ignore_errors=True)
-            removed += 1
+    with suppress(OSError), os.scandir(parent or tempfile.gettempdir()) as entries:
+        for e in entries:
+            with suppress(OSError):  # gone meanwhile, or not ours to read
+                if e.name.startswith(PREFIX) and e.is_dir(follow_symlinks=False) and token_is_dead(
+                        e.name[len(PREFIX):], time.time() - e.stat(follow_symlinks=False).st_mtime):
+                    shutil.rmtree(e.path, ignore_errors=True)
+                    removed += 1
     return removed
 
 
@@ -438,12 +443,8 @@ def browser_tmp_dir(parent: str | None = None) -> Iterator[str]:
 def tmpdir_env(path: str) -> Iterator[None]:
     """`TMPDIR=path` for a child process started inside the block (the Playwright driver)."""
     with _ENV_LOCK:
-        old = os.environ.get("TMPDIR")
-        os.environ["TMPDIR"] = path
+        old, os.environ["TMPDIR"] = os.environ.get("TMPDIR"), path
         try:
             yield
         finally:
-            if old is None:
-                os.environ.pop("TMPDIR", None)
-            else:
-                os.environ["TMPDIR"] = old
+            os.environ.pop("TMPDIR") if old is None else os.environ.update(TMPDIR=old)

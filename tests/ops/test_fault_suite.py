@@ -88,12 +88,27 @@ def test_5xx_bursts_and_dropped_connections_lose_nothing(replica, tmp_path, monk
     assert statuses.count(502) >= 4 and statuses.count(0) >= 2, statuses
     rows = pq.read_table(tmp_path / paths.rows(PK)).to_pylist()
     assert sorted(r["forum_id"] for r in rows) == sorted(fx.venues[PK].forums)  # nothing lost, no duplicates
-    with_marker = [f for f in fx.venues[PK].forums.values() if f.expected_marker]
-    by_id = {r["forum_id"]: r for r in rows}
-    assert all(f.expected_marker in by_id[f.forum_id]["markdown"] for f in with_marker)  # no PDF lost either
-    # 5xx and drops are retried inside urllib3 and each retry is reported to the run's log
+    # No PDF lost or mistaken: each forum's text holds its chosen PDF's marker, or (a request that
+    # failed past every retry) its record says so, as an error the next run retries, which gets it.
+    # A revisions answer read as unreadable once passed as "no revisions" and another PDF was chosen
+    # without an error (1 run in 8; tests/replica/test_replica_web.py, the dropped connection).
+    missing = _without_marker(fx, tmp_path)
+    records = {r["forum_id"]: r for r in pq.read_table(tmp_path / paths.submissions(PK)).to_pylist()}
+    assert all(records[f]["error"] and records[f]["error_final"] is False for f in missing), \
+        {f: records[f] for f in missing}
+    if missing:
+        assert _run(rep, tmp_path, monkeypatch).success
+        assert _without_marker(fx, tmp_path) == []
+    # 5xx and drops are retried by the client (its one retry layer), each retry reported to the run's log
     assert _meta(result, "openreview_forums")["retries"] > 0
     assert _logged(result, "retrying get /notes"), "5xx/drop retries are in the run's event log"
+
+
+def _without_marker(fx, root) -> list[str]:
+    """Forums whose markdown lacks the marker of the PDF they should have chosen."""
+    text = {r["forum_id"]: r["markdown"] for r in pq.read_table(root / paths.rows(PK)).to_pylist()}
+    return [f.forum_id for f in fx.venues[PK].forums.values()
+            if f.expected_marker and f.expected_marker not in text[f.forum_id]]
 
 
 def test_bad_pdfs_end_as_recorded_reasons(replica, tmp_path, monkeypatch):

@@ -163,6 +163,54 @@ def test_reader_takes_the_pages_own_api_answers(rep, fx, c2):
     assert isinstance(bad[ids[0]], RevisionPageError) and "Injected replica fault" in str(bad[ids[0]])
 
 
+def test_an_answer_without_its_list_is_an_error_never_an_empty_history():
+    """A revisions answer whose body could not be read (Playwright gave `_capture` an exception, the
+    body was cut off) was taken as a history with no revisions: the PDF stage then chose the note's
+    current PDF as "earliest_public" (tests/ops/test_fault_suite.py, 1 run in 8 under drops)."""
+    from resources.browser import RevisionPageError, page_answer
+
+    edit = {"id": "e1", "tcdate": 1, "ddate": None}
+    assert page_answer("F", [("edits", 200, {"edits": [edit]})])["items"] == [edit]
+    assert page_answer("F", [("edits", 200, {"edits": []})])["items"] == []  # "No revisions to display."
+    unreadable = {"message": "unreadable response body: Route.fetch: socket hang up (ECONNRESET)"}
+    for body in (unreadable, {"edits": None}, {}, ["not", "a", "dict"]):
+        with pytest.raises(RevisionPageError, match="without its list"):
+            page_answer("F", [("edits", 200, body)])
+    with pytest.raises(RevisionPageError, match="answered 502"):
+        page_answer("F", [("references", 502, {"message": "Bad Gateway"})])
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium not installed")
+def test_a_dropped_connection_is_a_failed_try_of_that_page_only(rep, fx, c2, tmp_path):
+    """A connection dropped under the page's kept revisions request (`route.fetch` in the route
+    handler) made the handler raise; Playwright raised it again in a later await of that or another
+    page: the forum's result was the bare `Route.fetch: socket hang up`, or a later answer's body
+    read as unreadable. Now the request is aborted as a failed fetch: the page shows its error, is
+    read again, and every forum gets its history."""
+    import pyarrow.fs as pafs
+
+    from resources import BrowserResource
+    from resources.store import Store
+    from reviewbench_assets.stages.stage import AnswerCache
+
+    v24 = fx.venues["iclr-2024"]
+    ids = sorted(v24.forums)[:4]  # v2 pages: each asks /notes/edits once
+    urls = {1: rep.api_v1_url, 2: rep.api_v2_url}
+    clean = BrowserResource(max_pages=1).scrape_revisions(rep.web_url, c2.token, ids, api_urls=urls)
+    # every 2nd history request dropped: one page at a time, each forum after the first loses its
+    # first try and gets its second (the kept answers make the page's request go through route.fetch)
+    rep.set_faults(FaultConfig(path_prefix="/notes/edits", drop_every_n=2))
+    rep.reset_request_log()
+    kept = AnswerCache(Store(pafs.LocalFileSystem(), str(tmp_path)), "answers")
+    got = BrowserResource(max_pages=1).scrape_revisions(rep.web_url, c2.token, ids, api_urls=urls, kept=kept)
+    assert [r.status for r in rep.request_log if r.path == "/notes/edits"].count(0) >= 2  # drops happened
+    for fid in ids:
+        assert isinstance(got[fid], dict), got[fid]
+        assert got[fid] == clean[fid]
+
+
 @pytest.mark.slow
 def test_cli_serve(tmp_path):
     import socket
