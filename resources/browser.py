@@ -236,13 +236,7 @@ async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callab
         if not (learn or cacheable):
             await route.continue_()
             return
-        try:
-            resp = await route.fetch()
-        except Exception:  # reset, refused, timed out: the page sees the failed fetch it would see
-            # unrouted and shows its error (the page is tried again). Left in the handler, Playwright
-            # raised it in a later await of the page: a later answer's body read as no revisions.
-            await route.abort("connectionreset")
-            return
+        resp = await route.fetch()  # a reset or refused connection raises: `route` below aborts
         if learn:
             try:
                 if resp.status == 200:  # an error (a 429, a 5xx) is no answer to keep or learn from
@@ -254,15 +248,20 @@ async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callab
         await route.fulfill(response=resp)
 
     async def route(route) -> None:
+        try:  # nothing left raised in a handler: Playwright raised it again in a later await (a
+            await answer(route)  # dropped connection then read as no revisions): it fails as unrouted
+        except Exception:
+            with suppress(Exception):
+                await route.abort("connectionreset")
+
+    async def answer(route) -> None:
         req = route.request
         api = is_api(req.url)
         if not api and req.url in local.assets:  # what the browser's own cache would serve
             status, headers, body = local.assets[req.url]
-            await route.fulfill(status=status, headers=headers, body=body)
-            return
+            return await route.fulfill(status=status, headers=headers, body=body)
         if not api or req.method != "GET":
-            await send(route, api)
-            return
+            return await send(route, api)
         invitations = local.is_invitations(req.url)  # one query at a time: the others wait for its answer
         learn = invitations or (local.kept is not None and _revisions_kind(req.url, state.forum) is not None)
         async with (local.lock if invitations else nullcontext()):
