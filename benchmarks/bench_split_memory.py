@@ -85,13 +85,8 @@ def _papers(vy: str, count: int, writers: dict, words, pages: list[str], rng):
     beside them, 200 papers at a time."""
     import pyarrow as pa
 
-    from reviewbench_assets.domain.schema import (
-        PAGE_SEPARATOR,
-        REBUTTAL_RECORD_SCHEMA,
-        REVIEW_RECORD_SCHEMA,
-        empty_review,
-        typed_reviews,
-    )
+    from reviewbench_assets.domain.reviews import empty_review, typed_reviews
+    from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
 
     year = int(vy.split("-")[1])
     for start in range(0, count, 200):

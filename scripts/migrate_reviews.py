@@ -20,7 +20,8 @@ from collections.abc import Iterator
 import pyarrow as pa
 
 from resources.store import Store, open_parquet, parquet_writer
-from reviewbench_assets.domain.schema import PARSED_SCHEMA, typed_reviews
+from reviewbench_assets.domain.reviews import typed_reviews
+from reviewbench_assets.domain.schema import PARSED_SCHEMA
 from reviewbench_assets.io.layout import judged_data, paths, write_verdict
 from reviewbench_assets.io.upstream import iter_parquet_batches
 from reviewbench_assets.stages.rows_stage import write_rows

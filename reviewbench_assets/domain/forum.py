@@ -6,13 +6,16 @@ holds every note of the forum (nested replies included; the tree is rebuilt from
 
 Replies are classified by their invitation suffix `/-/<Name>` against the venue catalogue's reply
 names (never by position), and their author role by signature; each review is then normalised with
-its scores (domain/reviews.py `attach_reviews`). `schema.row_fields` turns a parsed forum into every
-ReviewBench column except `markdown`/`markdown_chars`.
+its scores (domain/reviews.py `attach_reviews`). `row_fields` turns a parsed forum into every
+ReviewBench column except `markdown`/`markdown_chars`; `parsed_row` and `forum_of` make it one row of
+`parsed/<pk>.parquet` and back (the parser runs once per forum, in the parsed_forums stage; every
+later stage reads these rows instead of parsing raw JSON again).
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from partitions.catalogue import VenueYear
@@ -32,8 +35,8 @@ from reviewbench_assets.domain.posts import (
     text_of,
     unwrap_content,
 )
-from reviewbench_assets.domain.reviews import attach_reviews
-from reviewbench_assets.domain.routing import Routing, route_posts
+from reviewbench_assets.domain.reviews import attach_reviews, review_dict, typed_reviews
+from reviewbench_assets.domain.routing import Routing, post_placements, route_posts
 
 # ---------------------------------------------------------------------------------------------
 # parsing
@@ -345,3 +348,60 @@ def _forum_of(raw: Mapping[str, Any], forum_id: str, invitations: list[str], ven
         tmdate=int_or_none(raw.get("tmdate")),
         warnings=warnings,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# the parsed table's row: a parsed forum and its routing, and back
+
+
+def parsed_row(p: ParsedForum, routing: Routing, venue: VenueYear, ordinal: int,
+               crawled_at: float | None, submission_json: str) -> dict[str, Any]:
+    """The `parsed/<pk>.parquet` row of one forum (`submission_json`: its raw submission note as
+    crawled, without its replies, as JSON)."""
+    return {**row_fields(p, venue.conference, venue.year), "ordinal": ordinal, "status": p.status,
+            "api": p.api, "crawled_at": crawled_at, "posts": post_placements(p, routing),
+            # the reviews are the typed column alone (one copy, the one SQL reads); forum_of puts them back
+            "warnings": list(p.warnings), "forum_json": p.model_dump_json(exclude={"reviews"}),
+            "routing_json": routing.model_dump_json(),
+            "submission_json": submission_json}
+
+
+def forum_of(row: Mapping[str, Any]) -> tuple[ParsedForum, Routing]:
+    """The parsed forum and its routing back from a `parsed/<pk>.parquet` row (its two JSON columns
+    and the typed `reviews`, as the parser's dicts)."""
+    forum = ParsedForum.model_validate_json(row["forum_json"])
+    forum.reviews = [review_dict(r) for r in row["reviews"] or []]
+    return forum, Routing.model_validate_json(row["routing_json"])
+
+
+def _year_from_ms(ms: int | None) -> int | None:
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).year
+
+
+def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:
+    """Every ReviewBench column except `markdown`/`markdown_chars`, in schema order, with the reviews
+    typed (`reviews`, schema.REVIEW_STRUCT) where the card has their JSON."""
+    if year is None:  # TMLR (rolling): the submission's creation year
+        year = _year_from_ms(p.cdate if p.cdate is not None else p.tcdate)
+    return {
+        "forum_id": p.forum_id,
+        "conference": conference,
+        "year": year,
+        "track": p.track,
+        "venue_id": p.venue_id,
+        "paper_number": p.number,
+        "title": p.title,
+        "abstract": p.abstract,
+        "authors": list(p.authors),
+        "keywords": list(p.keywords),
+        "tldr": p.tldr,
+        "primary_area": p.primary_area,
+        "venue": p.venue,
+        "decision": p.decision,
+        "decision_comment": p.decision_comment,
+        "author_rebuttal": p.author_rebuttal,
+        "num_reviews": len(p.reviews),
+        "reviews": typed_reviews(p.reviews),  # the rows derive reviews_json from it (`reviews_json`)
+    }

@@ -1,6 +1,6 @@
 """A review normalised from its raw form: union fields, scores and their history, and a parsed
-forum's reviews attached with their threads' author posts (`attach_reviews`); pure domain code, no
-Dagster. Their typed form is schema.py's (`typed_reviews`).
+forum's reviews attached with their threads' author posts (`attach_reviews`), and their typed form
+(`typed_reviews`, at the end: the strict model of schema.REVIEW_STRUCT); pure domain code, no Dagster.
 
 Normalisation into the ReviewBench `reviews_json` union: every review form of every venue-year maps
 onto `schema.REVIEW_FIELDS`:
@@ -16,10 +16,13 @@ onto `schema.REVIEW_FIELDS`:
 """
 from __future__ import annotations
 
+import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from partitions.catalogue import VenueYear, catalogue
 from reviewbench_assets.domain.posts import (
@@ -31,9 +34,12 @@ from reviewbench_assets.domain.posts import (
 )
 from reviewbench_assets.domain.routing import Routing, route_posts
 from reviewbench_assets.domain.schema import (
+    REVIEW_DICT_FIELDS,
+    REVIEW_FIELDS,
+    REVIEW_FLAG_FIELDS,
+    REVIEW_HISTORY_FIELDS,
     REVIEW_SCORE_FIELDS,
     REVIEW_TEXT_FIELDS,
-    empty_review,
 )
 
 # Fields the normaliser owns; a form field with one of these names must not overwrite them.
@@ -286,3 +292,80 @@ def review_rebuttal(p: ParsedForum, review_id: str, routing: Routing | None = No
         q.text for q in sorted((q for q in posts if q is not None), key=sort_key)
         if q.role == "author" and not q.deleted and q.text
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# typed reviews (issue 28.3): the parser's review dicts checked once by a strict Pydantic model built
+# from the same field lists as the Arrow struct (schema.REVIEW_STRUCT, the catalogue's
+# `vocabulary.review_fields`) on their way into the parsed table's `reviews list<struct>` column, and
+# what the rows make of that column: the card's `reviews_json` string and the `reviews` config's rows,
+# one per review. A score that is not a number, a text that is not a string or a field outside the
+# union is a parser bug, said where the row is made, never written.
+
+
+def empty_review() -> dict:
+    """A review dict with every union field present and empty."""
+    review: dict = {f: "" for f in REVIEW_TEXT_FIELDS}
+    review.update({f: None for f in REVIEW_SCORE_FIELDS})
+    review.update({f: None for f in REVIEW_FLAG_FIELDS})
+    review.update({f: {} for f in REVIEW_DICT_FIELDS})
+    review.update({f: [] for f in REVIEW_HISTORY_FIELDS})
+    return review
+
+
+class ScorePoint(BaseModel):
+    """One point of a review's score trajectory (domain/reviews.py score_history)."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    time: int | None
+    rating: float | None
+    confidence: float | None
+    edit_id: str | None
+
+
+_STRICT = ConfigDict(extra="forbid", strict=True)
+Review: type[BaseModel] = create_model(  # the union as a model: one field per schema.REVIEW_FIELDS entry
+    "Review",
+    __config__=_STRICT,
+    **{f: (str, "") for f in REVIEW_TEXT_FIELDS},
+    **{f: (float | None, None) for f in REVIEW_SCORE_FIELDS},
+    was_revised=(bool | None, None),
+    extra_scores=(dict[str, float | None], Field(default_factory=dict)),
+    extra_text=(dict[str, str], Field(default_factory=dict)),
+    score_history=(list[ScorePoint], Field(default_factory=list)),
+)
+assert list(Review.model_fields) == REVIEW_FIELDS
+
+
+def typed_review(review: Mapping[str, Any]) -> dict[str, Any]:
+    """A parser review dict -> one REVIEW_STRUCT value (the extras as name/value lists, in their order)."""
+    d = Review.model_validate(dict(review)).model_dump()
+    d["extra_scores"] = [{"name": k, "value": v} for k, v in d["extra_scores"].items()]
+    d["extra_text"] = [{"name": k, "value": v} for k, v in d["extra_text"].items()]
+    return d
+
+
+def typed_reviews(reviews: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [typed_review(r) for r in reviews]
+
+
+def review_dict(typed: Mapping[str, Any]) -> dict[str, Any]:
+    """One REVIEW_STRUCT value (as pyarrow's `to_pylist` gives it) -> the card's review dict: every
+    union field in the card's order, the extras as objects."""
+    d = {f: typed[f] for f in REVIEW_FIELDS}
+    d["extra_scores"] = {e["name"]: e["value"] for e in typed["extra_scores"] or []}
+    d["extra_text"] = {e["name"]: e["value"] for e in typed["extra_text"] or []}
+    d["score_history"] = [dict(p) for p in typed["score_history"] or []]
+    return d
+
+
+def reviews_json(typed: Iterable[Mapping[str, Any]] | None) -> str:
+    """The card's `reviews_json` (`json.dumps(list[dict])`) of a paper's typed reviews: the same
+    string the parser's dicts gave before reviews were typed."""
+    return json.dumps([review_dict(r) for r in typed or []], ensure_ascii=False)
+
+
+def review_rows(paper: Mapping[str, Any], typed: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
+    """The `reviews` config's rows of one paper (schema.REVIEWS_CONFIG_SCHEMA): its key and
+    venue-year, the review's place among the paper's reviews, then the typed review."""
+    key = {c: paper[c] for c in ("forum_id", "conference", "year", "track", "venue_id")}
+    return [{**key, "review_index": i, **r} for i, r in enumerate(typed or [])]

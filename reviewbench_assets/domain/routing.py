@@ -348,3 +348,24 @@ def oddity_reasons(raw: Any, venue: VenueYear, listed: int = 1) -> list[Reason]:
     reasons += [Reason("absurd_count", f"{fid}: absurd count: {n:,} replies under {name or '?'} (> {MAX_REPLIES_OF_ONE_KIND:,})")
                 for name, n in kinds.items() if n > MAX_REPLIES_OF_ONE_KIND]
     return reasons
+
+
+def post_placements(p: ParsedForum, routing: Routing) -> list[dict]:
+    """Every post of the forum with where the routing put it: a thread (with its root), the
+    reference context of every thread, or excluded with the reason; `none` for posts that are no
+    author or reviewer voice and that the routing did not exclude (an area chair's own note)."""
+    context = set(routing.context)
+    out = []
+    for q in p.posts:
+        if q.note_id in routing.thread_of:
+            place, reason = "thread", None
+        elif q.note_id in routing.excluded:
+            place, reason = "excluded", routing.excluded[q.note_id]
+        elif q.note_id in context:
+            place, reason = "reference_context", None
+        else:
+            place, reason = ("none" if q.role not in ACCOUNTED_ROLES else "unrouted"), None
+        out.append({"note_id": q.note_id, "replyto": q.replyto, "kind": q.kind, "role": q.role,
+                    "signature": q.signature, "tcdate": q.tcdate, "deleted": q.deleted, "place": place,
+                    "thread": routing.thread_of.get(q.note_id), "reason": reason})
+    return out

@@ -1,32 +1,18 @@
 """The output contract: the ReviewBench card's 20 columns and its `reviews_json` field union, and
-every table the stages write on the way (pure domain code, no Dagster). Everything that writes or
-checks a split imports these names so the contract lives in exactly one place
-(docs/reviewbench-dataset-card.md).
+every table the stages write on the way (pure declarations, no Dagster, no code that runs on the
+data). Everything that writes or checks a split imports these names so the contract lives in exactly
+one place (docs/reviewbench-dataset-card.md).
 
-Beside the schemas, the values that fill them where a schema alone cannot say it:
-- typed reviews (issue 28.3): the parser's review dicts (domain/reviews.py) checked once by a strict
-  Pydantic model built from the same field lists as the Arrow struct (the catalogue's
-  `vocabulary.review_fields`) on their way into the parsed table's `reviews list<struct>` column
-  (REVIEW_STRUCT), and what the rows make of that column: the card's `reviews_json` string and the
-  `reviews` config's rows, one per review. A score that is not a number, a text that is not a string
-  or a field outside the union is a parser bug, said where the row is made, never written;
-- the parsed table's row (`parsed_row`, `forum_of`): a parsed forum as one row of
-  `parsed/<pk>.parquet` and back. The parser runs once per forum, in the parsed_forums stage; every
-  later stage reads these rows instead of parsing raw JSON again.
+The values that fill them live with their concern: typed reviews (the strict model built from these
+field lists, `reviews_json`, the `reviews` config's rows) in domain/reviews.py; the parsed table's
+row (`parsed_row`, `forum_of`) in domain/forum.py, each post's place (`post_placements`) in
+domain/routing.py.
 """
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
-from typing import Any
-
 import pyarrow as pa
-from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from partitions.catalogue import VenueYear, catalogue
-from reviewbench_assets.domain.posts import ParsedForum
-from reviewbench_assets.domain.routing import ACCOUNTED_ROLES, Routing
+from partitions.catalogue import catalogue
 
 # Order and types exactly as the card's `dataset_info.features`.
 REVIEWBENCH_SCHEMA = pa.schema(
@@ -127,74 +113,6 @@ REVIEWS_CONFIG_SCHEMA = pa.schema(
 )
 
 
-def empty_review() -> dict:
-    """A review dict with every union field present and empty."""
-    review: dict = {f: "" for f in REVIEW_TEXT_FIELDS}
-    review.update({f: None for f in REVIEW_SCORE_FIELDS})
-    review.update({f: None for f in REVIEW_FLAG_FIELDS})
-    review.update({f: {} for f in REVIEW_DICT_FIELDS})
-    review.update({f: [] for f in REVIEW_HISTORY_FIELDS})
-    return review
-
-
-class ScorePoint(BaseModel):
-    """One point of a review's score trajectory (domain/reviews.py score_history)."""
-    model_config = ConfigDict(extra="forbid", strict=True)
-    time: int | None
-    rating: float | None
-    confidence: float | None
-    edit_id: str | None
-
-
-_STRICT = ConfigDict(extra="forbid", strict=True)
-Review: type[BaseModel] = create_model(  # the union as a model: one field per schema.REVIEW_FIELDS entry
-    "Review",
-    __config__=_STRICT,
-    **{f: (str, "") for f in REVIEW_TEXT_FIELDS},
-    **{f: (float | None, None) for f in REVIEW_SCORE_FIELDS},
-    was_revised=(bool | None, None),
-    extra_scores=(dict[str, float | None], Field(default_factory=dict)),
-    extra_text=(dict[str, str], Field(default_factory=dict)),
-    score_history=(list[ScorePoint], Field(default_factory=list)),
-)
-assert list(Review.model_fields) == REVIEW_FIELDS
-
-
-def typed_review(review: Mapping[str, Any]) -> dict[str, Any]:
-    """A parser review dict -> one REVIEW_STRUCT value (the extras as name/value lists, in their order)."""
-    d = Review.model_validate(dict(review)).model_dump()
-    d["extra_scores"] = [{"name": k, "value": v} for k, v in d["extra_scores"].items()]
-    d["extra_text"] = [{"name": k, "value": v} for k, v in d["extra_text"].items()]
-    return d
-
-
-def typed_reviews(reviews: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    return [typed_review(r) for r in reviews]
-
-
-def review_dict(typed: Mapping[str, Any]) -> dict[str, Any]:
-    """One REVIEW_STRUCT value (as pyarrow's `to_pylist` gives it) -> the card's review dict: every
-    union field in the card's order, the extras as objects."""
-    d = {f: typed[f] for f in REVIEW_FIELDS}
-    d["extra_scores"] = {e["name"]: e["value"] for e in typed["extra_scores"] or []}
-    d["extra_text"] = {e["name"]: e["value"] for e in typed["extra_text"] or []}
-    d["score_history"] = [dict(p) for p in typed["score_history"] or []]
-    return d
-
-
-def reviews_json(typed: Iterable[Mapping[str, Any]] | None) -> str:
-    """The card's `reviews_json` (`json.dumps(list[dict])`) of a paper's typed reviews: the same
-    string the parser's dicts gave before reviews were typed."""
-    return json.dumps([review_dict(r) for r in typed or []], ensure_ascii=False)
-
-
-def review_rows(paper: Mapping[str, Any], typed: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
-    """The `reviews` config's rows of one paper (schema.REVIEWS_CONFIG_SCHEMA): its key and
-    venue-year, the review's place among the paper's reviews, then the typed review."""
-    key = {c: paper[c] for c in ("forum_id", "conference", "year", "track", "venue_id")}
-    return [{**key, "review_index": i, **r} for i, r in enumerate(typed or [])]
-
-
 # paper_markdown's output (`markdown/<pk>.parquet`), read by reviewbench_split.
 MARKDOWN_SCHEMA = pa.schema([("forum_id", pa.string()), ("markdown", pa.string()),
                              ("num_pages", pa.int32()), ("engine", pa.string()), ("model", pa.string()),
@@ -293,81 +211,3 @@ PARSED_SCHEMA = pa.schema(
 # that cannot be parsed at all has no row in parsed/<pk>.parquet.
 PARSED_QUARANTINE_SCHEMA = pa.schema([("forum_id", pa.string()), ("code", pa.string()), ("detail", pa.string()),
                                       ("parsed", pa.bool_())])
-
-
-# ---------------------------------------------------------------------------------------------
-# the parsed table's row: a parsed forum and its routing, and back
-
-
-def post_placements(p: ParsedForum, routing: Routing) -> list[dict]:
-    """Every post of the forum with where the routing put it: a thread (with its root), the
-    reference context of every thread, or excluded with the reason; `none` for posts that are no
-    author or reviewer voice and that the routing did not exclude (an area chair's own note)."""
-    context = set(routing.context)
-    out = []
-    for q in p.posts:
-        if q.note_id in routing.thread_of:
-            place, reason = "thread", None
-        elif q.note_id in routing.excluded:
-            place, reason = "excluded", routing.excluded[q.note_id]
-        elif q.note_id in context:
-            place, reason = "reference_context", None
-        else:
-            place, reason = ("none" if q.role not in ACCOUNTED_ROLES else "unrouted"), None
-        out.append({"note_id": q.note_id, "replyto": q.replyto, "kind": q.kind, "role": q.role,
-                    "signature": q.signature, "tcdate": q.tcdate, "deleted": q.deleted, "place": place,
-                    "thread": routing.thread_of.get(q.note_id), "reason": reason})
-    return out
-
-
-def parsed_row(p: ParsedForum, routing: Routing, venue: VenueYear, ordinal: int,
-               crawled_at: float | None, submission_json: str) -> dict[str, Any]:
-    """The `parsed/<pk>.parquet` row of one forum (`submission_json`: its raw submission note as
-    crawled, without its replies, as JSON)."""
-    return {**row_fields(p, venue.conference, venue.year), "ordinal": ordinal, "status": p.status,
-            "api": p.api, "crawled_at": crawled_at, "posts": post_placements(p, routing),
-            # the reviews are the typed column alone (one copy, the one SQL reads); forum_of puts them back
-            "warnings": list(p.warnings), "forum_json": p.model_dump_json(exclude={"reviews"}),
-            "routing_json": routing.model_dump_json(),
-            "submission_json": submission_json}
-
-
-def forum_of(row: Mapping[str, Any]) -> tuple[ParsedForum, Routing]:
-    """The parsed forum and its routing back from a `parsed/<pk>.parquet` row (its two JSON columns
-    and the typed `reviews`, as the parser's dicts)."""
-    forum = ParsedForum.model_validate_json(row["forum_json"])
-    forum.reviews = [review_dict(r) for r in row["reviews"] or []]
-    return forum, Routing.model_validate_json(row["routing_json"])
-
-
-def _year_from_ms(ms: int | None) -> int | None:
-    if ms is None:
-        return None
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).year
-
-
-def row_fields(p: ParsedForum, conference: str, year: int | None) -> dict:
-    """Every ReviewBench column except `markdown`/`markdown_chars`, in schema order, with the reviews
-    typed (`reviews`, schema.REVIEW_STRUCT) where the card has their JSON."""
-    if year is None:  # TMLR (rolling): the submission's creation year
-        year = _year_from_ms(p.cdate if p.cdate is not None else p.tcdate)
-    return {
-        "forum_id": p.forum_id,
-        "conference": conference,
-        "year": year,
-        "track": p.track,
-        "venue_id": p.venue_id,
-        "paper_number": p.number,
-        "title": p.title,
-        "abstract": p.abstract,
-        "authors": list(p.authors),
-        "keywords": list(p.keywords),
-        "tldr": p.tldr,
-        "primary_area": p.primary_area,
-        "venue": p.venue,
-        "decision": p.decision,
-        "decision_comment": p.decision_comment,
-        "author_rebuttal": p.author_rebuttal,
-        "num_reviews": len(p.reviews),
-        "reviews": typed_reviews(p.reviews),  # the rows derive reviews_json from it (`reviews_json`)
-    }

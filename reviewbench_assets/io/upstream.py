@@ -25,9 +25,9 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from resources.store import CorruptFileError, Store, dumps_json, open_parquet
+from reviewbench_assets.domain.forum import forum_of
 from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.routing import Routing
-from reviewbench_assets.domain.schema import forum_of
 from reviewbench_assets.io.layout import paths
 
 # ---- Parquet, one row group at a time ----------------------------------------------------------

@@ -13,9 +13,9 @@ import pyarrow as pa
 
 from partitions.catalogue import VenueYear
 from resources.store import Store, parquet_writer
-from reviewbench_assets.domain.forum import MalformedForumError, parse_routed
+from reviewbench_assets.domain.forum import MalformedForumError, parse_routed, parsed_row
 from reviewbench_assets.domain.routing import reasons_of_parsed, without_foreign_replies
-from reviewbench_assets.domain.schema import PARSED_QUARANTINE_SCHEMA, PARSED_SCHEMA, parsed_row
+from reviewbench_assets.domain.schema import PARSED_QUARANTINE_SCHEMA, PARSED_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.stage import PARSE, QUARANTINE, ROW_COUNT, Stage, Table

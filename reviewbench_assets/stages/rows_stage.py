@@ -25,13 +25,12 @@ import pyarrow.fs as pafs
 from partitions.catalogue import VenueYear
 from resources.store import Store, dumps_json, parquet_writer
 from reviewbench_assets.domain.corpus_stats import VenueYearStats, is_accepted, venue_year_key
+from reviewbench_assets.domain.reviews import review_rows, reviews_json
 from reviewbench_assets.domain.schema import (
     PAGE_SEPARATOR,
     PROVENANCE_SCHEMA,
     REVIEWBENCH_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
-    review_rows,
-    reviews_json,
 )
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches

@@ -20,10 +20,9 @@ from reviewbench_assets.domain.dialogues import (
     review_record,
     split_of,
 )
-from reviewbench_assets.domain.forum import parse_forum
+from reviewbench_assets.domain.forum import parse_forum, row_fields
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.manifest import extra_config_splits
-from reviewbench_assets.domain.schema import row_fields
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.card_stage import write_dataset_card
 from reviewbench_assets.stages.dialogue_stage import write_venue_outputs

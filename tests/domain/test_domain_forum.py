@@ -11,8 +11,10 @@ from reviewbench_assets.domain.forum import (
     ParsedForum,
     parse_forum,
     role_of,
+    row_fields,
 )
-from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_COLUMNS, reviews_json, row_fields
+from reviewbench_assets.domain.reviews import reviews_json
+from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_COLUMNS
 
 V1_REVIEWS = {  # review id -> (signature tail, rating, author replies under it in time order)
     "HylOroWRYB": ("AnonReviewer3", 6.0, ["ryePwUAsjS", "Byxm28RjoB"]),

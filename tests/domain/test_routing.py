@@ -16,9 +16,8 @@ import copy
 import pytest
 
 from reviewbench_assets.domain.dialogues import Dialogue, Turn, build_dialogues, rebuttal_record
-from reviewbench_assets.domain.forum import parse_forum
+from reviewbench_assets.domain.forum import parse_forum, row_fields
 from reviewbench_assets.domain.routing import account_posts, coverage, route_posts
-from reviewbench_assets.domain.schema import row_fields
 
 VENUE = "ICLR.cc/2026/Conference"
 PAPER = f"{VENUE}/Submission4956"

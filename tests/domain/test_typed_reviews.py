@@ -11,17 +11,9 @@ import pyarrow as pa
 import pydantic
 import pytest
 
-from reviewbench_assets.domain.forum import parse_forum
-from reviewbench_assets.domain.schema import (
-    PARSED_SCHEMA,
-    REVIEW_STRUCT,
-    REVIEWS_CONFIG_SCHEMA,
-    empty_review,
-    review_rows,
-    reviews_json,
-    row_fields,
-    typed_reviews,
-)
+from reviewbench_assets.domain.forum import parse_forum, row_fields
+from reviewbench_assets.domain.reviews import empty_review, review_rows, reviews_json, typed_reviews
+from reviewbench_assets.domain.schema import PARSED_SCHEMA, REVIEW_STRUCT, REVIEWS_CONFIG_SCHEMA
 
 
 def _stored(p) -> list[dict]:
@@ -94,8 +86,8 @@ def test_the_parsed_forum_comes_back_whole_with_its_reviews_stored_once(iclr2020
                                                                        tracker_forums):
     """The parsed table keeps each review once, typed; `forum_of` gives the later stages the parsed
     forum as the parser made it (its review dicts rebuilt from the typed column)."""
+    from reviewbench_assets.domain.forum import forum_of, parsed_row
     from reviewbench_assets.domain.routing import route_posts
-    from reviewbench_assets.domain.schema import forum_of, parsed_row
 
     for p in _real_forums(iclr2020_raw, iclr2020, iclr2026_raw, iclr2026, tracker_forums):
         routing = route_posts(p)

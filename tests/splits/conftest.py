@@ -13,7 +13,8 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 import pytest
 
-from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA, empty_review
+from reviewbench_assets.domain.reviews import empty_review
+from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA
 
 WORDS = (
     "model training data transformer attention loss benchmark review evaluation "
@@ -120,7 +121,7 @@ def input_writer():
 def as_papers(rows: list[dict]) -> list[dict]:
     """Rows as the rows step's writer takes them: the reviews typed (as the parsed table holds them)
     where the card's rows have `reviews_json`, which the writer makes from them."""
-    from reviewbench_assets.domain.schema import typed_reviews
+    from reviewbench_assets.domain.reviews import typed_reviews
 
     return [{**{k: v for k, v in r.items() if k != "reviews_json"}, "reviews": typed_reviews(json.loads(r["reviews_json"]))}
             for r in rows]

@@ -107,7 +107,7 @@ def test_statistics_are_computed_once_with_the_rows_and_merged_by_the_split(tmp_
     gave before (tests/splits/stats_oracle.py keeps that loop)."""
     import json
 
-    from reviewbench_assets.domain.schema import typed_reviews
+    from reviewbench_assets.domain.reviews import typed_reviews
     from reviewbench_assets.stages.rows_stage import write_rows
     from tests.splits.stats_oracle import StatsAccumulator
 
