@@ -41,10 +41,9 @@ from resources.store_publish import new_token, token_is_dead
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
-# When has the page finished? (openreview-web: RevisionsList/V1RevisionsList render
-# `.references-list`; ErrorAlert an `.alert-danger` in its place inside page.js's `.revisions`
-# container; ErrorDisplay `.error-display`;
-# api-client sends a ChallengeRequiredError to /challenge.)
+# When has the page finished? (openreview-web: RevisionsList/V1RevisionsList render `.references-list`;
+# ErrorAlert an `.alert-danger` in its place inside page.js's `.revisions` container; ErrorDisplay
+# `.error-display`; api-client sends a ChallengeRequiredError to /challenge.)
 _FINISHED_JS = """() => {
   if (location.pathname.startsWith('/challenge')) return {state: 'challenge'};
   const shown = document.querySelector('.error-display');
@@ -59,7 +58,7 @@ _FINISHED_JS = """() => {
 
 
 class RevisionPageError(RuntimeError):
-    pass
+    """A revisions page that did not give its forum's history (its error, a timeout, a failed request)."""
 
 
 _ASSET_TYPES = frozenset({"script", "stylesheet", "font", "image"})
@@ -234,8 +233,7 @@ async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callab
             state.counts["api"] += 1
         cacheable = not api and req.method == "GET" and req.resource_type in _ASSET_TYPES
         if not (learn or cacheable):
-            await route.continue_()
-            return
+            return await route.continue_()
         resp = await route.fetch()  # a reset or refused connection raises: `route` below aborts
         if learn:
             try:
@@ -318,8 +316,7 @@ async def _scrape_one(context, page, state: _PageState, web_url: str, forum_id: 
             page = await context.new_page()
             await _install(page, state, limiter, is_api, local)
         try:
-            revs = await _read_page(page, state, web_url, forum_id, cfg.timeout_ms)
-            return revs, page
+            return await _read_page(page, state, web_url, forum_id, cfg.timeout_ms), page
         except Exception as exc:  # timeouts, navigation errors, page-reported errors
             last = exc
             await page.close()
@@ -405,8 +402,8 @@ async def scrape_all(cfg, web_url: str, token: str | None, forum_ids: list[str],
 # ---- a temporary folder per browser run, owned by its process (issue 29.5) ------------------------------
 # Playwright's driver makes Chromium's profile (`playwright_chromiumdev_profile-*`) in its temporary
 # directory and deletes it when the browser closes; a run killed with -9 left one in `$TMPDIR` per kill.
-# The driver starts with `TMPDIR` at a folder of our own, `rb-chromium-<owner token>` (resources/
-# store_publish.py), removed when the run ends; every browser run first removes dead runs' folders.
+# The driver starts with `TMPDIR` at our own `rb-chromium-<owner token>` (resources/store_publish.py),
+# removed when the run ends; every browser run first removes dead runs' folders.
 
 PREFIX = "rb-chromium-"  # short: Chromium puts a unix socket (108 bytes at most) under it
 _ENV_LOCK = __import__("threading").Lock()  # TMPDIR is process-wide: one driver start at a time
@@ -442,8 +439,12 @@ def browser_tmp_dir(parent: str | None = None) -> Iterator[str]:
 def tmpdir_env(path: str) -> Iterator[None]:
     """`TMPDIR=path` for a child process started inside the block (the Playwright driver)."""
     with _ENV_LOCK:
-        old, os.environ["TMPDIR"] = os.environ.get("TMPDIR"), path
+        old = os.environ.get("TMPDIR")
+        os.environ["TMPDIR"] = path
         try:
             yield
         finally:
-            os.environ.pop("TMPDIR") if old is None else os.environ.update(TMPDIR=old)
+            if old is None:
+                os.environ.pop("TMPDIR", None)
+            else:
+                os.environ["TMPDIR"] = old
