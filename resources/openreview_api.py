@@ -418,7 +418,12 @@ class OpenReviewApi:
                 return json.loads(got[0])
         before = self.thread_requests()
         resp = self._request(path, params)
-        body = resp.json()
+        try:  # a 200 that is no JSON object (a proxy's page): transient, not the caller's crash
+            body = resp.json()
+            if not isinstance(body, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as exc:
+            raise OpenReviewError("BadBody", f"{exc}: {resp.text[:120]!r}", None, path) from exc
         if self.answers is not None:
             self.answers.put(self.api, path, params, resp.content, self.thread_requests() - before)
         return body

@@ -107,11 +107,12 @@ def venue_deadline_check(api: OpenReviewApi, venue) -> dict:
 def api_revision_page(api: OpenReviewApi, forum_id: str) -> dict:
     """The API recipe's answer (openreview-api.md §3.2): v2 note edits, v1 references with
     original=true, as `{"kind", "items"}` like a revisions page's (`revisions_from_page`)."""
-    if api.api == "v2":
-        edits = api.get_json("/notes/edits", {"note.id": forum_id, "sort": "tcdate:asc"}).get("edits") or []
-        return {"kind": "edits", "items": edits}
-    refs = api.get_json("/references", {"referent": forum_id, "original": "true"}).get("references") or []
-    return {"kind": "references", "items": refs}
+    kind, path, params = (("edits", "/notes/edits", {"note.id": forum_id, "sort": "tcdate:asc"}) if api.api == "v2"
+                          else ("references", "/references", {"referent": forum_id, "original": "true"}))
+    items = api.get_json(path, params).get(kind)
+    if not isinstance(items, list):  # an answer without its list is no history: never "no revisions"
+        raise OpenReviewError("BadBody", f"no {kind} list in the answer for {forum_id}", None, path)
+    return {"kind": kind, "items": items}
 
 
 def api_revisions(api: OpenReviewApi, forum_id: str) -> list[Revision]:

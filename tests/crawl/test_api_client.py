@@ -147,3 +147,48 @@ def test_expired_token_without_credentials_names_the_variables(replica):
     with pytest.raises(CredentialsError) as exc:
         api.get_json("/notes", {"invitation": VENUE})
     assert "TokenExpiredError" in str(exc.value) and "OPENREVIEW_USERNAME" in str(exc.value)
+
+
+@pytest.fixture
+def bodies():
+    """A local HTTP server answering every GET 200 with the body set in `answer["body"]`."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    answer = {"body": b"{}"}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (the stdlib's name)
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(answer["body"])))
+            self.end_headers()
+            self.wfile.write(answer["body"])
+
+        def log_message(self, *_a):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}", answer
+    server.shutdown()
+
+
+def test_a_200_that_is_no_json_object_is_a_transient_error_not_a_crash(bodies):
+    """A 200 whose body is not a JSON object (a proxy's maintenance page, a list) raised
+    requests' JSONDecodeError (or an AttributeError further on) out of the stage, which failed the
+    partition; and a revisions answer without its list was read as a history with no revisions.
+    Both are now an OpenReviewError a later run retries; the forum's record says so."""
+    from resources.openreview_api import is_retryable
+    from reviewbench_assets.stages.pdf_fetch import api_revision_page
+
+    url, answer = bodies
+    api = OpenReviewApi(url, "v2", None, None, token="t", max_attempts=1)
+    for body in (b"<html><body>Service temporarily unavailable</body></html>", b"[1, 2]", b'{"edits": '):
+        answer["body"] = body
+        with pytest.raises(OpenReviewError, match="BadBody") as err:
+            api.get_json("/notes/edits", {"note.id": "F"})
+        assert is_retryable(err.value)
+    answer["body"] = b'{"count": 0}'  # JSON, but no `edits`
+    with pytest.raises(OpenReviewError, match="no edits list"):
+        api_revision_page(api, "F")
+    answer["body"] = b'{"edits": [], "count": 0}'  # a history with no revisions is an answer
+    assert api_revision_page(api, "F") == {"kind": "edits", "items": []}
