@@ -93,8 +93,8 @@ def _context(stats: dict[str, SplitStats], extra_configs: dict | None, generated
             if n:
                 text_rules.append({"split": s.split, "key": key, "papers": fmt_int(n), **{
                     rule: fmt_rate(vy.text_rules.get(rule, 0), n) for rule in TEXT_RULES}})
-    other = [{"name": name, "splits": ", ".join(f["split"] for f in config_files(name, extra_configs[name]))}
-             for name in sorted(extra_configs or {}) if config_files(name, extra_configs[name])]
+    other = [{"name": name, "splits": ", ".join(f["split"] for f in files)}
+             for name in sorted(extra_configs or {}) if (files := config_files(name, extra_configs[name]))]
     counts_rows = [{"name": name, "conference": conf, "part": part, "n": fmt_int(n)}
                    for name in sorted(config_counts or {}) for conf in ordered_splits(config_counts[name])
                    for part, n in sorted(config_counts[name][conf].items())]

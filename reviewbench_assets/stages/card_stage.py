@@ -139,12 +139,13 @@ class CardStage(Stage):
                             extra.setdefault(name, {})[split] = parts
             corpus = store.path(paths.CORPUS_DIR)
             # each split's exact files and row count from its part records, as its split wrote them
-            header, listing = card_front_matter(stats, extra_config_splits(extra)), corpus_listing(store, corpus)
+            configs = extra_config_splits(extra)
+            header, listing = card_front_matter(stats, configs), corpus_listing(store, corpus)
             for split, records in records_of.items():
                 if records or split in stats:
                     header = set_split(header, split, records, listing)
             with store.publish() as pub:  # the card and its plots move into place together
-                text = render_dataset_card(stats, extra_config_splits(extra),
+                text = render_dataset_card(stats, configs,
                                            datetime.now(UTC).isoformat(timespec="seconds"), config_counts=extra,
                                            plots=write_score_plots(store.fs, corpus, stats, pub), header=header)
                 # venue-years followed during their discussion (venue_changes' daily figures and plot)
