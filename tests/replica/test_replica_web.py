@@ -209,6 +209,12 @@ def test_a_dropped_connection_is_a_failed_try_of_that_page_only(rep, fx, c2, tmp
     for fid in ids:
         assert isinstance(got[fid], dict), got[fid]
         assert got[fid] == clean[fid]
+    # what the page shows for it, as openreview-web's api-client.js formatError words a failed fetch
+    rep.set_faults(FaultConfig(path_prefix="/notes/edits", drop_first_n=1))
+    fresh = AnswerCache(kept.store, "answers-2")  # nothing kept yet: the request goes out
+    once = BrowserResource(max_pages=1, retries=0).scrape_revisions(rep.web_url, c2.token, ids[:1], api_urls=urls,
+                                                                    kept=fresh)
+    assert "The OpenReview API is currently unavailable" in str(once[ids[0]]), once[ids[0]]
 
 
 @pytest.mark.slow

@@ -7,7 +7,8 @@
 //      else (v1):          v1 GET /references?original=true&referent=ID&trash=true, then
 //                          v1 GET /invitations?expired=true&ids=INV1&ids=INV2 (no invitation -> no rows).
 // Markup: .revisions > header h1 + .references-list.submissions-list > .row per revision, or the
-// alert "No revisions to display."; a failed request -> ErrorAlert (.alert.alert-danger "Error: ...")
+// alert "No revisions to display."; a failed request -> ErrorAlert (.alert.alert-danger "Error: ..."; a
+// network failure reads "The OpenReview API is currently unavailable...", api-client.js formatError)
 // in place of the list; a failed note lookup -> ErrorDisplay (.error-display pre.error-message);
 // ChallengeRequiredError -> redirect to /challenge?redirect=... (api-client.js checkStatus).
 (function () {
@@ -36,7 +37,13 @@
     var headers = { Accept: "application/json,text/*;q=0.99" };
     var q = stringify(data || {});
     return fetch(base + path + (q ? "?" + q : ""),
-                 { method: "GET", mode: "cors", credentials: "include", headers: headers }).then(function (r) {
+                 { method: "GET", mode: "cors", credentials: "include", headers: headers }).catch(function (err) {
+      // api-client.js formatError: a network failure (fetch's TypeError) becomes UnavailableError
+      if (!(err instanceof TypeError)) throw err;
+      var e = new Error("The OpenReview API is currently unavailable, please wait and try again later");
+      e.name = "UnavailableError"; e.status = 500;
+      throw e;
+    }).then(function (r) {
       if (r.ok) return r.json();
       return r.json().catch(function () { return {}; }).then(function (body) {
         var e = new Error(body.message || "HTTP " + r.status);
