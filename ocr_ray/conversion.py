@@ -19,8 +19,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.fs as pafs
 
-from ocr_ray.engine_base import BLANK, Engine
-from ocr_ray.layout import compose_pages
+from ocr_ray.engine_base import BLANK, FAILED, Engine
+from ocr_ray.layout import Fallbacks, compose_pages
 from ocr_ray.pdf_pages import read_pdf_pages
 
 PAGE_SEPARATOR = "\n\n---\n\n"
@@ -48,11 +48,29 @@ class PaperMarkdown:
     # per page, in page order: the engine that read it and, where the engine chose, why
     # (``text-layer:prose``, ``rapidocr:garbled``, ``rapidocr:no_text``, ``rapidocr:image_only``)
     page_routes: list[str] = field(default_factory=list)
+    # the blocks that fell back to plain text, and why (``ocr_ray.layout.fallback``): one record
+    # per block, ``{"page", "rule", "reason", "detail"}``; a page that could not be read at all is
+    # rule ``page``, reason ``failed``
+    fallbacks: list[dict] = field(default_factory=list)
+
+    @property
+    def degraded(self) -> dict[str, int]:
+        """Blocks that fell back, per ``<rule>:<reason>``."""
+        return dict(Counter(f"{f['rule']}:{f['reason']}" for f in self.fallbacks))
 
 
-def markdown_of(texts: list[str]) -> str:
-    """Page payloads of one paper (layout JSON or text) -> the paper's markdown."""
-    return PAGE_SEPARATOR.join(compose_pages(texts))
+def markdown_of(texts: list[str], fallbacks: Fallbacks | None = None) -> str:
+    """Page payloads of one paper (layout JSON or text) -> the paper's markdown; the blocks whose
+    rules failed are noted in ``fallbacks``."""
+    return PAGE_SEPARATOR.join(compose_pages(texts, fallbacks))
+
+
+def paper_fallbacks(fallbacks: Fallbacks, routes: list[str]) -> list[dict]:
+    """The paper's fallback records: pages that could not be read (route ``<engine>:failed``,
+    ``pdf_pages``) and the layout step's blocks, in page order."""
+    failed = [{"page": i, "rule": "page", "reason": FAILED, "detail": "the page could not be read"}
+              for i, route in enumerate(routes) if route.endswith(f":{FAILED}")]
+    return sorted(failed + fallbacks.as_records(), key=lambda f: f["page"])
 
 
 def empty_reason(markdown: str, routes: list[str]) -> str | None:
@@ -79,19 +97,23 @@ def count_routes(routes: list[str]) -> dict[str, int]:
 def convert_pdf(task: dict[str, Any], *, filesystem: pafs.FileSystem, engine: Engine) -> dict[str, Any]:
     """One PDF to one paper row, in the worker: read, text per page, engine, markdown."""
     paper = {"task_index": task["task_index"], "num_pages": 0, "markdown": "", "error": "",
-             "engine_pages": "[]"}
+             "engine_pages": "[]", "fallbacks": "[]"}
+    fallbacks = Fallbacks()
     try:
         rows = list(read_pdf_pages(task, filesystem=filesystem, engine=engine))
         if rows and rows[0]["error"]:
             return {**paper, "error": rows[0]["error"]}
-        markdown = markdown_of(engine.process_batch(rows))
+        # the layout step never raises (each rule falls back on its block): what is caught here is
+        # the engine itself failing (an OCR runtime), which no block of the paper survives
+        markdown = markdown_of(engine.process_batch(rows), fallbacks)
     except Exception as exc:  # noqa: BLE001 - one paper's failure must not fail its block's papers
         return {**paper, "error": f"{type(exc).__name__}: {exc}"[:300]}
     routes = [row.get("route") or engine.name for row in rows]
     empty = empty_reason(markdown, routes)
     if empty:
         return {**paper, "error": empty, "engine_pages": json.dumps(routes)}
-    return {**paper, "num_pages": len(rows), "markdown": markdown, "engine_pages": json.dumps(routes)}
+    return {**paper, "num_pages": len(rows), "markdown": markdown, "engine_pages": json.dumps(routes),
+            "fallbacks": json.dumps(paper_fallbacks(fallbacks, routes))}
 
 
 def convert_pdfs(batch: pa.Table, *, filesystem: pafs.FileSystem, engine: Engine) -> pa.Table:
@@ -104,6 +126,7 @@ def convert_pdfs(batch: pa.Table, *, filesystem: pafs.FileSystem, engine: Engine
         "markdown": pa.array([p["markdown"] for p in papers], type=pa.large_string()),
         "error": pa.array([p["error"] for p in papers], type=pa.string()),
         "engine_pages": pa.array([p["engine_pages"] for p in papers], type=pa.string()),
+        "fallbacks": pa.array([p["fallbacks"] for p in papers], type=pa.string()),
     })
 
 
@@ -115,9 +138,9 @@ def single_stage(engine: Engine) -> bool:
 def apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
     """Replace page payloads by engine text; images never travel back to the driver."""
     rows = batch.to_pylist()
-    pages = [row for row in rows if not row["error"]]
+    pages = [row for row in rows if not (row["error"] or page_failed(row))]
     texts = iter(engine.process_batch(pages) if pages else [])
-    page_texts = ["" if row["error"] else next(texts) for row in rows]
+    page_texts = ["" if row["error"] or page_failed(row) else next(texts) for row in rows]
     return pa.table(
         {
             "task_index": batch["task_index"],
@@ -130,6 +153,11 @@ def apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
             "page_engine": pa.array([row["route"] for row in rows], type=pa.string()),
         }
     )
+
+
+def page_failed(row: dict[str, Any]) -> bool:
+    """A page PDFium could not read (``pdf_pages``): no engine reads it, the paper keeps its place."""
+    return (row.get("route") or "").endswith(f":{FAILED}")
 
 
 def run_engine_task(batch: pa.Table, *, engine: Engine) -> pa.Table:
@@ -232,7 +260,7 @@ def max_actors(engine: Engine) -> int:
 
 
 def make_paper(task: PdfTask, engine: Engine, *, markdown="", num_pages=0, error=None,
-               routes: list[str] | None = None) -> PaperMarkdown:
+               routes: list[str] | None = None, fallbacks: list[dict] | None = None) -> PaperMarkdown:
     routes = list(routes or [])
     return PaperMarkdown(
         forum_id=task.forum_id,
@@ -243,6 +271,7 @@ def make_paper(task: PdfTask, engine: Engine, *, markdown="", num_pages=0, error
         error=error,
         pages_by_engine=count_routes(routes),
         page_routes=routes,
+        fallbacks=list(fallbacks or []),
     )
 
 
@@ -275,21 +304,25 @@ def assemble_papers(
         routes[row["page_index"]] = row.get("page_engine") or engine.name
         if len(pages) == row["num_pages"]:
             order = range(len(pages))
+            fallbacks = Fallbacks()
             try:
-                markdown, error = markdown_of([pages[i] for i in order]), None
-            except Exception as exc:  # noqa: BLE001 - the layout step failing fails this paper only
+                markdown, error = markdown_of([pages[i] for i in order], fallbacks), None
+            except Exception as exc:  # noqa: BLE001 - the layout step falls back per block; this is a last resort
                 markdown, error = "", f"layout step failed: {type(exc).__name__}: {exc}"[:300]
+            paper_routes = [routes[i] for i in order]
             if error is None:
-                error = empty_reason(markdown, list(routes.values()))
+                error = empty_reason(markdown, paper_routes)
                 markdown = "" if error else markdown
             yield make_paper(tasks[index], engine, markdown=markdown, num_pages=0 if error else len(pages),
-                             error=error, routes=[] if error else [routes[i] for i in order])
+                             error=error, routes=[] if error else paper_routes,
+                             fallbacks=[] if error else paper_fallbacks(fallbacks, paper_routes))
             done, pages, routes = index + 1, {}, {}
     lost.extend(range(done, len(tasks)))
 
 
 def paper_from_row(task: PdfTask, engine: Engine, row: dict[str, Any]) -> PaperMarkdown:
     return make_paper(task, engine, markdown=row["markdown"], num_pages=row["num_pages"],
-                      error=row["error"] or None, routes=json.loads(row["engine_pages"]) or [])
+                      error=row["error"] or None, routes=json.loads(row["engine_pages"]) or [],
+                      fallbacks=json.loads(row.get("fallbacks") or "[]"))
 
 

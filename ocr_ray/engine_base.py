@@ -50,6 +50,10 @@ from ocr_ray.pdf_limits import RenderCapError, image_render_problem
 # page of the paper, kept in its place; a paper of such pages is an empty paper, not a failure
 # (``conversion.empty_reason``).
 BLANK = "blank"
+# The reason in a page's route (``<engine>:failed``) when PDFium could not read the page: it keeps
+# its place in the paper, empty, and the paper's fallback records say so (``conversion``); only a
+# PDF none of whose pages can be read is an error row.
+FAILED = "failed"
 
 # PDFium emits CR LF line ends; LaTeX papers also carry stray control characters
 # (U+0002 seen in the research sample) and U+FFFE/U+FFFF non-characters.

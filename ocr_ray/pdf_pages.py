@@ -15,7 +15,7 @@ from typing import Any
 
 import pyarrow.fs as pafs
 
-from ocr_ray.engine_base import Engine
+from ocr_ray.engine_base import FAILED, Engine
 from ocr_ray.pdf_limits import PDF_LIMIT_VARS, RenderCapError, pdf_limits
 
 # Where a PDF's trailer must end; readers such as pdf.js search the last KiB too.
@@ -150,6 +150,24 @@ def _error_row(task: dict[str, Any], reason: str) -> dict[str, Any]:
     }
 
 
+def _page_payload(pdf: Any, page_index: int, engine: Engine) -> dict[str, Any]:
+    """One page's payload; a page PDFium fails on costs that page (route ``<engine>:failed``, an
+    empty page), not the paper. The caps (``PdfReadError``, ``RenderCapError``) still refuse the
+    paper: they bound what one PDF may cost."""
+    try:
+        page = pdf[page_index]
+    except Exception:  # noqa: BLE001 - a page object PDFium cannot load
+        return {"text": "", "image": b"", "route": f"{engine.name}:{FAILED}"}
+    try:
+        return engine.prepare_page(page)
+    except (PdfReadError, RenderCapError):
+        raise
+    except Exception:  # noqa: BLE001 - a page whose text layer or rendering fails
+        return {"text": "", "image": b"", "route": f"{engine.name}:{FAILED}"}
+    finally:
+        page.close()
+
+
 def read_pdf_pages(
     task: dict[str, Any], *, filesystem: pafs.FileSystem, engine: Engine
 ) -> Iterator[dict[str, Any]]:
@@ -174,11 +192,7 @@ def read_pdf_pages(
             return
         check_page_count(num_pages)
         for page_index in range(num_pages):
-            page = pdf[page_index]
-            try:
-                payload = engine.prepare_page(page)
-            finally:
-                page.close()
+            payload = _page_payload(pdf, page_index, engine)
             rows.append(
                 {
                     "task_index": task["task_index"],

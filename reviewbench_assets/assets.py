@@ -198,7 +198,9 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
 
 MARKDOWN_COLUMNS = {"markdown": "the paper's text, pages joined by the card's page separator",
                     "num_pages": "pages of the PDF", "engine": "OCR engine that read the pages",
-                    "model": "the engine's model (OCR engines with one)", "error": "why the paper has no markdown"}
+                    "model": "the engine's model (OCR engines with one)", "error": "why the paper has no markdown",
+                    "fallbacks": "JSON list of the blocks a layout rule failed on, read as plain text instead: "
+                                 "page, rule, reason code, detail"}
 
 
 class PaperMarkdownConfig(dg.Config):

@@ -12,12 +12,14 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ocr_ray.layout.fallback import guarded
 from ocr_ray.layout.floats import CAPTION, float_end, runs_on
 from ocr_ray.layout.hyphenation import compounds, own_hyphen  # noqa: F401 - compounds: re-exported (layout, tests)
 from ocr_ray.layout.math import numbered as number_display
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_glyphs
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.order import lines_of, xy_cut
+from ocr_ray.layout.plain import plain_rows
 
 _WORDLIKE = re.compile(r"[^\W\d_]{2,}")  # two letters in a row: a word, not a formula's single letters
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+\S")
@@ -80,6 +82,11 @@ def _pictures(page: PageLayout) -> list[Rule]:
         if inside <= 3:
             out.append(image)
     return out
+
+
+def _plain_lines(page: PageLayout) -> list[Line]:
+    """The reading order's fallback: plain rows across the page's full width."""
+    return [_line(row, (0.0, page.width)) for row in plain_rows(page.fragments)]
 
 
 def page_lines(page: PageLayout) -> list[Line]:
@@ -234,8 +241,23 @@ def _set_apart_level(lines: list[Line], runs: list[tuple[int, int]], i: int, bod
     return level
 
 
+def _heading(lines: list[Line], runs: list[tuple[int, int]], i: int, body: float, title_size: float | None) -> int:
+    """``_set_apart_level``, guarded: a heading rule that fails leaves the line body text."""
+    return guarded("headings", lambda: _set_apart_level(lines, runs, i, body, title_size), lambda: 0)
+
+
+def _display(math: list[Line], page: PageLayout) -> str | None:
+    """``display_math``, guarded: a formula the builder fails on stays its glyph text, marked unread."""
+    return guarded("math", lambda: display_math(math, page.rules, page.source == "text-layer"), lambda: UNREAD_MARK)
+
+
+def _join(lines: list[Line], known) -> str:
+    return guarded("paragraphs", lambda: join_lines([ln.text for ln in lines], known),
+                   lambda: " ".join(ln.text for ln in lines))
+
+
 def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[str, int] | frozenset = frozenset()) -> list[str]:
-    lines = page_lines(page)
+    lines = guarded("order", lambda: page_lines(page), lambda: _plain_lines(page))
     title_size = max((ln.size for ln in lines if ln.kind == "text"), default=None) if first_page else None
     runs = _runs(lines)
     blocks: list[str] = []
@@ -248,12 +270,12 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
 
     def flush() -> None:
         if para:
-            blocks.append(join_lines([ln.text for ln in para], known))
+            blocks.append(_join(para, known))
             para.clear()
         blocks.extend(floats)
         floats.clear()
         if math:
-            built = display_math(math, page.rules, page.source == "text-layer")
+            built = _display(math, page)
             if built is not None and built != UNREAD_MARK:
                 blocks.append(built)
                 math.clear()
@@ -304,11 +326,11 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             last_note = line
             i += 1
             continue
-        level = _set_apart_level(lines, runs, i, body, title_size)
+        level = _heading(lines, runs, i, body, title_size)
         if level:
             flush()
             text = line.text
-            while (i + 1 < len(lines) and _set_apart_level(lines, runs, i + 1, body, title_size) == level
+            while (i + 1 < len(lines) and _heading(lines, runs, i + 1, body, title_size) == level
                    and abs(lines[i + 1].size - line.size) < 0.3 and 0 <= lines[i + 1].y0 - line.y1 < line.size
                    and not _NUMBERED.match(lines[i + 1].text)):
                 i += 1
@@ -336,7 +358,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
                 flush_para = para[:]
                 para.clear()
                 if flush_para:
-                    blocks.append(join_lines([ln.text for ln in flush_para], known))
+                    blocks.append(_join(flush_para, known))
                 blocks.extend(floats)
                 floats.clear()
             math.append(line)

@@ -53,6 +53,13 @@ class Atom:
         return (self.x0 + self.x1) / 2
 
 
+def _alphanumeric_tex(ch: str) -> str:
+    letter, alphabet = math_alphanumeric(ch)
+    tex = SYMBOLS.get(letter, letter)
+    return rf"\mathrm{{{tex}}}" if alphabet == "rm" and letter.isalpha() else \
+        f"{alphabet}{{{tex}}}" if alphabet and alphabet != "rm" else tex
+
+
 def glyph_atom(glyph: list) -> Atom | None:
     ch, x0, y0, x1, y1, base, size, font = glyph
     name = font.upper()
@@ -94,6 +101,9 @@ def glyph_atom(glyph: list) -> Atom | None:
             kind = "roman"
         elif alphabet and alphabet != "rm":
             tex = f"{alphabet}{{{tex}}}"
+    elif len(ch) > 1 and all(math_alphanumeric(c) for c in ch):
+        # one glyph whose ToUnicode gives several maths letters (𝛽𝛾): each letter in turn
+        tex = " ".join(_alphanumeric_tex(c) for c in ch)
     elif ch in SYMBOL_PHI and adobe_symbol_font(name):
         tex = SYMBOL_PHI[ch]
     elif ch.isascii() and ch.isalpha():

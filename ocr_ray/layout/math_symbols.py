@@ -142,8 +142,9 @@ def symbol_font(font: str) -> bool:
 def math_alphanumeric(ch: str) -> tuple[str, str] | None:
     """A character of Unicode's Mathematical Alphanumeric Symbols (what Word's Cambria Math and
     STIX set: 𝑎, 𝐱, 𝔼, ℎ) -> (its plain letter or digit, the LaTeX alphabet: '' for italic), or
-    None for any other character."""
-    if not ("\U0001d400" <= ch <= "\U0001d7ff" or ch == "ℎ"):
+    None for any other character, and for a string of several (a ligature's letters, ``math._ligatures``:
+    a font whose ToUnicode maps one glyph to two code points; ``unicodedata.name`` takes one)."""
+    if len(ch) != 1 or not ("\U0001d400" <= ch <= "\U0001d7ff" or ch == "ℎ"):
         return None
     plain = unicodedata.normalize("NFKC", ch)
     words = unicodedata.name(ch, "")

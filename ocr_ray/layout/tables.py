@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 
+from ocr_ray.layout.fallback import guarded
 from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.table_grid import (
@@ -341,40 +342,51 @@ def _prose_column(rows: list[list[Fragment]], cols: list[tuple[float, float]], r
 
 
 def extract_tables(page: PageLayout) -> None:
-    """Replace the fragments of each table on ``page`` by one fragment of ``kind="table"``."""
+    """Replace the fragments of each table on ``page`` by one fragment of ``kind="table"``. Each
+    table is read guarded (``fallback``): one whose rules fail stays its lines of plain text."""
     verticals = [r for r in page.rules if r.vertical]
-    for top, bottom, x0, x1 in _rule_groups(page.rules, page.fragments):
-        top, bottom = _column_rules_extent(verticals, top, bottom, x0, x1)
-        inside = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom and x0 - 3 < f.cx < x1 + 3]
-        x0, x1 = _row_labels(page, inside, top, bottom, x0, x1)
-        rows = table_rows(inside)
-        heads = _rotated_heads(page, rows, top, bottom, x0, x1)
-        inside += heads
-        inner = [r.y0 for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]
-        head = sum(1 for row in rows if inner and max(f.y1 for f in row) < min(inner))
-        cols = columns(rows, head) if rows else None
-        if cols is None:
-            continue
-        if _prose_column(rows[head:], cols, page.rules):  # (a header underlined by its rule aside)
-            continue
-        more = _rows_below(page, rows, cols, x0, x1, bottom)
-        if len(rows) + len(more) < 2:
-            continue
-        if more:  # the columns again, from every row now
-            rows += more
-            inside += [f for line in more for f in line]
-            bottom = max(bottom, *(f.y1 for f in inside))
-            cols = columns(rows, head) or cols
-        split = split_on_columns(rows, cols)
-        if sum(map(len, split)) > sum(map(len, rows)):  # a tight header cut: its cells may widen columns
-            rows, cols = split, columns(split, head) or cols
-        rows, head = join_head_lines(rows, head, cols, page.rules)
-        grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
-        rows = multi_line_rows(rows, cols, page.rules, grid_lines)
-        grid = [_cells(row, cols, page.rules, x1 - x0) for row in rows]
-        if len(grid) < 2:
-            continue
-        size = min(f.size for f in inside)
-        chosen = set(map(id, inside))
-        page.fragments = [f for f in page.fragments if id(f) not in chosen]
-        page.fragments.append(Fragment(x0, top, x1, bottom, render_table(grid), size, kind="table"))
+    for box in guarded("tables", lambda: _rule_groups(page.rules, page.fragments), list):
+        fragments, rotated = list(page.fragments), list(page.rotated)
+
+        def as_text(fragments=fragments, rotated=rotated) -> None:
+            page.fragments, page.rotated = fragments, rotated
+
+        guarded("tables", lambda box=box: _extract_table(page, verticals, *box), as_text)
+
+
+def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: float, x0: float, x1: float) -> None:
+    """The table in ``top``..``bottom``, ``x0``..``x1`` (a group of rules), if it reads as one."""
+    top, bottom = _column_rules_extent(verticals, top, bottom, x0, x1)
+    inside = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom and x0 - 3 < f.cx < x1 + 3]
+    x0, x1 = _row_labels(page, inside, top, bottom, x0, x1)
+    rows = table_rows(inside)
+    heads = _rotated_heads(page, rows, top, bottom, x0, x1)
+    inside += heads
+    inner = [r.y0 for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]
+    head = sum(1 for row in rows if inner and max(f.y1 for f in row) < min(inner))
+    cols = columns(rows, head) if rows else None
+    if cols is None:
+        return
+    if _prose_column(rows[head:], cols, page.rules):  # (a header underlined by its rule aside)
+        return
+    more = _rows_below(page, rows, cols, x0, x1, bottom)
+    if len(rows) + len(more) < 2:
+        return
+    if more:  # the columns again, from every row now
+        rows += more
+        inside += [f for line in more for f in line]
+        bottom = max(bottom, *(f.y1 for f in inside))
+        cols = columns(rows, head) or cols
+    split = split_on_columns(rows, cols)
+    if sum(map(len, split)) > sum(map(len, rows)):  # a tight header cut: its cells may widen columns
+        rows, cols = split, columns(split, head) or cols
+    rows, head = join_head_lines(rows, head, cols, page.rules)
+    grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
+    rows = multi_line_rows(rows, cols, page.rules, grid_lines)
+    grid = [_cells(row, cols, page.rules, x1 - x0) for row in rows]
+    if len(grid) < 2:
+        return
+    size = min(f.size for f in inside)
+    chosen = set(map(id, inside))
+    page.fragments = [f for f in page.fragments if id(f) not in chosen]
+    page.fragments.append(Fragment(x0, top, x1, bottom, render_table(grid), size, kind="table"))

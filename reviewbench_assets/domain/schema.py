@@ -116,7 +116,10 @@ REVIEWS_CONFIG_SCHEMA = pa.schema(
 # paper_markdown's output (`markdown/<pk>.parquet`), read by reviewbench_split.
 MARKDOWN_SCHEMA = pa.schema([("forum_id", pa.string()), ("markdown", pa.string()),
                              ("num_pages", pa.int32()), ("engine", pa.string()), ("model", pa.string()),
-                             ("pdf_sha256", pa.string()), ("error", pa.string())])
+                             ("pdf_sha256", pa.string()), ("error", pa.string()),
+                             # JSON list of the blocks that fell back to plain text, and why
+                             # (ocr_ray.layout.fallback): {"page", "rule", "reason", "detail"}
+                             ("fallbacks", pa.string())])
 
 # initial_submission_pdfs' output (`submissions/<pk>.parquet`): the chosen revision per forum.
 SUBMISSIONS_SCHEMA = pa.schema([

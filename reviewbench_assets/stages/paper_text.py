@@ -2,7 +2,9 @@
 markdown per paper, cached per (PDF sha256, engine@version) so that nothing is OCR'd twice."""
 from __future__ import annotations
 
+import json
 import time
+from collections import Counter
 from collections.abc import Callable
 
 import pyarrow as pa
@@ -66,7 +68,8 @@ def convert_papers(stage: MarkdownStage, store: Store) -> None:
             for i, paper in enumerate(run_pipeline(tasks, filesystem=store.fs, engine=engine,
                                                    ray_address=stage.ray_address, num_cpus=stage.num_cpus), 1):
                 result = {"markdown": paper.markdown, "num_pages": paper.num_pages, "engine": paper.engine,
-                          "model": paper.model, "error": paper.error, "pages_by_engine": paper.pages_by_engine}
+                          "model": paper.model, "error": paper.error, "pages_by_engine": paper.pages_by_engine,
+                          "fallbacks": json.dumps(paper.fallbacks)}
                 if paper.error is None:
                     store.write_json(store.path(paths.markdown_cache(cache_id, sha_of[paper.forum_id])), result)
                 where[paper.forum_id] = spool.append(result)
@@ -105,6 +108,8 @@ def _write_rows(stage: MarkdownStage, store: Store, target: str, subs: list[dict
     stage.stat("papers_by_engine_total", {})
     stage.stat("pages_by_engine_total", {})
     stage.stat("empty_markdown", 0)
+    stage.stat("blocks_fallen_back", {})  # per <rule>:<reason> (ocr_ray.layout.fallback), counted per paper
+    stage.stat("papers_with_fallbacks", 0)
     with parquet_writer(store.fs, target, MARKDOWN_SCHEMA) as writer:
         for i in range(0, len(subs), MARKDOWN_ROW_GROUP):
             rows = []
@@ -118,9 +123,12 @@ def _write_rows(stage: MarkdownStage, store: Store, target: str, subs: list[dict
                 if res.get("engine"):
                     stage.stat("papers_by_engine_total", {res["engine"]: 1})
                 stage.stat("empty_markdown", int(not res.get("markdown")))
+                fallbacks = json.loads(res.get("fallbacks") or "[]")
+                stage.stat("blocks_fallen_back", dict(Counter(f"{f['rule']}:{f['reason']}" for f in fallbacks)))
+                stage.stat("papers_with_fallbacks", int(bool(fallbacks)))
                 if res.get("error"):
                     errors.append({"forum_id": s["forum_id"], "error": res["error"]})
-                rows.append({"forum_id": s["forum_id"], "pdf_sha256": s["pdf_sha256"],
+                rows.append({"forum_id": s["forum_id"], "pdf_sha256": s["pdf_sha256"], "fallbacks": "[]",
                              **{k: v for k, v in res.items() if k in cols}})
             writer.write_table(pa.Table.from_pylist(rows, schema=MARKDOWN_SCHEMA), row_group_size=MARKDOWN_ROW_GROUP)
         if not subs:  # an empty table still has its schema
