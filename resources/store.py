@@ -32,7 +32,8 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from resources.store_publish import Publication, lock_for, recover_publications, remove_dead_staging, slot_for
+from resources.store_locks import lock_for, slot_for
+from resources.store_publish import Publication, recover_publications, remove_dead_staging
 from resources.store_read import Pin, PinnedHandler, pin_snapshot
 
 # Page CRCs (Parquet's optional page checksum): written by every writer, verified by every reader.
@@ -230,7 +231,7 @@ class Store:
 
     @contextmanager
     def lock(self, name: str, timeout_s: float = 3600.0):
-        """Exclusive lock `name` for every process sharing this root (see resources/store_publish.py).
+        """Exclusive lock `name` for every process sharing this root (see resources/store_locks.py).
         Taking it finishes dead runs' publications first: a holder killed mid-publication left its
         journal, and the new holder must read what it published, and no later replay may move its
         older files over the new holder's."""

@@ -31,11 +31,10 @@ from collections.abc import Iterable
 
 import pyarrow.fs as pafs
 
+from resources.store_locks import LOCK_DIR, POLL_S
 from resources.store_publish import (
     JOURNAL_DIR,
     LEGACY_JOURNAL_DIRS,
-    LOCK_DIR,
-    POLL_S,
     STAGING,
     Store,
     age_s,

@@ -121,7 +121,7 @@ def _hold_the_split_lock_then_hang(root: str, s3: dict, endpoint: str, ready: st
     import socket
     import time
 
-    from resources.store_publish import lock_for
+    from resources.store_locks import lock_for
 
     socket.gethostname = lambda: "another-host"  # a holder whose death this host cannot see
 
@@ -140,7 +140,7 @@ def test_an_s3_run_killed_while_holding_the_split_lock_is_taken_over_after_its_l
     import signal
     import time
 
-    from resources.store_publish import LockTimeout, lock_for
+    from resources.store_locks import LockTimeout, lock_for
 
     s3 = {"endpoint_override": moto_endpoint.removeprefix("http://"), "scheme": "http", "region": "us-east-1",
           "access_key": "testing-key", "secret_key": "testing-secret"}

@@ -120,7 +120,7 @@ def test_the_lock_is_shared_by_processes_and_dropped_when_the_holder_is_killed(s
     p.start()
     assert started.wait(60)
     t0 = time.monotonic()
-    from resources.store_publish import LockTimeout
+    from resources.store_locks import LockTimeout
 
     with pytest.raises(LockTimeout):
         with store.lock("split-iclr", timeout_s=0.5):
@@ -199,7 +199,7 @@ def test_s3_lock_is_a_conditional_put_that_excludes_a_second_holder(moto_endpoin
     from dagster_aws.s3 import S3Resource
 
     from resources import StorageResource
-    from resources.store_publish import LockTimeout
+    from resources.store_locks import LockTimeout
 
     storage = StorageResource(root=f"s3://{s3_bucket}/locks", s3=S3Resource(
         endpoint_url=moto_endpoint, region_name="us-east-1", aws_access_key_id="testing-key",
