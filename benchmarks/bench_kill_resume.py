@@ -214,7 +214,7 @@ def _recover(home: Path) -> int:
 
 def _outputs(storage: Path) -> dict[str, bytes]:
     """The compared files; the split's data shards keyed without their generation tag (`-g000002-`,
-    io/layout.py `next_generation`): a re-run may write the part once more under the next number
+    io/shards.py `next_generation`): a re-run may write the part once more under the next number
     (one generation stays on disk either way)."""
     out = {rel: (storage / rel).read_bytes() for rel in COMPARED if (storage / rel).exists()}
     for p in sorted((storage / "corpus" / "data").glob("*.parquet")):

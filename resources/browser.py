@@ -78,7 +78,7 @@ class LocalAnswers:
     def __init__(self, notes: dict[str, tuple[str, dict]] | None, api_versions: dict[str, int]):
         self.notes, self.api_versions = notes or {}, api_versions
         self.invitations: dict[str, dict] = {}  # id -> invitation, for every id the API returned
-        # the run's attempt's AnswerCache (reviewbench_assets/stages/stage.py), or None: the invitations
+        # the run's attempt's AnswerCache (reviewbench_assets/io/attempt.py), or None: the invitations
         # answers a killed run of the same attempt received are not asked again (issue 29.3)
         self.kept = None
         self.asked: set[str] = set()  # ids of queries answered (found or not: the API omits unknown ids)

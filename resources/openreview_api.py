@@ -292,7 +292,7 @@ class OpenReviewApi:
                  relogin: Callable[[str | None], str] | None = None, token_ttl_s: int = TOKEN_TTL_S,
                  answers=None):
         self.api, self.baseurl = api, baseurl.rstrip("/")
-        self.answers = answers  # reviewbench_assets.stages.stage.AnswerCache of the run's attempt, or None
+        self.answers = answers  # reviewbench_assets.io.attempt.AnswerCache of the run's attempt, or None
         self.limiter = limiter or RateLimiter()
         # None: files share the API's limiter (a bare client); the resource passes its own
         self.attachment_limiter = attachment_limiter or self.limiter
@@ -406,7 +406,7 @@ class OpenReviewApi:
         return getattr(self._local, "requests", 0)
 
     def get_json(self, path: str, params: dict | None = None) -> dict:
-        """The JSON answer to `GET path?params`. With `answers` (a reviewbench_assets.stages.stage.AnswerCache
+        """The JSON answer to `GET path?params`. With `answers` (a reviewbench_assets.io.attempt.AnswerCache
         of the run's attempt), an answer a killed run of the same attempt received is taken from it
         without a request (counted for the calling thread at what it cost, so per-forum figures
         equal an uninterrupted run's), and each new answer is kept there as it arrives."""

@@ -31,13 +31,13 @@ from reviewbench_assets.stages.crawl import check_api_version
 from reviewbench_assets.stages.crawl_stage import QUARANTINE_CHECK_DESCRIPTION as CRAWL_QUARANTINE_DESCRIPTION
 from reviewbench_assets.stages.crawl_stage import CrawlStage
 from reviewbench_assets.stages.dialogue_stage import COVERAGE_CHECK, DialogueStage
+from reviewbench_assets.stages.figures import CARD, CRAWL, DIALOGUES, MARKDOWN, PARSE, PDFS, QUARANTINE, ROWS, SPLIT
 from reviewbench_assets.stages.paper_text import MarkdownStage
 from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK_DESCRIPTION as PARSE_QUARANTINE_DESCRIPTION
 from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.pdf_stage import DEADLINE_CHECK, PdfStage
 from reviewbench_assets.stages.rows_stage import ROW_CHECKS, RowsStage
 from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, SplitStage
-from reviewbench_assets.stages.stage import CARD, CRAWL, DIALOGUES, MARKDOWN, PARSE, PDFS, QUARANTINE, ROWS, SPLIT
 
 # ==== openreview_forums ===================================================================================
 # openreview_forums: every forum of a venue-year as raw JSON, exactly as the API returned it.

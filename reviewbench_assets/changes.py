@@ -6,7 +6,7 @@ from partitions.definitions import venue_year_partitions
 from resources import StorageResource
 from reviewbench_assets.dagster_step import figures_table, materialize
 from reviewbench_assets.stages.change_log import ChangesStage
-from reviewbench_assets.stages.stage import CHANGES
+from reviewbench_assets.stages.figures import CHANGES
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=["parsed_forums"], group_name="live",

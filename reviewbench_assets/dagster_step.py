@@ -5,7 +5,7 @@ is its decorator, its config and that call (reviewbench_assets/assets.py):
   the metadata value its declared type asks for), column schemas, previews, the figures table each
   asset shows (`figures_table`);
 - checks: check specs partitioned like their asset, and which checks guard data (block): a failed
-  blocking check is recorded under the storage root (io/layout.py verdicts) so a later run of a
+  blocking check is recorded under the storage root (io/verdicts.py) so a later run of a
   downstream asset refuses the partition too (`guard_upstream`);
 - failures: errors that end a step for good (Dagster's retry policy must not re-run it only to meet
   them again), and the process-wide OpenReview slot with its shared pace;
@@ -31,17 +31,10 @@ import pyarrow as pa
 from resources import openreview_api
 from resources.store import CorruptFileError, PathEscapeError, Store
 from reviewbench_assets.domain.schema import COLUMN_DESCRIPTIONS
-from reviewbench_assets.io.layout import blocking_failures, write_verdict
-from reviewbench_assets.stages.stage import (
-    Attempt,
-    Markdown,
-    Progress,
-    ProgressEvent,
-    Table,
-    declared,
-    figures_markdown,
-    open_attempt,
-)
+from reviewbench_assets.io.attempt import Attempt, open_attempt
+from reviewbench_assets.io.verdicts import blocking_failures, write_verdict
+from reviewbench_assets.stages.figures import Markdown, Table, declared, figures_markdown
+from reviewbench_assets.stages.progress import Progress, ProgressEvent
 
 # ---- metadata: readable Dagster metadata from a stage's result -------------------------------------
 
@@ -153,7 +146,7 @@ def guarded(results: list[dg.AssetCheckResult], allow_failing: bool) -> list[dg.
 def record_checks(store, partition_key: str, asset: str, results: list[dg.AssetCheckResult],
                   allow_failing: bool) -> None:
     """Write which data-guarding checks of this partition failed, for downstream runs to refuse it; the
-    record names the data it judged (io/layout.py), so it is trusted for that data only."""
+    record names the data it judged (io/verdicts.py), so it is trusted for that data only."""
     failed = {r.check_name: r.description or r.check_name for r in results
               if r.check_name in BLOCKING_CHECKS and not r.passed}
     write_verdict(store, partition_key, asset, failed, allow_failing)  # names the data it judged
@@ -237,7 +230,7 @@ def _share_pace(store, limiter, path: str, what: str, log) -> None:
 
 
 # ---- progress while a long step runs ------------------------------------------------------------------
-# Where a long step's progress goes while it runs (`stages.stage.Progress` makes the events).
+# Where a long step's progress goes while it runs (`stages.progress.Progress` makes the events).
 #
 # Two places, both live: a log line with a text bar (the run's log in the UI; `dagster asset
 # materialize` prints it on the CLI) and an `AssetObservation` recorded at once in the instance's
@@ -282,7 +275,7 @@ def on_rate_limit(progress: Progress, log: Callable[[str], None]) -> Callable[[s
     return on_event
 
 
-# ---- the partition's attempt (the Dagster side of `stages.stage.open_attempt`) -----------------------------------
+# ---- the partition's attempt (the Dagster side of `io.attempt.open_attempt`) ------------------------------
 
 def partition_attempt(context: dg.AssetExecutionContext, store: Store) -> Attempt:
     run = context.dagster_run

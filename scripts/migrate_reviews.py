@@ -9,7 +9,7 @@ stage carries a branch for that layout (issue 28.5); run by `python -m scripts.m
   written again by its own writer from the rows and provenance there, so the `reviews_json` strings
   stay as they were and the statistics are the SQL's.
 
-A check verdict that judged the old files (io/layout.py) is carried over to the rewritten
+A check verdict that judged the old files (io/verdicts.py) is carried over to the rewritten
 ones, since they hold the same data; a verdict that did not judge them stays as it was.
 """
 from __future__ import annotations
@@ -22,8 +22,9 @@ import pyarrow as pa
 from resources.store import Store, open_parquet, parquet_writer
 from reviewbench_assets.domain.reviews import typed_reviews
 from reviewbench_assets.domain.schema import PARSED_SCHEMA
-from reviewbench_assets.io.layout import judged_data, paths, write_verdict
+from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import iter_parquet_batches
+from reviewbench_assets.io.verdicts import judged_data, write_verdict
 from reviewbench_assets.stages.rows_stage import write_rows
 
 

@@ -22,8 +22,9 @@ import sys
 from partitions.catalogue import catalogue
 from resources.store import Store
 from reviewbench_assets.domain.dialogues import TRAIN_TEST_SPLITS
-from reviewbench_assets.io.layout import CORPUS_SHARD_DIRS as CONFIG_DIRS
-from reviewbench_assets.io.layout import join_path, list_files, paths
+from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.shards import CORPUS_SHARD_DIRS as CONFIG_DIRS
+from reviewbench_assets.io.shards import join_path, list_files
 from scripts.migrate_reviews import migrate_typed_reviews
 
 

@@ -177,11 +177,10 @@ STAGE_OF = {
     "assets": {"openreview_forums", "parsed_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",
                "reviewbench_split", "conference_split"},
 }
-# What stages share: the stage base with its figures table, results and progress.
-# They know no stage's files. (The Parquet and JSON-lines readers, the check verdicts and the corpus shard
-# names are the IO layer's.)
-# (the stage base also holds the partition's run attempt, which the crawl and the PDF stage share)
-SHARED_STAGE_MODULES = {"stage"}
+# What stages share: the stage base and its results, the figures table, progress.
+# They know no stage's files. (The Parquet and JSON-lines readers, the check verdicts, the corpus shard
+# names and the partition's run attempt are the IO layer's.)
+SHARED_STAGE_MODULES = {"stage", "figures", "progress"}
 ASSET_MODULES = {"assets", "changes"}
 
 

@@ -18,10 +18,12 @@ from reviewbench_assets.domain.card import card_for_ui, render_dataset_card
 from reviewbench_assets.domain.card_format import fmt_value
 from reviewbench_assets.domain.corpus_stats import SplitStats
 from reviewbench_assets.domain.manifest import card_front_matter, extra_config_splits, set_split, with_data
-from reviewbench_assets.io.layout import corpus_listing, join_path, paths, read_parts
+from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.shards import corpus_listing, join_path, read_parts
+from reviewbench_assets.stages.figures import CARD, Markdown
 from reviewbench_assets.stages.live_card import live_section
 from reviewbench_assets.stages.split_stage import CARD_LOCK
-from reviewbench_assets.stages.stage import CARD, Markdown, Stage
+from reviewbench_assets.stages.stage import Stage
 
 
 def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes, pub: Publication | None = None) -> str:

@@ -24,7 +24,8 @@ from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.trajectories import daily_figures, merged_trajectory
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
-from reviewbench_assets.stages.stage import CHANGES, ROW_COUNT, Markdown, Stage, Table
+from reviewbench_assets.stages.figures import CHANGES, ROW_COUNT, Markdown, Table
+from reviewbench_assets.stages.stage import Stage
 
 STATE_SCHEMA = pa.schema([("forum_id", pa.string()), ("snapshot_json", pa.string())])
 CHANGE_SCHEMA = pa.schema([

@@ -34,7 +34,7 @@ from resources.store import CorruptFileError, Store, open_parquet, parquet_write
 from resources.store_publish import Publication
 from reviewbench_assets.domain.corpus_stats import ConfigFileStats, SplitStats
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
-from reviewbench_assets.io.layout import (
+from reviewbench_assets.io.shards import (
     check_name,
     check_prefix,
     file_size,

@@ -40,7 +40,9 @@ from reviewbench_assets.stages.crawl import (
     times_listed,
     tmdates_digest,
 )
-from reviewbench_assets.stages.stage import CRAWL, QUARANTINE, ROW_COUNT, Progress, Stage, Table, iso_utc
+from reviewbench_assets.stages.figures import CRAWL, QUARANTINE, ROW_COUNT, Table, iso_utc
+from reviewbench_assets.stages.progress import Progress
+from reviewbench_assets.stages.stage import Stage
 
 QUARANTINE_CHECK = QUARANTINE
 QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the configured max_quarantined_share"

@@ -32,7 +32,8 @@ from reviewbench_assets.domain.routing import account_posts, coverage
 from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.stage import COVERAGE, DIALOGUES, ROW_COUNT, Stage, Table
+from reviewbench_assets.stages.figures import COVERAGE, DIALOGUES, ROW_COUNT, Table
+from reviewbench_assets.stages.stage import Stage
 
 FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
 

@@ -14,7 +14,8 @@ from resources.store import Store, parquet_writer
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Spool, Upstream
-from reviewbench_assets.stages.stage import MARKDOWN, ROW_COUNT, Stage, Table
+from reviewbench_assets.stages.figures import MARKDOWN, ROW_COUNT, Table
+from reviewbench_assets.stages.stage import Stage
 
 MARKDOWN_ROW_GROUP = 64
 

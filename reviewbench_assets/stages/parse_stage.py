@@ -18,7 +18,8 @@ from reviewbench_assets.domain.routing import reasons_of_parsed, without_foreign
 from reviewbench_assets.domain.schema import PARSED_QUARANTINE_SCHEMA, PARSED_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream
-from reviewbench_assets.stages.stage import PARSE, QUARANTINE, ROW_COUNT, Stage, Table
+from reviewbench_assets.stages.figures import PARSE, QUARANTINE, ROW_COUNT, Table
+from reviewbench_assets.stages.stage import Stage
 
 BATCH_ROWS = 64  # parsed forums buffered before a row group is written (forum_json is the bulk)
 QUARANTINE_CHECK = QUARANTINE

@@ -45,7 +45,8 @@ from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, o
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
 from reviewbench_assets.domain.revisions import HOUR_MS, Revision, judge_deadline, revisions_from_page
-from reviewbench_assets.io.layout import list_files, paths
+from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.shards import list_files
 
 # ---------------------------------------------------------------------------------------------
 # The venue's deadline as OpenReview enforced it: its submission invitations read once per venue and

@@ -38,6 +38,7 @@ from reviewbench_assets.domain.revisions import (
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import SubmissionNotes, Upstream
+from reviewbench_assets.stages.figures import DEADLINE, PDFS, ROW_COUNT, Table, iso_utc
 from reviewbench_assets.stages.pdf_fetch import (
     ATTACHMENT_BATCH,
     RevisionAnswers,
@@ -49,7 +50,8 @@ from reviewbench_assets.stages.pdf_fetch import (
     sweep_staging_records,
     venue_deadline_check,
 )
-from reviewbench_assets.stages.stage import DEADLINE, PDFS, ROW_COUNT, Progress, Stage, Table, iso_utc
+from reviewbench_assets.stages.progress import Progress
+from reviewbench_assets.stages.stage import Stage
 
 DEADLINE_CHECK = DEADLINE
 PREVIEW_COLUMNS = ["forum_id", "rule", "reason", "revision_id", "pdf_pages", "error"]
@@ -311,7 +313,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     PDF in the store, checkpointed per forum (a forum whose checkpoint matches the note and deadline
     is not redone). The stage's `scrape(forum_ids, on_done, notes)` reads the revision pages in a
     browser (None: API recipe only); it returns {forum_id: revisions or error}. `progress(stage,
-    total)` makes a reporter (stages/stage.py `Progress`) for the revision pages and for the forums recorded."""
+    total)` makes a reporter (stages/progress.py `Progress`) for the revision pages and for the forums recorded."""
     venue, api, scrape, log, warn, progress = stage.venue, stage.api, stage.scrape, stage.log, stage.warn, stage.progress
     cross_check, allow_earliest_public, read_every_history = (stage.cross_check, stage.allow_earliest_public,
                                                               stage.read_every_history)

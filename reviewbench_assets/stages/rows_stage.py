@@ -34,16 +34,8 @@ from reviewbench_assets.domain.schema import (
 )
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
-from reviewbench_assets.stages.stage import (
-    CHARS_MATCH,
-    EMPTY_SHARE,
-    REVIEWS_MATCH,
-    ROW_COUNT,
-    ROWS,
-    TITLE,
-    UNIQUE,
-    Stage,
-)
+from reviewbench_assets.stages.figures import CHARS_MATCH, EMPTY_SHARE, REVIEWS_MATCH, ROW_COUNT, ROWS, TITLE, UNIQUE
+from reviewbench_assets.stages.stage import Stage
 
 # ---- the stage and its checks ----------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from every split's figures, is stages/card_stage.py).
 
 A conference split costs what changed: each venue-year has its own shards in the split
 (`data/<split>-<pk>-g<n>-i-of-n.parquet`, `reviews/<split>-<pk>-g<n>-...`, `provenance/...`,
-`review/<split>_train-<pk>-g<n>-...`, ...; `g<n>`: the part's generation, io/layout.py
+`review/<split>_train-<pk>-g<n>-...`, ...; `g<n>`: the part's generation, io/shards.py
 `next_generation`), written from that venue-year's files alone (the shard writers are
 stages/corpus_writer.py), with a part record (`corpus_stats/<split>/<pk>.json`: the inputs'
 fingerprint, the files written, their statistics and config counts). A venue-year's new shards of
@@ -47,16 +47,10 @@ from reviewbench_assets.domain.schema import (
     REVIEW_CONFIG_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
 )
-from reviewbench_assets.io.layout import (
-    blocking_failures,
-    corpus_listing,
-    join_path,
-    list_files,
-    next_generation,
-    paths,
-    read_parts,
-)
+from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.shards import corpus_listing, join_path, list_files, next_generation, read_parts
 from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
+from reviewbench_assets.io.verdicts import blocking_failures
 from reviewbench_assets.stages.corpus_writer import (
     DEFAULT_ROW_GROUP_ROWS,
     DEFAULT_TARGET_SHARD_BYTES,
@@ -65,7 +59,8 @@ from reviewbench_assets.stages.corpus_writer import (
     write_conference_split,
     write_config_table,
 )
-from reviewbench_assets.stages.stage import ROW_COUNT, SPLIT, Stage
+from reviewbench_assets.stages.figures import ROW_COUNT, SPLIT
+from reviewbench_assets.stages.stage import Stage
 
 # ---- the stages ------------------------------------------------------------------------------------------
 

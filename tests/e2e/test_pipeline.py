@@ -103,7 +103,7 @@ def test_every_asset_records_every_figure_it_declares(built):
     """Issue 28 item 2: each materialization's metadata is its stage's declared figures (stages/figures.yaml),
     all of them but those recorded only under a condition this run did not meet (a first crawl reads
     no cursor; no LLM is configured)."""
-    from reviewbench_assets.stages.stage import ADDED_BY_ASSETS, SPLIT, figures_of
+    from reviewbench_assets.stages.figures import ADDED_BY_ASSETS, SPLIT, figures_of
     from tests.stages.figures_check import expected
 
     _, _, results, corpus = built

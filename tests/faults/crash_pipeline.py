@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from partitions.catalogue import catalogue
 from resources.store import Store
 from reviewbench_assets.dagster_step import guard_upstream, materialize
+from reviewbench_assets.io.attempt import open_attempt
 from reviewbench_assets.stages import paper_text
 from reviewbench_assets.stages import split_stage as split_update
 from reviewbench_assets.stages.card_stage import CardStage
@@ -39,7 +40,6 @@ from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.pdf_stage import PdfStage
 from reviewbench_assets.stages.rows_stage import RowsStage
 from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, SplitStage
-from reviewbench_assets.stages.stage import open_attempt
 from tests.stages.streamed import Streamed
 from tests.stages.test_pdf_choice_stage import DUE, SUB_INV, edit, pdf
 from tests.stages.test_refresh_stage import FakeApi as CrawlApi

@@ -46,7 +46,7 @@ _GEN_TAG = re.compile(r"^(?P<stem>.+)-g(?P<gen>\d+)(?P<rest>-\d{5}-of-\d{5}\.par
 def canon_paths(rels) -> dict[str, str]:
     """Each path's canonical form within one view: a time stamp becomes `<time>`, numbered by its
     order among the view's stamps (a change log per refresh: `refresh=<time0>`, `refresh=<time1>`);
-    a venue-year part's shard generation (`-g000002-`, io/layout.py `next_generation`) becomes its
+    a venue-year part's shard generation (`-g000002-`, io/shards.py `next_generation`) becomes its
     rank among that part's generations in the view, newest first (`-g<new0>-`): a run repeated on top
     that writes the part once more ends with one generation, as one run does, under another number."""
     stamps = sorted({m.group(0) for r in rels for m in _TIME.finditer(r)})

@@ -12,7 +12,8 @@ from resources import StorageResource
 from resources.store import dumps_json, store_from_uri
 from reviewbench_assets.assets import split_assets
 from reviewbench_assets.dagster_step import guard_upstream, record_checks
-from reviewbench_assets.io.layout import blocking_failures, paths
+from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.verdicts import blocking_failures
 from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED
 from tests.splits.conftest import make_rows, write_venue_rows
 

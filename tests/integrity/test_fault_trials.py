@@ -328,7 +328,7 @@ def test_a_flipped_byte_in_rows_fails_the_split_naming_the_file(tmp_path, monkey
     store = Store(pafs.LocalFileSystem(), str(root))
     write_rows(store, store.path(paths.rows(PK)), store.path(paths.provenance(PK)), store.path(paths.rows_reviews(PK)),
                ((r, {}) for r in as_papers(rows)), store.path(paths.rows_stats(PK)))
-    from reviewbench_assets.io.layout import write_verdict
+    from reviewbench_assets.io.verdicts import write_verdict
 
     write_verdict(store, PK, "reviewbench_split", {}, overridden=False)  # the rows stage passed them
     target = root / paths.rows(PK)

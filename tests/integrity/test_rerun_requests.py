@@ -3,7 +3,7 @@ a placed point (tests/faults/kill_points.py) in a forked child, and re-run with 
 Dagster instance, as a user would; the replica's request log says which of the re-run's requests
 the killed run had already received an answer to (benchmarks/bench_kill_resume.repeated_requests).
 
-Before the attempt's answers (stages/stage.py, open_attempt), the published crawl's pages and the PDF staging
+Before the attempt's answers (io/attempt.py, open_attempt), the published crawl's pages and the PDF staging
 (stages/pdf_fetch.py, its staging), this re-run asked again: the crawl's three listing pages, the venue group,
 the deadline invitation, the clients' profiles and the PDF whose source record was written when the
 run died."""
@@ -21,7 +21,7 @@ from openreview_replica.replica_state import request_kind
 from resources import BrowserResource, OpenReviewResource, StorageResource
 from resources.store import store_from_uri
 from reviewbench_assets.assets import initial_submission_pdfs, openreview_forums, parsed_forums
-from reviewbench_assets.stages.stage import RESUME_WINDOW_S, open_attempt
+from reviewbench_assets.io.attempt import RESUME_WINDOW_S, open_attempt
 
 PK = "iclr-2020"  # API v1: listing pages, /references, single PDF downloads
 V2 = "iclr-2024"  # API v2: a tmdate cursor on refresh, /notes/edits, /attachment?ids= batches
@@ -92,7 +92,7 @@ def test_the_rerun_of_a_run_killed_in_the_pdf_stage_asks_nothing_it_had_received
 
 
 def test_which_runs_resume_an_attempt(tmp_path):
-    """The rule of stages/stage.py, open_attempt, run by run."""
+    """The rule of io/attempt.py, open_attempt, run by run."""
     store = store_from_uri(str(tmp_path))
     status = {"a": False, "b": True}  # a: failed or died; b: succeeded; others: unknown to the instance
     a = open_attempt(store, PK, "a", None, status.get, now=1000.0)
@@ -118,7 +118,7 @@ def test_the_revision_pages_invitation_lookups_are_kept_for_the_attempt(tmp_path
     repeat from what the run learnt, and now also from the attempt's answers, so the re-run of a run
     killed while pages were read does not ask again (the kill in the PDF stage repeated one)."""
     from resources.browser import LocalAnswers
-    from reviewbench_assets.stages.stage import AnswerCache
+    from reviewbench_assets.io.attempt import AnswerCache
 
     kept = AnswerCache(store_from_uri(str(tmp_path)), "checkpoints/attempt/x/answers")
     url, body = "http://api1:1/invitations?ids=A,B&expired=true", {"invitations": [{"id": "A"}], "count": 1}
@@ -138,7 +138,7 @@ def test_a_revisions_page_killed_before_its_forums_checkpoint_gets_its_revisions
     the page finished and its forum was checkpointed: the re-run's page gets the answer from the
     attempt's answers (the kill in the PDF stage repeated 3 and 4 `/references` requests, bench_kill_resume)."""
     from resources.browser import LocalAnswers
-    from reviewbench_assets.stages.stage import AnswerCache
+    from reviewbench_assets.io.attempt import AnswerCache
 
     kept = AnswerCache(store_from_uri(str(tmp_path)), "checkpoints/attempt/x/answers")
     apis = {"http://api1:1": 1, "http://api2:2": 2}

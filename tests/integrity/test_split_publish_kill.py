@@ -64,7 +64,7 @@ def _manifest_is_the_disk(store) -> list[str]:
     its row count of the split is theirs. Returns the default config's files of the split."""
     from huggingface_hub import DatasetCard
 
-    from reviewbench_assets.io.layout import corpus_listing
+    from reviewbench_assets.io.shards import corpus_listing
 
     header = DatasetCard(store.read_bytes(store.path("corpus/README.md")).decode()).data.to_dict()
     listed = sorted(f for c in header["configs"] for e in c["data_files"] for f in e["path"])

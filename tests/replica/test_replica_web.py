@@ -193,7 +193,7 @@ def test_a_dropped_connection_is_a_failed_try_of_that_page_only(rep, fx, c2, tmp
 
     from resources import BrowserResource
     from resources.store import Store
-    from reviewbench_assets.stages.stage import AnswerCache
+    from reviewbench_assets.io.attempt import AnswerCache
 
     v24 = fx.venues["iclr-2024"]
     ids = sorted(v24.forums)[:4]  # v2 pages: each asks /notes/edits once

@@ -134,7 +134,8 @@ def write_venue_rows(fs: pafs.FileSystem, root: str, pk: str, rows: list[dict], 
     typed, as the parsed table holds them (`row_group_size` is the old fixture's; the writer's own
     row groups are used)."""
     from resources.store import Store
-    from reviewbench_assets.io.layout import paths, write_verdict
+    from reviewbench_assets.io.layout import paths
+    from reviewbench_assets.io.verdicts import write_verdict
     from reviewbench_assets.stages.rows_stage import write_rows
 
     store = Store(fs, root)
@@ -144,6 +145,6 @@ def write_venue_rows(fs: pafs.FileSystem, root: str, pk: str, rows: list[dict], 
         fs.create_dir(f"{root}/{rel}".rsplit("/", 1)[0], recursive=True)
     write_rows(store, store.path(paths.rows(pk)), store.path(paths.provenance(pk)), store.path(paths.rows_reviews(pk)),
                iter(pairs), store.path(paths.rows_stats(pk)))
-    # the rows stage records its checks' verdict for the rows it wrote (io/layout.py)
+    # the rows stage records its checks' verdict for the rows it wrote (io/verdicts.py)
     write_verdict(store, pk, "reviewbench_split", {}, overridden=False)
     return store.path(paths.rows(pk))

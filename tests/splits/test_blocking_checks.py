@@ -10,9 +10,9 @@ from resources import StorageResource
 from resources.store import store_from_uri
 from reviewbench_assets.assets import split_assets
 from reviewbench_assets.dagster_step import guard_upstream, record_checks
-from reviewbench_assets.io.layout import blocking_failures
+from reviewbench_assets.io.verdicts import blocking_failures
 from reviewbench_assets.stages.card_stage import CardStage
-from reviewbench_assets.stages.stage import SPLIT
+from reviewbench_assets.stages.figures import SPLIT
 from tests.splits.conftest import write_venue_rows
 from tests.stages.figures_check import assert_every_figure, expected
 

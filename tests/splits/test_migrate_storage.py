@@ -51,7 +51,7 @@ def test_files_from_before_typed_reviews_are_rewritten_once(tmp_path, rows_facto
     import pyarrow.parquet as pq
 
     from reviewbench_assets.domain.schema import PARSED_SCHEMA
-    from reviewbench_assets.io.layout import blocking_failures, write_verdict
+    from reviewbench_assets.io.verdicts import blocking_failures, write_verdict
     from scripts.migrate_reviews import migrate_typed_reviews
 
     store = store_from_uri(str(tmp_path))

@@ -11,7 +11,7 @@ import pytest
 from reviewbench_assets.domain.corpus_stats import SplitStats, is_accepted, venue_year_key
 from reviewbench_assets.domain.reviews import parse_score as parse_rating
 from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA
-from reviewbench_assets.io.layout import list_split_shards
+from reviewbench_assets.io.shards import list_split_shards
 from reviewbench_assets.stages.corpus_writer import (
     DuplicateForumError,
     SchemaMismatchError,

@@ -3,7 +3,8 @@
 under a condition; that nothing undeclared is recorded, `Stage.stat` and `Stage.check` enforce."""
 from __future__ import annotations
 
-from reviewbench_assets.stages.stage import ADDED_BY_ASSETS, StageResult, figures_of
+from reviewbench_assets.stages.figures import ADDED_BY_ASSETS, figures_of
+from reviewbench_assets.stages.stage import StageResult
 
 
 def expected(where: str, conditions: tuple[str, ...] = ()) -> set[str]:

@@ -9,8 +9,8 @@ from partitions.catalogue import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.dialogue_stage import DialogueStage
+from reviewbench_assets.stages.figures import LLM
 from reviewbench_assets.stages.parse_stage import ParseStage
-from reviewbench_assets.stages.stage import LLM
 from tests.stages.figures_check import assert_every_figure
 
 SAMPLE = (Path(__file__).resolve().parents[1] / "fixtures/openreview-samples"

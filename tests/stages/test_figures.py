@@ -9,18 +9,18 @@ from pathlib import Path
 import pytest
 
 from resources.store import store_from_uri
-from reviewbench_assets.stages.stage import (
+from reviewbench_assets.stages.figures import (
     ADDED_BY_ASSETS,
     FIGURES,
     PARSE,
     REPORTS_PROGRESS,
     ROW_COUNT,
     STAGES,
-    Stage,
     Table,
     UndeclaredFigure,
     figures_of,
 )
+from reviewbench_assets.stages.stage import Stage
 
 ROOT = Path(__file__).resolve().parents[2]
 STAGES_DIR = ROOT / "reviewbench_assets" / "stages"
@@ -116,7 +116,8 @@ def test_every_declared_figure_is_recorded_somewhere_and_every_recorded_one_decl
 def test_progress_observations_and_the_guard_emit_declared_keys():
     from datetime import UTC, datetime
 
-    from reviewbench_assets.stages.stage import GUARD, PROGRESS, ProgressEvent
+    from reviewbench_assets.stages.figures import GUARD, PROGRESS
+    from reviewbench_assets.stages.progress import ProgressEvent
 
     event = ProgressEvent("forums", 3, 10, 2.0, 1.5, datetime(2026, 11, 27, tzinfo=UTC))
     assert set(event.metadata()) | {"run_id"} == set(figures_of(PROGRESS))  # + progress_sink's run_id
@@ -165,7 +166,7 @@ def test_the_figures_file_is_validated_when_it_loads(tmp_path, entry, error):
     description, fails the import naming the file and the key, never reaches the UI."""
     import yaml
 
-    from reviewbench_assets.stages.stage import load_figures
+    from reviewbench_assets.stages.figures import load_figures
 
     path = tmp_path / "figures.yaml"
     path.write_text(yaml.safe_dump({"posts": {"type": "int", "where": PARSE, "description": "ok"},

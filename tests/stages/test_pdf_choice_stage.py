@@ -17,8 +17,8 @@ from partitions.catalogue import catalogue
 from resources.openreview_api import CredentialsError, OpenReviewError, RateLimitedError
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
+from reviewbench_assets.stages.figures import iso_utc
 from reviewbench_assets.stages.parse_stage import ParseStage
-from reviewbench_assets.stages.stage import iso_utc
 from tests.stages.figures_check import assert_every_figure
 from tests.stages.pdf_stage_run import run_pdf_stage
 from tests.stages.streamed import Streamed

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import dagster as dg
 
 from reviewbench_assets.dagster_step import on_rate_limit, progress_sink
-from reviewbench_assets.stages.stage import Progress
+from reviewbench_assets.stages.progress import Progress
 
 T0 = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
@@ -82,7 +82,7 @@ def test_observations_are_recorded_while_the_step_runs():
 def test_a_reporter_of_waits_only_shows_the_wait_without_an_empty_bar():
     from datetime import UTC, datetime
 
-    from reviewbench_assets.stages.stage import ProgressEvent
+    from reviewbench_assets.stages.progress import ProgressEvent
     until = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
     line = ProgressEvent("rate-limit waits", 0, 0, 1.0, 0.0, None, until, "429 on /notes").line()
     assert line == ("rate-limit waits; waiting for the OpenReview rate-limit window until 2026-11-26 12:00:00 UTC"

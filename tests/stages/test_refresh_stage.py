@@ -14,7 +14,7 @@ from partitions.catalogue import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.crawl_stage import CrawlStage
-from reviewbench_assets.stages.stage import CURSOR
+from reviewbench_assets.stages.figures import CURSOR
 from tests.stages.figures_check import assert_every_figure
 
 SAMPLE = (Path(__file__).resolve().parents[1] / "fixtures/openreview-samples"
