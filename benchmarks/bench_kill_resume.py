@@ -169,7 +169,10 @@ class Run:
             os.killpg(self.p.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        self.p.wait(30)
+        try:
+            self.p.wait(30)
+        except subprocess.TimeoutExpired:  # not reaped yet: the trial's figures still count
+            pass
         self.t.join(10)
 
     def finish(self, timeout: float) -> tuple[int | None, str]:

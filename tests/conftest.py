@@ -62,8 +62,9 @@ def moto_endpoint():
         proc.kill()
         raise RuntimeError("moto_server did not start")
     yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(10)
+    from tests.ops.procs import stop_server
+
+    stop_server(proc)
 
 
 @pytest.fixture

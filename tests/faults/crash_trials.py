@@ -54,6 +54,7 @@ from tests.faults.crash_state import (
     read_files,
     view,
 )
+from tests.ops.procs import stop_server
 
 POLL_S = 0.05  # the reader's pause between two reads (it shares the machine with the run it watches)
 # What a run records of its own work, which a re-run after a kill legitimately records otherwise: a
@@ -162,8 +163,7 @@ def moto_bucket():
                      aws_secret_access_key="testing-secret").create_bucket(Bucket="crash-points")
         yield Backend("s3", endpoint, "crash-points")
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop_server(proc)  # killed after its grace: the trials' figures are never lost to a teardown
 
 
 def point_name(store: Store, method: str, path: str) -> str:

@@ -27,6 +27,29 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+SERVER_GRACE_S = 10.0  # a helper server's time to exit after SIGTERM before it is killed
+
+
+def stop_server(proc: subprocess.Popen, grace_s: float | None = None) -> int | None:
+    """Stop a helper server (moto_server, a replica): SIGTERM, then SIGKILL once `grace_s` (default
+    SERVER_GRACE_S) has passed. Never raises for a server slow to exit: a teardown must not throw
+    away what the test or bench measured (issue 38.5: bench_crash_points ran 321 trials and recorded
+    nothing because moto_server did not exit within 10 s under load). Returns its exit code (None
+    when even SIGKILL did not reap it within the grace)."""
+    grace = SERVER_GRACE_S if grace_s is None else grace_s
+    if proc.poll() is not None:
+        return proc.returncode
+    proc.terminate()
+    try:
+        return proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    try:
+        return proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        return None
+
+
 def _restore_signals():  # runs in the child before exec
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT):
         signal.signal(sig, signal.SIG_DFL)
