@@ -26,7 +26,7 @@ import re
 
 from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom
 from ocr_ray.layout.math_matrix import matrices, tall_delimiters
-from ocr_ray.layout.math_symbols import DELIMITERS, OPERATOR_NAMES, SIDE_LIMITS
+from ocr_ray.layout.math_symbols import DELIMITERS, OPERATOR_NAMES, PROSE_WORDS, SIDE_LIMITS
 from ocr_ray.layout.model import Rule
 
 # TeX's scriptscript size at 10 pt (5 pt) and below
@@ -216,6 +216,20 @@ def _stacked_pieces(atoms: list[Atom]) -> list[Atom]:
 _LIMIT_WORDS = {"max", "min", "sup", "inf", "lim", "argmax", "argmin", "limsup", "liminf"}
 
 
+def _space_before(first: Atom, atoms: list[Atom]) -> str:
+    """The space printed before a word, from the nearest atom to its left on its baseline: ``\quad``
+    after a formula's punctuation ("..., \quad where"), ``\ `` for a word space, "" otherwise (a
+    cell of cases after its column's space, set by the array itself)."""
+    left = [a for a in atoms if a.x1 <= first.x0 + 0.1 and abs(a.base - first.base) < 0.5 * first.size]
+    if not left:
+        return ""
+    near = max(left, key=lambda a: a.x1)
+    gap = (first.x0 - near.x1) / max(first.size, 1.0)
+    if gap > 0.7:
+        return r"\quad " if near.tex in (",", ";", ".") else ""
+    return r"\ " if gap > 0.2 else ""
+
+
 def _words(atoms: list[Atom]) -> list[Atom]:
     """Runs of upright letters on one baseline -> one atom each (an operator name such as \\max
     takes limits like a big operator)."""
@@ -238,6 +252,11 @@ def _words(atoms: list[Atom]) -> list[Atom]:
             tex = rf"\arg\{word[3:]}" if spaced else rf"\operatorname*{{{word}}}"
         elif word in OPERATOR_NAMES:
             tex = "\\" + word
+        elif word.lower() in PROSE_WORDS:
+            # prose in a display (``\quad \text{where } s = ...``, cases' ``\text{if } x > 0``): a
+            # word and its space, not letters run into the next symbol ("\mathrm{where}s"), after
+            # the space the page leaves before it
+            tex = _space_before(a, atoms) + rf"\text{{{word} }}"
         else:
             tex = rf"\mathrm{{{word}}}"
         out.append(_union(romans[i:j], tex, a.base, a.size, "op" if word in _LIMIT_WORDS else "ord"))

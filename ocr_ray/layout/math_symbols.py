@@ -113,6 +113,12 @@ OPERATOR_NAMES = {"log", "exp", "max", "min", "sup", "inf", "lim", "arg", "det",
                   "dim", "ker", "deg", "gcd", "hom", "Pr", "sinh", "cosh", "tanh", "liminf", "limsup", "argmax",
                   "argmin"}
 
+# Words that displays set as prose between their formulas (``\text{where}``, ``\text{s.t.}``,
+# ``\quad\text{for all}``, cases' ``\text{otherwise}``): upright runs of these letters are words.
+PROSE_WORDS = frozenset({"where", "for", "and", "or", "if", "iff", "otherwise", "when", "with", "all", "such",
+                         "that", "else", "then", "since", "as", "is", "are", "subject", "to", "whenever",
+                         "each", "every", "some", "any", "given", "unless", "on", "of"})
+
 
 # Italic and slanted fonts by name, as producers spell them: NimbusRomNo9L-ReguItal (mathptmx,
 # txfonts), LMRoman10-Italic, TimesNewRomanPS-ItalicMT, MinionPro-It, LinLibertineTI / -I,

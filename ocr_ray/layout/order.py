@@ -223,6 +223,30 @@ def _stray(band: list[B], members: list[B], free: list[tuple[float, float]]) -> 
     return True
 
 
+def _line_units(bands: list[list[B]], at: float) -> list[list[B]] | None:
+    """When only one band has boxes on both sides of ``at`` and it is a line (a display of stacked
+    parts included), not two columns whose baselines do not line up: that line with the bands set
+    close to it (its limits, a fraction's parts), and each other band on its own; None otherwise,
+    or when no band stands apart (a display and its limits alone: the group's own cut reads it)."""
+    across = [i for i, band in enumerate(bands) if any((b.x0 + b.x1) / 2 < at for b in band)
+              and any((b.x0 + b.x1) / 2 >= at for b in band)]
+    if len(across) != 1:
+        return None
+    k = across[0]
+    heights = sorted(b.y1 - b.y0 for b in bands[k])
+    height = heights[len(heights) // 2]
+    if max(b.y1 for b in bands[k]) - min(b.y0 for b in bands[k]) >= 3 * height:
+        return None
+    lo = hi = k  # the bands close above and below the line belong to it
+    while lo > 0 and min(b.y0 for b in bands[lo]) - max(b.y1 for b in bands[lo - 1]) < 0.4 * height:
+        lo -= 1
+    while hi + 1 < len(bands) and min(b.y0 for b in bands[hi + 1]) - max(b.y1 for b in bands[hi]) < 0.4 * height:
+        hi += 1
+    if lo == 0 and hi == len(bands) - 1:
+        return None
+    return bands[:lo] + [[b for band in bands[lo:hi + 1] for b in band]] + bands[hi + 1:]
+
+
 def _cut(region: list[B], out: list, depth: int) -> None:
     edges = (min(b.x0 for b in region), max(b.x1 for b in region))
     if len(region) == 1 or depth > 60:
@@ -232,6 +256,7 @@ def _cut(region: list[B], out: list, depth: int) -> None:
     # (a group is only joined once one of its bands has boxes on both sides of the gap: a centred
     # line such as an author list leaves wide gaps beside it that are no column gap)
     groups: list[tuple[list[B], list[tuple[float, float]], bool]] = []
+    bands_of: list[list[list[B]]] = []  # each group's bands
     joined = 0  # bands of the last group that share its gap (a column group has several)
     for band in _bands(region):
         free = _band_free(band)
@@ -243,20 +268,31 @@ def _cut(region: list[B], out: list, depth: int) -> None:
             members, shared = groups[-1][0] + band, _intersect(groups[-1][1], free)
             if _inner(shared, members):
                 groups[-1] = (members, shared, True)
+                bands_of[-1].append(band)
                 joined += 1
                 continue
             if joined >= 2 and _stray(band, groups[-1][0], groups[-1][1]):
                 groups[-1] = (members, groups[-1][1], True)
+                bands_of[-1].append(band)
                 continue
         groups.append((list(band), free, two_sided))
+        bands_of.append([band])
         joined = 0
-    for members, free, _ in groups:
+    for (members, free, _), bands in zip(groups, bands_of, strict=True):
         gaps = _inner(free, members)
         if not gaps:
             out.append((_leaf(members), edges))
             continue
         lo, hi = max(gaps, key=lambda g: g[1] - g[0])
         at = (lo + hi) / 2
+        units = _line_units(bands, at) if len(bands) > 1 else None
+        if units:
+            # one line with a wide space in it (a display: "p(y|x) = ..., \quad where s = Wx + b",
+            # with its limits) and lines apart from it that stop short of that space: no columns;
+            # each is read in turn
+            for unit in units:
+                _cut(unit, out, depth + 1)
+            continue
         left = [b for b in members if (b.x0 + b.x1) / 2 < at]
         right = [b for b in members if (b.x0 + b.x1) / 2 >= at]
         if not left or not right:

@@ -58,8 +58,9 @@ CASES = {
     "raw_coded": ("amsmath,amssymb", RAW_CODED, r"\pdfgentounicode=0", RAW_CODED),
     "text_style": ("amsmath", TEXT_STYLE, "", TEXT_STYLE),
     "argmax": ("amsmath", ARGMAX, "", ARGMAX),
-    # (the last cases' \text{if } is read as \mathrm{if}: same letters, not the same spacing)
-    "arrays": ("amsmath", ARRAYS, "", ARRAYS[:3]),
+    # (the last cases' \text{if } was read as \mathrm{if}: same letters, not the same spacing; a
+    # word of prose in a display is now \text{if }, judged like the rest)
+    "arrays": ("amsmath", ARRAYS, "", ARRAYS),
 }
 
 
@@ -109,7 +110,7 @@ def test_matrices_and_cases_are_arrays(pages):
         r"A=\begin{pmatrix}a & b \\ c & d\end{pmatrix}",
         r"f(x)=\begin{cases}1 & x>0 \\ 0 & x\le0\end{cases}",
         r"\det\begin{vmatrix}a_{11} & a_{12} \\ a_{21} & a_{22}\end{vmatrix}=a_{11}a_{22}-a_{12}a_{21}",
-        r"g(x)=\begin{cases}x^{2} & \mathrm{if}x>0 \\ -x & \mathrm{if}x<0 \\ 1 & x=0\end{cases}"], pages["arrays"]
+        r"g(x)=\begin{cases}x^{2} & \text{if }x>0 \\ -x & \text{if }x<0 \\ 1 & x=0\end{cases}"], pages["arrays"]
 
 
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
@@ -145,3 +146,28 @@ def test_cmex_layout_extension_fonts_of_other_families(tmp_path, packages, style
     displays = _displays(_markdown(tmp_path, packages, NEWTX))
     assert displays[0] == r"w_{t,i}=\frac{P_{t,i}}{\sum_{j\in T_{t}}P_{t,j}}"
     assert r"\sum_{i=1}^{n}" in displays[1] and r"\int_{0}^{1}f(x)dx" in displays[1], displays
+
+
+WHERE = r"p(y \mid x) = \frac{\exp(s_y)}{\sum_{k} \exp(s_k)}, \quad \text{where } s = W x + b"
+CLOSING = "The closing sentence of this page is here, after the display and its where clause."
+
+
+@pytest.fixture(scope="module")
+def where_page(tmp_path_factory) -> str:
+    """A display whose line ends in prose ("where ...") after a \\quad, then a short last line: the
+    wide space in the display and the end of the short line below lined up, and the reading order
+    took them for two columns (the "where" part was read after the next paragraph)."""
+    tmp = tmp_path_factory.mktemp("where")
+    body = f"{PROSE}\n\\begin{{equation}}\n{WHERE}\n\\end{{equation}}\n{CLOSING}\n"
+    layouts = typeset_layouts(tmp, "amsmath", body)
+    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+
+
+def test_prose_in_a_display_is_text_and_read_in_its_place(where_page):
+    assert _displays(where_page) == [r"p(y|x)=\frac{\exp(s_{y})}{\sum_{k}\exp(s_{k})},\quad \text{where }s=Wx+b"]
+    assert where_page.index("where") < where_page.index("The closing sentence")
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_prose_in_a_display_passes_olmocr(where_page):
+    assert judge(where_page, [{"id": "where", "type": "math", "math": WHERE}]) == {"where": True}

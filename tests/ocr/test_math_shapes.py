@@ -61,7 +61,9 @@ EXPECTED = [
     # display all the same, centred (idempotent-descent's corrector)
     r"\mathbf{J}=3\mathbf{J}^{2}-2\mathbf{J}^{3}.",
     # a wide hat over a letter and its subscript; a ligature (the "fi" of \text{fixed}) in a formula
-    r"\widehat{d_{p}}=\arg\min_{d_{p}}L+s(z),s(z)=\frac{P_{\theta}(z|x)}{P_{\mathrm{fixed}}(z|x)}",
+    # (its number, the sixth of the source's numbered displays, beside it: before, the display's wide
+    # space and the short line below it were taken for two columns and the number was read apart)
+    r"\widehat{d_{p}}=\arg\min_{d_{p}}L+s(z),s(z)=\frac{P_{\theta}(z|x)}{P_{\mathrm{fixed}}(z|x)} \qquad (6)",
     # mathtools' \coloneqq raises its colon onto the axis; a plain ":=" sets it on the baseline
     r"\kappa_{h}(s)\coloneqq k_{s,g(h)},\nu_{h}(s):=v_{s,g(h)}.",
 ]
