@@ -282,3 +282,38 @@ def test_a_glyph_of_two_code_points_in_a_formula_loses_nothing(tmp_path):
         assert sentence in _flat(markdown)
     assert "$$\nf(x)=\\beta \\gamma x+y" in markdown  # what the PDF says the glyph is
     assert "$$\ng(x)=x^{2}+1" in markdown
+
+
+def _figure_page() -> str:
+    """A page written by hand: a paragraph, a picture with two labels under it, a paragraph."""
+    from ocr_ray.layout.model import Fragment, PageLayout, Rule
+
+    page = PageLayout(612, 792)
+    page.fragments = [Fragment(72, 100, 540, 110, SENTENCES[0], 10.0),
+                      Fragment(150, 330, 190, 340, "Panel A", 9.0), Fragment(400, 330, 440, 340, "Panel B", 9.0),
+                      Fragment(72, 400, 540, 410, SENTENCES[1], 10.0)]
+    page.images = [Rule(100, 150, 250, 320), Rule(350, 150, 500, 320)]
+    return page.to_json()
+
+
+def test_a_figure_grid_rule_that_fails_keeps_the_labels_as_text(monkeypatch):
+    monkeypatch.setattr(layout, "extract_figure_grids", lambda page: [][1])
+    out, record = _compose([_figure_page()])
+    assert [(r["page"], r["rule"], r["reason"]) for r in record] == [(0, "figures", "raised")]
+    text = _flat(out[0])
+    assert SENTENCES[0] in text and SENTENCES[1] in text and "Panel A" in text and "Panel B" in text
+
+
+def test_a_page_whose_block_rules_fail_is_read_in_plain_rows(paper_pages, monkeypatch):
+    real = blocks._runs
+
+    def failing(lines):
+        if any("fourth paragraph" in ln.text for ln in lines):
+            raise OverflowError("forced")
+        return real(lines)
+
+    monkeypatch.setattr(blocks, "_runs", failing)
+    out, record = _compose(paper_pages)
+    assert [(r["page"], r["rule"], r["reason"]) for r in record] == [(1, "blocks", "raised")]
+    _all_text_there(out)
+    assert "## 1 Introduction" in out[0] and "## 3 Conclusion" in out[2]
