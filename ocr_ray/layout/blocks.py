@@ -243,7 +243,7 @@ def _set_apart_level(lines: list[Line], runs: list[tuple[int, int]], i: int, bod
 
 def _heading(lines: list[Line], runs: list[tuple[int, int]], i: int, body: float, title_size: float | None) -> int:
     """``_set_apart_level``, guarded: a heading rule that fails leaves the line body text."""
-    return guarded("headings", lambda: _set_apart_level(lines, runs, i, body, title_size), lambda: 0)
+    return guarded("headings", lambda: _set_apart_level(lines, runs, i, body, title_size), lambda: 0, seconds=0)
 
 
 def _display(math: list[Line], page: PageLayout) -> str | None:

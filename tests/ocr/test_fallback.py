@@ -317,3 +317,27 @@ def test_a_page_whose_block_rules_fail_is_read_in_plain_rows(paper_pages, monkey
     assert [(r["page"], r["rule"], r["reason"]) for r in record] == [(1, "blocks", "raised")]
     _all_text_there(out)
     assert "## 1 Introduction" in out[0] and "## 3 Conclusion" in out[2]
+
+
+def _spin():
+    while True:
+        pass
+
+
+def test_an_inner_timeout_costs_the_inner_block_and_the_outer_rule_goes_on():
+    record = Fallbacks()
+    with fallback.recording(record):
+        out = fallback.guarded("page", lambda: ["start", fallback.guarded("math", _spin, lambda: "plain", seconds=0.2),
+                                                "end"], lambda: ["page plain"], seconds=30)
+    assert out == ["start", "plain", "end"]
+    assert [(r["rule"], r["reason"]) for r in record.as_records()] == [("math", "timeout")]
+
+
+def test_an_outer_timeout_is_not_swallowed_by_an_inner_guard():
+    record = Fallbacks()
+    with fallback.recording(record):
+        out = fallback.guarded("page", lambda: fallback.guarded("math", _spin, lambda: "plain", seconds=30),
+                               lambda: "page plain", seconds=0.2)
+    assert out == "page plain"
+    assert [(r["rule"], r["reason"]) for r in record.as_records()] == [("page", "timeout")]
+    assert fallback._BUDGETS.stack == [] and fallback._BUDGETS.armed is None
