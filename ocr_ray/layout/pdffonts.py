@@ -163,6 +163,18 @@ def control_tables(textpage: Any, raw: Any, count: int, cache: dict) -> dict[int
 _CONTROL_CODES = re.compile("[\x00\x01\x03-\x09\x0b\x0c\x0e-\x1f]|\r(?!\n)|(?<!\r)\n")
 
 
+def beyond_unicode(code: int) -> int:
+    """A code PDFium gives past U+10FFFF, as a code point: the code itself when the font has no
+    Unicode for it, which for a CMap of UTF-8 codes (``UniJIS-UTF8-H``, ``Uni-Utf8-H``: 1 to 4 bytes
+    a character) is the character's UTF-8 bytes (0xE38081 is "、"); U+FFFD when those bytes are no
+    UTF-8. ``chr()`` of such a code raised and lost the paper (pdf.js's issue18117.pdf)."""
+    try:
+        text = code.to_bytes((code.bit_length() + 7) // 8, "big").decode("utf-8")
+    except (UnicodeDecodeError, OverflowError):
+        return 0xFFFD
+    return ord(text) if len(text) == 1 else 0xFFFD
+
+
 def astral(get_unicode: Any, raw: Any, index: int, count: int) -> int:
     """The character whose UTF-16 high half is at ``index`` and low half at the next index; 0 for a
     lone half."""

@@ -21,6 +21,7 @@ from ocr_ray.layout.pdffonts import (
     MATH_FONT,
     NOT_MATH,
     astral,
+    beyond_unicode,
     control_tables,
     font_info,
     math_control_code,
@@ -219,6 +220,8 @@ def page_layout(pdf_page: Any) -> PageLayout:
                 if not code:
                     continue
                 skip = i + 1
+            elif code > 0x10FFFF:  # no code point: a CMap's own code (UTF-8 bytes), see beyond_unicode
+                code = beyond_unicode(code)
             if code < 32 and control and code != 2:
                 table = control.get(text_object_address(raw, i))
                 if table is not None and code in table and not is_generated(raw, i):
@@ -335,6 +338,8 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
             code = get_unicode(raw, index)
             if 0xD800 <= code < 0xE000:
                 code = astral(get_unicode, raw, index, index + 2) or 0xFFFD
+            elif code > 0x10FFFF:
+                code = beyond_unicode(code)
             key = text_object_address(raw, index)
             font = (cache.get(key) or font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
                 if key else ""
