@@ -81,6 +81,17 @@ class ModuleTrace:
         threading.setprofile(None)
 
 
+def _reader_owners() -> dict[str, tuple[str, ...]]:
+    """IO-layer reader -> the assets whose files it opens: derived from the stages' declarations
+    (reviewbench_assets/data_path.py) since issue 39, written in `Upstream.OWNERS` before."""
+    try:
+        from reviewbench_assets.data_path import READER_OWNERS
+        return READER_OWNERS
+    except ImportError:
+        from reviewbench_assets.io.upstream import Upstream
+        return Upstream.OWNERS
+
+
 def _record_reads(reads: list[tuple[str, str]], current: list[str]) -> bool:
     """Wrap the IO layer's readers so each read is logged as (asset reading, reader); False on a tree
     without the IO layer."""
@@ -88,7 +99,7 @@ def _record_reads(reads: list[tuple[str, str]], current: list[str]) -> bool:
         from reviewbench_assets.io.upstream import Upstream
     except ImportError:
         return False
-    for name in Upstream.OWNERS:
+    for name in _reader_owners():
         method = getattr(Upstream, name, None)
         if method is None:
             continue
@@ -131,10 +142,7 @@ def measure() -> dict:
             per_asset[asset] = sorted(trace.modules - seen)  # the modules this asset brings in
             seen |= trace.modules
     deps = {a: {k.to_user_string() for k in by_key[a].asset_deps[by_key[a].key]} for a in CHAIN}
-    owners = {}
-    if with_io:
-        from reviewbench_assets.io.upstream import Upstream
-        owners = {name: set(assets) for name, assets in Upstream.OWNERS.items()}
+    owners = {name: set(assets) for name, assets in _reader_owners().items()} if with_io else {}
     returns = sorted({f"{asset} reads {reader} ({'/'.join(sorted(owners[reader]))})"
                       for asset, reader in reads if not owners[reader] <= deps[asset]})
     return {"modules": sorted(seen), "per_asset": per_asset, "browser": use_browser, "with_io_layer": with_io,

@@ -24,6 +24,7 @@ from reviewbench_assets.dagster_step import (
     partitioned_check_specs,
     step_progress,
 )
+from reviewbench_assets.data_path import upstream_of
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA, PARSED_SCHEMA, REVIEWBENCH_SCHEMA, SUBMISSIONS_SCHEMA
 from reviewbench_assets.stages.card_stage import CardStage
@@ -105,7 +106,7 @@ class ParsedConfig(GuardConfig):
     max_quarantined_share: float = 0.05  # the (blocking) check fails above this share of forums
 
 
-@dg.asset(partitions_def=venue_year_partitions, deps=["openreview_forums"], group_name="parse",
+@dg.asset(partitions_def=venue_year_partitions, deps=upstream_of(ParseStage), group_name="parse",
           kinds={"python", "parquet"}, code_version="4",  # 3: submission_json, 4: typed reviews
           metadata=figures_table(PARSE, (QUARANTINE,)),
           check_specs=partitioned_check_specs("parsed_forums", {QUARANTINE: PARSE_QUARANTINE_DESCRIPTION},
@@ -155,7 +156,7 @@ class SubmissionPdfConfig(dg.Config):
     read_every_history: bool = False
 
 
-@dg.asset(partitions_def=venue_year_partitions, deps=["parsed_forums"], group_name="pdfs",
+@dg.asset(partitions_def=venue_year_partitions, deps=upstream_of(PdfStage), group_name="pdfs",
           pool="openreview_api", kinds={"python", "pdf"}, code_version="3", metadata=figures_table(PDFS, (DEADLINE_CHECK,)),
           check_specs=[dg.AssetCheckSpec(DEADLINE_CHECK, asset="initial_submission_pdfs",
                                          description="the submission invitation's duedate is within one hour "
@@ -207,7 +208,7 @@ class PaperMarkdownConfig(dg.Config):
     engine: str = "text-layer"  # see ocr_ray.engines: text-layer, rapidocr, auto, vllm
 
 
-@dg.asset(partitions_def=venue_year_partitions, deps=["initial_submission_pdfs"], group_name="ocr",
+@dg.asset(partitions_def=venue_year_partitions, deps=upstream_of(MarkdownStage), group_name="ocr",
           pool="ray", kinds={"ray", "python"}, code_version="2", metadata=figures_table(MARKDOWN))
 def paper_markdown(context: dg.AssetExecutionContext, config: PaperMarkdownConfig, ray: RayResource,
                    storage: StorageResource) -> dg.MaterializeResult:
@@ -229,7 +230,7 @@ def paper_markdown(context: dg.AssetExecutionContext, config: PaperMarkdownConfi
 # accounted for / all of them) is in the metadata and checked (goal 1.0). The logic is
 # `stages.dialogue_stage.DialogueStage`.
 
-@dg.asset(partitions_def=venue_year_partitions, deps=["parsed_forums"], group_name="dialogues",
+@dg.asset(partitions_def=venue_year_partitions, deps=upstream_of(DialogueStage), group_name="dialogues",
           kinds={"python", "json"}, code_version="4", metadata=figures_table(DIALOGUES, (COVERAGE_CHECK,)),
           check_specs=[dg.AssetCheckSpec(COVERAGE_CHECK, asset="rebuttal_dialogues", blocking=True,
                                          description="every author and reviewer post is a turn of exactly "
@@ -257,7 +258,7 @@ class SplitConfig(GuardConfig):
 
 @dg.asset(partitions_def=venue_year_partitions, group_name="corpus", kinds={"parquet"}, code_version="3",
           metadata=figures_table(ROWS, tuple(ROW_CHECKS)),
-          deps=["parsed_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues"],
+          deps=upstream_of(RowsStage),
           check_specs=partitioned_check_specs("reviewbench_split", ROW_CHECKS, venue_year_partitions))
 def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
                       storage: StorageResource) -> dg.MaterializeResult:
@@ -280,8 +281,7 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
               description=(f"The `{split}` split of the corpus: Parquet shards built from its venue-years "
                            f"({', '.join(catalogue().keys_for_split(split))}), plus its reviews (one typed row per "
                            "review), provenance and Re^2 review/rebuttal (train/test by forum-id hash) configs."),
-              deps=[dg.AssetDep("reviewbench_split", partition_mapping=split_partition_mapping(split)),
-                    dg.AssetDep("rebuttal_dialogues", partition_mapping=split_partition_mapping(split))])
+              deps=[dg.AssetDep(d, partition_mapping=split_partition_mapping(split)) for d in upstream_of(SplitStage)])
     def _split(context: dg.AssetExecutionContext, config: ConferenceSplitConfig,
                storage: StorageResource) -> dg.MaterializeResult:
         with fail_without_retry():
@@ -295,7 +295,7 @@ split_assets = [build_split_asset(s) for s in catalogue().splits]
 
 
 @dg.asset(group_name="corpus", kinds={"huggingface"}, code_version="1", metadata=figures_table(CARD),
-          deps=[*(a.key for a in split_assets), "venue_changes"])
+          deps=[k for d in upstream_of(CardStage) for k in ([a.key for a in split_assets] if d == SPLIT else [d])])
 def dataset_card(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """README.md with configs, dataset_info and statistics, so `datasets.load_dataset(dir)` works."""
     return materialize(CardStage()(storage.store()))

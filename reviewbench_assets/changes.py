@@ -5,11 +5,12 @@ import dagster as dg
 from partitions.definitions import venue_year_partitions
 from resources import StorageResource
 from reviewbench_assets.dagster_step import figures_table, materialize
+from reviewbench_assets.data_path import upstream_of
 from reviewbench_assets.stages.change_log import ChangesStage
 from reviewbench_assets.stages.figures import CHANGES
 
 
-@dg.asset(partitions_def=venue_year_partitions, deps=["parsed_forums"], group_name="live",
+@dg.asset(partitions_def=venue_year_partitions, deps=upstream_of(ChangesStage), group_name="live",
           kinds={"python", "parquet"}, code_version="1", metadata=figures_table(CHANGES))
 def venue_changes(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """One row per change since the previous refresh (reviews added, edited with old and new scores,

@@ -161,22 +161,6 @@ def test_nothing_points_outside_the_repository():
 
 # --- one data path: a stage reads the stages before it through the IO layer (issue 28.1) -------------
 
-# Each module of reviewbench_assets/stages and each asset module -> the stage(s) it belongs to (stages are
-# named by asset; `conference_split` is the `<split>_split` assets and the dataset card).
-STAGE_OF = {
-    **dict.fromkeys(["crawl", "crawl_stage"], {"openreview_forums"}),
-    "parse_stage": {"parsed_forums"},
-    **dict.fromkeys(["change_log", "changes"], {"venue_changes"}),
-    **dict.fromkeys(["pdf_fetch", "pdf_stage"], {"initial_submission_pdfs"}),
-    "paper_text": {"paper_markdown"},
-    "dialogue_stage": {"rebuttal_dialogues"},
-    "rows_stage": {"reviewbench_split"},
-    **dict.fromkeys(["split_stage", "corpus_writer", "card_stage", "live_card"],
-                    {"conference_split"}),
-    # the data path's assets, one module (venue_changes' is `changes`)
-    "assets": {"openreview_forums", "parsed_forums", "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues",
-               "reviewbench_split", "conference_split"},
-}
 # What stages share: the stage base and its results, the figures table, progress.
 # They know no stage's files. (The Parquet and JSON-lines readers, the check verdicts, the corpus shard
 # names and the partition's run attempt are the IO layer's.)
@@ -204,20 +188,59 @@ def _paths_used(path: Path) -> set[str]:
     return used
 
 
+def _stage_of() -> dict[str, set[str]]:
+    """Each module of reviewbench_assets/stages and each asset module -> the stage(s) it belongs to,
+    derived from the stages' declarations (reviewbench_assets/data_path.py), never written here: the
+    module that defines a stage's class is that stage's; a helper module is the stage's whose modules
+    import it; an asset module wires the stages it imports."""
+    from reviewbench_assets.data_path import STAGES, owner
+
+    mods = _modules()
+    imports = {m: {t for t, _ in ts} for m, ts in _imports(mods).items()}
+    of = {_short(s.__module__): {owner(s)} for s in STAGES}
+    helpers = {_short(m) for m in _stage_modules(mods)} - set(of) - SHARED_STAGE_MODULES - ASSET_MODULES
+    changed = True
+    while changed:  # a helper belongs to the stages whose modules (or their helpers) import it
+        changed = False
+        for mod in _stage_modules(mods):
+            mine = of.get(_short(mod), set())
+            if _short(mod) in ASSET_MODULES or not mine:
+                continue
+            for target in imports.get(mod, ()):
+                if _short(target) in helpers and not mine <= of.setdefault(_short(target), set()):
+                    of[_short(target)] |= mine
+                    changed = True
+    for mod in ASSET_MODULES:
+        of[mod] = set().union(*(of.get(_short(t), set()) for t in imports.get(f"reviewbench_assets.{mod}", ())
+                                if _short(t) not in ASSET_MODULES | SHARED_STAGE_MODULES))
+    return of
+
+
 def test_every_stage_module_belongs_to_one_stage_or_is_shared():
+    stage_of = _stage_of()
     stage_mods = {_short(m) for m in _stage_modules(_modules())}
-    assert stage_mods - set(STAGE_OF) - SHARED_STAGE_MODULES == set(), "classify the new module here"
-    assert set(STAGE_OF) & SHARED_STAGE_MODULES == set()
-    assert set(STAGE_OF) | SHARED_STAGE_MODULES >= stage_mods
+    assert stage_mods - set(stage_of) - SHARED_STAGE_MODULES == set(), "a module no stage imports"
+    assert set(stage_of) & SHARED_STAGE_MODULES == set()
+    helpers = set(stage_of) - ASSET_MODULES
+    assert {m: s for m in helpers if len(s := stage_of[m]) != 1} == {}, "a module of two stages"
 
 
 def test_every_path_has_one_owning_stage():
-    from reviewbench_assets.io.layout import OWNED_PATHS, SHARED_PATHS, paths
+    from reviewbench_assets.data_path import OWNED_PATHS, STAGES
+    from reviewbench_assets.io.layout import SHARED_PATHS, paths
 
     names = [n for n in vars(paths) if not n.startswith("_") and (callable(getattr(paths, n)) or n.isupper())]
     owned = [n for ns in OWNED_PATHS.values() for n in ns] + list(SHARED_PATHS)
     assert sorted(owned) == sorted(names)  # each once
-    assert set(OWNED_PATHS) == set().union(*STAGE_OF.values())
+    assert set(OWNED_PATHS) == {s.part_of or s.name for s in STAGES}
+
+
+def test_every_declared_read_is_a_reader_of_the_io_layer():
+    from reviewbench_assets.data_path import STAGES
+    from reviewbench_assets.io.upstream import Upstream
+
+    assert {f"{s.name} reads {r}" for s in STAGES for r in s.reads if r not in Upstream.OPENS} == set()
+    assert {n for names in Upstream.OPENS.values() for n in names} - {n for s in STAGES for n in s.writes} == set()
 
 
 def test_no_stage_imports_another_stages_module():
@@ -225,28 +248,31 @@ def test_no_stage_imports_another_stages_module():
     another stage's reader or writer (what the split used to do with the dialogue stage's writer)."""
     mods = _modules()
     imports = _imports(mods)
+    stage_of = _stage_of()
     bad = []
     for mod in _stage_modules(mods):
-        mine = STAGE_OF.get(_short(mod))
+        mine = stage_of.get(_short(mod))
         for target, _name in imports.get(mod, ()):
             if not target.startswith("reviewbench_assets.stages.") or _short(target) in SHARED_STAGE_MODULES:
                 continue
-            if mine is None or not (STAGE_OF.get(_short(target), set()) & mine):
+            if mine is None or not (stage_of.get(_short(target), set()) & mine):
                 bad.append(f"{mod} ({'shared' if mine is None else '/'.join(sorted(mine))}) imports {target}")
     assert bad == []
 
 
 def test_no_stage_builds_another_stages_paths():
     """A stage builds the paths of its own outputs only; what it reads of another stage comes through
-    reviewbench_assets/io (`Upstream`), which owns every path (io/layout.py). Shared modules build
+    reviewbench_assets/io (`Upstream`); who owns a path is what the stages declare they write. Shared modules build
     only the shared paths (check verdicts)."""
-    from reviewbench_assets.io.layout import OWNED_PATHS, SHARED_PATHS
+    from reviewbench_assets.data_path import OWNED_PATHS
+    from reviewbench_assets.io.layout import SHARED_PATHS
 
     mods = _modules()
+    stage_of = _stage_of()
     bad = []
     for mod, path in _stage_modules(mods).items():
         allowed = set(SHARED_PATHS)
-        for stage in STAGE_OF.get(_short(mod), ()):
+        for stage in stage_of.get(_short(mod), ()):
             allowed |= set(OWNED_PATHS[stage])
         bad += [f"{mod} builds paths.{name}" for name in sorted(_paths_used(path) - allowed)]
     others = [m for m in mods if m.startswith("reviewbench_assets.") and m not in _stage_modules(mods)
@@ -255,19 +281,17 @@ def test_no_stage_builds_another_stages_paths():
     assert bad == []
 
 
-def test_a_stage_reads_only_its_direct_upstream():
-    """Every IO-layer read a stage makes (`Upstream(...).<reader>()`) opens files of an asset its own
-    asset depends on directly: no return to the files of a stage further back."""
-    from reviewbench_assets.definitions import ASSETS
+def test_a_stage_reads_only_what_it_declares():
+    """Every IO-layer read a stage makes (`Upstream(...).<reader>()`) is one its stage declares in
+    `reads` (so its asset depends on the reader's owners directly: the asset's deps are derived from
+    the same declaration): no undeclared read, and no return to the files of a stage further back."""
+    from reviewbench_assets.data_path import STAGES, owner
     from reviewbench_assets.io.upstream import Upstream
 
-    deps: dict[str, set[str]] = defaultdict(set)
-    for a in ASSETS:
-        for key in a.keys:
-            name = key.to_user_string()
-            stage = "conference_split" if name.endswith("_split") and name != "reviewbench_split" or \
-                name == "dataset_card" else name
-            deps[stage] |= {d.to_user_string() for d in a.asset_deps[key]}
+    declared: dict[str, set[str]] = defaultdict(set)
+    for s in STAGES:
+        declared[owner(s)] |= set(s.reads)
+    stage_of = _stage_of()
     mods = _modules()
     bad, calls = [], 0
     for mod, path in _stage_modules(mods).items():
@@ -277,16 +301,33 @@ def test_a_stage_reads_only_its_direct_upstream():
                  for t in node.targets if isinstance(t, ast.Name)}
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in Upstream.OWNERS):
+                    and node.func.attr in Upstream.OPENS):
                 continue
             on = node.func.value
             if not ((isinstance(on, ast.Call) and getattr(on.func, "id", None) == "Upstream")
                     or (isinstance(on, ast.Name) and on.id in bound)):
                 continue
             calls += 1
-            mine = set().union(*(deps[s] for s in STAGE_OF.get(_short(mod), ())))
-            if not set(Upstream.OWNERS[node.func.attr]) <= mine:
-                bad.append(f"{mod} reads {node.func.attr} ({', '.join(Upstream.OWNERS[node.func.attr])}), "
-                           f"not a direct upstream of {'/'.join(sorted(STAGE_OF.get(_short(mod), ())))}")
+            mine = set().union(*(declared[s] for s in stage_of.get(_short(mod), ())))
+            if node.func.attr not in mine:
+                bad.append(f"{mod} reads {node.func.attr}, which {'/'.join(sorted(stage_of.get(_short(mod), ())))} "
+                           "does not declare in its `reads`")
     assert calls >= 10  # the readers are found (the stages read through the IO layer)
     assert bad == []
+
+
+def test_each_asset_depends_on_what_its_stage_declares():
+    """The assets' dependencies are the declarations' (reviewbench_assets/data_path.py upstream_of)."""
+    from reviewbench_assets.data_path import STAGES, owner, upstream_of
+    from reviewbench_assets.definitions import ASSETS
+
+    deps: dict[str, set[str]] = defaultdict(set)
+    for a in ASSETS:
+        for key in a.keys:
+            name = key.to_user_string()
+            stage = "conference_split" if name.endswith("_split") and name != "reviewbench_split" else name
+            deps[stage] |= {"conference_split" if d.to_user_string().endswith("_split")
+                            and d.to_user_string() != "reviewbench_split" else d.to_user_string()
+                            for d in a.asset_deps[key]}
+    assert {s.name: deps[s.name] for s in STAGES} == {s.name: set(upstream_of(s)) for s in STAGES}
+    assert all(owner(s) in {s.name, "conference_split"} for s in STAGES)

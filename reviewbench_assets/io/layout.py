@@ -2,10 +2,9 @@
 layer owns the paths (issue 28 item 1).
 
 - `paths`: one function per file (or folder), by venue-year; the only place a path is spelled.
-- `OWNED_PATHS` / `SHARED_PATHS`: every path belongs to the one stage that writes it. A stage module
-  may build its own stage's paths only (and the shared ones); what it reads of another stage comes
-  through `io.upstream` (checked by tests/test_architecture.py). Stages are named by their asset;
-  `conference_split` is the `<split>_split` assets and the dataset card, which share the split's records.
+- every path belongs to the one stage that declares it in its `writes` (`Stage.writes`;
+  reviewbench_assets/data_path.py derives the table of owners), but `SHARED_PATHS`, which belong to no
+  stage. What a stage reads of another comes through `io.upstream` (checked by tests/test_architecture.py).
 
 The check verdicts recorded on these files are `io/verdicts.py`'s, the corpus folder's shard names
 `io/shards.py`'s. Dagster-free, like the stages."""
@@ -166,24 +165,7 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
         return f"changes/{pk}/daily.png"
 
 
-OWNED_PATHS: dict[str, tuple[str, ...]] = {
-    "openreview_forums": ("raw_forums", "crawl_errors", "quarantine", "crawl_cursor", "crawl_checkpoints",
-                          "review_edit_checkpoints"),
-    "parsed_forums": ("parsed", "parsed_quarantine"),
-    "venue_changes": ("change_state", "change_log", "change_log_dir", "change_trajectories", "change_daily",
-                      "change_daily_plot"),
-    "initial_submission_pdfs": ("submissions", "submission_checkpoints", "revision_checkpoints", "pdf_source",
-                                "pdf_staging"),
-    "paper_markdown": ("markdown", "markdown_cache"),
-    "rebuttal_dialogues": ("dialogues", "dialogue_exclusions", "re2_review", "re2_rebuttal"),
-    "reviewbench_split": ("rows", "rows_reviews", "provenance", "rows_stats"),
-    "conference_split": ("CORPUS_DIR", "split_stats", "split_part_dir", "split_part"),
-}
 # Written by the checks of every asset (the verdicts, io/verdicts.py), read by the split: no stage's own;
 # and the partition's run attempt (io/attempt.py, open_attempt), whose answers the crawl and the PDF stage share.
 SHARED_PATHS = ("check_record", "attempt")
 
-
-def owner_of(path_name: str) -> str | None:
-    """The stage that writes `paths.<path_name>` (None for a shared path or an unknown name)."""
-    return next((stage for stage, names in OWNED_PATHS.items() if path_name in names), None)

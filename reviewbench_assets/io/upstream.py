@@ -1,6 +1,6 @@
 """How a stage reads the stages before it: streamed readers of the stored files (Parquet one row group
 at a time, JSON lines one line at a time) and `Upstream`, one typed method per input of a venue-year's
-stage, the only place a stage's files are opened by another stage (io/layout.py says who owns which).
+stage, the only place a stage's files are opened by another stage (each stage declares what it writes).
 Each input is read as its stage wrote it, streamed where it can be large, so the stages stay flat in
 memory from hundreds of forums to a whole venue-year (19,631 for ICLR 2026).
 
@@ -184,6 +184,7 @@ class Spool:
 
 # What the rows step writes as one publication (stages/rows_stage.py): one of them alone is a broken set.
 ROWS_SET = {"rows": paths.rows, "reviews": paths.rows_reviews, "provenance": paths.provenance, "stats": paths.rows_stats}
+ROWS_SET_NAMES = tuple(where.__name__ for where in ROWS_SET.values())
 
 
 class MissingStageOutputError(FileNotFoundError):
@@ -209,14 +210,15 @@ class SubmissionNotes(ParquetLookup):
 
 
 class Upstream:
-    """The inputs of one venue-year (`pk`) in `store`. `OWNERS`: whose files each reader opens (a
-    stage may call a reader only when those assets are its direct upstream: tests/test_architecture.py)."""
+    """The inputs of one venue-year (`pk`) in `store`. `OPENS`: the files (`paths.<name>`) each reader
+    opens. Who owns them, and so which asset a reader's caller depends on, follows from what each
+    stage declares it writes (`Stage.writes`; reviewbench_assets/data_path.py derives the table)."""
 
-    OWNERS = {"raw_forums": ("openreview_forums",), "parsed_rows": ("parsed_forums",),
-              "parsed_forums": ("parsed_forums",),
-              "submission_note_lookup": ("parsed_forums",), "pdf_records": ("initial_submission_pdfs",),
-              "markdown": ("paper_markdown",), "has_rows": ("reviewbench_split",),
-              "split_inputs": ("reviewbench_split", "rebuttal_dialogues"), "daily_changes": ("venue_changes",)}
+    OPENS = {"raw_forums": ("raw_forums",), "parsed_rows": ("parsed",), "parsed_forums": ("parsed",),
+             "submission_note_lookup": ("parsed",), "pdf_records": ("submissions",),
+             "markdown": ("markdown",), "has_rows": ("rows",),
+             "split_inputs": (*ROWS_SET_NAMES, "re2_review", "re2_rebuttal"),
+             "daily_changes": ("change_daily", "change_daily_plot")}
 
     def __init__(self, store: Store, pk: str):
         self.store, self.pk = store, pk

@@ -20,7 +20,7 @@ from reviewbench_assets.domain.corpus_stats import SplitStats
 from reviewbench_assets.domain.manifest import card_front_matter, extra_config_splits, set_split, with_data
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.shards import corpus_listing, join_path, read_parts
-from reviewbench_assets.stages.figures import CARD, Markdown
+from reviewbench_assets.stages.figures import CARD, SPLIT, Markdown
 from reviewbench_assets.stages.live_card import live_section
 from reviewbench_assets.stages.split_stage import CARD_LOCK
 from reviewbench_assets.stages.stage import Stage
@@ -118,6 +118,9 @@ class CardStage(Stage):
     """README.md with configs, dataset_info, statistics and plots, so `datasets.load_dataset(dir)` works."""
 
     name = CARD
+    reads = ("daily_changes",)
+    part_of = SPLIT  # README.md and the split records are the split's files, written under one lock
+    after = (SPLIT,)  # every split's records
 
     def run(self, store: Store) -> None:
         # Read every split's figures and part records and publish: one README.md writer at a time (the

@@ -75,6 +75,9 @@ class ChangesStage(Stage):
     `now`: the refresh's time (None: the clock's)."""
 
     name = CHANGES
+    reads = ("parsed_forums",)
+    writes = ("change_state", "change_log", "change_log_dir", "change_trajectories", "change_daily",
+              "change_daily_plot")
 
     def __init__(self, pk: str, forums: Iterable[ParsedForum] | None = None, now: datetime | None = None):
         super().__init__(pk)

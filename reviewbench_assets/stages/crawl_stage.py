@@ -58,6 +58,8 @@ class CrawlStage(Stage):
     """The crawl's options; `run` is `refresh_venue` and the client's request and wait figures."""
 
     name = CRAWL
+    writes = ("raw_forums", "crawl_errors", "quarantine", "crawl_cursor", "crawl_checkpoints",
+              "review_edit_checkpoints")
 
     def __init__(self, venue: VenueYear, v2: OpenReviewApi, api: OpenReviewApi, *,
                  max_quarantined_share: float = 0.05, full_refresh: bool = False, review_edits: bool = True,

@@ -47,6 +47,8 @@ class DialogueStage(Stage):
     when one merged, and the `dialogue_coverage` check (goal 1.0)."""
 
     name = DIALOGUES
+    reads = ("parsed_forums",)
+    writes = ("dialogues", "dialogue_exclusions", "re2_review", "re2_rebuttal")
 
     def __init__(self, venue: VenueYear, steps: LLMSteps | None = None):
         super().__init__(venue.key)

@@ -25,6 +25,8 @@ class MarkdownStage(Stage):
     local Ray with `num_cpus`)."""
 
     name = MARKDOWN
+    reads = ("pdf_records",)
+    writes = ("markdown", "markdown_cache")
 
     def __init__(self, pk: str, engine, *, ray_address: str | None = None, num_cpus: int | None = None,
                  log: Callable[[str], None] = lambda _m: None):

@@ -59,6 +59,8 @@ class ParseStage(Stage):
     `max_quarantined_share` of forums with a problem."""
 
     name = PARSE
+    reads = ("raw_forums",)
+    writes = ("parsed", "parsed_quarantine")
 
     def __init__(self, venue: VenueYear, max_quarantined_share: float = 0.05):
         super().__init__(venue.key)

@@ -68,6 +68,8 @@ class PdfStage(Stage):
     only); the options are `SubmissionPdfConfig`'s (reviewbench_assets/assets.py)."""
 
     name = PDFS
+    reads = ("submission_note_lookup",)
+    writes = ("submissions", "submission_checkpoints", "revision_checkpoints", "pdf_source", "pdf_staging")
 
     def __init__(self, venue, api: OpenReviewApi,
                  scrape: Callable[[list[str], Callable[[str], None], dict], dict] | None, *,

@@ -55,6 +55,9 @@ class RowsStage(Stage):
     card merge these statistics)."""
 
     name = ROWS
+    reads = ("parsed_rows", "pdf_records", "markdown")
+    writes = ("rows", "rows_reviews", "provenance", "rows_stats")
+    after = ("rebuttal_dialogues",)  # its blocking check (dialogue_coverage) guards the rows
 
     def __init__(self, venue: VenueYear, max_empty_markdown_share: float = 0.5):
         super().__init__(venue.key)

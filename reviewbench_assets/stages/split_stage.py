@@ -72,6 +72,8 @@ class SplitStage(Stage):
     """One conference split (`key`: its name) brought up to date; `log` says which venue-years were left out."""
 
     name = SPLIT
+    reads = ("has_rows", "split_inputs")
+    writes = ("CORPUS_DIR", "split_stats", "split_part_dir", "split_part")
 
     def __init__(self, split: str, test_share: float = 0.05, log: Callable[[str], None] = lambda _m: None):
         super().__init__(split)

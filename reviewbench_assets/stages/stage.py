@@ -61,9 +61,23 @@ def _merged(old: Any, new: Any) -> Any:
 
 class Stage(ABC):
     """One step of the data path. Subclasses set `name` (the stage's name in stages/figures.yaml, the
-    asset's name for the assets that are one stage) and implement `run`."""
+    asset's name for the assets that are one stage), declare what they read and write, and implement
+    `run`.
+
+    The declaration is the one place an edge of the data path is written (issue 39 item 1): the
+    asset's dependencies, who owns each file and the architecture test's classification are derived
+    from it (reviewbench_assets/data_path.py), never written again.
+    - `reads`: the inputs it takes from the stages before it, by the IO layer's reader
+      (`io.upstream.Upstream`: `raw_forums`, `parsed_forums`, ...);
+    - `writes`: the files it owns (`io.layout.paths.<name>`);
+    - `after`: stages it runs after without reading their files (their blocking checks guard it);
+    - `part_of`: the stage whose files it shares (the dataset card is part of the conference split)."""
 
     name: ClassVar[str]
+    reads: ClassVar[tuple[str, ...]] = ()
+    writes: ClassVar[tuple[str, ...]] = ()
+    after: ClassVar[tuple[str, ...]] = ()
+    part_of: ClassVar[str | None] = None
 
     def __init__(self, key: str | None = None):
         self.key = key  # what the run is about: a venue-year, a conference split; None for the card
