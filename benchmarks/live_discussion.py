@@ -97,7 +97,7 @@ def _follow(sim, rep, root: Path, pk: str, days: int, rating_of) -> dict:
     resources = live_resources(rep, root)
     rep.reindex()
     rep.reset_request_log()
-    build_whole(resources, pk)  # day 0: the first crawl (every forum recorded as added) and the PDFs
+    build_whole(resources, pk)  # day 0: the first crawl (its baseline recorded, no changes) and the PDFs
     full_crawl_requests = len(rep.request_log)
     forum_crawl_requests = sum(1 for r in rep.request_log if r.role != "web" and r.path in ("/notes", "/login",
                                                                                           "/profiles", "/groups"))

@@ -8,6 +8,12 @@ and comments added or removed, decisions, withdrawals and desk rejections, PDF r
 appearing or disappearing. Replaying the changes in refresh order from an empty state gives every
 snapshot back, so a venue's history can be replayed day by day.
 
+The first refresh of a venue-year has nothing to compare with: it records a *baseline*, what was there
+at the first observation (`*_observed` rows: each forum, its decision and PDF, each review with its
+scores, each live post), never changes (issue 38.6: a first build of ICLR 2026 recorded 999
+`pdf_revised` for 1,000 forums). A forum that appears at a later refresh is `forum_added`, and its PDF
+is its first (`pdf_observed`), not a revision.
+
 Only what the parsed table holds is compared: the caller passes parsed forums, nothing is fetched.
 """
 from __future__ import annotations
@@ -22,8 +28,11 @@ from reviewbench_assets.domain.posts import ParsedForum
 ChangeKind = Literal[
     "forum_added", "forum_removed", "status_changed", "decision_changed", "pdf_revised",
     "review_added", "review_edited", "review_removed", "response_added", "comment_added", "post_removed",
+    "forum_observed", "decision_observed", "pdf_observed", "review_observed", "post_observed",
 ]
 CHANGE_KINDS: tuple[str, ...] = ChangeKind.__args__  # type: ignore[attr-defined]
+# what a first observation saw (the baseline), not something that changed
+BASELINE_KINDS = tuple(k for k in CHANGE_KINDS if k.endswith("_observed"))
 SCORES = ("rating", "confidence")
 # Posts whose effect is a forum-level change (decision_changed, status_changed), not a post added
 STATE_POSTS = ("decision", "withdrawal", "desk_rejection")
@@ -71,15 +80,18 @@ def _review_change(forum_id: str, kind: str, rid: str, old: Mapping | None, new:
                   old_confidence=o["confidence"], new_confidence=n["confidence"])
 
 
-def forum_changes(forum_id: str, old: Mapping | None, new: Mapping | None) -> list[Change]:
+def forum_changes(forum_id: str, old: Mapping | None, new: Mapping | None, baseline: bool = False) -> list[Change]:
     """The changes that turn snapshot `old` (None: not seen before) into `new` (None: gone: deleted
-    or made private since)."""
+    or made private since). `baseline`: the venue-year's first refresh: what `new` holds is
+    recorded as observed (`*_observed`), not as changes."""
     if old is None and new is None:
         return []
     if new is None:
         out = [Change(forum_id=forum_id, change="forum_removed", target_id=forum_id)]
         out += [_review_change(forum_id, "review_removed", rid, r, None) for rid, r in old["reviews"].items()]
         return out
+    if old is None and baseline:
+        return _observed(forum_id, new)
     out: list[Change] = []
     before = old or {"status": None, "decision": "", "pdf": "", "reviews": {}, "posts": {}}
     if old is None:
@@ -88,6 +100,7 @@ def forum_changes(forum_id: str, old: Mapping | None, new: Mapping | None) -> li
         if old is None and field == "status":
             continue  # forum_added carries the first status
         if before[field] != new[field]:
+            kind = "pdf_observed" if old is None and field == "pdf" else kind  # a new forum's first PDF
             out.append(Change(forum_id=forum_id, change=kind, target_id=forum_id,
                               old_value=before[field] or None, new_value=new[field] or None))
     for rid, r in new["reviews"].items():
@@ -108,11 +121,24 @@ def forum_changes(forum_id: str, old: Mapping | None, new: Mapping | None) -> li
     return out
 
 
-def venue_changes(previous: Mapping[str, Mapping], current: Mapping[str, Mapping]) -> Iterator[Change]:
+def _observed(forum_id: str, new: Mapping) -> list[Change]:
+    """The baseline of one forum: what the first observation saw."""
+    out = [Change(forum_id=forum_id, change="forum_observed", target_id=forum_id, new_value=new["status"])]
+    out += [Change(forum_id=forum_id, change=kind, target_id=forum_id, new_value=new[field])
+            for field, kind in (("decision", "decision_observed"), ("pdf", "pdf_observed")) if new[field]]
+    out += [_review_change(forum_id, "review_observed", rid, None, r) for rid, r in new["reviews"].items()]
+    out += [Change(forum_id=forum_id, change="post_observed", target_id=pid, new_value=q["kind"], role=q["role"],
+                   at_ms=q.get("at")) for pid, q in new["posts"].items()]
+    return out
+
+
+def venue_changes(previous: Mapping[str, Mapping], current: Mapping[str, Mapping],
+                  baseline: bool = False) -> Iterator[Change]:
     """Every change between two refreshes' snapshots of a venue-year (forum id -> snapshot), forums
-    in the current refresh's order, then the forums that disappeared."""
+    in the current refresh's order, then the forums that disappeared. `baseline`: there was no
+    earlier refresh: `current` is recorded as observed."""
     for fid, snap in current.items():
-        yield from forum_changes(fid, previous.get(fid), snap)
+        yield from forum_changes(fid, previous.get(fid), snap, baseline)
     for fid, snap in previous.items():
         if fid not in current:
             yield from forum_changes(fid, snap, None)
@@ -127,17 +153,17 @@ def apply_changes(state: dict[str, dict], changes: list[Change]) -> dict[str, di
             out.pop(c.forum_id, None)
             continue
         s = out.setdefault(c.forum_id, {"status": None, "decision": "", "pdf": "", "reviews": {}, "posts": {}})
-        if c.change in ("forum_added", "status_changed"):
+        if c.change in ("forum_added", "status_changed", "forum_observed"):
             s["status"] = c.new_value
-        elif c.change == "decision_changed":
+        elif c.change in ("decision_changed", "decision_observed"):
             s["decision"] = c.new_value or ""
-        elif c.change == "pdf_revised":
+        elif c.change in ("pdf_revised", "pdf_observed"):
             s["pdf"] = c.new_value or ""
-        elif c.change in ("review_added", "review_edited"):
+        elif c.change in ("review_added", "review_edited", "review_observed"):
             s["reviews"][c.target_id] = {"rating": c.new_rating, "confidence": c.new_confidence}
         elif c.change == "review_removed":
             s["reviews"].pop(c.target_id, None)
-        elif c.change in ("response_added", "comment_added"):
+        elif c.change in ("response_added", "comment_added", "post_observed"):
             s["posts"][c.target_id] = {"kind": c.new_value, "role": c.role, "at": c.at_ms}
         elif c.change == "post_removed":
             s["posts"].pop(c.target_id, None)
@@ -145,7 +171,8 @@ def apply_changes(state: dict[str, dict], changes: list[Change]) -> dict[str, di
 
 
 def summary(changes: list[Change]) -> dict[str, Any]:
-    """Counts per kind, forums touched and rating moves, for the run's metadata."""
+    """Counts per kind, forums touched and rating moves, for the run's metadata; a baseline's rows
+    (`*_observed`) are counted apart (`observed`), never as changes."""
     counts = {k: 0 for k in CHANGE_KINDS}
     up = down = 0
     moves: list[float] = []
@@ -157,6 +184,10 @@ def summary(changes: list[Change]) -> dict[str, Any]:
                 moves.append(delta)
                 up += delta > 0
                 down += delta < 0
-    return {"changes": len(changes), "forums_changed": len({c.forum_id for c in changes}),
-            "by_kind": {k: v for k, v in counts.items() if v}, "ratings_up": up, "ratings_down": down,
+    real = [c for c in changes if c.change not in BASELINE_KINDS]
+    return {"changes": len(real), "forums_changed": len({c.forum_id for c in real}),
+            "observed": len(changes) - len(real),
+            "by_kind": {k: v for k, v in counts.items() if v and k not in BASELINE_KINDS},
+            "observed_by_kind": {k: v for k, v in counts.items() if v and k in BASELINE_KINDS},
+            "ratings_up": up, "ratings_down": down,
             "mean_rating_move": round(sum(moves) / len(moves), 3) if moves else None}

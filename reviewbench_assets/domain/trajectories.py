@@ -2,7 +2,8 @@
 `score_history` of the parsed table) and the daily observations of the refreshes (`venue_changes`:
 the first refresh at which a new score was seen). Pure domain code.
 
-Merging rule, per review: every edit-history point is kept (its time is exact). An observation is
+Merging rule, per review: every edit-history point is kept (its time is exact); a review never
+edited has one point read from the review itself (`single_reading`, no edit id), never labelled an edit. An observation is
 explained by the history when the history's state at the refresh time (its last point at or before
 it) has the observed scores; otherwise the score changed without an edit the crawl holds (a venue
 that edits in place without history, or a history not crawled) and the observation becomes a point
@@ -13,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 
-EDIT = "edit_history"
-OBSERVED = "daily_observation"
+EDIT = "edit_history"  # an edit of the review's own history, with its edit id
+OBSERVED = "daily_observation"  # a score a refresh saw that the history does not explain
+SINGLE = "single_reading"  # a review never edited: its one point, read from the review itself (no edit id)
 
 
 def _state_at(history: list[dict], t_ms: int) -> dict | None:
@@ -30,8 +32,11 @@ def merged_trajectory(history: list[dict], observations: Iterable[tuple[int, flo
     """Points `{time, rating, confidence, source, edit_id}` oldest first. `history`: the review's
     `score_history`; `observations`: (refresh time ms, rating, confidence) of each refresh that saw
     the review added or its scores changed, in refresh order."""
+    # a point without an edit id is the parser's one-point rule (domain/reviews.py score_history: a
+    # review never edited has its final scores at posting time), not an edit: it says so
     points = [{"time": p.get("time"), "rating": p.get("rating"), "confidence": p.get("confidence"),
-               "source": EDIT, "edit_id": p.get("edit_id")} for p in history if p.get("time") is not None]
+               "source": EDIT if p.get("edit_id") else SINGLE, "edit_id": p.get("edit_id")}
+              for p in history if p.get("time") is not None]
     for t, rating, confidence in observations:
         known = _state_at(points, t)  # history points and the observations already added
         if known is not None and (known["rating"], known["confidence"]) == (rating, confidence):

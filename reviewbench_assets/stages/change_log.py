@@ -7,7 +7,8 @@ before it records nothing and its re-run finds the same changes; one killed afte
 to record (nothing lost, nothing counted twice).
 
 Query the history with DuckDB:
-`SELECT refresh, change, count(*) FROM read_parquet('changes/<pk>/log/*/*.parquet', hive_partitioning=true) GROUP BY ALL`.
+`SELECT refresh, change, count(*) FROM read_parquet('changes/<pk>/log/*/*.parquet', hive_partitioning=true)
+WHERE NOT ends_with(change, '_observed') GROUP BY ALL` (the first refresh's rows are its baseline, not changes).
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ DAILY_SCHEMA = pa.schema([("day", pa.string()), ("reviews", pa.int64()), ("mean_
                           ("share_changed", pa.float64())])
 BATCH = 1024
 STAMP = "%Y-%m-%dT%H%M%S.%fZ"  # a refresh's folder name (sorts as time)
+SCORE_SEEN = ("review_added", "review_edited", "review_observed")  # rows that saw a review's scores
 
 
 def previous_snapshots(store: Store, pk: str) -> dict[str, dict]:
@@ -66,7 +68,7 @@ def _observations(store: Store, pk: str) -> Iterator[tuple[datetime, list[dict]]
     cols = ["change", "target_id", "new_rating", "new_confidence"]
     for path in store.list_files(store.path(paths.change_log_dir(pk))):
         rows = [row for batch in iter_parquet_batches(store.fs, path, BATCH, columns=cols)
-                for row in batch.to_pylist() if row["change"] in ("review_added", "review_edited")]
+                for row in batch.to_pylist() if row["change"] in SCORE_SEEN]
         yield _refresh_time(path), rows
 
 
@@ -99,6 +101,7 @@ class ChangesStage(Stage):
         self.stat("daily_plot", paths.change_daily_plot(pk))
         self.stat(ROW_COUNT, len(changes))
         figures = summary(changes)
+        self.stat("observed", figures["observed"])
         self.stat("forums_changed", figures["forums_changed"])
         self.stat("by_kind", figures["by_kind"])
         self.stat("ratings_up", figures["ratings_up"])
@@ -117,13 +120,14 @@ class ChangesStage(Stage):
 
 def _diff_and_publish(store: Store, pk: str, forums: Iterable[ParsedForum], now: datetime):
     stamp = now.strftime(STAMP)
+    first = not store.exists(store.path(paths.change_state(pk)))  # nothing observed before: a baseline
     previous = previous_snapshots(store, pk)
     current, histories = {}, {}
     for p in forums:
         current[p.forum_id] = snapshot(p)
         for r in p.reviews:  # only what the trajectories need is kept, not the forum
             histories[r["review_id"]] = (p.forum_id, r.get("score_history") or [])
-    changes: list[Change] = list(venue_changes(previous, current))
+    changes: list[Change] = list(venue_changes(previous, current, baseline=first))
     observed: dict[str, list] = {}
     refresh_ms = [int(now.timestamp() * 1000)]
     for refreshed, rows in _observations(store, pk):
@@ -132,7 +136,7 @@ def _diff_and_publish(store: Store, pk: str, forums: Iterable[ParsedForum], now:
         for row in rows:
             observed.setdefault(row["target_id"], []).append((t, row["new_rating"], row["new_confidence"]))
     for c in changes:
-        if c.change in ("review_added", "review_edited"):
+        if c.change in SCORE_SEEN:
             observed.setdefault(c.target_id, []).append((refresh_ms[0], c.new_rating, c.new_confidence))
     trajectories = {rid: merged_trajectory(hist, observed.get(rid, [])) for rid, (_, hist) in histories.items()}
     daily = daily_figures(trajectories, refresh_ms)
@@ -151,7 +155,7 @@ def _diff_and_publish(store: Store, pk: str, forums: Iterable[ParsedForum], now:
         _write(store, pub.target(store.path(paths.change_daily(pk))), DAILY_SCHEMA, iter(daily))
         with store.fs.open_output_stream(pub.target(store.path(paths.change_daily_plot(pk)))) as f:
             f.write(daily_plot(pk, daily, now))
-    return changes, current, stamp, not previous, daily
+    return changes, current, stamp, first, daily
 
 
 def _write(store: Store, target: str, schema: pa.Schema, rows: Iterator[dict]) -> None:

@@ -67,11 +67,29 @@ def test_no_change_records_nothing_and_removals_are_recorded():
 def test_the_changes_replay_to_every_snapshot():
     state: dict = {}
     previous: dict = {}
-    for day in (DAY1, DAY2, DAY3):
+    for n, day in enumerate((DAY1, DAY2, DAY3)):
         current = _snaps(day)
-        state = apply_changes(state, list(venue_changes(previous, current)))
+        state = apply_changes(state, list(venue_changes(previous, current, baseline=n == 0)))
         assert state == current
         previous = current
+
+
+def test_the_first_build_records_a_baseline_not_changes():
+    """Issue 38.6: a first build of ICLR 2026 recorded 999 `pdf_revised` for 1,000 forums, and each
+    existing post as `response_added`/`comment_added`. The first observation is a baseline: what
+    was there (written here by hand from DAY1: 2 forums with a PDF each, 3 reviews), no change."""
+    first = list(venue_changes({}, _snaps(DAY1), baseline=True))
+    assert sorted((c.change, c.target_id) for c in first) == [
+        ("forum_observed", "F1"), ("forum_observed", "F2"), ("pdf_observed", "F1"), ("pdf_observed", "F2"),
+        ("review_observed", "R1"), ("review_observed", "R2"), ("review_observed", "R3")]
+    with_posts = list(venue_changes({}, _snaps(DAY2), baseline=True))
+    assert {c.change for c in with_posts} == {"forum_observed", "pdf_observed", "review_observed", "post_observed"}
+    s = summary(first)
+    assert s["changes"] == 0 and s["by_kind"] == {} and s["forums_changed"] == 0 and s["observed"] == 7
+    # a forum that appears at a later refresh was added; its PDF is its first, not a revision
+    later = list(venue_changes(_snaps(DAY2), _snaps(DAY3)))
+    assert sorted((c.change, c.target_id) for c in later if c.forum_id == "F3") == [
+        ("forum_added", "F3"), ("pdf_observed", "F3")]
 
 
 def test_the_log_is_kept_across_refreshes_and_queryable(tmp_path):
@@ -79,7 +97,7 @@ def test_the_log_is_kept_across_refreshes_and_queryable(tmp_path):
     t = [datetime(2025, 11, d, 3, tzinfo=UTC) for d in (12, 13, 14, 15)]
     first = ChangesStage("iclr-2026", DAY1.values(), now=t[0])(store)
     assert_every_figure(first)
-    assert first.figures["first_refresh"] and first.figures["by_kind"]["review_added"] == 3
+    assert first.figures["first_refresh"] and first.figures["by_kind"] == {} and first.figures["observed"] == 7
     second = ChangesStage("iclr-2026", DAY2.values(), now=t[1])(store)
     assert second.row_count == 5 and second.figures["ratings_up"] == 1
     # a re-run of the same day (the run was killed after its publish): nothing counted twice
@@ -90,6 +108,12 @@ def test_the_log_is_kept_across_refreshes_and_queryable(tmp_path):
         f"SELECT refresh, change, target_id, old_rating, new_rating FROM read_parquet("
         f"'{tmp_path}/changes/iclr-2026/log/*/*.parquet', hive_partitioning=true) ORDER BY refreshed_at, change").fetchall()
     assert len({r[0] for r in rows}) == 3  # the empty refresh wrote a file without rows
+    # the documented count query (docs/live-venues.md) counts changes only, the baseline apart
+    counted = duckdb.sql(
+        f"SELECT refresh, change, count(*) FROM read_parquet('{tmp_path}/changes/iclr-2026/log/*/*.parquet', "
+        "hive_partitioning=true) WHERE NOT ends_with(change, '_observed') GROUP BY ALL ORDER BY ALL").fetchall()
+    assert "2025-11-12T030000.000000Z" not in {r[0] for r in counted}  # the first build changed nothing
+    assert ("2025-11-13T030000.000000Z", "pdf_revised", 1) in counted
     assert ("2025-11-13T030000.000000Z", "review_edited", "R1", 3.0, 5.0) in rows
     assert sum(1 for r in rows if r[1] == "review_removed") == 1
 
@@ -107,7 +131,7 @@ def test_two_refreshes_of_one_venue_year_take_turns(tmp_path):
 
 
 def test_trajectories_merge_edit_history_and_daily_observations():
-    from reviewbench_assets.domain.trajectories import EDIT, OBSERVED, daily_figures, merged_trajectory
+    from reviewbench_assets.domain.trajectories import EDIT, OBSERVED, SINGLE, daily_figures, merged_trajectory
 
     edited = [{"time": 100, "rating": 3, "confidence": 4, "edit_id": "e1"},
               {"time": 500, "rating": 5, "confidence": 4, "edit_id": "e2"}]
@@ -117,7 +141,10 @@ def test_trajectories_merge_edit_history_and_daily_observations():
     # edited in place without a crawled history: the day the new score was first seen is a point
     merged = merged_trajectory([{"time": 100, "rating": 3, "confidence": 4, "edit_id": None}],
                                [(200, 3, 4), (600, 5, 4), (700, 5, 4)])
-    assert [(p["time"], p["rating"], p["source"]) for p in merged] == [(100, 3, EDIT), (600, 5, OBSERVED)]
+    # the one point of a review never edited is a reading of the review, not an edit (issue 38.6:
+    # it was labelled edit_history with no edit id)
+    assert [(p["time"], p["rating"], p["source"]) for p in merged] == [(100, 3, SINGLE), (600, 5, OBSERVED)]
+    assert all(p["edit_id"] for p in merged_trajectory(edited, []) if p["source"] == EDIT)
     day = 86_400_000
     rows = daily_figures({"a": merged, "b": [{"time": 50, "rating": 6, "confidence": 3, "source": EDIT}]},
                          [200, day + 10])
