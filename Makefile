@@ -114,6 +114,11 @@ test: setup
 test-fast: setup-fast
 	$(PY) -m pytest -q -p no:cacheprovider -m "$(FAST_MARKERS)"
 
+# docs/running.md's screenshots (docs/screenshots/*.png) taken again from the UI test, on purpose:
+# `make test` leaves them as they are.
+screenshots: setup
+	REVIEWBENCH_REFRESH_SCREENSHOTS=1 $(PY) -m pytest -q -p no:cacheprovider tests/ops/test_ui_backfill.py
+
 bench: setup system-deps-bench
 	$(PY) -m benchmarks.run_all
 
