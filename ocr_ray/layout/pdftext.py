@@ -29,7 +29,7 @@ from ocr_ray.layout.pdffonts import (
     math_font_chars,
     text_object_address,
 )
-from ocr_ray.layout.rotated import RotatedRuns
+from ocr_ray.layout.rotated import RotatedRuns, reading_angle, sideways, turn_page
 
 # Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
 # 2 x 6 pt between columns, tight tables less: 7 pt between a \multirow label and the next column
@@ -177,8 +177,9 @@ def _merge_accents(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(out))
 
 
-def page_layout(pdf_page: Any) -> PageLayout:
-    """Fragments and rules of a pypdfium2 ``PdfPage`` (its text layer and path objects)."""
+def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
+    """Fragments and rules of a pypdfium2 ``PdfPage`` (its text layer and path objects). A page
+    whose text is mostly rotated is turned (in memory) and read again upright (``rotated``)."""
     import pypdfium2.raw as pdfium_c
 
     width, height = pdf_page.get_size()
@@ -285,7 +286,15 @@ def page_layout(pdf_page: Any) -> PageLayout:
     _keep_table_gaps(builder.out, rules)
     for fragment in turned.out:
         fragment.text = _merge_accents(fragment.text)
-    return PageLayout(width, height, builder.out, rules, images=images, rotated=turned.out)
+    layout = PageLayout(width, height, builder.out, rules, images=images, rotated=turned.out)
+    if not turned_once and sideways(layout.fragments, layout.rotated):
+        angle = reading_angle(pdf_page)
+        if angle:
+            turn_page(pdf_page, angle)
+            upright = page_layout(pdf_page, turned_once=True)
+            if sum(map(len, (f.text for f in upright.fragments))) > sum(map(len, (f.text for f in builder.out))):
+                return upright
+    return layout
 
 
 def _keep_table_gaps(fragments: list[Fragment], rules: list[Rule]) -> None:

@@ -23,3 +23,34 @@ def test_a_font_whose_cmap_reads_utf8_codes_keeps_its_paper_and_its_text(tmp_pat
     paper = convert(tmp_path, utf8_cmap_pdf("Tokyo 日本、東京"))
     assert paper["error"] == "", paper["error"]
     assert "Tokyo" in paper["markdown"] and "日本、東京" in paper["markdown"], paper["markdown"]
+
+
+def sideways_pdf(path, lines: list[str], rotate: int) -> None:
+    """A portrait page whose text is drawn turned 90 degrees counter-clockwise (a landscape page
+    set sideways), with the page's ``/Rotate`` ``rotate`` (90 shows it upright, as Distiller and
+    LibreOffice write landscape pages; 0 leaves it sideways)."""
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=(612, 792))
+    c.setPageRotation(rotate)
+    c.translate(612, 0)
+    c.rotate(90)  # the landscape page's origin at the portrait page's bottom right
+    c.setFont("Helvetica", 14)
+    for n, line in enumerate(lines):
+        c.drawString(72, 612 - 72 - 24 * n, line)
+    c.showPage()
+    c.save()
+
+
+def test_a_page_whose_text_is_all_turned_is_read_upright_not_lost(tmp_path):
+    # pdfbox's rot90.pdf, camelot's rotated.pdf, pdfplumber's issue-140-example.pdf and 23 more of
+    # the corpus: every character rotated, so none was body text, the page was empty, the paper lost
+    lines = ["Quarterly licence listing for the northern district",
+             "Every row names a holder and the date of the licence",
+             "The last line of this sideways page ends here"]
+    for rotate in (90, 0):
+        sideways_pdf(tmp_path / "p.pdf", lines, rotate)
+        paper = convert(tmp_path, (tmp_path / "p.pdf").read_bytes())
+        assert paper["error"] == "", (rotate, paper["error"])
+        positions = [paper["markdown"].find(line) for line in lines]
+        assert -1 not in positions and positions == sorted(positions), (rotate, paper["markdown"])
