@@ -28,6 +28,8 @@ PAGE_SEPARATOR = "\n\n---\n\n"
 # default, -1, retries forever, so a PDF that crashes PDFium or the OCR runtime every time would
 # hang the run); the same for each PDF rerun alone.
 CRASH_RETRIES = 1
+# The route's reason when the engine failed on a page and its text layer stands in (``engine_texts``).
+OCR_FAILED = "ocr_failed"
 
 @dataclass(frozen=True)
 class PdfTask:
@@ -70,6 +72,8 @@ def paper_fallbacks(fallbacks: Fallbacks, routes: list[str]) -> list[dict]:
     ``pdf_pages``) and the layout step's blocks, in page order."""
     failed = [{"page": i, "rule": "page", "reason": FAILED, "detail": "the page could not be read"}
               for i, route in enumerate(routes) if route.endswith(f":{FAILED}")]
+    failed += [{"page": i, "rule": "ocr", "reason": "raised", "detail": "the OCR engine failed on the page: its text "
+                "layer stands"} for i, route in enumerate(routes) if route.endswith(f":{OCR_FAILED}")]
     return sorted(failed + fallbacks.as_records(), key=lambda f: f["page"])
 
 
@@ -105,7 +109,7 @@ def convert_pdf(task: dict[str, Any], *, filesystem: pafs.FileSystem, engine: En
             return {**paper, "error": rows[0]["error"]}
         # the layout step never raises (each rule falls back on its block): what is caught here is
         # the engine itself failing (an OCR runtime), which no block of the paper survives
-        markdown = markdown_of(engine.process_batch(rows), fallbacks)
+        markdown = markdown_of(engine_texts(engine, rows), fallbacks)
     except Exception as exc:  # noqa: BLE001 - one paper's failure must not fail its block's papers
         return {**paper, "error": f"{type(exc).__name__}: {exc}"[:300]}
     routes = [row.get("route") or engine.name for row in rows]
@@ -138,9 +142,10 @@ def single_stage(engine: Engine) -> bool:
 def apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
     """Replace page payloads by engine text; images never travel back to the driver."""
     rows = batch.to_pylist()
-    pages = [row for row in rows if not (row["error"] or page_failed(row))]
-    texts = iter(engine.process_batch(pages) if pages else [])
-    page_texts = ["" if row["error"] or page_failed(row) else next(texts) for row in rows]
+    unread = [bool(row["error"] or page_failed(row)) for row in rows]  # before the engine marks any
+    pages = [row for row, skip in zip(rows, unread, strict=True) if not skip]
+    texts = iter(engine_texts(engine, pages) if pages else [])
+    page_texts = ["" if skip else next(texts) for skip in unread]
     return pa.table(
         {
             "task_index": batch["task_index"],
@@ -153,6 +158,37 @@ def apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
             "page_engine": pa.array([row["route"] for row in rows], type=pa.string()),
         }
     )
+
+
+def engine_texts(engine: Engine, pages: list[dict[str, Any]]) -> list[str]:
+    """``engine.process_batch(pages)``; when it raises, page by page, so that a page the engine
+    fails on (an image the OCR runtime rejects) costs that page: it keeps what its text layer has
+    (route ``text-layer:ocr_failed``), or is an empty page (``<engine>:failed``) without one.
+    An engine that fails on every page of a batch of several is broken, not stopped by a page: its
+    error is raised (the run fails and says why, ``crash_rerun`` tells it from a dead process)."""
+    try:
+        return engine.process_batch(pages)
+    except Exception:  # noqa: BLE001 - find the page, keep the others
+        if len(pages) == 1:
+            return [_text_layer_instead(engine, pages[0])]
+        texts: list[str | None] = [_page_text(engine, page) for page in pages]
+        if all(text is None for text in texts):
+            raise
+    return [_text_layer_instead(engine, page) if text is None else text
+            for page, text in zip(pages, texts, strict=True)]
+
+
+def _page_text(engine: Engine, page: dict[str, Any]) -> str | None:
+    try:
+        return engine.process_batch([page])[0]
+    except Exception:  # noqa: BLE001 - this page only
+        return None
+
+
+def _text_layer_instead(engine: Engine, page: dict[str, Any]) -> str:
+    text = page.get("text") or ""
+    page["route"] = f"text-layer:{OCR_FAILED}" if text else f"{engine.name}:{FAILED}"
+    return text
 
 
 def page_failed(row: dict[str, Any]) -> bool:

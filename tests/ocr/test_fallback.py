@@ -341,3 +341,52 @@ def test_an_outer_timeout_is_not_swallowed_by_an_inner_guard():
     assert out == "page plain"
     assert [(r["rule"], r["reason"]) for r in record.as_records()] == [("page", "timeout")]
     assert fallback._BUDGETS.stack == [] and fallback._BUDGETS.armed is None
+
+
+def test_a_page_the_ocr_engine_fails_on_keeps_its_text_layer_and_the_paper(tmp_path):
+    """An engine whose runtime rejects one page (raises on any batch holding it): the batch is read
+    page by page, that page keeps its text layer (route ``text-layer:ocr_failed``), the others the
+    engine's reading, and the record names the page."""
+    from dataclasses import dataclass
+
+    from ocr_ray.engine_base import Engine
+
+    @dataclass
+    class Picky(Engine):
+        name: str = "picky"
+
+        def process_batch(self, pages):
+            if any(p["page_index"] == 1 for p in pages):
+                raise RuntimeError("the runtime rejects this image")
+            return [f"read by picky: page {p['page_index']}" for p in pages]
+
+    pdf = _typeset(tmp_path, "\n\n\\newpage\n".join(SENTENCES[:3]))
+    row = convert_pdf({"task_index": 0, "forum_id": "f", "pdf_path": str(pdf)},
+                      filesystem=pafs.LocalFileSystem(), engine=Picky())
+    assert row["error"] == ""
+    pages = row["markdown"].split("\n\n---\n\n")
+    assert pages[0] == "read by picky: page 0" and pages[2] == "read by picky: page 2"
+    assert SENTENCES[1] in _flat(pages[1])  # its text layer
+    assert json.loads(row["engine_pages"]) == ["picky", "text-layer:ocr_failed", "picky"]
+    assert [(f["page"], f["rule"], f["reason"]) for f in json.loads(row["fallbacks"])] == [(1, "ocr", "raised")]
+
+
+def test_an_engine_that_fails_on_every_page_is_broken_and_says_so(tmp_path):
+    """Not a page's fault: the paper is an error row naming the engine's error (the two-stage
+    pipeline fails the run: tests/ocr/test_crash_isolation.py), never a paper of text-layer
+    stand-ins that hides a broken engine."""
+    from dataclasses import dataclass
+
+    from ocr_ray.engine_base import Engine
+
+    @dataclass
+    class Broken(Engine):
+        name: str = "broken"
+
+        def process_batch(self, pages):
+            raise ValueError("broken engine batch")
+
+    pdf = _typeset(tmp_path, "\n\n\\newpage\n".join(SENTENCES[:2]))
+    row = convert_pdf({"task_index": 0, "forum_id": "f", "pdf_path": str(pdf)},
+                      filesystem=pafs.LocalFileSystem(), engine=Broken())
+    assert row["error"] == "ValueError: broken engine batch" and row["markdown"] == ""
