@@ -109,6 +109,7 @@ class _Paper:
     engine: str = "crash-harness"
     model: str | None = None
     error: str | None = None
+    fallbacks: tuple = ()  # the blocks a layout rule failed on (ocr_ray.pipeline's paper result has them)
 
     @property
     def pages_by_engine(self) -> dict:

@@ -27,10 +27,10 @@ NOT_DRIVEN = {
     "card_stage._publish": "the card without a publication of its caller's (tests and tools; the card stage passes one)",
     "corpus_writer._publication": "a split writer without a publication of its caller's (tests and tools; the split "
                                   "stage passes one)",
-    "stage.AnswerCache.put": "an OpenReview answer kept for a killed run's re-run, one file written whole; the "
+    "attempt.AnswerCache.put": "an OpenReview answer kept for a killed run's re-run, one file written whole; the "
                              "operation's fake API answers in process, without the HTTP client that keeps them "
                              "(kills around it: tests/integrity/test_rerun_requests.py)",
-    "stage.open_attempt": "its resume branch (an unfinished run's attempt taken over) needs a run known to have "
+    "attempt.open_attempt": "its resume branch (an unfinished run's attempt taken over) needs a run known to have "
                             "failed: the operation's runs are unknown to each other, so each starts a new attempt",
     "crawl_stage.refresh_venue": "removing the crawl pages of a run with no attempt (tools and tests; the crawl asset "
                                  "always has one, and the operation drives that branch: the pages marked published)",
