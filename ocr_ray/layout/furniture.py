@@ -34,6 +34,7 @@ furniture when
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 
 from ocr_ray.layout.model import Fragment, PageLayout, body_size
@@ -171,6 +172,10 @@ def line_numbers(page: PageLayout) -> set[int]:
     if len(numbers) < LINE_NUMBERS_MIN:
         return set()
     found: set[int] = set()
+    # line numbers number lines of text: the rows beside a column must hold something else than
+    # bare numbers (a table of consecutive numbers, all columns of it, was dropped whole: tabula's
+    # MultiColumn.pdf came out as an empty paper)
+    text_rows = sorted(f.cy for f in page.fragments if not _LINE_NUMBER.match(f.text))
     columns: list[list[Fragment]] = []
     for f in sorted(numbers, key=lambda f: f.x1):  # right-aligned, as ``lineno`` sets them
         if columns and f.x1 - columns[-1][-1].x1 <= LINE_NUMBER_X:
@@ -185,6 +190,8 @@ def line_numbers(page: PageLayout) -> set[int]:
         steps = [b - a for a, b in zip(values, values[1:], strict=False)]
         # consecutive lines, with a skipped number now and then (a display equation, a figure)
         if sum(1 for s in steps if 1 <= s <= 3) < 0.8 * len(steps):
+            continue
+        if sum(bisect_right(text_rows, f.y1) > bisect_left(text_rows, f.y0) for f in column) < 0.5 * len(column):
             continue
         x0, x1 = min(f.x0 for f in column), max(f.x1 for f in column)
         y0, y1 = column[0].y0, column[-1].y1

@@ -54,3 +54,21 @@ def test_a_page_whose_text_is_all_turned_is_read_upright_not_lost(tmp_path):
         assert paper["error"] == "", (rotate, paper["error"])
         positions = [paper["markdown"].find(line) for line in lines]
         assert -1 not in positions and positions == sorted(positions), (rotate, paper["markdown"])
+
+
+def test_a_page_of_consecutive_numbers_in_columns_is_kept_not_taken_for_line_numbers(tmp_path):
+    # tabula-java's MultiColumn.pdf: three columns 1..30, 100..129, 200..229 and nothing else; each
+    # column passed as a review copy's line numbers, every fragment was dropped, the paper lost
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(tmp_path / "p.pdf"), pagesize=(425, 452))
+    c.setFont("Helvetica", 10)
+    for row in range(26):
+        for col, start in enumerate((1, 100, 200)):
+            c.drawString(57 + 36 * col, 452 - 57 - 13.5 * row, str(start + row))
+    c.showPage()
+    c.save()
+    paper = convert(tmp_path, (tmp_path / "p.pdf").read_bytes())
+    assert paper["error"] == "", paper["error"]
+    words = paper["markdown"].split()
+    assert {"1", "13", "26", "100", "112", "125", "200", "225"} <= set(words), paper["markdown"]
