@@ -178,6 +178,14 @@ class Store:
     def read_parquet(self, path: str, columns: list[str] | None = None) -> pa.Table:
         return read_parquet_verified(self.fs, self.check(path), columns)
 
+    def sha256(self, path: str) -> str:
+        """The sha256 of a stored file's bytes, read in 1 MiB blocks."""
+        digest = hashlib.sha256()
+        with self.fs.open_input_stream(self.check(path)) as f:
+            while block := f.read(1 << 20):
+                digest.update(block)
+        return digest.hexdigest()
+
     def list_files(self, prefix: str) -> list[str]:
         sel = pafs.FileSelector(self.check(prefix), recursive=True, allow_not_found=True)
         return sorted(i.path for i in self.fs.get_file_info(sel) if i.type == pafs.FileType.File)

@@ -230,7 +230,7 @@ def remove_dead_staging(store: Store, folder: str, recursive: bool = False) -> i
     return removed
 
 
-def _journal_files(store: Store) -> list[pafs.FileInfo]:
+def journal_files(store: Store) -> list[pafs.FileInfo]:
     out = []
     for folder in (JOURNAL_DIR, *LEGACY_JOURNAL_DIRS):
         sel = pafs.FileSelector(store.path(folder), allow_not_found=True, recursive=False)
@@ -239,7 +239,7 @@ def _journal_files(store: Store) -> list[pafs.FileInfo]:
 
 
 def pending_journal_files(store: Store) -> list[pafs.FileInfo]:
-    return [i for i in _journal_files(store) if i.base_name.endswith(".json") and not i.base_name.startswith(".")]
+    return [i for i in journal_files(store) if i.base_name.endswith(".json") and not i.base_name.startswith(".")]
 
 
 _HALF_JOURNAL = re.compile(r"^\.(?P<token>.+)\.json\.tmp$")
@@ -256,7 +256,7 @@ def recover_publications(store: Store) -> dict[str, int]:
     replayer that listed a journal before another finished it from deleting stale files a later
     holder published again; and each step tolerates its work done by someone else (an S3 root
     opened without a boto3 client has no lock)."""
-    if not _journal_files(store):
+    if not journal_files(store):
         return {"recovered": 0, "moved": 0}
     if getattr(store, "is_local", False) or getattr(store, "s3_client_factory", None) is not None:
         with lock_for(store, RECOVERY_LOCK, RECOVERY_WAIT_S):
@@ -266,7 +266,7 @@ def recover_publications(store: Store) -> dict[str, int]:
 
 def _replay(store: Store) -> dict[str, int]:
     recovered = moved = 0
-    for info in _journal_files(store):
+    for info in journal_files(store):
         m = _HALF_JOURNAL.match(info.base_name)
         if m and token_is_dead(m["token"], age_s(info)):  # killed before its commit point
             _delete_quietly(store.fs, info.path)

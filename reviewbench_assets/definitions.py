@@ -17,6 +17,7 @@ from reviewbench_assets.assets import (
 )
 from reviewbench_assets.changes import venue_changes
 from reviewbench_assets.schedules import refresh_jobs, refresh_schedules, venue_pipeline_job
+from reviewbench_assets.verify_job import verify_storage
 
 ASSETS = [openreview_forums, parsed_forums, venue_changes, initial_submission_pdfs, paper_markdown,
           rebuttal_dialogues, reviewbench_split, *split_assets, dataset_card]
@@ -50,6 +51,6 @@ def build_resources() -> dict:
     }
 
 
-defs = dg.Definitions(assets=ASSETS, jobs=[venue_pipeline_job, *refresh_jobs.values()],
+defs = dg.Definitions(assets=ASSETS, jobs=[venue_pipeline_job, *refresh_jobs.values(), verify_storage],
                       schedules=list(refresh_schedules.values()),
                       resources=build_resources())

@@ -18,6 +18,7 @@ from reviewbench_assets.domain.card import card_for_ui, render_dataset_card
 from reviewbench_assets.domain.card_format import fmt_value
 from reviewbench_assets.domain.corpus_stats import SplitStats
 from reviewbench_assets.domain.manifest import card_front_matter, extra_config_splits, set_split, with_data
+from reviewbench_assets.io.checksums import DamagedPartError, part_damage
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.shards import corpus_listing, join_path, read_parts
 from reviewbench_assets.stages.figures import CARD, SPLIT, Markdown
@@ -143,6 +144,12 @@ class CardStage(Stage):
                         for name, parts in (raw.get("configs") or {}).items():
                             extra.setdefault(name, {})[split] = parts
             corpus = store.path(paths.CORPUS_DIR)
+            # a part whose files fail their check is not listed (issue 38.1): README.md never sends a
+            # reader to bytes other than those published; the run then fails naming what to re-run
+            damaged = {split: {r["pk"]: bad for r in records if (bad := part_damage(store, r))}
+                       for split, records in records_of.items()}
+            records_of = {split: [r for r in records if r["pk"] not in damaged[split]]
+                          for split, records in records_of.items()}
             # each split's exact files and row count from its part records, as its split wrote them
             configs = extra_config_splits(extra)
             header, listing = card_front_matter(stats, configs), corpus_listing(store, corpus)
@@ -159,3 +166,6 @@ class CardStage(Stage):
         self.stat("corpus", corpus)
         self.stat("splits", {k: v.num_examples for k, v in stats.items()})
         self.stat("card", Markdown(card_for_ui(text)[:20000]))
+        for split, parts in damaged.items():
+            if parts:
+                raise DamagedPartError(split, parts)

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 
@@ -47,6 +47,7 @@ from reviewbench_assets.domain.schema import (
     REVIEW_CONFIG_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
 )
+from reviewbench_assets.io.checksums import part_damage
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.shards import corpus_listing, join_path, list_files, next_generation, read_parts
 from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
@@ -95,6 +96,9 @@ class SplitStage(Stage):
             # (the split's figures are published with its manifest, in update_conference_split)
             update = update_conference_split(store, split, keys, test_share=self.test_share)
             stats, configs = update.stats, update.configs
+            for pk, files in update.damaged.items():
+                for f, problem in files.items():
+                    self.log(f"{split}: {f} failed its check ({problem}): venue-year {pk}'s part written again")
         self.stat(ROW_COUNT, stats.num_examples)
         self.stat("num_bytes", stats.num_bytes)
         self.stat("venue_years", keys)
@@ -102,6 +106,7 @@ class SplitStage(Stage):
         self.stat("rewritten_venue_years", update.rewritten)
         self.stat("unchanged_venue_years", update.kept)
         self.stat("removed_files", [store.rel(f) for f in update.removed])
+        self.stat("damaged_files_rewritten", {f: p for files in update.damaged.values() for f, p in files.items()})
         self.stat("blocked_venue_years", {k: sorted(f) for k, f in blocked.items()})
         self.stat("configs", configs)
 
@@ -109,8 +114,9 @@ class SplitStage(Stage):
 # ---- a conference split that costs what changed ----------------------------------------------------------
 
 # bump when what a part holds changes: every part is rewritten once (2: rating moves, 3: text rules,
-# 4: the `reviews` config, 5: shard names carry the part's generation, README.md lists them)
-PART_VERSION = 5
+# 4: the `reviews` config, 5: shard names carry the part's generation, README.md lists them,
+# 6: each file's sha256, checked before the part is trusted: io/checksums.py)
+PART_VERSION = 6
 CARD_LOCK = "dataset-card"  # README.md's writers: the card, and each split for its manifest
 
 
@@ -121,6 +127,7 @@ class SplitUpdate:
     rewritten: list[str]  # venue-years whose part was (re)written in this update
     kept: list[str]  # venue-years whose part was up to date
     removed: list[str]  # shards of venue-years no longer in the split (those their part records listed)
+    damaged: dict[str, dict[str, str]] = field(default_factory=dict)  # pk -> {file: problem}: rewritten
 
 
 def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
@@ -144,6 +151,9 @@ def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inp
         with store.publish() as pub:
             part = {**_stage_part(view, pub, corpus, split, pk, gen, inputs, test_share, target_shard_bytes,
                                   row_group_rows), "fingerprint": fingerprint}
+            # each file's sha256, read back from its staged bytes: published with them (one journal)
+            staged = {store.rel(final): tmp for tmp, final in pub.staged}
+            part["sha256"] = {f: store.sha256(staged[f]) for f in part["files"]}
             with store.fs.open_output_stream(pub.target(store.path(paths.split_part(split, pk)))) as f:
                 f.write(dumps_json(part))
             # released once this publication is done; taking it replays dead runs' journals first, so
@@ -186,18 +196,22 @@ def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, gen: str, i
             "configs": configs, "generation": gen}
 
 
-def _part_is_current(store: Store, part: dict | None, fingerprint: dict, test_share: float) -> bool:
-    return (part is not None and part.get("version") == PART_VERSION and part.get("fingerprint") == fingerprint
-            and part.get("test_share") == test_share and all(store.exists(store.path(f)) for f in part["files"]))
+def _part_is_current(store: Store, part: dict | None, fingerprint: dict, test_share: float,
+                     damaged: dict[str, str]) -> bool:
+    """The part is of these inputs and its files are the bytes it published (each checked against
+    its sha256; `damaged` gets those that fail, and the part is written again)."""
+    if not (part is not None and part.get("version") == PART_VERSION and part.get("fingerprint") == fingerprint
+            and part.get("test_share") == test_share):
+        return False
+    damaged.update(part_damage(store, part))
+    return not damaged
 
 
 def _check_unique(store: Store, split: str, data_files: list[str]) -> None:
     """forum_id is unique across the whole split (only the id column of each shard is read)."""
-    import pyarrow.parquet as pq
-
     seen: dict[str, str] = {}
     for path in data_files:
-        ids = pq.read_table(path, filesystem=store.fs, columns=["forum_id"]).column(0).to_pylist()
+        ids = store.read_parquet(path, columns=["forum_id"]).column(0).to_pylist()  # page checksums
         for fid in ids:
             if fid in seen and seen[fid] != path:
                 raise DuplicateForumError(f"forum_id {fid!r} occurs in {seen[fid]} and again in {path} "
@@ -232,7 +246,7 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
     """Bring `split` up to date with the venue-years `keys` (in the order their shards are listed)."""
     share = DEFAULT_TEST_SHARE if test_share is None else test_share
     corpus = store.path(paths.CORPUS_DIR)
-    parts, rewritten, kept = [], [], []
+    parts, rewritten, kept, damaged = [], [], [], {}
     for pk in keys:
         view, inputs = Upstream(store, pk).split_inputs()  # `view`: the inputs as of one moment
         with view:
@@ -241,9 +255,12 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
             record_path = store.path(paths.split_part(split, pk))
             fingerprint = _fingerprint(view, inputs)
             part = store.read_json_or_none(record_path)
-            if _part_is_current(store, part, fingerprint, share):
+            bad: dict[str, str] = {}
+            if _part_is_current(store, part, fingerprint, share, bad):
                 kept.append(pk)
             else:
+                if bad:
+                    damaged[pk] = bad
                 part = _write_part(store, view, corpus, split, pk, inputs, share, target_shard_bytes,
                                    row_group_rows, fingerprint, part)
                 rewritten.append(pk)
@@ -252,7 +269,7 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
     stats, configs = merge_parts(split, parts)
     strays = _publish_split(store, corpus, split, parts, stats, configs)
     stats.files = [store.path(f) for f in stats.files]
-    return SplitUpdate(stats=stats, configs=configs, rewritten=rewritten, kept=kept, removed=strays)
+    return SplitUpdate(stats=stats, configs=configs, rewritten=rewritten, kept=kept, removed=strays, damaged=damaged)
 
 
 def _publish_split(store: Store, corpus: str, split: str, parts: list[dict], stats: SplitStats,

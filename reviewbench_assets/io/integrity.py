@@ -1,0 +1,221 @@
+"""The checks of a storage root's published files (issue 38.2), what `reviewbench_assets/verify.py`
+(the `verify` command and job) runs: each file against what its publication recorded or, where nothing
+recorded it, its format's own check. Dagster-free; no stage is imported here (the owners of files and
+the repair are the caller's)."""
+from __future__ import annotations
+
+import posixpath
+import zlib
+from dataclasses import dataclass, field
+
+import pyarrow.fs as pafs
+
+from partitions.catalogue import catalogue
+from resources.store import CorruptFileError, Store, open_parquet
+from resources.store_publish import STAGING, age_s, journal_files, pending_journal_files, token_is_dead
+from reviewbench_assets.domain.manifest import card_parts
+from reviewbench_assets.io.checksums import part_damage, remedy
+from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.shards import read_parts
+from reviewbench_assets.io.verdicts import judged_data
+
+NOT_PUBLISHED = ("checkpoints/", ".locks/", ".publish/", "corpus/.publish/")
+
+
+@dataclass
+class Finding:
+    path: str  # root-relative
+    problem: str
+    fix: str  # what to re-run
+    damaged: bool = True  # False: a leftover (a dead run's staging), not damaged data
+
+
+@dataclass
+class Report:
+    findings: list[Finding] = field(default_factory=list)
+    checked: int = 0
+    splits_to_repair: set[str] = field(default_factory=set)
+    repaired: list[str] = field(default_factory=list)
+
+    @property
+    def damaged(self) -> list[Finding]:
+        return [f for f in self.findings if f.damaged]
+
+    def add(self, path: str, problem: str, fix: str, damaged: bool = True) -> None:
+        if not any(f.path == path and f.problem == problem for f in self.findings):
+            self.findings.append(Finding(path, problem, fix, damaged))
+
+    def text(self) -> str:
+        lines = [f"{'DAMAGED' if f.damaged else 'leftover'} {f.path}: {f.problem}; {f.fix}" for f in self.findings]
+        lines.append(f"{self.checked} files checked, {len(self.damaged)} damaged, "
+                     f"{len(self.findings) - len(self.damaged)} leftovers" +
+                     (f"; repaired: {', '.join(self.repaired)}" if self.repaired else ""))
+        return "\n".join(lines)
+
+
+def _fix(rel: str, owners: dict[str, tuple[str, str]]) -> str:
+    if rel in owners:
+        asset, pk = owners[rel]
+        return f"re-materialize {asset} for {pk}"
+    if rel.startswith("pdfs/"):
+        return "re-materialize initial_submission_pdfs for the venue-years whose forums use it (a PDF that fails its sha256 is fetched again)"
+    if rel.startswith(("corpus/", "corpus_stats/")):
+        return "re-materialize the conference split it belongs to (<split>_split), then dataset_card"
+    folders = {posixpath.dirname(p): owner for p, owner in owners.items()}
+    for folder in sorted(folders, key=len, reverse=True):
+        if rel.startswith(folder + "/"):
+            return f"re-materialize {folders[folder][0]} (it writes {folder}/)"
+    return "re-materialize the asset that wrote it"
+
+
+def _png_problem(data: bytes) -> str | None:
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "not a PNG (signature missing)"
+    i = 8
+    while i + 8 <= len(data):
+        n = int.from_bytes(data[i:i + 4], "big")
+        kind, body, end = data[i + 4:i + 8], data[i + 8:i + 8 + n], i + 12 + n
+        if end > len(data):
+            return "cut short inside a chunk"
+        if zlib.crc32(kind + body) != int.from_bytes(data[end - 4:end], "big"):
+            return f"chunk {kind!r} fails its CRC"
+        if kind == b"IEND":
+            return None
+        i = end
+    return "cut short (no IEND chunk)"
+
+
+def _format_problem(store: Store, path: str, rel: str, size: int) -> str | None:
+    """Why a published file does not read as its format, or None."""
+    try:
+        if rel.endswith(".parquet"):
+            if not size:
+                return "empty (0 bytes)"
+            pf = open_parquet(store.fs, path)
+            for i in range(pf.num_row_groups):
+                pf.read_row_group(i)
+        elif rel.endswith(".jsonl"):
+            for _ in store.iter_jsonl(path):
+                pass
+        elif rel.endswith(".json"):
+            store.read_json(path)
+        elif rel.startswith("pdfs/") and rel.endswith(".pdf"):
+            if store.sha256(path) != posixpath.basename(rel)[:-4]:
+                return "its bytes do not hash to its name (sha256)"
+        elif rel.endswith(".png"):
+            return _png_problem(store.read_bytes(path))
+    except CorruptFileError as exc:
+        return exc.problem
+    except Exception as exc:  # noqa: BLE001 - whatever a damaged file raises is the finding
+        return f"unreadable ({type(exc).__name__}: {str(exc)[:200]})"
+    return None
+
+
+def _check_splits(store: Store, report: Report, bad_files: set[str]) -> dict[str, str]:
+    """Checks the splits' parts and README.md; returns the files the part records name."""
+    corpus = store.path(paths.CORPUS_DIR)
+    part_files: dict[str, str] = {}  # file -> what re-writes it
+    for split in catalogue().splits:
+        try:
+            parts = read_parts(store, split)
+        except (CorruptFileError, OSError) as exc:
+            report.add(paths.split_part_dir(split), f"a part record is unreadable ({exc})",
+                       f"re-materialize {split}_split")
+            report.splits_to_repair.add(split)
+            continue
+        for part in parts:
+            part_files.update(dict.fromkeys(part.get("files", []), remedy(split, part.get("pk", "?"))))
+            report.checked += len(part.get("files", []))
+            for f, problem in part_damage(store, part).items():
+                report.add(f, problem, remedy(split, part.get("pk", "?")) + ", then dataset_card")
+                report.splits_to_repair.add(split)
+                bad_files.add(f)
+    readme = posixpath.join(corpus, "README.md")
+    if not store.exists(readme):
+        return part_files
+    try:
+        header, _ = card_parts(store.read_bytes(readme).decode("utf-8"))
+    except Exception as exc:  # noqa: BLE001
+        report.add(store.rel(readme), f"unreadable card ({type(exc).__name__}: {exc})", "re-materialize dataset_card")
+        return part_files
+    for config in header.get("configs") or []:
+        for entry in config.get("data_files") or []:
+            for p in [entry["path"]] if isinstance(entry.get("path"), str) else entry.get("path") or []:
+                rel = f"{paths.CORPUS_DIR}/{p}"
+                if any(c in p for c in "*?["):
+                    continue  # a glob of a card of before the parts: nothing exact to check
+                if rel in bad_files:
+                    problem = "README.md lists a file that fails its check"
+                elif rel not in part_files:
+                    problem = "README.md lists a file no part record names" + (
+                        "" if store.exists(store.path(rel)) else " (and it is missing)")
+                else:
+                    continue
+                report.add(rel, problem, part_files.get(rel, "re-materialize its conference split (<split>_split)")
+                           + ", then dataset_card")
+    return part_files
+
+
+def _check_verdicts(store: Store, report: Report, owners) -> None:
+    checks = store.path("checks")
+    sel = pafs.FileSelector(checks, allow_not_found=True, recursive=True)
+    for info in store.fs.get_file_info(sel):
+        if info.type != pafs.FileType.File or not info.base_name.endswith(".json") or info.base_name.startswith("."):
+            continue
+        pk, asset = posixpath.basename(posixpath.dirname(info.path)), info.base_name[:-5]
+        rec = store.read_json_or_none(info.path)
+        if not isinstance(rec, dict):
+            report.add(store.rel(info.path), "unreadable check verdict", f"re-materialize {asset} for {pk}")
+            continue
+        judged, now = rec.get("judged") or {}, judged_data(store, pk, asset)
+        for rel, was in judged.items():
+            if rel not in now:
+                report.add(rel, "missing (its check verdict judged it)", f"re-materialize {asset} for {pk}")
+            elif now[rel] != was:
+                report.add(rel, f"not the data its check verdict judged (size, mtime {now[rel]} != {was})",
+                           f"re-materialize {asset} for {pk}")
+
+
+def _check_publications(store: Store, report: Report) -> None:
+    for info in journal_files(store):
+        if info.base_name.startswith(".") and token_is_dead(info.base_name[1:].split(".json")[0], age_s(info)):
+            report.add(store.rel(info.path), "a dead run's half-written journal (killed before its commit point)",
+                       "verify --repair (or any opening of the root) deletes it", damaged=False)
+    for info in pending_journal_files(store):
+        token = info.base_name[:-5]
+        dead = token_is_dead(token, age_s(info))
+        report.add(store.rel(info.path), "a pending publication journal: its set is half moved into place"
+                   + (" by a dead run" if dead else " by a live run (still publishing?)"),
+                   "verify --repair (or any opening of the root) finishes it" if dead else "wait for the run",
+                   damaged=dead)
+
+
+def check_root(store: Store, owners: dict[str, tuple[str, str]]) -> Report:
+    """Every finding of the root (see reviewbench_assets/verify.py); `owners`: root-relative path ->
+    (asset, partition) of the files the stages own, to say what to re-materialize."""
+    report, bad = Report(), set()
+    _check_publications(store, report)
+    part_checked = set(_check_splits(store, report, bad))
+    _check_verdicts(store, report, owners)
+    sel = pafs.FileSelector(store.root, allow_not_found=True, recursive=True)
+    for info in store.fs.get_file_info(sel):
+        if info.type != pafs.FileType.File:
+            continue
+        rel = store.rel(info.path)
+        if rel.startswith(NOT_PUBLISHED) or "/.publish/" in rel:
+            continue
+        m = STAGING.match(info.base_name)
+        if m:
+            if token_is_dead(m["token"], age_s(info)):
+                report.add(rel, "a dead run's staging file", "verify --repair (or the next publication into "
+                           "its folder) removes it", damaged=False)
+            continue
+        if rel.startswith("corpus/") and rel in part_checked:
+            continue
+        report.checked += 1
+        problem = _format_problem(store, info.path, rel, int(info.size or 0))
+        if problem:
+            report.add(rel, problem, _fix(rel, owners))
+    return report
+
+
