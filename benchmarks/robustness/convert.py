@@ -24,6 +24,7 @@ from collections import Counter
 from typing import Any
 
 _ENGINES: dict[bool, Any] = {}
+EMPTY = "no readable text"  # how ``conversion.empty_reason`` starts: every page read, no text
 
 
 def engine(ocr: bool):
@@ -164,7 +165,8 @@ def convert_one(job: dict) -> dict:
         if job.get("baseline"):
             out["raw_seconds"] = round(raw_text_seconds(job["path"]), 4)
         return out
-    out.update(diagnose(job["path"], eng), error=paper["error"][:300], readable=readable(job["path"]),
+    why = {"kind": "empty"} if paper["error"].startswith(EMPTY) else diagnose(job["path"], eng)
+    out.update(why, error=paper["error"][:300], readable=readable(job["path"]),
                text_layer=has_text(job["path"]), ocr=bool(job.get("ocr", True)))
     return out
 

@@ -3,8 +3,9 @@ one PDF per pool worker with a hard timeout: ``python -m benchmarks.robustness.r
 [--workers 2] [--no-ocr] [--fuzz N] [--limit N] [--label NAME]``.
 
 ``--no-ocr`` reads every PDF without the OCR fallback (OCR costs seconds a page on a loaded CPU),
-then reads again, with it, only the papers that came out empty: those are the only ones whose
-markdown OCR can turn from nothing into something, so the papers lost are production's.
+then reads again, with it, the papers that came out empty though PDFium's text layer has letters:
+the papers lost (``lost``) are then production's. Papers with no letter in the text layer (scans,
+drawings) are not OCR'd by this run: they count as ``without_text``, never as lost.
 
 Results go to ``<dir>/runs/<label>.jsonl`` (one line per PDF, appended as they finish: a run that
 is stopped resumes where it was); ``--summary`` prints the figures of a run without converting.
@@ -18,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from benchmarks.robustness.collect import corpus_dir, load_manifest
-from benchmarks.robustness.convert import convert_one
+from benchmarks.robustness.convert import EMPTY, convert_one
 from benchmarks.robustness.fuzz import fuzz_one, plan
 from benchmarks.robustness.pool import run_pool
 
@@ -47,7 +48,11 @@ def fuzz_jobs(root: Path, entries: list[dict], count: int, per_pdf: int, ocr: bo
 def load_run(path: Path) -> dict[str, dict]:
     if not path.exists():
         return {}
-    return {r["key"]: r for r in map(json.loads, path.read_text().splitlines()) if r.get("key")}
+    rows = {r["key"]: r for r in map(json.loads, path.read_text().splitlines()) if r.get("key")}
+    for r in rows.values():  # production read every page and found no text: empty, whatever a re-run says
+        if r["kind"] != "ok" and (r.get("error") or "").startswith(EMPTY):
+            r["kind"] = "empty"
+    return rows
 
 
 def execute(jobs, fn, out: Path, workers: int, done: dict[str, dict]) -> None:
@@ -90,8 +95,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def lost(rows: list[dict]) -> list[dict]:
     """Papers with a readable PDF (PDFium opens it and renders a page) and no markdown; a hang or a
-    crash counts (the paper is lost). Not counted: a readable PDF with no text to lose (``empty``:
-    no letter in PDFium's text layer and none found by OCR: a drawing, a blank form), see
+    crash counts (the paper is lost). Not counted: a PDF with no letter in PDFium's text layer that
+    came out empty (a drawing, a blank form, a scan not OCR'd by a ``--no-ocr`` run), see
     ``without_text``."""
     return [r for r in rows if r["kind"] != "ok" and not without_text(r)
             and (r.get("readable") or r["kind"] in ("timeout", "crash"))]
@@ -139,8 +144,9 @@ def run_corpus(root: Path, label: str, *, workers: int = 2, ocr: bool = False, l
     corpus, fuzzed, with_ocr = load_run(corpus_out), load_run(fuzz_out), load_run(ocr_out)
     if convert and not only_fuzz:
         execute(corpus_jobs(root, entries, ocr), convert_one, corpus_out, workers, corpus)
-        if not ocr:  # as production reads them: OCR where the text layer has nothing
-            empty = [e for e in entries if corpus.get(e["id"], {}).get("kind") == "empty"]
+        if not ocr:  # as production reads them: OCR where the text layer's text came out as nothing
+            empty = [e for e in entries if corpus.get(e["id"], {}).get("kind") == "empty"
+                     and corpus[e["id"]].get("text_layer")]
             execute(corpus_jobs(root, empty, True), convert_one, ocr_out, workers, with_ocr)
     if convert and fuzz:
         execute(fuzz_jobs(root, entries, fuzz, 5, ocr), fuzz_one, fuzz_out, workers, fuzzed)
