@@ -106,8 +106,11 @@ def without_text(row: dict) -> bool:
     return row["kind"] == "empty" and not row.get("text_layer")
 
 
-def summarize(corpus: list[dict], fuzzed: list[dict]) -> dict:
+def summarize(corpus: list[dict], fuzzed: list[dict], timed: list[dict] | None = None) -> dict:
+    """The figures of a run; seconds per page from ``timed`` (default ``corpus``): the reading of
+    every PDF without OCR, so that two runs time the same work whichever papers OCR rescued."""
     ok = [r for r in corpus if r["kind"] == "ok" and r.get("pages")]
+    timed_ok = [r for r in (corpus if timed is None else timed) if r["kind"] == "ok" and r.get("pages")]
     blocks = sum(r.get("blocks", 0) for r in ok)
     by_rule: Counter = Counter()
     for r in ok:
@@ -119,8 +122,10 @@ def summarize(corpus: list[dict], fuzzed: list[dict]) -> dict:
         "lost": len(lost(corpus)), "lost_by_kind": dict(Counter(r["kind"] for r in lost(corpus))),
         "lost_keys": [r["key"] for r in lost(corpus)][:50], "without_text": sum(map(without_text, corpus)),
         "blocks": blocks, "degraded_blocks": sum(by_rule.values()), "degraded_by_rule": dict(by_rule),
-        "seconds_per_page_p99": percentile([r["seconds"] / r["pages"] for r in ok], 0.99),
-        "raw_seconds_per_page_p99": percentile([r["raw_seconds"] / r["pages"] for r in ok if "raw_seconds" in r], 0.99),
+        "seconds_per_page_p99": percentile([r["seconds"] / r["pages"] for r in timed_ok], 0.99),
+        "raw_seconds_per_page_p99": percentile([r["raw_seconds"] / r["pages"] for r in timed_ok if "raw_seconds" in r],
+                                               0.99),
+        "timed_pdfs": len(timed_ok),
         "fuzz_variants": len(fuzzed), "fuzz_kinds": dict(Counter(r["kind"] for r in fuzzed)),
         "fuzz_exceptions": sum(r["kind"] in ("exception", "crash") for r in fuzzed),
         "fuzz_crashes": sum(r["kind"] == "crash" for r in fuzzed),
@@ -152,7 +157,7 @@ def run_corpus(root: Path, label: str, *, workers: int = 2, ocr: bool = False, l
         execute(fuzz_jobs(root, entries, fuzz, 5, ocr), fuzz_one, fuzz_out, workers, fuzzed)
     keys = {e["id"] for e in entries}
     merged = {k: r for k, r in {**corpus, **with_ocr}.items() if k in keys}
-    return summarize(list(merged.values()), list(fuzzed.values()))
+    return summarize(list(merged.values()), list(fuzzed.values()), [r for k, r in corpus.items() if k in keys])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only-fuzz", action="store_true")
     ap.add_argument("--label", default="run")
     ap.add_argument("--summary", action="store_true", help="print the figures of the run, convert nothing")
+    ap.add_argument("--record", metavar="COMMIT", help="append the run's figures to benchmarks/results.jsonl, "
+                    "as measured at COMMIT (the code the run converted with)")
     args = ap.parse_args(argv)
     if not load_manifest(args.dir):
         print(f"no manifest in {args.dir}: build it with python -m benchmarks.robustness.collect", file=sys.stderr)
@@ -172,6 +179,13 @@ def main(argv: list[str] | None = None) -> int:
     summary = run_corpus(args.dir, args.label, workers=args.workers, ocr=not args.no_ocr, limit=args.limit,
                          fuzz=args.fuzz, only_fuzz=args.only_fuzz, convert=not args.summary)
     print(json.dumps(summary, indent=1))
+    if args.record:
+        from benchmarks.common import record
+        from benchmarks.robustness.collect import summary as per_source
+        from benchmarks.robustness.figures import figures
+
+        record(figures(summary, per_source(load_manifest(args.dir)),
+                       commit=args.record, run=args.label))
     return 0
 
 
