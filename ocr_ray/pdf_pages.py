@@ -20,6 +20,7 @@ from ocr_ray.pdf_limits import PDF_LIMIT_VARS, RenderCapError, pdf_limits
 
 # Where a PDF's trailer must end; readers such as pdf.js search the last KiB too.
 _EOF_WINDOW = 2048
+_PADDING = b"\x00 \t\r\n\f"
 
 
 class PdfReadError(Exception):
@@ -48,7 +49,9 @@ def _check_pdf_bytes(data: bytes) -> None:
         raise PdfReadError("empty file")
     if b"%PDF-" not in data[:1024]:
         raise PdfReadError("not a PDF (no %PDF- header)")
-    if b"%%EOF" not in data[-_EOF_WINDOW:]:
+    # padding after the end marker (up to 1 MiB) is no truncation: a PDF printed by a browser through
+    # cairo ends in 20 KB of NUL bytes after its %%EOF (pypdf's selenium-pypdf-issue-177.pdf), refused
+    if b"%%EOF" not in data[-(_EOF_WINDOW + (1 << 20)):].rstrip(_PADDING)[-_EOF_WINDOW:]:
         raise PdfReadError("truncated PDF (no %%EOF at end)")
     _check_limits(data)
 

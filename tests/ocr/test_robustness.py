@@ -72,3 +72,13 @@ def test_a_page_of_consecutive_numbers_in_columns_is_kept_not_taken_for_line_num
     assert paper["error"] == "", paper["error"]
     words = paper["markdown"].split()
     assert {"1", "13", "26", "100", "112", "125", "200", "225"} <= set(words), paper["markdown"]
+
+
+def test_a_pdf_padded_with_nul_bytes_after_its_end_marker_is_read_not_refused_as_truncated(tmp_path):
+    # pypdf's selenium-pypdf-issue-177.pdf (cairo, printed by a browser): %%EOF, then 20 KB of NUL
+    # bytes; the reading step looked for %%EOF in the last 2 KB only and refused it as truncated
+    paper = convert(tmp_path, utf8_cmap_pdf("Printed from a browser") + b"\x00" * 20_000)
+    assert paper["error"] == "", paper["error"]
+    assert "Printed from a browser" in paper["markdown"]
+    cut = utf8_cmap_pdf("Printed from a browser")[:-200]  # a download cut short is still refused
+    assert convert(tmp_path, cut + b"\x00" * 20_000)["error"] == "truncated PDF (no %%EOF at end)"
