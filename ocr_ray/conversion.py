@@ -19,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.fs as pafs
 
-from ocr_ray.engine_base import BLANK, FAILED, Engine
+from ocr_ray.engine_base import BLANK, FAILED, PLAIN, Engine
 from ocr_ray.layout import Fallbacks, compose_pages
 from ocr_ray.pdf_pages import read_pdf_pages
 
@@ -74,6 +74,8 @@ def paper_fallbacks(fallbacks: Fallbacks, routes: list[str]) -> list[dict]:
               for i, route in enumerate(routes) if route.endswith(f":{FAILED}")]
     failed += [{"page": i, "rule": "ocr", "reason": "raised", "detail": "the OCR engine failed on the page: its text "
                 "layer stands"} for i, route in enumerate(routes) if route.endswith(f":{OCR_FAILED}")]
+    failed += [{"page": i, "rule": "page", "reason": PLAIN, "detail": "the page's positioned text could not be read: "
+                "its plain text stands"} for i, route in enumerate(routes) if route.endswith(f":{PLAIN}")]
     return sorted(failed + fallbacks.as_records(), key=lambda f: f["page"])
 
 
@@ -109,7 +111,7 @@ def convert_pdf(task: dict[str, Any], *, filesystem: pafs.FileSystem, engine: En
             return {**paper, "error": rows[0]["error"]}
         # the layout step never raises (each rule falls back on its block): what is caught here is
         # the engine itself failing (an OCR runtime), which no block of the paper survives
-        markdown = markdown_of(engine_texts(engine, rows), fallbacks)
+        markdown = markdown_of(read_pages(engine, rows), fallbacks)
     except Exception as exc:  # noqa: BLE001 - one paper's failure must not fail its block's papers
         return {**paper, "error": f"{type(exc).__name__}: {exc}"[:300]}
     routes = [row.get("route") or engine.name for row in rows]
@@ -142,10 +144,7 @@ def single_stage(engine: Engine) -> bool:
 def apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
     """Replace page payloads by engine text; images never travel back to the driver."""
     rows = batch.to_pylist()
-    unread = [bool(row["error"] or page_failed(row)) for row in rows]  # before the engine marks any
-    pages = [row for row, skip in zip(rows, unread, strict=True) if not skip]
-    texts = iter(engine_texts(engine, pages) if pages else [])
-    page_texts = ["" if skip else next(texts) for skip in unread]
+    page_texts = read_pages(engine, rows)
     return pa.table(
         {
             "task_index": batch["task_index"],
@@ -191,9 +190,21 @@ def _text_layer_instead(engine: Engine, page: dict[str, Any]) -> str:
     return text
 
 
-def page_failed(row: dict[str, Any]) -> bool:
-    """A page PDFium could not read (``pdf_pages``): no engine reads it, the paper keeps its place."""
-    return (row.get("route") or "").endswith(f":{FAILED}")
+def read_pages(engine: Engine, rows: list[dict[str, Any]]) -> list[str]:
+    """Each page row's text: the engine's (``engine_texts``), but for rows no engine reads: an
+    unreadable PDF's error row and a page PDFium failed on (``""``), and a page read as plain text
+    (its text)."""
+    own = [_own_text(row) for row in rows]  # before the engine marks any page
+    pages = [row for row, text in zip(rows, own, strict=True) if text is None]
+    texts = iter(engine_texts(engine, pages) if pages else [])
+    return [next(texts) if text is None else text for text in own]
+
+
+def _own_text(row: dict[str, Any]) -> str | None:
+    route = row.get("route") or ""
+    if row.get("error") or route.endswith(f":{FAILED}"):
+        return ""
+    return (row.get("text") or "") if route.endswith(f":{PLAIN}") else None
 
 
 def run_engine_task(batch: pa.Table, *, engine: Engine) -> pa.Table:

@@ -54,6 +54,9 @@ BLANK = "blank"
 # its place in the paper, empty, and the paper's fallback records say so (``conversion``); only a
 # PDF none of whose pages can be read is an error row.
 FAILED = "failed"
+# The reason in a page's route (``<engine>:plain``) when the page's positioned text could not be
+# read (an error, or past its time budget): the page is PDFium's plain text, without layout.
+PLAIN = "plain"
 
 # PDFium emits CR LF line ends; LaTeX papers also carry stray control characters
 # (U+0002 seen in the research sample) and U+FFFE/U+FFFF non-characters.

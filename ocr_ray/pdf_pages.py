@@ -15,7 +15,8 @@ from typing import Any
 
 import pyarrow.fs as pafs
 
-from ocr_ray.engine_base import FAILED, Engine
+from ocr_ray.engine_base import FAILED, PLAIN, Engine, normalize_page_text, page_text_layer
+from ocr_ray.layout.fallback import PAGE_SECONDS, guarded
 from ocr_ray.pdf_limits import PDF_LIMIT_VARS, RenderCapError, pdf_limits
 
 # Where a PDF's trailer must end; readers such as pdf.js search the last KiB too.
@@ -154,21 +155,38 @@ def _error_row(task: dict[str, Any], reason: str) -> dict[str, Any]:
 
 
 def _page_payload(pdf: Any, page_index: int, engine: Engine) -> dict[str, Any]:
-    """One page's payload; a page PDFium fails on costs that page (route ``<engine>:failed``, an
-    empty page), not the paper. The caps (``PdfReadError``, ``RenderCapError``) still refuse the
-    paper: they bound what one PDF may cost."""
+    """One page's payload; a page PDFium fails on costs that page, not the paper. Its positioned
+    text failing (an exception, or past ``PAGE_SECONDS`` of CPU: a page of a hundred thousand
+    characters), the page is read as PDFium's plain text (route ``text-layer:plain``); when that fails
+    too, it is an empty page (``<engine>:failed``). The caps (``PdfReadError``, ``RenderCapError``)
+    still refuse the paper: they bound what one PDF may cost."""
     try:
         page = pdf[page_index]
     except Exception:  # noqa: BLE001 - a page object PDFium cannot load
         return {"text": "", "image": b"", "route": f"{engine.name}:{FAILED}"}
+    caps: list[Exception] = []
+
+    def prepare() -> dict[str, Any]:
+        try:
+            return engine.prepare_page(page)
+        except (PdfReadError, RenderCapError) as exc:
+            caps.append(exc)  # not the page's fault: raised again below, out of the guard
+            return {}
+
+    def plain() -> dict[str, Any]:
+        try:
+            text = normalize_page_text(page_text_layer(page))
+        except Exception:  # noqa: BLE001 - not even the plain text
+            return {"text": "", "image": b"", "route": f"{engine.name}:{FAILED}"}
+        return {"text": text, "image": b"", "route": f"text-layer:{PLAIN}"}
+
     try:
-        return engine.prepare_page(page)
-    except (PdfReadError, RenderCapError):
-        raise
-    except Exception:  # noqa: BLE001 - a page whose text layer or rendering fails
-        return {"text": "", "image": b"", "route": f"{engine.name}:{FAILED}"}
+        payload = guarded("page", prepare, plain, seconds=PAGE_SECONDS)
     finally:
         page.close()
+    if caps:
+        raise caps[0]
+    return payload
 
 
 def read_pdf_pages(

@@ -238,9 +238,13 @@ def test_a_rule_past_its_cpu_budget_costs_its_block(paper_pages, monkeypatch):
     _all_text_there(out)
 
 
-def test_a_page_pdfium_fails_on_costs_that_page(tmp_path, monkeypatch):
-    body = "\n\n\\newpage\n".join(SENTENCES[:3])
-    pdf = _typeset(tmp_path, body)
+def _pages_row(pdf: Path, engine=None) -> dict:
+    return convert_pdf({"task_index": 0, "forum_id": "f", "pdf_path": str(pdf)},
+                       filesystem=pafs.LocalFileSystem(), engine=engine or TextLayerEngine(fallback=None))
+
+
+def test_a_page_whose_positioned_text_fails_is_read_as_plain_text(tmp_path, monkeypatch):
+    pdf = _typeset(tmp_path, "\n\n\\newpage\n".join(SENTENCES[:3]))
     engine = TextLayerEngine(fallback=None)
     real = engine.prepare_page
     calls = []
@@ -248,14 +252,64 @@ def test_a_page_pdfium_fails_on_costs_that_page(tmp_path, monkeypatch):
     def failing(page):
         calls.append(1)
         if len(calls) == 2:
-            raise RuntimeError("PDFium failed on this page")
+            raise RuntimeError("the text layer of this page cannot be laid out")
         return real(page)
 
     monkeypatch.setattr(engine, "prepare_page", failing)
-    row = convert_pdf({"task_index": 0, "forum_id": "f", "pdf_path": str(pdf)},
-                      filesystem=pafs.LocalFileSystem(), engine=engine)
+    row = _pages_row(pdf, engine)
+    assert row["error"] == "" and row["num_pages"] == 3
+    pages = row["markdown"].split("\n\n---\n\n")
+    assert [SENTENCES[i] in _flat(pages[i]) for i in range(3)] == [True, True, True]
+    assert json.loads(row["engine_pages"]) == ["text-layer", "text-layer:plain", "text-layer"]
+    assert [(f["page"], f["rule"], f["reason"]) for f in json.loads(row["fallbacks"])] == [(1, "page", "plain")]
+
+
+def test_a_page_whose_positioned_text_runs_past_its_budget_is_read_as_plain_text(tmp_path, monkeypatch):
+    import ocr_ray.pdf_pages as pdf_pages
+
+    pdf = _typeset(tmp_path, "\n\n\\newpage\n".join(SENTENCES[:2]))
+    engine = TextLayerEngine(fallback=None)
+    real = engine.prepare_page
+    calls = []
+
+    def spinning(page):
+        calls.append(1)
+        if len(calls) == 1:
+            _spin()
+        return real(page)
+
+    monkeypatch.setattr(engine, "prepare_page", spinning)
+    monkeypatch.setattr(pdf_pages, "PAGE_SECONDS", 0.3)
+    row = _pages_row(pdf, engine)
     assert row["error"] == ""
-    assert row["num_pages"] == 3
+    assert json.loads(row["engine_pages"]) == ["text-layer:plain", "text-layer"]
+    assert SENTENCES[0] in _flat(row["markdown"]) and SENTENCES[1] in _flat(row["markdown"])
+
+
+def test_a_page_pdfium_cannot_load_costs_that_page(tmp_path, monkeypatch):
+    import ocr_ray.pdf_pages as pdf_pages
+
+    pdf = _typeset(tmp_path, "\n\n\\newpage\n".join(SENTENCES[:3]))
+    real_open = pdf_pages._open_pdf
+
+    class OnePageBroken:
+        def __init__(self, doc):
+            self.doc = doc
+
+        def __len__(self):
+            return len(self.doc)
+
+        def __getitem__(self, i):
+            if i == 1:
+                raise RuntimeError("PDFium: page object cannot be loaded")
+            return self.doc[i]
+
+        def close(self):
+            self.doc.close()
+
+    monkeypatch.setattr(pdf_pages, "_open_pdf", lambda data: OnePageBroken(real_open(data)))
+    row = _pages_row(pdf)
+    assert row["error"] == "" and row["num_pages"] == 3
     pages = row["markdown"].split("\n\n---\n\n")
     assert SENTENCES[0] in _flat(pages[0]) and pages[1] == "" and SENTENCES[2] in _flat(pages[2])
     assert json.loads(row["fallbacks"]) == [{"page": 1, "rule": "page", "reason": "failed",
