@@ -77,7 +77,7 @@ def from_mirror(root: Path, repo: str, prefix: str = "", cap: int | None = None)
             listing.append((blob, path))
     present = _git(git_dir, "cat-file", "--batch-check",
                    data="".join(f"{blob}\n" for blob, _ in listing).encode()).decode().splitlines()
-    listing = [item for item, check in zip(listing, present) if not check.endswith("missing")]
+    listing = [item for item, check in zip(listing, present, strict=False) if not check.endswith("missing")]
     for blob, path in sorted(listing)[:cap]:
         yield Found(repo, path, commit, _git(git_dir, "cat-file", "blob", blob))
 
