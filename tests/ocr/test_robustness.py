@@ -43,7 +43,7 @@ def sideways_pdf(path, lines: list[str], rotate: int) -> None:
 
 
 def test_a_page_whose_text_is_all_turned_is_read_upright_not_lost(tmp_path):
-    # pdfbox's rot90.pdf, camelot's rotated.pdf, pdfplumber's issue-140-example.pdf and 23 more of
+    # pdfbox's rot90.pdf, camelot's rotated.pdf, pdfplumber's issue-140-example.pdf and 25 more of
     # the corpus: every character rotated, so none was body text, the page was empty, the paper lost
     lines = ["Quarterly licence listing for the northern district",
              "Every row names a holder and the date of the licence",
