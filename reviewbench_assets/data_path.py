@@ -35,7 +35,7 @@ def owner(stage: type[Stage]) -> str:
 def _owned_paths() -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
     for stage in STAGES:
-        out[owner(stage)] = out.get(owner(stage), ()) + stage.writes
+        out[owner(stage)] = tuple(dict.fromkeys(out.get(owner(stage), ()) + stage.writes))
     return out
 
 

@@ -55,7 +55,7 @@ from pydantic import BaseModel, Field
 
 from reviewbench_assets.domain.posts import ParsedForum, Post, authors_first_parsed, changed_during_rebuttal, sort_time
 from reviewbench_assets.domain.reviews import reviewer_id
-from reviewbench_assets.domain.routing import Routing, route_posts
+from reviewbench_assets.domain.routing import Routing
 from reviewbench_assets.domain.schema import REVIEW_SCORE_FIELDS, REVIEW_TEXT_FIELDS
 
 RULE_BASED = "rule-based"
@@ -136,9 +136,9 @@ def llm_only_reminders(posts: list[Post], labels: dict[str, bool]) -> list[str]:
     return [q.note_id for q in posts if labels.get(q.note_id) and not is_reminder(q)]
 
 
-def reminder_candidates(p: ParsedForum, routing: Routing | None = None) -> list[Post]:
-    """Author posts in some thread that could be reminders (for LLM labelling)."""
-    routing = routing or route_posts(p)
+def reminder_candidates(p: ParsedForum, routing: Routing) -> list[Post]:
+    """Author posts in some thread that could be reminders (for LLM labelling). `routing`: the
+    forum's routing as the parse stage stored it (the one entrance: never routed again here)."""
     out: dict[str, Post] = {}
     for members in routing.threads.values():
         for nid in members[1:]:
@@ -226,11 +226,10 @@ def _drop_reminders(items: list[tuple[str, Post]], labels: dict[str, bool] | Non
     return keep, dropped
 
 
-def build_thread(p: ParsedForum, root: Post, reminder_labels: dict[str, bool] | None = None,
-                 reminders_by: str = "rule", routing: Routing | None = None) -> Dialogue:
+def build_thread(p: ParsedForum, root: Post, routing: Routing, reminder_labels: dict[str, bool] | None = None,
+                 reminders_by: str = "rule") -> Dialogue:
     """The dialogue rooted at `root` (an official review, or the first post of a reviewer
-    without one) with the members `routing` gave it."""
-    routing = routing or route_posts(p)
+    without one) with the members `routing` (the stored routing) gave it."""
     members = routing.threads.get(root.note_id, [root.note_id])
     replies = sorted((q for q in (p.post(n) for n in members[1:]) if q is not None and not q.deleted),
                      key=sort_time)
@@ -264,12 +263,12 @@ def build_thread(p: ParsedForum, root: Post, reminder_labels: dict[str, bool] | 
     )
 
 
-def build_dialogues(p: ParsedForum, reminder_labels: dict[str, bool] | None = None,
-                    reminders_by: str = "rule", routing: Routing | None = None) -> list[Dialogue]:
+def build_dialogues(p: ParsedForum, routing: Routing, reminder_labels: dict[str, bool] | None = None,
+                    reminders_by: str = "rule") -> list[Dialogue]:
     """One dialogue per (non-deleted) official review and per reviewer who commented without
-    one, in root time order."""
-    routing = routing or route_posts(p)
-    return [build_thread(p, root, reminder_labels, reminders_by, routing)
+    one, in root time order. `routing`: the forum's routing as the parse stage stored it (the
+    parsed table's `routing_json`; `domain/forum.py parse_routed` makes it): the only entrance."""
+    return [build_thread(p, root, routing, reminder_labels, reminders_by)
             for root in (p.post(r) for r in routing.threads) if root is not None]
 
 

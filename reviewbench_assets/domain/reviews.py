@@ -32,7 +32,7 @@ from reviewbench_assets.domain.posts import (
     sort_key,
     text_of,
 )
-from reviewbench_assets.domain.routing import Routing, route_posts
+from reviewbench_assets.domain.routing import Routing
 from reviewbench_assets.domain.schema import (
     REVIEW_DICT_FIELDS,
     REVIEW_FIELDS,
@@ -283,10 +283,9 @@ def attach_scales(review: dict, scales: Mapping) -> dict:
     return review
 
 
-def review_rebuttal(p: ParsedForum, review_id: str, routing: Routing | None = None) -> str:
+def review_rebuttal(p: ParsedForum, review_id: str, routing: Routing) -> str:
     """The author posts of a review's thread (under the review, directly or transitively, and under
     the reviewer's comments elsewhere in the forum), time-ordered, "\\n\\n"-joined."""
-    routing = routing or route_posts(p)
     posts = [p.post(n) for n in routing.threads.get(review_id, [])[1:]]
     return "\n\n".join(
         q.text for q in sorted((q for q in posts if q is not None), key=sort_key)

@@ -57,6 +57,11 @@ def corpus_listing(store, corpus: str) -> dict[str, int]:
             for info in list_files(store.fs, join_path(corpus, folder)) if not info.base_name.startswith(".")}
 
 
+def part_record_files(store, split: str) -> list[pafs.FileInfo]:
+    """The files of a conference split's part records folder (`corpus_stats/<split>/`)."""
+    return list_files(store.fs, store.path(paths.split_part_dir(split)))
+
+
 def read_parts(store, split: str) -> list[dict]:
     """A conference split's part records as published (`corpus_stats/<split>/<pk>.json`), by key."""
     return [store.read_json(i.path) for i in sorted(list_files(store.fs, store.path(paths.split_part_dir(split))),

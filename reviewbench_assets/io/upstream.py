@@ -29,6 +29,7 @@ from reviewbench_assets.domain.forum import forum_of
 from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.routing import Routing
 from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.shards import read_parts
 
 # ---- Parquet, one row group at a time ----------------------------------------------------------
 
@@ -218,7 +219,8 @@ class Upstream:
              "submission_note_lookup": ("parsed",), "pdf_records": ("submissions",),
              "markdown": ("markdown",), "has_rows": ("rows",),
              "split_inputs": (*ROWS_SET_NAMES, "re2_review", "re2_rebuttal"),
-             "daily_changes": ("change_daily", "change_daily_plot")}
+             "daily_changes": ("change_daily", "change_daily_plot"),
+             "split_figures": ("split_stats", "split_part_dir", "split_part")}
 
     def __init__(self, store: Store, pk: str):
         self.store, self.pk = store, pk
@@ -299,6 +301,22 @@ class Upstream:
                                     f"step): re-materialize reviewbench_split for {pk} (rows of an older layout: "
                                     f"python -m scripts.migrate_storage)")
         return view, found
+
+    # -- the conference splits -> the dataset card
+    def split_figures(self, splits: list[str]) -> tuple[dict[str, dict], dict[str, list[dict]]]:
+        """Each split's published figures (`corpus_stats/<split>.json`, raw; a split without them is
+        left out) and its part records, by split, as of one moment (each split publishes its own
+        while the card reads). A corrupt file fails naming it, never a split left out."""
+        store = self.store
+        figures, records = {}, {}
+        with store.snapshot([store.path(paths.split_stats(s)) for s in splits],
+                            [store.path(paths.split_part_dir(s)) for s in splits]) as view:
+            for split in splits:
+                records[split] = read_parts(view, split)
+                path = store.path(paths.split_stats(split))
+                if view.exists(path):
+                    figures[split] = view.read_json(path)
+        return figures, records
 
     # -- venue_changes -> the dataset card
     def daily_changes(self) -> tuple[list[dict], bytes | None]:

@@ -19,8 +19,8 @@ from reviewbench_assets.domain.card_format import fmt_value
 from reviewbench_assets.domain.corpus_stats import SplitStats
 from reviewbench_assets.domain.manifest import card_front_matter, extra_config_splits, set_split, with_data
 from reviewbench_assets.io.checksums import DamagedPartError, part_damage
-from reviewbench_assets.io.layout import paths
-from reviewbench_assets.io.shards import corpus_listing, join_path, read_parts
+from reviewbench_assets.io.shards import corpus_listing, join_path
+from reviewbench_assets.io.stage_io import Inputs, Outputs
 from reviewbench_assets.stages.figures import CARD, SPLIT, Markdown
 from reviewbench_assets.stages.live_card import live_section
 from reviewbench_assets.stages.split_stage import CARD_LOCK
@@ -119,31 +119,27 @@ class CardStage(Stage):
     """README.md with configs, dataset_info, statistics and plots, so `datasets.load_dataset(dir)` works."""
 
     name = CARD
-    reads = ("daily_changes",)
+    reads = ("daily_changes", "split_figures")
+    writes = ("CORPUS_DIR",)  # README.md and its plots
     part_of = SPLIT  # README.md and the split records are the split's files, written under one lock
     after = (SPLIT,)  # every split's records
 
-    def run(self, store: Store) -> None:
+    def run(self, inputs: Inputs, outputs: Outputs) -> None:
+        store = outputs.store
         # Read every split's figures and part records and publish: one README.md writer at a time (the
         # splits rewrite its manifest under this lock too; the card never takes a split's lock). Taking
         # it replays dead runs' journals, so none can bring an older README.md back after this one.
         with store.lock(CARD_LOCK):
-            stats, extra, records_of = {}, {}, {}
+            stats, extra = {}, {}
             # every split's figures as of one moment (each split publishes its own while the card reads)
-            with store.snapshot([store.path(paths.split_stats(split)) for split in catalogue().splits],
-                                [store.path(paths.split_part_dir(split)) for split in catalogue().splits]) as view:
-                for split in catalogue().splits:
-                    records_of[split] = read_parts(view, split)
-                    path = store.path(paths.split_stats(split))
-                    if not view.exists(path):
-                        continue
-                    raw = view.read_json(path)  # a corrupt file fails the card naming it, never a split left out
-                    s = SplitStats.from_dict(raw)
-                    if s.num_examples:
-                        stats[split] = s
-                        for name, parts in (raw.get("configs") or {}).items():
-                            extra.setdefault(name, {})[split] = parts
-            corpus = store.path(paths.CORPUS_DIR)
+            figures, records_of = inputs.split_figures(list(catalogue().splits))
+            for split, raw in figures.items():
+                s = SplitStats.from_dict(raw)
+                if s.num_examples:
+                    stats[split] = s
+                    for name, parts in (raw.get("configs") or {}).items():
+                        extra.setdefault(name, {})[split] = parts
+            corpus = outputs.path("CORPUS_DIR")
             # a part whose files fail their check is not listed (issue 38.1): README.md never sends a
             # reader to bytes other than those published; the run then fails naming what to re-run
             damaged = {split: {r["pk"]: bad for r in records if (bad := part_damage(store, r))}
@@ -161,7 +157,7 @@ class CardStage(Stage):
                                            datetime.now(UTC).isoformat(timespec="seconds"), config_counts=extra,
                                            plots=write_score_plots(store.fs, corpus, stats, pub), header=header)
                 # venue-years followed during their discussion (venue_changes' daily figures and plot)
-                text += live_section(store, [v.key for v in catalogue().venues], corpus, pub)
+                text += live_section(store, [v.key for v in catalogue().venues], corpus, pub, inputs)
                 write_dataset_card(store.fs, corpus, text, pub)
         self.stat("corpus", corpus)
         self.stat("splits", {k: v.num_examples for k, v in stats.items()})

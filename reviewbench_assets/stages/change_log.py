@@ -19,12 +19,12 @@ from datetime import UTC, datetime
 
 import pyarrow as pa
 
-from resources.store import Store, parquet_writer
+from resources.store import Store
 from reviewbench_assets.domain.changes import Change, snapshot, summary, venue_changes
 from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.trajectories import daily_figures, merged_trajectory
-from reviewbench_assets.io.layout import paths
-from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
+from reviewbench_assets.io.stage_io import Inputs, Outputs, parquet_file, put_staged
+from reviewbench_assets.io.upstream import iter_parquet_batches
 from reviewbench_assets.stages.figures import CHANGES, ROW_COUNT, Markdown, Table
 from reviewbench_assets.stages.stage import Stage
 
@@ -46,8 +46,8 @@ STAMP = "%Y-%m-%dT%H%M%S.%fZ"  # a refresh's folder name (sorts as time)
 SCORE_SEEN = ("review_added", "review_edited", "review_observed")  # rows that saw a review's scores
 
 
-def previous_snapshots(store: Store, pk: str) -> dict[str, dict]:
-    path = store.path(paths.change_state(pk))
+def previous_snapshots(outputs: Outputs) -> dict[str, dict]:
+    store, path = outputs.store, outputs.path("change_state")
     if not store.exists(path):
         return {}
     out = {}
@@ -62,11 +62,12 @@ def _refresh_time(path: str) -> datetime:
     return datetime.strptime(stamp, STAMP).replace(tzinfo=UTC)
 
 
-def _observations(store: Store, pk: str) -> Iterator[tuple[datetime, list[dict]]]:
+def _observations(outputs: Outputs) -> Iterator[tuple[datetime, list[dict]]]:
     """Each refresh recorded so far (oldest first) with its score observations (reviews added or
     whose scores changed); a refresh without changes comes with an empty list."""
     cols = ["change", "target_id", "new_rating", "new_confidence"]
-    for path in store.list_files(store.path(paths.change_log_dir(pk))):
+    store = outputs.store
+    for path in store.list_files(outputs.path("change_log_dir")):
         rows = [row for batch in iter_parquet_batches(store.fs, path, BATCH, columns=cols)
                 for row in batch.to_pylist() if row["change"] in SCORE_SEEN]
         yield _refresh_time(path), rows
@@ -85,20 +86,20 @@ class ChangesStage(Stage):
         super().__init__(pk)
         self.forums, self.now = forums, now
 
-    def run(self, store: Store) -> None:
+    def run(self, inputs: Inputs, outputs: Outputs) -> None:
         pk = self.key
         now = (self.now or datetime.now(UTC)).astimezone(UTC)
-        forums = self.forums if self.forums is not None else (f for f, _routing in Upstream(store, pk).parsed_forums())
+        forums = self.forums if self.forums is not None else (f for f, _routing in inputs.parsed_forums())
         # One writer per venue-year: the snapshot read here and the one published below must be the same
         # generation, so two refreshes of one venue-year (a schedule tick and a manual run, two CLI
         # runs) take turns instead of both recording the same changes.
-        with store.lock(f"changes-{pk}"):
-            changes, current, stamp, first, daily = _diff_and_publish(store, pk, forums, now)
-        self.stat("changes", paths.change_log(pk, stamp))
-        self.stat("state", paths.change_state(pk))
-        self.stat("trajectories", paths.change_trajectories(pk))
-        self.stat("daily", paths.change_daily(pk))
-        self.stat("daily_plot", paths.change_daily_plot(pk))
+        with outputs.store.lock(f"changes-{pk}"):
+            changes, current, stamp, first, daily = _diff_and_publish(outputs, forums, now)
+        self.stat("changes", outputs.rel("change_log", pk, stamp))
+        self.stat("state", outputs.rel("change_state"))
+        self.stat("trajectories", outputs.rel("change_trajectories"))
+        self.stat("daily", outputs.rel("change_daily"))
+        self.stat("daily_plot", outputs.rel("change_daily_plot"))
         self.stat(ROW_COUNT, len(changes))
         figures = summary(changes)
         self.stat("observed", figures["observed"])
@@ -118,10 +119,11 @@ class ChangesStage(Stage):
                                    ["forum_id", "change", "target_id", "old_rating", "new_rating"]))
 
 
-def _diff_and_publish(store: Store, pk: str, forums: Iterable[ParsedForum], now: datetime):
+def _diff_and_publish(outputs: Outputs, forums: Iterable[ParsedForum], now: datetime):
+    store, pk = outputs.store, outputs.key
     stamp = now.strftime(STAMP)
-    first = not store.exists(store.path(paths.change_state(pk)))  # nothing observed before: a baseline
-    previous = previous_snapshots(store, pk)
+    first = not store.exists(outputs.path("change_state"))  # nothing observed before: a baseline
+    previous = previous_snapshots(outputs)
     current, histories = {}, {}
     for p in forums:
         current[p.forum_id] = snapshot(p)
@@ -130,7 +132,7 @@ def _diff_and_publish(store: Store, pk: str, forums: Iterable[ParsedForum], now:
     changes: list[Change] = list(venue_changes(previous, current, baseline=first))
     observed: dict[str, list] = {}
     refresh_ms = [int(now.timestamp() * 1000)]
-    for refreshed, rows in _observations(store, pk):
+    for refreshed, rows in _observations(outputs):
         t = int(refreshed.timestamp() * 1000)
         refresh_ms.append(t)
         for row in rows:
@@ -142,24 +144,23 @@ def _diff_and_publish(store: Store, pk: str, forums: Iterable[ParsedForum], now:
     daily = daily_figures(trajectories, refresh_ms)
     # Each refresh logs into a folder of its own, so no later publication goes into the folder of a
     # refresh killed before its commit: its staged log is removed here, under the venue-year's lock.
-    store.sweep_staging(store.path(paths.change_log_dir(pk)))
+    store.sweep_staging(outputs.path("change_log_dir"))
     with store.publish() as pub:  # log, snapshots, trajectories and figures move into place together
-        _write(store, pub.target(store.path(paths.change_log(pk, stamp))), CHANGE_SCHEMA,
+        _write(store, pub.target(outputs.path("change_log", pk, stamp)), CHANGE_SCHEMA,
                ({"refreshed_at": now, **c.model_dump()} for c in changes))
-        _write(store, pub.target(store.path(paths.change_state(pk))), STATE_SCHEMA,
+        _write(store, pub.target(outputs.path("change_state")), STATE_SCHEMA,
                ({"forum_id": f, "snapshot_json": json.dumps(s, sort_keys=True)} for f, s in current.items()))
-        _write(store, pub.target(store.path(paths.change_trajectories(pk))), TRAJECTORY_SCHEMA,
+        _write(store, pub.target(outputs.path("change_trajectories")), TRAJECTORY_SCHEMA,
                ({"forum_id": histories[rid][0], "review_id": rid, **pt,
                  "time": datetime.fromtimestamp(pt["time"] / 1000, tz=UTC)}
                 for rid, points in trajectories.items() for pt in points))
-        _write(store, pub.target(store.path(paths.change_daily(pk))), DAILY_SCHEMA, iter(daily))
-        with store.fs.open_output_stream(pub.target(store.path(paths.change_daily_plot(pk)))) as f:
-            f.write(daily_plot(pk, daily, now))
+        _write(store, pub.target(outputs.path("change_daily")), DAILY_SCHEMA, iter(daily))
+        put_staged(store, pub, outputs.path("change_daily_plot"), daily_plot(pk, daily, now))
     return changes, current, stamp, first, daily
 
 
 def _write(store: Store, target: str, schema: pa.Schema, rows: Iterator[dict]) -> None:
-    with parquet_writer(store.fs, target, schema) as w:
+    with parquet_file(store, target, schema) as w:
         buf: list[dict] = []
         for row in rows:
             buf.append(row)

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
 from resources.store import CorruptFileError, Store, dumps_json
+from resources.store_publish import Publication
 from reviewbench_assets.domain.posts import field_value, id_problem
 from reviewbench_assets.domain.routing import oddity_reasons
-from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.stage_io import Inputs, Outputs, staged_stream
 from reviewbench_assets.io.upstream import JsonlLines, Spool
 from reviewbench_assets.stages.crawl import (
     CURSOR_MARGIN_MS,
@@ -71,8 +72,8 @@ class CrawlStage(Stage):
         self.max_quarantined_share, self.full_refresh, self.review_edits = (max_quarantined_share, full_refresh,
                                                                              review_edits)
 
-    def run(self, store: Store) -> None:
-        refresh_venue(self, store)
+    def run(self, inputs: Inputs, outputs: Outputs) -> None:
+        refresh_venue(self, outputs.store)
         s = self.api.stats
         self.stat("rate_limited", s["rate_limited"])
         self.stat("rate_limit_wait_s", round(s["rate_limit_wait_s"], 1))
@@ -158,7 +159,7 @@ def _full_crawl(api: OpenReviewApi, venue: VenueYear, store: Store, errors: list
                 log: Callable[[str], None]) -> Iterator[dict]:
     """Each forum as its page arrives (pages are checkpointed by `crawl_forums`); `listed` fills
     in as the pages come, so `times_listed` is whole once this is exhausted."""
-    checkpoint = store.path(paths.crawl_checkpoints(venue.key))
+    checkpoint = _out(store, venue.key).path("crawl_checkpoints")
     for item in crawl_forums(api, venue, store, checkpoint,
                              progress=lambda label, n: log(f"{venue.key}: {label} page of {n}"), listed=listed):
         record, error = forum_record(item, venue.api, time.time())
@@ -245,7 +246,7 @@ class _ReviewEdits:
         self.resumed = 0
 
     def fill(self, rec: dict) -> None:
-        ckpt = self.store.path(paths.review_edit_checkpoints(self.venue.key), f"{rec['forum_id']}.json")
+        ckpt = self.store.path(_out(self.store, self.venue.key).rel("review_edit_checkpoints"), f"{rec['forum_id']}.json")
         key = hashlib.sha256(json.dumps(note_tmdates(rec["note"]), sort_keys=True).encode()).hexdigest()
         prev = self.store.read_json_or_none(ckpt)
         if isinstance(prev, dict) and prev.get("key") == key and isinstance(prev.get("edits"), dict):
@@ -257,6 +258,11 @@ class _ReviewEdits:
             self.store.write_json(ckpt, {"key": key, "edits": rec["review_edits"]})
         if self.progress is not None:
             self.progress.advance()
+
+
+def _out(store: Store, pk: str) -> Outputs:
+    """The files the crawl writes (what `CrawlStage` declares), for its helpers, which take the store."""
+    return Outputs(CRAWL, CrawlStage.writes, store, pk)
 
 
 def refresh_venue(stage: Stage, store: Store) -> None:
@@ -280,7 +286,8 @@ def refresh_venue(stage: Stage, store: Store) -> None:
     attempt_continues = stage.attempt_continues
     started, started_ms = time.time(), int(time.time() * 1000)
     _drop_published_pages(store, venue.key, attempt_continues)
-    raw_path, cur_path = store.path(paths.raw_forums(venue.key)), store.path(paths.crawl_cursor(venue.key))
+    out = _out(store, venue.key)
+    raw_path, cur_path = out.path("raw_forums"), out.path("crawl_cursor")
     has_stored = store.exists(raw_path)
     cursor = store.read_json_or_none(cur_path) if has_stored and not full_refresh else None
     if cursor is not None and not isinstance(cursor.get("crawl_started_ms"), int):
@@ -301,7 +308,7 @@ def refresh_venue(stage: Stage, store: Store) -> None:
             records = _full_crawl(api, venue, store, errors, listed, log)
         compared = _first_pass(records, stored or {}, old if stored else None, spool, review_edits)
         if mode == "incremental":
-            errors[:0] = _kept_errors(store, paths.crawl_errors(venue.key), compared.ids, errors)
+            errors[:0] = _kept_errors(store, out.rel("crawl_errors"), compared.ids, errors)
         most = times_listed(listed)
 
         edit_requests_before = api.stats["requests"]
@@ -309,33 +316,33 @@ def refresh_venue(stage: Stage, store: Store) -> None:
                              if progress and compared.edits_todo else None)
         touched = compared.touched_set
         quarantine = _Quarantine(venue)
-        quarantine_path = store.path(paths.quarantine(venue.key))
+        quarantine_path = out.path("quarantine")
         with store.publish() as pub:  # forums, errors, quarantine and cursor move into place together
-            with store.fs.open_output_stream(pub.target(raw_path)) as out, \
-                    store.fs.open_output_stream(pub.target(quarantine_path)) as qout:
+            with staged_stream(store, pub, raw_path) as forums_out, \
+                    staged_stream(store, pub, quarantine_path) as qout:
                 for rec in spool:
                     if rec["forum_id"] in most:
                         rec["listed"] = most[rec["forum_id"]]
                     if review_edits and _needs_edits(rec, touched):
                         edits.fill(rec)
-                    out.write(dumps_json(rec) + b"\n")
+                    forums_out.write(dumps_json(rec) + b"\n")
                     q = quarantine.add(rec)
                     if q is not None:
                         qout.write(dumps_json(q) + b"\n")
                 for q in quarantine.add_errors(errors):
                     qout.write(dumps_json(q) + b"\n")
-            _write_jsonl(store, pub.target(store.path(paths.crawl_errors(venue.key))), errors)
+            _write_jsonl(store, pub, out.path("crawl_errors"), errors)
             if venue.api == "v2":
                 prev = cursor if mode == "incremental" else None
                 # incremental: the cursor moves to this run's start; full: likewise
-                _write_jsonl(store, pub.target(cur_path), None, {"crawl_started_ms": started_ms, "mode": mode,
+                _write_jsonl(store, pub, cur_path, None, {"crawl_started_ms": started_ms, "mode": mode,
                                                                  "previous": prev and prev.get("crawl_started_ms")})
         n = spool.lines
     if mode == "full":  # published: the next attempt starts from the cursor, not the pages
         if attempt_continues is None:
-            store.delete_dir(store.path(paths.crawl_checkpoints(venue.key)))
+            store.delete_dir(out.path("crawl_checkpoints"))
         else:
-            store.write_json(store.path(paths.crawl_checkpoints(venue.key), PUBLISHED), {"published_ms": started_ms})
+            store.write_json(store.path(out.rel("crawl_checkpoints"), PUBLISHED), {"published_ms": started_ms})
     requests = v2.stats["requests"] + (api.stats["requests"] if api is not v2 else 0)
     stage.stat("path", raw_path)
     stage.stat("quarantine_path", quarantine_path)
@@ -371,8 +378,9 @@ PUBLISHED = "published.json"  # in the crawl's checkpoint folder: its pages were
 
 def _drop_published_pages(store: Store, pk: str, attempt_continues: bool | None) -> None:
     """The pages of a crawl published by an earlier attempt are not this run's to reuse."""
-    folder = store.path(paths.crawl_checkpoints(pk))
-    if not attempt_continues and store.exists(store.path(paths.crawl_checkpoints(pk), PUBLISHED)):
+    rel = _out(store, pk).rel("crawl_checkpoints")
+    folder = store.path(rel)
+    if not attempt_continues and store.exists(store.path(rel, PUBLISHED)):
         store.delete_dir(folder)
 
 
@@ -398,9 +406,9 @@ def _index_stored(store: Store, raw_path: str, known: dict[str, int] | None, ful
     return index
 
 
-def _write_jsonl(store: Store, target: str, rows: list[dict] | None, obj: dict | None = None) -> int:
-    """Write lines (or one JSON object) to a staging path of a publication."""
-    with store.fs.open_output_stream(target) as f:
+def _write_jsonl(store: Store, pub: Publication, path: str, rows: list[dict] | None, obj: dict | None = None) -> int:
+    """Write lines (or one JSON object) to `path`, staged in the publication `pub`."""
+    with staged_stream(store, pub, path) as f:
         if obj is not None:
             f.write(dumps_json(obj))
             return 1

@@ -16,7 +16,7 @@ from itertools import islice
 import pyarrow as pa
 
 from partitions.catalogue import VenueYear
-from resources.store import Store, dumps_json, parquet_writer
+from resources.store import dumps_json
 from reviewbench_assets.domain.dialogues import (
     RULE_BASED,
     build_dialogues,
@@ -30,8 +30,7 @@ from reviewbench_assets.domain.dialogues import (
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.routing import account_posts, coverage
 from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
-from reviewbench_assets.io.layout import paths
-from reviewbench_assets.io.upstream import Upstream
+from reviewbench_assets.io.stage_io import Inputs, Outputs, staged_parquet, staged_stream
 from reviewbench_assets.stages.figures import COVERAGE, DIALOGUES, ROW_COUNT, Table
 from reviewbench_assets.stages.stage import Stage
 
@@ -54,13 +53,13 @@ class DialogueStage(Stage):
         super().__init__(venue.key)
         self.venue, self.steps = venue, steps
 
-    def run(self, store: Store) -> None:
+    def run(self, inputs: Inputs, outputs: Outputs) -> None:
         venue, steps = self.venue, self.steps
         stats, previews = Counter(), []
         outside: list[dict] = []
 
         def items():
-            forums = Upstream(store, venue.key).parsed_forums(FORUMS_PER_BATCH)
+            forums = iter(inputs.parsed_forums(FORUMS_PER_BATCH))
             while pairs := list(islice(forums, FORUMS_PER_BATCH)):
                 chunk = [p for p, _ in pairs]
                 routings = {p.forum_id: r for p, r in pairs}
@@ -76,7 +75,7 @@ class DialogueStage(Stage):
                     stats["llm_vetoed_reminders"] += sum(is_reminder(q) and labels.get(q.note_id) is False
                                                          for q in cands)
                 by = steps.merged_by if steps is not None else "rule"
-                per_forum = [(p, build_dialogues(p, labels, by, routings[p.forum_id])) for p in chunk]
+                per_forum = [(p, build_dialogues(p, routings[p.forum_id], labels, by)) for p in chunk]
                 if steps is not None:
                     merged = iter(llm_merge([d for _, ds in per_forum for d in ds],
                                             {p.forum_id: p for p in chunk}, steps))
@@ -103,10 +102,9 @@ class DialogueStage(Stage):
                     yield (rows, review_record(p, venue.conference, venue.year),
                            [rebuttal_record(d, p, venue.conference, venue.year) for d in ds])
 
-        out = store.path(paths.dialogues(venue.key))
-        excluded_path = store.path(paths.dialogue_exclusions(venue.key))
-        counts = write_venue_outputs(store, out, store.path(paths.re2_review(venue.key)),
-                                     store.path(paths.re2_rebuttal(venue.key)), items(),
+        out = outputs.path("dialogues")
+        excluded_path = outputs.path("dialogue_exclusions")
+        counts = write_venue_outputs(outputs.store, out, outputs.path("re2_review"), outputs.path("re2_rebuttal"), items(),
                                      also=lambda: {excluded_path: outside})  # filled as items() ran
         share = stats["posts_accounted"] / stats["posts_total"] if stats["posts_total"] else 1.0
         unaccounted = [a for a in outside if a["status"] == "unaccounted"]
@@ -157,9 +155,9 @@ def write_venue_outputs(store, dialogues_path: str, review_path: str, rebuttal_p
     counts = {"dialogues": 0, "review_records": 0, "rebuttal_records": 0}
 
     with store.publish() as pub:  # the files move into place together
-        with store.fs.open_output_stream(pub.target(dialogues_path)) as fj, \
-                parquet_writer(store.fs, pub.target(review_path), REVIEW_RECORD_SCHEMA) as wrev, \
-                parquet_writer(store.fs, pub.target(rebuttal_path), REBUTTAL_RECORD_SCHEMA) as wreb:
+        with staged_stream(store, pub, dialogues_path) as fj, \
+                staged_parquet(store, pub, review_path, REVIEW_RECORD_SCHEMA) as wrev, \
+                staged_parquet(store, pub, rebuttal_path, REBUTTAL_RECORD_SCHEMA) as wreb:
             revs: list[dict] = []
             rebs: list[dict] = []
             for drows, rev, reb in items:
@@ -181,7 +179,7 @@ def write_venue_outputs(store, dialogues_path: str, review_path: str, rebuttal_p
             counts["review_records"] += len(revs)
             counts["rebuttal_records"] += len(rebs)
         for path, more in (also() if also else {}).items():
-            with store.fs.open_output_stream(pub.target(path)) as f:
+            with staged_stream(store, pub, path) as f:
                 for row in more:
                     f.write(dumps_json(row) + b"\n")
     return counts

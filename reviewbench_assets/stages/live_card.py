@@ -7,22 +7,23 @@ from __future__ import annotations
 
 from resources.store import Store
 from resources.store_publish import Publication
-from reviewbench_assets.io.upstream import Upstream
+from reviewbench_assets.io.stage_io import Inputs, put_staged
 
 
-def live_section(store: Store, venue_keys: list[str], corpus: str, pub: Publication) -> str:
+def live_section(store: Store, venue_keys: list[str], corpus: str, pub: Publication,
+                 inputs: Inputs | None = None) -> str:
     """The card's markdown section (empty when no venue-year was followed); the plots are staged in
-    `pub`, so they move into place with the card."""
+    `pub`, so they move into place with the card. `inputs`: the card stage's (None: read from `store`)."""
+    inputs = inputs or Inputs("dataset_card", ("daily_changes",), store, None)
     rows = []
     for pk in venue_keys:
-        daily, plot = Upstream(store, pk).daily_changes()
+        daily, plot = inputs.of(pk).daily_changes()
         if not daily:
             continue
         rel = None
         if plot is not None:
             rel = f"plots/{pk}_discussion.png"
-            with store.fs.open_output_stream(pub.target(f"{corpus}/{rel}")) as f:
-                f.write(plot)
+            put_staged(store, pub, f"{corpus}/{rel}", plot)
         rows.append((pk, daily[0]["day"], daily[-1], rel))
     if not rows:
         return ""

@@ -10,10 +10,10 @@ from collections.abc import Callable
 import pyarrow as pa
 
 from ocr_ray.pipeline import PdfTask, run_pipeline
-from resources.store import Store, parquet_writer
+from resources.store import Store
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
-from reviewbench_assets.io.layout import paths
-from reviewbench_assets.io.upstream import Spool, Upstream
+from reviewbench_assets.io.stage_io import Inputs, Outputs, parquet_file
+from reviewbench_assets.io.upstream import Spool
 from reviewbench_assets.stages.figures import MARKDOWN, ROW_COUNT, Table
 from reviewbench_assets.stages.stage import Stage
 
@@ -33,18 +33,19 @@ class MarkdownStage(Stage):
         super().__init__(pk)
         self.engine, self.ray_address, self.num_cpus, self.log = engine, ray_address, num_cpus, log
 
-    def run(self, store: Store) -> None:
-        convert_papers(self, store)
+    def run(self, inputs: Inputs, outputs: Outputs) -> None:
+        convert_papers(self, inputs, outputs)
 
 
-def convert_papers(stage: MarkdownStage, store: Store) -> None:
+def convert_papers(stage: MarkdownStage, inputs: Inputs, outputs: Outputs) -> None:
     """Every paper's markdown, OCR'd once per (PDF, engine) and cached. Results stream: each one is
     spooled to local scratch as it comes (cached, without PDF, or from the OCR), and the table is
     written from the spool in submission order, MARKDOWN_ROW_GROUP papers at a time, so the stage
     holds one row group of markdown, not the venue-year's."""
     pk, engine, log = stage.key, stage.engine, stage.log
     cache_id = engine.cache_id  # (PDF sha256, engine, engine version): a new version redoes OCR
-    subs = Upstream(store, pk).pdf_records(["forum_id", "pdf_sha256", "rule", "error"])
+    store = outputs.store
+    subs = inputs.pdf_records(["forum_id", "pdf_sha256", "rule", "error"])
     with Spool() as spool:
         where: dict[str, tuple[int, int]] = {}  # forum id -> its result's line in the spool
         tasks = []
@@ -53,7 +54,7 @@ def convert_papers(stage: MarkdownStage, store: Store) -> None:
                 where[s["forum_id"]] = spool.append({"markdown": "", "num_pages": 0, "engine": None, "model": None,
                                                      "error": s["error"] or f"no pdf ({s['rule']})"})
                 continue
-            cached = store.read_json_or_none(store.path(paths.markdown_cache(cache_id, s["pdf_sha256"])))
+            cached = store.read_json_or_none(outputs.path("markdown_cache", cache_id, s["pdf_sha256"]))
             if isinstance(cached, dict) and isinstance(cached.get("markdown"), str):
                 where[s["forum_id"]] = spool.append(cached)  # same PDF, same engine: never OCR twice (corrupt = miss)
             elif not store.pdf_ok(s["pdf_sha256"]):  # never OCR (nor cache) bytes that are not the PDF
@@ -74,14 +75,14 @@ def convert_papers(stage: MarkdownStage, store: Store) -> None:
                           "model": paper.model, "error": paper.error, "pages_by_engine": paper.pages_by_engine,
                           "fallbacks": json.dumps(paper.fallbacks)}
                 if paper.error is None:
-                    store.write_json(store.path(paths.markdown_cache(cache_id, sha_of[paper.forum_id])), result)
+                    store.write_json(outputs.path("markdown_cache", cache_id, sha_of[paper.forum_id]), result)
                 where[paper.forum_id] = spool.append(result)
                 pages += paper.num_pages
                 if i % 50 == 0 or i == len(tasks):
                     rate = pages / max(time.time() - started, 1e-6)
                     log(f"{pk}: OCR {i}/{len(tasks)} papers, {pages} pages ({rate:.1f} pages/s)")
 
-        out = store.path(paths.markdown(pk))
+        out = outputs.path("markdown")
         # this run's OCR ...
         stage.stat("path", out)
         stage.stat(ROW_COUNT, len(subs))
@@ -113,7 +114,7 @@ def _write_rows(stage: MarkdownStage, store: Store, target: str, subs: list[dict
     stage.stat("empty_markdown", 0)
     stage.stat("blocks_fallen_back", {})  # per <rule>:<reason> (ocr_ray.layout.fallback), counted per paper
     stage.stat("papers_with_fallbacks", 0)
-    with parquet_writer(store.fs, target, MARKDOWN_SCHEMA) as writer:
+    with parquet_file(store, target, MARKDOWN_SCHEMA) as writer:
         for i in range(0, len(subs), MARKDOWN_ROW_GROUP):
             rows = []
             for s in subs[i:i + MARKDOWN_ROW_GROUP]:

@@ -12,12 +12,10 @@ from collections import Counter
 import pyarrow as pa
 
 from partitions.catalogue import VenueYear
-from resources.store import Store, parquet_writer
 from reviewbench_assets.domain.forum import MalformedForumError, parse_routed, parsed_row
 from reviewbench_assets.domain.routing import reasons_of_parsed, without_foreign_replies
 from reviewbench_assets.domain.schema import PARSED_QUARANTINE_SCHEMA, PARSED_SCHEMA
-from reviewbench_assets.io.layout import paths
-from reviewbench_assets.io.upstream import Upstream
+from reviewbench_assets.io.stage_io import Inputs, Outputs, staged_parquet
 from reviewbench_assets.stages.figures import PARSE, QUARANTINE, ROW_COUNT, Table
 from reviewbench_assets.stages.stage import Stage
 
@@ -66,17 +64,18 @@ class ParseStage(Stage):
         super().__init__(venue.key)
         self.venue, self.max_quarantined_share = venue, max_quarantined_share
 
-    def run(self, store: Store) -> None:
+    def run(self, inputs: Inputs, outputs: Outputs) -> None:
         venue = self.venue
-        out, q_out = store.path(paths.parsed(venue.key)), store.path(paths.parsed_quarantine(venue.key))
+        out, q_out = outputs.path("parsed"), outputs.path("parsed_quarantine")
         counts: Counter = Counter()
         samples: list[dict] = []
+        store = outputs.store
         with store.publish() as pub:  # the table and its quarantine move into place together
-            with parquet_writer(store.fs, pub.target(out), PARSED_SCHEMA) as w, \
-                    parquet_writer(store.fs, pub.target(q_out), PARSED_QUARANTINE_SCHEMA) as qw:
+            with staged_parquet(store, pub, out, PARSED_SCHEMA) as w, \
+                    staged_parquet(store, pub, q_out, PARSED_QUARANTINE_SCHEMA) as qw:
                 rows: list[dict] = []
                 problems: list[dict] = []
-                for ordinal, record in enumerate(Upstream(store, venue.key).raw_forums()):
+                for ordinal, record in enumerate(inputs.raw_forums()):
                     fid = record.get("forum_id")
                     counts["records"] += 1
                     result, found = forum_problems(record, venue)

@@ -45,8 +45,9 @@ from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, o
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
 from reviewbench_assets.domain.revisions import HOUR_MS, Revision, judge_deadline, revisions_from_page
-from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.shards import list_files
+from reviewbench_assets.io.stage_io import Outputs
+from reviewbench_assets.stages.figures import PDFS
 
 # ---------------------------------------------------------------------------------------------
 # The venue's deadline as OpenReview enforced it: its submission invitations read once per venue and
@@ -120,9 +121,17 @@ def api_revisions(api: OpenReviewApi, forum_id: str) -> list[Revision]:
     return revisions_from_page(api_revision_page(api, forum_id))
 
 
+# The PDF stage's files kept by its fetching (PdfStage declares them among its `writes`).
+FETCH_WRITES = ("revision_checkpoints", "pdf_source", "pdf_staging")
+
+
+def _out(store: Store, pk: str | None = None) -> Outputs:
+    return Outputs(PDFS, FETCH_WRITES, store, pk)
+
+
 class RevisionAnswers:
     def __init__(self, store: Store, partition_key: str):
-        self.store, self.folder = store, paths.revision_checkpoints(partition_key)
+        self.store, self.folder = store, _out(store, partition_key).rel("revision_checkpoints")
         self.resumed = 0
 
     def _path(self, forum_id: str, source: str) -> str:
@@ -204,7 +213,7 @@ def fetch_pdf(api: OpenReviewApi, store: Store, key: str, url_path: str) -> tupl
 
 def _source_path(store: Store, record: dict, pdf_url: str) -> str:
     key = hashlib.sha256(f"{pdf_url}|{record.get('fingerprint')}".encode()).hexdigest()[:24]
-    return store.path(paths.pdf_source(record["forum_id"], key))
+    return _out(store).path("pdf_source", record["forum_id"], key)
 
 
 def stored_source(store: Store, record: dict, pdf_url: str, how: str) -> dict | None:
@@ -337,7 +346,8 @@ CHUNK = 1 << 16
 def _paths(store: Store, key: str) -> tuple[str, str]:
     # one folder: staged answers live only while their PDF is stored, so it holds a few at a time
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
-    return store.path(paths.pdf_staging(f"{digest}.bin")), store.path(paths.pdf_staging(f"{digest}.json"))
+    out = _out(store)
+    return out.path("pdf_staging", f"{digest}.bin"), out.path("pdf_staging", f"{digest}.json")
 
 
 def data_path(store: Store, key: str) -> str:
@@ -402,7 +412,7 @@ def drop(store: Store, key: str) -> None:
 
 def sweep_staging_records(store: Store) -> int:
     """Delete the staging records whose body is gone (see the module docstring); returns how many."""
-    folder = store.path(paths.pdf_staging("").rstrip("/"))
+    folder = _out(store).path("pdf_staging", "").rstrip("/")
     names = {i.base_name for i in list_files(store.fs, folder)}
     orphans = [n for n in names if n.endswith(".json") and f"{n.removesuffix('.json')}.bin" not in names]
     for name in orphans:

@@ -36,11 +36,12 @@ from reviewbench_assets.domain.revisions import (
     revisions_from_page,
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
-from reviewbench_assets.io.layout import paths
-from reviewbench_assets.io.upstream import SubmissionNotes, Upstream
+from reviewbench_assets.io.stage_io import Inputs, Outputs
+from reviewbench_assets.io.upstream import SubmissionNotes
 from reviewbench_assets.stages.figures import DEADLINE, PDFS, ROW_COUNT, Table, iso_utc
 from reviewbench_assets.stages.pdf_fetch import (
     ATTACHMENT_BATCH,
+    FETCH_WRITES,
     RevisionAnswers,
     api_revision_page,
     download_batch,
@@ -69,7 +70,7 @@ class PdfStage(Stage):
 
     name = PDFS
     reads = ("submission_note_lookup",)
-    writes = ("submissions", "submission_checkpoints", "revision_checkpoints", "pdf_source", "pdf_staging")
+    writes = ("submissions", "submission_checkpoints", *FETCH_WRITES)
 
     def __init__(self, venue, api: OpenReviewApi,
                  scrape: Callable[[list[str], Callable[[str], None], dict], dict] | None, *,
@@ -82,8 +83,8 @@ class PdfStage(Stage):
         self.cross_check, self.allow_earliest_public, self.max_workers = cross_check, allow_earliest_public, max_workers
         self.batch_attachments, self.read_every_history = batch_attachments, read_every_history
 
-    def run(self, store: Store) -> None:
-        choose_initial_pdfs(self, store)
+    def run(self, inputs: Inputs, outputs: Outputs) -> None:
+        choose_initial_pdfs(self, inputs, outputs)
 
     def record_forums(self, records: list[dict], redone: set[str]) -> None:
         """Every forum's record (crawl order); `redone`: the forums this run (re)did, the others resumed."""
@@ -309,7 +310,7 @@ def _submission_notes(notes: SubmissionNotes, forum_ids: list[str], api_version:
     return out
 
 
-def choose_initial_pdfs(stage: Stage, store: Store) -> None:
+def choose_initial_pdfs(stage: Stage, inputs: Inputs, outputs: Outputs) -> None:
     """The `initial_submission_pdfs` stage's work (`stage`: a `PdfStage`, which
     records the forums' and the deadline's figures): per parsed forum (`parsed_forums`), the chosen revision and its
     PDF in the store, checkpointed per forum (a forum whose checkpoint matches the note and deadline
@@ -320,7 +321,8 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     cross_check, allow_earliest_public, read_every_history = (stage.cross_check, stage.allow_earliest_public,
                                                               stage.read_every_history)
     max_workers, batch_attachments = stage.max_workers, stage.batch_attachments
-    ckpt_dir = paths.submission_checkpoints(venue.key)  # relative; store.path() checks each id
+    store = outputs.store
+    ckpt_dir = outputs.rel("submission_checkpoints")  # relative; store.path() checks each id
     # Once per venue: the announced deadline against the submission invitation's duedate/expdate,
     # which also decides the cutoff every forum is judged by (stages/pdf_fetch.py, domain/revisions.py judge_deadline).
     deadline_check = venue_deadline_check(api, venue)
@@ -332,7 +334,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
     # The forums whose revision history is read: their submission notes are read back from the
     # parsed table when their round comes (`_submission_notes`), not held for every forum.
     where: set[str] = set()
-    upstream = Upstream(store, venue.key)
+    upstream = inputs
     # One snapshot of the parsed table serves both passes: the forums to do, then their notes by id.
     with upstream.submission_note_lookup() as notes:
         for _fid, _api, note in notes.scan():
@@ -400,7 +402,7 @@ def choose_initial_pdfs(stage: Stage, store: Store) -> None:
         warn(f"{venue.key}: {retryable} forums met transient errors (5xx after retries, no answer) and are "
              "left to do: the next run retries them")
     table = records_table(records)
-    out = store.path(paths.submissions(venue.key))
+    out = outputs.path("submissions")
     store.write_parquet(out, table)
     if not retryable:  # every forum recorded for good: no answer is needed again
         answers.clear()

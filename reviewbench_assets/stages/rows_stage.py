@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from partitions.catalogue import VenueYear
-from resources.store import Store, dumps_json, parquet_writer
+from resources.store import Store, dumps_json
 from reviewbench_assets.domain.corpus_stats import VenueYearStats, is_accepted, venue_year_key
 from reviewbench_assets.domain.reviews import review_rows, reviews_json
 from reviewbench_assets.domain.schema import (
@@ -32,7 +32,7 @@ from reviewbench_assets.domain.schema import (
     REVIEWBENCH_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
 )
-from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.stage_io import Inputs, Outputs, parquet_file, put_staged
 from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
 from reviewbench_assets.stages.figures import CHARS_MATCH, EMPTY_SHARE, REVIEWS_MATCH, ROW_COUNT, ROWS, TITLE, UNIQUE
 from reviewbench_assets.stages.stage import Stage
@@ -63,12 +63,12 @@ class RowsStage(Stage):
         super().__init__(venue.key)
         self.venue, self.max_empty_share = venue, max_empty_markdown_share
 
-    def run(self, store: Store) -> None:
+    def run(self, inputs: Inputs, outputs: Outputs) -> None:
         venue = self.venue
-        subs = {r["forum_id"]: r for r in Upstream(store, venue.key).pdf_records()}
-        out, prov = store.path(paths.rows(venue.key)), store.path(paths.provenance(venue.key))
-        reviews, figures = store.path(paths.rows_reviews(venue.key)), store.path(paths.rows_stats(venue.key))
-        stats = write_rows(store, out, prov, reviews, assemble_rows(store, venue, subs), figures)
+        subs = {r["forum_id"]: r for r in inputs.pdf_records()}
+        out, prov = outputs.path("rows"), outputs.path("provenance")
+        reviews, figures = outputs.path("rows_reviews"), outputs.path("rows_stats")
+        stats = write_rows(outputs.store, out, prov, reviews, assemble_rows(inputs, venue, subs), figures)
         self.stat("path", out)
         self.stat("provenance_path", prov)
         self.stat("reviews_path", reviews)
@@ -105,12 +105,13 @@ ROW_COLUMNS = [("reviews" if f.name == "reviews_json" else f.name) for f in REVI
 STALE_MARKDOWN = "paper_markdown has no row for this forum (older than the crawl): re-materialize paper_markdown"
 
 
-def assemble_rows(store: Store, venue: VenueYear, submissions: dict[str, dict]) -> Iterator[tuple[dict, dict]]:
+def assemble_rows(upstream: Inputs | Upstream, venue: VenueYear,
+                  submissions: dict[str, dict]) -> Iterator[tuple[dict, dict]]:
     """Yield (row, provenance) pairs (a row with its typed `reviews` where the card has `reviews_json`,
     which write_rows derives): each parsed forum (`parsed/<pk>.parquet`, crawl order) joined
     on `forum_id` with its markdown and its initial-submission record. Memory: one batch of parsed
-    rows and one row group of markdown at a time, whatever order each stage wrote its file in."""
-    upstream = Upstream(store, venue.key)
+    rows and one row group of markdown at a time, whatever order each stage wrote its file in.
+    `upstream`: the stage's inputs (or the IO layer's `Upstream` of the venue-year)."""
     with upstream.markdown() as markdown:
         for parsed in upstream.parsed_rows([*ROW_COLUMNS, "status", "crawled_at"], BATCH_ROWS):
             md = markdown.get(parsed["forum_id"]) or {"error": STALE_MARKDOWN}
@@ -143,9 +144,9 @@ def write_rows(store: Store, rows_path: str, prov_path: str, reviews_path: str,
 
     with store.publish() as pub:  # rows, reviews, provenance and statistics move into place together
         targets = [pub.target(p) for p in (rows_path, reviews_path, prov_path)]
-        with parquet_writer(store.fs, targets[0], REVIEWBENCH_SCHEMA) as writer, \
-                parquet_writer(store.fs, targets[1], REVIEWS_CONFIG_SCHEMA) as review_writer, \
-                parquet_writer(store.fs, targets[2], PROVENANCE_SCHEMA) as prov_writer:
+        with parquet_file(store, targets[0], REVIEWBENCH_SCHEMA) as writer, \
+                parquet_file(store, targets[1], REVIEWS_CONFIG_SCHEMA) as review_writer, \
+                parquet_file(store, targets[2], PROVENANCE_SCHEMA) as prov_writer:
             bufs: tuple[list[dict], list[dict], list[dict]] = ([], [], [])
 
             def flush() -> None:
@@ -169,8 +170,8 @@ def write_rows(store: Store, rows_path: str, prov_path: str, reviews_path: str,
             flush()
         if stats_path is not None:
             figures = venue_year_figures(store.fs, [targets[0]], [targets[1]], [targets[2]])
-            with store.fs.open_output_stream(pub.target(stats_path)) as f:
-                f.write(dumps_json({"venue_years": {k: v.to_dict() for k, v in sorted(figures.items())}}))
+            put_staged(store, pub, stats_path,
+                       dumps_json({"venue_years": {k: v.to_dict() for k, v in sorted(figures.items())}}))
     stats["forum_ids"] = len(stats["forum_ids"])
     return stats
 

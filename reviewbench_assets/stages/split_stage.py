@@ -48,9 +48,9 @@ from reviewbench_assets.domain.schema import (
     REVIEWS_CONFIG_SCHEMA,
 )
 from reviewbench_assets.io.checksums import part_damage
-from reviewbench_assets.io.layout import paths
-from reviewbench_assets.io.shards import corpus_listing, join_path, list_files, next_generation, read_parts
-from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
+from reviewbench_assets.io.shards import corpus_listing, join_path, next_generation, part_record_files, read_parts
+from reviewbench_assets.io.stage_io import Inputs, Outputs, put_staged
+from reviewbench_assets.io.upstream import iter_parquet_batches
 from reviewbench_assets.io.verdicts import blocking_failures
 from reviewbench_assets.stages.corpus_writer import (
     DEFAULT_ROW_GROUP_ROWS,
@@ -80,13 +80,13 @@ class SplitStage(Stage):
         super().__init__(split)
         self.test_share, self.log = test_share, log
 
-    def run(self, store: Store) -> None:
-        split = self.key
+    def run(self, inputs: Inputs, outputs: Outputs) -> None:
+        split, store = self.key, outputs.store
         # One writer per split at a time, for every process on this storage root: runs of two
         # venue-years of the same conference both rebuild this split; the lock makes the later one
         # list the rows after the earlier one published, so neither drops the other's rows.
         with store.lock(f"split-{split}"):
-            keys = [k for k in catalogue().keys_for_split(split) if Upstream(store, k).has_rows()]
+            keys = [k for k in catalogue().keys_for_split(split) if inputs.of(k).has_rows()]
             # A venue-year whose data failed a blocking check stays out of the split (and so the card).
             blocked = {k: f for k in keys
                        if (f := blocking_failures(store, k, [*UPSTREAM_GUARDED, "reviewbench_split"]))}
@@ -94,7 +94,7 @@ class SplitStage(Stage):
             for k, failed in blocked.items():
                 self.log(f"{split}: {k} left out: its data failed blocking checks {sorted(failed)}")
             # (the split's figures are published with its manifest, in update_conference_split)
-            update = update_conference_split(store, split, keys, test_share=self.test_share)
+            update = update_conference_split(store, split, keys, test_share=self.test_share, inputs=inputs)
             stats, configs = update.stats, update.configs
             for pk, files in update.damaged.items():
                 for f, problem in files.items():
@@ -130,6 +130,12 @@ class SplitUpdate:
     damaged: dict[str, dict[str, str]] = field(default_factory=dict)  # pk -> {file: problem}: rewritten
 
 
+def _outputs(store: Store, split: str) -> Outputs:
+    """The files a conference split writes (what `SplitStage` declares), for the functions here that
+    tests and benchmarks also call with a store alone."""
+    return Outputs(SPLIT, SplitStage.writes, store, split)
+
+
 def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
     """Size and modification time of each input (local and S3 both report them): a file rewritten
     by its stage has a new time, whatever its content."""
@@ -154,8 +160,7 @@ def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inp
             # each file's sha256, read back from its staged bytes: published with them (one journal)
             staged = {store.rel(final): tmp for tmp, final in pub.staged}
             part["sha256"] = {f: store.sha256(staged[f]) for f in part["files"]}
-            with store.fs.open_output_stream(pub.target(store.path(paths.split_part(split, pk)))) as f:
-                f.write(dumps_json(part))
+            put_staged(store, pub, _outputs(store, split).path("split_part", split, pk), dumps_json(part))
             # released once this publication is done; taking it replays dead runs' journals first, so
             # README.md is read as they left it and none of their README.md can come back later
             held.enter_context(store.lock(CARD_LOCK))
@@ -242,17 +247,20 @@ def merge_parts(split: str, parts: list[dict]) -> tuple[SplitStats, dict[str, di
 
 def update_conference_split(store: Store, split: str, keys: list[str], *, test_share: float | None = None,
                             target_shard_bytes: int = DEFAULT_TARGET_SHARD_BYTES,
-                            row_group_rows: int = DEFAULT_ROW_GROUP_ROWS) -> SplitUpdate:
-    """Bring `split` up to date with the venue-years `keys` (in the order their shards are listed)."""
+                            row_group_rows: int = DEFAULT_ROW_GROUP_ROWS, inputs: Inputs | None = None) -> SplitUpdate:
+    """Bring `split` up to date with the venue-years `keys` (in the order their shards are listed).
+    `inputs`: the split stage's (None: read from `store`)."""
     share = DEFAULT_TEST_SHARE if test_share is None else test_share
-    corpus = store.path(paths.CORPUS_DIR)
+    outputs = _outputs(store, split)
+    read = inputs or Inputs(SPLIT, SplitStage.reads, store, None)
+    corpus = outputs.path("CORPUS_DIR")
     parts, rewritten, kept, damaged = [], [], [], {}
     for pk in keys:
-        view, inputs = Upstream(store, pk).split_inputs()  # `view`: the inputs as of one moment
+        view, inputs = read.of(pk).split_inputs()  # `view`: the inputs as of one moment
         with view:
             if "rows" not in inputs:
                 continue
-            record_path = store.path(paths.split_part(split, pk))
+            record_path = outputs.path("split_part", split, pk)
             fingerprint = _fingerprint(view, inputs)
             part = store.read_json_or_none(record_path)
             bad: dict[str, str] = {}
@@ -282,10 +290,10 @@ def _publish_split(store: Store, corpus: str, split: str, parts: list[dict], sta
     with ExitStack() as held:
         with store.publish() as pub:
             held.enter_context(store.lock(CARD_LOCK))
-            with store.fs.open_output_stream(pub.target(store.path(paths.split_stats(split)))) as f:
-                f.write(dumps_json({**stats.to_dict(), "files": list(stats.files), "configs": configs}))  # root-relative
+            put_staged(store, pub, _outputs(store, split).path("split_stats", split),  # files root-relative
+                       dumps_json({**stats.to_dict(), "files": list(stats.files), "configs": configs}))
             write_manifest(store, pub, corpus, split, parts, only_if_changed=True)
-            gone = [info.path for info in list_files(store.fs, store.path(paths.split_part_dir(split)))
+            gone = [info.path for info in part_record_files(store, split)
                     if info.base_name.removesuffix(".json") not in {p["pk"] for p in parts}]
             strays = sorted(store.path(f) for g in gone for f in (store.read_json_or_none(g) or {}).get("files", []))
             pub.remove_after([*strays, *gone])
@@ -316,8 +324,7 @@ def write_manifest(store: Store, pub: Publication, corpus: str, split: str, part
     text = card_text(set_split(header, split, parts, corpus_listing(store, corpus)), body)
     if only_if_changed and text == before:
         return None
-    with store.fs.open_output_stream(pub.target(readme)) as f:
-        f.write(text.encode("utf-8"))
+    put_staged(store, pub, readme, text.encode("utf-8"))
     return readme
 
 

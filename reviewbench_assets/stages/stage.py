@@ -5,18 +5,21 @@ the base merges them into a `StageResult`, the asset turns that into Dagster met
 every key means.
 
 After datatrove's `PipelineStep` (src/datatrove/pipeline/base.py): a stage is configured by its
-constructor (the partition it works on, its clients and options), does its work in `run(store)`, and
+constructor (the partition it works on, its clients and options), does its work in
+`run(inputs, outputs)` on what the base hands it (what it declared it reads and writes), and
 records every figure it wants shown through one call, `stat(name, value)`, which the base merges
 (numbers add up, counts per kind add up per kind, anything else is replaced). Checks are recorded the
 same way (`check`). No stage builds a result type of its own. Dagster-free, like every stage."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from numbers import Number
 from typing import Any, ClassVar
 
 from resources.store import Store
+from reviewbench_assets.io.stage_io import Inputs, Outputs
 from reviewbench_assets.stages.figures import ROW_COUNT, declared
 
 
@@ -85,13 +88,17 @@ class Stage(ABC):
         self._checks: list[CheckOutcome] = []
 
     @abstractmethod
-    def run(self, store: Store) -> None:
-        """Read the stage's inputs from `store`, write its outputs there, and record its figures
+    def run(self, inputs: Inputs, outputs: Outputs) -> None:
+        """Read the stage's inputs (`inputs.<reader>()`, only those it declares in `reads`), write its
+        files (`outputs.path(<name>)`, only those it declares in `writes`), and record its figures
         (`stat`) and checks (`check`)."""
 
-    def __call__(self, store: Store) -> StageResult:
+    def __call__(self, store: Store, inputs: Mapping[str, Any] | None = None) -> StageResult:
+        """Run on `store`: the base hands the stage only what it declared. `inputs`: values of some
+        declared inputs given in memory (by reader name) instead of read from the store."""
         self._figures, self._checks = {}, []
-        self.run(store)
+        self.run(Inputs(self.name, self.reads, store, self.key, inputs),
+                 Outputs(self.name, self.writes, store, self.key))
         return StageResult(self.name, self.key, dict(self._figures), list(self._checks))
 
     def stat(self, name: str, value: Any = 1) -> None:

@@ -23,6 +23,7 @@ from reviewbench_assets.domain.dialogues import (
 from reviewbench_assets.domain.forum import parse_forum, row_fields
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.manifest import extra_config_splits
+from reviewbench_assets.domain.routing import route_posts
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.card_stage import write_dataset_card
 from reviewbench_assets.stages.dialogue_stage import write_venue_outputs
@@ -62,7 +63,7 @@ def test_review_record_scores_and_metareview(forum):
 
 
 def test_rebuttal_messages_roles_and_reference(forum):
-    d_a, d_b = build_dialogues(forum)
+    d_a, d_b = build_dialogues(forum, route_posts(forum))
     rec = rebuttal_record(d_a, forum, "iclr", 2024)
     roles = [m["role"] for m in rec["messages"]]
     assert roles == ["system", "user", "assistant", "user", "assistant"]
@@ -80,7 +81,7 @@ def test_rebuttal_messages_roles_and_reference(forum):
 def test_llm_merge_accepts_faithful_and_rejects_lossy(tmp_path, forum):
     for truncate in (False, True):
         steps = LLMSteps(_Echo(truncate), LLMCache(store_from_uri(str(tmp_path / str(truncate)))))
-        merged = llm_merge(build_dialogues(forum), {forum.forum_id: forum}, steps)
+        merged = llm_merge(build_dialogues(forum, route_posts(forum)), {forum.forum_id: forum}, steps)
         turn = merged[0].turns[1]
         assert merged[0].merged_by == steps.merged_by == "llm:echo@merge-v1"
         if truncate:
@@ -106,8 +107,8 @@ def _venue_inputs(tmp_path, iclr2024, n=24):
     """rows, provenance and Re^2 records of `n` forums through the real writers."""
     store = store_from_uri(str(tmp_path / "storage"))
     forums = [parse_forum(raw_forum(f"F{i:03d}", i + 1), iclr2024) for i in range(n)]
-    items = [([d.model_dump() for d in build_dialogues(p)], review_record(p, "iclr", 2024),
-              [rebuttal_record(d, p, "iclr", 2024) for d in build_dialogues(p)]) for p in forums]
+    items = [([d.model_dump() for d in build_dialogues(p, route_posts(p))], review_record(p, "iclr", 2024),
+              [rebuttal_record(d, p, "iclr", 2024) for d in build_dialogues(p, route_posts(p))]) for p in forums]
     counts = write_venue_outputs(store, store.path("dialogues/x.jsonl"), store.path(paths.re2_review(PK)),
                                  store.path(paths.re2_rebuttal(PK)), iter(items), rows=5)
     assert counts == {"dialogues": 2 * n, "review_records": n, "rebuttal_records": 2 * n}

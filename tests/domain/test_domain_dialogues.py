@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from reviewbench_assets.domain.dialogues import Dialogue, build_dialogues, is_reminder
-from reviewbench_assets.domain.forum import parse_forum
+from reviewbench_assets.domain.forum import parse_forum, parse_routed
+from reviewbench_assets.domain.routing import route_posts
 
 
 def _shape(d: Dialogue) -> list[tuple[str, str, list[str]]]:
@@ -11,7 +12,7 @@ def _shape(d: Dialogue) -> list[tuple[str, str, list[str]]]:
 
 def test_iclr2020_v1_dialogues(iclr2020_raw, iclr2020):
     p = parse_forum(iclr2020_raw, iclr2020)
-    ds = {d.review_id: d for d in build_dialogues(p)}
+    ds = {d.review_id: d for d in build_dialogues(p, route_posts(p))}
     assert set(ds) == {"HylOroWRYB", "BJgs4nvCFB", "rylVGWoAFB"}
     d1 = ds["rylVGWoAFB"]
     assert (d1.forum_id, d1.reviewer, d1.merged_by, d1.dropped_reminders) == (
@@ -37,7 +38,7 @@ def test_iclr2020_v1_dialogues(iclr2020_raw, iclr2020):
 
 def test_iclr2026_v2_dialogues(iclr2026_raw, iclr2026):
     p = parse_forum(iclr2026_raw, iclr2026)
-    ds = {d.review_id: d for d in build_dialogues(p)}
+    ds = {d.review_id: d for d in build_dialogues(p, route_posts(p))}
     assert len(ds) == 4
     assert _shape(ds["f8eJZxPaAh"]) == [
         ("reviewer", "turn", ["f8eJZxPaAh"]),
@@ -72,7 +73,7 @@ def test_trailing_reminder_dropped_and_counted(forum_builder, iclr2026):
                     "period is ending soon, we would appreciate your feedback. Have we addressed "
                     "your concerns?", replyto=r, title="Gentle reminder")
     p = parse_forum(b.build(), iclr2026)
-    (d,) = build_dialogues(p)
+    (d,) = build_dialogues(p, route_posts(p))
     assert _shape(d) == [("reviewer", "turn", [r]), ("author", "turn", [a1, a2])]
     assert (d.dropped_reminders, d.dropped_reminder_ids) == (1, [rem])
     assert "gentle reminder" not in d.turns[1].text
@@ -89,7 +90,7 @@ def test_reminder_after_reviewer_reply_and_midthread(forum_builder, iclr2026):
     a2 = b.comment("Authors", "Thank you for engaging.", replyto=rv)
     nudge2 = b.comment("Authors", "Could you let us know if there are remaining questions? Since "
                        "the discussion period ends tomorrow, a kind reminder.", replyto=rv)
-    (d,) = build_dialogues(parse_forum(b.build(), iclr2026))
+    (d,) = build_dialogues(*parse_routed(b.build(), iclr2026))
     assert _shape(d) == [("reviewer", "turn", [r]), ("author", "turn", [a1]),
                          ("reviewer", "turn", [rv]), ("author", "turn", [a2])]
     assert d.dropped_reminder_ids == [nudge, nudge2]
@@ -100,7 +101,7 @@ def test_reminder_only_run_kept_when_reviewer_answers_it(forum_builder, iclr2026
     r = b.review("Reviewer_aaaa")
     nudge = b.comment("Authors", "Gentle reminder: have we addressed your concerns?", replyto=r)
     rv = b.comment("Reviewer_aaaa", "Yes, thanks.", replyto=nudge)
-    (d,) = build_dialogues(parse_forum(b.build(), iclr2026))
+    (d,) = build_dialogues(*parse_routed(b.build(), iclr2026))
     assert _shape(d) == [("reviewer", "turn", [r]), ("author", "turn", [nudge]),
                          ("reviewer", "turn", [rv])]
     assert d.dropped_reminders == 0
@@ -126,7 +127,7 @@ def test_global_response_inserted_as_reference_context(forum_builder):
     child = b.comment("Authors", "Reply under a deleted note.", replyto=deleted)
     p = parse_forum(b.build(), venue)
     assert p.global_response_ids == [g] and p.author_rebuttal == "To all."
-    d1, d2 = build_dialogues(p)
+    d1, d2 = build_dialogues(p, route_posts(p))
     assert _shape(d1) == [("reviewer", "turn", [r1]), ("author", "turn", [a1]),
                           ("author", "reference_context", [g]), ("reviewer", "turn", [c1])]
     ref = d1.turns[2]
@@ -144,7 +145,7 @@ def test_global_response_before_review_goes_after_it(forum_builder, iclr2026):
     g = b.comment("Authors", "Summary of revisions for all reviewers.", title="General response")
     r2 = b.review("Reviewer_bbbb")
     a = b.comment("Authors", "Answer.", replyto=r2)
-    d1, d2 = build_dialogues(parse_forum(b.build(), iclr2026))
+    d1, d2 = build_dialogues(*parse_routed(b.build(), iclr2026))
     assert _shape(d1) == [("reviewer", "turn", [r1]), ("author", "reference_context", [g])]
     assert _shape(d2) == [("reviewer", "turn", [r2]), ("author", "reference_context", [g]),
                           ("author", "turn", [a])]
@@ -154,7 +155,7 @@ def test_consecutive_reviewer_posts_merge(forum_builder, iclr2026):
     b = forum_builder("ICLR.cc/2026/Conference")
     r = b.review("Reviewer_aaaa")
     c = b.comment("Reviewer_aaaa", "One more question.", replyto=r, title="Addendum")
-    (d,) = build_dialogues(parse_forum(b.build(), iclr2026))
+    (d,) = build_dialogues(*parse_routed(b.build(), iclr2026))
     assert _shape(d) == [("reviewer", "turn", [r, c])]
     assert d.turns[0].text.endswith("\n\nOne more question.")
     assert d.turns[0].title == "Addendum" and d.turns[0].titles == ["", "Addendum"]
@@ -163,4 +164,4 @@ def test_consecutive_reviewer_posts_merge(forum_builder, iclr2026):
 def test_no_reviews_no_dialogues(forum_builder, iclr2026):
     b = forum_builder("ICLR.cc/2026/Conference")
     b.comment("Authors", "General note.")
-    assert build_dialogues(parse_forum(b.build(), iclr2026)) == []
+    assert build_dialogues(*parse_routed(b.build(), iclr2026)) == []

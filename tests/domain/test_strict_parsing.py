@@ -81,6 +81,7 @@ def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr20
     from resources.store import store_from_uri
     from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
     from reviewbench_assets.io.layout import paths
+    from reviewbench_assets.io.upstream import Upstream
     from reviewbench_assets.stages.crawl_stage import _Quarantine  # stages import the clients (Dagster)
     from reviewbench_assets.stages.parse_stage import ParseStage
     from reviewbench_assets.stages.rows_stage import STALE_MARKDOWN, assemble_rows
@@ -109,7 +110,7 @@ def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr20
     (tmp_path / "markdown").mkdir()
     pq.write_table(pa.Table.from_pylist(markdown[::-1], schema=MARKDOWN_SCHEMA),
                    store.path(paths.markdown(iclr2026.key)), row_group_size=1)
-    rows = list(assemble_rows(store, iclr2026, {}))
+    rows = list(assemble_rows(Upstream(store, iclr2026.key), iclr2026, {}))
     assert [(row["forum_id"], row["markdown"]) for row, _ in rows] == [
         ("zzo3Sy3NSX", "text of zzo3Sy3NSX"), ("LateForum1", "")]
     assert rows[1][1]["markdown_error"] == STALE_MARKDOWN  # said, not a silent empty row

@@ -22,6 +22,7 @@ from resources.llm_client import LLMCache, OpenAICompatibleClient
 from resources.store import store_from_uri
 from reviewbench_assets.domain.dialogues import RULE_BASED, build_dialogues, llm_merge, reminder_candidates
 from reviewbench_assets.domain.llm import LLMSteps, check_merge
+from reviewbench_assets.domain.routing import route_posts
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.llm]  # every test here talks to llama.cpp's server
 
@@ -103,11 +104,11 @@ def test_merge_and_reminders_against_llama_server(llama_server, tmp_path, forum)
     client = _client(llama_server)
     steps = LLMSteps(client, LLMCache(store), max_merge_tokens=768)
 
-    cands = reminder_candidates(forum)
+    cands = reminder_candidates(forum, route_posts(forum))
     labels = steps.classify_reminders([(q.title, q.text) for q in cands])
     assert len(labels) == len(cands) and all(isinstance(x, bool) for x in labels)  # every answer parsed
 
-    dialogues = build_dialogues(forum)
+    dialogues = build_dialogues(forum, route_posts(forum))
     merged = llm_merge(dialogues, {forum.forum_id: forum}, steps)
     multi = [(d, t) for d in merged for t in d.turns if t.kind == "turn" and len(t.note_ids) > 1]
     assert multi, "fixture must have a multi-post turn"
@@ -127,7 +128,7 @@ def test_merge_and_reminders_against_llama_server(llama_server, tmp_path, forum)
     again_client = _client(llama_server)
     again = LLMSteps(again_client, LLMCache(store), max_merge_tokens=768)
     assert again.classify_reminders([(q.title, q.text) for q in cands]) == labels
-    rerun = llm_merge(build_dialogues(forum), {forum.forum_id: forum}, again)
+    rerun = llm_merge(build_dialogues(forum, route_posts(forum)), {forum.forum_id: forum}, again)
     assert again_client.requests_made == 0 and again.stats.llm_calls == 0
     assert [d.model_dump() for d in rerun] == [d.model_dump() for d in merged]
 

@@ -99,10 +99,15 @@ def test_with_an_llm_the_parsed_routing_is_taken_as_it_is(tmp_path, monkeypatch)
         def classify_reminders(self, items):
             return [None] * len(items)
 
-    def no_routing(*_a, **_k):
-        raise AssertionError("the dialogue stage routed a forum again")
+    # one routing entrance (issue 39 item 4): the dialogues' builders take the stored routing, and
+    # neither they nor the stage can route a forum again (the router is not even imported there)
+    import inspect
 
-    monkeypatch.setattr(threads, "route_posts", no_routing)
+    from reviewbench_assets.domain import reviews
+    assert not hasattr(threads, "route_posts") and not hasattr(stage, "route_posts")
+    assert not hasattr(reviews, "route_posts")
+    for fn in (threads.build_dialogues, threads.build_thread, threads.reminder_candidates, reviews.review_rebuttal):
+        assert inspect.signature(fn).parameters["routing"].default is inspect.Parameter.empty, fn.__name__
     monkeypatch.setattr(stage, "llm_merge", lambda dialogues, forums, steps: dialogues)
     result = DialogueStage(venue, Steps())(store)
     assert result.row_count == 4 and result.figures["dialogue_coverage"] == 1.0

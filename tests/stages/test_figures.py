@@ -33,7 +33,7 @@ class Counting(Stage):
         super().__init__("demo-2026")
         self.calls = calls
 
-    def run(self, store) -> None:
+    def run(self, inputs, outputs) -> None:
         for name, value in self.calls:
             self.stat(name, value)
 

@@ -95,3 +95,25 @@ def test_reply_cycles_and_over_deep_chains_are_quarantine_problems_with_their_re
     assert f"more than {MAX_REPLY_DEPTH}" in deep_detail and "Deep000499" in deep_detail
     assert all(q["parsed"] for q in quarantine)  # the forums are still parsed and used
     assert result.row_count == 3 and result.figures["quarantined_forums"] == 2
+
+
+def test_the_base_hands_a_stage_its_declared_inputs_in_memory_and_nothing_else(tmp_path):
+    """Issue 39 item 1: a stage test hands the parser the crawl's records in memory (no raw file on
+    disk), and a stage reading what it did not declare fails naming it."""
+    import pytest
+
+    from reviewbench_assets.io.stage_io import Inputs, UndeclaredIO
+
+    store = store_from_uri(str(tmp_path))
+    venue = catalogue().get("iclr-2026")
+    raw = _raw_forum()
+    result = ParseStage(venue)(store, inputs={"raw_forums": [{"forum_id": raw["id"], "note": raw}]})
+    assert not store.exists(store.path(paths.raw_forums(venue.key)))  # never written: handed in memory
+    assert result.row_count == 1
+    [row] = store.read_parquet(store.path(paths.parsed(venue.key))).to_pylist()
+    assert row["forum_id"] == raw["id"] == "zzo3Sy3NSX"
+    inputs = Inputs("parsed_forums", ParseStage.reads, store, venue.key)
+    with pytest.raises(UndeclaredIO, match="markdown"):
+        inputs.markdown()
+    with pytest.raises(UndeclaredIO, match="pdf_records"):
+        ParseStage(venue)(store, inputs={"pdf_records": []})

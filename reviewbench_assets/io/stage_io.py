@@ -1,0 +1,97 @@
+"""What the stage base hands a stage (issue 39 item 1), as Dagster's `project_fully_featured` IO
+managers hand an asset its inputs: `Inputs`, the readers the stage declared in `reads` and nothing
+else, and `Outputs`, the files it declared in `writes` and the ways to write them in a publication.
+A stage never spells a path template (`paths.<name>`) nor opens the raw filesystem; both are here.
+
+`Inputs` reads through `Upstream` (the stored files of the stages before), or hands values given in
+memory (a stage test hands the crawl's records to the parser without writing them first).
+
+The staged writers (`staged_stream`, `staged_parquet`, `put_staged`) write one file of a publication
+(`Store.publish`): it appears under its final name when the publication commits. Dagster-free."""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pyarrow as pa
+
+from resources.store import Store, parquet_writer
+from resources.store_publish import Publication
+from reviewbench_assets.io.layout import SHARED_PATHS, paths
+from reviewbench_assets.io.upstream import Upstream
+
+
+class UndeclaredIO(LookupError):
+    """A stage read an input or wrote a file its class does not declare (`reads` / `writes`)."""
+
+
+class Inputs:
+    """The inputs a stage declared, by reader name: `inputs.raw_forums()`. A name given in memory
+    (`given`) is handed as given (a callable is called with the reader's arguments); the others are
+    read by the IO layer (`Upstream`) from `store`."""
+
+    def __init__(self, stage: str, reads: tuple[str, ...], store: Store | None, key: str | None,
+                 given: Mapping[str, Any] | None = None):
+        self._stage, self._reads, self._store, self._key = stage, reads, store, key
+        self._given = dict(given or {})
+        unknown = sorted(set(self._given) - set(reads))
+        if unknown:
+            raise UndeclaredIO(f"{stage} is handed {unknown}, which it does not declare in `reads`")
+
+    def of(self, key: str) -> Inputs:
+        """The same inputs of another partition (a conference split reads each of its venue-years)."""
+        return Inputs(self._stage, self._reads, self._store, key, self._given)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name not in self._reads:
+            raise UndeclaredIO(f"{self._stage} reads {name!r}, which it does not declare in `reads` {self._reads}")
+        if name in self._given:
+            value = self._given[name]
+            return value if callable(value) else (lambda *_a, **_kw: value)
+        if self._store is None:
+            raise UndeclaredIO(f"{self._stage}: {name!r} was neither given nor can be read (no store)")
+        return getattr(Upstream(self._store, self._key), name)
+
+
+class Outputs:
+    """The files a stage declared (`writes`) and the store they are written to."""
+
+    def __init__(self, stage: str, writes: tuple[str, ...], store: Store, key: str | None):
+        self._stage, self._writes, self.store, self.key = stage, writes, store, key
+
+    def rel(self, name: str, *args: str) -> str:
+        """Root-relative path of the declared file `name` (`paths.<name>`), of this partition unless
+        `args` are given (a PDF's source record: forum id and key)."""
+        if name not in self._writes and name not in SHARED_PATHS:
+            raise UndeclaredIO(f"{self._stage} writes {name!r}, which it does not declare in `writes` {self._writes}")
+        where = getattr(paths, name)
+        return where if isinstance(where, str) else where(*(args or (self.key,)))
+
+    def path(self, name: str, *args: str) -> str:
+        """Like `rel`, as the store's full path."""
+        return self.store.path(self.rel(name, *args))
+
+
+def staged_stream(store: Store, pub: Publication, path: str):
+    """An output stream of the file `path` (full path), staged in `pub`."""
+    return store.fs.open_output_stream(pub.target(path))
+
+
+def staged_parquet(store: Store, pub: Publication, path: str, schema: pa.Schema, **kwargs):
+    """A Parquet writer (page checksums on) of the file `path`, staged in `pub`."""
+    return parquet_writer(store.fs, pub.target(path), schema, **kwargs)
+
+
+def put_staged(store: Store, pub: Publication, path: str, data: bytes) -> None:
+    """The whole file `path`, staged in `pub`."""
+    with staged_stream(store, pub, path) as f:
+        f.write(data)
+
+
+
+def parquet_file(store: Store, target: str, schema: pa.Schema, **kwargs):
+    """A Parquet writer (page checksums on) of `target`, a file the store hands a writer
+    (`Store.write_with`) to publish whole."""
+    return parquet_writer(store.fs, target, schema, **kwargs)
