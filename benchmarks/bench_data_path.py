@@ -1,6 +1,13 @@
-"""The data path of one partition, measured (issue 28 item 1): how many project modules one
-venue-year's data passes through from the crawl to its conference split (goal <= 30 outside
-`ocr_ray/`), and whether a stage goes back to the files of a stage before its direct upstream.
+"""The data path of one partition, measured (issues 28 item 1, 39 item 2): the project modules, and
+their lines, a reader must open to follow one venue-year's data from the crawl to its conference
+split (outside `ocr_ray/`), how many places declare one edge of the path (goal 1), and whether a
+stage goes back to the files of a stage before its direct upstream.
+
+`data_path_modules` counted modules alone, and fell from 62 to 30 by merging files while the code
+on the path did not shrink (issue 39); it is replaced by `data_path_modules_to_read` (modules, with
+their lines as a field) and `data_path_lines_to_read` (the lines of those modules: what a reader
+opens), and `edge_declaration_places` (benchmarks/edge_declarations.py: the most places any edge
+is written in, read from the code; baseline: the same count at 0a3ff42, issue 39's view).
 
 One venue-year of the OpenReview replica (iclr-2024, `BENCH_DATA_PATH_FORUMS` forums) is materialized
 asset by asset, in process, with the default configuration (revision pages in chromium when it is
@@ -17,8 +24,8 @@ the asset that made it; a read of a file whose owning asset is not among the rea
 dependencies is a return (`data_path_returns`, goal 0). On a tree without the IO layer only the
 module count is measured.
 
-Figures: `data_path_modules` (value: modules; the per-asset lists as extra fields) and
-`data_path_returns`.
+Figures: `data_path_modules_to_read`, `data_path_lines_to_read` (the per-asset lists as extra
+fields), `edge_declaration_places` and `data_path_returns`.
 
     .venv/bin/python -m benchmarks.run_all bench_data_path
 """
@@ -38,6 +45,13 @@ CHAIN = ("openreview_forums", "parsed_forums", "initial_submission_pdfs", "paper
          "reviewbench_split", "iclr_split")
 COUNTED = ("reviewbench_assets", "resources", "partitions")
 FORUMS = int(os.environ.get("BENCH_DATA_PATH_FORUMS", "8"))
+
+
+def _lines(module: str) -> int:
+    path = ROOT / (module.replace(".", "/") + ".py")
+    if not path.exists():
+        path = ROOT / module.replace(".", "/") / "__init__.py"
+    return path.read_text(encoding="utf-8").count("\n")
 
 
 def _module_of(filename: str) -> str | None:
@@ -151,14 +165,26 @@ def measure() -> dict:
 
 def run() -> list[dict]:
     from benchmarks.common import figure
+    from benchmarks.edge_declarations import measure as edge_places
 
     m = measure()
     by_package = {p: sum(1 for x in m["modules"] if x.split(".")[0] == p) for p in COUNTED}
-    figs = [figure("data_path_modules", len(m["modules"]), "modules", None, partition=PK, papers=FORUMS,
-                   goal=30, chain=list(CHAIN), browser=m["browser"], by_package=by_package,
+    lines = {x: _lines(x) for x in m["modules"]}
+    figs = [figure("data_path_modules_to_read", len(m["modules"]), "modules", None, partition=PK, papers=FORUMS,
+                   chain=list(CHAIN), browser=m["browser"], by_package=by_package, lines=sum(lines.values()),
                    new_modules_per_asset=m["per_asset"],
                    note="project modules (reviewbench_assets, resources, partitions; not ocr_ray) whose functions "
-                        "run while one partition goes from the crawl to its conference split")]
+                        "run while one partition goes from the crawl to its conference split: what a reader opens"),
+            figure("data_path_lines_to_read", sum(lines.values()), "lines", None, partition=PK, modules=len(lines),
+                   lines_per_module=dict(sorted(lines.items(), key=lambda kv: -kv[1])),
+                   note="lines of those modules (docstrings and comments included: a reader reads them)")]
+    edges = edge_places()
+    figs.append(figure("edge_declaration_places", max(edges["now"].values()), "places",
+                       max(edges["before"].values()) if edges["before"] else None, goal=1,
+                       per_edge=edges["now"], per_edge_at_baseline=edges["before"], baseline_commit=edges["commit"],
+                       note="the most places any edge of the data path (a stage reads another's files) is written "
+                            "in: deps literals, reader->owner tables, owner->files tables, module->stage tables, "
+                            "the stage class's reads/after (benchmarks/edge_declarations.py)"))
     if m["with_io_layer"]:
         figs.append(figure("data_path_returns", len(m["returns"]), "reads", None, partition=PK, goal=0,
                            returns=m["returns"], reads=m["reads"],
