@@ -6,6 +6,10 @@
 Rows go to ``<output>.partial`` as they finish (flushed each paper), which is
 renamed to ``<output>`` at the end. ``--resume`` keeps the rows of an earlier
 output *and* of an interrupted run's ``.partial``, and skips their forum ids.
+
+A few PDFs (at most ``ocr_ray.pipeline.LOCAL_MAX_PDFS``) with a single-stage engine (``text-layer``)
+and no ``--ray-address`` are converted in a local process pool, without starting Ray; ``--ray``
+forces Ray, ``--no-ray`` the local pool (``ocr_ray.pipeline.choose_runner``).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from pathlib import Path
 import pyarrow.fs as pafs
 
 from ocr_ray.engines import get_engine, known_engines
-from ocr_ray.pipeline import PdfTask, ensure_ray, run_pipeline
+from ocr_ray.pipeline import LOCAL_MAX_PDFS, PdfTask, choose_runner, ensure_ray, run_pipeline
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -41,7 +45,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--engine", default="text-layer",
                         help=f"default: %(default)s; also: {', '.join(e for e in known_engines() if e != 'text-layer')}")
     parser.add_argument("--ray-address", default=None, help="'auto', 'ray://head:10001'; default: local Ray")
-    parser.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local Ray")
+    parser.add_argument("--num-cpus", type=int, default=None,
+                        help="CPUs of a local Ray, or worker processes of the local pool (default: all)")
+    parser.add_argument("--ray", action=argparse.BooleanOptionalAction, default=None,
+                        help=f"--ray: always start or join Ray; --no-ray: a local process pool (text-layer only); "
+                             f"default: the local pool for up to {LOCAL_MAX_PDFS} PDFs with text-layer and "
+                             "no --ray-address, else Ray")
     return parser.parse_args(argv)
 
 
@@ -130,7 +139,10 @@ def start_partial(output: Path, resume: bool) -> tuple[Path, set[str]]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        get_engine(args.engine).check_available()  # fail before reading inputs or starting Ray
+        engine = get_engine(args.engine)
+        engine.check_available()  # fail before reading inputs or starting Ray
+        if args.ray is False:
+            choose_runner(0, engine, args.ray_address, use_ray=False)  # the engine can do without Ray
     except (ValueError, NotImplementedError) as exc:
         raise SystemExit(f"error: {exc}") from None
     tasks = load_tasks(args)
@@ -138,8 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     args.output.parent.mkdir(parents=True, exist_ok=True)
     partial, done = start_partial(args.output, args.resume)
     todo = [task for task in tasks if task.forum_id not in done]
-    print(f"{len(tasks)} PDFs, {len(tasks) - len(todo)} already done, {len(todo)} to do", file=sys.stderr)
-    pages, errors, elapsed = ocr_into(partial, todo, filesystem, args) if todo else (0, 0, 0.0)
+    runner = choose_runner(len(todo), engine, args.ray_address, args.ray)
+    print(f"{len(tasks)} PDFs, {len(tasks) - len(todo)} already done, {len(todo)} to do"
+          + (f" ({'Ray' if runner == 'ray' else 'local process pool'})" if todo else ""), file=sys.stderr)
+    pages, errors, elapsed = ocr_into(partial, todo, filesystem, args, runner) if todo else (0, 0, 0.0)
     os.replace(partial, args.output)
     print(
         f"wrote {args.output}: {len(todo)} papers ({errors} errors), {pages} pages in {elapsed:.1f} s",
@@ -148,23 +162,26 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def ocr_into(partial: Path, todo: list[PdfTask], filesystem, args) -> tuple[int, int, float]:
+def ocr_into(partial: Path, todo: list[PdfTask], filesystem, args, runner: str = "ray") -> tuple[int, int, float]:
     """Append one JSON line per paper to ``partial``; return pages, errors, seconds."""
-    import ray
-    from ray.data import DataContext
-    from ray.util.debug import log_once
     from tqdm import tqdm
 
-    # Our bar replaces Ray Data's (two bars on one terminal garble each other);
-    # spending the log_once key silences Ray's "progress bars disabled" warning.
-    DataContext.get_current().enable_progress_bars = False
-    log_once("ray_data_progress_manager_disabled")
-    # Start Ray before the clock, so pages/s measures work, not cluster start-up.
-    started_ray = ensure_ray(args.ray_address, args.num_cpus)
+    started_ray = False
+    if runner == "ray":
+        from ray.data import DataContext
+        from ray.util.debug import log_once
+
+        # Our bar replaces Ray Data's (two bars on one terminal garble each other);
+        # spending the log_once key silences Ray's "progress bars disabled" warning.
+        DataContext.get_current().enable_progress_bars = False
+        log_once("ray_data_progress_manager_disabled")
+        # Start Ray before the clock, so pages/s measures work, not cluster start-up.
+        started_ray = ensure_ray(args.ray_address, args.num_cpus)
     started = time.monotonic()
     pages = errors = 0
     try:
-        papers = run_pipeline(todo, filesystem, engine=args.engine)
+        papers = run_pipeline(todo, filesystem, engine=args.engine, ray_address=args.ray_address,
+                              num_cpus=args.num_cpus, use_ray=runner == "ray")
         with partial.open("a") as sink, tqdm(total=len(todo), unit="paper", file=sys.stderr) as bar:
             for paper in papers:
                 sink.write(json.dumps(asdict(paper), ensure_ascii=False) + "\n")
@@ -175,6 +192,8 @@ def ocr_into(partial: Path, todo: list[PdfTask], filesystem, args) -> tuple[int,
                 bar.set_postfix(pages_per_s=f"{pages / (time.monotonic() - started):.1f}", errors=errors)
     finally:
         if started_ray:
+            import ray
+
             ray.shutdown()
     return pages, errors, time.monotonic() - started
 

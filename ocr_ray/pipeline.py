@@ -22,6 +22,11 @@ A worker process that dies (PDFium, onnxruntime or a GPU model crashing in nativ
 other papers of its block or batch with it: the first pass retries its task ``CRASH_RETRIES`` times,
 then drops the block, and ``_run`` hands the papers missing from the ordered output to a second
 pass that reruns each alone, so only the crashing PDF fails. How, and why: ``ocr_ray.crash_rerun``.
+
+Small inputs skip Ray: a single-stage engine's PDFs, at most ``LOCAL_MAX_PDFS`` of them, with no Ray
+address given and no Ray already running in this process, are converted by the same ``convert_pdf``
+in a local process pool (``ocr_ray.local_pool``), with the same output and the same per-PDF crash
+isolation, without paying 10-25 s for a local cluster to start (``choose_runner``).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -49,6 +55,7 @@ from ocr_ray.conversion import (
 )
 from ocr_ray.crash_rerun import rerun_alone
 from ocr_ray.engines import Engine, get_engine
+from ocr_ray.local_pool import default_workers, run_local
 from ocr_ray.pdf_pages import read_pdf_pages
 
 # PDFs per input block: small blocks let the read stage spread over all workers
@@ -58,6 +65,10 @@ PDFS_PER_BLOCK = 4
 # so Ray's per-task cost (a few ms) stays around 1 %, while 1,000 PDFs still make 125 tasks that
 # stream (a block of 8 papers' markdown is ~0.5 MB) and spread over every CPU.
 PDFS_PER_TASK = 8
+# Up to this many PDFs, a single-stage engine runs in a local process pool, not Ray (``choose_runner``):
+# a local Ray costs 10-25 s to start, about what 100 ten-page papers take on two cores with the text
+# layer; above it, Ray's start is a small share of the run, and a cluster can take the work.
+LOCAL_MAX_PDFS = 100
 logger = logging.getLogger(__name__)
 
 
@@ -138,16 +149,40 @@ def _run(tasks, filesystem, engine, ray_address, num_cpus) -> Iterator[PaperMark
             ray.shutdown()
 
 
+def ray_running() -> bool:
+    """Ray initialised in this process (without importing it, which alone takes a second or two)."""
+    ray = sys.modules.get("ray")
+    return bool(ray is not None and ray.is_initialized())
+
+
+def choose_runner(num_tasks: int, engine: Engine, ray_address: str | None, use_ray: bool | None) -> str:
+    """``"ray"`` or ``"local"``. ``use_ray`` True or False forces it (False with an engine that needs
+    Ray's actors, GPUs or second stage is an error); None chooses: local for a single-stage engine and
+    at most ``LOCAL_MAX_PDFS`` PDFs, unless a Ray address is given or Ray already runs here."""
+    if use_ray is False:
+        if not single_stage(engine):
+            raise ValueError(f"engine {engine.name!r} needs Ray (actors, a GPU or a second stage): "
+                             "it cannot run without Ray")
+        return "local"
+    if use_ray or ray_address is not None or ray_running() or not single_stage(engine):
+        return "ray"
+    return "local" if num_tasks <= LOCAL_MAX_PDFS else "ray"
+
+
 def run_pipeline(
     tasks: list[PdfTask],
     filesystem: pafs.FileSystem | None = None,
     engine: str | Engine = "text-layer",
     ray_address: str | None = None,
     num_cpus: int | None = None,
+    use_ray: bool | None = None,
 ) -> Iterator[PaperMarkdown]:
     """Yield one PaperMarkdown per task as papers complete: in task order, except that papers whose
     worker process died in the first pass (and so were rerun alone, see ``ocr_ray.crash_rerun``)
     come after all the others.
+
+    Ray or a local process pool of ``num_cpus`` workers (default: this machine's CPUs), as
+    ``choose_runner(len(tasks), engine, ray_address, use_ray)`` says; the papers are the same.
 
     Not a generator itself: a bad engine name raises here, before Ray starts.
     Ray starts on the first ``next()``; it is shut down at the end only if this
@@ -162,4 +197,6 @@ def run_pipeline(
     tasks = list(tasks)
     if not tasks:
         return iter(())
+    if choose_runner(len(tasks), resolved_engine, ray_address, use_ray) == "local":
+        return run_local(tasks, filesystem, resolved_engine, default_workers(num_cpus))
     return _run(tasks, filesystem, resolved_engine, ray_address, num_cpus)

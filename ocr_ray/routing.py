@@ -110,7 +110,9 @@ class TextLayerEngine(Engine):
         return route_page(pdf_page, ocr, OCR_ROUTES)
 
     def process_batch(self, pages: list[dict[str, Any]]) -> list[str]:
-        if self.fallback is None:  # prepare_page routed every page to the text layer
+        # Every page on the text layer (fallback None routes them all there): no OCR engine is loaded,
+        # which costs a worker ~1-2 s (onnxruntime, OpenCV), more than a ten-page paper's text.
+        if self.fallback is None or all(_on_text_layer(page) for page in pages):
             return merge_routed(pages, [])
         return read_routed(pages, cpu_ocr(self.fallback), self.recode)
 

@@ -11,6 +11,7 @@ import pytest
 
 from ocr_ray.__main__ import main
 from ocr_ray.conversion import PAGE_SEPARATOR
+from ocr_ray.pipeline import LOCAL_MAX_PDFS
 
 
 def read_jsonl(path):
@@ -105,3 +106,73 @@ def test_manifest_path_that_does_not_exist_is_that_papers_error(ray_session, pdf
     rows = {row["forum_id"]: row for row in read_jsonl(output)}
     assert rows["good"]["error"] is None and rows["good"]["num_pages"] == 2
     assert rows["gone"]["error"].startswith("missing file") and rows["gone"]["markdown"] == ""
+
+
+@pytest.mark.slow
+def test_small_input_same_output_with_and_without_ray(ray_session, pdf_corpus, tmp_path):
+    """The local process pool the CLI takes for a few PDFs writes the very bytes Ray writes: the same
+    convert_pdf, the same paper records, the same order; per-PDF errors included."""
+    pdf_dir = tmp_path / "pdfs"
+    pdf_dir.mkdir()
+    for forum_id in ("paperA", "paperB", "paperC", "notpdf", "locked"):
+        shutil.copy(pdf_corpus[forum_id], pdf_dir)
+    outputs = {flag: tmp_path / f"{flag}.jsonl" for flag in ("--ray", "--no-ray")}
+    for flag, output in outputs.items():
+        assert main(["--pdf-dir", str(pdf_dir), "--output", str(output), flag]) == 0
+
+    assert outputs["--no-ray"].read_bytes() == outputs["--ray"].read_bytes()
+    rows = {row["forum_id"]: row for row in read_jsonl(outputs["--no-ray"])}
+    assert rows["paperA"]["num_pages"] == 3 and rows["paperC"]["error"] is None
+    assert "not a PDF" in rows["notpdf"]["error"]
+
+
+def test_a_few_pdfs_convert_without_starting_ray(pdf_corpus, tmp_path):
+    """One PDF, the default engine, no --ray-address: the CLI says it takes the local pool, and Ray is
+    never imported (the run would otherwise start a local cluster, 10-25 s)."""
+    pdf_dir = tmp_path / "pdfs"
+    pdf_dir.mkdir()
+    shutil.copy(pdf_corpus["paperB"], pdf_dir)
+    output = tmp_path / "out.jsonl"
+    probe = ("import sys, runpy; sys.argv = ['ocr_ray', *sys.argv[1:]]\n"
+             "try:\n    runpy.run_module('ocr_ray', run_name='__main__')\n"
+             "except SystemExit as exit:\n    assert not exit.code, exit.code\n"
+             "print('ray imported' if 'ray' in sys.modules else 'no ray')")
+    result = subprocess.run([sys.executable, "-c", probe, "--pdf-dir", str(pdf_dir), "--output", str(output)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "(local process pool)" in result.stderr and result.stdout.strip() == "no ray"
+    (row,) = read_jsonl(output)
+    assert row["forum_id"] == "paperB" and row["num_pages"] == 2 and row["error"] is None
+
+
+def test_no_ray_with_an_engine_that_needs_ray_is_an_error(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "ocr_ray", "--pdf-dir", str(tmp_path), "--output",
+                             str(tmp_path / "out.jsonl"), "--engine", "auto", "--no-ray"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0 and "needs Ray" in result.stderr
+
+
+@pytest.mark.parametrize(("num_tasks", "engine", "address", "use_ray", "runner"), [
+    (1, "text-layer", None, None, "local"),
+    (LOCAL_MAX_PDFS, "text-layer", None, None, "local"),
+    (LOCAL_MAX_PDFS + 1, "text-layer", None, None, "ray"),
+    (1, "text-layer", "auto", None, "ray"),  # a cluster was named: use it
+    (1, "text-layer", None, True, "ray"),
+    (5000, "text-layer", None, False, "local"),
+    (1, "auto", None, None, "ray"),  # OCR actors need Ray
+])
+def test_choose_runner(num_tasks, engine, address, use_ray, runner, monkeypatch):
+    from ocr_ray import pipeline
+    from ocr_ray.engines import get_engine
+
+    monkeypatch.setattr(pipeline, "ray_running", lambda: False)  # another test's Ray would choose Ray
+    assert pipeline.choose_runner(num_tasks, get_engine(engine), address, use_ray) == runner
+
+
+def test_choose_runner_joins_a_running_ray(monkeypatch):
+    from ocr_ray import pipeline
+    from ocr_ray.engines import get_engine
+
+    monkeypatch.setattr(pipeline, "ray_running", lambda: True)
+    assert pipeline.choose_runner(1, get_engine("text-layer"), None, None) == "ray"
+    assert pipeline.choose_runner(1, get_engine("text-layer"), None, False) == "local"

@@ -368,3 +368,41 @@ def test_python_exception_in_engine_is_no_crash(ray_session, pdf_corpus, tmp_pat
 
     with pytest.raises(ValueError, match="broken engine batch"):
         list(run_pipeline(tasks, engine=engine))
+
+
+# ---------------------------------------------------------------- without Ray (ocr_ray.local_pool)
+
+LOCAL_CRASH_ERROR = "renderer crashed: worker process died on this PDF (2 attempts; WorkerDied)"
+
+
+def test_local_pool_crash_fails_only_its_pdf(ray_session, pdf_corpus, tmp_path, crash_log):
+    """The no-Ray path (a local process pool, as the CLI takes for a few PDFs): the crasher's worker
+    dies (SIGSEGV), the papers in flight with it are rerun alone, every other paper comes out as a
+    Ray run without the crasher makes it (``_check_innocent``'s reference runs on Ray: ray_session),
+    the crasher gets a crash error after two attempts alone (three in all, the first in the pool),
+    and the suspects come last, in task order."""
+    engine = SegfaultingTextLayer(crash_log=str(crash_log))
+    names = ["paperA", "paperB", "crash", "notpdf", "paperC", "paperA", "paperB"]
+    tasks = _tasks(pdf_corpus, tmp_path, names)
+
+    results = list(run_pipeline(tasks, engine=engine, use_ray=False, num_cpus=2))
+
+    forum_ids, crasher, by_id = _check_innocent(results, tasks, engine)
+    assert by_id["crash"].error == LOCAL_CRASH_ERROR
+    assert _crashes(crash_log) == 3
+    order = [task.forum_id for task in tasks]
+    split = 1
+    while split < len(forum_ids) and order.index(forum_ids[split]) > order.index(forum_ids[split - 1]):
+        split += 1
+    normal, rerun = forum_ids[:split], forum_ids[split:]
+    assert "crash" in rerun and len(rerun) <= 2  # the crasher and at most the one job in flight beside it
+    assert rerun == sorted(rerun, key=order.index) and "paperB-6" in normal
+    assert "not a PDF" in by_id["notpdf-3"].error
+
+
+def test_local_pool_python_exception_is_no_crash(ray_session, pdf_corpus, tmp_path):
+    """As on Ray: an engine whose setup raises fails the run, it is not reported as crashes."""
+    tasks = _tasks(pdf_corpus, tmp_path, ["paperA", "paperB", "paperC"])
+
+    with pytest.raises(ValueError, match="broken engine setup"):
+        list(run_pipeline(tasks, engine=BrokenSetup(), use_ray=False))
