@@ -34,7 +34,7 @@ from pathlib import Path
 
 import yaml
 
-from benchmarks.fulltext_real import derive, handmade, latex, pages  # noqa: F401 - derive: tests patch it
+from benchmarks.fulltext_real import derive, furniture_truth, handmade, latex, pages  # noqa: F401 - derive: tests patch it
 
 MANIFEST = Path(__file__).with_name("papers.yaml")
 SHA256_FILE = Path(__file__).with_name("built.sha256.json")
@@ -187,10 +187,40 @@ def keep_printed(tests: list[dict], printed: str) -> list[dict]:
     return kept
 
 
-def tests_for(paper: dict, src: Path, pdf: Path) -> list[dict]:
+def tests_for(paper: dict, src: Path, pdf: Path, dropped: list | None = None) -> list[dict]:
+    """The paper's tests; its absent tests from the heads and feet TeX set (``furniture_truth``:
+    one more pdflatex run, in draft mode, after the build's). ``dropped`` collects the absent
+    candidates left out and why (a paper whose class replaces LaTeX's output routine: one entry,
+    reason ``no-truth: ...``)."""
     tex = latex.flatten(src / paper["main"])
     styles = [p.read_text(errors="replace") for p in sorted(src.rglob("*.sty"))]
-    return pages.paper_tests(paper["id"], tex, styles, pdf)
+    furniture, why = furniture_truth.witness(src, paper["main"], paper.get("gentounicode", True))
+    if why and dropped is not None:
+        dropped.append({"page": None, "text": None, "reason": f"no-truth: {why}"})
+    return pages.paper_tests(paper["id"], tex, styles, pdf, furniture, dropped)
+
+
+def part_of(entry: dict) -> str:
+    """The set's part a paper or hand-tested document is in (``part`` in papers.yaml/handmade.yaml,
+    recorded once by ``SPLIT_RULE``)."""
+    return entry.get("part") or ("frozen" if frozen_by_rule(entry["id"]) else "dev")
+
+
+def frozen_by_rule(doc_id: str) -> bool:
+    """The split's fixed rule (issue 36 item 4): frozen iff the first hex digit of
+    sha256("issue-36:" + id) is 0-5 (6 in 16: more than a third expected; 22 of 43 papers, 5 of 11
+    hand-tested documents when it was applied)."""
+    return hashlib.sha256(f"issue-36:{doc_id}".encode()).hexdigest()[0] in "012345"
+
+
+def write_parts(root: Path) -> dict[str, list[str]]:
+    """``root/parts.json``: part -> ids, every paper and hand-tested document of the manifests."""
+    parts: dict[str, list[str]] = {"frozen": [], "dev": []}
+    for entry in papers() + handmade.documents():
+        parts[part_of(entry)].append(entry["id"])
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "parts.json").write_text(json.dumps(parts, indent=1) + "\n")
+    return parts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,7 +243,8 @@ def main(argv: list[str] | None = None) -> int:
                 fetch(paper, src)
             if not args.tests_only or not pdf.exists():
                 typeset(src, paper["main"], pdf, paper.get("gentounicode", True))
-            tests = tests_for(paper, src, pdf)
+            dropped: list[dict] = []
+            tests = tests_for(paper, src, pdf, dropped)
         except Exception as exc:  # noqa: BLE001 - one paper's failure is reported, the rest go on
             print(f"{paper['id']}: FAILED {type(exc).__name__}: {exc}")
             failed += 1
@@ -221,12 +252,19 @@ def main(argv: list[str] | None = None) -> int:
         out = root / "tests" / f"{paper['id']}.jsonl"  # olmOCR-Bench's layout: one test per line
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in tests))
+        # the absent candidates left out, and why (outside tests/: olmocr reads every .jsonl there)
+        (root / "dropped").mkdir(parents=True, exist_ok=True)
+        (root / "dropped" / f"{paper['id']}.json").write_text(json.dumps(dropped, ensure_ascii=False, indent=0))
         kinds: dict[str, int] = {}
         for test in tests:
             kinds[test["type"]] = kinds.get(test["type"], 0) + 1
-        print(f"{paper['id']}: {len(tests)} tests {kinds}")
+        reasons: dict[str, int] = {}
+        for d in dropped:
+            reasons[d["reason"]] = reasons.get(d["reason"], 0) + 1
+        print(f"{paper['id']} ({part_of(paper)}): {len(tests)} tests {kinds}; absent dropped {reasons}")
     # the hand-tested PDFs not made by pdfTeX: from <src>/handmade/, sha256-checked (handmade.py)
     handmade.install(root, args.from_dir or root / "src", fetch=args.fetch)
+    write_parts(root)
     differs = report_sha256(root, [p["id"] for p in papers(args.ids)], args.record_sha256)
     return 1 if failed or (differs and not args.record_sha256) else 0
 

@@ -6,10 +6,10 @@ heads, footers and page number.
 Input: the typeset PDF's text layer read with pypdfium2 (lines with their position) and the
 source-derived tests of ``derive.py``. A source sentence is placed on a page when its letters and
 digits occur in that page's text and in no other page's (so a sentence split by a page break, or
-one the PDF prints twice, gives no test: its page is not known). Furniture is read from the page
-itself: the line above the body (header) and the line below it (footer), kept when it repeats on
-other pages in the same place (digits aside), is a page number, or is text the source sets as a
-running head; an ``absent`` test is kept only if the rest of the page does not print its text.
+one the PDF prints twice, gives no test: its page is not known). Furniture is NOT read from the
+page by layout rules (those would agree with the engine's own furniture rules by construction,
+issue 36): it is what TeX set in each page's head and foot box (``furniture_truth.py``), and an
+``absent`` test is kept only if the page prints its text and the rest of the page does not.
 """
 from __future__ import annotations
 
@@ -18,12 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.fulltext_real import derive, latex
-
-# A running head sits \headsep (about 2 baselines) above the body, a footer \footskip below it:
-# a wider gap than between two body lines. 14 pt: above a 12 pt baselineskip's 2-3 pt of leading.
-FURNITURE_GAP = 14.0
-MAX_FURNITURE_CHARS = 160
+from benchmarks.fulltext_real import derive
 
 
 def letters(text: str, keep_case: bool = False) -> str:
@@ -122,34 +117,6 @@ def _parts(textpage, line: Line) -> list[str]:
     return [" ".join(t.replace("\ufffe", "-").split()) for t in texts if t.strip()]
 
 
-def _edge_lines(page: Page) -> list[tuple[str, Line]]:
-    """The header and footer candidates: the top and bottom lines when set apart from the body."""
-    out = []
-    lines = page.lines
-    if len(lines) >= 3:
-        # a line that is only the page number is a candidate however close (acmart's footer);
-        # furniture_tests keeps it where other pages print theirs in the same place
-        number = str(page.number)
-        if lines[0].bottom - lines[1].top >= FURNITURE_GAP or lines[0].text == number:
-            out.append(("head", lines[0]))
-        if lines[-2].bottom - lines[-1].top >= FURNITURE_GAP or lines[-1].text == number:
-            out.append(("foot", lines[-1]))
-    return out
-
-
-def _skeleton(text: str) -> str:
-    """A furniture line with its digits removed: LNCS and ICML heads carry the page number."""
-    return re.sub(r"[0-9ivxlc]+", "", letters(text)) if re.search(r"[a-z]", letters(text)) else ""
-
-
-def _without_number(text: str, number: str) -> str:
-    """The head without its page number, which is its first or last word (LNCS, acmart), never a
-    year inside it."""
-    words = text.split()
-    words = words[1:] if words[:1] == [number] else words
-    return " ".join(words[:-1] if words[-1:] == [number] else words)
-
-
 def _ends_with(lines: list[Line], number: str, last: bool) -> bool:
     """Does a line that may end (``last``; else start) a right output of the page print ``number``
     within the window olmocr's ``last_n``/``first_n`` test reads? Such a line is the last (first) of
@@ -171,62 +138,60 @@ def _ends_with(lines: list[Line], number: str, last: bool) -> bool:
     return False
 
 
-def furniture_tests(pages: list[Page], candidates: list[str]) -> list[dict]:
-    """``absent`` tests for each page's running head, footer and page number."""
-    edges = {p.number: _edge_lines(p) for p in pages}
-    seen: dict[tuple[str, str], int] = {}
-    for found in edges.values():
-        for where, line in found:
-            key = (where, _skeleton(line.text), round(line.bottom / 3))
-            seen[key] = seen.get(key, 0) + 1
-    # where page numbers are printed: a number is furniture where the page number of other pages
-    # sits too (a figure's "3" at the top of page 3 is not)
-    numbered: dict[tuple[str, int], int] = {}
-    for number, found in edges.items():
-        for where, line in found:
-            if str(number) in line.text.split():
-                numbered[(where, round(line.bottom / 3))] = numbered.get((where, round(line.bottom / 3)), 0) + 1
-    known = [letters(c) for c in candidates if letters(c)]
-    tests = []
-    for page in pages:
-        for where, line in edges[page.number]:
-            text = line.text
-            if len(text) > MAX_FURNITURE_CHARS:
+def _number_split(part: str, thepage: str) -> tuple[str, str]:
+    """(the page number the part prints at its start or end, or "", the rest): LNCS and acmart heads
+    set the number beside the title, apart by a ``\\quad`` (no fil glue between them)."""
+    words = part.split()
+    if thepage and len(words) > 1 and words[0] == thepage:
+        return thepage, " ".join(words[1:])
+    if thepage and len(words) > 1 and words[-1] == thepage:
+        return thepage, " ".join(words[:-1])
+    return (part, "") if part == thepage else ("", part)
+
+
+def furniture_tests(pages: list[Page], furniture: list) -> tuple[list[dict], list[dict]]:
+    """``absent`` tests from what TeX set in each page's head and foot box (``furniture_truth``:
+    ``Furniture`` records, one a box), each checked against what the page prints. Returns the tests
+    and the candidates dropped, each with its reason: ``not-printed`` (the page's text layer does
+    not hold it: a glyph without Unicode, a box drawn outside the page), ``printed-twice`` (the body
+    prints it too, e.g. the title on page 1: no output can leave it out), ``number-in-prose`` (the
+    page number is printed in the text near the page's end or start as well)."""
+    tests, dropped = [], []
+    for box in furniture:
+        if not 1 <= box.page <= len(pages):
+            dropped += [{"page": box.page, "text": part, "reason": "page-not-in-pdf"} for part in box.parts]
+            continue
+        page = pages[box.page - 1]
+        printed = letters(page.text)
+        for part in box.parts:
+            number, words = _number_split(part, box.thepage)
+            if words and re.search(r"[a-z]", letters(words)):
+                key = letters(words)
+                reason = ("not-printed" if key not in printed else "printed-twice" if printed.count(key) > 1 else None)
+                if reason:
+                    dropped.append({"page": page.number, "text": words, "reason": reason, "where": box.where})
+                else:
+                    tests.append({"type": "absent", "page": page.number, "text": words})
+            if not number:
                 continue
-            number = str(page.number)
-            tokens = text.split()
-            # repeated in the same place: the title on page 1 repeats the ICML running title's
-            # words, but lower on the page and in larger type; it is the paper's, not furniture
-            repeated = seen.get((where, _skeleton(text), round(line.bottom / 3)), 0) >= 2 and _skeleton(text) != ""
-            is_known = any(k and k in letters(text) for k in known)
-            rest = letters("\n".join(l.text for l in page.lines if l is not line))
-            if number in tokens and numbered.get((where, round(line.bottom / 3)), 0) >= 2:
-                body = [l for l in page.lines if l is not line]
-                if number not in rest:
-                    tests.append({"type": "absent", "page": page.number, "text": number})
-                elif where == "foot" and not _ends_with(body, number, last=True):
-                    # the number is in the page's prose too: only the page's end is checked (olmocr's
-                    # last_n), where no line of the page prints it
-                    tests.append({"type": "absent", "page": page.number, "text": number,
-                                  "last_n": len(number) + 8})
-                elif where == "head" and not _ends_with(body, number, last=False):
-                    tests.append({"type": "absent", "page": page.number, "text": number,
-                                  "first_n": len(number) + 8})
-            # one test per part: an output that keeps both parts of an acmart head in another order
-            # must fail each test, not pass one joined in print order
-            heads = [_without_number(part, number) for part in (line.parts if len(line.parts or []) > 1 else [text])]
-            for head in heads:
-                if (repeated or is_known) and len(head.split()) >= 2 and letters(head) not in rest:
-                    tests.append({"type": "absent", "page": page.number, "text": head})
-        # a notice the source or its style sets ("Preprint. Under review.") on a line of its own
-        # anywhere on the page (above the page number, it is no edge line)
-        for line in page.lines:
-            if letters(line.text) in known and len(line.text.split()) >= 2 and not any(
-                    t["page"] == page.number and t["text"] == line.text for t in tests):
-                rest = letters("\n".join(other.text for other in page.lines if other is not line))
-                if letters(line.text) not in rest:
-                    tests.append({"type": "absent", "page": page.number, "text": line.text})
-    return tests
+            key = letters(number)
+            # the box's own line: the top line (head) or the bottom line (foot) that prints the number
+            edge = [line for line in (page.lines if box.where == "head" else page.lines[::-1])
+                    if key in letters(line.text)][:1]
+            body = [line for line in page.lines if line not in edge]
+            rest = letters("\n".join(line.text for line in body))
+            if not edge:
+                dropped.append({"page": page.number, "text": number, "reason": "not-printed", "where": box.where})
+            elif key not in rest:
+                tests.append({"type": "absent", "page": page.number, "text": number})
+            elif not _ends_with(body, key, last=box.where == "foot"):
+                # the number is in the page's prose too: only the page's end (start) is read, olmocr's
+                # last_n (first_n), where no line of the page prints it
+                window = "last_n" if box.where == "foot" else "first_n"
+                tests.append({"type": "absent", "page": page.number, "text": number, window: len(number) + 8})
+            else:
+                dropped.append({"page": page.number, "text": number, "reason": "number-in-prose", "where": box.where})
+    return tests, dropped
 
 
 def place(tests: list[dict], pages: list[Page]) -> list[dict]:
@@ -286,18 +251,20 @@ def first_last_tests(sentences: list[str], pages: list[Page]) -> list[dict]:
     return tests
 
 
-def paper_tests(paper_id: str, tex: str, styles: list[str], pdf: Path) -> list[dict]:
+def paper_tests(paper_id: str, tex: str, styles: list[str], pdf: Path, furniture: list | None = None,
+                dropped: list | None = None) -> list[dict]:
     """Every test of one paper, each on its page, ids unique across the set (``<id>-<type>-NNN``:
-    olmOCR-Bench pools all files and rejects a duplicate id)."""
+    olmOCR-Bench pools all files and rejects a duplicate id). ``furniture``: the heads and feet TeX
+    set (``furniture_truth.witness``); none, no ``absent`` test. ``dropped`` collects the absent
+    candidates left out, with their reason."""
     pages = read_pages(pdf)
     body = derive.document_body(tex)
     tests = place(derive.derive(tex, styles), pages)
     tests += first_last_tests(derive.plain_fragments(body), pages)
-    # a running head that repeats the title is printed in the body too: it is known furniture only
-    # where it repeats in place (furniture_tests), not by its words
-    printed = letters(latex.unstyle(body))
-    known = [c for c in derive.furniture_candidates(tex, styles) if letters(c) not in printed]
-    tests += furniture_tests(pages, known)
+    found, left_out = furniture_tests(pages, furniture or [])
+    tests += found
+    if dropped is not None:
+        dropped += left_out
     out, seen = [], set()
     for test in tests:
         fields = {k: v for k, v in test.items() if k not in ("id", "pdf")}

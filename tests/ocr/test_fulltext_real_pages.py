@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.fulltext_real import derive, latex, pages
+from benchmarks.fulltext_real import derive, furniture_truth, latex, pages
 
 WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa", "lambda", "sigma")
 
@@ -46,7 +46,10 @@ def typeset(tmp_path_factory) -> tuple[Path, str]:
 
 def test_heads_of_both_parities_and_page_numbers_are_absent_tests_on_their_page(typeset):
     pdf, tex = typeset
-    tests = pages.paper_tests("parity", latex.strip_comments(tex), [], pdf)
+    furniture, why = furniture_truth.witness(pdf.parent, "p.tex")
+    assert why is None
+    dropped: list[dict] = []
+    tests = pages.paper_tests("parity", latex.strip_comments(tex), [], pdf, furniture, dropped)
     absent = {(t["page"], t["text"]) for t in tests if t["type"] == "absent"}
     n = len(pages.read_pages(pdf))
     assert n >= 4
@@ -119,9 +122,94 @@ def test_a_page_number_printed_at_any_line_end_gets_no_last_n_test():
         lines = [pages.Line(y + 10, y, x0, t, [t], x1) for y, x0, x1, t in texts]
         return pages.Page(number, 800.0, lines, " ".join(t[-1] for t in texts))
 
-    found = pages.furniture_tests([page(1, "a plain line"), page(2, "an initial volume with a resolution of 2 to"),
-                                   page(3, "a plain line"), page(4, "the 4 of us and then a long continuation of this line"), page(5, "a plain line")], [])
+    texts = ["a plain line", "an initial volume with a resolution of 2 to", "a plain line",
+             "the 4 of us and then a long continuation of this line", "a plain line"]
+    boxes = [furniture_truth.Furniture(n, str(n), "foot", [str(n)]) for n in range(1, 6)]
+    found, dropped = pages.furniture_tests([page(n, t) for n, t in enumerate(texts, 1)], boxes)
+    assert {"page": 2, "text": "2", "reason": "number-in-prose", "where": "foot"} in dropped
     assert {"type": "absent", "page": 1, "text": "1"} in found and {"type": "absent", "page": 3, "text": "3"} in found
     assert not [t for t in found if t["page"] == 2], found
     # a number inside a column, not at its end: the page's end is still tested
     assert {"type": "absent", "page": 4, "text": "4", "last_n": 9} in found, found
+
+
+# Issue 36 item 4: absent tests from what TeX set in the head and foot boxes, not from the PDF.
+MARKS = r"""\documentclass[twoside]{article}
+\pagestyle{headings}
+\begin{document}
+\markboth{Efficient Office Workflows}{Right Mark Of Chapters}
+""" + "\n\n".join(_paragraph(i) for i in range(30)) + r"""
+\thispagestyle{plain}
+""" + "\n\n".join(_paragraph(i) for i in range(30, 45)) + "\n\\end{document}\n"
+
+
+def _pdflatex(tmp: Path, name: str, source: str) -> Path:
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    (tmp / name).write_text(source)
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", name], cwd=tmp, capture_output=True, timeout=120)
+    return tmp / name.replace(".tex", ".pdf")
+
+
+def test_the_truth_is_what_tex_set_in_each_head_and_foot_box(tmp_path):
+    """article's `headings` style: \\markboth's left mark on even pages, the right mark on odd ones,
+    each beside the page number. The ligatures of "Efficient Office" come back as letters."""
+    pdf = _pdflatex(tmp_path, "m.tex", MARKS)
+    furniture, why = furniture_truth.witness(tmp_path, "m.tex")
+    assert why is None
+    n = len(pages.read_pages(pdf))
+    assert n >= 3 and {f.page for f in furniture} == set(range(1, n + 1))
+    heads = {f.page: f.parts for f in furniture if f.where == "head"}
+    # headings: even pages "<n> \hfil left mark", odd pages "right mark \hfil <n>", apart by fil glue
+    assert heads[2] == ["2", "Efficient Office Workflows"], heads
+    assert heads[3] == ["Right Mark Of Chapters", "3"], heads
+    tests = pages.furniture_tests(pages.read_pages(pdf), furniture)[0]
+    assert {"type": "absent", "page": 2, "text": "Efficient Office Workflows"} in tests
+    assert {"type": "absent", "page": 3, "text": "Right Mark Of Chapters"} in tests
+
+
+def test_a_thispagestyle_page_gets_its_own_box_and_a_page_number_in_the_foot(tmp_path):
+    pdf = _pdflatex(tmp_path, "m.tex", MARKS)
+    furniture, _ = furniture_truth.witness(tmp_path, "m.tex")
+    plain = [f for f in furniture if f.where == "foot" and f.parts]  # \thispagestyle{plain}: number in the foot
+    assert len(plain) == 1 and plain[0].parts == [plain[0].thepage]
+    page = plain[0].page
+    assert not [f for f in furniture if f.where == "head" and f.page == page and f.parts]
+    read = pages.read_pages(pdf)
+    tests, dropped = pages.furniture_tests(read, furniture)
+    # the number is a test, unless the page's prose ends with it too ("... for sentence 5." above
+    # the foot's "5"): then no window of olmocr can tell them apart and it is dropped with that reason
+    ends = read[page - 1].lines[-2].text.rstrip(".").endswith(str(page))
+    assert (ends and {"page": page, "text": str(page), "reason": "number-in-prose", "where": "foot"} in dropped) or (
+        not ends and any(t["page"] == page and t["text"] == str(page) for t in tests))
+
+
+def test_a_head_the_body_prints_too_is_dropped_with_its_reason(tmp_path):
+    """The running title repeats the title printed on page 2's body (\\newpage after it): no output
+    can leave it out there, so it is no test; on the other pages it is."""
+    source = (r"""\documentclass{article}
+\usepackage{fancyhdr}\pagestyle{fancy}\fancyhf{}\fancyhead[C]{Learning Plain Heads}\fancyfoot[C]{\thepage}
+\begin{document}
+""" + _paragraph(1) + "\n\\newpage\n\\section*{Learning Plain Heads}\n" +
+              "\n\n".join(_paragraph(i) for i in range(2, 20)) + "\n\\end{document}\n")
+    pdf = _pdflatex(tmp_path, "h.tex", source)
+    furniture, _ = furniture_truth.witness(tmp_path, "h.tex")
+    tests, dropped = pages.furniture_tests(pages.read_pages(pdf), furniture)
+    assert {"page": 2, "text": "Learning Plain Heads", "reason": "printed-twice", "where": "head"} in dropped
+    assert {"type": "absent", "page": 1, "text": "Learning Plain Heads"} in tests
+    assert {"type": "absent", "page": 3, "text": "Learning Plain Heads"} in tests
+
+
+def test_a_class_that_replaces_the_output_routine_gives_no_truth(tmp_path):
+    source = (r"""\documentclass{article}
+\makeatletter\AtBeginDocument{\def\@outputpage{\shipout\box\@outputbox}}\makeatother
+\begin{document}""" + _paragraph(1) + "\\end{document}\n")
+    _pdflatex(tmp_path, "o.tex", source)
+    assert furniture_truth.witness(tmp_path, "o.tex") == ([], "patch-not-applied")
+
+
+def test_the_witness_run_leaves_the_typeset_pdf_untouched(tmp_path):
+    pdf = _pdflatex(tmp_path, "m.tex", MARKS)
+    before = pdf.read_bytes()
+    furniture_truth.witness(tmp_path, "m.tex")
+    assert pdf.read_bytes() == before and not (tmp_path / furniture_truth.HOOK_NAME).exists()
