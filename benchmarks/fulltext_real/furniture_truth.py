@@ -51,12 +51,20 @@ class Furniture:
     parts: list[str] = field(default_factory=list)  # the box's texts set apart by fil glue
 
 
+# TeX's text ligatures and quote characters, as the page prints them (what a reader copies)
+_LIGATURES = {"--": "\u2013", "---": "\u2014", "``": "\u201c", "''": "\u201d", "!`": "\u00a1", "?`": "\u00bf"}
+_QUOTES = {"`": "\u2018", "'": "\u2019"}
+
+
 def _char(item: str) -> str:
     """The text of one character item of a box listing (``\\OT1/cmr/m/n/10 A``, ``^^L (ligature ffi)``)."""
     lig = re.search(r"\(ligature ([^)]*)\)$", item)
     if lig:
-        return lig.group(1).replace("|", "")
+        text = lig.group(1).replace("|", "")
+        return _LIGATURES.get(text, text)
     char = item.split(" ", 1)[1] if " " in item else ""
+    if char in _QUOTES and not re.match(r"\\\S*tt", item):  # typewriter fonts print the ASCII quote
+        return _QUOTES[char]
     hexed = re.fullmatch(r"\^\^([0-9a-f]{2})", char)
     if hexed:
         return bytes([int(hexed.group(1), 16)]).decode("latin-1")

@@ -213,3 +213,14 @@ def test_the_witness_run_leaves_the_typeset_pdf_untouched(tmp_path):
     before = pdf.read_bytes()
     furniture_truth.witness(tmp_path, "m.tex")
     assert pdf.read_bytes() == before and not (tmp_path / furniture_truth.HOOK_NAME).exists()
+
+
+def test_dashes_and_quotes_of_a_head_come_back_as_the_page_prints_them(tmp_path):
+    """acmart's venue head "SIGCOMM '21, August 23--28, 2021": TeX's -- and quote ligatures are read
+    back as the characters the PDF prints (olmocr folds them to ASCII), not as the source's."""
+    source = (r"""\documentclass{article}
+\usepackage{fancyhdr}\pagestyle{fancy}\fancyhf{}\fancyhead[L]{SIGCOMM '21, August 23--28, ``Virtual''}
+\begin{document}""" + _paragraph(1) + "\\end{document}\n")
+    _pdflatex(tmp_path, "q.tex", source)
+    furniture, _ = furniture_truth.witness(tmp_path, "q.tex")
+    assert furniture[0].parts == ["SIGCOMM \u201921, August 23\u201328, \u201cVirtual\u201d"]
