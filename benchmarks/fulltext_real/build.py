@@ -85,6 +85,9 @@ def copy_source(paper: dict, from_dir: Path, src: Path) -> None:
     git_dir, commit = found
     archive = subprocess.run(["git", f"--git-dir={git_dir}", "archive", "--format=tar", commit],
                              capture_output=True, timeout=600)
+    if archive.returncode != 0 and b"invalid object" in archive.stderr:
+        extract_partial(git_dir, commit, src)  # a snapshot without some large blobs
+        return
     if archive.returncode != 0:
         raise RuntimeError(f"{git_dir} lacks commit {commit}: {archive.stderr.decode(errors='replace')[-300:]}")
     src.mkdir(parents=True)
@@ -92,6 +95,31 @@ def copy_source(paper: dict, from_dir: Path, src: Path) -> None:
 
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(src, filter="data")
+
+
+def extract_partial(git_dir: Path, commit: str, src: Path) -> None:
+    """The tree at ``commit`` blob by blob, when the snapshot lacks some blobs (the search tool's
+    ``fetch`` leaves out its largest files): the missing paths go to ``src/.missing`` (figures among
+    them become grey placeholders at typesetting)."""
+    tree = subprocess.run(["git", f"--git-dir={git_dir}", "ls-tree", "-r", "-z", commit], capture_output=True,
+                          check=True, timeout=600).stdout.decode().split("\0")
+    missing = []
+    for row in filter(None, tree):
+        meta, path = row.split("\t", 1)
+        mode, kind, sha = meta.split()
+        if kind != "blob":
+            continue
+        blob = subprocess.run(["git", f"--git-dir={git_dir}", "cat-file", "blob", sha], capture_output=True, timeout=600)
+        if blob.returncode != 0:
+            missing.append(path)
+            continue
+        target = src / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if mode == "120000":
+            target.symlink_to(blob.stdout.decode())
+        else:
+            target.write_bytes(blob.stdout)
+    (src / ".missing").write_text("".join(f"{m}\n" for m in missing))
 
 
 def sha256_of(path: Path) -> str:

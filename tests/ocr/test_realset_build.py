@@ -95,3 +95,27 @@ def test_report_records_and_then_finds_the_same(tmp_path, monkeypatch, capsys):
     assert build.report_sha256(tmp_path, ["a"], record=False) == 0 and "same" in capsys.readouterr().out
     (tmp_path / "pdfs" / "a.pdf").write_bytes(b"%PDF-1.4 changed")
     assert build.report_sha256(tmp_path, ["a"], record=False) == 1
+
+
+def test_a_snapshot_without_a_large_blob_gives_the_rest_and_lists_it_missing(tmp_path):
+    """The search tool's fetch leaves out a repository's largest files: `git archive` then refuses the
+    whole commit (moebias: "invalid object ... for '2501.17161v2.pdf'"); the tree comes out blob by
+    blob and the absent file is listed in .missing (a figure there becomes a placeholder)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    _git("init", "-q", cwd=work)
+    (work / "main.tex").write_text(PAPER_TEX)
+    (work / "fig").mkdir()
+    (work / "fig" / "big.png").write_bytes(b"\x89PNG large figure bytes")
+    _git("add", ".", cwd=work)
+    _git("commit", "-q", "-m", "paper", cwd=work)
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, capture_output=True, text=True).stdout.strip()
+    blob = subprocess.run(["git", "rev-parse", "HEAD:fig/big.png"], cwd=work, capture_output=True, text=True).stdout.strip()
+    (work / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    src = tmp_path / "src" / "p5"
+    fetched = tmp_path / "fetched"
+    fetched.mkdir()
+    shutil.move(str(work / ".git"), str(fetched / "someone+paper"))
+    build.copy_source({"id": "p5", "repo": "someone/paper", "commit": commit, "main": "main.tex"}, fetched, src)
+    assert "page by page" in (src / "main.tex").read_text()
+    assert (src / ".missing").read_text() == "fig/big.png\n" and not (src / "fig" / "big.png").exists()
