@@ -80,14 +80,15 @@ def edge_zones(page: PageLayout) -> list[list[list[Fragment]]]:
     for ordered, outside in ((rows, lambda r: max(f.y1 for f in r) > BAND * page.height),
                              (rows[::-1], lambda r: min(f.y0 for f in r) < (1 - BAND) * page.height)):
         zone: list[list[Fragment]] = []
-        for row in ordered:
-            if zone:
-                last = zone[-1]
-                height = max(max(f.y1 - f.y0 for f in last), 1.0)
-                gap = (min(f.y0 for f in row) - max(f.y1 for f in last) if ordered is rows
-                       else min(f.y0 for f in last) - max(f.y1 for f in row))
-                if gap >= ISOLATION * height:
-                    break
+        for k, row in enumerate(ordered):
+            if zone and _gap(zone[-1], row, ordered is rows) >= ISOLATION * _height(zone[-1]):
+                # a bare number standing alone between the zone and the body (a page number over a
+                # download stamp set in tiny type, whose own height isolates it from the number)
+                after = ordered[k + 1] if k + 1 < len(ordered) else None
+                if (_lone_number([row]) and not outside(row)
+                        and (after is None or _gap(row, after, ordered is rows) >= ISOLATION * _height(row))):
+                    zone.append(row)
+                break
             if outside(row):
                 zone = _lone_number(zone)
                 break
@@ -96,6 +97,17 @@ def edge_zones(page: PageLayout) -> list[list[list[Fragment]]]:
             zone = _lone_number(zone)
         zones.append(zone)
     return zones
+
+
+def _height(row: list[Fragment]) -> float:
+    return max(max(f.y1 - f.y0 for f in row), 1.0)
+
+
+def _gap(outer: list[Fragment], inner: list[Fragment], top: bool) -> float:
+    """The white space between a row and the next row towards the page's middle."""
+    if top:
+        return min(f.y0 for f in inner) - max(f.y1 for f in outer)
+    return min(f.y0 for f in outer) - max(f.y1 for f in inner)
 
 
 def _lone_number(zone: list[list[Fragment]]) -> list[list[Fragment]]:
@@ -136,6 +148,9 @@ _VENUE_NOTICE = re.compile(
     r"(do not distribute|under review|^preprint\b|^(submitted to|published as|accepted (at|to)|postprint of|to appear in)\b"
     r"|^(\d+(st|nd|rd|th)\s+)?(annual\s+)?conference on\b|^proceedings of\b"
     r"|^downloaded from\b"
+    # a digital library's download stamp ("Authorized licensed use limited to: <institution>.
+    # Downloaded on March 03,2024 at 12:34:56 UTC from IEEE Xplore.  Restrictions apply.")
+    r"|^authorized licensed use limited to\b|\bdownloaded on\b.{0,40}\bat\b.{0,20}\b(utc|gmt)\b"
     # copyright and licence lines ("(c) 2021 Elsevier", "Published under a CC BY 4.0 licence", IEEE's
     # "978-1-6654-XXXX-X/23/$31.00 ©2023 IEEE", its template's "©20XX")
     r"|^copyright\b|^©|©\s*[12][\dX]{3}\b|^\(c\)\s*\d{4}|\ball rights reserved\b|\bcreative commons\b|\bCC[ -]BY\b)",

@@ -160,3 +160,28 @@ def test_a_page_number_set_close_under_the_body_is_removed(tmp_path):
         assert number.text.isdigit() and number.y0 - last.y1 < ISOLATION * (number.y1 - number.y0)
     removed = remove_furniture(pages)
     assert [[f.text for f in gone] for gone in removed] == [[str(n)] for n in range(1, len(pages) + 1)]
+
+
+def test_one_page_download_stamp_and_the_page_number_over_it_are_removed(tmp_path):
+    """Issue 36: a page as IEEE Xplore serves it, one page alone: the page number in the foot and,
+    under it in tiny type, the library's download stamp. The stamp's own small height set the number
+    apart from the edge zone (it was kept at the end of the text), and "Downloaded on <date> at <time>
+    UTC" read as no furniture. Judged by olmOCR-Bench's classes, tests written from the source."""
+    from benchmarks.fulltext_real.olmocr_judge import explain
+
+    stamp = ("Authorized licensed use limited to: Example Institute of Technology. Downloaded on March 03,2024"
+             " at 12:34:56 UTC from IEEE Xplore.  Restrictions apply.")
+    foot = ("\\fancyfoot[C]{\\parbox[t]{\\textwidth}{\\centering\\small\\thepage\\\\[16pt]\\tiny " + stamp + "}}")
+    text = "\n\n".join(" ".join(_sentence(9 * p + i) for i in range(9)) for p in range(4))
+    tex = ("\\pagestyle{fancy}\\fancyhf{}\\renewcommand{\\headrulewidth}{0pt}\\setcounter{page}{417}" + foot
+           + "\n\\section{Method}\n" + text)
+    pages = typeset_layouts(tmp_path, "fancyhdr,geometry", tex, preamble="\\geometry{margin=1in,footskip=30pt}")
+    assert len(pages) == 1
+    [markdown] = compose_pages([pages[0].to_json()])
+    tests = [{"id": "number", "type": "absent", "text": "417"},
+             {"id": "stamp", "type": "absent", "text": "Downloaded on March 03,2024 at 12:34:56 UTC from IEEE Xplore."},
+             {"id": "licence", "type": "absent", "text": "Authorized licensed use limited to"},
+             {"id": "last", "type": "present", "text": _sentence(35)},
+             {"id": "order", "type": "order", "before": _sentence(0), "after": _sentence(35)}]
+    failed = {t["id"]: why for t in tests for ok, why in [explain(markdown, t)] if not ok}
+    assert failed == {}, markdown[-400:]
