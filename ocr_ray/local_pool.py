@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -38,12 +40,29 @@ from ocr_ray.engine_base import Engine
 PRELOAD = ["ocr_ray.conversion", "ocr_ray.engines", "pypdfium2"]
 # Finished papers held back at most, per worker, while an earlier one is still converting.
 AHEAD_PER_WORKER = 4
+# Seconds between a worker's checks that its driver still lives (``_exit_with``).
+DRIVER_POLL_S = 1.0
 
 _worker: dict[str, Any] = {}
 
 
-def _init(filesystem: pafs.FileSystem, engine: Engine) -> None:
+def _init(filesystem: pafs.FileSystem, engine: Engine, driver: int | None = None) -> None:
     _worker.update(filesystem=filesystem, engine=engine)
+    if driver is not None:
+        threading.Thread(target=_exit_with, args=(driver,), daemon=True).start()
+
+
+def _exit_with(driver: int) -> None:
+    """A worker outlives a driver killed without notice (SIGKILL, the OOM killer): its parent is the
+    fork server, and it would wait for jobs forever. Poll the driver, and leave when it is gone."""
+    while True:
+        time.sleep(DRIVER_POLL_S)
+        try:
+            os.kill(driver, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except PermissionError:  # the pid was reused by another user's process: gone too
+            os._exit(1)
 
 
 def _convert(item: dict[str, Any]) -> dict[str, Any]:
@@ -62,7 +81,7 @@ def _context():
 
 def _pool(workers: int, filesystem: pafs.FileSystem, engine: Engine) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_init,
-                               initargs=(filesystem, engine))
+                               initargs=(filesystem, engine, os.getpid()))
 
 
 def default_workers(num_cpus: int | None) -> int:
