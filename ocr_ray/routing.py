@@ -19,6 +19,11 @@ from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
 from ocr_ray.pdf_limits import RenderCapError
 from ocr_ray.text_repair import recode_garbled
 
+# The layout step's version, in every engine's cache id that goes through it (``paper_markdown``
+# caches each paper's markdown per (PDF sha256, engine@version)): raised when its output changes, so
+# that a re-run reads the PDFs again. 5: issue 36 (rules fall back per block, pages per page, tables,
+# columns, furniture and maths fixes).
+LAYOUT_VERSION = "5"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further
@@ -136,7 +141,7 @@ class TextLayerEngine(Engine):
 
     @property
     def version(self) -> str:
-        return ("4-layout" + ("-recode" if self.recode else "")
+        return (f"{LAYOUT_VERSION}-layout" + ("-recode" if self.recode else "")
                 + (f"+ocr={_CPU_OCR[self.fallback]().cache_id}" if self.fallback else ""))
 
     def check_available(self) -> None:
@@ -188,7 +193,8 @@ class AutoEngine(Engine):
 
     @property
     def version(self) -> str:
-        return f"routes={'+'.join(self.ocr_routes)};h2-layout;{'recode;' if self.recode else ''}{self.ocr.cache_id}"
+        return (f"routes={'+'.join(self.ocr_routes)};h{LAYOUT_VERSION}-layout;{'recode;' if self.recode else ''}"
+                f"{self.ocr.cache_id}")
 
     def check_available(self) -> None:
         self.ocr.check_available()
