@@ -198,13 +198,13 @@ class MergeResult:
     title: str
     text: str
     accepted: bool
-    note: str  # "ok", or why the rule-based merge was kept
+    note: str  # "ok", or why the rule-based merge was kept: the words
     cached: bool = False
+    code: str = "ok"  # and the code: ok, input_too_long, llm_error, unparseable_answer, content_lost
 
 
 @dataclass
 class LLMStats:
-    merge_requests: int = 0
     merges_accepted: int = 0
     merges_rejected: int = 0
     reminder_requests: int = 0
@@ -230,16 +230,18 @@ class LLMSteps:
         return f"llm:{self.model}@{MERGE_PROMPT_VERSION}"
 
     def _run(self, task: str, version: str, payloads: list[Any], requests: list[ChatRequest],
-             schema: dict) -> list[tuple[dict | None, str, bool]]:
-        """(parsed answer or None, error reason, from cache) per payload."""
-        out: list[tuple[dict | None, str, bool] | None] = [None] * len(payloads)
+             schema: dict) -> list[tuple[dict | None, str, str, bool]]:
+        """(parsed answer or None, error code, error words, from cache) per payload."""
+        out: list[tuple[dict | None, str, str, bool] | None] = [None] * len(payloads)
         keys = [cache_key(task, p, self.model, version) for p in payloads]
         todo = []
         for i, key in enumerate(keys):
             hit = self.cache.get(key) if self.cache else None
             if hit is not None:
                 self.stats.cache_hits += 1
-                out[i] = (hit.get("answer"), hit.get("error", ""), True)
+                err = hit.get("error", "")
+                # only unparseable answers are cached as errors (entries of before codes have none)
+                out[i] = (hit.get("answer"), hit.get("error_code", "unparseable_answer" if err else ""), err, True)
             else:
                 todo.append(i)
         if todo:
@@ -248,16 +250,16 @@ class LLMSteps:
             for i, raw in zip(todo, answers, strict=False):
                 if isinstance(raw, Exception):
                     # transport errors are not cached: the next run retries them
-                    out[i] = (None, f"llm error: {raw}", False)
+                    out[i] = (None, "llm_error", f"llm error: {raw}", False)
                     continue
                 try:
-                    parsed, err = parse_answer(raw, schema), ""
+                    parsed, code, err = parse_answer(raw, schema), "", ""
                 except ValueError as exc:
-                    parsed, err = None, f"unparseable answer: {exc}"
+                    parsed, code, err = None, "unparseable_answer", f"unparseable answer: {exc}"
                 if self.cache:
-                    self.cache.put(keys[i], {"answer": parsed, "error": err, "raw": raw,
+                    self.cache.put(keys[i], {"answer": parsed, "error": err, "error_code": code, "raw": raw,
                                              "model": self.model, "prompt_version": version})
-                out[i] = (parsed, err, False)
+                out[i] = (parsed, code, err, False)
         return out  # type: ignore[return-value]
 
     def merge(self, items: list[tuple[str, list[tuple[str, str]]]]) -> list[MergeResult]:
@@ -267,27 +269,28 @@ class LLMSteps:
         for i, (role, parts) in enumerate(items):
             size = sum(len(t) + len(x) for t, x in parts)
             if size > self.max_input_chars:
-                results[i] = MergeResult("", "", False, f"input too long for the LLM ({size} chars)")
+                results[i] = MergeResult("", "", False, f"input too long for the LLM ({size} chars)",
+                                         code="input_too_long")
                 continue
             payloads.append({"role": role, "parts": parts})
             requests.append(merge_request(role, parts, self.max_merge_tokens))
             idx.append(i)
-        self.stats.merge_requests += len(idx)
-        for i, (answer, err, cached) in zip(idx, self._run("merge", MERGE_PROMPT_VERSION, payloads,
+        for i, (answer, code, err, cached) in zip(idx, self._run("merge", MERGE_PROMPT_VERSION, payloads,
                                                            requests, MERGE_SCHEMA), strict=False):
             parts = items[i][1]
             if answer is None:
-                results[i] = MergeResult("", "", False, err, cached)
+                results[i] = MergeResult("", "", False, err, cached, code)
                 continue
             check = check_merge(parts, answer["title"], answer["text"])
             results[i] = MergeResult(answer["title"].strip(), answer["text"].strip(), check.ok,
-                                     "ok" if check.ok else f"content lost: {check.reason}", cached)
+                                     "ok" if check.ok else f"content lost: {check.reason}", cached,
+                                     "ok" if check.ok else "content_lost")
         for r in results:
             if r is not None and r.accepted:
                 self.stats.merges_accepted += 1
             elif r is not None:
                 self.stats.merges_rejected += 1
-                self.stats.rejections[r.note.split(":")[0]] += 1
+                self.stats.rejections[r.code] += 1
         return results  # type: ignore[return-value]
 
     def classify_reminders(self, posts: list[tuple[str, str]]) -> list[bool | None]:
@@ -298,7 +301,7 @@ class LLMSteps:
         payloads = [{"title": t, "text": x} for t, x in posts]
         requests = [reminder_request(t, x) for t, x in posts]
         out = []
-        for answer, _err, _cached in self._run("reminder", REMINDER_PROMPT_VERSION, payloads,
+        for answer, _code, _err, _cached in self._run("reminder", REMINDER_PROMPT_VERSION, payloads,
                                                requests, REMINDER_SCHEMA):
             out.append(None if answer is None else answer["label"] == "reminder")
         return out

@@ -63,6 +63,12 @@ _KIND_REASON = {
     "withdrawal": "withdrawal notice", "desk_rejection": "desk rejection notice", "decision": "decision",
     "meta_review": "meta-review / recommendation",
 }
+# Why a post is in no dialogue: each exclusion is a code (what figures count) with its words (what a
+# person reads), both set by the rule that decided it; nothing splits the words back into a code.
+EXCLUSION_CODES = frozenset({
+    "deleted", "withdrawal", "desk_rejection", "decision", "meta_review", "non_discussion_note",
+    "orphan", "reply_cycle", "reply_to_deleted", "reply_to_non_discussion", "discussion_summary",
+    "reply_to_program_chairs", "public_comment", "reply_to_public_comment", "no_reviewer_thread"})
 
 
 class Routing(BaseModel):
@@ -74,6 +80,11 @@ class Routing(BaseModel):
     context: list[str] = Field(default_factory=list)  # reference context of every thread, time order
     # note id -> reason (context posts too when the forum has no thread to show them in)
     excluded: dict[str, str] = Field(default_factory=dict)
+    excluded_code: dict[str, str] = Field(default_factory=dict)  # note id -> its reason's code (EXCLUSION_CODES)
+
+    def exclude(self, note_id: str, code: str, words: str) -> None:
+        assert code in EXCLUSION_CODES, code
+        self.excluded[note_id], self.excluded_code[note_id] = words, code
 
 
 def _chain(p: ParsedForum, q: Post, by_id: dict[str, Post]) -> tuple[list[Post], str | None]:
@@ -92,11 +103,12 @@ def _chain(p: ParsedForum, q: Post, by_id: dict[str, Post]) -> tuple[list[Post],
     return chain, None
 
 
-def _kind_reason(q: Post) -> str:
+def _kind_reason(q: Post) -> tuple[str, str]:
+    """(code, words) of a note that is no discussion post."""
     if q.kind in _KIND_REASON:
-        return _KIND_REASON[q.kind]
+        return q.kind, _KIND_REASON[q.kind]
     name = invitation_name((q.invitations or [q.invitation or ""])[0]) or q.invitation or "?"
-    return f"non-discussion note ({name})"
+    return "non_discussion_note", f"non-discussion note ({name})"
 
 
 def route_posts(p: ParsedForum) -> Routing:
@@ -117,10 +129,10 @@ def route_posts(p: ParsedForum) -> Routing:
 
     for q in posts:
         if q.deleted:
-            r.excluded[q.note_id] = "deleted"
+            r.exclude(q.note_id, "deleted", "deleted")
             continue
         if q.kind not in DISCUSSION_KINDS:
-            r.excluded[q.note_id] = _kind_reason(q)
+            r.exclude(q.note_id, *_kind_reason(q))
             continue
         chain, broken = _chain(p, q, by_id)
         review = next((a for a in chain if a.kind == "review" and not a.deleted), None)
@@ -140,30 +152,30 @@ def route_posts(p: ParsedForum) -> Routing:
             continue
         top = chain[-1]  # rule 4
         if broken == "orphan":
-            r.excluded[q.note_id] = f"orphan: parent {top.replyto} is not in the forum"
+            r.exclude(q.note_id, "orphan", f"orphan: parent {top.replyto} is not in the forum")
         elif broken == "cycle":
-            r.excluded[q.note_id] = (f"reply cycle: the replyto chain from {q.note_id} returns to "
-                                     f"{top.replyto} and never reaches the forum")
+            r.exclude(q.note_id, "reply_cycle", f"reply cycle: the replyto chain from {q.note_id} returns to "
+                                                f"{top.replyto} and never reaches the forum")
         elif top.deleted and top is not q:
-            r.excluded[q.note_id] = f"reply to a deleted note ({top.note_id})"
+            r.exclude(q.note_id, "reply_to_deleted", f"reply to a deleted note ({top.note_id})")
         elif top.kind not in DISCUSSION_KINDS:
-            r.excluded[q.note_id] = f"reply to a {_kind_reason(top)}"
+            r.exclude(q.note_id, "reply_to_non_discussion", f"reply to a {_kind_reason(top)[1]}")
         elif top.role == "author" and top.note_id in summaries:
-            r.excluded[q.note_id] = "discussion summary addressed to the area chairs only"
+            r.exclude(q.note_id, "discussion_summary", "discussion summary addressed to the area chairs only")
         elif top.role in ("author", "area_chair"):
             if q.role == "author":
                 context.append(q)
             # an area chair's own note is no author/reviewer post: neither turn nor context
         elif top.role == "program_chairs":
-            r.excluded[q.note_id] = "reply to a program-chair note"
+            r.exclude(q.note_id, "reply_to_program_chairs", "reply to a program-chair note")
         elif top is q:  # a public comment itself: no author/reviewer voice of the discussion
-            r.excluded[q.note_id] = "public comment"
+            r.exclude(q.note_id, "public_comment", "public comment")
         elif q.role == "author":
             # The authors answer a public comment in the open, for the whole discussion (the
             # question is often one a reviewer might ask): reference context for every thread.
             context.append(q)
         else:
-            r.excluded[q.note_id] = "reply to a public comment"
+            r.exclude(q.note_id, "reply_to_public_comment", "reply to a public comment")
 
     for signature, group in reviewer_groups.items():
         own = [q for q in group if q.signature == signature]
@@ -180,7 +192,7 @@ def route_posts(p: ParsedForum) -> Routing:
     r.context = [q.note_id for q in context]  # also the row's `author_rebuttal`
     if not r.threads:  # in no dialogue then: say why
         for q in context:
-            r.excluded[q.note_id] = "no reviewer thread in this forum"
+            r.exclude(q.note_id, "no_reviewer_thread", "no reviewer thread in this forum")
     return r
 
 
@@ -194,7 +206,8 @@ class PostAccount(BaseModel):
     role: str
     status: Literal["turn", "reference_context", "dropped_reminder", "excluded", "unaccounted"]
     dialogue: str = ""  # root id of the thread holding the turn
-    reason: str = ""  # why excluded / why unaccounted
+    reason: str = ""  # why excluded / why unaccounted: the words
+    code: str = ""  # and the code (routing.EXCLUSION_CODES, or reminder / in_two_dialogues / in_no_dialogue)
 
 
 def account_posts(p: ParsedForum, dialogues, routing: Routing) -> list[PostAccount]:
@@ -221,15 +234,16 @@ def account_posts(p: ParsedForum, dialogues, routing: Routing) -> list[PostAccou
         if len(where) == 1 and q.note_id not in context:
             entry.status, entry.dialogue = "turn", where[0]
         elif len(where) > 1:
-            entry.reason = f"a turn of {len(where)} dialogues"
+            entry.code, entry.reason = "in_two_dialogues", f"a turn of {len(where)} dialogues"
         elif q.note_id in context:
             entry.status = "reference_context"
         elif q.note_id in dropped:
-            entry.status, entry.reason = "dropped_reminder", "reminder to respond"
+            entry.status, entry.code, entry.reason = "dropped_reminder", "reminder", "reminder to respond"
         elif q.note_id in routing.excluded:
             entry.status, entry.reason = "excluded", routing.excluded[q.note_id]
+            entry.code = routing.excluded_code.get(q.note_id, "uncoded")  # a routing stored before codes
         else:
-            entry.reason = "in no dialogue and not excluded"
+            entry.code, entry.reason = "in_no_dialogue", "in no dialogue and not excluded"
         out.append(entry)
     return out
 

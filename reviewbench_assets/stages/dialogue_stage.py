@@ -9,7 +9,6 @@ dialogues and the records (three files, and the exclusions, published together t
 the split reads the records back through the IO layer."""
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable
 from itertools import islice
 
@@ -28,7 +27,7 @@ from reviewbench_assets.domain.dialogues import (
     review_record,
 )
 from reviewbench_assets.domain.llm import LLMSteps
-from reviewbench_assets.domain.routing import account_posts, coverage
+from reviewbench_assets.domain.routing import account_posts
 from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
 from reviewbench_assets.io.stage_io import Inputs, Outputs, staged_parquet, staged_stream
 from reviewbench_assets.stages.figures import COVERAGE, DIALOGUES, ROW_COUNT, Table
@@ -53,10 +52,36 @@ class DialogueStage(Stage):
         super().__init__(venue.key)
         self.venue, self.steps = venue, steps
 
+    def count_post(self, status: str, n: int = 1) -> None:
+        """Where an author/reviewer post went (domain/routing.py account_posts' statuses), as its figure."""
+        if status == "turn":
+            self.stat("posts_as_turns", n)
+        elif status == "reference_context":
+            self.stat("posts_as_reference_context", n)
+        elif status == "excluded":
+            self.stat("posts_excluded", n)
+        elif status == "dropped_reminder":
+            self.stat("posts_dropped_reminders", n)
+        else:
+            self.stat("posts_unaccounted", n)
+
     def run(self, inputs: Inputs, outputs: Outputs) -> None:
         venue, steps = self.venue, self.steps
-        stats, previews = Counter(), []
+        previews: list[dict] = []
         outside: list[dict] = []
+        # every count is recorded where it happens (`stat` adds up); zero first, so a venue-year without
+        # such posts shows 0, not nothing
+        self.stat("turns", 0)
+        self.stat("author_reviewer_posts", 0)
+        self.stat("reviewer_comment_threads", 0)
+        self.stat("dropped_reminders", 0)
+        self.stat("llm_merged_turns", 0)
+        self.stat("exclusion_reasons", {})
+        for status in ("turn", "reference_context", "excluded", "dropped_reminder", "unaccounted"):
+            self.count_post(status, 0)
+        if steps is not None:
+            self.stat("llm_vetoed_reminders", 0)
+            self.stat("llm_only_reminders_kept", 0)
 
         def items():
             forums = iter(inputs.parsed_forums(FORUMS_PER_BATCH))
@@ -71,9 +96,9 @@ class DialogueStage(Stage):
                                         strict=False):
                         if label is not None:
                             labels[q.note_id] = label
-                    stats["llm_only_reminders"] += len(llm_only_reminders(cands, labels))
-                    stats["llm_vetoed_reminders"] += sum(is_reminder(q) and labels.get(q.note_id) is False
-                                                         for q in cands)
+                    self.stat("llm_only_reminders_kept", len(llm_only_reminders(cands, labels)))
+                    self.stat("llm_vetoed_reminders", sum(is_reminder(q) and labels.get(q.note_id) is False
+                                                          for q in cands))
                 by = steps.merged_by if steps is not None else "rule"
                 per_forum = [(p, build_dialogues(p, routings[p.forum_id], labels, by)) for p in chunk]
                 if steps is not None:
@@ -81,20 +106,19 @@ class DialogueStage(Stage):
                                             {p.forum_id: p for p in chunk}, steps))
                     per_forum = [(p, [next(merged) for _ in ds]) for p, ds in per_forum]
                 for p, ds in per_forum:
-                    accounts = account_posts(p, ds, routings[p.forum_id])
-                    done, total = coverage(accounts)
-                    stats["posts_accounted"] += done
-                    stats["posts_total"] += total
-                    for a in accounts:
-                        stats[a.status] += 1
+                    for a in account_posts(p, ds, routings[p.forum_id]):
+                        self.stat("author_reviewer_posts")
+                        self.count_post(a.status)
+                        if a.status == "excluded":
+                            self.stat("exclusion_reasons", {a.code: 1})
                         if a.status not in ("turn", "reference_context"):
                             outside.append(a.model_dump())
-                    stats["reviewer_comment_threads"] += sum(d.root_kind == "reviewer_comment" for d in ds)
+                    self.stat("reviewer_comment_threads", sum(d.root_kind == "reviewer_comment" for d in ds))
                     rows = [d.model_dump() for d in ds]
                     for row in rows:
-                        stats["turns"] += len(row["turns"])
-                        stats["dropped_reminders"] += row["dropped_reminders"]
-                        stats["llm_merged_turns"] += sum(t["merged_by"] != RULE_BASED for t in row["turns"])
+                        self.stat("turns", len(row["turns"]))
+                        self.stat("dropped_reminders", row["dropped_reminders"])
+                        self.stat("llm_merged_turns", sum(t["merged_by"] != RULE_BASED for t in row["turns"]))
                         if len(previews) < 10:
                             previews.append({"forum_id": row["forum_id"], "reviewer": row["reviewer"],
                                              "turns": len(row["turns"]), "merged_by": row["merged_by"],
@@ -106,26 +130,14 @@ class DialogueStage(Stage):
         excluded_path = outputs.path("dialogue_exclusions")
         counts = write_venue_outputs(outputs.store, out, outputs.path("re2_review"), outputs.path("re2_rebuttal"), items(),
                                      also=lambda: {excluded_path: outside})  # filled as items() ran
-        share = stats["posts_accounted"] / stats["posts_total"] if stats["posts_total"] else 1.0
+        total = self.figure("author_reviewer_posts")
+        share = (total - self.figure("posts_unaccounted")) / total if total else 1.0
         unaccounted = [a for a in outside if a["status"] == "unaccounted"]
         self.stat("path", out)
         self.stat("excluded_path", excluded_path)
         self.stat(ROW_COUNT, counts["dialogues"])
-        self.stat("turns", stats["turns"])
         self.stat("dialogue_coverage", round(share, 6))
-        self.stat("author_reviewer_posts", stats["posts_total"])
-        # where each author/reviewer post went (domain/routing.py account_posts' statuses)
-        self.stat("posts_as_turns", stats["turn"])
-        self.stat("posts_as_reference_context", stats["reference_context"])
-        self.stat("posts_excluded", stats["excluded"])
-        self.stat("posts_dropped_reminders", stats["dropped_reminder"])
-        self.stat("posts_unaccounted", stats["unaccounted"])
-        self.stat("exclusion_reasons", dict(Counter(a["reason"].split(" (")[0] for a in outside
-                                                    if a["status"] == "excluded").most_common(10)))
-        self.stat("reviewer_comment_threads", stats["reviewer_comment_threads"])
-        self.stat("dropped_reminders", stats["dropped_reminders"])
         self.stat("merged_by", steps.merged_by if steps is not None else RULE_BASED)
-        self.stat("llm_merged_turns", stats["llm_merged_turns"])
         self.stat("re2_review_records", counts["review_records"])
         self.stat("re2_rebuttal_records", counts["rebuttal_records"])
         self.stat("preview", Table(previews, ["forum_id", "reviewer", "turns", "merged_by", "roles"]))
@@ -137,8 +149,6 @@ class DialogueStage(Stage):
             self.stat("llm_merges_rejected", s.merges_rejected)
             self.stat("llm_rejections", dict(s.rejections))
             self.stat("llm_reminder_requests", s.reminder_requests)
-            self.stat("llm_vetoed_reminders", stats["llm_vetoed_reminders"])
-            self.stat("llm_only_reminders_kept", stats["llm_only_reminders"])
         self.check(COVERAGE_CHECK, share >= 1.0, metadata={
             "dialogue_coverage": round(share, 6), "goal": 1.0, "unaccounted": len(unaccounted),
             "examples": Table(unaccounted[:10], ["forum_id", "note_id", "role", "reason"])})

@@ -7,7 +7,6 @@ rows without an OpenReview request."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 import pyarrow as pa
 
@@ -52,6 +51,10 @@ def forum_problems(record: dict, venue: VenueYear) -> tuple[object | None, list[
         return (None if problems else parsed), problems + found
 
 
+# where the routing puts a post (domain/routing.py post_placements), each counted as `posts_<place>`
+PLACES = ("thread", "reference_context", "excluded", "none", "unrouted")
+
+
 class ParseStage(Stage):
     """Parse and route every raw forum once; the `quarantined_share` check (blocking) fails above
     `max_quarantined_share` of forums with a problem."""
@@ -64,11 +67,35 @@ class ParseStage(Stage):
         super().__init__(venue.key)
         self.venue, self.max_quarantined_share = venue, max_quarantined_share
 
+    def count_place(self, place: str, n: int = 1) -> None:
+        """A post the routing put in `place` (domain/routing.py post_placements), as its figure."""
+        if place == "thread":
+            self.stat("posts_thread", n)
+        elif place == "reference_context":
+            self.stat("posts_reference_context", n)
+        elif place == "excluded":
+            self.stat("posts_excluded", n)
+        elif place == "none":
+            self.stat("posts_none", n)
+        else:
+            self.stat("posts_unrouted", n)
+
     def run(self, inputs: Inputs, outputs: Outputs) -> None:
         venue = self.venue
         out, q_out = outputs.path("parsed"), outputs.path("parsed_quarantine")
-        counts: Counter = Counter()
         samples: list[dict] = []
+        # every count is recorded where it happens (`stat` adds up); zero first, so an empty venue-year
+        # shows 0, not nothing
+        self.stat("records", 0)
+        self.stat(ROW_COUNT, 0)
+        self.stat("reviews", 0)
+        self.stat("posts", 0)
+        self.stat("malformed_forums", 0)
+        self.stat("edited_reviews_with_history", 0)
+        self.stat("quarantined_forums", 0)
+        self.stat("quarantine_codes", {})
+        for place in PLACES:
+            self.count_place(place, 0)
         store = outputs.store
         with store.publish() as pub:  # the table and its quarantine move into place together
             with staged_parquet(store, pub, out, PARSED_SCHEMA) as w, \
@@ -77,21 +104,24 @@ class ParseStage(Stage):
                 problems: list[dict] = []
                 for ordinal, record in enumerate(inputs.raw_forums()):
                     fid = record.get("forum_id")
-                    counts["records"] += 1
+                    self.stat("records")
                     result, found = forum_problems(record, venue)
                     problems += found
-                    counts["forums_with_problems"] += bool(found)
+                    self.stat("quarantined_forums", int(bool(found)))
+                    for problem in found:
+                        self.stat("quarantine_codes", {problem["code"]: 1})
                     if result is None:
-                        counts["malformed_forums"] += 1
+                        self.stat("malformed_forums")
                         continue
                     parsed, routing = result
                     row = parsed_row(parsed, routing, venue, ordinal, record.get("fetched_at"),
                                      submission_json(record["note"]))
-                    counts["forums"] += 1
-                    counts["reviews"] += row["num_reviews"]
-                    counts["posts"] += len(row["posts"])
-                    counts["edited_reviews_with_history"] += len(parsed.review_history)
-                    counts.update(post["place"] for post in row["posts"])
+                    self.stat(ROW_COUNT)
+                    self.stat("reviews", row["num_reviews"])
+                    self.stat("posts", len(row["posts"]))
+                    self.stat("edited_reviews_with_history", len(parsed.review_history))
+                    for post in row["posts"]:  # where the routing put each post (domain/routing.py places)
+                        self.count_place(post["place"])
                     if len(samples) < 10:
                         samples.append({"forum_id": fid, "title": row["title"], "status": row["status"],
                                         "reviews": row["num_reviews"], "posts": len(row["posts"]),
@@ -100,30 +130,17 @@ class ParseStage(Stage):
                     if len(rows) >= BATCH_ROWS:
                         w.write_table(pa.Table.from_pylist(rows, schema=PARSED_SCHEMA))
                         rows.clear()
-                if rows or counts["forums"] == 0:
+                if rows or self.figure(ROW_COUNT) == 0:
                     w.write_table(pa.Table.from_pylist(rows, schema=PARSED_SCHEMA))
                 qw.write_table(pa.Table.from_pylist(problems, schema=PARSED_QUARANTINE_SCHEMA))
-        codes = dict(Counter(p["code"] for p in problems).most_common())
+        codes = self.figure("quarantine_codes", {})
         self.stat("path", out)
         self.stat("quarantine_path", q_out)
-        self.stat(ROW_COUNT, counts["forums"])
-        self.stat("reviews", counts["reviews"])
-        self.stat("posts", counts["posts"])
-        self.stat("malformed_forums", counts["malformed_forums"])
-        self.stat("edited_reviews_with_history", counts["edited_reviews_with_history"])
-        # where the routing put each post (domain/routing.py places)
-        self.stat("posts_thread", counts["thread"])
-        self.stat("posts_reference_context", counts["reference_context"])
-        self.stat("posts_excluded", counts["excluded"])
-        self.stat("posts_none", counts["none"])
-        self.stat("posts_unrouted", counts["unrouted"])
-        self.stat("quarantine_codes", codes)
-        self.stat("quarantined_forums", counts["forums_with_problems"])
         self.stat("preview", Table(samples, ["forum_id", "title", "status", "reviews", "posts", "decision"]))
-        share = counts["forums_with_problems"] / max(counts["records"], 1)
+        share = self.figure("quarantined_forums") / max(self.figure("records"), 1)
         self.check(QUARANTINE_CHECK, share <= self.max_quarantined_share,
                    description=f"{venue.key}: {QUARANTINE_CHECK_DESCRIPTION}",
                    metadata={"partition": venue.key, "share": round(share, 4),
                              "threshold": f"<= {self.max_quarantined_share}",
-                             "quarantined": counts["forums_with_problems"], "codes": codes,
+                             "quarantined": self.figure("quarantined_forums"), "codes": codes,
                              "examples": Table(problems[:10], ["forum_id", "code", "detail"], what="problems")})

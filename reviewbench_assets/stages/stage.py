@@ -107,6 +107,10 @@ class Stage(ABC):
         declared(name, self.name)
         self._figures[name] = _merged(self._figures[name], value) if name in self._figures else value
 
+    def figure(self, name: str, default: Any = 0) -> Any:
+        """What this run recorded so far under `name` (a check reads the counts `stat` made at each event)."""
+        return self._figures.get(name, default)
+
     def check(self, name: str, passed: bool, metadata: dict[str, Any], *, severity: str = "ERROR",
               description: str | None = None) -> None:
         """Record a data check's outcome; its metadata keys are declared like figures (under the check's name)."""

@@ -43,7 +43,8 @@ def test_rule_based_dialogues_of_the_recorded_forum(tmp_path):
     assert f["posts_as_turns"] + f["posts_as_reference_context"] + f["posts_excluded"] == 16
     outside = list(store.iter_jsonl(f["excluded_path"]))
     assert [(o["note_id"], o["status"]) for o in outside] == [("f62LQEWDzg", "excluded")]
-    assert "area chairs" in outside[0]["reason"] and f["exclusion_reasons"] == {outside[0]["reason"].split(" (")[0]: 1}
+    assert "area chairs" in outside[0]["reason"] and outside[0]["code"] == "discussion_summary"
+    assert f["exclusion_reasons"] == {"discussion_summary": 1}  # counted by code, the words beside it
 
     # one dialogue per review, rule-based, each opened by its reviewer
     assert (result.row_count, f["re2_review_records"], f["re2_rebuttal_records"]) == (4, 1, 4)
