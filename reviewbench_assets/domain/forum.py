@@ -207,12 +207,6 @@ def _decision_and_comment(posts: list[Post]) -> tuple[str, str]:
     return decision, comment
 
 
-def parse_forum(raw: dict, venue: VenueYear,
-                review_edits: Mapping[str, list[dict]] | None = None) -> ParsedForum:
-    """`parse_routed` without the routing (see there)."""
-    return parse_routed(raw, venue, review_edits)[0]
-
-
 def parse_routed(raw: dict, venue: VenueYear,
                  review_edits: Mapping[str, list[dict]] | None = None) -> tuple[ParsedForum, Routing]:
     """Parse one raw forum (submission note + `details.replies`) of `venue`, top to bottom: the

@@ -71,7 +71,6 @@ class ParquetLookup:
             for i, k in enumerate(keys):
                 self.index.setdefault(k, (g, i))  # a repeated key: the first row wins
         self._group, self._rows = -1, []
-        self.row_group_reads = 0
 
     def get(self, key: str) -> dict | None:
         where = self.index.get(key)
@@ -84,7 +83,6 @@ class ParquetLookup:
             except (OSError, pa.ArrowException) as exc:
                 raise CorruptFileError(self.path, f"row group {group} unreadable ({exc})") from exc
             self._group = group
-            self.row_group_reads += 1
         return self._rows[i]
 
     def close(self) -> None:

@@ -94,7 +94,3 @@ class Progress:
         with self._lock:
             until = datetime.fromtimestamp(self.now().timestamp() + seconds, UTC)
             self._maybe_report(force=True, waiting_until=until, waiting_for=why)
-
-    def finish(self) -> None:
-        with self._lock:
-            self._maybe_report(force=True)

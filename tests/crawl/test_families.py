@@ -10,11 +10,12 @@ import pytest
 from openreview_replica import VENUE_SPECS
 from partitions import catalogue
 from resources.store import store_from_uri
-from reviewbench_assets.domain.forum import parse_forum, row_fields, unwrap_content
+from reviewbench_assets.domain.forum import row_fields, unwrap_content
 from reviewbench_assets.domain.reviews import parse_score, reviews_json, union_field
 from reviewbench_assets.domain.routing import oddity_reasons, reasons_of_parsed
 from reviewbench_assets.domain.schema import PARSED_SCHEMA, REVIEW_FIELDS
 from reviewbench_assets.stages.crawl import crawl_forums, fetch_review_edits
+from tests.forums import parse_forum
 
 from .conftest import openreview_resource
 

@@ -5,7 +5,7 @@ import pytest
 from forum_fixture import raw_forum
 
 from partitions import catalogue
-from reviewbench_assets.domain.forum import parse_forum
+from tests.forums import parse_forum
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,7 @@ from reviewbench_assets.domain.dialogues import (
     review_record,
     split_of,
 )
-from reviewbench_assets.domain.forum import parse_forum, row_fields
+from reviewbench_assets.domain.forum import row_fields
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.manifest import extra_config_splits
 from reviewbench_assets.domain.routing import route_posts
@@ -29,6 +29,7 @@ from reviewbench_assets.stages.card_stage import write_dataset_card
 from reviewbench_assets.stages.dialogue_stage import write_venue_outputs
 from reviewbench_assets.stages.rows_stage import write_rows
 from reviewbench_assets.stages.split_stage import update_conference_split
+from tests.forums import parse_forum
 
 
 class _Echo:

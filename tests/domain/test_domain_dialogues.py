@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from reviewbench_assets.domain.dialogues import Dialogue, build_dialogues, is_reminder
-from reviewbench_assets.domain.forum import parse_forum, parse_routed
+from reviewbench_assets.domain.forum import parse_routed
 from reviewbench_assets.domain.routing import route_posts
+from tests.forums import parse_forum
 
 
 def _shape(d: Dialogue) -> list[tuple[str, str, list[str]]]:

@@ -6,15 +6,10 @@ import json
 import pytest
 
 from partitions import catalogue
-from reviewbench_assets.domain.forum import (
-    MalformedForumError,
-    ParsedForum,
-    parse_forum,
-    role_of,
-    row_fields,
-)
+from reviewbench_assets.domain.forum import MalformedForumError, ParsedForum, role_of, row_fields
 from reviewbench_assets.domain.reviews import reviews_json
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_COLUMNS
+from tests.forums import parse_forum
 
 V1_REVIEWS = {  # review id -> (signature tail, rating, author replies under it in time order)
     "HylOroWRYB": ("AnonReviewer3", 6.0, ["ryePwUAsjS", "Byxm28RjoB"]),

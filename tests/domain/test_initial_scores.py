@@ -13,9 +13,9 @@ import pytest
 from openreview_replica.fixtures import build_fixtures
 from partitions import catalogue
 from reviewbench_assets.domain.dialogues import review_record
-from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.reviews import parse_score
 from reviewbench_assets.stages.crawl import edited_reviews
+from tests.forums import parse_forum
 
 
 @pytest.mark.parametrize("key", ["iclr-2025", "neurips-2025"])

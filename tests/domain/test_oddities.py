@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import copy
 
-from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.routing import MAX_REPLIES_OF_ONE_KIND, oddity_reasons
 from reviewbench_assets.stages.crawl import crawl_forums
+from tests.forums import parse_forum
 
 
 def test_a_real_forum_has_no_oddity(iclr2026_raw, iclr2026):

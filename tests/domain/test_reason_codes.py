@@ -7,10 +7,10 @@ import pickle
 import pytest
 
 from partitions.catalogue import catalogue
-from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.posts import MalformedForumError, ParsedForum, Reason
 from reviewbench_assets.domain.routing import oddity_reasons, reasons_of_parsed
 from reviewbench_assets.stages.parse_stage import forum_problems
+from tests.forums import parse_forum
 
 VENUE = catalogue().get("iclr-2024")
 

@@ -5,9 +5,9 @@ paper; a review last modified before the authors' first post was not changed in 
 from __future__ import annotations
 
 from reviewbench_assets.domain.dialogues import review_record
-from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.posts import authors_first_post, changed_during_rebuttal
 from reviewbench_assets.stages.crawl import edited_reviews
+from tests.forums import parse_forum
 
 REVIEW = ["Official_Review"]
 

@@ -9,10 +9,10 @@ import pytest
 from openreview_replica.fixtures import build_fixtures
 from openreview_replica.venues import VENUE_SPECS
 from partitions import catalogue
-from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.posts import unwrap_content
 from reviewbench_assets.domain.reviews import parse_score, union_field
 from reviewbench_assets.domain.schema import REVIEW_TEXT_FIELDS
+from tests.forums import parse_forum
 
 BODY = [f for f in REVIEW_TEXT_FIELDS if f not in ("review_id", "reviewer", "rebuttal")]
 

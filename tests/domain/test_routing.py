@@ -16,8 +16,9 @@ import copy
 import pytest
 
 from reviewbench_assets.domain.dialogues import Dialogue, Turn, build_dialogues, rebuttal_record
-from reviewbench_assets.domain.forum import parse_forum, row_fields
+from reviewbench_assets.domain.forum import row_fields
 from reviewbench_assets.domain.routing import account_posts, coverage, route_posts
+from tests.forums import parse_forum
 
 VENUE = "ICLR.cc/2026/Conference"
 PAPER = f"{VENUE}/Submission4956"

@@ -10,8 +10,9 @@ import copy
 
 import pytest
 
-from reviewbench_assets.domain.forum import MalformedForumError, parse_forum
+from reviewbench_assets.domain.forum import MalformedForumError
 from reviewbench_assets.stages.parse_stage import forum_problems
+from tests.forums import parse_forum
 
 VENUE = "ICLR.cc/2026/Conference"
 

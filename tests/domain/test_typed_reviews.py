@@ -11,9 +11,10 @@ import pyarrow as pa
 import pydantic
 import pytest
 
-from reviewbench_assets.domain.forum import parse_forum, row_fields
+from reviewbench_assets.domain.forum import row_fields
 from reviewbench_assets.domain.reviews import empty_review, review_rows, reviews_json, typed_reviews
 from reviewbench_assets.domain.schema import PARSED_SCHEMA, REVIEW_STRUCT, REVIEWS_CONFIG_SCHEMA
+from tests.forums import parse_forum
 
 
 def _stored(p) -> list[dict]:

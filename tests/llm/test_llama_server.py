@@ -35,7 +35,7 @@ _spec.loader.exec_module(_fixture)
 @pytest.fixture
 def forum():
     from partitions import catalogue
-    from reviewbench_assets.domain.forum import parse_forum
+    from tests.forums import parse_forum
 
     return parse_forum(_fixture.raw_forum(), catalogue().get("iclr-2024"))
 
