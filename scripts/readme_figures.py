@@ -70,7 +70,10 @@ FIGURES = [
            "(baseline: reads)"),
     Figure("load_dataset_errors", "its reads that met a listed shard deleted as README.md switched: an error to "
            "the user, no rows (baseline: reads)"),
-    Figure("data_path_modules", "project modules one partition's data passes through, crawl to conference split"),
+    Figure("data_path_lines_to_read", "lines of the project modules a reader opens to follow one partition, "
+           "crawl to conference split"),
+    Figure("edge_declaration_places", "places that declare one edge of the data path, most of any edge "
+           "(baseline: 0a3ff42)"),
     Figure("deadline_agreement", "catalogue deadlines agreeing with the invitations (baseline: before issue 10)"),
 ]
 
