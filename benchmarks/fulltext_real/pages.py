@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.fulltext_real import derive
@@ -46,6 +46,9 @@ class Page:
     height: float
     lines: list[Line]  # positioned lines, for the furniture
     text: str  # the page's text in content order (pdfium's text range), for placing sentences
+    # pdfium's text rectangles (bottom, top, left, right, text): a column's line apart from the
+    # other column's line on the same baseline, which ``lines`` joins
+    rects: list = field(default_factory=list)
 
 
 def read_pages(pdf: Path) -> list[Page]:
@@ -91,7 +94,7 @@ def read_pages(pdf: Path) -> list[Page]:
             # a line's bounded text may take in a tall symbol of the next line; the text range
             # does not, so sentences are placed on it
             text = textpage.get_text_range().replace("\ufffe", "-")
-            pages.append(Page(index + 1, page.get_size()[1], lines, text))
+            pages.append(Page(index + 1, page.get_size()[1], lines, text, rects))
     finally:
         doc.close()
     return pages
@@ -251,6 +254,46 @@ def first_last_tests(sentences: list[str], pages: list[Page]) -> list[dict]:
     return tests
 
 
+def _line_at(rects: list, bottom: float) -> str:
+    """The text of one column's line: its rectangles on the baseline ``bottom``, left to right."""
+    return " ".join(r[4] for r in sorted((r for r in rects if abs(r[0] - bottom) < 2.0), key=lambda r: r[2]))
+
+
+def column_break_tests(fragments: list[str], pages: list[Page]) -> list[dict]:
+    """A ``present`` test for each source sentence run a page prints across its column break: it
+    starts on the left column's last line and ends on the right column's first line (often
+    hyphenated there), so an output that reads the columns apart, or in the wrong order, or drops a
+    line at the break fails it. The text is the source's; the page's lines only say where it sits:
+    its letters must run on from the left column's lowest line into the right column's top line, and
+    no other page may print it."""
+    texts = [letters(p.text, keep_case=True) for p in pages]
+    tests = []
+    for page in pages:
+        if len(page.rects) < 6:
+            continue
+        mid = (min(r[2] for r in page.rects) + max(r[3] for r in page.rects)) / 2
+        left = [r for r in page.rects if r[3] < mid]
+        right = [r for r in page.rects if r[2] > mid]
+        if len(left) < 3 or len(right) < 3:
+            continue
+        tail = letters(_line_at(left, min(r[0] for r in left)), keep_case=True)
+        head = letters(_line_at(right, max(r[0] for r in right)), keep_case=True)
+        if len(tail) < 12 or len(head) < 12:
+            continue
+        seam = tail[-12:] + head[:12]
+        for fragment in fragments:
+            key = letters(fragment, keep_case=True)
+            at = key.find(seam) + 12
+            # the run must agree with both lines around the seam, not only share the seam's words
+            before, after = key[:at], key[at:]
+            if at >= 12 and (tail.endswith(before) or before.endswith(tail)) and (
+                    head.startswith(after) or after.startswith(head)) and sum(t.count(key) for t in texts) <= 1 and all(
+                    key not in t for i, t in enumerate(texts) if i != page.number - 1):
+                tests.append({"type": "present", "page": page.number, "text": fragment})
+                break
+    return tests
+
+
 def paper_tests(paper_id: str, tex: str, styles: list[str], pdf: Path, furniture: list | None = None,
                 dropped: list | None = None) -> list[dict]:
     """Every test of one paper, each on its page, ids unique across the set (``<id>-<type>-NNN``:
@@ -260,7 +303,9 @@ def paper_tests(paper_id: str, tex: str, styles: list[str], pdf: Path, furniture
     pages = read_pages(pdf)
     body = derive.document_body(tex)
     tests = place(derive.derive(tex, styles), pages)
-    tests += first_last_tests(derive.plain_fragments(body), pages)
+    fragments = derive.plain_fragments(body)
+    tests += first_last_tests(fragments, pages)
+    tests += column_break_tests(fragments, pages)
     found, left_out = furniture_tests(pages, furniture or [])
     tests += found
     if dropped is not None:

@@ -224,3 +224,25 @@ def test_dashes_and_quotes_of_a_head_come_back_as_the_page_prints_them(tmp_path)
     _pdflatex(tmp_path, "q.tex", source)
     furniture, _ = furniture_truth.witness(tmp_path, "q.tex")
     assert furniture[0].parts == ["SIGCOMM \u201921, August 23\u201328, \u201cVirtual\u201d"]
+
+
+def test_a_sentence_across_the_column_break_is_a_present_test_on_its_page(tmp_path):
+    """Two columns: the source sentence printed from the left column's last line into the right
+    column's first line is a present test on that page (an output reading the columns apart fails)."""
+    source = (r"""\documentclass[twocolumn]{article}
+\begin{document}
+""" + "\n\n".join(_paragraph(i) for i in range(12)) + "\n\\end{document}\n")
+    pdf = _pdflatex(tmp_path, "c.tex", source)
+    read = pages.read_pages(pdf)
+    fragments = derive.plain_fragments(derive.document_body(source))
+    tests = pages.column_break_tests(fragments, read)
+    assert tests, [(p.number, len(p.lines)) for p in read]
+    for test in tests:
+        page = read[test["page"] - 1]
+        key = pages.letters(test["text"], keep_case=True)
+        # printed by neither column alone, but by the left column followed by the right one
+        mid = (min(r[2] for r in page.rects) + max(r[3] for r in page.rects)) / 2
+        columns = [pages.letters(" ".join(r[4] for r in sorted(page.rects, key=lambda r: (-r[0], r[2])) if side(r)),
+                                 keep_case=True) for side in (lambda r: r[3] < mid, lambda r: r[2] > mid)]
+        assert key not in columns[0] and key not in columns[1] and key in columns[0] + columns[1]
+        assert test["text"] in fragments
