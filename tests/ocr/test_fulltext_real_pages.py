@@ -242,7 +242,8 @@ def test_a_sentence_across_the_column_break_is_a_present_test_on_its_page(tmp_pa
         key = pages.letters(test["text"], keep_case=True)
         # printed by neither column alone, but by the left column followed by the right one
         mid = (min(r[2] for r in page.rects) + max(r[3] for r in page.rects)) / 2
-        columns = [pages.letters(" ".join(r[4] for r in sorted(page.rects, key=lambda r: (-r[0], r[2])) if side(r)),
-                                 keep_case=True) for side in (lambda r: r[3] < mid, lambda r: r[2] > mid)]
+        ordered = sorted(page.rects, key=lambda r: (-r[0], r[2]))
+        columns = [pages.letters(" ".join(r[4] for r in ordered if r[3] < mid), keep_case=True),
+                   pages.letters(" ".join(r[4] for r in ordered if r[2] > mid), keep_case=True)]
         assert key not in columns[0] and key not in columns[1] and key in columns[0] + columns[1]
         assert test["text"] in fragments
