@@ -42,6 +42,12 @@ from reviewbench_assets.domain.routing import Routing, post_placements, route_po
 # parsing
 
 
+def _license(raw: Mapping[str, Any]) -> str | None:
+    """A note's own `license` as OpenReview states it ('CC BY 4.0'), None where the note carries none."""
+    value = raw.get("license")
+    return value.strip() or None if isinstance(value, str) else None
+
+
 def _build_post(raw: Mapping[str, Any], table: Mapping[str, str], venue_ids: list[str]) -> Post:
     invitations = as_list(raw.get("invitations"))
     single = raw.get("invitation")
@@ -69,6 +75,7 @@ def _build_post(raw: Mapping[str, Any], table: Mapping[str, str], venue_ids: lis
         text=main_text(kind, content),
         content=content,
         deleted=bool(raw.get("ddate")),
+        license=_license(raw),
     )
 
 
@@ -340,6 +347,7 @@ def _forum_of(raw: Mapping[str, Any], forum_id: str, invitations: list[str], ven
         tcdate=int_or_none(raw.get("tcdate")),
         mdate=int_or_none(raw.get("mdate")),
         tmdate=int_or_none(raw.get("tmdate")),
+        license=_license(raw),
         warnings=warnings,
     )
 
@@ -357,7 +365,8 @@ def parsed_row(p: ParsedForum, routing: Routing, venue: VenueYear, ordinal: int,
             # the reviews are the typed column alone (one copy, the one SQL reads); forum_of puts them back
             "warnings": list(p.warnings), "forum_json": p.model_dump_json(exclude={"reviews"}),
             "routing_json": routing.model_dump_json(),
-            "submission_json": submission_json}
+            "submission_json": submission_json, "license": p.license,
+            "review_licenses": [getattr(p.post(str(r.get("review_id"))), "license", None) for r in p.reviews]}
 
 
 def forum_of(row: Mapping[str, Any]) -> tuple[ParsedForum, Routing]:

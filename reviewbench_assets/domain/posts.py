@@ -91,6 +91,7 @@ class Post(BaseModel):
     text: str = ""
     content: dict[str, Any] = Field(default_factory=dict)  # unwrapped (v2 `{"value": x}` -> x)
     deleted: bool = False
+    license: str | None = None  # v2 note-level `license` (docs/openreview-api.md §license); v1: none
 
     @property
     def time(self) -> int:
@@ -127,6 +128,7 @@ class ParsedForum(BaseModel):
     tcdate: int | None = None
     mdate: int | None = None
     tmdate: int | None = None
+    license: str | None = None  # the submission note's own `license` (API v2); None: the note has none
     warnings: list[ReasonText] = Field(default_factory=list)
     # review id -> {"initial_scores": union score fields of its first edit, "edits": n,
     # "first_edit_id": ...}, for reviews whose edit history was crawled (v2 `/notes/edits`)

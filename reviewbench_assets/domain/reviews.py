@@ -363,8 +363,12 @@ def reviews_json(typed: Iterable[Mapping[str, Any]] | None) -> str:
     return json.dumps([review_dict(r) for r in typed or []], ensure_ascii=False)
 
 
-def review_rows(paper: Mapping[str, Any], typed: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
+def review_rows(paper: Mapping[str, Any], typed: Iterable[Mapping[str, Any]] | None,
+                licenses: list[str | None] | None = None) -> list[dict[str, Any]]:
     """The `reviews` config's rows of one paper (schema.REVIEWS_CONFIG_SCHEMA): its key and
-    venue-year, the review's place among the paper's reviews, then the typed review."""
+    venue-year, the review's place among the paper's reviews, its note's license ("unknown" where the
+    note has none), then the typed review."""
     key = {c: paper[c] for c in ("forum_id", "conference", "year", "track", "venue_id")}
-    return [{**key, "review_index": i, **r} for i, r in enumerate(typed or [])]
+    licenses = licenses or []
+    return [{**key, "review_index": i, "license": (licenses[i] if i < len(licenses) else None) or "unknown", **r}
+            for i, r in enumerate(typed or [])]

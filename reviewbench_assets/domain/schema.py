@@ -108,7 +108,8 @@ REVIEW_STRUCT = pa.struct(REVIEW_FIELD_TYPES)
 REVIEWS_CONFIG_SCHEMA = pa.schema(
     [pa.field("forum_id", pa.string()), pa.field("conference", pa.string()), pa.field("year", pa.int32()),
      pa.field("track", pa.string()), pa.field("venue_id", pa.string()),
-     pa.field("review_index", pa.int32())]  # the review's place in its paper's reviews_json
+     pa.field("review_index", pa.int32()),  # the review's place in its paper's reviews_json
+     pa.field("license", pa.string())]  # the review note's own license, "unknown" where it has none
     + REVIEW_FIELD_TYPES
 )
 
@@ -148,6 +149,7 @@ PROVENANCE_SCHEMA = pa.schema([
     ("revision_source", pa.string()), ("pdf_sha256", pa.string()),
     ("pdf_size", pa.int64()), ("pdf_pages", pa.int32()), ("ocr_engine", pa.string()),
     ("ocr_model", pa.string()), ("markdown_error", pa.string()), ("crawled_at", pa.float64()),
+    ("license", pa.string()),  # the submission note's own license (API v2), "unknown" where it has none
 ])
 
 # rebuttal_dialogues' Re^2 records (`re2/<pk>.{review,rebuttal}.parquet`) and the published
@@ -208,7 +210,9 @@ PARSED_SCHEMA = pa.schema(
        pa.field("forum_json", pa.string()), pa.field("routing_json", pa.string()),
        # the submission note as OpenReview sent it, without its replies: what the PDF stage judges
        # revisions by (invitations, pdf, tmdate) and answers a revision page's own note lookup with
-       pa.field("submission_json", pa.string())])
+       pa.field("submission_json", pa.string()),
+       # the notes' own licenses: the submission's, and each review's in `reviews` order (None: none)
+       pa.field("license", pa.string()), pa.field("review_licenses", pa.list_(pa.string()))])
 # `parsed/<pk>.quarantine.parquet`: every reason a forum needs a look, as a code and the detail, made
 # together by the rule that found it (posts.Reason; domain/routing.py lists the codes); a forum
 # that cannot be parsed at all has no row in parsed/<pk>.parquet.

@@ -113,7 +113,8 @@ def assemble_rows(upstream: Inputs | Upstream, venue: VenueYear,
     rows and one row group of markdown at a time, whatever order each stage wrote its file in.
     `upstream`: the stage's inputs (or the IO layer's `Upstream` of the venue-year)."""
     with upstream.markdown() as markdown:
-        for parsed in upstream.parsed_rows([*ROW_COLUMNS, "status", "crawled_at"], BATCH_ROWS):
+        for parsed in upstream.parsed_rows([*ROW_COLUMNS, "status", "crawled_at", "license", "review_licenses"],
+                                           BATCH_ROWS):
             md = markdown.get(parsed["forum_id"]) or {"error": STALE_MARKDOWN}
             row = {c: parsed[c] for c in ROW_COLUMNS}
             row["markdown"] = md.get("markdown") or ""
@@ -128,7 +129,8 @@ def assemble_rows(upstream: Inputs | Upstream, venue: VenueYear,
                     "pdf_sha256": sub.get("pdf_sha256"), "pdf_size": sub.get("pdf_size"),
                     "pdf_pages": sub.get("pdf_pages"), "ocr_engine": md.get("engine"),
                     "ocr_model": md.get("model"), "markdown_error": md.get("error"),
-                    "crawled_at": parsed["crawled_at"]}
+                    "crawled_at": parsed["crawled_at"], "license": parsed["license"] or "unknown",
+                    "review_licenses": list(parsed["review_licenses"] or [])}
             yield row, prov
 
 
@@ -163,7 +165,7 @@ def write_rows(store: Store, rows_path: str, prov_path: str, reviews_path: str,
                 _count(stats, row, len(reviews))
                 stats["stale_markdown"] += prov.get("markdown_error") == STALE_MARKDOWN
                 bufs[0].append(row)
-                bufs[1].extend(review_rows(row, reviews))
+                bufs[1].extend(review_rows(row, reviews, prov.pop("review_licenses", None)))
                 bufs[2].append(prov)
                 if len(bufs[0]) >= BATCH_ROWS:
                     flush()
