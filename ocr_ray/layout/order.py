@@ -12,6 +12,7 @@ whole, so that one or two lines running into it do not close it (``_band_free``)
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
@@ -30,6 +31,67 @@ MIN_COLUMN_GAP = 7.0  # points
 # the page (at 1.2 such pages were read band by band, interleaving the columns); the space below a
 # title block is wider.
 NEAR_BANDS = 2.0
+
+
+Gutters = tuple[tuple[float, float], ...]
+# A gutter narrower than ``MIN_COLUMN_GAP`` (4 pt in a tight two-column layout) is no wider than a
+# space between two fragments of a line, so width cannot tell it; alignment does: a white stripe
+# that no line crosses, from the top to the bottom of a block of ``ALIGNED_LINES`` lines or more,
+# with full-width lines of justified text on both sides (a shared left edge and a shared right edge
+# left of it, the same right of it). A table's cells, a list's labels or a formula's pieces do not
+# make full-width lines on both sides.
+NARROW_GAP = 2.0  # points: narrower is a space inside a line
+ALIGNED_LINES = 8
+ALIGN = 1.0  # points: "the same edge"
+
+
+def aligned_gutters(boxes: Sequence[B]) -> Gutters:
+    """The narrow column gutters of a page, found by alignment (see ``ALIGNED_LINES``)."""
+    found: list[tuple[float, float]] = []
+    starts = Counter(round(b.x0) for b in boxes)
+    for edge, count in starts.items():
+        if count < ALIGNED_LINES or any(g0 < edge <= g1 + ALIGN for g0, g1 in found):
+            continue
+        aligned = sorted((b for b in boxes if abs(b.x0 - edge) <= ALIGN), key=lambda b: b.y0)
+        x = sorted(b.x0 for b in aligned)[len(aligned) // 2]
+        crossing = sorted(b.y0 for b in boxes if b.x0 < x - ALIGN and b.x1 > x)
+        run: list[B] = []
+        for box in aligned + [None]:  # runs of aligned lines that no line across the stripe divides
+            if box is not None and (not run or not any(run[-1].y1 <= y < box.y0 for y in crossing)):
+                run.append(box)
+                continue
+            gutter = _aligned_gutter(boxes, run, x) if len(run) >= ALIGNED_LINES else None
+            if gutter:
+                found.append(gutter)
+            run = [box] if box is not None else []
+    return tuple(found)
+
+
+def _aligned_gutter(boxes: Sequence[B], run: list[B], x: float) -> tuple[float, float] | None:
+    top, bottom = run[0].y0, run[-1].y1
+    beside = [b for b in boxes if b.y1 > top and b.y0 < bottom]
+    if any(b.x0 < x - ALIGN and b.x1 > x for b in beside):
+        return None
+    left = [b for b in beside if b.x1 <= x]
+    right = [b for b in beside if b.x0 >= x - ALIGN]
+    if len(left) < ALIGNED_LINES or len(right) < ALIGNED_LINES:
+        return None
+    # the edges most lines share (an overfull line or a hyphen may stick out a point or two)
+    lo, start = _mode(b.x1 for b in left), _mode(b.x0 for b in left)
+    end = _mode(b.x1 for b in right)
+    if not NARROW_GAP <= x - lo < MIN_COLUMN_GAP:
+        return None  # a wide gutter is found by its width
+    full_left = sum(abs(b.x0 - start) <= ALIGN and abs(b.x1 - lo) <= ALIGN for b in left)
+    full_right = sum(abs(b.x0 - x) <= ALIGN and abs(b.x1 - end) <= ALIGN for b in right)
+    if full_left < ALIGNED_LINES or full_right < ALIGNED_LINES:
+        return None
+    if min(lo - start, end - x) < 0.25 * (end - start):
+        return None  # a narrow strip beside a column (equation numbers, margin notes)
+    return (lo, x)
+
+
+def _mode(values) -> float:
+    return Counter(round(v * 2) / 2 for v in values).most_common(1)[0][0]
 
 
 def _bands(region: list[B]) -> list[list[B]]:
@@ -82,7 +144,7 @@ def xy_cut(boxes: Sequence[B]) -> list[tuple[list[B], tuple[float, float]]]:
     with the left and right edge of the column it was cut from."""
     out: list = []
     if boxes:
-        _cut(list(boxes), out, 0)
+        _cut(list(boxes), out, 0, aligned_gutters(boxes))
     return out
 
 
@@ -101,7 +163,7 @@ def _free_spans(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return out
 
 
-def _band_free(band: list[B]) -> list[tuple[float, float]]:
+def _band_free(band: list[B], narrow: Gutters = ()) -> list[tuple[float, float]]:
     """The x intervals free in ``band``, the column gutter included even where a line or two run
     into it. Two columns whose baselines do not line up (a display or heading in one of them) make
     one band of all their lines; one overfull line or URL in it then left a gap too narrow for a
@@ -111,7 +173,7 @@ def _band_free(band: list[B]) -> list[tuple[float, float]]:
     that column). A line that reaches into both columns and is centred on the gutter (a caption or
     title across both) is no such line: then there is no gutter."""
     free = _free(band)
-    if len(band) < 6 or _inner(free, band):
+    if len(band) < 6 or _inner(free, band, narrow):
         return free
     heights = sorted(b.y1 - b.y0 for b in band)
     if max(b.y1 for b in band) - min(b.y0 for b in band) < 3 * heights[len(heights) // 2]:
@@ -182,20 +244,22 @@ def _tolerant_gutter(band: list[B]) -> tuple[float, float] | None:
     return None
 
 
-def _inner(free: list[tuple[float, float]], members: list[B]) -> list[tuple[float, float]]:
-    """Free intervals inside the members' extent that are wide enough to separate columns."""
+def _inner(free: list[tuple[float, float]], members: list[B], narrow: Gutters = ()) -> list[tuple[float, float]]:
+    """Free intervals inside the members' extent that are wide enough to separate columns, or that
+    hold one of the page's ``narrow`` gutters (``aligned_gutters``)."""
     left, right = min(b.x0 for b in members), max(b.x1 for b in members)
     clipped = [(max(lo, left), min(hi, right)) for lo, hi in free]
-    return [(lo, hi) for lo, hi in clipped if hi - lo >= MIN_COLUMN_GAP]
+    return [(lo, hi) for lo, hi in clipped if hi - lo >= MIN_COLUMN_GAP
+            or any(lo <= g1 - 1.0 and hi >= g1 - 0.5 for _, g1 in narrow)]
 
 
-def _stray(band: list[B], members: list[B], free: list[tuple[float, float]]) -> bool:
+def _stray(band: list[B], members: list[B], free: list[tuple[float, float]], narrow: Gutters = ()) -> bool:
     """One line of a column that runs into (or a little across) the gap the group above it leaves
     free (a long word or URL at a column's end): the split is the group's, chosen over its lines
     as a whole, so this line joins the group and goes to the side its centre is on. A line
     centred on the gap (a caption or title across both columns), or reaching out of the group's
     extent (the prose after an equation and its number), is none."""
-    gaps = _inner(free, members)
+    gaps = _inner(free, members, narrow)
     if not gaps:
         return False
     lo, hi = max(gaps, key=lambda g: g[1] - g[0])
@@ -247,7 +311,7 @@ def _line_units(bands: list[list[B]], at: float) -> list[list[B]] | None:
     return bands[:lo] + [[b for band in bands[lo:hi + 1] for b in band]] + bands[hi + 1:]
 
 
-def _cut(region: list[B], out: list, depth: int) -> None:
+def _cut(region: list[B], out: list, depth: int, narrow: Gutters = ()) -> None:
     edges = (min(b.x0 for b in region), max(b.x1 for b in region))
     if len(region) == 1 or depth > 60:
         out.append((_leaf(region), edges))
@@ -259,19 +323,19 @@ def _cut(region: list[B], out: list, depth: int) -> None:
     bands_of: list[list[list[B]]] = []  # each group's bands
     joined = 0  # bands of the last group that share its gap (a column group has several)
     for band in _bands(region):
-        free = _band_free(band)
-        two_sided = bool(_inner(free, band))
+        free = _band_free(band, narrow)
+        two_sided = bool(_inner(free, band, narrow))
         # ... nor across a wide vertical gap (a title block above the columns)
         height = max(b.y1 - b.y0 for b in band)
         near = groups and band[0].y0 - max(b.y1 for b in groups[-1][0]) <= NEAR_BANDS * height
         if groups and groups[-1][2] and near:
             members, shared = groups[-1][0] + band, _intersect(groups[-1][1], free)
-            if _inner(shared, members):
+            if _inner(shared, members, narrow):
                 groups[-1] = (members, shared, True)
                 bands_of[-1].append(band)
                 joined += 1
                 continue
-            if joined >= 2 and _stray(band, groups[-1][0], groups[-1][1]):
+            if joined >= 2 and _stray(band, groups[-1][0], groups[-1][1], narrow):
                 groups[-1] = (members, groups[-1][1], True)
                 bands_of[-1].append(band)
                 continue
@@ -279,7 +343,7 @@ def _cut(region: list[B], out: list, depth: int) -> None:
         bands_of.append([band])
         joined = 0
     for (members, free, _), bands in zip(groups, bands_of, strict=True):
-        gaps = _inner(free, members)
+        gaps = _inner(free, members, narrow)
         if not gaps:
             out.append((_leaf(members), edges))
             continue
@@ -291,12 +355,12 @@ def _cut(region: list[B], out: list, depth: int) -> None:
             # with its limits) and lines apart from it that stop short of that space: no columns;
             # each is read in turn
             for unit in units:
-                _cut(unit, out, depth + 1)
+                _cut(unit, out, depth + 1, narrow)
             continue
         left = [b for b in members if (b.x0 + b.x1) / 2 < at]
         right = [b for b in members if (b.x0 + b.x1) / 2 >= at]
         if not left or not right:
             out.append((_leaf(members), edges))
             continue
-        _cut(left, out, depth + 1)
-        _cut(right, out, depth + 1)
+        _cut(left, out, depth + 1, narrow)
+        _cut(right, out, depth + 1, narrow)
