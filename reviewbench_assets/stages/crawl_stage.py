@@ -47,13 +47,10 @@ from reviewbench_assets.stages.stage import Stage
 
 QUARANTINE_CHECK = QUARANTINE
 QUARANTINE_CHECK_DESCRIPTION = "share of quarantined forums stays under the configured max_quarantined_share"
-ODDITY_KINDS = ("oversized", "absurd", "duplicate")  # oddity_reasons' words (domain/routing.py)
-
-
-def _reason_kind(reason: str) -> str:
-    """The first word after "<forum id>: " ("malformed", "oversized", ...): what the metadata counts."""
-    return reason.split(": ", 1)[-1].split(" ")[0] if ": " in reason else reason
-
+# oddity_reasons' codes (domain/routing.py); a quarantined forum's reasons come with their codes, set
+# by the rule that decided each (nothing cuts the words back into a code)
+ODDITY_CODES = ("oversized_field", "absurd_count", "duplicate_submission")
+UNCODED = "uncoded"  # an error kept from a crawl file written before codes
 
 class CrawlStage(Stage):
     """The crawl's options; `run` is `refresh_venue` and the client's request and wait figures."""
@@ -84,10 +81,10 @@ class CrawlStage(Stage):
     def record_quarantine(self, quarantined: list[dict], forums: int) -> None:
         """The quarantine's figures and the `quarantined_share` check, over `forums` (usable and not)."""
         share = len(quarantined) / max(forums, 1)
-        kinds = Counter(_reason_kind(x) for q in quarantined for x in q["reasons"])
+        kinds = Counter(code for q in quarantined for code in q["codes"])
         self.stat("quarantined_forums", len(quarantined))
-        self.stat("quarantine_reasons", dict(kinds.most_common(10)))
-        self.stat("oddities", dict(Counter(k for k in kinds.elements() if k in ODDITY_KINDS)))
+        self.stat("quarantine_reasons", dict(kinds.most_common()))
+        self.stat("oddities", {k: n for k, n in kinds.most_common() if k in ODDITY_CODES})
         limit = self.max_quarantined_share
         self.check(QUARANTINE_CHECK, share <= limit, description=f"{self.key}: {QUARANTINE_CHECK_DESCRIPTION}", metadata={
             "partition": self.key, "share": round(share, 4), "threshold": f"<= {limit}", "quarantined": len(quarantined),
@@ -101,12 +98,13 @@ def forum_record(item: dict, api: str, fetched_at: float) -> tuple[dict | None, 
     """A raw forum line, or an error line when the note is unusable (kept, never crashes)."""
     note = item["note"]
     if not isinstance(note, dict) or not note.get("id"):
-        return None, {"query": item["query"], "reason": "note without id", "raw": note}
+        return None, {"query": item["query"], "code": "note_without_id", "reason": "note without id", "raw": note}
     problem = id_problem(note["id"])
     if problem:  # never becomes a path (checkpoints, PDFs): quarantined with the reason
-        return None, {"query": item["query"], "reason": problem, "raw": note}
+        return None, {"query": item["query"], "code": "invalid_id", "reason": problem, "raw": note}
     if not isinstance(note.get("content"), dict):
-        return None, {"forum_id": note["id"], "query": item["query"], "reason": "note without content",
+        return None, {"forum_id": note["id"], "query": item["query"], "code": "note_without_content",
+                      "reason": "note without content",
                       "raw": note}
     return {"forum_id": note["id"], "query": item["query"], "api": api,
             "fetched_at": round(fetched_at, 3), "note": note}, None
@@ -227,11 +225,12 @@ class _Quarantine:
                                   "replies": len((note.get("details") or {}).get("replies") or [])})
         if not reasons:
             return None
-        self.quarantined.append({"forum_id": rec["forum_id"], "reasons": reasons})
+        self.quarantined.append({"forum_id": rec["forum_id"], "reasons": reasons, "codes": [r.code for r in reasons]})
         return self.quarantined[-1]
 
     def add_errors(self, errors: list[dict]) -> list[dict]:
-        out = [{"forum_id": e.get("forum_id"), "reasons": [e["reason"]], "raw": e.get("raw")} for e in errors]
+        out = [{"forum_id": e.get("forum_id"), "reasons": [e["reason"]], "codes": [e.get("code", UNCODED)],
+                "raw": e.get("raw")} for e in errors]
         self.quarantined += out
         return out
 

@@ -65,3 +65,23 @@ def test_a_submission_id_listed_twice_is_counted(tmp_path, iclr2026_raw, iclr202
     assert listed == {f"{q}\t{fid}": 2 for q in ("submissions", "withdrawn", "desk_rejected")}
     reasons = oddity_reasons(iclr2026_raw, iclr2026, listed=2)
     assert reasons == [f"{fid}: duplicate submission id: listed 2 times by one query"]
+
+
+def test_the_crawls_quarantine_counts_codes_set_by_the_rules(iclr2026_raw, iclr2026):
+    """Issue 39 item 3: a quarantined forum carries each reason's code beside its words, and the
+    crawl's figures count codes (before: the first word after the forum id, cut from the words)."""
+    import copy
+
+    from reviewbench_assets.stages.crawl_stage import CrawlStage, _Quarantine, forum_record
+
+    raw = copy.deepcopy(iclr2026_raw)
+    raw["content"]["title"] = {"value": "x" * 20_000}  # over the title's 10,000, under a field's 1,000,000
+    q = _Quarantine(iclr2026)
+    q.add({"forum_id": raw["id"], "query": "submissions", "note": raw, "listed": 2})
+    _, error = forum_record({"query": "submissions", "note": {"id": "bad id!", "content": {}}}, "v2", 0.0)
+    q.add_errors([error])
+    assert [x["codes"] for x in q.quarantined] == [["duplicate_submission", "oversized_field"], ["invalid_id"]]
+    stage = CrawlStage(iclr2026, None, None)
+    stage.record_quarantine(q.quarantined, forums=2)
+    assert stage.figure("quarantine_reasons") == {"duplicate_submission": 1, "oversized_field": 1, "invalid_id": 1}
+    assert stage.figure("oddities") == {"duplicate_submission": 1, "oversized_field": 1}
