@@ -67,7 +67,8 @@ def fetched_source(paper: dict, from_dir: Path) -> Path | tuple[Path, str]:
     if own.is_dir() and not (own / "HEAD").exists() and not (own / "repo" / "HEAD").exists():
         return own
     mirror = from_dir / paper["repo"].replace("/", "+")
-    for git_dir in (mirror / "repo", mirror, own / "repo", own):
+    # the search tool's fetch leaves a bare repository at .../repo, or a clone's .git inside it
+    for git_dir in (mirror / "repo", mirror / "repo" / ".git", mirror, own / "repo", own):
         if (git_dir / "HEAD").exists() and (git_dir / "objects").is_dir():
             return git_dir, paper["commit"]
     raise FileNotFoundError(f"no source for {paper['id']} in {from_dir}: neither {own}/ nor a git directory "

@@ -119,3 +119,13 @@ def test_a_snapshot_without_a_large_blob_gives_the_rest_and_lists_it_missing(tmp
     build.copy_source({"id": "p5", "repo": "someone/paper", "commit": commit, "main": "main.tex"}, fetched, src)
     assert "page by page" in (src / "main.tex").read_text()
     assert (src / ".missing").read_text() == "fig/big.png\n" and not (src / "fig" / "big.png").exists()
+
+
+def test_from_a_fetched_clone_whose_git_dir_is_repo_dot_git(tmp_path, repo):
+    """moptsp: the fetch tool left /work/.mirror/<owner>+<name>/repo/.git (a clone, not a bare repository)."""
+    work, first = repo
+    fetched = tmp_path / "fetched"
+    subprocess.run(["git", "clone", "-q", str(work), str(fetched / "someone+paper" / "repo")], check=True)
+    src = tmp_path / "src" / "p6"
+    build.copy_source({"id": "p6", "repo": "someone/paper", "commit": first, "main": "main.tex"}, fetched, src)
+    assert "read the paper once" in (src / "main.tex").read_text()
