@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ocr_ray.layout.model import Fragment, PageLayout, Rule
+from ocr_ray.layout.model import Fragment, PageLayout, Rule, top_down_groups
 
 SAME = 3.0  # points: pictures of one row share top and bottom, pictures of one column left and right
 _SUBCAPTION = re.compile(r"^\(?[a-z]\)(\s|$)")
@@ -63,16 +63,7 @@ def _grids(images: list[Rule]) -> list[list[list[Rule]]]:
 
 def _bands(lines: list[Fragment], height: float) -> list[list[Fragment]]:
     """Fragments cut into bands where a vertical gap of a line's height or more separates them."""
-    bands: list[list[Fragment]] = []
-    bottom = -1e9
-    for f in sorted(lines, key=lambda g: g.y0):
-        if bands and f.y0 - bottom < 0.8 * height:
-            bands[-1].append(f)
-            bottom = max(bottom, f.y1)
-        else:
-            bands.append([f])
-            bottom = f.y1
-    return bands
+    return top_down_groups(lines, lambda f, bottom: f.y0 - bottom < 0.8 * height)
 
 
 def _join(parts: list[str]) -> str:

@@ -37,7 +37,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 
-from ocr_ray.layout.model import Fragment, PageLayout, body_size
+from ocr_ray.layout.model import Fragment, PageLayout, body_size, top_down_groups
 
 # share of the page height that counts as top or bottom band: the article class (and llncs, built
 # on it) sets the running head's baseline at ~11.5 % of an A4 page from the top and the footer's
@@ -59,16 +59,7 @@ def _key(text: str) -> str:
 
 def _rows(fragments: list[Fragment]) -> list[list[Fragment]]:
     """Fragments grouped into lines (rows that overlap vertically), top to bottom."""
-    rows: list[list[Fragment]] = []
-    bottom = 0.0
-    for f in sorted(fragments, key=lambda f: f.y0):
-        if rows and f.cy < bottom:
-            rows[-1].append(f)
-            bottom = max(bottom, f.y1)
-        else:
-            rows.append([f])
-            bottom = f.y1
-    return rows
+    return top_down_groups(fragments, lambda f, bottom: f.cy < bottom)
 
 
 def edge_zones(page: PageLayout) -> list[list[list[Fragment]]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -117,3 +118,19 @@ def body_size(pages: list[PageLayout]) -> float:
         for f in page.fragments:
             sizes[round(f.size * 2) / 2] += len(f.text)
     return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+def top_down_groups(fragments: list[Fragment], joins: Callable[[Fragment, float], bool]) -> list[list[Fragment]]:
+    """Fragments top to bottom (by y0), grouped: a fragment joins the group above it when
+    `joins(fragment, bottom)` holds, `bottom` being the lowest y1 of that group so far (a line's
+    fragments, by vertical overlap; a figure's bands, by the gap between them)."""
+    out: list[list[Fragment]] = []
+    bottom = 0.0
+    for f in sorted(fragments, key=lambda g: g.y0):
+        if out and joins(f, bottom):
+            out[-1].append(f)
+            bottom = max(bottom, f.y1)
+        else:
+            out.append([f])
+            bottom = f.y1
+    return out

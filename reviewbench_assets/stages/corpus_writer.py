@@ -87,12 +87,16 @@ def _iter_input_batches(
             yield path, batch.cast(REVIEWBENCH_SCHEMA)
 
 
-def _row_groups(batches: Iterable[pa.RecordBatch], rows: int) -> Iterator[pa.Table]:
+def _row_groups(batches: Iterable[pa.RecordBatch], rows: int, schema: pa.Schema = REVIEWBENCH_SCHEMA,
+                cast: bool = False) -> Iterator[pa.Table]:
     """Re-chunk a batch stream into tables of exactly ``rows`` rows (the last may be shorter),
-    with contiguous buffers, so that row groups do not depend on the input batch sizes."""
+    with contiguous buffers, so that row groups do not depend on the input batch sizes. `cast`:
+    a batch of another schema is cast to `schema` (else it is refused by `pa.Table.from_batches`)."""
     pending: list[pa.RecordBatch] = []
     n = 0
     for batch in batches:
+        if cast and batch.schema != schema:
+            batch = batch.cast(schema)
         offset = 0
         while offset < batch.num_rows:
             take = min(rows - n, batch.num_rows - offset)
@@ -100,10 +104,10 @@ def _row_groups(batches: Iterable[pa.RecordBatch], rows: int) -> Iterator[pa.Tab
             n += take
             offset += take
             if n == rows:
-                yield pa.Table.from_batches(pending, schema=REVIEWBENCH_SCHEMA).combine_chunks()
+                yield pa.Table.from_batches(pending, schema=schema).combine_chunks()
                 pending, n = [], 0
     if n:
-        yield pa.Table.from_batches(pending, schema=REVIEWBENCH_SCHEMA).combine_chunks()
+        yield pa.Table.from_batches(pending, schema=schema).combine_chunks()
 
 
 def _column_bytes(arr: pa.Array | pa.ChunkedArray) -> int:
@@ -318,24 +322,9 @@ def _write_batches(writer: pq.ParquetWriter, batches: Iterator[pa.RecordBatch], 
                    row_group_rows: int) -> int:
     """Regroup `batches` into row groups of `row_group_rows` rows; returns the number of rows."""
     num_examples = 0
-    pending: list[pa.RecordBatch] = []
-    n = 0
-    for batch in batches:
-        if batch.schema != schema:
-            batch = batch.cast(schema)
-        offset = 0
-        while offset < batch.num_rows:
-            take = min(row_group_rows - n, batch.num_rows - offset)
-            pending.append(batch.slice(offset, take))
-            n += take
-            offset += take
-            if n == row_group_rows:
-                writer.write_table(pa.Table.from_batches(pending, schema=schema))
-                num_examples += n
-                pending, n = [], 0
-    if n:
-        writer.write_table(pa.Table.from_batches(pending, schema=schema))
-        num_examples += n
+    for table in _row_groups(batches, row_group_rows, schema, cast=True):
+        writer.write_table(table)
+        num_examples += table.num_rows
     return num_examples
 
 
