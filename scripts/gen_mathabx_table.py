@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.fulltext_real.olmocr_chromium import use_debian_chromium
+from scripts.olmocr_chromium import use_debian_chromium
 
 
 def kpse(name: str) -> str:

@@ -6,8 +6,9 @@ Debian's ``chromium`` anyway, ``make system-deps-demo``). ``use_debian_chromium`
 ``BrowserType.launch`` so that, when the caller names no executable, ``/usr/bin/chromium``
 (``$OLMOCR_CHROMIUM``) is used.
 
-Imports nothing of the project: ``olmocr_run.py`` loads it inside olmocr's own venv (as a sibling
-file), the unit tests' judge (``olmocr_judge.py``) in the project's.
+Imports nothing of the project: ``benchmarks/fulltext_real/olmocr_run.py`` loads it inside olmocr's
+own venv (by path), the unit tests' judge (``olmocr_judge.py``) and ``scripts/gen_mathabx_table.py``
+in the project's. A script, not a benchmark, so that a script never imports a benchmark (issue 39.5).
 """
 import functools
 import os

@@ -9,11 +9,11 @@ only what ``olmocr/bench/tests.py`` imports (``make test``; docs/dependencies.md
 
 A ``math`` test renders KaTeX in chromium when it is built (olmocr's ``MathTest.__post_init__``) and
 again for each candidate formula: a test that builds one needs the ``browser`` marker. Debian's
-chromium is used (``olmocr_chromium.py``).
+chromium is used (``scripts/olmocr_chromium.py``).
 """
 from __future__ import annotations
 
-from benchmarks.fulltext_real.olmocr_chromium import use_debian_chromium
+from scripts.olmocr_chromium import use_debian_chromium
 
 # A test of our own sets may lack ``pdf`` and ``page`` (the synthetic harness judges whole documents):
 # olmocr's classes require both fields and their ``run`` reads neither.

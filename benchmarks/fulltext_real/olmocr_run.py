@@ -8,7 +8,7 @@ per page) against the tests of ``SET_DIR/tests/*.jsonl`` with olmocr's own code 
 candidate, every test's verdict (olmocr's explanation included) as JSON.
 
 The only thing changed in olmocr: its math tests render KaTeX in a browser that Playwright launches
-with ``chromium.launch()``; ``olmocr_chromium.py`` (a sibling file, loaded as a script's neighbour)
+with ``chromium.launch()``; ``scripts/olmocr_chromium.py`` (loaded by path)
 makes that Debian's ``/usr/bin/chromium``; olmocr's rendering code is untouched. Nothing else from
 the project is imported here (another interpreter, another set of packages).
 """
@@ -16,8 +16,8 @@ import json
 import sys
 from pathlib import Path
 
-# its sibling, found by path: this file runs as a script in olmocr's venv, where the project is no package
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# found by path: this file runs as a script in olmocr's venv, where the project is no package
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from olmocr_chromium import use_debian_chromium  # noqa: E402
 
 
