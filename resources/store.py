@@ -8,7 +8,7 @@ publication's own staged files are removed. A reader never sees a half file.
 
 Paths: `Store.path()` resolves parts under the root and refuses anything that would leave it
 (`..`, absolute parts, NUL), on local disk and S3 alike; `Store.rel()` gives the root-relative form
-that records store. Ids that become path parts are checked by the parser (`domain/posts.py` `check_id`).
+that records store. Ids that become path parts are checked by the crawl (`domain/posts.py` `id_problem`).
 
 Integrity: Parquet is written with page CRC checksums and read with verification; any read error
 (corrupt Parquet, truncated JSON, a PDF whose bytes do not match its sha256) is a `CorruptFileError`

@@ -326,17 +326,6 @@ def id_problem(value) -> str | None:
     return f"invalid id {shown!r}: only letters, digits, '_' and '-' are allowed"
 
 
-class InvalidIdError(ValueError):
-    pass
-
-
-def check_id(value) -> str:
-    problem = id_problem(value)
-    if problem:
-        raise InvalidIdError(problem)
-    return value
-
-
 # ---------------------------------------------------------------------------------------------
 # Which reviews may have changed during the rebuttal: the one rule behind the crawl's review
 # edit-history requests (`stages.crawl.edited_reviews`) and the Re^2 initial scores (`re2`).

@@ -44,7 +44,7 @@ import requests
 from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, open_pdf
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
-from reviewbench_assets.domain.revisions import HOUR_MS, Revision, judge_deadline, revisions_from_page
+from reviewbench_assets.domain.revisions import HOUR_MS, judge_deadline
 from reviewbench_assets.io.shards import list_files
 from reviewbench_assets.io.stage_io import Outputs
 from reviewbench_assets.stages.figures import PDFS
@@ -115,10 +115,6 @@ def api_revision_page(api: OpenReviewApi, forum_id: str) -> dict:
     if not isinstance(items, list):  # an answer without its list is no history: never "no revisions"
         raise OpenReviewError("BadBody", f"no {kind} list in the answer for {forum_id}", None, path)
     return {"kind": kind, "items": items}
-
-
-def api_revisions(api: OpenReviewApi, forum_id: str) -> list[Revision]:
-    return revisions_from_page(api_revision_page(api, forum_id))
 
 
 # The PDF stage's files kept by its fetching (PdfStage declares them among its `writes`).

@@ -113,7 +113,7 @@ def test_reader_takes_the_pages_own_api_answers(rep, fx, c2):
     from resources.browser import RevisionPageError
     from resources.openreview_api import OpenReviewApi
     from reviewbench_assets.domain.revisions import revisions_from_page
-    from reviewbench_assets.stages.pdf_fetch import api_revisions
+    from reviewbench_assets.stages.pdf_fetch import api_revision_page
 
     v24, v20 = fx.venues["iclr-2024"], fx.venues["iclr-2020"]
     ids = [v24.forums_with("history_public")[0].forum_id, v24.forums_with("no_revision")[0].forum_id,
@@ -137,7 +137,7 @@ def test_reader_takes_the_pages_own_api_answers(rep, fx, c2):
     for fid, api in zip(ids, (v2, v2, v1, v1), strict=False):
         assert isinstance(got[fid], dict), got[fid]
         assert sorted(revisions_from_page(got[fid]), key=lambda r: r.revision_id) == sorted(
-            api_revisions(api, fid), key=lambda r: r.revision_id)
+            revisions_from_page(api_revision_page(api, fid)), key=lambda r: r.revision_id)
     assert got[ids[1]]["items"] == []  # "No revisions to display." is an answer, not a failure
 
     # The run's own data answers the page's repeat lookups (issue 19.2): the submission notes from
