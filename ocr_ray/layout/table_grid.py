@@ -18,6 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import replace
 
+from ocr_ray.layout.hyphenation import own_hyphen
 from ocr_ray.layout.model import Fragment, Rule
 
 ROW_TOLERANCE = 0.4  # centres of one row's fragments differ by less than this share of their height
@@ -235,7 +236,9 @@ def _split(f: Fragment, cols: list[tuple[float, float]], limits: list[float]) ->
     pieces: list[list] = []  # [x0, x1, first word, last word, column]
     start, first = f.x0, 0
     for k, (a, b) in enumerate([*f.gaps, (f.x1, f.x1)]):
-        if k < len(f.gaps) and not (b - a >= GAP_COLUMN * em or b - a > GAP_WIDER * least):
+        # (or a space where the body's grid puts a column boundary: a header as tight as its body)
+        if k < len(f.gaps) and not (b - a >= GAP_COLUMN * em or b - a > GAP_WIDER * least
+                                    or any(a <= x <= b for x in limits)):
             continue
         overlaps = [min(a, c1) - max(start, c0) for c0, c1 in cols]
         best = max(range(len(cols)), key=overlaps.__getitem__)
@@ -275,7 +278,13 @@ def join_head_lines(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
     out: list[list[Fragment]] = []
     run: list[list[Fragment]] = []
     for row in rows[:head] + [None]:
-        if row is not None and not spanning(row) and (not run or not ruled(run[-1], row)):
+        if row is not None and not spanning(row) and run and not ruled(run[-1], row):
+            carried, row = _second_row(run, row, col)
+            if row is None:
+                run.append(carried)
+                continue
+            run[-1] = run[-1] + carried  # a wrapped cell's next line beside the second row's cells
+        elif row is not None and not spanning(row) and not run:
             run.append(row)
             continue
         if run:
@@ -293,3 +302,41 @@ def join_head_lines(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
             else:
                 run = [row]
     return out + rows[head:], len(out)
+
+
+def _continues(upper: list[Fragment], f: Fragment) -> bool:
+    """Is ``f`` the next line of the cell above it: the line above breaks a word ("to-"), or ``f``
+    goes on in lower case from the same left edge (a ``p{..}`` cell's lines)?"""
+    return any(u.text.endswith("-") or (abs(u.x0 - f.x0) < 1.0 and f.text[:1].islower()) for u in upper)
+
+
+def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col) -> tuple[list[Fragment], list[Fragment] | None]:
+    """A header line under the lines ``upper`` (a run of one row so far): the next lines of wrapped
+    cells (returns (lower, None)), or a header row of its own, printed as one (units "(%)" "(ms)"
+    under their quantities, a second word row): it has a line in most columns the run has besides
+    the label column, two at least,
+    and most of them do not continue the cell above. Returns (the lines that continue a cell above,
+    the second row's other cells)."""
+    above: dict[int, list[Fragment]] = {}
+    for f in (f for line in upper for f in line):
+        above.setdefault(col(f), []).append(f)
+    named = {c for c in above if c > 0}
+    shared = [f for f in lower if col(f) in named]
+    cells = {col(f) for f in shared}
+    going_on = [f for f in shared if _continues(above[col(f)], f)]
+    if len(cells) < 2 or 3 * len(cells) < 2 * len(named) or 2 * len(going_on) >= len(shared):
+        return lower, None
+    return going_on, [f for f in lower if f not in going_on]
+
+
+def join_cell_lines(texts: list[str]) -> str:
+    """A cell's lines as one text; a word TeX hyphenated at a line end ("to-" "kens") joined again,
+    a word's own hyphen kept (``hyphenation.own_hyphen``)."""
+    out = ""
+    for text in texts:
+        if out.endswith("-") and out[-2:-1].isalpha() and text[:1].islower():
+            left = out.rsplit(" ", 1)[-1][:-1]
+            out = out + text if own_hyphen(left, text.split(" ")[0]) else out[:-1] + text
+        else:
+            out = f"{out} {text}" if out else text
+    return out

@@ -18,11 +18,13 @@ from ocr_ray.layout.table_grid import (
     bounds,
     column_of,
     columns,
+    join_cell_lines,
     join_head_lines,
     multi_line_rows,
     split_on_columns,
     table_rows,
 )
+from ocr_ray.layout.table_gutters import join_justified_head, split_at_gutters
 
 MIN_RULE_WIDTH = 40.0
 SAME_EDGE = 3.0
@@ -228,7 +230,7 @@ def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rul
     while k < len(cols):
         # a cell spans up to the next cell that has text of its own: no text is ever swallowed
         span = min([spans.get(k, 1)] + [j - k for j in slots if j > k])
-        out.append((" ".join(slots.get(k, [])), span))
+        out.append((join_cell_lines(slots.get(k, [])), span))
         k += span
     return out
 
@@ -364,6 +366,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     inside += heads
     inner = [r.y0 for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]
     head = sum(1 for row in rows if inner and max(f.y1 for f in row) < min(inner))
+    rows = split_at_gutters(join_justified_head(rows, head), head)  # cells closer, words wider, than pdftext's cut
     cols = columns(rows, head) if rows else None
     if cols is None:
         return

@@ -1,0 +1,138 @@
+"""Body fragments of a tight table cut at the gutters the other rows show.
+
+``pdftext`` cuts a line into fragments only at gaps wider than ``GAP_SPLIT`` (0.75 em): a table set
+with ``\\tabcolsep`` 2 pt in ``\\small`` type leaves 4 pt (0.44 em) between its columns, so a row's
+numbers, or a row label and its first score, reach the table grid as one fragment ("76.5% 79.8%
+48.9%"). Each fragment keeps where its word spaces are (``Fragment.gaps``); a space is a column
+gap when the table says so: it lies in a band of white that crosses every other body row (no word
+of theirs reaches into it: a word space inside a row label has the longer labels of other rows
+under it), the words on both sides of it stand over words of other rows (columns, not a long cell
+running into white), and the band is as wide as a column gap, or the header shows a cell
+boundary there (its own space or fragment edge right over the band). A space between a number
+and its ``± 0.4`` is no wider than a word space and has one header cell over it: it is kept.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ocr_ray.layout.model import Fragment
+
+# A band of white at least this wide (in font sizes) through every body row is a column gap: two
+# \tabcolsep of 2 pt in \footnotesize (0.5 em); TeX's word space is 0.33 em (Computer Modern),
+# the space around a ± 0.22 em.
+GUTTER_WIDTH = 0.45
+# A narrower band is a column gap where a header row has white over it no wider than the band
+# and this many font sizes: a header of tight cells, its own spaces over the body's.
+GUTTER_HEAD = 1.0
+
+Box = tuple[float, float]
+
+
+def word_boxes(f: Fragment) -> list[Box]:
+    """The x extents of a fragment's words (between its spaces), or its own extent."""
+    gaps = f.gaps or []
+    if not gaps or len(gaps) != f.text.count(" "):
+        return [(f.x0, f.x1)]
+    edges = [f.x0, *(v for gap in gaps for v in gap), f.x1]
+    return [(edges[k], edges[k + 1]) for k in range(0, len(edges), 2)]
+
+
+def _white(boxes: list[Box], x: float) -> Box | None:
+    """The white interval of a row around ``x`` (None when a word covers ``x``)."""
+    left, right = float("-inf"), float("inf")
+    for x0, x1 in boxes:
+        if x0 < x < x1:
+            return None
+        if x1 <= x:
+            left = max(left, x1)
+        else:
+            right = min(right, x0)
+    return left, right
+
+
+def _is_gutter(gap: Box, words: tuple[Box, Box], others: list[list[Box]], heads: list[list[Box]],
+               em: float) -> bool:
+    lo, hi = gap
+    centre = (lo + hi) / 2
+    for boxes in others:
+        white = _white(boxes, centre)
+        if white is None:
+            return False
+        lo, hi = max(lo, white[0]), min(hi, white[1])
+    if hi - lo < 0.5:
+        return False
+    for x0, x1 in words:  # each side stands over a column: words of another row under it
+        if not any(b0 < x1 and b1 > x0 for boxes in others for b0, b1 in boxes):
+            return False
+    if hi - lo >= GUTTER_WIDTH * em:
+        return True
+    for boxes in heads:
+        white = _white(boxes, centre)
+        if white is not None and white[0] > float("-inf") and white[1] < float("inf") \
+                and white[1] - white[0] <= hi - lo + GUTTER_HEAD * em:
+            return True
+    return False
+
+
+def split_at_gutters(rows: list[list[Fragment]], head: int) -> list[list[Fragment]]:
+    """``rows`` with each body fragment (rows after the first ``head``) cut at the spaces that are
+    column gaps (see the module's doc); each piece a fragment of its own, ``kind="cell"``."""
+    if len(rows) - head < 2:
+        return rows
+    ink = [[box for f in row for box in word_boxes(f)] for row in rows]
+    heads = [boxes for boxes in ink[:head] if len(boxes) >= 2]
+    out = [list(row) for row in rows[:head]]
+    for r in range(head, len(rows)):
+        # a body row of one cell (a \multicolumn section label) crosses every gutter: it says nothing
+        others = [ink[s] for s in range(head, len(rows)) if s != r and len(ink[s]) >= 2]
+        if not others:
+            return rows
+        row: list[Fragment] = []
+        for f in rows[r]:
+            boxes = word_boxes(f)
+            em = max(f.size, 1.0)
+            cuts = [k for k in range(len(boxes) - 1)
+                    if _is_gutter((boxes[k][1], boxes[k + 1][0]), (boxes[k], boxes[k + 1]), others, heads, em)]
+            row += _cut(f, boxes, cuts)
+        out.append(row)
+    return out
+
+
+def _cut(f: Fragment, boxes: list[Box], cuts: list[int]) -> list[Fragment]:
+    if not cuts:
+        return [f]
+    words = f.text.split(" ")
+    pieces, first = [], 0
+    for k in [*cuts, len(boxes) - 1]:
+        gaps = f.gaps[first:k] or None
+        pieces.append(replace(f, x0=boxes[first][0], x1=boxes[k][1], text=" ".join(words[first:k + 1]),
+                              glyphs=None, gaps=gaps, kind="cell"))
+        first = k + 1
+    return pieces
+
+
+def join_justified_head(rows: list[list[Fragment]], head: int) -> list[list[Fragment]]:
+    """Header lines with the word spaces of a justified ``p{..}`` cell joined again: a space TeX
+    stretched past pdftext's cut ("Number      of" over "training      to-") left a word standing
+    over the white between two body columns, taken for a column of its own. Two fragments of one
+    header line are one cell when another header line has fragments starting where the first does
+    and ending where the second does (a paragraph set flush on both sides), and no body word stands
+    under the gap or the second (it is no column)."""
+    if head < 2 or len(rows) <= head:
+        return rows
+    body = [box for row in rows[head:] for f in row for box in word_boxes(f)]
+    lines = [sorted(row, key=lambda f: f.x0) for row in rows[:head]]
+    out = []
+    for i, line in enumerate(lines):
+        joined = [line[0]]
+        for f in line[1:]:
+            a = joined[-1]
+            flush = any(abs(p.x0 - a.x0) < 1.0 and abs(q.x1 - f.x1) < 1.0 and q.x0 - p.x1 > 0.5 * q.size
+                        for j, other in enumerate(lines) if j != i for p, q in zip(other, other[1:], strict=False))
+            if flush and not any(x0 < f.x1 and x1 > a.x1 for x0, x1 in body):
+                joined[-1] = replace(a, x1=f.x1, y0=min(a.y0, f.y0), y1=max(a.y1, f.y1), text=f"{a.text} {f.text}",
+                                     glyphs=None, gaps=None)
+            else:
+                joined.append(f)
+        out.append(joined)
+    return out + rows[head:]
