@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from resources.store import Store
 from reviewbench_assets.io.layout import paths
 
-# view -> the partition's file (io/layout.py names the stage that owns each)
+# view -> the partition's file (its owner: the stage that declares it in `writes`, data_path.OWNED_PATHS)
 TABLES: dict[str, Callable[[str], str]] = {
     "parsed": paths.parsed, "parsed_quarantine": paths.parsed_quarantine,  # parsed_forums
     "pdfs": paths.submissions,  # initial_submission_pdfs

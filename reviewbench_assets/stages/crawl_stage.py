@@ -64,7 +64,7 @@ class CrawlStage(Stage):
                  log: Callable[[str], None] = lambda _m: None,
                  progress: Callable[[str, int], Progress] | None = None, attempt_continues: bool | None = None):
         super().__init__(venue.key)
-        self.attempt_continues = attempt_continues  # stages/stage.py, open_attempt: the published pages' fate
+        self.attempt_continues = attempt_continues  # io/attempt.py, open_attempt: the published pages' fate
         self.venue, self.v2, self.api, self.log, self.progress = venue, v2, api, log, progress
         self.max_quarantined_share, self.full_refresh, self.review_edits = (max_quarantined_share, full_refresh,
                                                                              review_edits)
@@ -276,7 +276,7 @@ def refresh_venue(stage: Stage, store: Store) -> None:
     histories and writes the published file and its quarantine line by line. Memory holds one page
     of the API (at most 1000 forums) and a few figures per forum id, whatever the venue's size.
 
-    `stage.attempt_continues` (stages/stage.py, open_attempt; None: no attempt, the pages go once published):
+    `stage.attempt_continues` (io/attempt.py, open_attempt; None: no attempt, the pages go once published):
     the listing pages of a published crawl are kept for the rest of the run's attempt, so the re-run
     of a run killed after its crawl reads them instead of asking again (True); a new attempt drops
     them and asks (False). The pages of an unpublished crawl are always resumed, whatever the attempt."""
