@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ocr_ray.layout.fallback import guarded
 from ocr_ray.layout.floats import CAPTION, float_end, runs_on
+from ocr_ray.layout.heading_rules import ends_its_column, reads_as_heading
 from ocr_ray.layout.hyphenation import compounds, own_hyphen  # noqa: F401 - compounds: re-exported (layout, tests)
 from ocr_ray.layout.math import numbered as number_display
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_glyphs
@@ -131,6 +132,8 @@ def _heading_level(line: Line, body: float, title_size: float | None) -> int:
         # ("a 2 + b 2 = c 2": single letters and their scripts) is never a heading: a heading has a word
         return 0
     numbered = _NUMBERED.match(line.text)
+    if not reads_as_heading(line.text[numbered.end() - 1:] if numbered else line.text):  # (the match ends on the first letter)
+        return 0
     if title_size and line.size >= title_size - 0.1 and line.size >= 1.3 * body:
         return 1
     if line.size >= 1.12 * body or (line.bold and line.size >= 0.95 * body and (numbered or len(words) <= 6)):
@@ -238,6 +241,8 @@ def _set_apart_level(lines: list[Line], runs: list[tuple[int, int]], i: int, bod
         return level if last - first < 3 else 0
     if last - first + 1 > 2 or lines[last].text.rstrip().endswith((".", ",", ";")):
         return 0
+    if not _NUMBERED.match(lines[first].text) and ends_its_column(lines, last):
+        return 0  # type alone says heading, and nothing follows it in its column: a broken paragraph
     return level
 
 
