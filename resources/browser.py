@@ -178,9 +178,10 @@ class _PageState:
         self.forum = ""
         self.counts = {"api": 0, "all": 0}
         self.bodies: list = []  # tasks -> (kind, status, body), or None (a 429 the limiter learnt from)
+        self.sent_at: dict[str, float] = {}  # API url -> when the limiter let it go (learn's sent_at)
 
     def reset(self, forum: str) -> None:
-        self.forum, self.counts, self.bodies = forum, {"api": 0, "all": 0}, []
+        self.forum, self.counts, self.bodies, self.sent_at = forum, {"api": 0, "all": 0}, [], {}
 
 
 async def _capture(resp, kind: str):
@@ -190,16 +191,15 @@ async def _capture(resp, kind: str):
         return kind, resp.status, {"message": f"unreadable response body: {exc}"}
 
 
-async def _learn_from_429(resp, limiter: RateLimiter) -> None:
-    """A page's API request refused: the shared limiter holds every caller until the window
-    resets and paces to its limit, as the API client does (its next request is not refused too)."""
+async def _learn_from_429(resp, limiter: RateLimiter, sent_at: float | None) -> None:
+    """A page's API request (sent at `sent_at`) refused: the shared limiter learns, as the API client's."""
     try:
         body = await resp.json()
     except Exception:  # not JSON: the Retry-After header, else a minute
         body = {}
     limit = (body.get("details") or {}).get("limit") if isinstance(body, dict) else None
     limiter.learn(limit if isinstance(limit, int) else None,
-                  reset_wait_s(body, (resp.headers or {}).get("retry-after"), 60.0))
+                  reset_wait_s(body, (resp.headers or {}).get("retry-after"), 60.0), sent_at)
 
 
 def _on_response(state: _PageState, is_api: Callable[[str], bool], limiter: RateLimiter):
@@ -207,7 +207,7 @@ def _on_response(state: _PageState, is_api: Callable[[str], bool], limiter: Rate
         if not is_api(url := resp.url):
             return
         if resp.status == 429:
-            state.bodies.append(asyncio.ensure_future(_learn_from_429(resp, limiter)))
+            state.bodies.append(asyncio.ensure_future(_learn_from_429(resp, limiter, state.sent_at.get(url))))
         kind = _revisions_kind(url, state.forum)
         if kind:
             state.bodies.append(asyncio.ensure_future(_capture(resp, kind)))
@@ -224,8 +224,8 @@ async def _install(page, state: _PageState, limiter: RateLimiter, is_api: Callab
 
     async def send(route, api: bool, learn: bool = False) -> None:
         req = route.request
-        if api:
-            await asyncio.to_thread(limiter.wait)  # the same budget as the API client
+        if api:  # the same budget as the API client
+            state.sent_at[req.url] = await asyncio.to_thread(limiter.wait)
         elif req.resource_type == "document":  # the site's own page: polite, but not the API's budget
             await asyncio.to_thread(local.web_limiter.wait)
         state.counts["all"] += 1

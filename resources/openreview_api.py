@@ -129,7 +129,8 @@ class RateLimiter:
     ATTACHMENT_PATHS). A fixed 0.5 s interval (7,200 requests an hour) bursts into a 98-per-30-minutes wall and
     then waits out whole windows; after the first 429 the limiter spreads `limit` requests over the
     window instead: the window is the time from its first request (`limit` before the refused one) to the reset
-    (the requests the server counted), and the interval becomes window / limit (+2 %)."""
+    (the requests the server counted), and the interval becomes window / (limit - 1) (+2 %): one
+    interval of room for a request that reaches the server late (issue 38.7)."""
 
     MARGIN = 1.02
     HISTORY = 5000  # request times kept to measure a window (limits seen: 36 to 144)
@@ -156,7 +157,8 @@ class RateLimiter:
     def interval_s(self) -> float:
         return max(self.min_interval_s, self.learned_interval_s)
 
-    def wait(self) -> None:
+    def wait(self) -> float:
+        """Wait for this caller's turn; returns its time (the clock's), which `learn` takes back."""
         with self._lock:
             now = self._clock()
             start = max(now, self._next) if self.interval_s > 0 else now
@@ -164,24 +166,27 @@ class RateLimiter:
             self._times.append(start)
         if start > now:
             self._sleep(start - now)
+        return start
 
-    def learn(self, limit: int | None, reset_in_s: float) -> float:
-        """A 429 said: at most `limit` requests per window, the window resets in `reset_in_s`. Pace
-        to it from now on (never faster than before); returns the interval now in force."""
+    def learn(self, limit: int | None, reset_in_s: float, sent_at: float | None = None) -> float:
+        """A 429 said: at most `limit` requests per window, the window resets in `reset_in_s`. Pace to it
+        (never faster than before); returns the interval. `sent_at`: the refused request's time
+        (`wait`'s): requests that left after it (other pages, threads) are not of its window."""
         with self._lock:
             now = self._clock()
             # the refused request's window: nothing goes out before it resets (other threads too)
             self._next = max(self._next, now + reset_in_s)
             if not limit or limit <= 0:
                 return self.interval_s
-            # The refused request is the newest of `_times` and the window's (limit + 1)-th: the
-            # window began with the request `limit` before it (taking the limit-th most recent, as
-            # before, measured the window short by the gap between its first two requests).
-            times = list(self._times)
-            first = times[-(limit + 1)] if len(times) > limit else (times[0] if times else now)
+            # The refused request is the window's (limit + 1)-th: the window began `limit` requests
+            # before it. With fewer of ours, the window also held requests we did not send (an
+            # earlier step, another process): they keep their share, ours is what we had of it.
+            times = [t for t in self._times if t <= (now if sent_at is None else sent_at)]
+            first, count = ((times[-(limit + 1)], limit) if len(times) > limit
+                            else (times[0] if times else now, max(len(times) - 1, 1)))
             window = max(now + reset_in_s - first, 0.0)
             if window > 0:
-                self.learned_interval_s = max(self.learned_interval_s, self.MARGIN * window / limit)
+                self.learned_interval_s = max(self.learned_interval_s, self.MARGIN * window / max(count - 1, 1))
             shared = (self.learned_interval_s, time.time() + (self._next - now))
         if self.on_learn is not None:
             self.on_learn(*shared)
@@ -342,7 +347,7 @@ class OpenReviewApi:
         relogged = False
         limiter = self.attachment_limiter if path in ATTACHMENT_PATHS else self.limiter
         for attempt in range(1, self.max_attempts + 1):
-            limiter.wait()
+            sent_at = limiter.wait()
             self.stats["requests"] += 1
             self._local.requests = getattr(self._local, "requests", 0) + 1
             try:
@@ -366,7 +371,7 @@ class OpenReviewApi:
                     raise OpenReviewError("RateLimitError", body.get("message", ""), 429, path)
                 self.stats["rate_limit_wait_s"] += wait
                 limit = (body.get("details") or {}).get("limit") if isinstance(body, dict) else None
-                interval = limiter.learn(limit if isinstance(limit, int) else None, wait)
+                interval = limiter.learn(limit if isinstance(limit, int) else None, wait, sent_at)
                 self.on_event(f"429 on {path}: waiting {wait:.1f}s until resetTime"
                               + (" (the attachment budget; API requests go on)"
                                  if limiter is not self.limiter else "")
