@@ -46,3 +46,15 @@ class DamagedPartError(IOError):
         lines = [f"{f}: {problem}; {remedy(split, pk)}" for pk, files in damaged.items()
                  for f, problem in files.items()]
         super().__init__("damaged corpus files:\n" + "\n".join(lines))
+
+
+def stage_card_checksum(store: Store, pub, text: str) -> None:
+    """Stage README.md's sha256 record (io/layout.py `card_checksum`) into `pub`, the publication that
+    stages README.md itself: the card's bytes are checked like every other published file."""
+    import hashlib
+    import json
+
+    from reviewbench_assets.io.layout import paths
+
+    with store.fs.open_output_stream(pub.target(store.path(paths.card_checksum()))) as f:
+        f.write(json.dumps({"README.md": hashlib.sha256(text.encode("utf-8")).hexdigest()}).encode())

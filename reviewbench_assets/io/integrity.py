@@ -5,6 +5,7 @@ the repair are the caller's)."""
 from __future__ import annotations
 
 import posixpath
+import re
 import zlib
 from dataclasses import dataclass, field
 
@@ -14,12 +15,14 @@ from partitions.catalogue import catalogue
 from resources.store import CorruptFileError, Store, open_parquet
 from resources.store_publish import STAGING, age_s, journal_files, pending_journal_files, token_is_dead
 from reviewbench_assets.domain.manifest import card_parts
-from reviewbench_assets.io.checksums import part_damage, remedy
+from reviewbench_assets.io.checksums import file_problem, part_damage, remedy
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.io.shards import read_parts
+from reviewbench_assets.io.shards import corpus_listing, part_of_shard, read_parts
 from reviewbench_assets.io.verdicts import judged_data
 
-NOT_PUBLISHED = ("checkpoints/", ".locks/", ".publish/", "corpus/.publish/")
+# caches and checkpoints: a bad entry is a miss, asked again (a PDF's source record too: without it the
+# PDF stage downloads the PDF again; which PDF a forum has is the submissions table's)
+NOT_PUBLISHED = ("checkpoints/", "cache/", "pdf_sources/", ".locks/", ".publish/", "corpus/.publish/")
 
 
 @dataclass
@@ -35,6 +38,7 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     checked: int = 0
     splits_to_repair: set[str] = field(default_factory=set)
+    parts: list = field(default_factory=list)  # (split, part record) of every part read
     repaired: list[str] = field(default_factory=list)
 
     @property
@@ -124,15 +128,30 @@ def _check_splits(store: Store, report: Report, bad_files: set[str]) -> dict[str
             report.splits_to_repair.add(split)
             continue
         for part in parts:
+            report.parts.append((split, part))
             part_files.update(dict.fromkeys(part.get("files", []), remedy(split, part.get("pk", "?"))))
             report.checked += len(part.get("files", []))
             for f, problem in part_damage(store, part).items():
                 report.add(f, problem, remedy(split, part.get("pk", "?")) + ", then dataset_card")
                 report.splits_to_repair.add(split)
                 bad_files.add(f)
+    for f in corpus_listing(store, corpus):
+        rel = f"{paths.CORPUS_DIR}/{f}"
+        if rel not in part_files and (split := next((sp for sp in catalogue().splits if part_of_shard(f, sp)), None)):
+            report.add(rel, "a shard no part record names (an orphan: its record deleted, or a run of before)",
+                       f"re-materialize {split}_split (it removes the venue-year's orphans)")
+            report.splits_to_repair.add(split)
     readme = posixpath.join(corpus, "README.md")
     if not store.exists(readme):
         return part_files
+    record = store.path(paths.card_checksum())
+    if store.exists(record):  # written with README.md by each of its writers
+        try:
+            sha = store.read_json(record).get("README.md")
+        except (CorruptFileError, OSError, AttributeError):
+            sha = None  # the record itself is reported by its format's check
+        if sha and (problem := file_problem(store, store.rel(readme), sha)):
+            report.add(store.rel(readme), problem, "re-materialize dataset_card")
     try:
         header, _ = card_parts(store.read_bytes(readme).decode("utf-8"))
     except Exception as exc:  # noqa: BLE001
@@ -149,6 +168,11 @@ def _check_splits(store: Store, report: Report, bad_files: set[str]) -> dict[str
                 elif rel not in part_files:
                     problem = "README.md lists a file no part record names" + (
                         "" if store.exists(store.path(rel)) else " (and it is missing)")
+                    split = next((sp for sp in catalogue().splits if part_of_shard(p, sp)), None)
+                    if split and not store.exists(store.path(paths.split_part(split, part_of_shard(p, split)))):
+                        report.add(paths.split_part(split, part_of_shard(p, split)), "missing (README.md lists its "
+                                   "shards)", f"re-materialize {split}_split, then dataset_card")
+                        report.splits_to_repair.add(split)
                 else:
                     continue
                 report.add(rel, problem, part_files.get(rel, "re-materialize its conference split (<split>_split)")
@@ -176,6 +200,73 @@ def _check_verdicts(store: Store, report: Report, owners) -> None:
                            f"re-materialize {asset} for {pk}")
 
 
+def _expect(store: Store, report: Report, rel: str, why: str, fix: str) -> None:
+    if not store.exists(store.path(rel)):
+        report.add(rel, f"missing ({why})", fix)
+
+
+# per venue-year, the files one publication of their stage always writes together (a deletion of one
+# leaves the others): the crawl, the parse, the dialogues, the rows
+WRITTEN_TOGETHER = ((paths.raw_forums, paths.quarantine, paths.crawl_errors), (paths.parsed, paths.parsed_quarantine),
+                    (paths.dialogues, paths.dialogue_exclusions, paths.re2_review, paths.re2_rebuttal),
+                    (paths.rows, paths.provenance, paths.rows_reviews, paths.rows_stats))
+
+
+def _check_expected(store: Store, report: Report, part_records: list[tuple[str, dict]], owners) -> None:
+    """Files that a published record or a sibling says must be there (a deletion leaves no bytes to
+    check): each part's inputs, README.md, the split's figures and the plots the card shows, a
+    venue-year's stored PDFs (its submissions table names them), the files of its change log, and a
+    check verdict for data that its checks judge."""
+    from reviewbench_assets.io.verdicts import JUDGED_FILES
+
+    for split, part in part_records:
+        pk = part.get("pk", "?")
+        for _what, (rel, *_rest) in (part.get("fingerprint") or {}).items():
+            _expect(store, report, rel, f"an input of {split}'s part for {pk}", f"re-materialize its owner for {pk}")
+        _expect(store, report, paths.split_stats(split), f"{split} has parts", f"re-materialize {split}_split")
+    if part_records:
+        readme = posixpath.join(paths.CORPUS_DIR, "README.md")
+        _expect(store, report, readme, "the splits have parts", "re-materialize dataset_card")
+        _expect(store, report, paths.card_checksum(), "README.md's writers publish it with README.md",
+                "re-materialize dataset_card")
+        if store.exists(store.path(readme)):
+            text = store.read_bytes(store.path(readme)).decode("utf-8", "replace")
+            for plot in sorted(set(re.findall(r"\(?(plots/[A-Za-z0-9_.-]+\.png)", text))):
+                _expect(store, report, f"{paths.CORPUS_DIR}/{plot}", "README.md shows it", "re-materialize dataset_card")
+    for v in catalogue().venues:
+        pk = v.key
+        subs = paths.submissions(pk)
+        if store.exists(store.path(subs)):
+            try:
+                shas = store.read_parquet(store.path(subs), columns=["pdf_sha256"]).column(0).to_pylist()
+            except (CorruptFileError, OSError, KeyError):
+                shas = []  # the table itself is reported by its format's check
+            for sha in sorted({x for x in shas if x}):
+                _expect(store, report, store.rel(store.pdf_path(sha)), f"{subs} names it",
+                        f"re-materialize initial_submission_pdfs for {pk}")
+        for together in WRITTEN_TOGETHER:
+            if any(store.exists(store.path(w(pk))) for w in together):
+                for where in together:
+                    _expect(store, report, where(pk), "its stage publishes it with the others of its set",
+                            f"re-materialize {owners.get(where(pk), ('its owner',))[0]} for {pk}")
+        if store.exists(store.path(paths.rows(pk))) and store.exists(store.path(subs)):  # rows read the papers' text
+            _expect(store, report, paths.markdown(pk), f"{paths.rows(pk)} was built from it",
+                    f"re-materialize paper_markdown for {pk}")
+        group = (paths.change_state, paths.change_trajectories, paths.change_daily, paths.change_daily_plot)
+        logs = [p for p in store.list_files(store.path(paths.change_log_dir(pk))) if "/." not in p]
+        if logs or any(store.exists(store.path(w(pk))) for w in group):  # one publication writes them all
+            for where in group:
+                _expect(store, report, where(pk), "the change log's other files are there",
+                        f"re-materialize venue_changes for {pk}")
+            if not logs:
+                report.add(paths.change_log_dir(pk), "missing: no refresh logged, yet its state is there",
+                           f"re-materialize venue_changes for {pk}")
+        for asset, wheres in JUDGED_FILES.items():
+            if any(store.exists(store.path(w(pk))) for w in wheres):
+                _expect(store, report, paths.check_record(pk, asset), f"{asset}'s data for {pk} has no check verdict",
+                        f"re-materialize {asset} for {pk}")
+
+
 def _check_publications(store: Store, report: Report) -> None:
     for info in journal_files(store):
         if info.base_name.startswith(".") and token_is_dead(info.base_name[1:].split(".json")[0], age_s(info)):
@@ -197,6 +288,7 @@ def check_root(store: Store, owners: dict[str, tuple[str, str]]) -> Report:
     _check_publications(store, report)
     part_checked = set(_check_splits(store, report, bad))
     _check_verdicts(store, report, owners)
+    _check_expected(store, report, report.parts, owners)
     sel = pafs.FileSelector(store.root, allow_not_found=True, recursive=True)
     for info in store.fs.get_file_info(sel):
         if info.type != pafs.FileType.File:

@@ -116,6 +116,11 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
         return f"corpus_stats/{split}.json"
 
     @staticmethod
+    def card_checksum() -> str:
+        """README.md's sha256, published with it by each of its writers (the splits' manifest, the card)."""
+        return "corpus_stats/README.sha256.json"
+
+    @staticmethod
     def split_part_dir(split: str) -> str:
         return f"corpus_stats/{split}"
 

@@ -46,6 +46,13 @@ def next_generation(listing: dict[str, int], split: str, pk: str, previous: str 
     return f"g{max(seen, default=0) + 1:06d}"
 
 
+def part_of_shard(rel: str, split: str) -> str | None:
+    """The venue-year whose part of conference split `split` a corpus-relative shard path is
+    (`<config>/<split>[_train|_test]-<pk>-g<n>-i-of-n.parquet`), or None."""
+    m = re.match(rf"^{re.escape(split)}(?:_train|_test)?-(.+)-g\d{{6}}-\d{{5}}-of-\d{{5}}\.parquet$", rel.rsplit("/", 1)[-1])
+    return m.group(1) if m else None
+
+
 # The corpus folders that hold shards (the default config's `data` and the extra configs).
 CORPUS_SHARD_DIRS = ("data", "reviews", "provenance", "review", "rebuttal")
 

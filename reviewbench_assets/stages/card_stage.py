@@ -18,7 +18,7 @@ from reviewbench_assets.domain.card import card_for_ui, render_dataset_card
 from reviewbench_assets.domain.card_format import fmt_value
 from reviewbench_assets.domain.corpus_stats import SplitStats
 from reviewbench_assets.domain.manifest import card_front_matter, extra_config_splits, set_split, with_data
-from reviewbench_assets.io.checksums import DamagedPartError, part_damage
+from reviewbench_assets.io.checksums import DamagedPartError, part_damage, stage_card_checksum
 from reviewbench_assets.io.shards import corpus_listing, join_path
 from reviewbench_assets.io.stage_io import Inputs, Outputs
 from reviewbench_assets.stages.figures import CARD, SPLIT, Markdown
@@ -159,6 +159,7 @@ class CardStage(Stage):
                 # venue-years followed during their discussion (venue_changes' daily figures and plot)
                 text += live_section(store, [v.key for v in catalogue().venues], corpus, pub, inputs)
                 write_dataset_card(store.fs, corpus, text, pub)
+                stage_card_checksum(store, pub, text)
         self.stat("corpus", corpus)
         self.stat("splits", {k: v.num_examples for k, v in stats.items()})
         self.stat("card", Markdown(card_for_ui(text)[:20000]))

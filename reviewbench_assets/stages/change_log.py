@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 
 import pyarrow as pa
 
-from resources.store import Store
-from reviewbench_assets.domain.changes import Change, snapshot, summary, venue_changes
+from resources.store import CorruptFileError, Store
+from reviewbench_assets.domain.changes import Change, apply_changes, snapshot, summary, venue_changes
 from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.trajectories import daily_figures, merged_trajectory
 from reviewbench_assets.io.stage_io import Inputs, Outputs, parquet_file, put_staged
@@ -47,9 +47,18 @@ SCORE_SEEN = ("review_added", "review_edited", "review_observed")  # rows that s
 
 
 def previous_snapshots(outputs: Outputs) -> dict[str, dict]:
+    """The snapshots the previous refresh left; when its state file is gone (deleted after its
+    publication, issue 38.8) but refreshes were logged, they are rebuilt by replaying the log (the
+    log says everything: `apply_changes`), never taken as a first build's empty state."""
     store, path = outputs.store, outputs.path("change_state")
     if not store.exists(path):
-        return {}
+        state: dict[str, dict] = {}
+        for log in store.list_files(outputs.path("change_log_dir")):
+            if log.rsplit("/", 1)[-1].startswith("."):
+                continue  # a dead refresh's staging, never published
+            rows = [r for batch in iter_parquet_batches(store.fs, log, BATCH) for r in batch.to_pylist()]
+            state = apply_changes(state, [Change(**{k: r[k] for k in Change.model_fields}) for r in rows])
+        return state
     out = {}
     for batch in iter_parquet_batches(store.fs, path, BATCH):
         for fid, js in zip(batch.column("forum_id").to_pylist(), batch.column("snapshot_json").to_pylist(), strict=True):
@@ -122,7 +131,12 @@ class ChangesStage(Stage):
 def _diff_and_publish(outputs: Outputs, forums: Iterable[ParsedForum], now: datetime):
     store, pk = outputs.store, outputs.key
     stamp = now.strftime(STAMP)
-    first = not store.exists(outputs.path("change_state"))  # nothing observed before: a baseline
+    logs = [p for p in store.list_files(outputs.path("change_log_dir")) if "/." not in p]
+    if store.exists(outputs.path("change_state")) and not logs:  # its history deleted after publication
+        raise CorruptFileError(outputs.path("change_log_dir"), "no refresh is logged, yet the state of one "
+                               "is published: the history was deleted and cannot be rebuilt; restore it, or "
+                               f"remove changes/{pk}/ to start a new history with a baseline")
+    first = not logs  # nothing observed before: a baseline
     previous = previous_snapshots(outputs)
     current, histories = {}, {}
     for p in forums:

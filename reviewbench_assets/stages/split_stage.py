@@ -47,8 +47,15 @@ from reviewbench_assets.domain.schema import (
     REVIEW_CONFIG_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
 )
-from reviewbench_assets.io.checksums import part_damage
-from reviewbench_assets.io.shards import corpus_listing, join_path, next_generation, part_record_files, read_parts
+from reviewbench_assets.io.checksums import part_damage, stage_card_checksum
+from reviewbench_assets.io.shards import (
+    corpus_listing,
+    join_path,
+    next_generation,
+    part_of_shard,
+    part_record_files,
+    read_parts,
+)
 from reviewbench_assets.io.stage_io import Inputs, Outputs, put_staged
 from reviewbench_assets.io.upstream import iter_parquet_batches
 from reviewbench_assets.io.verdicts import blocking_failures
@@ -74,7 +81,7 @@ class SplitStage(Stage):
 
     name = SPLIT
     reads = ("has_rows", "split_inputs")
-    writes = ("CORPUS_DIR", "split_stats", "split_part_dir", "split_part")
+    writes = ("CORPUS_DIR", "split_stats", "split_part_dir", "split_part", "card_checksum")
 
     def __init__(self, split: str, test_share: float = 0.05, log: Callable[[str], None] = lambda _m: None):
         super().__init__(split)
@@ -152,7 +159,12 @@ def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inp
     """Write one venue-year's shards (a new generation, read from the inputs' snapshot `view`) and its
     part record, switch README.md's manifest to them, and delete the `previous` part's shards: one
     journal, moved in that order (see the module docstring)."""
-    gen = next_generation(corpus_listing(store, corpus), split, pk, (previous or {}).get("generation"))
+    listing = corpus_listing(store, corpus)
+    gen = next_generation(listing, split, pk, (previous or {}).get("generation"))
+    # the files this part replaces: its record's, and, when the record is gone (deleted after its
+    # publication), the venue-year's shards of any generation still on disk (issue 38.8: orphans)
+    old = set((previous or {}).get("files", [])) | {f"{store.rel(corpus)}/{f}" for f in listing
+                                                    if part_of_shard(f, split) == pk}
     with ExitStack() as held:
         with store.publish() as pub:
             part = {**_stage_part(view, pub, corpus, split, pk, gen, inputs, test_share, target_shard_bytes,
@@ -165,7 +177,7 @@ def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inp
             # README.md is read as they left it and none of their README.md can come back later
             held.enter_context(store.lock(CARD_LOCK))
             write_manifest(store, pub, corpus, split, [p for p in read_parts(store, split) if p["pk"] != pk] + [part])
-            pub.remove_after(store.path(f) for f in (previous or {}).get("files", []))
+            pub.remove_after(store.path(f) for f in sorted(old))
     return part
 
 
@@ -325,6 +337,7 @@ def write_manifest(store: Store, pub: Publication, corpus: str, split: str, part
     if only_if_changed and text == before:
         return None
     put_staged(store, pub, readme, text.encode("utf-8"))
+    stage_card_checksum(store, pub, text)
     return readme
 
 

@@ -245,3 +245,31 @@ def test_a_refresh_killed_before_its_commit_leaves_no_staged_log_behind(tmp_path
     assert any("refresh=2025-11-13" in p for p in staged), staged  # the kill left its staged log
     ChangesStage("iclr-2026", DAY2.values(), now=datetime(2025, 11, 14, 3, tzinfo=UTC))(store_from_uri(str(tmp_path)))
     assert [p for p in store.list_files(store.path("changes")) if ".tmp-" in p] == []
+
+
+def test_a_deleted_state_is_rebuilt_from_the_log_not_taken_for_a_first_build(tmp_path):
+    """Issue 38.8: `changes/<pk>/state.parquet` deleted after its publication made the next refresh a
+    first build: a baseline recorded again and the real changes lost. The log says everything, so the
+    state is replayed from it."""
+    store = store_from_uri(str(tmp_path))
+    ChangesStage("iclr-2026", DAY1.values(), now=datetime(2025, 11, 12, 3, tzinfo=UTC))(store)
+    (tmp_path / "changes/iclr-2026/state.parquet").unlink()
+    second = ChangesStage("iclr-2026", DAY2.values(), now=datetime(2025, 11, 13, 3, tzinfo=UTC))(store)
+    assert not second.figures["first_refresh"] and second.row_count == 5  # as with its state (the log test)
+
+
+def test_a_deleted_history_is_refused_naming_it_not_recorded_over(tmp_path):
+    """Issue 38.8: the change log deleted after its publication (the state kept) made the next refresh
+    rebuild trajectories and daily figures from nothing, silently. The history cannot be rebuilt: the
+    refresh fails naming the folder."""
+    import shutil
+
+    import pytest
+
+    from resources.store import CorruptFileError
+
+    store = store_from_uri(str(tmp_path))
+    ChangesStage("iclr-2026", DAY1.values(), now=datetime(2025, 11, 12, 3, tzinfo=UTC))(store)
+    shutil.rmtree(tmp_path / "changes/iclr-2026/log")
+    with pytest.raises(CorruptFileError, match="changes/iclr-2026/log.*history was deleted"):
+        ChangesStage("iclr-2026", DAY2.values(), now=datetime(2025, 11, 13, 3, tzinfo=UTC))(store)
