@@ -7,10 +7,10 @@ from pathlib import Path
 
 from partitions.catalogue import catalogue
 from resources.store import store_from_uri
-from reviewbench_assets.domain.forum import parse_forum
 from reviewbench_assets.domain.reviews import review_rows
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.parse_stage import ParseStage
+from tests.forums import parse_forum
 from tests.stages.test_dialogue_stage import _raw_forum
 
 SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "openreview-samples"
