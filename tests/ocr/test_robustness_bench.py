@@ -9,13 +9,17 @@ import time
 
 from benchmarks.robustness.collect import collect, load_manifest
 from benchmarks.robustness.fuzz import KINDS, mutate
+from benchmarks.robustness import pool
 from benchmarks.robustness.pool import run_pool
 from benchmarks.robustness.sources import from_folder
 from tests.ocr.handmade_pdf import utf8_cmap_pdf
 
 
 def _job(payload: str) -> str:
-    if payload == "hang":
+    if payload == "hang":  # a loop that never ends: it uses its CPU budget
+        while True:
+            pass
+    if payload == "sleep":  # stuck without using CPU: the wall cap ends it
         time.sleep(60)
     if payload == "segfault":
         os.kill(os.getpid(), signal.SIGSEGV)
@@ -24,11 +28,14 @@ def _job(payload: str) -> str:
     return payload.upper()
 
 
-def test_a_hang_and_a_crash_cost_their_own_job_only():
-    jobs = [(p, p, 3.0) for p in ("a", "hang", "b", "segfault", "c", "raise", "d")]
+def test_a_hang_and_a_crash_cost_their_own_job_only(monkeypatch):
+    monkeypatch.setattr(pool, "WALL_FACTOR", 3)
+    jobs = [(p, p, 1.0) for p in ("a", "hang", "b", "segfault", "c", "raise", "sleep", "d")]
     out = {o.key: o for o in run_pool(_job, jobs, workers=2, niceness=0)}
     assert {k: o.outcome for k, o in out.items()} == {
-        "a": "ok", "b": "ok", "c": "ok", "d": "ok", "hang": "timeout", "segfault": "crash", "raise": "error"}
+        "a": "ok", "b": "ok", "c": "ok", "d": "ok", "hang": "timeout", "sleep": "timeout", "segfault": "crash",
+        "raise": "error"}
+    assert out["sleep"].seconds >= 3 and "CPU s" in out["hang"].detail
     assert [out[k].value for k in "abcd"] == ["A", "B", "C", "D"]
     assert "-11" in out["segfault"].detail and "ValueError: boom" in out["raise"].detail
 
