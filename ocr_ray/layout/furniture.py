@@ -167,6 +167,17 @@ def _reads_as_furniture(text: str) -> bool:
     return len(parts) >= 2 or (len(parts) == 1 and text.count("|") >= 1)
 
 
+# a part or document number standing alone in a head or foot ("SN74HC00A-Q1", "AD8221", "DS-0042-01"):
+# one token of capitals and digits, two of each at least, no lowercase
+_PART_NUMBER = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})(?=(?:\D*\d){2})[A-Z0-9][A-Z0-9./_-]{3,23}$")
+
+
+def _part_number(f: Fragment, body: float) -> bool:
+    """A part number in an edge zone, in body size or smaller and not bold (a heading such as
+    "COVID-19" at the top of a page is larger or bold)."""
+    return bool(_PART_NUMBER.match(f.text.strip())) and not f.bold and f.size <= BODY_SIZE_SLACK * body
+
+
 _LINE_NUMBER = re.compile(r"^\d{1,4}$")
 LINE_NUMBERS_MIN = 5  # numbers in one column of a page
 LINE_NUMBER_X = 3.0  # points: numbers of one column end (right-aligned) or start at about the same x
@@ -294,7 +305,8 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     for i, page in enumerate(pages):
         for zone in zones[i]:
             furniture |= _page_numbers_and_heads(i, zone, bodies[i], offsets)
-        furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i] and _reads_as_furniture(f.text)}
+        furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i]
+                      and (_reads_as_furniture(f.text) or _part_number(f, bodies[i]))}
         furniture |= {id(f) for f in page.fragments if _ARXIV_STAMP.match(" ".join(f.text.split()))}
     extent = body_extent(pages)
     removed: list[list[Fragment]] = []
