@@ -144,6 +144,33 @@ def venue_changes(previous: Mapping[str, Mapping], current: Mapping[str, Mapping
             yield from forum_changes(fid, snap, None)
 
 
+def apply_changes(state: dict[str, dict], changes: list[Change]) -> dict[str, dict]:
+    """Replay: the snapshots after `changes` (as `venue_changes` yields them) applied to `state`.
+    The refresh replays a stored log with it (stages/change_log.py), and a test holds that the
+    recorded changes say everything."""
+    out = {fid: {**s, "reviews": dict(s["reviews"]), "posts": dict(s["posts"])} for fid, s in state.items()}
+    for c in changes:
+        if c.change == "forum_removed":
+            out.pop(c.forum_id, None)
+            continue
+        s = out.setdefault(c.forum_id, {"status": None, "decision": "", "pdf": "", "reviews": {}, "posts": {}})
+        if c.change in ("forum_added", "status_changed", "forum_observed"):
+            s["status"] = c.new_value
+        elif c.change in ("decision_changed", "decision_observed"):
+            s["decision"] = c.new_value or ""
+        elif c.change in ("pdf_revised", "pdf_observed"):
+            s["pdf"] = c.new_value or ""
+        elif c.change in ("review_added", "review_edited", "review_observed"):
+            s["reviews"][c.target_id] = {"rating": c.new_rating, "confidence": c.new_confidence}
+        elif c.change == "review_removed":
+            s["reviews"].pop(c.target_id, None)
+        elif c.change in ("response_added", "comment_added", "post_observed"):
+            s["posts"][c.target_id] = {"kind": c.new_value, "role": c.role, "at": c.at_ms}
+        elif c.change == "post_removed":
+            s["posts"].pop(c.target_id, None)
+    return out
+
+
 def summary(changes: list[Change]) -> dict[str, Any]:
     """Counts per kind, forums touched and rating moves, for the run's metadata; a baseline's rows
     (`*_observed`) are counted apart (`observed`), never as changes."""

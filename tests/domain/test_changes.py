@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import duckdb
 
 from resources.store import store_from_uri
-from reviewbench_assets.domain.changes import Change, snapshot, summary, venue_changes
+from reviewbench_assets.domain.changes import apply_changes, snapshot, summary, venue_changes
 from reviewbench_assets.domain.posts import ParsedForum, Post
 from reviewbench_assets.stages.change_log import ChangesStage
 from tests.stages.figures_check import assert_every_figure
@@ -40,32 +40,6 @@ DAY3 = {"F1": _forum("F1", [_review("R1", 5), _review("R2", 6)],
 
 def _snaps(day):
     return {f: snapshot(p) for f, p in day.items()}
-
-
-def apply_changes(state: dict[str, dict], changes: list[Change]) -> dict[str, dict]:
-    """Replay: the snapshots after `changes` (as `venue_changes` yields them) applied to `state`.
-    The test's own replay (issue 39.5: no production function for the tests alone)."""
-    out = {fid: {**s, "reviews": dict(s["reviews"]), "posts": dict(s["posts"])} for fid, s in state.items()}
-    for c in changes:
-        if c.change == "forum_removed":
-            out.pop(c.forum_id, None)
-            continue
-        s = out.setdefault(c.forum_id, {"status": None, "decision": "", "pdf": "", "reviews": {}, "posts": {}})
-        if c.change in ("forum_added", "status_changed", "forum_observed"):
-            s["status"] = c.new_value
-        elif c.change in ("decision_changed", "decision_observed"):
-            s["decision"] = c.new_value or ""
-        elif c.change in ("pdf_revised", "pdf_observed"):
-            s["pdf"] = c.new_value or ""
-        elif c.change in ("review_added", "review_edited", "review_observed"):
-            s["reviews"][c.target_id] = {"rating": c.new_rating, "confidence": c.new_confidence}
-        elif c.change == "review_removed":
-            s["reviews"].pop(c.target_id, None)
-        elif c.change in ("response_added", "comment_added", "post_observed"):
-            s["posts"][c.target_id] = {"kind": c.new_value, "role": c.role, "at": c.at_ms}
-        elif c.change == "post_removed":
-            s["posts"].pop(c.target_id, None)
-    return out
 
 
 def test_each_event_is_recorded_once_with_old_and_new_scores():
