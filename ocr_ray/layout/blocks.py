@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ocr_ray.layout.fallback import guarded
+from ocr_ray.layout.fallback import OVERSIZE, guarded, skipped
 from ocr_ray.layout.floats import CAPTION, float_end, runs_on
 from ocr_ray.layout.heading_rules import ends_its_column, reads_as_heading
 from ocr_ray.layout.hyphenation import compounds, own_hyphen  # noqa: F401 - compounds: re-exported (layout, tests)
@@ -22,6 +22,10 @@ from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.order import lines_of, xy_cut
 from ocr_ray.layout.plain import plain_rows
 
+# Fragments on a page past which the reading order (xy-cut) is not tried: a dense paper page has a
+# few thousand; a font's glyph chart or a data dump has tens of thousands (pdfcpu's Unifont sample:
+# 57,199 on one page, more than 10 CPU seconds in the cut); such a page is read in plain rows.
+ORDER_MAX_FRAGMENTS = 20_000
 _WORDLIKE = re.compile(r"[^\W\d_]{2,}")  # two letters in a row: a word, not a formula's single letters
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+\S")
 _EQ_NUMBER = re.compile(r"\s*\((\d+[a-z]?)\)$")
@@ -177,23 +181,28 @@ def join_lines(texts: list[str], known: Mapping[str, int] | set[str] | frozenset
     """Reflow: lines joined by spaces. A hyphen at a line end is TeX's hyphenation (dropped, the word
     joined again) or the word's own (kept): ``hyphenation.own_hyphen`` decides from the two halves
     and what the paper writes elsewhere (``known``, from ``compounds``). A digit after it is a
-    range or a name (``GPT-4``): kept."""
-    out = ""
+    range or a name (``GPT-4``): kept. Linear in the paragraph: the rules read the joined text's
+    tail only (a paragraph of thousands of lines searched its whole text at every line)."""
+    parts: list[str] = []
     for text in texts:
         text = text.strip()
-        hyphen = _LINE_END_HYPHEN.search(out) if out and text else None
-        if not out:
-            out = text
+        tail = "".join(parts[-4:])[-256:] if parts else ""
+        hyphen = _LINE_END_HYPHEN.search(tail) if tail and text else None
+        if not parts:
+            if text:
+                parts.append(text)
         elif hyphen and text[:1].isalpha():
             head = hyphen.group(1)
             left = re.search(r"[^\W\d_]*$", head.rsplit("-", 1)[-1]).group(0)  # "(as-": the word is "as"
             keep = "-" in head or own_hyphen(left, text.split()[0], known)
-            out = (out if keep else out[:-1]) + text
-        elif hyphen and text[:1].isdigit() or _CLOSE_DASH.search(out):
-            out += text  # "GPT-" + "4"; "5-" + "year", "50-" + "55%", "training—" + "not": no space
+            if not keep:
+                parts[-1] = parts[-1][:-1]
+            parts.append(text)
+        elif hyphen and text[:1].isdigit() or _CLOSE_DASH.search(tail):
+            parts.append(text)  # "GPT-" + "4"; "5-" + "year", "50-" + "55%", "training—" + "not": no space
         else:
-            out = f"{out} {text}"
-    return out
+            parts.append(f" {text}")
+    return "".join(parts)
 
 
 def _float_blocks(lines: list[Line]) -> list[str | list[Line]]:
@@ -262,7 +271,11 @@ def _join(lines: list[Line], known) -> str:
 
 
 def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[str, int] | frozenset = frozenset()) -> list[str]:
-    lines = guarded("order", lambda: page_lines(page), lambda: _plain_lines(page))
+    if len(page.fragments) > ORDER_MAX_FRAGMENTS:
+        skipped("order", OVERSIZE, f"{len(page.fragments)} fragments on the page")
+        lines = _plain_lines(page)
+    else:
+        lines = guarded("order", lambda: page_lines(page), lambda: _plain_lines(page))
     title_size = max((ln.size for ln in lines if ln.kind == "text"), default=None) if first_page else None
     runs = _runs(lines)
     blocks: list[str] = []

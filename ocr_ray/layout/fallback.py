@@ -35,6 +35,7 @@ T = TypeVar("T")
 RAISED = "raised"
 TIMEOUT = "timeout"
 FALLBACK_RAISED = "fallback_raised"  # the fallback itself failed: the block is left out (counted)
+OVERSIZE = "oversize"  # a block past what its rule is for (``skipped``): read plainly without trying
 
 # CPU seconds a rule may take on one block (a formula, a table, a page's headings), on one page, and
 # over a whole paper (furniture is found across pages). A real page takes milliseconds; these only
@@ -88,6 +89,13 @@ def recording(fallbacks: Fallbacks) -> Iterator[Fallbacks]:
 
 def current() -> Fallbacks | None:
     return _CURRENT.get()
+
+
+def skipped(rule: str, reason: str, detail: str) -> None:
+    """Note a block read plainly without running its rule (``OVERSIZE``)."""
+    record = current()
+    if record is not None:
+        record.note(rule, reason, detail)
 
 
 class RuleTimeout(Exception):  # noqa: N818 - raised by the alarm, caught by the guard that set it

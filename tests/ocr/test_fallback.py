@@ -444,3 +444,23 @@ def test_an_engine_that_fails_on_every_page_is_broken_and_says_so(tmp_path):
     row = convert_pdf({"task_index": 0, "forum_id": "f", "pdf_path": str(pdf)},
                       filesystem=pafs.LocalFileSystem(), engine=Broken())
     assert row["error"] == "ValueError: broken engine batch" and row["markdown"] == ""
+
+
+def test_a_page_of_tens_of_thousands_of_fragments_is_read_in_plain_rows_without_trying_the_cut():
+    """A font's glyph chart (pdfcpu's Unifont sample: 57,199 fragments on one page) took the
+    reading order more than 10 CPU seconds before its budget ran out; past ORDER_MAX_FRAGMENTS the
+    page is read in plain rows at once, and the record says why."""
+    from ocr_ray.layout.model import Fragment, PageLayout
+
+    page = PageLayout(612, 792)
+    rows, cols = 150, 150  # 22,500 glyphs in a grid, each a fragment
+    page.fragments = [Fragment(20 + 3.8 * c, 20 + 5 * r, 23 + 3.8 * c, 24 + 5 * r, f"g{r}x{c}", 3.0)
+                      for r in range(rows) for c in range(cols)]
+    started = time.process_time()
+    out, record = _compose([page.to_json()])
+    assert time.process_time() - started < 10  # (the paragraph join was quadratic too: 7 s of it)
+    assert [(r["rule"], r["reason"]) for r in record] == [("order", "oversize")]
+    words = out[0].split()
+    assert words.index("g1x10") < words.index("g1x100") < words.index("g2x10")  # rows, left to right
+    # (the furniture rule, which runs, takes the grid's outer columns for a margin)
+    assert len(set(words) & {f"g{r}x{c}" for r in range(rows) for c in range(cols)}) >= 0.97 * rows * cols
