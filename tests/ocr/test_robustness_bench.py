@@ -7,9 +7,9 @@ import os
 import signal
 import time
 
+from benchmarks.robustness import pool
 from benchmarks.robustness.collect import collect, load_manifest
 from benchmarks.robustness.fuzz import KINDS, mutate
-from benchmarks.robustness import pool
 from benchmarks.robustness.pool import run_pool
 from benchmarks.robustness.sources import from_folder
 from tests.ocr.handmade_pdf import utf8_cmap_pdf
