@@ -311,6 +311,19 @@ def _line_units(bands: list[list[B]], at: float) -> list[list[B]] | None:
     return bands[:lo] + [[b for band in bands[lo:hi + 1] for b in band]] + bands[hi + 1:]
 
 
+def _lines_of_text(bands: list[list[B]], at: float) -> list[list[B]] | None:
+    """Each band on its own when only one band has boxes on both sides of ``at`` and every band is
+    a line of one type size (lines of a paragraph): a justified line cut at a wide sentence space
+    above a short last line is no pair of columns (its end was read after the next line). A
+    display's limits and scripts are smaller than its line, so a display is still cut whole."""
+    across = [band for band in bands if any((b.x0 + b.x1) / 2 < at for b in band)
+              and any((b.x0 + b.x1) / 2 >= at for b in band)]
+    heights = [max(b.y1 for b in band) - min(b.y0 for b in band) for band in bands]
+    if len(across) != 1 or max(heights) > 1.15 * min(heights):
+        return None
+    return [list(band) for band in bands]
+
+
 def _cut(region: list[B], out: list, depth: int, narrow: Gutters = ()) -> None:
     edges = (min(b.x0 for b in region), max(b.x1 for b in region))
     if len(region) == 1 or depth > 60:
@@ -349,7 +362,7 @@ def _cut(region: list[B], out: list, depth: int, narrow: Gutters = ()) -> None:
             continue
         lo, hi = max(gaps, key=lambda g: g[1] - g[0])
         at = (lo + hi) / 2
-        units = _line_units(bands, at) if len(bands) > 1 else None
+        units = (_line_units(bands, at) or _lines_of_text(bands, at)) if len(bands) > 1 else None
         if units:
             # one line with a wide space in it (a display: "p(y|x) = ..., \quad where s = Wx + b",
             # with its limits) and lines apart from it that stop short of that space: no columns;

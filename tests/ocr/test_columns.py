@@ -128,3 +128,27 @@ def test_two_columns_four_points_apart_are_read_column_by_column(tmp_path):
     tests += [{"id": "title", "type": "order", "before": "A Title Across Both Columns", "after": paragraphs[0][0]}]
     failed = {t["id"]: why for t in tests for ok, why in [explain(markdown, t)] if not ok}
     assert failed == {}, markdown
+
+
+def test_a_main_column_beside_a_side_column_keeps_its_sentences_whole(tmp_path):
+    """Issue 36: a justified main column beside a ragged side column of notes. A line of the main
+    column split at a wide sentence space (TeX's space after a full stop, stretched) above the
+    paragraph's short last line was cut as two columns: the line's end was read after the next line.
+    Judged by olmOCR-Bench's classes, every sentence from the source present and in order."""
+    from benchmarks.fulltext_real.olmocr_judge import explain
+
+    main = [[f"Main paragraph {p} sentence {i} tells of models and their data in plain words." for i in range(5)]
+            for p in range(4)]
+    side = [" ".join(f"Side note {p} line {i} adds a remark." for i in range(4)) for p in range(3)]
+    body = ("\\thispagestyle{empty}\\noindent\\begin{minipage}[t]{\\dimexpr0.78\\textwidth-12pt}"
+            + "\n\n".join(" ".join(p) for p in main) + "\\end{minipage}\\hspace{12pt}\\begin{minipage}[t]{0.22\\textwidth}"
+            "\\raggedright\\small " + "\n\n".join(side) + "\\end{minipage}")
+    pages = typeset_layouts(tmp_path, "geometry", body, preamble="\\geometry{margin=1in}")
+    [markdown] = compose_pages([pages[0].to_json()])
+    sentences = [s for p in main for s in p]
+    tests = [{"id": f"present-{i}", "type": "present", "text": s} for i, s in enumerate(sentences)]
+    tests += [{"id": f"order-{i}", "type": "order", "before": a, "after": b}
+              for i, (a, b) in enumerate(zip(sentences, sentences[1:], strict=False))]
+    tests += [{"id": f"side-{i}", "type": "present", "text": s} for i, s in enumerate(side)]
+    failed = {t["id"]: why for t in tests for ok, why in [explain(markdown, t)] if not ok}
+    assert failed == {}, markdown
