@@ -45,12 +45,25 @@ FIRST = ["Maria", "Jun", "Wei", "Sam", "Aisha", "Tom", "Ines", "Ravi", "Lena", "
 LAST = ["Lopez", "Park", "Chen", "Roy", "Khan", "Miller", "Silva", "Patel", "Novak", "Haddad", "Sato", "Garcia"]
 
 
+TEMPLATES = [
+    "We show that {a} {verb} {noun} by {n} points when {b} is combined with a {adj} {thing} on {m} {sets}.",
+    "Our analysis of {a} reveals that {noun} depends on {b} far more than prior work assumed.",
+    "A {adj} {thing} built on {a} {verb} {noun} without extra supervision, even for {b}.",
+    "Experiments on {m} {sets} confirm that {b} {verb} {noun} ({n}% relative) over strong {a} baselines.",
+    "We prove a bound on {noun} for {a} under {b} and match it with a {adj} {thing}.",
+    "Unlike earlier {a} methods, ours needs no {b}, which {verb} {noun} at {m}x lower cost.",
+    "Ablations isolate the {thing} as the source of the gains in {noun} for {b} and {a}.",
+    "Code and {m} trained {thing}s for {a} and {b} are released to support reproducible {noun} studies.",
+]
+
+
 def _sentence(rng: random.Random, kw: list[str]) -> str:
     a, b = rng.sample(kw, 2)
-    return (f"We show that {a} {rng.choice(VERBS)} {rng.choice(NOUNS)} by {rng.randint(2, 40)} points when "
-            f"{b} is combined with a {rng.choice(['learned', 'fixed', 'adaptive', 'sparse'])} "
-            f"{rng.choice(['schedule', 'objective', 'estimator', 'prior', 'encoder'])} "
-            f"on {rng.randint(2, 9)} {rng.choice(['benchmarks', 'datasets', 'tasks', 'domains'])}.")
+    return rng.choice(TEMPLATES).format(
+        a=a, b=b, verb=rng.choice(VERBS), noun=rng.choice(NOUNS), n=rng.randint(2, 40), m=rng.randint(2, 9),
+        adj=rng.choice(["learned", "fixed", "adaptive", "sparse", "hierarchical", "causal", "low-rank"]),
+        thing=rng.choice(["schedule", "objective", "estimator", "prior", "encoder", "memory", "critic"]),
+        sets=rng.choice(["benchmarks", "datasets", "tasks", "domains", "suites"]))
 
 
 def _paper(rng: random.Random, area: str) -> dict:

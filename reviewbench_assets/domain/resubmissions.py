@@ -37,8 +37,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-NUM_PERM = 64
-LSH_THRESHOLD = 0.3  # candidates only: a partly rewritten abstract keeps ~30-60% of its 3-grams
+NUM_PERM = 128
+LSH_THRESHOLD = 0.25  # candidates only: a partly rewritten abstract keeps ~25-70% of its 3-grams
+MAX_TITLE_GROUP = 8
+LSH_WEIGHTS = (0.5, 0.5)  # datasketch's (false positive, false negative) weights
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -155,7 +157,7 @@ def decide(s: dict[str, float], same_venue: bool) -> tuple[str, str, float] | No
     if ab is not None and ab >= 0.5:
         return "resubmission", "abstract", round(min(1.0, 0.6 + ab * 0.4), 3)
     # a mid abstract overlap needs the title or the authors too; public authors sharing nobody refute it
-    if ab is not None and ab >= 0.35 and (t >= 0.5 or (au or 0) >= 0.5) and (au is None or au > 0):
+    if ab is not None and ((ab >= 0.25 and (au or 0) >= 0.5) or (ab >= 0.35 and t >= 0.5 and (au is None or au > 0))):
         return "resubmission", "abstract+title_or_authors", round(0.5 + ab * 0.3 + max(t, au or 0) * 0.2, 3)
     if ft is not None and ft >= 0.5:
         return "resubmission", "full_text", round(min(1.0, 0.5 + ft * 0.5), 3)
@@ -178,23 +180,26 @@ def _candidates(feats: list[_Features], query: list[int]) -> set[tuple[int, int]
 
     pairs: set[tuple[int, int]] = set()
     wanted = set(query)
-    for attr, threshold in (("abstract", LSH_THRESHOLD), ("title", 0.5), ("text", LSH_THRESHOLD)):
+    # titles only where a side has no abstract (the one rule that reads a title alone wants >= 0.8)
+    for attr, threshold in (("abstract", LSH_THRESHOLD), ("title", 0.8), ("text", LSH_THRESHOLD)):
         have = [i for i, f in enumerate(feats) if getattr(f, attr)]
         if not have:
             continue
         hashes = dict(zip(have, _minhashes([getattr(feats[i], attr) for i in have]), strict=True))
-        lsh = MinHashLSH(threshold=threshold, num_perm=NUM_PERM)
+        lsh = MinHashLSH(threshold=threshold, num_perm=NUM_PERM, weights=LSH_WEIGHTS)
         for i, m in hashes.items():
             lsh.insert(i, m, check_duplication=False)
         for i in (q for q in query if q in hashes):
-            pairs.update((min(i, j), max(i, j)) for j in lsh.query(hashes[i]) if j != i)
+            pairs.update((min(i, j), max(i, j)) for j in lsh.query(hashes[i])
+                         if j != i and (attr != "title" or not feats[i].abstract or not feats[j].abstract))
     by_title: dict[str, list[int]] = {}
     for i, f in enumerate(feats):
         if len(f.title) >= 3:
             by_title.setdefault(f.title_norm, []).append(i)
-    for group in by_title.values():
-        if len(group) > 1 and wanted & set(group):
-            pairs.update((a, b) for a in group for b in group if a < b and (a in wanted or b in wanted))
+    for group in by_title.values():  # a title dozens of papers share says nothing of one paper
+        if 1 < len(group) <= MAX_TITLE_GROUP and wanted & set(group):
+            pairs.update((a, b) for a in group for b in group if a < b and (a in wanted or b in wanted)
+                         and not (feats[a].abstract and feats[b].abstract))  # else the abstract decides
     return pairs
 
 
