@@ -223,7 +223,7 @@ def tests_for(paper: dict, src: Path, pdf: Path, dropped: list | None = None) ->
     reason ``no-truth: ...``)."""
     tex = latex.flatten(src / paper["main"])
     styles = [p.read_text(errors="replace") for p in sorted(src.rglob("*.sty"))]
-    furniture, why = furniture_truth.witness(src, paper["main"], paper.get("gentounicode", True))
+    furniture, why = furniture_truth.witness(src, paper["main"], paper.get("gentounicode", True), env=REPRODUCIBLE_ENV)
     if why and dropped is not None:
         dropped.append({"page": None, "text": None, "reason": f"no-truth: {why}"})
     return pages.paper_tests(paper["id"], tex, styles, pdf, furniture, dropped)

@@ -101,9 +101,12 @@ def parse_log(log: str) -> tuple[list[Furniture], str | None]:
     return found, None
 
 
-def witness(src_dir: Path, main: str, gentounicode: bool = True, timeout: int = 600) -> tuple[list[Furniture], str | None]:
+def witness(src_dir: Path, main: str, gentounicode: bool = True, timeout: int = 600,
+            env: dict[str, str] | None = None) -> tuple[list[Furniture], str | None]:
     """Typeset ``src_dir/main`` once more in draft mode with the hook and read the heads and feet it
-    listed. Run after the build's own runs (its .aux holds the references the pages print)."""
+    listed. Run after the build's own runs (its .aux holds the references the pages print), with the
+    build's environment ``env`` (its SOURCE_DATE_EPOCH: a head that prints ``\\today`` must print
+    the build's date)."""
     tex = src_dir / main
     hook = tex.parent / HOOK_NAME
     hook.write_text(HOOK)
@@ -111,7 +114,7 @@ def witness(src_dir: Path, main: str, gentounicode: bool = True, timeout: int = 
                                           f"\\pdfgentounicode=0\\input{{{tex.name}}}")
     try:
         subprocess.run(["pdflatex", "-draftmode", "-interaction=nonstopmode", f"-jobname={tex.stem}", first],
-                       cwd=tex.parent, capture_output=True, timeout=timeout, env={**os.environ, **LOG_ENV})
+                       cwd=tex.parent, capture_output=True, timeout=timeout, env={**os.environ, **(env or {}), **LOG_ENV})
     finally:
         hook.unlink(missing_ok=True)
     log = tex.parent / f"{tex.stem}.log"

@@ -4,6 +4,7 @@ title on odd ones) and page numbers in the heads. Each test must sit on the page
 text; the title on page 1 is the paper's, not furniture."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -247,3 +248,21 @@ def test_a_sentence_across_the_column_break_is_a_present_test_on_its_page(tmp_pa
                    pages.letters(" ".join(r[4] for r in ordered if r[2] > mid), keep_case=True)]
         assert key not in columns[0] and key not in columns[1] and key in columns[0] + columns[1]
         assert test["text"] in fragments
+
+
+def test_a_head_that_prints_today_is_read_with_the_builds_date(tmp_path):
+    """matheron-enkf (jmlr): the head "Submitted to arXiv on <\\today>" was read on the witness run's
+    own date, not the build's (SOURCE_DATE_EPOCH), so the page did not print it."""
+    source = (r"""\documentclass{article}
+\usepackage{fancyhdr}\pagestyle{fancy}\fancyhf{}\fancyhead[L]{Submitted on \today}
+\begin{document}""" + _paragraph(1) + "\\end{document}\n")
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    (tmp_path / "d.tex").write_text(source)
+    env = {"SOURCE_DATE_EPOCH": "1700000000", "FORCE_SOURCE_DATE": "1"}
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "d.tex"], cwd=tmp_path, capture_output=True,
+                   timeout=120, env={**os.environ, **env})
+    furniture, _ = furniture_truth.witness(tmp_path, "d.tex", env=env)
+    assert furniture[0].parts == ["Submitted on November 14, 2023"]
+    tests, dropped = pages.furniture_tests(pages.read_pages(tmp_path / "d.pdf"), furniture)
+    assert {"type": "absent", "page": 1, "text": "Submitted on November 14, 2023"} in tests and not dropped
