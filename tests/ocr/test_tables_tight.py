@@ -147,3 +147,41 @@ Beta & 1.4T & 67.5 & 70.1 \\
     tests = [_table("Number of training tokens", left="Model", right="Acc", down="300B"),
              _table("(ms)", up="Latency", down="12.5", left="(%)")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_a_header_of_names_wider_than_their_numbers_is_cut_on_the_body_columns(tmp_path):
+    """``\\tabcolsep`` 1.5 pt: the body's numbers stand apart, so the body has its eight columns,
+    but the header's names, wider than their numbers, are 3 pt (0.3 em) apart: the header stayed
+    one cell spanning every column. Multi-word heads over ``l`` and ``r`` columns are cut between
+    the columns, not inside a name."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering\caption{Zero-shot.}\setlength{\tabcolsep}{1.5pt}
+\begin{tabular}{lccccccc}
+\toprule
+Method & HellaSwag & WinoGrande & PIQA & OpenBookQA & BoolQ & ARC-easy & Average \\
+\midrule
+GPT-2 & 31.1 & 51.6 & 62.5 & 16.4 & 48.7 & 39.5 & 41.6 \\
+Pythia & 40.2 & 52.9 & 68.1 & 20.0 & 55.3 & 45.0 & 46.9 \\
+Ours & 44.8 & 55.1 & 70.2 & 23.6 & 60.8 & 49.7 & 50.7 \\
+\bottomrule
+\end{tabular}
+\end{table}
+
+\begin{table}[h]\centering\caption{Settings.}\setlength{\tabcolsep}{1.5pt}
+\begin{tabular}{lllr}
+\toprule
+Model name & Training steps & Batch size & Learning rate \\
+\midrule
+A & 100 & 32 & 0.1 \\
+Bigger one & 2000 & 64 & 0.01 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    names, settings = parse_tables(markdown)
+    assert names[0] == ["Method", "HellaSwag", "WinoGrande", "PIQA", "OpenBookQA", "BoolQ", "ARC-easy", "Average"]
+    assert names[3] == ["Ours", "44.8", "55.1", "70.2", "23.6", "60.8", "49.7", "50.7"]
+    assert settings == [["Model name", "Training steps", "Batch size", "Learning rate"], ["A", "100", "32", "0.1"],
+                        ["Bigger one", "2000", "64", "0.01"]]
+    tests = [_table("16.4", up="OpenBookQA", top_heading="OpenBookQA", left="62.5"),
+             _table("0.01", up="0.1", top_heading="Learning rate", left="64")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
