@@ -30,6 +30,7 @@ ROW_TOLERANCE = 0.4  # centres of one row's fragments differ by less than this s
 GAP_COLUMN = 0.45
 GAP_WIDER = 1.2
 MAX_HEAD_LINES = 4  # lines of one wrapped header cell
+ALIGNED = 1.0  # pt: a header cell cut on the body's columns lines up with its cells this closely
 
 
 def table_rows(fragments: list[Fragment]) -> list[list[Fragment]]:
@@ -289,7 +290,16 @@ def _between_columns(f: Fragment, cols: list[tuple[float, float]]) -> set[int]:
         best, lo = step, c + 1
     last = max(lo, sum(1 for c in range(len(cols) - 1) if f.x1 - 1 >= (cols[c][1] + cols[c + 1][0]) / 2))
     end = min(best.items(), key=lambda kv: kv[1][0] + miss(f.gaps[kv[0]][1], f.x1, min(lo, last), last))
-    return set(end[1][1])
+    # every piece set as TeX sets a cell over its column (an edge or the centre within a point);
+    # else the spaces are a \multicolumn label's own ("Zero shot accuracy" over three columns)
+    cuts, lo = end[1][1], first
+    edges = [f.x0, *(x for k in cuts for x in f.gaps[k]), f.x1]
+    his = [c for c in sorted(gutters)] + [last]
+    for n, hi in enumerate(his):
+        if miss(edges[2 * n], edges[2 * n + 1], min(lo, hi), hi) > ALIGNED:
+            return set()
+        lo = hi + 1
+    return set(cuts)
 
 
 def join_head_lines(rows: list[list[Fragment]], head: int, cols: list[tuple[float, float]],

@@ -185,3 +185,41 @@ Bigger one & 2000 & 64 & 0.01 \\
     tests = [_table("16.4", up="OpenBookQA", top_heading="OpenBookQA", left="62.5"),
              _table("0.01", up="0.1", top_heading="Learning rate", left="64")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_multi_word_group_labels_over_tight_columns_stay_spanning_cells(tmp_path):
+    """``\\multicolumn`` labels of several words over columns 6 pt apart (``\\tabcolsep`` 3 pt,
+    under pdftext's cut): the body is cut into its columns (it was one cell of four numbers), and a
+    label's word spaces that fall in the white between two columns are no column boundaries (the
+    words do not line up with the cells under them): each label is one cell over its columns."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering\caption{Groups.}\setlength{\tabcolsep}{3pt}
+\begin{tabular}{lcccccc}
+\toprule
+ & \multicolumn{3}{c}{Zero shot accuracy} & \multicolumn{3}{c}{Few shot with chain of thought} \\
+\cmidrule(lr){2-4} \cmidrule(lr){5-7}
+Method & Acc & F1 & EM & Acc & F1 & EM \\
+\midrule
+Baseline & 71.2 & 70.1 & 69.5 & 61.2 & 60.1 & 59.5 \\
+Ours & 75.4 & 74.9 & 73.2 & 65.4 & 64.9 & 63.2 \\
+\bottomrule
+\end{tabular}
+\end{table}
+
+\begin{table}[h]\centering\caption{Groups without rules under them.}\setlength{\tabcolsep}{3pt}
+\begin{tabular}{lcccc}
+\toprule
+ & \multicolumn{2}{c}{Zero shot} & \multicolumn{2}{c}{Few shot} \\
+Method & Acc & F1 & Acc & F1 \\
+\midrule
+Baseline & 71.2 & 70.1 & 69.5 & 61.2 \\
+Ours & 75.4 & 74.9 & 73.2 & 65.4 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    assert '<tr><th></th><th colspan="3">Zero shot accuracy</th><th colspan="3">Few shot with chain of thought</th></tr>' \
+        in markdown
+    assert '<tr><th></th><th colspan="2">Zero shot</th><th colspan="2">Few shot</th></tr>' in markdown
+    assert "<tr><td>Baseline</td><td>71.2</td><td>70.1</td><td>69.5</td><td>61.2</td></tr>" in markdown
+    tests = [_table("69.5", left="70.1", right="61.2", up="Acc", top_heading="Few shot")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
