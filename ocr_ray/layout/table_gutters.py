@@ -6,10 +6,12 @@ numbers, or a row label and its first score, reach the table grid as one fragmen
 48.9%"). Each fragment keeps where its word spaces are (``Fragment.gaps``); a space is a column
 gap when the table says so: it lies in a band of white that crosses every other body row (no word
 of theirs reaches into it: a word space inside a row label has the longer labels of other rows
-under it), the words on both sides of it stand over words of other rows (columns, not a long cell
-running into white), and the band is as wide as a column gap, or the header shows a cell
-boundary there (its own space or fragment edge right over the band). A space between a number
-and its ``± 0.4`` is no wider than a word space and has one header cell over it: it is kept.
+under it); the words on both sides of it stand over words of other rows (columns, not a long cell
+running into white); a header row has a word over the right side and none over both sides (two
+``\texttt{gpt 4o}`` labels, their spaces aligned under "Name", make no column); and the band is as
+wide as a column gap, or the header shows a cell boundary there (its own space or fragment edge
+right over the band). A space between a number and its ``± 0.4`` is no wider than a word space
+and has one header cell over it: it is kept.
 """
 from __future__ import annotations
 
@@ -64,14 +66,23 @@ def _is_gutter(gap: Box, words: tuple[Box, Box], others: list[list[Box]], heads:
     for x0, x1 in words:  # each side stands over a column: words of another row under it
         if not any(b0 < x1 and b1 > x0 for boxes in others for b0, b1 in boxes):
             return False
+    if heads and not any(_headed(boxes, *words) for boxes in heads):
+        return False
     if hi - lo >= GUTTER_WIDTH * em:
         return True
-    for boxes in heads:
+    for boxes in (boxes for boxes in heads if len(boxes) >= 2):
         white = _white(boxes, centre)
         if white is not None and white[0] > float("-inf") and white[1] < float("inf") \
                 and white[1] - white[0] <= hi - lo + GUTTER_HEAD * em:
             return True
     return False
+
+
+def _headed(boxes: list[Box], left: Box, right: Box) -> bool:
+    """Does a header row give the cut's right side a head of its own: a word over it, and no word
+    over both sides?"""
+    over = [(b0, b1) for b0, b1 in boxes if b0 < right[1] and b1 > right[0]]
+    return bool(over) and not any(b0 < left[1] and b1 > left[0] for b0, b1 in over)
 
 
 def split_at_gutters(rows: list[list[Fragment]], head: int) -> list[list[Fragment]]:
@@ -80,7 +91,7 @@ def split_at_gutters(rows: list[list[Fragment]], head: int) -> list[list[Fragmen
     if len(rows) - head < 2:
         return rows
     ink = [[box for f in row for box in word_boxes(f)] for row in rows]
-    heads = [boxes for boxes in ink[:head] if len(boxes) >= 2]
+    heads = ink[:head]
     out = [list(row) for row in rows[:head]]
     for r in range(head, len(rows)):
         # a body row of one cell (a \multicolumn section label) crosses every gutter: it says nothing

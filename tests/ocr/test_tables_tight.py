@@ -223,3 +223,40 @@ Ours & 75.4 & 74.9 & 73.2 & 65.4 \\
     assert "<tr><td>Baseline</td><td>71.2</td><td>70.1</td><td>69.5</td><td>61.2</td></tr>" in markdown
     tests = [_table("69.5", left="70.1", right="61.2", up="Acc", top_heading="Few shot")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_labels_of_two_words_aligned_in_every_row_are_no_columns(tmp_path):
+    """Row labels whose word spaces line up in every row ("Model A", "Model B"; typewriter
+    ``gpt 4o``, ``gpt 35``, whose space is 0.525 em) under one header word: the space is no column
+    gap, while the tight numbers beside them are cut (before, neither table was found: each row
+    was one fragment)."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering\caption{Same words.}\footnotesize\setlength{\tabcolsep}{2pt}
+\begin{tabular}{lccc}
+\toprule
+Name & Acc & F1 & EM \\
+\midrule
+Model A & 71.2 & 70.1 & 69.5 \\
+Model B & 75.4 & 74.9 & 73.2 \\
+Model C & 76.4 & 75.9 & 74.2 \\
+\bottomrule
+\end{tabular}
+\end{table}
+
+\begin{table}[h]\centering\caption{Typewriter names.}\footnotesize\setlength{\tabcolsep}{2pt}
+\begin{tabular}{lccc}
+\toprule
+Name & Acc & F1 & EM \\
+\midrule
+\texttt{gpt 4o} & 71.2 & 70.1 & 69.5 \\
+\texttt{gpt 35} & 75.4 & 74.9 & 73.2 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    words, typewriter = parse_tables(markdown)
+    assert words == [["Name", "Acc", "F1", "EM"], ["Model A", "71.2", "70.1", "69.5"],
+                     ["Model B", "75.4", "74.9", "73.2"], ["Model C", "76.4", "75.9", "74.2"]]
+    assert typewriter == [["Name", "Acc", "F1", "EM"], ["gpt 4o", "71.2", "70.1", "69.5"],
+                          ["gpt 35", "75.4", "74.9", "73.2"]]
+    tests = [_table("70.1", left="71.2", right="69.5", top_heading="F1", left_heading="gpt 4o")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
