@@ -67,16 +67,23 @@ def markdown_of(texts: list[str], fallbacks: Fallbacks | None = None) -> str:
     return PAGE_SEPARATOR.join(compose_pages(texts, fallbacks))
 
 
-def paper_fallbacks(fallbacks: Fallbacks, routes: list[str]) -> list[dict]:
-    """The paper's fallback records: pages that could not be read (route ``<engine>:failed``,
-    ``pdf_pages``) and the layout step's blocks, in page order."""
+# What a paper's file had wrong that PDFium read through (``pdf_pages``: a row's ``notes``).
+FILE_NOTES = {"truncated": "no %%EOF at the end: the pages PDFium could rebuild are read, later ones may be missing",
+              "no_header": "no %PDF- header in the first KiB: read as PDFium opens it"}
+
+
+def paper_fallbacks(fallbacks: Fallbacks, routes: list[str], notes: str = "") -> list[dict]:
+    """The paper's fallback records: its file's problems (``notes``), pages that could not be read
+    (route ``<engine>:failed``, ``pdf_pages``) and the layout step's blocks, in page order."""
+    file = [{"page": -1, "rule": "pdf", "reason": code, "detail": FILE_NOTES.get(code, code)}
+            for code in notes.split(",") if code]
     failed = [{"page": i, "rule": "page", "reason": FAILED, "detail": "the page could not be read"}
               for i, route in enumerate(routes) if route.endswith(f":{FAILED}")]
     failed += [{"page": i, "rule": "ocr", "reason": "raised", "detail": "the OCR engine failed on the page: its text "
                 "layer stands"} for i, route in enumerate(routes) if route.endswith(f":{OCR_FAILED}")]
     failed += [{"page": i, "rule": "page", "reason": PLAIN, "detail": "the page's positioned text could not be read: "
                 "its plain text stands"} for i, route in enumerate(routes) if route.endswith(f":{PLAIN}")]
-    return sorted(failed + fallbacks.as_records(), key=lambda f: f["page"])
+    return sorted(file + failed + fallbacks.as_records(), key=lambda f: f["page"])
 
 
 def empty_reason(markdown: str, routes: list[str]) -> str | None:
@@ -119,7 +126,7 @@ def convert_pdf(task: dict[str, Any], *, filesystem: pafs.FileSystem, engine: En
     if empty:
         return {**paper, "error": empty, "engine_pages": json.dumps(routes)}
     return {**paper, "num_pages": len(rows), "markdown": markdown, "engine_pages": json.dumps(routes),
-            "fallbacks": json.dumps(paper_fallbacks(fallbacks, routes))}
+            "fallbacks": json.dumps(paper_fallbacks(fallbacks, routes, rows[0].get("notes") or ""))}
 
 
 def convert_pdfs(batch: pa.Table, *, filesystem: pafs.FileSystem, engine: Engine) -> pa.Table:
@@ -155,6 +162,7 @@ def apply_engine(engine: Engine, batch: pa.Table) -> pa.Table:
             "page_text": pa.array(page_texts, type=pa.string()),
             # read after the engine ran: recoded pages moved back to the text layer (``text_repair``)
             "page_engine": pa.array([row["route"] for row in rows], type=pa.string()),
+            "notes": pa.array([row.get("notes") or "" for row in rows], type=pa.string()),
         }
     )
 
@@ -362,7 +370,8 @@ def assemble_papers(
                 markdown = "" if error else markdown
             yield make_paper(tasks[index], engine, markdown=markdown, num_pages=0 if error else len(pages),
                              error=error, routes=[] if error else paper_routes,
-                             fallbacks=[] if error else paper_fallbacks(fallbacks, paper_routes))
+                             fallbacks=[] if error else paper_fallbacks(fallbacks, paper_routes,
+                                                                         row.get("notes") or ""))
             done, pages, routes = index + 1, {}, {}
     lost.extend(range(done, len(tasks)))
 

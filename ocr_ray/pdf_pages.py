@@ -40,20 +40,29 @@ def _read_bytes(filesystem: pafs.FileSystem, path: str) -> bytes:
         raise PdfReadError(f"cannot read file: {exc}") from None
 
 
-def _check_pdf_bytes(data: bytes) -> None:
-    """Cheap structural checks PDFium does not make.
+def _structure_problems(data: bytes) -> list[tuple[str, str]]:
+    """Cheap structural checks PDFium does not make: (code, reason) for each that fails.
 
     PDFium rebuilds a broken cross-reference table, so a truncated download often
     opens and silently loses its last pages; the missing ``%%EOF`` catches that.
     """
     if not data:
         raise PdfReadError("empty file")
+    problems = []
     if b"%PDF-" not in data[:1024]:
-        raise PdfReadError("not a PDF (no %PDF- header)")
+        problems.append(("no_header", "not a PDF (no %PDF- header)"))
     # padding after the end marker (up to 1 MiB) is no truncation: a PDF printed by a browser through
     # cairo ends in 20 KB of NUL bytes after its %%EOF (pypdf's selenium-pypdf-issue-177.pdf), refused
     if b"%%EOF" not in data[-(_EOF_WINDOW + (1 << 20)):].rstrip(_PADDING)[-_EOF_WINDOW:]:
-        raise PdfReadError("truncated PDF (no %%EOF at end)")
+        problems.append(("truncated", "truncated PDF (no %%EOF at end)"))
+    return problems
+
+
+def _check_pdf_bytes(data: bytes) -> None:
+    """A download's checks (the PDF stage: a cut download is refused and fetched again)."""
+    problems = _structure_problems(data)
+    if problems:
+        raise PdfReadError(problems[0][1])
     _check_limits(data)
 
 
@@ -151,6 +160,7 @@ def _error_row(task: dict[str, Any], reason: str) -> dict[str, Any]:
         "image": b"",
         "route": "",
         "error": reason,
+        "notes": "",
     }
 
 
@@ -198,13 +208,19 @@ def read_pdf_pages(
     Pages are prepared before anything is yielded: a page that fails half way
     must turn the whole paper into one error row, not a partial paper.
     """
+    problems: list[tuple[str, str]] = []
     try:
         data = _read_bytes(filesystem, task["pdf_path"])
-        _check_pdf_bytes(data)
+        problems = _structure_problems(data)
+        _check_limits(data)
         pdf = _open_pdf(data)
     except PdfReadError as exc:
-        yield _error_row(task, str(exc))
+        # what PDFium cannot open: the structural problem says why better than PDFium does
+        yield _error_row(task, problems[0][1] if problems else str(exc))
         return
+    # a file PDFium opens is read, whatever its header or end marker: what it could rebuild is the
+    # paper's text, and the paper's record says what was wrong (``notes``: truncated, no_header)
+    notes = ",".join(code for code, _ in problems)
     rows: list[dict[str, Any]] = []
     try:
         num_pages = len(pdf)
@@ -221,6 +237,7 @@ def read_pdf_pages(
                     "page_index": page_index,
                     "num_pages": num_pages,
                     "error": "",
+                    "notes": notes,
                     **payload,
                 }
             )

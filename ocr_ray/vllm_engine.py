@@ -137,6 +137,7 @@ class VllmEngine(Engine):
         routed to the text layer) still pass through (order is kept) as a 1-token text prompt."""
         keep = {k: row[k] for k in ("task_index", "forum_id", "page_index", "num_pages", "error", "text",
                                     "route")}
+        keep["notes"] = row.get("notes") or ""  # the file's problems PDFium read through (pdf_pages)
         if row["error"] or (row.get("route") or self.name).split(":")[0] != self.name or not row["image"]:
             return {**keep, "messages": [{"role": "user", "content": "."}],
                     "sampling_params": {"max_tokens": 1, "temperature": 0.0}, "passthrough": True}
@@ -158,7 +159,7 @@ class VllmEngine(Engine):
         else:
             text = normalize_page_text(strip_front_matter(row.get("generated_text") or ""))
         return {**{k: row[k] for k in ("task_index", "forum_id", "page_index", "num_pages", "error")},
-                "page_text": text, "page_engine": row.get("route", "vllm")}
+                "page_text": text, "page_engine": row.get("route", "vllm"), "notes": row.get("notes") or ""}
 
     def build_stage(self, pages):
         """Ray Data page rows -> rows with page_text / page_engine (the pipeline's engine stage)."""

@@ -3,9 +3,13 @@ fuzzed variants) found in the production path, each reproduced on a PDF made her
 PDFium reads must come out with markdown, not an error row."""
 from __future__ import annotations
 
+import json
+
 import pyarrow.fs as pafs
+import pytest
 
 from ocr_ray.conversion import convert_pdf
+from ocr_ray.pdf_pages import PdfReadError, check_pdf_bytes
 from ocr_ray.routing import TextLayerEngine
 from tests.ocr.handmade_pdf import utf8_cmap_pdf
 
@@ -81,4 +85,11 @@ def test_a_pdf_padded_with_nul_bytes_after_its_end_marker_is_read_not_refused_as
     assert paper["error"] == "", paper["error"]
     assert "Printed from a browser" in paper["markdown"]
     cut = utf8_cmap_pdf("Printed from a browser")[:-200]  # a download cut short is still refused
+    with pytest.raises(PdfReadError, match="truncated PDF"):
+        check_pdf_bytes(cut + b"\x00" * 20_000)  # (the PDF stage's check: fetched again)
+    # the reading step: a file PDFium cannot open is refused with the structure's reason; one cut
+    # after its trailer (no %%EOF) opens, and is read, its record saying the file was cut
     assert convert(tmp_path, cut + b"\x00" * 20_000)["error"] == "truncated PDF (no %%EOF at end)"
+    read = convert(tmp_path, utf8_cmap_pdf("Printed from a browser")[:-10])
+    assert read["error"] == "" and "Printed from a browser" in read["markdown"]
+    assert [(f["rule"], f["reason"]) for f in json.loads(read["fallbacks"])] == [("pdf", "truncated")]
