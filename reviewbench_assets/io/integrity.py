@@ -249,6 +249,9 @@ def _check_expected(store: Store, report: Report, part_records: list[tuple[str, 
                 for where in together:
                     _expect(store, report, where(pk), "its stage publishes it with the others of its set",
                             f"re-materialize {owners.get(where(pk), ('its owner',))[0]} for {pk}")
+        if store.exists(store.path(paths.markdown(pk))):  # the papers' text was read from the PDFs it names
+            _expect(store, report, subs, f"{paths.markdown(pk)} was read from the PDFs it names",
+                    f"re-materialize initial_submission_pdfs for {pk}")
         if store.exists(store.path(paths.rows(pk))) and store.exists(store.path(subs)):  # rows read the papers' text
             _expect(store, report, paths.markdown(pk), f"{paths.rows(pk)} was built from it",
                     f"re-materialize paper_markdown for {pk}")
