@@ -260,3 +260,26 @@ Name & Acc & F1 & EM \\
                           ["gpt 35", "75.4", "74.9", "73.2"]]
     tests = [_table("70.1", left="71.2", right="69.5", top_heading="F1", left_heading="gpt 4o")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_a_mean_and_its_error_stay_one_cell_under_a_header_whose_space_lines_up(tmp_path):
+    """Times (0.25 em word space): the space after the ± of "$85.62 \\pm 0.09\\%$" lies right under
+    the word space of the header "Test F1" (cheblienet's Table 1 on the real-paper dev set): the
+    header's space is no evidence of a column gap that narrow, the cell stays whole."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering\caption{Mean of test performance.}
+\begin{tabular}{llcccc}
+\toprule
+ & & \multicolumn{2}{c}{ClimateNet} & \multicolumn{2}{c}{STL10} \\
+$\epsilon$ & & Test F1 & Duration & Test accuracy & Duration \\
+\midrule
+1 & (invariant) & $85.62 \pm 0.09\%$ & $\sim 2$ d & $68.98 \pm 0.56\%$ & $\sim 9$ h \\
+0.1 & (equivariant) & $85.25 \pm 0.19\%$ & $\sim 7$ d & $74.02 \pm 1.10\%$ & $\sim 16$ h \\
+\bottomrule
+\end{tabular}
+\end{table}""", "booktabs,times")
+    [grid] = parse_tables(markdown)
+    assert grid[-2:] == [["1", "(invariant)", "85.62 ± 0.09%", "∼ 2 d", "68.98 ± 0.56%", "∼ 9 h"],
+                         ["0.1", "(equivariant)", "85.25 ± 0.19%", "∼ 7 d", "74.02 ± 1.10%", "∼ 16 h"]]
+    tests = [_table("85.25 ± 0.19%", left="(equivariant)", top_heading="ClimateNet", left_heading="0.1")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
