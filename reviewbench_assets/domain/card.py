@@ -13,6 +13,7 @@ import pyarrow as pa
 
 from .card_format import fmt_int, fmt_num, fmt_rate, mean_rating, median_rating, plural, rating_histogram
 from .corpus_stats import SplitStats
+from .licenses import card_license, license_table, split_licenses
 from .manifest import (
     PRETTY_NAME,
     TRAIN_TEST_CONFIGS,
@@ -104,8 +105,10 @@ def _context(stats: dict[str, SplitStats], extra_configs: dict | None, generated
         ("score trajectory: `[{time, rating, confidence, edit_id}]` oldest first, from the review's edit "
          "history (one point if never edited, `[]` if edited but the history was not crawled)",
          REVIEW_HISTORY_FIELDS)]
+    lic_papers, lic_reviews = split_licenses(splits)
     return {
         "title": title, "generated_at": generated_at,
+        "license": {"id": card_license(lic_papers, lic_reviews), "table": license_table(lic_papers, lic_reviews)},
         "totals": {"papers": fmt_int(papers), "reviews": fmt_int(sum(s.reviews for s in splits)),
                    "pages": fmt_int(sum(s.pages for s in splits)), "conferences": plural(len(splits), "conference"),
                    "venue_years_text": plural(n_vy, "venue/year combination"), "venue_years": n_vy,

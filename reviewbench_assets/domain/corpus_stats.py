@@ -82,6 +82,9 @@ class VenueYearStats:
     # Which revision each paper's full text comes from (provenance ``revision_rule``: initial,
     # current_is_initial, earliest_public, unavailable) -> papers; filled from the provenance config.
     text_rules: dict[str, int] = field(default_factory=dict)
+    # The records' own licenses (provenance `license`, reviews config `license`) -> papers / reviews
+    paper_licenses: dict[str, int] = field(default_factory=dict)
+    review_licenses: dict[str, int] = field(default_factory=dict)
 
     @property
     def acceptance_rate(self) -> float | None:
@@ -108,6 +111,9 @@ class VenueYearStats:
             self.moves[k] = self.moves.get(k, 0) + v
         for k, v in other.text_rules.items():
             self.text_rules[k] = self.text_rules.get(k, 0) + v
+        for mine, theirs in ((self.paper_licenses, other.paper_licenses), (self.review_licenses, other.review_licenses)):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0) + v
 
     def to_dict(self) -> dict:
         return {
@@ -124,6 +130,8 @@ class VenueYearStats:
             "rating_counts": {repr(float(k)): v for k, v in sorted(self.rating_counts.items())},
             "moves": dict(sorted(self.moves.items())),
             "text_rules": dict(sorted(self.text_rules.items())),
+            "paper_licenses": dict(sorted(self.paper_licenses.items())),
+            "review_licenses": dict(sorted(self.review_licenses.items())),
         }
 
     @classmethod

@@ -29,6 +29,7 @@ from partitions.catalogue import catalogue
 
 from .corpus_stats import SplitStats
 from .dialogues import TRAIN_TEST_SPLITS
+from .licenses import card_license, split_licenses
 from .schema import REVIEWBENCH_SCHEMA
 
 __all__ = ["DEFAULT_CONFIG_DIR", "PRETTY_NAME", "owned_by", "part_files", "set_split", "listed_files", "hf_features",
@@ -266,7 +267,7 @@ def card_front_matter(
         if files:
             configs.append({"config_name": name, "data_files": files})
     header: dict = {
-        "license": "cc-by-4.0",
+        "license": card_license(*split_licenses(splits)),
         "task_categories": list(TASK_CATEGORIES),
         "language": ["en"],
         "tags": list(TAGS),

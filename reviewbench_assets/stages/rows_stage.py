@@ -226,6 +226,10 @@ TEXT_RULES_SQL = f"""
 SELECT {_KEY} AS key, coalesce(nullif(revision_rule, ''), 'unavailable') AS rule, count(*) AS n
 FROM provenance GROUP BY ALL
 """
+LICENSES_SQL = f"""
+SELECT {_KEY} AS key, coalesce(nullif(license, ''), 'unknown') AS license, count(*) AS n
+FROM {{table}} GROUP BY ALL
+"""
 _MOVES = ("tracked", "edited", "changed", "up", "down", "initial_sum", "final_sum")
 
 
@@ -277,11 +281,19 @@ def venue_year_figures(fs: pafs.FileSystem, rows: list[str], reviews: list[str],
         con.register("reviews", _stream(fs, reviews, REVIEWS_CONFIG_SCHEMA, review_columns))  # a stream reads once
         for key, *moves in con.execute(MOVES_SQL).fetchall():
             out[key].moves = dict(zip(_MOVES, moves, strict=True))
-        con.register("provenance", _stream(fs, provenance, PROVENANCE_SCHEMA,
-                                           ["conference", "year", "track", "revision_rule"]))
+        con.register("reviews", _stream(fs, reviews, REVIEWS_CONFIG_SCHEMA, ["conference", "year", "track", "license"]))
+        for key, lic, n in con.execute(LICENSES_SQL.format(table="reviews")).fetchall():
+            if key in out:
+                out[key].review_licenses[lic] = n
+        prov_columns = ["conference", "year", "track", "revision_rule", "license"]
+        con.register("provenance", _stream(fs, provenance, PROVENANCE_SCHEMA, prov_columns))
         for key, rule, n in con.execute(TEXT_RULES_SQL).fetchall():
             if key in out:
                 out[key].text_rules[rule] = n
+        con.register("provenance", _stream(fs, provenance, PROVENANCE_SCHEMA, prov_columns))
+        for key, lic, n in con.execute(LICENSES_SQL.format(table="provenance")).fetchall():
+            if key in out:
+                out[key].paper_licenses[lic] = n
     finally:
         con.close()
     for vy in out.values():  # the order the card lists them in (and the JSON keeps)

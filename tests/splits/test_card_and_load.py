@@ -70,7 +70,7 @@ def test_card_front_matter(tmp_path, local_fs, rows_factory, input_writer):
     stats, extra, text = build(local_fs, root, str(tmp_path / "in"), rows_factory, input_writer)
     assert local_fs.open_input_stream(f"{root}/README.md").readall().decode() == text
     fm = _front_matter(text)
-    assert fm["license"] == "cc-by-4.0"
+    assert fm["license"] == "unknown"  # the fixture's notes state no license (as API v1 notes)
     assert fm["pretty_name"]
     assert fm["size_categories"] == ["n<1K"]
     default, prov = fm["configs"]
@@ -178,6 +178,8 @@ def test_compute_stats_then_card(tmp_path, local_fs, rows_factory, input_writer)
         for key, vy in split_stats.venue_years.items():
             assert vy.moves and vy.rating_counts  # the figures the comparison is about are there
             vy.text_rules = stats[s].venue_years[key].text_rules
+            vy.paper_licenses = stats[s].venue_years[key].paper_licenses  # from the provenance too
+            vy.review_licenses = stats[s].venue_years[key].review_licenses
     assert render_dataset_card(again, extra, "2026-04-30T12:00:00Z") == text
 
 

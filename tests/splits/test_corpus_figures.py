@@ -51,7 +51,10 @@ def test_sql_figures_are_the_row_loops(tmp_path, local_fs, rows_factory):
     oracle.add(pq.read_table(store.path(paths.rows("iclr-2024"))))
     assert set(got) == set(oracle.venue_years) == {"tmlr", "iclr-2024"}
     for key, vy in oracle.venue_years.items():
-        assert {**got[key].to_dict(), "text_rules": {}} == vy.to_dict(), key
+        # the licenses come from the provenance and reviews configs, which the row loop never read
+        assert got[key].paper_licenses == {"unknown": got[key].papers}
+        assert sum(got[key].review_licenses.values()) == got[key].reviews
+        assert {**got[key].to_dict(), "text_rules": {}, "paper_licenses": {}, "review_licenses": {}} == vy.to_dict(), key
         assert got[key].text_rules == {"unavailable": vy.papers}  # the fixture's provenance names no rule
     tmlr = got["tmlr"]
     assert tmlr.year is None and tmlr.papers == 5  # named by its first paper, whose year is unknown

@@ -175,7 +175,8 @@ def test_stats_per_venue_year(tmp_path, local_fs, rows_factory):
     # shards of the default config do not say where a paper's text came from).
     again = compute_split_stats(local_fs, str(tmp_path / "corpus"), "neurips", row_group_rows=4, files=stats.files)
     for key, vy in stats.venue_years.items():
-        assert {**again.venue_years[key].to_dict(), "text_rules": vy.text_rules} == vy.to_dict()
+        assert {**again.venue_years[key].to_dict(), "text_rules": vy.text_rules, "paper_licenses": vy.paper_licenses,
+                "review_licenses": vy.review_licenses} == vy.to_dict()  # licenses: provenance and reviews too
     # JSON round trip (e.g. for Dagster metadata / a stats sidecar).
     assert SplitStats.from_dict(json.loads(json.dumps(stats.to_dict()))).to_dict() == stats.to_dict()
 
