@@ -101,7 +101,8 @@ def _span(f: Fragment, cols: list[tuple[float, float]], band: list[Fragment]) ->
 
 def extract_figure_grids(page: PageLayout) -> list[Fragment]:
     """Replace the labels of each figure grid on ``page`` by one ``kind="table"`` fragment (returned)."""
-    from ocr_ray.layout.tables import CAPTION, render_table
+    from ocr_ray.layout.floats import CAPTION
+    from ocr_ray.layout.table_render import render_table
 
     made = []
     pictures = []

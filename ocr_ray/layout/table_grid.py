@@ -7,10 +7,7 @@
 * **columns**: the union of the cells of every row, leaving out spanning cells (a cell that
   covers two or more cells of most other rows: a ``\\multicolumn`` header, or a header whose
   cells pdflatex set closer than a word space apart);
-* **multi-line rows**: a ``\\multirow`` label, which TeX centres on the rows it spans, goes to
-  the first of them (where the source, and a reader, put it); a line holding only the next line
-  of one cell's text (a ``p{..}`` cell that wrapped, or a cell broken by ``\\newline`` in a
-  ruled grid) joins the row it continues.
+* **multi-line rows** (``\\multirow`` labels, wrapped cells): ``table_lines``.
 """
 from __future__ import annotations
 
@@ -140,83 +137,6 @@ def bounds(cols: list[tuple[float, float]]) -> list[float]:
 
 def column_of(limits: list[float], x: float) -> int:
     return sum(1 for b in limits if x >= b)
-
-
-def _cy(row: list[Fragment]) -> float:
-    ys = sorted(f.cy for f in row)
-    return ys[len(ys) // 2]
-
-
-def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]], rules: list[Rule],
-                    grid: bool) -> list[list[Fragment]]:
-    """Rows with ``\\multirow`` labels moved to the first row they span and continuation lines
-    joined to their row (``grid``: the table has vertical rules, so a row is what lies between
-    two horizontal rules)."""
-    if len(rows) < 2:
-        return rows
-    limits = bounds(cols)
-    rows = [list(row) for row in rows]
-
-    def col(f: Fragment) -> int:
-        return column_of(limits, f.x0 + 1)
-
-    def occupied(row: list[Fragment]) -> set[int]:
-        return {col(f) for f in row}
-
-    def ruled(a: int, b: int, c: int) -> bool:
-        """A horizontal rule across column ``c`` between rows ``a`` and ``b`` (a above b)."""
-        top, bottom = spans[a][1] - 1, spans[b][0] + 1
-        x0, x1 = cols[c]
-        return any(r.horizontal and top <= r.y0 <= bottom and r.x0 < x1 and r.x1 > x0 for r in rules)
-
-    cys = [_cy(row) for row in rows]
-    spans = [(min(f.y0 for f in row), max(f.y1 for f in row)) for row in rows]
-    heights = sorted(f.y1 - f.y0 for row in rows for f in row)
-    height = heights[len(heights) // 2]
-    steps = sorted(b - a for a, b in zip(cys, cys[1:], strict=False) if b - a >= 0.8 * height)
-    pitch = steps[len(steps) // 2] if steps else 1.2 * height
-    # \multirow labels: centred on the rows whose column they alone fill
-    for r in range(len(rows)):
-        cs = occupied(rows[r])
-        between = (0 < r < len(rows) - 1 and cys[r + 1] - cys[r - 1] < 1.5 * pitch
-                   and not cs & (occupied(rows[r - 1]) | occupied(rows[r + 1])))
-        for f in list(rows[r]):
-            c = col(f)
-            if not between and (c != 0 or len(cs) < 2 or sum(1 for g in rows[r] if col(g) == c) > 1):
-                continue
-            up, down = r, r
-            while up > 0 and c not in occupied(rows[up - 1]) and not ruled(up - 1, up, c):
-                up -= 1
-            while down < len(rows) - 1 and c not in occupied(rows[down + 1]) and not ruled(down, down + 1, c):
-                down += 1
-            group = [k for k in range(up, down + 1) if k != r or not between]
-            if len(group) < 2 or group[0] == r or abs(f.cy - (cys[group[0]] + cys[group[-1]]) / 2) > 0.25 * pitch:
-                continue
-            rows[r].remove(f)
-            rows[group[0]].append(f)
-    kept = [k for k, row in enumerate(rows) if row]
-    rows, cys, spans = [rows[k] for k in kept], [cys[k] for k in kept], [spans[k] for k in kept]
-    # continuation lines: one cell's next line, under a row that fills that column and another
-    column_ends: dict[int, list[float]] = {}
-    for f in (f for row in rows for f in row):
-        column_ends.setdefault(col(f), []).append(f.x1)
-    out: list[list[Fragment]] = [rows[0]]
-    last: dict[int, Fragment] = {col(f): f for f in rows[0]}
-    for k in range(1, len(rows)):
-        row, prev = rows[k], out[-1]
-        cs = occupied(row)
-        c = next(iter(cs)) if len(cs) == 1 else -1
-        above = last.get(c) if c > 0 else None  # a line of the first column alone is a row of its own
-        if above is not None and len(occupied(prev)) >= 2 and not ruled(k - 1, k, c) and cys[k] - cys[k - 1] < 1.5 * pitch:
-            # a paragraph cell (p{..}, justified): other lines of the column end where this one does
-            wrapped = sum(1 for g in column_ends[c] if abs(g - above.x1) < 1.0) >= 3
-            if grid or wrapped:
-                prev += row
-                last[c] = row[-1]
-                continue
-        out.append(row)
-        last = {col(f): f for f in row}
-    return out
 
 
 def split_on_columns(rows: list[list[Fragment]], cols: list[tuple[float, float]]) -> list[list[Fragment]]:
@@ -352,7 +272,7 @@ def join_head_lines(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
     return out + rows[head:], len(out)
 
 
-def _continues(upper: list[Fragment], f: Fragment) -> bool:
+def continues_cell(upper: list[Fragment], f: Fragment) -> bool:
     """Is ``f`` the next line of the cell above it: the line above breaks a word ("to-"), or ``f``
     goes on in lower case from the same left edge (a ``p{..}`` cell's lines)?"""
     return any(u.text.endswith("-") or (abs(u.x0 - f.x0) < 1.0 and f.text[:1].islower()) for u in upper)
@@ -371,7 +291,7 @@ def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col) -> tupl
     named = {c for c in above if c > 0}
     shared = [f for f in lower if col(f) in named]
     cells = {col(f) for f in shared}
-    going_on = [f for f in shared if _continues(above[col(f)], f)]
+    going_on = [f for f in shared if continues_cell(above[col(f)], f)]
     if len(cells) < 2 or 3 * len(cells) < 2 * len(named) or 2 * len(going_on) >= len(shared):
         return lower, None
     return going_on, [f for f in lower if f not in going_on]

@@ -8,8 +8,6 @@ markdown pipe tables.
 """
 from __future__ import annotations
 
-import html
-
 from ocr_ray.layout.fallback import guarded
 from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
@@ -20,11 +18,12 @@ from ocr_ray.layout.table_grid import (
     columns,
     join_cell_lines,
     join_head_lines,
-    multi_line_rows,
     split_on_columns,
     table_rows,
 )
 from ocr_ray.layout.table_gutters import join_justified_head, split_at_gutters
+from ocr_ray.layout.table_lines import multi_line_rows
+from ocr_ray.layout.table_render import render_table, row_spans
 
 MIN_RULE_WIDTH = 40.0
 SAME_EDGE = 3.0
@@ -235,25 +234,6 @@ def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rul
     return out
 
 
-def _colspan(span: int) -> str:
-    return f' colspan="{span}"' if span > 1 else ""
-
-
-def render_table(grid: list[list[tuple[str, int]]]) -> str:
-    if any(span > 1 for row in grid for _, span in row):
-        lines = ["<table>"]
-        for r, row in enumerate(grid):
-            tag = "th" if r == 0 else "td"
-            cells = "".join(f"<{tag}{_colspan(span)}>{html.escape(text)}</{tag}>" for text, span in row)
-            lines.append(f"<tr>{cells}</tr>")
-        lines.append("</table>")
-        return "\n".join(lines)
-    texts = [[text.replace("|", "\\|") for text, _ in row] for row in grid]
-    out = ["| " + " | ".join(texts[0]) + " |", "|" + "---|" * len(texts[0])]
-    out += ["| " + " | ".join(row) + " |" for row in texts[1:]]
-    return "\n".join(out)
-
-
 def _column_rules_extent(verticals: list[Rule], top: float, bottom: float, x0: float, x1: float) -> tuple[float, float]:
     """The area grown along the table's column rules, drawn row by row (muse's Table 3: its header
     sits above the only horizontal rules, between the segments of the rules between columns)."""
@@ -385,11 +365,12 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
         rows, cols = split, columns(split, head) or cols
     rows, head = join_head_lines(rows, head, cols, page.rules)
     grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
-    rows = multi_line_rows(rows, cols, page.rules, grid_lines)
+    rows, tall = multi_line_rows(rows, cols, page.rules, grid_lines)
     grid = [_cells(row, cols, page.rules, x1 - x0) for row in rows]
     if len(grid) < 2:
         return
+    spans = row_spans(rows, grid, cols, tall)
     size = min(f.size for f in inside)
     chosen = set(map(id, inside))
     page.fragments = [f for f in page.fragments if id(f) not in chosen]
-    page.fragments.append(Fragment(x0, top, x1, bottom, render_table(grid), size, kind="table"))
+    page.fragments.append(Fragment(x0, top, x1, bottom, render_table(grid, spans), size, kind="table"))

@@ -41,7 +41,7 @@ def test_engine_versions_are_part_of_the_cache_id():
     rapid, auto = RapidOcrEngine(), AutoEngine(ocr=RapidOcrEngine())
     assert rapid.cache_id.startswith("rapidocr@3.") and "PP-OCRv6" in rapid.cache_id
     assert auto.cache_id.startswith("auto@") and rapid.cache_id in auto.cache_id
-    assert get_engine("text-layer").cache_id.startswith("text-layer@5-layout-recode+ocr=rapidocr@")  # layout step, recoding, OCR fallback
+    assert get_engine("text-layer").cache_id.startswith("text-layer@6-layout-recode+ocr=rapidocr@")  # layout step, recoding, OCR fallback
     assert 0 < rapid.num_cpus < 1 and rapid.uses_actor  # fractional CPUs: no deadlock on 2 cores
 
 

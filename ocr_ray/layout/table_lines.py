@@ -1,0 +1,109 @@
+"""A table's rows as its source sets them: a ``\\multirow`` label, which TeX centres on the rows it
+spans, goes to the first of them (where the source, and a reader, put it) and is one cell over
+them; a line holding only the next line of one cell's text (a ``p{..}`` or ``X`` cell that
+wrapped, or a cell broken by ``\\newline`` in a ruled grid) joins the row it continues."""
+from __future__ import annotations
+
+from ocr_ray.layout.model import Fragment, Rule
+from ocr_ray.layout.table_grid import bounds, column_of, continues_cell
+
+
+def _cy(row: list[Fragment]) -> float:
+    ys = sorted(f.cy for f in row)
+    return ys[len(ys) // 2]
+
+
+def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]], rules: list[Rule],
+                    grid: bool) -> tuple[list[list[Fragment]], dict[int, int]]:
+    """Rows with ``\\multirow`` labels moved to the first row they span and continuation lines
+    joined to their row (``grid``: the table has vertical rules, so a row is what lies between
+    two horizontal rules). Second value: id of each moved label -> the rows it spans (of those
+    returned), so that it is rendered as one cell over them (``rowspan``)."""
+    if len(rows) < 2:
+        return rows, {}
+    limits = bounds(cols)
+    rows = [list(row) for row in rows]
+
+    def col(f: Fragment) -> int:
+        return column_of(limits, f.x0 + 1)
+
+    def occupied(row: list[Fragment]) -> set[int]:
+        return {col(f) for f in row}
+
+    def ruled(a: int, b: int, c: int) -> bool:
+        """A horizontal rule across column ``c`` between rows ``a`` and ``b`` (a above b)."""
+        top, bottom = spans[a][1] - 1, spans[b][0] + 1
+        x0, x1 = cols[c]
+        return any(r.horizontal and top <= r.y0 <= bottom and r.x0 < x1 and r.x1 > x0 for r in rules)
+
+    cys = [_cy(row) for row in rows]
+    spans = [(min(f.y0 for f in row), max(f.y1 for f in row)) for row in rows]
+    heights = sorted(f.y1 - f.y0 for row in rows for f in row)
+    height = heights[len(heights) // 2]
+    steps = sorted(b - a for a, b in zip(cys, cys[1:], strict=False) if b - a >= 0.8 * height)
+    pitch = steps[len(steps) // 2] if steps else 1.2 * height
+    # the extent of each column's text: a line that runs to its right end is full, the next wraps
+    extent: dict[int, tuple[float, float]] = {}
+    for f in (f for row in rows for f in row):
+        a, b = extent.get(col(f), (f.x0, f.x1))
+        extent[col(f)] = (min(a, f.x0), max(b, f.x1))
+
+    def goes_on(upper: list[Fragment], f: Fragment) -> bool:
+        """Is ``f`` the next line of a paragraph cell in ``upper``: that line is full (it reaches
+        the last fifth of its column) and broke a word, or ``f`` goes on in lower case under it."""
+        left, right = extent[col(f)]
+        return any(col(u) == col(f) and u.x1 >= right - 0.2 * (right - left) and continues_cell([u], f) for u in upper)
+
+    def wraps(k: int) -> bool:
+        return k > 0 and bool(rows[k]) and all(goes_on(rows[k - 1], g) for g in rows[k])
+
+    # \multirow labels: centred on the rows whose column they alone fill
+    moved: dict[int, list[list[Fragment]]] = {}  # id of a moved label -> the rows it spans
+    for r in range(len(rows)):
+        cs = occupied(rows[r])
+        between = (0 < r < len(rows) - 1 and cys[r + 1] - cys[r - 1] < 1.5 * pitch
+                   and not cs & (occupied(rows[r - 1]) | occupied(rows[r + 1])))
+        for f in list(rows[r]):
+            c = col(f)
+            if not between and (c != 0 or len(cs) < 2 or sum(1 for g in rows[r] if col(g) == c) > 1):
+                continue
+            up, down = r, r
+            while up > 0 and c not in occupied(rows[up - 1]) and not ruled(up - 1, up, c):
+                up -= 1
+            while down < len(rows) - 1 and c not in occupied(rows[down + 1]) and not ruled(down, down + 1, c):
+                down += 1
+            group = [k for k in range(up, down + 1) if k != r or not between]
+            if len(group) < 2 or group[0] == r or abs(f.cy - (cys[group[0]] + cys[group[-1]]) / 2) > 0.25 * pitch:
+                continue
+            # a row label beside a paragraph cell whose lines wrap above and below it spans nothing
+            if any(wraps(k) for k in group if k != r):
+                continue
+            rows[r].remove(f)
+            rows[group[0]].append(f)
+            moved[id(f)] = [rows[k] for k in group]
+    kept = [k for k, row in enumerate(rows) if row]
+    rows, cys, spans = [rows[k] for k in kept], [cys[k] for k in kept], [spans[k] for k in kept]
+    # continuation lines: one cell's next line, under a row that fills that column and another
+    column_ends: dict[int, list[float]] = {}
+    for f in (f for row in rows for f in row):
+        column_ends.setdefault(col(f), []).append(f.x1)
+    out: list[list[Fragment]] = [rows[0]]
+    last: dict[int, Fragment] = {col(f): f for f in rows[0]}
+    for k in range(1, len(rows)):
+        row, prev = rows[k], out[-1]
+        cs = occupied(row)
+        c = next(iter(cs)) if len(cs) == 1 else -1
+        above = last.get(c) if c > 0 else None  # a line of the first column alone is a row of its own
+        if above is not None and len(occupied(prev)) >= 2 and not ruled(k - 1, k, c) and cys[k] - cys[k - 1] < 1.5 * pitch:
+            # a paragraph cell (p{..}, justified): other lines of the column end where this one does
+            wrapped = sum(1 for g in column_ends[c] if abs(g - above.x1) < 1.0) >= 3
+            if grid or wrapped or (len(row) == 1 and goes_on([above], row[0])):
+                prev += row
+                last[c] = row[-1]
+                continue
+        out.append(row)
+        last = {col(f): f for f in row}
+    # a spanned row joined to the one above it (a continuation line) is no row of its own any more
+    kept_rows = {id(row) for row in out}
+    heights = {label: sum(1 for row in group if id(row) in kept_rows) for label, group in moved.items()}
+    return out, {label: n for label, n in heights.items() if n > 1}

@@ -1,0 +1,68 @@
+"""A table's grid written out: a markdown pipe table, or HTML where a cell spans columns
+(``colspan``: a ``\\multicolumn`` label) or rows (``rowspan``: a ``\\multirow`` label), which
+markdown cannot write."""
+from __future__ import annotations
+
+import html
+
+from ocr_ray.layout.model import Fragment
+from ocr_ray.layout.table_grid import bounds, column_of
+
+
+def row_spans(rows: list[list[Fragment]], grid: list[list[tuple[str, int]]], cols: list[tuple[float, float]],
+              tall: dict[int, int]) -> dict[tuple[int, int], int]:
+    """(row, column) -> rows of each ``\\multirow`` label (``tall``: id -> rows, from
+    ``multi_line_rows``) set over rows whose cells in its column are empty (never over text)."""
+    limits, out = bounds(cols), {}
+    for r, row in enumerate(rows):
+        for f in row:
+            if id(f) not in tall:
+                continue
+            c = column_of(limits, f.x0 + 1)  # as ``_cells`` places it
+            n = 1
+            while n < tall[id(f)] and r + n < len(grid) and _cell_at(grid[r + n], c) == ("", 1):
+                n += 1
+            if n > 1 and _cell_at(grid[r], c) is not None and _cell_at(grid[r], c)[1] == 1:
+                out[(r, c)] = n
+    return out
+
+
+def _cell_at(row: list[tuple[str, int]], column: int) -> tuple[str, int] | None:
+    """The cell of a grid row that starts at ``column`` (None: a spanning cell covers it)."""
+    c = 0
+    for cell in row:
+        if c == column:
+            return cell
+        c += cell[1]
+    return None
+
+
+def _colspan(span: int) -> str:
+    return f' colspan="{span}"' if span > 1 else ""
+
+
+def _rowspan(span: int) -> str:
+    return f' rowspan="{span}"' if span > 1 else ""
+
+
+def render_table(grid: list[list[tuple[str, int]]], rowspans: dict[tuple[int, int], int] | None = None) -> str:
+    """Markdown, or HTML when a cell spans columns (``colspan``) or rows (``rowspans``: (row, first
+    column) -> rows, the cells it covers below empty)."""
+    rowspans = rowspans or {}
+    if rowspans or any(span > 1 for row in grid for _, span in row):
+        lines, covered = ["<table>"], set()
+        for r, row in enumerate(grid):
+            tag, cells, c = "th" if r == 0 else "td", [], 0
+            for text, span in row:
+                if (r, c) not in covered:
+                    down = rowspans.get((r, c), 1)
+                    covered.update((r + k, c) for k in range(1, down))
+                    cells.append(f"<{tag}{_colspan(span)}{_rowspan(down)}>{html.escape(text)}</{tag}>")
+                c += span
+            lines.append(f"<tr>{''.join(cells)}</tr>")
+        lines.append("</table>")
+        return "\n".join(lines)
+    texts = [[text.replace("|", "\\|") for text, _ in row] for row in grid]
+    out = ["| " + " | ".join(texts[0]) + " |", "|" + "---|" * len(texts[0])]
+    out += ["| " + " | ".join(row) + " |" for row in texts[1:]]
+    return "\n".join(out)
