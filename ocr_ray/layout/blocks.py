@@ -331,8 +331,10 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             i += 1
             continue
         small = line.size <= 0.92 * body  # (LNCS: an 8 pt footnote whose URL is set in 9 pt typewriter)
-        continues = (last_note is not None and line.left == last_note.left and 0 <= line.y0 - last_note.y1 < line.size
-                     and not para and not math)
+        # a footnote's next line: in its column, or starting at or left of the line above (a note's
+        # first line is indented by its mark; its column edges may be that line's own)
+        continues = (last_note is not None and 0 <= line.y0 - last_note.y1 < line.size and not para and not math
+                     and (line.left == last_note.left or last_note.x0 - 3 * line.size <= line.x0 <= last_note.x0 + 1))
         if small and line.y0 > 0.55 * page.height and (continues or _FOOTNOTE_MARK.match(line.text)):
             # a footnote: small type low on the page, numbered; kept apart from the body
             flush()
