@@ -23,8 +23,9 @@ from ocr_ray.text_repair import recode_garbled
 # caches each paper's markdown per (PDF sha256, engine@version)): raised when its output changes, so
 # that a re-run reads the PDFs again. 5: issue 36 (rules fall back per block, pages per page, tables,
 # columns, furniture and maths fixes). 6: tables' \multirow labels as rowspan cells, wrapped X cells
-# joined, tight columns and header rows (issue 36 item 3, after 5).
-LAYOUT_VERSION = "6"
+# joined, tight columns and header rows (issue 36 item 3, after 5). 7: maths: an align's numbers
+# with their rows, CMR's Omega read (issue 36 item 3).
+LAYOUT_VERSION = "7"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

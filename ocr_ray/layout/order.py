@@ -12,6 +12,7 @@ whole, so that one or two lines running into it do not close it (``_band_free``)
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
@@ -324,6 +325,27 @@ def _lines_of_text(bands: list[list[B]], at: float) -> list[list[B]] | None:
     return [list(band) for band in bands]
 
 
+_EQUATION_NUMBER = re.compile(r"^\(\s*[A-Z]?\d+(\.\d+)*[a-z]?\s*\)$")
+
+
+def _numbered_rows(bands: list[list[B]], at: float) -> list[list[B]] | None:
+    """Each band on its own when everything right of ``at`` is an equation number ("(3)"): the rows
+    of an ``align`` with their numbers are no two columns (the numbers were read after the text
+    that follows the display). Bands set close (a big operator's limits) stay one unit."""
+    right = [b for band in bands for b in band if (b.x0 + b.x1) / 2 >= at]
+    if not right or not all(_EQUATION_NUMBER.match(getattr(b, "text", "").strip()) for b in right):
+        return None
+    heights = sorted(b.y1 - b.y0 for band in bands for b in band)
+    height = heights[len(heights) // 2]
+    units = [list(bands[0])]
+    for prev, band in zip(bands, bands[1:], strict=False):
+        if min(b.y0 for b in band) - max(b.y1 for b in prev) < 0.4 * height:
+            units[-1] += band  # a row's limits and scripts stay with it
+        else:
+            units.append(list(band))
+    return units if len(units) > 1 else None
+
+
 def _cut(region: list[B], out: list, depth: int, narrow: Gutters = ()) -> None:
     edges = (min(b.x0 for b in region), max(b.x1 for b in region))
     if len(region) == 1 or depth > 60:
@@ -362,7 +384,8 @@ def _cut(region: list[B], out: list, depth: int, narrow: Gutters = ()) -> None:
             continue
         lo, hi = max(gaps, key=lambda g: g[1] - g[0])
         at = (lo + hi) / 2
-        units = (_line_units(bands, at) or _lines_of_text(bands, at)) if len(bands) > 1 else None
+        units = (_line_units(bands, at) or _lines_of_text(bands, at) or _numbered_rows(bands, at)
+                 if len(bands) > 1 else None)
         if units:
             # one line with a wide space in it (a display: "p(y|x) = ..., \quad where s = Wx + b",
             # with its limits) and lines apart from it that stop short of that space: no columns;

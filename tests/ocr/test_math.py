@@ -17,15 +17,16 @@ FORMULAS = [
     r"\mathbb{E}[x] \le \alpha \mathbf{K}^2 + \max_{s} D_{KL}",
     r"L = \left(\frac{D}{5.4 \times 10^{13}}\right)^{-0.095}",
 ]
-# what the builder writes for them (one spelling among many; the KaTeX test below compares renderings).
-# The equation numbers sit in a column of their own on this page: the layout keeps them apart.
-EXPECTED = [
+# what the builder writes for them (one spelling among many; the KaTeX test below compares renderings),
+# each with its number: the source's equations are numbered (1) to (5) in turn. The numbers stand
+# in a column of their own beside short lines of text; they are read with their rows, not apart.
+EXPECTED = [rf"{tex} \qquad ({n})" for n, tex in enumerate([
     r"w_{t,i}=\frac{P_{t,i}}{\sum_{j\in\mathcal{T}_{t}}P_{t,j}}\forall i\in\mathcal{T}_{t}",
     r"b_{t}(\phi)=\sum_{i=1}^{n}w_{t,i}B_{i}+\int_{0}^{1}f(x)dx",
     r"\lambda_{g}=(\sum_{s\in S}\zeta^{n}\psi(gs))+\sqrt{a^{2}+b}",
     r"\mathbb{E}[x]\le\alpha\mathbf{K}^{2}+\max_{s}D_{KL}",
     r"L=(\frac{D}{5.4\times10^{13}})^{-0.095}",
-]
+], start=1)]
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +91,4 @@ def test_pages_with_unreadable_math_are_routed_to_the_vlm(monkeypatch):
     assert routing.route_page(None, vlm, routing.OCR_ROUTES)["route"] == "text-layer:prose"
     layout.fragments[1].glyphs = glyphs[:1]
     assert routing.route_page(None, vlm, (*routing.OCR_ROUTES, routing.MATH_ROUTE))["route"] == "text-layer:prose"
+

@@ -171,3 +171,24 @@ def test_prose_in_a_display_is_text_and_read_in_its_place(where_page):
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
 def test_prose_in_a_display_passes_olmocr(where_page):
     assert judge(where_page, [{"id": "where", "type": "math", "math": WHERE}]) == {"where": True}
+
+
+def test_the_numbers_of_an_align_stay_with_their_rows(tmp_path):
+    """Issue 36 (maths): an ``align`` of two numbered rows, a big operator's limits in one, is no pair
+    of columns (rows, numbers); the numbers were read after the prose that follows the display.
+    Judged by olmOCR-Bench's order tests from the source, and each row a display with its number."""
+    from benchmarks.fulltext_real.olmocr_judge import explain
+
+    after = "and so on for the rest."  # a short line after the display (it stops short of the numbers)
+    body = (f"{PROSE}\n\\begin{{align}} y &= \\sum_{{i=1}}^{{n}} W x_i + b, \\\\ z &= \\int_{{0}}^{{1}} p(x)\\, dx "
+            f"\\end{{align}}\n{after}\n")
+    layouts = typeset_layouts(tmp_path, "amsmath", body)
+    [markdown] = compose_pages([p.to_json() for p in layouts])
+    tests = [{"id": "one", "type": "order", "before": "(1)", "after": after},
+             {"id": "two", "type": "order", "before": "(2)", "after": after},
+             {"id": "prose", "type": "order", "before": PROSE[-40:], "after": "(1)"}]
+    failed = {t["id"]: why for t in tests for ok, why in [explain(markdown, t)] if not ok}
+    assert failed == {}, markdown
+    blocks = [b for b in markdown.split("\n\n") if b.startswith("$$")]
+    assert [b.split("\n")[1].rsplit(r"\qquad ", 1)[-1] for b in blocks] == ["(1)", "(2)"], blocks
+    assert r"\sum_{i=1}^{n}" in blocks[0] and r"\int_{0}^{1}" in blocks[1], blocks
