@@ -122,12 +122,22 @@ def columns(rows: list[list[Fragment]], head: int = 0) -> list[tuple[float, floa
             if any(sum(1 for o in lower if _overlaps(cell, o)) > 1 for lower in cells[h + 1:head]):
                 continue
             under = [k for k, col in enumerate(cols) if _overlaps(cell, (col[0], col[1]))]
-            if not under:
+            if not under and not _over_two(cell, cols):
                 cols = sorted([*cols, [cell[0], cell[1]]])
             elif len(under) == 1 and any(_aligned(cell, o) for o in keep if _overlaps(o, cols[under[0]])):
                 col = cols[under[0]]
                 col[0], col[1] = min(col[0], cell[0]), max(col[1], cell[1])
     return [(a, b) for a, b in cols] if len(cols) >= 2 else None
+
+
+def _over_two(cell: tuple[float, float], cols: list[list[float]]) -> bool:
+    """Is a header cell that no column's cells reach under a label centred over the two columns it
+    stands between (``\\multicolumn{2}{c|}{Dev}`` over "EM" and "F1": a short label in the white
+    between two columns of numbers), not a column of its own?"""
+    for (a0, a1), (b0, b1) in zip(cols, cols[1:], strict=False):
+        if a1 - 1 <= cell[0] and cell[1] <= b0 + 1:  # (a point into a column: no overlap, ``_overlaps``)
+            return abs((cell[0] + cell[1]) / 2 - (a0 + b1) / 2) <= max(3.0, 0.1 * (b1 - a0))
+    return False
 
 
 def bounds(cols: list[tuple[float, float]]) -> list[float]:

@@ -73,7 +73,12 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
             while down < len(rows) - 1 and c not in occupied(rows[down + 1]) and not ruled(down, down + 1, c):
                 down += 1
             group = [k for k in range(up, down + 1) if k != r or not between]
-            if len(group) < 2 or group[0] == r or abs(f.cy - (cys[group[0]] + cys[group[-1]]) / 2) > 0.25 * pitch:
+            # \multirow centres on its rows counted at \baselineskip: space a rule adds between them
+            # (a \cmidrule under group labels) moves the true centre down by half of it
+            if len(group) < 2 or group[0] == r:
+                continue
+            slack = max(0.0, cys[group[-1]] - cys[group[0]] - (len(group) - 1) * pitch) / 2
+            if abs(f.cy - (cys[group[0]] + cys[group[-1]]) / 2) > 0.25 * pitch + slack:
                 continue
             # a row label beside a paragraph cell whose lines wrap above and below it spans nothing
             if any(wraps(k) for k in group if k != r):

@@ -12,13 +12,14 @@ def test_an_affiliation_note_keeps_its_second_line(tmp_path):
     own, its first line "*Equal contribution 1Institute of ..." set 1 em in, the next line at the
     column's edge. The first line's column edges were its own, so the next line was no
     continuation: it stayed in the body, the note was cut after "Intelligence"."""
-    pages = typeset_layouts(tmp_path, "lipsum", r"""
+    prose = "\n\n".join(" ".join(f"Sentence {k} of paragraph {p} says what the body of the paper says here."
+                                   for k in range(8)) for p in range(6))
+    pages = typeset_layouts(tmp_path, "", r"""
 \section{Introduction}
-\lipsum[1-3]
+""" + prose[:len(prose) // 2] + r"""
 {\renewcommand{\thefootnote}{}\footnotetext{\hspace{-1.5em}*Equal contribution \textsuperscript{1}Institute of
 Artificial Intelligence (TeleAI), China Telecom, P. R. China. Correspondence to: Someone Else.}}
-\lipsum[4-6]
-""", options="twocolumn")
+""" + prose[len(prose) // 2:], options="twocolumn")
     markdown = compose_pages([page.to_json() for page in pages])[0]
     tests = [{"id": "note", "type": "present",
               "text": "Equal contribution 1 Institute of Artificial Intelligence (TeleAI), China Telecom, P. R. China."}]

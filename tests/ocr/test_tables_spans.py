@@ -1,7 +1,11 @@
 """Cells that span rows, typeset here with pdflatex: a ``\\multirow`` label is one cell over the rows
 it spans (HTML ``rowspan``), so each of those rows has it as its row heading, whichever row the
 source writes it in (``\\multirow{2}`` in the first, ``\\multirow{-2}`` in the last). Judged by
-olmOCR-Bench's ``TableTest``; the expected cells are written by hand from the LaTeX source."""
+olmOCR-Bench's ``TableTest``; the expected cells are written by hand from the LaTeX source.
+
+``make test`` installs no multirow.sty (texlive-latex-extra): ``MULTIROW`` sets a label as it does,
+a box of no height raised or lowered to the middle of its rows counted at ``\\normalbaselineskip`` (down
+from the first row for ``\\multirow{n}``, up from the last for ``\\multirow{-n}``)."""
 from __future__ import annotations
 
 from benchmarks.fulltext_real.olmocr_judge import judge
@@ -9,9 +13,12 @@ from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
 from ocr_ray.layout import compose_pages
 from tests.ocr.conftest import typeset_layouts
 
+MULTIROW = r"""\newcommand{\multirow}[3]{\ifnum#1<0 \raisebox{\dimexpr\normalbaselineskip*(-#1-1)/2\relax}[0pt][0pt]{#3}%
+\else\raisebox{\dimexpr\normalbaselineskip*(1-#1)/2\relax}[0pt][0pt]{#3}\fi}"""
 
-def _markdown(tmp_path, body: str, packages: str = "booktabs,multirow") -> str:
-    pages = typeset_layouts(tmp_path, packages, body)
+
+def _markdown(tmp_path, body: str, packages: str = "booktabs") -> str:
+    pages = typeset_layouts(tmp_path, packages, body, preamble=MULTIROW)
     return "\n\n".join(compose_pages([page.to_json() for page in pages]))
 
 
@@ -92,4 +99,46 @@ F1 & The harmonic mean of precision and recall, a single summary number. \\
                     ["Recall", "The fraction of relevant instances that were retrieved by the system under test."],
                     ["F1", "The harmonic mean of precision and recall, a single summary number."]]
     tests = [_table("Recall", up="Precision", down="F1", top_heading="Term")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_group_labels_in_the_white_between_two_columns_and_a_label_over_ruled_header_rows(tmp_path):
+    """Two header rows as IEEE and ACL papers set them: group labels "Dev" and "Test" over two
+    columns each, in a ruled grid wide enough that the short label stands in the white between its
+    two columns (it touches no cell of either, so it was made a column of its own between them,
+    every body row getting an empty cell there); and "Method", a ``\\multirow{2}`` label beside both
+    header rows, with the \\cmidrule's space between them that multirow does not count (it sits
+    above the rows' middle, and was a row of its own)."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering\caption{Grid.}\setlength{\tabcolsep}{10pt}
+\begin{tabular}{|c|c|c|c|c|}
+\hline
+\multirow{2}{*}{Method} & \multicolumn{2}{c|}{Dev} & \multicolumn{2}{c|}{Test} \\
+\cline{2-5}
+ & EM & F1 & EM & F1 \\
+\hline
+BiDAF & 67.7 & 77.3 & 68.0 & 77.4 \\
+BERT & 84.1 & 90.9 & 85.1 & 91.8 \\
+\hline
+\end{tabular}
+\end{table}
+
+\begin{table}[h]\centering\caption{Booktabs.}\footnotesize
+\begin{tabular}{lcccc}
+\toprule
+\multirow{2}{*}{Method} & \multicolumn{2}{c}{CIFAR-10} & \multicolumn{2}{c}{CIFAR-100} \\
+\cmidrule(lr){2-3}\cmidrule(lr){4-5}
+ & Acc & Prec & Acc & Prec \\
+\midrule
+Baseline & 91.2 & 90.8 & 68.4 & 67.9 \\
+Ours & 94.6 & 94.2 & 73.8 & 73.1 \\
+\bottomrule
+\end{tabular}
+\end{table}""", "booktabs,times")
+    grid, booktabs = parse_tables(markdown)
+    assert grid[2:] == [["BiDAF", "67.7", "77.3", "68.0", "77.4"], ["BERT", "84.1", "90.9", "85.1", "91.8"]]
+    assert booktabs[2:] == [["Baseline", "91.2", "90.8", "68.4", "67.9"], ["Ours", "94.6", "94.2", "73.8", "73.1"]]
+    tests = [_table("Method", right="Dev"), _table("Dev", left="Method", right="Test"),
+             _table("67.7", left="BiDAF", right="77.3"), _table("Method", right="CIFAR-10"),
+             _table("CIFAR-100", left="CIFAR-10", left_heading="Method")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
