@@ -267,7 +267,8 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
     venue = catalogue().get(context.partition_key)
     store = storage.store()
     guard_upstream(store, venue.key, UPSTREAM_GUARDED, config.allow_failing_checks, context.log.warning)
-    return materialize(RowsStage(venue, config.max_empty_markdown_share)(store), store, config.allow_failing_checks,
+    return materialize(RowsStage(venue, config.max_empty_markdown_share, config.allow_failing_checks)(store), store,
+                       config.allow_failing_checks,
                        extra={"dagster/column_schema": column_schema(REVIEWBENCH_SCHEMA)})
 
 

@@ -18,7 +18,7 @@ from reviewbench_assets.domain.manifest import card_parts
 from reviewbench_assets.io.checksums import file_problem, part_damage, remedy
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.shards import corpus_listing, part_of_shard, read_parts
-from reviewbench_assets.io.verdicts import judged_data
+from reviewbench_assets.io.verdicts import judged_data, same_bytes
 
 # caches and checkpoints: a bad entry is a miss, asked again (a PDF's source record too: without it the
 # PDF stage downloads the PDF again; which PDF a forum has is the submissions table's)
@@ -195,7 +195,7 @@ def _check_verdicts(store: Store, report: Report, owners) -> None:
         for rel, was in judged.items():
             if rel not in now:
                 report.add(rel, "missing (its check verdict judged it)", f"re-materialize {asset} for {pk}")
-            elif now[rel] != was:
+            elif not same_bytes(store, rec, rel, now[rel]):  # (a replayed copy keeps its bytes' sha256)
                 report.add(rel, f"not the data its check verdict judged (size, mtime {now[rel]} != {was})",
                            f"re-materialize {asset} for {pk}")
 

@@ -20,7 +20,8 @@ from typing import Any, ClassVar
 
 from resources.store import Store
 from reviewbench_assets.io.stage_io import Inputs, Outputs
-from reviewbench_assets.stages.figures import ROW_COUNT, declared
+from reviewbench_assets.io.verdicts import stage_verdict
+from reviewbench_assets.stages.figures import BLOCKING, ROW_COUNT, declared
 
 
 @dataclass
@@ -81,6 +82,8 @@ class Stage(ABC):
     writes: ClassVar[tuple[str, ...]] = ()
     after: ClassVar[tuple[str, ...]] = ()
     part_of: ClassVar[str | None] = None
+    # the run's config publishes data whose blocking checks fail, on purpose (dagster_step.GuardConfig)
+    allow_failing_checks: bool = False
 
     def __init__(self, key: str | None = None):
         self.key = key  # what the run is about: a venue-year, a conference split; None for the card
@@ -117,3 +120,10 @@ class Stage(ABC):
         for key in metadata:
             declared(key, name)
         self._checks.append(CheckOutcome(name, passed, metadata, severity, description))
+
+    def stage_verdict(self, store: Store, pub, staged: dict[str, str]) -> None:
+        """Stage the verdict of the blocking checks recorded so far into `pub`, the publication of the
+        files they judged (`staged`: root-relative final path -> staging path), so the verdict moves
+        into place with its data, in one journal (io/verdicts.py `stage_verdict`, issue 38.3)."""
+        failed = {c.name: c.description or c.name for c in self._checks if c.name in BLOCKING and not c.passed}
+        stage_verdict(store, pub, self.key, self.name, failed, self.allow_failing_checks, staged)
