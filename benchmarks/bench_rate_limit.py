@@ -18,6 +18,13 @@ FILE_LIMIT per WINDOW_S here. The client paces them with a limiter of their own,
 extra fields `attachment_utilisation` (answered downloads / their span, over FILE_LIMIT / WINDOW_S)
 and `attachment_refused_after_first_window` say whether that budget is used without hammering it,
 and the API figure is measured over the API requests alone.
+
+Where the time went (`limiters`, one entry per RateLimiter of the run, most calls first): its calls,
+the interval it ended at, `slept_s` (time callers waited for their turn: the pace holding the client
+back) and `late_s` (time the callers came after their turn was already due: the client's own work,
+the browser's pages, a loaded machine, holding the pace back). A figure under the goal with a large
+`late_s` and a small `slept_s` is the client's slowness, not the limiter's room; `load_average` is the
+machine's (1 min) at the start and the end.
 """
 from __future__ import annotations
 
@@ -28,7 +35,44 @@ LIMIT, WINDOW_S = 20, 10.0  # 2 requests/s: slower than the platform works, as 9
 FILE_LIMIT = 8  # downloads per window: 0.8/s, slower than the API budget, as openreview.net's is
 
 
+class _Watch:
+    """Each RateLimiter's turns as the run takes them (see the module docstring)."""
+
+    def __init__(self):
+        self.by_limiter: dict[int, dict] = {}
+
+    def __enter__(self):
+        from resources.openreview_api import RateLimiter
+
+        self.real, watch = RateLimiter.wait, self
+
+        def wait(lim):
+            due, now = lim._next, lim._clock()
+            start = watch.real(lim)
+            entry = watch.by_limiter.setdefault(id(lim), {"calls": 0, "slept_s": 0.0, "late_s": 0.0, "lim": lim})
+            entry["calls"] += 1
+            entry["slept_s"] += max(0.0, start - now)
+            if lim.interval_s > 0 and due > 0:
+                entry["late_s"] += max(0.0, now - due)
+            return start
+
+        RateLimiter.wait = wait
+        return self
+
+    def __exit__(self, *exc):
+        from resources.openreview_api import RateLimiter
+
+        RateLimiter.wait = self.real
+
+    def summary(self) -> list[dict]:
+        return sorted(({"calls": e["calls"], "interval_s": round(e["lim"].interval_s, 3),
+                        "slept_s": round(e["slept_s"], 1), "late_s": round(e["late_s"], 1)}
+                       for e in self.by_limiter.values()), key=lambda e: -e["calls"])
+
+
 def run() -> list[dict]:
+    import os
+
     import dagster as dg
 
     from benchmarks.common import figure
@@ -39,7 +83,8 @@ def run() -> list[dict]:
 
     fx = build_fixtures(["iclr-2024"], seed=0, n_forums=FORUMS)
     by_key = {a.key.to_user_string(): a for a in ASSETS}
-    with ReplicaServer(fx, port=0) as rep, tempfile.TemporaryDirectory() as root:
+    load_start = os.getloadavg()[0]
+    with ReplicaServer(fx, port=0) as rep, tempfile.TemporaryDirectory() as root, _Watch() as watch:
         rep.set_faults(FaultConfig(window_limit=LIMIT, window_s=WINDOW_S, attachment_window_limit=FILE_LIMIT))
         resources = replica_resources(rep, root, max_rate_limit_wait_s=120.0)
         logs, file_logs = [], []
@@ -82,6 +127,7 @@ def run() -> list[dict]:
                    attachment_utilisation=round(len(files_answered) / files_span / (FILE_LIMIT / WINDOW_S), 3)
                    if files_span else None,
                    utilisation_whole_span=round(len(answered) / span / allowed, 3),
+                   limiters=watch.summary(), load_average=[round(load_start, 2), round(os.getloadavg()[0], 2)],
                    per_step=[{"requests": len(g), "seconds": round(max(r.t for r in g) - min(r.t for r in g), 1)}
                              for g in logs if g])]
 
