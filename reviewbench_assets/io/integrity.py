@@ -249,6 +249,9 @@ def _check_expected(store: Store, report: Report, part_records: list[tuple[str, 
                 for where in together:
                     _expect(store, report, where(pk), "its stage publishes it with the others of its set",
                             f"re-materialize {owners.get(where(pk), ('its owner',))[0]} for {pk}")
+        if v.api == "v2" and store.exists(store.path(paths.raw_forums(pk))):  # the crawl publishes them together
+            _expect(store, report, paths.crawl_cursor(pk), f"{paths.raw_forums(pk)}'s crawl publishes it (API v2)",
+                    f"re-materialize openreview_forums for {pk} (without it the next crawl is a full one)")
         if store.exists(store.path(paths.markdown(pk))):  # the papers' text was read from the PDFs it names
             _expect(store, report, subs, f"{paths.markdown(pk)} was read from the PDFs it names",
                     f"re-materialize initial_submission_pdfs for {pk}")

@@ -26,7 +26,9 @@ from reviewbench_assets.io.layout import paths
 JUDGED_FILES = {
     "openreview_forums": (paths.raw_forums, paths.quarantine),
     "parsed_forums": (paths.parsed, paths.parsed_quarantine),
-    "rebuttal_dialogues": (paths.dialogues, paths.re2_review, paths.re2_rebuttal),
+    # the exclusions too: the coverage check judged dialogues against them, and an empty exclusions
+    # file is valid JSONL, so its recorded size (and time) is what tells an emptied one (issue 38.8)
+    "rebuttal_dialogues": (paths.dialogues, paths.dialogue_exclusions, paths.re2_review, paths.re2_rebuttal),
     "reviewbench_split": (paths.rows, paths.provenance, paths.rows_reviews),
 }
 
