@@ -127,13 +127,20 @@ def lines_of(boxes: Sequence[B]) -> list[list[B]]:
         if lines:
             top, bottom = spans[-1]
             overlap = min(bottom, box.y1) - max(top, box.y0)
-            if overlap >= 0.3 * min(bottom - top, box.y1 - box.y0):
+            if overlap >= 0.3 * min(bottom - top, box.y1 - box.y0) and not any(_stacked(box, b) for b in lines[-1]):
                 lines[-1].append(box)
                 spans[-1] = [min(top, box.y0), max(bottom, box.y1)]
                 continue
         lines.append([box])
         spans.append([box.y0, box.y1])
     return [sorted(line, key=lambda b: b.x0) for line in lines]
+
+
+def _stacked(a: Box, b: Box) -> bool:
+    """Two runs of prose (each wider than 8 times its height) one over the other, never one line: a
+    line made taller by a deep subscript ("µ·") reaches into the next line's box."""
+    wide = all(box.x1 - box.x0 >= 8 * (box.y1 - box.y0) for box in (a, b))
+    return wide and min(a.x1, b.x1) - max(a.x0, b.x0) >= 0.5 * min(a.x1 - a.x0, b.x1 - b.x0)
 
 
 def _leaf(region: list[B]) -> list[B]:
