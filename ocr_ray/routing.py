@@ -24,7 +24,8 @@ from ocr_ray.text_repair import recode_garbled
 # that a re-run reads the PDFs again. 5: issue 36 (rules fall back per block, pages per page, tables,
 # columns, furniture and maths fixes). 6: tables' \multirow labels as rowspan cells, wrapped X cells
 # joined, tight columns and header rows (issue 36 item 3, after 5). 7: maths: an align's numbers
-# with their rows, CMR's Omega read (issue 36 item 3).
+# with their rows, CMR's Omega, the calligraphic capitals of newtx/txfonts, kpfonts, fourier and STIX
+# Two (issue 36 item 3).
 LAYOUT_VERSION = "7"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

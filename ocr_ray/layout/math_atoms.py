@@ -5,6 +5,7 @@ its Unicode value and font (``math_symbols``: the alphabet a font sets, CMEX rea
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from ocr_ray.layout.math_symbols import (
@@ -65,6 +66,9 @@ def glyph_atom(glyph: list) -> Atom | None:
     name = font.upper()
     # a variation selector after a symbol (newtx's ToUnicode writes \sum as U+2211 U+FE01) is no glyph
     ch = ch.rstrip("\ufe00\ufe01\ufe02\ufe03\ufe0e\ufe0f")
+    # the Adobe Glyph List maps TeX's glyph name "Omega" (CMR's capital) to the ohm sign U+2126,
+    # which PDFium picks: a character canonically one Greek letter is read as that letter
+    ch = unicodedata.normalize("NFC", ch)
     if not ch:
         return None
     alphabet = font_alphabet(name)

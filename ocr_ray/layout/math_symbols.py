@@ -145,16 +145,23 @@ def symbol_font(font: str) -> bool:
     return bool(_SYMBOL_NAME.search(font.upper().replace(" ", "")))
 
 
+# the letters Unicode's maths alphabets leave to the Letterlike Symbols block (the block's holes): STIX
+# Two sets \mathcal{L} as U+2112. Not the black-letter I and R, TeX's \Im and \Re (``SYMBOLS``), nor the
+# script small e, g, o (\mathcal has no small letters).
+_LETTERLIKE = frozenset("ℎℬℰℱℋℐℒℳℛℭℌℨℂℍℕℙℚℝℤ")
+
+
 def math_alphanumeric(ch: str) -> tuple[str, str] | None:
     """A character of Unicode's Mathematical Alphanumeric Symbols (what Word's Cambria Math and
     STIX set: 𝑎, 𝐱, 𝔼, ℎ) -> (its plain letter or digit, the LaTeX alphabet: '' for italic), or
     None for any other character, and for a string of several (a ligature's letters, ``math._ligatures``:
     a font whose ToUnicode maps one glyph to two code points; ``unicodedata.name`` takes one)."""
-    if len(ch) != 1 or not ("\U0001d400" <= ch <= "\U0001d7ff" or ch == "ℎ"):
+    if len(ch) != 1 or not ("\U0001d400" <= ch <= "\U0001d7ff" or ch in _LETTERLIKE):
         return None
     plain = unicodedata.normalize("NFKC", ch)
     words = unicodedata.name(ch, "")
-    for key, alphabet in (("DOUBLE-STRUCK", r"\mathbb"), ("FRAKTUR", r"\mathfrak"), ("SCRIPT", r"\mathcal"),
+    for key, alphabet in (("DOUBLE-STRUCK", r"\mathbb"), ("FRAKTUR", r"\mathfrak"), ("BLACK-LETTER", r"\mathfrak"),
+                          ("SCRIPT", r"\mathcal"),
                           ("MONOSPACE", r"\mathtt"), ("SANS-SERIF", r"\mathsf"), ("BOLD ITALIC", r"\boldsymbol"),
                           ("BOLD", r"\mathbf")):
         if key in words:
@@ -170,7 +177,9 @@ def font_alphabet(font: str) -> str:
         return r"\mathbb"
     if name.startswith(("EUFM", "EUFB")):
         return r"\mathfrak"
-    if name.startswith(("CMSY", "EUSM", "RSFS", "LMMATHSYMBOLS")):
+    # TeX's symbol fonts (OMS: their only letters are calligraphic capitals) of Computer and Latin
+    # Modern, txfonts/newtx (TXSY, TXSYS, as acmart sets them), pxfonts, kpfonts; fourier's calligraphic
+    if name.startswith(("CMSY", "EUSM", "RSFS", "LMMATHSYMBOLS", "TXSY", "PXSY", "KP--M-SY", "FOURIER-MATH-CAL")):
         return r"\mathcal"
     if name.startswith(("CMMIB", "CMBSY")) or name.startswith("LMMATHITALIC") and "BOLD" in name:
         return r"\boldsymbol"

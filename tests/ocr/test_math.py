@@ -92,3 +92,14 @@ def test_pages_with_unreadable_math_are_routed_to_the_vlm(monkeypatch):
     layout.fragments[1].glyphs = glyphs[:1]
     assert routing.route_page(None, vlm, (*routing.OCR_ROUTES, routing.MATH_ROUTE))["route"] == "text-layer:prose"
 
+
+def test_a_contour_integral_over_a_boundary_is_read(tmp_path):
+    """Issue 36 (maths): ``\\oint_{\\partial\\Omega}`` beside ``\\mathcal{L}`` stayed an unread display:
+    CMR's capital Omega is named "Omega", which the Adobe Glyph List maps to the ohm sign U+2126
+    (PDFium's pick), a character the builder had no reading for."""
+    source = r"\mathcal{L}(\theta) = \oint_{\partial\Omega} \|\nabla u\|^{2}\, d\sigma + \Omega"
+    body = f"Text before the formula.\n\\begin{{equation}}\n{source}\n\\end{{equation}}\nText after it."
+    layouts = typeset_layouts(tmp_path, "amsmath,amssymb", body)
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    assert displays(markdown) == [r"\mathcal{L}(\theta)=\oint_{\partial\Omega}\|\nabla u\|^{2}d\sigma+\Omega \qquad (1)"]
+    assert sum(unreadable_math(p) for p in layouts) == 0

@@ -139,3 +139,52 @@ def test_a_formula_in_a_word_processors_truetype_italic_is_maths(tmp_path):
     [markdown] = compose_pages([layout.to_json()])
     assert "$$\nE=mc^{2}\n$$" in markdown, markdown
     assert "The text then goes on below the display" in markdown
+
+
+# The maths font setups papers use (issue 36, maths): newtx as acmart and IEEE papers load it, STIX Two,
+# Libertine text with newtxmath, fourier, kpfonts, and txfonts (the Times of ICML/NeurIPS/ICLR's styles)
+SETUPS = {
+    "newtx": ("amsmath,newtxtext,newtxmath", ""),
+    "stix2": ("amsmath,stix2", ""),
+    "libertine": ("amsmath,libertine", r"\usepackage[libertine]{newtxmath}"),
+    "fourier": ("amsmath,fourier", ""),
+    "kpfonts": ("amsmath,kpfonts", ""),
+    "txfonts": ("amsmath,txfonts", ""),
+}
+LIMITS = [r"F = \int_{0}^{1} f(x)\, dx + \sum_{i=1}^{n} x_i",
+          r"L = \lim_{x \to 0} \frac{\sin x}{x} + x^{2}_{i}",
+          r"H = \prod_{k=1}^{K} p_k^{2} + \int_{-\infty}^{\infty} e^{-x^2} dx",
+          r"\mathcal{L}(\theta) = \oint_{\partial\Omega} \|\nabla u\|^{2}\, d\sigma + \max_{j} z^{(j)}_{i} + \mathcal{B}"]
+# the same, in the builder's spelling (scripts braced, a subscript before its superscript), by hand
+LIMITS_READ = [r"F=\int_{0}^{1}f(x)dx+\sum_{i=1}^{n}x_{i}",
+               r"L=\lim_{x\to0}\frac{\sin x}{x}+x_{i}^{2}",
+               r"H=\prod_{k=1}^{K}p_{k}^{2}+\int_{-\infty}^{\infty}e^{-x^{2}}dx",
+               r"\mathcal{L}(\theta)=\oint_{\partial\Omega}\|\nabla u\|^{2}d\sigma+\max_{j}z_{i}^{(j)}+\mathcal{B}"]
+
+
+@pytest.mark.parametrize("setup", list(SETUPS))
+def test_limits_scripts_and_calligraphic_capitals_in_the_maths_fonts_papers_use(tmp_path, setup):
+    """Limits and scripts read the same in every setup (limits were not split off, no superscript read
+    as a subscript); the calligraphic capitals of txfonts/newtx (TXSY, TXSYS), kpfonts and fourier
+    were read as upright \\mathrm{L}, and STIX Two's (U+2112, a letter of Unicode's Letterlike Symbols
+    block) left the display unread. Skipped where the setup's package is not installed (texlive-fonts-extra
+    is not in `make test`'s apt lines: only txfonts runs there)."""
+    import shutil
+    import subprocess
+
+    packages, preamble = SETUPS[setup]
+    for sty in packages.split(","):
+        if shutil.which("kpsewhich") is None or not subprocess.run(["kpsewhich", f"{sty}.sty"], capture_output=True,
+                                                                    text=True).stdout.strip():
+            pytest.skip(f"{sty}.sty not installed")
+    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in LIMITS) + f"\n{PROSE}\n"
+    layouts = typeset_layouts(tmp_path, packages, body, preamble)
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    assert _display_blocks(markdown) == LIMITS_READ, markdown
+
+
+@pytest.mark.parametrize(("glyph", "font"), [("L", "TXSYS"), ("L", "TXSY"), ("L", "KP--M-SY-REGULAR"),
+                                             ("L", "FOURIER-MATH-CAL"), ("ℒ", "STIXTWOMATH"), ("L", "CMSY10")])
+def test_a_symbol_fonts_capital_is_calligraphic(glyph, font):
+    # the fonts' names and characters as PDFium reads them from the PDFs the test above typesets
+    assert glyph_atom([glyph, 0, 0, 7, 7, 7, 10, font]).tex == r"\mathcal{L}"
