@@ -369,8 +369,10 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
                 # limits above a sum are read before it: take back short lines just before
                 # (or a numerator that reaches into the formula's line); not a paragraph's short
                 # last line of prose, which TeX sets close above a display (abovedisplayshortskip)
-                # (a limit holds maths: "n", "i=1"; a short last line of prose, "at all.", holds none)
-                while para and para[-1].glyphs and para[-1].math > 0 and (
+                # (a limit holds maths: "n", "i=1"; a short last line of prose, "at all.", holds none;
+                # a limit of digits alone, the "2" of \sum_{i=1}^{2}, is set at script size)
+                while para and para[-1].glyphs and (para[-1].math > 0 or para[-1].size < 0.8 * line.size
+                                                    and para[-1].text.replace(" ", "").isdigit()) and (
                         para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left)
                         or para[-1].math >= 0.15 and line.y0 < para[-1].y1) \
                         and line.y0 - para[-1].y1 < 0.6 * line.size:

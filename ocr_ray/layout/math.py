@@ -133,16 +133,19 @@ def _limits(atoms: list[Atom], size: float) -> list[Atom]:
 
 def _grow(limit: list[Atom], atoms: list[Atom], op: Atom, above: bool) -> list[Atom]:
     """A limit wider than its operator ("j in T_t"): the small glyphs on the same baseline that
-    touch the ones found."""
+    touch the ones found, never those centred on another operator, which are its own limits
+    (``\lim_{n\to\infty}\max_{\theta}``: newtx sets the two limits a thin space apart)."""
     if not limit:
         return limit
     base = limit[0].base
+    others = [(o.x0, o.x1) for o in atoms if o.kind == "op" and o is not op and o.tex not in SIDE_LIMITS]
     changed = True
     while changed:
         changed = False
         x0, x1 = min(a.x0 for a in limit), max(a.x1 for a in limit)
         for a in atoms:
-            if a is op or a in limit or a.size >= op.size * 0.95 and a.kind != "box":
+            if a is op or a in limit or a.size >= op.size * 0.95 and a.kind != "box" \
+                    or any(x0o <= a.cx <= x1o for x0o, x1o in others):
                 continue
             if (a.y1 <= op.y0 + 0.5) != above or (a.y0 >= op.y1 - 0.5) == above:
                 continue
