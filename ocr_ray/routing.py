@@ -25,7 +25,7 @@ from ocr_ray.text_repair import recode_garbled
 # columns, furniture and maths fixes). 6: tables' \multirow labels as rowspan cells, wrapped X cells
 # joined, tight columns and header rows (issue 36 item 3, after 5). 7: maths: an align's numbers
 # with their rows, CMR's Omega, the calligraphic capitals of newtx/txfonts, kpfonts, fourier and STIX
-# Two, a limit of digits alone and limits a thin space apart (issue 36 item 3).
+# Two, a limit of digits alone, limits a thin space apart, \ne and \notin, \iint (issue 36 item 3).
 LAYOUT_VERSION = "7"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -120,6 +120,8 @@ def glyph_atom(glyph: list) -> Atom | None:
         tex = f"{alphabet}{{{ch}}}" if alphabet in (r"\mathbf", r"\boldsymbol") else ch
     elif ch in _ACCENTS:
         tex, kind = _ACCENTS[ch], "accent"
+    elif ch == "\u0338":  # CMSY's \not: a slash drawn over the relation after it (``negations``)
+        tex = r"\not"
     elif ch == "√":  # CMSY's radical, TeX's smallest \sqrt: read before SYMBOLS, which has it as \surd
         tex, kind = r"\sqrt", "radical"
     elif ch in SYMBOLS:
@@ -138,3 +140,28 @@ def glyph_atom(glyph: list) -> Atom | None:
     if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
         tex = rf"\boldsymbol{{{tex}}}"
     return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
+
+
+# relations with a symbol of their own once negated (KaTeX knows \not before any other)
+_NEGATED = {"=": r"\neq", r"\in": r"\notin"}
+
+
+def negations(atoms: list[Atom]) -> list[Atom]:
+    """TeX's \\not (``\\ne`` is ``\\not=``) is a slash glyph drawn over the relation that follows it,
+    and LaTeX's \\notin a "/" centred on the "∈": the two are one negated relation (a "/" of a
+    quotient overlaps no neighbour by half)."""
+    def over_by_half(a: Atom, slash: Atom) -> bool:
+        return min(a.x1, slash.x1) - max(a.x0, slash.x0) > 0.5 * min(a.x1 - a.x0, slash.x1 - slash.x0)
+
+    for slash in [a for a in atoms if a.tex == r"\not" or a.tex == "/" and a.kind == "ord"]:
+        over = [a for a in atoms if a is not slash and a.x0 < slash.x1 and slash.x0 < a.x1
+                and abs(a.base - slash.base) < 0.3 * a.size
+                and (slash.tex == r"\not" or a.tex in _NEGATED and over_by_half(a, slash))]
+        if not over:
+            continue
+        rel = min(over, key=lambda a: abs(a.cx - slash.cx))
+        both = (slash, rel)
+        atoms = [a for a in atoms if a is not slash and a is not rel] + [Atom(
+            _NEGATED.get(rel.tex, r"\not" + rel.tex), min(a.x0 for a in both), min(a.y0 for a in both),
+            max(a.x1 for a in both), max(a.y1 for a in both), rel.base, rel.size, rel.kind, rel.alphabet)]
+    return atoms

@@ -117,3 +117,21 @@ def test_an_upper_limit_of_digits_stays_with_its_operator(tmp_path):
     assert displays(markdown) == [r"S=\sum_{i=1}^{2}a_{i}+c \qquad (1)", r"T=\int_{0}^{1}b(t)dt \qquad (2)",
                                   r"U=\prod_{k=0}^{10}u_{k} \qquad (3)"], markdown
     assert markdown.startswith(f"{prose}\n\n$$"), markdown
+
+
+def test_a_relation_negated_with_not_is_read(tmp_path):
+    """Issue 36 (maths): TeX draws ``\\ne`` and ``\\notin`` as CMSY's slash (read U+0338) over the
+    relation: the display was left unread (``\\sum_{j \\ne i}``)."""
+    source = r"R = \sum_{j \ne i} w_{ij} + [x \notin A] + [y \not\le z]"
+    body = f"Text before the formula.\n\\begin{{equation}}\n{source}\n\\end{{equation}}\nText after it."
+    layouts = typeset_layouts(tmp_path, "amsmath,amssymb", body)
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    assert displays(markdown) == [r"R=\sum_{j\neq i}w_{ij}+[x\notin A]+[y\not\le z] \qquad (1)"], markdown
+
+
+def test_double_and_triple_integral_glyphs_are_big_operators():
+    from ocr_ray.layout.math_atoms import glyph_atom
+
+    # newtx (TXEXS) and STIX Two write U+222C and U+222D for \iint and \iiint
+    assert [(a.tex, a.kind) for a in (glyph_atom([ch, 0, 0, 9, 20, 15, 10, font]) for ch, font in
+            (("∬", "TXEXS"), ("∭", "STIXTWOMATH")))] == [(r"\iint", "op"), (r"\iiint", "op")]
