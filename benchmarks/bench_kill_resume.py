@@ -304,6 +304,21 @@ def repeated_requests(killed_log, rerun_log) -> Counter:
     return Counter(request_kind(r) for r in rerun_log if counted(r) and key(r) in answered)
 
 
+def repeated_detail(killed_log, rerun_log) -> list[dict]:
+    """Each repeated request (path and query) with when the killed run's answer to it was delivered,
+    in seconds before that run's last request reached the replica (about the kill): an answer
+    delivered just before the kill was in flight to a thread that had not stored it yet."""
+    def key(r) -> tuple:
+        return r.method, r.path, tuple(sorted(r.params.items()))
+
+    last = max((r.t for r in killed_log), default=0.0)
+    delivered = {key(r): r for r in killed_log if r.role != "web" and r.path != "/login" and r.status == 200
+                 and getattr(r, "delivered", True)}
+    return [{"request": f"{r.path}?{'&'.join(f'{k}={v}' for k, v in sorted(r.params.items()))}",
+             "delivered_s_before_last_request": round(last - delivered[key(r)].t, 3)}
+            for r in rerun_log if key(r) in delivered and r.role != "web" and r.path != "/login"]
+
+
 def _stored_pdfs(storage: Path) -> set[str]:
     return {p.stem for p in (storage / "pdfs").rglob("*.pdf")}
 
@@ -419,6 +434,8 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                     trial["pdf_requests_rerun"] = len(_pdf_requests(rep.request_log))
                     again_asked = repeated_requests(killed_log, rep.request_log)
                     trial["repeated_requests"] = dict(again_asked)
+                    if again_asked:  # which answers, and how long before the killed run's last request
+                        trial["repeated_detail"] = repeated_detail(killed_log, rep.request_log)
                     repeated.update(again_asked)
                     repeated_by_stage[stage] += sum(again_asked.values())
                     if again:
@@ -462,7 +479,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                failures=[{k: f[k] for k in ("trial", "stage", "step", "kill_at_run_s", "kill_after_step_start_s",
                                             "running_at_kill", "problems") if k in f} for f in failures],
                trials=[{k: r.get(k) for k in ("trial", "stage", "running_at_kill", "kill_at_run_s", "kill_at_point",
-                                              "pdfs_stored_at_kill", "pdf_requests_rerun", "repeated_requests",
+                                              "pdfs_stored_at_kill", "pdf_requests_rerun", "repeated_requests", "repeated_detail",
                                               "rerun_blocked_by_pool", "rerun_s", "ok")}
                        for r in results]),
         figure("kill_resume_reruns_blocked_by_pool", blocked_reruns, "trials", n, goal=0, **common,
