@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom, negations
+from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom, multiple_integrals, negations
 from ocr_ray.layout.math_matrix import matrices, tall_delimiters
 from ocr_ray.layout.math_symbols import DELIMITERS, OPERATOR_NAMES, PROSE_WORDS, SIDE_LIMITS
 from ocr_ray.layout.model import Rule
@@ -398,7 +398,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
-    atoms = _accents(_words(_colon_equals(_mapsto(negations(_stacked_pieces(atoms))))))
+    atoms = _accents(_words(_colon_equals(_mapsto(negations(multiple_integrals(_stacked_pieces(atoms)))))))
     if atoms is None:
         return None
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)

@@ -165,3 +165,26 @@ def negations(atoms: list[Atom]) -> list[Atom]:
             _NEGATED.get(rel.tex, r"\not" + rel.tex), min(a.x0 for a in both), min(a.y0 for a in both),
             max(a.x1 for a in both), max(a.y1 for a in both), rel.base, rel.size, rel.kind, rel.alphabet)]
     return atoms
+
+
+_MULTIPLE = {2: r"\iint", 3: r"\iiint", 4: r"\iiiint"}
+
+
+def multiple_integrals(atoms: list[Atom]) -> list[Atom]:
+    """amsmath sets \\iint and \\iiint from fonts without those glyphs (Computer Modern, Times) as
+    \\int signs kerned into each other: overlapping integral signs are one multiple integral
+    (\\int\\int in a source leaves a space between them)."""
+    ints = sorted((a for a in atoms if a.tex == r"\int" and a.kind == "op"), key=lambda a: a.x0)
+    runs: list[list[Atom]] = []
+    for a in ints:
+        if runs and a.x0 < runs[-1][-1].x1 and abs(a.base - runs[-1][-1].base) < 0.1 * a.size:
+            runs[-1].append(a)
+        else:
+            runs.append([a])
+    for run in runs:
+        if len(run) in _MULTIPLE:
+            gone = {id(a) for a in run}
+            atoms = [a for a in atoms if id(a) not in gone] + [Atom(
+                _MULTIPLE[len(run)], run[0].x0, min(a.y0 for a in run), run[-1].x1, max(a.y1 for a in run),
+                run[0].base, run[0].size, "op", run[0].alphabet)]
+    return atoms

@@ -54,10 +54,10 @@ SYMBOLS = {
     "⌣": r"\smile", "⌢": r"\frown", "ℵ": r"\aleph", "↑": r"\uparrow", "↓": r"\downarrow", "⇑": r"\Uparrow",
     "⇓": r"\Downarrow", "▷": r"\triangleright", "◁": r"\triangleleft",
 }
-BIG_OPERATORS = {r"\sum", r"\prod", r"\coprod", r"\int", r"\iint", r"\iiint", r"\oint", r"\bigcup", r"\bigcap", r"\bigoplus",
+BIG_OPERATORS = {r"\sum", r"\prod", r"\coprod", r"\int", r"\iint", r"\iiint", r"\iiiint", r"\oint", r"\bigcup", r"\bigcap", r"\bigoplus",
                  r"\bigotimes", r"\bigvee", r"\bigwedge", r"\biguplus", r"\bigsqcup", r"\bigodot"}
 # operators that take limits at the side in display style
-SIDE_LIMITS = {r"\int", r"\iint", r"\iiint", r"\oint"}
+SIDE_LIMITS = {r"\int", r"\iint", r"\iiint", r"\iiiint", r"\oint"}
 
 _D = ["(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{", r"\}", r"\langle", r"\rangle"]
 # cmex10 by code: 0x00-0x0F big, 0x10-0x1F Big/bigg, 0x20-0x2F Bigg, 0x30-0x4F delimiter pieces

@@ -135,3 +135,15 @@ def test_double_and_triple_integral_glyphs_are_big_operators():
     # newtx (TXEXS) and STIX Two write U+222C and U+222D for \iint and \iiint
     assert [(a.tex, a.kind) for a in (glyph_atom([ch, 0, 0, 9, 20, 15, 10, font]) for ch, font in
             (("∬", "TXEXS"), ("∭", "STIXTWOMATH")))] == [(r"\iint", "op"), (r"\iiint", "op")]
+
+
+def test_amsmaths_multiple_integrals_in_computer_modern_are_one_operator(tmp_path):
+    """amsmath draws \\iint and \\iiint in Computer Modern as \\int signs kerned into each other; the
+    source's \\int_{0}^{1} \\int_{0}^{1}, two integrals apart, stays two."""
+    formulas = [r"A = \iint_{D} f\, dA + \iiint_{V} g\, dV", r"B = \int_{0}^{1} \int_{0}^{1} h(x, y)\, dx\, dy"]
+    prose = "Some text before the display, long enough to be a line of prose of this page here."
+    body = "\n".join(f"{prose}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in formulas)
+    layouts = typeset_layouts(tmp_path, "amsmath", body)
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    assert displays(markdown) == [r"A=\iint_{D}fdA+\iiint_{V}gdV \qquad (1)",
+                                  r"B=\int_{0}^{1}\int_{0}^{1}h(x,y)dxdy \qquad (2)"], markdown
