@@ -200,8 +200,8 @@ def _text_layer_instead(engine: Engine, page: dict[str, Any]) -> str:
 
 def read_pages(engine: Engine, rows: list[dict[str, Any]]) -> list[str]:
     """Each page row's text: the engine's (``engine_texts``), but for rows no engine reads: an
-    unreadable PDF's error row and a page PDFium failed on (``""``), and a page read as plain text
-    (its text)."""
+    unreadable PDF's error row, a page PDFium failed on and an empty page (``""``), and a page read
+    as plain text (its text)."""
     own = [_own_text(row) for row in rows]  # before the engine marks any page
     pages = [row for row, text in zip(rows, own, strict=True) if text is None]
     texts = iter(engine_texts(engine, pages) if pages else [])
@@ -210,7 +210,9 @@ def read_pages(engine: Engine, rows: list[dict[str, Any]]) -> list[str]:
 
 def _own_text(row: dict[str, Any]) -> str | None:
     route = row.get("route") or ""
-    if row.get("error") or route.endswith(f":{FAILED}"):
+    # a page PDFium failed on, and an empty page (nothing drawn, a scanned empty sheet: ``blank``),
+    # whatever the engine: an OCR engine would read specks, or nothing, and the page would count unread
+    if row.get("error") or route.endswith((f":{FAILED}", f":{BLANK}")):
         return ""
     return (row.get("text") or "") if route.endswith(f":{PLAIN}") else None
 

@@ -50,6 +50,16 @@ from ocr_ray.pdf_limits import RenderCapError, image_render_problem
 # page of the paper, kept in its place; a paper of such pages is an empty paper, not a failure
 # (``conversion.empty_reason``).
 BLANK = "blank"
+# A scanned blank page: rendered small (its longest side ``_SCAN_SIDE`` px), speckle removed (a 3x3
+# median), the page's inner area (``_SCAN_MARGIN`` cut off each side: a scanner's shadowed edges)
+# has no ink: under ``_INK_SHARE`` of its pixels are ``_INK_CONTRAST`` grey levels darker than the
+# paper (its bright 90th percentile). One line of text at this size is several times the share.
+_SCAN_SIDE = 400
+_SCAN_MARGIN = 0.05
+_INK_CONTRAST = 60
+_INK_SHARE = 0.0005
+
+
 # The reason in a page's route (``<engine>:failed``) when PDFium could not read the page: it keeps
 # its place in the paper, empty, and the paper's fallback records say so (``conversion``); only a
 # PDF none of whose pages can be read is an error row.
@@ -94,6 +104,41 @@ def check_render(pdf_page: Any) -> None:
         problem = image_render_problem(width, height)
         if problem:
             raise RenderCapError(problem)
+
+
+def blank(pdf_page: Any, layout: Any) -> bool:
+    """An empty page of the paper (route ``<engine>:blank``), for every engine: nothing drawn on it,
+    or a scan of an empty sheet (``blank_scan``), which an OCR engine reads as nothing or as specks."""
+    if not (layout.fragments or layout.rules or layout.images):
+        return blank_page(pdf_page)
+    return not layout.fragments and bool(layout.images) and blank_scan(pdf_page)
+
+
+def blank_scan(pdf_page: Any) -> bool:
+    """The page renders as paper without ink: a scanned blank sheet (noise, specks, shading), which
+    is an empty page of the paper; OCR finds nothing on it, and a page OCR'd to nothing would count
+    as unread (``conversion.empty_reason``). Any mark of text size keeps the page for OCR."""
+    import numpy as np
+    from PIL import ImageFilter
+
+    try:
+        check_render(pdf_page)
+    except RenderCapError:
+        return False
+    width, height = pdf_page.get_size()
+    bitmap = pdf_page.render(scale=_SCAN_SIDE / max(width, height, 1), grayscale=True)
+    try:
+        image = bitmap.to_pil().convert("L").filter(ImageFilter.MedianFilter(3))
+    finally:
+        bitmap.close()
+    pixels = np.asarray(image, dtype=np.int16)
+    rows, cols = pixels.shape
+    dy, dx = int(rows * _SCAN_MARGIN), int(cols * _SCAN_MARGIN)
+    inner = pixels[dy:rows - dy, dx:cols - dx]
+    if inner.size == 0:
+        return False
+    paper = np.percentile(inner, 90)
+    return float(np.mean(inner < paper - _INK_CONTRAST)) < _INK_SHARE
 
 
 def render_page_jpeg(pdf_page: Any, longest_side: int, quality: int = 90) -> bytes:
@@ -160,10 +205,11 @@ class Engine:
 
         ``text``: the text layer as ``PageLayout`` JSON (positions, fonts, ruling lines);
         ``route`` names the engine that will read the page (reported per page)."""
-        image = render_page_jpeg(pdf_page, self.image_longest_side) if self.needs_image else b""
         layout = page_layout(pdf_page)
-        blank = not (layout.fragments or layout.rules or layout.images) and blank_page(pdf_page)
-        return {"text": layout.to_json(), "image": image, "route": f"{self.name}:{BLANK}" if blank else self.name}
+        if blank(pdf_page, layout):  # an empty page of the paper: nothing to render, nothing to read
+            return {"text": layout.to_json(), "image": b"", "route": f"{self.name}:{BLANK}"}
+        image = render_page_jpeg(pdf_page, self.image_longest_side) if self.needs_image else b""
+        return {"text": layout.to_json(), "image": image, "route": self.name}
 
     def setup(self) -> None:
         """Load models etc.; runs in the worker, never on the driver."""

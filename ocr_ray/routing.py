@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ocr_ray.engine_base import BLANK, Engine, check_render, render_page_jpeg
+from ocr_ray.engine_base import BLANK, Engine, blank, render_page_jpeg
+from ocr_ray.engine_base import blank_scan as blank_scan  # re-exported: its home before engine_base
 from ocr_ray.layout.math_hook import unreadable_math
-from ocr_ray.layout.pdftext import blank_page, count_images, page_layout
+from ocr_ray.layout.pdftext import count_images, page_layout
 from ocr_ray.layout.quality import classify_text
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
 from ocr_ray.pdf_limits import RenderCapError
@@ -34,14 +35,6 @@ MATH_ROUTE = "unreadable_math"
 OVER_CAP = "over_cap"  # a page routed to OCR whose rendering the image cap refused (``pdf_limits``)
 _CPU_OCR = {"rapidocr": RapidOcrEngine, "tesseract": TesseractEngine}
 _LOADED: dict[str, Engine] = {}  # per worker process: the fallback OCR engine, set up once
-# A scanned blank page: rendered small (its longest side ``_SCAN_SIDE`` px), speckle removed (a 3x3
-# median), the page's inner area (``_SCAN_MARGIN`` cut off each side: a scanner's shadowed edges)
-# has no ink: under ``_INK_SHARE`` of its pixels are ``_INK_CONTRAST`` grey levels darker than the
-# paper (its bright 90th percentile). One line of text at this size is several times the share.
-_SCAN_SIDE = 400
-_SCAN_MARGIN = 0.05
-_INK_CONTRAST = 60
-_INK_SHARE = 0.0005
 
 
 def cpu_ocr(name: str) -> Engine:
@@ -58,11 +51,7 @@ def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> di
     text layer is unusable; ``route`` is ``<engine>:<reason>``."""
     layout = page_layout(pdf_page)
     text = layout.to_json()
-    if not (layout.fragments or layout.rules or layout.images) and blank_page(pdf_page):
-        # nothing drawn: an empty page of the paper, nothing to OCR
-        return {"text": text, "image": b"", "route": f"text-layer:{BLANK}"}
-    if not layout.fragments and layout.images and blank_scan(pdf_page):
-        # a scan of an empty sheet (paper grain, dust): an empty page, not a page OCR found no text in
+    if blank(pdf_page, layout):  # nothing drawn, or a scan of an empty sheet: nothing to OCR
         return {"text": text, "image": b"", "route": f"text-layer:{BLANK}"}
     if ocr is None:
         return {"text": text, "image": b"", "route": "text-layer"}
@@ -78,33 +67,6 @@ def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> di
             return {"text": text, "image": b"", "route": f"text-layer:{kind}+{OVER_CAP}"}
         return {"text": text, "image": image, "route": f"{ocr.name}:{kind}"}
     return {"text": text, "image": b"", "route": f"text-layer:{kind}"}
-
-
-def blank_scan(pdf_page: Any) -> bool:
-    """The page renders as paper without ink: a scanned blank sheet (noise, specks, shading), which
-    is an empty page of the paper; OCR finds nothing on it, and a page OCR'd to nothing would count
-    as unread (``conversion.empty_reason``). Any mark of text size keeps the page for OCR."""
-    import numpy as np
-    from PIL import ImageFilter
-
-    try:
-        check_render(pdf_page)
-    except RenderCapError:
-        return False
-    width, height = pdf_page.get_size()
-    bitmap = pdf_page.render(scale=_SCAN_SIDE / max(width, height, 1), grayscale=True)
-    try:
-        image = bitmap.to_pil().convert("L").filter(ImageFilter.MedianFilter(3))
-    finally:
-        bitmap.close()
-    pixels = np.asarray(image, dtype=np.int16)
-    rows, cols = pixels.shape
-    dy, dx = int(rows * _SCAN_MARGIN), int(cols * _SCAN_MARGIN)
-    inner = pixels[dy:rows - dy, dx:cols - dx]
-    if inner.size == 0:
-        return False
-    paper = np.percentile(inner, 90)
-    return float(np.mean(inner < paper - _INK_CONTRAST)) < _INK_SHARE
 
 
 def read_routed(pages: list[dict[str, Any]], ocr: Engine, recode: bool) -> list[str]:

@@ -55,6 +55,27 @@ def test_a_scanned_blank_page_is_an_empty_page_not_an_error(tmp_path, name):
     assert json.loads(row["engine_pages"]) == ["text-layer:blank"]
 
 
+@pytest.mark.parametrize("name", ["rapidocr", "tesseract"])
+def test_a_scanned_blank_page_is_an_empty_page_through_a_plain_ocr_engine_too(tmp_path, name):
+    """The plain OCR engines read every page themselves (no text-layer routing): a blank scan was
+    OCR'd to nothing and the paper was an error row (no readable text); it is an empty page in its
+    place, and a written scan beside it is still OCR'd."""
+    engine = get_engine(name)
+    engine.setup()
+    blank = _scan_pdf(tmp_path / "blank_scan.pdf", [_paper(1)])
+    row = convert_pdf({"task_index": 0, "forum_id": "x", "pdf_path": blank},
+                      filesystem=pafs.LocalFileSystem(), engine=engine)
+    assert row["error"] == "" and row["num_pages"] == 1 and row["markdown"] == "", row
+    assert json.loads(row["engine_pages"]) == [f"{name}:blank"]
+    two = _scan_pdf(tmp_path / "two.pdf", [_paper(3), _written(2, "The second page of the scan has a line.")])
+    row = convert_pdf({"task_index": 0, "forum_id": "x", "pdf_path": two},
+                      filesystem=pafs.LocalFileSystem(), engine=engine)
+    assert row["error"] == "" and row["num_pages"] == 2, row
+    assert json.loads(row["engine_pages"]) == [f"{name}:blank", name]
+    first, second = row["markdown"].split("\n\n---\n\n")
+    assert first == "" and "second page of the scan" in second, row["markdown"]
+
+
 def test_a_blank_scan_between_written_scans_keeps_its_place(tmp_path):
     """Three scanned pages, the middle one blank: only the middle one is blank, the others are OCR'd."""
     sentence = "The first page of the scan says what it says."
