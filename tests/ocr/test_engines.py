@@ -13,7 +13,7 @@ from ocr_ray.engine_base import EngineNotAvailableError
 from ocr_ray.engines import get_engine
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
 from ocr_ray.pipeline import run_pipeline
-from ocr_ray.routing import AutoEngine
+from ocr_ray.routing import LAYOUT_VERSION, AutoEngine
 from tests.ocr.conftest import page_sentences, write_two_column_pdf
 
 
@@ -41,7 +41,7 @@ def test_engine_versions_are_part_of_the_cache_id():
     rapid, auto = RapidOcrEngine(), AutoEngine(ocr=RapidOcrEngine())
     assert rapid.cache_id.startswith("rapidocr@3.") and "PP-OCRv6" in rapid.cache_id
     assert auto.cache_id.startswith("auto@") and rapid.cache_id in auto.cache_id
-    assert get_engine("text-layer").cache_id.startswith("text-layer@6-layout-recode+ocr=rapidocr@")  # layout step, recoding, OCR fallback
+    assert get_engine("text-layer").cache_id.startswith(f"text-layer@{LAYOUT_VERSION}-layout-recode+ocr=rapidocr@")  # layout step, recoding, OCR fallback
     assert 0 < rapid.num_cpus < 1 and rapid.uses_actor  # fractional CPUs: no deadlock on 2 cores
 
 
