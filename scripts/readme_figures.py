@@ -35,9 +35,9 @@ class Figure:
 
 FIGURES = [
     Figure("fulltext_real_pass_rate_text-layer",
-           "full text: olmOCR-Bench's own scorer, share of the dev set's tests passed (baseline: pymupdf4llm)"),
+           "full text: olmOCR-Bench's own scorer, share of the frozen real-paper part's tests passed (baseline: pymupdf4llm)"),
     Figure("fulltext_real_pages_per_s_text-layer",
-           "full text: pages/s through paper_markdown on 200 PDFs (baseline: pymupdf4llm)"),
+           "full text: pages/s through paper_markdown on the real-paper set (baseline: pymupdf4llm)"),
     Figure("markdown_coverage", "papers with a public PDF that get markdown, iclr-2024 (baseline: `initial_only`)",
            {"partition": "iclr-2024"}),
     Figure("openreview_requests_per_paper_v2", "OpenReview requests per paper, API v2 (baseline: API recipe)"),
