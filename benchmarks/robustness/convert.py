@@ -183,7 +183,10 @@ def convert_one(job: dict) -> dict:
         if job.get("baseline"):
             out["raw_seconds"] = round(raw_text_seconds(job["path"]), 4)
         return out
-    why = {"kind": "empty"} if paper["error"].startswith(EMPTY) else diagnose(job["path"], eng)
+    # no error: every page was read and is blank (``conversion.empty_reason``), an empty paper, not a
+    # refusal (the download check ``diagnose`` runs would refuse a file without header or %%EOF)
+    read = not paper["error"] or paper["error"].startswith(EMPTY)
+    why = {"kind": "empty"} if read else diagnose(job["path"], eng)
     out.update(why, error=paper["error"][:300], readable=readable(job["path"]),
                text_layer=has_text(job["path"]), ocr=bool(job.get("ocr", True)))
     return out

@@ -50,7 +50,9 @@ def load_run(path: Path) -> dict[str, dict]:
         return {}
     rows = {r["key"]: r for r in map(json.loads, path.read_text().splitlines()) if r.get("key")}
     for r in rows.values():  # production read every page and found no text: empty, whatever a re-run says
-        if r["kind"] != "ok" and (r.get("error") or "").startswith(EMPTY):
+        # (an error "" without markdown: every page blank, an empty paper; runs before 2026-11-28 23:40
+        # called those refused when the download check refused the file's header or end marker)
+        if r["kind"] != "ok" and ((r.get("error") or "").startswith(EMPTY) or r.get("error") == ""):
             r["kind"] = "empty"
     return rows
 
