@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ocr_ray.engine_base import BLANK, Engine, blank, render_page_jpeg
-from ocr_ray.engine_base import blank_scan as blank_scan  # re-exported: its home before engine_base
 from ocr_ray.layout.math_hook import unreadable_math
 from ocr_ray.layout.pdftext import count_images, page_layout
 from ocr_ray.layout.quality import classify_text

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from ocr_ray.conversion import convert_pdf
+from ocr_ray.engine_base import blank_scan
 from ocr_ray.engines import get_engine
-from ocr_ray.routing import blank_scan
 
 _DPI = 150
 _SIZE = (int(8.27 * _DPI), int(11.69 * _DPI))  # A4
