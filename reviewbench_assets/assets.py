@@ -32,11 +32,23 @@ from reviewbench_assets.stages.crawl import check_api_version
 from reviewbench_assets.stages.crawl_stage import QUARANTINE_CHECK_DESCRIPTION as CRAWL_QUARANTINE_DESCRIPTION
 from reviewbench_assets.stages.crawl_stage import CrawlStage
 from reviewbench_assets.stages.dialogue_stage import COVERAGE_CHECK, DialogueStage
-from reviewbench_assets.stages.figures import CARD, CRAWL, DIALOGUES, MARKDOWN, PARSE, PDFS, QUARANTINE, ROWS, SPLIT
+from reviewbench_assets.stages.figures import (
+    CARD,
+    CRAWL,
+    DIALOGUES,
+    MARKDOWN,
+    PARSE,
+    PDFS,
+    QUARANTINE,
+    RESUBMISSIONS,
+    ROWS,
+    SPLIT,
+)
 from reviewbench_assets.stages.paper_text import MarkdownStage
 from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK_DESCRIPTION as PARSE_QUARANTINE_DESCRIPTION
 from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.pdf_stage import DEADLINE_CHECK, PdfStage
+from reviewbench_assets.stages.resubmission_stage import ResubmissionsStage
 from reviewbench_assets.stages.rows_stage import ROW_CHECKS, RowsStage
 from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, SplitStage
 
@@ -248,6 +260,21 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, config: GuardConfig, s
     return materialize(DialogueStage(venue, steps)(store), store, config.allow_failing_checks)
 
 
+# ==== resubmissions =======================================================================================
+# resubmissions: every venue-year's submissions linked into chains of versions of one paper (corpus-level,
+# `stages.resubmission_stage.ResubmissionsStage`); the conference splits put each chain on one side of
+# the Re^2 train/test, the card publishes the chains as the `resubmissions` config.
+
+@dg.asset(group_name="corpus", kinds={"python", "parquet"}, code_version="1", metadata=figures_table(RESUBMISSIONS),
+          deps=upstream_of(ResubmissionsStage))
+def resubmissions(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
+    """Links between versions of one paper across venue-years (explicit TMLR links, else MinHash/LSH
+    candidates scored on title, abstract, public authors and text), each with its evidence and
+    confidence; chains in time order with the decision at each step; only the links a changed
+    venue-year touches are scored again."""
+    return materialize(ResubmissionsStage(log=context.log.info)(storage.store()))
+
+
 # ==== reviewbench_split, the conference splits, the dataset card ==========================================
 # reviewbench_split per venue-year, one asset per conference split, and the dataset card; each the
 # decorator, its config and one stage call (stages/rows_stage.py, stages/split_stage.py).
@@ -273,16 +300,20 @@ def reviewbench_split(context: dg.AssetExecutionContext, config: SplitConfig,
 
 
 class ConferenceSplitConfig(dg.Config):
-    re2_test_share: float = 0.05  # share of papers (by forum-id hash) in the Re^2 `test` splits
+    # share of papers (by forum-id hash; a chain of versions is in test when any version draws test) in
+    # the Re^2 `test` splits
+    re2_test_share: float = 0.05
 
 
 def build_split_asset(split: str) -> dg.AssetsDefinition:
-    @dg.asset(name=f"{split}_split", group_name="corpus", kinds={"parquet", "duckdb"}, code_version="4",
+    @dg.asset(name=f"{split}_split", group_name="corpus", kinds={"parquet", "duckdb"}, code_version="5",
               metadata=figures_table(SPLIT),
               description=(f"The `{split}` split of the corpus: Parquet shards built from its venue-years "
                            f"({', '.join(catalogue().keys_for_split(split))}), plus its reviews (one typed row per "
-                           "review), provenance and Re^2 review/rebuttal (train/test by forum-id hash) configs."),
-              deps=[dg.AssetDep(d, partition_mapping=split_partition_mapping(split)) for d in upstream_of(SplitStage)])
+                           "review), provenance and Re^2 review/rebuttal configs (train/test drawn per chain of versions of a "
+                           "paper, from the resubmissions asset)."),
+              deps=[dg.AssetDep(d, partition_mapping=split_partition_mapping(split)) if d != RESUBMISSIONS
+                    else dg.AssetDep(d) for d in upstream_of(SplitStage)])
     def _split(context: dg.AssetExecutionContext, config: ConferenceSplitConfig,
                storage: StorageResource) -> dg.MaterializeResult:
         with fail_without_retry():
@@ -295,7 +326,7 @@ def build_split_asset(split: str) -> dg.AssetsDefinition:
 split_assets = [build_split_asset(s) for s in catalogue().splits]
 
 
-@dg.asset(group_name="corpus", kinds={"huggingface"}, code_version="1", metadata=figures_table(CARD),
+@dg.asset(group_name="corpus", kinds={"huggingface"}, code_version="2", metadata=figures_table(CARD),
           deps=[k for d in upstream_of(CardStage) for k in ([a.key for a in split_assets] if d == SPLIT else [d])])
 def dataset_card(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """README.md with configs, dataset_info and statistics, so `datasets.load_dataset(dir)` works."""

@@ -19,12 +19,13 @@ from reviewbench_assets.stages.dialogue_stage import DialogueStage
 from reviewbench_assets.stages.paper_text import MarkdownStage
 from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.pdf_stage import PdfStage
+from reviewbench_assets.stages.resubmission_stage import ResubmissionsStage
 from reviewbench_assets.stages.rows_stage import RowsStage
 from reviewbench_assets.stages.split_stage import SplitStage
 from reviewbench_assets.stages.stage import Stage
 
 STAGES: tuple[type[Stage], ...] = (CrawlStage, ParseStage, ChangesStage, PdfStage, MarkdownStage, DialogueStage,
-                                   RowsStage, SplitStage, CardStage)
+                                   ResubmissionsStage, RowsStage, SplitStage, CardStage)
 
 
 def owner(stage: type[Stage]) -> str:

@@ -12,6 +12,7 @@ from reviewbench_assets.assets import (
     paper_markdown,
     parsed_forums,
     rebuttal_dialogues,
+    resubmissions,
     reviewbench_split,
     split_assets,
 )
@@ -20,7 +21,7 @@ from reviewbench_assets.schedules import refresh_jobs, refresh_schedules, venue_
 from reviewbench_assets.verify_job import verify_storage
 
 ASSETS = [openreview_forums, parsed_forums, venue_changes, initial_submission_pdfs, paper_markdown,
-          rebuttal_dialogues, reviewbench_split, *split_assets, dataset_card]
+          rebuttal_dialogues, resubmissions, reviewbench_split, *split_assets, dataset_card]
 
 
 def _secret(name: str):

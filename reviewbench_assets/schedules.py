@@ -2,7 +2,8 @@
 always open) and for the venue-years whose catalogue entry states a discussion window (refreshed each
 night inside it, never outside). Each is re-crawled (incrementally: only forums modified since the
 last crawl are fetched) and everything downstream of it is rebuilt in the same run: the venue-year
-chain for the partition, then its unpartitioned split and `dataset_card`.
+chain for the partition, then the corpus-level `resubmissions` (the links the venue-year touches), its
+unpartitioned split and `dataset_card`.
 
 A schedule, not declarative automation: the trigger is the calendar (the announced window), not an
 upstream change, and a schedule needs no asset daemon conditions to reason about; a tick outside the
@@ -36,10 +37,12 @@ def _name(key: str) -> str:
 def refresh_job(key: str, split: str):
     return dg.define_asset_job(
         f"{_name(key)}_refresh", selection=dg.AssetSelection.groups(*VENUE_GROUPS)
-        | dg.AssetSelection.assets("venue_changes", "reviewbench_split", f"{split}_split", "dataset_card"),
+        | dg.AssetSelection.assets("venue_changes", "reviewbench_split", "resubmissions", f"{split}_split",
+                                   "dataset_card"),
         description=(f"Partition `{key}` from the crawl to reviewbench_split, with what changed since the last "
-                     f"refresh (`venue_changes`), then `{split}_split` and `dataset_card`: everything "
-                     f"downstream of `{key}`, in one run."),
+                     f"refresh (`venue_changes`), then `resubmissions` (only the links `{key}` touches are "
+                     f"scored again), `{split}_split` and `dataset_card`: everything downstream of `{key}`, "
+                     "in one run."),
         tags={"dagster/max_retries": 1})
 
 

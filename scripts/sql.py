@@ -1,9 +1,11 @@
 """SQL over the stored data without knowing where any stage keeps its files: DuckDB views over the
 stages' partitioned Parquet (`reviewbench_assets/io/views.py`: parsed, parsed_quarantine, pdfs,
-markdown, review_records, rebuttal_records, rows, provenance; each with a `partition` column).
+markdown, review_records, rebuttal_records, rows, provenance; each with a `partition` column; and the
+corpus-level resubmission_links, resubmission_chains, resubmission_left_alone).
 
     python -m scripts.sql "SELECT partition, count(*) FROM parsed GROUP BY ALL"
     python -m scripts.sql --keys iclr-2024 "SELECT rule, count(*) FROM pdfs GROUP BY ALL"
+    python -m scripts.sql "SELECT c.chain_id, s.venue_year, s.decision FROM resubmission_chains c, unnest(c.steps) t(s)"
 """
 from __future__ import annotations
 

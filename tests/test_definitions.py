@@ -104,6 +104,6 @@ def test_preview_says_how_many_of_how_many():
 def test_nightly_schedule_refreshes_everything_downstream_of_tmlr():
     job = defs.resolve_job_def(nightly_tmlr_refresh.job_name)
     selected = {k.to_user_string() for k in job.asset_layer.selected_asset_keys}
-    assert {"openreview_forums", "reviewbench_split", "tmlr_split", "dataset_card"} <= selected
+    assert {"openreview_forums", "reviewbench_split", "resubmissions", "tmlr_split", "dataset_card"} <= selected
     assert not {"iclr_split", "neurips_split"} & selected
     assert job.partitions_def is not None and nightly_tmlr_refresh.description

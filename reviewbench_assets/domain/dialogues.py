@@ -49,6 +49,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -313,8 +314,14 @@ PAPER_PLACEHOLDER = "```<<{paper_id}>>```"
 REFERENCE_HEADER = "[Reference context: global response of the authors to all reviewers]"
 
 
-def split_of(forum_id: str, test_share: float = DEFAULT_TEST_SHARE) -> str:
-    """Deterministic, version-independent train/test assignment of one paper."""
+def split_of(forum_id: str, test_share: float = DEFAULT_TEST_SHARE,
+             chain_sides: Mapping[str, str] | None = None) -> str:
+    """Deterministic train/test assignment of one paper. A forum that is a version of a paper
+    submitted more than once takes its chain's side (`chain_sides`: forum id -> side, for the forums
+    whose chain's side differs from their own draw: domain/resubmission_rows.py `chain_sides`), so
+    every version of a paper is on one side; any other forum draws by a hash of its own id."""
+    if chain_sides and forum_id in chain_sides:
+        return chain_sides[forum_id]
     h = int(hashlib.sha256(forum_id.encode("utf-8")).hexdigest()[:8], 16)
     return "test" if h / 2**32 < test_share else "train"
 

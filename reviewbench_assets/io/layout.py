@@ -169,6 +169,18 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
     def change_daily_plot(pk: str) -> str:
         return f"changes/{pk}/daily.png"
 
+    # ---- resubmissions (corpus-level: every venue-year's submissions linked, issue 37 items 2-3)
+    @staticmethod
+    def resubmission_records(pk: str) -> str:
+        """The venue-year's submissions as the linking rule reads them, kept so that a run re-reads
+        only the venue-years whose parsed forums or text changed."""
+        return f"resubmissions/records/{pk}.parquet"
+
+    RESUBMISSION_STATE = "resubmissions/state.json"  # each venue-year's inputs' fingerprint and records' digest
+    RESUBMISSION_LINKS = "resubmissions/links.parquet"  # one row per link, with its evidence and confidence
+    RESUBMISSION_CHAINS = "resubmissions/chains.parquet"  # one row per chain: the `resubmissions` config
+    RESUBMISSION_LEFT_ALONE = "resubmissions/left_alone.parquet"  # records not judged, with the reason
+
 
 # Written by the checks of every asset (the verdicts, io/verdicts.py), read by the split: no stage's own;
 # and the partition's run attempt (io/attempt.py, open_attempt), whose answers the crawl and the PDF stage share.

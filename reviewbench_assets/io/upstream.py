@@ -208,6 +208,44 @@ class SubmissionNotes(ParquetLookup):
         return None if row is None else (row["api"], json.loads(row["submission_json"]))
 
 
+class SubmissionTexts:
+    """One venue-year's forums as the resubmission linking reads them, from one snapshot (`view`) of
+    its parsed table and markdown: `fingerprint` (size and time of each file: a file its stage
+    rewrote has a new time), and, iterated, each forum's `forum_id, title, abstract, authors,
+    decision, status, venue, submission_json` with `markdown` (the paper's text, None when none) and
+    `has_pdf` (a PDF was read for it), in crawl order. Close it (or use `with`) to let the snapshot go."""
+
+    COLUMNS = ["forum_id", "title", "abstract", "authors", "decision", "status", "venue", "submission_json"]
+
+    def __init__(self, view: Store, parsed: str, markdown: str):
+        self.view, self.parsed, self.md = view, parsed, markdown
+        self.fingerprint = {}
+        for name, path in (("parsed", parsed), ("markdown", markdown)):
+            if view.exists(path):
+                info = view.fs.get_file_info(path)
+                self.fingerprint[name] = [view.rel(path), info.size, info.mtime_ns]
+
+    def __iter__(self) -> Iterator[dict]:
+        text = ParquetLookup(self.view, self.md, columns=["markdown", "pdf_sha256"]) if self.view.exists(self.md) else None
+        try:
+            for batch in iter_parquet_batches(self.view.fs, self.parsed, 64, columns=self.COLUMNS):
+                for row in batch.to_pylist():
+                    got = (text.get(row["forum_id"]) if text is not None else None) or {}
+                    yield {**row, "markdown": got.get("markdown") or None, "has_pdf": bool(got.get("pdf_sha256"))}
+        finally:
+            if text is not None:
+                text.close()
+
+    def close(self) -> None:
+        self.view.close()
+
+    def __enter__(self) -> SubmissionTexts:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
+
+
 class Upstream:
     """The inputs of one venue-year (`pk`) in `store`. `OPENS`: the files (`paths.<name>`) each reader
     opens. Who owns them, and so which asset a reader's caller depends on, follows from what each
@@ -218,7 +256,8 @@ class Upstream:
              "markdown": ("markdown",), "has_rows": ("rows",),
              "split_inputs": (*ROWS_SET_NAMES, "re2_review", "re2_rebuttal"),
              "daily_changes": ("change_daily", "change_daily_plot"),
-             "split_figures": ("split_stats", "split_part_dir", "split_part")}
+             "split_figures": ("split_stats", "split_part_dir", "split_part"),
+             "submission_texts": ("parsed", "markdown"), "resubmission_chains": ("RESUBMISSION_CHAINS",)}
 
     def __init__(self, store: Store, pk: str):
         self.store, self.pk = store, pk
@@ -326,3 +365,22 @@ class Upstream:
             if not view.exists(daily_path):
                 return [], None
             return view.read_parquet(daily_path).to_pylist(), view.read_bytes(plot) if view.exists(plot) else None
+
+    # -- parsed_forums and paper_markdown -> resubmissions (every venue-year, one at a time)
+    def submission_texts(self) -> SubmissionTexts | None:
+        """The venue-year's forums as the linking reads them, from one snapshot of its parsed table and
+        markdown (None when it has no parsed table)."""
+        parsed, md = self.store.path(paths.parsed(self.pk)), self.store.path(paths.markdown(self.pk))
+        view = self.store.snapshot([parsed, md])
+        if not view.exists(parsed):
+            view.close()
+            return None
+        return SubmissionTexts(view, parsed, md)
+
+    # -- resubmissions -> the conference splits (train/test per chain) and the dataset card (its config)
+    def resubmission_chains(self, columns: list[str] | None = None) -> pa.Table | None:
+        """The chains of every version of a paper (`resubmissions/chains.parquet`, one row per chain),
+        or None when the resubmissions stage has not run."""
+        path = self.store.path(paths.RESUBMISSION_CHAINS)
+        with self.store.snapshot([path]) as view:
+            return view.read_parquet(path, columns=columns) if view.exists(path) else None

@@ -24,18 +24,26 @@ TABLES: dict[str, Callable[[str], str]] = {
     "review_records": paths.re2_review, "rebuttal_records": paths.re2_rebuttal,  # rebuttal_dialogues
     "rows": paths.rows, "provenance": paths.provenance,  # reviewbench_split
 }
+# view -> a corpus-level file (one for every venue-year; no `partition` column), the resubmissions
+# stage's: `SELECT * FROM resubmission_links WHERE kind = 'dual_submission'`,
+# `SELECT c.chain_id, s.* FROM resubmission_chains c, unnest(c.steps) t(s)`
+CORPUS_TABLES: dict[str, str] = {"resubmission_links": paths.RESUBMISSION_LINKS,
+                                 "resubmission_chains": paths.RESUBMISSION_CHAINS,
+                                 "resubmission_left_alone": paths.RESUBMISSION_LEFT_ALONE}
 
 
 def duckdb_views(store: Store, keys: Iterable[str], con=None):
     """A DuckDB connection (`con`, or a new in-memory one) with a view per table of `TABLES` over the
-    venue-years `keys` that have it; a table no venue-year has gets no view."""
+    venue-years `keys` that have it, and one per corpus-level table of `CORPUS_TABLES` that exists; a
+    table no venue-year has gets no view."""
     import duckdb
     import pyarrow.dataset as pads
 
     con = con if con is not None else duckdb.connect()
     keys = list(keys)
     # pinned while a registered dataset holds its filesystem (the connection's lifetime)
-    snap = store.snapshot([store.path(where(pk)) for where in TABLES.values() for pk in keys])
+    snap = store.snapshot([store.path(where(pk)) for where in TABLES.values() for pk in keys]
+                          + [store.path(rel) for rel in CORPUS_TABLES.values()])
     for view, where in TABLES.items():
         parts = []
         for i, pk in enumerate(keys):
@@ -48,4 +56,8 @@ def duckdb_views(store: Store, keys: Iterable[str], con=None):
             parts.append(f"SELECT '{literal}' AS partition, * FROM {name}")
         if parts:
             con.execute(f"CREATE OR REPLACE VIEW {view} AS {' UNION ALL BY NAME '.join(parts)}")
+    for view, rel in CORPUS_TABLES.items():
+        if snap.exists(store.path(rel)):
+            con.register(f"{view}__all", pads.dataset(store.path(rel), filesystem=snap.fs, format="parquet"))
+            con.execute(f"CREATE OR REPLACE VIEW {view} AS SELECT * FROM {view}__all")
     return con

@@ -18,11 +18,13 @@ from reviewbench_assets.domain.card import card_for_ui, render_dataset_card
 from reviewbench_assets.domain.card_format import fmt_value
 from reviewbench_assets.domain.corpus_stats import SplitStats
 from reviewbench_assets.domain.manifest import card_front_matter, extra_config_splits, set_split, with_data
+from reviewbench_assets.domain.resubmission_rows import with_config
 from reviewbench_assets.io.checksums import DamagedPartError, part_damage, stage_card_checksum
 from reviewbench_assets.io.shards import corpus_listing, join_path
 from reviewbench_assets.io.stage_io import Inputs, Outputs
 from reviewbench_assets.stages.figures import CARD, SPLIT, Markdown
 from reviewbench_assets.stages.live_card import live_section
+from reviewbench_assets.stages.resubmission_card import publish_chains
 from reviewbench_assets.stages.split_stage import CARD_LOCK
 from reviewbench_assets.stages.stage import Stage
 
@@ -119,7 +121,7 @@ class CardStage(Stage):
     """README.md with configs, dataset_info, statistics and plots, so `datasets.load_dataset(dir)` works."""
 
     name = CARD
-    reads = ("daily_changes", "split_figures")
+    reads = ("daily_changes", "split_figures", "resubmission_chains")
     writes = ("CORPUS_DIR",)  # README.md and its plots
     part_of = SPLIT  # README.md and the split records are the split's files, written under one lock
     after = (SPLIT,)  # every split's records
@@ -152,17 +154,23 @@ class CardStage(Stage):
             for split, records in records_of.items():
                 if records or split in stats:
                     header = set_split(header, split, records, listing)
+            chains = inputs.resubmission_chains()  # the resubmissions stage's, as it published them
+            if chains is not None and chains.num_rows:
+                header = with_config(header)
             with store.publish() as pub:  # the card and its plots move into place together
                 text = render_dataset_card(stats, configs,
                                            datetime.now(UTC).isoformat(timespec="seconds"), config_counts=extra,
                                            plots=write_score_plots(store.fs, corpus, stats, pub), header=header)
                 # venue-years followed during their discussion (venue_changes' daily figures and plot)
                 text += live_section(store, [v.key for v in catalogue().venues], corpus, pub, inputs)
+                section, num_chains = publish_chains(store, corpus, pub, chains)
+                text += section
                 write_dataset_card(store.fs, corpus, text, pub)
                 stage_card_checksum(store, pub, text)
         self.stat("corpus", corpus)
         self.stat("splits", {k: v.num_examples for k, v in stats.items()})
         self.stat("card", Markdown(card_for_ui(text)[:20000]))
+        self.stat("chains", num_chains)
         for split, parts in damaged.items():
             if parts:
                 raise DamagedPartError(split, parts)

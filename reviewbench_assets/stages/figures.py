@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, field_validator
 CRAWL, PARSE, CHANGES = "openreview_forums", "parsed_forums", "venue_changes"
 PDFS, MARKDOWN, DIALOGUES = "initial_submission_pdfs", "paper_markdown", "rebuttal_dialogues"
 ROWS, SPLIT, CARD = "reviewbench_split", "conference_split", "dataset_card"
-STAGES = (CRAWL, PARSE, CHANGES, PDFS, MARKDOWN, DIALOGUES, ROWS, SPLIT, CARD)
+RESUBMISSIONS = "resubmissions"  # corpus-level: every venue-year's submissions linked
+STAGES = (CRAWL, PARSE, CHANGES, PDFS, MARKDOWN, DIALOGUES, RESUBMISSIONS, ROWS, SPLIT, CARD)
 # the checks, by name (`quarantined_share` is the crawl's and the parser's, with their own examples)
 QUARANTINE, DEADLINE, COVERAGE = "quarantined_share", "deadline_agrees_with_invitation", "dialogue_coverage"
 UNIQUE, REVIEWS_MATCH, CHARS_MATCH = "unique_forum_id", "num_reviews_matches_reviews_json", "markdown_chars_matches_markdown"

@@ -40,6 +40,7 @@ from resources.store_publish import Publication
 from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats
 from reviewbench_assets.domain.dialogues import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS, split_of
 from reviewbench_assets.domain.manifest import card_front_matter, card_parts, card_text, set_split
+from reviewbench_assets.domain.resubmission_rows import chain_sides
 from reviewbench_assets.domain.schema import (
     PROVENANCE_FIELDS,
     PROVENANCE_SCHEMA,
@@ -80,7 +81,7 @@ class SplitStage(Stage):
     """One conference split (`key`: its name) brought up to date; `log` says which venue-years were left out."""
 
     name = SPLIT
-    reads = ("has_rows", "split_inputs")
+    reads = ("has_rows", "split_inputs", "resubmission_chains")
     writes = ("CORPUS_DIR", "split_stats", "split_part_dir", "split_part", "card_checksum")
 
     def __init__(self, split: str, test_share: float = 0.05, log: Callable[[str], None] = lambda _m: None):
@@ -116,6 +117,8 @@ class SplitStage(Stage):
         self.stat("damaged_files_rewritten", {f: p for files in update.damaged.values() for f, p in files.items()})
         self.stat("blocked_venue_years", {k: sorted(f) for k, f in blocked.items()})
         self.stat("configs", configs)
+        self.stat("chains_read", update.chains_read)
+        self.stat("moved_to_test", update.moved_to_test)
 
 
 # ---- a conference split that costs what changed ----------------------------------------------------------
@@ -135,6 +138,8 @@ class SplitUpdate:
     kept: list[str]  # venue-years whose part was up to date
     removed: list[str]  # shards of venue-years no longer in the split (those their part records listed)
     damaged: dict[str, dict[str, str]] = field(default_factory=dict)  # pk -> {file: problem}: rewritten
+    chains_read: bool = False  # the resubmissions stage's chains were there (Re^2 train/test per chain)
+    moved_to_test: int = 0  # forums in test by their chain's draw, not their own
 
 
 def _outputs(store: Store, split: str) -> Outputs:
@@ -155,7 +160,7 @@ def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
 
 def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inputs: dict[str, str],
                 test_share: float, target_shard_bytes: int, row_group_rows: int, fingerprint: dict,
-                previous: dict | None) -> dict:
+                previous: dict | None, sides: dict[str, str]) -> dict:
     """Write one venue-year's shards (a new generation, read from the inputs' snapshot `view`) and its
     part record, switch README.md's manifest to them, and delete the `previous` part's shards: one
     journal, moved in that order (see the module docstring)."""
@@ -168,7 +173,7 @@ def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inp
     with ExitStack() as held:
         with store.publish() as pub:
             part = {**_stage_part(view, pub, corpus, split, pk, gen, inputs, test_share, target_shard_bytes,
-                                  row_group_rows), "fingerprint": fingerprint}
+                                  row_group_rows, sides), "fingerprint": fingerprint}
             # each file's sha256, read back from its staged bytes: published with them (one journal)
             staged = {store.rel(final): tmp for tmp, final in pub.staged}
             part["sha256"] = {f: store.sha256(staged[f]) for f in part["files"]}
@@ -182,7 +187,7 @@ def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inp
 
 
 def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, gen: str, inputs: dict[str, str],
-                test_share: float, target_shard_bytes: int, row_group_rows: int) -> dict:
+                test_share: float, target_shard_bytes: int, row_group_rows: int, sides: dict[str, str]) -> dict:
     fs, prefix = store.fs, f"{split}-{pk}-{gen}"
     # The statistics recorded when the rows were written (rows_stage.write_rows), merged as they are.
     recorded = {k: VenueYearStats.from_dict(v) for k, v in store.read_json(inputs["stats"])["venue_years"].items()}
@@ -202,7 +207,8 @@ def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, gen: str, i
             continue
         configs[name] = {}
         for part in TRAIN_TEST_SPLITS:
-            reader = config_split_reader(fs, [inputs[name]], prov, part, schema, test_share=test_share)
+            reader = config_split_reader(fs, [inputs[name]], prov, part, schema, test_share=test_share,
+                                         chain_sides=sides)
             c = write_config_table(fs, reader, corpus, name, f"{split}_{part}", row_group_rows=row_group_rows,
                                    shard_prefix=f"{split}_{part}-{pk}-{gen}", pub=pub)
             configs[name][part] = c.num_examples
@@ -267,13 +273,17 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
     read = inputs or Inputs(SPLIT, SplitStage.reads, store, None)
     corpus = outputs.path("CORPUS_DIR")
     parts, rewritten, kept, damaged = [], [], [], {}
+    # every version of a paper on one side of the Re^2 train/test: the chains as the resubmissions
+    # stage wrote them (never linked again here); a venue-year's part depends on its forums' sides
+    chains = read.resubmission_chains(["steps"])
+    sides = chain_sides(chains.column("steps").to_pylist() if chains is not None else [], share)
     for pk in keys:
         view, inputs = read.of(pk).split_inputs()  # `view`: the inputs as of one moment
         with view:
             if "rows" not in inputs:
                 continue
             record_path = outputs.path("split_part", split, pk)
-            fingerprint = _fingerprint(view, inputs)
+            fingerprint = {**_fingerprint(view, inputs), "chain_sides": [[f, side] for f, side in sorted(sides.get(pk, {}).items())]}
             part = store.read_json_or_none(record_path)
             bad: dict[str, str] = {}
             if _part_is_current(store, part, fingerprint, share, bad):
@@ -282,14 +292,15 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
                 if bad:
                     damaged[pk] = bad
                 part = _write_part(store, view, corpus, split, pk, inputs, share, target_shard_bytes,
-                                   row_group_rows, fingerprint, part)
+                                   row_group_rows, fingerprint, part, sides.get(pk, {}))
                 rewritten.append(pk)
         parts.append(part)
     _check_unique(store, split, [store.path(f) for p in parts for f in p["data_files"]])
     stats, configs = merge_parts(split, parts)
     strays = _publish_split(store, corpus, split, parts, stats, configs)
     stats.files = [store.path(f) for f in stats.files]
-    return SplitUpdate(stats=stats, configs=configs, rewritten=rewritten, kept=kept, removed=strays, damaged=damaged)
+    return SplitUpdate(stats=stats, configs=configs, rewritten=rewritten, kept=kept, removed=strays, damaged=damaged,
+                       chains_read=chains is not None, moved_to_test=sum(len(sides.get(pk, {})) for pk in keys))
 
 
 def _publish_split(store: Store, corpus: str, split: str, parts: list[dict], stats: SplitStats,
@@ -345,8 +356,10 @@ def write_manifest(store: Store, pub: Publication, corpus: str, split: str, part
 
 def config_split_reader(fs, record_paths: list[str], provenance_paths: list[str], split: str,
                         config_schema: pa.Schema, test_share: float = DEFAULT_TEST_SHARE,
-                        batch_rows: int = 256, temp_dir: str | None = None) -> pa.RecordBatchReader:
-    """The records of one train/test `split` (`split_of`, a DuckDB Python UDF), joined with their
+                        batch_rows: int = 256, temp_dir: str | None = None,
+                        chain_sides: dict[str, str] | None = None) -> pa.RecordBatchReader:
+    """The records of one train/test `split` (`split_of`, a DuckDB Python UDF: a version of a paper
+    submitted more than once takes its chain's side, `chain_sides`), joined with their
     provenance, in input order (files in the given order, records in file order), streamed as
     Arrow batches.
 
@@ -371,7 +384,7 @@ def config_split_reader(fs, record_paths: list[str], provenance_paths: list[str]
                                  "temp_directory": temp_dir or tempfile.gettempdir()})
     try:
         con.execute("SET disabled_optimizers = 'build_side_probe_side'")
-        con.create_function("re2_split", lambda fid: split_of(fid, test_share), ["VARCHAR"], "VARCHAR",
+        con.create_function("re2_split", lambda fid: split_of(fid, test_share, chain_sides), ["VARCHAR"], "VARCHAR",
                             side_effects=False)
 
         def record_batches_() -> Iterator[pa.RecordBatch]:

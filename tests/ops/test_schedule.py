@@ -59,7 +59,7 @@ def test_the_requested_run_refreshes_tmlr_on_the_replica(tmp_path, monkeypatch):
         mats = {m.asset_key.to_user_string() for m in result.get_asset_materialization_events()}
         # everything downstream of tmlr, and nothing of the other conferences' splits
         assert mats == {"openreview_forums", "parsed_forums", "venue_changes", "initial_submission_pdfs", "paper_markdown",
-                        "rebuttal_dialogues", "reviewbench_split", "tmlr_split", "dataset_card"}, mats
+                        "rebuttal_dialogues", "reviewbench_split", "resubmissions", "tmlr_split", "dataset_card"}, mats
         partitions = {m.asset_key.to_user_string(): m.materialization.partition for m in result.get_asset_materialization_events()}
         assert partitions["reviewbench_split"] == "tmlr" and partitions["tmlr_split"] is None
         rows = pq.read_table(tmp_path / paths.rows("tmlr")).to_pylist()
