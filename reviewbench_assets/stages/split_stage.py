@@ -173,7 +173,8 @@ def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inp
     with ExitStack() as held:
         with store.publish() as pub:
             part = {**_stage_part(view, pub, corpus, split, pk, gen, inputs, test_share, target_shard_bytes,
-                                  row_group_rows, sides), "fingerprint": fingerprint}
+                                  row_group_rows, sides), "fingerprint": fingerprint,
+                    "chain_sides": _sides_record(sides)}
             # each file's sha256, read back from its staged bytes: published with them (one journal)
             staged = {store.rel(final): tmp for tmp, final in pub.staged}
             part["sha256"] = {f: store.sha256(staged[f]) for f in part["files"]}
@@ -217,6 +218,11 @@ def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, gen: str, i
     return {"version": PART_VERSION, "pk": pk, "test_share": test_share, "stats": stats_record,
             "files": [store.rel(f) for f in files], "data_files": [store.rel(f) for f in stats.files],
             "configs": configs, "generation": gen}
+
+
+def _sides_record(sides: dict[str, str]) -> list[list[str]]:
+    """The part's forums whose chain puts them on another side than their own draw, as its record keeps them."""
+    return [[f, side] for f, side in sorted(sides.items())]
 
 
 def _part_is_current(store: Store, part: dict | None, fingerprint: dict, test_share: float,
@@ -283,10 +289,11 @@ def update_conference_split(store: Store, split: str, keys: list[str], *, test_s
             if "rows" not in inputs:
                 continue
             record_path = outputs.path("split_part", split, pk)
-            fingerprint = {**_fingerprint(view, inputs), "chain_sides": [[f, side] for f, side in sorted(sides.get(pk, {}).items())]}
+            fingerprint = _fingerprint(view, inputs)
             part = store.read_json_or_none(record_path)
             bad: dict[str, str] = {}
-            if _part_is_current(store, part, fingerprint, share, bad):
+            if _part_is_current(store, part, fingerprint, share, bad) and \
+                    part.get("chain_sides", []) == _sides_record(sides.get(pk, {})):  # none of its forums moved
                 kept.append(pk)
             else:
                 if bad:

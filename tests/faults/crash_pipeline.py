@@ -6,8 +6,8 @@ crawl (raw forums, quarantine, errors, cursor; review-edit checkpoints) -> its c
 parsed forums + quarantine -> check record -> initial-submission PDFs (sources, PDFs, per-forum
 checkpoints, the submissions table) -> markdown (cache per PDF, the table) -> dialogues + Re^2
 records -> check record -> rows + provenance + statistics -> check record -> change log (snapshots,
-trajectories, daily figures and plot) -> the iclr split (shards, part record, stats) -> the card and
-its plots.
+trajectories, daily figures and plot) -> resubmissions (records, links, chains, left alone, state) ->
+the iclr split (shards, part record, stats) -> the card and its plots.
 
 Two generations: generation 1 is run once to make the root the trials start from; generation 2 has
 two forums more and a reply more in another (so every stage publishes again), and is crawled with
@@ -38,6 +38,7 @@ from reviewbench_assets.stages.dialogue_stage import DialogueStage
 from reviewbench_assets.stages.paper_text import MarkdownStage
 from reviewbench_assets.stages.parse_stage import ParseStage
 from reviewbench_assets.stages.pdf_stage import PdfStage
+from reviewbench_assets.stages.resubmission_stage import ResubmissionsStage
 from reviewbench_assets.stages.rows_stage import RowsStage
 from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, SplitStage
 from tests.stages.streamed import Streamed
@@ -176,5 +177,6 @@ def _stages(store: Store, generation: int, stamp_ms: int) -> None:
     guard_upstream(store, PK, UPSTREAM_GUARDED, False, lambda _m: None)
     materialize(RowsStage(venue, 1.0)(store), store)
     materialize(ChangesStage(PK)(store))
+    materialize(ResubmissionsStage([PK])(store))  # corpus-level; the operation's one venue-year
     materialize(SplitStage(SPLIT)(store))
     materialize(CardStage()(store))
