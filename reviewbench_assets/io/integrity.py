@@ -15,6 +15,7 @@ from partitions.catalogue import catalogue
 from resources.store import CorruptFileError, Store, open_parquet
 from resources.store_publish import STAGING, age_s, journal_files, pending_journal_files, token_is_dead
 from reviewbench_assets.domain.manifest import card_parts
+from reviewbench_assets.domain.resubmission_rows import CONFIG_FILE as CHAINS_FILE
 from reviewbench_assets.io.checksums import file_problem, part_damage, remedy
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.shards import corpus_listing, part_of_shard, read_parts
@@ -163,6 +164,12 @@ def _check_splits(store: Store, report: Report, bad_files: set[str]) -> dict[str
                 rel = f"{paths.CORPUS_DIR}/{p}"
                 if any(c in p for c in "*?["):
                     continue  # a glob of a card of before the parts: nothing exact to check
+                if p == CHAINS_FILE:  # published by the card itself, not by a part (issue 37 item 2)
+                    if store.exists(store.path(rel)):
+                        continue
+                    report.add(rel, "README.md lists a file that is missing", "re-materialize resubmissions, "
+                               "then dataset_card")
+                    continue
                 if rel in bad_files:
                     problem = "README.md lists a file that fails its check"
                 elif rel not in part_files:
