@@ -69,14 +69,16 @@ def markdown_of(texts: list[str], fallbacks: Fallbacks | None = None) -> str:
 
 # What a paper's file had wrong that PDFium read through (``pdf_pages``: a row's ``notes``).
 FILE_NOTES = {"truncated": "no %%EOF at the end: the pages PDFium could rebuild are read, later ones may be missing",
-              "no_header": "no %PDF- header in the first KiB: read as PDFium opens it"}
+              "no_header": "no %PDF- header in the first KiB: read as PDFium opens it",
+              "repaired": "PDFium could not open the file; qpdf (pikepdf) rebuilt it and the rebuilt file is read"}
 
 
 def paper_fallbacks(fallbacks: Fallbacks, routes: list[str], notes: str = "") -> list[dict]:
     """The paper's fallback records: its file's problems (``notes``), pages that could not be read
     (route ``<engine>:failed``, ``pdf_pages``) and the layout step's blocks, in page order."""
-    file = [{"page": -1, "rule": "pdf", "reason": code, "detail": FILE_NOTES.get(code, code)}
-            for code in notes.split(",") if code]
+    file = [{"page": -1, "rule": "pdf", "reason": code,
+             "detail": FILE_NOTES.get(code, code) + (f" ({why})" if why else "")}  # repaired=<why PDFium refused>
+            for code, _, why in (note.partition("=") for note in notes.split(",")) if code]
     failed = [{"page": i, "rule": "page", "reason": FAILED, "detail": "the page could not be read"}
               for i, route in enumerate(routes) if route.endswith(f":{FAILED}")]
     failed += [{"page": i, "rule": "ocr", "reason": "raised", "detail": "the OCR engine failed on the page: its text "

@@ -18,6 +18,7 @@ import pyarrow.fs as pafs
 from ocr_ray.engine_base import FAILED, PLAIN, Engine, normalize_page_text, page_text_layer
 from ocr_ray.layout.fallback import PAGE_SECONDS, guarded
 from ocr_ray.pdf_limits import PDF_LIMIT_VARS, RenderCapError, pdf_limits
+from ocr_ray.pdf_repair import rebuild
 
 # Where a PDF's trailer must end; readers such as pdf.js search the last KiB too.
 _EOF_WINDOW = 2048
@@ -145,9 +146,33 @@ def _open_pdf(data: bytes) -> Any:
         raise PdfReadError(f"unreadable PDF ({exc})") from None
 
 
+REPAIRED = "repaired"  # the note of a file PDFium opened only once qpdf rebuilt it (``pdf_repair``)
+
+
+def _open_or_rebuild(data: bytes, problems: list[tuple[str, str]]) -> tuple[Any, str]:
+    """PDFium's document of ``data``; when PDFium cannot open it, of the file qpdf rebuilds from it
+    (``pdf_repair``), with the note ``repaired=<why PDFium refused>`` (else ``""``). When neither
+    opens, PDFium's refusal is raised. The rebuilt file passes the same caps as the original."""
+    try:
+        return _open_pdf(data), ""
+    except PdfReadError as exc:
+        refused = exc
+    fixed = rebuild(data)
+    if fixed is None:
+        raise refused
+    _check_limits(fixed)
+    try:
+        pdf = _open_pdf(fixed)
+    except PdfReadError:
+        raise refused from None
+    why = problems[0][1] if problems else str(refused)
+    return pdf, f"{REPAIRED}={why.replace(',', ';')}"
+
+
 # The same checks serve the PDF store (reviewbench_assets.stages.pdf_fetch) before a PDF is kept.
 check_pdf_bytes = _check_pdf_bytes
 open_pdf = _open_pdf
+open_or_rebuild = _open_or_rebuild  # the reading step's open (benchmarks/robustness diagnoses with it)
 
 
 def _error_row(task: dict[str, Any], reason: str) -> dict[str, Any]:
@@ -213,14 +238,15 @@ def read_pdf_pages(
         data = _read_bytes(filesystem, task["pdf_path"])
         problems = _structure_problems(data)
         _check_limits(data)
-        pdf = _open_pdf(data)
+        pdf, repaired = _open_or_rebuild(data, problems)
     except PdfReadError as exc:
         # what PDFium cannot open: the structural problem says why better than PDFium does
         yield _error_row(task, problems[0][1] if problems else str(exc))
         return
     # a file PDFium opens is read, whatever its header or end marker: what it could rebuild is the
-    # paper's text, and the paper's record says what was wrong (``notes``: truncated, no_header)
-    notes = ",".join(code for code, _ in problems)
+    # paper's text, and the paper's record says what was wrong (``notes``: truncated, no_header, and
+    # repaired when PDFium opened only qpdf's rebuilt file)
+    notes = ",".join([code for code, _ in problems] + ([repaired] if repaired else []))
     rows: list[dict[str, Any]] = []
     try:
         num_pages = len(pdf)

@@ -12,8 +12,9 @@
 * ``empty``: read, no text on any page (``conversion.empty_reason``);
 * the pool adds ``timeout`` and ``crash`` (``pool.Outcome``).
 
-``readable`` (only computed for papers without markdown): PDFium opens the file and renders its
-first page, the definition of a PDF that should never lose its paper.
+``readable`` (only computed for papers without markdown): PDFium opens the file, or the file qpdf
+rebuilds from it as the reading step does (``ocr_ray.pdf_repair``), and renders its first page, the
+definition of a PDF that should never lose its paper.
 """
 from __future__ import annotations
 
@@ -59,13 +60,13 @@ def diagnose(path: str, eng) -> dict:
     """Re-run ``convert_pdf``'s steps one by one to tell a refusal from an exception, and where."""
     from ocr_ray.conversion import markdown_of
     from ocr_ray.pdf_limits import RenderCapError
-    from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, open_pdf
+    from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, open_or_rebuild
 
     try:
         with open(path, "rb") as handle:
             data = handle.read()
         check_pdf_bytes(data)
-        pdf = open_pdf(data)
+        pdf, _ = open_or_rebuild(data, [])
     except PdfReadError as exc:
         return {"kind": "refused", "message": str(exc)}
     rows = []
@@ -90,12 +91,29 @@ def diagnose(path: str, eng) -> dict:
     return {"kind": "empty"}
 
 
+def open_document(path: str):
+    """PDFium's document of the file, or of qpdf's rebuild of it when PDFium refuses the file (as the
+    reading step opens it, ``ocr_ray.pdf_pages``); ``PdfiumError`` when neither opens."""
+    import pypdfium2 as pdfium
+
+    from ocr_ray.pdf_repair import rebuild
+
+    try:
+        return pdfium.PdfDocument(path)
+    except pdfium.PdfiumError:
+        with open(path, "rb") as handle:
+            fixed = rebuild(handle.read())
+        if fixed is None:
+            raise
+        return pdfium.PdfDocument(fixed)
+
+
 def readable(path: str) -> bool:
-    """PDFium opens the file and renders its first page."""
+    """PDFium opens the file (or qpdf's rebuild of it: ``open_document``) and renders its first page."""
     import pypdfium2 as pdfium
 
     try:
-        doc = pdfium.PdfDocument(path)
+        doc = open_document(path)
     except pdfium.PdfiumError:
         return False
     try:
@@ -176,10 +194,9 @@ def convert_one(job: dict) -> dict:
 
 def has_text(path: str) -> bool:
     """PDFium's plain text layer has a letter or digit on some page."""
-    import pypdfium2 as pdfium
 
     try:
-        doc = pdfium.PdfDocument(path)
+        doc = open_document(path)
         try:
             for index in range(min(len(doc), 50)):
                 page = doc[index]

@@ -1,0 +1,63 @@
+"""Issue 36 item 2: a PDF PDFium cannot open, but qpdf (pikepdf) can rebuild, is read, not refused:
+its paper has markdown and its record says ``pdf/repaired`` with PDFium's reason. A file nothing
+opens stays an error row with its reason. The broken files are made here from a correct one, each
+with the damage of a file of the robustness corpus (PDFium's ``trailer_unterminated.pdf``, pdf-lib's
+``missing_xref_trailer_dict.pdf``)."""
+from __future__ import annotations
+
+import json
+
+import pyarrow.fs as pafs
+import pypdfium2 as pdfium
+import pytest
+
+from ocr_ray.conversion import convert_pdf
+from ocr_ray.routing import TextLayerEngine
+from tests.ocr.handmade_pdf import one_page
+
+SENTENCE = "A paper whose trailer was lost on the way"
+
+
+def _paper() -> bytes:
+    return one_page(b"BT /F1 12 Tf 72 700 Td (%s) Tj ET" % SENTENCE.encode(),
+                    [b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"])
+
+
+def _unterminated_trailer() -> bytes:
+    data = _paper()
+    return data.replace(b"/Root 1 0 R >>", b"/Root 1 0 R")
+
+
+def _cut_before_its_xref() -> bytes:
+    data = _paper()
+    return data[:data.index(b"xref")]
+
+
+def _convert(tmp_path, data: bytes) -> dict:
+    path = tmp_path / "p.pdf"
+    path.write_bytes(data)
+    return convert_pdf({"task_index": 0, "forum_id": "f", "pdf_path": str(path)},
+                       filesystem=pafs.LocalFileSystem(), engine=TextLayerEngine(fallback=None))
+
+
+@pytest.mark.parametrize("damaged, file_notes", [
+    (_unterminated_trailer, [("repaired", "corrupt PDF (PDFium: data format error)")]),
+    (_cut_before_its_xref, [("truncated", ""), ("repaired", "truncated PDF (no %%EOF at end)")]),
+])
+def test_a_pdf_pdfium_refuses_is_read_once_qpdf_rebuilt_it(tmp_path, damaged, file_notes):
+    data = damaged()
+    with pytest.raises(pdfium.PdfiumError):  # the damage is one PDFium does not read through
+        pdfium.PdfDocument(data)
+    paper = _convert(tmp_path, data)
+    assert paper["error"] == "" and paper["num_pages"] == 1, paper
+    assert SENTENCE in paper["markdown"], paper["markdown"]
+    records = json.loads(paper["fallbacks"])
+    assert [(f["rule"], f["reason"]) for f in records] == [("pdf", code) for code, _ in file_notes]
+    for record, (_, why) in zip(records, file_notes, strict=True):
+        assert why in record["detail"], record
+
+
+def test_a_file_nothing_can_open_stays_an_error_row_with_its_reason(tmp_path):
+    data = b"%PDF-1.4\n" + b"no objects here, only words\n" * 40 + b"%%EOF\n"
+    paper = _convert(tmp_path, data)
+    assert paper["markdown"] == "" and paper["error"] == "corrupt PDF (PDFium: data format error)", paper
