@@ -17,6 +17,7 @@ import pyarrow.fs as pafs
 
 from ocr_ray.engine_base import FAILED, PLAIN, Engine, normalize_page_text, page_text_layer
 from ocr_ray.layout.fallback import PAGE_SECONDS, guarded
+from ocr_ray.layout.pdftext import blank_page
 from ocr_ray.pdf_limits import PDF_LIMIT_VARS, RenderCapError, pdf_limits
 from ocr_ray.pdf_repair import rebuild
 
@@ -146,7 +147,20 @@ def _open_pdf(data: bytes) -> Any:
         raise PdfReadError(f"unreadable PDF ({exc})") from None
 
 
+REBUILT_EMPTY = "pdf/rebuilt_empty"  # the reason code of a rebuilt file without content
 REPAIRED = "repaired"  # the note of a file PDFium opened only once qpdf rebuilt it (``pdf_repair``)
+
+
+class RebuiltEmptyError(PdfReadError):
+    """qpdf rebuilt the file PDFium refused, but no page of it has anything drawn."""
+
+
+def _drawn(pdf: Any, index: int) -> bool:
+    page = pdf[index]
+    try:
+        return not blank_page(page)
+    finally:
+        page.close()
 
 
 def _open_or_rebuild(data: bytes, problems: list[tuple[str, str]]) -> tuple[Any, str]:
@@ -166,6 +180,12 @@ def _open_or_rebuild(data: bytes, problems: list[tuple[str, str]]) -> tuple[Any,
     except PdfReadError:
         raise refused from None
     why = problems[0][1] if problems else str(refused)
+    if not any(_drawn(pdf, index) for index in range(len(pdf))):
+        # qpdf keeps the page tree of a file cut in half and drops the content it cannot find: pages
+        # with nothing drawn. That is the file's damage, not an empty paper: an error row, never a
+        # silent empty one (tests/ocr/test_pipeline.py's truncated file)
+        pdf.close()
+        raise RebuiltEmptyError(f"{why} (qpdf's rebuild has nothing drawn on any page: {REBUILT_EMPTY})")
     return pdf, f"{REPAIRED}={why.replace(',', ';')}"
 
 
@@ -239,6 +259,9 @@ def read_pdf_pages(
         problems = _structure_problems(data)
         _check_limits(data)
         pdf, repaired = _open_or_rebuild(data, problems)
+    except RebuiltEmptyError as exc:
+        yield _error_row(task, str(exc))  # the structural problem and what the rebuild lacked
+        return
     except PdfReadError as exc:
         # what PDFium cannot open: the structural problem says why better than PDFium does
         yield _error_row(task, problems[0][1] if problems else str(exc))

@@ -24,6 +24,11 @@ def rebuild(data: bytes) -> bytes | None:
 
     try:
         with pikepdf.open(io.BytesIO(data)) as pdf:  # attempt_recovery: scan for objects, new xref
+            if pdf.is_encrypted and not pdf.user_password_matched:
+                # qpdf opens a file whose *owner* password is empty even though a user password
+                # guards it (pypdf's r5/r6-user-password.pdf, pdf.js's pr6531_2.pdf): reading it
+                # would bypass the password its author set, so it stays refused as PDFium refuses it
+                return None
             out = io.BytesIO()
             pdf.save(out)
             return out.getvalue()

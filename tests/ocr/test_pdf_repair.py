@@ -5,6 +5,7 @@ with the damage of a file of the robustness corpus (PDFium's ``trailer_untermina
 ``missing_xref_trailer_dict.pdf``)."""
 from __future__ import annotations
 
+import io
 import json
 
 import pyarrow.fs as pafs
@@ -61,3 +62,40 @@ def test_a_file_nothing_can_open_stays_an_error_row_with_its_reason(tmp_path):
     data = b"%PDF-1.4\n" + b"no objects here, only words\n" * 40 + b"%%EOF\n"
     paper = _convert(tmp_path, data)
     assert paper["markdown"] == "" and paper["error"] == "corrupt PDF (PDFium: data format error)", paper
+
+
+def _cut_inside_its_page_content() -> bytes:
+    # the page object survives, its content stream is cut off: qpdf keeps the page, drops the
+    # stream it cannot find, and the rebuilt page has nothing drawn (test_pipeline's half file)
+    data = _paper()
+    return data[:data.index(b"stream") + len(b"stream\n") + 4]
+
+
+def test_a_rebuilt_file_with_nothing_drawn_on_any_page_is_an_error_row_not_an_empty_paper(tmp_path):
+    data = _cut_inside_its_page_content()
+    with pytest.raises(pdfium.PdfiumError):
+        pdfium.PdfDocument(data)
+    paper = _convert(tmp_path, data)
+    assert paper["markdown"] == "" and paper["num_pages"] == 0, paper
+    assert "truncated PDF" in paper["error"] and "pdf/rebuilt_empty" in paper["error"], paper
+
+
+def _guarded_by_a_user_password_with_an_empty_owner_password() -> bytes:
+    import pikepdf
+
+    out = io.BytesIO()
+    with pikepdf.open(io.BytesIO(_paper())) as pdf:
+        pdf.save(out, encryption=pikepdf.Encryption(owner="", user="secret", R=6))
+    return out.getvalue()
+
+
+def test_a_file_guarded_by_a_user_password_stays_refused_though_its_owner_password_is_empty(tmp_path):
+    # pypdf's r5/r6-user-password.pdf and pdf.js's pr6531_2.pdf: qpdf opens them with no password
+    # because the empty string is their owner password; their author asked for a password to read
+    import pikepdf
+
+    data = _guarded_by_a_user_password_with_an_empty_owner_password()
+    with pikepdf.open(io.BytesIO(data)) as pdf:  # what qpdf alone would do
+        assert pdf.owner_password_matched and not pdf.user_password_matched
+    paper = _convert(tmp_path, data)
+    assert paper["markdown"] == "" and "password" in paper["error"].lower(), paper
