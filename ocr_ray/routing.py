@@ -26,7 +26,9 @@ from ocr_ray.text_repair import recode_garbled
 # joined, tight columns and header rows (issue 36 item 3, after 5). 7: maths: an align's numbers
 # with their rows, CMR's Omega, the calligraphic capitals of newtx/txfonts, kpfonts, fourier and STIX
 # Two, a limit of digits alone, limits a thin space apart, \ne and \notin, \iint (issue 36 item 3).
-LAYOUT_VERSION = "7"
+# 8: a glyph is rotated by its own effective matrix, not its text object's (text inside a turned
+# form XObject: iText's form-field appearances, a rotated included figure).
+LAYOUT_VERSION = "8"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

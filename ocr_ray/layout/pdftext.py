@@ -256,7 +256,12 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
                 last_key = key
                 info = font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key) if key else (
                     False, NOT_MATH, False, "")
-                scale = _matrix_scale(pdfium_c, raw, i, matrix)
+                scale, upright = _matrix_scale(pdfium_c, raw, i, matrix)
+                if upright is not None and upright == info[2]:  # (the object's matrix disagrees)
+                    # the character's own matrix says how it is drawn: a text object inside a form
+                    # XObject has the form's matrix outside its own (iText's rotated form-field
+                    # appearances; after ``turn_page`` only the form is turned)
+                    info = (info[0], info[1], not upright, info[3])
                 if info[1] != MATH_FONT:
                     remap = None
                 elif (remap := remaps.get(info[3], False)) is False:
@@ -310,15 +315,16 @@ def _keep_table_gaps(fragments: list[Fragment], rules: list[Rule]) -> None:
                 f.gaps = None
 
 
-def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> float:
+def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> tuple[float, bool | None]:
     """How much the character's matrix (text matrix and CTM) scales its font: FPDFText_GetFontSize
     is the `Tf` operand, so a PDF that sets `1 Tf` and scales with `10 0 0 10 Tm` (many non-TeX
     producers) has glyphs of size 1.0 without it. The effective size is Tf x sqrt(|det|). Read once
-    per text object (the hot loop's characters mostly share one)."""
+    per text object (the hot loop's characters mostly share one). With it, whether the character is
+    drawn upright (None when PDFium has no matrix for it)."""
     if not pdfium_c.FPDFText_GetMatrix(raw, index, ctypes.byref(matrix)):
-        return 1.0
+        return 1.0, None
     det = abs(matrix.a * matrix.d - matrix.b * matrix.c)
-    return det ** 0.5 if det > 1e-9 else 1.0
+    return (det ** 0.5 if det > 1e-9 else 1.0), abs(matrix.b) <= 0.1 * max(abs(matrix.a), 1e-6)
 
 
 def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: float, bottom: float,
@@ -354,7 +360,7 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
                 if key else ""
             ch = chr(0xE000 + code) if code <= 32 and font.startswith(CMEX_FONTS) else "-" if code == 2 else \
                 math_font_char(font, chr(code))
-            size = (get_size(raw, index) * _matrix_scale(pdfium_c, raw, index, matrix)) or (b.value - t.value)
+            size = (get_size(raw, index) * _matrix_scale(pdfium_c, raw, index, matrix)[0]) or (b.value - t.value)
             # tenths of a point: what the builder needs, and a short JSON payload
             out.append([ch, round(l.value - left, 1), round(top - t.value, 1),
                         round(r.value - left, 1), round(top - b.value, 1),

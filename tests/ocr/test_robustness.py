@@ -97,3 +97,30 @@ def test_a_pdf_padded_with_nul_bytes_after_its_end_marker_is_read_not_refused_as
     read = convert(tmp_path, utf8_cmap_pdf("Printed from a browser")[:-10])
     assert read["error"] == "" and "Printed from a browser" in read["markdown"]
     assert [(f["rule"], f["reason"]) for f in json.loads(read["fallbacks"])] == [("pdf", "truncated")]
+
+
+def test_text_drawn_at_an_angle_inside_a_form_xobject_is_read_once_the_page_is_turned(tmp_path):
+    # iText's cmp_rotatedFieldAppearanceTest02.pdf (robustness corpus): a form field's appearance,
+    # its text drawn at 60 degrees inside a form XObject, the page's only text. The page is turned
+    # to read it (``rotated.turn_page`` turns the form), but each glyph was still judged by its text
+    # object's own matrix, which the form's turn does not reach: still rotated, dropped, paper lost
+    from reportlab.pdfgen import canvas
+
+    lines = ["Applicant signs the licence form here", "Countersigned by the district office"]
+    c = canvas.Canvas(str(tmp_path / "p.pdf"), pagesize=(612, 792))
+    c.beginForm("field")
+    c.saveState()
+    c.translate(150, 300)
+    c.rotate(60)
+    c.setFont("Helvetica", 12)
+    for n, line in enumerate(lines):
+        c.drawString(0, -18 * n, line)
+    c.restoreState()
+    c.endForm()
+    c.doForm("field")
+    c.showPage()
+    c.save()
+    paper = convert(tmp_path, (tmp_path / "p.pdf").read_bytes())
+    assert paper["error"] == "", paper["error"]
+    positions = [paper["markdown"].find(line) for line in lines]
+    assert -1 not in positions and positions == sorted(positions), paper["markdown"]
