@@ -45,22 +45,35 @@ FIRST = ["Maria", "Jun", "Wei", "Sam", "Aisha", "Tom", "Ines", "Ravi", "Lena", "
 LAST = ["Lopez", "Park", "Chen", "Roy", "Khan", "Miller", "Silva", "Patel", "Novak", "Haddad", "Sato", "Garcia"]
 
 
+# Real abstracts name their own method, data and terms: their vocabulary grows with the corpus (Heaps'
+# law), and a 3-gram of one abstract is rarely in many others. Each planted paper gets a lexicon of
+# its own: a method name and terms drawn, Zipf-like, from a vocabulary of ~27,000 made-up words, so
+# common terms recur across papers as in real text. (A bench with a closed vocabulary of a few hundred
+# words made every pair of papers share a quarter of their 3-grams, and any linker quadratic.)
+_SYL = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"][:30]
+VOCAB = [a + b + c for a in _SYL for b in _SYL for c in _SYL]
 TEMPLATES = [
-    "We show that {a} {verb} {noun} by {n} points when {b} is combined with a {adj} {thing} on {m} {sets}.",
-    "Our analysis of {a} reveals that {noun} depends on {b} far more than prior work assumed.",
-    "A {adj} {thing} built on {a} {verb} {noun} without extra supervision, even for {b}.",
-    "Experiments on {m} {sets} confirm that {b} {verb} {noun} ({n}% relative) over strong {a} baselines.",
-    "We prove a bound on {noun} for {a} under {b} and match it with a {adj} {thing}.",
-    "Unlike earlier {a} methods, ours needs no {b}, which {verb} {noun} at {m}x lower cost.",
-    "Ablations isolate the {thing} as the source of the gains in {noun} for {b} and {a}.",
-    "Code and {m} trained {thing}s for {a} and {b} are released to support reproducible {noun} studies.",
+    "We show that {a} {verb} {noun} by {n} points when {b} is combined with {x} {y} on {m} {sets}.",
+    "Our analysis of {x} in {a} reveals that {noun} depends on {b} far more than prior work assumed.",
+    "A {adj} {thing} built on {x} {verb} {noun} without extra supervision, even for {b} and {y}.",
+    "Experiments on {m} {sets} including {y} confirm that {b} {verb} {noun} ({n}% relative) over {a} baselines.",
+    "We prove a bound on {noun} for {x} under {b} and match it with a {adj} {thing} of {y}.",
+    "Unlike earlier {a} methods, {x} needs no {b}, which {verb} {noun} at {m}x lower cost on {y}.",
+    "Ablations isolate the {x} {thing} as the source of the gains in {noun} for {b} and {a}.",
+    "Code and {m} trained {thing}s for {x} and {y} are released to support reproducible {noun} studies.",
 ]
 
 
-def _sentence(rng: random.Random, kw: list[str]) -> str:
+def _term(rng: random.Random) -> str:
+    return VOCAB[int(len(VOCAB) * rng.random() ** 3)]  # Zipf-like: low indices recur across papers
+
+
+def _sentence(rng: random.Random, kw: list[str], lexicon: list[str]) -> str:
     a, b = rng.sample(kw, 2)
+    x, y = rng.sample(lexicon, 2)
     return rng.choice(TEMPLATES).format(
-        a=a, b=b, verb=rng.choice(VERBS), noun=rng.choice(NOUNS), n=rng.randint(2, 40), m=rng.randint(2, 9),
+        a=a, b=b, x=x, y=y, verb=rng.choice(VERBS), noun=rng.choice(NOUNS), n=rng.randint(2, 40),
+        m=rng.randint(2, 9),
         adj=rng.choice(["learned", "fixed", "adaptive", "sparse", "hierarchical", "causal", "low-rank"]),
         thing=rng.choice(["schedule", "objective", "estimator", "prior", "encoder", "memory", "critic"]),
         sets=rng.choice(["benchmarks", "datasets", "tasks", "domains", "suites"]))
@@ -70,18 +83,20 @@ def _paper(rng: random.Random, area: str) -> dict:
     topic, kw = AREAS[area]
     stock = f"Recent {topic} often fail when {kw[0]} and {kw[1]} interact at scale."
     authors = [f"{rng.choice(FIRST)} {rng.choice(LAST)}{rng.randint(1, 999)}" for _ in range(rng.randint(2, 5))]
+    lexicon = [rng.choice(VOCAB).upper()] + [_term(rng) for _ in range(5)]  # its method's name, its terms
     words = rng.sample(kw, 3)
     return {"area": area, "title": f"{words[0].title()} {words[1]} for {topic} with {words[2]}",
-            "sentences": [stock] + [_sentence(rng, kw) for _ in range(4)], "authors": authors}
+            "sentences": [stock] + [_sentence(rng, kw, lexicon) for _ in range(4)], "authors": authors,
+            "lexicon": lexicon}
 
 
 def _revise(rng: random.Random, p: dict) -> dict:
     _, kw = AREAS[p["area"]]
     s = list(p["sentences"])
     for i in rng.sample(range(1, len(s)), rng.choice([1, 2])):  # one or two sentences rewritten
-        s[i] = _sentence(rng, kw)
+        s[i] = _sentence(rng, kw, p["lexicon"])
     if rng.random() < 0.5:
-        s.append(_sentence(rng, kw))  # a new result
+        s.append(_sentence(rng, kw, p["lexicon"]))  # a new result
     title = p["title"]
     if rng.random() < 0.5:  # retitled
         w = rng.sample(kw, 2)
