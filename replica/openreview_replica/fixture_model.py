@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .pdfgen import PdfSpec, PdfStore
-from .venue_spec import VenueSpec
+from .venue_spec import VenueSpec, note_license
 
 DAY = 86_400_000
 HOUR = 3_600_000
@@ -178,7 +178,7 @@ class Fixtures:
                     "readers": ["everyone"], "nonreaders": [], "writers": [V, A], "number": 99,
                     "invitations": [inv], "domain": V, "tcdate": t, "cdate": t, "tmdate": t, "mdate": t,
                     "odate": t, "pdate": None, "ddate": None, "parentInvitations": f"{V}/-/{v.spec.comment_name}",
-                    "license": v.spec.license, "version": 2}
+                    "license": note_license(v.spec, forum_id), "version": 2}
         else:
             note = {"id": nid, "original": None, "number": 99, "cdate": t, "ddate": None, "tcdate": t,
                     "tmdate": t, "tddate": None, "forum": forum_id, "replyto": forum_id, "invitation": inv,

@@ -13,7 +13,7 @@ from .fixture_model import ANON_GROUPS, DAY, READER_GROUPS, Fixtures, ForumTruth
 from .forum_builder import ForumBuilder
 from .pdfgen import PdfStore, sentences
 from .reply_builder import ReplyBuilder
-from .venue_spec import FieldSpec, VenueSpec, iso_to_ms
+from .venue_spec import FieldSpec, VenueSpec, iso_to_ms, note_license
 from .venues import VENUE_SPECS
 
 
@@ -100,7 +100,7 @@ class VenueGenerator(ForumBuilder, ReplyBuilder):
         if number is not None:
             note["number"] = number
         if self.spec.license and inv.endswith(f"/-/{self.spec.submission_name}"):
-            note["license"] = self.spec.license
+            note["license"] = note_license(self.spec, note_id)
         return {"id": eid, "invitation": inv, "domain": self.V, "signatures": sigs, "readers": list(readers),
                 "writers": list(writers), "nonreaders": [], "cdate": t, "tcdate": t, "tmdate": t, "ddate": None,
                 "note": note}

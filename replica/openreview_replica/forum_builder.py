@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from .fixture_model import DAY, HOUR, READER_GROUPS, ForumTruth, RevisionTruth, readable
 from .pdfgen import PdfSpec, marker_text
-from .venue_spec import DEADLINE_BOUNDARY_FORUMS, VenueSpec
+from .venue_spec import DEADLINE_BOUNDARY_FORUMS, VenueSpec, note_license
 from .vocabulary import FIRST, LAST, THING, TOPIC
 
 
@@ -164,7 +164,7 @@ class ForumBuilder:
                 "mdate": tmdate, "odate": public_t, "pdate": decision_t if accepted else None, "ddate": None,
                 "content": content, "forum": fid, "replyto": None, "readers": ["everyone"], "nonreaders": [],
                 "signatures": [authors_grp], "writers": [V, authors_grp], "invitations": invitations,
-                "domain": V, "license": spec.license, "version": 2,
+                "domain": V, "license": note_license(spec, fid), "version": 2,
             }
             for p in plan:
                 if p.get("id") and p["pdf"]:

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 
 from .fixture_model import Fixtures
+from .venue_spec import note_license
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ class LiveDiscussion:
                 "replyto": replyto, "signatures": [sig], "readers": ["everyone"], "nonreaders": [],
                 "writers": [V, sig], "number": 100 + len(v.replies_by_forum[fid]), "invitations": [inv], "domain": V,
                 "tcdate": t, "cdate": t, "tmdate": t, "mdate": t, "odate": t, "pdate": None, "ddate": None,
-                "parentInvitations": f"{V}/-/{v.spec.comment_name}", "license": v.spec.license, "version": 2}
+                "parentInvitations": f"{V}/-/{v.spec.comment_name}", "license": note_license(v.spec, fid), "version": 2}
         v.replies_by_forum[fid].append(note)
         v.notes[note["id"]] = note
         return note

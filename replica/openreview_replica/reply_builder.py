@@ -7,6 +7,7 @@ import random
 
 from .discussion import discussion, review_references
 from .fixture_model import DAY
+from .venue_spec import note_license
 from .vocabulary import FIRST, LAST
 
 
@@ -34,7 +35,7 @@ class ReplyBuilder:
                      "readers": readers, "nonreaders": [], "writers": writers or [V, sig], "number": counters[inv],
                      "invitations": [inv], "domain": V, "tcdate": t, "cdate": t, "tmdate": tm, "mdate": tm,
                      "odate": t if "everyone" in readers else None, "pdate": None, "ddate": None,
-                     "parentInvitations": f"{V}/-/{name}", "license": spec.license, "version": 2}
+                     "parentInvitations": f"{V}/-/{name}", "license": note_license(spec, fid), "version": 2}
             else:
                 n = {"id": nid, "original": None, "number": counters[inv], "cdate": t, "ddate": None, "tcdate": t,
                      "tmdate": tm, "tddate": None, "forum": fid, "replyto": replyto, "invitation": inv,

@@ -7,6 +7,7 @@ A new venue shape (NeurIPS 2021 v1, TMLR v2, EMNLP 2023 v2, ...) is a new
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -15,6 +16,15 @@ SHORT_BUFFER_MIN = 30  # openreview-py's grace after a submission deadline
 
 def iso_to_ms(s: str) -> int:
     return int(datetime.fromisoformat(s.replace("Z", "+00:00")).astimezone(UTC).timestamp() * 1000)
+
+
+# The values OpenReview's `license` takes, read from openreview-py e25fd7da055e7ae3435df51dbdadf2760c59d281:
+# openreview/venue_request/venue_request.py:1469 offers exactly these to a venue ("If you select multiple
+# licenses, you allow authors to choose their license upon submission"); openreview/venue/venue.py:82
+# defaults a venue to ['CC BY 4.0'], openreview/journal/journal.py:661 a journal to 'CC BY-SA 4.0';
+# openreview/venue/invitation.py:231-248 makes several an enum the author picks from on the submission.
+OPENREVIEW_LICENSES = ("CC BY 4.0", "CC BY-SA 4.0", "CC BY-NC 4.0", "CC BY-ND 4.0", "CC BY-NC-SA 4.0",
+                       "CC BY-NC-ND 4.0", "CC0 1.0")
 
 
 @dataclass(frozen=True)
@@ -80,7 +90,9 @@ class VenueSpec:
     submission_content_fields: tuple = ("title", "authors", "authorids", "keywords", "TLDR", "abstract",
                                         "primary_area", "venue", "venueid", "pdf", "_bibtex")
     tldr_field: str = "TLDR"
-    license: str | None = "CC BY 4.0"
+    license: str | None = "CC BY 4.0"  # the venue's default (None: API v1 notes carry no license)
+    # the others its authors may choose (venue_request's multi-select; see note_license); () = none
+    license_choices: tuple = ()
     allow_anonymous: bool = False
     # timeline offsets from the deadline, in days
     t_public: float = 6
@@ -140,3 +152,21 @@ class VenueSpec:
         if self.submission_expiration:
             return iso_to_ms(self.submission_expiration)
         return self.duedate_ms + SHORT_BUFFER_MIN * 60_000
+
+
+OTHER_LICENSE_SHARE = 0.1  # authors who pick another of the venue's licenses than its default
+
+
+def note_license(spec: VenueSpec, forum_id: str) -> str | None:
+    """The license of a forum's notes, deterministic per forum: mostly the venue's default, another of its
+    `license_choices` for about OTHER_LICENSE_SHARE of the forums. The forum's replies carry the
+    submission's value (every reply of the recorded ICLR 2026 forum,
+    tests/fixtures/openreview-samples/iclr2026_zzo3Sy3NSX_v2_submission_vars_with_replies.json, has its
+    submission's "CC BY 4.0"; reply invitations in openreview-py set none of their own)."""
+    if not spec.license:
+        return None
+    others = [x for x in spec.license_choices if x != spec.license]
+    h = int(hashlib.sha256(f"license:{forum_id}".encode()).hexdigest()[:8], 16)
+    if not others or h / 2**32 >= OTHER_LICENSE_SHARE:
+        return spec.license
+    return others[h % len(others)]

@@ -22,7 +22,7 @@ from .review_scales import (
     RATING10,
     SPC,
 )
-from .venue_spec import DEADLINE_BOUNDARY_FORUMS, SHORT_BUFFER_MIN, FieldSpec, VenueSpec, iso_to_ms
+from .venue_spec import DEADLINE_BOUNDARY_FORUMS, OPENREVIEW_LICENSES, SHORT_BUFFER_MIN, FieldSpec, VenueSpec, iso_to_ms
 
 __all__ = ["VENUE_SPECS", "VenueSpec", "FieldSpec", "DEADLINE_BOUNDARY_FORUMS", "SHORT_BUFFER_MIN", "iso_to_ms"]
 
@@ -136,7 +136,11 @@ def _v1(key, venue_id, short, deadline, year, **kw) -> VenueSpec:
 
 
 def _v2(key, venue_id, short, deadline, year, **kw) -> VenueSpec:
+    # licenses: the venue's default (openreview-py venue/venue.py:82, 'CC BY 4.0') and every other value
+    # venue_request.py:1469 offers, chosen by a few authors (venue_spec.note_license). The ICLR specs keep
+    # the default alone: the recorded ICLR 2026 forums' 86 notes are all 'CC BY 4.0'.
     base = dict(key=key, venue_id=venue_id, api_version=2, short_name=short, deadline=deadline, year=year,
+                license_choices=OPENREVIEW_LICENSES,
                 special_forums=("hidden_reviews", "no_pdf", "split_rebuttal", "general_response", "withdrawn",
                                 "desk_rejected", "history_public", "history_public_no_revision", "no_revision",
                                 *DEADLINE_BOUNDARY_FORUMS))
@@ -304,6 +308,7 @@ ICML_2025 = _v2(
 # ---- TMLR (rolling journal) ------------------------------------------------------------------
 TMLR_SPEC = VenueSpec(
     key="tmlr", venue_id="TMLR", api_version=2, short_name="TMLR", deadline=None, year=None,
+    license="CC BY-SA 4.0",  # a journal's default: openreview-py e25fd7d journal/journal.py:661
     review_release_edit=False,  # TMLR: no release edit seen in real data; rolling, per paper
     anchor="2023-01-10T00:00:00Z", rolling_gap_days=9.0, history_public=True, post_submission_name="Under_Review",
     paper_prefix="Paper", review_name="Review", comment_name="Official_Comment", public_comment_name="Public_Comment",
