@@ -180,10 +180,11 @@ def _open_or_rebuild(data: bytes, problems: list[tuple[str, str]]) -> tuple[Any,
     except PdfReadError:
         raise refused from None
     why = problems[0][1] if problems else str(refused)
-    if not any(_drawn(pdf, index) for index in range(len(pdf))):
+    if b"/Contents" in data and not any(_drawn(pdf, index) for index in range(len(pdf))):
         # qpdf keeps the page tree of a file cut in half and drops the content it cannot find: pages
-        # with nothing drawn. That is the file's damage, not an empty paper: an error row, never a
-        # silent empty one (tests/ocr/test_pipeline.py's truncated file)
+        # with nothing drawn where the file declared content. That is the file's damage, not an empty
+        # paper: an error row, never a silent empty one (tests/ocr/test_pipeline.py's truncated file).
+        # A file whose pages never had content (PDFium's trailer_as_hexstring.pdf) is a blank paper
         pdf.close()
         raise RebuiltEmptyError(f"{why} (qpdf's rebuild has nothing drawn on any page: {REBUILT_EMPTY})")
     return pdf, f"{REPAIRED}={why.replace(',', ';')}"

@@ -92,20 +92,19 @@ def diagnose(path: str, eng) -> dict:
 
 
 def open_document(path: str):
-    """PDFium's document of the file, or of qpdf's rebuild of it when PDFium refuses the file (as the
-    reading step opens it, ``ocr_ray.pdf_pages``); ``PdfiumError`` when neither opens."""
+    """PDFium's document of the file as the reading step opens it (``ocr_ray.pdf_pages``: qpdf's
+    rebuild when PDFium refuses the file, refused when that rebuild lost the content the file
+    declared); ``PdfiumError`` when it does not open."""
     import pypdfium2 as pdfium
 
-    from ocr_ray.pdf_repair import rebuild
+    from ocr_ray.pdf_pages import PdfReadError, open_or_rebuild
 
+    with open(path, "rb") as handle:
+        data = handle.read()
     try:
-        return pdfium.PdfDocument(path)
-    except pdfium.PdfiumError:
-        with open(path, "rb") as handle:
-            fixed = rebuild(handle.read())
-        if fixed is None:
-            raise
-        return pdfium.PdfDocument(fixed)
+        return open_or_rebuild(data, [])[0]
+    except PdfReadError as exc:
+        raise pdfium.PdfiumError(str(exc)) from None
 
 
 def readable(path: str) -> bool:

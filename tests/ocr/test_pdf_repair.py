@@ -99,3 +99,19 @@ def test_a_file_guarded_by_a_user_password_stays_refused_though_its_owner_passwo
         assert pdf.owner_password_matched and not pdf.user_password_matched
     paper = _convert(tmp_path, data)
     assert paper["markdown"] == "" and "password" in paper["error"].lower(), paper
+
+
+def test_a_rebuilt_file_whose_pages_never_had_content_is_a_blank_paper_not_a_damaged_one(tmp_path):
+    # PDFium's trailer_as_hexstring.pdf: one page without /Contents, a trailer PDFium refuses; qpdf
+    # rebuilds a blank page, which is the file's page, not content the damage lost
+    from tests.ocr.handmade_pdf import pdf
+
+    data = pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>"])
+    data = data[:data.index(b"trailer")] + b"trailer <0000deadbabe0000>\n" + data[data.index(b"startxref"):]
+    with pytest.raises(pdfium.PdfiumError):
+        pdfium.PdfDocument(data)
+    paper = _convert(tmp_path, data)
+    # a blank paper as any blank PDF is (its one page empty in place), its record saying it was rebuilt
+    assert paper["error"] == "" and paper["num_pages"] == 1 and paper["markdown"] == "", paper
+    assert [(f["rule"], f["reason"]) for f in json.loads(paper["fallbacks"])] == [("pdf", "repaired")]
