@@ -24,17 +24,15 @@ from __future__ import annotations
 
 import re
 
-from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom, multiple_integrals, negations
+from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom, multiple_integrals, negations, union
 from ocr_ray.layout.math_matrix import matrices, tall_delimiters
-from ocr_ray.layout.math_symbols import DELIMITERS, OPERATOR_NAMES, PROSE_WORDS, SIDE_LIMITS
+from ocr_ray.layout.math_symbols import DELIMITERS, SIDE_LIMITS
+from ocr_ray.layout.math_words import colon_equals, mapsto, stacked_pieces, words
 from ocr_ray.layout.model import Rule
 
 # TeX's scriptscript size at 10 pt (5 pt) and below
 SCRIPTSCRIPT = 6.0
 _TAG = re.compile(r"^\((\d+[a-z]?)\)$")
-def _union(atoms: list[Atom], tex: str, base: float, size: float, kind: str = "box") -> Atom:
-    return Atom(tex, min(a.x0 for a in atoms), min(a.y0 for a in atoms), max(a.x1 for a in atoms),
-                max(a.y1 for a in atoms), base, size, kind)
 
 
 def _main_size(atoms: list[Atom]) -> float:
@@ -79,7 +77,7 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
             rest = [a for a in rest if a is not radical]
             inner = _row(body, inside)
             base = _main_base(body, _main_size(body))
-            atoms = rest + [_union(body + [radical], rf"\sqrt{{{inner}}}", base, _main_size(body))]
+            atoms = rest + [union(body + [radical], rf"\sqrt{{{inner}}}", base, _main_size(body))]
             continue
         # a radical sign above a bar is in the numerator only with its own vinculum inside the
         # fraction (\frac{\sqrt{s}e}{\mu}); otherwise the bar may be that radical's vinculum
@@ -97,10 +95,10 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
         ratio = _main_size(num + den) / size
         if ratio <= _SCRIPT_FRACTION:
             own = _main_size(num + den) / _SCRIPT_STEP
-            atoms = rest + [_union(num + den, rf"\frac{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * own, own, "ord")]
+            atoms = rest + [union(num + den, rf"\frac{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * own, own, "ord")]
             continue
         command = r"\tfrac" if ratio < _TEXT_FRACTION else r"\frac"
-        atoms = rest + [_union(num + den, rf"{command}{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]
+        atoms = rest + [union(num + den, rf"{command}{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]
     return atoms
 
 
@@ -125,7 +123,7 @@ def _limits(atoms: list[Atom], size: float) -> list[Atom]:
             continue
         gone = {id(a) for a in upper + lower}
         tex = op.tex + (f"_{{{_row(lower, [])}}}" if lower else "") + (f"^{{{_row(upper, [])}}}" if upper else "")
-        merged = _union([op] + upper + lower, tex, op.base, op.size, "op")
+        merged = union([op] + upper + lower, tex, op.base, op.size, "op")
         merged.x0, merged.x1 = op.x0, op.x1
         atoms = [merged if a is op else a for a in atoms if id(a) not in gone]
     return atoms
@@ -169,102 +167,13 @@ def _accents(atoms: list[Atom]) -> list[Atom] | None:
         covered = [a for a in rest if acc.tex.startswith(r"\wide") and acc.x0 - 0.5 <= a.cx <= acc.x1 + 0.5
                    and a.y0 >= acc.y0 and a.y0 - acc.y1 < 1.2 * a.size]
         if target in covered and len(covered) > 1:
-            box = _union(covered, f"{acc.tex}{{{_row(covered, [])}}}", target.base, target.size, "ord")
+            box = union(covered, f"{acc.tex}{{{_row(covered, [])}}}", target.base, target.size, "ord")
             rest = [box if a is target else a for a in rest if a is target or a not in covered]
             continue
         target.tex = f"{acc.tex}{{{target.tex}}}"
         if target.kind == "roman":
             target.kind = "ord"
     return rest
-
-
-def _colon_equals(atoms: list[Atom]) -> list[Atom]:
-    """A colon raised onto the maths axis right before "=" is mathtools' \\coloneqq (a plain ":="
-    sets the colon on the baseline, 0.35 pt lower at 10 pt)."""
-    colons = [a for a in atoms if a.tex == ":"]
-    for colon in colons:
-        eq = next((a for a in atoms if a.tex == "=" and 0 <= a.x0 - colon.x1 < 0.2 * a.size
-                   and colon.base < a.base - 0.025 * a.size), None)
-        if eq is not None:
-            atoms = [a for a in atoms if a is not colon and a is not eq] + [_union([colon, eq], r"\coloneqq", eq.base,
-                                                                                   eq.size, "ord")]
-    return atoms
-
-
-def _mapsto(atoms: list[Atom]) -> list[Atom]:
-    """TeX draws \\mapsto as CMSY's bar piece (read "↦") overlapping the arrow "→" at its left
-    end: one \\mapsto."""
-    for bar in [a for a in atoms if a.tex == r"\mapsto"]:
-        arrow = next((a for a in atoms if a.tex in (r"\to", r"\rightarrow") and abs(a.x0 - bar.x0) < 0.3 * a.size
-                      and abs(a.base - bar.base) < 0.2 * a.size), None)
-        if arrow is not None:
-            atoms = [a for a in atoms if a is not bar and a is not arrow] + [
-                _union([bar, arrow], r"\mapsto", arrow.base, arrow.size, "ord")]
-    return atoms
-
-
-def _stacked_pieces(atoms: list[Atom]) -> list[Atom]:
-    """A tall delimiter drawn as a column of one CMEX glyph (``\\left|``: "|" over "|") -> one."""
-    out: list[Atom] = []
-    for a in sorted(atoms, key=lambda a: (round(a.x0), a.y0)):
-        last = out[-1] if out else None
-        if last is not None and a.kind == last.kind == "delim" and a.tex == last.tex \
-                and abs(a.x0 - last.x0) < 0.5 and a.y0 <= last.y1 + 1.0:
-            last.y1 = max(last.y1, a.y1)
-            continue
-        out.append(a)
-    return out
-
-
-_LIMIT_WORDS = {"max", "min", "sup", "inf", "lim", "argmax", "argmin", "limsup", "liminf"}
-
-
-def _space_before(first: Atom, atoms: list[Atom]) -> str:
-    """The space printed before a word, from the nearest atom to its left on its baseline: ``\quad``
-    after a formula's punctuation ("..., \quad where"), ``\ `` for a word space, "" otherwise (a
-    cell of cases after its column's space, set by the array itself)."""
-    left = [a for a in atoms if a.x1 <= first.x0 + 0.1 and abs(a.base - first.base) < 0.5 * first.size]
-    if not left:
-        return ""
-    near = max(left, key=lambda a: a.x1)
-    gap = (first.x0 - near.x1) / max(first.size, 1.0)
-    if gap > 0.7:
-        return r"\quad " if near.tex in (",", ";", ".") else ""
-    return r"\ " if gap > 0.2 else ""
-
-
-def _words(atoms: list[Atom]) -> list[Atom]:
-    """Runs of upright letters on one baseline -> one atom each (an operator name such as \\max
-    takes limits like a big operator)."""
-    # a limit centred under "max" lies between its letters in x: runs are read among the
-    # upright letters only; line by line (the rows of a matrix or cases interleave in x)
-    romans = sorted((a for a in atoms if a.kind == "roman"), key=lambda a: (round(a.base), a.x0))
-    out = [a for a in atoms if a.kind != "roman"]
-    i = 0
-    while i < len(romans):
-        a = romans[i]
-        j = i + 1
-        while j < len(romans) and abs(romans[j].size - a.size) < 0.3 and abs(romans[j].base - a.base) < 0.5 \
-                and romans[j].x0 - romans[j - 1].x1 < 0.25 * a.size:
-            j += 1
-        word = "".join(x.tex for x in romans[i:j])
-        if word in ("argmax", "argmin"):
-            # \arg\max sets a thin space (1/6 em) between its words, \operatorname*{argmax} none;
-            # either takes its limit below in a display (\operatorname{argmax} would set it aside)
-            spaced = romans[i + 3].x0 - romans[i + 2].x1 > 0.1 * a.size
-            tex = rf"\arg\{word[3:]}" if spaced else rf"\operatorname*{{{word}}}"
-        elif word in OPERATOR_NAMES:
-            tex = "\\" + word
-        elif word.lower() in PROSE_WORDS:
-            # prose in a display (``\quad \text{where } s = ...``, cases' ``\text{if } x > 0``): a
-            # word and its space, not letters run into the next symbol ("\mathrm{where}s"), after
-            # the space the page leaves before it
-            tex = _space_before(a, atoms) + rf"\text{{{word} }}"
-        else:
-            tex = rf"\mathrm{{{word}}}"
-        out.append(_union(romans[i:j], tex, a.base, a.size, "op" if word in _LIMIT_WORDS else "ord"))
-        i = j
-    return out
 
 
 def _row(atoms: list[Atom], rules: list[Rule]) -> str:
@@ -398,7 +307,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
-    atoms = _accents(_words(_colon_equals(_mapsto(negations(multiple_integrals(_stacked_pieces(atoms)))))))
+    atoms = _accents(words(colon_equals(mapsto(negations(multiple_integrals(stacked_pieces(atoms)))))))
     if atoms is None:
         return None
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)

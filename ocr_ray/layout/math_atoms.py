@@ -188,3 +188,9 @@ def multiple_integrals(atoms: list[Atom]) -> list[Atom]:
                 _MULTIPLE[len(run)], run[0].x0, min(a.y0 for a in run), run[-1].x1, max(a.y1 for a in run),
                 run[0].base, run[0].size, "op", run[0].alphabet)]
     return atoms
+
+
+def union(atoms: list[Atom], tex: str, base: float, size: float, kind: str = "box") -> Atom:
+    """One atom standing for several (a fraction, a script group, a word): their joint box."""
+    return Atom(tex, min(a.x0 for a in atoms), min(a.y0 for a in atoms), max(a.x1 for a in atoms),
+                max(a.y1 for a in atoms), base, size, kind)
