@@ -28,7 +28,8 @@ from ocr_ray.text_repair import recode_garbled
 # Two, a limit of digits alone, limits a thin space apart, \ne and \notin, \iint (issue 36 item 3).
 # 8: a glyph is rotated by its own effective matrix, not its text object's (text inside a turned
 # form XObject: iText's form-field appearances, a rotated included figure).
-LAYOUT_VERSION = "8"
+# 9: maths: a fraction inside a script in STIX Two, kpfonts, fourier; prose words in a display.
+LAYOUT_VERSION = "9"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

@@ -57,9 +57,25 @@ def _take(atoms: list[Atom], keep) -> tuple[list[Atom], list[Atom]]:
     return inside, [a for a in atoms if not keep(a)]
 
 
-# a fraction's parts against its row's size: TeX's script size is 0.66-0.73 of the text size,
-# scriptscript 0.5-0.56 (5/10, 6/12, 5/9 pt)
-_TEXT_FRACTION, _SCRIPT_FRACTION, _SCRIPT_STEP = 0.85, 0.6, 0.7
+# a fraction's parts against its row's size: TeX's script size is 0.66-0.76 of the text size
+# (7/10, 6/9, 8/12 pt; STIX Two, kpfonts, fourier 0.75-0.76), scriptscript 0.5-0.6 (5/10, 6/12,
+# 5/9 pt; STIX Two, kpfonts, fourier 0.6)
+_TEXT_FRACTION, _SCRIPT_FRACTION, _SCRIPT_STEP = 0.85, 0.63, 0.7
+
+
+def _script_of(rest: list[Atom], parts: list[Atom], size: float, row: float) -> tuple[float, float | None]:
+    """The size and baseline of the script a fraction at scriptscript size sits in: those of the
+    script glyph set right beside it (the "-" of ``e^{-\\frac{x^2}{2}}``), else its parts' size one
+    step up and no baseline (the caller puts it on the maths axis). With its parts' own step (fourier
+    and STIX Two set scripts at 0.76 and 0.75, not 0.7) the fraction stood below that "-" and made
+    it a subscript: ``e^{{}_{-}\\frac{x^{2}}{2}}``."""
+    x0, x1 = min(a.x0 for a in parts), max(a.x1 for a in parts)
+    beside = [a for a in rest if size * 1.05 < a.size < 0.9 * row and a.kind != "box"
+              and min(abs(a.x1 - x0), abs(x1 - a.x0)) < 0.5 * a.size]
+    if not beside:
+        return size / _SCRIPT_STEP, None
+    near = min(beside, key=lambda a: min(abs(a.x1 - x0), abs(x1 - a.x0)))
+    return near.size, near.base
 
 
 def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> list[Atom]:
@@ -92,10 +108,13 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
         # row's size: a display fraction; at script size (7 of 10 pt): a text-style one, \tfrac
         # (KaTeX would draw a \frac at full size); at scriptscript size (5 of 10 pt): a fraction
         # in a script, which takes its place as one (e^{\frac{c}{d}})
-        ratio = _main_size(num + den) / size
+        parts = _main_size(num + den)
+        ratio = parts / size
         if ratio <= _SCRIPT_FRACTION:
-            own = _main_size(num + den) / _SCRIPT_STEP
-            atoms = rest + [union(num + den, rf"\frac{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * own, own, "ord")]
+            own, base = _script_of(rest, num + den, parts, size)
+            if base is None:
+                base = rule.y0 + 0.25 * own
+            atoms = rest + [union(num + den, rf"\frac{{{top}}}{{{bottom}}}", base, own, "ord")]
             continue
         command = r"\tfrac" if ratio < _TEXT_FRACTION else r"\frac"
         atoms = rest + [union(num + den, rf"{command}{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]

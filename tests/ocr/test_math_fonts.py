@@ -192,3 +192,40 @@ def test_limits_scripts_and_calligraphic_capitals_in_the_maths_fonts_papers_use(
 def test_a_symbol_fonts_capital_is_calligraphic(glyph, font):
     # the fonts' names and characters as PDFium reads them from the PDFs the test above typesets
     assert glyph_atom([glyph, 0, 0, 7, 7, 7, 10, font]).tex == r"\mathcal{L}"
+
+
+# fractions inside scripts (issue 36, maths): STIX Two, kpfonts and fourier set scriptscript at 0.6 of the
+# text size and scripts at 0.75-0.76, where Computer Modern has 0.5 and 0.7
+SCRIPT_FRACTIONS = [r"p(x) = e^{-\frac{x^2}{2}} + e^{\frac{c}{d}} + a^{\frac{1}{2}-b}"]
+SCRIPT_FRACTIONS_READ = [r"p(x)=e^{-\frac{x^{2}}{2}}+e^{\frac{c}{d}}+a^{\frac{1}{2}-b}"]
+
+
+def _script_fraction_page(tmp_path, setup: str) -> str:
+    import shutil
+    import subprocess
+
+    packages, preamble = SETUPS.get(setup, ("amsmath", ""))
+    for sty in packages.split(","):
+        if shutil.which("kpsewhich") is None or not subprocess.run(["kpsewhich", f"{sty}.sty"], capture_output=True,
+                                                                    text=True).stdout.strip():
+            pytest.skip(f"{sty}.sty not installed")
+    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in SCRIPT_FRACTIONS)
+    layouts = typeset_layouts(tmp_path, packages, body + f"\n{PROSE}\n", preamble)
+    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+
+
+@pytest.mark.parametrize("setup", ["cm", "stix2", "kpfonts", "fourier", "txfonts"])
+def test_a_fraction_inside_a_superscript_stays_in_it(tmp_path, setup):
+    """STIX Two and kpfonts: the fraction's parts (6 of 10 pt) were taken for a text-style fraction
+    beside the script, ``e^{-}\\tfrac{x^{2}}{2}``; fourier (scripts at 0.76): the fraction stood below
+    the "-" of its own script, which became a subscript, ``e^{{}_{-}\\frac{x^{2}}{2}}``."""
+    assert _display_blocks(_script_fraction_page(tmp_path, setup)) == SCRIPT_FRACTIONS_READ
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+@pytest.mark.parametrize("setup", ["stix2", "fourier"])
+def test_a_fraction_inside_a_superscript_passes_olmocr(tmp_path, setup):
+    from benchmarks.fulltext_real.olmocr_judge import judge
+
+    tests = [{"id": f"f{k}", "type": "math", "math": m} for k, m in enumerate(SCRIPT_FRACTIONS)]
+    assert judge(_script_fraction_page(tmp_path, setup), tests) == dict.fromkeys((t["id"] for t in tests), True)
