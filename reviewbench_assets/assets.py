@@ -119,7 +119,7 @@ class ParsedConfig(GuardConfig):
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=upstream_of(ParseStage), group_name="parse",
-          kinds={"python", "parquet"}, code_version="4",  # 3: submission_json, 4: typed reviews
+          kinds={"python", "parquet"}, code_version="5",  # 3: submission_json, 4: typed reviews, 5: posts keep note-level fields
           metadata=figures_table(PARSE, (QUARANTINE,)),
           check_specs=partitioned_check_specs("parsed_forums", {QUARANTINE: PARSE_QUARANTINE_DESCRIPTION},
                                               venue_year_partitions))

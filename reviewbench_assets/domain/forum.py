@@ -27,6 +27,7 @@ from reviewbench_assets.domain.posts import (
     Reason,
     as_list,
     classify_kind,
+    field_readers,
     int_or_none,
     kind_table,
     main_text,
@@ -76,7 +77,16 @@ def _build_post(raw: Mapping[str, Any], table: Mapping[str, str], venue_ids: lis
         content=content,
         deleted=bool(raw.get("ddate")),
         license=_license(raw),
+        note={k: v for k, v in raw.items() if k not in _NOT_NOTE_LEVEL},
+        content_readers=field_readers(raw.get("content")),
     )
+
+
+# Kept elsewhere, so not again in `Post.note`: content (`Post.content`), the fields the typed ones
+# hold as sent (id, forum = the forum's, replyto, number, cdate, tcdate, license, the invitations),
+# and details (the crawl's expansions: replies, edits, not the note)
+_NOT_NOTE_LEVEL = frozenset({"content", "details", "id", "forum", "replyto", "number", "cdate", "tcdate",
+                             "license", "invitation", "invitations", "parentInvitations", "parent_invitations"})
 
 
 _DEAR_AC = re.compile(

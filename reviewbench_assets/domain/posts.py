@@ -92,6 +92,12 @@ class Post(BaseModel):
     content: dict[str, Any] = Field(default_factory=dict)  # unwrapped (v2 `{"value": x}` -> x)
     deleted: bool = False
     license: str | None = None  # v2 note-level `license` (docs/openreview-api.md §license); v1: none
+    # every other note-level field as the API sent it (readers, writers, nonreaders, all signatures,
+    # cdate/tcdate/mdate/tmdate/odate/pdate/ddate, domain, version, ...): the typed fields above
+    # normalise some of them (first signature, tmdate over mdate, ddate as a flag), this keeps the rest
+    note: dict[str, Any] = Field(default_factory=dict)
+    # v2 fields with readers of their own (`{"value": x, "readers": [...]}`): field -> its readers
+    content_readers: dict[str, list[str]] = Field(default_factory=dict)
 
     @property
     def time(self) -> int:
@@ -186,6 +192,14 @@ def unwrap_content(content: Mapping[str, Any] | None) -> dict[str, Any]:
         else:
             out[k] = v
     return out
+
+
+def field_readers(content: Any) -> dict[str, list[str]]:
+    """The readers of each v2 content field that has its own (hidden from everyone else)."""
+    if not isinstance(content, Mapping):
+        return {}
+    return {k: as_list(v["readers"]) for k, v in content.items()
+            if isinstance(v, Mapping) and v.get("readers") is not None}
 
 
 def invitation_name(invitation: str) -> str:

@@ -39,3 +39,28 @@ def test_a_v1_note_has_no_license_and_its_records_say_unknown(iclr2020_raw):
     rows = review_rows({"forum_id": "f", "conference": "ICLR", "year": 2020, "track": "main", "venue_id": "v"},
                        [{"review_id": "r1"}, {"review_id": "r2"}], [None, "CC BY 4.0"])
     assert [r["license"] for r in rows] == ["unknown", "CC BY 4.0"]
+
+
+def test_a_v2_reply_keeps_its_readers_writers_and_dates_into_the_parsed_table(tmp_path):
+    # truth by hand from the recorded ICLR 2026 payload: reply f62LQEWDzg, an author comment
+    raw = _raw_forum()
+    store = store_from_uri(str(tmp_path))
+    venue = catalogue().get("iclr-2026")
+    ParseStage(venue)(store, inputs={"raw_forums": [{"forum_id": raw["id"], "note": raw}]})
+    [row] = store.read_parquet(store.path(paths.parsed(venue.key))).to_pylist()
+    post = {p["note_id"]: p for p in json.loads(row["forum_json"])["posts"]}["f62LQEWDzg"]
+    assert post["note"] == {
+        "signatures": ["ICLR.cc/2026/Conference/Submission4956/Authors"], "readers": ["everyone"],
+        "writers": ["ICLR.cc/2026/Conference", "ICLR.cc/2026/Conference/Submission4956/Authors"],
+        "domain": "ICLR.cc/2026/Conference", "tmdate": 1764613744011, "mdate": 1764613744011, "version": 2}
+    assert (post["cdate"], post["tcdate"], post["license"]) == (1764610597098, 1764610597098, "CC BY 4.0")
+
+
+def test_a_v1_review_keeps_its_readers_writers_and_dates(iclr2020_raw):
+    # truth by hand from the recorded ICLR 2020 replies: HylOroWRYB, AnonReviewer3's review
+    p = parse_forum(iclr2020_raw, catalogue().get("iclr-2020"))
+    post = p.post("HylOroWRYB")
+    assert post.note == {"original": None, "ddate": None, "tmdate": 1574665228676, "tddate": None,
+                         "signatures": ["ICLR.cc/2020/Conference/Paper1130/AnonReviewer3"], "readers": ["everyone"],
+                         "nonreaders": [], "writers": ["ICLR.cc/2020/Conference/Paper1130/AnonReviewer3"]}
+    assert (post.cdate, post.tcdate, post.license) == (1571851072514, 1571851072514, None)
