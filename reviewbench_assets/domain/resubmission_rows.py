@@ -18,10 +18,14 @@ import pyarrow as pa
 from .corpus_stats import is_accepted
 from .resubmissions import Chain, Link, Submission, chain_split, forum_in_test
 
-# The TMLR submission form's field naming the submission this one revises (openreview-py,
-# openreview/journal/invitation.py, the Submission invitation: "previous_TMLR_submission_url",
-# a link to the earlier forum, asked of a resubmission after a "major revision" decision).
+# A journal's submission form field naming the submission this one revises: openreview-py e25fd7d,
+# openreview/journal/invitation.py:987 `f'previous_{short_name}_submission_url'` (TMLR:
+# "previous_TMLR_submission_url"; regex `https://openreview.net/forum?id=.*`, optional, "If a version
+# of this submission was previously rejected by TMLR, give the OpenReview link to the original ...
+# submission"); journal/assignment.py:192 reads the forum id back from it the same way. Every journal
+# the library runs names it after its own short name, so the field is matched by that shape.
 TMLR_PREVIOUS = "previous_TMLR_submission_url"
+_PREVIOUS_FIELD = re.compile(r"^previous_[A-Za-z0-9_\-]+_submission_url$")
 _FORUM_ID = re.compile(r"[?&]id=([A-Za-z0-9_\-]+)")
 # How much of a paper's text a record keeps (the rule compares the opening of the text; a record of the
 # whole paper would hold tens of KB per paper in memory and in the stage's per-venue-year files).
@@ -35,10 +39,15 @@ def _value(v):
 
 
 def explicit_previous(note: Mapping) -> str | None:
-    """The earlier forum id a submission note names (TMLR's `previous_TMLR_submission_url`), or None."""
-    url = _value((note.get("content") or {}).get(TMLR_PREVIOUS))
-    m = _FORUM_ID.search(url) if isinstance(url, str) else None
-    return m.group(1) if m else None
+    """The earlier forum id a submission note names (TMLR's `previous_TMLR_submission_url`, any
+    journal's `previous_<short name>_submission_url`), or None."""
+    content = note.get("content") or {}
+    for key in [TMLR_PREVIOUS, *sorted(k for k in content if k != TMLR_PREVIOUS and _PREVIOUS_FIELD.match(k))]:
+        url = _value(content.get(key))
+        m = _FORUM_ID.search(url) if isinstance(url, str) else None
+        if m:
+            return m.group(1)
+    return None
 
 
 def submission_time(note: Mapping) -> int | None:

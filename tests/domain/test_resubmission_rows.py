@@ -26,6 +26,16 @@ def test_a_record_from_a_v2_tmlr_note_and_a_v1_note():
         1_600_000_000_000, "Withdrawn", ("Ada Lovelace",), "text", None)
 
 
+def test_another_journal_names_its_earlier_submission_after_its_own_short_name():
+    # openreview-py e25fd7d journal/invitation.py:987: f'previous_{short_name}_submission_url'; a
+    # value that is no forum link (the form's regex aside) names nothing
+    note = {"id": "jB", "cdate": 1, "content": {"previous_DMLR_submission_url": {
+        "value": "https://openreview.net/forum?id=jA"}}}
+    assert submission_record("dmlr", _row(note), None).resubmission_of == "jA"
+    note["content"] = {"previous_TMLR_submission_url": {"value": "see our earlier version"}}
+    assert submission_record("tmlr", _row(note), None).resubmission_of is None
+
+
 def test_missing_input_is_a_reason_code_never_an_error():
     bad = submission_record("iclr-2024", {"forum_id": "x", "title": "Transformers", "abstract": None,
                                           "authors": None, "decision": None, "status": None,
