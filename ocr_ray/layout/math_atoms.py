@@ -13,7 +13,10 @@ from ocr_ray.layout.math_symbols import (
     CMEX,
     CMEX_PIECES,
     DELIMITERS,
+    EXA,
+    EXA_FONTS,
     EXTENSION_FONTS,
+    FOURIER_EXTENSION_HIGH,
     MATHABX_FONTS,
     SYMBOL_PHI,
     SYMBOLS,
@@ -85,6 +88,10 @@ def glyph_atom(glyph: list) -> Atom | None:
             kind = "radical"
         elif tex in _ACCENT_COMMANDS:
             kind = "accent"
+    elif name.startswith(EXA_FONTS) and code in EXA:
+        tex = EXA[code]
+    elif name.startswith("FOURIER-MATH-EXTENSION") and code in FOURIER_EXTENSION_HIGH:
+        tex = FOURIER_EXTENSION_HIGH[code]
     elif name.startswith(("TXEX", "PXEX")) and code in TXEX_HIGH:
         tex = TXEX_HIGH[code]
     elif name.startswith(EXTENSION_FONTS) and 0 <= code < 0x80:

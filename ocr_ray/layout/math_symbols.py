@@ -54,10 +54,11 @@ SYMBOLS = {
     "⌣": r"\smile", "⌢": r"\frown", "ℵ": r"\aleph", "↑": r"\uparrow", "↓": r"\downarrow", "⇑": r"\Uparrow",
     "⇓": r"\Downarrow", "▷": r"\triangleright", "◁": r"\triangleleft",
 }
-BIG_OPERATORS = {r"\sum", r"\prod", r"\coprod", r"\int", r"\iint", r"\iiint", r"\iiiint", r"\oint", r"\bigcup", r"\bigcap", r"\bigoplus",
+BIG_OPERATORS = {r"\sum", r"\prod", r"\coprod", r"\int", r"\iint", r"\iiint", r"\iiiint", r"\oint", r"\oiint",
+                 r"\oiiint", r"\bigcup", r"\bigcap", r"\bigoplus",
                  r"\bigotimes", r"\bigvee", r"\bigwedge", r"\biguplus", r"\bigsqcup", r"\bigodot"}
 # operators that take limits at the side in display style
-SIDE_LIMITS = {r"\int", r"\iint", r"\iiint", r"\iiiint", r"\oint"}
+SIDE_LIMITS = {r"\int", r"\iint", r"\iiint", r"\iiiint", r"\oint", r"\oiint", r"\oiiint"}
 
 _D = ["(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{", r"\}", r"\langle", r"\rangle"]
 # cmex10 by code: 0x00-0x0F big, 0x10-0x1F Big/bigg, 0x20-0x2F Bigg, 0x30-0x4F delimiter pieces
@@ -106,6 +107,18 @@ TXEX_HIGH = {
     210: r"\biguplus", 211: r"\bigwedge", 212: r"\bigvee", 213: r"\sum", 214: r"\prod", 216: r"\bigcup",
     217: r"\bigcap", 218: r"\biguplus", 219: r"\bigwedge", 220: r"\bigvee", 221: r"\coprod", 222: r"\coprod",
 }
+# Multiple integrals in the extension fonts that hold them past cmex's layout, each at text size and
+# at display size (the next code): txfonts'/pxfonts' "A" font (txexa, pxexa; txfonts.sty's
+# largesymbolsA: \oiintop 8, \iintop 33, \iiintop 35, \iiiintop 37, \oiiintop 41), kpfonts' (Kp--M-Exa:
+# the same codes, 100 more for \oiint and 100 more for the others with its narrowiints option) and
+# fourier's extension font (fourier.sty: \iintop 206, \iiintop 208, \oiintop 210, \oiiintop 212).
+# Read by cmex's layout they were delimiters ("[_{D}f dA") or no maths at all.
+_MULTIPLE = {8: r"\oiint", 33: r"\iint", 35: r"\iiint", 37: r"\iiiint", 41: r"\oiiint"}
+EXA_FONTS = ("TXEXA", "PXEXA", "KP--M-EXA")
+EXA = {code + step: tex for code, tex in _MULTIPLE.items() for step in (0, 1)}
+EXA.update({code + 100 + step: tex for code, tex in _MULTIPLE.items() for step in (0, 1)})
+FOURIER_EXTENSION_HIGH = {code + step: tex for code, tex in ((206, r"\iint"), (208, r"\iiint"), (210, r"\oiint"),
+                                                             (212, r"\oiiint")) for step in (0, 1)}
 DELIMITERS = {"(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", r"\{", r"\}", r"\langle",
               r"\rangle", "|", r"\|", "/", r"\backslash"}
 # Roman words KaTeX has as operators

@@ -201,6 +201,9 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
         rect_ref = ctypes.byref(rect)
         get_unicode, get_box = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetLooseCharBox
         get_size = pdfium_c.FPDFText_GetFontSize
+        tight = pdfium_c.FPDFText_GetCharBox
+        box = [ctypes.c_double() for _ in range(4)]  # left, right, bottom, top
+        box_refs = [ctypes.byref(v) for v in box]
         last_key, info, scale = None, (False, NOT_MATH, False, ""), 1.0
         remaps: dict[str, dict[str, str] | None] = {}  # maths font -> its raw characters' readings
         remap = None
@@ -279,6 +282,12 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
             if turned.chars:
                 turned.end()
             spaced = False
+            if font.startswith(CMEX_FONTS):
+                # an extension font's ascent and descent say nothing of its big glyphs: txfonts'
+                # txexa declares 39 pt at 10 pt, and its \\iint's box took the prose lines below into
+                # the display's line (read as "... enough to " D f dA (1) fill the column"). The ink.
+                tight(raw, i, *box_refs)
+                rect.left, rect.right, rect.bottom, rect.top = (v.value for v in box)
             builder.add(ch, rect.left - left, height - (rect.top - bottom), rect.right - left,
                         height - (rect.bottom - bottom), size, bold, math, font, i)
         builder.flush()

@@ -229,3 +229,44 @@ def test_a_fraction_inside_a_superscript_passes_olmocr(tmp_path, setup):
 
     tests = [{"id": f"f{k}", "type": "math", "math": m} for k, m in enumerate(SCRIPT_FRACTIONS)]
     assert judge(_script_fraction_page(tmp_path, setup), tests) == dict.fromkeys((t["id"] for t in tests), True)
+
+
+# multiple integrals from an extension font past cmex's layout (issue 36, maths)
+INTEGRALS = [r"A = \iint_{D} f\, dA + \iiint_{V} g\, dV + \oint_{C} h", r"B = \oiint_{S} F \cdot n\, dS"]
+INTEGRALS_READ = [r"A=\iint_{D}fdA+\iiint_{V}gdV+\oint_{C}h", r"B=\oiint_{S}F\cdot ndS"]
+INTEGRAL_SETUPS = {"txfonts": "amsmath,txfonts", "pxfonts": "amsmath,pxfonts", "kpfonts": "amsmath,kpfonts",
+                   "fourier": "amsmath,fourier"}
+
+
+def _integrals_page(tmp_path, setup: str) -> str:
+    import shutil
+    import subprocess
+
+    packages = INTEGRAL_SETUPS[setup]
+    for sty in packages.split(","):
+        if shutil.which("kpsewhich") is None or not subprocess.run(["kpsewhich", f"{sty}.sty"], capture_output=True,
+                                                                    text=True).stdout.strip():
+            pytest.skip(f"{sty}.sty not installed")
+    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in INTEGRALS)
+    layouts = typeset_layouts(tmp_path, packages, body + f"\n{PROSE}\n")
+    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+
+
+@pytest.mark.parametrize("setup", list(INTEGRAL_SETUPS))
+def test_multiple_integrals_of_the_a_extension_fonts_are_one_operator(tmp_path, setup):
+    """txfonts/pxfonts (txexa, pxexa), kpfonts (Kp--M-Exa) and fourier set \\iint, \\iiint, \\oiint
+    from glyphs past cmex's layout: read by it they were delimiters ("[_{D}fdA+\\lfloor_{V}gdV") or
+    raw codes left unread ("Ï D f d A"); txexa's font box (39 pt tall at 10 pt) also took the prose
+    lines round it into the display's line, which was read inside the paragraph."""
+    markdown = _integrals_page(tmp_path, setup)
+    assert _display_blocks(markdown) == INTEGRALS_READ, markdown
+    assert markdown.split("\n\n").count(PROSE.replace("'", "’")) == 3, markdown
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+@pytest.mark.parametrize("setup", ["txfonts", "fourier"])
+def test_multiple_integrals_of_the_a_extension_fonts_pass_olmocr(tmp_path, setup):
+    from benchmarks.fulltext_real.olmocr_judge import judge
+
+    tests = [{"id": f"i{k}", "type": "math", "math": m} for k, m in enumerate(INTEGRALS)]
+    assert judge(_integrals_page(tmp_path, setup), tests) == dict.fromkeys((t["id"] for t in tests), True)
