@@ -63,13 +63,49 @@ def _space_before(first: Atom, atoms: list[Atom]) -> str:
     return r"\ " if gap > 0.2 else ""
 
 
+# abbreviations displays set as prose (``\text{ s.t. }``): upright letters with periods
+_ABBREVIATIONS = frozenset({"s.t.", "i.e.", "e.g.", "w.r.t.", "a.e.", "a.s.", "i.i.d.", "cf.", "resp.", "etc."})
+
+
+def _abbreviations(atoms: list[Atom]) -> list[Atom]:
+    """Upright letters and periods set tight on one baseline that spell an abbreviation ("s.t.",
+    "i.e.") -> one upright atom, a word for ``words``: the periods broke the letters' run, and
+    ``\\text{ s.t. }`` was read as ``\\mathrm{s}.\\mathrm{t}.``."""
+    pieces = sorted((a for a in atoms if a.kind == "roman" or a.tex == "."), key=lambda a: (round(a.base), a.x0))
+    gone: set[int] = set()
+    found: list[Atom] = []
+    for k, a in enumerate(pieces):
+        if a.kind != "roman" or id(a) in gone:
+            continue
+        chain = [a]
+        for b in pieces[k + 1:]:
+            if abs(b.base - a.base) >= 0.5 or not -0.1 * a.size <= b.x0 - chain[-1].x1 < 0.25 * a.size:
+                break
+            chain.append(b)
+        for n in range(len(chain), 1, -1):
+            text = "".join(p.tex for p in chain[:n])
+            if text in _ABBREVIATIONS:
+                found.append(union(chain[:n], text, a.base, a.size, "roman"))
+                gone |= {id(p) for p in chain[:n]}
+                break
+    return [a for a in atoms if id(a) not in gone] + found if found else atoms
+
+
+def _between(left: Atom, right: Atom, atoms: list[Atom]) -> bool:
+    """Something else is set on their baseline between two words."""
+    return any(left.x1 - 0.1 < a.cx < right.x0 + 0.1 and abs(a.base - left.base) < 0.5 * left.size
+               for a in atoms if a is not left and a is not right)
+
+
 def words(atoms: list[Atom]) -> list[Atom]:
     """Runs of upright letters on one baseline -> one atom each (an operator name such as \\max
-    takes limits like a big operator)."""
+    takes limits like a big operator); words of prose in a row are one ``\\text{...}``."""
+    atoms = _abbreviations(atoms)
     # a limit centred under "max" lies between its letters in x: runs are read among the
     # upright letters only; line by line (the rows of a matrix or cases interleave in x)
     romans = sorted((a for a in atoms if a.kind == "roman"), key=lambda a: (round(a.base), a.x0))
     out = [a for a in atoms if a.kind != "roman"]
+    prose: Atom | None = None  # the last word of prose read, while the next may join it
     i = 0
     while i < len(romans):
         a = romans[i]
@@ -85,13 +121,23 @@ def words(atoms: list[Atom]) -> list[Atom]:
             tex = rf"\arg\{word[3:]}" if spaced else rf"\operatorname*{{{word}}}"
         elif word in OPERATOR_NAMES:
             tex = "\\" + word
-        elif word.lower() in PROSE_WORDS:
+        elif word.lower() in PROSE_WORDS or word in _ABBREVIATIONS:
             # prose in a display (``\quad \text{where } s = ...``, cases' ``\text{if } x > 0``): a
             # word and its space, not letters run into the next symbol ("\mathrm{where}s"), after
             # the space the page leaves before it
+            # (the next word after a word space joins it: ``\text{for all }``, not
+            # ``\text{for }\ \text{all }``)
+            if prose is not None and abs(prose.base - a.base) < 0.5 and 0 < a.x0 - prose.x1 < 0.7 * a.size \
+                    and not _between(prose, a, atoms):
+                merged = union([prose, *romans[i:j]], f"{prose.tex[:-1]}{word} }}", prose.base, prose.size, "ord")
+                out = [merged if o is prose else o for o in out]
+                prose = merged
+                i = j
+                continue
             tex = _space_before(a, atoms) + rf"\text{{{word} }}"
         else:
             tex = rf"\mathrm{{{word}}}"
         out.append(union(romans[i:j], tex, a.base, a.size, "op" if word in _LIMIT_WORDS else "ord"))
+        prose = out[-1] if tex.endswith(" }") else None
         i = j
     return out

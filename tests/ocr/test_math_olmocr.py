@@ -192,3 +192,38 @@ def test_the_numbers_of_an_align_stay_with_their_rows(tmp_path):
     blocks = [b for b in markdown.split("\n\n") if b.startswith("$$")]
     assert [b.split("\n")[1].rsplit(r"\qquad ", 1)[-1] for b in blocks] == ["(1)", "(2)"], blocks
     assert r"\sum_{i=1}^{n}" in blocks[0] and r"\int_{0}^{1}" in blocks[1], blocks
+
+
+# prose inside displays as papers set it (issue 36, maths): a phrase of several words, abbreviations
+# with periods, and amsmath's \intertext between the rows of an align
+PHRASES = [r"f(x) = x^2, \quad \text{for all } x \in X",
+           r"\min_{w} \|w\|^2 \quad \text{s.t.} \quad y_i w^\top x_i \ge 1",
+           r"x = y + z, \quad \text{i.e.} \quad y = x - z"]
+INTERTEXT = "where the sum runs over every step"
+
+
+@pytest.fixture(scope="module")
+def phrases_page(tmp_path_factory) -> str:
+    tmp = tmp_path_factory.mktemp("phrases")
+    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in PHRASES)
+    body += (f"\n{PROSE}\n\\begin{{align}} a &= b + c \\intertext{{{INTERTEXT}}} d &= \\sum_{{i}} e_i \\end{{align}}\n"
+             f"{PROSE}\n")
+    return "\n\n".join(compose_pages([p.to_json() for p in typeset_layouts(tmp, "amsmath", body)]))
+
+
+def test_prose_phrases_and_abbreviations_in_a_display_are_text(phrases_page):
+    """Words after a word space were each a \\text{} with a space between (``\\text{for }\\ \\text{all }``);
+    "s.t." and "i.e." were letters and full stops of maths (``\\mathrm{s}.\\mathrm{t}.``). An
+    \\intertext line is prose between the align's rows, outside either formula."""
+    assert _displays(phrases_page) == [r"f(x)=x^{2},\quad \text{for all }x\in X",
+                                       r"\min_{w}\|w\|^{2}\text{s.t. }y_{i}w^{\top}x_{i}\ge1",
+                                       r"x=y+z,\quad \text{i.e. }y=x-z",
+                                       "a=b+c", r"d=\sum_{i}e_{i}"], phrases_page
+    blocks = phrases_page.split("\n\n")
+    assert INTERTEXT in blocks and blocks.index(INTERTEXT) == len(blocks) - 3, phrases_page
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_prose_phrases_in_a_display_pass_olmocr(phrases_page):
+    tests = [{"id": f"p{k}", "type": "math", "math": m} for k, m in enumerate(PHRASES)]
+    assert judge(phrases_page, tests) == dict.fromkeys((t["id"] for t in tests), True), phrases_page
