@@ -21,6 +21,7 @@ import pyarrow.fs as pafs
 
 from ocr_ray.engine_base import BLANK, FAILED, PLAIN, Engine
 from ocr_ray.layout import Fallbacks, compose_pages
+from ocr_ray.layout.fallback import degraded_counts
 from ocr_ray.pdf_pages import read_pdf_pages
 
 PAGE_SEPARATOR = "\n\n---\n\n"
@@ -58,7 +59,7 @@ class PaperMarkdown:
     @property
     def degraded(self) -> dict[str, int]:
         """Blocks that fell back, per ``<rule>:<reason>``."""
-        return dict(Counter(f"{f['rule']}:{f['reason']}" for f in self.fallbacks))
+        return degraded_counts(self.fallbacks)
 
 
 def markdown_of(texts: list[str], fallbacks: Fallbacks | None = None) -> str:
@@ -73,18 +74,23 @@ FILE_NOTES = {"truncated": "no %%EOF at the end: the pages PDFium could rebuild 
               "repaired": "PDFium could not open the file; qpdf (pikepdf) rebuilt it and the rebuilt file is read"}
 
 
+# A page route's reason (``<engine>:<reason>``) that is a fallback -> its record's rule, reason and detail.
+PAGE_ROUTE_FALLBACKS = {
+    FAILED: ("page", FAILED, "the page could not be read"),
+    OCR_FAILED: ("ocr", "raised", "the OCR engine failed on the page: its text layer stands"),
+    PLAIN: ("page", PLAIN, "the page's positioned text could not be read: its plain text stands"),
+}
+
+
 def paper_fallbacks(fallbacks: Fallbacks, routes: list[str], notes: str = "") -> list[dict]:
     """The paper's fallback records: its file's problems (``notes``), pages that could not be read
     (route ``<engine>:failed``, ``pdf_pages``) and the layout step's blocks, in page order."""
     file = [{"page": -1, "rule": "pdf", "reason": code,
              "detail": FILE_NOTES.get(code, code) + (f" ({why})" if why else "")}  # repaired=<why PDFium refused>
             for code, _, why in (note.partition("=") for note in notes.split(",")) if code]
-    failed = [{"page": i, "rule": "page", "reason": FAILED, "detail": "the page could not be read"}
-              for i, route in enumerate(routes) if route.endswith(f":{FAILED}")]
-    failed += [{"page": i, "rule": "ocr", "reason": "raised", "detail": "the OCR engine failed on the page: its text "
-                "layer stands"} for i, route in enumerate(routes) if route.endswith(f":{OCR_FAILED}")]
-    failed += [{"page": i, "rule": "page", "reason": PLAIN, "detail": "the page's positioned text could not be read: "
-                "its plain text stands"} for i, route in enumerate(routes) if route.endswith(f":{PLAIN}")]
+    failed = [{"page": i, "rule": rule, "reason": reason, "detail": detail}
+              for route_reason, (rule, reason, detail) in PAGE_ROUTE_FALLBACKS.items()
+              for i, route in enumerate(routes) if route.endswith(f":{route_reason}")]
     return sorted(file + failed + fallbacks.as_records(), key=lambda f: f["page"])
 
 

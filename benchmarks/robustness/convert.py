@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import time
 import traceback
-from collections import Counter
 from typing import Any
 
 _ENGINES: dict[bool, Any] = {}
@@ -164,6 +163,7 @@ def convert_one(job: dict) -> dict:
     import pyarrow.fs as pafs
 
     from ocr_ray.conversion import convert_pdf
+    from ocr_ray.layout.fallback import degraded_counts
 
     eng = engine(job.get("ocr", True))
     start = time.perf_counter()
@@ -174,7 +174,7 @@ def convert_one(job: dict) -> dict:
     out: dict[str, Any] = {
         "kind": "ok", "pages": paper["num_pages"], "seconds": round(seconds, 4),
         "markdown_chars": len(paper["markdown"]), "blocks": markdown_blocks(paper["markdown"]),
-        "degraded": dict(Counter(f"{f['rule']}:{f['reason']}" for f in fallbacks)),
+        "degraded": degraded_counts(fallbacks),
         "fallbacks": [{k: str(f.get(k, ""))[:200] for k in ("page", "rule", "reason", "detail")}
                       for f in fallbacks[:20]],
     }

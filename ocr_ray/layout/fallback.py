@@ -66,12 +66,15 @@ class Fallbacks:
     def note(self, rule: str, reason: str, detail: str) -> None:
         self.items.append(Fallback(self.page, rule, reason, detail[:200]))
 
-    def counts(self) -> dict[str, int]:
-        """``<rule>:<reason>`` -> blocks."""
-        return dict(Counter(f"{f.rule}:{f.reason}" for f in self.items))
-
     def as_records(self) -> list[dict]:
         return [asdict(f) for f in self.items]
+
+
+def degraded_counts(records: list[dict]) -> dict[str, int]:
+    """Fallback records (``Fallbacks.as_records``, a paper's ``fallbacks``) -> blocks per
+    ``<rule>:<reason>``: the one spelling of the key that the paper, the stage's figure and the
+    robustness benchmark count by."""
+    return dict(Counter(f"{f['rule']}:{f['reason']}" for f in records))
 
 
 _CURRENT: ContextVar[Fallbacks | None] = ContextVar("ocr_ray_fallbacks", default=None)

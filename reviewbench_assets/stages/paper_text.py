@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections import Counter
 from collections.abc import Callable
 
 import pyarrow as pa
 
+from ocr_ray.layout.fallback import degraded_counts
 from ocr_ray.pipeline import PdfTask, run_pipeline
 from resources.store import Store
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
@@ -128,7 +128,7 @@ def _write_rows(stage: MarkdownStage, store: Store, target: str, subs: list[dict
                     stage.stat("papers_by_engine_total", {res["engine"]: 1})
                 stage.stat("empty_markdown", int(not res.get("markdown")))
                 fallbacks = json.loads(res.get("fallbacks") or "[]")
-                stage.stat("blocks_fallen_back", dict(Counter(f"{f['rule']}:{f['reason']}" for f in fallbacks)))
+                stage.stat("blocks_fallen_back", degraded_counts(fallbacks))
                 stage.stat("papers_with_fallbacks", int(bool(fallbacks)))
                 if res.get("error"):
                     errors.append({"forum_id": s["forum_id"], "error": res["error"]})
