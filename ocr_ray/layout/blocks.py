@@ -97,6 +97,7 @@ def _plain_lines(page: PageLayout) -> list[Line]:
 def page_lines(page: PageLayout) -> list[Line]:
     lines: list[Line] = []
     pictures = _pictures(page)
+    last_frags: list[Fragment] = []  # the fragments of the last line
     for leaf, edges in xy_cut(page.fragments + pictures):
         if pictures:
             leaf = [f for f in leaf if isinstance(f, Fragment)]
@@ -112,6 +113,7 @@ def page_lines(page: PageLayout) -> list[Line]:
         for frags in groups:
             line = _line(frags, edges)
             prev = lines[-1] if lines else None
+            prev_frags, last_frags = last_frags, frags
             # "1" | "Introduction": one line cut in two by a wide gap, not two columns
             if (prev and prev.kind == line.kind == "text" and min(prev.y1, line.y1) - max(prev.y0, line.y0)
                     > 0.5 * min(prev.y1 - prev.y0, line.y1 - line.y0) and 0 <= line.x0 - prev.x1 < 3 * line.size
@@ -119,7 +121,10 @@ def page_lines(page: PageLayout) -> list[Line]:
                 prev.text, prev.x1 = f"{prev.text} {line.text}", line.x1
                 prev.y0, prev.y1 = min(prev.y0, line.y0), max(prev.y1, line.y1)
                 prev.math = max(prev.math, line.math)
-                prev.glyphs = prev.glyphs + line.glyphs if prev.glyphs and line.glyphs else None
+                # the glyphs of the whole line: a display cut at its \quad before prose ("y = Wx + b,"
+                # | "where W is a matrix") had none, the words alone having no maths to lay out by
+                last_frags = prev_frags + frags
+                prev.glyphs = line_glyphs(last_frags)
                 continue
             lines.append(line)
     return lines

@@ -27,6 +27,10 @@ from ocr_ray.layout.math_symbols import (
     mathabx_tex,
 )
 
+# the font name ``math_hook.line_glyphs`` gives the letters it lays out from a fragment of the text
+# font that kept no glyphs of its own (prose words in a formula's line)
+TEXT_FONT = "TEXT"
+
 # accents TeX draws as a glyph of their own above the letter
 _ACCENTS = {"ˆ": r"\hat", "^": r"\hat", "˜": r"\tilde", "~": r"\tilde", "¯": r"\bar", "˙": r"\dot",
             "¨": r"\ddot", "ˇ": r"\check", "´": r"\acute", "`": r"\grave", "˘": r"\breve", "⃗": r"\vec"}
@@ -144,6 +148,8 @@ def glyph_atom(glyph: list) -> Atom | None:
     elif kind == "ord" and (name.startswith(EXTENSION_FONTS) or name.startswith("TEX-MATHX")
                             and tex in DELIMITERS):
         kind = "delim"
+    if kind == "roman" and name == TEXT_FONT:
+        alphabet = "text"  # a letter of a prose fragment inside the formula: a word of text (``words``)
     if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
         tex = rf"\boldsymbol{{{tex}}}"
     return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)

@@ -12,13 +12,12 @@ import unicodedata
 from typing import Any
 
 from ocr_ray.layout.math import build, delimiters_balanced
-from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, Unreadable, glyph_atom
+from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, TEXT_FONT, Unreadable, glyph_atom
 from ocr_ray.layout.math_rows import split_rows
 from ocr_ray.layout.model import PageLayout, Rule
 
 UNREAD_MARK = "<!-- math: unread -->"
 # the font name of characters laid out from a prose fragment's text (``line_glyphs``): upright roman
-TEXT_FONT = "TEXT"
 _PHRASE = re.compile(r"\b[a-z]{2,} [a-z]{2,}\b")
 
 

@@ -121,7 +121,7 @@ def words(atoms: list[Atom]) -> list[Atom]:
             tex = rf"\arg\{word[3:]}" if spaced else rf"\operatorname*{{{word}}}"
         elif word in OPERATOR_NAMES:
             tex = "\\" + word
-        elif word.lower() in PROSE_WORDS or word in _ABBREVIATIONS:
+        elif word.lower() in PROSE_WORDS or word in _ABBREVIATIONS or all(x.alphabet == "text" for x in romans[i:j]):
             # prose in a display (``\quad \text{where } s = ...``, cases' ``\text{if } x > 0``): a
             # word and its space, not letters run into the next symbol ("\mathrm{where}s"), after
             # the space the page leaves before it

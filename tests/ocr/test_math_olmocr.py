@@ -200,12 +200,15 @@ PHRASES = [r"f(x) = x^2, \quad \text{for all } x \in X",
            r"\min_{w} \|w\|^2 \quad \text{s.t.} \quad y_i w^\top x_i \ge 1",
            r"x = y + z, \quad \text{i.e.} \quad y = x - z"]
 INTERTEXT = "where the sum runs over every step"
+# prose after the display's \quad, partly in the text font: the line was cut at the \quad, and the
+# words' half kept no glyphs (a fragment of the text font with one maths letter in 19): unread
+TEXT_WORDS = r"y = W x + b, \quad \text{where } W \text{ is a matrix}"
 
 
 @pytest.fixture(scope="module")
 def phrases_page(tmp_path_factory) -> str:
     tmp = tmp_path_factory.mktemp("phrases")
-    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in PHRASES)
+    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in [*PHRASES, TEXT_WORDS])
     body += (f"\n{PROSE}\n\\begin{{align}} a &= b + c \\intertext{{{INTERTEXT}}} d &= \\sum_{{i}} e_i \\end{{align}}\n"
              f"{PROSE}\n")
     return "\n\n".join(compose_pages([p.to_json() for p in typeset_layouts(tmp, "amsmath", body)]))
@@ -213,11 +216,15 @@ def phrases_page(tmp_path_factory) -> str:
 
 def test_prose_phrases_and_abbreviations_in_a_display_are_text(phrases_page):
     """Words after a word space were each a \\text{} with a space between (``\\text{for }\\ \\text{all }``);
-    "s.t." and "i.e." were letters and full stops of maths (``\\mathrm{s}.\\mathrm{t}.``). An
+    "s.t." and "i.e." were letters and full stops of maths (``\\mathrm{s}.\\mathrm{t}.``); words of the
+    text font after a \\quad left the display unread. An
     \\intertext line is prose between the align's rows, outside either formula."""
     assert _displays(phrases_page) == [r"f(x)=x^{2},\quad \text{for all }x\in X",
                                        r"\min_{w}\|w\|^{2}\text{s.t. }y_{i}w^{\top}x_{i}\ge1",
                                        r"x=y+z,\quad \text{i.e. }y=x-z",
+                                       # (the W, PDFium's one maths letter of its fragment, upright: its
+                                       # glyph is not kept)
+                                       r"y=Wx+b,\quad \text{where W is a matrix }",
                                        "a=b+c", r"d=\sum_{i}e_{i}"], phrases_page
     blocks = phrases_page.split("\n\n")
     assert INTERTEXT in blocks and blocks.index(INTERTEXT) == len(blocks) - 3, phrases_page

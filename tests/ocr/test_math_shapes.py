@@ -123,7 +123,8 @@ def test_a_word_of_the_text_font_in_a_formula_is_read_with_it():
     prose = Fragment(108, 613, 379, 623, "are kernels. Particularly, linear CKA is defined as follows:", 10)
     page = PageLayout(612, 792, [prose, words, formula, Fragment(108, 658, 483, 668, "where the norm is the one of F.", 10)])
     out = page_blocks(page, 10, first_page=False)
-    assert "$$\n\\mathrm{linear}\\mathrm{CKA}=|Y|_{F}\n$$" in out, out
+    # (words of the text font are prose, as the paper's source sets them: \text{linear CKA})
+    assert "$$\n\\text{linear CKA }=|Y|_{F}\n$$" in out, out
     # a phrase of prose beside the maths is a line of text, not a formula
     words.text = "we get from it ="
     assert not any("mathrm" in b for b in page_blocks(page, 10, first_page=False))
