@@ -39,6 +39,12 @@ FORUMS_PER_BATCH = 32  # forums whose turns go to the LLM in one batch
 COVERAGE_CHECK = COVERAGE
 
 
+# An author/reviewer post's status (domain/routing.py account_posts) -> the figure that counts it;
+# any other status is counted as posts_unaccounted.
+POST_FIGURES = {"turn": "posts_as_turns", "reference_context": "posts_as_reference_context",
+                "excluded": "posts_excluded", "dropped_reminder": "posts_dropped_reminders"}
+
+
 class DialogueStage(Stage):
     """`steps`: the LLM's steps (merging same-speaker posts, classifying reminders), or None for
     the rule-based dialogues. Records coverage and where the posts went, the turns, the LLM's work
@@ -54,16 +60,7 @@ class DialogueStage(Stage):
 
     def count_post(self, status: str, n: int = 1) -> None:
         """Where an author/reviewer post went (domain/routing.py account_posts' statuses), as its figure."""
-        if status == "turn":
-            self.stat("posts_as_turns", n)
-        elif status == "reference_context":
-            self.stat("posts_as_reference_context", n)
-        elif status == "excluded":
-            self.stat("posts_excluded", n)
-        elif status == "dropped_reminder":
-            self.stat("posts_dropped_reminders", n)
-        else:
-            self.stat("posts_unaccounted", n)
+        self.stat(POST_FIGURES.get(status, "posts_unaccounted"), n)
 
     def run(self, inputs: Inputs, outputs: Outputs) -> None:
         venue, steps = self.venue, self.steps

@@ -55,6 +55,12 @@ def forum_problems(record: dict, venue: VenueYear) -> tuple[object | None, list[
 PLACES = ("thread", "reference_context", "excluded", "none", "unrouted")
 
 
+# A post's place (domain/routing.py post_placements) -> the figure that counts it; any other place is
+# counted as posts_unrouted.
+PLACE_FIGURES = {"thread": "posts_thread", "reference_context": "posts_reference_context",
+                 "excluded": "posts_excluded", "none": "posts_none"}
+
+
 class ParseStage(Stage):
     """Parse and route every raw forum once; the `quarantined_share` check (blocking) fails above
     `max_quarantined_share` of forums with a problem."""
@@ -69,16 +75,7 @@ class ParseStage(Stage):
 
     def count_place(self, place: str, n: int = 1) -> None:
         """A post the routing put in `place` (domain/routing.py post_placements), as its figure."""
-        if place == "thread":
-            self.stat("posts_thread", n)
-        elif place == "reference_context":
-            self.stat("posts_reference_context", n)
-        elif place == "excluded":
-            self.stat("posts_excluded", n)
-        elif place == "none":
-            self.stat("posts_none", n)
-        else:
-            self.stat("posts_unrouted", n)
+        self.stat(PLACE_FIGURES.get(place, "posts_unrouted"), n)
 
     def run(self, inputs: Inputs, outputs: Outputs) -> None:
         venue = self.venue

@@ -75,11 +75,34 @@ def _stage_sources() -> dict[Path, ast.Module]:
     return {p: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(STAGES_DIR.glob("*.py"))}
 
 
+def _literal_tables(tree: ast.Module) -> dict[str, set[str]]:
+    """A module's top-level tables of figure names: ``NAME = {<literal>: <literal>, ...}`` -> the names."""
+    tables = {}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Dict)
+                and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in node.value.values)):
+            tables[node.targets[0].id] = {v.value for v in node.value.values}
+    return tables
+
+
+def _table_lookup(arg: ast.expr | None, tables: dict[str, set[str]]) -> set[str] | None:
+    """The names a ``TABLE.get(key, <literal default>)`` can give (every value and the default),
+    None for any other expression."""
+    if (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "get"
+            and isinstance(arg.func.value, ast.Name) and arg.func.value.id in tables and len(arg.args) == 2
+            and isinstance(arg.args[1], ast.Constant) and isinstance(arg.args[1].value, str)):
+        return tables[arg.func.value.id] | {arg.args[1].value}
+    return None
+
+
 def _recorded_names() -> tuple[set[str], list[str]]:
-    """Every figure name a stage records (`.stat(<name>, ...)`), and the calls whose name is not a
-    literal (the table could not be checked against them)."""
+    """Every figure name a stage records (`.stat(<name>, ...)`, or `.stat(TABLE.get(key, <name>), ...)`
+    with `TABLE` a module-level dict of literal names), and the calls whose name is neither (the
+    table could not be checked against them)."""
     names, dynamic = set(), []
     for path, tree in _stage_sources().items():
+        tables = _literal_tables(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "stat":
                 arg = node.args[0] if node.args else None
@@ -87,6 +110,8 @@ def _recorded_names() -> tuple[set[str], list[str]]:
                     names.add(arg.value)
                 elif isinstance(arg, ast.Name) and arg.id == "ROW_COUNT":
                     names.add(ROW_COUNT)
+                elif (looked_up := _table_lookup(arg, tables)) is not None:
+                    names |= looked_up
                 else:
                     dynamic.append(f"{path.name}:{node.lineno}")
     return names, dynamic
