@@ -22,7 +22,7 @@ from ocr_ray.layout.model import Fragment
 # A band of white at least this wide (in font sizes) through every body row is a column gap: two
 # \tabcolsep of 2 pt in \footnotesize (0.5 em); TeX's word space is 0.33 em (Computer Modern),
 # the space around a ± 0.22 em.
-GUTTER_WIDTH = 0.45
+GUTTER_WIDTH = 0.40
 # A narrower band is a column gap where a header row has white over it no wider than the band
 # and this many font sizes: a header of tight cells, its own spaces over the body's.
 GUTTER_HEAD = 1.0

@@ -283,3 +283,31 @@ $\epsilon$ & & Test F1 & Duration & Test accuracy & Duration \\
                          ["0.1", "(equivariant)", "85.25 ± 0.19%", "∼ 7 d", "74.02 ± 1.10%", "∼ 16 h"]]
     tests = [_table("85.25 ± 0.19%", left="(equivariant)", top_heading="ClimateNet", left_heading="0.1")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_tight_numeric_columns_under_heads_narrower_than_their_numbers_are_cut(tmp_path):
+    """``\\small``, ``\\tabcolsep`` 2 pt: 4 pt (0.44 em in 9 pt type) between the numbers, and
+    heads (shot counts) narrower than the numbers under them, so the header has wide white over
+    each gap and does not vouch for it. Before, each row's six scores were one cell (the body's
+    gutters were taken for word spaces: under 0.45 em) under one header cell "0 1 2 4 8 16"."""
+    markdown = _markdown(tmp_path, r"""
+Accuracy by the number of in-context examples, for three models.
+\begin{table}[h]\centering\small\setlength{\tabcolsep}{2pt}
+\begin{tabular}{lrrrrrr}
+\toprule
+Model & 0 & 1 & 2 & 4 & 8 & 16 \\
+\midrule
+GPT-2 & 12.1 & 13.4 & 14.5 & 15.6 & 16.7 & 17.8 \\
+OPT & 22.1 & 23.4 & 24.5 & 25.6 & 26.7 & 27.8 \\
+Llama & 32.9 & 33.0 & 34.2 & 35.3 & 36.4 & 37.5 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    [grid] = parse_tables(markdown)
+    assert grid == [["Model", "0", "1", "2", "4", "8", "16"],
+                    ["GPT-2", "12.1", "13.4", "14.5", "15.6", "16.7", "17.8"],
+                    ["OPT", "22.1", "23.4", "24.5", "25.6", "26.7", "27.8"],
+                    ["Llama", "32.9", "33.0", "34.2", "35.3", "36.4", "37.5"]]
+    tests = [_table("23.4", left="22.1", right="24.5", top_heading="1", left_heading="OPT"),
+             _table("37.5", up="27.8", top_heading="16")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
