@@ -252,10 +252,11 @@ def _number_like(f: Fragment, body: float) -> bool:
     return bool(_PAGE_NUMBER.match(f.text.strip())) and not f.bold and f.size <= BODY_SIZE_SLACK * body
 
 
-def _page_offsets(zones: list[list[list[list[Fragment]]]], bodies: list[float]) -> list[set[int]]:
+def _page_offsets(pages: list[PageLayout], zones: list[list[list[list[Fragment]]]], bodies: list[float]) -> list[set[int]]:
     """Per page: printed number minus page index of each bare number in its edge zones."""
-    return [{int(f.text) - i for zone in page_zones for row in zone for f in row
-             if f.text.strip().isdigit() and _number_like(f, bodies[i])} for i, page_zones in enumerate(zones)]
+    return [{int(f.text) - i for zone in page_zones for row in zone if not _table_row(page, row) for f in row
+             if f.text.strip().isdigit() and _number_like(f, bodies[i])}
+            for i, (page, page_zones) in enumerate(zip(pages, zones, strict=True))]
 
 
 def _counts_with_pages(i: int, number: int, offsets: list[set[int]]) -> bool:
@@ -267,12 +268,27 @@ def _counts_with_pages(i: int, number: int, offsets: list[set[int]]) -> bool:
     return not around or any(number - i in near for near in around)
 
 
-def _page_numbers_and_heads(i: int, zone: list[list[Fragment]], body: float, offsets: list[set[int]]) -> set[int]:
+def _table_row(page: PageLayout, row: list[Fragment]) -> bool:
+    """Is an edge row a table's row, not a running head: two or more bare numbers on it (a head has
+    one page number; a header of shot counts "Model 0 1 2 4 8 16" at the top of a page was dropped
+    whole as numbers and their head), or a horizontal rule across it just above and just below
+    (a table's header between its \\toprule and \\midrule; a running head has a rule under it only)?"""
+    if sum(1 for f in row if _PLAIN_NUMBER.match(f.text.strip())) >= 2:
+        return True
+    x0, x1 = min(f.x0 for f in row), max(f.x1 for f in row)
+    y0, y1 = min(f.y0 for f in row), max(f.y1 for f in row)
+    return _ruled_over(page, x0, x1, y0, y1, y1 - y0)
+
+
+def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]], body: float,
+                            offsets: list[set[int]]) -> set[int]:
     """``id()`` of the zone's bare page numbers on page ``i`` (body size or smaller, not bold,
     counting with the pages) and of the text on their line a wide space away from them (a running
     head beside its number)."""
     found: set[int] = set()
     for row in zone:
+        if _table_row(page, row):
+            continue
         numbers = [f for f in row if _number_like(f, body)
                    and (not f.text.strip().isdigit() or _counts_with_pages(i, int(f.text), offsets))]
         found.update(id(f) for f in numbers)
@@ -301,10 +317,10 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     furniture = _repeated(in_zone, pages) if len(pages) >= 2 else set()
     # OCR'd sizes are box heights, estimated per page (``ocr_lines``): such a page is its own measure
     bodies = [paper_body if page.source == "text-layer" else body_size([page]) for page in pages]
-    offsets = _page_offsets(zones, bodies)
+    offsets = _page_offsets(pages, zones, bodies)
     for i, page in enumerate(pages):
         for zone in zones[i]:
-            furniture |= _page_numbers_and_heads(i, zone, bodies[i], offsets)
+            furniture |= _page_numbers_and_heads(page, i, zone, bodies[i], offsets)
         furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i]
                       and (_reads_as_furniture(f.text) or _part_number(f, bodies[i]))}
         furniture |= {id(f) for f in page.fragments if _ARXIV_STAMP.match(" ".join(f.text.split()))}
