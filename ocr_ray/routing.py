@@ -29,7 +29,8 @@ from ocr_ray.text_repair import recode_garbled
 # 8: a glyph is rotated by its own effective matrix, not its text object's (text inside a turned
 # form XObject: iText's form-field appearances, a rotated included figure).
 # 9: maths: a fraction inside a script in STIX Two, kpfonts, fourier; prose words in a display.
-# 10: tables: tight gutters from 0.40 em; a table's header at a page's top is no running head.
+# 10: tables: tight gutters from 0.40 em; a table's header at a page's top is no running head;
+# group labels set on their group's first row are no \multirow.
 LAYOUT_VERSION = "10"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -57,6 +57,15 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
     def wraps(k: int) -> bool:
         return k > 0 and bool(rows[k]) and all(goes_on(rows[k - 1], g) for g in rows[k])
 
+    # labels set on the first of their rows (no \multirow: "\textbf{Deep} & SimCLR", the group's
+    # other rows empty there): a label under the row above's cell, or a rule, with an empty row
+    # under it. Where one stands above a label, the empty rows between are its, and the label below
+    # is set the same way: it is no \multirow centred on them (before, a group label on the second
+    # row of three took the first group's last row).
+    top_set = {(r, col(f)) for r in range(1, len(rows) - 1) for f in rows[r]
+               if len(occupied(rows[r])) >= 2 and (col(f) in occupied(rows[r - 1]) or ruled(r - 1, r, col(f)))
+               and col(f) not in occupied(rows[r + 1]) and not ruled(r, r + 1, col(f))}
+
     # \multirow labels: centred on the rows whose column they alone fill
     moved: dict[int, list[list[Fragment]]] = {}  # id of a moved label -> the rows it spans
     for r in range(len(rows)):
@@ -75,7 +84,7 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
             group = [k for k in range(up, down + 1) if k != r or not between]
             # \multirow centres on its rows counted at \baselineskip: space a rule adds between them
             # (a \cmidrule under group labels) moves the true centre down by half of it
-            if len(group) < 2 or group[0] == r:
+            if len(group) < 2 or group[0] == r or (up - 1, c) in top_set:
                 continue
             slack = max(0.0, cys[group[-1]] - cys[group[0]] - (len(group) - 1) * pitch) / 2
             if abs(f.cy - (cys[group[0]] + cys[group[-1]]) / 2) > 0.25 * pitch + slack:

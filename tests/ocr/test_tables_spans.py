@@ -142,3 +142,29 @@ Ours & 94.6 & 94.2 & 73.8 & 73.1 \\
              _table("67.7", left="BiDAF", right="77.3"), _table("Method", right="CIFAR-10"),
              _table("CIFAR-100", left="CIFAR-10", left_heading="Method")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_group_labels_set_on_the_first_row_of_their_group_span_nothing(tmp_path):
+    """Group labels in the first column with no ``\\multirow``: each set on its group's first row,
+    the rows under it empty there, no rule between the groups. "Deep", on the middle row of the
+    three that are empty there but for it, looked like a ``\\multirow{3}`` centred on them: it went
+    up into "SVM"'s row (the first group's) and spanned three rows. The rows are the source's."""
+    markdown = _markdown(tmp_path, r"""
+Prose before the table, a line of text that sets the page and its body.
+\begin{table}[h]\centering\caption{Groups.}
+\begin{tabular}{llcc}
+\toprule
+Group & Method & Acc & F1 \\
+\midrule
+\textbf{Linear} & Logistic & 71.2 & 68.4 \\
+ & SVM & 73.5 & 70.2 \\
+\textbf{Deep} & SimCLR & 75.8 & 72.9 \\
+ & BYOL & 76.4 & 73.1 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    [grid] = parse_tables(markdown)
+    assert grid == [["Group", "Method", "Acc", "F1"], ["Linear", "Logistic", "71.2", "68.4"], ["", "SVM", "73.5", "70.2"],
+                    ["Deep", "SimCLR", "75.8", "72.9"], ["", "BYOL", "76.4", "73.1"]]
+    tests = [_table("SimCLR", left="Deep", up="SVM", right="75.8"), _table("SVM", down="SimCLR", right="73.5")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
