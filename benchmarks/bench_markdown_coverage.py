@@ -18,13 +18,14 @@ from collections import Counter
 import pyarrow.fs as pafs
 
 from benchmarks.common import figure
+from benchmarks.revision_baseline import catalogue_cutoff
 from ocr_ray.conversion import convert_pdf
 from ocr_ray.engines import get_engine
 from openreview_replica import ReplicaServer, build_fixtures
 from partitions.catalogue import catalogue
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
-from reviewbench_assets.domain.revisions import Cutoff, forum_meta
+from reviewbench_assets.domain.revisions import forum_meta
 from reviewbench_assets.stages.crawl import crawl_forums
 from reviewbench_assets.stages.pdf_stage import initial_submission_records
 
@@ -62,7 +63,7 @@ def run() -> list[dict]:
             got = {}
             for policy, allow in (("default", True), ("initial_only", False)):
                 records = initial_submission_records(api, Store(pafs.LocalFileSystem(), f"{tmp}/{policy}"), metas,
-                                                     Cutoff.for_venue(venue), {}, allow_earliest_public=allow)
+                                                     catalogue_cutoff(venue), {}, allow_earliest_public=allow)
                 got[policy] = (_markdown_rows(Store(pafs.LocalFileSystem(), f"{tmp}/{policy}"), records),
                                Counter(r["rule"] for r in records))
         (value, rules), (base, base_rules) = got["default"], got["initial_only"]

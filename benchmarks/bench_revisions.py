@@ -22,14 +22,15 @@ import time
 import pyarrow.fs as pafs
 
 from benchmarks.common import figure
+from benchmarks.revision_baseline import catalogue_cutoff, initial_submission_record
 from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
 from partitions.catalogue import catalogue
 from resources import BrowserResource
 from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
-from reviewbench_assets.domain.revisions import Cutoff, forum_meta
+from reviewbench_assets.domain.revisions import forum_meta
 from reviewbench_assets.stages.crawl import crawl_forums
-from reviewbench_assets.stages.pdf_stage import initial_submission_record, initial_submission_records
+from reviewbench_assets.stages.pdf_stage import initial_submission_records
 
 PK = "iclr-2020"
 N_FORUMS = int(os.environ.get("BENCH_REVISIONS_FORUMS", "240"))
@@ -62,7 +63,7 @@ def run() -> list[dict]:
         scraped = BrowserResource(max_pages=MAX_PAGES).scrape_revisions(rep.web_url, api.token, ids, limiter)
         t1 = time.perf_counter()
         conc = initial_submission_records(api, Store(pafs.LocalFileSystem(), f"{tmp}/conc"), metas,
-                                          Cutoff.for_venue(venue), scraped, max_workers=WORKERS)
+                                          catalogue_cutoff(venue), scraped, max_workers=WORKERS)
         t2 = time.perf_counter()
 
         base_metas = metas[:BASELINE_FORUMS]
@@ -70,7 +71,7 @@ def run() -> list[dict]:
             rep.web_url, api.token, [m["forum_id"] for m in base_metas], limiter)
         t3 = time.perf_counter()
         seq_store = Store(pafs.LocalFileSystem(), f"{tmp}/seq")
-        seq = [initial_submission_record(api, seq_store, m, Cutoff.for_venue(venue), seq_scraped[m["forum_id"]],
+        seq = [initial_submission_record(api, seq_store, m, catalogue_cutoff(venue), seq_scraped[m["forum_id"]],
                                          False, True) for m in base_metas]
         t4 = time.perf_counter()
 

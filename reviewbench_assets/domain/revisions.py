@@ -194,13 +194,6 @@ class Cutoff:
         return cls(value, value, "rolling" if value is None else "given")
 
     @classmethod
-    def for_venue(cls, venue) -> Cutoff:
-        """From the catalogue alone: the announced deadline + the venue's grace (no invitation read)."""
-        if venue.deadline is None:
-            return cls(None, None, "rolling")
-        return cls(venue.deadline_ms, venue.cutoff_ms, "announced_plus_grace")
-
-    @classmethod
     def from_check(cls, check: dict) -> Cutoff:
         return cls(check.get("announced_ms"), check.get("cutoff_ms"), check.get("cutoff_rule") or "rolling")
 

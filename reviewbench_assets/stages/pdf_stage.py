@@ -196,21 +196,6 @@ def choose_for_forum(api: OpenReviewApi, meta: dict, deadline: Cutoff | int | No
     return record, choice
 
 
-def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, deadline: Cutoff | int | None,
-                              browser_result: list[Revision] | Exception | None,
-                              cross_check: bool, allow_earliest_public: bool, page_requests: int = 0,
-                              read_every_history: bool = False) -> dict:
-    """One forum, one request at a time (the sequential path and the benchmark's baseline)."""
-    if not read_every_history and not history_needed(meta, deadline, api.api):
-        record, choice = choose_from_note(meta, deadline, api.api)
-    else:
-        record, choice = choose_for_forum(api, meta, deadline, browser_result, cross_check,
-                                          allow_earliest_public, page_requests)
-    if choice is None or not choice.pdf_url:
-        return record
-    return download_one(api, store, record, choice.pdf_url)
-
-
 # ---------------------------------------------------------------- many forums
 
 

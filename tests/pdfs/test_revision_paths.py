@@ -4,6 +4,7 @@ from __future__ import annotations
 import pyarrow.fs as pafs
 import pytest
 
+from benchmarks.revision_baseline import catalogue_cutoff, initial_submission_record
 from partitions.catalogue import catalogue
 from resources import BrowserResource
 from resources.openreview_api import RateLimiter
@@ -12,7 +13,6 @@ from reviewbench_assets.domain.revisions import Cutoff
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, deadline_cross_check, venue_deadline_check
 from reviewbench_assets.stages.pdf_stage import (
     choose_for_forum,
-    initial_submission_record,
     initial_submission_records,
 )
 from tests.pdf_text import pdf_text
@@ -44,8 +44,8 @@ def test_browser_and_api_choose_the_same_revision_on_every_forum(pk, pdf_replica
     for meta in metas:
         fid = meta["forum_id"]
         assert isinstance(scraped[pk][fid], dict), (fid, scraped[pk][fid])
-        by_browser, c_browser = choose_for_forum(api, meta, Cutoff.for_venue(venue), scraped[pk][fid], False, True)
-        by_api, c_api = choose_for_forum(api, meta, Cutoff.for_venue(venue), None, False, True)
+        by_browser, c_browser = choose_for_forum(api, meta, catalogue_cutoff(venue), scraped[pk][fid], False, True)
+        by_api, c_api = choose_for_forum(api, meta, catalogue_cutoff(venue), None, False, True)
         assert by_browser["revision_source"] == "browser" and by_api["revision_source"] == "api"
         got = [(r["rule"], r.get("revision_id")) for r in (by_browser, by_api)]
         expected = (truth[fid].expected_rule, truth[fid].expected_revision_id)
@@ -67,7 +67,7 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
     store = Store(pafs.LocalFileSystem(), str(tmp_path / "conc"))
     pdf_replica.reset_request_log()
     seen = []
-    records = initial_submission_records(api, store, forum_metas[pk], Cutoff.for_venue(venue), scraped[pk],
+    records = initial_submission_records(api, store, forum_metas[pk], catalogue_cutoff(venue), scraped[pk],
                                          cross_check=True, max_workers=8, on_record=seen.append)
     log = pdf_replica.request_log
     assert [r["forum_id"] for r in records] == [m["forum_id"] for m in forum_metas[pk]]
@@ -107,7 +107,7 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
     # Sequential, one request at a time: the same records (modulo how the PDF was fetched).
     seq_store = Store(pafs.LocalFileSystem(), str(tmp_path / "seq"))
     for meta, rec in zip(forum_metas[pk], records, strict=False):
-        one = initial_submission_record(api, seq_store, meta, Cutoff.for_venue(venue), scraped[pk][meta["forum_id"]],
+        one = initial_submission_record(api, seq_store, meta, catalogue_cutoff(venue), scraped[pk][meta["forum_id"]],
                                         False, True)
         keys = ("rule", "revision_id", "pdf_sha256", "pdf_pages", "error")
         assert {k: one.get(k) for k in keys} == {k: rec.get(k) for k in keys}
@@ -127,7 +127,7 @@ def test_a_note_that_settles_the_choice_costs_no_request_unless_every_history_is
     for read_all in (False, True):
         pdf_replica.reset_request_log()
         store = Store(pafs.LocalFileSystem(), str(tmp_path / str(read_all)))
-        records = initial_submission_records(api, store, forum_metas[pk], Cutoff.for_venue(venue), {},
+        records = initial_submission_records(api, store, forum_metas[pk], catalogue_cutoff(venue), {},
                                              max_workers=4, read_every_history=read_all)
         asked = {r.params.get("note.id") for r in pdf_replica.request_log if r.path == "/notes/edits"}
         assert asked == (set(truth) if read_all else set(truth) - settled)
