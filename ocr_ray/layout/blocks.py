@@ -365,7 +365,9 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             continue
         near_math = math and ((line.y0 - math[-1].y1 < 0.6 * line.size and (
             line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15))
-            or (_EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math)))
+            or (_EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math))
+            # a line inside the display's height (its tall brace's): a row of cases whose cell is a word
+            or line.kind == "text" and line.y1 <= math[-1].y1 + 0.2 * line.size and line.x0 >= math[-1].x0)
         # a formula numbered beside it (its number a line of its own at its height, right after)
         numbered = (line.math >= 0.15 and i + 1 < len(lines) and _EQ_NUMBER.fullmatch(" " + lines[i + 1].text)
                     and lines[i + 1].y0 < line.cy < lines[i + 1].y1 and line.kind == "text")

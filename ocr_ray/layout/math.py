@@ -33,6 +33,7 @@ from ocr_ray.layout.model import Rule
 # TeX's scriptscript size at 10 pt (5 pt) and below
 SCRIPTSCRIPT = 6.0
 _TAG = re.compile(r"^\((\d+[a-z]?)\)$")
+_TEXT_END = re.compile(r"(\\text\{[^{}]*?) \}(?=$| &| \\\\|\\end\{)")
 
 
 def _main_size(atoms: list[Atom]) -> float:
@@ -340,6 +341,9 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     tex = tex.replace(r"\cdot\cdot\cdot", r"\cdots").replace("...", r"\ldots")
     tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
     tex = re.sub(r"\\sqrt(?!\{)", r"\\surd", tex)
+    # a word of prose keeps its space only before what follows it: at the end of the formula or of
+    # an array's cell KaTeX draws it (olmocr's MathTest failed "0 & \text{otherwise }")
+    tex = _TEXT_END.sub(r"\1}", tex)
     return numbered(tex, tag)
 
 

@@ -28,9 +28,17 @@ def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -
         return None  # stale glyphs (a recoded font): the line text stands
     if any(not ln.glyphs for ln in lines):
         # OCR'd lines have none: their text stands; on the text layer a line of the formula
-        # without glyphs (mostly prose letters) leaves the formula unread
-        return UNREAD_MARK if text_layer and any(ln.glyphs for ln in lines) else None
-    glyphs = [g for ln in lines for g in ln.glyphs]
+        # without glyphs is a word of the text font alone on its line (a cell of cases,
+        # \text{otherwise}): laid out on the baseline of the formula's glyph beside it; a phrase
+        # of prose leaves the formula unread
+        real = [g for ln in lines if ln.glyphs for g in ln.glyphs]
+        if not text_layer or not real:
+            return None
+        if any(not ln.glyphs and _PHRASE.search(ln.text) for ln in lines):
+            return UNREAD_MARK
+        glyphs = [g for ln in lines for g in (ln.glyphs or _lay_out(ln.text, (ln.x0, ln.y0, ln.x1, ln.y1), ln.size, real))]
+    else:
+        glyphs = [g for ln in lines for g in ln.glyphs]
     out = []
     for band in bands(glyphs, rules):
         for row, row_rules in split_rows(band, rules):
@@ -54,16 +62,20 @@ def line_glyphs(frags: list[Any]) -> list[list] | None:
         return None  # words in a row ("we get", "for any unit"): a line of prose with maths in it
     out: list[list] = []
     for f in frags:
-        if f.glyphs:
-            out += f.glyphs
-            continue
-        same = [g for g in real if abs(g[6] - f.size) < 0.5] or real
-        base = min(same, key=lambda g: abs((g[2] + g[4]) / 2 - (f.y0 + f.y1) / 2))[5]
-        chars = unicodedata.normalize("NFKC", f.text)
-        step = (f.x1 - f.x0) / len(chars)
-        out += [[ch, round(f.x0 + k * step, 1), round(base - 0.7 * f.size, 1), round(f.x0 + (k + 1) * step, 1),
-                 round(base + 0.2 * f.size, 1), base, f.size, TEXT_FONT] for k, ch in enumerate(chars) if not ch.isspace()]
+        out += f.glyphs if f.glyphs else _lay_out(f.text, (f.x0, f.y0, f.x1, f.y1), f.size, real)
     return out
+
+
+def _lay_out(text: str, box: tuple[float, float, float, float], size: float, real: list[list]) -> list[list]:
+    """Glyphs for a text-font run that kept none: its characters evenly over its box, upright, on
+    the baseline of the glyph (of its size, if any) nearest to its middle."""
+    x0, y0, x1, y1 = box
+    same = [g for g in real if abs(g[6] - size) < 0.5] or real
+    base = min(same, key=lambda g: abs((g[2] + g[4]) / 2 - (y0 + y1) / 2))[5]
+    chars = unicodedata.normalize("NFKC", text)
+    step = (x1 - x0) / max(len(chars), 1)
+    return [[ch, round(x0 + k * step, 1), round(base - 0.7 * size, 1), round(x0 + (k + 1) * step, 1),
+             round(base + 0.2 * size, 1), base, size, TEXT_FONT] for k, ch in enumerate(chars) if not ch.isspace()]
 
 
 def has_prose(glyphs: list[list] | None) -> bool:

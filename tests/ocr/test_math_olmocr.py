@@ -52,7 +52,10 @@ ARGMAX = [r"\hat{y} = \arg\max_{k} \sum_{i=1}^{N} \log p_\theta(y_k \mid x_i)",
 ARRAYS = [r"A = \begin{pmatrix} a & b \\ c & d \end{pmatrix}",
           r"f(x) = \begin{cases} 1 & x > 0 \\ 0 & x \le 0 \end{cases}",
           r"\det \begin{vmatrix} a_{11} & a_{12} \\ a_{21} & a_{22} \end{vmatrix} = a_{11} a_{22} - a_{12} a_{21}",
-          r"g(x) = \begin{cases} x^2 & \text{if } x > 0 \\ -x & \text{if } x < 0 \\ 1 & x = 0 \end{cases}"]
+          r"g(x) = \begin{cases} x^2 & \text{if } x > 0 \\ -x & \text{if } x < 0 \\ 1 & x = 0 \end{cases}",
+          # a cell that is a word alone: its line held no maths and was read after the display with
+          # the equation number ("otherwise (5) The method is run...")
+          r"h(x) = \begin{cases} x & x \ge 0 \\ 0 & \text{otherwise} \end{cases}"]
 CASES = {
     "numbered": ("amsmath", [f + p for f, p in zip(NUMBERED, ",.,", strict=True)], "", NUMBERED),
     "raw_coded": ("amsmath,amssymb", RAW_CODED, r"\pdfgentounicode=0", RAW_CODED),
@@ -110,7 +113,8 @@ def test_matrices_and_cases_are_arrays(pages):
         r"A=\begin{pmatrix}a & b \\ c & d\end{pmatrix}",
         r"f(x)=\begin{cases}1 & x>0 \\ 0 & x\le0\end{cases}",
         r"\det\begin{vmatrix}a_{11} & a_{12} \\ a_{21} & a_{22}\end{vmatrix}=a_{11}a_{22}-a_{12}a_{21}",
-        r"g(x)=\begin{cases}x^{2} & \text{if }x>0 \\ -x & \text{if }x<0 \\ 1 & x=0\end{cases}"], pages["arrays"]
+        r"g(x)=\begin{cases}x^{2} & \text{if }x>0 \\ -x & \text{if }x<0 \\ 1 & x=0\end{cases}",
+        r"h(x)=\begin{cases}x & x\ge0 \\ 0 & \text{otherwise}\end{cases}"], pages["arrays"]
 
 
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
@@ -224,7 +228,7 @@ def test_prose_phrases_and_abbreviations_in_a_display_are_text(phrases_page):
                                        r"x=y+z,\quad \text{i.e. }y=x-z",
                                        # (the W, PDFium's one maths letter of its fragment, upright: its
                                        # glyph is not kept)
-                                       r"y=Wx+b,\quad \text{where W is a matrix }",
+                                       r"y=Wx+b,\quad \text{where W is a matrix}",
                                        "a=b+c", r"d=\sum_{i}e_{i}"], phrases_page
     blocks = phrases_page.split("\n\n")
     assert INTERTEXT in blocks and blocks.index(INTERTEXT) == len(blocks) - 3, phrases_page
