@@ -5,7 +5,7 @@ deadline_agreement
     converted by partitions/catalogue.py) lies within the crawl's tolerance (one hour) of the
     duedate on the replica's submission invitation, which the replica derives from its own venue
     data the way openreview-py does. Read through the crawl's own cross-check
-    (stages/pdf_fetch.py venue_deadline_check), i.e. what a run reports. Baseline: the same comparison for the deadlines
+    (stages/deadline_check.py venue_deadline_check), i.e. what a run reports. Baseline: the same comparison for the deadlines
     the catalogue held before issue 10 (hand-converted UTC instants, read from git at BASE_COMMIT).
 
 revision_requests_per_forum, pdf_requests_per_forum
@@ -34,7 +34,7 @@ from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
 from reviewbench_assets.domain.revisions import Cutoff, forum_meta, history_needed
 from reviewbench_assets.stages.crawl import crawl_forums
-from reviewbench_assets.stages.pdf_fetch import venue_deadline_check
+from reviewbench_assets.stages.deadline_check import venue_deadline_check
 from reviewbench_assets.stages.pdf_stage import initial_submission_records
 
 BASE_COMMIT = "ceca74e"  # main before issue 10: the catalogue's hand-converted UTC deadlines

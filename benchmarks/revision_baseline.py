@@ -2,7 +2,7 @@
 function with only test callers): one forum at a time, one request at a time (`bench_revisions`'
 sequential baseline, and the tests' reference for the concurrent path), and the cutoff from the
 catalogue alone, without reading the submission invitation (the stage reads it:
-`stages/pdf_fetch.venue_deadline_check`, then `Cutoff.from_check`).
+`stages/deadline_check.venue_deadline_check`, then `Cutoff.from_check`).
 """
 from __future__ import annotations
 

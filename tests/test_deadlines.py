@@ -3,7 +3,7 @@ import pytest
 
 from partitions import catalogue
 from resources.openreview_api import OpenReviewError
-from reviewbench_assets.stages.pdf_fetch import deadline_cross_check, venue_deadline_check
+from reviewbench_assets.stages.deadline_check import deadline_cross_check, venue_deadline_check
 
 H, M = 3_600_000, 60_000
 

@@ -14,7 +14,7 @@ recorded with it and the latest PDF is never taken silently:
   unavailable         none of the above
 
 The cutoff the choice applies is decided once per venue by `judge_deadline` (below): the announced
-deadline against what OpenReview enforced, as the PDF stage read it (stages/pdf_fetch.py).
+deadline against what OpenReview enforced, as the PDF stage read it (stages/deadline_check.py).
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""What the PDF stage asks OpenReview (stages/pdf_stage.py decides what to ask), and what it keeps of
-the answers so that nothing is asked twice, even by the re-run of a killed run (issue 29.3):
-- the venue's deadline as its submission invitations say (`venue_deadline_check`), once per venue;
+"""What the PDF stage asks OpenReview of each forum (stages/pdf_stage.py decides what to ask; the
+venue's deadline is stages/deadline_check.py's), and what it keeps of the answers so that nothing is
+asked twice, even by the re-run of a killed run (issue 29.3):
 - each forum's revision history (`api_revision_page`; `RevisionAnswers`, `read_pages`: every answer
   checkpointed per forum as it arrives);
 - the chosen revision's PDF: one note's PDF per request, or the current PDFs of up to 50 v2 notes in
@@ -36,7 +36,6 @@ import json
 import posixpath
 import threading
 import zipfile
-from collections.abc import Iterable
 from urllib.parse import parse_qsl, urlsplit
 
 import requests
@@ -44,54 +43,9 @@ import requests
 from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, open_pdf
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
-from reviewbench_assets.domain.revisions import HOUR_MS, judge_deadline
 from reviewbench_assets.io.shards import list_files
 from reviewbench_assets.io.stage_io import Outputs
 from reviewbench_assets.stages.figures import PDFS
-
-# ---------------------------------------------------------------------------------------------
-# The venue's deadline as OpenReview enforced it: its submission invitations read once per venue and
-# judged against the catalogue's announced deadline (domain/revisions.py `judge_deadline`, where the
-# cutoff rules are), which decides the cutoff every forum is judged by.
-
-
-def invitation_deadlines(api: OpenReviewApi, invitation_id: str) -> dict:
-    """`duedate` (advertised) and `expdate` (hard cutoff) of a submission invitation, in ms."""
-    body = api.get_json("/invitations", {"id": invitation_id, "expired": "true"})
-    invs = body.get("invitations") or []
-    if not invs:
-        raise OpenReviewError("NotFoundError", f"no invitation {invitation_id}", 404, "/invitations")
-    inv = invs[0]
-    return {"invitation": invitation_id, "duedate_ms": inv.get("duedate"), "expdate_ms": inv.get("expdate")}
-
-
-def _read_invitation(api: OpenReviewApi, invitation_id: str) -> dict:
-    """Its deadlines, or the error that kept them from us (the check reports it as unreadable)."""
-    try:
-        return invitation_deadlines(api, invitation_id)
-    except OpenReviewError as exc:
-        if stops_the_run(exc):  # credentials, a long rate-limit window: no forum gets past it
-            raise
-        return {"invitation": invitation_id, "error": str(exc)[:200]}
-
-
-def deadline_cross_check(api: OpenReviewApi, invitation_ids: Iterable[str], announced_ms: int | None,
-                         grace_ms: int = 30 * 60_000, tolerance_ms: int = HOUR_MS,
-                         abstract_ms: int | None = None) -> dict:
-    """Read the submission invitation(s) and judge them against the announced deadline
-    (`judge_deadline`: the statuses, the cutoff and its rule); a rolling venue reads nothing."""
-    readings = [] if announced_ms is None else [_read_invitation(api, i) for i in invitation_ids]
-    return judge_deadline(readings, announced_ms, grace_ms, tolerance_ms, abstract_ms)
-
-
-def venue_deadline_check(api: OpenReviewApi, venue) -> dict:
-    """`deadline_cross_check` for a catalogue entry (its dated invitations, its grace)."""
-    if venue.deadline is None:
-        return deadline_cross_check(api, [], None)
-    return deadline_cross_check(api, venue.deadline_invitations(), venue.deadline_ms,
-                                grace_ms=venue.deadline.grace_minutes * 60_000,
-                                abstract_ms=venue.deadline.abstract_ms)
-
 
 # ---------------------------------------------------------------------------------------------
 # What OpenReview answered about each forum's revision history, checkpointed per forum as each

@@ -38,6 +38,7 @@ from reviewbench_assets.domain.revisions import (
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
 from reviewbench_assets.io.stage_io import Inputs, Outputs
 from reviewbench_assets.io.upstream import SubmissionNotes
+from reviewbench_assets.stages.deadline_check import venue_deadline_check
 from reviewbench_assets.stages.figures import DEADLINE, PDFS, ROW_COUNT, Table, iso_utc
 from reviewbench_assets.stages.pdf_fetch import (
     ATTACHMENT_BATCH,
@@ -49,7 +50,6 @@ from reviewbench_assets.stages.pdf_fetch import (
     error_fields,
     read_pages,
     sweep_staging_records,
-    venue_deadline_check,
 )
 from reviewbench_assets.stages.progress import Progress
 from reviewbench_assets.stages.stage import Stage
@@ -111,7 +111,7 @@ class PdfStage(Stage):
         self.stat("chosen_revisions", Table(records, PREVIEW_COLUMNS, limit=20, what="forums"))
 
     def record_deadline(self, check: dict) -> None:
-        """The catalogue's deadline against the submission invitation's (stages/pdf_fetch.py venue_deadline_check)."""
+        """The catalogue's deadline against the submission invitation's (stages/deadline_check.py venue_deadline_check)."""
         venue = self.venue
         self.stat("deadline_announced", venue.deadline.announced if venue.deadline else "rolling")
         self.stat("deadline_announced_utc", venue.submission_deadline.isoformat() if venue.deadline else "rolling")
@@ -309,7 +309,7 @@ def choose_initial_pdfs(stage: Stage, inputs: Inputs, outputs: Outputs) -> None:
     store = outputs.store
     ckpt_dir = outputs.rel("submission_checkpoints")  # relative; store.path() checks each id
     # Once per venue: the announced deadline against the submission invitation's duedate/expdate,
-    # which also decides the cutoff every forum is judged by (stages/pdf_fetch.py, domain/revisions.py judge_deadline).
+    # which also decides the cutoff every forum is judged by (stages/deadline_check.py, domain/revisions.py judge_deadline).
     deadline_check = venue_deadline_check(api, venue)
     if deadline_check["status"] not in ("agree", "agree_abstract", "rolling"):
         warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")

@@ -10,7 +10,8 @@ from resources import BrowserResource
 from resources.openreview_api import RateLimiter
 from resources.store import Store
 from reviewbench_assets.domain.revisions import Cutoff
-from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH, deadline_cross_check, venue_deadline_check
+from reviewbench_assets.stages.deadline_check import deadline_cross_check, venue_deadline_check
+from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH
 from reviewbench_assets.stages.pdf_stage import (
     choose_for_forum,
     initial_submission_records,
