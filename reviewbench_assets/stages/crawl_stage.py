@@ -16,8 +16,7 @@ import hashlib
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
 
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
@@ -39,8 +38,8 @@ from reviewbench_assets.stages.crawl import (
     note_tmdates,
     query_label,
     times_listed,
-    tmdates_digest,
 )
+from reviewbench_assets.stages.crawl_compare import first_pass, index_stored, needs_edits
 from reviewbench_assets.stages.figures import CRAWL, QUARANTINE, ROW_COUNT, Table, iso_utc
 from reviewbench_assets.stages.progress import Progress
 from reviewbench_assets.stages.stage import Stage
@@ -167,46 +166,6 @@ def _full_crawl(api: OpenReviewApi, venue: VenueYear, store: Store, errors: list
             yield record
 
 
-@dataclass
-class _Compared:
-    """The first pass over the forums, against what was stored: compact, one entry per forum id."""
-    status: Counter = field(default_factory=Counter)  # new / changed / unchanged / removed
-    touched: list[str] = field(default_factory=list)  # new or changed, in file order
-    touched_set: set[str] = field(default_factory=set)
-    ids: set[str] = field(default_factory=set)
-    edits_todo: int = 0  # forums whose review edit histories are to be read (or resumed)
-
-
-def _needs_edits(rec: dict, touched: set[str]) -> bool:
-    """A forum's review edit histories are read (or resumed from a checkpoint) when it is new or
-    changed, or when no stored line gave them back."""
-    return rec["forum_id"] in touched or "review_edits" not in rec
-
-
-def _first_pass(records: Iterable[dict], stored: dict[str, StoredForum], old: JsonlLines | None,
-                spool: Spool, review_edits: bool) -> _Compared:
-    """Spool every forum as it comes, comparing it with the stored one (new / changed / unchanged);
-    an unchanged forum keeps its stored review edit histories, read back by offset."""
-    c = _Compared()
-    for rec in records:
-        fid = rec["forum_id"]
-        c.ids.add(fid)
-        was = stored.get(fid)
-        if was is not None and was.digest == tmdates_digest(note_tmdates(rec["note"])):
-            c.status["unchanged"] += 1
-            if "review_edits" not in rec and was.has_edits and old is not None:
-                rec["review_edits"] = old.read(was.offset, was.length).get("review_edits")
-        else:
-            c.status["new" if was is None else "changed"] += 1
-            c.touched.append(fid)
-            c.touched_set.add(fid)
-        if review_edits and _needs_edits(rec, c.touched_set):
-            c.edits_todo += 1
-        spool.append(rec)
-    c.status["removed"] = sum(1 for fid in stored if fid not in c.ids)
-    return c
-
-
 class _Quarantine:
     """The quarantine, one forum at a time: every quarantined forum with its reasons, forums per
     query, and a preview of the first ten."""
@@ -294,7 +253,7 @@ def refresh_venue(stage: Stage, store: Store) -> None:
         cursor = None
     incremental_possible = has_stored and venue.api == "v2" and cursor is not None
     known: dict[str, int] | None = {} if incremental_possible else None
-    stored = _index_stored(store, raw_path, known, full_refresh, log) if has_stored else {}
+    stored = index_stored(store, raw_path, known, full_refresh, log) if has_stored else {}
 
     mode, errors, refresh, listed = "full", [], {}, {}
     with JsonlLines(store, raw_path) as old, Spool() as fetched, Spool() as spool:
@@ -305,7 +264,7 @@ def refresh_venue(stage: Stage, store: Store) -> None:
             mode = "full" if records is None else "incremental"
         if records is None:
             records = _full_crawl(api, venue, store, errors, listed, log)
-        compared = _first_pass(records, stored or {}, old if stored else None, spool, review_edits)
+        compared = first_pass(records, stored or {}, old if stored else None, spool, review_edits)
         if mode == "incremental":
             errors[:0] = _kept_errors(store, out.rel("crawl_errors"), compared.ids, errors)
         most = times_listed(listed)
@@ -322,7 +281,7 @@ def refresh_venue(stage: Stage, store: Store) -> None:
                 for rec in spool:
                     if rec["forum_id"] in most:
                         rec["listed"] = most[rec["forum_id"]]
-                    if review_edits and _needs_edits(rec, touched):
+                    if review_edits and needs_edits(rec, touched):
                         edits.fill(rec)
                     forums_out.write(dumps_json(rec) + b"\n")
                     q = quarantine.add(rec)
@@ -381,28 +340,6 @@ def _drop_published_pages(store: Store, pk: str, attempt_continues: bool | None)
     folder = store.path(rel)
     if not attempt_continues and store.exists(store.path(rel, PUBLISHED)):
         store.delete_dir(folder)
-
-
-def _index_stored(store: Store, raw_path: str, known: dict[str, int] | None, full_refresh: bool,
-                  log: Callable[[str], None]) -> dict[str, StoredForum] | None:
-    """A compact index of the stored forums (None when there are none): per forum id, its line's
-    offset and length, the digest of its notes' tmdates; `known` (when given) gets every stored
-    note's tmdate, for the refresh cursor. A corrupt file is named; with `full_refresh` it is
-    re-crawled (repaired), otherwise the error says how to repair it."""
-    index: dict[str, StoredForum] = {}
-    try:
-        for offset, length, rec in JsonlLines(store, raw_path).scan():
-            tmdates = note_tmdates(rec["note"])
-            if known is not None:
-                known.update(tmdates)
-            index[rec["forum_id"]] = StoredForum(offset, length, tmdates_digest(tmdates), "review_edits" in rec)
-    except (CorruptFileError, UnicodeDecodeError) as exc:
-        if full_refresh:
-            log(f"stored crawl is corrupt, re-crawling it (full_refresh): {exc}")
-            return None
-        raise CorruptFileError(raw_path, f"{exc}; re-materialize openreview_forums with config "
-                                         "full_refresh: true to re-crawl and replace it") from exc
-    return index
 
 
 def _write_jsonl(store: Store, pub: Publication, path: str, rows: list[dict] | None, obj: dict | None = None) -> int:
