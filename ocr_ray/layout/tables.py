@@ -24,6 +24,7 @@ from ocr_ray.layout.table_grid import (
 from ocr_ray.layout.table_gutters import join_justified_head, split_at_gutters
 from ocr_ray.layout.table_lines import multi_line_rows
 from ocr_ray.layout.table_render import render_table, row_spans
+from ocr_ray.layout.table_unruled import unruled_boxes
 
 MIN_RULE_WIDTH = 40.0
 SAME_EDGE = 3.0
@@ -327,7 +328,9 @@ def extract_tables(page: PageLayout) -> None:
     """Replace the fragments of each table on ``page`` by one fragment of ``kind="table"``. Each
     table is read guarded (``fallback``): one whose rules fail stays its lines of plain text."""
     verticals = [r for r in page.rules if r.vertical]
-    for box in guarded("tables", lambda: _rule_groups(page.rules, page.fragments), list):
+    boxes = guarded("tables", lambda: _rule_groups(page.rules, page.fragments), list)
+    boxes += guarded("tables", lambda: unruled_boxes(page, boxes), list)
+    for box in boxes:
         fragments, rotated = list(page.fragments), list(page.rotated)
 
         def as_text(fragments=fragments, rotated=rotated) -> None:

@@ -1,0 +1,65 @@
+"""Tables set without any rule (no \\toprule, no \\hline: columns parted by white space only),
+found from their caption: the lines right under a "Table N" caption (or right over it, where the
+style sets captions below) that each hold two or more fragments, line after line at a table's row
+pitch, are the table's rows when they make columns (``table_grid.columns``). A table with rules is
+found by its rules (``tables``); a caption next to one is left to it."""
+from __future__ import annotations
+
+from ocr_ray.layout.floats import CAPTION
+from ocr_ray.layout.model import Fragment, PageLayout
+from ocr_ray.layout.table_grid import columns, table_rows
+
+MIN_ROWS = 3  # a header and two rows
+PROSE_SHARE = 0.4  # a fragment wider than this share of the page is a line of prose, no cell
+ROW_GAP = 0.9  # white between two rows of a table, in line heights (its rows are set at \arraystretch 1)
+FIRST_GAP = 2.0  # white between the caption and the table's first (last) row: \abovecaptionskip 10 pt
+
+
+def _lines(fragments: list[Fragment]) -> list[list[Fragment]]:
+    lines: list[list[Fragment]] = []
+    for f in sorted(fragments, key=lambda f: f.cy):
+        if lines and abs(f.cy - lines[-1][0].cy) <= 0.4 * min(f.y1 - f.y0, lines[-1][0].y1 - lines[-1][0].y0):
+            lines[-1].append(f)
+        else:
+            lines.append([f])
+    return lines
+
+
+def _run(lines: list[list[Fragment]], start: float, down: bool, width: float) -> list[list[Fragment]]:
+    """The lines of two or more cells next to ``start`` (a caption's bottom or top), each at most
+    ``ROW_GAP`` line heights from the one before."""
+    ordered = [line for line in lines if (min(f.y0 for f in line) >= start - 1 if down else max(f.y1 for f in line) <= start + 1)]
+    ordered.sort(key=lambda line: min(f.y0 for f in line), reverse=not down)
+    run, edge = [], start
+    for line in ordered:
+        y0, y1 = min(f.y0 for f in line), max(f.y1 for f in line)
+        gap = y0 - edge if down else edge - y1
+        if gap > (FIRST_GAP if not run else ROW_GAP) * (y1 - y0) + 2 or len(line) < 2 or any(f.x1 - f.x0 > PROSE_SHARE * width for f in line) \
+                or any(CAPTION.match(f.text) for f in line):
+            break
+        run.append(line)
+        edge = y1 if down else y0
+    return run if down else run[::-1]
+
+
+def unruled_boxes(page: PageLayout, ruled: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
+    """(top, bottom, left, right) of each table on ``page`` set without rules (see the module's doc)."""
+    out = []
+    width = page.width
+    for cap in (f for f in page.fragments if f.kind == "text" and f.text.startswith("Table") and CAPTION.match(f.text)):
+        # a ruled table's caption: a rule area right above or below it
+        if any(x0 - 3 < cap.cx < x1 + 3 and (-3 * cap.size < top - cap.y1 < 3 * cap.size or -3 * cap.size < cap.y0 - bottom < 3 * cap.size)
+               for top, bottom, x0, x1 in ruled):
+            continue
+        half = (0.0, width / 2) if cap.x1 < width / 2 else (width / 2, width) if cap.x0 > width / 2 else (0.0, width)
+        near = [f for f in page.fragments if f is not cap and f.kind == "text" and half[0] <= f.cx <= half[1]]
+        lines = _lines(near)
+        for down, start in ((True, cap.y1), (False, cap.y0)):
+            run = _run(lines, start, down, width)
+            if len(run) < MIN_ROWS or columns(table_rows([f for line in run for f in line])) is None:
+                continue
+            cells = [f for line in run for f in line]
+            out.append((min(f.y0 for f in cells) - 1, max(f.y1 for f in cells) + 1,
+                        min(f.x0 for f in cells), max(f.x1 for f in cells)))
+            break
+    return out
