@@ -15,7 +15,7 @@ from pathlib import Path
 
 # TeX's extension fonts (big operators and delimiters, read by code: ``CMEX``): Computer and Latin
 # Modern's, and txfonts/pxfonts' (txex, pxex), kpfonts' (jkpex) and fourier's: cmex's layout
-EXTENSION_FONTS = ("CMEX", "LMMATHEXTENSION", "TXEX", "PXEX", "KP--M-EX", "FOURIER-MATH-EXTENSION")
+EXTENSION_FONTS = ("CMEX", "LMMATHEXTENSION", "TXEX", "PXEX", "KP--M-EX", "FOURIER-MATH-EXTENSION", "EUEX")
 # Adobe Symbol and its clones name the stroked phi "phi" (U+03C6) and the curly one "phi1"
 # (U+03D5), the other way round from TeX's \phi and \varphi (mathptmx sets \phi from Symbol)
 SYMBOL_PHI = {"φ": r"\phi", "ϕ": r"\varphi"}
@@ -202,7 +202,8 @@ def font_alphabet(font: str) -> str:
         return r"\mathsf"
     if name.startswith("CMTT"):
         return r"\mathtt"
-    if name.startswith(("CMMI", "TXMI", "PXMI", "LMMATH", "CMEX", "MSAM")) or italic_font(name):
+    # (Euler's maths letters, eulervm's EURM, are upright by design: TeX's maths letters all the same)
+    if name.startswith(("CMMI", "TXMI", "PXMI", "LMMATH", "CMEX", "MSAM", "EURM", "EUEX")) or italic_font(name):
         return ""  # maths italic in any italic font (Times, Latin Modern, Libertine, Word's)
     return "rm"
 

@@ -22,7 +22,8 @@ from ocr_ray.layout.tex_encodings import (
 CMEX_FONTS = EXTENSION_FONTS
 _MATH_FONT_PREFIXES = ("CMMI", "CMSY", "CMEX", "MSBM", "MSAM", "EUFM", "EUSM", "RSFS", "TXMI", "TXSY",
                        "TXEX", "PXMI", "PXSY", "STIXMATH", "CAMBRIA MATH", "LMMATH", "SYMBOL", "MTSY",
-                       "MTMI", "MTEX", "RMTMI", "ZCMI", "TEX-MATHA", "TEX-MATHB", "TEX-MATHX")
+                       "MTMI", "MTEX", "RMTMI", "ZCMI", "TEX-MATHA", "TEX-MATHB", "TEX-MATHX",
+                       "EURM", "EUEX")
 
 
 # ``font_info``'s maths grade of a font: none, italic (a letter is maths when it stands alone:

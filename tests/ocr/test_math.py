@@ -3,6 +3,8 @@ typeset here with pdflatex, and judged by olmOCR-Bench's own ``MathTest`` (KaTeX
 in chromium: ``benchmarks/fulltext_real/olmocr_judge.py``)."""
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from benchmarks.fulltext_real.olmocr_judge import judge, olmocr_test
@@ -137,13 +139,18 @@ def test_double_and_triple_integral_glyphs_are_big_operators():
             (("∬", "TXEXS"), ("∭", "STIXTWOMATH")))] == [(r"\iint", "op"), (r"\iiint", "op")]
 
 
-def test_amsmaths_multiple_integrals_in_computer_modern_are_one_operator(tmp_path):
-    """amsmath draws \\iint and \\iiint in Computer Modern as \\int signs kerned into each other; the
-    source's \\int_{0}^{1} \\int_{0}^{1}, two integrals apart, stays two."""
+@pytest.mark.parametrize("packages", ["amsmath", "amsmath,eulervm"])
+def test_amsmaths_multiple_integrals_in_computer_modern_are_one_operator(tmp_path, packages):
+    """amsmath draws \\iint and \\iiint in Computer Modern as \\int signs kerned into each other (in
+    eulervm's narrow upright signs 0.3 pt apart); the source's \\int_{0}^{1} \\int_{0}^{1}, two
+    integrals apart, stays two."""
+    if packages != "amsmath" and not subprocess.run(["kpsewhich", "eulervm.sty"], capture_output=True,
+                                                    text=True).stdout.strip():
+        pytest.skip("eulervm not installed")
     formulas = [r"A = \iint_{D} f\, dA + \iiint_{V} g\, dV", r"B = \int_{0}^{1} \int_{0}^{1} h(x, y)\, dx\, dy"]
     prose = "Some text before the display, long enough to be a line of prose of this page here."
     body = "\n".join(f"{prose}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in formulas)
-    layouts = typeset_layouts(tmp_path, "amsmath", body)
+    layouts = typeset_layouts(tmp_path, packages, body)
     markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
     assert displays(markdown) == [r"A=\iint_{D}fdA+\iiint_{V}gdV \qquad (1)",
                                   r"B=\int_{0}^{1}\int_{0}^{1}h(x,y)dxdy \qquad (2)"], markdown

@@ -150,6 +150,9 @@ SETUPS = {
     "fourier": ("amsmath,fourier", ""),
     "kpfonts": ("amsmath,kpfonts", ""),
     "txfonts": ("amsmath,txfonts", ""),
+    # Euler's upright maths letters (EURM) and its extension font (EUEX, cmex's layout): every letter
+    # was \mathrm{p} and the big operators the letters of their codes ("\mathrm{Z}_{0}^{1}")
+    "eulervm": ("amsmath,eulervm", ""),
 }
 LIMITS = [r"F = \int_{0}^{1} f(x)\, dx + \sum_{i=1}^{n} x_i",
           r"L = \lim_{x \to 0} \frac{\sin x}{x} + x^{2}_{i}",
