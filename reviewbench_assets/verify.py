@@ -11,6 +11,9 @@ format's own check:
   is found;
 - every other published file by its format: Parquet read whole with its page checksums, JSON and JSONL
   parsed, a PDF against the sha256 in its name, a PNG against its chunks' CRCs;
+- files a record or a sibling says must be there (a deletion leaves no bytes to check): a part's
+  inputs, README.md and its plots, a venue-year's stored PDFs, the files one publication writes
+  together, the resubmissions set and the venue-years' records its state names;
 - pending publication journals (a set half moved into place) and staging files of dead runs.
 Caches and checkpoints (`checkpoints/`, `.locks/`) are not published data: a damaged entry there is
 a miss, asked again, so they are left out.

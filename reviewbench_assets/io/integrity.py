@@ -240,6 +240,7 @@ def _check_expected(store: Store, report: Report, part_records: list[tuple[str, 
             text = store.read_bytes(store.path(readme)).decode("utf-8", "replace")
             for plot in sorted(set(re.findall(r"\(?(plots/[A-Za-z0-9_.-]+\.png)", text))):
                 _expect(store, report, f"{paths.CORPUS_DIR}/{plot}", "README.md shows it", "re-materialize dataset_card")
+    _expect_resubmissions(store, report)
     for v in catalogue().venues:
         pk = v.key
         subs = paths.submissions(pk)
@@ -278,6 +279,27 @@ def _check_expected(store: Store, report: Report, part_records: list[tuple[str, 
             if any(store.exists(store.path(w(pk))) for w in wheres):
                 _expect(store, report, paths.check_record(pk, asset), f"{asset}'s data for {pk} has no check verdict",
                         f"re-materialize {asset} for {pk}")
+
+
+# the corpus-level resubmissions stage publishes these together, with a records file per venue-year
+# its state names (stages/resubmission_stage.py)
+RESUBMISSION_SET = (paths.RESUBMISSION_STATE, paths.RESUBMISSION_LINKS, paths.RESUBMISSION_CHAINS,
+                    paths.RESUBMISSION_LEFT_ALONE)
+
+
+def _expect_resubmissions(store: Store, report: Report) -> None:
+    if not any(store.exists(store.path(rel)) for rel in RESUBMISSION_SET):
+        return
+    fix = "re-materialize resubmissions"
+    for rel in RESUBMISSION_SET:
+        _expect(store, report, rel, "the resubmissions stage publishes it with the others of its set", fix)
+    state = paths.RESUBMISSION_STATE
+    try:
+        venue_years = store.read_json_or_none(store.path(state)) or {}
+    except (CorruptFileError, OSError, ValueError):
+        return  # the state itself is reported by its format's check
+    for pk in sorted((venue_years.get("venue_years") or {}) if isinstance(venue_years, dict) else {}):
+        _expect(store, report, paths.resubmission_records(pk), f"{state} names {pk}", fix)
 
 
 def _check_publications(store: Store, report: Report) -> None:

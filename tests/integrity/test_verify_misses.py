@@ -1,7 +1,8 @@
 """Issue 38.8: the damages bench_corruption found `verify` missing on a venue-year's whole pipeline
 (tests/faults/crash_pipeline.py, an API v2 venue): an emptied dialogue exclusions file (an empty one
 is valid JSONL, and nothing recorded its size), a deleted crawl cursor (published with the raw forums
-by an API v2 crawl; without it the next crawl is silently a full one) and a deleted submissions table.
+by an API v2 crawl; without it the next crawl is silently a full one), a deleted submissions table
+and a deleted file of the corpus-level resubmissions set.
 Each is named with what to re-materialize."""
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ def template(tmp_path_factory):
     (paths.dialogue_exclusions(PK), "empty", "re-materialize rebuttal_dialogues"),
     (paths.crawl_cursor(PK), "delete", "re-materialize openreview_forums"),
     (paths.submissions(PK), "delete", "re-materialize initial_submission_pdfs"),
+    # bench_corruption at 0170f98: a deleted file of the corpus-level resubmissions set was missed
+    *[(rel, "delete", "re-materialize resubmissions")
+      for rel in (paths.RESUBMISSION_STATE, paths.RESUBMISSION_LINKS, paths.RESUBMISSION_CHAINS,
+                  paths.RESUBMISSION_LEFT_ALONE, paths.resubmission_records(PK))],
 ])
 def test_a_damage_verify_missed_is_named_with_what_to_rerun(template, tmp_path, rel, how, fix):
     import shutil
