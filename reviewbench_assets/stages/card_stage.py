@@ -21,7 +21,7 @@ from reviewbench_assets.domain.manifest import card_front_matter, extra_config_s
 from reviewbench_assets.domain.resubmission_rows import with_config
 from reviewbench_assets.io.checksums import DamagedPartError, part_damage, stage_card_checksum
 from reviewbench_assets.io.shards import corpus_listing, join_path
-from reviewbench_assets.io.stage_io import Inputs, Outputs
+from reviewbench_assets.io.stage_io import Inputs, Outputs, put_staged
 from reviewbench_assets.stages.figures import CARD, SPLIT, Markdown
 from reviewbench_assets.stages.live_card import live_section
 from reviewbench_assets.stages.resubmission_card import publish_chains
@@ -36,8 +36,7 @@ def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes, pub: Publ
     if pub is None:
         store.write_bytes(final, data)
     else:
-        with fs.open_output_stream(pub.target(final)) as f:
-            f.write(data)
+        put_staged(store, pub, final, data)
     return final
 
 
