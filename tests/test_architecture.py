@@ -268,16 +268,12 @@ def test_no_stage_spells_a_path_template():
     assert bad == []
 
 
-# Stage modules that still open files of the raw filesystem for writing (`fs.open_output_stream`):
-# the PDF stage's download staging (issue 39 item 1, what is left to move behind the IO layer; the
-# split's shard writer and the card write through io/stage_io.py). A new one fails here.
-RAW_WRITERS = {"pdf_fetch"}
-
-
-def test_no_other_stage_opens_the_raw_filesystem_for_writing():
+def test_no_stage_opens_the_raw_filesystem_for_writing():
+    """A stage writes its files through io/stage_io.py (a publication's staged writers, or
+    `direct_stream` for its resume files), never `fs.open_output_stream` itself (issue 39 item 1)."""
     mods = _modules()
     bad = sorted(_short(m) for m, p in _stage_modules(mods).items()
-                 if "open_output_stream" in p.read_text(encoding="utf-8") and _short(m) not in RAW_WRITERS)
+                 if "open_output_stream" in p.read_text(encoding="utf-8"))
     assert bad == []
 
 

@@ -7,7 +7,8 @@ A stage never spells a path template (`paths.<name>`) nor opens the raw filesyst
 memory (a stage test hands the crawl's records to the parser without writing them first).
 
 The staged writers (`staged_stream`, `staged_parquet`, `put_staged`) write one file of a publication
-(`Store.publish`): it appears under its final name when the publication commits. Dagster-free."""
+(`Store.publish`): it appears under its final name when the publication commits; `direct_stream`
+writes a stage's resume file in place. Dagster-free."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -89,6 +90,13 @@ def put_staged(store: Store, pub: Publication, path: str, data: bytes) -> None:
     with staged_stream(store, pub, path) as f:
         f.write(data)
 
+
+
+def direct_stream(store: Store, path: str):
+    """An output stream of the file `path` (full path) written in place, outside any publication:
+    a stage's own resume files that are never published data (the PDF stage's download staging,
+    whose record must follow the answer's last byte without a rename in between)."""
+    return store.fs.open_output_stream(path)
 
 
 def parquet_file(store: Store, target: str, schema: pa.Schema, **kwargs):

@@ -44,7 +44,7 @@ from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, o
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
 from resources.store import Store
 from reviewbench_assets.io.shards import list_files
-from reviewbench_assets.io.stage_io import Outputs
+from reviewbench_assets.io.stage_io import Outputs, direct_stream
 from reviewbench_assets.stages.figures import PDFS
 
 # ---------------------------------------------------------------------------------------------
@@ -328,7 +328,7 @@ def fetch_staged(api: OpenReviewApi, store: Store, key: str, path: str, params: 
     resp = api.get_stream(path, params)
     h, chunks, n = hashlib.sha256(), [], 0
     try:
-        with resp, store.fs.open_output_stream(data_path) as out:
+        with resp, direct_stream(store, data_path) as out:
             for chunk in resp.iter_content(CHUNK):
                 out.write(chunk)
                 h.update(chunk)
@@ -346,7 +346,7 @@ def fetch_staged(api: OpenReviewApi, store: Store, key: str, path: str, params: 
     # not parse, so it is a miss, never a false answer.
     record = json.dumps({"key": key, "length": n, "sha256": h.hexdigest(),
                          "requests": api.thread_requests() - before}).encode()
-    with store.fs.open_output_stream(meta_path) as f:
+    with direct_stream(store, meta_path) as f:
         f.write(record)
     return b"".join(chunks)
 
