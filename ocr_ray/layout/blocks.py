@@ -28,7 +28,7 @@ from ocr_ray.layout.plain import plain_rows
 ORDER_MAX_FRAGMENTS = 20_000
 _WORDLIKE = re.compile(r"[^\W\d_]{2,}")  # two letters in a row: a word, not a formula's single letters
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+\S")
-_EQ_NUMBER = re.compile(r"\s*\((\d+[a-z]?)\)$")
+_EQ_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.)?\d+(?:\.\d+)*[a-z]?)\)$")  # as math._TAG
 _RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
 _LIGATURES = re.compile("[\ufb00-\ufb06]")
 # a footnote's mark, then its text: not "1. Author" (a numbered reference), not "82.10" (a number)
@@ -49,6 +49,9 @@ class Line:
     left: float  # column edges
     right: float
     glyphs: list | None = None  # the fragments' glyphs when all carry them (``math``)
+    # words in a row beside a formula's glyphs (``math_hook.line_glyphs`` gave none though some of
+    # its fragments carry glyphs): a line of prose with inline maths, no row of a display
+    prose: bool = False
 
     @property
     def cy(self) -> float:
@@ -64,12 +67,13 @@ def clean_text(text: str) -> str:
 def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
     chars = sum(len(f.text) for f in frags) or 1
     main = max(frags, key=lambda f: len(f.text))
+    glyphs = line_glyphs(frags)
     return Line(min(f.x0 for f in frags), min(f.y0 for f in frags), max(f.x1 for f in frags),
                 max(f.y1 for f in frags), " ".join(f.text for f in frags), main.size,
                 all(f.bold for f in frags if len(f.text) > 1) or main.bold and len(frags) == 1,
                 sum(f.math * len(f.text) for f in frags) / chars,
                 "table" if any(f.kind == "table" for f in frags) else "text", *edges,
-                line_glyphs(frags))
+                glyphs, glyphs is None and any(f.glyphs for f in frags))
 
 
 def _pictures(page: PageLayout) -> list[Rule]:
@@ -125,6 +129,7 @@ def page_lines(page: PageLayout) -> list[Line]:
                 # | "where W is a matrix") had none, the words alone having no maths to lay out by
                 last_frags = prev_frags + frags
                 prev.glyphs = line_glyphs(last_frags)
+                prev.prose = prev.glyphs is None and any(f.glyphs for f in last_frags)
                 continue
             lines.append(line)
     return lines
@@ -363,8 +368,10 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             blocks.append("#" * level + " " + text)
             i += 1
             continue
+        # (a line of words in a row, no formula's glyphs, is prose however much maths it holds: the
+        # "where A in R^{d x d}, ..." under a display set tight above it)
         near_math = math and ((line.y0 - math[-1].y1 < 0.6 * line.size and (
-            line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15))
+            line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15 and not line.prose))
             or (_EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math))
             # a line inside the display's height (its tall brace's): a row of cases whose cell is a word
             or line.kind == "text" and line.y1 <= math[-1].y1 + 0.2 * line.size and line.x0 >= math[-1].x0)

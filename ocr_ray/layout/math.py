@@ -32,7 +32,8 @@ from ocr_ray.layout.model import Rule
 
 # TeX's scriptscript size at 10 pt (5 pt) and below
 SCRIPTSCRIPT = 6.0
-_TAG = re.compile(r"^\((\d+[a-z]?)\)$")
+# an equation number: (3), (3a), numbered within sections (3.1) or an appendix (A.2)
+_TAG = re.compile(r"^\(((?:[A-Z]\.)?\d+(?:\.\d+)*[a-z]?)\)$")
 _TEXT_END = re.compile(r"(\\text\{[^{}]*?) \}(?=$| &| \\\\|\\end\{)")
 
 
@@ -291,7 +292,7 @@ def _tag(glyphs: list[list]) -> tuple[list[list], str]:
             if m and k and gap > 1.5 * ordered[k][6]:
                 return ordered[:k], m.group(1)
             break
-        if len(text) > 6:
+        if len(text) > 9:
             break
     return glyphs, ""
 

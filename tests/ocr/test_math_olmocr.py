@@ -238,3 +238,24 @@ def test_prose_phrases_and_abbreviations_in_a_display_are_text(phrases_page):
 def test_prose_phrases_in_a_display_pass_olmocr(phrases_page):
     tests = [{"id": f"p{k}", "type": "math", "math": m} for k, m in enumerate(PHRASES)]
     assert judge(phrases_page, tests) == dict.fromkeys((t["id"] for t in tests), True), phrases_page
+
+
+def test_a_display_numbered_within_its_section_keeps_the_prose_line_under_it_out(tmp_path):
+    # the dev paper rnn-extrapolation (ICLR style: times, \numberwithin{equation}{section}): "(3.1)"
+    # was no equation number to the rules (digits alone), so it joined the display as a line of its
+    # own height; the prose line right under it ("where A in R^{d x d}, ..." with inline maths: words
+    # in a row, no formula's glyphs) followed for its share of maths, and the display was left
+    # unread. Truth from the source below.
+    body = ("\\section{Linear recurrent networks}\n" + PROSE + " This model is defined by the update rule:\n"
+            "\\begin{equation}\n s_{t+1} = A s_t + B x_t, \\quad y_t = C s_t, \\quad t = 0, 1, 2, \\ldots,\n"
+            "\\end{equation}\nwhere $A \\in \\mathbb{R}^{d \\times d}$, $B \\in \\mathbb{R}^{d \\times 1}$ and "
+            "$C \\in \\mathbb{R}^{1 \\times d}$ are configurable parameters, with the transition matrix $A$ "
+            "satisfying $A = A^\\top$; and the state is assumed to be equal to zero at the outset.\n")
+    # the paper's prose line sits 2.5 pt under the display's glyphs: a tight below-display skip
+    tight = "\\AtBeginDocument{\\setlength{\\belowdisplayskip}{3pt}\\setlength{\\belowdisplayshortskip}{3pt}}"
+    layouts = typeset_layouts(tmp_path, "amsmath,amssymb,times", body, "\\numberwithin{equation}{section}\n" + tight)
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    assert "math: unread" not in markdown, markdown
+    displays = [b for b in markdown.split("\n\n") if b.startswith("$$")]
+    assert len(displays) == 1 and displays[0].split("\n")[1].endswith(r"\qquad (1.1)"), markdown
+    assert "where" not in displays[0] and "configurable parameters" in markdown.split(displays[0])[1], markdown
