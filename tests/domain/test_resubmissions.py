@@ -7,18 +7,10 @@ import doctest
 from reviewbench_assets.domain import resubmissions
 from reviewbench_assets.domain.resubmissions import Submission, chain_split, chain_splits, link_resubmissions
 
-ABSTRACT_V1 = (
-    "Large language models often fail to follow multi-step instructions when the steps interact. We "
-    "introduce a curriculum that orders training instructions by the number of dependent steps and show "
-    "that fine-tuning on this curriculum improves exact-match accuracy on three compositional benchmarks "
-    "by up to nine points, with no change to the model architecture or inference cost.")
-# what an author writes for the next venue: first sentence rewritten, a result added, a number updated
-ABSTRACT_V2 = (
-    "Instruction-tuned language models struggle when the steps of an instruction depend on each other. We "
-    "introduce a curriculum that orders training instructions by the number of dependent steps and show "
-    "that fine-tuning on this curriculum improves exact-match accuracy on four compositional benchmarks "
-    "by up to eleven points, with no change to the model architecture or inference cost. The gains hold "
-    "for models from 1B to 70B parameters.")
+# a paper and what its author wrote for the next venue (first sentence rewritten, a result added, a
+# number updated): the same hand-written versions the stage's tests link
+from tests.stages.resubmission_inputs import ABSTRACT_V1, ABSTRACT_V2
+
 # same area, same keywords, a different paper
 DISTRACTOR = (
     "Large language models often fail to follow multi-step instructions. We propose a decoding method "
