@@ -67,13 +67,18 @@ def clean_text(text: str) -> str:
 def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
     chars = sum(len(f.text) for f in frags) or 1
     main = max(frags, key=lambda f: len(f.text))
-    glyphs = line_glyphs(frags)
     return Line(min(f.x0 for f in frags), min(f.y0 for f in frags), max(f.x1 for f in frags),
                 max(f.y1 for f in frags), " ".join(f.text for f in frags), main.size,
                 all(f.bold for f in frags if len(f.text) > 1) or main.bold and len(frags) == 1,
                 sum(f.math * len(f.text) for f in frags) / chars,
                 "table" if any(f.kind == "table" for f in frags) else "text", *edges,
-                glyphs, glyphs is None and any(f.glyphs for f in frags))
+                *_glyphs_and_prose(frags))
+
+
+def _glyphs_and_prose(frags: list[Fragment]) -> tuple[list | None, bool]:
+    """A line's ``glyphs`` and ``prose`` (see ``Line``) from its fragments."""
+    glyphs = line_glyphs(frags)
+    return glyphs, glyphs is None and any(f.glyphs for f in frags)
 
 
 def _pictures(page: PageLayout) -> list[Rule]:
@@ -128,8 +133,7 @@ def page_lines(page: PageLayout) -> list[Line]:
                 # the glyphs of the whole line: a display cut at its \quad before prose ("y = Wx + b,"
                 # | "where W is a matrix") had none, the words alone having no maths to lay out by
                 last_frags = prev_frags + frags
-                prev.glyphs = line_glyphs(last_frags)
-                prev.prose = prev.glyphs is None and any(f.glyphs for f in last_frags)
+                prev.glyphs, prev.prose = _glyphs_and_prose(last_frags)
                 continue
             lines.append(line)
     return lines
