@@ -31,8 +31,9 @@ from resources.store import Store
 from reviewbench_assets.data_path import OWNED_PATHS
 from reviewbench_assets.io import layout
 from reviewbench_assets.io.integrity import Finding, Report, check_root
+from reviewbench_assets.stages.figures import RESUBMISSIONS
 
-__all__ = ["Finding", "Report", "verify", "main_text", "owners"]
+__all__ = ["Finding", "Report", "verify", "main_text", "owners", "resubmission_set"]
 
 
 def owners() -> dict[str, tuple[str, str]]:
@@ -49,10 +50,17 @@ def owners() -> dict[str, tuple[str, str]]:
     return out
 
 
+def resubmission_set() -> tuple[str, ...]:
+    """The corpus-level files the resubmissions stage declares (`ResubmissionsStage.writes`, the
+    paths that take no partition), which it publishes together."""
+    return tuple(where for name in OWNED_PATHS[RESUBMISSIONS]
+                 if isinstance(where := getattr(layout.paths, name), str))
+
+
 def verify(store: Store, repair: bool = False, log=print) -> Report:
     """Check the root (see the module docstring); with `repair`, mend what can be mended here and
     check again. The returned report is the last check's."""
-    report = check_root(store, owners())
+    report = check_root(store, owners(), resubmission_set())
     if not repair or not report.findings:
         return report
     from reviewbench_assets.stages.card_stage import CardStage
@@ -67,7 +75,7 @@ def verify(store: Store, repair: bool = False, log=print) -> Report:
     if report.splits_to_repair or any(f.path.startswith("corpus/") for f in report.damaged):
         CardStage()(store)
         repaired.append("dataset_card")
-    again = check_root(store, owners())
+    again = check_root(store, owners(), resubmission_set())
     again.repaired = repaired
     return again
 

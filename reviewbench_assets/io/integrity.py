@@ -219,7 +219,8 @@ WRITTEN_TOGETHER = ((paths.raw_forums, paths.quarantine, paths.crawl_errors), (p
                     (paths.rows, paths.provenance, paths.rows_reviews, paths.rows_stats))
 
 
-def _check_expected(store: Store, report: Report, part_records: list[tuple[str, dict]], owners) -> None:
+def _check_expected(store: Store, report: Report, part_records: list[tuple[str, dict]], owners,
+                    resubmission_set: tuple[str, ...]) -> None:
     """Files that a published record or a sibling says must be there (a deletion leaves no bytes to
     check): each part's inputs, README.md, the split's figures and the plots the card shows, a
     venue-year's stored PDFs (its submissions table names them), the files of its change log, and a
@@ -240,7 +241,7 @@ def _check_expected(store: Store, report: Report, part_records: list[tuple[str, 
             text = store.read_bytes(store.path(readme)).decode("utf-8", "replace")
             for plot in sorted(set(re.findall(r"\(?(plots/[A-Za-z0-9_.-]+\.png)", text))):
                 _expect(store, report, f"{paths.CORPUS_DIR}/{plot}", "README.md shows it", "re-materialize dataset_card")
-    _expect_resubmissions(store, report)
+    _expect_resubmissions(store, report, resubmission_set)
     for v in catalogue().venues:
         pk = v.key
         subs = paths.submissions(pk)
@@ -281,17 +282,13 @@ def _check_expected(store: Store, report: Report, part_records: list[tuple[str, 
                         f"re-materialize {asset} for {pk}")
 
 
-# the corpus-level resubmissions stage publishes these together, with a records file per venue-year
-# its state names (stages/resubmission_stage.py)
-RESUBMISSION_SET = (paths.RESUBMISSION_STATE, paths.RESUBMISSION_LINKS, paths.RESUBMISSION_CHAINS,
-                    paths.RESUBMISSION_LEFT_ALONE)
-
-
-def _expect_resubmissions(store: Store, report: Report) -> None:
-    if not any(store.exists(store.path(rel)) for rel in RESUBMISSION_SET):
+def _expect_resubmissions(store: Store, report: Report, resubmission_set: tuple[str, ...]) -> None:
+    """`resubmission_set`: the corpus-level files the resubmissions stage publishes together, with a
+    records file per venue-year its state names (what the stage declares, verify.py derives it)."""
+    if not any(store.exists(store.path(rel)) for rel in resubmission_set):
         return
     fix = "re-materialize resubmissions"
-    for rel in RESUBMISSION_SET:
+    for rel in resubmission_set:
         _expect(store, report, rel, "the resubmissions stage publishes it with the others of its set", fix)
     state = paths.RESUBMISSION_STATE
     try:
@@ -316,14 +313,15 @@ def _check_publications(store: Store, report: Report) -> None:
                    damaged=dead)
 
 
-def check_root(store: Store, owners: dict[str, tuple[str, str]]) -> Report:
+def check_root(store: Store, owners: dict[str, tuple[str, str]], resubmission_set: tuple[str, ...] = ()) -> Report:
     """Every finding of the root (see reviewbench_assets/verify.py); `owners`: root-relative path ->
-    (asset, partition) of the files the stages own, to say what to re-materialize."""
+    (asset, partition) of the files the stages own, to say what to re-materialize; `resubmission_set`:
+    the corpus-level files the resubmissions stage publishes together."""
     report, bad = Report(), set()
     _check_publications(store, report)
     part_checked = set(_check_splits(store, report, bad))
     _check_verdicts(store, report, owners)
-    _check_expected(store, report, report.parts, owners)
+    _check_expected(store, report, report.parts, owners, resubmission_set)
     sel = pafs.FileSelector(store.root, allow_not_found=True, recursive=True)
     for info in store.fs.get_file_info(sel):
         if info.type != pafs.FileType.File:
