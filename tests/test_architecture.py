@@ -277,6 +277,41 @@ def test_no_stage_opens_the_raw_filesystem_for_writing():
     assert bad == []
 
 
+# Stage modules still handed the whole Store (through `outputs.store` or a helper that takes it), to
+# be moved onto the narrow operations of io/stage_io.Outputs (issue 39 item 1); the list only shrinks.
+STILL_HANDED_THE_STORE = {"crawl_stage", "crawl", "crawl_compare", "pdf_stage", "pdf_fetch", "paper_text",
+                          "rows_stage", "split_stage", "corpus_writer", "card_stage", "live_card",
+                          "resubmission_card"}
+
+
+def _reaches_the_store(path: Path) -> list[str]:
+    """Where a module reaches the storage itself: a `Store` (the type, a `store` variable, an
+    `outputs.store`) or a raw filesystem (`.fs`)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr in ("store", "fs"):
+            found.append(f".{node.attr} (line {node.lineno})")
+        elif isinstance(node, ast.Name) and node.id in ("Store", "store"):
+            found.append(f"{node.id} (line {node.lineno})")
+        elif isinstance(node, ast.arg) and node.arg == "store":
+            found.append(f"argument store (line {node.lineno})")
+    return found
+
+
+def test_no_stage_reaches_the_store_or_its_filesystem():
+    """The base hands a stage only what it declared: it reads through `Inputs` and writes through the
+    narrow operations of `Outputs` (a publication of its declared files, a lock, its own state read
+    back), never the Store nor its filesystem (issue 39 item 1). The modules not yet moved are listed
+    in STILL_HANDED_THE_STORE; one that no longer reaches the store must leave the list."""
+    mods = _stage_modules(_modules())
+    reaching = {_short(m): _reaches_the_store(p) for m, p in mods.items()
+                if _short(m) not in SHARED_STAGE_MODULES | ASSET_MODULES}  # the assets wire the store in
+    bad = {m: where[:3] for m, where in reaching.items() if where and m not in STILL_HANDED_THE_STORE}
+    assert bad == {}
+    moved = sorted(m for m in STILL_HANDED_THE_STORE if not reaching.get(m))
+    assert moved == [], f"{moved} no longer reach the store: take them off STILL_HANDED_THE_STORE"
+
+
 def test_no_stage_builds_another_stages_paths():
     """A stage builds the paths of its own outputs only; what it reads of another stage comes through
     reviewbench_assets/io (`Upstream`); who owns a path is what the stages declare they write. Shared modules build

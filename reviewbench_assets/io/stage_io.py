@@ -6,12 +6,15 @@ A stage never spells a path template (`paths.<name>`) nor opens the raw filesyst
 `Inputs` reads through `Upstream` (the stored files of the stages before), or hands values given in
 memory (a stage test hands the crawl's records to the parser without writing them first).
 
-The staged writers (`staged_stream`, `staged_parquet`, `put_staged`) write one file of a publication
+A stage writes through `Outputs` by declared name: `with outputs.publish() as pub: pub.parquet("parsed",
+schema)` (a `Staging`), `outputs.lock(...)`, its own state read back (`outputs.read_json(...)`).
+The staged writers below (`staged_stream`, `staged_parquet`, `put_staged`) write one file of a publication
 (`Store.publish`): it appears under its final name when the publication commits; `direct_stream`
 writes a stage's resume file in place. Dagster-free."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import pyarrow as pa
@@ -19,7 +22,8 @@ import pyarrow as pa
 from resources.store import Store, parquet_writer
 from resources.store_publish import Publication
 from reviewbench_assets.io.layout import SHARED_PATHS, paths
-from reviewbench_assets.io.upstream import Upstream
+from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
+from reviewbench_assets.io.verdicts import stage_verdict
 
 
 class UndeclaredIO(LookupError):
@@ -57,7 +61,11 @@ class Inputs:
 
 
 class Outputs:
-    """The files a stage declared (`writes`) and the store they are written to."""
+    """The files a stage declared (`writes`) and the narrow ways a stage writes them: a publication
+    (`publish`: every file staged in it moves into place at its commit), a lock, and the stage's own
+    files read back or written in place (its state, cache and checkpoints). Every operation takes a
+    declared name (`paths.<name>`) and its arguments, never a path, so a stage holds no path
+    template and no filesystem. (`store`: what the stages not yet moved onto these still use.)"""
 
     def __init__(self, stage: str, writes: tuple[str, ...], store: Store, key: str | None):
         self._stage, self._writes, self.store, self.key = stage, writes, store, key
@@ -73,6 +81,65 @@ class Outputs:
     def path(self, name: str, *args: str) -> str:
         """Like `rel`, as the store's full path."""
         return self.store.path(self.rel(name, *args))
+
+    # ---- publishing: the stage's files move into place together
+    @contextmanager
+    def publish(self) -> Iterator[Staging]:
+        """One publication (`Store.publish`): what is staged in it appears at its commit, all or none."""
+        with self.store.publish() as pub:
+            yield Staging(self, pub)
+
+    def lock(self, label: str):
+        """The store's lock `label`, held by one writer at a time (a split's records, the card)."""
+        return self.store.lock(label)
+
+    # ---- the stage's own files read back (its state, its cache): None / False when absent
+    def exists(self, name: str, *args: str) -> bool:
+        return self.store.exists(self.path(name, *args))
+
+    def read_json(self, name: str, *args: str) -> Any:
+        return self.store.read_json_or_none(self.path(name, *args))
+
+    def read_parquet(self, name: str, *args: str) -> pa.Table:
+        return self.store.read_parquet(self.path(name, *args))
+
+    def parquet_batches(self, path: str, batch_rows: int, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
+        """The batches of a Parquet file `files` listed (a stage's own log), checked page by page."""
+        return iter_parquet_batches(self.store.fs, path, batch_rows, columns=columns)
+
+    def files(self, name: str, *args: str) -> list[str]:
+        """The files under the declared folder `name`, by full path."""
+        return self.store.list_files(self.path(name, *args))
+
+    def sweep_staging(self, name: str, *args: str) -> None:
+        """Staging files dead runs left under the declared folder `name`."""
+        self.store.sweep_staging(self.path(name, *args))
+
+
+class Staging:
+    """One publication of a stage's declared files (`Outputs.publish`): each is written by name."""
+
+    def __init__(self, outputs: Outputs, pub: Publication):
+        self._outputs, self.pub = outputs, pub
+
+    def stream(self, name: str, *args: str):
+        """An output stream of the declared file `name`."""
+        return staged_stream(self._outputs.store, self.pub, self._outputs.path(name, *args))
+
+    def parquet(self, name: str, schema: pa.Schema, *args: str, **kwargs):
+        """A Parquet writer (page checksums on) of the declared file `name`."""
+        return staged_parquet(self._outputs.store, self.pub, self._outputs.path(name, *args), schema, **kwargs)
+
+    def put(self, name: str, data: bytes, *args: str) -> None:
+        """The whole declared file `name`."""
+        put_staged(self._outputs.store, self.pub, self._outputs.path(name, *args), data)
+
+    def verdict(self, stage_name: str, key: str | None, failed: dict[str, str], allow_failing: bool) -> None:
+        """The verdict of a stage's blocking checks on the files staged so far, moving into place with
+        them (io/verdicts.py `stage_verdict`)."""
+        store = self._outputs.store
+        stage_verdict(store, self.pub, key, stage_name, failed, allow_failing,
+                      {store.rel(final): tmp for tmp, final in self.pub.staged})
 
 
 def staged_stream(store: Store, pub: Publication, path: str):

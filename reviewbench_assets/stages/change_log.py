@@ -19,12 +19,11 @@ from datetime import UTC, datetime
 
 import pyarrow as pa
 
-from resources.store import CorruptFileError, Store
+from resources.store import CorruptFileError
 from reviewbench_assets.domain.changes import Change, apply_changes, snapshot, summary, venue_changes
 from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.trajectories import daily_figures, merged_trajectory
-from reviewbench_assets.io.stage_io import Inputs, Outputs, parquet_file, put_staged
-from reviewbench_assets.io.upstream import iter_parquet_batches
+from reviewbench_assets.io.stage_io import Inputs, Outputs, Staging
 from reviewbench_assets.stages.figures import CHANGES, ROW_COUNT, Markdown, Table
 from reviewbench_assets.stages.stage import Stage
 
@@ -50,17 +49,16 @@ def previous_snapshots(outputs: Outputs) -> dict[str, dict]:
     """The snapshots the previous refresh left; when its state file is gone (deleted after its
     publication, issue 38.8) but refreshes were logged, they are rebuilt by replaying the log (the
     log says everything: `apply_changes`), never taken as a first build's empty state."""
-    store, path = outputs.store, outputs.path("change_state")
-    if not store.exists(path):
+    if not outputs.exists("change_state"):
         state: dict[str, dict] = {}
-        for log in store.list_files(outputs.path("change_log_dir")):
+        for log in outputs.files("change_log_dir"):
             if log.rsplit("/", 1)[-1].startswith("."):
                 continue  # a dead refresh's staging, never published
-            rows = [r for batch in iter_parquet_batches(store.fs, log, BATCH) for r in batch.to_pylist()]
+            rows = [r for batch in outputs.parquet_batches(log, BATCH) for r in batch.to_pylist()]
             state = apply_changes(state, [Change(**{k: r[k] for k in Change.model_fields}) for r in rows])
         return state
     out = {}
-    for batch in iter_parquet_batches(store.fs, path, BATCH):
+    for batch in outputs.parquet_batches(outputs.path("change_state"), BATCH):
         for fid, js in zip(batch.column("forum_id").to_pylist(), batch.column("snapshot_json").to_pylist(), strict=True):
             out[fid] = json.loads(js)
     return out
@@ -75,9 +73,8 @@ def _observations(outputs: Outputs) -> Iterator[tuple[datetime, list[dict]]]:
     """Each refresh recorded so far (oldest first) with its score observations (reviews added or
     whose scores changed); a refresh without changes comes with an empty list."""
     cols = ["change", "target_id", "new_rating", "new_confidence"]
-    store = outputs.store
-    for path in store.list_files(outputs.path("change_log_dir")):
-        rows = [row for batch in iter_parquet_batches(store.fs, path, BATCH, columns=cols)
+    for path in outputs.files("change_log_dir"):
+        rows = [row for batch in outputs.parquet_batches(path, BATCH, columns=cols)
                 for row in batch.to_pylist() if row["change"] in SCORE_SEEN]
         yield _refresh_time(path), rows
 
@@ -102,7 +99,7 @@ class ChangesStage(Stage):
         # One writer per venue-year: the snapshot read here and the one published below must be the same
         # generation, so two refreshes of one venue-year (a schedule tick and a manual run, two CLI
         # runs) take turns instead of both recording the same changes.
-        with outputs.store.lock(f"changes-{pk}"):
+        with outputs.lock(f"changes-{pk}"):
             changes, current, stamp, first, daily = _diff_and_publish(outputs, forums, now)
         self.stat("changes", outputs.rel("change_log", pk, stamp))
         self.stat("state", outputs.rel("change_state"))
@@ -129,10 +126,10 @@ class ChangesStage(Stage):
 
 
 def _diff_and_publish(outputs: Outputs, forums: Iterable[ParsedForum], now: datetime):
-    store, pk = outputs.store, outputs.key
+    pk = outputs.key
     stamp = now.strftime(STAMP)
-    logs = [p for p in store.list_files(outputs.path("change_log_dir")) if "/." not in p]
-    if store.exists(outputs.path("change_state")) and not logs:  # its history deleted after publication
+    logs = [p for p in outputs.files("change_log_dir") if "/." not in p]
+    if outputs.exists("change_state") and not logs:  # its history deleted after publication
         raise CorruptFileError(outputs.path("change_log_dir"), "no refresh is logged, yet the state of one "
                                "is published: the history was deleted and cannot be rebuilt; restore it, or "
                                f"remove changes/{pk}/ to start a new history with a baseline")
@@ -158,23 +155,23 @@ def _diff_and_publish(outputs: Outputs, forums: Iterable[ParsedForum], now: date
     daily = daily_figures(trajectories, refresh_ms)
     # Each refresh logs into a folder of its own, so no later publication goes into the folder of a
     # refresh killed before its commit: its staged log is removed here, under the venue-year's lock.
-    store.sweep_staging(outputs.path("change_log_dir"))
-    with store.publish() as pub:  # log, snapshots, trajectories and figures move into place together
-        _write(store, pub.target(outputs.path("change_log", pk, stamp)), CHANGE_SCHEMA,
-               ({"refreshed_at": now, **c.model_dump()} for c in changes))
-        _write(store, pub.target(outputs.path("change_state")), STATE_SCHEMA,
+    outputs.sweep_staging("change_log_dir")
+    with outputs.publish() as pub:  # log, snapshots, trajectories and figures move into place together
+        _write(pub, "change_log", CHANGE_SCHEMA, ({"refreshed_at": now, **c.model_dump()} for c in changes), pk, stamp)
+        _write(pub, "change_state", STATE_SCHEMA,
                ({"forum_id": f, "snapshot_json": json.dumps(s, sort_keys=True)} for f, s in current.items()))
-        _write(store, pub.target(outputs.path("change_trajectories")), TRAJECTORY_SCHEMA,
+        _write(pub, "change_trajectories", TRAJECTORY_SCHEMA,
                ({"forum_id": histories[rid][0], "review_id": rid, **pt,
                  "time": datetime.fromtimestamp(pt["time"] / 1000, tz=UTC)}
                 for rid, points in trajectories.items() for pt in points))
-        _write(store, pub.target(outputs.path("change_daily")), DAILY_SCHEMA, iter(daily))
-        put_staged(store, pub, outputs.path("change_daily_plot"), daily_plot(pk, daily, now))
+        _write(pub, "change_daily", DAILY_SCHEMA, iter(daily))
+        pub.put("change_daily_plot", daily_plot(pk, daily, now))
     return changes, current, stamp, first, daily
 
 
-def _write(store: Store, target: str, schema: pa.Schema, rows: Iterator[dict]) -> None:
-    with parquet_file(store, target, schema) as w:
+def _write(pub: Staging, name: str, schema: pa.Schema, rows: Iterator[dict], *args: str) -> None:
+    """The declared Parquet file `name`, staged in `pub`, from `rows` in batches."""
+    with pub.parquet(name, schema, *args) as w:
         buf: list[dict] = []
         for row in rows:
             buf.append(row)

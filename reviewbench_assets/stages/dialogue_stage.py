@@ -29,7 +29,7 @@ from reviewbench_assets.domain.dialogues import (
 from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.routing import account_posts
 from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
-from reviewbench_assets.io.stage_io import Inputs, Outputs, staged_parquet, staged_stream
+from reviewbench_assets.io.stage_io import Inputs, Outputs
 from reviewbench_assets.stages.figures import COVERAGE, DIALOGUES, ROW_COUNT, Table
 from reviewbench_assets.stages.stage import Stage
 
@@ -125,8 +125,7 @@ class DialogueStage(Stage):
 
         out = outputs.path("dialogues")
         excluded_path = outputs.path("dialogue_exclusions")
-        counts = write_venue_outputs(outputs.store, out, outputs.path("re2_review"), outputs.path("re2_rebuttal"), items(),
-                                     also=lambda: {excluded_path: outside})  # filled as items() ran
+        counts = write_venue_outputs(outputs, items(), also=lambda: {"dialogue_exclusions": outside})  # filled as items() ran
         total = self.figure("author_reviewer_posts")
         share = (total - self.figure("posts_unaccounted")) / total if total else 1.0
         unaccounted = [a for a in outside if a["status"] == "unaccounted"]
@@ -153,18 +152,17 @@ class DialogueStage(Stage):
 
 # ---- writing one venue-year's dialogues and records (three files, published together) -------------
 
-def write_venue_outputs(store, dialogues_path: str, review_path: str, rebuttal_path: str,
-                        items: Iterable[tuple[list[dict], dict, list[dict]]], rows: int = 128,
+def write_venue_outputs(outputs: Outputs, items: Iterable[tuple[list[dict], dict, list[dict]]], rows: int = 128,
                         also: Callable[[], dict[str, Iterable[dict]]] | None = None) -> dict:
-    """`items`: per forum (dialogue rows, review record, rebuttal records). Streams: at most
-    `rows` records of each kind are buffered. `also()`, called once `items` is exhausted: more
-    JSONL files (path -> rows) that move into place with the three (the stage's exclusions)."""
+    """`outputs`: the dialogue stage's (`dialogues`, `re2_review`, `re2_rebuttal`). `items`: per forum
+    (dialogue rows, review record, rebuttal records). Streams: at most `rows` records of each kind are
+    buffered. `also()`, called once `items` is exhausted: more JSONL files (declared name -> rows) that
+    move into place with the three (the stage's exclusions)."""
     counts = {"dialogues": 0, "review_records": 0, "rebuttal_records": 0}
 
-    with store.publish() as pub:  # the files move into place together
-        with staged_stream(store, pub, dialogues_path) as fj, \
-                staged_parquet(store, pub, review_path, REVIEW_RECORD_SCHEMA) as wrev, \
-                staged_parquet(store, pub, rebuttal_path, REBUTTAL_RECORD_SCHEMA) as wreb:
+    with outputs.publish() as pub:  # the files move into place together
+        with pub.stream("dialogues") as fj, pub.parquet("re2_review", REVIEW_RECORD_SCHEMA) as wrev, \
+                pub.parquet("re2_rebuttal", REBUTTAL_RECORD_SCHEMA) as wreb:
             revs: list[dict] = []
             rebs: list[dict] = []
             for drows, rev, reb in items:
@@ -185,8 +183,8 @@ def write_venue_outputs(store, dialogues_path: str, review_path: str, rebuttal_p
             wreb.write_table(pa.Table.from_pylist(rebs, schema=REBUTTAL_RECORD_SCHEMA))
             counts["review_records"] += len(revs)
             counts["rebuttal_records"] += len(rebs)
-        for path, more in (also() if also else {}).items():
-            with staged_stream(store, pub, path) as f:
+        for name, more in (also() if also else {}).items():
+            with pub.stream(name) as f:
                 for row in more:
                     f.write(dumps_json(row) + b"\n")
     return counts

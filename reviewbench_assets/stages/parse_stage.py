@@ -14,7 +14,7 @@ from partitions.catalogue import VenueYear
 from reviewbench_assets.domain.forum import MalformedForumError, parse_routed, parsed_row
 from reviewbench_assets.domain.routing import reasons_of_parsed, without_foreign_replies
 from reviewbench_assets.domain.schema import PARSED_QUARANTINE_SCHEMA, PARSED_SCHEMA
-from reviewbench_assets.io.stage_io import Inputs, Outputs, staged_parquet
+from reviewbench_assets.io.stage_io import Inputs, Outputs
 from reviewbench_assets.stages.figures import PARSE, QUARANTINE, ROW_COUNT, Table
 from reviewbench_assets.stages.stage import Stage
 
@@ -93,10 +93,8 @@ class ParseStage(Stage):
         self.stat("quarantine_codes", {})
         for place in PLACES:
             self.count_place(place, 0)
-        store = outputs.store
-        with store.publish() as pub:  # the table and its quarantine move into place together
-            with staged_parquet(store, pub, out, PARSED_SCHEMA) as w, \
-                    staged_parquet(store, pub, q_out, PARSED_QUARANTINE_SCHEMA) as qw:
+        with outputs.publish() as pub:  # the table and its quarantine move into place together
+            with pub.parquet("parsed", PARSED_SCHEMA) as w, pub.parquet("parsed_quarantine", PARSED_QUARANTINE_SCHEMA) as qw:
                 rows: list[dict] = []
                 problems: list[dict] = []
                 for ordinal, record in enumerate(inputs.raw_forums()):

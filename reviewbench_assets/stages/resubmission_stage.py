@@ -41,7 +41,7 @@ from reviewbench_assets.domain.resubmission_rows import (
     submission_record,
 )
 from reviewbench_assets.domain.resubmissions import Submission, chains, link_resubmissions
-from reviewbench_assets.io.stage_io import Inputs, Outputs, put_staged, staged_parquet
+from reviewbench_assets.io.stage_io import Inputs, Outputs, Staging
 from reviewbench_assets.stages.figures import RESUBMISSIONS, ROW_COUNT
 from reviewbench_assets.stages.stage import Stage
 
@@ -68,9 +68,8 @@ class ResubmissionsStage(Stage):
         self.keys, self.log = keys, log
 
     def run(self, inputs: Inputs, outputs: Outputs) -> None:
-        store = outputs.store
         keys = self.keys if self.keys is not None else [v.key for v in catalogue().venues]
-        old = store.read_json_or_none(outputs.path("RESUBMISSION_STATE")) or {}
+        old = outputs.read_json("RESUBMISSION_STATE") or {}
         same_rule = old.get("version") == STATE_VERSION and old.get("rule") == RULE_DIGEST
         before = old.get("venue_years", {}) if same_rule else {}
         state, records, touched, reread = {}, {}, [], {}
@@ -89,7 +88,7 @@ class ResubmissionsStage(Stage):
                          "input_issues": issues if issues is not None else kept["input_issues"]}
             records.update({r["id"]: record_of(r) for r in rows})
         removed = sorted(set(before) - set(state))
-        mode = "full" if not same_rule or not store.exists(outputs.path("RESUBMISSION_LINKS")) else (
+        mode = "full" if not same_rule or not outputs.exists("RESUBMISSION_LINKS") else (
             "incremental" if touched or removed or reread else "unchanged")
         if mode == "unchanged":
             links, left = self._stored(outputs)
@@ -120,9 +119,8 @@ class ResubmissionsStage(Stage):
         if got is None:
             return None
         with got:
-            store, path = outputs.store, outputs.path("resubmission_records", pk)
-            if kept is not None and kept["fingerprint"] == got.fingerprint and store.exists(path):
-                return got.fingerprint, store.read_parquet(path).to_pylist(), None  # inputs unchanged
+            if kept is not None and kept["fingerprint"] == got.fingerprint and outputs.exists("resubmission_records", pk):
+                return got.fingerprint, outputs.read_parquet("resubmission_records", pk).to_pylist(), None  # unchanged
             issues: Counter = Counter()
             out = []
             for row in got:
@@ -132,9 +130,8 @@ class ResubmissionsStage(Stage):
             return got.fingerprint, out, dict(sorted(issues.items()))
 
     def _stored(self, outputs: Outputs) -> tuple[list[dict], list[dict]]:
-        store = outputs.store
-        return (store.read_parquet(outputs.path("RESUBMISSION_LINKS")).to_pylist(),
-                store.read_parquet(outputs.path("RESUBMISSION_LEFT_ALONE")).to_pylist())
+        return (outputs.read_parquet("RESUBMISSION_LINKS").to_pylist(),
+                outputs.read_parquet("RESUBMISSION_LEFT_ALONE").to_pylist())
 
     def _link(self, outputs: Outputs, records: dict[str, tuple[Submission, bool]], mode: str, touched: list[str],
               removed: list[str]) -> tuple[list[dict], list[dict]]:
@@ -158,17 +155,15 @@ class ResubmissionsStage(Stage):
                  left: list[dict], chain_table: list[dict]) -> None:
         """Records of the venue-years read again, the links, chains, left-alone and the state: one
         publication (all or none), the state last written so a kill never leaves it ahead of the links."""
-        store = outputs.store
-        with store.publish() as pub:
+        with outputs.publish() as pub:
             for pk, rows in changed_records.items():
-                _write(store, pub, outputs.path("resubmission_records", pk), rows, RECORD_SCHEMA)
-            _write(store, pub, outputs.path("RESUBMISSION_LINKS"), links, LINK_SCHEMA)
-            _write(store, pub, outputs.path("RESUBMISSION_CHAINS"), chain_table, CHAIN_SCHEMA)
-            _write(store, pub, outputs.path("RESUBMISSION_LEFT_ALONE"), left, LEFT_ALONE_SCHEMA)
-            put_staged(store, pub, outputs.path("RESUBMISSION_STATE"),
-                       dumps_json({"version": STATE_VERSION, "rule": RULE_DIGEST, "venue_years": state}))
+                _write(pub, rows, RECORD_SCHEMA, "resubmission_records", pk)
+            _write(pub, links, LINK_SCHEMA, "RESUBMISSION_LINKS")
+            _write(pub, chain_table, CHAIN_SCHEMA, "RESUBMISSION_CHAINS")
+            _write(pub, left, LEFT_ALONE_SCHEMA, "RESUBMISSION_LEFT_ALONE")
+            pub.put("RESUBMISSION_STATE", dumps_json({"version": STATE_VERSION, "rule": RULE_DIGEST, "venue_years": state}))
 
 
-def _write(store, pub, path: str, rows: list[dict], schema: pa.Schema) -> None:
-    with staged_parquet(store, pub, path, schema) as w:
+def _write(pub: Staging, rows: list[dict], schema: pa.Schema, name: str, *args: str) -> None:
+    with pub.parquet(name, schema, *args) as w:
         w.write_table(pa.Table.from_pylist(rows, schema=schema))

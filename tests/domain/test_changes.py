@@ -193,10 +193,10 @@ def _killed_refresh_child(root: str, now: datetime) -> None:
 
     real = change_log._write
 
-    def dying(store, target, *args):
-        if "/state.parquet" in target or ".state.parquet" in target:
+    def dying(pub, name, *args):
+        if name == "change_state":  # changes/<pk>/state.parquet
             os._exit(137)
-        return real(store, target, *args)
+        return real(pub, name, *args)
 
     change_log._write = dying
     ChangesStage("iclr-2026", DAY2.values(), now=now)(store_from_uri(root))
