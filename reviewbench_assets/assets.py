@@ -105,7 +105,7 @@ PARSED_COLUMNS = {
     "api": "OpenReview API version the forum came from (v1 or v2)",
     "crawled_at": "when the crawl fetched the forum (epoch seconds)",
     "posts": "every post with its place in the dialogues: thread (and its root), reference_context, "
-             "excluded (and the reason) or none",
+             "excluded (and the reason: its code and words) or none",
     "warnings": "what the parser skipped or repaired",
     "forum_json": "the whole parsed forum (domain/posts.py ParsedForum) as JSON, but its reviews (the `reviews` column)",
     "routing_json": "its routing (domain/routing.py Routing) as JSON",
@@ -119,7 +119,7 @@ class ParsedConfig(GuardConfig):
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=upstream_of(ParseStage), group_name="parse",
-          kinds={"python", "parquet"}, code_version="5",  # 3: submission_json, 4: typed reviews, 5: posts keep note-level fields
+          kinds={"python", "parquet"}, code_version="6",  # 3: submission_json, 4: typed reviews, 5: posts keep note-level fields, 6: posts' reason codes
           metadata=figures_table(PARSE, (QUARANTINE,)),
           check_specs=partitioned_check_specs("parsed_forums", {QUARANTINE: PARSE_QUARANTINE_DESCRIPTION},
                                               venue_year_partitions))
@@ -146,6 +146,8 @@ SUBMISSION_COLUMNS = {
     "revision_id": "the chosen revision (edit/reference id); empty for current_is_initial and unavailable",
     "pdf_sha256": "the stored PDF: pdfs/<sha256[:2]>/<sha256>.pdf",
     "pdf_fetch": "how the PDF was fetched: single request or batch (/attachment?ids=)",
+    "error_code": "the error's reason code: revision_history_unreadable, pdf_download_failed, pdf_invalid "
+                  "(empty in tables written before codes: the error's first word is its kind)",
     "error_final": "true: the error is the forum's answer (404, not a PDF, over a cap); false: transient, retried next run",
 }
 
@@ -169,7 +171,8 @@ class SubmissionPdfConfig(dg.Config):
 
 
 @dg.asset(partitions_def=venue_year_partitions, deps=upstream_of(PdfStage), group_name="pdfs",
-          pool="openreview_api", kinds={"python", "pdf"}, code_version="3", metadata=figures_table(PDFS, (DEADLINE_CHECK,)),
+          pool="openreview_api", kinds={"python", "pdf"}, code_version="4",  # 4: error_code
+          metadata=figures_table(PDFS, (DEADLINE_CHECK,)),
           check_specs=[dg.AssetCheckSpec(DEADLINE_CHECK, asset="initial_submission_pdfs",
                                          description="the submission invitation's duedate is within one hour "
                                                      "of the catalogue's announced (paper or abstract) deadline")])

@@ -366,7 +366,7 @@ def oddity_reasons(raw: Any, venue: VenueYear, listed: int = 1) -> list[Reason]:
 
 def post_placements(p: ParsedForum, routing: Routing) -> list[dict]:
     """Every post of the forum with where the routing put it: a thread (with its root), the
-    reference context of every thread, or excluded with the reason; `none` for posts that are no
+    reference context of every thread, or excluded with the reason (its code and words); `none` for posts that are no
     author or reviewer voice and that the routing did not exclude (an area chair's own note)."""
     context = set(routing.context)
     out = []
@@ -381,5 +381,6 @@ def post_placements(p: ParsedForum, routing: Routing) -> list[dict]:
             place, reason = ("none" if q.role not in ACCOUNTED_ROLES else "unrouted"), None
         out.append({"note_id": q.note_id, "replyto": q.replyto, "kind": q.kind, "role": q.role,
                     "signature": q.signature, "tcdate": q.tcdate, "deleted": q.deleted, "place": place,
-                    "thread": routing.thread_of.get(q.note_id), "reason": reason})
+                    "thread": routing.thread_of.get(q.note_id), "reason": reason,
+                    "code": routing.excluded_code[q.note_id] if place == "excluded" else None})
     return out

@@ -138,6 +138,9 @@ SUBMISSIONS_SCHEMA = pa.schema([
     # True: the error is the forum's answer (404, not a PDF, over a cap); False: transient (5xx after
     # retries, no answer), the forum is done again by the next run. None when there is no error.
     ("error_final", pa.bool_()),
+    # the error's reason code (stages/pdf_fetch.py: revision_history_unreadable, pdf_download_failed,
+    # pdf_invalid), its words in `error`; None without an error and in tables written before codes
+    ("error_code", pa.string()),
 ])
 
 # reviewbench_split's provenance rows (`rows/<pk>.provenance.parquet`, the `provenance` config).
@@ -199,7 +202,8 @@ PARSED_POST = pa.struct([
     ("signature", pa.string()), ("tcdate", pa.int64()), ("deleted", pa.bool_()),
     ("place", pa.string()),  # thread | reference_context | excluded | none (not an author/reviewer voice)
     ("thread", pa.string()),  # root note id of its thread (place == "thread")
-    ("reason", pa.string()),  # why excluded
+    ("reason", pa.string()),  # why excluded: the words
+    ("code", pa.string()),  # why excluded: the reason code (domain/routing.py EXCLUSION_CODES)
 ])
 PARSED_SCHEMA = pa.schema(
     [pa.field("reviews", pa.list_(REVIEW_STRUCT)) if f.name == "reviews_json" else f

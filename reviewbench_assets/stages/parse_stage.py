@@ -91,6 +91,7 @@ class ParseStage(Stage):
         self.stat("edited_reviews_with_history", 0)
         self.stat("quarantined_forums", 0)
         self.stat("quarantine_codes", {})
+        self.stat("exclusion_reasons", {})
         for place in PLACES:
             self.count_place(place, 0)
         with outputs.publish() as pub:  # the table and its quarantine move into place together
@@ -117,6 +118,8 @@ class ParseStage(Stage):
                     self.stat("edited_reviews_with_history", len(parsed.review_history))
                     for post in row["posts"]:  # where the routing put each post (domain/routing.py places)
                         self.count_place(post["place"])
+                        if post["code"]:  # excluded, counted by its reason's code
+                            self.stat("exclusion_reasons", {post["code"]: 1})
                     if len(samples) < 10:
                         samples.append({"forum_id": fid, "title": row["title"], "status": row["status"],
                                         "reviews": row["num_reviews"], "posts": len(row["posts"]),

@@ -146,9 +146,15 @@ def read_pages(answers: RevisionAnswers, metas: dict[str, dict], forum_ids: list
 ATTACHMENT_BATCH = 50  # the API's maximum number of ids per /attachment?ids= request
 
 
-def error_fields(prefix: str, exc: BaseException) -> dict:
-    """`error` and `error_final` of a record (transient API errors are not final)."""
-    return {"error": f"{prefix}{exc}"[:300], "error_final": not is_retryable(exc)}
+# A record's `error_code` (the figures count these) with its words in `error`:
+REVISIONS_UNREADABLE = "revision_history_unreadable"  # the forum's revision history could not be read
+PDF_DOWNLOAD_FAILED = "pdf_download_failed"  # the chosen revision's PDF could not be downloaded
+PDF_INVALID = "pdf_invalid"  # the bytes downloaded are not a readable PDF within the caps (inspect_pdf)
+
+
+def error_fields(code: str, prefix: str, exc: BaseException) -> dict:
+    """`error_code`, `error` (its words) and `error_final` of a record (transient API errors are not final)."""
+    return {"error_code": code, "error": f"{prefix}{exc}"[:300], "error_final": not is_retryable(exc)}
 
 
 def fetch_pdf(api: OpenReviewApi, store: Store, key: str, url_path: str) -> tuple[bytes, int]:
@@ -184,7 +190,7 @@ def store_pdf(store: Store, record: dict, data: bytes, how: str, pdf_url: str, s
     try:
         pages = inspect_pdf(data)
     except BadPdf as exc:
-        return record | {"error": f"pdf: {exc}"[:300], "error_final": True, "pdf_fetch": how}
+        return record | {"error_code": PDF_INVALID, "error": f"pdf: {exc}"[:300], "error_final": True, "pdf_fetch": how}
     sha = hashlib.sha256(data).hexdigest()
     found = {"pdf_sha256": sha, "pdf_size": len(data), "pdf_pages": pages,
              "pdf_path": store.rel(store.pdf_path(sha))}  # relative: the root may move
@@ -205,7 +211,7 @@ def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -
         drop(store, key)  # a body cut short, if any
         if stops_the_run(exc):
             raise
-        out = record | {**error_fields("pdf: ", exc), "pdf_fetch": "single"}
+        out = record | {**error_fields(PDF_DOWNLOAD_FAILED, "pdf: ", exc), "pdf_fetch": "single"}
     else:
         out = store_pdf(store, record, data, "single", pdf_url, data_path(store, key))
         drop(store, key)

@@ -43,6 +43,7 @@ from reviewbench_assets.stages.figures import DEADLINE, PDFS, ROW_COUNT, Table, 
 from reviewbench_assets.stages.pdf_fetch import (
     ATTACHMENT_BATCH,
     FETCH_WRITES,
+    REVISIONS_UNREADABLE,
     RevisionAnswers,
     api_revision_page,
     download_batch,
@@ -90,7 +91,8 @@ class PdfStage(Stage):
         """Every forum's record (crawl order); `redone`: the forums this run (re)did, the others resumed."""
         this_run = [x for x in records if x["forum_id"] in redone]
         fresh = [x for x in records if x.get("revision_requests") is not None]
-        errors = Counter((x.get("error") or "").split(":")[0] or None for x in records if x.get("error"))
+        # by reason code; a record written before codes (no `error_code`) by its words' old prefix
+        errors = Counter(x.get("error_code") or x["error"].split(":")[0] for x in records if x.get("error"))
         self.stat("redone_forums", sorted(redone)[:50])
         self.stat("pdf_fetch_this_run", dict(Counter(x.get("pdf_fetch") or "none" for x in this_run)))
         # where each choice came from: browser page, API recipe, or the note alone (history not read)
@@ -150,7 +152,7 @@ def choose_for_forum(api: OpenReviewApi, meta: dict, deadline: Cutoff | int | No
     `answers`: the API's answer is checkpointed as it arrives and reused by a re-run."""
     forum_id, cut = meta["forum_id"], Cutoff.of(deadline)
     record = {"forum_id": forum_id, "deadline_ms": cut.deadline_ms, "cutoff_ms": cut.cutoff_ms,
-              "cutoff_rule": cut.rule, "error": None, "fingerprint": fingerprint(meta, cut.cutoff_ms),
+              "cutoff_rule": cut.rule, "error": None, "error_code": None, "fingerprint": fingerprint(meta, cut.cutoff_ms),
               "cross_check": None, "pdf_fetch": None}
     before, earlier = api.thread_requests(), 0  # earlier: requests of answers an earlier run received
 
@@ -189,7 +191,7 @@ def choose_for_forum(api: OpenReviewApi, meta: dict, deadline: Cutoff | int | No
         if stops_the_run(exc):
             raise
         return record | {"rule": "unavailable", "reason": f"revision history unreadable: {exc}"[:300],
-                         "revision_source": "none", **error_fields("", exc),
+                         "revision_source": "none", **error_fields(REVISIONS_UNREADABLE, "", exc),
                          "revision_requests": spent()}, None
     record |= {"rule": choice.rule, "reason": choice.reason, "revision_id": choice.revision_id,
                "revision_tcdate": choice.revision_tcdate, "revision_requests": spent()}

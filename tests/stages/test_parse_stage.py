@@ -117,3 +117,26 @@ def test_the_base_hands_a_stage_its_declared_inputs_in_memory_and_nothing_else(t
         inputs.markdown()
     with pytest.raises(UndeclaredIO, match="pdf_records"):
         ParseStage(venue)(store, inputs={"pdf_records": []})
+
+
+def test_excluded_posts_are_stored_with_a_reason_code_and_counted_by_code(tmp_path):
+    """Issue 39 item 3: a parsed post the routing excluded carries its reason as a code with its
+    words (as the quarantine's problems do), and the stage counts the codes. In the recorded forum,
+    the authors' comment f62LQEWDzg is titled 'Discussion Summary' and opens 'Dear ACs': a summary to
+    the area chairs, no turn of a rebuttal; a reply added here with a deletion date is a deleted post."""
+    venue = catalogue().get("iclr-2026")
+    store = store_from_uri(str(tmp_path))
+    raw = _raw_forum()
+    replies = raw["details"]["replies"]
+    gone = _reply_like(raw, next(r for r in replies if r["id"] != "f62LQEWDzg"), "GoneReply1", raw["id"])
+    gone["ddate"] = gone["tcdate"] + 1
+    replies.append(gone)
+    store.write_jsonl(store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
+    result = ParseStage(venue, 0.0)(store)
+    [row] = store.read_parquet(store.path(paths.parsed(venue.key))).to_pylist()
+    excluded = {p["note_id"]: (p["code"], p["reason"]) for p in row["posts"] if p["place"] == "excluded"}
+    assert {k: code for k, (code, _) in excluded.items()} == {"f62LQEWDzg": "discussion_summary", "GoneReply1": "deleted"}
+    assert excluded["f62LQEWDzg"][1] == "discussion summary addressed to the area chairs only"  # with its words
+    assert all(p["code"] is None for p in row["posts"] if p["place"] != "excluded")
+    assert result.figures["exclusion_reasons"] == {"discussion_summary": 1, "deleted": 1}
+    assert result.figures["posts_excluded"] == 2

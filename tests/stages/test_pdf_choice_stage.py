@@ -220,6 +220,43 @@ def test_final_error_is_not_redone(world):
     assert (second.resumed, second.todo) == (3, 0)
 
 
+def test_errors_are_recorded_and_counted_by_reason_code(world):
+    """Issue 39 item 3: a record's error carries a reason code with its words, and the figure
+    `errors` counts the codes (it split the words at their first colon: 'InternalServerError (502) on
+    /notes/edits' and 'pdf' were the kinds)."""
+    store, api = world
+    api.fail[("/notes/edits", "flakyCCCC")] = [OpenReviewError("InternalServerError", "boom", 502, "/notes/edits")]
+    api.fail[("/notes/edits/attachment", "eA2")] = [OpenReviewError("ServiceUnavailable", "down", 503,
+                                                                    "/notes/edits/attachment")]
+    run = run_pdf_stage(VENUE, store, api, None, max_workers=2)
+    by = {r["forum_id"]: r for r in run.records}
+    assert by["flakyCCCC"]["error_code"] == "revision_history_unreadable" and "502" in by["flakyCCCC"]["error"]
+    assert by["revisedAAA"]["error_code"] == "pdf_download_failed" and "503" in by["revisedAAA"]["error"]
+    assert by["currentBBB"]["error_code"] is None
+    assert run.figures["errors"] == {"revision_history_unreadable": 1, "pdf_download_failed": 1}
+
+    api.edit_pdfs["eA2"] = b"<html>not a pdf</html>"  # the retry gets an answer that is not a PDF
+    again = run_pdf_stage(VENUE, store, api, None, max_workers=2)
+    a = {r["forum_id"]: r for r in again.records}["revisedAAA"]
+    assert a["error_code"] == "pdf_invalid" and a["error"].startswith("pdf: ") and a["error_final"] is True
+    assert again.figures["errors"] == {"pdf_invalid": 1}
+
+
+def test_a_record_written_before_codes_is_counted_by_its_old_prefix(world):
+    """The migration of the records made before `error_code` (code_version 3): such a record, resumed
+    from its checkpoint, is counted by its error's words up to the first colon, as before."""
+    store, api = world
+    api.fail[("/notes/edits", "flakyCCCC")] = [OpenReviewError("NotFoundError", "gone", 404, "/notes/edits")]
+    run_pdf_stage(VENUE, store, api, None, max_workers=1)
+    old = {k: v for k, v in ckpt(store, "flakyCCCC").items() if k != "error_code"}
+    assert old["error"] == "NotFoundError (404) on /notes/edits: gone"
+    store.write_json(store.path(paths.submission_checkpoints(VENUE.key), "flakyCCCC.json"), old)
+    second = run_pdf_stage(VENUE, store, api, None, max_workers=1)
+    assert second.resumed == 3
+    assert {r["forum_id"]: r for r in second.records}["flakyCCCC"]["error_code"] is None
+    assert second.figures["errors"] == {"NotFoundError (404) on /notes/edits": 1}
+
+
 @pytest.mark.parametrize("error", [
     CredentialsError("ForbiddenError", "no access", 403, "/notes/edits", logged_in=True),
     RateLimitedError("Too many requests.", "/notes/edits", wait_s=3600, max_wait_s=60),
