@@ -111,6 +111,11 @@ class Outputs:
         """The files under the declared folder `name`, by full path."""
         return self.store.list_files(self.path(name, *args))
 
+    def write_json(self, name: str, obj: Any, *args: str) -> None:
+        """A file of the stage's own written in place, outside a publication (a cache entry, a
+        checkpoint: a damaged one is a miss, done again)."""
+        self.store.write_json(self.path(name, *args), obj)
+
     def sweep_staging(self, name: str, *args: str) -> None:
         """Staging files dead runs left under the declared folder `name`."""
         self.store.sweep_staging(self.path(name, *args))

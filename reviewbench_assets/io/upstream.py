@@ -246,6 +246,21 @@ class SubmissionTexts:
         self.close()
 
 
+class StoredPdfs:
+    """The PDF stage's stored PDFs (content-addressed, `pdfs/<sha256[:2]>/<sha256>.pdf`): whether one is
+    there and whole, where it is, and the filesystem a reader (the OCR pipeline) opens them from."""
+
+    def __init__(self, store: Store):
+        self._store = store
+        self.filesystem = store.fs
+
+    def ok(self, sha256: str) -> bool:
+        return self._store.pdf_ok(sha256)
+
+    def path(self, sha256: str) -> str:
+        return self._store.pdf_path(sha256)
+
+
 class Upstream:
     """The inputs of one venue-year (`pk`) in `store`. `OPENS`: the files (`paths.<name>`) each reader
     opens. Who owns them, and so which asset a reader's caller depends on, follows from what each
@@ -257,7 +272,8 @@ class Upstream:
              "split_inputs": (*ROWS_SET_NAMES, "re2_review", "re2_rebuttal"),
              "daily_changes": ("change_daily", "change_daily_plot"),
              "split_figures": ("split_stats", "split_part_dir", "split_part"),
-             "submission_texts": ("parsed", "markdown"), "resubmission_chains": ("RESUBMISSION_CHAINS",)}
+             "submission_texts": ("parsed", "markdown"), "resubmission_chains": ("RESUBMISSION_CHAINS",),
+             "stored_pdfs": ("submissions",)}  # the PDFs its table names (content-addressed: Store.pdf_path)
 
     def __init__(self, store: Store, pk: str):
         self.store, self.pk = store, pk
@@ -310,6 +326,10 @@ class Upstream:
         path = self.store.path(paths.submissions(self.pk))
         with self.store.snapshot([path]) as view:
             return view.read_parquet(path, columns=columns).to_pylist()
+
+    def stored_pdfs(self) -> StoredPdfs:
+        """The PDFs the PDF stage stored, by sha256 (what its records name)."""
+        return StoredPdfs(self.store)
 
     # -- paper_markdown -> reviewbench_split
     def markdown(self) -> ParquetLookup:

@@ -10,9 +10,8 @@ import pyarrow as pa
 
 from ocr_ray.layout.fallback import degraded_counts
 from ocr_ray.pipeline import PdfTask, run_pipeline
-from resources.store import Store
 from reviewbench_assets.domain.schema import MARKDOWN_SCHEMA
-from reviewbench_assets.io.stage_io import Inputs, Outputs, parquet_file
+from reviewbench_assets.io.stage_io import Inputs, Outputs, Staging
 from reviewbench_assets.io.upstream import Spool
 from reviewbench_assets.stages.figures import MARKDOWN, ROW_COUNT, Table
 from reviewbench_assets.stages.stage import Stage
@@ -25,7 +24,7 @@ class MarkdownStage(Stage):
     local Ray with `num_cpus`)."""
 
     name = MARKDOWN
-    reads = ("pdf_records",)
+    reads = ("pdf_records", "stored_pdfs")
     writes = ("markdown", "markdown_cache")
 
     def __init__(self, pk: str, engine, *, ray_address: str | None = None, num_cpus: int | None = None,
@@ -44,7 +43,7 @@ def convert_papers(stage: MarkdownStage, inputs: Inputs, outputs: Outputs) -> No
     holds one row group of markdown, not the venue-year's."""
     pk, engine, log = stage.key, stage.engine, stage.log
     cache_id = engine.cache_id  # (PDF sha256, engine, engine version): a new version redoes OCR
-    store = outputs.store
+    pdfs = inputs.stored_pdfs()
     subs = inputs.pdf_records(["forum_id", "pdf_sha256", "rule", "error"])
     with Spool() as spool:
         where: dict[str, tuple[int, int]] = {}  # forum id -> its result's line in the spool
@@ -54,28 +53,28 @@ def convert_papers(stage: MarkdownStage, inputs: Inputs, outputs: Outputs) -> No
                 where[s["forum_id"]] = spool.append({"markdown": "", "num_pages": 0, "engine": None, "model": None,
                                                      "error": s["error"] or f"no pdf ({s['rule']})"})
                 continue
-            cached = store.read_json_or_none(outputs.path("markdown_cache", cache_id, s["pdf_sha256"]))
+            cached = outputs.read_json("markdown_cache", cache_id, s["pdf_sha256"])
             if isinstance(cached, dict) and isinstance(cached.get("markdown"), str):
                 where[s["forum_id"]] = spool.append(cached)  # same PDF, same engine: never OCR twice (corrupt = miss)
-            elif not store.pdf_ok(s["pdf_sha256"]):  # never OCR (nor cache) bytes that are not the PDF
+            elif not pdfs.ok(s["pdf_sha256"]):  # never OCR (nor cache) bytes that are not the PDF
                 where[s["forum_id"]] = spool.append({
                     "markdown": "", "num_pages": 0, "engine": None, "model": None,
-                    "error": f"stored PDF {store.pdf_path(s['pdf_sha256'])} is missing or does not match its "
+                    "error": f"stored PDF {pdfs.path(s['pdf_sha256'])} is missing or does not match its "
                              "sha256; re-materialize initial_submission_pdfs to download it again"})
             else:  # the path from the hash, not the record: records made under another root still work
-                tasks.append(PdfTask(forum_id=s["forum_id"], pdf_path=store.pdf_path(s["pdf_sha256"])))
+                tasks.append(PdfTask(forum_id=s["forum_id"], pdf_path=pdfs.path(s["pdf_sha256"])))
         sha_of = {s["forum_id"]: s["pdf_sha256"] for s in subs}
         log(f"{pk}: {len(where)} papers cached or without PDF, {len(tasks)} to OCR")
 
         started, pages = time.time(), 0
         if tasks:
-            for i, paper in enumerate(run_pipeline(tasks, filesystem=store.fs, engine=engine,
+            for i, paper in enumerate(run_pipeline(tasks, filesystem=pdfs.filesystem, engine=engine,
                                                    ray_address=stage.ray_address, num_cpus=stage.num_cpus), 1):
                 result = {"markdown": paper.markdown, "num_pages": paper.num_pages, "engine": paper.engine,
                           "model": paper.model, "error": paper.error, "pages_by_engine": paper.pages_by_engine,
                           "fallbacks": json.dumps(paper.fallbacks)}
                 if paper.error is None:
-                    store.write_json(outputs.path("markdown_cache", cache_id, sha_of[paper.forum_id]), result)
+                    outputs.write_json("markdown_cache", result, cache_id, sha_of[paper.forum_id])
                 where[paper.forum_id] = spool.append(result)
                 pages += paper.num_pages
                 if i % 50 == 0 or i == len(tasks):
@@ -94,15 +93,15 @@ def convert_papers(stage: MarkdownStage, inputs: Inputs, outputs: Outputs) -> No
         # ParquetLookup) holds one row group of markdown at a time, not the venue-year's; so does
         # this writer.
         errors: list[dict] = []
-        store.write_with(out, lambda target: _write_rows(stage, store, target, subs, spool, where,
-                                                         {t.forum_id for t in tasks}, errors))
+        with outputs.publish() as pub:
+            _write_rows(stage, pub, subs, spool, where, {t.forum_id for t in tasks}, errors)
         stage.stat("papers_with_errors", Table(errors, ["forum_id", "error"], limit=20, what="papers with an error"))
     elapsed = time.time() - started  # the OCR and the table written from its results
     stage.stat("ocr_s", round(elapsed, 3))
     stage.stat("pages_per_s", round(pages / max(elapsed, 1e-6), 2))
 
 
-def _write_rows(stage: MarkdownStage, store: Store, target: str, subs: list[dict], spool: Spool,
+def _write_rows(stage: MarkdownStage, pub: Staging, subs: list[dict], spool: Spool,
                 where: dict[str, tuple[int, int]], ocrd: set[str], errors: list[dict]) -> None:
     """The table in submission order, one row group at a time, read back from the spool; the
     partition's figures (cached papers included) are recorded on the way, the papers with an error
@@ -114,7 +113,7 @@ def _write_rows(stage: MarkdownStage, store: Store, target: str, subs: list[dict
     stage.stat("empty_markdown", 0)
     stage.stat("blocks_fallen_back", {})  # per <rule>:<reason> (ocr_ray.layout.fallback), counted per paper
     stage.stat("papers_with_fallbacks", 0)
-    with parquet_file(store, target, MARKDOWN_SCHEMA) as writer:
+    with pub.parquet("markdown", MARKDOWN_SCHEMA) as writer:
         for i in range(0, len(subs), MARKDOWN_ROW_GROUP):
             rows = []
             for s in subs[i:i + MARKDOWN_ROW_GROUP]:
