@@ -168,3 +168,33 @@ Group & Method & Acc & F1 \\
                     ["Deep", "SimCLR", "75.8", "72.9"], ["", "BYOL", "76.4", "73.1"]]
     tests = [_table("SimCLR", left="Deep", up="SVM", right="75.8"), _table("SVM", down="SimCLR", right="73.5")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_a_centred_group_label_in_the_body_spans_every_column(tmp_path):
+    """``\\multicolumn{4}{c}{Supervised}`` and ``{Zero-shot}`` rows that name the rows below them
+    (a results table split into settings): each label is one cell over every column. Before, the
+    first was a cell of three columns from the first, the second a cell of two from the second
+    (where its left end fell), so "Zero-shot" stood over no row label."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering
+\begin{tabular}{lccc}
+\toprule
+Method & Acc & F1 & EM \\
+\midrule
+\multicolumn{4}{c}{\textit{Supervised}} \\
+Baseline & 71.2 & 70.1 & 69.5 \\
+Ours & 75.4 & 74.9 & 73.2 \\
+\midrule
+\multicolumn{4}{c}{\textit{Zero-shot}} \\
+GPT-3 & 61.2 & 60.1 & 59.5 \\
+Ours & 65.4 & 64.9 & 63.2 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    assert '<tr><td colspan="4">Supervised</td></tr>' in markdown
+    assert '<tr><td colspan="4">Zero-shot</td></tr>' in markdown
+    assert "<tr><td>GPT-3</td><td>61.2</td><td>60.1</td><td>59.5</td></tr>" in markdown
+    tests = [_table("GPT-3", up="Zero-shot", down="Ours", right="61.2"),
+             _table("Baseline", up="Supervised", right="71.2"),
+             _table("61.2", left="GPT-3", top_heading="Acc")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
