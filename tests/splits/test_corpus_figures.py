@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.stages.rows_stage import venue_year_figures
+from reviewbench_assets.io.row_figures import venue_year_figures
 from tests.splits.conftest import write_venue_rows
 from tests.splits.stats_oracle import StatsAccumulator
 
