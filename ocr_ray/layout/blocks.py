@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ocr_ray.layout.fallback import OVERSIZE, guarded, skipped
 from ocr_ray.layout.floats import CAPTION, float_end, runs_on
 from ocr_ray.layout.heading_rules import ends_its_column, reads_as_heading
-from ocr_ray.layout.hyphenation import compounds, own_hyphen  # noqa: F401 - compounds: re-exported (layout, tests)
+from ocr_ray.layout.hyphenation import compounds, join_lines  # noqa: F401 - compounds: re-exported (layout, tests)
 from ocr_ray.layout.math import numbered as number_display
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, has_prose, line_glyphs
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
@@ -183,40 +183,7 @@ def _set_apart(line: Line) -> bool:
             and bool(_RELATION.search(line.text)))
 
 
-_LINE_END_HYPHEN = re.compile(r"(\S*[^\W\d_])-$")  # the word (letters last) before a line-end hyphen
-
-# a hyphen after a digit (TeX hyphenates no number: "5-year", "F1-scores", "50-55%") or a dash set
-# close after a word ("training—not"): the line broke inside the word, there is no space to restore
-_CLOSE_DASH = re.compile(r"(?:\d-|[^\W_][\u2013\u2014])$")
 _LIST_ITEM = re.compile(r"^(\d{1,2}[.)]|[•◦▪‣∗*–-]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s")
-
-
-def join_lines(texts: list[str], known: Mapping[str, int] | set[str] | frozenset = frozenset()) -> str:
-    """Reflow: lines joined by spaces. A hyphen at a line end is TeX's hyphenation (dropped, the word
-    joined again) or the word's own (kept): ``hyphenation.own_hyphen`` decides from the two halves
-    and what the paper writes elsewhere (``known``, from ``compounds``). A digit after it is a
-    range or a name (``GPT-4``): kept. Linear in the paragraph: the rules read the joined text's
-    tail only (a paragraph of thousands of lines searched its whole text at every line)."""
-    parts: list[str] = []
-    for text in texts:
-        text = text.strip()
-        tail = "".join(parts[-4:])[-256:] if parts else ""
-        hyphen = _LINE_END_HYPHEN.search(tail) if tail and text else None
-        if not parts:
-            if text:
-                parts.append(text)
-        elif hyphen and text[:1].isalpha():
-            head = hyphen.group(1)
-            left = re.search(r"[^\W\d_]*$", head.rsplit("-", 1)[-1]).group(0)  # "(as-": the word is "as"
-            keep = "-" in head or own_hyphen(left, text.split()[0], known)
-            if not keep:
-                parts[-1] = parts[-1][:-1]
-            parts.append(text)
-        elif hyphen and text[:1].isdigit() or _CLOSE_DASH.search(tail):
-            parts.append(text)  # "GPT-" + "4"; "5-" + "year", "50-" + "55%", "training—" + "not": no space
-        else:
-            parts.append(f" {text}")
-    return "".join(parts)
 
 
 def _float_blocks(lines: list[Line]) -> list[str | list[Line]]:
