@@ -292,13 +292,16 @@ def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col) -> tupl
     """A header line under the lines ``upper`` (a run of one row so far): the next lines of wrapped
     cells (returns (lower, None)), or a header row of its own, printed as one (units "(%)" "(ms)"
     under their quantities, a second word row): it has a line in most columns the run has besides
-    the label column, two at least,
+    the label column (or in every column, the label column too), two at least,
     and most of them do not continue the cell above. Returns (the lines that continue a cell above,
     the second row's other cells)."""
     above: dict[int, list[Fragment]] = {}
     for f in (f for line in upper for f in line):
         above.setdefault(col(f), []).append(f)
-    named = {c for c in above if c > 0}
+    # the label column counts where the line under has a line in every column (a unit row of a
+    # table with no label column, ``Time & Memory \\ (s) & (GB)``: "Time (s)" was one cell)
+    every = len(above) >= 2 and set(above) <= {col(f) for f in lower}
+    named = set(above) if every else {c for c in above if c > 0}
     shared = [f for f in lower if col(f) in named]
     cells = {col(f) for f in shared}
     going_on = [f for f in shared if continues_cell(above[col(f)], f)]

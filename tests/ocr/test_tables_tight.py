@@ -311,3 +311,42 @@ Llama & 32.9 & 33.0 & 34.2 & 35.3 & 36.4 & 37.5 \\
     tests = [_table("23.4", left="22.1", right="24.5", top_heading="1", left_heading="OPT"),
              _table("37.5", up="27.8", top_heading="16")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_a_unit_row_under_a_header_with_no_label_column_is_a_row_of_its_own(tmp_path):
+    """``Time & Memory \\\\ (s) & (GB)``: a unit line under every column of a table with no row
+    label column (TableTest's ``up`` of "12.5" is "(s)", its ``top_heading`` "Time"). The label
+    column was left out of the count of columns the second line fills, so one column with a unit
+    was under two and the unit row was joined into the header ("Time (s)"). Cells of ``p{..}``
+    columns that wrap in lower case ("Number of" / "layers") are still one cell each."""
+    markdown = _markdown(tmp_path, r"""
+Some text before the tables.
+\begin{table}[h]\centering
+\begin{tabular}{cc}
+\toprule
+Time & Memory \\
+(s) & (GB) \\
+\midrule
+12.5 & 1.2 \\
+10.1 & 0.9 \\
+\bottomrule
+\end{tabular}
+\end{table}
+
+\begin{table}[h]\centering
+\begin{tabular}{p{1.4cm}p{1.4cm}}
+\toprule
+Number of layers & Hidden units \\
+\midrule
+12 & 768 \\
+24 & 1024 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    units, wrapped = parse_tables(markdown)
+    assert units == [["Time", "Memory"], ["(s)", "(GB)"], ["12.5", "1.2"], ["10.1", "0.9"]]
+    assert wrapped == [["Number of layers", "Hidden units"], ["12", "768"], ["24", "1024"]]
+    tests = [_table("(s)", up="Time", down="12.5", right="(GB)"),
+             _table("12.5", up="(s)", down="10.1", right="1.2", top_heading="Time"),
+             _table("1024", up="768", left="24", top_heading="Hidden units")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
