@@ -33,7 +33,9 @@ from ocr_ray.text_repair import recode_garbled
 # group labels set on their group's first row are no \multirow.
 # 11: tables set without any rule, found from their caption.
 # 12: equation numbers within sections, (3.1), (A.2); a prose line under a display stays prose.
-LAYOUT_VERSION = "13"
+# 13: tables: a centred group label spans every column.
+# 14: maths: a matrix's column gaps between its tall delimiters are no column gutter.
+LAYOUT_VERSION = "14"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

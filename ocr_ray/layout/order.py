@@ -17,6 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+from ocr_ray.layout.order_matrix import delimiter_stacks, inside_delimiters
+
 
 class Box(Protocol):
     x0: float
@@ -257,8 +259,13 @@ def _inner(free: list[tuple[float, float]], members: list[B], narrow: Gutters = 
     hold one of the page's ``narrow`` gutters (``aligned_gutters``)."""
     left, right = min(b.x0 for b in members), max(b.x1 for b in members)
     clipped = [(max(lo, left), min(hi, right)) for lo, hi in free]
-    return [(lo, hi) for lo, hi in clipped if hi - lo >= MIN_COLUMN_GAP
+    gaps = [(lo, hi) for lo, hi in clipped if hi - lo >= MIN_COLUMN_GAP
             or any(lo <= g1 - 1.0 and hi >= g1 - 0.5 for _, g1 in narrow)]
+    if gaps and len(members) >= 4:
+        stacks = delimiter_stacks(members)
+        if len(stacks) >= 2:
+            gaps = [g for g in gaps if not inside_delimiters(g, stacks, members)]
+    return gaps
 
 
 def _stray(band: list[B], members: list[B], free: list[tuple[float, float]], narrow: Gutters = ()) -> bool:

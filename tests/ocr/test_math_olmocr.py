@@ -55,7 +55,10 @@ ARRAYS = [r"A = \begin{pmatrix} a & b \\ c & d \end{pmatrix}",
           r"g(x) = \begin{cases} x^2 & \text{if } x > 0 \\ -x & \text{if } x < 0 \\ 1 & x = 0 \end{cases}",
           # a cell that is a word alone: its line held no maths and was read after the display with
           # the equation number ("otherwise (5) The method is run...")
-          r"h(x) = \begin{cases} x & x \ge 0 \\ 0 & \text{otherwise} \end{cases}"]
+          r"h(x) = \begin{cases} x & x \ge 0 \\ 0 & \text{otherwise} \end{cases}",
+          # three rows: TeX builds the brackets from pieces, and the columns' 10 pt gaps were cut by
+          # the reading order as column gutters ("B=[4712", "5 8", "369]": three blocks)
+          r"B = \begin{bmatrix} 1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9 \end{bmatrix}"]
 CASES = {
     "numbered": ("amsmath", [f + p for f, p in zip(NUMBERED, ",.,", strict=True)], "", NUMBERED),
     "raw_coded": ("amsmath,amssymb", RAW_CODED, r"\pdfgentounicode=0", RAW_CODED),
@@ -114,7 +117,8 @@ def test_matrices_and_cases_are_arrays(pages):
         r"f(x)=\begin{cases}1 & x>0 \\ 0 & x\le0\end{cases}",
         r"\det\begin{vmatrix}a_{11} & a_{12} \\ a_{21} & a_{22}\end{vmatrix}=a_{11}a_{22}-a_{12}a_{21}",
         r"g(x)=\begin{cases}x^{2} & \text{if }x>0 \\ -x & \text{if }x<0 \\ 1 & x=0\end{cases}",
-        r"h(x)=\begin{cases}x & x\ge0 \\ 0 & \text{otherwise}\end{cases}"], pages["arrays"]
+        r"h(x)=\begin{cases}x & x\ge0 \\ 0 & \text{otherwise}\end{cases}",
+        r"B=\begin{bmatrix}1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9\end{bmatrix}"], pages["arrays"]
 
 
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
