@@ -46,8 +46,7 @@ def _generate(out: str, n: int, venue_years: tuple[str, ...] = VENUE_YEARS, seed
 
     from resources.store import store_from_uri
     from reviewbench_assets.domain.schema import REBUTTAL_RECORD_SCHEMA, REVIEW_RECORD_SCHEMA
-    from reviewbench_assets.io.layout import paths
-    from reviewbench_assets.stages.rows_stage import write_rows
+    from reviewbench_assets.stages.rows_stage import RowsStage, write_rows
 
     store = store_from_uri(out)
 
@@ -72,9 +71,7 @@ def _generate(out: str, n: int, venue_years: tuple[str, ...] = VENUE_YEARS, seed
             "rebuttal": pq.ParquetWriter(f"{out}/re2/{vy}.rebuttal.parquet", REBUTTAL_RECORD_SCHEMA,
                                          compression="zstd"),
         }
-        write_rows(store, store.path(paths.rows(vy)), store.path(paths.provenance(vy)),
-                   store.path(paths.rows_reviews(vy)), _papers(vy, count, writers, words, pages, rng),
-                   store.path(paths.rows_stats(vy)))
+        write_rows(RowsStage.outputs_in(store, vy), _papers(vy, count, writers, words, pages, rng))
         for w in writers.values():
             w.close()
         made += count

@@ -25,7 +25,7 @@ from reviewbench_assets.domain.schema import PARSED_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.upstream import iter_parquet_batches
 from reviewbench_assets.io.verdicts import judged_data, write_verdict
-from reviewbench_assets.stages.rows_stage import write_rows
+from reviewbench_assets.stages.rows_stage import RowsStage, write_rows
 
 
 def _columns(store: Store, path: str) -> list[str]:
@@ -83,7 +83,7 @@ def migrate_rows(store: Store, pk: str, dry_run: bool = False) -> bool:
 
     if not dry_run:
         _keeping_verdict(store, pk, "reviewbench_split",
-                         lambda: write_rows(store, rows, prov, reviews, pairs(), stats))
+                         lambda: write_rows(RowsStage.outputs_in(store, pk), pairs()))
     return True
 
 

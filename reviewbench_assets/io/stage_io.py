@@ -139,6 +139,12 @@ class Staging:
         """The whole declared file `name`."""
         put_staged(self._outputs.store, self.pub, self._outputs.path(name, *args), data)
 
+    def read_staged(self, reader: Callable[..., Any], *names: str) -> Any:
+        """`reader(filesystem, [path], ...)` over the declared files `names` as staged so far (not yet
+        in place): the rows' statistics computed over the rows just written (io/row_figures.py)."""
+        staging = {final: tmp for tmp, final in self.pub.staged}
+        return reader(self._outputs.store.fs, *([staging[self._outputs.path(name)]] for name in names))
+
     def verdict(self, stage_name: str, key: str | None, failed: dict[str, str], allow_failing: bool) -> None:
         """The verdict of a stage's blocking checks on the files staged so far, moving into place with
         them (io/verdicts.py `stage_verdict`)."""

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 import pyarrow as pa
 
 from partitions.catalogue import VenueYear
-from resources.store import Store, dumps_json
+from resources.store import dumps_json
 from reviewbench_assets.domain.reviews import review_rows, reviews_json
 from reviewbench_assets.domain.schema import (
     PROVENANCE_SCHEMA,
@@ -24,7 +24,7 @@ from reviewbench_assets.domain.schema import (
     REVIEWS_CONFIG_SCHEMA,
 )
 from reviewbench_assets.io.row_figures import venue_year_figures
-from reviewbench_assets.io.stage_io import Inputs, Outputs, parquet_file, put_staged
+from reviewbench_assets.io.stage_io import Inputs, Outputs, Staging
 from reviewbench_assets.io.upstream import Upstream
 from reviewbench_assets.stages.figures import CHARS_MATCH, EMPTY_SHARE, REVIEWS_MATCH, ROW_COUNT, ROWS, TITLE, UNIQUE
 from reviewbench_assets.stages.stage import Stage
@@ -61,15 +61,14 @@ class RowsStage(Stage):
         subs = {r["forum_id"]: r for r in inputs.pdf_records()}
         out, prov = outputs.path("rows"), outputs.path("provenance")
         reviews, figures = outputs.path("rows_reviews"), outputs.path("rows_stats")
-        store = outputs.store
 
-        def judged(pub, staged: dict[str, str], stats: dict) -> None:
+        def judged(pub: Staging, stats: dict) -> None:
             # the checks need only the counts, known before the files move into place: their verdict is
             # published with the rows (a replay after a kill brings back checked rows, issue 38.3)
             self.row_checks(stats)
-            self.stage_verdict(store, pub, {store.rel(final): tmp for final, tmp in staged.items()})
+            self.stage_verdict(pub)
 
-        stats = write_rows(store, out, prov, reviews, assemble_rows(inputs, venue, subs), figures, judged)
+        stats = write_rows(outputs, assemble_rows(inputs, venue, subs), before_commit=judged)
         self.stat("path", out)
         self.stat("provenance_path", prov)
         self.stat("reviews_path", reviews)
@@ -134,23 +133,22 @@ def assemble_rows(upstream: Inputs | Upstream, venue: VenueYear,
             yield row, prov
 
 
-def write_rows(store: Store, rows_path: str, prov_path: str, reviews_path: str,
-               pairs: Iterator[tuple[dict, dict]], stats_path: str | None = None,
-               before_commit: Callable[..., None] | None = None) -> dict:
-    """Stream pairs into three Parquet files: the paper rows (`reviews_json` made from each row's typed
-    `reviews`), one row per review, and the provenance; and, at `stats_path`, the venue-year's
-    statistics (the card's figures: papers, reviews, pages, ratings and their moves, text rules),
-    computed once by SQL over the three staged files; the four are published together. Returns the
-    numbers the checks need; `before_commit(pub, {final path: staging path}, numbers)` is called with
-    them before the set moves into place (to stage what judges it into the same publication). Memory: at most BATCH_ROWS rows (and their reviews) at a time."""
+def write_rows(outputs: Outputs, pairs: Iterator[tuple[dict, dict]], with_stats: bool = True,
+               before_commit: Callable[[Staging, dict], None] | None = None) -> dict:
+    """Stream pairs into the rows stage's three Parquet files (`outputs`: the stage's, `RowsStage.writes`):
+    the paper rows (`reviews_json` made from each row's typed `reviews`), one row per review, and the
+    provenance; and (`with_stats`) the venue-year's statistics (`rows_stats`: the card's figures:
+    papers, reviews, pages, ratings and their moves, text rules), computed once by SQL over the three
+    staged files; the four are published together. Returns the numbers the checks need;
+    `before_commit(pub, numbers)` is called with them before the set moves into place (to stage what
+    judges it into the same publication). Memory: at most BATCH_ROWS rows (and their reviews) at a time."""
     stats = {"rows": 0, "forum_ids": set(), "duplicates": 0, "review_mismatch": 0, "chars_mismatch": 0,
              "empty_title": 0, "empty_markdown": 0, "reviews": 0, "stale_markdown": 0}
 
-    with store.publish() as pub:  # rows, reviews, provenance and statistics move into place together
-        targets = [pub.target(p) for p in (rows_path, reviews_path, prov_path)]
-        with parquet_file(store, targets[0], REVIEWBENCH_SCHEMA) as writer, \
-                parquet_file(store, targets[1], REVIEWS_CONFIG_SCHEMA) as review_writer, \
-                parquet_file(store, targets[2], PROVENANCE_SCHEMA) as prov_writer:
+    with outputs.publish() as pub:  # rows, reviews, provenance and statistics move into place together
+        with pub.parquet("rows", REVIEWBENCH_SCHEMA) as writer, \
+                pub.parquet("rows_reviews", REVIEWS_CONFIG_SCHEMA) as review_writer, \
+                pub.parquet("provenance", PROVENANCE_SCHEMA) as prov_writer:
             bufs: tuple[list[dict], list[dict], list[dict]] = ([], [], [])
 
             def flush() -> None:
@@ -172,13 +170,11 @@ def write_rows(store: Store, rows_path: str, prov_path: str, reviews_path: str,
                 if len(bufs[0]) >= BATCH_ROWS:
                     flush()
             flush()
-        if stats_path is not None:
-            figures = venue_year_figures(store.fs, [targets[0]], [targets[1]], [targets[2]])
-            put_staged(store, pub, stats_path,
-                       dumps_json({"venue_years": {k: v.to_dict() for k, v in sorted(figures.items())}}))
+        if with_stats:
+            figures = pub.read_staged(venue_year_figures, "rows", "rows_reviews", "provenance")
+            pub.put("rows_stats", dumps_json({"venue_years": {k: v.to_dict() for k, v in sorted(figures.items())}}))
         if before_commit is not None:
-            before_commit(pub, {final: tmp for tmp, final in pub.staged},
-                          {**stats, "forum_ids": len(stats["forum_ids"])})
+            before_commit(pub, {**stats, "forum_ids": len(stats["forum_ids"])})
     stats["forum_ids"] = len(stats["forum_ids"])
     return stats
 

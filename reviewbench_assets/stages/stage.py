@@ -19,8 +19,7 @@ from numbers import Number
 from typing import Any, ClassVar
 
 from resources.store import Store
-from reviewbench_assets.io.stage_io import Inputs, Outputs
-from reviewbench_assets.io.verdicts import stage_verdict
+from reviewbench_assets.io.stage_io import Inputs, Outputs, Staging
 from reviewbench_assets.stages.figures import BLOCKING, ROW_COUNT, declared
 
 
@@ -104,6 +103,12 @@ class Stage(ABC):
                  Outputs(self.name, self.writes, store, self.key))
         return StageResult(self.name, self.key, dict(self._figures), list(self._checks))
 
+    @classmethod
+    def outputs_in(cls, store: Store, key: str | None) -> Outputs:
+        """The stage's outputs of partition `key` in `store`, for a tool or a test that writes them
+        without running the stage (the stage's own writers take its `Outputs`)."""
+        return Outputs(cls.name, cls.writes, store, key)
+
     def stat(self, name: str, value: Any = 1) -> None:
         """Record a figure: `stat("forums")` counts one, `stat("pages", 12)` adds 12,
         `stat("rules", {"initial": 1})` counts per kind, `stat("mode", "full")` sets a value."""
@@ -121,9 +126,9 @@ class Stage(ABC):
             declared(key, name)
         self._checks.append(CheckOutcome(name, passed, metadata, severity, description))
 
-    def stage_verdict(self, store: Store, pub, staged: dict[str, str]) -> None:
+    def stage_verdict(self, pub: Staging) -> None:
         """Stage the verdict of the blocking checks recorded so far into `pub`, the publication of the
-        files they judged (`staged`: root-relative final path -> staging path), so the verdict moves
-        into place with its data, in one journal (io/verdicts.py `stage_verdict`, issue 38.3)."""
+        files they judged, so the verdict moves into place with its data, in one journal
+        (io/verdicts.py `stage_verdict`, issue 38.3)."""
         failed = {c.name: c.description or c.name for c in self._checks if c.name in BLOCKING and not c.passed}
-        stage_verdict(store, pub, self.key, self.name, failed, self.allow_failing_checks, staged)
+        pub.verdict(self.name, self.key, failed, self.allow_failing_checks)

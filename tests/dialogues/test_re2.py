@@ -25,11 +25,9 @@ from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.manifest import extra_config_splits
 from reviewbench_assets.domain.routing import route_posts
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.io.stage_io import Outputs
 from reviewbench_assets.stages.card_stage import write_dataset_card
 from reviewbench_assets.stages.dialogue_stage import DialogueStage, write_venue_outputs
-from reviewbench_assets.stages.figures import DIALOGUES
-from reviewbench_assets.stages.rows_stage import write_rows
+from reviewbench_assets.stages.rows_stage import RowsStage, write_rows
 from reviewbench_assets.stages.split_stage import update_conference_split
 from tests.forums import parse_forum
 
@@ -112,14 +110,13 @@ def _venue_inputs(tmp_path, iclr2024, n=24):
     forums = [parse_forum(raw_forum(f"F{i:03d}", i + 1), iclr2024) for i in range(n)]
     items = [([d.model_dump() for d in build_dialogues(p, route_posts(p))], review_record(p, "iclr", 2024),
               [rebuttal_record(d, p, "iclr", 2024) for d in build_dialogues(p, route_posts(p))]) for p in forums]
-    counts = write_venue_outputs(Outputs(DIALOGUES, DialogueStage.writes, store, PK), iter(items), rows=5)
+    counts = write_venue_outputs(DialogueStage.outputs_in(store, PK), iter(items), rows=5)
     assert counts == {"dialogues": 2 * n, "review_records": n, "rebuttal_records": 2 * n}
     rows = [{**row_fields(p, "iclr", 2024), "markdown": "page", "markdown_chars": 4} for p in forums]
     prov = [{"forum_id": p.forum_id, "conference": "iclr", "year": 2024, "revision_rule": "initial",
              "pdf_sha256": "ab" * 32, "ocr_engine": "pypdfium2"} for p in forums]
     (tmp_path / "storage" / "rows").mkdir(exist_ok=True)
-    write_rows(store, store.path(paths.rows(PK)), store.path(paths.provenance(PK)), store.path(paths.rows_reviews(PK)),
-               iter(zip(rows, prov, strict=True)), store.path(paths.rows_stats(PK)))
+    write_rows(RowsStage.outputs_in(store, PK), iter(zip(rows, prov, strict=True)))
     return store
 
 

@@ -323,11 +323,10 @@ def test_a_flipped_byte_in_rows_fails_the_split_naming_the_file(tmp_path, monkey
         r["markdown"] = " ".join(f"w{rng.randrange(10**9)}" for _ in range(400))
         r["markdown_chars"] = len(r["markdown"])
     from resources.store import Store
-    from reviewbench_assets.stages.rows_stage import write_rows
+    from reviewbench_assets.stages.rows_stage import RowsStage, write_rows
 
     store = Store(pafs.LocalFileSystem(), str(root))
-    write_rows(store, store.path(paths.rows(PK)), store.path(paths.provenance(PK)), store.path(paths.rows_reviews(PK)),
-               ((r, {}) for r in as_papers(rows)), store.path(paths.rows_stats(PK)))
+    write_rows(RowsStage.outputs_in(store, PK), ((r, {}) for r in as_papers(rows)))
     from reviewbench_assets.io.verdicts import write_verdict
 
     write_verdict(store, PK, "reviewbench_split", {}, overridden=False)  # the rows stage passed them

@@ -136,15 +136,14 @@ def write_venue_rows(fs: pafs.FileSystem, root: str, pk: str, rows: list[dict], 
     from resources.store import Store
     from reviewbench_assets.io.layout import paths
     from reviewbench_assets.io.verdicts import write_verdict
-    from reviewbench_assets.stages.rows_stage import write_rows
+    from reviewbench_assets.stages.rows_stage import RowsStage, write_rows
 
     store = Store(fs, root)
     pairs = [(paper, {"forum_id": r["forum_id"], "conference": r["conference"], "year": r["year"], "track": r["track"],
                       "venue_id": r["venue_id"], "status": "active"}) for paper, r in zip(as_papers(rows), rows, strict=True)]
     for rel in (paths.rows(pk), paths.provenance(pk)):
         fs.create_dir(f"{root}/{rel}".rsplit("/", 1)[0], recursive=True)
-    write_rows(store, store.path(paths.rows(pk)), store.path(paths.provenance(pk)), store.path(paths.rows_reviews(pk)),
-               iter(pairs), store.path(paths.rows_stats(pk)))
+    write_rows(RowsStage.outputs_in(store, pk), iter(pairs))
     # the rows stage records its checks' verdict for the rows it wrote (io/verdicts.py)
     write_verdict(store, pk, "reviewbench_split", {}, overridden=False)
     return store.path(paths.rows(pk))

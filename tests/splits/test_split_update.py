@@ -108,7 +108,7 @@ def test_statistics_are_computed_once_with_the_rows_and_merged_by_the_split(tmp_
     import json
 
     from reviewbench_assets.domain.reviews import typed_reviews
-    from reviewbench_assets.stages.rows_stage import write_rows
+    from reviewbench_assets.stages.rows_stage import RowsStage, write_rows
     from tests.splits.stats_oracle import StatsAccumulator
 
     store = store_from_uri(str(tmp_path))
@@ -117,9 +117,7 @@ def test_statistics_are_computed_once_with_the_rows_and_merged_by_the_split(tmp_
     provs = [{"forum_id": r["forum_id"], "conference": r["conference"], "year": r["year"], "track": r["track"],
               "revision_rule": rules[i % 3]} for i, r in enumerate(rows)]
     papers = [{**r, "reviews": typed_reviews(json.loads(r.pop("reviews_json")))} for r in [dict(r) for r in rows]]
-    stats_path = store.path(paths.rows_stats("iclr-2024"))
-    write_rows(store, store.path(paths.rows("iclr-2024")), store.path(paths.provenance("iclr-2024")),
-               store.path(paths.rows_reviews("iclr-2024")), iter(zip(papers, provs, strict=True)), stats_path)
+    write_rows(RowsStage.outputs_in(store, "iclr-2024"), iter(zip(papers, provs, strict=True)))
     recorded = json.loads((tmp_path / paths.rows_stats("iclr-2024")).read_text())["venue_years"]["iclr-2024"]
     written = pq.read_table(tmp_path / paths.rows("iclr-2024"))
     assert written.column("reviews_json").to_pylist() == [r["reviews_json"] for r in rows]  # the card's JSON, as given
@@ -135,7 +133,7 @@ def test_statistics_are_computed_once_with_the_rows_and_merged_by_the_split(tmp_
     assert recorded["text_rules"] == {"earliest_public": 10, "initial": 10, "unavailable": 10}
 
     doctored = {"venue_years": {"iclr-2024": {**recorded, "accepted": 29}}}
-    store.write_json(stats_path, doctored)
+    store.write_json(store.path(paths.rows_stats("iclr-2024")), doctored)
     update = update_conference_split(store, "iclr", ["iclr-2024"])
     assert update.stats.venue_years["iclr-2024"].accepted == 29  # the record, not a recount
     assert update.stats.venue_years["iclr-2024"].text_rules == recorded["text_rules"]

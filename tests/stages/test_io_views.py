@@ -55,16 +55,14 @@ def test_the_splits_inputs_are_read_as_of_one_moment_while_the_rows_step_publish
     statistics beside the old rows (nor the reverse)."""
     from resources.store import store_from_uri
     from reviewbench_assets.io.upstream import Upstream
-    from reviewbench_assets.stages.rows_stage import write_rows
+    from reviewbench_assets.stages.rows_stage import RowsStage, write_rows
     from tests.splits.conftest import as_papers, make_rows
 
     pk = "iclr-2024"
     store = store_from_uri(str(tmp_path / "root"))
 
     def publish(n: int) -> None:
-        write_rows(store, store.path(paths.rows(pk)), store.path(paths.provenance(pk)),
-                   store.path(paths.rows_reviews(pk)), ((r, {}) for r in as_papers(make_rows(pk, n, seed=n))),
-                   store.path(paths.rows_stats(pk)))
+        write_rows(RowsStage.outputs_in(store, pk), ((r, {}) for r in as_papers(make_rows(pk, n, seed=n))))
 
     publish(4)
     view, inputs = Upstream(store, pk).split_inputs()
