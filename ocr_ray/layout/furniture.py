@@ -280,6 +280,19 @@ def _table_row(page: PageLayout, row: list[Fragment]) -> bool:
     return _ruled_over(page, x0, x1, y0, y1, y1 - y0)
 
 
+def _ruled_rows(pages: list[PageLayout], zones: list[list[list[list[Fragment]]]]) -> set[int]:
+    """``id()`` of the edge-zone rows with a horizontal rule across them just above and just below:
+    a table's header between its \\toprule and \\midrule, repeated at the top of each page a
+    ``longtable`` runs over, is no running head (it was dropped, and with it the first page's table)."""
+    out: set[int] = set()
+    for page, page_zones in zip(pages, zones, strict=True):
+        for row in (row for zone in page_zones for row in zone):
+            y0, y1 = min(f.y0 for f in row), max(f.y1 for f in row)
+            if _ruled_over(page, min(f.x0 for f in row), max(f.x1 for f in row), y0, y1, y1 - y0):
+                out.update(id(f) for f in row)
+    return out
+
+
 def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]], body: float,
                             offsets: list[set[int]]) -> set[int]:
     """``id()`` of the zone's bare page numbers on page ``i`` (body size or smaller, not bold,
@@ -314,7 +327,7 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     paper_body = body_size(pages)
     zones = [edge_zones(page) for page in pages]
     in_zone = [{id(f) for zone in page_zones for row in zone for f in row} for page_zones in zones]
-    furniture = _repeated(in_zone, pages) if len(pages) >= 2 else set()
+    furniture = _repeated(in_zone, pages) - _ruled_rows(pages, zones) if len(pages) >= 2 else set()
     # OCR'd sizes are box heights, estimated per page (``ocr_lines``): such a page is its own measure
     bodies = [paper_body if page.source == "text-layer" else body_size([page]) for page in pages]
     offsets = _page_offsets(pages, zones, bodies)

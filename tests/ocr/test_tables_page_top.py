@@ -4,10 +4,14 @@ of bare numbers, or a header between the table's \\toprule and \\midrule, is the
 running head with its page number. The expected cells are written by hand from the LaTeX source."""
 from __future__ import annotations
 
+import subprocess
+
+import pypdfium2
 import pytest
 
 from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
 from ocr_ray.layout import compose_pages
+from ocr_ray.layout.pdftext import page_layout
 from tests.ocr.conftest import typeset_layouts
 
 SHOTS = r"""
@@ -53,3 +57,31 @@ def test_a_table_header_at_the_top_of_a_page_is_no_running_head(tmp_path, body, 
     pages = typeset_layouts(tmp_path, "booktabs", body)
     markdown = "\n\n".join(compose_pages([page.to_json() for page in pages]))
     assert parse_tables(markdown) == [expected]
+
+
+def test_a_longtable_header_repeated_at_the_top_of_each_page_is_no_running_head(tmp_path):
+    """A ``longtable`` that starts at the top of a page and runs onto the next, its header
+    (``\\endhead``, between \\toprule and \\midrule) repeated at the top of each: a line at one
+    height on every page, so it was taken for a running head and dropped on both pages, and with
+    it the first page's table (left as three columns of words read down)."""
+    rows = "\n".join(f"Task{i} & {50 + i / 10:.1f} & {40 + i / 10:.1f} \\\\" for i in range(70))
+    body = rf"""\begin{{longtable}}{{lcc}}
+\toprule
+Task & Acc & F1 \\
+\midrule
+\endhead
+{rows}
+\bottomrule
+\end{{longtable}}"""
+    typeset_layouts(tmp_path, "booktabs,longtable", body)
+    # longtable sets its columns' widths from the last run's (.aux): a second run, as a paper is built
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp_path, check=True,
+                   capture_output=True, timeout=120)
+    doc = pypdfium2.PdfDocument(tmp_path / "m.pdf")
+    pages = [page_layout(doc[i]) for i in range(len(doc))]
+    assert len(pages) == 2
+    first, second = (parse_tables(markdown) for markdown in compose_pages([page.to_json() for page in pages]))
+    assert [len(first), len(second)] == [1, 1]
+    assert first[0][:3] == [["Task", "Acc", "F1"], ["Task0", "50.0", "40.0"], ["Task1", "50.1", "40.1"]]
+    assert second[0][0] == ["Task", "Acc", "F1"] and second[0][-1] == ["Task69", "56.9", "46.9"]
+    assert len(first[0]) + len(second[0]) == 70 + 2
