@@ -14,7 +14,8 @@ STAMP_FAST := .venv/.installed-fast-$(HASH)
 # The tests `make test-fast` leaves out: each marker names what a test needs beyond Python.
 FAST_MARKERS := not (browser or ray or postgres or llm or slow)
 # pdflatex typesets the full-text unit-test papers (tests/ocr); `make test` and `make test-fast` both.
-TEXLIVE_TEST := texlive-latex-base texlive-latex-recommended texlive-fonts-recommended
+# texlive-science: siunitx, whose `S` columns results tables use (tests/ocr/test_tables_layouts.py).
+TEXLIVE_TEST := texlive-latex-base texlive-latex-recommended texlive-fonts-recommended texlive-science
 # The demo's instance and storage, shared by `make demo` and `make ui` (scripts/demo_env.py).
 DEMO_HOME := $(CURDIR)/var/demo/dagster_home
 # `make dev` (the real OpenReview): its own instance and storage, never the demo's.
@@ -35,13 +36,13 @@ system-deps-demo:
 # benchmarks/fulltext for tests/ocr/test_fulltext.py and `make bench`).
 system-deps: system-deps-demo
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v tesseract >/dev/null \
-	    || ! command -v pdflatex >/dev/null; then \
+	    || ! command -v pdflatex >/dev/null || ! kpsewhich siunitx.sty >/dev/null 2>&1; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
 	    postgresql tesseract-ocr $(TEXLIVE_TEST); fi
 
 # `make test-fast`: tesseract and pdflatex only (no chromium, no PostgreSQL: their tests are left out).
 system-deps-fast:
-	@if ! command -v tesseract >/dev/null || ! command -v pdflatex >/dev/null; then \
+	@if ! command -v tesseract >/dev/null || ! command -v pdflatex >/dev/null || ! kpsewhich siunitx.sty >/dev/null 2>&1; then \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq \
 	    tesseract-ocr $(TEXLIVE_TEST); fi
 

@@ -6,6 +6,10 @@ note row under the ``\\bottomrule``), and ``\\multicolumn`` section rows spannin
 expected cells are written by hand from the LaTeX source of each test."""
 from __future__ import annotations
 
+import subprocess
+
+import pytest
+
 from benchmarks.fulltext_real.olmocr_judge import judge
 from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
 from ocr_ray.layout import compose_pages
@@ -125,4 +129,30 @@ BYOL & 76.4 & 73.1 & 84.0 \\
         ["SimCLR", "75.8", "72.9", "83.3"], ["BYOL", "76.4", "73.1", "84.0"]]
     assert [row[0] for row in grid if row[1:] == ["", "", ""]] == ["Supervised", "Self-supervised"]
     tests = [_table("SimCLR", up="Self-supervised", right="75.8"), _table("Logistic", up="Supervised", down="SVM")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_siunitx_s_columns_aligned_on_the_decimal_point_read_as_their_numbers(tmp_path):
+    """siunitx ``S`` columns (texlive-science, installed by ``make test``): numbers of different
+    lengths aligned on their decimal point, so neither their left nor right edges nor their
+    centres line up down a column; a signed column of its own ``table-format``."""
+    if subprocess.run(["kpsewhich", "siunitx.sty"], capture_output=True).returncode != 0:
+        pytest.skip("siunitx.sty not installed (texlive-science; make system-deps installs it)")
+    pages = typeset_layouts(tmp_path, "booktabs,siunitx", r"""
+\begin{table}[h]\centering\sisetup{table-format=2.3}
+\begin{tabular}{lSSS[table-format=-1.2]}
+\toprule
+Model & {Top-1} & {Top-5} & {$\Delta$} \\
+\midrule
+ResNet-18 & 69.758 & 89.078 & -1.25 \\
+ResNet-50 & 76.13 & 92.862 & 0.5 \\
+ViT-B & 81.1 & 95.3 & 2.75 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    markdown = "\n\n".join(compose_pages([page.to_json() for page in pages]))
+    assert parse_tables(markdown) == [[["Model", "Top-1", "Top-5", "∆"], ["ResNet-18", "69.758", "89.078", "−1.25"],
+                                       ["ResNet-50", "76.13", "92.862", "0.5"], ["ViT-B", "81.1", "95.3", "2.75"]]]
+    tests = [{"id": "s1", "type": "table", "cell": "76.13", "up": "69.758", "down": "81.1", "right": "92.862",
+              "top_heading": "Top-1", "left_heading": "ResNet-50"}]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
