@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 import pyarrow as pa
 
 from .corpus_stats import is_accepted
-from .resubmissions import Chain, Link, Submission, chain_split, forum_in_test
+from .resubmissions import Chain, Link, Submission, chain_split, forum_in_test, has_public_author
 
 # A journal's submission form field naming the submission this one revises: openreview-py e25fd7d,
 # openreview/journal/invitation.py:987 `f'previous_{short_name}_submission_url'` (TMLR:
@@ -80,12 +80,16 @@ def submission_record(venue_year: str, row: Mapping, markdown: str | None) -> Su
 
 def input_issues(rec: Submission, has_pdf: bool) -> list[str]:
     """What a record lacks, as reason codes (counted by the stage): `no_abstract`, `short_title`
-    (under three words), `pdf_without_text` (a PDF was chosen and read, no text came out)."""
+    (under three words), `no_public_authors` (none listed, or only the placeholder of hidden authors:
+    the rule then neither confirms nor refutes by authors), `pdf_without_text` (a PDF was chosen and
+    read, no text came out)."""
     out = []
     if not rec.abstract.strip():
         out.append("no_abstract")
     if len(re.findall(r"\w+", rec.title)) < 3:
         out.append("short_title")
+    if not has_public_author(rec.authors):
+        out.append("no_public_authors")
     if has_pdf and not rec.full_text:
         out.append("pdf_without_text")
     return out

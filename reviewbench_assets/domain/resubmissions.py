@@ -52,7 +52,7 @@ MAX_TITLE_GROUP = 8
 STOCK_SHINGLE_RECORDS = 10
 MIN_RARE_SHINGLES = 8  # a record made only of stock phrases keeps its rarest shingles as candidates
 LSH_WEIGHTS = (0.5, 0.5)  # datasketch's (false positive, false negative) weights
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[^\W_]+")  # letters and digits of any script
 # What a double-blind venue shows in place of its authors: an API v1 blind note's content is
 # {'authors': ['Anonymous'], 'authorids': ['<venue>/Paper<N>/Authors']} until they are revealed
 # (openreview-py, openreview/conference/conference.py create_blind_submissions). Such a name is no
@@ -115,8 +115,19 @@ class Linking(BaseModel):
 
 # ---- the signals ------------------------------------------------------------------------------------------
 
+# Latin letters NFKD does not decompose into a base letter and an accent: written both ways in author
+# lists and titles ('Søren Ørsted' / 'Soren Orsted'); dropped, they cut a name ('rsted').
+_LATIN_FOLD = str.maketrans({"ø": "o", "ł": "l", "đ": "d", "ð": "d", "ħ": "h", "ı": "i", "ŀ": "l", "ß": "ss",
+                             "æ": "ae", "œ": "oe", "þ": "th"})
+
+
 def _words(text: str | None) -> list[str]:
-    text = unicodedata.normalize("NFKD", text or "").encode("ascii", "ignore").decode().lower()
+    """Lower-case words, accents folded ('Écoles' = 'ecoles', 'ℓ1' = 'l1'); letters of other scripts
+    are kept as they are (a name or title in CJK or Cyrillic is still words, not nothing)."""
+    text = (text or "").lower()
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text.translate(_LATIN_FOLD))
+        text = "".join(c for c in text if not unicodedata.combining(c))
     return _WORD.findall(text)
 
 
@@ -140,6 +151,10 @@ def _author_key(name: str) -> str:
     if not w or " ".join(w) in HIDDEN_AUTHOR_NAMES:
         return ""
     return f"{w[-1]} {w[0][0]}"
+
+
+def has_public_author(names: Iterable[str]) -> bool:
+    return any(_author_key(n) for n in names)
 
 
 def _content_words(words: list[str]) -> set[str]:

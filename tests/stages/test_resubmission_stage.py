@@ -41,8 +41,8 @@ def test_versions_across_venue_years_become_one_chain_with_evidence_and_decision
     f = result.figures
     assert f["submissions"] == 6 and f["chains"] == 1 and f["links_by_kind"] == {"resubmission": 1}
     assert f["left_alone"] == {"too_little_text": 1} and f["linking_mode"] == "full"
-    # two PDFs read without text (iclr-2024's markdown), two forums without abstract, one short title
-    assert f["input_issues"] == {"no_abstract": 2, "pdf_without_text": 2, "short_title": 1}
+    # two PDFs read without text (iclr-2024's markdown), two forums without abstract nor authors, one short title
+    assert f["input_issues"] == {"no_abstract": 2, "no_public_authors": 2, "pdf_without_text": 2, "short_title": 1}
     assert f["venue_years_relinked"] == ["iclr-2024", "neurips-2024"]
 
 
