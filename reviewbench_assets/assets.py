@@ -268,7 +268,7 @@ def rebuttal_dialogues(context: dg.AssetExecutionContext, config: GuardConfig, s
 # `stages.resubmission_stage.ResubmissionsStage`); the conference splits put each chain on one side of
 # the Re^2 train/test, the card publishes the chains as the `resubmissions` config.
 
-@dg.asset(group_name="corpus", kinds={"python", "parquet"}, code_version="1", metadata=figures_table(RESUBMISSIONS),
+@dg.asset(group_name="corpus", kinds={"python", "parquet"}, code_version="2", metadata=figures_table(RESUBMISSIONS),
           deps=upstream_of(ResubmissionsStage))
 def resubmissions(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """Links between versions of one paper across venue-years (explicit TMLR links, else MinHash/LSH
