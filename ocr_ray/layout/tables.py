@@ -36,6 +36,9 @@ SEGMENT_GAP = 12.0
 # Rule lines of one table differ in extent by at most this at either end: a \\cmidrule(lr) pair
 # spanning every column is trimmed at both ends (0.5 em) against the \\toprule.
 SAME_EXTENT = 8.0
+# A rule inside a table at least this share of its width is one across it (a \midrule), not a
+# \cmidrule under a group label.
+WIDE_RULE = 0.8
 
 
 def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
@@ -360,8 +363,12 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     rows = table_rows(inside)
     heads = _rotated_heads(page, rows, top, bottom, x0, x1)
     inside += heads
-    inner = [r.y0 for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]
-    head = sum(1 for row in rows if inner and max(f.y1 for f in row) < min(inner))
+    inner = [r for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]
+    # the header ends at the first rule across the table (\midrule), not at the \cmidrule under
+    # its group labels: the column heads under those are header too (each vouches for the gutters
+    # of a tight body under it: llncs sets \tabcolsep 1.4 pt)
+    across = [r.y0 for r in inner if r.x1 - r.x0 >= WIDE_RULE * (x1 - x0)] or [r.y0 for r in inner]
+    head = sum(1 for row in rows if across and max(f.y1 for f in row) < min(across))
     rows = split_at_gutters(join_justified_head(rows, head), head)  # cells closer, words wider, than pdftext's cut
     cols = columns(rows, head) if rows else None
     if cols is None:

@@ -350,3 +350,30 @@ Number of layers & Hidden units \\
              _table("12.5", up="(s)", down="10.1", right="1.2", top_heading="Time"),
              _table("1024", up="768", left="24", top_heading="Hidden units")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_column_heads_under_cmidrule_group_labels_vouch_for_tight_gutters(tmp_path):
+    """Springer's llncs sets ``\\tabcolsep`` 1.4 pt: 2.8 pt (0.31 em) between columns. Group labels
+    over ``\\cmidrule``s, the column heads under them, then the ``\\midrule``: the header ended at
+    the first inner rule, a ``\\cmidrule``, so the heads "Method Acc F1 ..." were taken for a body
+    row and the only header row left had no white over the row labels' gutter: "Baseline 71.2"
+    stayed one cell. The header runs to the first rule across the table."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering\small\setlength{\tabcolsep}{1.4pt}
+\begin{tabular}{lcccc}
+\toprule
+ & \multicolumn{2}{c}{Dataset A} & \multicolumn{2}{c}{Dataset B} \\
+\cmidrule(lr){2-3}\cmidrule(lr){4-5}
+Method & Acc & F1 & Acc & F1 \\
+\midrule
+Baseline & 71.2 & 70.1 & 61.2 & 60.1 \\
+Ours & \textbf{75.4} & \underline{74.9} & 65.4 & 64.9 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    [grid] = parse_tables(markdown)
+    assert grid[1:] == [["Method", "Acc", "F1", "Acc", "F1"], ["Baseline", "71.2", "70.1", "61.2", "60.1"],
+                        ["Ours", "75.4", "74.9", "65.4", "64.9"]]
+    tests = [_table("71.2", left="Baseline", right="70.1", up="Acc", down="75.4", top_heading="Dataset A"),
+             _table("61.2", left="70.1", top_heading="Dataset B", left_heading="Baseline")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
