@@ -310,6 +310,16 @@ def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col) -> tupl
     return going_on, [f for f in lower if f not in going_on]
 
 
+def section_label(row: list[Fragment], cols: list[tuple[float, float]]) -> bool:
+    """A row of one text centred on the table: a ``\\multicolumn{n}{c}{Group}`` label naming the
+    rows below it, one cell over every column (it was a cell from the column its left end fell in,
+    spanning up to where it ended, or the next line of the cell above it)."""
+    if len(row) != 1 or len(cols) < 2:
+        return False
+    f = row[0]
+    return abs(f.cx - (cols[0][0] + cols[-1][1]) / 2) <= max(2.0, 0.3 * f.size)
+
+
 def join_cell_lines(texts: list[str]) -> str:
     """A cell's lines as one text; a word TeX hyphenated at a line end ("to-" "kens") joined again,
     a word's own hyphen kept (``hyphenation.own_hyphen``)."""

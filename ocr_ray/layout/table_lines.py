@@ -5,7 +5,7 @@ wrapped, or a cell broken by ``\\newline`` in a ruled grid) joins the row it con
 from __future__ import annotations
 
 from ocr_ray.layout.model import Fragment, Rule
-from ocr_ray.layout.table_grid import bounds, column_of, continues_cell
+from ocr_ray.layout.table_grid import bounds, column_of, continues_cell, section_label
 
 
 def _cy(row: list[Fragment]) -> float:
@@ -108,7 +108,8 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         cs = occupied(row)
         c = next(iter(cs)) if len(cs) == 1 else -1
         above = last.get(c) if c > 0 else None  # a line of the first column alone is a row of its own
-        if above is not None and len(occupied(prev)) >= 2 and not ruled(k - 1, k, c) and cys[k] - cys[k - 1] < 1.5 * pitch:
+        if above is not None and len(occupied(prev)) >= 2 and not ruled(k - 1, k, c) and cys[k] - cys[k - 1] < 1.5 * pitch \
+                and not section_label(row, cols):  # a group label's row, not a column's next line
             # a paragraph cell (p{..}, justified): other lines of the column end where this one does
             wrapped = sum(1 for g in column_ends[c] if abs(g - above.x1) < 1.0) >= 3
             if grid or wrapped or (len(row) == 1 and goes_on([above], row[0])):

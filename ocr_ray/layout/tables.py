@@ -18,6 +18,7 @@ from ocr_ray.layout.table_grid import (
     columns,
     join_cell_lines,
     join_head_lines,
+    section_label,
     split_on_columns,
     table_rows,
 )
@@ -213,17 +214,6 @@ def _underline(f: Fragment, rules: list[Rule], width: float, row: list[Fragment]
     return f.x0, f.x1
 
 
-def _section_label(row: list[Fragment], cols: list[tuple[float, float]], limits: list[float]) -> bool:
-    """A row of one text centred on the table and over the gap between two columns: a
-    ``\\multicolumn{n}{c}{Group}`` label that names the rows below it spans every column (it was
-    a cell from the column its left end fell in, spanning up to where it ends)."""
-    if len(row) != 1 or len(cols) < 2:
-        return False
-    f, middle = row[0], (cols[0][0] + cols[-1][1]) / 2
-    centred = abs(f.cx - middle) <= max(2.0, 0.3 * f.size)
-    return centred and any(f.x0 < b < f.x1 for b in limits)
-
-
 def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rule] = (),
            width: float = 0.0) -> list[tuple[str, int]]:
     """(text, colspan) per cell of a row, empty cells included."""
@@ -231,7 +221,7 @@ def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rul
 
     slots: dict[int, list[str]] = {}
     spans: dict[int, int] = {}
-    if _section_label(row, cols, limits):
+    if section_label(row, cols):
         return [(row[0].text, len(cols))]
     for f in row:
         x0, x1 = _underline(f, rules, width, row) if rules else (f.x0, f.x1)

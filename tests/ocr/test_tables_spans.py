@@ -198,3 +198,32 @@ Ours & 65.4 & 64.9 & 63.2 \\
              _table("Baseline", up="Supervised", right="71.2"),
              _table("61.2", left="GPT-3", top_heading="Acc")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_a_group_label_inside_the_middle_column_of_three_is_a_row_over_every_column(tmp_path):
+    """Three columns, the group labels centred on the table: "Small" fits inside the middle
+    column (it was that column's cell of a row with no label), "Large models" crossed into it and,
+    its column's numbers all as wide as each other (their right ends in line, as a paragraph
+    cell's are), was joined to the row above as the next line of "75.4"."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering
+\begin{tabular}{lcc}
+\toprule
+Method & Accuracy & Macro F1 \\
+\midrule
+\multicolumn{3}{c}{\textit{Small}} \\
+Baseline & 71.2 & 70.1 \\
+Ours & 75.4 & 74.9 \\
+\multicolumn{3}{c}{\textit{Large models}} \\
+GPT-3 & 61.2 & 60.1 \\
+Ours & 65.4 & 64.9 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    assert '<tr><td colspan="3">Small</td></tr>' in markdown
+    assert '<tr><td colspan="3">Large models</td></tr>' in markdown
+    assert "<tr><td>Ours</td><td>75.4</td><td>74.9</td></tr>" in markdown
+    tests = [_table("75.4", left="Ours", right="74.9", up="71.2", top_heading="Accuracy"),
+             _table("GPT-3", up="Large models", right="61.2"),
+             _table("Baseline", up="Small", down="Ours")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
