@@ -53,7 +53,10 @@ from benchmarks.common import figure
 from tests.faults.kill_points import KILL_VAR
 
 ROOT = Path(__file__).resolve().parents[1]
-PK = "iclr-2020"
+# The venue-year: iclr-2020 (API v1: one PDF per request) by default; KILL_RESUME_PARTITION=iclr-2024
+# runs the same trials on an API v2 venue-year (its current PDFs fetched 50 to an /attachment?ids=
+# zip), issue 38.7's "API v1 and v2".
+PK = os.environ.get("KILL_RESUME_PARTITION", "iclr-2020")
 N_FORUMS = int(os.environ.get("KILL_RESUME_FORUMS", "16"))
 SLOW_MS = int(os.environ.get("KILL_RESUME_SLOW_MS", "150"))
 SEED = int(os.environ.get("KILL_RESUME_SEED", "6"))
@@ -66,11 +69,18 @@ TRIALS_PER_STAGE = int(os.environ.get("KILL_RESUME_TRIALS_PER_STAGE", "2"))
 TIMEOUT_FLOOR_S = 300
 RUN_TIMEOUT_S = max(TIMEOUT_FLOOR_S, int(0.7 * N_FORUMS))
 BLOCK_WAIT_S = 40  # the plain re-run reaches its first step well within this (in-process executor)
+
+
+def _split_asset(pk: str) -> str:
+    from partitions.catalogue import catalogue
+    return f"{catalogue().get(pk).split}_split"
+
+
 # stage -> the step(s) whose execution is the stage ("split writing": the venue-year rows and the
 # conference split shards)
 STAGES = {"crawl": ["openreview_forums"], "pdf_fetch": ["initial_submission_pdfs"],
           "ocr": ["paper_markdown"], "dialogues": ["parsed_forums", "rebuttal_dialogues"],
-          "split_writing": ["reviewbench_split", "iclr_split"],
+          "split_writing": ["reviewbench_split", _split_asset(PK)],
           "pdf_record": ["initial_submission_pdfs"]}
 # stage -> the placed kill of each of its trials (fault_points.KILL_VAR), instead of a random instant
 PLACED_KILLS = {"pdf_record": ["pdf_source_written:3", "pdf_stored:3"]}
@@ -81,7 +91,8 @@ PDF_PATHS = ("/pdf", "/attachment", "/references/pdf", "/references/attachment",
 # the in-process executor: one process per run instead of one per step (~20 s of start-up per
 # step on 2 cores), which keeps 10+ trials inside the benchmark's time budget. Set
 # KILL_RESUME_MULTIPROCESS=1 for Dagster's default multiprocess executor.
-SELECT = "openreview_forums,parsed_forums,initial_submission_pdfs,paper_markdown,rebuttal_dialogues,reviewbench_split,iclr_split"
+SELECT = ("openreview_forums,parsed_forums,initial_submission_pdfs,paper_markdown,rebuttal_dialogues,"
+          f"reviewbench_split,{_split_asset(PK)}")
 RUN_CONFIG = "{}" if os.environ.get("KILL_RESUME_MULTIPROCESS") else '{"execution": {"config": {"in_process": {}}}}'
 STEP_RE = re.compile(r'(STEP_START|STEP_SUCCESS|STEP_FAILURE)\s+- .*?step "([^"]+)"')
 
@@ -288,9 +299,28 @@ def _pdf_requests(log) -> list[tuple[str, list[str]]]:
     return out
 
 
+def _files_asked(r) -> set[tuple[str, str, str]]:
+    """The files a file request asks for, each as (which file of the note, note id, field): a note's
+    current PDF is the same file whether asked alone (`/pdf?id=`, `/attachment?id=&name=pdf`) or in an
+    API v2 batch (`/attachment?ids=a,b,...&name=pdf`, a zip); a revision's (`/references/pdf`,
+    `/notes/edits/...`) is another."""
+    from urllib.parse import parse_qs
+
+    from openreview_replica.replica_state import ATTACHMENT_PATHS
+    if r.path not in ATTACHMENT_PATHS:
+        return set()
+    q = parse_qs(r.query, keep_blank_values=True) if isinstance(r.query, str) else {}
+    ids = [i for v in q.get("ids", []) for i in v.split(",") if i] + q.get("id", [])
+    which = "current" if r.path in ("/pdf", "/attachment") else r.path
+    name = (q.get("name") or ["pdf"])[-1]
+    return {(which, i, name) for i in ids}
+
+
 def repeated_requests(killed_log, rerun_log) -> Counter:
     """Requests of the re-run (by kind, openreview_replica.request_kind) whose answer the killed run
-    had already received: same method, path and query (its parameters in any order)."""
+    had already received: same method, path and query (its parameters in any order), or a file
+    request asking for a file that one of the killed run's answers held (a batch of PDFs asked again
+    with other ids beside it is still a file asked twice)."""
     from openreview_replica.replica_state import request_kind
 
     def key(r) -> tuple:
@@ -300,8 +330,11 @@ def repeated_requests(killed_log, rerun_log) -> Counter:
         return r.role != "web" and r.path != "/login"
 
     # an answer the replica could not write whole (the client was killed first) was not received
-    answered = {key(r) for r in killed_log if counted(r) and r.status == 200 and getattr(r, "delivered", True)}
-    return Counter(request_kind(r) for r in rerun_log if counted(r) and key(r) in answered)
+    received = [r for r in killed_log if counted(r) and r.status == 200 and getattr(r, "delivered", True)]
+    answered = {key(r) for r in received}
+    files = set().union(*(_files_asked(r) for r in received))
+    return Counter(request_kind(r) for r in rerun_log
+                   if counted(r) and (key(r) in answered or _files_asked(r) & files))
 
 
 def repeated_detail(killed_log, rerun_log) -> list[dict]:
@@ -312,11 +345,20 @@ def repeated_detail(killed_log, rerun_log) -> list[dict]:
         return r.method, r.path, tuple(sorted(r.params.items()))
 
     last = max((r.t for r in killed_log), default=0.0)
-    delivered = {key(r): r for r in killed_log if r.role != "web" and r.path != "/login" and r.status == 200
-                 and getattr(r, "delivered", True)}
-    return [{"request": f"{r.path}?{'&'.join(f'{k}={v}' for k, v in sorted(r.params.items()))}",
-             "delivered_s_before_last_request": round(last - delivered[key(r)].t, 3)}
-            for r in rerun_log if key(r) in delivered and r.role != "web" and r.path != "/login"]
+    received = [r for r in killed_log if r.role != "web" and r.path != "/login" and r.status == 200
+                and getattr(r, "delivered", True)]
+    delivered = {key(r): r for r in received}
+    by_file = {f: r for r in received for f in _files_asked(r)}
+    out = []
+    for r in rerun_log:
+        if r.role == "web" or r.path == "/login":
+            continue
+        earlier = delivered.get(key(r)) or next((by_file[f] for f in sorted(_files_asked(r)) if f in by_file), None)
+        if earlier is not None:
+            out.append({"request": f"{r.path}?{'&'.join(f'{k}={v}' for k, v in sorted(r.params.items()))}",
+                        "answered_in": f"{earlier.path}?{earlier.query}"[:200],
+                        "delivered_s_before_last_request": round(last - earlier.t, 3)})
+    return out
 
 
 def _stored_pdfs(storage: Path) -> set[str]:
@@ -432,6 +474,11 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                         shas = {sha_of.get(i) for i in ids} & stored_at_kill
                         again += [f"{path}?id={i}" for i in ids if sha_of.get(i) in shas]
                     trial["pdf_requests_rerun"] = len(_pdf_requests(rep.request_log))
+                    if os.environ.get("KILL_RESUME_KEEP"):  # the replica's logs beside the run logs
+                        for name, log in (("killed", killed_log), ("rerun", rep.request_log)):
+                            (work / f"t{n}.{name}.requests.tsv").write_text("".join(
+                                f"{r.t:.3f}\t{r.method}\t{r.path}\t{r.query}\t{r.status}\t{r.role}\t"
+                                f"{getattr(r, 'delivered', True)}\n" for r in log))
                     again_asked = repeated_requests(killed_log, rep.request_log)
                     trial["repeated_requests"] = dict(again_asked)
                     if again_asked:  # which answers, and how long before the killed run's last request
