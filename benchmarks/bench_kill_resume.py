@@ -1,7 +1,8 @@
 """Kill -9 and resume (issue 6): SIGKILL the `dagster asset materialize` process group at a random
 point of each stage, re-run the same command, and compare with an uninterrupted run.
 
-One in-process replica (`iclr-2020`, API v1, N_FORUMS forums, FaultConfig(slow_ms) on every API
+One in-process replica (`iclr-2020`, API v1, or the venue-year KILL_RESUME_PARTITION names, e.g.
+`iclr-2024` for API v2; N_FORUMS forums, FaultConfig(slow_ms) on every API
 request so the crawl and PDF stages last long enough to be hit). A reference run materializes
 `--select '*' --partition iclr-2020` once into its own storage root and DAGSTER_HOME; its stderr is
 watched for `STEP_START` / `STEP_SUCCESS` to time each step. Then, per trial (fixed seed): a fresh
@@ -25,13 +26,15 @@ REVIEWBENCH_KILL_AT and run the test-only code location `tests.faults.definition
 tests/faults/kill_points.py, never shipped in the wheel), and the run kills its own process
 group there: the 3rd time a PDF's source record is written before the PDF, and the 3rd time a PDF
 is stored before its checkpoint. The second is the case issue 22 names: the re-run must find that
-PDF without asking for it again.
+PDF without asking for it again. On API v2 a third: the 2nd time a note's current PDF has its source
+record written (`pdf_current_source_written:2`), i.e. inside an `/attachment?ids=` batch, the zip's
+other PDFs received and not yet stored.
 
 Figures: kill_resume_trials, kill_resume_failures (goal 0, baseline = trials),
 kill_resume_pdf_redownloads (count of re-downloaded stored PDFs, over all trials), and
 kill_resume_repeated_requests (issue 29.3, goal 0): requests of the re-runs that their killed run had
-already received an answer to, counted at the replica (same method, path and query; API and file
-requests; the login is a session, not an answer, and the website's own pages are not OpenReview's
+already received an answer to, counted at the replica (same method, path and query, or a file request
+asking for a file one of its answers held, e.g. a PDF of its batch zip; API and file requests; the login is a session, not an answer, and the website's own pages are not OpenReview's
 metered API), over all trials, with the kinds and stages they came from.
 """
 from __future__ import annotations
@@ -76,6 +79,11 @@ def _split_asset(pk: str) -> str:
     return f"{catalogue().get(pk).split}_split"
 
 
+def _api(pk: str) -> str:
+    from partitions.catalogue import catalogue
+    return catalogue().get(pk).api
+
+
 # stage -> the step(s) whose execution is the stage ("split writing": the venue-year rows and the
 # conference split shards)
 STAGES = {"crawl": ["openreview_forums"], "pdf_fetch": ["initial_submission_pdfs"],
@@ -83,7 +91,10 @@ STAGES = {"crawl": ["openreview_forums"], "pdf_fetch": ["initial_submission_pdfs
           "split_writing": ["reviewbench_split", _split_asset(PK)],
           "pdf_record": ["initial_submission_pdfs"]}
 # stage -> the placed kill of each of its trials (fault_points.KILL_VAR), instead of a random instant
-PLACED_KILLS = {"pdf_record": ["pdf_source_written:3", "pdf_stored:3"]}
+# (API v2 adds a kill inside a batch: after its 2nd PDF's source record, the 1st stored, the rest of
+# the zip received and not yet stored)
+PLACED_KILLS = {"pdf_record": ["pdf_source_written:3", "pdf_stored:3"]
+                + (["pdf_current_source_written:2"] if _api(PK) == "v2" else [])}
 COMPARED = [f"rows/{PK}.parquet", f"rows/{PK}.provenance.parquet"]
 PDF_PATHS = ("/pdf", "/attachment", "/references/pdf", "/references/attachment", "/notes/edits/pdf",
              "/notes/edits/attachment")

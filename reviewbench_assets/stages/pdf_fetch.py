@@ -16,13 +16,16 @@ thread pool. Parsing is milliseconds per PDF; the downloads around it are what t
 
 A download is staged as it arrives (`fetch_staged`, `staged`, `drop`), so that an answer OpenReview
 sent whole is never asked again, even by the re-run of a run killed before the PDF was validated
-and stored (the downloads in flight at a kill were asked again, 6 in one trial). The body is
-streamed into `pdf_staging/<key>.bin`; once the last byte is in and its length equals the answer's
-Content-Length, `<key>.json` records its length, sha256 and the requests it cost: that record is
-what makes the staged answer complete. A run that finds a complete staged answer (the record, and a
-file of that length and hash) uses it without a request; a body cut short leaves no record and is
-asked again. The staged files go once the PDF is stored (or its error recorded). The remaining
-window is the instant between the last byte's arrival and the record's write. A run killed
+and stored (the downloads in flight at a kill were asked again, 6 in one trial). Once the answer's
+headers are in, `pdf_staging/<key>.json` records its key, its announced length (Content-Length) and
+the requests it cost; then the body is streamed into `pdf_staging/<key>.bin`, so the write of its
+last byte is the answer's last write: a run that finds a record and a file of that length (and of
+its sha256, which the record gets once the body is whole) uses it without a request; a body cut
+short is asked again. A zip of a batch is staged so, then each of its PDFs under its own forum's
+key before any is stored: the re-run's batch holds only the forums not done (another key), and
+still takes the PDFs the killed run received. The staged files go once the PDF is stored (or its
+error recorded). The window left: between the recv() that brings the body's last byte into this
+process and that byte's write into the staging file (issue 38.7; docs/storage.md). A run killed
 after its PDF moved into the store and before its record was deleted leaves a record without a body,
 which no re-run would delete (it finds the PDF stored): `sweep_staging_records` deletes those when
 the stage starts (a record without its body is never an answer; a live run has one only between its
@@ -157,7 +160,7 @@ def error_fields(code: str, prefix: str, exc: BaseException) -> dict:
     return {"error_code": code, "error": f"{prefix}{exc}"[:300], "error_final": not is_retryable(exc)}
 
 
-def fetch_pdf(api: OpenReviewApi, store: Store, key: str, url_path: str) -> tuple[bytes, int]:
+def fetch_pdf(api: OpenReviewApi, store: Store, key: str, url_path: str) -> tuple[bytes, float]:
     """The file at `url_path` (through its staging: `fetch_staged`) and the requests it cost now
     beyond the thread's count (those of a staged answer a killed run received)."""
     got = staged(store, key)
@@ -170,6 +173,11 @@ def fetch_pdf(api: OpenReviewApi, store: Store, key: str, url_path: str) -> tupl
 def _source_path(store: Store, record: dict, pdf_url: str) -> str:
     key = hashlib.sha256(f"{pdf_url}|{record.get('fingerprint')}".encode()).hexdigest()[:24]
     return _out(store).path("pdf_source", record["forum_id"], key)
+
+
+def _staging_key(store: Store, record: dict, pdf_url: str) -> str:
+    # one staging per forum, revision URL and note version: the source record's
+    return store.rel(_source_path(store, record, pdf_url))
 
 
 def stored_source(store: Store, record: dict, pdf_url: str, how: str) -> dict | None:
@@ -204,7 +212,7 @@ def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -
     if stored is not None:
         return stored | {"pdf_requests": record.get("pdf_requests") or 0.0}
     before, earlier = api.thread_requests(), 0
-    key = store.rel(_source_path(store, record, pdf_url))  # one staging per forum, revision URL, note version
+    key = _staging_key(store, record, pdf_url)
     try:
         data, earlier = fetch_pdf(api, store, key, pdf_url)
     except OpenReviewError as exc:
@@ -218,17 +226,30 @@ def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -
     return out | {"pdf_requests": (record.get("pdf_requests") or 0.0) + earlier + api.thread_requests() - before}
 
 
+def _current(r: dict) -> str:
+    return f"/pdf?id={r['forum_id']}"  # a note's current PDF
+
+
 def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> list[dict]:
     """Current PDFs of up to 50 notes in one `/attachment?ids=` request (v2); a note missing from
-    the zip, or a batch that fails as a whole, falls back to one request per note."""
-    stored = [stored_source(store, r, f"/pdf?id={r['forum_id']}", "batch") for r in records]
-    if any(stored):  # found again after a kill: only the others are asked for
-        rest = [r for r, s in zip(records, stored, strict=True) if s is None]
-        return ([s | {"pdf_requests": 0.0} for s in stored if s is not None]
-                + (download_batch(api, store, rest) if rest else []))
-    ids = [r["forum_id"] for r in records]
+    the zip, or a batch that fails as a whole, falls back to one request per note. The zip is staged
+    whole, then each of its PDFs under its forum's own key, before any is stored: a run killed while
+    they are stored leaves every one it received, and its re-run (whose batch then holds only the
+    forums not stored: another key) takes them without asking again."""
+    out, rest = [], []
+    for r in records:  # found again after a kill: stored
+        found = stored_source(store, r, _current(r), "batch")
+        (rest if found is None else out).append(r if found is None else found | {"pdf_requests": 0.0})
+    key = "batch|" + "|".join(_staging_key(store, r, _current(r)) for r in rest)
+    if rest and staged(store, key) is None:  # no zip staged for them (killed while its PDFs were staged)
+        got = [staged(store, _staging_key(store, r, _current(r))) for r in rest]
+        out += [_store_staged(store, r | {"pdf_requests": g[1]}, g[0]) for r, g in zip(rest, got, strict=True) if g]
+        rest = [r for r, g in zip(rest, got, strict=True) if g is None]
+        key = "batch|" + "|".join(_staging_key(store, r, _current(r)) for r in rest)
+    if not rest:
+        return out
+    ids = [r["forum_id"] for r in rest]
     before, earlier = api.thread_requests(), 0
-    key = "batch|" + "|".join(store.rel(_source_path(store, r, f"/pdf?id={r['forum_id']}")) for r in records)
     try:
         data, earlier = fetch_pdf(api, store, key, f"/attachment?ids={','.join(ids)}&name=pdf")
         members: dict[str, bytes] = {}
@@ -244,19 +265,24 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
         if stops_the_run(exc):
             raise
         drop(store, key)
-        share = (earlier + api.thread_requests() - before) / len(records)
-        return [download_one(api, store, r | {"pdf_requests": share}, f"/pdf?id={r['forum_id']}")
-                for r in records]
-    share = (earlier + api.thread_requests() - before) / len(records)
-    records = [r | {"pdf_requests": share} for r in records]
-    out = []
-    for r in records:
+        share = (earlier + api.thread_requests() - before) / len(rest)
+        return out + [download_one(api, store, r | {"pdf_requests": share}, _current(r)) for r in rest]
+    share = (earlier + api.thread_requests() - before) / len(rest)
+    rest = [r | {"pdf_requests": share} for r in rest]
+    for r in rest:
         if r["forum_id"] in members:
-            out.append(store_pdf(store, r, members[r["forum_id"]], "batch", f"/pdf?id={r['forum_id']}"))
-        else:
-            out.append(download_one(api, store, r, f"/pdf?id={r['forum_id']}"))
+            stage_answer(store, _staging_key(store, r, _current(r)), members[r["forum_id"]], share)
+    drop(store, key)  # its PDFs are staged each under its own key
+    return out + [_store_staged(store, r, members[r["forum_id"]]) if r["forum_id"] in members
+                  else download_one(api, store, r, _current(r)) for r in rest]
+
+
+def _store_staged(store: Store, record: dict, data: bytes) -> dict:
+    """A batch's PDF staged under its forum's key: stored (moved from its staging), its staging gone."""
+    key = _staging_key(store, record, _current(record))
+    stored = store_pdf(store, record, data, "batch", _current(record), data_path(store, key))
     drop(store, key)
-    return out
+    return stored
 
 
 # ---------------------------------------------------------------------------------------------
@@ -311,30 +337,54 @@ def data_path(store: Store, key: str) -> str:
     return _paths(store, key)[0]
 
 
-def staged(store: Store, key: str) -> tuple[bytes, int] | None:
-    """(body, requests it cost) of a complete staged answer for `key`, or None."""
+def staged(store: Store, key: str) -> tuple[bytes, float] | None:
+    """(body, requests it cost) of a complete staged answer for `key`, or None: its record names the
+    key and the body's length, the file has that length, and its sha256 when the record has one."""
     data_path, meta_path = _paths(store, key)
     meta = store.read_json_or_none(meta_path)
-    if not isinstance(meta, dict) or meta.get("key") != key:
+    if not isinstance(meta, dict) or meta.get("key") != key or not isinstance(meta.get("length"), int):
         return None
     try:
         data = store.read_bytes(data_path) if store.exists(data_path) else None
     except OSError:
         return None
-    if data is None or len(data) != meta.get("length") or hashlib.sha256(data).hexdigest() != meta.get("sha256"):
+    if data is None or len(data) != meta["length"] or (
+            "sha256" in meta and hashlib.sha256(data).hexdigest() != meta["sha256"]):
         return None
-    return data, int(meta.get("requests") or 1)
+    requests_ = meta.get("requests")
+    return data, (requests_ if isinstance(requests_, int | float) and requests_ >= 0 else 1)
+
+
+def _record(store: Store, meta_path: str, record: dict) -> None:
+    # Written at once, directly (not through a publication: no rename, no folder listing); a record
+    # cut by a kill does not parse, so it is a miss, never a false answer.
+    with direct_stream(store, meta_path) as f:
+        f.write(json.dumps(record).encode())
+
+
+def _announced_length(resp: requests.Response) -> int | None:
+    # Content-Length counts the bytes as sent: the body's length only when they were not encoded (gzip)
+    expected = resp.headers.get("Content-Length")
+    if resp.headers.get("Content-Encoding", "identity") == "identity" and expected and expected.isdigit():
+        return int(expected)
+    return None
 
 
 def fetch_staged(api: OpenReviewApi, store: Store, key: str, path: str, params: dict) -> bytes:
-    """`GET path?params` streamed into the staging file of `key`, recorded complete when whole."""
+    """`GET path?params` streamed into the staging file of `key`. When the answer announces its
+    length, the record (key, length, requests) is written before the body, so that the last byte's
+    write is the answer's last write: a body whose bytes all reached the file is complete, whatever
+    is killed after it (see the module docstring). Without a length, the record follows the body."""
     data_path, meta_path = _paths(store, key)
     store.fs.create_dir(posixpath.dirname(data_path), recursive=True)
     before = api.thread_requests()
     resp = api.get_stream(path, params)
+    announced = _announced_length(resp)
     h, chunks, n = hashlib.sha256(), [], 0
     try:
-        with resp, direct_stream(store, data_path) as out:
+        with resp, direct_stream(store, data_path) as out:  # the body's file emptied before its record
+            if announced is not None:
+                _record(store, meta_path, {"key": key, "length": announced, "requests": api.thread_requests() - before})
             for chunk in resp.iter_content(CHUNK):
                 out.write(chunk)
                 h.update(chunk)
@@ -342,24 +392,28 @@ def fetch_staged(api: OpenReviewApi, store: Store, key: str, path: str, params: 
                 n += len(chunk)
     except requests.RequestException as exc:  # the connection dropped mid-body: asked again
         raise OpenReviewError("IncompleteBody", f"after {n} bytes: {exc}", None, path) from exc
-    expected = resp.headers.get("Content-Length")
-    # Content-Length counts the bytes as sent: comparable only when they were not encoded (gzip)
-    if resp.headers.get("Content-Encoding", "identity") == "identity" and expected and expected.isdigit() \
-            and int(expected) != n:  # a cut answer: not recorded, asked again (like a dropped connection)
-        raise OpenReviewError("IncompleteBody", f"{n} of {expected} bytes", None, path)
-    # Written at once, directly (not through a publication: no rename, no folder listing), to keep
-    # the window between the answer's last byte and its record short; a record cut by a kill does
-    # not parse, so it is a miss, never a false answer.
-    record = json.dumps({"key": key, "length": n, "sha256": h.hexdigest(),
-                         "requests": api.thread_requests() - before}).encode()
-    with direct_stream(store, meta_path) as f:
-        f.write(record)
+    if announced is not None and announced != n:  # a cut answer: a miss, asked again (like a dropped connection)
+        raise OpenReviewError("IncompleteBody", f"{n} of {announced} bytes", None, path)
+    # the record completed with the body's hash (a staged file damaged since is then a miss)
+    _record(store, meta_path, {"key": key, "length": n, "sha256": h.hexdigest(),
+                               "requests": api.thread_requests() - before})
     return b"".join(chunks)
+
+
+def stage_answer(store: Store, key: str, data: bytes, requests_: float) -> None:
+    """Stage `data` as the complete answer of `key` (a PDF of a batch's zip, under its forum's own key:
+    a re-run finds it whatever batch it then forms)."""
+    data_path, meta_path = _paths(store, key)
+    store.fs.create_dir(posixpath.dirname(data_path), recursive=True)
+    with direct_stream(store, data_path) as out:
+        out.write(data)
+    _record(store, meta_path, {"key": key, "length": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+                               "requests": requests_})
 
 
 def drop(store: Store, key: str) -> None:
     """The answer is stored (or its error recorded): its staged files go."""
-    for p in _paths(store, key)[::-1]:  # the record first: a kill between leaves a miss, not a lie
+    for p in _paths(store, key):  # the body first: a kill between leaves a record alone (a miss, swept)
         try:
             store.fs.delete_file(p)
         except (FileNotFoundError, OSError):

@@ -6,7 +6,10 @@ point's storage call, i.e. between two writes that a kill at a random instant al
 
 - `pdf_source_written`: a PDF's source record (`pdf_sources/...`) is written, the PDF not yet stored
   (stages/pdf_fetch.py: store_pdf writes them in this order);
-- `pdf_stored`: a PDF is stored, its checkpoint not yet written.
+- `pdf_stored`: a PDF is stored, its checkpoint not yet written;
+- `pdf_current_source_written`: like `pdf_source_written`, counting only the source records of a
+  note's current PDF (`/pdf?id=`): on API v2 those of a batch's zip, the others of that zip received
+  and not yet stored.
 
 A run gets them through the test-only code location `tests.faults.definitions` (what
 benchmarks/bench_kill_resume.py materializes with when it places a kill).
@@ -29,9 +32,14 @@ def _source_record(store, path: str, *_args) -> bool:
     return store.rel(path).startswith("pdf_sources/")
 
 
+def _current_source_record(store, path: str, obj=None, *_args) -> bool:
+    return _source_record(store, path) and isinstance(obj, dict) and str(obj.get("pdf_url", "")).startswith("/pdf?id=")
+
+
 # point -> (Store method wrapped, which of its calls count)
 POINTS: dict[str, tuple[str, Callable[..., bool]]] = {
     "pdf_source_written": ("write_json", _source_record),
+    "pdf_current_source_written": ("write_json", _current_source_record),
     "pdf_stored": ("put_pdf", lambda store, *_args: True),
 }
 
