@@ -10,7 +10,8 @@ sentences of its own. How a real author resubmits, as planted:
     added about a new result;
   - authors reordered, sometimes one added (a new student), never all replaced;
   - next venue-year, sometimes skipping one; chains of 2-4 versions;
-  - exact dual submissions: the same paper sent twice to one venue-year (title punctuation changed).
+  - exact dual submissions: the same paper sent twice to one venue-year (title punctuation changed);
+  - double-blind: half the rejected or withdrawn ICLR versions show no public author (HIDDEN_SHARE).
 Hard distractors: the other papers of the same area: same keywords in the title, the same stock
 sentence in the abstract, and an author in common with probability 0.3.
 Truth is the planting itself (which versions were made from which paper), not the linker's rule.
@@ -109,16 +110,25 @@ def _revise(rng: random.Random, p: dict) -> dict:
     return {**p, "title": title, "sentences": s, "authors": authors}
 
 
+# Share of the rejected or withdrawn ICLR versions whose authors a reader does not see (API v1 blind
+# notes show "Anonymous", openreview-py conference.py create_blind_submissions; API v2 leaves the field
+# out): a stress setting, not a measured share (ICLR's policy varied by year; withdrawn ICLR 2024 papers
+# stayed anonymous, openreview-py issue #2045). The linker then neither confirms nor refutes by authors.
+HIDDEN_SHARE = 0.5
+
+
 def planted(n_papers: int, seed: int = 7) -> tuple[list[Submission], list[set[str]]]:
     rng = random.Random(seed)
+    hide = random.Random(seed + 1)  # its own stream: the planted papers are those of a run without hiding
     recs: list[Submission] = []
+    first_authors: list[str] = []  # each record's real first author (a hidden list shows none)
     truth: list[set[str]] = []
     i = 0
     while len(recs) < n_papers:
         area = rng.choice(list(AREAS))
         p = _paper(rng, area)
         if recs and rng.random() < 0.3:  # a same-area distractor shares an author
-            p["authors"][0] = rng.choice(recs).authors[0]
+            p["authors"][0] = rng.choice(first_authors)
         vy = rng.randrange(len(VENUE_YEARS) - 1)
         versions = 1 + (rng.random() < 0.25) * rng.randint(1, 3)
         chain = set()
@@ -132,11 +142,16 @@ def planted(n_papers: int, seed: int = 7) -> tuple[list[Submission], list[set[st
             rec = Submission(id=f"p{i}", venue_year=VENUE_YEARS[vy], time=vy * 10**10 + i, title=p["title"],
                              abstract=" ".join(p["sentences"]), authors=tuple(p["authors"]),
                              decision=rng.choice(["Reject", "Accept (Poster)", "Withdrawn"]))
+            if rec.venue_year.startswith("iclr") and rec.decision != "Accept (Poster)" and hide.random() < HIDDEN_SHARE:
+                # double-blind: a rejected or withdrawn ICLR version's authors hidden, as a reader gets them
+                rec = rec.model_copy(update={"authors": ("Anonymous",) if rec.venue_year < "iclr-2024" else ()})
             recs.append(rec)
+            first_authors.append(p["authors"][0])
             chain.add(rec.id)
             if rng.random() < 0.01:  # an exact dual submission to the same venue-year
                 i += 1
                 recs.append(rec.model_copy(update={"id": f"p{i}", "title": rec.title + "."}))
+                first_authors.append(p["authors"][0])
                 chain.add(f"p{i}")
         if len(chain) > 1:
             truth.append(chain)

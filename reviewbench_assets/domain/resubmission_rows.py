@@ -101,7 +101,7 @@ RECORD_SCHEMA = pa.schema([("id", pa.string()), ("venue_year", pa.string()), ("t
                            ("title", pa.string()), ("abstract", pa.string()), ("authors", pa.list_(pa.string())),
                            ("decision", pa.string()), ("full_text", pa.string()), ("resubmission_of", pa.string()),
                            ("accepted", pa.bool_())])
-SIGNALS = ("title", "abstract", "abstract_words", "authors", "full_text")
+SIGNALS = ("title", "abstract", "abstract_words", "abstract_distinct", "authors", "full_text")
 LINK_SCHEMA = pa.schema([("earlier", pa.string()), ("later", pa.string()), ("earlier_venue_year", pa.string()),
                          ("later_venue_year", pa.string()), ("kind", pa.string()), ("evidence", pa.string()),
                          ("confidence", pa.float64()), *[(f"{s}_score", pa.float64()) for s in SIGNALS]])
@@ -235,7 +235,7 @@ def card_section(fig: dict) -> str:
              "The `resubmissions` config (`load_dataset(dir, \"resubmissions\")`, split `chains`) has one row per "
              "chain: the submissions that are versions of one paper, in time order (`steps`: forum, venue-year, "
              "submission time, title, decision, accepted), and the links between them (`links`: the rule that "
-             "linked them, the title / abstract (3-grams and content words) / authors / full-text scores, a confidence). Versions are linked "
+             "linked them, the title / abstract (3-grams, content words, 3-grams not stock in the corpus) / authors / full-text scores, a confidence). Versions are linked "
              "where OpenReview states it (TMLR's `previous_TMLR_submission_url`), otherwise on the title, "
              "abstract, public authors and text (MinHash/LSH candidates, never all pairs); near copies inside "
              "one venue-year are flagged `dual_submission`.", "",

@@ -41,7 +41,7 @@ def test_a_retitled_rewritten_resubmission_chain_is_linked_in_time_order_with_it
     assert [(s.id, s.decision) for s in chain.steps] == [
         ("iclr24_a", "Reject"), ("nips24_b", "Reject"), ("iclr25_c", "Accept (Poster)")]
     first = next(l for l in got.links if l.later == "nips24_b")
-    assert set(first.signals) == {"title", "abstract", "abstract_words", "authors"} and first.signals["authors"] == 1.0
+    assert set(first.signals) == {"title", "abstract", "abstract_words", "abstract_distinct", "authors"} and first.signals["authors"] == 1.0
     assert 0 < first.confidence <= 1
 
 
