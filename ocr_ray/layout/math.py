@@ -127,12 +127,19 @@ def _vinculum(radical: Atom, rules: list[Rule]) -> bool:
     return any(abs(radical.x1 - r.x0) < 2.0 and abs(radical.y0 - r.y0) < 2.0 for r in rules)
 
 
+# a big operator this many times the row's type size high is the display style's (cmex's \sum:
+# 1.0 em in text style, 1.4 em in display style)
+DISPLAY_OP = 1.25
+
+
 def _limits(atoms: list[Atom], size: float) -> list[Atom]:
-    ops = sorted((a for a in atoms if a.kind == "op" and a.tex not in SIDE_LIMITS), key=lambda a: a.x0)
+    ops = sorted((a for a in atoms if a.kind == "op"), key=lambda a: a.x0)
     for op in ops:
         if op not in atoms:
             continue
-        slack = 0.3 * size
+        # an integral's scripts sit beside it; limits centred under and over it are ``\limits``
+        side = op.tex in SIDE_LIMITS
+        slack = -0.1 * (op.x1 - op.x0) if side else 0.3 * size
         near = [a for a in atoms if a is not op and op.x0 - slack <= a.cx <= op.x1 + slack]
         # limits are a smaller size; a fraction or a whole line above is not one
         upper = [a for a in near if a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.size < 0.9 * op.size
@@ -143,7 +150,8 @@ def _limits(atoms: list[Atom], size: float) -> list[Atom]:
         if not upper and not lower:
             continue
         gone = {id(a) for a in upper + lower}
-        tex = op.tex + (f"_{{{_row(lower, [])}}}" if lower else "") + (f"^{{{_row(upper, [])}}}" if upper else "")
+        tex = (op.tex + (r"\limits" if side else "") + (f"_{{{_row(lower, [])}}}" if lower else "")
+               + (f"^{{{_row(upper, [])}}}" if upper else ""))
         merged = union([op] + upper + lower, tex, op.base, op.size, "op")
         merged.x0, merged.x1 = op.x0, op.x1
         atoms = [merged if a is op else a for a in atoms if id(a) not in gone]
@@ -234,6 +242,11 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
             i += 1
         if (subs or sups) and not script and a.kind == "op" and ("_{" in a.tex or "^{" in a.tex):
             out.append("{}")  # scripts after an operator's limits: not a double script
+        elif (subs or sups) and not script and a.kind == "op" and a.tex not in SIDE_LIMITS \
+                and a.y1 - a.y0 > DISPLAY_OP * size:
+            # a display-size \sum (in text style it is smaller) whose scripts sit beside it:
+            # ``\nolimits``, else KaTeX sets them under and over it
+            out.append(r"\nolimits")
         if subs:
             out.append(f"_{{{_row(subs, [])}}}")
         if sups:

@@ -110,13 +110,14 @@ def test_a_contour_integral_over_a_boundary_is_read(tmp_path):
 def test_an_upper_limit_of_digits_stays_with_its_operator(tmp_path):
     """Issue 36 (maths), integral limits split off: an upper limit of digits alone (the "2" of
     ``\\sum_{i=1}^{2}``, the "1" of ``\\int\\limits_{0}^{1}``) holds no maths font, so the short line it
-    makes above the display was left to the paragraph before, and the display lost it."""
+    makes above the display was left to the paragraph before, and the display lost it. The
+    integral's limits are written as set, \\limits (read as \\int_{0}^{1}, KaTeX sets them beside it)."""
     formulas = [r"S = \sum_{i=1}^{2} a_i + c", r"T = \int\limits_{0}^{1} b(t)\, dt", r"U = \prod_{k=0}^{10} u_k"]
     prose = "Some text before the display, long enough to be a line of prose of this page here."
     body = "\n".join(f"{prose}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in formulas)
     layouts = typeset_layouts(tmp_path, "amsmath", body)
     markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
-    assert displays(markdown) == [r"S=\sum_{i=1}^{2}a_{i}+c \qquad (1)", r"T=\int_{0}^{1}b(t)dt \qquad (2)",
+    assert displays(markdown) == [r"S=\sum_{i=1}^{2}a_{i}+c \qquad (1)", r"T=\int\limits_{0}^{1}b(t)dt \qquad (2)",
                                   r"U=\prod_{k=0}^{10}u_{k} \qquad (3)"], markdown
     assert markdown.startswith(f"{prose}\n\n$$"), markdown
 

@@ -59,6 +59,11 @@ ARRAYS = [r"A = \begin{pmatrix} a & b \\ c & d \end{pmatrix}",
           # three rows: TeX builds the brackets from pieces, and the columns' 10 pt gaps were cut by
           # the reading order as column gutters ("B=[4712", "5 8", "369]": three blocks)
           r"B = \begin{bmatrix} 1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9 \end{bmatrix}"]
+# limits where the operator's style does not put them: \sum's beside it (\nolimits), \int's under
+# and over it (\limits); read as \sum_{i=1}^{n} and \int_{0}^{1}, which KaTeX sets the other way
+# in a display (issue 36, maths: "integral limits split off")
+SIDES = [r"s = \sum\nolimits_{i=1}^n x_i + \prod\nolimits_{j} y_j",
+         r"F = \int\limits_0^1 f(x)\, dx + \int_0^1 g(x)\, dx"]
 CASES = {
     "numbered": ("amsmath", [f + p for f, p in zip(NUMBERED, ",.,", strict=True)], "", NUMBERED),
     "raw_coded": ("amsmath,amssymb", RAW_CODED, r"\pdfgentounicode=0", RAW_CODED),
@@ -67,6 +72,7 @@ CASES = {
     # (the last cases' \text{if } was read as \mathrm{if}: same letters, not the same spacing; a
     # word of prose in a display is now \text{if }, judged like the rest)
     "arrays": ("amsmath", ARRAYS, "", ARRAYS),
+    "sides": ("amsmath", SIDES, "", SIDES),
 }
 
 
@@ -119,6 +125,11 @@ def test_matrices_and_cases_are_arrays(pages):
         r"g(x)=\begin{cases}x^{2} & \text{if }x>0 \\ -x & \text{if }x<0 \\ 1 & x=0\end{cases}",
         r"h(x)=\begin{cases}x & x\ge0 \\ 0 & \text{otherwise}\end{cases}",
         r"B=\begin{bmatrix}1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9\end{bmatrix}"], pages["arrays"]
+
+
+def test_limits_set_against_the_operators_style_say_so(pages):
+    assert _displays(pages["sides"]) == [r"s=\sum\nolimits_{i=1}^{n}x_{i}+\prod\nolimits_{j}y_{j}",
+                                         r"F=\int\limits_{0}^{1}f(x)dx+\int_{0}^{1}g(x)dx"], pages["sides"]
 
 
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
