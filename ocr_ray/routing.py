@@ -34,7 +34,8 @@ from ocr_ray.text_repair import recode_garbled
 # 11: tables set without any rule, found from their caption.
 # 12: equation numbers within sections, (3.1), (A.2); a prose line under a display stays prose.
 # 13: tables: a centred group label spans every column.
-# 14: maths: a matrix's column gaps between its tall delimiters are no column gutter.
+# 14: maths: a matrix's column gaps between its tall delimiters are no column gutter; \sum\nolimits
+# and \int\limits as set; a display ending a column keeps the next column's line out (one raise).
 LAYOUT_VERSION = "14"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

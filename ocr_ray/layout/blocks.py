@@ -345,7 +345,9 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15 and not line.prose))
             or (_EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math))
             # a line inside the display's height (its tall brace's): a row of cases whose cell is a word
-            or line.kind == "text" and line.y1 <= math[-1].y1 + 0.2 * line.size and line.x0 >= math[-1].x0)
+            # (not the next column's first line, above the display's top: physics-ntp)
+            or line.kind == "text" and line.y1 <= math[-1].y1 + 0.2 * line.size and line.x0 >= math[-1].x0
+            and line.y0 >= min(m.y0 for m in math) - 0.2 * line.size)
         # a formula numbered beside it (its number a line of its own at its height, right after)
         numbered = (line.math >= 0.15 and i + 1 < len(lines) and _EQ_NUMBER.fullmatch(" " + lines[i + 1].text)
                     and lines[i + 1].y0 < line.cy < lines[i + 1].y1 and line.kind == "text")

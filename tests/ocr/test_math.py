@@ -155,3 +155,22 @@ def test_amsmaths_multiple_integrals_in_computer_modern_are_one_operator(tmp_pat
     markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
     assert displays(markdown) == [r"A=\iint_{D}fdA+\iiint_{V}gdV \qquad (1)",
                                   r"B=\int_{0}^{1}\int_{0}^{1}h(x,y)dxdy \qquad (2)"], markdown
+
+
+def test_a_display_ending_a_column_leaves_the_next_columns_first_line_out(tmp_path):
+    """Issue 36 (maths), the dev paper physics-ntp: a display at the foot of the left column, the
+    right column's next line ("The information capacity ...") far above it. The rule for a row of
+    cases whose cell is a word (a line inside the display's height) took that line: it ends above
+    the display's foot and starts right of its left edge; the display and the line were unread
+    together. Truth from the source below."""
+    prose = " ".join(["The model is trained on every step of the data, and the text runs on here."] * 9)
+    after = "The information capacity falls within a normal range, thus the law is consistent here."
+    # unnumbered, as the paper sets it (in a narrow column a number goes to a line of its own)
+    body = (f"{prose}\n\\begin{{equation*}}\n\\eta = \\frac{{H-L}}{{k}} \\in \\left[\\frac{{10-7}}{{26.08}}, "
+            f"\\frac{{10-3}}{{26.08}}\\right] = [0.115, 0.268].\n\\end{{equation*}}\n\\newpage\n{after}\n{prose}\n")
+    layouts = typeset_layouts(tmp_path, "amsmath", body, options="twocolumn")
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    assert "math: unread" not in markdown, markdown
+    [display] = displays(markdown)
+    assert display.startswith(r"\eta=\frac{H-L}{k}\in") and "information" not in display, markdown
+    assert after in markdown, markdown
