@@ -25,7 +25,8 @@ the full text's 5-grams, plus exact normalised titles and explicit links (TMLR's
 pair is scored on its own signals (exact Jaccard of the shingle sets, shared public authors); a link
 keeps the signals that decided it and a confidence. A record with too little text to judge (no
 abstract and a title of under three words, and no full text) is left alone with a reason, never linked
-by guess and never a crash.
+by guess and never a crash. Authors a double-blind venue hides ("Anonymous") are no authors. What a
+link from the records can and cannot find, on hand-written pairs: docs/resubmissions.md.
 """
 from __future__ import annotations
 
@@ -198,7 +199,7 @@ def signals(a: _Features, b: _Features) -> dict[str, float]:
 
 def decide(s: dict[str, float], same_venue: bool) -> tuple[str, str, float] | None:
     """(kind, evidence, confidence) of a pair, or None. Thresholds set by hand on the cases in
-    tests/domain/test_resubmissions.py and the bench's planted versions, where same-area papers
+    tests/domain/test_resubmissions.py, tests/domain/resubmission_pairs.py and the bench's planted versions, where same-area papers
     share up to ~30% of their abstract 3-grams (a stock sentence, a common phrasing) and a version with
     one or two sentences rewritten keeps 35% or more."""
     t, ab, au, ft = s["title"], s.get("abstract"), s.get("authors"), s.get("full_text")
