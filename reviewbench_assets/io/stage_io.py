@@ -21,7 +21,9 @@ import pyarrow as pa
 
 from resources.store import Store, parquet_writer
 from resources.store_publish import Publication
+from reviewbench_assets.io.checksums import part_damage, stage_card_checksum
 from reviewbench_assets.io.layout import SHARED_PATHS, paths
+from reviewbench_assets.io.shards import corpus_listing, join_path
 from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
 from reviewbench_assets.io.verdicts import stage_verdict
 
@@ -82,6 +84,10 @@ class Outputs:
         """Like `rel`, as the store's full path."""
         return self.store.path(self.rel(name, *args))
 
+    def path_in(self, name: str, rel: str) -> str:
+        """The full path of `rel` inside the declared folder `name` (the corpus folder's README.md)."""
+        return join_path(self.path(name), rel)
+
     # ---- publishing: the stage's files move into place together
     @contextmanager
     def publish(self) -> Iterator[Staging]:
@@ -106,6 +112,14 @@ class Outputs:
     def parquet_batches(self, path: str, batch_rows: int, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
         """The batches of a Parquet file `files` listed (a stage's own log), checked page by page."""
         return iter_parquet_batches(self.store.fs, path, batch_rows, columns=columns)
+
+    def damage(self, part: dict) -> dict[str, str]:
+        """{file: problem} of a published part record's files that fail their check (io/checksums.py)."""
+        return part_damage(self.store, part)
+
+    def listing(self, name: str) -> dict[str, int]:
+        """{relative path: size} of the published shard files under the declared corpus folder `name`."""
+        return corpus_listing(self.store, self.path(name))
 
     def files(self, name: str, *args: str) -> list[str]:
         """The files under the declared folder `name`, by full path."""
@@ -144,6 +158,24 @@ class Staging:
         in place): the rows' statistics computed over the rows just written (io/row_figures.py)."""
         staging = {final: tmp for tmp, final in self.pub.staged}
         return reader(self._outputs.store.fs, *([staging[self._outputs.path(name)]] for name in names))
+
+    def put_in(self, name: str, rel: str, data: bytes) -> None:
+        """The whole file `rel` inside the declared folder `name`."""
+        put_staged(self._outputs.store, self.pub, self._outputs.path_in(name, rel), data)
+
+    def parquet_in(self, name: str, rel: str, schema: pa.Schema, **kwargs):
+        """A Parquet writer of the file `rel` inside the declared folder `name`."""
+        return staged_parquet(self._outputs.store, self.pub, self._outputs.path_in(name, rel), schema, **kwargs)
+
+    def remove_in(self, name: str, rel: str) -> None:
+        """Delete the file `rel` inside the declared folder `name`, if there, when the publication commits."""
+        path = self._outputs.path_in(name, rel)
+        if self._outputs.store.exists(path):
+            self.pub.remove_after([path])
+
+    def card_checksum(self, text: str) -> None:
+        """README.md's sha256 record, staged with README.md (io/checksums.py `stage_card_checksum`)."""
+        stage_card_checksum(self._outputs.store, self.pub, text)
 
     def verdict(self, stage_name: str, key: str | None, failed: dict[str, str], allow_failing: bool) -> None:
         """The verdict of a stage's blocking checks on the files staged so far, moving into place with

@@ -9,19 +9,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pyarrow.fs as pafs
-
 from partitions.catalogue import catalogue
-from resources.store import Store
-from resources.store_publish import Publication
 from reviewbench_assets.domain.card import card_for_ui, render_dataset_card
 from reviewbench_assets.domain.card_format import fmt_value
 from reviewbench_assets.domain.corpus_stats import SplitStats
 from reviewbench_assets.domain.manifest import card_front_matter, extra_config_splits, set_split, with_data
 from reviewbench_assets.domain.resubmission_rows import with_config
-from reviewbench_assets.io.checksums import DamagedPartError, part_damage, stage_card_checksum
-from reviewbench_assets.io.shards import corpus_listing, join_path
-from reviewbench_assets.io.stage_io import Inputs, Outputs, put_staged
+from reviewbench_assets.io.checksums import DamagedPartError
+from reviewbench_assets.io.stage_io import Inputs, Outputs, Staging
 from reviewbench_assets.stages.figures import CARD, SPLIT, Markdown
 from reviewbench_assets.stages.live_card import live_section
 from reviewbench_assets.stages.resubmission_card import publish_chains
@@ -29,20 +24,9 @@ from reviewbench_assets.stages.split_stage import CARD_LOCK
 from reviewbench_assets.stages.stage import Stage
 
 
-def _publish(fs: pafs.FileSystem, out_dir: str, rel: str, data: bytes, pub: Publication | None = None) -> str:
-    """Write ``out_dir/rel`` atomically (staged into ``pub`` when given); the final path."""
-    store = Store(fs, out_dir)
-    final = store.path(rel) if out_dir else rel
-    if pub is None:
-        store.write_bytes(final, data)
-    else:
-        put_staged(store, pub, final, data)
-    return final
-
-
-def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str, pub: Publication | None = None) -> str:
-    """Write ``out_dir/README.md`` atomically. Returns the final path."""
-    return _publish(fs, out_dir, "README.md", text.encode("utf-8"), pub)
+def write_dataset_card(pub: Staging, text: str) -> None:
+    """README.md in the corpus folder, staged in the card's publication."""
+    pub.put_in("CORPUS_DIR", "README.md", text.encode("utf-8"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -50,9 +34,9 @@ def write_dataset_card(fs: pafs.FileSystem, out_dir: str, text: str, pub: Public
 # --------------------------------------------------------------------------------------------
 
 
-def _publish_plot(fs: pafs.FileSystem, out_dir: str, rel: str, fig, ax, pub: Publication | None) -> str:
-    """Legend, layout, PNG bytes (no "Software" stamp: same stats, same bytes), published at
-    ``out_dir/rel``; the figure is closed. Returns ``rel``. (matplotlib is imported, Agg backend
+def _publish_plot(pub: Staging, rel: str, fig, ax) -> str:
+    """Legend, layout, PNG bytes (no "Software" stamp: same stats, same bytes), staged at `rel` in the
+    corpus folder; the figure is closed. Returns ``rel``. (matplotlib is imported, Agg backend
     chosen, by ``write_score_plots``.)"""
     import io
 
@@ -63,13 +47,12 @@ def _publish_plot(fs: pafs.FileSystem, out_dir: str, rel: str, fig, ax, pub: Pub
     buf = io.BytesIO()
     fig.savefig(buf, format="png", metadata={"Software": None})
     plt.close(fig)
-    _publish(fs, out_dir, rel, buf.getvalue(), pub)
+    pub.put_in("CORPUS_DIR", rel, buf.getvalue())
     return rel
 
 
-def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitStats],
-                      pub: Publication | None = None) -> dict[str, str]:
-    """One PNG per split under ``out_dir/plots/<split>_ratings.png``: the share of reviews per
+def write_score_plots(pub: Staging, stats: dict[str, SplitStats]) -> dict[str, str]:
+    """One PNG per split at ``plots/<split>_ratings.png`` of the corpus folder: the share of reviews per
     rating value, one bar series per venue-year. Returns {split: relative path}; {} when
     matplotlib is not installed (the card then keeps only its text histograms)."""
     try:
@@ -81,7 +64,6 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
         return {}
 
     out: dict[str, str] = {}
-    fs.create_dir(join_path(out_dir, "plots"), recursive=True)
     for s in with_data(stats):
         series = {k: v.rating_counts for k, v in sorted(s.venue_years.items()) if v.rating_counts}
         if not series:
@@ -98,7 +80,7 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
         ax.set_xlabel("rating")
         ax.set_ylabel("% of reviews")
         ax.set_title(f"{s.split}: rating distribution per venue-year")
-        out[s.split] = _publish_plot(fs, out_dir, f"plots/{s.split}_ratings.png", fig, ax, pub)
+        out[s.split] = _publish_plot(pub, f"plots/{s.split}_ratings.png", fig, ax)
         moved = {k: v.moves for k, v in sorted(s.venue_years.items()) if v.moves.get("edited")}
         if moved:  # mean rating at posting vs final, per venue-year with edited reviews
             fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
@@ -109,8 +91,7 @@ def write_score_plots(fs: pafs.FileSystem, out_dir: str, stats: dict[str, SplitS
             ax.set_xticks(list(xs), list(moved), fontsize=7)
             ax.set_ylabel("mean rating")
             ax.set_title(f"{s.split}: how ratings moved during the discussion")
-            out[f"{s.split}:moves"] = _publish_plot(fs, out_dir, f"plots/{s.split}_rating_moves.png", fig, ax,
-                                                        pub)
+            out[f"{s.split}:moves"] = _publish_plot(pub, f"plots/{s.split}_rating_moves.png", fig, ax)
     return out
 
 
@@ -126,11 +107,10 @@ class CardStage(Stage):
     after = (SPLIT,)  # every split's records
 
     def run(self, inputs: Inputs, outputs: Outputs) -> None:
-        store = outputs.store
         # Read every split's figures and part records and publish: one README.md writer at a time (the
         # splits rewrite its manifest under this lock too; the card never takes a split's lock). Taking
         # it replays dead runs' journals, so none can bring an older README.md back after this one.
-        with store.lock(CARD_LOCK):
+        with outputs.lock(CARD_LOCK):
             stats, extra = {}, {}
             # every split's figures as of one moment (each split publishes its own while the card reads)
             figures, records_of = inputs.split_figures(list(catalogue().splits))
@@ -143,29 +123,29 @@ class CardStage(Stage):
             corpus = outputs.path("CORPUS_DIR")
             # a part whose files fail their check is not listed (issue 38.1): README.md never sends a
             # reader to bytes other than those published; the run then fails naming what to re-run
-            damaged = {split: {r["pk"]: bad for r in records if (bad := part_damage(store, r))}
+            damaged = {split: {r["pk"]: bad for r in records if (bad := outputs.damage(r))}
                        for split, records in records_of.items()}
             records_of = {split: [r for r in records if r["pk"] not in damaged[split]]
                           for split, records in records_of.items()}
             # each split's exact files and row count from its part records, as its split wrote them
             configs = extra_config_splits(extra)
-            header, listing = card_front_matter(stats, configs), corpus_listing(store, corpus)
+            header, listing = card_front_matter(stats, configs), outputs.listing("CORPUS_DIR")
             for split, records in records_of.items():
                 if records or split in stats:
                     header = set_split(header, split, records, listing)
             chains = inputs.resubmission_chains()  # the resubmissions stage's, as it published them
             if chains is not None and chains.num_rows:
                 header = with_config(header)
-            with store.publish() as pub:  # the card and its plots move into place together
+            with outputs.publish() as pub:  # the card and its plots move into place together
                 text = render_dataset_card(stats, configs,
                                            datetime.now(UTC).isoformat(timespec="seconds"), config_counts=extra,
-                                           plots=write_score_plots(store.fs, corpus, stats, pub), header=header)
+                                           plots=write_score_plots(pub, stats), header=header)
                 # venue-years followed during their discussion (venue_changes' daily figures and plot)
-                text += live_section(store, [v.key for v in catalogue().venues], corpus, pub, inputs)
-                section, num_chains = publish_chains(store, corpus, pub, chains)
+                text += live_section(inputs, [v.key for v in catalogue().venues], pub)
+                section, num_chains = publish_chains(pub, chains)
                 text += section
-                write_dataset_card(store.fs, corpus, text, pub)
-                stage_card_checksum(store, pub, text)
+                write_dataset_card(pub, text)
+                pub.card_checksum(text)
         self.stat("corpus", corpus)
         self.stat("splits", {k: v.num_examples for k, v in stats.items()})
         self.stat("card", Markdown(card_for_ui(text)[:20000]))

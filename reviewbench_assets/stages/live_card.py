@@ -5,16 +5,13 @@ day, copied into the corpus folder (`plots/<pk>_discussion.png`) so the card sho
 corpus goes."""
 from __future__ import annotations
 
-from resources.store import Store
-from resources.store_publish import Publication
-from reviewbench_assets.io.stage_io import Inputs, put_staged
+from reviewbench_assets.io.stage_io import Inputs, Staging
 
 
-def live_section(store: Store, venue_keys: list[str], corpus: str, pub: Publication,
-                 inputs: Inputs | None = None) -> str:
-    """The card's markdown section (empty when no venue-year was followed); the plots are staged in
-    `pub`, so they move into place with the card. `inputs`: the card stage's (None: read from `store`)."""
-    inputs = inputs or Inputs("dataset_card", ("daily_changes",), store, None)
+def live_section(inputs: Inputs, venue_keys: list[str], pub: Staging) -> str:
+    """The card's markdown section (empty when no venue-year was followed); the plots are staged in the
+    corpus folder in `pub`, so they move into place with the card. `inputs`: the card stage's (its
+    `daily_changes`)."""
     rows = []
     for pk in venue_keys:
         daily, plot = inputs.of(pk).daily_changes()
@@ -23,7 +20,7 @@ def live_section(store: Store, venue_keys: list[str], corpus: str, pub: Publicat
         rel = None
         if plot is not None:
             rel = f"plots/{pk}_discussion.png"
-            put_staged(store, pub, f"{corpus}/{rel}", plot)
+            pub.put_in("CORPUS_DIR", rel, plot)
         rows.append((pk, daily[0]["day"], daily[-1], rel))
     if not rows:
         return ""

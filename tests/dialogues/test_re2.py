@@ -25,10 +25,10 @@ from reviewbench_assets.domain.llm import LLMSteps
 from reviewbench_assets.domain.manifest import extra_config_splits
 from reviewbench_assets.domain.routing import route_posts
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.stages.card_stage import write_dataset_card
 from reviewbench_assets.stages.dialogue_stage import DialogueStage, write_venue_outputs
 from reviewbench_assets.stages.rows_stage import RowsStage, write_rows
 from reviewbench_assets.stages.split_stage import update_conference_split
+from tests.card_files import write_dataset_card
 from tests.forums import parse_forum
 
 

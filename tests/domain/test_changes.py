@@ -169,19 +169,21 @@ def test_the_refresh_writes_trajectories_daily_figures_and_a_plot(tmp_path):
 
 
 def test_the_card_shows_each_followed_venue_with_its_plot(tmp_path):
+    from reviewbench_assets.io.stage_io import Inputs
+    from reviewbench_assets.stages.card_stage import CardStage
     from reviewbench_assets.stages.live_card import live_section
 
     store = store_from_uri(str(tmp_path))
     for d, day in zip((12, 13), (DAY1, DAY2), strict=True):
         ChangesStage("iclr-2026", day.values(), now=datetime(2025, 11, d, 3, tzinfo=UTC))(store)
-    corpus = store.path("corpus")
-    with store.publish() as pub:
-        text = live_section(store, ["iclr-2024", "iclr-2026"], corpus, pub)
+    inputs, outputs = Inputs(CardStage.name, CardStage.reads, store, None), CardStage.outputs_in(store, None)
+    with outputs.publish() as pub:
+        text = live_section(inputs, ["iclr-2024", "iclr-2026"], pub)
     assert "| iclr-2026 | 2025-11-12 | 2025-11-13 | 2 | 5.5 | 0.5 |" in text and "iclr-2024" not in text
     assert "](plots/iclr-2026_discussion.png)" in text
     assert (tmp_path / "corpus/plots/iclr-2026_discussion.png").read_bytes()[:4] == b"\x89PNG"
-    with store.publish() as pub:
-        assert live_section(store, ["iclr-2024"], corpus, pub) == ""  # nothing followed: no section
+    with outputs.publish() as pub:
+        assert live_section(inputs, ["iclr-2024"], pub) == ""  # nothing followed: no section
 
 
 def _killed_refresh_child(root: str, now: datetime) -> None:

@@ -14,8 +14,8 @@ from resources.store import store_from_uri
 from reviewbench_assets.domain.card import render_dataset_card
 from reviewbench_assets.domain.manifest import extra_config_splits
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWS_CONFIG_SCHEMA
-from reviewbench_assets.stages.card_stage import write_dataset_card
 from reviewbench_assets.stages.split_stage import update_conference_split
+from tests.card_files import write_dataset_card
 from tests.splits.conftest import write_venue_rows
 
 VENUE_YEARS = {"iclr": [("iclr-2023", 12), ("iclr-2024", 7)], "emnlp": [("emnlp-2023", 5), ("emnlp-2023-findings", 4)]}
