@@ -255,9 +255,9 @@ def join_head_lines(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
 
     out: list[list[Fragment]] = []
     run: list[list[Fragment]] = []
-    for row in rows[:head] + [None]:
+    for i, row in enumerate(rows[:head] + [None]):
         if row is not None and not spanning(row) and run and not ruled(run[-1], row):
-            carried, row = _second_row(run, row, col)
+            carried, row = _second_row(run, row, col, rows[i + 1] if i + 1 < head else None)
             if row is None:
                 run.append(carried)
                 continue
@@ -288,7 +288,8 @@ def continues_cell(upper: list[Fragment], f: Fragment) -> bool:
     return any(u.text.endswith("-") or (abs(u.x0 - f.x0) < 1.0 and f.text[:1].islower()) for u in upper)
 
 
-def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col) -> tuple[list[Fragment], list[Fragment] | None]:
+def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col,
+                after: list[Fragment] | None = None) -> tuple[list[Fragment], list[Fragment] | None]:
     """A header line under the lines ``upper`` (a run of one row so far): the next lines of wrapped
     cells (returns (lower, None)), or a header row of its own, printed as one (units "(%)" "(ms)"
     under their quantities, a second word row): it has a line in most columns the run has besides
@@ -302,6 +303,13 @@ def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col) -> tupl
     # table with no label column, ``Time & Memory \\ (s) & (GB)``: "Time (s)" was one cell)
     every = len(above) >= 2 and set(above) <= {col(f) for f in lower}
     named = set(above) if every else {c for c in above if c > 0}
+    if len({col(f) for f in lower}) >= 2 and not any(col(f) in above for f in [*lower, *(after or [])]):
+        # cells of two columns or more, none under a line of the run, nor the header line after
+        # them: no cell's next line, a row of its own (the column heads under \multirow labels TeX
+        # centred on both rows: "Method" ... "Avg." over "Acc F1"). One cell alone, or cells whose
+        # next line goes on under the run ("Filtering" "ImageNet" centred between "Training" and
+        # "dataset size"), are one-line cells centred beside wrapped ones
+        return [], lower
     shared = [f for f in lower if col(f) in named]
     cells = {col(f) for f in shared}
     going_on = [f for f in shared if continues_cell(above[col(f)], f)]

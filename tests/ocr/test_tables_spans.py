@@ -227,3 +227,30 @@ Ours & 65.4 & 64.9 \\
              _table("GPT-3", up="Large models", right="61.2"),
              _table("Baseline", up="Small", down="Ours")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_multirow_heads_beside_group_labels_span_both_header_rows(tmp_path):
+    """``\\multirow{2}{*}{Method}`` first and ``\\multirow{2}{*}{Avg.}`` last, beside group labels
+    over their column heads: TeX centres both on the two header rows, a line of their own between
+    the labels and the heads. That line and the heads' line had no column in common, yet were
+    joined as the lines of wrapped header cells, so "Avg." stood in the heads' row (its left
+    neighbour "F1", not "Dataset B")."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering
+\begin{tabular}{lccccc}
+\toprule
+\multirow{2}{*}{Method} & \multicolumn{2}{c}{Dataset A} & \multicolumn{2}{c}{Dataset B} & \multirow{2}{*}{Avg.} \\
+\cmidrule(lr){2-3}\cmidrule(lr){4-5}
+ & Acc & F1 & Acc & F1 & \\
+\midrule
+Baseline & 71.2 & 70.1 & 61.2 & 60.1 & 65.6 \\
+Ours & 75.4 & 74.9 & 65.4 & 64.9 & 70.2 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    assert '<tr><th rowspan="2">Method</th><th colspan="2">Dataset A</th><th colspan="2">Dataset B</th>' \
+        '<th rowspan="2">Avg.</th></tr>' in markdown
+    assert "<tr><td>Acc</td><td>F1</td><td>Acc</td><td>F1</td></tr>" in markdown
+    tests = [_table("Avg.", left="Dataset B"), _table("65.6", left="60.1", top_heading="Avg."),
+             _table("71.2", left="Baseline", right="70.1", top_heading="Dataset A")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
