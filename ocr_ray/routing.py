@@ -36,7 +36,7 @@ from ocr_ray.text_repair import recode_garbled
 # 13: tables: a centred group label spans every column.
 # 14: maths: a matrix's column gaps between its tall delimiters are no column gutter; \sum\nolimits
 # and \int\limits as set; a display ending a column keeps the next column's line out (one raise).
-LAYOUT_VERSION = "14"
+LAYOUT_VERSION = "15"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

@@ -280,16 +280,17 @@ def _table_row(page: PageLayout, row: list[Fragment]) -> bool:
     return _ruled_over(page, x0, x1, y0, y1, y1 - y0)
 
 
-def _ruled_rows(pages: list[PageLayout], zones: list[list[list[list[Fragment]]]]) -> set[int]:
-    """``id()`` of the edge-zone rows with a horizontal rule across them just above and just below:
-    a table's header between its \\toprule and \\midrule, repeated at the top of each page a
-    ``longtable`` runs over, is no running head (it was dropped, and with it the first page's table)."""
+def _between_rules(pages: list[PageLayout], zones: list[list[list[list[Fragment]]]]) -> set[int]:
+    """``id()`` of the edge-zone fragments with a horizontal rule across each just above and just
+    below: a table's header between its \\toprule and \\midrule (repeated at the top of each page a
+    ``longtable`` runs over), a group label between the \\toprule and its \\cmidrule ("CIFAR-10",
+    read as a part number), is no running head nor part number (they were dropped, and with the
+    longtable's header the first page's table)."""
     out: set[int] = set()
     for page, page_zones in zip(pages, zones, strict=True):
-        for row in (row for zone in page_zones for row in zone):
-            y0, y1 = min(f.y0 for f in row), max(f.y1 for f in row)
-            if _ruled_over(page, min(f.x0 for f in row), max(f.x1 for f in row), y0, y1, y1 - y0):
-                out.update(id(f) for f in row)
+        for f in (f for zone in page_zones for row in zone for f in row):
+            if _ruled_over(page, f.x0, f.x1, f.y0, f.y1, f.y1 - f.y0):
+                out.add(id(f))
     return out
 
 
@@ -327,7 +328,8 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     paper_body = body_size(pages)
     zones = [edge_zones(page) for page in pages]
     in_zone = [{id(f) for zone in page_zones for row in zone for f in row} for page_zones in zones]
-    furniture = _repeated(in_zone, pages) - _ruled_rows(pages, zones) if len(pages) >= 2 else set()
+    tabled = _between_rules(pages, zones)
+    furniture = _repeated(in_zone, pages) - tabled if len(pages) >= 2 else set()
     # OCR'd sizes are box heights, estimated per page (``ocr_lines``): such a page is its own measure
     bodies = [paper_body if page.source == "text-layer" else body_size([page]) for page in pages]
     offsets = _page_offsets(pages, zones, bodies)
@@ -335,7 +337,7 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
         for zone in zones[i]:
             furniture |= _page_numbers_and_heads(page, i, zone, bodies[i], offsets)
         furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i]
-                      and (_reads_as_furniture(f.text) or _part_number(f, bodies[i]))}
+                      and (_reads_as_furniture(f.text) or (_part_number(f, bodies[i]) and id(f) not in tabled))}
         furniture |= {id(f) for f in page.fragments if _ARXIV_STAMP.match(" ".join(f.text.split()))}
     extent = body_extent(pages)
     removed: list[list[Fragment]] = []

@@ -85,3 +85,26 @@ Task & Acc & F1 \\
     assert first[0][:3] == [["Task", "Acc", "F1"], ["Task0", "50.0", "40.0"], ["Task1", "50.1", "40.1"]]
     assert second[0][0] == ["Task", "Acc", "F1"] and second[0][-1] == ["Task69", "56.9", "46.9"]
     assert len(first[0]) + len(second[0]) == 70 + 2
+
+
+def test_group_labels_at_the_top_of_a_page_are_no_part_numbers(tmp_path):
+    """A table at the very top of a page, its group labels "CIFAR-10" "CIFAR-100" between the
+    \\toprule and their \\cmidrule: one token of capitals and digits each, in the top edge zone,
+    they were dropped as part numbers ("SN74HC00A") and the table lost its first header row."""
+    pages = typeset_layouts(tmp_path, "booktabs", r"""
+\begin{table}[t]\centering
+\begin{tabular}{lcccc}
+\toprule
+ & \multicolumn{2}{c}{CIFAR-10} & \multicolumn{2}{c}{CIFAR-100} \\
+\cmidrule(lr){2-3}\cmidrule(lr){4-5}
+Method & Top-1 & Top-5 & Top-1 & Top-5 \\
+\midrule
+ResNet & 93.2 & 99.1 & 71.5 & 90.3 \\
+Ours & 95.1 & 99.6 & 75.4 & 92.9 \\
+\bottomrule
+\end{tabular}
+\end{table}
+A paragraph of prose follows the table on this page, long enough to run onto a second line of text.""")
+    markdown = "\n\n".join(compose_pages([page.to_json() for page in pages]))
+    assert '<tr><th></th><th colspan="2">CIFAR-10</th><th colspan="2">CIFAR-100</th></tr>' in markdown
+    assert parse_tables(markdown)[0][2] == ["ResNet", "93.2", "99.1", "71.5", "90.3"]
