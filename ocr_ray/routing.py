@@ -35,8 +35,10 @@ from ocr_ray.text_repair import recode_garbled
 # 12: equation numbers within sections, (3.1), (A.2); a prose line under a display stays prose.
 # 13: tables: a centred group label spans every column.
 # 14: maths: a matrix's column gaps between its tall delimiters are no column gutter; \sum\nolimits
-# and \int\limits as set; a display ending a column keeps the next column's line out (one raise).
-LAYOUT_VERSION = "15"
+# and \int\limits as set; a display ending a column keeps the next column's line out.
+# 15: furniture: an edge-zone fragment between two rules is a table's, not a running head.
+# 16: maths: a matrix with no delimiters.
+LAYOUT_VERSION = "16"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

@@ -75,7 +75,34 @@ def matrices(atoms: list[Atom], rules: list[Rule], size: float,
         atoms = [a for a in atoms if id(a) not in taken] + [
             Atom(rf"\begin{{{env}}}{body}\end{{{env}}}", x0, y0, x1, y1, (left.y0 + left.y1) / 2 + 0.25 * size,
                  size, "box")]
-    return atoms
+    return _bare_matrix(atoms, rules, size, read_row)
+
+
+def _bare_matrix(atoms: list[Atom], rules: list[Rule], size: float,
+                 read_row: Callable[[list[Atom], list[Rule]], str]) -> list[Atom]:
+    """An array with no delimiters (``\\begin{matrix}``): glyphs at the formula's size set one over
+    another a line apart, with no fraction bar over that stretch, are its cells (they were one
+    row in x order, "acdb"). Scripts and limits are smaller; a fraction has its bar."""
+    full = [a for a in atoms if a.size >= 0.9 * size and a.kind not in ("op", "delim", "radical", "box")]
+    stacked = [a for a in full if any(b is not a and min(a.x1, b.x1) - max(a.x0, b.x0) > 0
+                                      and abs(a.base - b.base) >= 0.8 * size for b in full)]
+    if len(stacked) < 2:
+        return atoms
+    x0, x1 = min(a.x0 for a in stacked), max(a.x1 for a in stacked)
+    y0, y1 = min(a.y0 for a in stacked), max(a.y1 for a in stacked)
+    if any(r.x1 > x0 and r.x0 < x1 and y0 - 1.0 <= r.y0 <= y1 + 1.0 for r in rules):
+        return atoms
+    inside = [a for a in atoms if a.x0 >= x0 - 0.5 and a.x1 <= x1 + 0.5 and a.y0 >= y0 - 0.5 * size
+              and a.y1 <= y1 + 0.5 * size]
+    if any(a.kind in ("op", "delim", "radical", "box") for a in inside):
+        return atoms
+    cells = _cells(inside, size)
+    if cells is None:
+        return atoms
+    body = r" \\ ".join(" & ".join(read_row(cell, []) for cell in row) for row in cells)
+    taken = {id(a) for a in inside}
+    return [a for a in atoms if id(a) not in taken] + [
+        Atom(rf"\begin{{matrix}}{body}\end{{matrix}}", x0, y0, x1, y1, (y0 + y1) / 2 + 0.25 * size, size, "box")]
 
 
 def _cells(inside: list[Atom], size: float) -> list[list[list[Atom]]] | None:

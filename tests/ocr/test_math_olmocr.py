@@ -58,7 +58,9 @@ ARRAYS = [r"A = \begin{pmatrix} a & b \\ c & d \end{pmatrix}",
           r"h(x) = \begin{cases} x & x \ge 0 \\ 0 & \text{otherwise} \end{cases}",
           # three rows: TeX builds the brackets from pieces, and the columns' 10 pt gaps were cut by
           # the reading order as column gutters ("B=[4712", "5 8", "369]": three blocks)
-          r"B = \begin{bmatrix} 1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9 \end{bmatrix}"]
+          r"B = \begin{bmatrix} 1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9 \end{bmatrix}",
+          # no delimiters: its cells were one row in x order ("M=acdb")
+          r"M = \begin{matrix} a & b \\ c & d \end{matrix}"]
 # limits where the operator's style does not put them: \sum's beside it (\nolimits), \int's under
 # and over it (\limits); read as \sum_{i=1}^{n} and \int_{0}^{1}, which KaTeX sets the other way
 # in a display (issue 36, maths: "integral limits split off")
@@ -124,7 +126,8 @@ def test_matrices_and_cases_are_arrays(pages):
         r"\det\begin{vmatrix}a_{11} & a_{12} \\ a_{21} & a_{22}\end{vmatrix}=a_{11}a_{22}-a_{12}a_{21}",
         r"g(x)=\begin{cases}x^{2} & \text{if }x>0 \\ -x & \text{if }x<0 \\ 1 & x=0\end{cases}",
         r"h(x)=\begin{cases}x & x\ge0 \\ 0 & \text{otherwise}\end{cases}",
-        r"B=\begin{bmatrix}1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9\end{bmatrix}"], pages["arrays"]
+        r"B=\begin{bmatrix}1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9\end{bmatrix}",
+        r"M=\begin{matrix}a & b \\ c & d\end{matrix}"], pages["arrays"]
 
 
 def test_limits_set_against_the_operators_style_say_so(pages):
