@@ -205,7 +205,9 @@ def _between_columns(f: Fragment, cols: list[tuple[float, float]]) -> set[int]:
         c0, c1 = cols[lo][0], cols[hi][1]
         return min(abs(x0 - c0), abs(x1 - c1), abs(x0 + x1 - c0 - c1) / 2)
 
-    first = sum(1 for c in range(len(cols) - 1) if f.x0 + 1 >= (cols[c][1] + cols[c + 1][0]) / 2)
+    # the columns of the first and last words' centres (a head wider than its cells starts left of
+    # its column's white: llncs' 1.4 pt \tabcolsep)
+    first = sum(1 for c in range(len(cols) - 1) if (f.x0 + f.gaps[0][0]) / 2 >= (cols[c][1] + cols[c + 1][0]) / 2)
     # best[k] = (cost of the pieces up to the cut at space k, the cuts): one gutter after the other
     best: dict[int | None, tuple[float, list[int]]] = {None: (0.0, [])}
     lo = first
@@ -218,7 +220,7 @@ def _between_columns(f: Fragment, cols: list[tuple[float, float]]) -> set[int]:
                         + 0.05 * abs((a + b) / 2 - middle), cuts + [k]) for j, (cost, cuts) in best.items()]
             step[k] = min(options, key=lambda o: o[0])
         best, lo = step, c + 1
-    last = max(lo, sum(1 for c in range(len(cols) - 1) if f.x1 - 1 >= (cols[c][1] + cols[c + 1][0]) / 2))
+    last = max(lo, sum(1 for c in range(len(cols) - 1) if (f.gaps[-1][1] + f.x1) / 2 >= (cols[c][1] + cols[c + 1][0]) / 2))
     end = min(best.items(), key=lambda kv: kv[1][0] + miss(f.gaps[kv[0]][1], f.x1, min(lo, last), last))
     # every piece set as TeX sets a cell over its column (an edge or the centre within a point);
     # else the spaces are a \multicolumn label's own ("Zero shot accuracy" over three columns)

@@ -377,3 +377,28 @@ Ours & \textbf{75.4} & \underline{74.9} & 65.4 & 64.9 \\
     tests = [_table("71.2", left="Baseline", right="70.1", up="Acc", down="75.4", top_heading="Dataset A"),
              _table("61.2", left="70.1", top_heading="Dataset B", left_heading="Baseline")]
     assert all(judge(markdown, tests).values()), judge(markdown, tests)
+
+
+def test_heads_wider_than_their_numbers_at_llncs_column_spacing_are_cut(tmp_path):
+    """llncs' ``\\tabcolsep`` of 1.4 pt, ``\\small``, ``\\hline`` rules: "Precision" and "Recall",
+    each centred over narrower numbers, start left of the white before their column, so the cut
+    of the header fragment "Precision Recall F1 Time" counted its first piece from the column
+    before (the label's) and found no cut that lines up: "Precision Recall" was one cell."""
+    markdown = _markdown(tmp_path, r"""
+Some prose before the table.
+\begin{table}[h]\centering\small\setlength{\tabcolsep}{1.4pt}
+\begin{tabular}{lcccc}
+\hline
+Approach & Precision & Recall & F1 & Time \\
+\hline
+Rule-based & 0.71 & 0.65 & 0.68 & 12s \\
+Ours & 0.82 & 0.79 & 0.80 & 15s \\
+Ours + ctx & 0.85 & 0.81 & 0.83 & 21s \\
+\hline
+\end{tabular}
+\end{table}""")
+    [grid] = parse_tables(markdown)
+    assert grid == [["Approach", "Precision", "Recall", "F1", "Time"], ["Rule-based", "0.71", "0.65", "0.68", "12s"],
+                    ["Ours", "0.82", "0.79", "0.80", "15s"], ["Ours + ctx", "0.85", "0.81", "0.83", "21s"]]
+    tests = [_table("0.79", left="0.82", up="0.65", top_heading="Recall", left_heading="Ours")]
+    assert all(judge(markdown, tests).values()), judge(markdown, tests)
