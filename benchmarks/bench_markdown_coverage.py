@@ -26,6 +26,7 @@ from partitions.catalogue import catalogue
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
 from reviewbench_assets.domain.revisions import forum_meta
+from reviewbench_assets.io.stage_io import Folder
 from reviewbench_assets.stages.crawl import crawl_forums
 from reviewbench_assets.stages.pdf_stage import initial_submission_records
 
@@ -58,7 +59,7 @@ def run() -> list[dict]:
             url = rep.api_v2_url if venue.api == "v2" else rep.api_v1_url
             api = OpenReviewApi(url, venue.api, None, None, token=token)
             store = Store(pafs.LocalFileSystem(), tmp)
-            metas = [forum_meta(r["note"]) for r in crawl_forums(api, venue, store, store.path("ck"))]
+            metas = [forum_meta(r["note"]) for r in crawl_forums(api, venue, Folder(store, "ck"))]
             with_public_pdf = sum(1 for t in truth.values() if t.has_pdf)
             got = {}
             for policy, allow in (("default", True), ("initial_only", False)):

@@ -33,6 +33,7 @@ from resources import BrowserResource
 from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
 from reviewbench_assets.domain.revisions import Cutoff, forum_meta, history_needed
+from reviewbench_assets.io.stage_io import Folder
 from reviewbench_assets.stages.crawl import crawl_forums
 from reviewbench_assets.stages.deadline_check import venue_deadline_check
 from reviewbench_assets.stages.pdf_stage import initial_submission_records
@@ -93,7 +94,7 @@ def request_figures() -> list[dict]:
             venue, truth = catalogue().get(pk), fx.venues[pk].forums
             api = apis[venue.api]
             store = Store(pafs.LocalFileSystem(), tmp)
-            crawled = list(crawl_forums(api, venue, store, store.path(f"ck-{pk}")))
+            crawled = list(crawl_forums(api, venue, Folder(store, f"ck-{pk}")))
             metas = [forum_meta(r["note"]) for r in crawled]
             # the submission notes as the crawl holds them answer the page's own note lookup
             notes = {r["note"]["id"]: (venue.api, {k: v for k, v in r["note"].items() if k != "details"})

@@ -29,6 +29,7 @@ from resources import BrowserResource
 from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
 from reviewbench_assets.domain.revisions import forum_meta
+from reviewbench_assets.io.stage_io import Folder
 from reviewbench_assets.stages.crawl import crawl_forums
 from reviewbench_assets.stages.pdf_stage import initial_submission_records
 
@@ -54,7 +55,7 @@ def run() -> list[dict]:
         token = OpenReviewApi(rep.api_v2_url, "v2", rep.username, rep.password).token  # one login
         api = OpenReviewApi(rep.api_v1_url, "v1", None, None, token=token)
         store = Store(pafs.LocalFileSystem(), tmp)
-        metas = [forum_meta(r["note"]) for r in crawl_forums(api, venue, store, store.path("ck"))]
+        metas = [forum_meta(r["note"]) for r in crawl_forums(api, venue, Folder(store, "ck"))]
         rep.set_faults(FaultConfig(slow_ms=SLOW_MS))
         limiter = RateLimiter(0.0)
         ids = [m["forum_id"] for m in metas]

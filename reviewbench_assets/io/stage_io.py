@@ -24,7 +24,7 @@ from resources.store_publish import Publication
 from reviewbench_assets.io.checksums import part_damage, stage_card_checksum
 from reviewbench_assets.io.layout import SHARED_PATHS, paths
 from reviewbench_assets.io.shards import corpus_listing, join_path
-from reviewbench_assets.io.upstream import Upstream, iter_parquet_batches
+from reviewbench_assets.io.upstream import JsonlLines, Upstream, iter_parquet_batches
 from reviewbench_assets.io.verdicts import stage_verdict
 
 
@@ -121,6 +121,19 @@ class Outputs:
         """{relative path: size} of the published shard files under the declared corpus folder `name`."""
         return corpus_listing(self.store, self.path(name))
 
+    def folder(self, name: str, *args: str) -> Folder:
+        """The declared folder `name` of the stage's own resume files (its checkpoints)."""
+        return Folder(self.store, self.rel(name, *args))
+
+    def lines(self, name: str, *args: str) -> JsonlLines:
+        """The stage's own stored JSON-lines file `name`, read by offset (what a refresh compares with)."""
+        return JsonlLines(self.store, self.path(name, *args))
+
+    def iter_jsonl(self, name: str, *args: str) -> Iterator[dict]:
+        """The records of the stage's own stored JSON-lines file `name` (none when it is absent)."""
+        path = self.path(name, *args)
+        return self.store.iter_jsonl(path) if self.store.exists(path) else iter(())
+
     def files(self, name: str, *args: str) -> list[str]:
         """The files under the declared folder `name`, by full path."""
         return self.store.list_files(self.path(name, *args))
@@ -133,6 +146,38 @@ class Outputs:
     def sweep_staging(self, name: str, *args: str) -> None:
         """Staging files dead runs left under the declared folder `name`."""
         self.store.sweep_staging(self.path(name, *args))
+
+
+class Folder:
+    """A folder of a stage's own resume files (page and answer checkpoints), written in place outside
+    any publication: a missing or damaged file is a miss, asked again. Files are named within it
+    (the store refuses a name that would leave it)."""
+
+    def __init__(self, store: Store, rel: str):
+        self._store, self.rel = store, rel
+
+    def _file(self, name: str) -> str:
+        return self._store.path(self.rel, name)
+
+    def exists(self, name: str) -> bool:
+        return self._store.exists(self._file(name))
+
+    def read_bytes(self, name: str) -> bytes | None:
+        path = self._file(name)
+        return self._store.read_bytes(path) if self._store.exists(path) else None
+
+    def write_bytes(self, name: str, data: bytes) -> None:
+        self._store.write_bytes(self._file(name), data)
+
+    def read_json(self, name: str) -> Any:
+        return self._store.read_json_or_none(self._file(name))
+
+    def write_json(self, name: str, obj: Any) -> None:
+        self._store.write_json(self._file(name), obj)
+
+    def delete(self) -> None:
+        """The whole folder."""
+        self._store.delete_dir(self._store.path(self.rel))
 
 
 class Staging:

@@ -21,8 +21,8 @@ from typing import NamedTuple
 
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
-from resources.store import Store
 from reviewbench_assets.domain.posts import authors_first_post, changed_during_rebuttal, field_value, int_or_none
+from reviewbench_assets.io.stage_io import Folder
 
 PAGE_SIZE = 1000
 
@@ -84,7 +84,7 @@ class CrawlShortfall(RuntimeError):
     """The API stopped returning notes before the `count` it reported."""
 
 
-def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_dir: str,
+def crawl_forums(api: OpenReviewApi, venue: VenueYear, pages: Folder,
                  progress: Callable[[str, int], None] = lambda label, n: None,
                  listed: dict[str, int] | None = None) -> Iterator[dict]:
     """Yield each raw forum once (deduplicated by id; `listed` counts how often each query listed each
@@ -94,13 +94,13 @@ def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_
     openreview-api.md: v2 returns a total only when asked) is reached, whatever size each page
     has: a server answering fewer than `limit` notes per page is paged on, not taken as the end.
     An empty page before `count` is a CrawlShortfall with the numbers. Without a count (an old
-    server) a short page ends the query as before."""
+    server) a short page ends the query as before. `pages`: the folder the pages are checkpointed in."""
     seen: set[str] = set()
     for query in submission_queries(venue):
         offset, total = 0, None
         while True:
-            page_path = f"{checkpoint_dir}/{query.label}-{query.digest}-{offset:08d}.json"
-            page = _checkpointed_page(store, page_path)  # a corrupt checkpoint is a miss: fetched again
+            page_name = f"{query.label}-{query.digest}-{offset:08d}.json"
+            page = _checkpointed_page(pages, page_name)  # a corrupt checkpoint is a miss: fetched again
             if page is None:
                 params = dict(query.params) | {"details": "replies", "limit": str(PAGE_SIZE),
                                                "offset": str(offset), "sort": "number:asc", "count": "true"}
@@ -108,7 +108,7 @@ def crawl_forums(api: OpenReviewApi, venue: VenueYear, store: Store, checkpoint_
                 # (notes_page below): a 1000-forum page parsed whole would be ~100 MB.
                 body = api.get_bytes("/notes", params)
                 page = notes_page(body.decode("utf-8"))
-                store.write_bytes(page_path, body)
+                pages.write_bytes(page_name, body)
                 del body
             if isinstance(page.count, int):
                 total = page.count
@@ -151,10 +151,11 @@ def times_listed(listed: dict[str, int]) -> dict[str, int]:
     return most
 
 
-def _checkpointed_page(store: Store, path: str) -> NotesPage | None:
+def _checkpointed_page(pages: Folder, name: str) -> NotesPage | None:
     """A page checkpoint, or None when it is missing, truncated or corrupt (a miss: asked again)."""
     try:
-        return notes_page(store.read_bytes(path).decode("utf-8"), require_notes=True) if store.exists(path) else None
+        body = pages.read_bytes(name)
+        return notes_page(body.decode("utf-8"), require_notes=True) if body is not None else None
     except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return None
 

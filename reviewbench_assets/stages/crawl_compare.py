@@ -10,12 +10,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from resources.store import CorruptFileError, Store
+from resources.store import CorruptFileError
 from reviewbench_assets.io.upstream import JsonlLines, Spool
 from reviewbench_assets.stages.crawl import StoredForum, note_tmdates, tmdates_digest
 
 
-def index_stored(store: Store, raw_path: str, known: dict[str, int] | None, full_refresh: bool,
+def index_stored(stored: JsonlLines, known: dict[str, int] | None, full_refresh: bool,
                   log: Callable[[str], None]) -> dict[str, StoredForum] | None:
     """A compact index of the stored forums (None when there are none): per forum id, its line's
     offset and length, the digest of its notes' tmdates; `known` (when given) gets every stored
@@ -23,7 +23,7 @@ def index_stored(store: Store, raw_path: str, known: dict[str, int] | None, full
     re-crawled (repaired), otherwise the error says how to repair it."""
     index: dict[str, StoredForum] = {}
     try:
-        for offset, length, rec in JsonlLines(store, raw_path).scan():
+        for offset, length, rec in stored.scan():
             tmdates = note_tmdates(rec["note"])
             if known is not None:
                 known.update(tmdates)
@@ -32,7 +32,7 @@ def index_stored(store: Store, raw_path: str, known: dict[str, int] | None, full
         if full_refresh:
             log(f"stored crawl is corrupt, re-crawling it (full_refresh): {exc}")
             return None
-        raise CorruptFileError(raw_path, f"{exc}; re-materialize openreview_forums with config "
+        raise CorruptFileError(stored.path, f"{exc}; re-materialize openreview_forums with config "
                                          "full_refresh: true to re-crawl and replace it") from exc
     return index
 

@@ -20,11 +20,10 @@ from collections.abc import Callable, Iterator
 
 from partitions.catalogue import VenueYear
 from resources.openreview_api import OpenReviewApi
-from resources.store import CorruptFileError, Store, dumps_json
-from resources.store_publish import Publication
+from resources.store import CorruptFileError, dumps_json
 from reviewbench_assets.domain.posts import field_value, id_problem
 from reviewbench_assets.domain.routing import oddity_reasons
-from reviewbench_assets.io.stage_io import Inputs, Outputs, staged_stream
+from reviewbench_assets.io.stage_io import Folder, Inputs, Outputs, Staging
 from reviewbench_assets.io.upstream import JsonlLines, Spool
 from reviewbench_assets.stages.crawl import (
     CURSOR_MARGIN_MS,
@@ -69,7 +68,7 @@ class CrawlStage(Stage):
                                                                              review_edits)
 
     def run(self, inputs: Inputs, outputs: Outputs) -> None:
-        refresh_venue(self, outputs.store)
+        refresh_venue(self, outputs)
         s = self.api.stats
         self.stat("rate_limited", s["rate_limited"])
         self.stat("rate_limit_wait_s", round(s["rate_limit_wait_s"], 1))
@@ -152,12 +151,11 @@ def _incremental(api: OpenReviewApi, venue: VenueYear, stored: dict[str, StoredF
     return merged(), refresh
 
 
-def _full_crawl(api: OpenReviewApi, venue: VenueYear, store: Store, errors: list[dict], listed: dict[str, int],
+def _full_crawl(api: OpenReviewApi, venue: VenueYear, pages: Folder, errors: list[dict], listed: dict[str, int],
                 log: Callable[[str], None]) -> Iterator[dict]:
-    """Each forum as its page arrives (pages are checkpointed by `crawl_forums`); `listed` fills
-    in as the pages come, so `times_listed` is whole once this is exhausted."""
-    checkpoint = _out(store, venue.key).path("crawl_checkpoints")
-    for item in crawl_forums(api, venue, store, checkpoint,
+    """Each forum as its page arrives (pages are checkpointed by `crawl_forums` in `pages`); `listed`
+    fills in as the pages come, so `times_listed` is whole once this is exhausted."""
+    for item in crawl_forums(api, venue, pages,
                              progress=lambda label, n: log(f"{venue.key}: {label} page of {n}"), listed=listed):
         record, error = forum_record(item, venue.api, time.time())
         if error:
@@ -199,31 +197,26 @@ class _ReviewEdits:
     notes: a run killed after hours of edit-history requests resumes at the first forum it had not
     done (a 429 or an outage raises before anything is written, so only answers are checkpointed)."""
 
-    def __init__(self, api: OpenReviewApi, venue: VenueYear, store: Store, progress: Progress | None):
-        self.api, self.venue, self.store, self.progress = api, venue, store, progress
+    def __init__(self, api: OpenReviewApi, venue: VenueYear, checkpoints: Folder, progress: Progress | None):
+        self.api, self.venue, self.checkpoints, self.progress = api, venue, checkpoints, progress
         self.resumed = 0
 
     def fill(self, rec: dict) -> None:
-        ckpt = self.store.path(_out(self.store, self.venue.key).rel("review_edit_checkpoints"), f"{rec['forum_id']}.json")
+        ckpt = f"{rec['forum_id']}.json"  # the folder refuses an id that would leave it
         key = hashlib.sha256(json.dumps(note_tmdates(rec["note"]), sort_keys=True).encode()).hexdigest()
-        prev = self.store.read_json_or_none(ckpt)
+        prev = self.checkpoints.read_json(ckpt)
         if isinstance(prev, dict) and prev.get("key") == key and isinstance(prev.get("edits"), dict):
             rec["review_edits"] = prev["edits"]
             self.resumed += 1
         else:
             rec["review_edits"] = fetch_review_edits(self.api, rec["note"], self.venue.invitations.review,
                                                      self.venue.api)
-            self.store.write_json(ckpt, {"key": key, "edits": rec["review_edits"]})
+            self.checkpoints.write_json(ckpt, {"key": key, "edits": rec["review_edits"]})
         if self.progress is not None:
             self.progress.advance()
 
 
-def _out(store: Store, pk: str) -> Outputs:
-    """The files the crawl writes (what `CrawlStage` declares), for its helpers, which take the store."""
-    return Outputs(CRAWL, CrawlStage.writes, store, pk)
-
-
-def refresh_venue(stage: Stage, store: Store) -> None:
+def refresh_venue(stage: Stage, out: Outputs) -> None:
     """The crawl stage's work (`stage`: a `CrawlStage`, whose options it reads and
     whose `stat` it records with). Crawl (or incrementally refresh) the stage's venue through its
     `api` (`v2` is the v2 client, the same object for a v2 venue), write the raw forums, errors,
@@ -243,41 +236,44 @@ def refresh_venue(stage: Stage, store: Store) -> None:
     full_refresh, review_edits = stage.full_refresh, stage.review_edits
     attempt_continues = stage.attempt_continues
     started, started_ms = time.time(), int(time.time() * 1000)
-    _drop_published_pages(store, venue.key, attempt_continues)
-    out = _out(store, venue.key)
+    pages = out.folder("crawl_checkpoints")
+    _drop_published_pages(pages, attempt_continues)
     raw_path, cur_path = out.path("raw_forums"), out.path("crawl_cursor")
-    has_stored = store.exists(raw_path)
-    cursor = store.read_json_or_none(cur_path) if has_stored and not full_refresh else None
+    has_stored = out.exists("raw_forums")
+    cursor = out.read_json("crawl_cursor") if has_stored and not full_refresh else None
     if cursor is not None and not isinstance(cursor.get("crawl_started_ms"), int):
         log(f"{venue.key}: crawl cursor {cur_path} unreadable ({cursor!r:.100}): full crawl")
         cursor = None
     incremental_possible = has_stored and venue.api == "v2" and cursor is not None
     known: dict[str, int] | None = {} if incremental_possible else None
-    stored = index_stored(store, raw_path, known, full_refresh, log) if has_stored else {}
+    stored = {}
+    if has_stored:
+        with out.lines("raw_forums") as lines:
+            stored = index_stored(lines, known, full_refresh, log)
 
     mode, errors, refresh, listed = "full", [], {}, {}
-    with JsonlLines(store, raw_path) as old, Spool() as fetched, Spool() as spool:
+    with out.lines("raw_forums") as old, Spool() as fetched, Spool() as spool:
         records = None
         if incremental_possible and stored is not None:
             records, refresh = _incremental(api, venue, stored, known, old, fetched, cursor["crawl_started_ms"]
                                             - CURSOR_MARGIN_MS, errors, log)
             mode = "full" if records is None else "incremental"
         if records is None:
-            records = _full_crawl(api, venue, store, errors, listed, log)
+            records = _full_crawl(api, venue, pages, errors, listed, log)
         compared = first_pass(records, stored or {}, old if stored else None, spool, review_edits)
         if mode == "incremental":
-            errors[:0] = _kept_errors(store, out.rel("crawl_errors"), compared.ids, errors)
+            errors[:0] = _kept_errors(out, compared.ids, errors)
         most = times_listed(listed)
 
         edit_requests_before = api.stats["requests"]
-        edits = _ReviewEdits(api, venue, store, progress("forums (review edit histories)", compared.edits_todo)
+        edits = _ReviewEdits(api, venue, out.folder("review_edit_checkpoints"),
+                             progress("forums (review edit histories)", compared.edits_todo)
                              if progress and compared.edits_todo else None)
         touched = compared.touched_set
         quarantine = _Quarantine(venue)
         quarantine_path = out.path("quarantine")
-        with store.publish() as pub:  # forums, errors, quarantine and cursor move into place together
-            with staged_stream(store, pub, raw_path) as forums_out, \
-                    staged_stream(store, pub, quarantine_path) as qout:
+        with out.publish() as pub:  # forums, errors, quarantine and cursor move into place together
+            with pub.stream("raw_forums") as forums_out, pub.stream("quarantine") as qout:
                 for rec in spool:
                     if rec["forum_id"] in most:
                         rec["listed"] = most[rec["forum_id"]]
@@ -289,18 +285,18 @@ def refresh_venue(stage: Stage, store: Store) -> None:
                         qout.write(dumps_json(q) + b"\n")
                 for q in quarantine.add_errors(errors):
                     qout.write(dumps_json(q) + b"\n")
-            _write_jsonl(store, pub, out.path("crawl_errors"), errors)
+            _write_jsonl(pub, "crawl_errors", errors)
             if venue.api == "v2":
                 prev = cursor if mode == "incremental" else None
                 # incremental: the cursor moves to this run's start; full: likewise
-                _write_jsonl(store, pub, cur_path, None, {"crawl_started_ms": started_ms, "mode": mode,
-                                                                 "previous": prev and prev.get("crawl_started_ms")})
+                _write_jsonl(pub, "crawl_cursor", None, {"crawl_started_ms": started_ms, "mode": mode,
+                                                         "previous": prev and prev.get("crawl_started_ms")})
         n = spool.lines
     if mode == "full":  # published: the next attempt starts from the cursor, not the pages
         if attempt_continues is None:
-            store.delete_dir(out.path("crawl_checkpoints"))
+            pages.delete()
         else:
-            store.write_json(store.path(out.rel("crawl_checkpoints"), PUBLISHED), {"published_ms": started_ms})
+            pages.write_json(PUBLISHED, {"published_ms": started_ms})
     requests = v2.stats["requests"] + (api.stats["requests"] if api is not v2 else 0)
     stage.stat("path", raw_path)
     stage.stat("quarantine_path", quarantine_path)
@@ -334,17 +330,15 @@ def refresh_venue(stage: Stage, store: Store) -> None:
 PUBLISHED = "published.json"  # in the crawl's checkpoint folder: its pages were published
 
 
-def _drop_published_pages(store: Store, pk: str, attempt_continues: bool | None) -> None:
+def _drop_published_pages(pages: Folder, attempt_continues: bool | None) -> None:
     """The pages of a crawl published by an earlier attempt are not this run's to reuse."""
-    rel = _out(store, pk).rel("crawl_checkpoints")
-    folder = store.path(rel)
-    if not attempt_continues and store.exists(store.path(rel, PUBLISHED)):
-        store.delete_dir(folder)
+    if not attempt_continues and pages.exists(PUBLISHED):
+        pages.delete()
 
 
-def _write_jsonl(store: Store, pub: Publication, path: str, rows: list[dict] | None, obj: dict | None = None) -> int:
-    """Write lines (or one JSON object) to `path`, staged in the publication `pub`."""
-    with staged_stream(store, pub, path) as f:
+def _write_jsonl(pub: Staging, name: str, rows: list[dict] | None, obj: dict | None = None) -> int:
+    """Write lines (or one JSON object) to the declared file `name`, staged in the publication `pub`."""
+    with pub.stream(name) as f:
         if obj is not None:
             f.write(dumps_json(obj))
             return 1
@@ -358,11 +352,11 @@ def _error_key(e: dict) -> str:
     return str(e.get("forum_id") or (raw.get("id") if isinstance(raw, dict) else None) or repr(raw)[:200])
 
 
-def _kept_errors(store: Store, rel: str, ids: set[str], fresh: list[dict]) -> list[dict]:
+def _kept_errors(out: Outputs, ids: set[str], fresh: list[dict]) -> list[dict]:
     """An incremental refresh re-fetches only changed forums: the unusable notes of the last crawl
     stay quarantined unless their forum is now a usable record or errs again."""
     try:
-        prev = list(store.iter_jsonl(store.path(rel))) if store.exists(store.path(rel)) else []
+        prev = list(out.iter_jsonl("crawl_errors"))
     except CorruptFileError:
         return []
     ok = ids | {_error_key(e) for e in fresh}

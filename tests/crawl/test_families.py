@@ -14,6 +14,7 @@ from reviewbench_assets.domain.forum import row_fields, unwrap_content
 from reviewbench_assets.domain.reviews import parse_score, reviews_json, union_field
 from reviewbench_assets.domain.routing import oddity_reasons, reasons_of_parsed
 from reviewbench_assets.domain.schema import PARSED_SCHEMA, REVIEW_FIELDS
+from reviewbench_assets.io.stage_io import Folder
 from reviewbench_assets.stages.crawl import crawl_forums, fetch_review_edits
 from tests.forums import parse_forum
 
@@ -38,7 +39,7 @@ def test_family_parses_into_the_final_schema(key, replica, all_fx, tmp_path):
     venue = catalogue().get(key)
     vf = all_fx.venues[key]
     api = openreview_resource(replica).api(venue.api)
-    items = list(crawl_forums(api, venue, store_from_uri(str(tmp_path)), str(tmp_path / "ck")))
+    items = list(crawl_forums(api, venue, Folder(store_from_uri(str(tmp_path)), "ck")))
     assert sorted(i["note"]["id"] for i in items) == sorted(vf.forums)
     assert len(vf.forums) >= 20
     # batched: a handful of requests for the whole venue, never one per forum
@@ -129,7 +130,7 @@ def test_review_edits_give_initial_and_final_rating(replica, all_fx, tmp_path):
     venue = catalogue().get("neurips-2025")
     vf = all_fx.venues["neurips-2025"]
     api = openreview_resource(replica).api("v2")
-    items = list(crawl_forums(api, venue, store_from_uri(str(tmp_path)), str(tmp_path / "ck")))
+    items = list(crawl_forums(api, venue, Folder(store_from_uri(str(tmp_path)), "ck")))
     seen = 0
     for item in items:
         truth = vf.forums[item["note"]["id"]]
@@ -156,7 +157,7 @@ def test_v1_review_references_give_initial_and_final_scores(key, replica, all_fx
     venue = catalogue().get(key)
     vf = all_fx.venues[key]
     api = openreview_resource(replica).api("v1")
-    items = list(crawl_forums(api, venue, store_from_uri(str(tmp_path)), str(tmp_path / "ck")))
+    items = list(crawl_forums(api, venue, Folder(store_from_uri(str(tmp_path)), "ck")))
     seen = 0
     for item in items:
         truth = vf.forums[item["note"]["id"]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 
 from reviewbench_assets.domain.routing import MAX_REPLIES_OF_ONE_KIND, oddity_reasons
+from reviewbench_assets.io.stage_io import Folder
 from reviewbench_assets.stages.crawl import crawl_forums
 from tests.forums import parse_forum
 
@@ -58,7 +59,7 @@ def test_a_submission_id_listed_twice_is_counted(tmp_path, iclr2026_raw, iclr202
 
     store = store_from_uri(str(tmp_path))
     listed: dict[str, int] = {}
-    out = list(crawl_forums(_Pages(iclr2026_raw), iclr2026, store, store.path("ck"), listed=listed))
+    out = list(crawl_forums(_Pages(iclr2026_raw), iclr2026, Folder(store, "ck"), listed=listed))
     fid = iclr2026_raw["id"]
     assert len(out) == 1  # kept once ...
     # ... listed twice by each of the three v2 queries (lists that overlap are normal; twice in one is not)

@@ -9,6 +9,7 @@ import pytest
 from partitions.catalogue import catalogue
 from resources.openreview_api import CredentialsError, OpenReviewError, RateLimitedError, is_retryable, stops_the_run
 from resources.store import store_from_uri
+from reviewbench_assets.io.stage_io import Folder
 from reviewbench_assets.stages.crawl import CrawlShortfall, crawl_forums
 
 
@@ -40,7 +41,7 @@ def test_short_pages_are_followed_until_the_count(tmp_path):
     store = store_from_uri(str(tmp_path))
     venue = catalogue().get("iclr-2024")
     api = FakeApi(23, page=5)
-    got = [x["note"]["id"] for x in crawl_forums(api, venue, store, store.path("ck")) if x["query"] == "submissions"]
+    got = [x["note"]["id"] for x in crawl_forums(api, venue, Folder(store, "ck")) if x["query"] == "submissions"]
     assert got == [n["id"] for n in api.notes]
     assert all(c.get("count") == "true" for c in api.calls)
 
@@ -49,17 +50,17 @@ def test_an_empty_page_before_the_count_is_an_error_with_numbers(tmp_path):
     store = store_from_uri(str(tmp_path))
     api = FakeApi(23, page=5, lose_after=12)
     with pytest.raises(CrawlShortfall, match=r"count=23 but the API returned only 12 notes"):
-        list(crawl_forums(api, catalogue().get("iclr-2024"), store, store.path("ck")))
+        list(crawl_forums(api, catalogue().get("iclr-2024"), Folder(store, "ck")))
 
 
 def test_a_truncated_page_checkpoint_is_fetched_again(tmp_path):
     store = store_from_uri(str(tmp_path))
     venue = catalogue().get("iclr-2024")
-    list(crawl_forums(FakeApi(7, page=5), venue, store, store.path("ck")))
+    list(crawl_forums(FakeApi(7, page=5), venue, Folder(store, "ck")))
     pages = store.list_files(store.path("ck"))
     store.write_bytes(pages[0], b'{"notes": [{"id": "no')
     api = FakeApi(7, page=5)
-    got = [x["note"]["id"] for x in crawl_forums(api, venue, store, store.path("ck")) if x["query"] == "submissions"]
+    got = [x["note"]["id"] for x in crawl_forums(api, venue, Folder(store, "ck")) if x["query"] == "submissions"]
     assert len(got) == 7 and len(api.calls) == 1  # only the broken page was asked for again
 
 

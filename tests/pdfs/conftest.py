@@ -9,6 +9,7 @@ from partitions.catalogue import catalogue
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
 from reviewbench_assets.domain.revisions import forum_meta
+from reviewbench_assets.io.stage_io import Folder
 from reviewbench_assets.stages.crawl import crawl_forums
 
 VENUES = ["iclr-2024", "iclr-2020"]
@@ -42,5 +43,5 @@ def forum_metas(pdf_replica, tmp_path_factory) -> dict[str, list[dict]]:
     for pk in VENUES:
         store = Store(pafs.LocalFileSystem(), str(tmp_path_factory.mktemp(f"crawl-{pk}")))
         api = api_for(pdf_replica, pk)
-        out[pk] = [forum_meta(r["note"]) for r in crawl_forums(api, catalogue().get(pk), store, store.path("ck"))]
+        out[pk] = [forum_meta(r["note"]) for r in crawl_forums(api, catalogue().get(pk), Folder(store, "ck"))]
     return out
