@@ -207,8 +207,33 @@ def _check_verdicts(store: Store, report: Report, owners) -> None:
                            f"re-materialize {asset} for {pk}")
 
 
-def _expect(store: Store, report: Report, rel: str, why: str, fix: str) -> None:
-    if not store.exists(store.path(rel)):
+@dataclass(frozen=True)
+class Listing:
+    """The root's files, listed once per check: whether a file is there is asked of this listing, not
+    of the store file by file (on S3, one LIST per 1,000 keys instead of a HEAD per venue-year and file
+    asked about: thousands per check with the catalogue's venues)."""
+    files: tuple  # pafs.FileInfo of every file under the root
+    rels: frozenset[str]  # their root-relative paths
+    dirs: frozenset[str]  # every folder holding a file none of whose names starts with '.'
+
+    @classmethod
+    def of(cls, store: Store) -> Listing:
+        sel = pafs.FileSelector(store.root, allow_not_found=True, recursive=True)
+        files = tuple(i for i in store.fs.get_file_info(sel) if i.type == pafs.FileType.File)
+        rels = frozenset(store.rel(i.path) for i in files)
+        dirs = {posixpath.dirname(r) for r in rels if "/." not in "/" + r}
+        for d in list(dirs):
+            while d:
+                d = posixpath.dirname(d)
+                dirs.add(d)
+        return cls(files, rels, frozenset(dirs))
+
+    def has(self, rel: str) -> bool:
+        return rel in self.rels
+
+
+def _expect(listing: Listing, report: Report, rel: str, why: str, fix: str) -> None:
+    if not listing.has(rel):
         report.add(rel, f"missing ({why})", fix)
 
 
@@ -219,7 +244,7 @@ WRITTEN_TOGETHER = ((paths.raw_forums, paths.quarantine, paths.crawl_errors), (p
                     (paths.rows, paths.provenance, paths.rows_reviews, paths.rows_stats))
 
 
-def _check_expected(store: Store, report: Report, part_records: list[tuple[str, dict]], owners,
+def _check_expected(store: Store, listing: Listing, report: Report, part_records: list[tuple[str, dict]], owners,
                     resubmission_set: tuple[str, ...]) -> None:
     """Files that a published record or a sibling says must be there (a deletion leaves no bytes to
     check): each part's inputs, README.md, the split's figures and the plots the card shows, a
@@ -230,73 +255,73 @@ def _check_expected(store: Store, report: Report, part_records: list[tuple[str, 
     for split, part in part_records:
         pk = part.get("pk", "?")
         for _what, (rel, *_rest) in (part.get("fingerprint") or {}).items():
-            _expect(store, report, rel, f"an input of {split}'s part for {pk}", f"re-materialize its owner for {pk}")
-        _expect(store, report, paths.split_stats(split), f"{split} has parts", f"re-materialize {split}_split")
+            _expect(listing, report, rel, f"an input of {split}'s part for {pk}", f"re-materialize its owner for {pk}")
+        _expect(listing, report, paths.split_stats(split), f"{split} has parts", f"re-materialize {split}_split")
     if part_records:
         readme = posixpath.join(paths.CORPUS_DIR, "README.md")
-        _expect(store, report, readme, "the splits have parts", "re-materialize dataset_card")
-        _expect(store, report, paths.card_checksum(), "README.md's writers publish it with README.md",
+        _expect(listing, report, readme, "the splits have parts", "re-materialize dataset_card")
+        _expect(listing, report, paths.card_checksum(), "README.md's writers publish it with README.md",
                 "re-materialize dataset_card")
-        if store.exists(store.path(readme)):
+        if listing.has(readme):
             text = store.read_bytes(store.path(readme)).decode("utf-8", "replace")
             for plot in sorted(set(re.findall(r"\(?(plots/[A-Za-z0-9_.-]+\.png)", text))):
-                _expect(store, report, f"{paths.CORPUS_DIR}/{plot}", "README.md shows it", "re-materialize dataset_card")
-    _expect_resubmissions(store, report, resubmission_set)
+                _expect(listing, report, f"{paths.CORPUS_DIR}/{plot}", "README.md shows it", "re-materialize dataset_card")
+    _expect_resubmissions(store, listing, report, resubmission_set)
     for v in catalogue().venues:
         pk = v.key
         subs = paths.submissions(pk)
-        if store.exists(store.path(subs)):
+        if listing.has(subs):
             try:
                 shas = store.read_parquet(store.path(subs), columns=["pdf_sha256"]).column(0).to_pylist()
             except (CorruptFileError, OSError, KeyError):
                 shas = []  # the table itself is reported by its format's check
             for sha in sorted({x for x in shas if x}):
-                _expect(store, report, store.rel(store.pdf_path(sha)), f"{subs} names it",
+                _expect(listing, report, store.rel(store.pdf_path(sha)), f"{subs} names it",
                         f"re-materialize initial_submission_pdfs for {pk}")
         for together in WRITTEN_TOGETHER:
-            if any(store.exists(store.path(w(pk))) for w in together):
+            if any(listing.has(w(pk)) for w in together):
                 for where in together:
-                    _expect(store, report, where(pk), "its stage publishes it with the others of its set",
+                    _expect(listing, report, where(pk), "its stage publishes it with the others of its set",
                             f"re-materialize {owners.get(where(pk), ('its owner',))[0]} for {pk}")
-        if v.api == "v2" and store.exists(store.path(paths.raw_forums(pk))):  # the crawl publishes them together
-            _expect(store, report, paths.crawl_cursor(pk), f"{paths.raw_forums(pk)}'s crawl publishes it (API v2)",
+        if v.api == "v2" and listing.has(paths.raw_forums(pk)):  # the crawl publishes them together
+            _expect(listing, report, paths.crawl_cursor(pk), f"{paths.raw_forums(pk)}'s crawl publishes it (API v2)",
                     f"re-materialize openreview_forums for {pk} (without it the next crawl is a full one)")
-        if store.exists(store.path(paths.markdown(pk))):  # the papers' text was read from the PDFs it names
-            _expect(store, report, subs, f"{paths.markdown(pk)} was read from the PDFs it names",
+        if listing.has(paths.markdown(pk)):  # the papers' text was read from the PDFs it names
+            _expect(listing, report, subs, f"{paths.markdown(pk)} was read from the PDFs it names",
                     f"re-materialize initial_submission_pdfs for {pk}")
-        if store.exists(store.path(paths.rows(pk))) and store.exists(store.path(subs)):  # rows read the papers' text
-            _expect(store, report, paths.markdown(pk), f"{paths.rows(pk)} was built from it",
+        if listing.has(paths.rows(pk)) and listing.has(subs):  # rows read the papers' text
+            _expect(listing, report, paths.markdown(pk), f"{paths.rows(pk)} was built from it",
                     f"re-materialize paper_markdown for {pk}")
         group = (paths.change_state, paths.change_trajectories, paths.change_daily, paths.change_daily_plot)
-        logs = [p for p in store.list_files(store.path(paths.change_log_dir(pk))) if "/." not in p]
-        if logs or any(store.exists(store.path(w(pk))) for w in group):  # one publication writes them all
+        logs = paths.change_log_dir(pk) in listing.dirs
+        if logs or any(listing.has(w(pk)) for w in group):  # one publication writes them all
             for where in group:
-                _expect(store, report, where(pk), "the change log's other files are there",
+                _expect(listing, report, where(pk), "the change log's other files are there",
                         f"re-materialize venue_changes for {pk}")
             if not logs:
                 report.add(paths.change_log_dir(pk), "missing: no refresh logged, yet its state is there",
                            f"re-materialize venue_changes for {pk}")
         for asset, wheres in JUDGED_FILES.items():
-            if any(store.exists(store.path(w(pk))) for w in wheres):
-                _expect(store, report, paths.check_record(pk, asset), f"{asset}'s data for {pk} has no check verdict",
+            if any(listing.has(w(pk)) for w in wheres):
+                _expect(listing, report, paths.check_record(pk, asset), f"{asset}'s data for {pk} has no check verdict",
                         f"re-materialize {asset} for {pk}")
 
 
-def _expect_resubmissions(store: Store, report: Report, resubmission_set: tuple[str, ...]) -> None:
+def _expect_resubmissions(store: Store, listing: Listing, report: Report, resubmission_set: tuple[str, ...]) -> None:
     """`resubmission_set`: the corpus-level files the resubmissions stage publishes together, with a
     records file per venue-year its state names (what the stage declares, verify.py derives it)."""
-    if not any(store.exists(store.path(rel)) for rel in resubmission_set):
+    if not any(listing.has(rel) for rel in resubmission_set):
         return
     fix = "re-materialize resubmissions"
     for rel in resubmission_set:
-        _expect(store, report, rel, "the resubmissions stage publishes it with the others of its set", fix)
+        _expect(listing, report, rel, "the resubmissions stage publishes it with the others of its set", fix)
     state = paths.RESUBMISSION_STATE
     try:
         venue_years = store.read_json_or_none(store.path(state)) or {}
     except (CorruptFileError, OSError, ValueError):
         return  # the state itself is reported by its format's check
     for pk in sorted((venue_years.get("venue_years") or {}) if isinstance(venue_years, dict) else {}):
-        _expect(store, report, paths.resubmission_records(pk), f"{state} names {pk}", fix)
+        _expect(listing, report, paths.resubmission_records(pk), f"{state} names {pk}", fix)
 
 
 def _check_publications(store: Store, report: Report) -> None:
@@ -317,15 +342,12 @@ def check_root(store: Store, owners: dict[str, tuple[str, str]], resubmission_se
     """Every finding of the root (see reviewbench_assets/verify.py); `owners`: root-relative path ->
     (asset, partition) of the files the stages own, to say what to re-materialize; `resubmission_set`:
     the corpus-level files the resubmissions stage publishes together."""
-    report, bad = Report(), set()
+    report, bad, listing = Report(), set(), Listing.of(store)
     _check_publications(store, report)
     part_checked = set(_check_splits(store, report, bad))
     _check_verdicts(store, report, owners)
-    _check_expected(store, report, report.parts, owners, resubmission_set)
-    sel = pafs.FileSelector(store.root, allow_not_found=True, recursive=True)
-    for info in store.fs.get_file_info(sel):
-        if info.type != pafs.FileType.File:
-            continue
+    _check_expected(store, listing, report, report.parts, owners, resubmission_set)
+    for info in listing.files:
         rel = store.rel(info.path)
         if rel.startswith(NOT_PUBLISHED) or "/.publish/" in rel:
             continue

@@ -71,6 +71,27 @@ def test_a_pending_journal_is_reported_and_left_until_repair_which_leaves_a_clea
     assert shard not in _listed_of(store)  # the part was written again under a new generation
 
 
+def test_verify_asks_one_listing_whether_files_are_there_not_the_store_file_by_file(tmp_path, monkeypatch):
+    """On S3 each `exists` is a HEAD request: verify asked thousands per check (the expected files of
+    every venue-year of the catalogue), 33 s of the S3 case above against moto. One listing of the root
+    answers them; the per-file questions left are the split's few."""
+    from partitions.catalogue import catalogue
+    from resources.store import Store
+    from reviewbench_assets.stages.card_stage import CardStage
+    from reviewbench_assets.stages.split_stage import SplitStage
+
+    store = store_from_uri(str(tmp_path / "root"))
+    _rows(store, 8)
+    SplitStage("iclr", 0.05)(store)
+    CardStage()(store)
+    asked = []
+    real_exists = Store.exists
+    monkeypatch.setattr(Store, "exists", lambda self, path: asked.append(path) or real_exists(self, path))
+    text, code = main_text(verify(store))
+    assert code == 0, text
+    assert len(asked) < len(catalogue().venues), (len(asked), asked[:30])  # not one per venue-year (716 before)
+
+
 def _listed_of(store) -> list[str]:
     from huggingface_hub import DatasetCard
 
