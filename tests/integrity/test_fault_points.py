@@ -63,7 +63,7 @@ def test_the_nth_time_the_named_point_is_reached_the_group_is_killed(tmp_path):
     assert other.returncode == -signal.SIGKILL and other.stdout == ""
     assert len(list((tmp_path / "b/root/pdf_sources").rglob("*.json"))) == 1  # source recorded ...
     assert not (tmp_path / "b/root/pdfs").exists()  # ... its PDF not stored yet
-    assert set(POINTS) == {"pdf_source_written", "pdf_stored"}
+    assert set(POINTS) == {"pdf_source_written", "pdf_current_source_written", "pdf_stored"}
 
 
 def test_the_shipped_packages_carry_no_kill_hook():
