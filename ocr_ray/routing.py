@@ -38,7 +38,8 @@ from ocr_ray.text_repair import recode_garbled
 # and \int\limits as set; a display ending a column keeps the next column's line out.
 # 15: furniture: an edge-zone fragment between two rules is a table's, not a running head.
 # 16: maths: a matrix with no delimiters.
-LAYOUT_VERSION = "16"
+# 17: maths: \operatorname*{arg\,max} with its limit under both words.
+LAYOUT_VERSION = "17"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

@@ -97,6 +97,19 @@ def _between(left: Atom, right: Atom, atoms: list[Atom]) -> bool:
                for a in atoms if a is not left and a is not right)
 
 
+def _limit_under_both(letters: list[Atom], atoms: list[Atom]) -> bool:
+    """Whether the smaller glyphs right under "arg max" are centred under the whole name
+    (``\\operatorname*{arg\\,max}_{\\theta}``) rather than under "max" (``\\arg\\max_{\\theta}``)."""
+    x0, x1, y1 = letters[0].x0, letters[-1].x1, max(a.y1 for a in letters)
+    size = letters[0].size
+    under = [b for b in atoms if b not in letters and b.size < 0.9 * size and b.y0 >= y1 - 0.5
+             and b.y0 - y1 < 0.8 * size and x0 - 0.3 * size <= b.cx <= x1 + 0.3 * size]
+    if not under:
+        return False
+    centre = (min(b.x0 for b in under) + max(b.x1 for b in under)) / 2
+    return abs(centre - (x0 + x1) / 2) < abs(centre - (letters[3].x0 + x1) / 2)
+
+
 def words(atoms: list[Atom]) -> list[Atom]:
     """Runs of upright letters on one baseline -> one atom each (an operator name such as \\max
     takes limits like a big operator); words of prose in a row are one ``\\text{...}``."""
@@ -119,6 +132,8 @@ def words(atoms: list[Atom]) -> list[Atom]:
             # either takes its limit below in a display (\operatorname{argmax} would set it aside)
             spaced = romans[i + 3].x0 - romans[i + 2].x1 > 0.1 * a.size
             tex = rf"\arg\{word[3:]}" if spaced else rf"\operatorname*{{{word}}}"
+            if spaced and _limit_under_both(romans[i:j], atoms):
+                tex = rf"\operatorname*{{arg\,{word[3:]}}}"  # one name: its limit centred under both words
         elif word in OPERATOR_NAMES:
             tex = "\\" + word
         elif word.lower() in PROSE_WORDS or word in _ABBREVIATIONS or all(x.alphabet == "text" for x in romans[i:j]):

@@ -66,6 +66,10 @@ ARRAYS = [r"A = \begin{pmatrix} a & b \\ c & d \end{pmatrix}",
 # in a display (issue 36, maths: "integral limits split off")
 SIDES = [r"s = \sum\nolimits_{i=1}^n x_i + \prod\nolimits_{j} y_j",
          r"F = \int\limits_0^1 f(x)\, dx + \int_0^1 g(x)\, dx"]
+# scripts papers nest and words set upright in a formula (issue 36, maths: "a superscript read as a
+# subscript"): each read as set, the olmocr verdict below
+SCRIPTS = [r"z = x_{i}^{(t)} + f'(x)^2", r"y = \mathrm{W} x + b", r"\hat{\theta}_{\mathrm{MLE}} = x + y",
+           r"\theta^* = \operatorname*{arg\,max}_{\theta} L(\theta)"]
 CASES = {
     "numbered": ("amsmath", [f + p for f, p in zip(NUMBERED, ",.,", strict=True)], "", NUMBERED),
     "raw_coded": ("amsmath,amssymb", RAW_CODED, r"\pdfgentounicode=0", RAW_CODED),
@@ -75,6 +79,7 @@ CASES = {
     # word of prose in a display is now \text{if }, judged like the rest)
     "arrays": ("amsmath", ARRAYS, "", ARRAYS),
     "sides": ("amsmath", SIDES, "", SIDES),
+    "scripts": ("amsmath", SCRIPTS, "", SCRIPTS),
 }
 
 
@@ -128,6 +133,15 @@ def test_matrices_and_cases_are_arrays(pages):
         r"h(x)=\begin{cases}x & x\ge0 \\ 0 & \text{otherwise}\end{cases}",
         r"B=\begin{bmatrix}1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9\end{bmatrix}",
         r"M=\begin{matrix}a & b \\ c & d\end{matrix}"], pages["arrays"]
+
+
+def test_nested_scripts_and_upright_names_are_read_as_set(pages):
+    """\\operatorname*{arg\\,max}_{\\theta}: the thin space of \\arg\\max, its limit centred under
+    both words (\\arg\\max centres it under "max"); it was read \\arg\\max_{\\theta}, and olmocr's
+    MathTest failed it."""
+    assert _displays(pages["scripts"]) == [r"z=x_{i}^{(t)}+f'(x)^{2}", r"y=\mathrm{W}x+b",
+                                           r"\hat{\theta}_{\mathrm{MLE}}=x+y",
+                                           r"\theta^{\ast}=\operatorname*{arg\,max}_{\theta}L(\theta)"], pages["scripts"]
 
 
 def test_limits_set_against_the_operators_style_say_so(pages):
