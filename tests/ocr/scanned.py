@@ -1,0 +1,59 @@
+"""Typeset LaTeX made a scan, for the OCR route's tests: pdflatex's PDF rendered to grey page images
+(a scanner's dpi, a slight rotation, JPEG) and wrapped into an image-only PDF, read by the default
+engine as a user's scanned paper is (every page routed to OCR as ``image_only``)."""
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+def typeset_pdf(tmp: Path, body: str, preamble: str = "", options: str = "") -> Path:
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    (tmp / "m.tex").write_text(f"\\documentclass[{options}]{{article}}\n{preamble}\n"
+                               f"\\begin{{document}}\n{body}\n\\end{{document}}\n")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp, check=True,
+                   capture_output=True, timeout=120)
+    return tmp / "m.pdf"
+
+
+def scan(pdf: Path, out: Path, dpi: int = 200, angle: float = 0.6) -> Path:
+    """Every page of ``pdf`` as a grey JPEG image at ``dpi``, turned by ``angle`` degrees, in an image-only PDF."""
+    import pypdfium2 as pdfium
+    from PIL import Image
+
+    doc = pdfium.PdfDocument(str(pdf))
+    images = []
+    try:
+        for page in doc:
+            image = page.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
+            image = image.rotate(angle, resample=Image.BICUBIC, fillcolor=255)
+            buf = io.BytesIO()
+            image.save(buf, "JPEG", quality=75)
+            images.append(Image.open(io.BytesIO(buf.getvalue())))
+    finally:
+        doc.close()
+    images[0].save(out, "PDF", resolution=float(dpi), save_all=True, append_images=images[1:])
+    return out
+
+
+def scanned_pages(tmp: Path, body: str, preamble: str = "", options: str = "", engine: str = "text-layer") -> list[str]:
+    """The markdown of each page of ``body`` typeset, scanned, and read by ``engine``; asserts every page was OCR'd."""
+    import json
+
+    import pyarrow.fs as pafs
+
+    from ocr_ray.conversion import convert_pdf
+    from ocr_ray.conversion import PAGE_SEPARATOR
+    from ocr_ray.engines import get_engine
+
+    pdf = scan(typeset_pdf(tmp, body, preamble, options), tmp / "scan.pdf")
+    row = convert_pdf({"task_index": 0, "forum_id": "scan", "pdf_path": str(pdf)},
+                      filesystem=pafs.LocalFileSystem(), engine=get_engine(engine))
+    assert not row["error"], row["error"]
+    assert all(route.endswith(":image_only") for route in json.loads(row["engine_pages"])), row["engine_pages"]
+    return row["markdown"].split(PAGE_SEPARATOR)
