@@ -118,7 +118,7 @@ def _cut(spans: list[tuple[float, float]], gutter: float) -> int | None:
     """The index of the first word right of ``gutter`` when the line's gap over it is a gutter's."""
     for i in range(1, len(spans)):
         if spans[i - 1][1] <= gutter <= spans[i][0]:
-            gaps = [b[0] - a[1] for a, b in zip(spans, spans[1:])]
+            gaps = [b[0] - a[1] for a, b in zip(spans, spans[1:], strict=False)]
             others = [g for j, g in enumerate(gaps) if j != i - 1]
             space = max(median(others), 1.0) if others else 1.0
             return i if spans[i][0] - spans[i - 1][1] >= GAP_FACTOR * space else None

@@ -47,8 +47,7 @@ def scanned_pages(tmp: Path, body: str, preamble: str = "", options: str = "", e
 
     import pyarrow.fs as pafs
 
-    from ocr_ray.conversion import convert_pdf
-    from ocr_ray.conversion import PAGE_SEPARATOR
+    from ocr_ray.conversion import PAGE_SEPARATOR, convert_pdf
     from ocr_ray.engines import get_engine
 
     pdf = scan(typeset_pdf(tmp, body, preamble, options), tmp / "scan.pdf")
