@@ -111,9 +111,12 @@ test: setup
 	$(PY) -m pytest -q -p no:cacheprovider
 
 # The loop for a change: every test that needs no browser, Ray, PostgreSQL or LLM server, and is
-# not one of the long end-to-end runs (marker `slow`).
+# not one of the long end-to-end runs (marker `slow`). On FAST_WORKERS processes (pytest-xdist), a
+# test file to each (a module's fixtures are built once): the tests are CPU-bound, so two cores
+# give about half the time of one. `make test` stays one process (Ray, chromium, PostgreSQL).
+FAST_WORKERS ?= 2
 test-fast: setup-fast
-	$(PY) -m pytest -q -p no:cacheprovider -m "$(FAST_MARKERS)"
+	$(PY) -m pytest -q -p no:cacheprovider -m "$(FAST_MARKERS)" -n $(FAST_WORKERS) --dist loadfile
 
 # docs/running.md's screenshots (docs/screenshots/*.png) taken again from the UI test, on purpose:
 # `make test` leaves them as they are.

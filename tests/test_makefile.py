@@ -58,6 +58,10 @@ def test_fast_target_deselects_every_need_and_compiles_nothing():
     assert "[dev]" not in out and "CMAKE" not in out and "postgresql" not in out and "chromium" not in out
     [expr] = re.findall(r'pytest .*-m "([^"]+)"', out)
     assert expr == "not (" + " or ".join(NEED_MARKERS) + ")"
+    # on two processes (pytest-xdist, extra `test`), a file to each so a module's fixtures are built once
+    assert re.search(r"pytest .* -n \d+ --dist loadfile", out) and "FAST_WORKERS ?= 2" in (ROOT / "Makefile").read_text()
+    assert any(d.startswith("pytest-xdist") for d in tomllib.loads((ROOT / "pyproject.toml").read_text())[
+        "project"]["optional-dependencies"]["test"])
     registered = {m.split(":")[0] for m in tomllib.loads((ROOT / "pyproject.toml").read_text())[
         "tool"]["pytest"]["ini_options"]["markers"]}
     assert registered == set(NEED_MARKERS) and set(NEEDS_BY_FIXTURE.values()) <= registered
