@@ -289,8 +289,9 @@ def _candidates(feats: list[_Features], query: list[int]) -> set[tuple[int, int]
             by_title.setdefault(f.title_norm, []).append(i)
     for group in by_title.values():  # a title dozens of papers share says nothing of one paper
         if 1 < len(group) <= MAX_TITLE_GROUP and wanted & set(group):
-            pairs.update((a, b) for a in group for b in group if a < b and (a in wanted or b in wanted)
-                         and not (feats[a].abstract and feats[b].abstract))  # else the abstract decides
+            # with both abstracts too: a version that kept its title but whose abstract's distinct 3-grams
+            # miss the other's (a short abstract mostly of stock phrasing) is never an LSH candidate
+            pairs.update((a, b) for a in group for b in group if a < b and (a in wanted or b in wanted))
     return pairs
 
 

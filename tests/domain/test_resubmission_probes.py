@@ -52,3 +52,23 @@ def test_the_placeholder_of_hidden_authors_is_no_shared_author():
     # sides made them share every author (authors 1.0) and linked them on title and authors
     got = link_resubmissions([ANON_GEN_A, ANON_GEN_B])
     assert got.links == []
+
+
+def test_a_version_that_kept_its_title_is_scored_when_its_shared_phrasing_is_stock_in_the_corpus():
+    # the two versions share two sentences that a dozen other papers of the corpus also carry (a
+    # workshop's boilerplate), and nothing rare: the abstract's LSH over distinct 3-grams never pairs
+    # them, their exact title (and authors) must
+    from reviewbench_assets.domain.resubmissions import STOCK_SHINGLE_RECORDS, Submission
+
+    stock = ("This paper was prepared for the challenge track and follows its evaluation protocol. "
+             "All results are averaged over five seeds with the official splits.")
+    others = [Submission(id=f"o{i}", venue_year="iclr-2023", time=i, title=f"Entry number {i} of the track",
+                         abstract=stock + f" Entry {i} uses method m{i}.", authors=(f"Author O{i}",))
+              for i in range(STOCK_SHINGLE_RECORDS + 2)]
+    a = Submission(id="v1", venue_year="iclr-2023", time=100, title="Robust Track Entries via Ensembling",
+                   abstract=stock + " Averaging three gradient boosted trees beats every single entry on rain.",
+                   authors=("Ana Silva", "Jun Park"), decision="Reject")
+    b = Submission(id="v2", venue_year="neurips-2023", time=200, title="Robust Track Entries via Ensembling",
+                   abstract=stock + " Our committee of five forecasters now wins both the temperature and wind tasks.",
+                   authors=("Jun Park", "Ana Silva"))
+    assert frozenset(("v1", "v2")) in _linked([*others, a, b])
