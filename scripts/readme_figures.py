@@ -56,9 +56,16 @@ FIGURES = [
     Figure("live_noop_request_ratio", "live venue: requests of a day without changes (baseline: the first build)"),
     Figure("dialogue_coverage", "author/reviewer posts accounted for, lowest of the replica's partitions",
            per="partition"),
-    Figure("kill_resume_failures", "failed resumes after kill -9 (baseline: trials)"),
-    Figure("kill_resume_repeated_requests", "requests a killed run's re-run asked again, kills in every stage "
-           "(baseline: trials)"),
+    Figure("kill_resume_failures", "failed resumes after kill -9, API v1 iclr-2020 (baseline: trials)",
+           {"partition": "iclr-2020"}),
+    Figure("kill_resume_repeated_requests", "requests a killed run's re-run asked again, kills in every stage, "
+           "API v1 iclr-2020 (baseline: trials)", {"partition": "iclr-2020"}),
+    Figure("kill_resume_failures", "failed resumes after kill -9, API v2 iclr-2024 (baseline: trials)",
+           {"partition": "iclr-2024"}),
+    Figure("kill_resume_repeated_requests", "requests a killed run's re-run asked again, kills in every stage, "
+           "API v2 iclr-2024 (baseline: trials)", {"partition": "iclr-2024"}),
+    Figure("download_unkept_window_us_p90", "microseconds a received download lives only in memory before the write that "
+           "keeps it, p90 (baseline: the record written after the body)"),
     # `fault_failures` is recorded by two benches: the pytest fault suites (bench_faults, no `suite`) and the
     # crash points (bench_crash_points, `suite` set); each gets its row
     Figure("fault_failures", "failed fault trials of the pytest fault suites (baseline: trials)", {"suite": None}),
