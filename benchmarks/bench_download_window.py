@@ -34,9 +34,9 @@ PK = "iclr-2020"
 def _measure() -> list[tuple[int, int, float, float]]:
     """(bytes, recv calls, us to the body's last write, us to the completing record) per download."""
     from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
+    from resources.openreview_api import OpenReviewApi
     from resources.store import store_from_uri
     from reviewbench_assets.stages import pdf_fetch
-    from resources.openreview_api import OpenReviewApi
 
     tl = threading.local()
     real_recv_into, real_stream, real_record = socket.socket.recv_into, pdf_fetch.direct_stream, pdf_fetch._record
