@@ -53,7 +53,7 @@ def ours(docs: list[tuple[str, Path]], engine_name: str = ENGINE) -> dict:
 
 
 def run() -> list[dict]:
-    from benchmarks.bench_fulltext_real import load_set, realset_dir, set_digest
+    from benchmarks.bench_fulltext_real import load_set, realset_dir
 
     root = build.scanset_dir()
     if not (root / "manifest.json").exists():
@@ -70,9 +70,16 @@ def run() -> list[dict]:
     except Exception as exc:  # noqa: BLE001 - e.g. no PyPI access: the figures say the peer is missing
         skipped = f"{type(exc).__name__}: {exc}"
     verdicts = olmocr_bench.score(root, {name: r["pages"] for name, r in runs.items()})
+    LAST_RUN.parent.mkdir(parents=True, exist_ok=True)  # every page and verdict, to read the failures
+    LAST_RUN.write_text(json.dumps({"runs": runs, "verdicts": verdicts, "skipped": skipped}))
+    return figures(root, docs, runs, verdicts, skipped)
+
+
+def figures(root: Path, docs: list[tuple[str, Path]], runs: dict, verdicts: dict, skipped: str | None) -> list[dict]:
+    """The figures of one run (``LAST_RUN`` holds its ``runs`` and ``verdicts``)."""
+    from benchmarks.bench_fulltext_real import set_digest
+
     scored = {name: olmocr_bench.rates(v["tests"], TYPES) for name, v in verdicts.items()}
-    LAST_RUN.parent.mkdir(parents=True, exist_ok=True)
-    LAST_RUN.write_text(json.dumps({"runs": runs, "verdicts": verdicts}))
     peer = scored.get(peers.name(PEER_RELEASE))
     digest = set_digest(docs)
     manifest = json.loads((root / "manifest.json").read_text())

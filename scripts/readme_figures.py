@@ -36,6 +36,9 @@ class Figure:
 FIGURES = [
     Figure("fulltext_real_pass_rate_text-layer",
            "full text: olmOCR-Bench's own scorer, share of the frozen real-paper part's tests passed (baseline: pymupdf4llm)"),
+    Figure("fulltext_scanned_dev_pass_rate_text-layer",
+           "full text on scans: the real-paper dev part made image-only (150-300 dpi, skewed, noisy JPEG), "
+           "olmOCR-Bench's scorer, share of tests passed (baseline: pymupdf4llm 2.0)"),
     Figure("fulltext_real_pages_per_s_text-layer",
            "full text: pages/s through paper_markdown on the real-paper set (baseline: pymupdf4llm)"),
     Figure("markdown_coverage", "papers with a public PDF that get markdown, iclr-2024 (baseline: `initial_only`)",
