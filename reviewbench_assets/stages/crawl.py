@@ -105,10 +105,13 @@ def crawl_forums(api: OpenReviewApi, venue: VenueYear, pages: Folder,
                 params = dict(query.params) | {"details": "replies", "limit": str(PAGE_SIZE),
                                                "offset": str(offset), "sort": "number:asc", "count": "true"}
                 # The page as the API sent it, checkpointed as is and read one note at a time
-                # (notes_page below): a 1000-forum page parsed whole would be ~100 MB.
+                # (notes_page below): a 1000-forum page parsed whole would be ~100 MB. Written
+                # before it is read: a kill while a large page is parsed must not lose an answer
+                # the server has delivered (issue 38.7); a body that does not parse is a corrupt
+                # checkpoint, which the next run fetches again (_checkpointed_page).
                 body = api.get_bytes("/notes", params)
-                page = notes_page(body.decode("utf-8"))
                 pages.write_bytes(page_name, body)
+                page = notes_page(body.decode("utf-8"))
                 del body
             if isinstance(page.count, int):
                 total = page.count

@@ -64,6 +64,33 @@ def test_a_truncated_page_checkpoint_is_fetched_again(tmp_path):
     assert len(got) == 7 and len(api.calls) == 1  # only the broken page was asked for again
 
 
+def test_a_page_delivered_and_killed_while_it_is_read_is_not_asked_again(tmp_path, monkeypatch):
+    # issue 38.7: a kill after the API delivered a page, while the crawl reads it (a 1000-forum
+    # page takes a while), must not cost the answer: the re-run takes the page from its checkpoint
+    from reviewbench_assets.stages import crawl as crawl_module
+
+    class Killed(BaseException):
+        pass
+
+    store = store_from_uri(str(tmp_path))
+    venue = catalogue().get("iclr-2024")
+    real = crawl_module.notes_page
+
+    def killed_while_reading(text):
+        raise Killed()
+
+    monkeypatch.setattr(crawl_module, "notes_page", killed_while_reading)
+    first = FakeApi(7, page=5)
+    with pytest.raises(Killed):
+        list(crawl_forums(first, venue, Folder(store, "ck")))
+    assert len(first.calls) == 1
+    monkeypatch.setattr(crawl_module, "notes_page", real)
+    again = FakeApi(7, page=5)
+    got = [x["note"]["id"] for x in crawl_forums(again, venue, Folder(store, "ck")) if x["query"] == "submissions"]
+    assert got == [n["id"] for n in again.notes]
+    assert first.calls[0] not in again.calls  # the delivered page was not asked for again
+
+
 @pytest.mark.parametrize("exc, final, stops", [
     (OpenReviewError("NotFoundError", "gone", 404, "/pdf"), True, False),
     (OpenReviewError("ServerError", "boom", 503, "/pdf"), False, False),
