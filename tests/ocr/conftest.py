@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -21,17 +19,12 @@ def typeset_layouts(tmp: Path, packages: str, body: str, preamble: str = "", opt
     """`body` typeset with pdflatex (article class with `options`, `\\usepackage{<packages>}`, then
     `preamble`) and read back by the text layer: one `PageLayout` per page (the PDF stays as
     `tmp/m.pdf`). Skips the test where pdflatex is not installed."""
-    if shutil.which("pdflatex") is None:
-        pytest.skip("pdflatex not installed")
     import pypdfium2
 
     from ocr_ray.layout.pdftext import page_layout
+    from tests.ocr.scanned import typeset_pdf
 
-    (tmp / "m.tex").write_text(f"\\documentclass[{options}]{{article}}\n\\usepackage{{{packages}}}\n{preamble}\n"
-                               f"\\begin{{document}}\n{body}\n\\end{{document}}\n")
-    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp, check=True,
-                   capture_output=True, timeout=120)
-    doc = pypdfium2.PdfDocument(tmp / "m.pdf")
+    doc = pypdfium2.PdfDocument(typeset_pdf(tmp, body, f"\\usepackage{{{packages}}}\n{preamble}", options))
     return [page_layout(doc[i]) for i in range(len(doc))]
 
 
