@@ -15,16 +15,16 @@ def displays(markdown: str) -> list[str]:
     return [block.strip() for block in re.findall(r"\$\$(.+?)\$\$", markdown, re.S)]
 
 
-def typeset_layouts(tmp: Path, packages: str, body: str, preamble: str = "", options: str = "") -> list:
+def typeset_layouts(tmp: Path, packages: str, body: str, preamble: str = "", options: str = "", runs: int = 1) -> list:
     """`body` typeset with pdflatex (article class with `options`, `\\usepackage{<packages>}`, then
-    `preamble`) and read back by the text layer: one `PageLayout` per page (the PDF stays as
-    `tmp/m.pdf`). Skips the test where pdflatex is not installed."""
+    `preamble`; `runs` runs) and read back by the text layer: one `PageLayout` per page (the PDF stays
+    as `tmp/m.pdf`). Skips the test where pdflatex is not installed."""
     import pypdfium2
 
     from ocr_ray.layout.pdftext import page_layout
     from tests.ocr.scanned import typeset_pdf
 
-    doc = pypdfium2.PdfDocument(typeset_pdf(tmp, body, f"\\usepackage{{{packages}}}\n{preamble}", options))
+    doc = pypdfium2.PdfDocument(typeset_pdf(tmp, body, f"\\usepackage{{{packages}}}\n{preamble}", options, runs))
     return [page_layout(doc[i]) for i in range(len(doc))]
 
 

@@ -11,13 +11,16 @@ from pathlib import Path
 import pytest
 
 
-def typeset_pdf(tmp: Path, body: str, preamble: str = "", options: str = "") -> Path:
+def typeset_pdf(tmp: Path, body: str, preamble: str = "", options: str = "", runs: int = 1) -> Path:
+    """``body`` in an article (class ``options``, then ``preamble``) typeset by pdflatex in ``tmp``,
+    ``runs`` times (a second run sets what the first wrote to the .aux, as a longtable's widths)."""
     if shutil.which("pdflatex") is None:
         pytest.skip("pdflatex not installed")
     (tmp / "m.tex").write_text(f"\\documentclass[{options}]{{article}}\n{preamble}\n"
                                f"\\begin{{document}}\n{body}\n\\end{{document}}\n")
-    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp, check=True,
-                   capture_output=True, timeout=120)
+    for _ in range(runs):
+        subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp, check=True,
+                       capture_output=True, timeout=120)
     return tmp / "m.pdf"
 
 

@@ -10,26 +10,15 @@ import subprocess
 
 import pytest
 
-from benchmarks.fulltext_real.olmocr_judge import judge
 from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
-from ocr_ray.layout import compose_pages
-from tests.ocr.conftest import typeset_layouts
+from tests.ocr.typeset_tables import assert_table_tests_pass, table_markdown, table_test
 
 PROSE = "A paragraph of prose sets the page before the table and runs well past the end of one line of text."
 
 
-def _markdown(tmp_path, body: str, packages: str = "booktabs", options: str = "") -> str:
-    pages = typeset_layouts(tmp_path, packages, body, options=options)
-    return "\n\n".join(compose_pages([page.to_json() for page in pages]))
-
-
-def _table(cell: str, **around: str) -> dict:
-    return {"id": f"{cell}-{'-'.join(around.values())}", "type": "table", "cell": cell, **around}
-
-
 def test_a_tabular_star_spread_to_the_text_width_keeps_its_columns(tmp_path):
     """``\\extracolsep{\\fill}`` puts wide, unequal white between the columns: one column each."""
-    markdown = _markdown(tmp_path, PROSE + r"""
+    markdown = table_markdown(tmp_path, PROSE + r"""
 \begin{table}[h]\caption{Full width.}
 \begin{tabular*}{\textwidth}{@{\extracolsep{\fill}}lcccc}
 \toprule
@@ -47,7 +36,7 @@ Ours (full) & 99.2 & 93.4 & 96.1 & 82.7 \\
 
 def test_a_sidewaystable_is_read_upright(tmp_path):
     """A ``sidewaystable`` on a page of its own, set at 90 degrees: its rows read left to right."""
-    markdown = _markdown(tmp_path, PROSE + r"""
+    markdown = table_markdown(tmp_path, PROSE + r"""
 \begin{sidewaystable}\centering\caption{Rotated.}
 \begin{tabular}{lccc}
 \toprule
@@ -66,7 +55,7 @@ def test_a_narrow_table_in_one_column_of_a_two_column_paper(tmp_path):
     """A table one column wide beside the other column's prose: its cells only, not the prose
     beside them."""
     prose = " ".join(f"Sentence {k} of the running text fills the columns of the page." for k in range(60))
-    markdown = _markdown(tmp_path, prose[:2500] + r"""
+    markdown = table_markdown(tmp_path, prose[:2500] + r"""
 \begin{table}[h]\centering\caption{Narrow.}\small
 \begin{tabular}{lcc}
 \toprule
@@ -85,7 +74,7 @@ ViT-B/16 & 81.8 & 95.9 \\
 def test_notes_under_a_table_stay_out_of_its_cells(tmp_path):
     """A note row (``\\multicolumn`` under the ``\\bottomrule``) and ``\\footnotesize`` lines under
     the tabular: the cells are the source's, and the notes are read whole after the table."""
-    markdown = _markdown(tmp_path, PROSE + r"""
+    markdown = table_markdown(tmp_path, PROSE + r"""
 \begin{table}[h]\centering\caption{Per-column notes.}
 \begin{tabular}{lcc}
 \toprule
@@ -108,7 +97,7 @@ Kernel & 73.5 & 15 \\
 def test_multicolumn_section_rows_span_the_body(tmp_path):
     """``\\multicolumn{4}{l}{\\emph{..}}`` section rows between body rows: a row of their own, the
     rows under them the source's."""
-    markdown = _markdown(tmp_path, PROSE + r"""
+    markdown = table_markdown(tmp_path, PROSE + r"""
 \begin{table}[h]\centering\caption{Grouped rows.}
 \begin{tabular}{lccc}
 \toprule
@@ -128,8 +117,9 @@ BYOL & 76.4 & 73.1 & 84.0 \\
         ["Method", "Acc", "F1", "AUC"], ["Logistic", "71.2", "68.4", "80.1"], ["SVM", "73.5", "70.2", "81.7"],
         ["SimCLR", "75.8", "72.9", "83.3"], ["BYOL", "76.4", "73.1", "84.0"]]
     assert [row[0] for row in grid if row[1:] == ["", "", ""]] == ["Supervised", "Self-supervised"]
-    tests = [_table("SimCLR", up="Self-supervised", right="75.8"), _table("Logistic", up="Supervised", down="SVM")]
-    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+    tests = [table_test("SimCLR", up="Self-supervised", right="75.8"),
+             table_test("Logistic", up="Supervised", down="SVM")]
+    assert_table_tests_pass(markdown, tests)
 
 
 def test_siunitx_s_columns_aligned_on_the_decimal_point_read_as_their_numbers(tmp_path):
@@ -138,7 +128,7 @@ def test_siunitx_s_columns_aligned_on_the_decimal_point_read_as_their_numbers(tm
     centres line up down a column; a signed column of its own ``table-format``."""
     if subprocess.run(["kpsewhich", "siunitx.sty"], capture_output=True).returncode != 0:
         pytest.skip("siunitx.sty not installed (texlive-science; make system-deps installs it)")
-    pages = typeset_layouts(tmp_path, "booktabs,siunitx", r"""
+    markdown = table_markdown(tmp_path, r"""
 \begin{table}[h]\centering\sisetup{table-format=2.3}
 \begin{tabular}{lSSS[table-format=-1.2]}
 \toprule
@@ -149,10 +139,9 @@ ResNet-50 & 76.13 & 92.862 & 0.5 \\
 ViT-B & 81.1 & 95.3 & 2.75 \\
 \bottomrule
 \end{tabular}
-\end{table}""")
-    markdown = "\n\n".join(compose_pages([page.to_json() for page in pages]))
+\end{table}""", "booktabs,siunitx")
     assert parse_tables(markdown) == [[["Model", "Top-1", "Top-5", "∆"], ["ResNet-18", "69.758", "89.078", "−1.25"],
                                        ["ResNet-50", "76.13", "92.862", "0.5"], ["ViT-B", "81.1", "95.3", "2.75"]]]
-    tests = [{"id": "s1", "type": "table", "cell": "76.13", "up": "69.758", "down": "81.1", "right": "92.862",
-              "top_heading": "Top-1", "left_heading": "ResNet-50"}]
-    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+    tests = [table_test("76.13", up="69.758", down="81.1", right="92.862", top_heading="Top-1",
+                        left_heading="ResNet-50")]
+    assert_table_tests_pass(markdown, tests)

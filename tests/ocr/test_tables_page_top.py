@@ -4,15 +4,12 @@ of bare numbers, or a header between the table's \\toprule and \\midrule, is the
 running head with its page number. The expected cells are written by hand from the LaTeX source."""
 from __future__ import annotations
 
-import subprocess
-
-import pypdfium2
 import pytest
 
 from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
 from ocr_ray.layout import compose_pages
-from ocr_ray.layout.pdftext import page_layout
 from tests.ocr.conftest import typeset_layouts
+from tests.ocr.typeset_tables import table_markdown
 
 SHOTS = r"""
 \begin{table}[t]\centering
@@ -54,8 +51,7 @@ A paragraph of prose follows the table on this page, long enough to run onto a s
 def test_a_table_header_at_the_top_of_a_page_is_no_running_head(tmp_path, body, expected):
     """Before, the header row was dropped whole: its numbers taken for page numbers (each counts
     with the pages of a one-page paper) and "Model" / "Width" for a running head beside them."""
-    pages = typeset_layouts(tmp_path, "booktabs", body)
-    markdown = "\n\n".join(compose_pages([page.to_json() for page in pages]))
+    markdown = table_markdown(tmp_path, body)
     assert parse_tables(markdown) == [expected]
 
 
@@ -73,12 +69,8 @@ Task & Acc & F1 \\
 {rows}
 \bottomrule
 \end{{longtable}}"""
-    typeset_layouts(tmp_path, "booktabs,longtable", body)
     # longtable sets its columns' widths from the last run's (.aux): a second run, as a paper is built
-    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp_path, check=True,
-                   capture_output=True, timeout=120)
-    doc = pypdfium2.PdfDocument(tmp_path / "m.pdf")
-    pages = [page_layout(doc[i]) for i in range(len(doc))]
+    pages = typeset_layouts(tmp_path, "booktabs,longtable", body, runs=2)
     assert len(pages) == 2
     first, second = (parse_tables(markdown) for markdown in compose_pages([page.to_json() for page in pages]))
     assert [len(first), len(second)] == [1, 1]
@@ -91,7 +83,7 @@ def test_group_labels_at_the_top_of_a_page_are_no_part_numbers(tmp_path):
     """A table at the very top of a page, its group labels "CIFAR-10" "CIFAR-100" between the
     \\toprule and their \\cmidrule: one token of capitals and digits each, in the top edge zone,
     they were dropped as part numbers ("SN74HC00A") and the table lost its first header row."""
-    pages = typeset_layouts(tmp_path, "booktabs", r"""
+    markdown = table_markdown(tmp_path, r"""
 \begin{table}[t]\centering
 \begin{tabular}{lcccc}
 \toprule
@@ -105,6 +97,5 @@ Ours & 95.1 & 99.6 & 75.4 & 92.9 \\
 \end{tabular}
 \end{table}
 A paragraph of prose follows the table on this page, long enough to run onto a second line of text.""")
-    markdown = "\n\n".join(compose_pages([page.to_json() for page in pages]))
     assert '<tr><th></th><th colspan="2">CIFAR-10</th><th colspan="2">CIFAR-100</th></tr>' in markdown
     assert parse_tables(markdown)[0][2] == ["ResNet", "93.2", "99.1", "71.5", "90.3"]

@@ -8,22 +8,16 @@ a box of no height raised or lowered to the middle of its rows counted at ``\\no
 from the first row for ``\\multirow{n}``, up from the last for ``\\multirow{-n}``)."""
 from __future__ import annotations
 
-from benchmarks.fulltext_real.olmocr_judge import judge
+from functools import partial
+
+import pytest
+
 from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
-from ocr_ray.layout import compose_pages
-from tests.ocr.conftest import typeset_layouts
+from tests.ocr.typeset_tables import assert_table_tests_pass, table_markdown, table_test
 
 MULTIROW = r"""\newcommand{\multirow}[3]{\ifnum#1<0 \raisebox{\dimexpr\normalbaselineskip*(-#1-1)/2\relax}[0pt][0pt]{#3}%
 \else\raisebox{\dimexpr\normalbaselineskip*(1-#1)/2\relax}[0pt][0pt]{#3}\fi}"""
-
-
-def _markdown(tmp_path, body: str, packages: str = "booktabs") -> str:
-    pages = typeset_layouts(tmp_path, packages, body, preamble=MULTIROW)
-    return "\n\n".join(compose_pages([page.to_json() for page in pages]))
-
-
-def _table(cell: str, **around: str) -> dict:
-    return {"id": f"{cell}-{'-'.join(around.values())}", "type": "table", "cell": cell, **around}
+_markdown = partial(table_markdown, preamble=MULTIROW)  # every table here may set a \multirow
 
 
 def test_a_multirow_label_is_the_row_heading_of_every_row_it_spans(tmp_path):
@@ -66,13 +60,13 @@ Dataset & Environment & GPT2 & Ours \\
                         ["UTKFace", "Filtering", "86.2", "93.8", "39.5"], ["UTKFace", "BYOD", "86.1", "95.5", "38.6"]]
     assert [row[0] for row in environments] == ["Dataset", "Medium", "Medium", "Medium", "Expert", "Expert"]
     assert environments[3] == ["Medium", "Walker", "78.3", "80.2"]
-    tests = [_table("76.5", right="93.9", left_heading="FairFace"),
-             _table("86.4", right="91.7", left_heading="FairFace"),
-             _table("BYOD", left="UTKFace", right="86.1"),
-             _table("42.8", left="HalfCheetah", left_heading="Medium"),
-             _table("80.2", left="78.3", left_heading="Medium"),
-             _table("108.7", left="Walker", left_heading="Expert")]
-    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+    tests = [table_test("76.5", right="93.9", left_heading="FairFace"),
+             table_test("86.4", right="91.7", left_heading="FairFace"),
+             table_test("BYOD", left="UTKFace", right="86.1"),
+             table_test("42.8", left="HalfCheetah", left_heading="Medium"),
+             table_test("80.2", left="78.3", left_heading="Medium"),
+             table_test("108.7", left="Walker", left_heading="Expert")]
+    assert_table_tests_pass(markdown, tests)
 
 
 def test_a_row_label_beside_a_wrapped_paragraph_cell_stays_in_its_row(tmp_path):
@@ -98,8 +92,8 @@ F1 & The harmonic mean of precision and recall, a single summary number. \\
                     ["Precision", "The fraction of retrieved instances that are relevant to the query posed."],
                     ["Recall", "The fraction of relevant instances that were retrieved by the system under test."],
                     ["F1", "The harmonic mean of precision and recall, a single summary number."]]
-    tests = [_table("Recall", up="Precision", down="F1", top_heading="Term")]
-    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+    tests = [table_test("Recall", up="Precision", down="F1", top_heading="Term")]
+    assert_table_tests_pass(markdown, tests)
 
 
 def test_group_labels_in_the_white_between_two_columns_and_a_label_over_ruled_header_rows(tmp_path):
@@ -138,10 +132,10 @@ Ours & 94.6 & 94.2 & 73.8 & 73.1 \\
     grid, booktabs = parse_tables(markdown)
     assert grid[2:] == [["BiDAF", "67.7", "77.3", "68.0", "77.4"], ["BERT", "84.1", "90.9", "85.1", "91.8"]]
     assert booktabs[2:] == [["Baseline", "91.2", "90.8", "68.4", "67.9"], ["Ours", "94.6", "94.2", "73.8", "73.1"]]
-    tests = [_table("Method", right="Dev"), _table("Dev", left="Method", right="Test"),
-             _table("67.7", left="BiDAF", right="77.3"), _table("Method", right="CIFAR-10"),
-             _table("CIFAR-100", left="CIFAR-10", left_heading="Method")]
-    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+    tests = [table_test("Method", right="Dev"), table_test("Dev", left="Method", right="Test"),
+             table_test("67.7", left="BiDAF", right="77.3"), table_test("Method", right="CIFAR-10"),
+             table_test("CIFAR-100", left="CIFAR-10", left_heading="Method")]
+    assert_table_tests_pass(markdown, tests)
 
 
 def test_group_labels_set_on_the_first_row_of_their_group_span_nothing(tmp_path):
@@ -166,16 +160,11 @@ Group & Method & Acc & F1 \\
     [grid] = parse_tables(markdown)
     assert grid == [["Group", "Method", "Acc", "F1"], ["Linear", "Logistic", "71.2", "68.4"], ["", "SVM", "73.5", "70.2"],
                     ["Deep", "SimCLR", "75.8", "72.9"], ["", "BYOL", "76.4", "73.1"]]
-    tests = [_table("SimCLR", left="Deep", up="SVM", right="75.8"), _table("SVM", down="SimCLR", right="73.5")]
-    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+    tests = [table_test("SimCLR", left="Deep", up="SVM", right="75.8"), table_test("SVM", down="SimCLR", right="73.5")]
+    assert_table_tests_pass(markdown, tests)
 
 
-def test_a_centred_group_label_in_the_body_spans_every_column(tmp_path):
-    """``\\multicolumn{4}{c}{Supervised}`` and ``{Zero-shot}`` rows that name the rows below them
-    (a results table split into settings): each label is one cell over every column. Before, the
-    first was a cell of three columns from the first, the second a cell of two from the second
-    (where its left end fell), so "Zero-shot" stood over no row label."""
-    markdown = _markdown(tmp_path, r"""
+GROUPS_OF_FOUR = r"""
 \begin{table}[h]\centering
 \begin{tabular}{lccc}
 \toprule
@@ -190,22 +179,9 @@ GPT-3 & 61.2 & 60.1 & 59.5 \\
 Ours & 65.4 & 64.9 & 63.2 \\
 \bottomrule
 \end{tabular}
-\end{table}""")
-    assert '<tr><td colspan="4">Supervised</td></tr>' in markdown
-    assert '<tr><td colspan="4">Zero-shot</td></tr>' in markdown
-    assert "<tr><td>GPT-3</td><td>61.2</td><td>60.1</td><td>59.5</td></tr>" in markdown
-    tests = [_table("GPT-3", up="Zero-shot", down="Ours", right="61.2"),
-             _table("Baseline", up="Supervised", right="71.2"),
-             _table("61.2", left="GPT-3", top_heading="Acc")]
-    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+\end{table}"""
 
-
-def test_a_group_label_inside_the_middle_column_of_three_is_a_row_over_every_column(tmp_path):
-    """Three columns, the group labels centred on the table: "Small" fits inside the middle
-    column (it was that column's cell of a row with no label), "Large models" crossed into it and,
-    its column's numbers all as wide as each other (their right ends in line, as a paragraph
-    cell's are), was joined to the row above as the next line of "75.4"."""
-    markdown = _markdown(tmp_path, r"""
+GROUPS_OF_THREE = r"""
 \begin{table}[h]\centering
 \begin{tabular}{lcc}
 \toprule
@@ -219,14 +195,38 @@ GPT-3 & 61.2 & 60.1 \\
 Ours & 65.4 & 64.9 \\
 \bottomrule
 \end{tabular}
-\end{table}""")
-    assert '<tr><td colspan="3">Small</td></tr>' in markdown
-    assert '<tr><td colspan="3">Large models</td></tr>' in markdown
-    assert "<tr><td>Ours</td><td>75.4</td><td>74.9</td></tr>" in markdown
-    tests = [_table("75.4", left="Ours", right="74.9", up="71.2", top_heading="Accuracy"),
-             _table("GPT-3", up="Large models", right="61.2"),
-             _table("Baseline", up="Small", down="Ours")]
-    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+\end{table}"""
+
+
+@pytest.mark.parametrize(("body", "rows", "tests"), [
+    # ``\multicolumn{4}{c}{Supervised}`` and ``{Zero-shot}`` rows that name the rows below them (a
+    # results table split into settings). Before, the first was a cell of three columns from the
+    # first, the second a cell of two from the second (where its left end fell), so "Zero-shot"
+    # stood over no row label.
+    (GROUPS_OF_FOUR,
+     ['<tr><td colspan="4">Supervised</td></tr>', '<tr><td colspan="4">Zero-shot</td></tr>',
+      "<tr><td>GPT-3</td><td>61.2</td><td>60.1</td><td>59.5</td></tr>"],
+     [table_test("GPT-3", up="Zero-shot", down="Ours", right="61.2"),
+      table_test("Baseline", up="Supervised", right="71.2"),
+      table_test("61.2", left="GPT-3", top_heading="Acc")]),
+    # Three columns: "Small" fits inside the middle column (it was that column's cell of a row with
+    # no label), "Large models" crossed into it and, its column's numbers all as wide as each other
+    # (their right ends in line, as a paragraph cell's are), was joined to the row above as the next
+    # line of "75.4".
+    (GROUPS_OF_THREE,
+     ['<tr><td colspan="3">Small</td></tr>', '<tr><td colspan="3">Large models</td></tr>',
+      "<tr><td>Ours</td><td>75.4</td><td>74.9</td></tr>"],
+     [table_test("75.4", left="Ours", right="74.9", up="71.2", top_heading="Accuracy"),
+      table_test("GPT-3", up="Large models", right="61.2"),
+      table_test("Baseline", up="Small", down="Ours")]),
+], ids=["in_the_body_of_four_columns", "inside_the_middle_column_of_three"])
+def test_a_centred_group_label_is_a_row_over_every_column(tmp_path, body, rows, tests):
+    """A label centred on the table between body rows (``\\multicolumn{n}{c}``) is one cell over
+    every column, a row of its own, wherever its ends fall among the columns."""
+    markdown = _markdown(tmp_path, body)
+    for row in rows:
+        assert row in markdown, markdown
+    assert_table_tests_pass(markdown, tests)
 
 
 def test_multirow_heads_beside_group_labels_span_both_header_rows(tmp_path):
@@ -251,6 +251,6 @@ Ours & 75.4 & 74.9 & 65.4 & 64.9 & 70.2 \\
     assert '<tr><th rowspan="2">Method</th><th colspan="2">Dataset A</th><th colspan="2">Dataset B</th>' \
         '<th rowspan="2">Avg.</th></tr>' in markdown
     assert "<tr><td>Acc</td><td>F1</td><td>Acc</td><td>F1</td></tr>" in markdown
-    tests = [_table("Avg.", left="Dataset B"), _table("65.6", left="60.1", top_heading="Avg."),
-             _table("71.2", left="Baseline", right="70.1", top_heading="Dataset A")]
-    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+    tests = [table_test("Avg.", left="Dataset B"), table_test("65.6", left="60.1", top_heading="Avg."),
+             table_test("71.2", left="Baseline", right="70.1", top_heading="Dataset A")]
+    assert_table_tests_pass(markdown, tests)

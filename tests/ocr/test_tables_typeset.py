@@ -8,19 +8,13 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
-from ocr_ray.layout import compose_pages
-from tests.ocr.conftest import typeset_layouts
-
-
-def _markdown(tmp_path, body: str, packages: str = "booktabs") -> str:
-    pages = typeset_layouts(tmp_path, packages, body)
-    return "\n\n".join(compose_pages([page.to_json() for page in pages]))
+from tests.ocr.typeset_tables import table_markdown
 
 
 def test_a_header_of_tight_columns_is_split_on_the_body_columns(tmp_path):
     """``\\tabcolsep`` 3 pt: the header's words are 6 pt apart, under the gap that splits fragments,
     so the header row came out as one cell spanning six columns."""
-    markdown = _markdown(tmp_path, r"""
+    markdown = table_markdown(tmp_path, r"""
 \begin{table}[h]\centering\setlength{\tabcolsep}{3pt}
 \begin{tabular}{lrrrrr}
 \toprule
@@ -40,7 +34,7 @@ Large model & 77.1 & 76.3 & 75.0 & 75.6 & 340M \\
 def test_a_tight_header_under_group_labels_is_split(tmp_path):
     """The same under ``\\multicolumn`` group labels and ``\\cmidrule``s, scaled by ``\\resizebox``:
     the cut pieces, under half an em apart, must not be glued back into one cell."""
-    markdown = _markdown(tmp_path, r"""
+    markdown = table_markdown(tmp_path, r"""
 \begin{table}[h]\centering\setlength{\tabcolsep}{2.5pt}
 \resizebox{0.8\linewidth}{!}{\begin{tabular}{lcccccc}
 \toprule
@@ -62,7 +56,7 @@ def test_row_numbers_are_kept(tmp_path):
     """A first column 1, 2, 3 ... right-aligned, consecutive, crossed by no other text: what the
     furniture step takes for a review copy's line numbers, which it drops."""
     rows = "\n".join(f"{k} & Method {chr(64 + k)} & {60 + k}.5 & {50 + k}.1 \\\\" for k in range(1, 8))
-    markdown = _markdown(tmp_path, r"""
+    markdown = table_markdown(tmp_path, r"""
 \begin{table}[h]\centering
 \begin{tabular}{rlcc}
 \toprule
@@ -80,7 +74,7 @@ def test_row_numbers_are_kept(tmp_path):
 def test_rotated_column_heads_are_read_into_their_columns(tmp_path):
     """``\\rotatebox{90}`` heads (graphicx) were dropped with all rotated text (margin stamps, axis
     labels): the table had three headless columns."""
-    markdown = _markdown(tmp_path, r"""
+    markdown = table_markdown(tmp_path, r"""
 \begin{table}[h]\centering
 \begin{tabular}{lccc}
 \toprule
@@ -99,7 +93,7 @@ Beta & 67.5 & 52.8 & 41.9 \\
 def test_a_wrapped_header_cell_is_one_cell(tmp_path):
     """A header cell on several lines (a ``p{..}`` column's wrapped head, ``\\shortstack``, a nested
     ``tabular``: what ``\\makecell`` makes) gave one table row per line, each with one cell."""
-    markdown = _markdown(tmp_path, r"""
+    markdown = table_markdown(tmp_path, r"""
 \begin{table}[h]\centering
 \begin{tabular}{lp{2cm}cc}
 \toprule
@@ -135,7 +129,7 @@ def test_a_table_whose_rules_differ_in_extent_stays_whole(tmp_path):
     them, and a column rule ``|`` the header's ``\\multicolumn`` interrupts; ``\\cline{2-4}`` under
     the rows of a label set once for several rows (each such row's cells became one cell over
     three columns)."""
-    markdown = _markdown(tmp_path, r"""
+    markdown = table_markdown(tmp_path, r"""
 \begin{table}[h]\centering\caption{Rules under column groups only.}
 \begin{tabular}{lcccc}
  & \multicolumn{2}{c}{Vision} & \multicolumn{2}{c}{Language} \\
@@ -204,11 +198,13 @@ def test_a_paragraph_interrupted_by_a_float_reads_whole(tmp_path):
     """``[h]`` in a paragraph puts the table after the line where it is written, the paragraph's
     rest under it: the sentence was cut, its first half before the table. In two columns, a ``[t]``
     table tops the right column while the left column's last paragraph runs on under it."""
-    markdown = _markdown(tmp_path, f"\\section{{Results}}\n{PROSE} {TABLE % 'h'} {RUN_ON}\n\nAnother paragraph follows.")
+    markdown = table_markdown(tmp_path,
+                              f"\\section{{Results}}\n{PROSE} {TABLE % 'h'} {RUN_ON}\n\nAnother paragraph follows.")
     assert f"{PROSE} {RUN_ON}" in markdown
     assert markdown.index(RUN_ON) < markdown.index("| Method | Acc | F1 |") < markdown.index("Another paragraph")
     filler = " ".join(f"Sentence {k} of the left column is prose that fills the page." for k in range(27))
-    markdown = _markdown(tmp_path, f"\\twocolumn\n{filler} {PROSE} {TABLE % 't'} {RUN_ON}\n\nAnother paragraph follows.")
+    markdown = table_markdown(tmp_path,
+                              f"\\twocolumn\n{filler} {PROSE} {TABLE % 't'} {RUN_ON}\n\nAnother paragraph follows.")
     flat = " ".join(markdown.split())
     assert f"{filler} {PROSE} {RUN_ON}" in flat
     assert flat.index(RUN_ON) < flat.index("| Method | Acc | F1 |") < flat.index("Another paragraph")

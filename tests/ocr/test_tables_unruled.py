@@ -4,27 +4,16 @@ above or below them, in a one- or a two-column page. The expected cells are writ
 the LaTeX source of each test."""
 from __future__ import annotations
 
-from benchmarks.fulltext_real.olmocr_judge import judge
 from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
-from ocr_ray.layout import compose_pages
-from tests.ocr.conftest import typeset_layouts
+from tests.ocr.typeset_tables import assert_table_tests_pass, table_markdown, table_test
 
 PROSE = "Sentence of the running text fills the columns of the page with words and more words. "
-
-
-def _markdown(tmp_path, body: str, options: str = "") -> str:
-    pages = typeset_layouts(tmp_path, "booktabs", body, options=options)
-    return "\n\n".join(compose_pages([page.to_json() for page in pages]))
-
-
-def _table(cell: str, **around: str) -> dict:
-    return {"id": f"{cell}-{'-'.join(around.values())}", "type": "table", "cell": cell, **around}
 
 
 def test_a_table_without_rules_under_its_caption_is_a_table(tmp_path):
     """Before, no rule meant no table: its columns were read as columns of text, one after the
     other ("Model Baseline Ours Ours + LM BLEU 21.4 25.9 26.3 ROUGE ...")."""
-    markdown = _markdown(tmp_path, PROSE * 2 + r"""
+    markdown = table_markdown(tmp_path, PROSE * 2 + r"""
 \begin{table}[h]\centering\caption{Scores without rules.}
 \begin{tabular}{lccc}
 Model & BLEU & ROUGE & METEOR \\
@@ -36,14 +25,14 @@ Ours + LM & 26.3 & 37.5 & 20.7 \\
 """ + PROSE * 2)
     assert parse_tables(markdown) == [[["Model", "BLEU", "ROUGE", "METEOR"], ["Baseline", "21.4", "33.0", "18.2"],
                                        ["Ours", "25.9", "36.8", "20.1"], ["Ours + LM", "26.3", "37.5", "20.7"]]]
-    tests = [_table("36.8", left="25.9", up="33.0", top_heading="ROUGE", left_heading="Ours")]
-    assert all(judge(markdown, tests).values()), judge(markdown, tests)
+    tests = [table_test("36.8", left="25.9", up="33.0", top_heading="ROUGE", left_heading="Ours")]
+    assert_table_tests_pass(markdown, tests)
     assert "Sentence of the running" in markdown.split("Table 1")[0]
 
 
 def test_a_table_without_rules_over_its_caption_is_a_table(tmp_path):
     """The caption under the table (ACL's styles), 10 pt (\\abovecaptionskip) under its last row."""
-    markdown = _markdown(tmp_path, PROSE * 2 + r"""
+    markdown = table_markdown(tmp_path, PROSE * 2 + r"""
 \begin{table}[h]\centering
 \begin{tabular}{lcc}
 Split & Images & Classes \\
@@ -58,7 +47,7 @@ Test & 10000 & 10 \\
 
 def test_a_table_without_rules_in_one_column_of_a_two_column_page(tmp_path):
     """Its rows share their height with the other column's prose: the table's cells only."""
-    markdown = _markdown(tmp_path, PROSE * 12 + r"""
+    markdown = table_markdown(tmp_path, PROSE * 12 + r"""
 \begin{table}[h]\centering\caption{Narrow, no rules.}\small
 \begin{tabular}{lcc}
 Model & Top-1 & Top-5 \\
