@@ -133,6 +133,14 @@ def make_world(tmp_path):
     return store, FakeApi(edits, edit_pdfs, note_pdfs)
 
 
+def fail_history_and_download_once(api: FakeApi) -> None:
+    """Two transient faults, once each: flakyCCCC's revision history answers 502, and the PDF of
+    revisedAAA's chosen revision (eA2) answers 503."""
+    api.fail[("/notes/edits", "flakyCCCC")] = [OpenReviewError("InternalServerError", "boom", 502, "/notes/edits")]
+    api.fail[("/notes/edits/attachment", "eA2")] = [OpenReviewError("ServiceUnavailable", "down", 503,
+                                                                    "/notes/edits/attachment")]
+
+
 def ckpt(store, forum_id: str):
     return store.read_json_or_none(store.path(paths.submission_checkpoints(VENUE.key), f"{forum_id}.json"))
 
@@ -189,9 +197,7 @@ def test_last_pre_cutoff_revision_is_stored_then_resumed(world):
 
 def test_transient_error_is_recorded_not_final_and_redone(world):
     store, api = world
-    api.fail[("/notes/edits", "flakyCCCC")] = [OpenReviewError("InternalServerError", "boom", 502, "/notes/edits")]
-    api.fail[("/notes/edits/attachment", "eA2")] = [OpenReviewError("ServiceUnavailable", "down", 503,
-                                                                    "/notes/edits/attachment")]
+    fail_history_and_download_once(api)
     first = run_pdf_stage(VENUE, store, api, None, max_workers=2)
     by = {r["forum_id"]: r for r in first.records}
     c = by["flakyCCCC"]  # the revision history could not be read
@@ -225,9 +231,7 @@ def test_errors_are_recorded_and_counted_by_reason_code(world):
     `errors` counts the codes (it split the words at their first colon: 'InternalServerError (502) on
     /notes/edits' and 'pdf' were the kinds)."""
     store, api = world
-    api.fail[("/notes/edits", "flakyCCCC")] = [OpenReviewError("InternalServerError", "boom", 502, "/notes/edits")]
-    api.fail[("/notes/edits/attachment", "eA2")] = [OpenReviewError("ServiceUnavailable", "down", 503,
-                                                                    "/notes/edits/attachment")]
+    fail_history_and_download_once(api)
     run = run_pdf_stage(VENUE, store, api, None, max_workers=2)
     by = {r["forum_id"]: r for r in run.records}
     assert by["flakyCCCC"]["error_code"] == "revision_history_unreadable" and "502" in by["flakyCCCC"]["error"]
