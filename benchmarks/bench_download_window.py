@@ -1,6 +1,6 @@
 """The window a kill can still take a received download in (issue 38.7, docs/storage.md "Downloads"):
 from the recv() that brings an answer's last body byte into the process to the write after which a
-re-run takes the answer from its staging (stages/pdf_fetch.py `fetch_staged`).
+re-run takes the answer from its staging (stages/pdf_fetch.py `fetch_staged`, its files io/pdf_files.py).
 
 The PDFs of an iclr-2020 replica (API v1, `/pdf?id=`, FaultConfig(slow_ms) as bench_kill_resume),
 fetched by 8 threads as the PDF stage's pool does, each through `fetch_staged`. Per download, in its
@@ -36,10 +36,12 @@ def _measure() -> list[tuple[int, int, float, float]]:
     from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
     from resources.openreview_api import OpenReviewApi
     from resources.store import store_from_uri
+    from reviewbench_assets.io import pdf_files
+    from reviewbench_assets.io.pdf_files import PdfFiles
     from reviewbench_assets.stages import pdf_fetch
 
     tl = threading.local()
-    real_recv_into, real_stream, real_record = socket.socket.recv_into, pdf_fetch.direct_stream, pdf_fetch._record
+    real_recv_into, real_stream, real_record = socket.socket.recv_into, pdf_files.direct_stream, pdf_files._record
 
     def recv_into(self, buf, *args, **kwargs):
         n = real_recv_into(self, buf, *args, **kwargs)
@@ -74,7 +76,7 @@ def _measure() -> list[tuple[int, int, float, float]]:
     fx = build_fixtures([PK], seed=0, n_forums=N_FORUMS)
     notes = [n for n in fx.venues[PK].submissions if (n.get("content") or {}).get("pdf")]
     rows: list[tuple[int, int, float, float]] = []
-    socket.socket.recv_into, pdf_fetch.direct_stream, pdf_fetch._record = recv_into, stream, record
+    socket.socket.recv_into, pdf_files.direct_stream, pdf_files._record = recv_into, stream, record
     try:
         with ReplicaServer(fx, port=0) as rep:
             rep.set_faults(FaultConfig(slow_ms=SLOW_MS))
@@ -85,14 +87,14 @@ def _measure() -> list[tuple[int, int, float, float]]:
 
             def one(note: dict) -> None:
                 tl.recvs = 0
-                data = pdf_fetch.fetch_staged(api, store, f"k-{note['id']}", "/pdf", {"id": note["id"]})
+                data = pdf_fetch.fetch_staged(api, PdfFiles(store), f"k-{note['id']}", "/pdf", {"id": note["id"]})
                 rows.append((len(data), tl.recvs, (tl.last_body_write - tl.last_recv) * 1e6,
                              (tl.completed - tl.last_recv) * 1e6))
 
             with ThreadPoolExecutor(8) as pool:
                 list(pool.map(one, notes))
     finally:
-        socket.socket.recv_into, pdf_fetch.direct_stream, pdf_fetch._record = real_recv_into, real_stream, real_record
+        socket.socket.recv_into, pdf_files.direct_stream, pdf_files._record = real_recv_into, real_stream, real_record
     return rows
 
 

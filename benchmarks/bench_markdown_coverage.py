@@ -26,6 +26,7 @@ from partitions.catalogue import catalogue
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
 from reviewbench_assets.domain.revisions import forum_meta
+from reviewbench_assets.io.pdf_files import PdfFiles
 from reviewbench_assets.io.stage_io import Folder
 from reviewbench_assets.stages.crawl import crawl_forums
 from reviewbench_assets.stages.pdf_stage import initial_submission_records
@@ -63,7 +64,7 @@ def run() -> list[dict]:
             with_public_pdf = sum(1 for t in truth.values() if t.has_pdf)
             got = {}
             for policy, allow in (("default", True), ("initial_only", False)):
-                records = initial_submission_records(api, Store(pafs.LocalFileSystem(), f"{tmp}/{policy}"), metas,
+                records = initial_submission_records(api, PdfFiles(Store(pafs.LocalFileSystem(), f"{tmp}/{policy}")), metas,
                                                      catalogue_cutoff(venue), {}, allow_earliest_public=allow)
                 got[policy] = (_markdown_rows(Store(pafs.LocalFileSystem(), f"{tmp}/{policy}"), records),
                                Counter(r["rule"] for r in records))

@@ -33,6 +33,7 @@ from resources import BrowserResource
 from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
 from reviewbench_assets.domain.revisions import Cutoff, forum_meta, history_needed
+from reviewbench_assets.io.pdf_files import PdfFiles
 from reviewbench_assets.io.stage_io import Folder
 from reviewbench_assets.stages.crawl import crawl_forums
 from reviewbench_assets.stages.deadline_check import venue_deadline_check
@@ -110,7 +111,7 @@ def request_figures() -> list[dict]:
                         RateLimiter(0.0),
                         api_urls={1: rep.api_v1_url, 2: rep.api_v2_url}, notes=notes)
                     sums[path]["web"] += sum(c["all"] - c["api"] for c in scraped.requests.values())
-                records = initial_submission_records(api, Store(pafs.LocalFileSystem(), f"{tmp}/{pk}-{path}"),
+                records = initial_submission_records(api, PdfFiles(Store(pafs.LocalFileSystem(), f"{tmp}/{pk}-{path}")),
                                                      metas, cut, scraped, max_workers=4)
                 wrong += sum((r["rule"], r.get("revision_id")) != (truth[r["forum_id"]].stage_rule,
                                                                    truth[r["forum_id"]].stage_revision_id)

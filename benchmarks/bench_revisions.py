@@ -29,6 +29,7 @@ from resources import BrowserResource
 from resources.openreview_api import OpenReviewApi, RateLimiter
 from resources.store import Store
 from reviewbench_assets.domain.revisions import forum_meta
+from reviewbench_assets.io.pdf_files import PdfFiles
 from reviewbench_assets.io.stage_io import Folder
 from reviewbench_assets.stages.crawl import crawl_forums
 from reviewbench_assets.stages.pdf_stage import initial_submission_records
@@ -63,7 +64,7 @@ def run() -> list[dict]:
         t0 = time.perf_counter()
         scraped = BrowserResource(max_pages=MAX_PAGES).scrape_revisions(rep.web_url, api.token, ids, limiter)
         t1 = time.perf_counter()
-        conc = initial_submission_records(api, Store(pafs.LocalFileSystem(), f"{tmp}/conc"), metas,
+        conc = initial_submission_records(api, PdfFiles(Store(pafs.LocalFileSystem(), f"{tmp}/conc")), metas,
                                           catalogue_cutoff(venue), scraped, max_workers=WORKERS)
         t2 = time.perf_counter()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from resources.openreview_api import OpenReviewApi
 from resources.store import Store
 from reviewbench_assets.domain.revisions import Cutoff, Revision, choose_from_note, history_needed
+from reviewbench_assets.io.pdf_files import PdfFiles
 from reviewbench_assets.stages.pdf_fetch import download_one
 from reviewbench_assets.stages.pdf_stage import choose_for_forum
 
@@ -32,4 +33,4 @@ def initial_submission_record(api: OpenReviewApi, store: Store, meta: dict, dead
                                           allow_earliest_public, page_requests)
     if choice is None or not choice.pdf_url:
         return record
-    return download_one(api, store, record, choice.pdf_url)
+    return download_one(api, PdfFiles(store), record, choice.pdf_url)

@@ -9,8 +9,8 @@ memory (a stage test hands the crawl's records to the parser without writing the
 A stage writes through `Outputs` by declared name: `with outputs.publish() as pub: pub.parquet("parsed",
 schema)` (a `Staging`), `outputs.lock(...)`, its own state read back (`outputs.read_json(...)`).
 The staged writers below (`staged_stream`, `staged_parquet`, `put_staged`) write one file of a publication
-(`Store.publish`): it appears under its final name when the publication commits; `direct_stream`
-writes a stage's resume file in place. Dagster-free."""
+(`Store.publish`): it appears under its final name when the publication commits; the PDF stage's
+downloads are staged in place by io/pdf_files.py. Dagster-free."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
@@ -23,6 +23,7 @@ from resources.store import Store, parquet_writer
 from resources.store_publish import Publication
 from reviewbench_assets.io.checksums import part_damage, stage_card_checksum
 from reviewbench_assets.io.layout import SHARED_PATHS, paths
+from reviewbench_assets.io.pdf_files import PdfFiles
 from reviewbench_assets.io.shards import corpus_listing, join_path
 from reviewbench_assets.io.upstream import JsonlLines, Upstream, iter_parquet_batches
 from reviewbench_assets.io.verdicts import stage_verdict
@@ -94,6 +95,18 @@ class Outputs:
         """One publication (`Store.publish`): what is staged in it appears at its commit, all or none."""
         with self.store.publish() as pub:
             yield Staging(self, pub)
+
+    def write_parquet(self, name: str, table: pa.Table, *args: str) -> None:
+        """The declared file `name` published whole (one file, moved into place complete)."""
+        self.store.write_parquet(self.path(name, *args), table)
+
+    def pdf_files(self) -> PdfFiles:
+        """The stored PDFs, their source records and the download staging (io/pdf_files.py), for the
+        stage that declares `pdf_source` and `pdf_staging`."""
+        missing = [n for n in ("pdf_source", "pdf_staging") if n not in self._writes]
+        if missing:
+            raise UndeclaredIO(f"{self._stage} writes {missing}, which it does not declare in `writes` {self._writes}")
+        return PdfFiles(self.store)
 
     def lock(self, label: str):
         """The store's lock `label`, held by one writer at a time (a split's records, the card)."""
@@ -245,13 +258,6 @@ def put_staged(store: Store, pub: Publication, path: str, data: bytes) -> None:
     with staged_stream(store, pub, path) as f:
         f.write(data)
 
-
-
-def direct_stream(store: Store, path: str):
-    """An output stream of the file `path` (full path) written in place, outside any publication:
-    a stage's own resume files that are never published data (the PDF stage's download staging,
-    whose record must follow the answer's last byte without a rename in between)."""
-    return store.fs.open_output_stream(path)
 
 
 def parquet_file(store: Store, target: str, schema: pa.Schema, **kwargs):

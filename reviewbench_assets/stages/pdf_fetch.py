@@ -14,7 +14,8 @@ this a usable PDF", used where PDFs are stored and where they are read), run her
 PDFium is not thread-safe, not even across documents (pypdfium2 docs), and downloads run in a
 thread pool. Parsing is milliseconds per PDF; the downloads around it are what the pool overlaps.
 
-A download is staged as it arrives (`fetch_staged`, `staged`, `drop`), so that an answer OpenReview
+A download is staged as it arrives (`fetch_staged`; the staged files are io/pdf_files.py's `PdfFiles`:
+`receiving`, `staged`, `drop`), so that an answer OpenReview
 sent whole is never asked again, even by the re-run of a run killed before the PDF was validated
 and stored (the downloads in flight at a kill were asked again, 6 in one trial). Once the answer's
 headers are in, `pdf_staging/<key>.json` records its key, its announced length (Content-Length) and
@@ -27,7 +28,7 @@ still takes the PDFs the killed run received. The staged files go once the PDF i
 error recorded). The window left: between the recv() that brings the body's last byte into this
 process and that byte's write into the staging file (issue 38.7; docs/storage.md). A run killed
 after its PDF moved into the store and before its record was deleted leaves a record without a body,
-which no re-run would delete (it finds the PDF stored): `sweep_staging_records` deletes those when
+which no re-run would delete (it finds the PDF stored): `PdfFiles.sweep_staging_records` deletes those when
 the stage starts (a record without its body is never an answer; a live run has one only between its
 PDF's move and its own `drop`, which tolerates the record being gone).
 """
@@ -35,8 +36,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
-import posixpath
 import threading
 import zipfile
 from urllib.parse import parse_qsl, urlsplit
@@ -45,10 +44,8 @@ import requests
 
 from ocr_ray.pdf_pages import PdfReadError, check_page_count, check_pdf_bytes, open_pdf
 from resources.openreview_api import OpenReviewApi, OpenReviewError, is_retryable, stops_the_run
-from resources.store import Store
-from reviewbench_assets.io.shards import list_files
-from reviewbench_assets.io.stage_io import Outputs, direct_stream
-from reviewbench_assets.stages.figures import PDFS
+from reviewbench_assets.io.pdf_files import PdfFiles
+from reviewbench_assets.io.stage_io import Folder
 
 # ---------------------------------------------------------------------------------------------
 # What OpenReview answered about each forum's revision history, checkpointed per forum as each
@@ -78,21 +75,20 @@ def api_revision_page(api: OpenReviewApi, forum_id: str) -> dict:
 FETCH_WRITES = ("revision_checkpoints", "pdf_source", "pdf_staging")
 
 
-def _out(store: Store, pk: str | None = None) -> Outputs:
-    return Outputs(PDFS, FETCH_WRITES, store, pk)
-
-
 class RevisionAnswers:
-    def __init__(self, store: Store, partition_key: str):
-        self.store, self.folder = store, _out(store, partition_key).rel("revision_checkpoints")
+    """`folder`: the stage's `revision_checkpoints` of the partition (`Outputs.folder`)."""
+
+    def __init__(self, folder: Folder):
+        self.folder = folder
         self.resumed = 0
 
-    def _path(self, forum_id: str, source: str) -> str:
-        return self.store.path(self.folder, f"{forum_id}.{source}.json")  # path() checks the id
+    @staticmethod
+    def _name(forum_id: str, source: str) -> str:
+        return f"{forum_id}.{source}.json"  # the folder refuses a name that would leave it
 
     def get(self, meta: dict, source: str) -> tuple[dict, dict] | None:
         """(answer, requests it cost) received earlier for this version of the forum's note, or None."""
-        rec = self.store.read_json_or_none(self._path(meta["forum_id"], source))
+        rec = self.folder.read_json(self._name(meta["forum_id"], source))
         if (isinstance(rec, dict) and rec.get("note_tmdate") == meta["tmdate"] and isinstance(rec.get("page"), dict)
                 and isinstance(rec.get("requests"), dict)):
             self.resumed += 1
@@ -100,12 +96,12 @@ class RevisionAnswers:
         return None
 
     def put(self, meta: dict, source: str, page: dict, requests: dict) -> None:
-        self.store.write_json(self._path(meta["forum_id"], source),
-                              {"note_tmdate": meta["tmdate"], "page": dict(page), "requests": dict(requests)})
+        self.folder.write_json(self._name(meta["forum_id"], source),
+                               {"note_tmdate": meta["tmdate"], "page": dict(page), "requests": dict(requests)})
 
     def clear(self) -> None:
         """Every forum recorded for good: the answers are in the records, the checkpoints can go."""
-        self.store.delete_dir(self.store.path(self.folder))
+        self.folder.delete()
 
 
 class RoundPages(dict):
@@ -160,69 +156,69 @@ def error_fields(code: str, prefix: str, exc: BaseException) -> dict:
     return {"error_code": code, "error": f"{prefix}{exc}"[:300], "error_final": not is_retryable(exc)}
 
 
-def fetch_pdf(api: OpenReviewApi, store: Store, key: str, url_path: str) -> tuple[bytes, float]:
+def fetch_pdf(api: OpenReviewApi, files: PdfFiles, key: str, url_path: str) -> tuple[bytes, float]:
     """The file at `url_path` (through its staging: `fetch_staged`) and the requests it cost now
     beyond the thread's count (those of a staged answer a killed run received)."""
-    got = staged(store, key)
+    got = files.staged(key)
     if got is not None:
         return got
     parts = urlsplit(url_path)
-    return fetch_staged(api, store, key, parts.path, dict(parse_qsl(parts.query))), 0
+    return fetch_staged(api, files, key, parts.path, dict(parse_qsl(parts.query))), 0
 
 
-def _source_path(store: Store, record: dict, pdf_url: str) -> str:
-    key = hashlib.sha256(f"{pdf_url}|{record.get('fingerprint')}".encode()).hexdigest()[:24]
-    return _out(store).path("pdf_source", record["forum_id"], key)
+def _source_key(record: dict, pdf_url: str) -> str:
+    return hashlib.sha256(f"{pdf_url}|{record.get('fingerprint')}".encode()).hexdigest()[:24]
 
 
-def _staging_key(store: Store, record: dict, pdf_url: str) -> str:
+def _staging_key(files: PdfFiles, record: dict, pdf_url: str) -> str:
     # one staging per forum, revision URL and note version: the source record's
-    return store.rel(_source_path(store, record, pdf_url))
+    return files.source_rel(record["forum_id"], _source_key(record, pdf_url))
 
 
-def stored_source(store: Store, record: dict, pdf_url: str, how: str) -> dict | None:
+def stored_source(files: PdfFiles, record: dict, pdf_url: str, how: str) -> dict | None:
     """The record of a PDF already stored for this forum, revision URL and note version (a run
     killed between the PDF and its checkpoint), so it is not downloaded again; None otherwise."""
-    src = store.read_json_or_none(_source_path(store, record, pdf_url))
-    if not isinstance(src, dict) or not src.get("pdf_sha256") or not store.pdf_ok(src["pdf_sha256"]):
+    src = files.source(record["forum_id"], _source_key(record, pdf_url))
+    if not isinstance(src, dict) or not src.get("pdf_sha256") or not files.pdf_ok(src["pdf_sha256"]):
         return None
     return record | {k: src[k] for k in ("pdf_sha256", "pdf_size", "pdf_pages", "pdf_path")} | {
         "pdf_fetch": f"{how}, stored before"}
 
 
-def store_pdf(store: Store, record: dict, data: bytes, how: str, pdf_url: str, staged: str | None = None) -> dict:
+def store_pdf(files: PdfFiles, record: dict, data: bytes, how: str, pdf_url: str, staged: str | None = None) -> dict:
     """Validate the bytes and put them in the content-addressed store; errors become the record's.
     The source record (forum, revision URL, note version -> sha256) is written before the PDF: a
     kill after it leaves a stored PDF that the next run finds without a request, a kill before
-    it leaves nothing stored (a source whose PDF is missing is a miss)."""
+    it leaves nothing stored (a source whose PDF is missing is a miss). `staged`: the key of the
+    download staged with these bytes (moved into the store, not written again)."""
     try:
         pages = inspect_pdf(data)
     except BadPdf as exc:
         return record | {"error_code": PDF_INVALID, "error": f"pdf: {exc}"[:300], "error_final": True, "pdf_fetch": how}
     sha = hashlib.sha256(data).hexdigest()
     found = {"pdf_sha256": sha, "pdf_size": len(data), "pdf_pages": pages,
-             "pdf_path": store.rel(store.pdf_path(sha))}  # relative: the root may move
-    store.write_json(_source_path(store, record, pdf_url), found | {"pdf_url": pdf_url})
-    store.put_pdf(data, staged)  # (kill tests stop between these writes: tests/faults/kill_points.py)
+             "pdf_path": files.pdf_rel(sha)}  # relative: the root may move
+    files.write_source(record["forum_id"], _source_key(record, pdf_url), found | {"pdf_url": pdf_url})
+    files.put_pdf(data, staged)  # (kill tests stop between these writes: tests/faults/kill_points.py)
     return record | found | {"pdf_fetch": how}
 
 
-def download_one(api: OpenReviewApi, store: Store, record: dict, pdf_url: str) -> dict:
-    stored = stored_source(store, record, pdf_url, "single")
+def download_one(api: OpenReviewApi, files: PdfFiles, record: dict, pdf_url: str) -> dict:
+    stored = stored_source(files, record, pdf_url, "single")
     if stored is not None:
         return stored | {"pdf_requests": record.get("pdf_requests") or 0.0}
     before, earlier = api.thread_requests(), 0
-    key = _staging_key(store, record, pdf_url)
+    key = _staging_key(files, record, pdf_url)
     try:
-        data, earlier = fetch_pdf(api, store, key, pdf_url)
+        data, earlier = fetch_pdf(api, files, key, pdf_url)
     except OpenReviewError as exc:
-        drop(store, key)  # a body cut short, if any
+        files.drop(key)  # a body cut short, if any
         if stops_the_run(exc):
             raise
         out = record | {**error_fields(PDF_DOWNLOAD_FAILED, "pdf: ", exc), "pdf_fetch": "single"}
     else:
-        out = store_pdf(store, record, data, "single", pdf_url, data_path(store, key))
-        drop(store, key)
+        out = store_pdf(files, record, data, "single", pdf_url, key)
+        files.drop(key)
     return out | {"pdf_requests": (record.get("pdf_requests") or 0.0) + earlier + api.thread_requests() - before}
 
 
@@ -230,7 +226,7 @@ def _current(r: dict) -> str:
     return f"/pdf?id={r['forum_id']}"  # a note's current PDF
 
 
-def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> list[dict]:
+def download_batch(api: OpenReviewApi, files: PdfFiles, records: list[dict]) -> list[dict]:
     """Current PDFs of up to 50 notes in one `/attachment?ids=` request (v2); a note missing from
     the zip, or a batch that fails as a whole, falls back to one request per note. The zip is staged
     whole, then each of its PDFs under its forum's own key, before any is stored: a run killed while
@@ -238,20 +234,20 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
     forums not stored: another key) takes them without asking again."""
     out, rest = [], []
     for r in records:  # found again after a kill: stored
-        found = stored_source(store, r, _current(r), "batch")
+        found = stored_source(files, r, _current(r), "batch")
         (rest if found is None else out).append(r if found is None else found | {"pdf_requests": 0.0})
-    key = "batch|" + "|".join(_staging_key(store, r, _current(r)) for r in rest)
-    if rest and staged(store, key) is None:  # no zip staged for them (killed while its PDFs were staged)
-        got = [staged(store, _staging_key(store, r, _current(r))) for r in rest]
-        out += [_store_staged(store, r | {"pdf_requests": g[1]}, g[0]) for r, g in zip(rest, got, strict=True) if g]
+    key = "batch|" + "|".join(_staging_key(files, r, _current(r)) for r in rest)
+    if rest and files.staged(key) is None:  # no zip staged for them (killed while its PDFs were staged)
+        got = [files.staged(_staging_key(files, r, _current(r))) for r in rest]
+        out += [_store_staged(files, r | {"pdf_requests": g[1]}, g[0]) for r, g in zip(rest, got, strict=True) if g]
         rest = [r for r, g in zip(rest, got, strict=True) if g is None]
-        key = "batch|" + "|".join(_staging_key(store, r, _current(r)) for r in rest)
+        key = "batch|" + "|".join(_staging_key(files, r, _current(r)) for r in rest)
     if not rest:
         return out
     ids = [r["forum_id"] for r in rest]
     before, earlier = api.thread_requests(), 0
     try:
-        data, earlier = fetch_pdf(api, store, key, f"/attachment?ids={','.join(ids)}&name=pdf")
+        data, earlier = fetch_pdf(api, files, key, f"/attachment?ids={','.join(ids)}&name=pdf")
         members: dict[str, bytes] = {}
         if data[:4] == b"PK\x03\x04":
             with zipfile.ZipFile(io.BytesIO(data)) as zf:
@@ -264,24 +260,24 @@ def download_batch(api: OpenReviewApi, store: Store, records: list[dict]) -> lis
     except (OpenReviewError, zipfile.BadZipFile) as exc:
         if stops_the_run(exc):
             raise
-        drop(store, key)
+        files.drop(key)
         share = (earlier + api.thread_requests() - before) / len(rest)
-        return out + [download_one(api, store, r | {"pdf_requests": share}, _current(r)) for r in rest]
+        return out + [download_one(api, files, r | {"pdf_requests": share}, _current(r)) for r in rest]
     share = (earlier + api.thread_requests() - before) / len(rest)
     rest = [r | {"pdf_requests": share} for r in rest]
     for r in rest:
         if r["forum_id"] in members:
-            stage_answer(store, _staging_key(store, r, _current(r)), members[r["forum_id"]], share)
-    drop(store, key)  # its PDFs are staged each under its own key
-    return out + [_store_staged(store, r, members[r["forum_id"]]) if r["forum_id"] in members
-                  else download_one(api, store, r, _current(r)) for r in rest]
+            files.stage_answer(_staging_key(files, r, _current(r)), members[r["forum_id"]], share)
+    files.drop(key)  # its PDFs are staged each under its own key
+    return out + [_store_staged(files, r, members[r["forum_id"]]) if r["forum_id"] in members
+                  else download_one(api, files, r, _current(r)) for r in rest]
 
 
-def _store_staged(store: Store, record: dict, data: bytes) -> dict:
+def _store_staged(files: PdfFiles, record: dict, data: bytes) -> dict:
     """A batch's PDF staged under its forum's key: stored (moved from its staging), its staging gone."""
-    key = _staging_key(store, record, _current(record))
-    stored = store_pdf(store, record, data, "batch", _current(record), data_path(store, key))
-    drop(store, key)
+    key = _staging_key(files, record, _current(record))
+    stored = store_pdf(files, record, data, "batch", _current(record), key)
+    files.drop(key)
     return stored
 
 
@@ -325,43 +321,6 @@ def inspect_pdf(data: bytes) -> int:
 CHUNK = 1 << 16
 
 
-def _paths(store: Store, key: str) -> tuple[str, str]:
-    # one folder: staged answers live only while their PDF is stored, so it holds a few at a time
-    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
-    out = _out(store)
-    return out.path("pdf_staging", f"{digest}.bin"), out.path("pdf_staging", f"{digest}.json")
-
-
-def data_path(store: Store, key: str) -> str:
-    """Where the body of `key` is staged (the PDF store moves it into place: Store.put_pdf)."""
-    return _paths(store, key)[0]
-
-
-def staged(store: Store, key: str) -> tuple[bytes, float] | None:
-    """(body, requests it cost) of a complete staged answer for `key`, or None: its record names the
-    key and the body's length, the file has that length, and its sha256 when the record has one."""
-    data_path, meta_path = _paths(store, key)
-    meta = store.read_json_or_none(meta_path)
-    if not isinstance(meta, dict) or meta.get("key") != key or not isinstance(meta.get("length"), int):
-        return None
-    try:
-        data = store.read_bytes(data_path) if store.exists(data_path) else None
-    except OSError:
-        return None
-    if data is None or len(data) != meta["length"] or (
-            "sha256" in meta and hashlib.sha256(data).hexdigest() != meta["sha256"]):
-        return None
-    requests_ = meta.get("requests")
-    return data, (requests_ if isinstance(requests_, int | float) and requests_ >= 0 else 1)
-
-
-def _record(store: Store, meta_path: str, record: dict) -> None:
-    # Written at once, directly (not through a publication: no rename, no folder listing); a record
-    # cut by a kill does not parse, so it is a miss, never a false answer.
-    with direct_stream(store, meta_path) as f:
-        f.write(json.dumps(record).encode())
-
-
 def _announced_length(resp: requests.Response) -> int | None:
     # Content-Length counts the bytes as sent: the body's length only when they were not encoded (gzip)
     expected = resp.headers.get("Content-Length")
@@ -370,21 +329,19 @@ def _announced_length(resp: requests.Response) -> int | None:
     return None
 
 
-def fetch_staged(api: OpenReviewApi, store: Store, key: str, path: str, params: dict) -> bytes:
+def fetch_staged(api: OpenReviewApi, files: PdfFiles, key: str, path: str, params: dict) -> bytes:
     """`GET path?params` streamed into the staging file of `key`. When the answer announces its
     length, the record (key, length, requests) is written before the body, so that the last byte's
     write is the answer's last write: a body whose bytes all reached the file is complete, whatever
     is killed after it (see the module docstring). Without a length, the record follows the body."""
-    data_path, meta_path = _paths(store, key)
-    store.fs.create_dir(posixpath.dirname(data_path), recursive=True)
     before = api.thread_requests()
     resp = api.get_stream(path, params)
     announced = _announced_length(resp)
     h, chunks, n = hashlib.sha256(), [], 0
     try:
-        with resp, direct_stream(store, data_path) as out:  # the body's file emptied before its record
+        with resp, files.receiving(key) as out:  # the body's file emptied before its record
             if announced is not None:
-                _record(store, meta_path, {"key": key, "length": announced, "requests": api.thread_requests() - before})
+                out.record({"key": key, "length": announced, "requests": api.thread_requests() - before})
             for chunk in resp.iter_content(CHUNK):
                 out.write(chunk)
                 h.update(chunk)
@@ -395,39 +352,5 @@ def fetch_staged(api: OpenReviewApi, store: Store, key: str, path: str, params: 
     if announced is not None and announced != n:  # a cut answer: a miss, asked again (like a dropped connection)
         raise OpenReviewError("IncompleteBody", f"{n} of {announced} bytes", None, path)
     # the record completed with the body's hash (a staged file damaged since is then a miss)
-    _record(store, meta_path, {"key": key, "length": n, "sha256": h.hexdigest(),
-                               "requests": api.thread_requests() - before})
+    files.record(key, {"key": key, "length": n, "sha256": h.hexdigest(), "requests": api.thread_requests() - before})
     return b"".join(chunks)
-
-
-def stage_answer(store: Store, key: str, data: bytes, requests_: float) -> None:
-    """Stage `data` as the complete answer of `key` (a PDF of a batch's zip, under its forum's own key:
-    a re-run finds it whatever batch it then forms)."""
-    data_path, meta_path = _paths(store, key)
-    store.fs.create_dir(posixpath.dirname(data_path), recursive=True)
-    with direct_stream(store, data_path) as out:
-        out.write(data)
-    _record(store, meta_path, {"key": key, "length": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-                               "requests": requests_})
-
-
-def drop(store: Store, key: str) -> None:
-    """The answer is stored (or its error recorded): its staged files go."""
-    for p in _paths(store, key):  # the body first: a kill between leaves a record alone (a miss, swept)
-        try:
-            store.fs.delete_file(p)
-        except (FileNotFoundError, OSError):
-            pass
-
-
-def sweep_staging_records(store: Store) -> int:
-    """Delete the staging records whose body is gone (see the module docstring); returns how many."""
-    folder = _out(store).path("pdf_staging", "").rstrip("/")
-    names = {i.base_name for i in list_files(store.fs, folder)}
-    orphans = [n for n in names if n.endswith(".json") and f"{n.removesuffix('.json')}.bin" not in names]
-    for name in orphans:
-        try:
-            store.fs.delete_file(posixpath.join(folder, name))
-        except (FileNotFoundError, OSError):
-            pass
-    return len(orphans)

@@ -22,7 +22,6 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 import pyarrow as pa
 
 from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_run
-from resources.store import Store
 from reviewbench_assets.domain.posts import id_problem
 from reviewbench_assets.domain.revisions import (
     Cutoff,
@@ -36,6 +35,7 @@ from reviewbench_assets.domain.revisions import (
     revisions_from_page,
 )
 from reviewbench_assets.domain.schema import SUBMISSIONS_SCHEMA
+from reviewbench_assets.io.pdf_files import PdfFiles
 from reviewbench_assets.io.stage_io import Inputs, Outputs
 from reviewbench_assets.io.upstream import SubmissionNotes
 from reviewbench_assets.stages.deadline_check import venue_deadline_check
@@ -50,7 +50,6 @@ from reviewbench_assets.stages.pdf_fetch import (
     download_one,
     error_fields,
     read_pages,
-    sweep_staging_records,
 )
 from reviewbench_assets.stages.progress import Progress
 from reviewbench_assets.stages.stage import Stage
@@ -130,14 +129,14 @@ class PdfStage(Stage):
                              "cutoff_rule": check.get("cutoff_rule")})
 
 
-def is_done(prev, meta: dict, cutoff_ms: int | None, store: Store) -> bool:
+def is_done(prev, meta: dict, cutoff_ms: int | None, files: PdfFiles) -> bool:
     """A checkpoint is reused only when it is this note's and cutoff's FINAL answer and its PDF is
     in the store with the right bytes (a mismatch is downloaded again)."""
     if not isinstance(prev, dict) or prev.get("fingerprint") != fingerprint(meta, cutoff_ms):
         return False
     if prev.get("error") and prev.get("error_final") is not True:  # old records: no flag, redone
         return False
-    return not prev.get("pdf_sha256") or store.pdf_ok(prev["pdf_sha256"])
+    return not prev.get("pdf_sha256") or files.pdf_ok(prev["pdf_sha256"])
 
 
 # ---------------------------------------------------------------- one forum
@@ -201,7 +200,7 @@ def choose_for_forum(api: OpenReviewApi, meta: dict, deadline: Cutoff | int | No
 # ---------------------------------------------------------------- many forums
 
 
-def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dict],
+def initial_submission_records(api: OpenReviewApi, files: PdfFiles, metas: list[dict],
                                deadline: Cutoff | int | None, browser_results: dict, *, cross_check: bool = False,
                                allow_earliest_public: bool = True, max_workers: int = 8,
                                batch_attachments: bool = True, read_every_history: bool = False,
@@ -214,6 +213,7 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
     `on_record` is called in the caller's thread as each forum completes (checkpoints).
     `browser_results` may carry `.requests` (forum id -> requests its revision page made).
     A forum whose note settles the choice (`history_needed`) is not asked unless `read_every_history`.
+    `files`: where PDFs are stored and downloads staged (`Outputs.pdf_files()`).
     """
     # the API requests each forum's revision page made (what OpenReview meters per account; the
     # page's own HTML and cached scripts are web requests, counted apart by the browser client)
@@ -242,10 +242,10 @@ def initial_submission_records(api: OpenReviewApi, store: Store, metas: list[dic
                                 answers)
 
     def download_and_record(record: dict, url: str) -> dict | None:
-        return None if stop.is_set() else done(download_one(api, store, record, url))
+        return None if stop.is_set() else done(download_one(api, files, record, url))
 
     def batch_and_record(records: list[dict]) -> list[dict]:
-        return [] if stop.is_set() else [done(r) for r in download_batch(api, store, records)]
+        return [] if stop.is_set() else [done(r) for r in download_batch(api, files, records)]
 
     pool = ThreadPoolExecutor(max_workers=max(1, max_workers), thread_name_prefix="pdfs")
     try:
@@ -308,15 +308,14 @@ def choose_initial_pdfs(stage: Stage, inputs: Inputs, outputs: Outputs) -> None:
     cross_check, allow_earliest_public, read_every_history = (stage.cross_check, stage.allow_earliest_public,
                                                               stage.read_every_history)
     max_workers, batch_attachments = stage.max_workers, stage.batch_attachments
-    store = outputs.store
-    ckpt_dir = outputs.rel("submission_checkpoints")  # relative; store.path() checks each id
+    files, checkpoints = outputs.pdf_files(), outputs.folder("submission_checkpoints")  # the folder checks each id
     # Once per venue: the announced deadline against the submission invitation's duedate/expdate,
     # which also decides the cutoff every forum is judged by (stages/deadline_check.py, domain/revisions.py judge_deadline).
     deadline_check = venue_deadline_check(api, venue)
     if deadline_check["status"] not in ("agree", "agree_abstract", "rolling"):
         warn(f"{venue.key}: deadline cross-check {deadline_check['status']}: {deadline_check.get('problems')}")
     cut = Cutoff.from_check(deadline_check)
-    sweep_staging_records(store)  # the staging records a killed run left behind its stored PDFs
+    files.sweep_staging_records()  # the staging records a killed run left behind its stored PDFs
     order, done, todo = [], {}, []
     # The forums whose revision history is read: their submission notes are read back from the
     # parsed table when their round comes (`_submission_notes`), not held for every forum.
@@ -333,8 +332,8 @@ def choose_initial_pdfs(stage: Stage, inputs: Inputs, outputs: Outputs) -> None:
             order.append(meta["forum_id"])
             # A corrupt or truncated checkpoint is a miss; a transient error or a PDF whose bytes
             # no longer match is redone.
-            prev = store.read_json_or_none(store.path(ckpt_dir, f"{meta['forum_id']}.json"))
-            if is_done(prev, meta, cut.cutoff_ms, store):
+            prev = checkpoints.read_json(f"{meta['forum_id']}.json")
+            if is_done(prev, meta, cut.cutoff_ms, files):
                 done[meta["forum_id"]] = prev
             else:
                 todo.append(meta)
@@ -358,7 +357,7 @@ def choose_initial_pdfs(stage: Stage, inputs: Inputs, outputs: Outputs) -> None:
                 log(f"{venue.key}: revisions {count['n']}/{len(where)} ({rate:.1f}/s, eta {eta:.0f}s)")
 
         def checkpoint(record: dict) -> None:
-            store.write_json(store.path(ckpt_dir, f"{record['forum_id']}.json"), record)
+            checkpoints.write_json(f"{record['forum_id']}.json", record)
             done[record["forum_id"]] = record
             if recorded is not None:
                 recorded.advance()
@@ -368,7 +367,7 @@ def choose_initial_pdfs(stage: Stage, inputs: Inputs, outputs: Outputs) -> None:
         # the stage holds one round whatever the venue's size; every forum is checkpointed as it ends.
         # Every revision-history answer is checkpointed per forum as it arrives (stages/pdf_fetch.py RevisionAnswers):
         # a re-run after a kill asks only for the forums it had not heard about.
-        answers = RevisionAnswers(store, venue.key)
+        answers = RevisionAnswers(outputs.folder("revision_checkpoints"))
         for i in range(0, len(todo), ROUND):
             batch = todo[i:i + ROUND]
             reads = [m["forum_id"] for m in batch if m["forum_id"] in where]
@@ -378,7 +377,7 @@ def choose_initial_pdfs(stage: Stage, inputs: Inputs, outputs: Outputs) -> None:
                 scraped = read_pages(answers, {m["forum_id"]: m for m in batch}, reads, scrape,
                                      lambda ids: _submission_notes(notes, ids, venue.api), on_done)
                 browser_s += time.time() - t0
-            initial_submission_records(api, store, batch, cut, scraped, cross_check=cross_check,
+            initial_submission_records(api, files, batch, cut, scraped, cross_check=cross_check,
                                        allow_earliest_public=allow_earliest_public, max_workers=max_workers,
                                        batch_attachments=batch_attachments, read_every_history=read_every_history,
                                        on_record=checkpoint, answers=answers)
@@ -389,11 +388,10 @@ def choose_initial_pdfs(stage: Stage, inputs: Inputs, outputs: Outputs) -> None:
         warn(f"{venue.key}: {retryable} forums met transient errors (5xx after retries, no answer) and are "
              "left to do: the next run retries them")
     table = records_table(records)
-    out = outputs.path("submissions")
-    store.write_parquet(out, table)
+    outputs.write_parquet("submissions", table)
     if not retryable:  # every forum recorded for good: no answer is needed again
         answers.clear()
-    stage.stat("path", out)
+    stage.stat("path", outputs.path("submissions"))
     stage.stat(ROW_COUNT, table.num_rows)
     stage.stat("forums_done_this_run", len(todo))
     stage.stat("forums_resumed", len(order) - len(todo))

@@ -33,7 +33,7 @@ NOT_DRIVEN = {
                              "(kills around it: tests/integrity/test_rerun_requests.py)",
     "attempt.open_attempt": "its resume branch (an unfinished run's attempt taken over) needs a run known to have "
                             "failed: the operation's runs are unknown to each other, so each starts a new attempt",
-    "pdf_fetch.sweep_staging_records": "a staging record left without its body: only after a kill between a PDF's "
+    "pdf_files.PdfFiles.sweep_staging_records": "a staging record left without its body: only after a kill between a PDF's "
                                        "move into the store and the record's deletion (its re-run is a trial of "
                                        "test_crash_points)",
 }

@@ -20,13 +20,14 @@ import sys
 from tests.faults.kill_points import install
 install()
 from resources.store import store_from_uri
+from reviewbench_assets.io.pdf_files import PdfFiles
 from reviewbench_assets.stages.pdf_fetch import store_pdf
 from tests.faults.pdf import one_page_pdf
 
 store = store_from_uri(sys.argv[1])
 for i in range(1, 6):
     record = {"forum_id": f"f{i}", "note_id": f"f{i}", "pdf_url": f"/pdf?id=f{i}"}
-    out = store_pdf(store, record, one_page_pdf(f"paper {i}"), "single", f"/pdf?id=f{i}")
+    out = store_pdf(PdfFiles(store), record, one_page_pdf(f"paper {i}"), "single", f"/pdf?id=f{i}")
     assert out.get("pdf_sha256"), out
     print(i, flush=True)
 """

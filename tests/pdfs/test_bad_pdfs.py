@@ -6,6 +6,7 @@ import pytest
 
 from partitions.catalogue import catalogue
 from resources.store import Store
+from reviewbench_assets.io.pdf_files import PdfFiles
 from reviewbench_assets.stages.pdf_fetch import BadPdf, inspect_pdf, store_pdf
 from reviewbench_assets.stages.pdf_stage import initial_submission_records, records_table
 from tests.ocr.conftest import ZERO_PAGE_PDF, write_two_column_pdf
@@ -35,7 +36,7 @@ def test_bad_bytes_are_rejected_with_a_reason_and_never_stored(samples, tmp_path
     with pytest.raises(BadPdf, match=reason):
         inspect_pdf(samples[name])
     store = Store(pafs.LocalFileSystem(), str(tmp_path))
-    rec = store_pdf(store, {"forum_id": "F"}, samples[name], "single", "/pdf?id=F")
+    rec = store_pdf(PdfFiles(store), {"forum_id": "F"}, samples[name], "single", "/pdf?id=F")
     assert rec["error"].startswith(f"pdf: {reason}")
     assert rec.get("pdf_sha256") is None
     assert not store.list_files(store.path("pdfs"))
@@ -44,8 +45,8 @@ def test_bad_bytes_are_rejected_with_a_reason_and_never_stored(samples, tmp_path
 
 def test_good_bytes_are_stored_once(samples, tmp_path):
     store = Store(pafs.LocalFileSystem(), str(tmp_path))
-    a = store_pdf(store, {"forum_id": "A"}, samples["good"], "single", "/pdf?id=A")
-    b = store_pdf(store, {"forum_id": "B"}, samples["good"], "batch", "/pdf?id=B")
+    a = store_pdf(PdfFiles(store), {"forum_id": "A"}, samples["good"], "single", "/pdf?id=A")
+    b = store_pdf(PdfFiles(store), {"forum_id": "B"}, samples["good"], "batch", "/pdf?id=B")
     assert a["pdf_pages"] == 2 and a["pdf_sha256"] == b["pdf_sha256"] and a.get("error") is None
     assert len(store.list_files(store.path("pdfs"))) == 1
 
@@ -66,7 +67,7 @@ def test_missing_and_truncated_downloads_are_recorded_per_forum(pk, pdf_replica,
     store = Store(pafs.LocalFileSystem(), str(tmp_path))
     pdf_replica.set_faults(corrupt_pdfs=corrupt, missing_pdfs=missing)
     try:
-        records = initial_submission_records(api, store, forum_metas[pk], venue.cutoff_ms, {}, max_workers=4)
+        records = initial_submission_records(api, PdfFiles(store), forum_metas[pk], venue.cutoff_ms, {}, max_workers=4)
     finally:
         pdf_replica.clear_faults()
     by_id = {r["forum_id"]: r for r in records}

@@ -10,6 +10,7 @@ from resources import BrowserResource
 from resources.openreview_api import RateLimiter
 from resources.store import Store
 from reviewbench_assets.domain.revisions import Cutoff
+from reviewbench_assets.io.pdf_files import PdfFiles
 from reviewbench_assets.stages.deadline_check import deadline_cross_check, venue_deadline_check
 from reviewbench_assets.stages.pdf_fetch import ATTACHMENT_BATCH
 from reviewbench_assets.stages.pdf_stage import (
@@ -68,7 +69,7 @@ def test_concurrent_records_store_the_expected_pdf(pk, pdf_replica, pdf_fixtures
     store = Store(pafs.LocalFileSystem(), str(tmp_path / "conc"))
     pdf_replica.reset_request_log()
     seen = []
-    records = initial_submission_records(api, store, forum_metas[pk], catalogue_cutoff(venue), scraped[pk],
+    records = initial_submission_records(api, PdfFiles(store), forum_metas[pk], catalogue_cutoff(venue), scraped[pk],
                                          cross_check=True, max_workers=8, on_record=seen.append)
     log = pdf_replica.request_log
     assert [r["forum_id"] for r in records] == [m["forum_id"] for m in forum_metas[pk]]
@@ -128,7 +129,7 @@ def test_a_note_that_settles_the_choice_costs_no_request_unless_every_history_is
     for read_all in (False, True):
         pdf_replica.reset_request_log()
         store = Store(pafs.LocalFileSystem(), str(tmp_path / str(read_all)))
-        records = initial_submission_records(api, store, forum_metas[pk], catalogue_cutoff(venue), {},
+        records = initial_submission_records(api, PdfFiles(store), forum_metas[pk], catalogue_cutoff(venue), {},
                                              max_workers=4, read_every_history=read_all)
         asked = {r.params.get("note.id") for r in pdf_replica.request_log if r.path == "/notes/edits"}
         assert asked == (set(truth) if read_all else set(truth) - settled)

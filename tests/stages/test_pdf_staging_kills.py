@@ -1,4 +1,4 @@
-"""stages/pdf_fetch.py: an answer received whole is kept whatever instant a kill takes after it
+"""stages/pdf_fetch.py (its staging: io/pdf_files.py): an answer received whole is kept whatever instant a kill takes after it
 (issue 38.7, `kill_resume_repeated_requests` 0 in every trial, API v1 and v2). A kill is a
 `Killed` (a BaseException, like SystemExit: no `except Exception` handles it) raised right after a
 chosen write, the process's last; the re-run is a fresh call on the same store that counts its
@@ -13,6 +13,8 @@ import pytest
 
 from openreview_replica.pdfgen import PdfSpec, render_pdf
 from resources.store import Store, store_from_uri
+from reviewbench_assets.io import pdf_files
+from reviewbench_assets.io.pdf_files import PdfFiles
 from reviewbench_assets.stages import pdf_fetch
 from tests.stages.streamed import Streamed
 
@@ -48,7 +50,7 @@ def test_a_body_whose_last_byte_reached_its_staging_file_is_an_answer_whoever_is
     followed the body, so a kill in between (the body file's close, its hash, the record's open and
     write) left a body without a record, asked again."""
     pdf = _pdf("paperAAAA")
-    real = pdf_fetch.direct_stream
+    real = pdf_files.direct_stream
 
     class _KilledAfterLastByte:
         def __init__(self, out):
@@ -73,13 +75,13 @@ def test_a_body_whose_last_byte_reached_its_staging_file_is_an_answer_whoever_is
 
     store = store_from_uri(str(tmp_path))
     record = {"forum_id": "paperAAAA", "fingerprint": "f1"}
-    monkeypatch.setattr(pdf_fetch, "direct_stream", stream)
+    monkeypatch.setattr(pdf_files, "direct_stream", stream)
     with pytest.raises(Killed):
-        pdf_fetch.download_one(_Api(pdf), store, record, "/pdf?id=paperAAAA")
-    monkeypatch.setattr(pdf_fetch, "direct_stream", real)
+        pdf_fetch.download_one(_Api(pdf), PdfFiles(store), record, "/pdf?id=paperAAAA")
+    monkeypatch.setattr(pdf_files, "direct_stream", real)
 
     rerun = _Api(pdf)
-    out = pdf_fetch.download_one(rerun, store, record, "/pdf?id=paperAAAA")
+    out = pdf_fetch.download_one(rerun, PdfFiles(store), record, "/pdf?id=paperAAAA")
     assert rerun.asked == []  # nothing asked twice
     assert out["pdf_sha256"] == hashlib.sha256(pdf).hexdigest() and store.pdf_ok(out["pdf_sha256"])
     assert out["pdf_requests"] == 1  # what the answer cost, as an uninterrupted run records it
@@ -119,12 +121,12 @@ def test_a_batch_whose_pdfs_were_partly_stored_is_not_asked_again(tmp_path, monk
     monkeypatch.setattr(Store, "write_json", write_json)
     first = _Api(zipped)
     with pytest.raises(Killed):
-        pdf_fetch.download_batch(first, store, records)
+        pdf_fetch.download_batch(first, PdfFiles(store), records)
     monkeypatch.setattr(Store, "write_json", real)
     assert first.asked == [("/attachment", {"ids": ",".join(ids), "name": "pdf"})]
 
     rerun = _Api(b"not asked")
-    out = {r["forum_id"]: r for r in pdf_fetch.download_batch(rerun, store, records)}
+    out = {r["forum_id"]: r for r in pdf_fetch.download_batch(rerun, PdfFiles(store), records)}
     assert rerun.asked == []  # nothing asked twice
     for i in ids:
         assert out[i]["pdf_sha256"] == hashlib.sha256(pdfs[i]).hexdigest() and store.pdf_ok(out[i]["pdf_sha256"])
@@ -140,7 +142,7 @@ def test_a_batch_killed_while_its_pdfs_are_staged_one_by_one_is_not_asked_again(
     forums, answers them all: nothing is asked again and nothing is left staged."""
     ids, pdfs, zipped, records = _batch()
     store = store_from_uri(str(tmp_path))
-    real, calls = pdf_fetch._record, []
+    real, calls = pdf_files._record, []
 
     def record(store_, meta_path, rec):
         calls.append(rec)
@@ -148,14 +150,14 @@ def test_a_batch_killed_while_its_pdfs_are_staged_one_by_one_is_not_asked_again(
             raise Killed
         return real(store_, meta_path, rec)
 
-    monkeypatch.setattr(pdf_fetch, "_record", record)
+    monkeypatch.setattr(pdf_files, "_record", record)
     with pytest.raises(Killed):
-        pdf_fetch.download_batch(_Api(zipped), store, records)
-    monkeypatch.setattr(pdf_fetch, "_record", real)
+        pdf_fetch.download_batch(_Api(zipped), PdfFiles(store), records)
+    monkeypatch.setattr(pdf_files, "_record", real)
     assert [c["key"].startswith("batch|") for c in calls] == [True, True, False, False]
 
     rerun = _Api(b"not asked")
-    out = {r["forum_id"]: r for r in pdf_fetch.download_batch(rerun, store, records)}
+    out = {r["forum_id"]: r for r in pdf_fetch.download_batch(rerun, PdfFiles(store), records)}
     assert rerun.asked == []
     assert {i: out[i]["pdf_sha256"] for i in ids} == {i: hashlib.sha256(pdfs[i]).hexdigest() for i in ids}
     assert [out[i]["pdf_requests"] for i in ids] == [pytest.approx(1 / 3)] * 3  # as an uninterrupted run's
