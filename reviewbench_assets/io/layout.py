@@ -53,7 +53,7 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
 
     @staticmethod
     def revision_checkpoints(pk: str) -> str:
-        """Each forum's revision-history answers as received (stages/pdf_fetch.py: RevisionAnswers)."""
+        """Each forum's revision-history answers as received (stages/revision_answers.py: RevisionAnswers)."""
         return f"checkpoints/revisions/{pk}"
 
     @staticmethod

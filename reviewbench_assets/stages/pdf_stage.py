@@ -44,14 +44,12 @@ from reviewbench_assets.stages.pdf_fetch import (
     ATTACHMENT_BATCH,
     FETCH_WRITES,
     REVISIONS_UNREADABLE,
-    RevisionAnswers,
-    api_revision_page,
     download_batch,
     download_one,
     error_fields,
-    read_pages,
 )
 from reviewbench_assets.stages.progress import Progress
+from reviewbench_assets.stages.revision_answers import RevisionAnswers, api_revision_page, read_pages
 from reviewbench_assets.stages.stage import Stage
 
 DEADLINE_CHECK = DEADLINE
@@ -365,7 +363,7 @@ def choose_initial_pdfs(stage: Stage, inputs: Inputs, outputs: Outputs) -> None:
         # In rounds of ROUND forums: their revision pages, then their choices and downloads. A round's
         # notes and pages (the page's API answers, tens of KB a forum) are dropped before the next, so
         # the stage holds one round whatever the venue's size; every forum is checkpointed as it ends.
-        # Every revision-history answer is checkpointed per forum as it arrives (stages/pdf_fetch.py RevisionAnswers):
+        # Every revision-history answer is checkpointed per forum as it arrives (stages/revision_answers.py RevisionAnswers):
         # a re-run after a kill asks only for the forums it had not heard about.
         answers = RevisionAnswers(outputs.folder("revision_checkpoints"))
         for i in range(0, len(todo), ROUND):

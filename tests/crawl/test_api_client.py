@@ -178,7 +178,7 @@ def test_a_200_that_is_no_json_object_is_a_transient_error_not_a_crash(bodies):
     partition; and a revisions answer without its list was read as a history with no revisions.
     Both are now an OpenReviewError a later run retries; the forum's record says so."""
     from resources.openreview_api import is_retryable
-    from reviewbench_assets.stages.pdf_fetch import api_revision_page
+    from reviewbench_assets.stages.revision_answers import api_revision_page
 
     url, answer = bodies
     api = OpenReviewApi(url, "v2", None, None, token="t", max_attempts=1)

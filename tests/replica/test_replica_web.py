@@ -113,7 +113,7 @@ def test_reader_takes_the_pages_own_api_answers(rep, fx, c2):
     from resources.browser import RevisionPageError
     from resources.openreview_api import OpenReviewApi
     from reviewbench_assets.domain.revisions import revisions_from_page
-    from reviewbench_assets.stages.pdf_fetch import api_revision_page
+    from reviewbench_assets.stages.revision_answers import api_revision_page
 
     v24, v20 = fx.venues["iclr-2024"], fx.venues["iclr-2020"]
     ids = [v24.forums_with("history_public")[0].forum_id, v24.forums_with("no_revision")[0].forum_id,

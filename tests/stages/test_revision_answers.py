@@ -1,6 +1,6 @@
 """Issue 29.3: nothing asked twice after a kill. Every revision-history answer (a revisions page read
 in the browser, or the API recipe's) is checkpointed per forum as it arrives
-(stages/pdf_fetch.py RevisionAnswers), so a run killed while the pages are read, or between the
+(stages/revision_answers.py RevisionAnswers), so a run killed while the pages are read, or between the
 histories and the downloads, is resumed by a re-run that asks only for the forums it had not heard
 about, and whose records are those of an uninterrupted run."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.stages.pdf_fetch import RoundPages
+from reviewbench_assets.stages.revision_answers import RoundPages
 from tests.stages.pdf_stage_run import run_pdf_stage
 from tests.stages.test_pdf_choice_stage import VENUE, FakeApi, crawl_and_parse, make_world
 
