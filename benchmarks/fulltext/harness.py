@@ -131,20 +131,6 @@ def convert(engine, pdf: Path) -> tuple[str, list[str], str | None]:
     return row["markdown"], json.loads(row["engine_pages"]), row["error"] or None
 
 
-def pymupdf4llm_available() -> bool:
-    try:
-        import pymupdf4llm  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def pymupdf4llm_convert(pdf: Path) -> str:
-    import pymupdf4llm
-
-    return pymupdf4llm.to_markdown(str(pdf), show_progress=False)
-
-
 def evaluate(docs: list[Doc], name: str, run) -> dict:
     """Run ``run(pdf) -> markdown`` over ``docs``; pass rates overall, per variant, per category."""
     results, seconds, pages, routes = [], 0.0, 0, []

@@ -12,9 +12,9 @@ For each paper of ``papers.yaml`` (status ``ok``) under ``$REVIEWBENCH_REALSET_D
 * typeset ``src/<id>/<main>`` with pdflatex (+ bibtex when the source has a bibliography) into
   ``pdfs/<id>.pdf``; figures the source names but its repository lacks (listed in ``src/<id>/.missing``)
   become grey placeholders, since the tests are about text;
-* derive the tests (``derive.py``) into ``pdfs/<id>.tests.json``; an ``absent`` test is kept only
-  if the typeset PDF prints its text (a style sets both "Under review" and "Published" heads; only
-  the branch taken is furniture on the page);
+* derive the tests (``derive.py``) and place them on their pages (``pages.py``) into
+  ``pdfs/<id>.tests.json``; the ``absent`` tests are what TeX set in each page's head and foot box
+  (``furniture_truth.py``), kept where the page prints them;
 * compare each built PDF's sha256 with the committed ``built.sha256.json`` and report ``same``,
   ``DIFFERS`` or ``new`` (``--record-sha256`` writes the new digests there). pdfTeX is run with
   ``SOURCE_DATE_EPOCH``/``FORCE_SOURCE_DATE`` so that its dates and trailer /ID do not change the bytes.
@@ -25,11 +25,9 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import tarfile
-import unicodedata
 from pathlib import Path
 
 import yaml
@@ -190,30 +188,6 @@ def typeset(src: Path, main: str, out: Path, gentounicode: bool = True) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(pdf, out)
     return out
-
-
-def _letters(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", unicodedata.normalize("NFKC", text).lower())
-
-
-def pdf_text(pdf: Path) -> str:
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument(str(pdf))
-    try:
-        return "\n".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
-    finally:
-        doc.close()
-
-
-def keep_printed(tests: list[dict], printed: str) -> list[dict]:
-    """Drop ``absent`` candidates the PDF does not print (letters and digits compared, so line
-    breaks and hyphenation do not matter); renumber the ids."""
-    letters = _letters(printed)
-    kept = [t for t in tests if t["type"] != "absent" or _letters(t["text"]) in letters]
-    for i, test in enumerate(kept):
-        test["id"] = f"{test['type']}-{i:03d}"
-    return kept
 
 
 def tests_for(paper: dict, src: Path, pdf: Path, dropped: list | None = None) -> list[dict]:

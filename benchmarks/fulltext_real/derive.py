@@ -9,8 +9,9 @@ test classes take; ``pdf`` names the document, ``checked`` says how the test was
   ``MAX_PRESENT`` per paper, evenly spread over the document;
 * ``order`` (``before``, ``after``): the first plain sentences of two consecutive paragraphs;
 * ``absent`` (``text``): running heads and footers the source or its style sets (``\\fancyhead``,
-  ``\\lhead``.., ``\\markboth``, ``\\icmltitlerunning``, the NeurIPS notice string), kept only if
-  the typeset PDF prints them (``keep_printed``): a style's unused branch is not a test;
+  ``\\lhead``.., ``\\markboth``, ``\\icmltitlerunning``, the NeurIPS notice string): candidates
+  only; ``pages.place`` puts none on a page, the per-page ``absent`` tests come from what TeX set in
+  the head and foot boxes (``furniture_truth.py``);
 * ``table`` (``cell`` with ``up``/``down``/``left``/``right``/``top_heading``/``left_heading``):
   a cell of a ``tabular`` that is unique in its table, with its plain neighbours;
 * ``math`` (``math``): one display equation (an ``align`` line each), when every command in it is

@@ -69,27 +69,6 @@ def commands_with_args(text: str, name: str) -> list[str]:
     return out
 
 
-def drop_command(text: str, name: str) -> str:
-    """Remove every ``\\name[..]{...}`` with its (balanced) argument."""
-    out, at = [], 0
-    for m in re.finditer(r"\\" + re.escape(name) + r"\*?\s*(?:\[[^\]]*\]\s*)*(?=\{)", text):
-        if m.start() < at:
-            continue
-        found = group(text, m.end())
-        if not found:
-            continue
-        out.append(text[at:m.start()])
-        at = found[1]
-    out.append(text[at:])
-    return "".join(out)
-
-
-def environments(text: str, names: str) -> list[tuple[str, str]]:
-    """(name, body) of every ``\\begin{name}..\\end{name}`` whose name matches regex ``names``."""
-    pattern = re.compile(r"\\begin\{(" + names + r")\}(.*?)\\end\{\1\}", re.S)
-    return [(m.group(1), m.group(2)) for m in pattern.finditer(text)]
-
-
 # Markup that prints its argument unchanged (the PDF shows the words, styled).
 # (\textsc is not among them: small capitals print "BiMI" as BIMI, and a reader may give either)
 _STYLE = ("emph", "textbf", "textit", "texttt", "textsf", "textrm", "textnormal", "underline",
