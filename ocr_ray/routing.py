@@ -39,7 +39,9 @@ from ocr_ray.text_repair import recode_garbled
 # 15: furniture: an edge-zone fragment between two rules is a table's, not a running head.
 # 16: maths: a matrix with no delimiters.
 # 17: maths: \operatorname*{arg\,max} with its limit under both words.
-LAYOUT_VERSION = "17"
+# 18: maths: a maths letter in a fragment of prose keeps its glyph (pdftext keeps the glyphs of a
+# fragment of prose with maths letters, its prose ones named TEXT).
+LAYOUT_VERSION = "18"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

@@ -26,10 +26,7 @@ from ocr_ray.layout.math_symbols import (
     math_alphanumeric,
     mathabx_tex,
 )
-
-# the font name ``math_hook.line_glyphs`` gives the letters it lays out from a fragment of the text
-# font that kept no glyphs of its own (prose words in a formula's line)
-TEXT_FONT = "TEXT"
+from ocr_ray.layout.model import TEXT_FONT
 
 # accents TeX draws as a glyph of their own above the letter
 _ACCENTS = {"ˆ": r"\hat", "^": r"\hat", "˜": r"\tilde", "~": r"\tilde", "¯": r"\bar", "˙": r"\dot",

@@ -12,12 +12,12 @@ import unicodedata
 from typing import Any
 
 from ocr_ray.layout.math import build, delimiters_balanced
-from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, TEXT_FONT, Unreadable, glyph_atom
+from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, Unreadable, glyph_atom
 from ocr_ray.layout.math_rows import split_rows
-from ocr_ray.layout.model import PageLayout, Rule
+from ocr_ray.layout.model import TEXT_FONT, PageLayout, Rule
 
 UNREAD_MARK = "<!-- math: unread -->"
-# the font name of characters laid out from a prose fragment's text (``line_glyphs``): upright roman
+# a phrase of words: a line of prose, no formula's
 _PHRASE = re.compile(r"\b[a-z]{2,} [a-z]{2,}\b")
 
 
@@ -50,20 +50,28 @@ def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -
 
 
 def line_glyphs(frags: list[Any]) -> list[list] | None:
-    """The glyphs of a line's fragments (``Fragment.glyphs``), None if none carries any. A word set
-    in the text font in a formula's line carries none (``pdftext`` keeps them for maths fragments
-    only: "linear CKA =", "mean(GradCAM"): its characters are laid out evenly over its box,
-    upright, on the baseline of the line's glyph nearest to it, so the formula can still be read.
-    A fragment with a phrase of words in it is prose: the line is no formula to read."""
-    if all(f.glyphs for f in frags):
-        return [g for f in frags for g in f.glyphs]
-    real = [g for f in frags if f.glyphs for g in f.glyphs]
-    if not real or any(_PHRASE.search(f.text) for f in frags if not f.glyphs):
+    """The glyphs of a line's fragments (``Fragment.glyphs``), None if none carries any of maths. A
+    word set in the text font in a formula's line carries none (``pdftext`` keeps them for maths
+    fragments only: "linear CKA =", "mean(GradCAM"): its characters are laid out evenly over its
+    box, upright, on the baseline of the line's glyph nearest to it, so the formula can still be
+    read. A fragment of prose with maths letters in it ("where W is a matrix") kept its glyphs,
+    the prose ones named ``TEXT_FONT``: they stand for its words, and its letters stay maths. A
+    fragment with a phrase of words in it is prose: the line is no formula to read."""
+    own = [None if not f.glyphs or _prose_run(f.glyphs) else f.glyphs for f in frags]
+    if all(own):
+        return [g for glyphs in own for g in glyphs]
+    real = [g for glyphs in own if glyphs for g in glyphs]
+    if not real or any(_PHRASE.search(f.text) for f, glyphs in zip(frags, own, strict=True) if not glyphs):
         return None  # words in a row ("we get", "for any unit"): a line of prose with maths in it
     out: list[list] = []
-    for f in frags:
-        out += f.glyphs if f.glyphs else _lay_out(f.text, (f.x0, f.y0, f.x1, f.y1), f.size, real)
+    for f, glyphs in zip(frags, own, strict=True):
+        out += glyphs or f.glyphs or _lay_out(f.text, (f.x0, f.y0, f.x1, f.y1), f.size, real)
     return out
+
+
+def _prose_run(glyphs: list[list]) -> bool:
+    """Whether a fragment's glyphs are those of prose with maths characters in it (``pdftext``)."""
+    return any(g[7] == TEXT_FONT for g in glyphs)
 
 
 def _lay_out(text: str, box: tuple[float, float, float, float], size: float, real: list[list]) -> list[list]:

@@ -13,6 +13,11 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+# the font name of a glyph of prose in a fragment's ``glyphs`` (a word of the text font beside
+# maths: ``pdftext`` names the prose glyphs of a fragment with maths letters so, and
+# ``math_hook.line_glyphs`` the letters it lays out for a text fragment that kept none)
+TEXT_FONT = "TEXT"
+
 
 @dataclass
 class Fragment:

@@ -14,7 +14,7 @@ import unicodedata
 from typing import Any
 
 from ocr_ray.layout.italic_maths import ItalicRun
-from ocr_ray.layout.model import Fragment, PageLayout, Rule
+from ocr_ray.layout.model import TEXT_FONT, Fragment, PageLayout, Rule
 from ocr_ray.layout.pdffonts import (
     CMEX_FONTS,
     ITALIC,
@@ -67,6 +67,10 @@ class _Builder:
         self.last_box = (0.0, 0.0, 0.0, 0.0)
         self.unit = ""  # letters of the current glyph so far (a ligature gives several)
         self.glyphs: list = []  # PDFium's index of each character, kept for fragments with maths
+        self.prose: list = []  # per character: set in a text font (no maths font, no maths symbol)
+        # fragments of prose with a maths character in them (``where W is a matrix``), by their
+        # place in ``out``: their glyphs are kept, the prose ones named ``TEXT_FONT``
+        self.text_runs: dict[int, list] = {}
         self.gaps: list = []  # [x0, x1] of each space put in the current fragment
 
     def _bar_between(self, left: float, right: float, y: float) -> bool:
@@ -79,12 +83,16 @@ class _Builder:
             if text:
                 n = len(self.chars)
                 font = max(self.fonts, key=self.fonts.__getitem__) if self.fonts else ""
+                maths = self.math >= 0.15 * n or n <= 8
+                if not maths and self.math > 0:
+                    self.text_runs[len(self.out)] = self.prose
                 self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font,
-                                         glyphs=self.glyphs if self.math >= 0.15 * n or n <= 8 else None,
+                                         glyphs=self.glyphs if maths or self.math > 0 else None,
                                          gaps=self.gaps or None))
         self.chars = []
         self.gaps = []
         self.glyphs = []
+        self.prose = []
         self.fonts = {}
         self.space = False
 
@@ -101,6 +109,7 @@ class _Builder:
             # each letter keeps its index: the maths glyphs then spell the fragment's text ("fixed"
             # in a subscript), which the math builder checks before it trusts them
             self.glyphs.append(index)
+            self.prose.append(self.prose[-1])
             return
         self.unit = ch
         self.last_box = box
@@ -148,6 +157,7 @@ class _Builder:
                 self.size = size
         self.chars.append(ch)
         self.glyphs.append(index)
+        self.prose.append(math == NOT_MATH and ch not in MATH_CHARS and not "\U0001d400" <= ch <= "\U0001d7ff")
         self.last_x0 = x0
         if ch.isalnum():  # (the colon after a run-in heading may be set upright: letters decide)
             self.last_bold = bold
@@ -292,7 +302,7 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
                         height - (rect.bottom - bottom), size, bold, math, font, i)
         builder.flush()
         turned.end()
-        _glyph_geometry(raw, builder.out, height, left, bottom, cache)
+        _glyph_geometry(raw, builder.out, height, left, bottom, cache, builder.text_runs)
     finally:
         textpage.close()
     for fragment in builder.out:
@@ -337,10 +347,12 @@ def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> tuple[flo
 
 
 def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: float, bottom: float,
-                    cache: dict) -> None:
+                    cache: dict, text_runs: dict[int, list]) -> None:
     """Text, tight box, baseline, size and font of each glyph of the fragments that hold maths (the
     math builder's input), read only for those: these PDFium calls for every glyph would slow
-    every page down."""
+    every page down. In a fragment of prose with maths characters (``text_runs``) the prose
+    characters are named ``TEXT_FONT``: words of text, its maths letters keep their font (an
+    inline $W$ in "where W is a matrix" inside a display is maths, not a letter of the words)."""
     import pypdfium2.raw as pdfium_c
 
     l, r, b, t = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
@@ -351,11 +363,12 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
     get_unicode, get_size = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetFontSize
     matrix = pdfium_c.FS_MATRIX()
     top = height + bottom
-    for fragment in fragments:
+    for place, fragment in enumerate(fragments):
         if not fragment.glyphs:
             continue
         out = []
-        for index in fragment.glyphs:
+        prose = text_runs.get(place)
+        for k, index in enumerate(fragment.glyphs):
             if index < 0 or not get_box(raw, index, *box_args):
                 continue
             get_origin(raw, index, *origin_args)
@@ -373,7 +386,7 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
             # tenths of a point: what the builder needs, and a short JSON payload
             out.append([ch, round(l.value - left, 1), round(top - t.value, 1),
                         round(r.value - left, 1), round(top - b.value, 1),
-                        round(top - oy.value, 1), round(size, 2), font])
+                        round(top - oy.value, 1), round(size, 2), TEXT_FONT if prose and prose[k] else font])
         fragment.glyphs = out or None
 
 

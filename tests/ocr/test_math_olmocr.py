@@ -237,7 +237,8 @@ PHRASES = [r"f(x) = x^2, \quad \text{for all } x \in X",
            r"x = y + z, \quad \text{i.e.} \quad y = x - z"]
 INTERTEXT = "where the sum runs over every step"
 # prose after the display's \quad, partly in the text font: the line was cut at the \quad, and the
-# words' half kept no glyphs (a fragment of the text font with one maths letter in 19): unread
+# words' half kept no glyphs (a fragment of the text font with one maths letter in 19): unread, then
+# read with its W laid out as a letter of the words; now the fragment keeps its glyphs (``pdftext``)
 TEXT_WORDS = r"y = W x + b, \quad \text{where } W \text{ is a matrix}"
 
 
@@ -258,9 +259,10 @@ def test_prose_phrases_and_abbreviations_in_a_display_are_text(phrases_page):
     assert _displays(phrases_page) == [r"f(x)=x^{2},\quad \text{for all }x\in X",
                                        r"\min_{w}\|w\|^{2}\text{s.t. }y_{i}w^{\top}x_{i}\ge1",
                                        r"x=y+z,\quad \text{i.e. }y=x-z",
-                                       # (the W, PDFium's one maths letter of its fragment, upright: its
-                                       # glyph is not kept)
-                                       r"y=Wx+b,\quad \text{where W is a matrix}",
+                                       # the W, the one maths letter of a text-font fragment, is maths:
+                                       # it was upright inside the words (\text{where W is a matrix}),
+                                       # its fragment keeping no glyphs, and olmocr's MathTest failed it
+                                       r"y=Wx+b,\quad \text{where }W\ \text{is a matrix}",
                                        "a=b+c", r"d=\sum_{i}e_{i}"], phrases_page
     blocks = phrases_page.split("\n\n")
     assert INTERTEXT in blocks and blocks.index(INTERTEXT) == len(blocks) - 3, phrases_page
@@ -268,7 +270,7 @@ def test_prose_phrases_and_abbreviations_in_a_display_are_text(phrases_page):
 
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
 def test_prose_phrases_in_a_display_pass_olmocr(phrases_page):
-    tests = [{"id": f"p{k}", "type": "math", "math": m} for k, m in enumerate(PHRASES)]
+    tests = [{"id": f"p{k}", "type": "math", "math": m} for k, m in enumerate([*PHRASES, TEXT_WORDS])]
     assert judge(phrases_page, tests) == dict.fromkeys((t["id"] for t in tests), True), phrases_page
 
 
