@@ -21,7 +21,6 @@ import pyarrow.fs as pafs
 
 from ocr_ray.engine_base import BLANK, FAILED, PLAIN, Engine
 from ocr_ray.layout import Fallbacks, compose_pages
-from ocr_ray.layout.fallback import degraded_counts
 from ocr_ray.pdf_pages import read_pdf_pages
 
 PAGE_SEPARATOR = "\n\n---\n\n"
@@ -55,11 +54,6 @@ class PaperMarkdown:
     # per block, ``{"page", "rule", "reason", "detail"}``; a page that could not be read at all is
     # rule ``page``, reason ``failed``
     fallbacks: list[dict] = field(default_factory=list)
-
-    @property
-    def degraded(self) -> dict[str, int]:
-        """Blocks that fell back, per ``<rule>:<reason>``."""
-        return degraded_counts(self.fallbacks)
 
 
 def markdown_of(texts: list[str], fallbacks: Fallbacks | None = None) -> str:

@@ -201,9 +201,6 @@ class VenueYear(BaseModel):
         its discussion window."""
         return self.rolling or (self.discussion is not None and self.discussion.contains(at))
 
-    def submission_invitations(self, venue_id: str) -> list[str]:
-        return [self.invitations.submission.format(venue_id=venue_id)]
-
     def deadline_invitations(self) -> list[str]:
         """The invitation(s) whose duedate/expdate OpenReview enforced, one per venue id."""
         return [self.invitations.deadline.format(venue_id=vid) for vid in self.venue_ids]

@@ -336,11 +336,6 @@ class SnapshotStore(Store):
     def is_local(self) -> bool:
         return self.base.is_local
 
-    @property
-    def pinned(self) -> list[str]:
-        """The files of the snapshot (absolute store paths)."""
-        return sorted(self.fs.handler.pins)
-
     def ensure_parent(self, path: str) -> None:
         self.base.ensure_parent(path)
 

@@ -27,7 +27,7 @@ def test_catalogue_has_the_22_reviewbench_venue_years():
 def test_api_version_and_submission_invitation(key, api, submission):
     v = catalogue().get(key)
     assert v.api == api
-    assert v.submission_invitations(v.venue_ids[0]) == [submission]
+    assert v.invitations.submission.format(venue_id=v.venue_ids[0]) == submission
 
 
 def test_emnlp_findings_is_a_track_of_the_same_venue():

@@ -11,8 +11,8 @@ by ``make system-deps``) in three variants:
 
 ``convert(engine, pdf)`` runs one of our engines in this process, exactly as a Ray worker does
 (``ocr_ray.conversion.convert_pdf``: read, engine, layout step), so pages per second compare with a
-single-process peer; ``pymupdf4llm_convert`` runs the peer (AGPL: installed for the benchmark
-only, never a dependency; skipped if absent).
+single-process peer; the peer pymupdf4llm runs in a virtual environment of its own
+(``benchmarks/fulltext_real/peers.py``; AGPL: a benchmark peer, never a dependency).
 
 ``verdicts`` judges a document's markdown with olmOCR-Bench's own test classes
 (``benchmarks/fulltext_real/olmocr_judge.py``); its ``math`` tests render KaTeX in chromium.

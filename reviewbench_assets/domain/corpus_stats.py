@@ -87,10 +87,6 @@ class VenueYearStats:
     review_licenses: dict[str, int] = field(default_factory=dict)
 
     @property
-    def acceptance_rate(self) -> float | None:
-        return self.accepted / self.papers if self.papers else None
-
-    @property
     def num_ratings(self) -> int:
         return sum(self.rating_counts.values())
 

@@ -381,10 +381,3 @@ def chain_split(member_ids: Iterable[str], test_share: float) -> str:
     return "test" if any(forum_in_test(m, test_share) for m in member_ids) else "train"
 
 
-def chain_splits(found: Iterable[Chain], test_share: float) -> dict[str, str]:
-    """forum id -> split for every version in a chain (forums in no chain keep their own draw)."""
-    out: dict[str, str] = {}
-    for c in found:
-        side = chain_split((s.id for s in c.steps), test_share)
-        out.update({s.id: side for s in c.steps})
-    return out

@@ -258,9 +258,3 @@ def put_staged(store: Store, pub: Publication, path: str, data: bytes) -> None:
     with staged_stream(store, pub, path) as f:
         f.write(data)
 
-
-
-def parquet_file(store: Store, target: str, schema: pa.Schema, **kwargs):
-    """A Parquet writer (page checksums on) of `target`, a file the store hands a writer
-    (`Store.write_with`) to publish whole."""
-    return parquet_writer(store.fs, target, schema, **kwargs)

@@ -82,9 +82,6 @@ def load_figures(path: Path = FIGURES_FILE) -> dict[str, Figure]:
 
 FIGURES: dict[str, Figure] = load_figures()
 
-# Keys the Dagster layer adds (reviewbench_assets/dagster_step.py), not the stages.
-ADDED_BY_ASSETS = frozenset({"dagster/column_schema", "blocks_downstream", "how_to_override", "run_id",
-                             "failed_checks"})
 
 
 class UndeclaredFigure(KeyError):

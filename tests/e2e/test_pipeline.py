@@ -103,8 +103,8 @@ def test_every_asset_records_every_figure_it_declares(built):
     """Issue 28 item 2: each materialization's metadata is its stage's declared figures (stages/figures.yaml),
     all of them but those recorded only under a condition this run did not meet (a first crawl reads
     no cursor; no LLM is configured)."""
-    from reviewbench_assets.stages.figures import ADDED_BY_ASSETS, SPLIT, figures_of
-    from tests.stages.figures_check import expected
+    from reviewbench_assets.stages.figures import SPLIT, figures_of
+    from tests.stages.figures_check import ADDED_BY_ASSETS, expected
 
     _, _, results, corpus = built
     mats = [m for r in [*results.values(), corpus] for m in r.get_asset_materialization_events()]

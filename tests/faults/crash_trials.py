@@ -197,7 +197,7 @@ def _reader(backend: Backend, root: str, volatile: Volatile, allowed: set, stop,
         killed = after_kill.is_set()
         try:  # the project's reader API: the whole root as of one moment
             with store.snapshot(prefixes=[store.root], wait_s=60, cache=cache) as snap:
-                files = {rel: snap.read_bytes(p) for p in snap.pinned
+                files = {rel: snap.read_bytes(p) for p in sorted(snap.fs.handler.pins)
                          if published(rel := posixpath.relpath(p, store.root))}
         except SnapshotUnsettled:
             got["unsettled"] += 1

@@ -152,7 +152,8 @@ def test_deadline_cross_check_against_the_invitation(pk, pdf_replica):
     assert (ok["cutoff_rule"], ok["cutoff_ms"]) == ("invitation_expdate", venue.deadline_ms + 30 * 60_000)
     assert venue_deadline_check(api, venue) == ok
     if venue.api == "v1":  # OpenReview's blind copy carries no dates (openreview-py BlindSubmissionsInvitation)
-        blind = deadline_cross_check(api, venue.submission_invitations(venue.venue_ids[0]), venue.deadline_ms)
+        blind = deadline_cross_check(api, [venue.invitations.submission.format(venue_id=venue.venue_ids[0])],
+                                     venue.deadline_ms)
         assert blind["status"] == "mismatch" and "no duedate" in blind["problems"][0]
     off = deadline_cross_check(api, invs, venue.deadline_ms + 86_400_000)  # catalogue one day late
     assert off["status"] == "mismatch" and "+24.00 h" in off["problems"][0]

@@ -3,8 +3,12 @@
 under a condition; that nothing undeclared is recorded, `Stage.stat` and `Stage.check` enforce."""
 from __future__ import annotations
 
-from reviewbench_assets.stages.figures import ADDED_BY_ASSETS, figures_of
+from reviewbench_assets.stages.figures import figures_of
 from reviewbench_assets.stages.stage import StageResult
+
+# Declared keys the Dagster layer adds (reviewbench_assets/dagster_step.py), not the stages.
+ADDED_BY_ASSETS = frozenset({"dagster/column_schema", "blocks_downstream", "how_to_override", "run_id",
+                             "failed_checks"})
 
 
 def expected(where: str, conditions: tuple[str, ...] = ()) -> set[str]:

@@ -10,7 +10,6 @@ import pytest
 
 from resources.store import store_from_uri
 from reviewbench_assets.stages.figures import (
-    ADDED_BY_ASSETS,
     FIGURES,
     PARSE,
     REPORTS_PROGRESS,
@@ -21,6 +20,7 @@ from reviewbench_assets.stages.figures import (
     figures_of,
 )
 from reviewbench_assets.stages.stage import Stage
+from tests.stages.figures_check import ADDED_BY_ASSETS
 
 ROOT = Path(__file__).resolve().parents[2]
 STAGES_DIR = ROOT / "reviewbench_assets" / "stages"
