@@ -40,7 +40,7 @@ from ocr_ray.text_repair import recode_garbled
 # 16: maths: a matrix with no delimiters.
 # 17: maths: \operatorname*{arg\,max} with its limit under both words.
 # 18: maths: a maths letter in a fragment of prose keeps its glyph (pdftext keeps the glyphs of a
-# fragment of prose with maths letters, its prose ones named TEXT).
+# fragment of prose with maths letters, its prose ones named TEXT); a big delimiter keeps its size.
 LAYOUT_VERSION = "18"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -349,6 +349,12 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     near = [r for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x0 >= x0 - 2 and r.x1 <= x1 + 2 and y0 - 2 <= r.y0 <= y1 + 2]
     size = _main_size(atoms)
     atoms = matrices(atoms, near, size, _row, tall_delimiters(glyphs, size))
+    for a in atoms:
+        # a delimiter at the size TeX chose (\left(\frac{a}{b}\right)^2 read as (\frac{a}{b})^{2}:
+        # KaTeX set it at the text's size with the square on its small parenthesis, and olmocr's
+        # MathTest failed it); matrices took the tall delimiters around arrays before
+        if a.kind == "delim" and a.scale:
+            a.tex, a.scale = a.scale + a.tex, ""
     tex = _row(atoms, near)
     if any(a.kind == "radical" for a in atoms) and r"\sqrt" not in tex:
         return None

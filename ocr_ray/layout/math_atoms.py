@@ -52,6 +52,7 @@ class Atom:
     size: float
     kind: str = "ord"  # ord | op (big operator) | radical | roman (a letter of an upright font) | box
     alphabet: str = ""
+    scale: str = ""  # a delimiter of the extension font: the size TeX chose (``\big``...: ``_SCALES``)
 
     @property
     def cx(self) -> float:
@@ -77,6 +78,7 @@ def glyph_atom(glyph: list) -> Atom | None:
         return None
     alphabet = font_alphabet(name)
     kind = "ord"
+    scale = ""
     code = ord(ch) - 0xE000 if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xE020 else ord(ch) if len(ch) == 1 else -1
     code = CMEX_PIECES.get(code, code)
     if name.startswith(MATHABX_FONTS):
@@ -101,6 +103,7 @@ def glyph_atom(glyph: list) -> Atom | None:
             raise Unreadable(f"cmex {ord(ch):#x}")
         if not tex:
             return None  # a piece of a tall delimiter
+        scale = _scale(code) if tex in DELIMITERS else ""
         if tex in ("HAT", "TILDE"):
             tex, kind = (r"\widehat" if tex == "HAT" else r"\widetilde"), "accent"
         if tex == "RADICAL":
@@ -149,7 +152,21 @@ def glyph_atom(glyph: list) -> Atom | None:
         alphabet = "text"  # a letter of a prose fragment inside the formula: a word of text (``words``)
     if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
         tex = rf"\boldsymbol{{{tex}}}"
-    return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet)
+    return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet, scale if kind == "delim" else "")
+
+
+# the sizes of cmex's delimiters by code (the layout its followers share: txex, pxex, lmex, kpfonts',
+# fourier's, euex): \big 0x00-0x0B and 0x0E-0x0F, \Big 0x10-0x11, 0x2E-0x2F, 0x44-0x45 and
+# 0x68-0x6F, \bigg 0x12-0x1F, \Bigg 0x20-0x2D; the bars 0x0C, 0x0D are also the pieces of taller
+# ones, and the pieces from 0x30 on build a delimiter taller than \Bigg (``\left``): no size
+def _scale(code: int) -> str:
+    if 0x00 <= code <= 0x0B or code in (0x0E, 0x0F):
+        return r"\big"
+    if code in (0x10, 0x11, 0x2E, 0x2F, 0x44, 0x45) or 0x68 <= code <= 0x6F:
+        return r"\Big"
+    if 0x12 <= code <= 0x1F:
+        return r"\bigg"
+    return r"\Bigg" if 0x20 <= code <= 0x2D else ""
 
 
 # relations with a symbol of their own once negated (KaTeX knows \not before any other)

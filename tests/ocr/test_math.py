@@ -25,9 +25,9 @@ FORMULAS = [
 EXPECTED = [rf"{tex} \qquad ({n})" for n, tex in enumerate([
     r"w_{t,i}=\frac{P_{t,i}}{\sum_{j\in\mathcal{T}_{t}}P_{t,j}}\forall i\in\mathcal{T}_{t}",
     r"b_{t}(\phi)=\sum_{i=1}^{n}w_{t,i}B_{i}+\int_{0}^{1}f(x)dx",
-    r"\lambda_{g}=(\sum_{s\in S}\zeta^{n}\psi(gs))+\sqrt{a^{2}+b}",
+    r"\lambda_{g}=\bigg(\sum_{s\in S}\zeta^{n}\psi(gs)\bigg)+\sqrt{a^{2}+b}",
     r"\mathbb{E}[x]\le\alpha\mathbf{K}^{2}+\max_{s}D_{KL}",
-    r"L=(\frac{D}{5.4\times10^{13}})^{-0.095}",
+    r"L=\bigg(\frac{D}{5.4\times10^{13}}\bigg)^{-0.095}",
 ], start=1)]
 
 

@@ -22,7 +22,7 @@ EXPECTED = [
     r"w_{t,i}=\frac{P_{t,i}}{\sum_{j\in T_{t}}P_{t,j}}",
     r"b_{t}(\phi)=\sum_{i=1}^{n}w_{t,i}B_{i}+\int_{0}^{1}f(x)dx",
     r"\lambda_{g}=\sum_{s\in S}\zeta^{n}\psi(gs)+\sqrt{a^{2}+b}",
-    r"L=(\frac{D}{5.4\times10^{13}})^{-0.095}",
+    r"L=\bigg(\frac{D}{5.4\times10^{13}}\bigg)^{-0.095}",  # the size \left chose (cmex's layout in each)
 ]
 PROSE = ("The method is run on every step, and the text between the formulas is long enough to fill the "
          "column as a paper's prose does, so that nothing on this page looks like a column of its own.")

@@ -70,6 +70,10 @@ SIDES = [r"s = \sum\nolimits_{i=1}^n x_i + \prod\nolimits_{j} y_j",
 # subscript"): each read as set, the olmocr verdict below
 SCRIPTS = [r"z = x_{i}^{(t)} + f'(x)^2", r"y = \mathrm{W} x + b", r"\hat{\theta}_{\mathrm{MLE}} = x + y",
            r"\theta^* = \operatorname*{arg\,max}_{\theta} L(\theta)"]
+# delimiters at the size TeX chose (\left...\right, \bigl): read as "(" KaTeX set them at the text's
+# size and the square went to the small parenthesis ("u=(\frac{a}{b})^{2}": olmocr's MathTest failed it)
+DELIMITERS = [r"u = \left(\frac{a}{b}\right)^2 + \bigl(x\bigr) + (w)",
+              r"v = \left[\sum_{i=1}^n x_i\right] + \biggl\{ y \biggr\}"]
 CASES = {
     "numbered": ("amsmath", [f + p for f, p in zip(NUMBERED, ",.,", strict=True)], "", NUMBERED),
     "raw_coded": ("amsmath,amssymb", RAW_CODED, r"\pdfgentounicode=0", RAW_CODED),
@@ -80,6 +84,7 @@ CASES = {
     "arrays": ("amsmath", ARRAYS, "", ARRAYS),
     "sides": ("amsmath", SIDES, "", SIDES),
     "scripts": ("amsmath", SCRIPTS, "", SCRIPTS),
+    "delimiters": ("amsmath", DELIMITERS, "", DELIMITERS),
 }
 
 
@@ -114,7 +119,7 @@ def test_tex_maths_glyphs_without_tounicode_in_prose(tmp_path):
 
 
 def test_a_text_style_fraction_in_a_display_is_tfrac(pages):
-    assert _displays(pages["text_style"]) == [r"O_{h}=\mathrm{softmax}(\tfrac{1}{\sqrt{d_{h}}}Q_{h}K_{g}^{\top}+M)V_{g}",
+    assert _displays(pages["text_style"]) == [r"O_{h}=\mathrm{softmax}\Big(\tfrac{1}{\sqrt{d_{h}}}Q_{h}K_{g}^{\top}+M\Big)V_{g}",
                                               r"y=\tfrac{1}{2}x+\frac{a}{b}+e^{\frac{c}{d}}"], pages["text_style"]
 
 
@@ -142,6 +147,11 @@ def test_nested_scripts_and_upright_names_are_read_as_set(pages):
     assert _displays(pages["scripts"]) == [r"z=x_{i}^{(t)}+f'(x)^{2}", r"y=\mathrm{W}x+b",
                                            r"\hat{\theta}_{\mathrm{MLE}}=x+y",
                                            r"\theta^{\ast}=\operatorname*{arg\,max}_{\theta}L(\theta)"], pages["scripts"]
+
+
+def test_big_delimiters_keep_the_size_tex_chose(pages):
+    assert _displays(pages["delimiters"]) == [r"u=\Big(\frac{a}{b}\Big)^{2}+\big(x\big)+(w)",
+                                              r"v=\Bigg[\sum_{i=1}^{n}x_{i}\Bigg]+\bigg\{y\bigg\}"], pages["delimiters"]
 
 
 def test_limits_set_against_the_operators_style_say_so(pages):

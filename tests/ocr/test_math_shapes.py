@@ -53,8 +53,8 @@ where the keys and values a query reads are
 # the numbers are the source's: the align's three rows (1)-(3), its two equations (4), (5), and (6);
 # \[ \] displays have none
 EXPECTED = [
-    r"\varepsilon(k+1)-\varepsilon(k)=(\frac{t_{k+1}^{2}-t_{k}^{2}}{4}+\frac{s_{k+1}t_{k+1}-t_{k}s_{k}}{2})(f(x_{k+1})-f(x^{\ast})) \qquad (1)",
-    r"+(\frac{t_{k}^{2}}{4}+\frac{s_{k}t_{k}}{2})(f(x_{k+1})-f(x_{k})) \qquad (2)",
+    r"\varepsilon(k+1)-\varepsilon(k)=\bigg(\frac{t_{k+1}^{2}-t_{k}^{2}}{4}+\frac{s_{k+1}t_{k+1}-t_{k}s_{k}}{2}\bigg)(f(x_{k+1})-f(x^{\ast})) \qquad (1)",
+    r"+\bigg(\frac{t_{k}^{2}}{4}+\frac{s_{k}t_{k}}{2}\bigg)(f(x_{k+1})-f(x_{k})) \qquad (2)",
     r"-\frac{1}{2}\langle v_{k+1}-v_{k},x_{k}\rangle+\frac{\sqrt{s}e^{\alpha_{t}}}{\mu}\nabla f(X_{t})-\frac{t_{k}}{2\sqrt{L}} \qquad (3)",
     r"\mathrm{mean}(\sum_{k}(\frac{1}{N\cdot M}\sum_{i}\sum_{j}\frac{W_{ck}}{N\cdot M})F^{k})=0 \qquad (4)",
     # a script of a script is placed by its shift from its own nucleus, even at TeX's smallest size
