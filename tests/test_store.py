@@ -4,6 +4,7 @@ import pytest
 from dagster_aws.s3 import S3Resource
 
 from resources import StorageResource
+from tests.published import publish_set
 
 
 @pytest.fixture(params=["local", "s3"])
@@ -57,23 +58,16 @@ def test_a_failed_write_leaves_nothing_under_the_final_name(storage):
     assert not [f for f in store.list_files(store.path("")) if ".tmp-" in f]
 
 
-def _publish_set(store, files: dict[str, bytes]) -> None:
-    with store.publish() as pub:
-        for path, data in files.items():
-            with store.fs.open_output_stream(pub.target(path)) as f:
-                f.write(data)
-
-
 def test_a_snapshot_reads_a_set_as_of_one_moment_while_a_writer_replaces_it(storage):
     """Issue 29.4: a reader of several files that one publication replaces sees all of them before
     it or all after it, whenever the writer moves them (here: between the reader's two reads)."""
     store = storage.store()
     rows, stats, new = store.path("set/rows.parquet"), store.path("set/stats.json"), store.path("set/new.json")
     store.write_parquet(store.path("other.parquet"), pa.table({"a": [0]}))
-    _publish_set(store, {rows: b"rows-1", stats: b"stats-1"})
+    publish_set(store, {rows: b"rows-1", stats: b"stats-1"})
     with store.snapshot([store.path("other.parquet")], prefixes=[store.path("set")]) as view:
         assert view.read_bytes(rows) == b"rows-1"
-        _publish_set(store, {rows: b"rows-2", stats: b"stats-2", new: b"{}"})  # a writer publishes meanwhile
+        publish_set(store, {rows: b"rows-2", stats: b"stats-2", new: b"{}"})  # a writer publishes meanwhile
         store.write_parquet(store.path("other.parquet"), pa.table({"a": [1, 2]}))
         assert view.read_bytes(stats) == b"stats-1"  # not stats-2 beside rows-1
         assert not view.exists(new) and view.list_files(store.path("set")) == [rows, stats]
@@ -116,7 +110,7 @@ def test_a_snapshot_finishes_a_dead_runs_publication_and_waits_for_a_live_ones(t
 
     store = store_from_uri(str(tmp_path / "root"))
     a, b = store.path("set/a"), store.path("set/b")
-    _publish_set(store, {a: b"1", b: b"1"})
+    publish_set(store, {a: b"1", b: b"1"})
     dead = subprocess.Popen(["true"])  # a process of this host that no longer exists
     dead.wait()
     journal = _journal(store, f"{HOST_TAG}.{dead.pid}.0000dead", {a: b"2", b: b"2"})
@@ -143,13 +137,13 @@ def test_the_next_holder_of_a_lock_finishes_a_dead_holders_publication_before_it
 
     store = storage.store()  # opened (and recovered) before the kill
     a, b = store.path("set/a"), store.path("set/b")
-    _publish_set(store, {a: b"1", b: b"1"})
+    publish_set(store, {a: b"1", b: b"1"})
     dead = subprocess.Popen(["true"])  # a process of this host that no longer exists
     dead.wait()
     _journal(store, f"{HOST_TAG}.{dead.pid}.0000dead", {a: b"2", b: b"2"})  # killed after its commit point
     with store.lock("set"):
         assert (store.read_bytes(a), store.read_bytes(b)) == (b"2", b"2")
-        _publish_set(store, {a: b"3", b: b"3"})
+        publish_set(store, {a: b"3", b: b"3"})
     store.recover()
     assert (store.read_bytes(a), store.read_bytes(b)) == (b"3", b"3")
 
@@ -166,16 +160,16 @@ def test_a_long_lived_process_sweeps_a_folder_again_for_staging_runs_killed_sinc
     clock = [1000.0]
     monkeypatch.setattr(store_publish.time, "monotonic", lambda: clock[0])
     store = store_from_uri(str(tmp_path / "root"))
-    _publish_set(store, {store.path("f/a"): b"1", store.path("f/b"): b"1"})  # the folder's first sweep
+    publish_set(store, {store.path("f/a"): b"1", store.path("f/b"): b"1"})  # the folder's first sweep
     dead = subprocess.Popen(["true"])
     dead.wait()
     left = store.path("f", f".c.tmp-{store_publish.HOST_TAG}.{dead.pid}.0000dead-0")  # killed before its commit
     with store.fs.open_output_stream(left) as f:
         f.write(b"half")
-    _publish_set(store, {store.path("f/a"): b"2", store.path("f/b"): b"2"})
+    publish_set(store, {store.path("f/a"): b"2", store.path("f/b"): b"2"})
     assert store.exists(left)  # within the interval: no listing per publication
     clock[0] += store_publish.SWEEP_EVERY_S
-    _publish_set(store, {store.path("f/a"): b"3", store.path("f/b"): b"3"})
+    publish_set(store, {store.path("f/a"): b"3", store.path("f/b"): b"3"})
     assert not store.exists(left)
 
 

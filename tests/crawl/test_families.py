@@ -125,18 +125,22 @@ def test_emnlp_findings_and_neurips_rebuttal_styles(all_fx):
     assert any("/Official_Review" in i and i.endswith("/-/Rebuttal") for i in invs)
 
 
+def _crawled_with_review_edits(replica, all_fx, tmp_path, key: str):
+    """(venue, crawled forum, its fixture truth, its reviews' edits) for each forum of `key` on the
+    replica; each forum's edits cost at most one request (one per paper's review invitation)."""
+    venue = catalogue().get(key)
+    api = openreview_resource(replica).api(venue.api)
+    for item in list(crawl_forums(api, venue, Folder(store_from_uri(str(tmp_path)), "ck"))):
+        before = api.stats["requests"]
+        edits = fetch_review_edits(api, item["note"], venue.invitations.review, venue.api)
+        assert api.stats["requests"] - before <= 1
+        yield venue, item, all_fx.venues[key].forums[item["note"]["id"]], edits
+
+
 def test_review_edits_give_initial_and_final_rating(replica, all_fx, tmp_path):
     """NeurIPS 2025: the edits of edited reviews (one request per paper's review invitation)."""
-    venue = catalogue().get("neurips-2025")
-    vf = all_fx.venues["neurips-2025"]
-    api = openreview_resource(replica).api("v2")
-    items = list(crawl_forums(api, venue, Folder(store_from_uri(str(tmp_path)), "ck")))
     seen = 0
-    for item in items:
-        truth = vf.forums[item["note"]["id"]]
-        before = api.stats["requests"]
-        edits = fetch_review_edits(api, item["note"], venue.invitations.review)
-        assert api.stats["requests"] - before <= 1
+    for venue, item, truth, edits in _crawled_with_review_edits(replica, all_fx, tmp_path, "neurips-2025"):
         for rid, initial in truth.review_initial_ratings.items():
             assert edits[rid][0]["note"]["content"]["rating"]["value"] == initial
             parsed = parse_forum(item["note"], venue, review_edits=edits)
@@ -154,16 +158,9 @@ def test_v1_review_references_give_initial_and_final_scores(key, replica, all_fx
     invitation; the Re^2 `review` record carries the initial and final scores (issue 10 point 6)."""
     from reviewbench_assets.domain.dialogues import review_record
 
-    venue = catalogue().get(key)
-    vf = all_fx.venues[key]
-    api = openreview_resource(replica).api("v1")
-    items = list(crawl_forums(api, venue, Folder(store_from_uri(str(tmp_path)), "ck")))
     seen = 0
-    for item in items:
-        truth = vf.forums[item["note"]["id"]]
-        before = api.stats["requests"]
-        edits = fetch_review_edits(api, item["note"], venue.invitations.review, "v1")
-        assert api.stats["requests"] - before <= 1
+    for venue, item, truth, edits in _crawled_with_review_edits(replica, all_fx, tmp_path, key):
+        assert venue.api == "v1"
         rec = review_record(parse_forum(item["note"], venue, review_edits=edits), venue.conference, venue.year)
         by_id = {r["review_id"]: r for r in rec["reviews"]}
         for rid, initial in truth.review_initial_ratings.items():

@@ -16,6 +16,7 @@ import traceback
 
 from resources.store import store_from_uri
 from resources.store_publish import HOST_TAG, JOURNAL_DIR
+from tests.published import publish_set
 
 
 def s3_options(endpoint: str) -> dict:
@@ -79,10 +80,7 @@ def race_round(root: str, endpoint: str | None = None, procs: int = 3, files: in
     store = open_root(root, endpoint)
     names = [store.path(f"race/{tag}/part-{i:02d}.bin") for i in range(files)]
     stale = store.path(f"race/{tag}/old.bin")
-    with store.publish() as pub:
-        for path in [*names, stale]:
-            with store.fs.open_output_stream(pub.target(path)) as f:
-                f.write(b"v1 " + path.encode())
+    publish_set(store, {path: b"v1 " + path.encode() for path in [*names, stale]})
     leave_journal(store, dead_token(), {p: b"v2 " + p.encode() for p in names}, [stale])
     ctx = multiprocessing.get_context("fork")
     barrier, out = ctx.Barrier(procs), ctx.Queue()

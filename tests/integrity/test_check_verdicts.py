@@ -15,6 +15,7 @@ from reviewbench_assets.dagster_step import guard_upstream, record_checks
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.io.verdicts import blocking_failures
 from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED
+from tests.published import publish_set
 from tests.splits.conftest import make_rows, write_venue_rows
 
 PK = "iclr-2024"
@@ -27,10 +28,9 @@ def _passed(store, pk: str, asset: str) -> None:
 
 def _crawl(store, pk: str, title: str) -> None:
     """What the crawl publishes (forums and quarantine, one set), without recording its checks."""
-    with store.publish() as pub:
-        for path, rows in ((paths.raw_forums(pk), [{"forum_id": "a", "title": title}]), (paths.quarantine(pk), [])):
-            with store.fs.open_output_stream(pub.target(store.path(path))) as f:
-                f.write(b"".join(dumps_json(r) + b"\n" for r in rows))
+    publish_set(store, {store.path(path): b"".join(dumps_json(r) + b"\n" for r in rows)
+                        for path, rows in ((paths.raw_forums(pk), [{"forum_id": "a", "title": title}]),
+                                           (paths.quarantine(pk), []))})
 
 
 def _iclr_split(root) -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.faults.replay_race import race_round
+from tests.published import publish_set
 
 
 @pytest.mark.parametrize("where", ["local", "s3", "s3-no-lock-client"])
@@ -48,13 +49,6 @@ class _DiskFullOn:
         return self._fs.move(src, dest)
 
 
-def _publish(store, files: dict[str, bytes]) -> None:
-    with store.publish() as pub:
-        for path, data in files.items():
-            with store.fs.open_output_stream(pub.target(path)) as f:
-                f.write(data)
-
-
 def test_a_full_disk_on_the_journal_write_leaves_no_staging_and_no_half_journal(tmp_path):
     """Before, the journal's write was outside the abort (and `Store.publish` called `commit()`
     outside its `try`): the staged set and a half journal stayed for as long as the process lived,
@@ -65,11 +59,11 @@ def test_a_full_disk_on_the_journal_write_leaves_no_staging_and_no_half_journal(
     store = Store(fs, str(tmp_path))
     files = {store.path("set/a.parquet"): b"a" * 1000, store.path("set/b.parquet"): b"b" * 1000}
     with pytest.raises(OSError, match="No space left"):
-        _publish(store, files)
+        publish_set(store, files)
     left = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
     assert left == [], left
     fs.where = ""  # the space is back: the retry publishes
-    _publish(store, files)
+    publish_set(store, files)
     assert {p: store.read_bytes(p) for p in files} == files
 
 
@@ -82,7 +76,7 @@ def test_a_set_failing_after_its_commit_point_is_finished_by_the_same_processs_n
     store = Store(_DiskFullOn("", moves_failing=1), str(tmp_path))
     files = {store.path("set/a.parquet"): b"new a", store.path("set/b.parquet"): b"new b"}
     with pytest.raises(OSError, match="Input/output error"):
-        _publish(store, files)
+        publish_set(store, files)
     assert store.recover() == {"recovered": 1, "moved": 2}
     assert {p: store.read_bytes(p) for p in files} == files
     assert [p for p in tmp_path.rglob("*") if p.is_file() and p.parent.name == ".publish"] == []
