@@ -20,6 +20,7 @@ from ocr_ray.layout.table_grid import (
     join_head_lines,
     section_label,
     split_on_columns,
+    walled,
     table_rows,
 )
 from ocr_ray.layout.table_gutters import join_justified_head, split_at_gutters
@@ -350,7 +351,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     top, bottom = _column_rules_extent(verticals, top, bottom, x0, x1)
     inside = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom and x0 - 3 < f.cx < x1 + 3]
     x0, x1 = _row_labels(page, inside, top, bottom, x0, x1)
-    rows = table_rows(inside)
+    rows = walled(table_rows(inside), verticals)
     heads = _rotated_heads(page, rows, top, bottom, x0, x1)
     inside += heads
     inner = [r for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]
