@@ -2,7 +2,7 @@
 test files (``benchmarks/robustness``), each PDF through the production path (``convert_pdf``,
 ``text-layer``) in a pool worker with a hard timeout, and seeded mutations of them.
 
-The corpus: ``$REVIEWBENCH_ROBUSTNESS_DIR`` (default ``/work/robustness-corpus``, never committed),
+The corpus: ``$REVIEWBENCH_ROBUSTNESS_DIR`` (default ``var/robustness-corpus``, never committed),
 built by ``python -m benchmarks.robustness.collect`` from git mirrors or ``--from DIR``. Without it
 this bench records only why it did not run (``fulltext_robustness_skipped``).
 

@@ -1,7 +1,7 @@
 """Build the robustness corpus folder: ``python -m benchmarks.robustness.collect [--out DIR]
 [--mirrors DIR | --from DIR ...]``.
 
-The folder (default ``$REVIEWBENCH_ROBUSTNESS_DIR`` or ``/work/robustness-corpus``, never committed)
+The folder (default ``$REVIEWBENCH_ROBUSTNESS_DIR`` or ``var/robustness-corpus``, never committed)
 holds ``pdfs/<sha256[:16]>.pdf`` and ``manifest.jsonl``: one line per distinct PDF with its source
 (repository or local folder), path, commit, sha256, bytes, pages and producer as PDFium reads them
 (``pages`` is null where PDFium cannot open the file: kept, it is a robustness case too). The same
@@ -19,7 +19,7 @@ from pathlib import Path
 from benchmarks.robustness.pool import run_pool
 from benchmarks.robustness.sources import MIRRORS, from_folder, from_mirrors
 
-DEFAULT_DIR = Path("/work/robustness-corpus")
+DEFAULT_DIR = Path("var/robustness-corpus")
 
 
 def corpus_dir() -> Path:
@@ -94,6 +94,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="a local folder of PDFs (repeatable); with it, mirrors are not read")
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
+    if not args.folders and not args.mirrors.is_dir():
+        print(f"no mirrors at {args.mirrors}: pass --mirrors DIR (bare git mirrors, <owner>+<name>/repo) or "
+              "set REVIEWBENCH_MIRRORS_DIR, or take local PDFs with --from DIR", file=sys.stderr)
+        return 2
 
     def found():
         if args.folders:

@@ -1,6 +1,6 @@
 """Where the robustness corpus comes from: public PDF libraries' own test corpora, read from bare git
-mirrors (``/work/.mirror/<owner>+<name>/repo``, what the ``fetch`` tool leaves; any ``git clone
---mirror`` does too), and any local folder of PDFs.
+mirrors (``<mirrors>/<owner>+<name>/repo``: ``git clone --mirror`` makes one; ``$REVIEWBENCH_MIRRORS_DIR``
+or ``--mirrors DIR``), and any local folder of PDFs.
 
 Nobody here chose these PDFs to suit the engine: they are what PDF parsers' maintainers keep to
 break parsers (pdf.js's bug reports, qpdf's and pdfbox's damaged files, veraPDF's conformance
@@ -8,6 +8,7 @@ suite) and what extraction libraries test on (papers, forms, tables, scans).
 """
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ SOURCES: tuple[tuple[str, str, int | None], ...] = (
     ("allenai/pdffigures2", "", None),
     ("Hopding/pdf-lib", "", None),
 )
-MIRRORS = Path("/work/.mirror")
+MIRRORS = Path(os.environ.get("REVIEWBENCH_MIRRORS_DIR", "var/mirrors"))
 
 
 @dataclass(frozen=True)
