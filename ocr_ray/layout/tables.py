@@ -20,8 +20,8 @@ from ocr_ray.layout.table_grid import (
     join_head_lines,
     section_label,
     split_on_columns,
-    walled,
     table_rows,
+    walled,
 )
 from ocr_ray.layout.table_gutters import join_justified_head, split_at_gutters
 from ocr_ray.layout.table_lines import multi_line_rows
