@@ -212,7 +212,20 @@ def _underline(f: Fragment, rules: list[Rule], width: float, row: list[Fragment]
                 and abs(f.cx - (r.x0 + r.x1) / 2) <= max(3.0, 0.1 * (r.x1 - r.x0)) \
                 and not any(g is not f and g.x0 < r.x1 and g.x1 > r.x0 for g in row):
             return r.x0, r.x1
-    return f.x0, f.x1
+    return _walls(f, rules, row)
+
+
+def _walls(f: Fragment, rules: list[Rule], row: list[Fragment]) -> tuple[float, float]:
+    """The extent between the column rules drawn either side of a cell centred between them with
+    nothing else of its row between them: ``\\multicolumn{6}{c|}{Zero-shot}`` in an
+    ``l|cccccc|cccccc|c`` table, with no rule under it, spans the six columns its rules enclose."""
+    crossing = [(r.x0 + r.x1) / 2 for r in rules if r.vertical and r.y0 < f.cy < r.y1]
+    left = max((x for x in crossing if x <= f.x0 + 0.5), default=None)
+    right = min((x for x in crossing if x >= f.x1 - 0.5), default=None)
+    if left is None or right is None or abs(f.cx - (left + right) / 2) > max(3.0, 0.1 * (right - left)) \
+            or any(g is not f and g.x0 < right and g.x1 > left for g in row):
+        return f.x0, f.x1
+    return left, right
 
 
 def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rule] = (),
