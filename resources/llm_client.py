@@ -106,16 +106,10 @@ class LLMCache:
 
     def __init__(self, store: Store):
         self.store = store
-        self.hits = 0
-        self.misses = 0
 
     def get(self, key: str) -> dict | None:
         value = self.store.read_json_or_none(self.store.path(CACHE_DIR, key))  # corrupt entry: a miss
-        if not isinstance(value, dict):
-            self.misses += 1
-            return None
-        self.hits += 1
-        return value
+        return value if isinstance(value, dict) else None
 
     def put(self, key: str, value: dict) -> None:
         self.store.write_json(self.store.path(CACHE_DIR, key), value)

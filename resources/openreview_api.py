@@ -69,7 +69,7 @@ class UnreachableError(OpenReviewError):
         kind = "does not resolve" if "resolve" in str(cause).lower() else "refuses connections"
         RuntimeError.__init__(self, f"OpenReview API {api} at {url} {kind} ({cause}). Check the network, or "
                                     f"point {var} at a reachable server (e.g. the replica: `make ui`).")
-        self.name, self.status, self.path, self.url, self.variable = "UnreachableError", None, url, url, var
+        self.name, self.status, self.path, self.url = "UnreachableError", None, url, url
 
 
 def unreachable_cause(exc: BaseException) -> BaseException | None:

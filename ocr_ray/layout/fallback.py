@@ -117,7 +117,6 @@ class _Budgets:
     def __init__(self) -> None:
         self.stack: list[list] = []  # [deadline, owner, running]
         self.armed: float | None = None  # the deadline the timer is set for
-        self.installed = False
 
     def usable(self) -> bool:
         if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):

@@ -73,8 +73,6 @@ class ChatRequest:
 
 class LLMCacheLike(Protocol):
     """What the merge steps need of a cache (resources.llm_client.LLMCache is one)."""
-    hits: int
-    misses: int
 
     def get(self, key: str) -> dict | None: ...
 
