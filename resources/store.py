@@ -268,19 +268,6 @@ class Store:
     def write_json(self, path: str, obj) -> None:
         self.write_bytes(path, dumps_json(obj))
 
-    def write_jsonl(self, path: str, rows: Iterable[dict]) -> int:
-        count = 0
-
-        def _w(target: str) -> None:
-            nonlocal count
-            with self.fs.open_output_stream(target) as f:
-                for row in rows:
-                    f.write(dumps_json(row) + b"\n")
-                    count += 1
-
-        self.write_with(path, _w)
-        return count
-
     def write_parquet(self, path: str, table: pa.Table, row_group_size: int | None = None) -> None:
         self.write_with(path, lambda target: pq.write_table(table, target, filesystem=self.fs,
                                                             row_group_size=row_group_size, **PARQUET_WRITE_OPTIONS))

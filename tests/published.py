@@ -1,6 +1,11 @@
-"""Files published as one set (`Store.publish`), each written through the publication's target as
-a stage's writer does: for tests that need published data, or race a reader against it."""
+"""Files written the way the stages publish them, for tests that need their inputs on disk or race
+a reader against a writer: a set of files published as one (`Store.publish`), and one JSON-lines
+file written whole (`Store.write_with`), as the crawl writes its forums."""
 from __future__ import annotations
+
+from collections.abc import Iterable
+
+from resources.store import dumps_json
 
 
 def publish_set(store, files: dict[str, bytes]) -> None:
@@ -9,3 +14,19 @@ def publish_set(store, files: dict[str, bytes]) -> None:
         for path, data in files.items():
             with store.fs.open_output_stream(pub.target(path)) as f:
                 f.write(data)
+
+
+def write_jsonl(store, path: str, rows: Iterable[dict]) -> int:
+    """`rows` as JSON lines at `path` (full store path), the file replaced whole or not at all; the
+    number of rows written."""
+    count = 0
+
+    def _write(target: str) -> None:
+        nonlocal count
+        with store.fs.open_output_stream(target) as f:
+            for row in rows:
+                f.write(dumps_json(row) + b"\n")
+                count += 1
+
+    store.write_with(path, _write)
+    return count

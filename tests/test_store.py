@@ -4,7 +4,7 @@ import pytest
 from dagster_aws.s3 import S3Resource
 
 from resources import StorageResource
-from tests.published import publish_set
+from tests.published import publish_set, write_jsonl
 
 
 @pytest.fixture(params=["local", "s3"])
@@ -20,7 +20,7 @@ def storage(request, tmp_path):
 
 def test_roundtrip_and_content_addressed_pdfs(storage):
     store = storage.store()
-    store.write_jsonl(store.path("raw/x.jsonl"), ({"i": i} for i in range(3)))
+    write_jsonl(store, store.path("raw/x.jsonl"), ({"i": i} for i in range(3)))
     assert [r["i"] for r in store.iter_jsonl(store.path("raw/x.jsonl"))] == [0, 1, 2]
     store.write_parquet(store.path("t/a.parquet"), pa.table({"a": [1, 2]}))
     assert store.read_parquet(store.path("t/a.parquet")).column("a").to_pylist() == [1, 2]
@@ -53,7 +53,7 @@ def test_a_failed_write_leaves_nothing_under_the_final_name(storage):
         raise RuntimeError("killed mid-write")
 
     with pytest.raises(RuntimeError):
-        store.write_jsonl(store.path("raw/half.jsonl"), rows())
+        write_jsonl(store, store.path("raw/half.jsonl"), rows())
     assert not store.exists(store.path("raw/half.jsonl"))
     assert not [f for f in store.list_files(store.path("")) if ".tmp-" in f]
 

@@ -16,6 +16,7 @@ from resources.store import store_from_uri
 from reviewbench_assets import assets as dialogues_asset
 from reviewbench_assets.assets import parsed_forums
 from reviewbench_assets.io.layout import paths
+from tests.published import write_jsonl
 
 SAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "openreview-samples"
 PK = "iclr-2026"
@@ -46,7 +47,7 @@ def _forums() -> list[dict]:
 
 def _materialize(tmp_path):
     store = store_from_uri(str(tmp_path))
-    store.write_jsonl(store.path(paths.raw_forums(PK)), _forums())
+    write_jsonl(store, store.path(paths.raw_forums(PK)), _forums())
     result = dg.materialize([parsed_forums, dialogues_asset.rebuttal_dialogues], partition_key=PK,
                             resources={"storage": StorageResource(root=str(tmp_path)), "llm": LLMResource()},
                             # one forum of two is quarantined on purpose: parsed_forums' check allows it

@@ -13,6 +13,7 @@ import pytest
 from reviewbench_assets.domain.forum import MalformedForumError
 from reviewbench_assets.stages.parse_stage import forum_problems
 from tests.forums import parse_forum
+from tests.published import write_jsonl
 
 VENUE = "ICLR.cc/2026/Conference"
 
@@ -100,7 +101,7 @@ def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr20
     assert crawl_quarantine.quarantined == []
 
     store = store_from_uri(str(tmp_path))
-    store.write_jsonl(store.path(paths.raw_forums(iclr2026.key)), records)
+    write_jsonl(store, store.path(paths.raw_forums(iclr2026.key)), records)
     result = ParseStage(iclr2026)(store)
     assert result.row_count == 2 and result.figures["quarantine_codes"] == {"no_replies": 1}
     [q] = store.read_parquet(store.path(paths.parsed_quarantine(iclr2026.key))).to_pylist()

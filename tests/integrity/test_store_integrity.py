@@ -13,6 +13,7 @@ import pytest
 
 from resources.store import CorruptFileError, PathEscapeError, store_from_uri
 from reviewbench_assets.domain.posts import id_problem
+from tests.published import write_jsonl
 
 
 @pytest.fixture
@@ -68,7 +69,7 @@ def test_records_store_relative_paths(store):
 
 def test_lone_surrogates_and_nul_are_stored_and_read_back(store):
     note = {"id": "abc", "content": {"abstract": {"value": "x \ud800 y \x00 z \\ud800"}}}
-    store.write_jsonl(store.path("raw/forums/t.jsonl"), [note])
+    write_jsonl(store, store.path("raw/forums/t.jsonl"), [note])
     store.write_json(store.path("raw/t.json"), note)
     assert list(store.iter_jsonl(store.path("raw/forums/t.jsonl"))) == [note]
     assert store.read_json(store.path("raw/t.json")) == note

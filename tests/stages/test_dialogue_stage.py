@@ -11,6 +11,7 @@ from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.dialogue_stage import DialogueStage
 from reviewbench_assets.stages.figures import LLM
 from reviewbench_assets.stages.parse_stage import ParseStage
+from tests.published import write_jsonl
 from tests.stages.figures_check import assert_every_figure
 
 SAMPLE = (Path(__file__).resolve().parents[1] / "fixtures/openreview-samples"
@@ -27,7 +28,7 @@ def test_rule_based_dialogues_of_the_recorded_forum(tmp_path):
     venue = catalogue().get("iclr-2026")
     store = store_from_uri(str(tmp_path))
     raw = _raw_forum()
-    store.write_jsonl(store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
+    write_jsonl(store, store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
     reviews = [r for r in raw["details"]["replies"]
                if any(i.endswith("/-/Official_Review") for i in r["invitations"])]
     assert len(reviews) == 4  # the recorded forum: four official reviews
@@ -68,8 +69,8 @@ def test_malformed_forum_is_reported_not_fatal(tmp_path):
     good, bad = _raw_forum(), _raw_forum()
     bad["id"] = bad["forum"] = "badForum01"
     bad["content"] = None
-    store.write_jsonl(store.path(paths.raw_forums(venue.key)),
-                      [{"forum_id": good["id"], "note": good}, {"forum_id": bad["id"], "note": bad}])
+    write_jsonl(store, store.path(paths.raw_forums(venue.key)),
+                [{"forum_id": good["id"], "note": good}, {"forum_id": bad["id"], "note": bad}])
     parsed = ParseStage(venue)(store)
     assert parsed.row_count == 1 and parsed.figures["malformed_forums"] == 1
     quarantine = store.read_parquet(store.path(paths.parsed_quarantine(venue.key))).to_pylist()
@@ -90,7 +91,7 @@ def test_with_an_llm_the_parsed_routing_is_taken_as_it_is(tmp_path, monkeypatch)
     venue = catalogue().get("iclr-2026")
     store = store_from_uri(str(tmp_path))
     raw = _raw_forum()
-    store.write_jsonl(store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
+    write_jsonl(store, store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
     ParseStage(venue)(store)
 
     class Steps:  # an LLM that labels nothing and merges nothing: only the stage's own work is tested

@@ -9,6 +9,7 @@ import pytest
 from resources.store import CorruptFileError, store_from_uri
 from reviewbench_assets.io.upstream import JsonlLines, Spool
 from reviewbench_assets.stages.crawl import notes_page
+from tests.published import write_jsonl
 
 
 @pytest.mark.parametrize("body", [
@@ -34,7 +35,7 @@ def test_notes_page_refuses_a_broken_or_foreign_body(text):
 def test_stored_and_spooled_lines_come_back_by_offset(tmp_path):
     store = store_from_uri(str(tmp_path))
     rows = [{"forum_id": f"f{i}", "text": "é" * i} for i in range(5)]
-    store.write_jsonl(store.path("x.jsonl"), rows)
+    write_jsonl(store, store.path("x.jsonl"), rows)
     with JsonlLines(store, store.path("x.jsonl")) as lines:
         scanned = list(lines.scan())
         assert [r for _o, _n, r in scanned] == rows

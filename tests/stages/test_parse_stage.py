@@ -9,6 +9,7 @@ from partitions.catalogue import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK, ParseStage
+from tests.published import write_jsonl
 from tests.stages.figures_check import assert_every_figure
 from tests.stages.test_dialogue_stage import _raw_forum
 
@@ -28,8 +29,8 @@ def test_a_payload_with_another_forums_reply_is_quarantined_with_every_other_pro
     contentless = copy.deepcopy(replies[1])
     contentless.update(id="NoContent1", content="not an object")
     replies += [stranger, contentless]
-    store.write_jsonl(store.path(paths.raw_forums(venue.key)),
-                      [{"forum_id": good["id"], "note": good}, {"forum_id": bad["id"], "note": bad}])
+    write_jsonl(store, store.path(paths.raw_forums(venue.key)),
+                [{"forum_id": good["id"], "note": good}, {"forum_id": bad["id"], "note": bad}])
 
     result = ParseStage(venue, 0.4)(store)
     assert result.row_count == 1 and result.figures["malformed_forums"] == 1  # the bad payload gives no row
@@ -48,7 +49,7 @@ def test_a_clean_forum_passes_the_check(tmp_path):
     venue = catalogue().get("iclr-2026")
     store = store_from_uri(str(tmp_path))
     raw = _raw_forum()
-    store.write_jsonl(store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
+    write_jsonl(store, store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
     result = ParseStage(venue, 0.0)(store)
     assert result.checks[0].passed and result.figures["quarantined_forums"] == 0
     assert_every_figure(result)
@@ -82,8 +83,8 @@ def test_reply_cycles_and_over_deep_chains_are_quarantine_problems_with_their_re
     chain = [_reply_like(deep, parent, f"Deep{i:06d}", parent["id"] if i == 0 else f"Deep{i - 1:06d}")
              for i in range(500)]
     deep["details"]["replies"] += chain
-    store.write_jsonl(store.path(paths.raw_forums(venue.key)),
-                      [{"forum_id": f["id"], "note": f} for f in (cyc, deep, clean)])
+    write_jsonl(store, store.path(paths.raw_forums(venue.key)),
+                [{"forum_id": f["id"], "note": f} for f in (cyc, deep, clean)])
 
     result = ParseStage(venue, 1.0)(store)
     quarantine = store.read_parquet(store.path(paths.parsed_quarantine(venue.key))).to_pylist()
@@ -131,7 +132,7 @@ def test_excluded_posts_are_stored_with_a_reason_code_and_counted_by_code(tmp_pa
     gone = _reply_like(raw, next(r for r in replies if r["id"] != "f62LQEWDzg"), "GoneReply1", raw["id"])
     gone["ddate"] = gone["tcdate"] + 1
     replies.append(gone)
-    store.write_jsonl(store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
+    write_jsonl(store, store.path(paths.raw_forums(venue.key)), [{"forum_id": raw["id"], "note": raw}])
     result = ParseStage(venue, 0.0)(store)
     [row] = store.read_parquet(store.path(paths.parsed(venue.key))).to_pylist()
     excluded = {p["note_id"]: (p["code"], p["reason"]) for p in row["posts"] if p["place"] == "excluded"}

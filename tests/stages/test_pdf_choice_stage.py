@@ -19,6 +19,7 @@ from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.figures import iso_utc
 from reviewbench_assets.stages.parse_stage import ParseStage
+from tests.published import write_jsonl
 from tests.stages.figures_check import assert_every_figure
 from tests.stages.pdf_stage_run import run_pdf_stage
 from tests.stages.streamed import Streamed
@@ -104,7 +105,7 @@ def note(forum_id: str, tmdate: int, invitations: list[str]) -> dict:
 
 def crawl_and_parse(store, notes: list[dict]) -> None:
     """The stage's input as the pipeline makes it: the crawl's file, then the parsed table."""
-    store.write_jsonl(store.path(paths.raw_forums(VENUE.key)), [{"forum_id": n["id"], "note": n} for n in notes])
+    write_jsonl(store, store.path(paths.raw_forums(VENUE.key)), [{"forum_id": n["id"], "note": n} for n in notes])
     ParseStage(VENUE)(store)
 
 
