@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -161,16 +162,42 @@ def _heading_level(line: Line, body: float, title_size: float | None) -> int:
     return 0
 
 
-def _is_math(line: Line, text_layer: bool = False) -> bool:
+def _is_math(line: Line, text_layer: bool = False, columns: Columns = ()) -> bool:
     if line.kind != "text":
         return False
+    centred = _centred(line, columns)
     if text_layer and has_prose(line.glyphs) and line.x0 - line.left < line.size and line.right - line.x1 < line.size \
-            and not _EQ_NUMBER.search(line.text):
+            and not centred and not _EQ_NUMBER.search(line.text):
         # a line of the column's full width with a fragment of prose in it (no maths glyphs kept)
         # is prose dense with inline maths (dynamic-gqa: "{W_Q^h}_{h=1}^H ... ⊂ R^{d×d_h} and
-        # W_O ∈ ..."), not a display, which TeX centres (or fills up to its number)
+        # W_O ∈ ..."), not a display, which TeX centres (or fills up to its number); a line the
+        # reading order cut apart on its own is as wide as its block: it is set apart when it is
+        # centred in a column of the page (\hat{\theta}_{\mathrm{MLE}} = \arg\max_{\theta} L(\theta),
+        # its limit below it)
         return False
-    return line.math >= 0.3 or line.math >= 0.15 and (bool(_EQ_NUMBER.search(line.text)) or _set_apart(line))
+    return line.math >= 0.3 or line.math >= 0.15 and (bool(_EQ_NUMBER.search(line.text)) or centred
+                                                      or _set_apart(line))
+
+
+Columns = tuple[tuple[float, float], ...]
+
+
+def page_columns(lines: list[Line]) -> Columns:
+    """The (left, right) edges that at least three of the page's lines share: its columns."""
+    edges = Counter((round(ln.left), round(ln.right)) for ln in lines if ln.kind == "text")
+    return tuple(pair for pair, n in edges.items() if n >= 3)
+
+
+def _centred(line: Line, columns: Columns) -> bool:
+    """Set alone in its block, narrower than a column of the page and centred in it, as TeX sets a display."""
+    if not line.glyphs or line.right - line.left > line.x1 - line.x0 + 1.0:
+        return False  # (a line in a block of others is judged by the block's edges)
+    for c0, c1 in columns:
+        width = c1 - c0
+        if line.x0 - c0 > 0.1 * width and c1 - line.x1 > 0.1 * width \
+                and abs((line.x0 + line.x1) / 2 - (c0 + c1) / 2) < 0.05 * width:
+            return bool(_RELATION.search(line.text))
+    return False
 
 
 def _set_apart(line: Line) -> bool:
@@ -258,6 +285,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
     else:
         lines = guarded("order", lambda: page_lines(page), lambda: _plain_lines(page))
     title_size = max((ln.size for ln in lines if ln.kind == "text"), default=None) if first_page else None
+    columns = page_columns(lines)  # (``_is_math``)
     runs = _runs(lines)
     blocks: list[str] = []
     footnotes: list[str] = []
@@ -302,7 +330,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             continue
         if resumed:
             resumed = False
-            if not _is_math(line, page.source == "text-layer"):
+            if not _is_math(line, page.source == "text-layer", columns):
                 para.append(line)
                 i += 1
                 continue
@@ -351,7 +379,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
         # a formula numbered beside it (its number a line of its own at its height, right after)
         numbered = (line.math >= 0.15 and i + 1 < len(lines) and _EQ_NUMBER.fullmatch(" " + lines[i + 1].text)
                     and lines[i + 1].y0 < line.cy < lines[i + 1].y1 and line.kind == "text")
-        if _is_math(line, page.source == "text-layer") or near_math or numbered:
+        if _is_math(line, page.source == "text-layer", columns) or near_math or numbered:
             if para and not math:
                 # limits above a sum are read before it: take back short lines just before
                 # (or a numerator that reaches into the formula's line); not a paragraph's short

@@ -34,7 +34,7 @@ from ocr_ray.layout.model import Rule
 SCRIPTSCRIPT = 6.0
 # an equation number: (3), (3a), numbered within sections (3.1) or an appendix (A.2)
 _TAG = re.compile(r"^\(((?:[A-Z]\.)?\d+(?:\.\d+)*[a-z]?)\)$")
-_TEXT_END = re.compile(r"(\\text\{[^{}]*?) \}(?=$| &| \\\\|\\end\{)")
+_TEXT_END = re.compile(r"(\\text\{[^{}]*?) \}(?=$| &| \\\\|\\end\{|\})")
 
 
 def _main_size(atoms: list[Atom]) -> float:
@@ -362,7 +362,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
     tex = re.sub(r"\\sqrt(?!\{)", r"\\surd", tex)
     # a word of prose keeps its space only before what follows it: at the end of the formula or of
-    # an array's cell KaTeX draws it (olmocr's MathTest failed "0 & \text{otherwise }")
+    # an array's cell or of a script KaTeX draws it (olmocr's MathTest failed "0 & \text{otherwise }")
     tex = _TEXT_END.sub(r"\1}", tex)
     return numbered(tex, tag)
 

@@ -14,6 +14,7 @@ from typing import Any
 from ocr_ray.layout.math import build, delimiters_balanced
 from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, Unreadable, glyph_atom
 from ocr_ray.layout.math_rows import split_rows
+from ocr_ray.layout.math_symbols import OPERATOR_NAMES
 from ocr_ray.layout.model import TEXT_FONT, PageLayout, Rule
 
 UNREAD_MARK = "<!-- math: unread -->"
@@ -61,12 +62,21 @@ def line_glyphs(frags: list[Any]) -> list[list] | None:
     if all(own):
         return [g for glyphs in own for g in glyphs]
     real = [g for glyphs in own if glyphs for g in glyphs]
-    if not real or any(_PHRASE.search(f.text) for f, glyphs in zip(frags, own, strict=True) if not glyphs):
+    if not real or any(_PHRASE.search(_words(f)) for f, glyphs in zip(frags, own, strict=True) if not glyphs):
         return None  # words in a row ("we get", "for any unit"): a line of prose with maths in it
     out: list[list] = []
     for f, glyphs in zip(frags, own, strict=True):
         out += glyphs or f.glyphs or _lay_out(f.text, (f.x0, f.y0, f.x1, f.y1), f.size, real)
     return out
+
+
+def _words(fragment: Any) -> str:
+    """A fragment's text as words of prose: in a fragment of prose with maths letters (its glyphs
+    kept) the names of operators set upright are maths (``\hat{\theta}_{\mathrm{MLE}} = \arg\max``:
+    "arg max" is no phrase)."""
+    if not fragment.glyphs:
+        return fragment.text
+    return " ".join(w for w in fragment.text.split() if w not in OPERATOR_NAMES)
 
 
 def _prose_run(glyphs: list[list]) -> bool:

@@ -69,7 +69,11 @@ SIDES = [r"s = \sum\nolimits_{i=1}^n x_i + \prod\nolimits_{j} y_j",
 # scripts papers nest and words set upright in a formula (issue 36, maths: "a superscript read as a
 # subscript"): each read as set, the olmocr verdict below
 SCRIPTS = [r"z = x_{i}^{(t)} + f'(x)^2", r"y = \mathrm{W} x + b", r"\hat{\theta}_{\mathrm{MLE}} = x + y",
-           r"\theta^* = \operatorname*{arg\,max}_{\theta} L(\theta)"]
+           r"\theta^* = \operatorname*{arg\,max}_{\theta} L(\theta)",
+           # both on one line: "MLE" and "arg max" in one fragment of the text font with the theta
+           # and "=", a line of its own to the reading order: read as prose ("arg max" a phrase of
+           # words, the line as wide as its block) and its limit as a display of its own
+           r"\hat{\theta}_{\mathrm{MLE}} = \operatorname*{arg\,max}_{\theta} L(\theta)"]
 # delimiters at the size TeX chose (\left...\right, \bigl): read as "(" KaTeX set them at the text's
 # size and the square went to the small parenthesis ("u=(\frac{a}{b})^{2}": olmocr's MathTest failed it)
 DELIMITERS = [r"u = \left(\frac{a}{b}\right)^2 + \bigl(x\bigr) + (w)",
@@ -146,7 +150,8 @@ def test_nested_scripts_and_upright_names_are_read_as_set(pages):
     MathTest failed it."""
     assert _displays(pages["scripts"]) == [r"z=x_{i}^{(t)}+f'(x)^{2}", r"y=\mathrm{W}x+b",
                                            r"\hat{\theta}_{\mathrm{MLE}}=x+y",
-                                           r"\theta^{\ast}=\operatorname*{arg\,max}_{\theta}L(\theta)"], pages["scripts"]
+                                           r"\theta^{\ast}=\operatorname*{arg\,max}_{\theta}L(\theta)",
+                                           r"\hat{\theta}_{\text{MLE}}=\operatorname*{arg\,max}_{\theta}L(\theta)"], pages["scripts"]
 
 
 def test_big_delimiters_keep_the_size_tex_chose(pages):
