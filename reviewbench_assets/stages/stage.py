@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from resources.store import Store
 from reviewbench_assets.io.stage_io import Inputs, Outputs, Staging
-from reviewbench_assets.stages.figures import BLOCKING, ROW_COUNT, declared
+from reviewbench_assets.stages.figures import BLOCKING, declared
 
 
 @dataclass
@@ -40,10 +40,6 @@ class StageResult:
     key: str | None = None  # the partition (venue-year), the split; None for the card
     figures: dict[str, Any] = field(default_factory=dict)
     checks: list[CheckOutcome] = field(default_factory=list)
-
-    @property
-    def row_count(self) -> int | None:
-        return self.figures.get(ROW_COUNT)
 
     def check(self, name: str) -> CheckOutcome:
         return next(c for c in self.checks if c.name == name)

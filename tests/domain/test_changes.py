@@ -10,6 +10,7 @@ from resources.store import store_from_uri
 from reviewbench_assets.domain.changes import apply_changes, snapshot, summary, venue_changes
 from reviewbench_assets.domain.posts import ParsedForum, Post
 from reviewbench_assets.stages.change_log import ChangesStage
+from reviewbench_assets.stages.figures import ROW_COUNT
 from tests.stages.figures_check import assert_every_figure
 
 
@@ -99,10 +100,10 @@ def test_the_log_is_kept_across_refreshes_and_queryable(tmp_path):
     assert_every_figure(first)
     assert first.figures["first_refresh"] and first.figures["by_kind"] == {} and first.figures["observed"] == 7
     second = ChangesStage("iclr-2026", DAY2.values(), now=t[1])(store)
-    assert second.row_count == 5 and second.figures["ratings_up"] == 1
+    assert second.figures[ROW_COUNT] == 5 and second.figures["ratings_up"] == 1
     # a re-run of the same day (the run was killed after its publish): nothing counted twice
     again = ChangesStage("iclr-2026", DAY2.values(), now=t[2])(store)
-    assert again.row_count == 0 and not again.figures["first_refresh"]
+    assert again.figures[ROW_COUNT] == 0 and not again.figures["first_refresh"]
     ChangesStage("iclr-2026", DAY3.values(), now=t[3])(store)
     rows = duckdb.sql(
         f"SELECT refresh, change, target_id, old_rating, new_rating FROM read_parquet("
@@ -127,7 +128,7 @@ def test_two_refreshes_of_one_venue_year_take_turns(tmp_path):
     with ThreadPoolExecutor(2) as pool:
         done = list(pool.map(lambda h: ChangesStage("iclr-2026", DAY2.values(),
                                                     now=datetime(2025, 11, 13, 3, h, tzinfo=UTC))(store), (0, 1)))
-    assert sorted(r.row_count for r in done) == [0, 5]
+    assert sorted(r.figures[ROW_COUNT] for r in done) == [0, 5]
 
 
 def test_trajectories_merge_edit_history_and_daily_observations():
@@ -231,7 +232,7 @@ def test_a_deleted_state_is_rebuilt_from_the_log_not_taken_for_a_first_build(tmp
     ChangesStage("iclr-2026", DAY1.values(), now=datetime(2025, 11, 12, 3, tzinfo=UTC))(store)
     (tmp_path / "changes/iclr-2026/state.parquet").unlink()
     second = ChangesStage("iclr-2026", DAY2.values(), now=datetime(2025, 11, 13, 3, tzinfo=UTC))(store)
-    assert not second.figures["first_refresh"] and second.row_count == 5  # as with its state (the log test)
+    assert not second.figures["first_refresh"] and second.figures[ROW_COUNT] == 5  # as with its state (the log test)
 
 
 def test_a_deleted_history_is_refused_naming_it_not_recorded_over(tmp_path):

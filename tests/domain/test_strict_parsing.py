@@ -11,6 +11,7 @@ import copy
 import pytest
 
 from reviewbench_assets.domain.forum import MalformedForumError
+from reviewbench_assets.stages.figures import ROW_COUNT
 from reviewbench_assets.stages.parse_stage import forum_problems
 from tests.forums import parse_forum
 from tests.published import write_jsonl
@@ -103,7 +104,7 @@ def test_consumers_take_the_quarantine_path(tracker_forums, iclr2026_raw, iclr20
     store = store_from_uri(str(tmp_path))
     write_jsonl(store, store.path(paths.raw_forums(iclr2026.key)), records)
     result = ParseStage(iclr2026)(store)
-    assert result.row_count == 2 and result.figures["quarantine_codes"] == {"no_replies": 1}
+    assert result.figures[ROW_COUNT] == 2 and result.figures["quarantine_codes"] == {"no_replies": 1}
     [q] = store.read_parquet(store.path(paths.parsed_quarantine(iclr2026.key))).to_pylist()
     assert (q["forum_id"], q["code"], q["parsed"]) == (bad["id"], "no_replies", False)
     # markdown written in the opposite order: rows still get their own paper's text

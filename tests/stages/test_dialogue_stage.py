@@ -9,7 +9,7 @@ from partitions.catalogue import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.dialogue_stage import DialogueStage
-from reviewbench_assets.stages.figures import LLM
+from reviewbench_assets.stages.figures import LLM, ROW_COUNT
 from reviewbench_assets.stages.parse_stage import ParseStage
 from tests.published import write_jsonl
 from tests.stages.figures_check import assert_every_figure
@@ -48,7 +48,7 @@ def test_rule_based_dialogues_of_the_recorded_forum(tmp_path):
     assert f["exclusion_reasons"] == {"discussion_summary": 1}  # counted by code, the words beside it
 
     # one dialogue per review, rule-based, each opened by its reviewer
-    assert (result.row_count, f["re2_review_records"], f["re2_rebuttal_records"]) == (4, 1, 4)
+    assert (result.figures[ROW_COUNT], f["re2_review_records"], f["re2_rebuttal_records"]) == (4, 1, 4)
     assert f["turns"] == 12 and f["llm_merged_turns"] == 0
     rows = list(store.iter_jsonl(f["path"]))
     assert len(rows) == 4 and {r["forum_id"] for r in rows} == {"zzo3Sy3NSX"}
@@ -72,13 +72,13 @@ def test_malformed_forum_is_reported_not_fatal(tmp_path):
     write_jsonl(store, store.path(paths.raw_forums(venue.key)),
                 [{"forum_id": good["id"], "note": good}, {"forum_id": bad["id"], "note": bad}])
     parsed = ParseStage(venue)(store)
-    assert parsed.row_count == 1 and parsed.figures["malformed_forums"] == 1
+    assert parsed.figures[ROW_COUNT] == 1 and parsed.figures["malformed_forums"] == 1
     quarantine = store.read_parquet(store.path(paths.parsed_quarantine(venue.key))).to_pylist()
     assert [(q["forum_id"], q["code"], q["parsed"]) for q in quarantine] == [
         ("badForum01", "malformed_submission", False)]
     assert "no content object" in quarantine[0]["detail"]
     result = DialogueStage(venue)(store)
-    assert result.row_count == 4 and result.figures["re2_review_records"] == 1
+    assert result.figures[ROW_COUNT] == 4 and result.figures["re2_review_records"] == 1
 
 
 def test_with_an_llm_the_parsed_routing_is_taken_as_it_is(tmp_path, monkeypatch):
@@ -112,5 +112,5 @@ def test_with_an_llm_the_parsed_routing_is_taken_as_it_is(tmp_path, monkeypatch)
         assert inspect.signature(fn).parameters["routing"].default is inspect.Parameter.empty, fn.__name__
     monkeypatch.setattr(stage, "llm_merge", lambda dialogues, forums, steps: dialogues)
     result = DialogueStage(venue, Steps())(store)
-    assert result.row_count == 4 and result.figures["dialogue_coverage"] == 1.0
+    assert result.figures[ROW_COUNT] == 4 and result.figures["dialogue_coverage"] == 1.0
     assert_every_figure(result, LLM)  # the LLM's figures too

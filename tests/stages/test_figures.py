@@ -45,7 +45,7 @@ def test_stat_merges_figures_as_datatrove_does(tmp_path):
                       ("path", "old"), ("path", "parsed/x.parquet"), (ROW_COUNT, 4)])
     store = store_from_uri(str(tmp_path))
     result = stage(store)
-    assert result.stage == PARSE and result.row_count == 4
+    assert result.stage == PARSE and result.figures[ROW_COUNT] == 4
     assert result.figures["posts"] == 5 and result.figures["quarantine_codes"] == {"a": 3, "b": 1}
     assert result.figures["path"] == "parsed/x.parquet"
     assert stage(store).figures == result.figures  # nothing carried over from the first run

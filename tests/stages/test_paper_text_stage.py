@@ -9,6 +9,7 @@ from ocr_ray.engines import get_engine
 from openreview_replica.pdfgen import PdfSpec, marker_text, render_pdf
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
+from reviewbench_assets.stages.figures import ROW_COUNT
 from reviewbench_assets.stages.paper_text import MarkdownStage
 from reviewbench_assets.stages.pdf_stage import records_table
 from tests.stages.figures_check import assert_every_figure
@@ -51,7 +52,7 @@ def test_cached_markdown_reused_and_rotten_pdf_not_ocrd(tmp_path, ray_local):
     assert [r["forum_id"] for r in first_rows] == ["paperAAAA", "paperBBBB", "paperCCCC", "paperDDDD"]
     f = first.figures
     assert_every_figure(first)
-    assert first.row_count == 4 and f["empty_markdown"] == 2 and f["papers_by_engine_total"] == {"text-layer": 2}
+    assert first.figures[ROW_COUNT] == 4 and f["empty_markdown"] == 2 and f["papers_by_engine_total"] == {"text-layer": 2}
     assert [e["forum_id"] for e in f["papers_with_errors"].rows] == ["paperCCCC", "paperDDDD"]
     assert f["papers_ocrd"] == 2 and f["pages_ocrd"] == 3  # the rotten PDF was never OCR'd
     assert f["pages_by_engine_this_run"] == {"text-layer": 3} and f["papers_cached_or_without_pdf"] == 2

@@ -8,6 +8,7 @@ import copy
 from partitions.catalogue import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
+from reviewbench_assets.stages.figures import ROW_COUNT
 from reviewbench_assets.stages.parse_stage import QUARANTINE_CHECK, ParseStage
 from tests.published import write_jsonl
 from tests.stages.figures_check import assert_every_figure
@@ -33,7 +34,7 @@ def test_a_payload_with_another_forums_reply_is_quarantined_with_every_other_pro
                 [{"forum_id": good["id"], "note": good}, {"forum_id": bad["id"], "note": bad}])
 
     result = ParseStage(venue, 0.4)(store)
-    assert result.row_count == 1 and result.figures["malformed_forums"] == 1  # the bad payload gives no row
+    assert result.figures[ROW_COUNT] == 1 and result.figures["malformed_forums"] == 1  # the bad payload gives no row
     quarantine = store.read_parquet(store.path(paths.parsed_quarantine(venue.key))).to_pylist()
     assert [(q["forum_id"], q["code"], q["parsed"]) for q in quarantine] == [
         ("badForum01", "foreign_replies", False), ("badForum01", "reply_skipped", False)]
@@ -95,7 +96,7 @@ def test_reply_cycles_and_over_deep_chains_are_quarantine_problems_with_their_re
     deep_detail = by_forum[("deepForum01", "deep_reply_chain")]["detail"]
     assert f"more than {MAX_REPLY_DEPTH}" in deep_detail and "Deep000499" in deep_detail
     assert all(q["parsed"] for q in quarantine)  # the forums are still parsed and used
-    assert result.row_count == 3 and result.figures["quarantined_forums"] == 2
+    assert result.figures[ROW_COUNT] == 3 and result.figures["quarantined_forums"] == 2
 
 
 def test_the_base_hands_a_stage_its_declared_inputs_in_memory_and_nothing_else(tmp_path):
@@ -110,7 +111,7 @@ def test_the_base_hands_a_stage_its_declared_inputs_in_memory_and_nothing_else(t
     raw = _raw_forum()
     result = ParseStage(venue)(store, inputs={"raw_forums": [{"forum_id": raw["id"], "note": raw}]})
     assert not store.exists(store.path(paths.raw_forums(venue.key)))  # never written: handed in memory
-    assert result.row_count == 1
+    assert result.figures[ROW_COUNT] == 1
     [row] = store.read_parquet(store.path(paths.parsed(venue.key))).to_pylist()
     assert row["forum_id"] == raw["id"] == "zzo3Sy3NSX"
     inputs = Inputs("parsed_forums", ParseStage.reads, store, venue.key)

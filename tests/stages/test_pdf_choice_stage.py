@@ -17,7 +17,7 @@ from partitions.catalogue import catalogue
 from resources.openreview_api import CredentialsError, OpenReviewError, RateLimitedError
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.stages.figures import iso_utc
+from reviewbench_assets.stages.figures import ROW_COUNT, iso_utc
 from reviewbench_assets.stages.parse_stage import ParseStage
 from tests.published import write_jsonl
 from tests.stages.figures_check import assert_every_figure
@@ -176,7 +176,7 @@ def test_last_pre_cutoff_revision_is_stored_then_resumed(world):
     assert api.count("/attachment") == 1 and api.count("/pdf") == 0
 
     assert by["flakyCCCC"]["revision_id"] == "eC1" and store.pdf_ok(by["flakyCCCC"]["pdf_sha256"])
-    assert first.result.row_count == 3
+    assert first.result.figures[ROW_COUNT] == 3
     assert store.read_parquet(first.figures["path"]).column("forum_id").to_pylist() == [
         "revisedAAA", "currentBBB", "flakyCCCC"]
     assert ckpt(store, "revisedAAA")["pdf_sha256"] == expected

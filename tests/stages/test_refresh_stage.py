@@ -14,7 +14,7 @@ from partitions.catalogue import catalogue
 from resources.store import store_from_uri
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.crawl_stage import CrawlStage
-from reviewbench_assets.stages.figures import CURSOR
+from reviewbench_assets.stages.figures import CURSOR, ROW_COUNT
 from tests.stages.figures_check import assert_every_figure
 
 SAMPLE = (Path(__file__).resolve().parents[1] / "fixtures/openreview-samples"
@@ -87,7 +87,7 @@ def test_full_crawl_then_incremental_refresh(tmp_path, venue):
     api = FakeApi(_forums(5))
     first = CrawlStage(venue, api, api, review_edits=False)(store)
     f = first.figures
-    assert f["mode"] == "full" and first.row_count == 5 and f["forums_new"] == 5
+    assert f["mode"] == "full" and first.figures[ROW_COUNT] == 5 and f["forums_new"] == 5
     assert f["quarantined_forums"] == 0 and f["malformed_notes"] == 0
     assert_every_figure(first)
     stored = list(store.iter_jsonl(store.path(paths.raw_forums(venue.key))))
@@ -119,7 +119,7 @@ def test_unusable_note_is_kept_as_an_error_not_a_crash(tmp_path, venue):
     notes[1]["content"] = None  # a note without content
     api = FakeApi(notes)
     result = CrawlStage(venue, api, api, review_edits=False)(store)
-    assert result.row_count == 2 and result.figures["malformed_notes"] == 1
+    assert result.figures[ROW_COUNT] == 2 and result.figures["malformed_notes"] == 1
     errors = list(store.iter_jsonl(store.path(paths.crawl_errors(venue.key))))
     assert [e["forum_id"] for e in errors] == ["forum001"]
     quarantined = list(store.iter_jsonl(store.path(paths.quarantine(venue.key))))
