@@ -35,7 +35,11 @@ kill_resume_pdf_redownloads (count of re-downloaded stored PDFs, over all trials
 kill_resume_repeated_requests (issue 29.3, goal 0): requests of the re-runs that their killed run had
 already received an answer to, counted at the replica (same method, path and query, or a file request
 asking for a file one of its answers held, e.g. a PDF of its batch zip; API and file requests; the login is a session, not an answer, and the website's own pages are not OpenReview's
-metered API), over all trials, with the kinds and stages they came from.
+metered API), over all trials, with the kinds and stages they came from. A kill may land after
+the run had succeeded (`killed_run_had_succeeded`: the process was still exiting): its re-run is a
+re-materialization and counts the same, as the venue-years here are closed (`venue_closed`). Only for
+an open venue-year would such a new run be its refresh, asking again by design: counted apart
+(`refresh_requests`), never in the figure.
 """
 from __future__ import annotations
 
@@ -56,10 +60,11 @@ from benchmarks.common import figure
 from tests.faults.kill_points import KILL_VAR
 
 ROOT = Path(__file__).resolve().parents[1]
-# The venue-year: iclr-2020 (API v1: one PDF per request) by default; KILL_RESUME_PARTITION=iclr-2024
-# runs the same trials on an API v2 venue-year (its current PDFs fetched 50 to an /attachment?ids=
-# zip), issue 38.7's "API v1 and v2".
-PK = os.environ.get("KILL_RESUME_PARTITION", "iclr-2020")
+# The venue-years, each with its own trials and figures (issue 38.7's "API v1 and v2"): iclr-2020
+# (API v1: one PDF per request) and iclr-2024 (API v2: its current PDFs fetched 50 to an
+# /attachment?ids= zip). KILL_RESUME_PARTITION=<pk> runs one of them (or another venue-year).
+PARTITIONS = [os.environ["KILL_RESUME_PARTITION"]] if os.environ.get("KILL_RESUME_PARTITION") else \
+    os.environ.get("KILL_RESUME_PARTITIONS", "iclr-2020,iclr-2024").split(",")
 N_FORUMS = int(os.environ.get("KILL_RESUME_FORUMS", "16"))
 SLOW_MS = int(os.environ.get("KILL_RESUME_SLOW_MS", "150"))
 SEED = int(os.environ.get("KILL_RESUME_SEED", "6"))
@@ -86,24 +91,37 @@ def _api(pk: str) -> str:
 
 # stage -> the step(s) whose execution is the stage ("split writing": the venue-year rows and the
 # conference split shards)
-STAGES = {"crawl": ["openreview_forums"], "pdf_fetch": ["initial_submission_pdfs"],
-          "ocr": ["paper_markdown"], "dialogues": ["parsed_forums", "rebuttal_dialogues"],
-          "split_writing": ["reviewbench_split", _split_asset(PK)],
-          "pdf_record": ["initial_submission_pdfs"]}
+def stages_of(pk: str) -> dict[str, list[str]]:
+    return {"crawl": ["openreview_forums"], "pdf_fetch": ["initial_submission_pdfs"],
+            "ocr": ["paper_markdown"], "dialogues": ["parsed_forums", "rebuttal_dialogues"],
+            "split_writing": ["reviewbench_split", _split_asset(pk)],
+            "pdf_record": ["initial_submission_pdfs"]}
+
+
+STAGES = list(stages_of("iclr-2020"))
 # stage -> the placed kill of each of its trials (fault_points.KILL_VAR), instead of a random instant
 # (API v2 adds a kill inside a batch: after its 2nd PDF's source record, the 1st stored, the rest of
 # the zip received and not yet stored)
-PLACED_KILLS = {"pdf_record": ["pdf_source_written:3", "pdf_stored:3"]
-                + (["pdf_current_source_written:2"] if _api(PK) == "v2" else [])}
-COMPARED = [f"rows/{PK}.parquet", f"rows/{PK}.provenance.parquet"]
+def placed_kills(pk: str) -> dict[str, list[str]]:
+    return {"pdf_record": ["pdf_source_written:3", "pdf_stored:3"]
+            + (["pdf_current_source_written:2"] if _api(pk) == "v2" else [])}
+
+
+def _compared(pk: str) -> list[str]:
+    return [f"rows/{pk}.parquet", f"rows/{pk}.provenance.parquet"]
+
+
 PDF_PATHS = ("/pdf", "/attachment", "/references/pdf", "/references/attachment", "/notes/edits/pdf",
              "/notes/edits/attachment")
 # The stages' assets (the other conference splits and the card hold no iclr-2020 data), run with
 # the in-process executor: one process per run instead of one per step (~20 s of start-up per
 # step on 2 cores), which keeps 10+ trials inside the benchmark's time budget. Set
 # KILL_RESUME_MULTIPROCESS=1 for Dagster's default multiprocess executor.
-SELECT = ("openreview_forums,parsed_forums,initial_submission_pdfs,paper_markdown,rebuttal_dialogues,"
-          f"reviewbench_split,{_split_asset(PK)}")
+def _select(pk: str) -> str:
+    return ("openreview_forums,parsed_forums,initial_submission_pdfs,paper_markdown,rebuttal_dialogues,"
+            f"reviewbench_split,{_split_asset(pk)}")
+
+
 RUN_CONFIG = "{}" if os.environ.get("KILL_RESUME_MULTIPROCESS") else '{"execution": {"config": {"in_process": {}}}}'
 STEP_RE = re.compile(r'(STEP_START|STEP_SUCCESS|STEP_FAILURE)\s+- .*?step "([^"]+)"')
 
@@ -136,7 +154,7 @@ def _home(path: Path) -> Path:
 class Run:
     """`dagster asset materialize` in its own session; stderr+stdout parsed for step events."""
 
-    def __init__(self, env: dict, log: Path):
+    def __init__(self, env: dict, log: Path, pk: str):
         self.log = log
         self.events: list[tuple[float, str, str]] = []  # (monotonic t, event, step)
         self.started = time.monotonic()
@@ -145,7 +163,7 @@ class Run:
         # a placed kill runs the test-only code location that installs it (tests/faults/definitions.py)
         location = "tests.faults.definitions" if env.get(KILL_VAR) else "reviewbench_assets.definitions"
         cmd = [sys.executable, "-m", "dagster", "asset", "materialize", "-m", location,
-               "--select", SELECT, "--partition", PK, "--config-json", RUN_CONFIG]
+               "--select", _select(pk), "--partition", pk, "--config-json", RUN_CONFIG]
         self.p = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   text=True, errors="replace", start_new_session=True)
         self.cond = threading.Condition()
@@ -237,11 +255,11 @@ def _recover(home: Path) -> int:
         inst.dispose()
 
 
-def _outputs(storage: Path) -> dict[str, bytes]:
+def _outputs(storage: Path, pk: str) -> dict[str, bytes]:
     """The compared files; the split's data shards keyed without their generation tag (`-g000002-`,
     io/shards.py `next_generation`): a re-run may write the part once more under the next number
     (one generation stays on disk either way)."""
-    out = {rel: (storage / rel).read_bytes() for rel in COMPARED if (storage / rel).exists()}
+    out = {rel: (storage / rel).read_bytes() for rel in _compared(pk) if (storage / rel).exists()}
     for p in sorted((storage / "corpus" / "data").glob("*.parquet")):
         out[re.sub(r"-g\d+-(\d{5}-of-\d{5}\.parquet)$", r"-\1", str(p.relative_to(storage)))] = p.read_bytes()
     return out
@@ -249,19 +267,23 @@ def _outputs(storage: Path) -> dict[str, bytes]:
 
 # Provenance records when each forum was crawled (wall clock): it differs between any two runs that
 # crawl, interrupted or not, so provenance is compared without it (rows and corpus/data: bytes).
-VOLATILE = {f"rows/{PK}.provenance.parquet": ["crawled_at"]}
+VOLATILE = {"provenance.parquet": ["crawled_at"]}  # by the file's kind: rows/<pk>.provenance.parquet
+
+
+def _volatile(rel: str) -> list[str] | None:
+    return VOLATILE.get(rel.split(".", 1)[-1]) if rel.startswith("rows/") else None
 
 
 def _same(rel: str, ref: bytes, got: bytes) -> bool:
     if ref == got:
         return True
-    if rel not in VOLATILE:
+    if not _volatile(rel):
         return False
     import io
 
     import pyarrow.parquet as pq
     a, b = pq.read_table(io.BytesIO(ref)), pq.read_table(io.BytesIO(got))
-    return a.drop_columns(VOLATILE[rel]).equals(b.drop_columns(VOLATILE[rel]))
+    return a.drop_columns(_volatile(rel)).equals(b.drop_columns(_volatile(rel)))
 
 
 def _table_diff(rel: str, ref: bytes, got: bytes) -> str:
@@ -286,11 +308,11 @@ def _table_diff(rel: str, ref: bytes, got: bytes) -> str:
     return f"{rel}: table contents differ in columns {cols}; " + "; ".join(detail)
 
 
-def _sha_by_request_id(storage: Path) -> dict[str, str]:
+def _sha_by_request_id(storage: Path, pk: str) -> dict[str, str]:
     """forum id and chosen revision id -> PDF sha256 (from the reference's submissions table)."""
     import pyarrow.parquet as pq
     out = {}
-    for r in pq.read_table(storage / f"submissions/{PK}.parquet").to_pylist():
+    for r in pq.read_table(storage / f"submissions/{pk}.parquet").to_pylist():
         if r["pdf_sha256"]:
             out[r["forum_id"]] = r["pdf_sha256"]
             if r["revision_id"]:
@@ -378,11 +400,26 @@ def _stored_pdfs(storage: Path) -> set[str]:
 
 def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = None,
         n_forums: int = N_FORUMS) -> list[dict]:
+    """Every venue-year of PARTITIONS (API v1 and v2 by default), each with its own figures."""
+    return [f for pk in PARTITIONS for f in run_partition(pk, trials_per_stage, stages, n_forums)]
+
+
+def run_partition(pk: str, trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = None,
+                  n_forums: int = N_FORUMS) -> list[dict]:
+    from datetime import UTC, datetime
+
     from openreview_replica import FaultConfig, ReplicaServer, build_fixtures
+    from partitions.catalogue import catalogue
 
     rng = random.Random(SEED)
     stages = stages or list(STAGES)
-    fx = build_fixtures([PK], seed=0, n_forums=n_forums)
+    stage_steps, placed_at = stages_of(pk), placed_kills(pk)
+    # A closed venue-year's answers are final (io/attempt.py): any repeat counts. An open one's new
+    # run after a finished one is its refresh, which asks again by design: a re-run whose killed run
+    # had succeeded is then counted apart (`refresh_requests`), not in the figure.
+    closed = catalogue().get(pk).closed_at(datetime.now(UTC))
+    refresh_repeats = 0
+    fx = build_fixtures([pk], seed=0, n_forums=n_forums)
     work = Path(tempfile.mkdtemp(prefix="kill_resume_"))
     results, failures, redownloads, blocked_reruns = [], [], 0, 0
     repeated, repeated_by_stage = Counter(), Counter()
@@ -393,7 +430,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
             rep.set_faults(FaultConfig(slow_ms=SLOW_MS))
             # ---- the uninterrupted reference
             ref_storage, ref_home = work / "ref" / "storage", _home(work / "ref" / "home")
-            ref = Run(_env(rep, ref_storage, ref_home), work / "ref.log")
+            ref = Run(_env(rep, ref_storage, ref_home), work / "ref.log", pk)
             rc, out = ref.finish(RUN_TIMEOUT_S)
             if rc != 0 or "RUN_SUCCESS" not in out:
                 raise RuntimeError(f"reference run failed (rc={rc}):\n{out[-4000:]}")
@@ -405,10 +442,10 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                     durations[s] = (t - ref.started, 0.0)
                 elif s in durations:
                     durations[s] = (durations[s][0], t - ref.started - durations[s][0])
-            ref_out = _outputs(ref_storage)
+            ref_out = _outputs(ref_storage, pk)
             if not any(k.startswith("corpus/data/") for k in ref_out):
                 raise RuntimeError(f"reference wrote no corpus/data shards: {sorted(ref_out)}")
-            sha_of = _sha_by_request_id(ref_storage)
+            sha_of = _sha_by_request_id(ref_storage, pk)
             print(f"reference: {time.time() - t0:.0f}s (trial timeouts {trial_timeout}s); steps "
                   + ", ".join(f"{s} @{a:.1f}s +{d:.1f}s" for s, (a, d) in durations.items()), flush=True)
 
@@ -416,7 +453,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
             for stage in stages:
                 for k in range(trials_per_stage):
                     n += 1
-                    step = STAGES[stage][k % len(STAGES[stage])]
+                    step = stage_steps[stage][k % len(stage_steps[stage])]
                     frac = rng.uniform(0.15, 0.85)  # inside the step, not at its very edges
                     delay = frac * max(durations.get(step, (0, 0.5))[1], 0.05)
                     storage, home = work / f"t{n}" / "storage", _home(work / f"t{n}" / "home")
@@ -425,15 +462,15 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                              "kill_after_step_start_s": round(delay, 3)}
                     problems: list[str] = []
                     rep.reset_request_log()
-                    placed = PLACED_KILLS.get(stage)
+                    placed = placed_at.get(stage)
                     if placed:  # the run kills itself at that point (its env only; the re-run runs on)
                         trial["kill_at_point"] = placed[k % len(placed)]
-                        r1 = Run(env | {KILL_VAR: trial["kill_at_point"]}, work / f"t{n}.killed.log")
+                        r1 = Run(env | {KILL_VAR: trial["kill_at_point"]}, work / f"t{n}.killed.log", pk)
                         rc1, _ = r1.finish(trial_timeout)
                         if rc1 != -signal.SIGKILL:
                             problems.append(f"the run was not killed at {trial['kill_at_point']} (rc={rc1})")
                     else:
-                        r1 = Run(env, work / f"t{n}.killed.log")
+                        r1 = Run(env, work / f"t{n}.killed.log", pk)
                         ts = r1.wait_event("STEP_START", step, trial_timeout)
                         if ts is None:
                             r1.finish(5)
@@ -444,9 +481,10 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                             trial["kill_at_run_s"] = round(time.monotonic() - r1.started, 2)
                             r1.kill()
                             r1.finish(5)
-                            # a kill that came after the run had ended tests no kill: its re-run is a
-                            # new run after a finished one, which asks the venue-level answers again
-                            # by design (docs/storage.md "Per attempt"); said, not hidden
+                            # a kill after the run had succeeded (in its exit: Dagster's and Ray's
+                            # teardown) is a user re-materializing: its re-run is a new run after a
+                            # finished one, counted like any other (a closed venue-year's answers are
+                            # final, io/attempt.py); said in the trial, never redrawn
                             trial["killed_run_had_succeeded"] = any("RUN_SUCCESS" in ln for ln in r1.lines)
                     # the replica judges the killed run's last answers when its connections
                     # close (a reset: closed unread, never received): let it see them first
@@ -458,7 +496,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                     rep.reset_request_log()
                     # first the plain re-run, as a user would type it: does a stale pool slot block it?
                     t_re = time.monotonic()
-                    r0 = Run(env, work / f"t{n}.rerun0.log")
+                    r0 = Run(env, work / f"t{n}.rerun0.log", pk)
                     t_blk = time.monotonic() + BLOCK_WAIT_S
                     blocked = False
                     while time.monotonic() < t_blk and r0.p.poll() is None:
@@ -474,7 +512,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                         trial["stale_runs_recovered"] = _recover(home)
                         rep.reset_request_log()
                         t_re = time.monotonic()
-                        r2 = Run(env, work / f"t{n}.rerun.log")
+                        r2 = Run(env, work / f"t{n}.rerun.log", pk)
                     else:
                         trial["rerun_blocked_by_pool"] = False
                         r2 = r0
@@ -498,12 +536,16 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                     trial["repeated_requests"] = dict(again_asked)
                     if again_asked:  # which answers, and how long before the killed run's last request
                         trial["repeated_detail"] = repeated_detail(killed_log, rep.request_log)
-                    repeated.update(again_asked)
-                    repeated_by_stage[stage] += sum(again_asked.values())
+                    if not closed and trial.get("killed_run_had_succeeded"):
+                        trial["repeats_are_a_refresh"] = True  # an open venue's new run: not counted
+                        refresh_repeats += sum(again_asked.values())
+                    else:
+                        repeated.update(again_asked)
+                        repeated_by_stage[stage] += sum(again_asked.values())
                     if again:
                         redownloads += len(again)
                         problems.append(f"re-downloaded {len(again)} stored PDFs: {again[:5]}")
-                    got = _outputs(storage)
+                    got = _outputs(storage, pk)
                     for rel, data in ref_out.items():
                         if rel not in got:
                             problems.append(f"{rel}: missing")
@@ -512,7 +554,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                     extra = sorted(set(got) - set(ref_out))
                     if extra:
                         problems.append(f"files not in the reference: {extra}")
-                    rows_path = storage / f"rows/{PK}.parquet"
+                    rows_path = storage / f"rows/{pk}.parquet"
                     if rows_path.exists():
                         import pyarrow.parquet as pq
                         ids = pq.read_table(rows_path, columns=["forum_id"]).column("forum_id").to_pylist()
@@ -531,7 +573,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
         else:
             print(f"kept {work}")
     seconds = round(time.time() - t0, 1)
-    common = {"partition": PK, "forums": n_forums, "slow_ms": SLOW_MS, "seed": SEED, "seconds": seconds,
+    common = {"partition": pk, "api": _api(pk), "venue_closed": closed, "forums": n_forums, "slow_ms": SLOW_MS, "seed": SEED, "seconds": seconds,
               "stages": stages, "reference_s": round(reference_s, 1)}
     n = len(results)
     return [
@@ -542,7 +584,7 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
                                             "running_at_kill", "problems") if k in f} for f in failures],
                trials=[{k: r.get(k) for k in ("trial", "stage", "running_at_kill", "kill_at_run_s", "kill_at_point",
                                               "pdfs_stored_at_kill", "pdf_requests_rerun", "repeated_requests", "repeated_detail",
-                                              "killed_run_had_succeeded",
+                                              "killed_run_had_succeeded", "repeats_are_a_refresh",
                                               "rerun_blocked_by_pool", "rerun_s", "ok")}
                        for r in results]),
         figure("kill_resume_reruns_blocked_by_pool", blocked_reruns, "trials", n, goal=0, **common,
@@ -552,9 +594,14 @@ def run(trials_per_stage: int = TRIALS_PER_STAGE, stages: list[str] | None = Non
         figure("kill_resume_pdf_redownloads", redownloads, "PDFs", n, goal=0, **common),
         figure("kill_resume_repeated_requests", sum(repeated.values()), "requests", n, goal=0, **common,
                by_kind=dict(repeated.most_common()), by_stage=dict(repeated_by_stage),
+               refresh_requests=refresh_repeats,
+               kills_after_success=sum(1 for r in results if r.get("killed_run_had_succeeded")),
                note="requests of the re-runs that their killed run had already received an answer to "
                     "(same method, path and query, or a file one of its answers held; login and web pages "
-                    "not counted), over all trials; baseline = trials"),
+                    "not counted), over all trials, kills after the run had succeeded included (a "
+                    "re-materialization); baseline = trials. Only for an open venue-year (venue_closed "
+                    "false) is a new run after a finished one its refresh, which asks again by design: "
+                    "those are refresh_requests, not counted"),
     ]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from datetime import date as Date
 from datetime import time as Time
 from functools import lru_cache
@@ -200,6 +200,14 @@ class VenueYear(BaseModel):
         """Whether `at` (aware) falls while the venue is open: always for a rolling venue, else inside
         its discussion window."""
         return self.rolling or (self.discussion is not None and self.discussion.contains(at))
+
+    def closed_at(self, at: datetime) -> bool:
+        """Whether the venue-year is over at `at` (aware): its uploads closed (deadline + grace passed)
+        and no daily refresh is due any more (no discussion window, or the night after it has passed,
+        schedules.py). A rolling venue never closes. A closed venue-year's venue-level answers are final."""
+        if self.rolling or self.deadline is None or at.timestamp() * 1000 <= self.deadline.cutoff_ms:
+            return False
+        return self.discussion is None or at - timedelta(days=1) > self.discussion.bounds_utc()[1]
 
     def deadline_invitations(self) -> list[str]:
         """The invitation(s) whose duedate/expdate OpenReview enforced, one per venue id."""

@@ -4,6 +4,8 @@ reviewbench_assets/changes.py). Each is its decorator, its config and one stage 
 (reviewbench_assets/stages/); what every step does around that call (metadata, checks, failures,
 progress) is reviewbench_assets/dagster_step.py, and definitions.py gathers them."""
 
+from datetime import UTC, datetime
+
 import dagster as dg
 
 from ocr_ray.engines import get_engine
@@ -59,8 +61,9 @@ from reviewbench_assets.stages.split_stage import UPSTREAM_GUARDED, SplitStage
 # Later ones of an API v2 venue are incremental: a `tmdate` cursor over every note of the venue
 # finds the forums with something new, only those are fetched, and they are merged into the stored
 # file (one line per forum, rewritten atomically). API v1 has no `domain` filter to run such a
-# cursor over a venue's notes, and its venue-years are closed: a refresh re-reads the submission pages
-# (O(papers/1000) requests) and counts as touched only the forums whose notes changed. Forums that need a look (malformed notes,
+# cursor over a venue's notes, and its venue-years are closed: their stored crawl is final, taken as it is by a
+# later run (no request); `full_refresh` re-reads the submission pages (O(papers/1000) requests) and counts as
+# touched only the forums whose notes changed. Forums that need a look (malformed notes,
 # unknown invitations, orphan replies) are listed with their reasons in a quarantine file, and an
 # asset check fails the partition when their share passes `max_quarantined_share`.
 
@@ -82,14 +85,16 @@ def openreview_forums(context: dg.AssetExecutionContext, config: ForumsConfig, o
     log = on_rate_limit(step_progress(context, "openreview_forums", "rate-limit waits"), context.log.warning)
     # one of the OpenReview slots (CLI runs too); credentials, a long 429 window, a corrupt file: stop
     with openreview_slot(storage, context.log.warning, openreview.limiter), fail_without_retry():
-        attempt = partition_attempt(context, storage.store())
+        attempt = partition_attempt(context, storage.store(), venue)
         v2 = openreview.api("v2", on_event=log, answers=attempt.answers)
         check_api_version(v2, venue)
         api = v2 if venue.api == "v2" else openreview.api("v1", on_event=log, answers=attempt.answers)
         result = CrawlStage(venue, v2, api, max_quarantined_share=config.max_quarantined_share,
                             full_refresh=config.full_refresh, review_edits=config.review_edits, log=context.log.info,
                             progress=lambda stage, total: step_progress(context, "openreview_forums", stage, total),
-                            attempt_continues=attempt.continues)(storage.store())
+                            attempt_continues=attempt.continues,
+                            # a closed API v1 venue-year: its stored crawl is its final listing
+                            listing_final=venue.api == "v1" and venue.closed_at(datetime.now(UTC)))(storage.store())
     return materialize(result, storage.store(), config.allow_failing_checks)
 
 
@@ -184,7 +189,7 @@ def initial_submission_pdfs(context: dg.AssetExecutionContext, config: Submissio
     # one of the OpenReview slots (CLI runs too); no credentials / a long 429 window: stop, record nothing
     waits = step_progress(context, "initial_submission_pdfs", "rate-limit waits")
     with openreview_slot(storage, context.log.warning, openreview.limiter, openreview.attachment_limiter), fail_without_retry():
-        kept = partition_attempt(context, storage.store()).answers
+        kept = partition_attempt(context, storage.store(), venue).answers
         api = openreview.api(venue.api, on_event=on_rate_limit(waits, context.log.warning), answers=kept)
 
         answers = None  # what one round of revision pages learnt (invitations, scripts), for the next

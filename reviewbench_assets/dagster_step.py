@@ -24,15 +24,19 @@ import time
 import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
+from datetime import UTC, datetime
 
 import dagster as dg
 import pyarrow as pa
 
+from partitions.catalogue import VenueYear
 from resources import openreview_api
 from resources.store import CorruptFileError, PathEscapeError, Store
 from reviewbench_assets.domain.schema import COLUMN_DESCRIPTIONS
 from reviewbench_assets.io.attempt import Attempt, open_attempt
 from reviewbench_assets.io.verdicts import blocking_failures, write_verdict
+from reviewbench_assets.stages.crawl import venue_group_request
+from reviewbench_assets.stages.deadline_check import deadline_request
 from reviewbench_assets.stages.figures import Markdown, Table, declared, figures_markdown
 from reviewbench_assets.stages.progress import Progress, ProgressEvent
 
@@ -277,14 +281,29 @@ def on_rate_limit(progress: Progress, log: Callable[[str], None]) -> Callable[[s
 
 # ---- the partition's attempt (the Dagster side of `io.attempt.open_attempt`) ------------------------------
 
-def partition_attempt(context: dg.AssetExecutionContext, store: Store) -> Attempt:
+def final_venue_requests(venue: VenueYear, at: datetime) -> list[tuple[str, str, dict]]:
+    """The venue-level requests every run of the venue-year asks, whatever it holds already (the
+    crawl's domain test, the PDF stage's deadline invitations), when their answers are final outcomes:
+    the venue-year is closed at `at` (VenueYear.closed_at), so its API version and the deadline
+    OpenReview enforced can no longer change; kept across runs (io/attempt.py, open_attempt). An open
+    venue-year gets none: each new run asks again, which is its refresh."""
+    if not venue.closed_at(at):
+        return []
+    return ([("v2", *venue_group_request(v)) for v in venue.venue_ids]
+            + [(venue.api, *deadline_request(i)) for i in venue.deadline_invitations()])
+
+
+def partition_attempt(context: dg.AssetExecutionContext, store: Store, venue: VenueYear) -> Attempt:
+    """The run's attempt at the partition; a closed venue-year's venue-level answers outlive it
+    (`final_venue_requests`)."""
     run = context.dagster_run
 
     def succeeded(run_id: str) -> bool | None:
         owner = context.instance.get_run_by_id(run_id)
         return None if owner is None else owner.status == dg.DagsterRunStatus.SUCCESS
 
-    attempt = open_attempt(store, context.partition_key, run.run_id, run.root_run_id, succeeded)
+    attempt = open_attempt(store, context.partition_key, run.run_id, run.root_run_id, succeeded,
+                           final=final_venue_requests(venue, datetime.now(UTC)))
     if attempt.resumed_from:
         context.log.info(f"{context.partition_key}: resuming the answers of unfinished run {attempt.resumed_from} "
                          "(killed or failed): what it received is not asked again")

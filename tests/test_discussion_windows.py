@@ -97,3 +97,19 @@ def test_once_a_week_and_on_the_last_night_the_venue_is_listed_whole(key, when, 
     config = (out.run_config or {}).get("ops", {}).get("openreview_forums", {}).get("config", {})
     assert config.get("full_refresh", False) is full
     assert out.tags["reviewbench/refresh"] == ("nightly-full-listing" if full else "nightly")
+
+
+@pytest.mark.parametrize("key, when, closed", [
+    # iclr-2026: uploads closed 2025-09-24 23:59:59 AoE + 30 min = 2025-09-25 12:29:59 UTC; discussion
+    # until 2025-12-03 AoE (2025-12-04 11:59:59 UTC), refreshed once more the night after
+    ("iclr-2026", datetime(2025, 9, 25, 12, 0, tzinfo=UTC), False),  # uploads still accepted
+    ("iclr-2026", datetime(2025, 11, 20, 3, 0, tzinfo=UTC), False),  # discussion open
+    ("iclr-2026", datetime(2025, 12, 5, 3, 0, tzinfo=UTC), False),  # the night after: its last refresh
+    ("iclr-2026", datetime(2025, 12, 5, 12, 0, 1, tzinfo=UTC), True),
+    # iclr-2024, no window: closed once uploads closed (2023-09-28 23:59:59 AoE + 30 min)
+    ("iclr-2024", datetime(2023, 9, 29, 12, 29, 0, tzinfo=UTC), False),
+    ("iclr-2024", datetime(2023, 9, 29, 12, 30, 0, tzinfo=UTC), True),
+    ("tmlr", datetime(2030, 1, 1, tzinfo=UTC), False),  # rolling: never
+])
+def test_a_venue_year_is_closed_once_uploads_and_its_refreshes_are_over(key, when, closed):
+    assert catalogue().get(key).closed_at(when) is closed

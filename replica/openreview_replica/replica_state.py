@@ -76,6 +76,14 @@ class ApiIndex:
                 self.refs[r["id"]] = (v, r)
             self.groups.update(v.groups)
             self.invitations.update(v.invitations)
+        if version == 2:
+            # API 2 reads the root group of an API 1 venue too, without `domain`: that is how a client
+            # tells the APIs apart ("Use API 2 client to retrieve venue root group ... If `domain`
+            # doesn't exist → API 1 venue", openreview/openreview-mcp docs/API_VERSION_GUIDE.md
+            # @b0bae5f, its example asking api2 for ICLR.cc/2023/Conference, an API 1 venue)
+            for v in fx.venues_for_api(1):
+                if v.venue_id in v.groups:
+                    self.groups.setdefault(v.venue_id, v.groups[v.venue_id])
 
     def venue_for_prefix(self, s: str) -> VenueFixture | None:
         for v in self.venues:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from resources.store import Store
@@ -31,6 +31,14 @@ from reviewbench_assets.io.layout import paths
 #   asks OpenReview again (the nightly refresh sees new reviews), and so does the next night's run
 #   after a failed one: the window (12 h) is shorter than the schedule's period (24 h).
 #
+# Final answers: a closed venue-year (VenueYear.closed_at) cannot change its venue-level answers any
+# more (its API version, the deadline OpenReview enforced), so they are final outcomes, not the state
+# of an attempt: the requests the caller names (`final`: dagster_step.py
+# final_venue_requests) are kept under `checkpoints/final/<pk>/`, which no new attempt drops, and
+# every later run takes them from there (a re-materialization after a finished run asks them
+# nothing; before, it asked the venue group and the deadline invitation again). An open venue-year
+# names none: each new run asks again, which is its refresh.
+#
 # Answers are dropped lazily (the next run finds its owner succeeded): a finished run leaves at most
 # one venue's listing and a few small answers behind until then. Per-forum answers keep their own
 # checkpoints (crawl pages of an unpublished crawl, review edit histories, revision histories, PDFs),
@@ -48,20 +56,38 @@ class AnswerCache:
     atomically); an entry that is missing, truncated or for another request is a miss, asked again.
     Which attempt the answers belong to, and when they are dropped: `open_attempt` below."""
 
-    def __init__(self, store: Store, folder: str):
+    def __init__(self, store: Store, folder: str, final: AnswerCache | None = None,
+                 final_requests: Iterable[tuple[str, str, dict]] = ()):
         self.store, self.folder = store, folder  # relative to the store's root
         self.hits = 0  # answers given back without a request
+        # the requests (API, path, parameters) whose answers are final, kept in `final` instead
+        self.final = final
+        self.final_keys = {self._key(self._request(*r)) for r in final_requests}
+
+    @staticmethod
+    def _key(request: dict) -> str:
+        return json.dumps(request, sort_keys=True)
+
+    def _cache_for(self, api: str, path: str, params: dict | None) -> AnswerCache:
+        if self.final is not None and self._key(self._request(api, path, params)) in self.final_keys:
+            return self.final
+        return self
 
     @staticmethod
     def _request(api: str, path: str, params: dict | None) -> dict:
         return {"api": api, "path": path, "params": sorted((str(k), str(v)) for k, v in (params or {}).items())}
 
     def _file(self, request: dict) -> str:
-        digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()[:32]
+        digest = hashlib.sha256(self._key(request).encode()).hexdigest()[:32]
         return self.store.path(self.folder, digest[:2], f"{digest}.answer")
 
     def get(self, api: str, path: str, params: dict | None) -> tuple[bytes, int] | None:
         """(body, requests it cost) of an earlier answer to this request, or None."""
+        cache = self._cache_for(api, path, params)
+        if cache is not self:
+            got = cache.get(api, path, params)
+            self.hits += got is not None
+            return got
         request = self._request(api, path, params)
         file = self._file(request)
         try:
@@ -78,6 +104,9 @@ class AnswerCache:
         return body, int(meta.get("cost") or 1)
 
     def put(self, api: str, path: str, params: dict | None, body: bytes, cost: int) -> None:
+        cache = self._cache_for(api, path, params)
+        if cache is not self:
+            return cache.put(api, path, params, body, cost)
         request = self._request(api, path, params)
         meta = {"request": request, "length": len(body), "cost": cost}
         self.store.write_bytes(self._file(request), json.dumps(meta).encode() + b"\n" + body)
@@ -93,13 +122,18 @@ class Attempt:
 
 
 def open_attempt(store: Store, pk: str, run_id: str, root_run_id: str | None,
-                 run_succeeded: Callable[[str], bool | None], now: float | None = None) -> Attempt:
+                 run_succeeded: Callable[[str], bool | None], now: float | None = None,
+                 final: Iterable[tuple[str, str, dict]] = ()) -> Attempt:
     """The attempt this run belongs to (see the module's rule). `run_succeeded(run_id)`: True when
-    that run ended in success, False when it did not (failed, canceled, died), None when unknown."""
+    that run ended in success, False when it did not (failed, canceled, died), None when unknown.
+    `final`: the requests (API, path, parameters) whose answers are final outcomes, kept across
+    attempts (the module's "Final answers")."""
     now = time.time() if now is None else now
     folder = store.path(paths.attempt(pk))
     record_path = store.path(paths.attempt(pk), "attempt.json")
-    answers = AnswerCache(store, f"{paths.attempt(pk)}/answers")  # relative to the root
+    final = list(final)
+    answers = AnswerCache(store, f"{paths.attempt(pk)}/answers",  # relative to the root
+                          AnswerCache(store, paths.final_answers(pk)) if final else None, final)
     rec = store.read_json_or_none(record_path)
     root = root_run_id or run_id
     if isinstance(rec, dict) and isinstance(rec.get("run_id"), str) and isinstance(rec.get("started_at"), (int, float)):

@@ -40,6 +40,11 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
         return f"checkpoints/attempt/{pk}"
 
     @staticmethod
+    def final_answers(pk: str) -> str:
+        """A closed venue-year's venue-level answers, final, kept across runs (io/attempt.py, open_attempt)."""
+        return f"checkpoints/final/{pk}"
+
+    @staticmethod
     def review_edit_checkpoints(pk: str) -> str:
         return f"checkpoints/review_edits/{pk}"
 
@@ -183,6 +188,7 @@ class paths:  # a namespace, lower-case as its call sites read: `paths.raw_forum
 
 
 # Written by the checks of every asset (the verdicts, io/verdicts.py), read by the split: no stage's own;
-# and the partition's run attempt (io/attempt.py, open_attempt), whose answers the crawl and the PDF stage share.
-SHARED_PATHS = ("check_record", "attempt")
+# and the partition's run attempt (io/attempt.py, open_attempt), whose answers the crawl and the PDF stage share,
+# with the final answers of a closed venue-year beside it.
+SHARED_PATHS = ("check_record", "attempt", "final_answers")
 

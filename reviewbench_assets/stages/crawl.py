@@ -43,10 +43,16 @@ class Query:
         return hashlib.sha1(json.dumps(self.params).encode()).hexdigest()[:12]
 
 
+def venue_group_request(venue_id: str) -> tuple[str, dict]:
+    """The domain test's request (path, parameters), always asked of API v2."""
+    return "/groups", {"id": venue_id}
+
+
 def detect_api_version(v2: OpenReviewApi, venue_id: str) -> str:
     """The `domain` test (openreview-api.md §0.3): a v2 venue group has `domain` set."""
+    path, params = venue_group_request(venue_id)
     try:
-        groups = v2.get_json("/groups", {"id": venue_id}).get("groups") or []
+        groups = v2.get_json(path, params).get("groups") or []
     except OpenReviewError as exc:
         if exc.status == 404:
             return "v1"

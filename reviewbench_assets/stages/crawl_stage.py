@@ -8,8 +8,9 @@ The first run crawls the venue in batches (`details=replies`, 1000 forums a requ
 an API v2 venue are incremental: a `tmdate` cursor over every note of the venue finds the forums
 with something new, only those are fetched, and they are merged into the stored file (one line per
 forum, rewritten atomically). API v1 has no `domain` filter to run such a cursor over a venue's
-notes, and its venue-years are closed: a refresh re-reads the submission pages and counts as
-touched only the forums whose notes changed."""
+notes, and its venue-years are closed: a later run takes the stored crawl as the venue's final
+listing without a request (`listing_final`), and `full_refresh` re-reads the submission pages and
+counts as touched only the forums whose notes changed."""
 from __future__ import annotations
 
 import hashlib
@@ -60,9 +61,12 @@ class CrawlStage(Stage):
     def __init__(self, venue: VenueYear, v2: OpenReviewApi, api: OpenReviewApi, *,
                  max_quarantined_share: float = 0.05, full_refresh: bool = False, review_edits: bool = True,
                  log: Callable[[str], None] = lambda _m: None,
-                 progress: Callable[[str, int], Progress] | None = None, attempt_continues: bool | None = None):
+                 progress: Callable[[str, int], Progress] | None = None, attempt_continues: bool | None = None,
+                 listing_final: bool = False):
         super().__init__(venue.key)
         self.attempt_continues = attempt_continues  # io/attempt.py, open_attempt: the published pages' fate
+        # a closed API v1 venue-year (VenueYear.closed_at): its stored crawl is its final listing
+        self.listing_final = listing_final
         self.venue, self.v2, self.api, self.log, self.progress = venue, v2, api, log, progress
         self.max_quarantined_share, self.full_refresh, self.review_edits = (max_quarantined_share, full_refresh,
                                                                              review_edits)
@@ -258,10 +262,15 @@ def refresh_venue(stage: Stage, out: Outputs) -> None:
             records, refresh = _incremental(api, venue, stored, known, old, fetched, cursor["crawl_started_ms"]
                                             - CURSOR_MARGIN_MS, errors, log)
             mode = "full" if records is None else "incremental"
+        if records is None and stage.listing_final and stored and not full_refresh:
+            # A closed API v1 venue-year: what changed could only be asked with the same listing
+            # pages again, and a closed venue-year's answers are final: its stored crawl is taken
+            # as it is (no request); `full_refresh` asks again.
+            records, mode = (rec for _offset, _length, rec in old.scan()), "stored"
         if records is None:
             records = _full_crawl(api, venue, pages, errors, listed, log)
         compared = first_pass(records, stored or {}, old if stored else None, spool, review_edits)
-        if mode == "incremental":
+        if mode in ("incremental", "stored"):
             errors[:0] = _kept_errors(out, compared.ids, errors)
         most = times_listed(listed)
 

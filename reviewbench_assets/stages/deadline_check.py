@@ -11,9 +11,16 @@ from resources.openreview_api import OpenReviewApi, OpenReviewError, stops_the_r
 from reviewbench_assets.domain.revisions import HOUR_MS, judge_deadline
 
 
+def deadline_request(invitation_id: str) -> tuple[str, dict]:
+    """The request that reads a submission invitation's deadlines (path, parameters), asked of the
+    venue's API."""
+    return "/invitations", {"id": invitation_id, "expired": "true"}
+
+
 def invitation_deadlines(api: OpenReviewApi, invitation_id: str) -> dict:
     """`duedate` (advertised) and `expdate` (hard cutoff) of a submission invitation, in ms."""
-    body = api.get_json("/invitations", {"id": invitation_id, "expired": "true"})
+    path, params = deadline_request(invitation_id)
+    body = api.get_json(path, params)
     invs = body.get("invitations") or []
     if not invs:
         raise OpenReviewError("NotFoundError", f"no invitation {invitation_id}", 404, "/invitations")

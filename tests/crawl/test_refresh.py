@@ -137,8 +137,9 @@ def test_challenge_403_names_the_variables(tmlr_replica):
 
 def test_v1_refresh_is_a_batched_recrawl_that_reports_only_what_changed(tmp_path):
     """API v1 has no `domain` filter to run a tmdate cursor over a venue's notes; its venue-years are
-    closed, so a refresh re-reads the submission pages (`details=replies`, 1000 forums a request)
-    and merges: O(papers/1000) requests, and only changed forums are counted as touched."""
+    closed, so a later run takes the stored crawl as the venue's final listing (no request), and a
+    `full_refresh` re-reads the submission pages (`details=replies`, 1000 forums a request) and
+    merges: O(papers/1000) requests, and only changed forums are counted as touched."""
     import openreview.tools
 
     fx = build_fixtures(["iclr-2020"], seed=7, n_forums=24, eager_pdfs=False)
@@ -146,15 +147,20 @@ def test_v1_refresh_is_a_batched_recrawl_that_reports_only_what_changed(tmp_path
         old = openreview.tools.LOCAL_API_V2
         openreview.tools.LOCAL_API_V2 = rep.api_v2_url
         try:
-            def run():
+            def run(full_refresh: bool = False):
                 return dg.materialize([openreview_forums], partition_key="iclr-2020",
                                       resources={"openreview": openreview_resource(rep),
-                                                 "storage": storage_resource(tmp_path)})
+                                                 "storage": storage_resource(tmp_path)},
+                                      run_config={"ops": {"openreview_forums": {"config": {
+                                          "full_refresh": full_refresh}}}})
             first = _meta(run())
             n = first["forums_new"]
             assert n >= 24 and first["forums_changed"] == 0
             rep.reset_request_log()
-            again = _meta(run())
+            kept = _meta(run())  # the stored crawl is the closed venue-year's final listing
+            assert kept["mode"] == "stored" and kept["forums_unchanged"] == n
+            assert not [r for r in rep.request_log if r.path == "/notes"]
+            again = _meta(run(full_refresh=True))
             assert (again["forums_new"], again["forums_changed"], again["forums_unchanged"],
                     again["forums_removed"]) == (0, 0, n, 0)
             assert again["touched_forums"] == []
@@ -165,7 +171,7 @@ def test_v1_refresh_is_a_batched_recrawl_that_reports_only_what_changed(tmp_path
             changed = next(iter(fx.venues["iclr-2020"].forums))
             fx.add_reply(changed)
             rep.reindex()
-            night = _meta(run())
+            night = _meta(run(full_refresh=True))
             assert (night["forums_new"], night["forums_changed"], night["forums_unchanged"]) == (0, 1, n - 1)
             assert night["touched_forums"] == [changed]
         finally:

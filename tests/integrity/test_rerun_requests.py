@@ -82,13 +82,32 @@ def test_the_rerun_of_a_run_killed_in_the_pdf_stage_asks_nothing_it_had_received
     assert sum(request_kind(r) == "attachment" for r in rerun) > 0
     assert not [p for p in (root / "pdf_staging").rglob("*") if p.is_file()]  # stored: the staged answers went
 
-    # a NEW run after the finished one asks OpenReview again (the nightly refresh sees what changed)
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("pk", [PK, V2])
+def test_a_new_run_after_a_finished_one_of_a_closed_venue_year_asks_nothing_it_had_received(replica, tmp_path, pk):
+    """A kill after the run had succeeded (bench_kill_resume on iclr-2024 at 9a5a180, trial 10), or any
+    re-materialization: the next run is a new attempt, and asked the venue group (`/groups`, the domain
+    test) and the deadline invitation (`/invitations?expired=true`) again, and on API v1 the three
+    listing pages. The venue-year is closed (its deadline and any discussion window are over), so
+    these answers are final: kept across runs, not asked again. API v2 asks one new question, the
+    tmdate cursor (what changed since the last crawl)."""
+    from datetime import UTC, datetime
+
+    from partitions.catalogue import catalogue
+    assert catalogue().get(pk).closed_at(datetime.now(UTC))
+    root, home = tmp_path / "storage", tmp_path / "home"
     replica.reset_request_log()
     assert _materialize(replica, root, home, pk)
+    first = replica.request_log
+    assert any(r.path == "/groups" for r in first) and any(r.path == "/invitations" for r in first)
+    replica.reset_request_log()
+    assert _materialize(replica, root, home, pk)  # the same Dagster instance: its owner run succeeded
     again = replica.request_log
-    # v1: the submissions, withdrawn and desk-rejected pages; v2: the tmdate cursor over the venue
-    assert sum(r.path == "/notes" for r in again) == (3 if pk == PK else 1)
-    assert sum(r.path == "/invitations" for r in again) >= 1
+    assert repeated_requests(first, again) == {}, [(r.path, r.query) for r in again]
+    assert not [r for r in again if r.path in ("/groups", "/invitations")]  # a v1 group's 404 included
+    # v1: its stored crawl is the final listing; v2: the tmdate cursor over the venue, a new question
+    assert sum(r.path == "/notes" for r in again) == (0 if pk == PK else 1)
 
 
 def test_which_runs_resume_an_attempt(tmp_path):
@@ -111,6 +130,37 @@ def test_which_runs_resume_an_attempt(tmp_path):
     new = open_attempt(store, PK, "f", None, status.get, now=1000.0 + RESUME_WINDOW_S + 3)
     assert not new.continues and new.answers.get("v1", "/invitations", {"id": "x"}) is None
     assert not open_attempt(store, PK, "g", None, status.get).continues  # f unknown: asked again
+
+
+def test_a_closed_venue_years_venue_answers_outlive_the_attempt_an_open_ones_do_not(tmp_path):
+    """The final answers of io/attempt.py: a new attempt (its owner succeeded) drops the attempt's
+    answers, but not the venue-level answers of a closed venue-year (dagster_step.py
+    final_venue_requests); an open venue-year names none, so its next run asks again (its refresh)."""
+    from datetime import UTC, datetime
+
+    from partitions.catalogue import catalogue
+    from reviewbench_assets.dagster_step import final_venue_requests
+
+    store = store_from_uri(str(tmp_path))
+    status = {"a": True, "c": True}  # both succeeded: each next run starts a new attempt
+    group, inv = ("/groups", {"id": "ICLR.cc/2026/Conference"}), \
+        ("/invitations", {"id": "ICLR.cc/2026/Conference/-/Submission", "expired": "true"})
+    venue = catalogue().get("iclr-2026")  # discussion 2025-11-11 .. 2025-12-03 AoE
+    during = datetime(2025, 11, 20, tzinfo=UTC)
+    after = datetime(2026, 1, 10, tzinfo=UTC)
+    assert final_venue_requests(venue, during) == []
+    assert sorted(final_venue_requests(venue, after)) == sorted([("v2", *group), ("v2", *inv)])
+    for at, kept in ((during, False), (after, True)):
+        pk = f"iclr-2026-{kept}"
+        first = open_attempt(store, pk, "a", None, status.get, final=final_venue_requests(venue, at))
+        first.answers.put("v2", *group, b'{"groups": [{"domain": "x"}]}', 1)
+        first.answers.put("v2", *inv, b'{"invitations": []}', 1)
+        first.answers.put("v2", "/notes", {"domain": "x"}, b'{"notes": []}', 1)  # not a venue-level answer
+        new = open_attempt(store, pk, "b", None, status.get, final=final_venue_requests(venue, at))
+        assert not new.continues
+        assert (new.answers.get("v2", *group) is not None) is kept
+        assert (new.answers.get("v2", *inv) == (b'{"invitations": []}', 1)) is kept
+        assert new.answers.get("v2", "/notes", {"domain": "x"}) is None  # the attempt's: dropped
 
 
 def test_the_revision_pages_invitation_lookups_are_kept_for_the_attempt(tmp_path):

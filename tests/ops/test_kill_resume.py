@@ -10,9 +10,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 def test_kill_during_pdf_fetch_then_resume_matches_uninterrupted_run():
-    from benchmarks.bench_kill_resume import run
+    from benchmarks.bench_kill_resume import run_partition
 
-    figs = {f["metric"]: f for f in run(trials_per_stage=1, stages=["pdf_fetch"])}
+    figs = {f["metric"]: f for f in run_partition("iclr-2020", trials_per_stage=1, stages=["pdf_fetch"])}
     assert figs["kill_resume_trials"]["value"] == 1
     assert figs["kill_resume_failures"]["value"] == 0, figs["kill_resume_failures"]["failures"]
     assert figs["kill_resume_pdf_redownloads"]["value"] == 0
