@@ -117,7 +117,6 @@ class Invitations(BaseModel):
     deadline: str
     withdrawn_submission: str
     desk_rejected_submission: str
-    reply_group: Literal["Paper", "Submission"]
     review: list[str]
     meta_review: list[str]
     decision: list[str]

@@ -116,7 +116,6 @@ class AnswerCache:
 class Attempt:
     run_id: str
     continues: bool  # answers of earlier steps or runs of this attempt may be reused
-    started_at: float
     answers: AnswerCache
     resumed_from: str | None = None  # the killed (unfinished) run this run took the attempt over from
 
@@ -138,11 +137,11 @@ def open_attempt(store: Store, pk: str, run_id: str, root_run_id: str | None,
     root = root_run_id or run_id
     if isinstance(rec, dict) and isinstance(rec.get("run_id"), str) and isinstance(rec.get("started_at"), (int, float)):
         if rec["run_id"] == run_id or rec.get("root_run_id") == root:
-            return Attempt(run_id, True, rec["started_at"], answers)
+            return Attempt(run_id, True, answers)
         if run_succeeded(rec["run_id"]) is False and now - rec["started_at"] < RESUME_WINDOW_S:
             store.write_json(record_path, {"run_id": run_id, "root_run_id": root, "started_at": rec["started_at"],
                                            "resumed_from": rec["run_id"]})
-            return Attempt(run_id, True, rec["started_at"], answers, resumed_from=rec["run_id"])
+            return Attempt(run_id, True, answers, resumed_from=rec["run_id"])
     store.delete_dir(folder)  # a finished (or too old) attempt's answers: asked again
     store.write_json(record_path, {"run_id": run_id, "root_run_id": root, "started_at": now})
-    return Attempt(run_id, False, now, answers)
+    return Attempt(run_id, False, answers)

@@ -22,7 +22,6 @@ class ProgressEvent:
     stage: str  # what is counted, e.g. "forums (revision pages)"
     done: int
     total: int
-    elapsed_s: float
     rate_per_s: float
     eta: datetime | None  # estimated end (UTC), None until something is done
     waiting_until: datetime | None = None  # a rate-limit window being waited out
@@ -74,7 +73,7 @@ class Progress:
         eta = None
         if self.done and rate > 0:
             eta = datetime.fromtimestamp(self.now().timestamp() + (self.total - self.done) / rate, UTC)
-        return ProgressEvent(self.stage, self.done, self.total, elapsed, rate, eta, waiting_until, waiting_for)
+        return ProgressEvent(self.stage, self.done, self.total, rate, eta, waiting_until, waiting_for)
 
     def _maybe_report(self, force: bool = False, **wait) -> None:
         if self.sink is None:

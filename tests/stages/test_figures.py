@@ -144,7 +144,7 @@ def test_progress_observations_and_the_guard_emit_declared_keys():
     from reviewbench_assets.stages.figures import GUARD, PROGRESS
     from reviewbench_assets.stages.progress import ProgressEvent
 
-    event = ProgressEvent("forums", 3, 10, 2.0, 1.5, datetime(2026, 11, 27, tzinfo=UTC))
+    event = ProgressEvent("forums", 3, 10, 1.5, datetime(2026, 11, 27, tzinfo=UTC))
     assert set(event.metadata()) | {"run_id"} == set(figures_of(PROGRESS))  # + progress_sink's run_id
     assert set(figures_of(GUARD)) == {"failed_checks"}
 

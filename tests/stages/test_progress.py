@@ -84,7 +84,7 @@ def test_a_reporter_of_waits_only_shows_the_wait_without_an_empty_bar():
 
     from reviewbench_assets.stages.progress import ProgressEvent
     until = datetime(2026, 11, 26, 12, 0, tzinfo=UTC)
-    line = ProgressEvent("rate-limit waits", 0, 0, 1.0, 0.0, None, until, "429 on /notes").line()
+    line = ProgressEvent("rate-limit waits", 0, 0, 0.0, None, until, "429 on /notes").line()
     assert line == ("rate-limit waits; waiting for the OpenReview rate-limit window until 2026-11-26 12:00:00 UTC"
                     " (429 on /notes)")
     assert "0/0" not in line and "[" not in line
