@@ -31,6 +31,7 @@ _WORDLIKE = re.compile(r"[^\W\d_]{2,}")  # two letters in a row: a word, not a f
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+\S")
 _EQ_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.)?\d+(?:\.\d+)*[a-z]?)\)$")  # as math._TAG
 _RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
+_NUMBER_CELLS = re.compile(r"[-−]?\d+(?:[.,]\d+)?(?: [-−]?\d+(?:[.,]\d+)?)+")  # "1 2 3": a matrix's row of numbers
 _LIGATURES = re.compile("[\ufb00-\ufb06]")
 # a footnote's mark, then its text: not "1. Author" (a numbered reference), not "82.10" (a number)
 _FOOTNOTE_MARK = re.compile(r"^([0-9]{1,2}|[*†‡§¶])\s*(?=[^\s.,:;\d])")
@@ -198,6 +199,14 @@ def _centred(line: Line, columns: Columns) -> bool:
                 and abs((line.x0 + line.x1) / 2 - (c0 + c1) / 2) < 0.05 * width:
             return bool(_RELATION.search(line.text))
     return False
+
+
+def _matrix_row(line: Line, x0: float, x1: float) -> bool:
+    """A row of numbers (two cells or more, glyphs of no text run) starting within a formula's
+    extent ``x0``..``x1``: a row of a ``\begin{matrix}`` above or below the formula's line, which
+    holds no maths font ("1 2 3": a paragraph of its own before, read into the next one after)."""
+    return (bool(line.glyphs) and not has_prose(line.glyphs) and x0 <= line.x0 <= x1
+            and bool(_NUMBER_CELLS.fullmatch(line.text.strip())))
 
 
 def _set_apart(line: Line) -> bool:
@@ -375,7 +384,10 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             # a line inside the display's height (its tall brace's): a row of cases whose cell is a word
             # (not the next column's first line, above the display's top: physics-ntp)
             or line.kind == "text" and line.y1 <= math[-1].y1 + 0.2 * line.size and line.x0 >= math[-1].x0
-            and line.y0 >= min(m.y0 for m in math) - 0.2 * line.size)
+            and line.y0 >= min(m.y0 for m in math) - 0.2 * line.size
+            # a row of a matrix with no delimiters, of numbers alone (no maths font), right below
+            or line.y0 - math[-1].y1 < 0.6 * line.size and _matrix_row(line, min(m.x0 for m in math), max(
+                (m.x1 for m in math if not _EQ_NUMBER.fullmatch(" " + m.text)), default=math[-1].x1)))
         # a formula numbered beside it (its number a line of its own at its height, right after)
         numbered = (line.math >= 0.15 and i + 1 < len(lines) and _EQ_NUMBER.fullmatch(" " + lines[i + 1].text)
                     and lines[i + 1].y0 < line.cy < lines[i + 1].y1 and line.kind == "text")
@@ -386,10 +398,11 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
                 # last line of prose, which TeX sets close above a display (abovedisplayshortskip)
                 # (a limit holds maths: "n", "i=1"; a short last line of prose, "at all.", holds none;
                 # a limit of digits alone, the "2" of \sum_{i=1}^{2}, is set at script size)
-                while para and para[-1].glyphs and (para[-1].math > 0 or para[-1].size < 0.8 * line.size
-                                                    and para[-1].text.replace(" ", "").isdigit()) and (
+                # (a matrix's first row of numbers is set close above its formula's line, within it)
+                while para and para[-1].glyphs and ((para[-1].math > 0 or para[-1].size < 0.8 * line.size
+                                                     and para[-1].text.replace(" ", "").isdigit()) and (
                         para[-1].x1 - para[-1].x0 < 0.2 * (line.right - line.left)
-                        or para[-1].math >= 0.15 and line.y0 < para[-1].y1) \
+                        or para[-1].math >= 0.15 and line.y0 < para[-1].y1) or _matrix_row(para[-1], line.x0, line.x1)) \
                         and line.y0 - para[-1].y1 < 0.6 * line.size:
                     math.insert(0, para.pop())
                 flush_para = para[:]

@@ -13,7 +13,7 @@ from typing import Any
 
 from ocr_ray.layout.math import build, delimiters_balanced
 from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, Unreadable, glyph_atom
-from ocr_ray.layout.math_rows import split_rows
+from ocr_ray.layout.math_rows import matrix_cells, split_rows
 from ocr_ray.layout.math_symbols import OPERATOR_NAMES
 from ocr_ray.layout.model import TEXT_FONT, PageLayout, Rule
 
@@ -126,7 +126,30 @@ def bands(glyphs: list[list], rules: list[Rule]) -> list[list[list]]:
         bottom = max(bottom, y1)
         if g is not None:
             out[-1].append(g)
-    return [b for b in out if b]
+    return _matrix_rows_joined([b for b in out if b], size)
+
+
+def _matrix_rows_joined(out: list[list[list]], size: float) -> list[list[list]]:
+    """A band that is one row of a matrix with no delimiters (``math_rows.matrix_cells``: "1 2 3"
+    above "M = 4 5 6") set within the extent of the band next to it, less than an em away, is part
+    of that band's formula: nothing bridges the gap between a bare matrix's rows."""
+    k = 0
+    while k < len(out):
+        band = out[k]
+        for j in (k + 1, k - 1):
+            if not 0 <= j < len(out) or not matrix_cells(band, size):
+                continue
+            other = out[j]
+            gap = min(g[2] for g in other) - max(g[4] for g in band) if j > k else \
+                min(g[2] for g in band) - max(g[4] for g in other)
+            if gap < size and min(g[1] for g in other) <= min(g[1] for g in band) + 0.5 \
+                    and max(g[3] for g in band) <= max(g[3] for g in other) + 0.5:
+                out[j] = other + band
+                del out[k]
+                k -= 1
+                break
+        k += 1
+    return out
 
 
 def unreadable_math(page: PageLayout) -> int:

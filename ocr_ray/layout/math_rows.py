@@ -126,6 +126,7 @@ def split_rows(glyphs: list[list], rules: list[Rule]) -> list[tuple[list[list], 
         if len(inner) > 1:
             keep = min(inner, key=lambda b: abs(b - ((y0 + y1) / 2 + AXIS * size)))
             baselines = [b for b in baselines if b not in inner or b == keep]
+    baselines = _without_matrix_rows(anchors, baselines, size)
     if len(baselines) < 2:
         return whole
 
@@ -159,6 +160,43 @@ def split_rows(glyphs: list[list], rules: list[Rule]) -> list[tuple[list[list], 
         own += [bars[k] for k in vincula if any(row.get(id(g)) == i and abs(g[3] - bars[k].x0) < 2.0
                                                  and abs(g[2] - bars[k].y0) < 2.0 for g in radicals)]
         out.append((members, own))
+    return out
+
+
+# a matrix cell's glyphs: letters, digits and what a number holds; a row of cells holds nothing else
+_CELL_CHARS = set("0123456789.,") | {chr(c) for c in range(ord("a"), ord("z") + 1)} \
+    | {chr(c) for c in range(ord("A"), ord("Z") + 1)}
+
+
+def matrix_cells(row: list[list], size: float) -> bool:
+    """Glyphs of one baseline that are a matrix's row: two cells or more of letters and digits only,
+    0.6 em or more apart (a cell's own glyphs closer than 0.3 em)."""
+    if len(row) < 2 or any(g[0] not in _CELL_CHARS for g in row):
+        return False
+    row = sorted(row, key=lambda g: g[1])
+    gaps = [b[1] - a[3] for a, b in zip(row, row[1:], strict=False)]
+    return any(gap >= 0.6 * size for gap in gaps) and all(gap >= 0.6 * size or gap < 0.3 * size for gap in gaps)
+
+
+def _without_matrix_rows(anchors: list[list], baselines: list[float], size: float) -> list[float]:
+    """The baselines less those of a matrix with no delimiters (``\begin{matrix}``): a row of two
+    cells or more (letters and digits only, a gap of 0.6 em or more between cells), set within the
+    horizontal extent of a neighbouring row (less than 1.6 em away) that is no such row (the
+    formula's: "M = 4 5 6" between "1 2 3" and "7 8 9"). An aligned derivation's rows state
+    relations or start with an operator; they were kept apart, and the matrix read as three rows."""
+    rows = {b: [g for g in anchors if min(baselines, key=lambda x: abs(x - g[5])) == b] for b in baselines}
+
+    def cells(row: list[list]) -> bool:
+        return matrix_cells(row, size)
+
+    out = []
+    for b in baselines:
+        row = rows[b]
+        beside = [c for c in baselines if c != b and abs(c - b) < 1.6 * size and not cells(rows[c]) and rows[c]]
+        if cells(row) and any(min(g[1] for g in rows[c]) <= min(g[1] for g in row) - 0.5
+                              and max(g[3] for g in row) <= max(g[3] for g in rows[c]) + 0.5 for c in beside):
+            continue
+        out.append(b)
     return out
 
 

@@ -60,7 +60,11 @@ ARRAYS = [r"A = \begin{pmatrix} a & b \\ c & d \end{pmatrix}",
           # the reading order as column gutters ("B=[4712", "5 8", "369]": three blocks)
           r"B = \begin{bmatrix} 1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9 \end{bmatrix}",
           # no delimiters: its cells were one row in x order ("M=acdb")
-          r"M = \begin{matrix} a & b \\ c & d \end{matrix}"]
+          r"M = \begin{matrix} a & b \\ c & d \end{matrix}",
+          # three rows of numbers (no maths font): the first and the last were lines of prose to the
+          # blocks ("1 2 3" a paragraph before, "7 8 9" one after), and apart from the formula's row
+          # (nothing bridges their gaps, and a row of its own baseline 1.2 em from the next)
+          r"N = \begin{matrix} 1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9 \end{matrix}"]
 # limits where the operator's style does not put them: \sum's beside it (\nolimits), \int's under
 # and over it (\limits); read as \sum_{i=1}^{n} and \int_{0}^{1}, which KaTeX sets the other way
 # in a display (issue 36, maths: "integral limits split off")
@@ -141,7 +145,8 @@ def test_matrices_and_cases_are_arrays(pages):
         r"g(x)=\begin{cases}x^{2} & \text{if }x>0 \\ -x & \text{if }x<0 \\ 1 & x=0\end{cases}",
         r"h(x)=\begin{cases}x & x\ge0 \\ 0 & \text{otherwise}\end{cases}",
         r"B=\begin{bmatrix}1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9\end{bmatrix}",
-        r"M=\begin{matrix}a & b \\ c & d\end{matrix}"], pages["arrays"]
+        r"M=\begin{matrix}a & b \\ c & d\end{matrix}",
+        r"N=\begin{matrix}1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9\end{matrix}"], pages["arrays"]
 
 
 def test_nested_scripts_and_upright_names_are_read_as_set(pages):
