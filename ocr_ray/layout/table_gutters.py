@@ -156,3 +156,32 @@ def join_justified_head(rows: list[list[Fragment]], head: int) -> list[list[Frag
                 joined.append(f)
         out.append(joined)
     return out + rows[head:]
+
+
+def join_justified_body(rows: list[list[Fragment]], head: int) -> list[list[Fragment]]:
+    """Body lines of a justified ``p{..}`` cell joined again where TeX stretched a word space past
+    pdftext's cut ("Prompt      injec-" over "Model      extrac-"): two fragments of one line are
+    one cell when another line has two fragments flush with them on both sides, its gap elsewhere
+    (a paragraph set flush left and right), and a third line starts where they start and runs on
+    into where the second fragments start, not past their right edge (a cell of that column: a
+    column gap would be white in every row; not a section label alone on its line).
+    Words only: a number beside a row label is a column of its own."""
+    lines = [sorted(row, key=lambda f: f.x0) for row in rows[head:]]
+    out = []
+    for i, line in enumerate(lines):
+        joined = [line[0]]
+        for f in line[1:]:
+            a = joined[-1]
+            pairs = [(p, q) for j, other in enumerate(lines) if j != i
+                     for p, q in zip(other, other[1:], strict=False)
+                     if abs(p.x0 - a.x0) < 1.0 and abs(q.x1 - f.x1) < 1.0 and abs(p.x1 - a.x1) > 1.0]
+            crossed = pairs and a.text[:1].isalpha() and f.text[:1].isalpha() and any(
+                abs(c.x0 - a.x0) < 1.0 and c.x1 > min(f.x0, *(q.x0 for _, q in pairs)) + 1.0 and c.x1 < f.x1 + 1.0
+                for j, other in enumerate(lines) if j != i and len(other) > 1 for c in other)
+            if crossed:
+                joined[-1] = replace(a, x1=f.x1, y0=min(a.y0, f.y0), y1=max(a.y1, f.y1), text=f"{a.text} {f.text}",
+                                     glyphs=None, gaps=None)
+            else:
+                joined.append(f)
+        out.append(joined)
+    return rows[:head] + out

@@ -4,6 +4,8 @@ them; a line holding only the next line of one cell's text (a ``p{..}`` or ``X``
 wrapped, or a cell broken by ``\\newline`` in a ruled grid) joins the row it continues."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ocr_ray.layout.model import Fragment, Rule
 from ocr_ray.layout.table_grid import bounds, column_of, continues_cell, section_label
 
@@ -52,7 +54,11 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         """Is ``f`` the next line of a paragraph cell in ``upper``: that line is full (it reaches
         the last fifth of its column) and broke a word, or ``f`` goes on in lower case under it."""
         left, right = extent[col(f)]
-        return any(col(u) == col(f) and u.x1 >= right - 0.2 * (right - left) and continues_cell([u], f) for u in upper)
+        line = sorted((u for u in upper if col(u) == col(f)), key=lambda u: u.x0)
+        if not line:  # (a justified line cut at its stretched spaces is one line from its first to last word)
+            return False
+        u = replace(line[0], x1=line[-1].x1, text=" ".join(g.text for g in line))
+        return u.x1 >= right - 0.2 * (right - left) and continues_cell([u], f)
 
     def wraps(k: int) -> bool:
         return k > 0 and bool(rows[k]) and all(goes_on(rows[k - 1], g) for g in rows[k])
@@ -101,6 +107,13 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
     column_ends: dict[int, list[float]] = {}
     for f in (f for row in rows for f in row):
         column_ends.setdefault(col(f), []).append(f.x1)
+    def justified(upper: list[Fragment], f: Fragment) -> bool:
+        return any(col(u) == col(f) and sum(1 for g in column_ends[col(f)] if abs(g - u.x1) < 1.0) >= 3 for u in upper)
+
+    def ends(upper: list[Fragment], f: Fragment) -> bool:
+        line = [u for u in upper if col(u) == col(f)]
+        return any(u.text.endswith("-") for u in line) or max(u.x1 for u in line) - f.x1 > f.size
+
     out: list[list[Fragment]] = [rows[0]]
     last: dict[int, Fragment] = {col(f): f for f in rows[0]}
     for k in range(1, len(rows)):
@@ -116,6 +129,15 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
                 prev += row
                 last[c] = row[-1]
                 continue
+        if k > 0 and len(cs) >= 2 and not any(ruled(k - 1, k, c) for c in cs) and cys[k] - cys[k - 1] < 1.5 * pitch \
+                and all(goes_on(prev, g) for g in row) and any(justified(prev, g) for g in row) \
+                and any(ends(prev, g) for g in row):
+            # the next lines of several paragraph cells (p{..} columns side by side): one of them
+            # under a line set flush to its column's right edge as other lines of it are, one the
+            # rest of a word broken above it or the short last line of its paragraph
+            prev += row
+            last.update({col(f): f for f in row})
+            continue
         out.append(row)
         last = {col(f): f for f in row}
     # a spanned row joined to the one above it (a continuation line) is no row of its own any more

@@ -23,7 +23,7 @@ from ocr_ray.layout.table_grid import (
     table_rows,
     walled,
 )
-from ocr_ray.layout.table_gutters import join_justified_head, split_at_gutters
+from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
 from ocr_ray.layout.table_lines import multi_line_rows
 from ocr_ray.layout.table_render import render_table, row_spans
 from ocr_ray.layout.table_unruled import unruled_boxes
@@ -373,7 +373,8 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     # of a tight body under it: llncs sets \tabcolsep 1.4 pt)
     across = [r.y0 for r in inner if r.x1 - r.x0 >= WIDE_RULE * (x1 - x0)] or [r.y0 for r in inner]
     head = sum(1 for row in rows if across and max(f.y1 for f in row) < min(across))
-    rows = split_at_gutters(join_justified_head(rows, head), head)  # cells closer, words wider, than pdftext's cut
+    rows = join_justified_body(join_justified_head(rows, head), head)  # words wider than pdftext's cut
+    rows = split_at_gutters(rows, head)  # cells closer than pdftext's cut
     cols = columns(rows, head) if rows else None
     if cols is None:
         return

@@ -145,3 +145,33 @@ ViT-B & 81.1 & 95.3 & 2.75 \\
     tests = [table_test("76.13", up="69.758", down="81.1", right="92.862", top_heading="Top-1",
                         left_heading="ResNet-50")]
     assert_table_tests_pass(markdown, tests)
+
+
+def test_paragraph_cells_in_several_p_columns_are_one_cell_each(tmp_path):
+    """Three ``p{..}`` columns side by side, each cell a justified paragraph of two or three lines:
+    TeX stretched the spaces of the narrow first column ("Prompt      injec-") past pdftext's cut,
+    so its two words stood as two columns, and each next line of the row (under booktabs, no
+    rule between rows) was a row of its own: "tion | documents override the system | stripped of
+    control tokens." One cell per paragraph, as the source writes them."""
+    markdown = table_markdown(tmp_path, PROSE + r"""
+
+\begin{table}[h]\centering\small
+\begin{tabular}{p{2.2cm}p{4.5cm}p{4.5cm}}
+\toprule
+Attack type & Description of the threat & Mitigation in our system \\
+\midrule
+Prompt injection & Instructions hidden in retrieved documents override the system prompt. & Retrieved text is quoted and stripped of control tokens. \\
+Data poisoning & Adversarial samples inserted into the fine-tuning corpus. & Provenance filtering and deduplication before training. \\
+Model extraction & Repeated queries reconstruct the weights. & Rate limits per key. \\
+\bottomrule
+\end{tabular}
+\caption{Several wrapped columns.}
+\end{table}""")
+    tests = [table_test("Prompt injection", right="Instructions hidden in retrieved documents override the system prompt.",
+                        up="Attack type", down="Data poisoning"),
+             table_test("Adversarial samples inserted into the fine-tuning corpus.", left="Data poisoning",
+                        right="Provenance filtering and deduplication before training.",
+                        top_heading="Description of the threat"),
+             table_test("Rate limits per key.", left="Repeated queries reconstruct the weights.",
+                        up="Provenance filtering and deduplication before training.", left_heading="Model extraction")]
+    assert_table_tests_pass(markdown, tests)
