@@ -225,6 +225,10 @@ def with_config(header: dict) -> dict:
     return {**header, "configs": sorted(configs, key=lambda c: (c["config_name"] != "default", c["config_name"]))}
 
 
+def _share(n: int, of: int) -> str:
+    return f"{n:,} of {of:,} ({100 * n / of:.1f}%)" if of else "none"
+
+
 def card_section(fig: dict) -> str:
     """The card's markdown on the `resubmissions` config, from `chain_figures` of its rows."""
     lines = ["", "## Resubmissions: versions of one paper across venues", "",
