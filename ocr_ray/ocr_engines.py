@@ -49,7 +49,7 @@ class RapidOcrEngine(Engine):
         try:
             from importlib.metadata import version
 
-            return f"{version('rapidocr')}+ort{version('onnxruntime')}+{self.model}+layout4"
+            return f"{version('rapidocr')}+ort{version('onnxruntime')}+{self.model}+layout5"
         except Exception:  # noqa: BLE001 - not installed: check_available reports it
             return f"unknown+{self.model}"
 
@@ -151,7 +151,7 @@ class TesseractEngine(Engine):
     def version(self) -> str:
         import subprocess
 
-        settings = f";psm={self.psm};px={self.image_longest_side};hocr;layout3"
+        settings = f";psm={self.psm};px={self.image_longest_side};hocr;layout4"
         try:
             out = subprocess.run([self.binary, "--version"], capture_output=True, text=True, timeout=30)
             return (out.stdout or out.stderr).splitlines()[0].strip() + settings

@@ -21,29 +21,51 @@ _NUMBERED_HEADING = re.compile(r"^\d+(\.\d+)*\.?\s+[A-Z][^.,;:]*$")
 SECTION_NUMBER = re.compile(r"^(\d+(\.\d+)*|[A-Z](\.\d+)+)\.?$")
 _EQUATION_NUMBER = re.compile(r"^\(\d+[a-z]?\)$")
 
-# Short English words that are prose, not variables, in ``ocr_math_share``.
-_SHORT_WORDS = frozenset("a an as at be by do if in is it no of on or so to up we".split())
+# Short English words that are prose, not variables, in ``ocr_math_share`` (with the "et al." of
+# citations, "vs", "cf", "eg", "ie").
+_SHORT_WORDS = frozenset("a an as at be by do if in is it no of on or so to up we us he me my am go et al vs cf eg "
+                         "ie".split())
 _TOKEN_EDGES = ".,;:!?\"'"
+_BRACKETS = "()[]{}"
+# what brackets hold in prose: a word ("(GP)", "(Wilson", "(Growth-Rate"), a citation's number or year
+# ("[12,", "2021a)."), an abbreviation ("(i.e.,"); a formula's brackets hold a variable or an
+# argument ("p(yi", "L(w)", "(x1,")
+_PROSE_IN_BRACKETS = re.compile(r"^([A-Za-z][a-z]+(-[A-Za-z]+)*|[A-Z][A-Za-z]+\d*(-[A-Za-z\d]+)*|\d+[a-z]?|([A-Za-z]\.)+[A-Za-z]?)$")
+# an initial or a section's roman numeral, with its full stop: "P.", "D.", "II.", "ii."
+_INITIAL = re.compile(r"^([A-Z]|[IVX]{1,4}|[ivx]{1,4})\.$")
+_DASHES = frozenset("-–—·•")
+
+
+def _mathy(token: str) -> bool:
+    """Whether one token of an OCR'd line is a formula's (see ``ocr_math_share``)."""
+    bare = token.strip(_TOKEN_EDGES)
+    if any(ch in MATH_CHARS for ch in bare):
+        return True
+    core = bare.strip(_BRACKETS + _TOKEN_EDGES)
+    if core != bare:  # in brackets: maths unless they hold prose (a citation, a word, an aside)
+        return any(ch in _BRACKETS for ch in core) or not _PROSE_IN_BRACKETS.match(core)
+    if not bare or len(bare) > 2 or bare.isdigit() or set(bare) <= _DASHES:
+        return False
+    # one or two letters: a variable ("xi", "n"), unless a short word, an initial ("P.", "II."), or
+    # two capitals (an acronym: "AI", "ML")
+    return not (bare.lower() in _SHORT_WORDS or _INITIAL.match(token.rstrip(",;:")) or (bare.isupper() and len(bare) == 2))
 
 
 def ocr_math_share(text: str) -> float:
     """How much of an OCR'd line looks like a formula: the share of its tokens that hold a maths
     symbol or a bracket, or are one- or two-letter variables ("xi", "n"). A scan has no maths fonts
     (the text layer's signal), and a formula's letters are mostly variables, so the symbol share
-    alone (``=`` and ``+`` among many letters) leaves "L(w) = -Σ log p(yi | xi, w)" looking like prose."""
+    alone (``=`` and ``+`` among many letters) leaves "L(w) = -Σ log p(yi | xi, w) + λ|w|" looking like prose.
+    Prose's brackets, initials and citations are no formula's: a line of citations
+    ("(Wilson et al., 2020, 2021; Borovitskiy et al., 2023).") read as maths became a display of
+    its own, cutting its paragraph in two on every scanned page that cites. An e-mail address or
+    a URL counts as no token of either."""
     tokens = text.split()
     if not tokens:
         return 0.0
-    mathy = 0
-    for token in tokens:
-        bare = token.strip(_TOKEN_EDGES)
-        if _EQUATION_NUMBER.match(bare):
-            continue  # "(1)": belongs to a formula (``blocks`` joins it to one) but is none itself
-        if any(ch in MATH_CHARS or ch in "()[]{}" for ch in bare):
-            mathy += 1
-        elif bare and len(bare) <= 2 and bare.lower() not in _SHORT_WORDS and not bare.isdigit():
-            mathy += 1
-    return mathy / len(tokens)
+    # "(1)": belongs to a formula (``blocks`` joins it to one) but is none itself
+    return sum(_mathy(t) for t in tokens if not _EQUATION_NUMBER.match(t.strip(_TOKEN_EDGES))
+               and "@" not in t and "://" not in t) / len(tokens)
 
 
 def box_geometry(box: Any) -> tuple[float, float, float, float]:

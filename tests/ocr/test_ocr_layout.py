@@ -127,3 +127,39 @@ def test_ocr_pages_are_measured_against_their_own_body_size():
 
     first, second = compose_pages([page(13.0, "Results"), page(12.0, "Conclusion")])
     assert "## 6 Results" in first and "## 6 Conclusion" in second
+
+
+# Lines of real papers as RapidOCR read them on the scanned dev set (matheron-enkf, physics-ntp,
+# word-mental-health, torch-sla): prose whose brackets, initials and citations made a third of its
+# tokens "maths", so each became a display ($$ ... $$) cutting its paragraph in two.
+_CITING_PROSE = [
+    "conditioning for scalable Gaussian-process (GP) posterior draws (Wilson et al., 2020, 2021;",
+    "(TeleAI), China Telecom, P. R. China. Correspondence to: Xue- long Li <xuelong.li@ieee.org>.",
+    "Machine Learning - algorithms - faster - perspectives - Variational perspective -",
+    "Distributed sparse computing. PETSc [Balay et al., 2023], Trilinos [Heroux et al., 2005], and",
+    "models (e.g., I-HOPE [10], DDNet [11], LightGBM+SHAP [15]) focus on explaining",
+    "II. LITERATURE REVIEW",
+]
+
+
+def test_citations_initials_and_asides_in_brackets_are_prose_not_maths():
+    from ocr_ray.ocr_lines import ocr_math_share
+
+    for line in _CITING_PROSE:
+        assert ocr_math_share(line) < 0.15, line
+    # a formula's brackets hold variables and arguments: still maths
+    for formula in ("y = Hx + ε, ε ∼ N(0, R).", "(x1, x2, x3)", "D(H-L) η= N", "x∈Rⁿ min f(x) (1)"):
+        assert ocr_math_share(formula) >= 0.3, formula
+
+
+def test_a_paragraph_line_full_of_citations_stays_in_its_paragraph():
+    paragraph = ["The machine-learning community re-invented the idea as path-wise",
+                 "conditioning for scalable Gaussian-process (GP) posterior draws (Wilson",
+                 "et al., 2020, 2021; Borovitskiy et al., 2023), with the same formula as",
+                 "the filter uses for its ensemble members in every update step."]
+    lines = _column(100, paragraph)
+    lines += [(_box(120, 170, 230, 182), "y = Hx + ε, ε ∼ N(0, R).")]  # a display, set apart
+    lines += _column(195, ["and the text goes on below it with a sentence of plain words."])
+    markdown = _compose(lines)
+    assert " ".join(paragraph) in " ".join(markdown.split()), markdown
+    assert "$$\ny = Hx + ε, ε ∼ N(0, R).\n$$" in markdown, markdown
