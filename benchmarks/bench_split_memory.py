@@ -135,12 +135,12 @@ def _papers(vy: str, count: int, writers: dict, words, pages: list[str], rng):
 
 def _assemble(out: str) -> dict:
     from resources.store import store_from_uri
-    from reviewbench_assets.stages.split_stage import update_conference_split
+    from reviewbench_assets.stages.split_stage import SplitStage, update_conference_split
 
     store = store_from_uri(out)
     vys = [v for v in VENUE_YEARS if os.path.exists(f"{out}/rows/{v}.parquet")]
     t0 = time.perf_counter()
-    update = update_conference_split(store, "iclr", vys)
+    update = update_conference_split(SplitStage.outputs_in(store, "iclr"), vys)
     seconds = time.perf_counter() - t0
     stats, configs = update.stats, update.configs
     return {"papers": stats.num_examples, "seconds": seconds, "dataset_bytes": stats.dataset_bytes,

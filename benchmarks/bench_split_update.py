@@ -33,7 +33,7 @@ def _measure(venue_years: tuple[str, ...]) -> tuple[float, list[str]]:
     from benchmarks.bench_split_memory import _generate
     from resources.store import store_from_uri
     from reviewbench_assets.io.layout import paths
-    from reviewbench_assets.stages.split_stage import update_conference_split
+    from reviewbench_assets.stages.split_stage import SplitStage, update_conference_split
 
     work = tempfile.mkdtemp(prefix="bench_split_update_")
     try:
@@ -41,12 +41,12 @@ def _measure(venue_years: tuple[str, ...]) -> tuple[float, list[str]]:
             os.makedirs(f"{work}/{d}")
         _generate(work, PER_VY * len(venue_years), venue_years)
         store = store_from_uri(work)
-        update_conference_split(store, "iclr", list(venue_years))  # every part written once
+        update_conference_split(SplitStage.outputs_in(store, "iclr"), list(venue_years))  # every part written once
         for rel in (paths.rows(CHANGED), paths.rows_reviews(CHANGED), paths.provenance(CHANGED),
                     paths.rows_stats(CHANGED), paths.re2_review(CHANGED), paths.re2_rebuttal(CHANGED)):
             _touch_rewrite(store.path(rel))
         t0 = time.perf_counter()
-        update = update_conference_split(store, "iclr", list(venue_years))
+        update = update_conference_split(SplitStage.outputs_in(store, "iclr"), list(venue_years))
         return time.perf_counter() - t0, update.rewritten
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -23,7 +23,7 @@ from resources.store import Store, open_parquet, parquet_writer
 from reviewbench_assets.domain.reviews import typed_reviews
 from reviewbench_assets.domain.schema import PARSED_SCHEMA
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.io.upstream import iter_parquet_batches
+from reviewbench_assets.io.parquet_batches import iter_parquet_batches
 from reviewbench_assets.io.verdicts import judged_data, write_verdict
 from reviewbench_assets.stages.rows_stage import RowsStage, write_rows
 

@@ -279,7 +279,7 @@ def test_no_stage_opens_the_raw_filesystem_for_writing():
 
 # Stage modules still handed the whole Store (through `outputs.store` or a helper that takes it), to
 # be moved onto the narrow operations of io/stage_io.Outputs (issue 39 item 1); the list only shrinks.
-STILL_HANDED_THE_STORE = {"split_stage", "corpus_writer"}
+STILL_HANDED_THE_STORE = set()
 
 
 def _reaches_the_store(path: Path) -> list[str]:

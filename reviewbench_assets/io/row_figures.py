@@ -21,7 +21,7 @@ from reviewbench_assets.domain.schema import (
     REVIEWBENCH_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
 )
-from reviewbench_assets.io.upstream import iter_parquet_batches
+from reviewbench_assets.io.parquet_batches import iter_parquet_batches
 
 BATCH_ROWS = 256  # rows per batch streamed into DuckDB
 

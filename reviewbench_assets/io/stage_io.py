@@ -19,14 +19,18 @@ from typing import Any
 
 import pyarrow as pa
 
-from resources.store import Store, parquet_writer
+from resources.store import Store, dumps_json, parquet_writer
 from resources.store_publish import Publication
+from reviewbench_assets.domain.corpus_stats import ConfigFileStats, SplitStats
 from reviewbench_assets.io.checksums import part_damage, stage_card_checksum
+from reviewbench_assets.io.corpus_writer import write_conference_split, write_config_table
 from reviewbench_assets.io.layout import SHARED_PATHS, paths
+from reviewbench_assets.io.parquet_batches import iter_parquet_batches
 from reviewbench_assets.io.pdf_files import PdfFiles
-from reviewbench_assets.io.shards import corpus_listing, join_path
-from reviewbench_assets.io.upstream import JsonlLines, Upstream, iter_parquet_batches
-from reviewbench_assets.io.verdicts import stage_verdict
+from reviewbench_assets.io.shards import corpus_listing, join_path, part_record_files, read_parts
+from reviewbench_assets.io.split_inputs import SplitInputs
+from reviewbench_assets.io.upstream import JsonlLines, Upstream
+from reviewbench_assets.io.verdicts import blocking_failures, stage_verdict
 
 
 class UndeclaredIO(LookupError):
@@ -89,12 +93,27 @@ class Outputs:
         """The full path of `rel` inside the declared folder `name` (the corpus folder's README.md)."""
         return join_path(self.path(name), rel)
 
+    def inputs(self, reads: tuple[str, ...]) -> Inputs:
+        """The stage's declared inputs `reads`, read from the same storage (a tool or a test that calls
+        a stage's function without the base: `update_conference_split(SplitStage.outputs_in(...), ...)`)."""
+        return Inputs(self._stage, reads, self.store, None)
+
+    def full_path(self, rel: str) -> str:
+        """The full path of a root-relative path a record of the stage keeps (a part's files)."""
+        return self.store.path(rel)
+
+    def relative(self, path: str) -> str:
+        """The root-relative form of a full path (what records keep: the root may move)."""
+        return self.store.rel(path)
+
     # ---- publishing: the stage's files move into place together
     @contextmanager
     def publish(self) -> Iterator[Staging]:
         """One publication (`Store.publish`): what is staged in it appears at its commit, all or none."""
         with self.store.publish() as pub:
-            yield Staging(self, pub)
+            staging = Staging(self, pub)
+            yield staging
+            pub.remove_after(staging.removals)  # what `Staging.remove` named: deleted after the moves
 
     def write_parquet(self, name: str, table: pa.Table, *args: str) -> None:
         """The declared file `name` published whole (one file, moved into place complete)."""
@@ -125,6 +144,34 @@ class Outputs:
     def parquet_batches(self, path: str, batch_rows: int, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
         """The batches of a Parquet file `files` listed (a stage's own log), checked page by page."""
         return iter_parquet_batches(self.store.fs, path, batch_rows, columns=columns)
+
+    def read_text_in(self, name: str, rel: str) -> str | None:
+        """The text of the file `rel` inside the declared folder `name`, None when absent."""
+        path = self.path_in(name, rel)
+        return self.store.read_bytes(path).decode("utf-8") if self.store.exists(path) else None
+
+    def read_column(self, name: str, rel: str, column: str) -> list:
+        """One column of a Parquet file the stage published under its declared folder `name`
+        (`rel`: root-relative, as its records keep it), page checksums verified."""
+        if not (rel + "/").startswith(self.rel(name).rstrip("/") + "/"):
+            raise UndeclaredIO(f"{self._stage} reads {rel!r}, which is not under its folder {name!r}")
+        return self.store.read_parquet(self.store.path(rel), columns=[column]).column(0).to_pylist()
+
+    def blocking_failures(self, key: str, assets: list[str]) -> dict[str, str]:
+        """The blocking checks of partition `key`'s data, by `assets`, that failed and were not
+        overridden (io/verdicts.py: the verdicts stay in the IO layer)."""
+        return blocking_failures(self.store, key, assets)
+
+    def read_parts(self, split: str) -> list[dict]:
+        """A conference split's part records as published (io/shards.py `read_parts`)."""
+        return read_parts(self.store, split)
+
+    def leaving_parts(self, split: str, staying: set[str]) -> list[tuple[str, list[str]]]:
+        """(record, its files) root-relative of each part record of `split` whose venue-year is not in
+        `staying` (a venue-year that left the split: blocked, or gone from the catalogue)."""
+        store = self.store
+        return [(store.rel(info.path), (store.read_json_or_none(info.path) or {}).get("files", []))
+                for info in part_record_files(store, split) if info.base_name.removesuffix(".json") not in staying]
 
     def damage(self, part: dict) -> dict[str, str]:
         """{file: problem} of a published part record's files that fail their check (io/checksums.py)."""
@@ -198,6 +245,7 @@ class Staging:
 
     def __init__(self, outputs: Outputs, pub: Publication):
         self._outputs, self.pub = outputs, pub
+        self.removals: list[str] = []  # full paths, deleted once every staged file is in place
 
     def stream(self, name: str, *args: str):
         """An output stream of the declared file `name`."""
@@ -210,6 +258,10 @@ class Staging:
     def put(self, name: str, data: bytes, *args: str) -> None:
         """The whole declared file `name`."""
         put_staged(self._outputs.store, self.pub, self._outputs.path(name, *args), data)
+
+    def put_json(self, name: str, obj: Any, *args: str) -> None:
+        """The whole declared file `name`, as JSON."""
+        self.put(name, dumps_json(obj), *args)
 
     def read_staged(self, reader: Callable[..., Any], *names: str) -> Any:
         """`reader(filesystem, [path], ...)` over the declared files `names` as staged so far (not yet
@@ -230,6 +282,30 @@ class Staging:
         path = self._outputs.path_in(name, rel)
         if self._outputs.store.exists(path):
             self.pub.remove_after([path])
+
+    def staged_sha256(self, rels: list[str]) -> dict[str, str]:
+        """{root-relative file: sha256} of files staged so far, read back from their staged bytes."""
+        store = self._outputs.store
+        staged = {store.rel(final): tmp for tmp, final in self.pub.staged}
+        return {f: store.sha256(staged[f]) for f in rels}
+
+    def remove(self, rels) -> None:
+        """Delete the root-relative files `rels` when the publication commits (after its moves)."""
+        self.removals += [self._outputs.store.path(f) for f in rels]
+
+    def conference_shards(self, name: str, source: SplitInputs, split: str, target_shard_bytes: int,
+                          row_group_rows: int, **kwargs) -> SplitStats:
+        """The rows of `source` as shards of conference split `split` in the declared corpus folder
+        `name` (io/corpus_writer.py `write_conference_split`), staged in this publication."""
+        fs, files = source.shard_source()
+        return write_conference_split(fs, files, self._outputs.path(name), split, target_shard_bytes, row_group_rows,
+                                      pub=self.pub, **kwargs)
+
+    def config_shards(self, name: str, batches, config: str, split: str, **kwargs) -> ConfigFileStats:
+        """One split of an extra config in the declared corpus folder `name` (io/corpus_writer.py
+        `write_config_table`), staged in this publication."""
+        return write_config_table(self._outputs.store.fs, batches, self._outputs.path(name), config, split,
+                                  pub=self.pub, **kwargs)
 
     def card_checksum(self, text: str) -> None:
         """README.md's sha256 record, staged with README.md (io/checksums.py `stage_card_checksum`)."""
@@ -257,4 +333,3 @@ def put_staged(store: Store, pub: Publication, path: str, data: bytes) -> None:
     """The whole file `path`, staged in `pub`."""
     with staged_stream(store, pub, path) as f:
         f.write(data)
-

@@ -4,7 +4,7 @@ stage, the only place a stage's files are opened by another stage (each stage de
 Each input is read as its stage wrote it, streamed where it can be large, so the stages stay flat in
 memory from hundreds of forums to a whole venue-year (19,631 for ICLR 2026).
 
-- `iter_parquet_batches` / `ParquetLookup`: Parquet through a `pyarrow.fs` filesystem (local or S3),
+- `ParquetLookup` (and `iter_parquet_batches`, io/parquet_batches.py): Parquet through a `pyarrow.fs` filesystem (local or S3),
   streamed in file order, or rows looked up by key.
 - `JsonlLines`: a stored JSONL file read line by line with each line's byte offset, and any line read
   again later by its offset (what a compact index of the stored forums points at).
@@ -22,37 +22,15 @@ import tempfile
 from collections.abc import Iterator
 
 import pyarrow as pa
-import pyarrow.fs as pafs
 
 from resources.store import CorruptFileError, Store, dumps_json, open_parquet
 from reviewbench_assets.domain.forum import forum_of
 from reviewbench_assets.domain.posts import ParsedForum
 from reviewbench_assets.domain.routing import Routing
 from reviewbench_assets.io.layout import paths
+from reviewbench_assets.io.parquet_batches import iter_parquet_batches
 from reviewbench_assets.io.shards import read_parts
-
-# ---- Parquet, one row group at a time ----------------------------------------------------------
-
-def iter_parquet_batches(
-    fs: pafs.FileSystem, path: str, batch_rows: int, columns: list[str] | None = None
-) -> Iterator[pa.RecordBatch]:
-    """Non-empty batches of one Parquet file, in file order, read one row group at a time.
-
-    Memory: a single ``ParquetFile.iter_batches()`` over a whole file keeps memory it allocated
-    for earlier row groups until the file is closed (resident memory grew by ~30 MB per 1,000
-    rows of ~90 KB markdown, i.e. with the size of the venue-year); a reader per row group
-    frees it after each one, so memory stays at about one row group."""
-    with fs.open_input_file(path) as f:
-        pf = open_parquet(fs, path, f)  # page checksums verified; errors name the file
-        for i in range(pf.num_row_groups):
-            try:
-                batches = list(pf.iter_batches(batch_size=batch_rows, row_groups=[i], columns=columns,
-                                               use_threads=False))
-            except (OSError, pa.ArrowException) as exc:
-                raise CorruptFileError(path, f"row group {i} unreadable ({exc})") from exc
-            for batch in batches:
-                if batch.num_rows:
-                    yield batch
+from reviewbench_assets.io.split_inputs import SplitInputs
 
 
 class ParquetLookup:
@@ -341,11 +319,11 @@ class Upstream:
     def has_rows(self) -> bool:
         return self.store.exists(self.store.path(paths.rows(self.pk)))
 
-    def split_inputs(self) -> tuple[Store, dict[str, str]]:
+    def split_inputs(self) -> SplitInputs:
         """What the venue-year's part of a conference split is written from: rows, one row per review,
         provenance and their statistics (reviewbench_split: one publication, all or none), and the Re^2
-        review/rebuttal records (rebuttal_dialogues), whichever exist (absolute paths), with the store
-        seen through one snapshot of them all: read them through it (writes go through it unchanged)."""
+        review/rebuttal records (rebuttal_dialogues), whichever exist, as of one snapshot of them all
+        (io/split_inputs.py; use it in a `with` block)."""
         store, pk = self.store, self.pk
         wanted = {**{k: where(pk) for k, where in ROWS_SET.items()}, "review": paths.re2_review(pk),
                   "rebuttal": paths.re2_rebuttal(pk)}
@@ -357,7 +335,7 @@ class Upstream:
             raise FileNotFoundError(f"{pk}: {found['rows']} has no {', '.join(missing)} beside it (written by the same "
                                     f"step): re-materialize reviewbench_split for {pk} (rows of an older layout: "
                                     f"python -m scripts.migrate_storage)")
-        return view, found
+        return SplitInputs(view, found)
 
     # -- the conference splits -> the dataset card
     def split_figures(self, splits: list[str]) -> tuple[dict[str, dict], dict[str, list[dict]]]:

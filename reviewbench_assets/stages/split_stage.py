@@ -6,7 +6,7 @@ A conference split costs what changed: each venue-year has its own shards in the
 (`data/<split>-<pk>-g<n>-i-of-n.parquet`, `reviews/<split>-<pk>-g<n>-...`, `provenance/...`,
 `review/<split>_train-<pk>-g<n>-...`, ...; `g<n>`: the part's generation, io/shards.py
 `next_generation`), written from that venue-year's files alone (the shard writers are
-stages/corpus_writer.py), with a part record (`corpus_stats/<split>/<pk>.json`: the inputs'
+io/corpus_writer.py, reached through the publication: `Staging.conference_shards` / `config_shards`), with a part record (`corpus_stats/<split>/<pk>.json`: the inputs'
 fingerprint, the files written, their statistics and config counts). A venue-year's new shards of
 every config, its part record, the corpus README.md's manifest of the split (its `data_files`: the
 exact files of every part, and its row count, `write_manifest` below) and the
@@ -24,50 +24,31 @@ the catalogue), and merges the part records into the split's statistics. A venue
 the ones computed once, by SQL, when its rows were written (`rows/<pk>.stats.json`,
 stages/rows_stage.py); nothing here reads the rows for them.
 
-The Re^2 `review`/`rebuttal` configs are read back by `config_split_reader`: the records of the
-venue-years' files joined with their provenance by DuckDB, split train/test, streamed."""
+The Re^2 `review`/`rebuttal` configs are read back by the IO layer (io/split_inputs.py
+`config_split_reader`): the records of the venue-years' files joined with their provenance by DuckDB,
+split train/test, streamed. The stage holds no store nor filesystem: what it reads is its
+`SplitInputs`, what it writes goes through its `Outputs` (issue 39 item 1)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 
-import pyarrow as pa
-
 from partitions.catalogue import catalogue
-from resources.store import Store, dumps_json
-from resources.store_publish import Publication
 from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats
-from reviewbench_assets.domain.dialogues import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS, split_of
+from reviewbench_assets.domain.dialogues import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS
 from reviewbench_assets.domain.manifest import card_front_matter, card_parts, card_text, set_split
 from reviewbench_assets.domain.resubmission_rows import chain_sides
 from reviewbench_assets.domain.schema import (
-    PROVENANCE_FIELDS,
     PROVENANCE_SCHEMA,
     REBUTTAL_CONFIG_SCHEMA,
     REVIEW_CONFIG_SCHEMA,
     REVIEWS_CONFIG_SCHEMA,
 )
-from reviewbench_assets.io.checksums import part_damage, stage_card_checksum
-from reviewbench_assets.io.shards import (
-    corpus_listing,
-    join_path,
-    next_generation,
-    part_of_shard,
-    part_record_files,
-    read_parts,
-)
-from reviewbench_assets.io.stage_io import Inputs, Outputs, put_staged
-from reviewbench_assets.io.upstream import iter_parquet_batches
-from reviewbench_assets.io.verdicts import blocking_failures
-from reviewbench_assets.stages.corpus_writer import (
-    DEFAULT_ROW_GROUP_ROWS,
-    DEFAULT_TARGET_SHARD_BYTES,
-    DuplicateForumError,
-    stream_parquet,
-    write_conference_split,
-    write_config_table,
-)
+from reviewbench_assets.io.corpus_writer import DEFAULT_ROW_GROUP_ROWS, DEFAULT_TARGET_SHARD_BYTES, DuplicateForumError
+from reviewbench_assets.io.shards import next_generation, part_of_shard
+from reviewbench_assets.io.split_inputs import SplitInputs
+from reviewbench_assets.io.stage_io import Inputs, Outputs, Staging
 from reviewbench_assets.stages.figures import ROW_COUNT, SPLIT
 from reviewbench_assets.stages.stage import Stage
 
@@ -89,20 +70,20 @@ class SplitStage(Stage):
         self.test_share, self.log = test_share, log
 
     def run(self, inputs: Inputs, outputs: Outputs) -> None:
-        split, store = self.key, outputs.store
+        split = self.key
         # One writer per split at a time, for every process on this storage root: runs of two
         # venue-years of the same conference both rebuild this split; the lock makes the later one
         # list the rows after the earlier one published, so neither drops the other's rows.
-        with store.lock(f"split-{split}"):
+        with outputs.lock(f"split-{split}"):
             keys = [k for k in catalogue().keys_for_split(split) if inputs.of(k).has_rows()]
             # A venue-year whose data failed a blocking check stays out of the split (and so the card).
             blocked = {k: f for k in keys
-                       if (f := blocking_failures(store, k, [*UPSTREAM_GUARDED, "reviewbench_split"]))}
+                       if (f := outputs.blocking_failures(k, [*UPSTREAM_GUARDED, "reviewbench_split"]))}
             keys = [k for k in keys if k not in blocked]
             for k, failed in blocked.items():
                 self.log(f"{split}: {k} left out: its data failed blocking checks {sorted(failed)}")
             # (the split's figures are published with its manifest, in update_conference_split)
-            update = update_conference_split(store, split, keys, test_share=self.test_share, inputs=inputs)
+            update = update_conference_split(outputs, keys, test_share=self.test_share, inputs=inputs)
             stats, configs = update.stats, update.configs
             for pk, files in update.damaged.items():
                 for f, problem in files.items():
@@ -113,7 +94,7 @@ class SplitStage(Stage):
         self.stat("files", [f.rsplit("/", 1)[-1] for f in stats.files])
         self.stat("rewritten_venue_years", update.rewritten)
         self.stat("unchanged_venue_years", update.kept)
-        self.stat("removed_files", [store.rel(f) for f in update.removed])
+        self.stat("removed_files", [outputs.relative(f) for f in update.removed])
         self.stat("damaged_files_rewritten", {f: p for files in update.damaged.values() for f, p in files.items()})
         self.stat("blocked_venue_years", {k: sorted(f) for k, f in blocked.items()})
         self.stat("configs", configs)
@@ -142,81 +123,63 @@ class SplitUpdate:
     moved_to_test: int = 0  # forums in test by their chain's draw, not their own
 
 
-def _outputs(store: Store, split: str) -> Outputs:
-    """The files a conference split writes (what `SplitStage` declares), for the functions here that
-    tests and benchmarks also call with a store alone."""
-    return Outputs(SPLIT, SplitStage.writes, store, split)
-
-
-def _fingerprint(store: Store, inputs: dict[str, str]) -> dict[str, list]:
-    """Size and modification time of each input (local and S3 both report them): a file rewritten
-    by its stage has a new time, whatever its content."""
-    out = {}
-    for what, path in sorted(inputs.items()):
-        info = store.fs.get_file_info(path)
-        out[what] = [store.rel(path), info.size, info.mtime_ns]
-    return out
-
-
-def _write_part(store: Store, view: Store, corpus: str, split: str, pk: str, inputs: dict[str, str],
-                test_share: float, target_shard_bytes: int, row_group_rows: int, fingerprint: dict,
-                previous: dict | None, sides: dict[str, str]) -> dict:
-    """Write one venue-year's shards (a new generation, read from the inputs' snapshot `view`) and its
+def _write_part(outputs: Outputs, source: SplitInputs, split: str, pk: str, test_share: float,
+                target_shard_bytes: int, row_group_rows: int, fingerprint: dict, previous: dict | None,
+                sides: dict[str, str]) -> dict:
+    """Write one venue-year's shards (a new generation, read from its inputs' snapshot `source`) and its
     part record, switch README.md's manifest to them, and delete the `previous` part's shards: one
     journal, moved in that order (see the module docstring)."""
-    listing = corpus_listing(store, corpus)
+    listing = outputs.listing("CORPUS_DIR")
     gen = next_generation(listing, split, pk, (previous or {}).get("generation"))
     # the files this part replaces: its record's, and, when the record is gone (deleted after its
     # publication), the venue-year's shards of any generation still on disk (issue 38.8: orphans)
-    old = set((previous or {}).get("files", [])) | {f"{store.rel(corpus)}/{f}" for f in listing
-                                                    if part_of_shard(f, split) == pk}
+    corpus = outputs.rel("CORPUS_DIR")
+    old = set((previous or {}).get("files", [])) | {f"{corpus}/{f}" for f in listing if part_of_shard(f, split) == pk}
     with ExitStack() as held:
-        with store.publish() as pub:
-            part = {**_stage_part(view, pub, corpus, split, pk, gen, inputs, test_share, target_shard_bytes,
+        with outputs.publish() as pub:
+            part = {**_stage_part(outputs, pub, source, split, pk, gen, test_share, target_shard_bytes,
                                   row_group_rows, sides), "fingerprint": fingerprint,
                     "chain_sides": _sides_record(sides)}
             # each file's sha256, read back from its staged bytes: published with them (one journal)
-            staged = {store.rel(final): tmp for tmp, final in pub.staged}
-            part["sha256"] = {f: store.sha256(staged[f]) for f in part["files"]}
-            put_staged(store, pub, _outputs(store, split).path("split_part", split, pk), dumps_json(part))
+            part["sha256"] = pub.staged_sha256(part["files"])
+            pub.put_json("split_part", part, split, pk)
             # released once this publication is done; taking it replays dead runs' journals first, so
             # README.md is read as they left it and none of their README.md can come back later
-            held.enter_context(store.lock(CARD_LOCK))
-            write_manifest(store, pub, corpus, split, [p for p in read_parts(store, split) if p["pk"] != pk] + [part])
-            pub.remove_after(store.path(f) for f in sorted(old))
+            held.enter_context(outputs.lock(CARD_LOCK))
+            write_manifest(outputs, pub, split, [p for p in outputs.read_parts(split) if p["pk"] != pk] + [part])
+            pub.remove(sorted(old))
     return part
 
 
-def _stage_part(store: Store, pub, corpus: str, split: str, pk: str, gen: str, inputs: dict[str, str],
+def _stage_part(outputs: Outputs, pub: Staging, source: SplitInputs, split: str, pk: str, gen: str,
                 test_share: float, target_shard_bytes: int, row_group_rows: int, sides: dict[str, str]) -> dict:
-    fs, prefix = store.fs, f"{split}-{pk}-{gen}"
+    prefix = f"{split}-{pk}-{gen}"
     # The statistics recorded when the rows were written (rows_stage.write_rows), merged as they are.
-    recorded = {k: VenueYearStats.from_dict(v) for k, v in store.read_json(inputs["stats"])["venue_years"].items()}
-    stats = write_conference_split(fs, [inputs["rows"]], corpus, split, target_shard_bytes, row_group_rows,
-                                   shard_prefix=prefix, venue_years=recorded, pub=pub)
+    recorded = {k: VenueYearStats.from_dict(v) for k, v in source.read_json("stats")["venue_years"].items()}
+    stats = pub.conference_shards("CORPUS_DIR", source, split, target_shard_bytes, row_group_rows,
+                                  shard_prefix=prefix, venue_years=recorded)
     files, configs = list(stats.files), {}
-    prov = [inputs["provenance"]]
     # one row per review (a few KB of text, no paper text: ten times the papers' row group) and the provenance
     for name, schema, group in (("reviews", REVIEWS_CONFIG_SCHEMA, row_group_rows * 10),
                                 ("provenance", PROVENANCE_SCHEMA, row_group_rows * 10)):
-        c = write_config_table(fs, stream_parquet(fs, [inputs[name]], schema), corpus, name, split,
-                               schema=schema, row_group_rows=group, shard_prefix=prefix, pub=pub)
+        c = pub.config_shards("CORPUS_DIR", source.batches(name, schema), name, split, schema=schema,
+                              row_group_rows=group, shard_prefix=prefix)
         configs[name] = {split: c.num_examples}
         files.append(c.path)
     for name, schema in (("review", REVIEW_CONFIG_SCHEMA), ("rebuttal", REBUTTAL_CONFIG_SCHEMA)):
-        if name not in inputs:
+        if name not in source:
             continue
         configs[name] = {}
         for part in TRAIN_TEST_SPLITS:
-            reader = config_split_reader(fs, [inputs[name]], prov, part, schema, test_share=test_share,
-                                         chain_sides=sides)
-            c = write_config_table(fs, reader, corpus, name, f"{split}_{part}", row_group_rows=row_group_rows,
-                                   shard_prefix=f"{split}_{part}-{pk}-{gen}", pub=pub)
+            reader = source.config_split(name, part, schema, test_share, sides)
+            c = pub.config_shards("CORPUS_DIR", reader, name, f"{split}_{part}", row_group_rows=row_group_rows,
+                                  shard_prefix=f"{split}_{part}-{pk}-{gen}")
             configs[name][part] = c.num_examples
             files.append(c.path)
-    stats_record = {**stats.to_dict(), "files": [store.rel(f) for f in stats.files]}
+    rel = outputs.relative
+    stats_record = {**stats.to_dict(), "files": [rel(f) for f in stats.files]}
     return {"version": PART_VERSION, "pk": pk, "test_share": test_share, "stats": stats_record,
-            "files": [store.rel(f) for f in files], "data_files": [store.rel(f) for f in stats.files],
+            "files": [rel(f) for f in files], "data_files": [rel(f) for f in stats.files],
             "configs": configs, "generation": gen}
 
 
@@ -225,23 +188,23 @@ def _sides_record(sides: dict[str, str]) -> list[list[str]]:
     return [[f, side] for f, side in sorted(sides.items())]
 
 
-def _part_is_current(store: Store, part: dict | None, fingerprint: dict, test_share: float,
+def _part_is_current(outputs: Outputs, part: dict | None, fingerprint: dict, test_share: float,
                      damaged: dict[str, str]) -> bool:
     """The part is of these inputs and its files are the bytes it published (each checked against
     its sha256; `damaged` gets those that fail, and the part is written again)."""
     if not (part is not None and part.get("version") == PART_VERSION and part.get("fingerprint") == fingerprint
             and part.get("test_share") == test_share):
         return False
-    damaged.update(part_damage(store, part))
+    damaged.update(outputs.damage(part))
     return not damaged
 
 
-def _check_unique(store: Store, split: str, data_files: list[str]) -> None:
+def _check_unique(outputs: Outputs, split: str, data_files: list[str]) -> None:
     """forum_id is unique across the whole split (only the id column of each shard is read)."""
     seen: dict[str, str] = {}
-    for path in data_files:
-        ids = store.read_parquet(path, columns=["forum_id"]).column(0).to_pylist()  # page checksums
-        for fid in ids:
+    for rel in data_files:
+        path = outputs.full_path(rel)
+        for fid in outputs.read_column("CORPUS_DIR", rel, "forum_id"):  # page checksums
             if fid in seen and seen[fid] != path:
                 raise DuplicateForumError(f"forum_id {fid!r} occurs in {seen[fid]} and again in {path} "
                                           f"(split {split!r})")
@@ -269,65 +232,61 @@ def merge_parts(split: str, parts: list[dict]) -> tuple[SplitStats, dict[str, di
                       venue_years=dict(sorted(venue_years.items())), dataset_bytes=dataset_bytes), configs
 
 
-def update_conference_split(store: Store, split: str, keys: list[str], *, test_share: float | None = None,
+def update_conference_split(outputs: Outputs, keys: list[str], *, test_share: float | None = None,
                             target_shard_bytes: int = DEFAULT_TARGET_SHARD_BYTES,
                             row_group_rows: int = DEFAULT_ROW_GROUP_ROWS, inputs: Inputs | None = None) -> SplitUpdate:
-    """Bring `split` up to date with the venue-years `keys` (in the order their shards are listed).
-    `inputs`: the split stage's (None: read from `store`)."""
+    """Bring the split of `outputs` (the split stage's, `SplitStage.outputs_in(store, split)`) up to date
+    with the venue-years `keys` (in the order their shards are listed). `inputs`: the split stage's
+    (None: read from the same storage, `outputs.inputs(...)`)."""
+    split = outputs.key
     share = DEFAULT_TEST_SHARE if test_share is None else test_share
-    outputs = _outputs(store, split)
-    read = inputs or Inputs(SPLIT, SplitStage.reads, store, None)
-    corpus = outputs.path("CORPUS_DIR")
+    read = inputs or outputs.inputs(SplitStage.reads)
     parts, rewritten, kept, damaged = [], [], [], {}
     # every version of a paper on one side of the Re^2 train/test: the chains as the resubmissions
     # stage wrote them (never linked again here); a venue-year's part depends on its forums' sides
     chains = read.resubmission_chains(["steps"])
     sides = chain_sides(chains.column("steps").to_pylist() if chains is not None else [], share)
     for pk in keys:
-        view, inputs = read.of(pk).split_inputs()  # `view`: the inputs as of one moment
-        with view:
-            if "rows" not in inputs:
+        with read.of(pk).split_inputs() as source:  # the venue-year's inputs as of one moment
+            if "rows" not in source:
                 continue
-            record_path = outputs.path("split_part", split, pk)
-            fingerprint = _fingerprint(view, inputs)
-            part = store.read_json_or_none(record_path)
+            fingerprint = source.fingerprint()
+            part = outputs.read_json("split_part", split, pk)
             bad: dict[str, str] = {}
-            if _part_is_current(store, part, fingerprint, share, bad) and \
+            if _part_is_current(outputs, part, fingerprint, share, bad) and \
                     part.get("chain_sides", []) == _sides_record(sides.get(pk, {})):  # none of its forums moved
                 kept.append(pk)
             else:
                 if bad:
                     damaged[pk] = bad
-                part = _write_part(store, view, corpus, split, pk, inputs, share, target_shard_bytes,
-                                   row_group_rows, fingerprint, part, sides.get(pk, {}))
+                part = _write_part(outputs, source, split, pk, share, target_shard_bytes, row_group_rows,
+                                   fingerprint, part, sides.get(pk, {}))
                 rewritten.append(pk)
         parts.append(part)
-    _check_unique(store, split, [store.path(f) for p in parts for f in p["data_files"]])
+    _check_unique(outputs, split, [f for p in parts for f in p["data_files"]])
     stats, configs = merge_parts(split, parts)
-    strays = _publish_split(store, corpus, split, parts, stats, configs)
-    stats.files = [store.path(f) for f in stats.files]
+    strays = _publish_split(outputs, split, parts, stats, configs)
+    stats.files = [outputs.full_path(f) for f in stats.files]
     return SplitUpdate(stats=stats, configs=configs, rewritten=rewritten, kept=kept, removed=strays, damaged=damaged,
                        chains_read=chains is not None, moved_to_test=sum(len(sides.get(pk, {})) for pk in keys))
 
 
-def _publish_split(store: Store, corpus: str, split: str, parts: list[dict], stats: SplitStats,
-                   configs: dict) -> list[str]:
+def _publish_split(outputs: Outputs, split: str, parts: list[dict], stats: SplitStats, configs: dict) -> list[str]:
     """The split's figures (`corpus_stats/<split>.json`, which the card reads), README.md's manifest
     of the split if it lists other files (a venue-year that left, a card of before), and the deletion
     of a leaving venue-year's shards (those its part record lists) and record: one journal, under the
-    card's lock. Returns the deleted shards. (The whole-split shards of the layout before parts are
-    removed once by `scripts.migrate_storage`.)"""
+    card's lock. Returns the deleted shards (full paths). (The whole-split shards of the layout before
+    parts are removed once by `scripts.migrate_storage`.)"""
     with ExitStack() as held:
-        with store.publish() as pub:
-            held.enter_context(store.lock(CARD_LOCK))
-            put_staged(store, pub, _outputs(store, split).path("split_stats", split),  # files root-relative
-                       dumps_json({**stats.to_dict(), "files": list(stats.files), "configs": configs}))
-            write_manifest(store, pub, corpus, split, parts, only_if_changed=True)
-            gone = [info.path for info in part_record_files(store, split)
-                    if info.base_name.removesuffix(".json") not in {p["pk"] for p in parts}]
-            strays = sorted(store.path(f) for g in gone for f in (store.read_json_or_none(g) or {}).get("files", []))
-            pub.remove_after([*strays, *gone])
-    return strays
+        with outputs.publish() as pub:
+            held.enter_context(outputs.lock(CARD_LOCK))
+            pub.put_json("split_stats", {**stats.to_dict(), "files": list(stats.files), "configs": configs},  # files root-relative
+                         split)
+            write_manifest(outputs, pub, split, parts, only_if_changed=True)
+            leaving = outputs.leaving_parts(split, {p["pk"] for p in parts})
+            strays = sorted(f for _record, files in leaving for f in files)
+            pub.remove([*strays, *(record for record, _files in leaving)])
+    return [outputs.full_path(f) for f in strays]
 
 
 # ---- the split's manifest: README.md's data_files and row counts of one split, in its publication -------
@@ -337,7 +296,7 @@ FIRST_BODY = ("# ReviewBench\n\nThe splits published so far (front matter above:
               "The `dataset_card` stage writes this card's statistics and plots.\n")
 
 
-def write_manifest(store: Store, pub: Publication, corpus: str, split: str, parts: list[dict],
+def write_manifest(outputs: Outputs, pub: Staging, split: str, parts: list[dict],
                    only_if_changed: bool = False) -> str | None:
     """Stage README.md into `pub` with `split` reading exactly the files of `parts` (its part records
     as they will be once `pub` is published) and expecting their rows (domain/manifest.py
@@ -346,89 +305,13 @@ def write_manifest(store: Store, pub: Publication, corpus: str, split: str, part
     rewrites until `pub` is published (`Store.lock` replays dead runs' journals once held: a dead
     run's README.md replayed later would bring back an older manifest). The
     README.md target is staged after the shards and part records, so it moves into place after them
-    and before the replaced shards are deleted (`remove_after`). Returns the README.md path, or None
+    and before the replaced shards are deleted (`remove`). Returns the README.md path, or None
     when `only_if_changed` and README.md already reads so."""
-    readme = join_path(corpus, "README.md")
-    before = store.read_bytes(readme).decode("utf-8") if store.exists(readme) else None
+    before = outputs.read_text_in("CORPUS_DIR", "README.md")
     header, body = card_parts(before) if before is not None else (card_front_matter({}), FIRST_BODY)
-    text = card_text(set_split(header, split, parts, corpus_listing(store, corpus)), body)
+    text = card_text(set_split(header, split, parts, outputs.listing("CORPUS_DIR")), body)
     if only_if_changed and text == before:
         return None
-    put_staged(store, pub, readme, text.encode("utf-8"))
-    stage_card_checksum(store, pub, text)
-    return readme
-
-
-# ---- a train/test config split read back -----------------------------------------------------------------
-
-def config_split_reader(fs, record_paths: list[str], provenance_paths: list[str], split: str,
-                        config_schema: pa.Schema, test_share: float = DEFAULT_TEST_SHARE,
-                        batch_rows: int = 256, temp_dir: str | None = None,
-                        chain_sides: dict[str, str] | None = None) -> pa.RecordBatchReader:
-    """The records of one train/test `split` (`split_of`, a DuckDB Python UDF: a version of a paper
-    submitted more than once takes its chain's side, `chain_sides`), joined with their
-    provenance, in input order (files in the given order, records in file order), streamed as
-    Arrow batches.
-
-    Memory stays flat as the split grows:
-    - the record files (the text) reach DuckDB as one streamed `RecordBatchReader`, read one
-      Parquet row group at a time through `fs` (local or S3, the same code); neither a pyarrow
-      dataset scan (which keeps read-ahead and earlier batches' memory) nor a materialized table;
-    - the records are the *probe* side of the hash join and the provenance (no text, a few short
-      columns per paper) the build side: DuckDB's `build_side_probe_side` optimizer is disabled,
-      since with the split filter its cardinality estimate of the records is ~1 row and it would
-      flip the join and build a hash table of every record (all the text of the split);
-    - one thread, `preserve_insertion_order`, a memory limit, spilling to `temp_dir`."""
-    import tempfile
-
-    import duckdb
-
-    if split not in TRAIN_TEST_SPLITS:
-        raise ValueError(f"split must be one of {TRAIN_TEST_SPLITS}, not {split!r}")
-    rec_schema = pa.schema([f for f in config_schema if f.name not in {n for n, _ in PROVENANCE_FIELDS}])
-    prov_schema = pa.schema([pa.field("forum_id", pa.string())] + [pa.field(n, t) for n, t in PROVENANCE_FIELDS])
-    con = duckdb.connect(config={"threads": 1, "memory_limit": "256MB", "preserve_insertion_order": True,
-                                 "temp_directory": temp_dir or tempfile.gettempdir()})
-    try:
-        con.execute("SET disabled_optimizers = 'build_side_probe_side'")
-        con.create_function("re2_split", lambda fid: split_of(fid, test_share, chain_sides), ["VARCHAR"], "VARCHAR",
-                            side_effects=False)
-
-        def record_batches_() -> Iterator[pa.RecordBatch]:
-            for path in record_paths:
-                for b in iter_parquet_batches(fs, path, batch_rows, columns=rec_schema.names):
-                    yield b if b.schema.equals(rec_schema) else pa.Table.from_batches([b]).cast(
-                        rec_schema).combine_chunks().to_batches()[0]
-
-        records = pa.RecordBatchReader.from_batches(rec_schema, record_batches_())
-        # The build side: a few short columns per paper (~100 bytes), the only thing held.
-        prov = pa.concat_tables(
-            [prov_schema.empty_table()]
-            + [pa.Table.from_batches([b]).cast(prov_schema) for path in provenance_paths
-               for b in iter_parquet_batches(fs, path, 64 * 1024, columns=prov_schema.names)]).combine_chunks()
-        con.register("records", records)
-        con.register("prov", prov)
-        cols = ", ".join(f"r.{f.name}" for f in rec_schema)
-        pcols = ", ".join(f"p.{n}" for n, _ in PROVENANCE_FIELDS)
-        # No ORDER BY: a sort of the text-heavy records does not spill reliably (duckdb ran out of
-        # its 256 MB at 20k papers); one thread + preserve_insertion_order + records on the probe
-        # side keep the input order (venue-years in the given order, forums in crawl order).
-        sql = (f"SELECT {cols}, {pcols} FROM records r LEFT JOIN prov p ON p.forum_id = r.paper_id "
-               f"WHERE re2_split(r.paper_id) = ?")
-        rel = con.sql(sql, params=[split])
-        # a relation streams (duckdb >= 2: to_arrow_reader; 1.x: record_batch), batch by batch
-        result = (rel.to_arrow_reader(batch_rows) if hasattr(rel, "to_arrow_reader")
-                  else rel.record_batch(batch_rows))
-    except BaseException:
-        con.close()
-        raise
-
-    def batches() -> Iterator[pa.RecordBatch]:
-        try:
-            for b in result:
-                if b.num_rows:
-                    yield pa.Table.from_batches([b]).cast(config_schema).combine_chunks().to_batches()[0]
-        finally:
-            con.close()
-
-    return pa.RecordBatchReader.from_batches(config_schema, batches())
+    pub.put_in("CORPUS_DIR", "README.md", text.encode("utf-8"))
+    pub.card_checksum(text)
+    return outputs.path_in("CORPUS_DIR", "README.md")

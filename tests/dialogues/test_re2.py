@@ -27,7 +27,7 @@ from reviewbench_assets.domain.routing import route_posts
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.dialogue_stage import DialogueStage, write_venue_outputs
 from reviewbench_assets.stages.rows_stage import RowsStage, write_rows
-from reviewbench_assets.stages.split_stage import update_conference_split
+from reviewbench_assets.stages.split_stage import SplitStage, update_conference_split
 from tests.card_files import write_dataset_card
 from tests.forums import parse_forum
 
@@ -125,7 +125,7 @@ def test_configs_split_disjoint_and_load_dataset(tmp_path, iclr2024):
 
     store = _venue_inputs(tmp_path, iclr2024)
     fs, corpus = pafs.LocalFileSystem(), store.path(paths.CORPUS_DIR)
-    update = update_conference_split(store, "iclr", [PK], test_share=0.25)
+    update = update_conference_split(SplitStage.outputs_in(store, "iclr"), [PK], test_share=0.25)
     stats, configs = update.stats, update.configs
     assert configs["provenance"] == {"iclr": 24}
     assert sum(configs["review"].values()) == 24 and sum(configs["rebuttal"].values()) == 48

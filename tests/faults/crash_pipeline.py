@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from partitions.catalogue import catalogue
 from resources.store import Store
 from reviewbench_assets.dagster_step import guard_upstream, materialize
+from reviewbench_assets.io import stage_io as split_writer
 from reviewbench_assets.io.attempt import open_attempt
 from reviewbench_assets.stages import paper_text
-from reviewbench_assets.stages import split_stage as split_update
 from reviewbench_assets.stages.card_stage import CardStage
 from reviewbench_assets.stages.change_log import ChangesStage
 from reviewbench_assets.stages.crawl_stage import CrawlStage
@@ -142,16 +142,16 @@ def _api(generation: int, stamp_ms: int) -> PipelineApi:
 def _patched():
     """The OCR stand-in and small split shards, for the run only: other tests of the same process
     get the real ones back (a small-shard writer once leaked into test_split_update)."""
-    ocr, writer = paper_text.run_pipeline, split_update.write_conference_split
+    ocr, writer = paper_text.run_pipeline, split_writer.write_conference_split
 
     def small(fs, inputs, out, split, _target, _rows, **kw):
         return writer(fs, inputs, out, split, 1, SHARD_ROWS, **kw)
 
-    paper_text.run_pipeline, split_update.write_conference_split = _ocr, small
+    paper_text.run_pipeline, split_writer.write_conference_split = _ocr, small
     try:
         yield
     finally:
-        paper_text.run_pipeline, split_update.write_conference_split = ocr, writer
+        paper_text.run_pipeline, split_writer.write_conference_split = ocr, writer
 
 
 def run_pipeline(store: Store, generation: int, stamp_ms: int = 0) -> None:

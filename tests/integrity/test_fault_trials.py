@@ -259,7 +259,7 @@ def _split_in_process(root: str, home: str, go_file: str, slow_s: float) -> None
 
     os.environ.update({"REVIEWBENCH_STORAGE_ROOT": root, "DAGSTER_HOME": home})
     from reviewbench_assets.definitions import ASSETS, build_resources
-    from reviewbench_assets.stages import corpus_writer
+    from reviewbench_assets.io import corpus_writer
 
     if slow_s:  # this run writes slowly (a big venue-year, a busy machine): each row group waits
         estimate = corpus_writer._estimate_bytes

@@ -80,7 +80,7 @@ def _manifest_is_the_disk(store) -> list[str]:
 def test_a_split_killed_inside_its_multi_shard_publish_is_whole_for_the_next_reader(tmp_path, where, request,
                                                                                     monkeypatch):
     from reviewbench_assets.dagster_step import record_checks
-    from reviewbench_assets.stages import split_stage as split_update
+    from reviewbench_assets.io import stage_io as split_writer
 
     s3 = endpoint = None
     root = str(tmp_path / "root")
@@ -91,8 +91,8 @@ def test_a_split_killed_inside_its_multi_shard_publish_is_whole_for_the_next_rea
               "access_key": "testing-key", "secret_key": "testing-secret"}
         root = f"s3://{bucket}/root"
     store = _open(root, s3, endpoint)
-    real_writer = split_update.write_conference_split  # one shard per five rows
-    monkeypatch.setattr(split_update, "write_conference_split",
+    real_writer = split_writer.write_conference_split  # one shard per five rows
+    monkeypatch.setattr(split_writer, "write_conference_split",
                         lambda fs, inputs, out, split, _t, _r, **kw: real_writer(fs, inputs, out, split, 1, 5, **kw))
 
     def rows(n: int, seed: int) -> None:

@@ -14,9 +14,9 @@ from resources.store import open_parquet
 from reviewbench_assets.domain.corpus_stats import SplitStats, VenueYearStats, is_accepted, venue_year_key
 from reviewbench_assets.domain.reviews import parse_score
 from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA
+from reviewbench_assets.io.corpus_writer import DEFAULT_ROW_GROUP_ROWS, _estimate_bytes, validate_parquet_schema
+from reviewbench_assets.io.parquet_batches import iter_parquet_batches
 from reviewbench_assets.io.shards import check_name, file_size, list_split_shards
-from reviewbench_assets.io.upstream import iter_parquet_batches
-from reviewbench_assets.stages.corpus_writer import DEFAULT_ROW_GROUP_ROWS, _estimate_bytes, validate_parquet_schema
 
 
 def compute_split_stats(

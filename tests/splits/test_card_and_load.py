@@ -15,8 +15,8 @@ from reviewbench_assets.domain.card import (
 from reviewbench_assets.domain.corpus_stats import VenueYearStats
 from reviewbench_assets.domain.manifest import hf_features
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWBENCH_SCHEMA
+from reviewbench_assets.io.corpus_writer import write_conference_split, write_config_table
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.stages.corpus_writer import write_conference_split, write_config_table
 from tests.card_files import write_dataset_card
 from tests.splits.conftest import write_venue_rows
 from tests.splits.stats_oracle import compute_split_stats

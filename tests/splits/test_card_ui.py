@@ -6,7 +6,7 @@ import yaml
 
 from resources.store import store_from_uri
 from reviewbench_assets.domain.card import card_for_ui, render_dataset_card
-from reviewbench_assets.stages.split_stage import update_conference_split
+from reviewbench_assets.stages.split_stage import SplitStage, update_conference_split
 from tests.splits.conftest import write_venue_rows
 
 
@@ -15,7 +15,7 @@ def _tmlr_card(tmp_path, local_fs, rows_factory, input_writer) -> str:
     for i, r in enumerate(rows):  # TMLR rows carry their submission year; the partition has none
         r.update(conference="tmlr", venue_id="TMLR", track="main", year=2023 + i % 2)
     write_venue_rows(local_fs, str(tmp_path), "tmlr", rows)  # the rows step's writer and its statistics
-    stats = {"tmlr": update_conference_split(store_from_uri(str(tmp_path)), "tmlr", ["tmlr"]).stats}
+    stats = {"tmlr": update_conference_split(SplitStage.outputs_in(store_from_uri(str(tmp_path)), "tmlr"), ["tmlr"]).stats}
     return render_dataset_card(stats, {"review": {"train": "review/*_train-*"}}, "2026-11-23T03:00:00+00:00")
 
 

@@ -12,7 +12,7 @@ from reviewbench_assets.domain.dialogues import split_of
 from reviewbench_assets.domain.schema import REVIEW_RECORD_SCHEMA
 from reviewbench_assets.io.layout import paths
 from reviewbench_assets.stages.resubmission_stage import ResubmissionsStage
-from reviewbench_assets.stages.split_stage import update_conference_split
+from reviewbench_assets.stages.split_stage import SplitStage, update_conference_split
 from tests.splits.conftest import make_rows, write_venue_rows
 from tests.stages.resubmission_inputs import (
     ABSTRACT_V1,
@@ -68,7 +68,7 @@ def test_every_version_of_a_paper_lands_on_one_side_and_a_test_paper_stays_in_te
     (tmp_path / "re2").mkdir()
     _venue_year(store, local_fs, str(tmp_path), "iclr-2023", [GRAPH_V1, CURRICULUM_V1, ALONE])
     ResubmissionsStage(["iclr-2023", "iclr-2024"])(store)
-    first = update_conference_split(store, "iclr", ["iclr-2023"], test_share=SHARE)
+    first = update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023"], test_share=SHARE)
     assert first.chains_read and first.moved_to_test == 0
     assert _sides(tmp_path) == {"i23_graphs": "test", "i23_curriculum": "train", "i23_rl": "train"}
 
@@ -76,7 +76,7 @@ def test_every_version_of_a_paper_lands_on_one_side_and_a_test_paper_stays_in_te
     _venue_year(store, local_fs, str(tmp_path), "iclr-2024", [GRAPH_V2, CURRICULUM_V2])
     linked = ResubmissionsStage(["iclr-2023", "iclr-2024"])(store)
     assert linked.figures["chains"] == 2
-    second = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"], test_share=SHARE)
+    second = update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023", "iclr-2024"], test_share=SHARE)
     assert _sides(tmp_path) == {"i23_graphs": "test", "i24_graphs": "test",  # the test paper stays in test
                                 "i23_curriculum": "test", "i24_curriculum": "test",  # joined by a test version
                                 "i23_rl": "train"}
@@ -84,7 +84,7 @@ def test_every_version_of_a_paper_lands_on_one_side_and_a_test_paper_stays_in_te
     assert second.rewritten == ["iclr-2023", "iclr-2024"]  # iclr-2023's part: one of its forums moved
 
     # nothing changed: no part is written again, the sides are the same
-    third = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"], test_share=SHARE)
+    third = update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023", "iclr-2024"], test_share=SHARE)
     assert third.rewritten == [] and third.moved_to_test == 2
 
 
@@ -92,7 +92,7 @@ def test_without_the_resubmissions_output_each_forum_keeps_its_own_draw(tmp_path
     store = store_from_uri(str(tmp_path))
     (tmp_path / "re2").mkdir()
     _venue_year(store, local_fs, str(tmp_path), "iclr-2023", [GRAPH_V1, CURRICULUM_V1])
-    update = update_conference_split(store, "iclr", ["iclr-2023"], test_share=SHARE)
+    update = update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023"], test_share=SHARE)
     assert not update.chains_read and update.moved_to_test == 0
     assert _sides(tmp_path) == {"i23_graphs": "test", "i23_curriculum": "train"}
 
@@ -107,7 +107,7 @@ def test_the_chains_are_the_resubmissions_config_and_the_card_counts_them_from_i
     _venue_year(store, local_fs, str(tmp_path), "iclr-2023", [GRAPH_V1, CURRICULUM_V1, ALONE])
     _venue_year(store, local_fs, str(tmp_path), "iclr-2024", [GRAPH_V2, CURRICULUM_V2])
     ResubmissionsStage(["iclr-2023", "iclr-2024"])(store)
-    update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"], test_share=SHARE)
+    update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023", "iclr-2024"], test_share=SHARE)
     card = CardStage()(store)
     assert card.figures["chains"] == 2
     corpus = str(tmp_path / paths.CORPUS_DIR)

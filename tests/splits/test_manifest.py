@@ -74,10 +74,10 @@ def _rows(store, n: int) -> None:
 
 
 def _small_shards(monkeypatch) -> None:
-    from reviewbench_assets.stages import split_stage
+    from reviewbench_assets.io import stage_io
 
-    real_writer = split_stage.write_conference_split  # one shard per five rows: 10 rows -> 2, 15 -> 3
-    monkeypatch.setattr(split_stage, "write_conference_split",
+    real_writer = stage_io.write_conference_split  # one shard per five rows: 10 rows -> 2, 15 -> 3
+    monkeypatch.setattr(stage_io, "write_conference_split",
                         lambda fs, inputs, out, split, _t, _r, **kw: real_writer(fs, inputs, out, split, 1, 5, **kw))
 
 

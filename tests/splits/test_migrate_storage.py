@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from resources.store import store_from_uri
+from reviewbench_assets.io.corpus_writer import write_conference_split
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.stages.corpus_writer import write_conference_split
-from reviewbench_assets.stages.split_stage import update_conference_split
+from reviewbench_assets.stages.split_stage import SplitStage, update_conference_split
 from scripts.migrate_storage import main, migrate
 from tests.splits.conftest import write_venue_rows
 
@@ -21,7 +21,7 @@ def test_old_whole_split_shards_go_and_the_parts_stay(tmp_path, rows_factory, lo
     store = store_from_uri(str(tmp_path))
     for pk in ("iclr-2023", "iclr-2024"):
         write_venue_rows(local_fs, str(tmp_path), pk, rows_factory(pk, 10))
-    update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
+    update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023", "iclr-2024"])
     parts = _names(tmp_path, "data")
     # shards of the layout before parts, as the old assembly wrote them (default config and the
     # Re^2 configs' train/test names), and another conference's whose name starts the same way
@@ -31,7 +31,7 @@ def test_old_whole_split_shards_go_and_the_parts_stay(tmp_path, rows_factory, lo
     assert old <= set(_names(tmp_path, "data"))
 
     # the split update no longer touches them: that branch is gone from the hot path
-    assert update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"]).removed == []
+    assert update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023", "iclr-2024"]).removed == []
 
     assert sorted(p.rsplit("/", 1)[-1] for p in migrate(store, ["iclr"], dry_run=True)) == sorted(old)
     assert old <= set(_names(tmp_path, "data"))  # a dry run deletes nothing
@@ -67,7 +67,7 @@ def test_files_from_before_typed_reviews_are_rewritten_once(tmp_path, rows_facto
     for asset in ("parsed_forums", "reviewbench_split"):
         write_verdict(store, pk, asset, {}, overridden=False)
     with pytest.raises(FileNotFoundError, match="migrate_storage"):  # the split says what to do
-        update_conference_split(store, "iclr", [pk])
+        update_conference_split(SplitStage.outputs_in(store, "iclr"), [pk])
 
     assert len(migrate_typed_reviews(store, [pk], dry_run=True)) == 2
     assert main(["--root", str(tmp_path)]) == 0
@@ -78,7 +78,7 @@ def test_files_from_before_typed_reviews_are_rewritten_once(tmp_path, rows_facto
     assert pq.read_table(tmp_path / paths.rows(pk)).column("reviews_json").to_pylist() == [
         r["reviews_json"] for r in rows]
     assert blocking_failures(store, pk, ["parsed_forums", "reviewbench_split"]) == {}  # verdicts carried over
-    update = update_conference_split(store, "iclr", [pk])
+    update = update_conference_split(SplitStage.outputs_in(store, "iclr"), [pk])
     assert update.configs["reviews"] == {"iclr": sum(r["num_reviews"] for r in rows)}
     assert update.stats.venue_years[pk].papers == 12
     assert migrate_typed_reviews(store, [pk]) == []  # once is enough

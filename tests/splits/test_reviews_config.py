@@ -14,7 +14,7 @@ from resources.store import store_from_uri
 from reviewbench_assets.domain.card import render_dataset_card
 from reviewbench_assets.domain.manifest import extra_config_splits
 from reviewbench_assets.domain.schema import REVIEW_FIELDS, REVIEWS_CONFIG_SCHEMA
-from reviewbench_assets.stages.split_stage import update_conference_split
+from reviewbench_assets.stages.split_stage import SplitStage, update_conference_split
 from tests.card_files import write_dataset_card
 from tests.splits.conftest import write_venue_rows
 
@@ -29,7 +29,7 @@ def _publish(tmp_path, local_fs, rows_factory) -> tuple[str, dict, dict]:
         for pk, n in vys:
             rows[pk] = rows_factory(pk, n)
             write_venue_rows(local_fs, str(tmp_path), pk, rows[pk])
-        update = update_conference_split(store, split, [pk for pk, _ in vys])
+        update = update_conference_split(SplitStage.outputs_in(store, split), [pk for pk, _ in vys])
         stats[split] = update.stats
         for name, parts in update.configs.items():
             configs.setdefault(name, {})[split] = parts

@@ -11,9 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from resources.store import store_from_uri
+from reviewbench_assets.io.corpus_writer import DuplicateForumError
 from reviewbench_assets.io.layout import paths
-from reviewbench_assets.stages.corpus_writer import DuplicateForumError
-from reviewbench_assets.stages.split_stage import update_conference_split
+from reviewbench_assets.stages.split_stage import SplitStage, update_conference_split
 from tests.splits.conftest import write_venue_rows
 
 
@@ -49,7 +49,7 @@ def test_only_the_changed_venue_year_is_rewritten(tmp_path, rows_factory, input_
     store = store_from_uri(str(tmp_path))
     for pk in ("iclr-2023", "iclr-2024"):
         write_venue_rows(local_fs, str(tmp_path), pk, rows_factory(pk, 20))
-    first = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
+    first = update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023", "iclr-2024"])
     assert first.rewritten == ["iclr-2023", "iclr-2024"] and first.removed == []
     names = sorted(p.name for p in (tmp_path / "corpus/data").iterdir())
     assert names == [f"iclr-iclr-2023-{_gen(names[0])}-00000-of-00001.parquet",
@@ -58,12 +58,12 @@ def test_only_the_changed_venue_year_is_rewritten(tmp_path, rows_factory, input_
     assert first.stats.num_examples == 40 and set(first.stats.venue_years) == {"iclr-2023", "iclr-2024"}
     before = _mtimes(tmp_path)
 
-    again = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
+    again = update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023", "iclr-2024"])
     assert again.rewritten == [] and again.kept == ["iclr-2023", "iclr-2024"] and _mtimes(tmp_path) == before
     assert again.stats.to_dict() == first.stats.to_dict()  # merged from the records, not re-read
 
     write_venue_rows(local_fs, str(tmp_path), "iclr-2024", rows_factory("iclr-2024", 25, seed=1))
-    third = update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
+    third = update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023", "iclr-2024"])
     assert third.rewritten == ["iclr-2024"] and third.stats.num_examples == 45
     after = _mtimes(tmp_path)
     assert after[f"corpus/data/{names[0]}"] == before[f"corpus/data/{names[0]}"]
@@ -75,7 +75,7 @@ def test_only_the_changed_venue_year_is_rewritten(tmp_path, rows_factory, input_
     assert sum(pq.read_metadata(tmp_path / "corpus/data" / n).num_rows for n in new) == 45
 
     # a venue-year that leaves the split (blocked) takes its shards, record and manifest entries with it
-    fourth = update_conference_split(store, "iclr", ["iclr-2023"])
+    fourth = update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023"])
     assert fourth.stats.num_examples == 20
     assert sorted(p.name for p in (tmp_path / "corpus/data").iterdir()) == [names[0]]
     assert manifest_is_the_disk(tmp_path) == {"iclr": [f"data/{names[0]}"]}
@@ -88,7 +88,7 @@ def test_a_forum_in_two_venue_years_is_refused(tmp_path, rows_factory, input_wri
     write_venue_rows(local_fs, str(tmp_path), "iclr-2023", rows)
     write_venue_rows(local_fs, str(tmp_path), "iclr-2024", [dict(rows[0], year=2024)])
     with pytest.raises(DuplicateForumError, match=rows[0]["forum_id"]):
-        update_conference_split(store, "iclr", ["iclr-2023", "iclr-2024"])
+        update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023", "iclr-2024"])
 
 
 def test_rows_without_their_provenance_are_refused(tmp_path, rows_factory, input_writer, local_fs):
@@ -96,7 +96,7 @@ def test_rows_without_their_provenance_are_refused(tmp_path, rows_factory, input
     store = store_from_uri(str(tmp_path))
     input_writer(local_fs, store.path(paths.rows("iclr-2023")), rows_factory("iclr-2023", 3))
     with pytest.raises(FileNotFoundError, match="iclr-2023.provenance.parquet"):
-        update_conference_split(store, "iclr", ["iclr-2023"])
+        update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2023"])
 
 
 def test_statistics_are_computed_once_with_the_rows_and_merged_by_the_split(tmp_path, rows_factory):
@@ -134,7 +134,7 @@ def test_statistics_are_computed_once_with_the_rows_and_merged_by_the_split(tmp_
 
     doctored = {"venue_years": {"iclr-2024": {**recorded, "accepted": 29}}}
     store.write_json(store.path(paths.rows_stats("iclr-2024")), doctored)
-    update = update_conference_split(store, "iclr", ["iclr-2024"])
+    update = update_conference_split(SplitStage.outputs_in(store, "iclr"), ["iclr-2024"])
     assert update.stats.venue_years["iclr-2024"].accepted == 29  # the record, not a recount
     assert update.stats.venue_years["iclr-2024"].text_rules == recorded["text_rules"]
     assert update.stats.num_examples == 30

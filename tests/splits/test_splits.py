@@ -11,13 +11,13 @@ import pytest
 from reviewbench_assets.domain.corpus_stats import SplitStats, is_accepted, venue_year_key
 from reviewbench_assets.domain.reviews import parse_score as parse_rating
 from reviewbench_assets.domain.schema import PAGE_SEPARATOR, REVIEWBENCH_SCHEMA
-from reviewbench_assets.io.shards import list_split_shards
-from reviewbench_assets.stages.corpus_writer import (
+from reviewbench_assets.io.corpus_writer import (
     DuplicateForumError,
     SchemaMismatchError,
     write_conference_split,
     write_config_table,
 )
+from reviewbench_assets.io.shards import list_split_shards
 from tests.splits.stats_oracle import compute_split_stats
 
 
@@ -148,14 +148,14 @@ def test_stats_per_venue_year(tmp_path, local_fs, rows_factory):
     """The split's statistics (merged from what each venue-year's rows step computed by SQL) against
     the rows' own columns and against the row loop over the published shards (the oracle)."""
     from resources.store import store_from_uri
-    from reviewbench_assets.stages.split_stage import update_conference_split
+    from reviewbench_assets.stages.split_stage import SplitStage, update_conference_split
     from tests.splits.conftest import write_venue_rows
 
     rows = {k: rows_factory(k, n) for k, n in
             [("neurips-2023", 14), ("neurips-2023-datasets_and_benchmarks", 9)]}
     for k, r in rows.items():
         write_venue_rows(local_fs, str(tmp_path), k, r)
-    stats = update_conference_split(store_from_uri(str(tmp_path)), "neurips", list(rows),
+    stats = update_conference_split(SplitStage.outputs_in(store_from_uri(str(tmp_path)), "neurips"), list(rows),
                                     target_shard_bytes=50_000, row_group_rows=4).stats
     assert len(stats.files) > 2  # several shards per venue-year
     assert set(stats.venue_years) == {"neurips-2023", "neurips-2023-datasets_and_benchmarks"}

@@ -13,8 +13,8 @@ from reviewbench_assets.domain.schema import (
     REVIEW_CONFIG_SCHEMA,
     REVIEW_RECORD_SCHEMA,
 )
-from reviewbench_assets.io.upstream import iter_parquet_batches
-from reviewbench_assets.stages.split_stage import config_split_reader
+from reviewbench_assets.io.parquet_batches import iter_parquet_batches
+from reviewbench_assets.io.split_inputs import config_split_reader
 
 
 def test_iter_parquet_batches_reads_row_group_by_row_group(tmp_path, local_fs, rows_factory, input_writer):
@@ -100,7 +100,7 @@ def test_config_split_reader_streams_records_on_the_probe_side(tmp_path, local_f
     rec = _write(tmp_path / "r.parquet", rebuttal, REBUTTAL_RECORD_SCHEMA, row_group_size=50)
     pv = _write(tmp_path / "p.parquet", prov, PROVENANCE_SCHEMA)
     reads: list[int] = []
-    import reviewbench_assets.stages.split_stage as splits_mod
+    import reviewbench_assets.io.split_inputs as splits_mod
 
     original = splits_mod.iter_parquet_batches
 

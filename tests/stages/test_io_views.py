@@ -65,11 +65,10 @@ def test_the_splits_inputs_are_read_as_of_one_moment_while_the_rows_step_publish
         write_rows(RowsStage.outputs_in(store, pk), ((r, {}) for r in as_papers(make_rows(pk, n, seed=n))))
 
     publish(4)
-    view, inputs = Upstream(store, pk).split_inputs()
-    with view:
-        rows = view.read_parquet(inputs["rows"])
+    with Upstream(store, pk).split_inputs() as source:
+        rows = source.read_parquet("rows")
         publish(7)  # the next generation moves into place while the split reads
-        stats = view.read_json(inputs["stats"])["venue_years"][pk]
-        provenance = view.read_parquet(inputs["provenance"])
+        stats = source.read_json("stats")["venue_years"][pk]
+        provenance = source.read_parquet("provenance")
     assert rows.num_rows == provenance.num_rows == stats["papers"] == 4, (rows.num_rows, stats)
-    assert store.read_json(inputs["stats"])["venue_years"][pk]["papers"] == 7  # the store itself moved on
+    assert store.read_json(source.path("stats"))["venue_years"][pk]["papers"] == 7  # the store itself moved on

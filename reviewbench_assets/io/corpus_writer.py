@@ -34,6 +34,7 @@ from resources.store import CorruptFileError, Store, open_parquet, parquet_write
 from resources.store_publish import Publication
 from reviewbench_assets.domain.corpus_stats import ConfigFileStats, SplitStats
 from reviewbench_assets.domain.schema import REVIEWBENCH_SCHEMA
+from reviewbench_assets.io.parquet_batches import iter_parquet_batches
 from reviewbench_assets.io.shards import (
     check_name,
     check_prefix,
@@ -44,7 +45,6 @@ from reviewbench_assets.io.shards import (
     shard_name,
     shard_pattern,
 )
-from reviewbench_assets.io.upstream import iter_parquet_batches
 
 DEFAULT_TARGET_SHARD_BYTES = 300_000_000
 DEFAULT_ROW_GROUP_ROWS = 100
