@@ -43,7 +43,8 @@ from ocr_ray.text_repair import recode_garbled
 # fragment of prose with maths letters, its prose ones named TEXT); a big delimiter keeps its size.
 # 19: tables: a drawn column rule between two fragments of a row parts them into two cells; a
 # label centred between two column rules spans the columns they enclose; the lines of paragraph
-# cells in p{} columns side by side are one row, a justified line cut at its stretched spaces one cell.
+# cells in p{} columns side by side are one row, a justified line cut at its stretched spaces one cell;
+# a row label wrapped in a p{} first column is one cell.
 LAYOUT_VERSION = "19"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -114,13 +114,20 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         line = [u for u in upper if col(u) == col(f)]
         return any(u.text.endswith("-") for u in line) or max(u.x1 for u in line) - f.x1 > f.size
 
+    def first_goes_on(upper: list[Fragment], row: list[Fragment]) -> bool:
+        line = [u for u in upper if col(u) == 0]
+        return bool(line) and all(goes_on(upper, g) for g in row) and (
+            line[-1].text.endswith("-") or justified(upper, row[0]))
+
     out: list[list[Fragment]] = [rows[0]]
     last: dict[int, Fragment] = {col(f): f for f in rows[0]}
     for k in range(1, len(rows)):
         row, prev = rows[k], out[-1]
         cs = occupied(row)
         c = next(iter(cs)) if len(cs) == 1 else -1
-        above = last.get(c) if c > 0 else None  # a line of the first column alone is a row of its own
+        # a line of the first column alone is a row of its own (a group label), unless it goes on
+        # from a row label set as a paragraph (p{..}: flush right as two other lines, or a broken word)
+        above = last.get(c) if c > 0 or c == 0 and first_goes_on(prev, row) else None
         if above is not None and len(occupied(prev)) >= 2 and not ruled(k - 1, k, c) and cys[k] - cys[k - 1] < 1.5 * pitch \
                 and not section_label(row, cols):  # a group label's row, not a column's next line
             # a paragraph cell (p{..}, justified): other lines of the column end where this one does

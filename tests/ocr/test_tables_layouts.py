@@ -175,3 +175,33 @@ Model extraction & Repeated queries reconstruct the weights. & Rate limits per k
              table_test("Rate limits per key.", left="Repeated queries reconstruct the weights.",
                         up="Provenance filtering and deduplication before training.", left_heading="Model extraction")]
     assert_table_tests_pass(markdown, tests)
+
+
+@pytest.mark.parametrize("ruled", [False, True], ids=["booktabs", "ruled-grid"])
+def test_a_row_label_wrapped_in_a_p_column_is_one_cell(tmp_path, ruled):
+    """Row labels in a ``p{3.2cm}`` first column wrap to two or three lines beside one line of
+    numbers: a line of the first column alone was always taken for a row of its own (a group
+    label), so "Maximum likelihood" stood over "estimation only" and an empty row, and
+    "Reinforcement learn-" / "ing with a learned re-" / "ward" were three rows."""
+    spec, rule = (r"|p{3.2cm}|c|c|c|", r"\hline") if ruled else (r"p{3.2cm}ccc", "")
+    top, mid, bottom = (r"\hline", r"\hline", r"\hline") if ruled else (r"\toprule", r"\midrule", r"\bottomrule")
+    markdown = table_markdown(tmp_path, PROSE + rf"""
+
+\begin{{table}}[h]\centering\small
+\begin{{tabular}}{{{spec}}}
+{top}
+Training objective & BLEU & METEOR & ROUGE-L \\
+{mid}
+Maximum likelihood estimation only & 27.1 & 24.3 & 51.2 \\ {rule}
+Reinforcement learning with a learned reward & 28.4 & 25.0 & 52.6 \\ {rule}
+Ours & 29.9 & 26.1 & 54.0 \\
+{bottom}
+\end{{tabular}}
+\caption{{Wrapped row labels.}}
+\end{{table}}""")
+    tests = [table_test("Maximum likelihood estimation only", right="27.1", up="Training objective",
+                        down="Reinforcement learning with a learned reward"),
+             table_test("28.4", left="Reinforcement learning with a learned reward", up="27.1", down="29.9",
+                        top_heading="BLEU", left_heading="Reinforcement learning with a learned reward"),
+             table_test("Ours", up="Reinforcement learning with a learned reward", right="29.9")]
+    assert_table_tests_pass(markdown, tests)
