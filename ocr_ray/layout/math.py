@@ -23,6 +23,7 @@ that routes a page to a VLM engine.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom, multiple_integrals, negations, union
 from ocr_ray.layout.math_matrix import matrices, tall_delimiters
@@ -104,6 +105,9 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
         den, rest = _take(rest, lambda a, r=rule, reach=2.6 * size: r.x0 - 1 <= a.cx <= r.x1 + 1 and a.y0 >= r.y1 - 1.0
                           and a.y0 <= r.y1 + reach)
         if not num or not den:
+            lined = _line_over(rule, atoms, num, den, inside, size)
+            if lined is not None:
+                atoms = [a for a in atoms if all(a is not c for c in lined.covered)] + [lined.atom]
             continue
         top, bottom = _row(num, inside), _row(den, inside)
         # TeX's maths axis sits a quarter em above the baseline. Numerator and denominator at the
@@ -121,6 +125,27 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
         command = r"\tfrac" if ratio < _TEXT_FRACTION else r"\frac"
         atoms = rest + [union(num + den, rf"{command}{{{top}}}{{{bottom}}}", rule.y0 + 0.25 * size, size)]
     return atoms
+
+
+class _Lined(NamedTuple):
+    covered: list[Atom]
+    atom: Atom
+
+
+def _line_over(rule: Rule, atoms: list[Atom], num: list[Atom], den: list[Atom], inside: list[Rule],
+               size: float) -> _Lined | None:
+    r"""A rule with glyphs close under it and none above is an ``\overline``, no fraction (the bar
+    was dropped, "m=x+y" for ``m = \overline{x} + \overline{y}``). It spans its glyphs and no more
+    (a table's rule near a display is wider), its glyphs are wholly under it (a radical's vinculum
+    inside a fraction read before it is inside that fraction's box), and no radical sign ends where
+    it starts (a vinculum whose radical was not read)."""
+    if num or not den or any(a.kind == "radical" and abs(a.x1 - rule.x0) < 0.3 * size for a in atoms):
+        return None
+    close = [a for a in den if 0 <= a.y0 - rule.y1 <= 0.35 * size]
+    if not close or rule.x0 < min(a.x0 for a in close) - 0.3 * size or rule.x1 > max(a.x1 for a in close) + 0.3 * size:
+        return None
+    own = _main_size(close)
+    return _Lined(close, union(close, rf"\overline{{{_row(close, inside)}}}", _main_base(close, own), own))
 
 
 def _vinculum(radical: Atom, rules: list[Rule]) -> bool:

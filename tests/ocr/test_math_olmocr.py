@@ -82,6 +82,9 @@ SCRIPTS = [r"z = x_{i}^{(t)} + f'(x)^2", r"y = \mathrm{W} x + b", r"\hat{\theta}
 # size and the square went to the small parenthesis ("u=(\frac{a}{b})^{2}": olmocr's MathTest failed it)
 DELIMITERS = [r"u = \left(\frac{a}{b}\right)^2 + \bigl(x\bigr) + (w)",
               r"v = \left[\sum_{i=1}^n x_i\right] + \biggl\{ y \biggr\}"]
+# a bar over letters is a rule with no numerator: it was dropped ("m=x+y" for \overline{x} +
+# \overline{y}; olmocr's MathTest passes that too, its symbols' neighbours alike)
+BARS = [r"m = \overline{x} + \overline{AB}^2 + \frac{a}{b} + \sqrt{\overline{z}}"]
 CASES = {
     "numbered": ("amsmath", [f + p for f, p in zip(NUMBERED, ",.,", strict=True)], "", NUMBERED),
     "raw_coded": ("amsmath,amssymb", RAW_CODED, r"\pdfgentounicode=0", RAW_CODED),
@@ -93,6 +96,7 @@ CASES = {
     "sides": ("amsmath", SIDES, "", SIDES),
     "scripts": ("amsmath", SCRIPTS, "", SCRIPTS),
     "delimiters": ("amsmath", DELIMITERS, "", DELIMITERS),
+    "bars": ("amsmath", BARS, "", BARS),
 }
 
 
@@ -162,6 +166,10 @@ def test_nested_scripts_and_upright_names_are_read_as_set(pages):
 def test_big_delimiters_keep_the_size_tex_chose(pages):
     assert _displays(pages["delimiters"]) == [r"u=\Big(\frac{a}{b}\Big)^{2}+\big(x\big)+(w)",
                                               r"v=\Bigg[\sum_{i=1}^{n}x_{i}\Bigg]+\bigg\{y\bigg\}"], pages["delimiters"]
+
+
+def test_bars_over_and_under_letters_are_read(pages):
+    assert _displays(pages["bars"]) == [r"m=\overline{x}+\overline{AB}^{2}+\frac{a}{b}+\sqrt{\overline{z}}"], pages["bars"]
 
 
 def test_limits_set_against_the_operators_style_say_so(pages):
