@@ -70,16 +70,30 @@ def _publication(fs: pafs.FileSystem, out_dir: str, pub: Publication | None) -> 
 # --------------------------------------------------------------------------------------------
 
 
+class FileReader:
+    """The inputs read from their Parquet files through ``fs`` (what a writer reads unless handed
+    another reader: io/memory_inputs.py `TableReader` reads tables held in memory)."""
+
+    def __init__(self, fs: pafs.FileSystem):
+        self.fs = fs
+
+    def schema(self, path: str) -> pa.Schema:
+        with self.fs.open_input_file(path) as f:
+            return open_parquet(self.fs, path, f).schema_arrow
+
+    def batches(self, path: str, batch_rows: int, columns: list[str] | None = None) -> Iterator[pa.RecordBatch]:
+        return iter_parquet_batches(self.fs, path, batch_rows, columns=columns)
+
+
 def _iter_input_batches(
-    fs: pafs.FileSystem, inputs: list[str], batch_rows: int
+    reader, inputs: list[str], batch_rows: int
 ) -> Iterator[tuple[str, pa.RecordBatch]]:
     """(path, batch) in input order and file order, each batch cast to REVIEWBENCH_SCHEMA."""
     # Validate every input up front: fail before writing anything.
     for path in inputs:
-        with fs.open_input_file(path) as f:
-            validate_parquet_schema(open_parquet(fs, path, f).schema_arrow, path)
+        validate_parquet_schema(reader.schema(path), path)
     for path in inputs:
-        for batch in iter_parquet_batches(fs, path, batch_rows):
+        for batch in reader.batches(path, batch_rows):
             try:  # a flipped byte that passed the page CRC still cannot reach the corpus
                 batch.validate(full=True)
             except pa.ArrowException as exc:
@@ -158,6 +172,7 @@ def write_conference_split(
     shard_prefix: str | None = None,
     venue_years: dict | None = None,
     pub: Publication | None = None,
+    reader=None,
 ) -> SplitStats:
     """Stream the venue-year Parquet files ``inputs`` into ``out_dir/data/<split>-i-of-n.parquet``.
 
@@ -174,6 +189,7 @@ def write_conference_split(
     - ``shard_prefix`` (default: the split) names the shards ``<prefix>-i-of-n``: one venue-year's
       shards of a split (``iclr-iclr-2024-...``, stages/split_stage.py) replace only each other.
     - ``pub``: stage into the caller's publication (moved into place when the caller's block ends).
+    - ``reader``: what reads ``inputs`` (default: their files through ``fs``, `FileReader`).
     - ``venue_years``: the rows' statistics, computed when they were written (stages/rows_stage.py);
       this writer copies bytes and counts rows, it computes no statistics itself.
     """
@@ -194,7 +210,7 @@ def write_conference_split(
     shard_bytes = 0
 
     def batches() -> Iterator[pa.RecordBatch]:
-        for path, batch in _iter_input_batches(fs, inputs, row_group_rows):
+        for path, batch in _iter_input_batches(reader or FileReader(fs), inputs, row_group_rows):
             if check_unique_forum_ids:
                 for fid in batch.column("forum_id").to_pylist():
                     prev = seen.get(fid)

@@ -14,7 +14,7 @@ import pyarrow as pa
 from resources.store import SnapshotStore
 from reviewbench_assets.domain.dialogues import DEFAULT_TEST_SHARE, TRAIN_TEST_SPLITS, split_of
 from reviewbench_assets.domain.schema import PROVENANCE_FIELDS
-from reviewbench_assets.io.corpus_writer import stream_parquet
+from reviewbench_assets.io.corpus_writer import FileReader, stream_parquet
 from reviewbench_assets.io.parquet_batches import iter_parquet_batches
 
 
@@ -64,16 +64,16 @@ class SplitInputs:
         return config_split_reader(self._view.fs, [self._found[name]], [self._found["provenance"]], split,
                                    config_schema, test_share=test_share, chain_sides=chain_sides)
 
-    def shard_source(self) -> tuple:
-        """(filesystem, [rows path]): what the conference split's shard writer reads (io/corpus_writer.py),
+    def shard_source(self) -> tuple[FileReader, list[str]]:
+        """(reader, [rows path]): what the conference split's shard writer reads (io/corpus_writer.py),
         for `Staging.conference_shards` (io/stage_io.py)."""
-        return self._view.fs, [self._found["rows"]]
+        return FileReader(self._view.fs), [self._found["rows"]]
 
 
 def config_split_reader(fs, record_paths: list[str], provenance_paths: list[str], split: str,
                         config_schema: pa.Schema, test_share: float = DEFAULT_TEST_SHARE,
                         batch_rows: int = 256, temp_dir: str | None = None,
-                        chain_sides: dict[str, str] | None = None) -> pa.RecordBatchReader:
+                        chain_sides: dict[str, str] | None = None, reader=None) -> pa.RecordBatchReader:
     """The records of one train/test `split` (`split_of`, a DuckDB Python UDF: a version of a paper
     submitted more than once takes its chain's side, `chain_sides`), joined with their
     provenance, in input order (files in the given order, records in file order), streamed as
@@ -94,6 +94,11 @@ def config_split_reader(fs, record_paths: list[str], provenance_paths: list[str]
 
     if split not in TRAIN_TEST_SPLITS:
         raise ValueError(f"split must be one of {TRAIN_TEST_SPLITS}, not {split!r}")
+
+    def read(path: str, rows: int, columns: list[str]) -> Iterator[pa.RecordBatch]:
+        # `reader`: the inputs held elsewhere than files of `fs` (io/memory_inputs.py `TableReader`)
+        return reader.batches(path, rows, columns) if reader is not None else iter_parquet_batches(
+            fs, path, rows, columns=columns)
     rec_schema = pa.schema([f for f in config_schema if f.name not in {n for n, _ in PROVENANCE_FIELDS}])
     prov_schema = pa.schema([pa.field("forum_id", pa.string())] + [pa.field(n, t) for n, t in PROVENANCE_FIELDS])
     con = duckdb.connect(config={"threads": 1, "memory_limit": "256MB", "preserve_insertion_order": True,
@@ -105,7 +110,7 @@ def config_split_reader(fs, record_paths: list[str], provenance_paths: list[str]
 
         def record_batches_() -> Iterator[pa.RecordBatch]:
             for path in record_paths:
-                for b in iter_parquet_batches(fs, path, batch_rows, columns=rec_schema.names):
+                for b in read(path, batch_rows, rec_schema.names):
                     yield b if b.schema.equals(rec_schema) else pa.Table.from_batches([b]).cast(
                         rec_schema).combine_chunks().to_batches()[0]
 
@@ -114,7 +119,7 @@ def config_split_reader(fs, record_paths: list[str], provenance_paths: list[str]
         prov = pa.concat_tables(
             [prov_schema.empty_table()]
             + [pa.Table.from_batches([b]).cast(prov_schema) for path in provenance_paths
-               for b in iter_parquet_batches(fs, path, 64 * 1024, columns=prov_schema.names)]).combine_chunks()
+               for b in read(path, 64 * 1024, prov_schema.names)]).combine_chunks()
         con.register("records", records)
         con.register("prov", prov)
         cols = ", ".join(f"r.{f.name}" for f in rec_schema)

@@ -25,6 +25,7 @@ from reviewbench_assets.domain.corpus_stats import ConfigFileStats, SplitStats
 from reviewbench_assets.io.checksums import part_damage, stage_card_checksum
 from reviewbench_assets.io.corpus_writer import write_conference_split, write_config_table
 from reviewbench_assets.io.layout import SHARED_PATHS, paths
+from reviewbench_assets.io.memory_inputs import PerPartition
 from reviewbench_assets.io.parquet_batches import iter_parquet_batches
 from reviewbench_assets.io.pdf_files import PdfFiles
 from reviewbench_assets.io.shards import corpus_listing, join_path, part_record_files, read_parts
@@ -61,6 +62,8 @@ class Inputs:
             raise UndeclaredIO(f"{self._stage} reads {name!r}, which it does not declare in `reads` {self._reads}")
         if name in self._given:
             value = self._given[name]
+            if isinstance(value, PerPartition):  # a value per partition (io/memory_inputs.py)
+                value = value.get(self._key, value.default)
             return value if callable(value) else (lambda *_a, **_kw: value)
         if self._store is None:
             raise UndeclaredIO(f"{self._stage}: {name!r} was neither given nor can be read (no store)")
@@ -298,9 +301,9 @@ class Staging:
                           row_group_rows: int, **kwargs) -> SplitStats:
         """The rows of `source` as shards of conference split `split` in the declared corpus folder
         `name` (io/corpus_writer.py `write_conference_split`), staged in this publication."""
-        fs, files = source.shard_source()
-        return write_conference_split(fs, files, self._outputs.path(name), split, target_shard_bytes, row_group_rows,
-                                      pub=self.pub, **kwargs)
+        reader, files = source.shard_source()
+        return write_conference_split(self._outputs._store.fs, files, self._outputs.path(name), split,
+                                      target_shard_bytes, row_group_rows, pub=self.pub, reader=reader, **kwargs)
 
     def config_shards(self, name: str, batches, config: str, split: str, **kwargs) -> ConfigFileStats:
         """One split of an extra config in the declared corpus folder `name` (io/corpus_writer.py

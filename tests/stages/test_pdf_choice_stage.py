@@ -120,10 +120,16 @@ def make_world(tmp_path):
     history is not read); `flakyCCCC` has one pre-cutoff revision and a rebuttal revision on its note
     that readers cannot see (so its history is read)."""
     store = store_from_uri(str(tmp_path))
+    notes, api = world_notes_and_api()
+    crawl_and_parse(store, notes)
+    return store, api
+
+
+def world_notes_and_api() -> tuple[list[dict], FakeApi]:
+    """The world's submission notes (as the crawl answers them) and its API."""
     notes = [note("revisedAAA", EXP + 9_000_000, [SUB_INV, CAMERA]),
              note("currentBBB", DUE - 5_000, [SUB_INV]),
              note("flakyCCCC", DUE - 7_000, [SUB_INV, "ICLR.cc/2026/Conference/Submission3/-/Rebuttal_Revision"])]
-    crawl_and_parse(store, notes)
     edits = {"revisedAAA": [edit("eA1", "revisedAAA", DUE - 86_400_000, SUB_INV),
                             edit("eA2", "revisedAAA", DUE + 10 * 60_000, SUB_INV),  # in the grace window
                             edit("eA3", "revisedAAA", EXP + 1, CAMERA)],
@@ -131,7 +137,28 @@ def make_world(tmp_path):
     edit_pdfs = {"eA1": pdf("revisedAAA", 1), "eA2": pdf("revisedAAA", 2, pages=2),
                  "eA3": pdf("revisedAAA", 3), "eC1": pdf("flakyCCCC", 1)}
     note_pdfs = {"currentBBB": pdf("currentBBB", 1, pages=3)}
-    return store, FakeApi(edits, edit_pdfs, note_pdfs)
+    return notes, FakeApi(edits, edit_pdfs, note_pdfs)
+
+
+def test_the_stage_takes_its_submission_notes_in_memory(tmp_path):
+    """A stage test hands the PDF stage its input in memory (issue 39 item 1): the submission notes the
+    parse stage would have stored, given as the IO layer's reader hands them
+    (io/memory_inputs.py SubmissionNotesInMemory); nothing of the crawl or the parse is written. The
+    choices are the world's (test_last_pre_cutoff_revision_is_stored_then_resumed: the grace-window
+    upload of revisedAAA, currentBBB's current PDF, flakyCCCC's one pre-cutoff revision)."""
+    from reviewbench_assets.io.memory_inputs import SubmissionNotesInMemory
+    from reviewbench_assets.stages.pdf_stage import PdfStage
+
+    store = store_from_uri(str(tmp_path))
+    notes, api = world_notes_and_api()
+    given = SubmissionNotesInMemory([(n["id"], "v2", n) for n in notes])
+    result = PdfStage(VENUE, api, None, max_workers=2)(store, inputs={"submission_note_lookup": given})
+    records = store.read_parquet(result.figures["path"]).to_pylist()
+    assert [(r["forum_id"], r["rule"], r["revision_id"]) for r in records] == [
+        ("revisedAAA", "initial", "eA2"), ("currentBBB", "current_is_initial", None), ("flakyCCCC", "initial", "eC1")]
+    assert [r["pdf_sha256"] for r in records] == [hashlib.sha256(b).hexdigest() for b in (
+        api.edit_pdfs["eA2"], api.note_pdfs["currentBBB"], api.edit_pdfs["eC1"])]
+    assert not store.exists(store.path(paths.raw_forums(VENUE.key))) and not store.exists(store.path(paths.parsed(VENUE.key)))
 
 
 def fail_history_and_download_once(api: FakeApi) -> None:
