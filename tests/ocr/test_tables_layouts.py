@@ -205,3 +205,34 @@ Ours & 29.9 & 26.1 & 54.0 \\
                         top_heading="BLEU", left_heading="Reinforcement learning with a learned reward"),
              table_test("Ours", up="Reinforcement learning with a learned reward", right="29.9")]
     assert_table_tests_pass(markdown, tests)
+
+
+def test_a_centred_group_row_keeps_the_columns_under_it_apart(tmp_path):
+    """``\\multicolumn{7}{c}{\\textit{Zero-shot}}`` group rows in a ``\\footnotesize`` table of
+    seven columns, the last row's numbers bold: the label, centred on the table, overlaps the bold
+    "99.0" by under a point, so its extent joined the Image group's "R@5" and "R@10" columns into
+    one ("81.5 88.1" in one cell, "Image" over two columns of its three)."""
+    markdown = table_markdown(tmp_path, PROSE + r"""
+
+\begin{table}[h]\centering\footnotesize\setlength{\tabcolsep}{4pt}
+\begin{tabular}{lcccccc}
+\toprule
+ & \multicolumn{3}{c}{\textbf{Image}} & \multicolumn{3}{c}{\textbf{Text}} \\
+\cmidrule(lr){2-4}\cmidrule(lr){5-7}
+\textbf{Method} & \textbf{R@1} & \textbf{R@5} & \textbf{R@10} & \textbf{R@1} & \textbf{R@5} & \textbf{R@10} \\
+\midrule
+\multicolumn{7}{c}{\textit{Zero-shot}} \\
+CLIP & 58.4 & 81.5 & 88.1 & 37.8 & 62.4 & 72.2 \\
+ALIGN & 58.6 & 83.0 & 89.7 & 45.6 & 69.8 & 78.6 \\
+\midrule
+\multicolumn{7}{c}{\textit{Fine-tuned}} \\
+CLIP & 88.0 & 98.7 & 99.4 & 68.7 & 90.6 & 95.2 \\
+Ours & \textbf{90.1} & \textbf{99.0} & \textbf{99.6} & \textbf{71.3} & \textbf{91.8} & \textbf{95.9} \\
+\bottomrule
+\end{tabular}
+\caption{Group rows centred.}
+\end{table}""")
+    tests = [table_test("81.5", left="58.4", right="88.1", down="83.0", top_heading="Image"),
+             table_test("89.7", left="83.0", right="45.6", up="88.1", top_heading="Image"),
+             table_test("99.0", left="90.1", right="99.6", up="98.7", left_heading="Ours")]
+    assert_table_tests_pass(markdown, tests)
