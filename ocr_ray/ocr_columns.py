@@ -37,6 +37,12 @@ def skew(boxes: list[Any]) -> float:
     return median(slopes) if len(slopes) >= 3 else 0.0
 
 
+def turn(points: Any, angle: float, width: float) -> list[list[float]]:
+    """``points`` (x, y) turned back by ``angle`` (radians, the page's skew) about the image's top centre."""
+    cos, sin, cx = math.cos(-angle), math.sin(-angle), width / 2
+    return [[cx + (float(x) - cx) * cos - float(y) * sin, (float(x) - cx) * sin + float(y) * cos] for x, y in points]
+
+
 def deskew(boxes: list[Any], words: list[Any], width: float) -> tuple[list[Any], list[Any]]:
     """Boxes and word boxes turned back by the page's skew about the image's top centre: on a scan
     0.6 degrees off, a column's edge drifts 11 px over a page's height, as wide as its gutter, and
@@ -44,14 +50,8 @@ def deskew(boxes: list[Any], words: list[Any], width: float) -> tuple[list[Any],
     angle = skew(boxes)
     if not angle:
         return boxes, words
-    cos, sin, cx = math.cos(-angle), math.sin(-angle), width / 2
-
-    def turn(points):
-        return [[cx + (float(x) - cx) * cos - float(y) * sin, (float(x) - cx) * sin + float(y) * cos]
-                for x, y in points]
-
-    return ([turn(box) for box in boxes],
-            [tuple((text, score, turn(box)) for text, score, box in line) for line in words])
+    return ([turn(box, angle, width) for box in boxes],
+            [tuple((text, score, turn(box, angle, width)) for text, score, box in line) for line in words])
 
 
 def _spans(words: Any) -> list[tuple[float, float]]:

@@ -44,8 +44,10 @@ def scan(pdf: Path, out: Path, dpi: int = 200, angle: float = 0.6) -> Path:
     return out
 
 
-def scanned_pages(tmp: Path, body: str, preamble: str = "", options: str = "", engine: str = "text-layer") -> list[str]:
-    """The markdown of each page of ``body`` typeset, scanned, and read by ``engine``; asserts every page was OCR'd."""
+def scanned_pages(tmp: Path, body: str, preamble: str = "", options: str = "", engine: str = "text-layer",
+                  angle: float = 0.6) -> list[str]:
+    """The markdown of each page of ``body`` typeset, scanned (turned by ``angle`` degrees), and read
+    by ``engine``; asserts every page was OCR'd."""
     import json
 
     import pyarrow.fs as pafs
@@ -53,7 +55,7 @@ def scanned_pages(tmp: Path, body: str, preamble: str = "", options: str = "", e
     from ocr_ray.conversion import PAGE_SEPARATOR, convert_pdf
     from ocr_ray.engines import get_engine
 
-    pdf = scan(typeset_pdf(tmp, body, preamble, options), tmp / "scan.pdf")
+    pdf = scan(typeset_pdf(tmp, body, preamble, options), tmp / "scan.pdf", angle=angle)
     row = convert_pdf({"task_index": 0, "forum_id": "scan", "pdf_path": str(pdf)},
                       filesystem=pafs.LocalFileSystem(), engine=get_engine(engine))
     assert not row["error"], row["error"]
