@@ -139,8 +139,9 @@ def _line_over(rule: Rule, atoms: list[Atom], num: list[Atom], den: list[Atom], 
     (a table's rule near a display is wider), its glyphs are wholly under it (a radical's vinculum
     inside a fraction read before it is inside that fraction's box), and no radical sign ends where
     it starts (a vinculum whose radical was not read)."""
-    if num or not den or any(a.kind == "radical" and abs(a.x1 - rule.x0) < 0.3 * size for a in atoms):
-        return None
+    if num or not den or any(abs(a.x1 - rule.x0) < 0.3 * size and a.y0 <= rule.y1 + 0.1 * size
+                             and (a.kind == "radical" or a.y1 > rule.y1 + 0.5 * size) for a in atoms):
+        return None  # (a sign reaching up to the rule's start: a radical, read or not, and its vinculum)
     close = [a for a in den if 0 <= a.y0 - rule.y1 <= 0.35 * size]
     if not close or rule.x0 < min(a.x0 for a in close) - 0.3 * size or rule.x1 > max(a.x1 for a in close) + 0.3 * size:
         return None

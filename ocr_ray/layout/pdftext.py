@@ -157,7 +157,9 @@ class _Builder:
                 self.size = size
         self.chars.append(ch)
         self.glyphs.append(index)
-        self.prose.append(math == NOT_MATH and ch not in MATH_CHARS and not "\U0001d400" <= ch <= "\U0001d7ff")
+        # (an italic font's letters are prose here: a theorem's italic words; maths letters of a
+        # maths font stay maths)
+        self.prose.append(math != MATH_FONT and ch not in MATH_CHARS and not "\U0001d400" <= ch <= "\U0001d7ff")
         self.last_x0 = x0
         if ch.isalnum():  # (the colon after a run-in heading may be set upright: letters decide)
             self.last_bold = bold

@@ -296,6 +296,16 @@ def test_prose_phrases_and_abbreviations_in_a_display_are_text(phrases_page):
     assert INTERTEXT in blocks and blocks.index(INTERTEXT) == len(blocks) - 3, phrases_page
 
 
+def test_italic_words_beside_a_maths_letter_stay_words(tmp_path):
+    """A fragment of italic prose with one maths letter (a theorem's words, \\textit in a display)
+    kept its glyphs in the italic font, read as maths italic letters ("whereWisamatrix"; on the
+    dev set a theorem's line "is the kite with vertices" became a formula): its letters are words."""
+    body = (f"{PROSE}\n\\begin{{equation}}\ny = W x + b, \\quad \\textit{{where }} W \\textit{{ is a matrix}}\n"
+            f"\\end{{equation}}\n{PROSE}\n")
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in typeset_layouts(tmp_path, "amsmath", body)]))
+    assert _displays(markdown) == [r"y=Wx+b,\quad \text{where }W\ \text{is a matrix}"], markdown
+
+
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
 def test_prose_phrases_in_a_display_pass_olmocr(phrases_page):
     tests = [{"id": f"p{k}", "type": "math", "math": m} for k, m in enumerate([*PHRASES, TEXT_WORDS])]
