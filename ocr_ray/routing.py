@@ -44,7 +44,8 @@ from ocr_ray.text_repair import recode_garbled
 # 19: tables: a drawn column rule between two fragments of a row parts them into two cells; a
 # label centred between two column rules spans the columns they enclose; the lines of paragraph
 # cells in p{} columns side by side are one row, a justified line cut at its stretched spaces one cell;
-# a row label wrapped in a p{} first column is one cell; a centred group row widens no column.
+# a row label wrapped in a p{} first column is one cell; a centred group row widens no column;
+# group labels with no rule to bound them share the column gap between them.
 LAYOUT_VERSION = "19"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -228,6 +228,24 @@ def _walls(f: Fragment, rules: list[Rule], row: list[Fragment]) -> tuple[float, 
     return left, right
 
 
+def _mirrored(row: list[Fragment], limits: list[float]) -> dict[int, tuple[float, float]]:
+    """Group labels centred over their columns with no rule to show how many (``\\multicolumn{6}{c}``
+    twice, nothing under them): each text of the row stands over a column gap, so two neighbours
+    share the gap nearest the middle between their centres, and each label reaches as far on its
+    other side (centred); a label with neighbours on both sides is bounded by both."""
+    if len(row) < 2 or not limits or any(not any(f.x0 < b < f.x1 for b in limits) for f in row):
+        return {}
+    row = sorted(row, key=lambda f: f.cx)
+    shared = [min(limits, key=lambda b, a=a, c=c: abs(b - (a.cx + c.cx) / 2)) for a, c in zip(row, row[1:], strict=False)]
+    out = {}
+    for k, f in enumerate(row):
+        left = shared[k - 1] if k else 2 * f.cx - shared[0]
+        right = shared[k] if k < len(shared) else 2 * f.cx - shared[-1]
+        if left <= f.x0 + 1.0 and right >= f.x1 - 1.0:  # (a label wider than its columns: no telling)
+            out[id(f)] = (left, right)
+    return out
+
+
 def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rule] = (),
            width: float = 0.0) -> list[tuple[str, int]]:
     """(text, colspan) per cell of a row, empty cells included."""
@@ -237,8 +255,13 @@ def _cells(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rul
     spans: dict[int, int] = {}
     if section_label(row, cols):
         return [(row[0].text, len(cols))]
+    ruled = any(r.horizontal and f.y1 - 1 <= r.y0 <= f.y1 + 0.8 * f.size and r.x0 < f.x1 and r.x1 > f.x0
+                for r in rules for f in row)  # (\cmidrule under the labels: their extent is theirs)
+    mirrored = {} if ruled else _mirrored(row, limits)
     for f in row:
         x0, x1 = _underline(f, rules, width, row) if rules else (f.x0, f.x1)
+        if (x0, x1) == (f.x0, f.x1) and id(f) in mirrored:
+            x0, x1 = mirrored[id(f)]
         first, last = column_of(limits, x0 + 1), column_of(limits, x1 - 1)
         if (x0, x1) != (f.x0, f.x1):  # a rule's extent, the columns' padding in it: the columns it is over
             own = column_of(limits, f.cx)

@@ -1,6 +1,7 @@
-"""Tables with drawn column rules (``|l|r|r|``, ``\\multicolumn{6}{c|}``), typeset here with pdflatex
-(issue 36 items 3, 6): a rule drawn between two cells is their edge, however close the text on either
-side (llncs' ``\\tabcolsep`` of 1.4 pt, a table scaled down to the line). Judged by olmOCR-Bench's
+"""Group labels and cells bounded by drawn column rules (``|l|r|r|``, ``\\multicolumn{6}{c|}``) or
+by nothing, typeset here with pdflatex (issue 36 items 3, 6): a rule drawn between two cells is their
+edge, however close the text on either side (llncs' ``\\tabcolsep`` of 1.4 pt, a table scaled down
+to the line); group labels with no rule at all share the gap between them. Judged by olmOCR-Bench's
 ``TableTest``; the expected cells are written by hand from the LaTeX source of each test."""
 from __future__ import annotations
 
@@ -61,4 +62,32 @@ Ours-7B & 79.4 & 81.5 & 52.1 & 78.8 & 72.6 & 59.0 & 81.2 & 82.4 & 53.6 & 79.9 & 
              table_test("81.2", left="59.0", top_heading="Few-shot", left_heading="Ours-7B"),
              table_test("Zero-shot", right="Few-shot"),
              table_test("68.7", top_heading="Avg", up="Avg")]
+    assert_table_tests_pass(markdown, tests)
+
+
+def test_group_labels_with_no_rule_to_bound_them_span_their_columns(tmp_path):
+    """``\\multicolumn{6}{c}{Zero-shot}`` and ``\\multicolumn{6}{c}{Few-shot}`` over twelve columns,
+    neither a ``\\cmidrule`` under them nor column rules beside them (``\\scriptsize``,
+    ``\\tabcolsep`` 3 pt): each label, centred on its six columns, was one cell over the middle two.
+    Two labels side by side share the column gap between their centres' middle and reach as far on
+    their other side."""
+    markdown = table_markdown(tmp_path, r"""
+A paragraph of prose sets the page before the table and runs well past the end of one line of text.
+
+\begin{table}[h]\centering\scriptsize\setlength{\tabcolsep}{3pt}
+\begin{tabular}{lccccccccccccc}
+\toprule
+ & \multicolumn{6}{c}{Zero-shot} & \multicolumn{6}{c}{Few-shot} & \\
+Model & BoolQ & PIQA & SIQA & HS & WG & OBQA & BoolQ & PIQA & SIQA & HS & WG & OBQA & Avg \\
+\midrule
+LLaMA-7B & 76.5 & 79.8 & 48.9 & 76.1 & 70.1 & 57.2 & 78.1 & 80.2 & 50.3 & 77.0 & 71.4 & 58.8 & 68.7 \\
+LLaMA-13B & 78.1 & 80.1 & 50.4 & 79.2 & 73.0 & 56.4 & 80.3 & 81.0 & 51.9 & 80.1 & 74.2 & 57.9 & 70.2 \\
+Ours-7B & 79.4 & 81.5 & 52.1 & 78.8 & 72.6 & 59.0 & 81.2 & 82.4 & 53.6 & 79.9 & 73.8 & 60.1 & 71.2 \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    tests = [table_test("76.5", top_heading="Zero-shot", right="79.8", up="BoolQ", left="LLaMA-7B"),
+             table_test("57.2", top_heading="Zero-shot", right="78.1"),
+             table_test("78.1", top_heading="Few-shot", left="57.2", up="BoolQ"),
+             table_test("Zero-shot", right="Few-shot")]
     assert_table_tests_pass(markdown, tests)
