@@ -1,0 +1,85 @@
+"""A table row's cells once its columns are known: (text, colspan) per cell. A cell spans the
+columns under its own extent, or under what bounds it: the ``\\cmidrule`` just under a group label,
+the column rules drawn either side of it, or, where nothing is drawn, the gap it shares with the
+label beside it (``tables`` finds the table, ``table_grid`` its rows and columns)."""
+from __future__ import annotations
+
+from ocr_ray.layout.model import Fragment, Rule
+from ocr_ray.layout.table_grid import bounds, column_of, join_cell_lines, section_label
+
+
+def _underline(f: Fragment, rules: list[Rule], width: float, row: list[Fragment] = ()) -> tuple[float, float]:
+    """The extent a header cell spans: its own, or that of the short rule just under it (booktabs'
+    \cmidrule under a \multicolumn label: "D1" centred over four columns is as wide as its rule).
+    Only a label centred on the rule and alone over it: a \cline{2-4} or \cmidrule{1-3} under a
+    row's cells spans none of them."""
+    for r in rules:
+        if r.horizontal and f.y1 - 1 <= r.y0 <= f.y1 + 0.8 * f.size and r.x0 - 1 <= f.cx <= r.x1 + 1 \
+                and r.x1 - r.x0 < 0.95 * width and r.x1 - r.x0 > f.x1 - f.x0 \
+                and abs(f.cx - (r.x0 + r.x1) / 2) <= max(3.0, 0.1 * (r.x1 - r.x0)) \
+                and not any(g is not f and g.x0 < r.x1 and g.x1 > r.x0 for g in row):
+            return r.x0, r.x1
+    return _walls(f, rules, row)
+
+
+def _walls(f: Fragment, rules: list[Rule], row: list[Fragment]) -> tuple[float, float]:
+    """The extent between the column rules drawn either side of a cell centred between them with
+    nothing else of its row between them: ``\\multicolumn{6}{c|}{Zero-shot}`` in an
+    ``l|cccccc|cccccc|c`` table, with no rule under it, spans the six columns its rules enclose."""
+    crossing = [(r.x0 + r.x1) / 2 for r in rules if r.vertical and r.y0 < f.cy < r.y1]
+    left = max((x for x in crossing if x <= f.x0 + 0.5), default=None)
+    right = min((x for x in crossing if x >= f.x1 - 0.5), default=None)
+    if left is None or right is None or abs(f.cx - (left + right) / 2) > max(3.0, 0.1 * (right - left)) \
+            or any(g is not f and g.x0 < right and g.x1 > left for g in row):
+        return f.x0, f.x1
+    return left, right
+
+
+def _mirrored(row: list[Fragment], limits: list[float]) -> dict[int, tuple[float, float]]:
+    """Group labels centred over their columns with no rule to show how many (``\\multicolumn{6}{c}``
+    twice, nothing under them): each text of the row stands over a column gap, so two neighbours
+    share the gap nearest the middle between their centres, and each label reaches as far on its
+    other side (centred); a label with neighbours on both sides is bounded by both."""
+    if len(row) < 2 or not limits or any(not any(f.x0 < b < f.x1 for b in limits) for f in row):
+        return {}
+    row = sorted(row, key=lambda f: f.cx)
+    shared = [min(limits, key=lambda b, a=a, c=c: abs(b - (a.cx + c.cx) / 2)) for a, c in zip(row, row[1:], strict=False)]
+    out = {}
+    for k, f in enumerate(row):
+        left = shared[k - 1] if k else 2 * f.cx - shared[0]
+        right = shared[k] if k < len(shared) else 2 * f.cx - shared[-1]
+        if left <= f.x0 + 1.0 and right >= f.x1 - 1.0:  # (a label wider than its columns: no telling)
+            out[id(f)] = (left, right)
+    return out
+
+
+def row_grid(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rule] = (),
+           width: float = 0.0) -> list[tuple[str, int]]:
+    """(text, colspan) per cell of a row, empty cells included."""
+    limits = bounds(cols)
+
+    slots: dict[int, list[str]] = {}
+    spans: dict[int, int] = {}
+    if section_label(row, cols):
+        return [(row[0].text, len(cols))]
+    ruled = any(r.horizontal and f.y1 - 1 <= r.y0 <= f.y1 + 0.8 * f.size and r.x0 < f.x1 and r.x1 > f.x0
+                for r in rules for f in row)  # (\cmidrule under the labels: their extent is theirs)
+    mirrored = {} if ruled else _mirrored(row, limits)
+    for f in row:
+        x0, x1 = _underline(f, rules, width, row) if rules else (f.x0, f.x1)
+        if (x0, x1) == (f.x0, f.x1) and id(f) in mirrored:
+            x0, x1 = mirrored[id(f)]
+        first, last = column_of(limits, x0 + 1), column_of(limits, x1 - 1)
+        if (x0, x1) != (f.x0, f.x1):  # a rule's extent, the columns' padding in it: the columns it is over
+            own = column_of(limits, f.cx)
+            under = [k for k, (a, b) in enumerate(cols) if x0 <= (a + b) / 2 <= x1] or [own]
+            first, last = min(under[0], own), max(under[-1], own)
+        slots.setdefault(first, []).append(f.text)
+        spans[first] = max(spans.get(first, 1), last - first + 1)
+    out, k = [], 0
+    while k < len(cols):
+        # a cell spans up to the next cell that has text of its own: no text is ever swallowed
+        span = min([spans.get(k, 1)] + [j - k for j in slots if j > k])
+        out.append((join_cell_lines(slots.get(k, [])), span))
+        k += span
+    return out
