@@ -24,17 +24,25 @@ def typeset_pdf(tmp: Path, body: str, preamble: str = "", options: str = "", run
     return tmp / "m.pdf"
 
 
-def scan(pdf: Path, out: Path, dpi: int = 200, angle: float = 0.6) -> Path:
-    """Every page of ``pdf`` as a grey JPEG image at ``dpi``, turned by ``angle`` degrees, in an image-only PDF."""
+def scan(pdf: Path, out: Path, dpi: int = 200, angle: float = 0.6,
+         feed: list[tuple[float, float]] | None = None) -> Path:
+    """Every page of ``pdf`` as a grey JPEG image at ``dpi``, turned by ``angle`` degrees, in an
+    image-only PDF; ``feed``: per page (in turn), its own angle and how far down the sheet was fed
+    (points), as a scanner's feeder moves each sheet a little differently."""
     import pypdfium2 as pdfium
     from PIL import Image
 
     doc = pdfium.PdfDocument(str(pdf))
     images = []
     try:
-        for page in doc:
+        for i, page in enumerate(doc):
+            turn, down = feed[i % len(feed)] if feed else (angle, 0.0)
             image = page.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
-            image = image.rotate(angle, resample=Image.BICUBIC, fillcolor=255)
+            image = image.rotate(turn, resample=Image.BICUBIC, fillcolor=255)
+            if down:
+                fed = Image.new("L", image.size, 255)
+                fed.paste(image, (0, round(down * dpi / 72)))
+                image = fed
             buf = io.BytesIO()
             image.save(buf, "JPEG", quality=75)
             images.append(Image.open(io.BytesIO(buf.getvalue())))
@@ -45,9 +53,9 @@ def scan(pdf: Path, out: Path, dpi: int = 200, angle: float = 0.6) -> Path:
 
 
 def scanned_pages(tmp: Path, body: str, preamble: str = "", options: str = "", engine: str = "text-layer",
-                  angle: float = 0.6) -> list[str]:
-    """The markdown of each page of ``body`` typeset, scanned (turned by ``angle`` degrees), and read
-    by ``engine``; asserts every page was OCR'd."""
+                  angle: float = 0.6, feed: list[tuple[float, float]] | None = None) -> list[str]:
+    """The markdown of each page of ``body`` typeset, scanned (see ``scan``), and read by ``engine``;
+    asserts every page was OCR'd."""
     import json
 
     import pyarrow.fs as pafs
@@ -55,7 +63,7 @@ def scanned_pages(tmp: Path, body: str, preamble: str = "", options: str = "", e
     from ocr_ray.conversion import PAGE_SEPARATOR, convert_pdf
     from ocr_ray.engines import get_engine
 
-    pdf = scan(typeset_pdf(tmp, body, preamble, options), tmp / "scan.pdf", angle=angle)
+    pdf = scan(typeset_pdf(tmp, body, preamble, options), tmp / "scan.pdf", angle=angle, feed=feed)
     row = convert_pdf({"task_index": 0, "forum_id": "scan", "pdf_path": str(pdf)},
                       filesystem=pafs.LocalFileSystem(), engine=get_engine(engine))
     assert not row["error"], row["error"]
