@@ -13,6 +13,7 @@ from typing import Any
 
 from ocr_ray.engine_base import BLANK, Engine, blank, render_page_jpeg
 from ocr_ray.layout.math_hook import unreadable_math
+from ocr_ray.layout.model import PageLayout
 from ocr_ray.layout.pdftext import count_images, page_layout
 from ocr_ray.layout.quality import classify_text
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
@@ -46,12 +47,19 @@ from ocr_ray.text_repair import recode_garbled
 # cells in p{} columns side by side are one row, a justified line cut at its stretched spaces one cell;
 # a row label wrapped in a p{} first column is one cell; a centred group row widens no column;
 # group labels with no rule to bound them share the column gap between them.
-LAYOUT_VERSION = "19"
+# 20: routing: a scanned sheet under a stamp of text (a picture over the page, at most 4 lines of
+# text layer) is OCR'd, not read as its stamp.
+LAYOUT_VERSION = "20"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further
 MATH_ROUTE = "unreadable_math"
 OVER_CAP = "over_cap"  # a page routed to OCR whose rendering the image cap refused (``pdf_limits``)
+# A picture over this share of the page is a scan of the whole sheet (a figure keeps the margins) ...
+SCAN_COVER = 0.85
+# ... and a text layer of at most this many lines on it is a stamp put on the scan (a repository's
+# "This content downloaded from ...", an arXiv id, a page number), not the OCR layer of its page
+STAMP_LINES = 4
 _CPU_OCR = {"rapidocr": RapidOcrEngine, "tesseract": TesseractEngine}
 _LOADED: dict[str, Engine] = {}  # per worker process: the fallback OCR engine, set up once
 
@@ -75,6 +83,8 @@ def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> di
     if ocr is None:
         return {"text": text, "image": b"", "route": "text-layer"}
     kind = classify_text(layout.plain_text(), images=count_images(pdf_page))
+    if kind == "prose" and stamped_scan(layout):
+        kind = "image_only"  # the stamp reads as prose; the page under it is a scan nobody has read
     if kind == "prose" and MATH_ROUTE in routes and unreadable_math(layout):
         kind = MATH_ROUTE  # formulas the math builder cannot read: a VLM reads the page
     if kind in routes:
@@ -86,6 +96,22 @@ def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> di
             return {"text": text, "image": b"", "route": f"text-layer:{kind}+{OVER_CAP}"}
         return {"text": text, "image": image, "route": f"{ocr.name}:{kind}"}
     return {"text": text, "image": b"", "route": f"text-layer:{kind}"}
+
+
+def stamped_scan(layout: PageLayout) -> bool:
+    """A scanned sheet whose only text layer is a stamp: a picture covers the page (``SCAN_COVER``)
+    and the text layer holds at most ``STAMP_LINES`` lines. An archive's download line (~150
+    characters) made such a page ``prose``, and the scan's own text was never read."""
+    area = layout.width * layout.height
+    if not area or not layout.fragments or not any(
+            max(0.0, min(b.x1, layout.width) - max(b.x0, 0.0)) * max(0.0, min(b.y1, layout.height) - max(b.y0, 0.0))
+            >= SCAN_COVER * area for b in layout.images):
+        return False
+    rows: list[float] = []  # the lines' middles, one per line of text
+    for middle in sorted(f.cy for f in layout.fragments):
+        if not rows or middle - rows[-1] > 3.0:
+            rows.append(middle)
+    return len(rows) <= STAMP_LINES
 
 
 def read_routed(pages: list[dict[str, Any]], ocr: Engine, recode: bool) -> list[str]:

@@ -59,3 +59,56 @@ def test_a_paper_with_one_scanned_page_is_read_page_by_page(tmp_path):
     text = " ".join(pages)
     whole = [_paragraph(t) in text for t in _TOPICS]
     assert sum(whole) >= len(_TOPICS) - 6, whole  # paragraphs cut by a page break aside
+
+
+_STAMP = "This content downloaded from 192.0.2.10 on Mon, 01 Jan 2024 12:00:00 UTC. All use subject to the terms."
+
+
+def _stamped_scan(tmp, stamps: int):
+    """Page 1 of the typeset paper scanned, then put on a page of its own under ``stamps`` lines of
+    real text (an archive's download line), as repositories serve old scanned papers."""
+    import pypdfium2 as pdfium
+
+    (tmp / "paper").mkdir()
+    (tmp / "stamped").mkdir()
+    source = typeset_pdf(tmp / "paper", "\n\n".join(_paragraph(t) for t in _TOPICS[:8]),
+                         r"\usepackage[a5paper,margin=2cm]{geometry}\pagestyle{empty}")
+    doc = pdfium.PdfDocument(str(scan(source, tmp / "scan.pdf")))
+    doc[0].render(scale=200 / 72, grayscale=True).to_pil().convert("L").save(tmp / "stamped" / "page.jpg", quality=75)
+    lines = "".join(rf"\put(30,{-585 + 8 * k}){{\tiny {_STAMP}}}" for k in range(stamps))
+    return typeset_pdf(tmp / "stamped", r"\begin{picture}(0,0)\put(0,-595){\includegraphics[width=\paperwidth,"
+                       rf"height=\paperheight]{{page.jpg}}}}{lines}\end{{picture}}",
+                       r"\usepackage[a5paper,margin=0pt]{geometry}\usepackage{graphicx}\pagestyle{empty}"
+                       r"\setlength{\unitlength}{1pt}\setlength{\parindent}{0pt}")
+
+
+def test_a_scanned_page_under_a_stamp_of_text_is_ocrd(tmp_path):
+    # (the stamp reads as prose: the page was routed text-layer:prose and its scan never read)
+    from ocr_ray.conversion import convert_pdf
+    from ocr_ray.engines import get_engine
+
+    pdf = _stamped_scan(tmp_path, stamps=1)
+    row = convert_pdf({"task_index": 0, "forum_id": "stamped", "pdf_path": str(pdf)},
+                      filesystem=pafs.LocalFileSystem(), engine=get_engine("text-layer"))
+    assert json.loads(row["engine_pages"]) == ["rapidocr:image_only"], row["engine_pages"]
+    text = re.sub(r"\s+", " ", row["markdown"])
+    assert sum(_paragraph(t) in text for t in _TOPICS[:8]) >= 4, text[:500]
+
+
+def test_a_page_with_a_figure_and_its_caption_stays_on_the_text_layer(tmp_path):
+    import pypdfium2 as pdfium
+
+    from ocr_ray.layout.pdftext import page_layout
+    from ocr_ray.routing import stamped_scan
+
+    # a figure set within the margins is no scan of the sheet, however few lines are under it
+    (tmp_path / "paper").mkdir()
+    (tmp_path / "figure").mkdir()
+    source = typeset_pdf(tmp_path / "paper", _paragraph("figures"), r"\usepackage[a5paper]{geometry}")
+    pdfium.PdfDocument(str(source))[0].render(scale=1).to_pil().save(tmp_path / "figure" / "fig.png")
+    pdf = typeset_pdf(tmp_path / "figure", r"\begin{figure}[p]\centering\includegraphics[width=\textwidth,"
+                      r"height=0.8\textheight]{fig.png}\caption{The page as a figure.}\end{figure}\clearpage",
+                      r"\usepackage[a5paper]{geometry}\usepackage{graphicx}")
+    layout = page_layout(pdfium.PdfDocument(str(pdf))[0])
+    assert layout.images and layout.fragments  # the picture and its caption's line
+    assert not stamped_scan(layout)
