@@ -236,3 +236,39 @@ Ours & \textbf{90.1} & \textbf{99.0} & \textbf{99.6} & \textbf{71.3} & \textbf{9
              table_test("89.7", left="83.0", right="45.6", up="88.1", top_heading="Image"),
              table_test("99.0", left="90.1", right="99.6", up="98.7", left_heading="Ours")]
     assert_table_tests_pass(markdown, tests)
+
+
+def test_threeparttable_markers_and_notes_stay_out_of_the_grid(tmp_path):
+    """threeparttable's layout set by hand (``make test`` installs no texlive-latex-extra, where
+    threeparttable.sty is): a superscript italic letter after a cell value (``\\tnote{a}``) and a
+    list of notes under the ``\\bottomrule``. The markers make no column or row of their own, the
+    cells beside them are the source's, and the notes are read whole after the table."""
+    markdown = table_markdown(tmp_path, PROSE + r"""
+
+\begin{table}[h]\centering\small
+\newcommand{\tnote}[1]{\textsuperscript{\itshape #1}}
+\begin{tabular}{lccc}
+\toprule
+Method & BLEU & chrF & Latency\tnote{a} \\
+\midrule
+Transformer & 27.3 & 55.1 & 120 \\
+Ours\tnote{b} & \textbf{28.9}\tnote{c} & 56.4 & 95 \\
+Ours (large) & 29.4 & 57.0\tnote{c} & 240 \\
+\bottomrule
+\end{tabular}\\[2pt]
+\begin{minipage}{0.45\linewidth}\footnotesize
+\tnote{a} Milliseconds per sentence on one GPU.\\
+\tnote{b} Trained with back-translation.\\
+\tnote{c} Significant under a paired bootstrap test.
+\end{minipage}
+\end{table}""")
+    [grid] = parse_tables(markdown)
+    assert len(grid) == 4 and all(len(row) == 4 for row in grid), grid
+    tests = [table_test("55.1", left="27.3", right="120", up="chrF", down="56.4", left_heading="Transformer"),
+             table_test("29.4", left="Ours (large)", top_heading="BLEU"),
+             table_test("95", up="120", down="240", left="56.4")]
+    assert_table_tests_pass(markdown, tests)
+    table_end = markdown.index("| Ours (large) |")
+    for note in ("Milliseconds per sentence on one GPU.", "Trained with back-translation.",
+                 "Significant under a paired bootstrap test."):
+        assert markdown.index(note) > table_end, note
