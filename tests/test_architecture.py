@@ -269,8 +269,9 @@ def test_no_stage_spells_a_path_template():
 
 
 def test_no_stage_opens_the_raw_filesystem_for_writing():
-    """A stage writes its files through io/stage_io.py (a publication's staged writers, or
-    `direct_stream` for its resume files), never `fs.open_output_stream` itself (issue 39 item 1)."""
+    """A stage writes its files through the IO layer (io/stage_io.py: a publication's staged writers, its
+    own resume files; io/pdf_files.py: the PDF stage's downloads staged in place), never
+    `fs.open_output_stream` itself (issue 39 item 1)."""
     mods = _modules()
     bad = sorted(_short(m) for m, p in _stage_modules(mods).items()
                  if "open_output_stream" in p.read_text(encoding="utf-8"))
