@@ -64,7 +64,7 @@ def canon_paths(rels) -> dict[str, str]:
 def published(rel: str) -> bool:
     """Published data: not staging, journals or locks (`published_name`), nor the PDF stage's
     download area (`pdf_staging/`: a body as it arrives and its completion record, written in place
-    on purpose and read only by the stage that writes it, stages/pdf_staging.py; what it leaves
+    on purpose and read only by the stage that writes it, io/pdf_files.py; what it leaves
     after a kill is judged by the re-run's end instead)."""
     return published_name(rel) and not rel.startswith(paths.pdf_staging(""))
 
