@@ -36,6 +36,8 @@ from ocr_ray.layout.rotated import RotatedRuns, reading_angle, sideways, turn_pa
 # in DataComp's Table 4) split, justified words (at most ~0.6 em apart) do not. 0.75 measured
 # best on the real-paper set (tables 127/173 vs 124 at 0.95 and 126 at 0.6, present unchanged).
 GAP_SPLIT = 0.75
+# A fragment of prose with a maths letter keeps its glyphs up to this many characters (``flush``)
+TEXT_RUN_CHARS = 40
 # A gap wider than this (in font sizes) between two characters is a space even if PDFium
 # generated none.
 GAP_SPACE = 0.16
@@ -84,10 +86,14 @@ class _Builder:
                 n = len(self.chars)
                 font = max(self.fonts, key=self.fonts.__getitem__) if self.fonts else ""
                 maths = self.math >= 0.15 * n or n <= 8
-                if not maths and self.math > 0:
+                # prose with a maths letter, short enough to be a display's words ("where W is a
+                # matrix" after its \quad): its glyphs too; a line of a paragraph (longer) keeps
+                # none, as before (their geometry cost a fifth of the layout's time on maths papers)
+                run = not maths and self.math > 0 and n <= TEXT_RUN_CHARS
+                if run:
                     self.text_runs[len(self.out)] = self.prose
                 self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font,
-                                         glyphs=self.glyphs if maths or self.math > 0 else None,
+                                         glyphs=self.glyphs if maths or run else None,
                                          gaps=self.gaps or None))
         self.chars = []
         self.gaps = []
