@@ -14,6 +14,7 @@ from typing import Any
 from ocr_ray.engine_base import BLANK, Engine, blank, render_page_jpeg
 from ocr_ray.layout.math_hook import unreadable_math
 from ocr_ray.layout.model import PageLayout
+from ocr_ray.layout.order import lines_of
 from ocr_ray.layout.pdftext import count_images, page_layout
 from ocr_ray.layout.quality import classify_text
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
@@ -107,11 +108,7 @@ def stamped_scan(layout: PageLayout) -> bool:
             max(0.0, min(b.x1, layout.width) - max(b.x0, 0.0)) * max(0.0, min(b.y1, layout.height) - max(b.y0, 0.0))
             >= SCAN_COVER * area for b in layout.images):
         return False
-    rows: list[float] = []  # the lines' middles, one per line of text
-    for middle in sorted(f.cy for f in layout.fragments):
-        if not rows or middle - rows[-1] > 3.0:
-            rows.append(middle)
-    return len(rows) <= STAMP_LINES
+    return len(lines_of(layout.fragments)) <= STAMP_LINES
 
 
 def read_routed(pages: list[dict[str, Any]], ocr: Engine, recode: bool) -> list[str]:
