@@ -3,7 +3,7 @@ line where it is written, and a ``[t]`` table at the top of the next column, whi
 runs on under it. Read in order, the paragraph's sentence is cut by the table; ``blocks`` uses
 these rules to read the paragraph whole and put the float after it.
 
-Lines here are ``blocks.Line``s (x0, y0, x1, y1, text, size, kind, left, right), used by duck typing:
+Lines here are ``display_lines.Line``s (x0, y0, x1, y1, text, size, kind, left, right), used by duck typing:
 ``blocks`` imports this module.
 """
 from __future__ import annotations

@@ -23,7 +23,7 @@ _PHRASE = re.compile(r"\b[a-z]{2,} [a-z]{2,}\b")
 
 
 def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -> str | None:
-    """``$$...$$`` for a display block's lines (``blocks.Line``), None when not all lines carry
+    """``$$...$$`` for a display block's lines (``display_lines.Line``), None when not all lines carry
     glyphs or the builder cannot read them."""
     if any(ln.glyphs and _squash("".join(g[0] for g in ln.glyphs)) != _squash(ln.text) for ln in lines):
         return None  # stale glyphs (a recoded font): the line text stands

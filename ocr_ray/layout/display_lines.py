@@ -1,0 +1,137 @@
+"""A page's lines (``Line``) and the rules that tell a display formula's lines from prose.
+
+``blocks`` groups a page's fragments into ``Line`` s in reading order, then asks these rules which
+lines are a display (``is_display``), which lines after a display's first belong to it
+(``joins_display``: a tall formula's limits, a row of cases, a matrix row, its number) and which
+short lines before it are its limits (``limit_above``). TeX centres a display in its column (or
+fills the line up to its number); prose starts at the column's edge or a paragraph indent.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ocr_ray.layout.math_hook import has_prose
+
+EQ_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.)?\d+(?:\.\d+)*[a-z]?)\)$")  # as math._TAG
+_RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
+_NUMBER_CELLS = re.compile(r"[-−]?\d+(?:[.,]\d+)?(?: [-−]?\d+(?:[.,]\d+)?)+")  # "1 2 3": a matrix's row of numbers
+
+
+@dataclass
+class Line:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    size: float
+    bold: bool
+    math: float
+    kind: str
+    left: float  # column edges
+    right: float
+    glyphs: list | None = None  # the fragments' glyphs when all carry them (``math``)
+    # words in a row beside a formula's glyphs (``math_hook.line_glyphs`` gave none though some of
+    # its fragments carry glyphs): a line of prose with inline maths, no row of a display
+    prose: bool = False
+
+    @property
+    def cy(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+
+Columns = tuple[tuple[float, float], ...]
+
+
+def page_columns(lines: list[Line]) -> Columns:
+    """The (left, right) edges that at least three of the page's lines share: its columns."""
+    edges = Counter((round(ln.left), round(ln.right)) for ln in lines if ln.kind == "text")
+    return tuple(pair for pair, n in edges.items() if n >= 3)
+
+
+def is_display(line: Line, text_layer: bool = False, columns: Columns = ()) -> bool:
+    """``line`` is (a line of) a display formula by itself, whatever is around it."""
+    if line.kind != "text":
+        return False
+    centred = _centred(line, columns)
+    if text_layer and has_prose(line.glyphs) and line.x0 - line.left < line.size and line.right - line.x1 < line.size \
+            and not centred and not EQ_NUMBER.search(line.text):
+        # a line of the column's full width with a fragment of prose in it (no maths glyphs kept)
+        # is prose dense with inline maths (dynamic-gqa: "{W_Q^h}_{h=1}^H ... ⊂ R^{d×d_h} and
+        # W_O ∈ ..."), not a display, which TeX centres (or fills up to its number); a line the
+        # reading order cut apart on its own is as wide as its block: it is set apart when it is
+        # centred in a column of the page (\hat{\theta}_{\mathrm{MLE}} = \arg\max_{\theta} L(\theta),
+        # its limit below it)
+        return False
+    return line.math >= 0.3 or line.math >= 0.15 and (bool(EQ_NUMBER.search(line.text)) or centred
+                                                      or _set_apart(line))
+
+
+def _centred(line: Line, columns: Columns) -> bool:
+    """Set alone in its block, narrower than a column of the page and centred in it, as TeX sets a display."""
+    if not line.glyphs or line.right - line.left > line.x1 - line.x0 + 1.0:
+        return False  # (a line in a block of others is judged by the block's edges)
+    for c0, c1 in columns:
+        width = c1 - c0
+        if line.x0 - c0 > 0.1 * width and c1 - line.x1 > 0.1 * width \
+                and abs((line.x0 + line.x1) / 2 - (c0 + c1) / 2) < 0.05 * width:
+            return bool(_RELATION.search(line.text))
+    return False
+
+
+def _matrix_row(line: Line, x0: float, x1: float) -> bool:
+    """A row of numbers (two cells or more, glyphs of no text run) starting within a formula's
+    extent ``x0``..``x1``: a row of a ``\begin{matrix}`` above or below the formula's line, which
+    holds no maths font ("1 2 3": a paragraph of its own before, read into the next one after)."""
+    return (bool(line.glyphs) and not has_prose(line.glyphs) and x0 <= line.x0 <= x1
+            and bool(_NUMBER_CELLS.fullmatch(line.text.strip())))
+
+
+def _set_apart(line: Line) -> bool:
+    """A relation inset from both column edges, as TeX centres a display: a formula in bold
+    letters and roman digits (idempotent-descent's g(K) = 3K^2 - 2K^3: a quarter of its
+    characters in maths fonts) is no prose line, which starts at the column's edge or a paragraph
+    indent; a centred label in a figure (``np_det``) states no relation."""
+    width = line.right - line.left
+    return (bool(line.glyphs) and line.x0 - line.left > 0.1 * width and line.right - line.x1 > 0.1 * width
+            and bool(_RELATION.search(line.text)))
+
+
+def joins_display(line: Line, math: list[Line]) -> bool:
+    """``line`` belongs to the display whose lines so far are ``math`` (not empty)."""
+    # (a line of words in a row, no formula's glyphs, is prose however much maths it holds: the
+    # "where A in R^{d x d}, ..." under a display set tight above it)
+    return bool((line.y0 - math[-1].y1 < 0.6 * line.size and (
+        line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15 and not line.prose))
+        or (EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math))
+        # a line inside the display's height (its tall brace's): a row of cases whose cell is a word
+        # (not the next column's first line, above the display's top: physics-ntp)
+        or line.kind == "text" and line.y1 <= math[-1].y1 + 0.2 * line.size and line.x0 >= math[-1].x0
+        and line.y0 >= min(m.y0 for m in math) - 0.2 * line.size
+        # a row of a matrix with no delimiters, of numbers alone (no maths font), right below
+        or line.y0 - math[-1].y1 < 0.6 * line.size and _matrix_row(line, min(m.x0 for m in math), max(
+            (m.x1 for m in math if not EQ_NUMBER.fullmatch(" " + m.text)), default=math[-1].x1)))
+
+
+def numbered_beside(lines: list[Line], i: int) -> bool:
+    """Line ``i`` is a formula numbered beside it (its number a line of its own at its height, right after)."""
+    line = lines[i]
+    return bool(line.math >= 0.15 and i + 1 < len(lines) and EQ_NUMBER.fullmatch(" " + lines[i + 1].text)
+                and lines[i + 1].y0 < line.cy < lines[i + 1].y1 and line.kind == "text")
+
+
+def limit_above(prev: Line, line: Line) -> bool:
+    """``prev``, the line just before a display's first line ``line``, is part of the formula.
+
+    Limits above a sum are read before it: short lines just before (or a numerator that reaches
+    into the formula's line); not a paragraph's short last line of prose, which TeX sets close
+    above a display (abovedisplayshortskip) (a limit holds maths: "n", "i=1"; a short last line
+    of prose, "at all.", holds none; a limit of digits alone, the "2" of \\sum_{i=1}^{2}, is set at
+    script size) (a matrix's first row of numbers is set close above its formula's line, within it)."""
+    return bool(prev.glyphs and ((prev.math > 0 or prev.size < 0.8 * line.size and prev.text.replace(" ", "").isdigit())
+                                 and (prev.x1 - prev.x0 < 0.2 * (line.right - line.left)
+                                      or prev.math >= 0.15 and line.y0 < prev.y1)
+                                 or _matrix_row(prev, line.x0, line.x1))
+                and line.y0 - prev.y1 < 0.6 * line.size)
