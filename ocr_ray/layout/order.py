@@ -45,7 +45,9 @@ Gutters = tuple[tuple[float, float], ...]
 # make full-width lines on both sides.
 NARROW_GAP = 2.0  # points: narrower is a space inside a line
 ALIGNED_LINES = 8
+FULL_LINES = 6  # of them, full lines on each side (a paragraph's last line is short)
 ALIGN = 1.0  # points: "the same edge"
+MIN_TEXT_COLUMN = 60.0  # points: a column of prose is wider (a side box of 0.29 \textwidth is ~100)
 
 
 def aligned_gutters(boxes: Sequence[B]) -> Gutters:
@@ -75,21 +77,28 @@ def _aligned_gutter(boxes: Sequence[B], run: list[B], x: float) -> tuple[float, 
     beside = [b for b in boxes if b.y1 > top and b.y0 < bottom]
     if any(b.x0 < x - ALIGN and b.x1 > x for b in beside):
         return None
-    left = [b for b in beside if b.x1 <= x]
-    right = [b for b in beside if b.x0 >= x - ALIGN]
-    if len(left) < ALIGNED_LINES or len(right) < ALIGNED_LINES:
+    # only the column on each side of the stripe: on a page of three columns the lines of the
+    # first column are no evidence for the gutter between the second and the third (their edges
+    # outvoted the second column's, and its gutter with the third went unseen)
+    left = [b for b in beside if x - MIN_COLUMN_GAP - ALIGN < b.x1 <= x]
+    right = [b for b in beside if abs(b.x0 - x) <= ALIGN]
+    if len(left) < FULL_LINES or len(right) < ALIGNED_LINES:
         return None
     # the edges most lines share (an overfull line or a hyphen may stick out a point or two)
     lo, start = _mode(b.x1 for b in left), _mode(b.x0 for b in left)
     end = _mode(b.x1 for b in right)
     if not NARROW_GAP <= x - lo < MIN_COLUMN_GAP:
         return None  # a wide gutter is found by its width
-    full_left = sum(abs(b.x0 - start) <= ALIGN and abs(b.x1 - lo) <= ALIGN for b in left)
-    full_right = sum(abs(b.x0 - x) <= ALIGN and abs(b.x1 - end) <= ALIGN for b in right)
-    if full_left < ALIGNED_LINES or full_right < ALIGNED_LINES:
+    # a full line ends at the column's right edge; a paragraph's first line is indented (a side box
+    # of short paragraphs beside a few lines of body text has more first lines than ALIGNED_LINES
+    # leaves room for)
+    indent = 0.25 * (lo - start)
+    full_left = sum(start - ALIGN <= b.x0 <= start + indent and abs(b.x1 - lo) <= ALIGN for b in left)
+    full_right = sum(abs(b.x1 - end) <= ALIGN for b in right)
+    if full_left < FULL_LINES or full_right < FULL_LINES:
         return None
-    if min(lo - start, end - x) < 0.25 * (end - start):
-        return None  # a narrow strip beside a column (equation numbers, margin notes)
+    if min(lo - start, end - x) < max(0.25 * (end - start), MIN_TEXT_COLUMN):
+        return None  # a narrow strip beside a column (equation numbers, margin notes, a table's cells)
     return (lo, x)
 
 
