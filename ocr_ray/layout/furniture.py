@@ -317,6 +317,29 @@ def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]]
     return found
 
 
+SPLIT_HEAD_GAP = 0.2  # of the body's width: the white space \hfill leaves between a head's parts
+SPLIT_HEAD_PART = 0.4  # of the body's width: a part's widest (a column's line is about half)
+
+
+def _split_head(row: list[Fragment], extent: tuple[float, float] | None, body: float) -> bool:
+    """Is the outermost row of an edge zone a head or foot in parts, ``fancyhdr``'s left, centre and
+    right fields: two or three short pieces in body size or smaller, the first flush with the body's
+    left edge, the last with its right edge, wide white space between them ("Compiled on 2024-05-17
+    ... Draft v2" on a one-page input, where no repetition shows it). A heading, a stamp or a line
+    of prose is one piece; the first lines of two columns are each half the body wide."""
+    if extent is None or not 2 <= len(row) <= 3:
+        return False
+    left, right = extent
+    width = right - left
+    parts = sorted(row, key=lambda f: f.x0)
+    if abs(parts[0].x0 - left) > 4 or abs(parts[-1].x1 - right) > 4:
+        return False
+    if any(f.bold or f.math >= 0.3 or f.size > BODY_SIZE_SLACK * body or f.x1 - f.x0 > SPLIT_HEAD_PART * width
+           for f in parts):
+        return False
+    return all(b.x0 - a.x1 >= SPLIT_HEAD_GAP * width for a, b in zip(parts, parts[1:], strict=False))
+
+
 def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     """The removed fragments per page (``pages`` are changed in place)."""
     numbered: list[list[Fragment]] = []
@@ -333,13 +356,15 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     # OCR'd sizes are box heights, estimated per page (``ocr_lines``): such a page is its own measure
     bodies = [paper_body if page.source == "text-layer" else body_size([page]) for page in pages]
     offsets = _page_offsets(pages, zones, bodies)
+    extent = body_extent(pages)
     for i, page in enumerate(pages):
         for zone in zones[i]:
             furniture |= _page_numbers_and_heads(page, i, zone, bodies[i], offsets)
+            if zone and not _table_row(page, zone[0]) and _split_head(zone[0], extent, bodies[i]):
+                furniture |= {id(f) for f in zone[0]} - tabled
         furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i]
                       and (_reads_as_furniture(f.text) or (_part_number(f, bodies[i]) and id(f) not in tabled))}
         furniture |= {id(f) for f in page.fragments if _ARXIV_STAMP.match(" ".join(f.text.split()))}
-    extent = body_extent(pages)
     removed: list[list[Fragment]] = []
     for i, page in enumerate(pages):
         keep, gone = [], []
