@@ -13,6 +13,7 @@ import ctypes
 import unicodedata
 from typing import Any
 
+from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.italic_maths import ItalicRun
 from ocr_ray.layout.model import TEXT_FONT, Fragment, PageLayout, Rule
 from ocr_ray.layout.pdffonts import (
@@ -38,6 +39,9 @@ from ocr_ray.layout.rotated import RotatedRuns, reading_angle, sideways, turn_pa
 GAP_SPLIT = 0.75
 # A fragment of prose with a maths letter keeps its glyphs up to this many characters (``flush``)
 TEXT_RUN_CHARS = 40
+# word spaces kept near a table's caption: in a fragment narrower than this share of the page (a
+# cell; table_unruled.PROSE_SHARE) within this share of the page's height of the caption
+CELL_SHARE, CAPTION_REACH = 0.4, 0.3
 # A gap wider than this (in font sizes) between two characters is a space even if PDFium
 # generated none.
 GAP_SPACE = 0.16
@@ -315,7 +319,7 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
         textpage.close()
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
-    _keep_table_gaps(builder.out, rules)
+    _keep_table_gaps(builder.out, rules, width, height)
     for fragment in turned.out:
         fragment.text = _merge_accents(fragment.text)
     layout = PageLayout(width, height, builder.out, rules, images=images, rotated=turned.out)
@@ -329,16 +333,20 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
     return layout
 
 
-def _keep_table_gaps(fragments: list[Fragment], rules: list[Rule]) -> None:
+def _keep_table_gaps(fragments: list[Fragment], rules: list[Rule], width: float, height: float) -> None:
     """Word spaces are kept only where a table may be: between a horizontal rule above and one below,
-    both across the fragment's centre (booktabs' top and mid rule around a header, or ``\\hline``s).
+    both across the fragment's centre (booktabs' top and mid rule around a header, or ``\\hline``s),
+    or, for a fragment narrower than a line of prose, near a "Table N" caption (a table set without
+    rules, ``table_unruled``: its tight header "MMLU GSM8K HumanEval ARC" is cut at its spaces).
     Elsewhere they are dropped: every line of prose would carry them into the layout payload."""
     across = [r for r in rules if r.horizontal and r.x1 - r.x0 >= 40]
+    captions = [f.cy for f in fragments if f.text.startswith("Table") and CAPTION.match(f.text)]
     for f in fragments:
         if f.gaps:
             cx, cy = f.cx, f.cy
             ruled = [r for r in across if r.x0 <= cx <= r.x1]
-            if not (any(r.y1 <= cy for r in ruled) and any(r.y0 >= cy for r in ruled)):
+            if not (any(r.y1 <= cy for r in ruled) and any(r.y0 >= cy for r in ruled)) and not (
+                    f.x1 - f.x0 < CELL_SHARE * width and any(abs(cy - c) < CAPTION_REACH * height for c in captions)):
                 f.gaps = None
 
 

@@ -58,3 +58,29 @@ ViT-B/16 & 81.8 & 95.9 \\
 """ + PROSE * 36, options="twocolumn")
     assert parse_tables(markdown) == [[["Model", "Top-1", "Top-5"], ["ResNet-50", "76.1", "92.9"],
                                        ["ViT-B/16", "81.8", "95.9"]]]
+
+
+def test_a_tight_table_without_rules_has_its_header_cut_on_the_columns(tmp_path):
+    """Issue 36 (tight table columns; a probe of another table): a table with no rules, its columns
+    2 pt apart (\\tabcolsep) in \\small Times. The header's heads are closer than pdftext's cut, one
+    fragment "MMLU GSM8K HumanEval ARC"; its word spaces were dropped (kept only between rules), so
+    nothing could cut it and it was one cell spanning the five columns over the body's cut numbers."""
+    markdown = table_markdown(tmp_path, PROSE * 2 + r"""
+
+\begin{table}[h]\centering\small\setlength{\tabcolsep}{2pt}\caption{Accuracy of the models.}
+\begin{tabular}{lrrrr}
+Model & MMLU & GSM8K & HumanEval & ARC \\
+Base-7B & 61.3 & 45.2 & 30.1 & 78.9 \\
+Tuned-7B & 63.8 & 52.7 & 35.4 & 80.2 \\
+Large-70B & 78.5 & 81.0 & 60.3 & 91.7 \\
+\end{tabular}
+\end{table}
+
+""" + PROSE * 2, packages="times")
+    assert parse_tables(markdown) == [[["Model", "MMLU", "GSM8K", "HumanEval", "ARC"],
+                                       ["Base-7B", "61.3", "45.2", "30.1", "78.9"],
+                                       ["Tuned-7B", "63.8", "52.7", "35.4", "80.2"],
+                                       ["Large-70B", "78.5", "81.0", "60.3", "91.7"]]], markdown
+    tests = [table_test("52.7", left="63.8", right="35.4", up="45.2", top_heading="GSM8K", left_heading="Tuned-7B"),
+             table_test("60.3", top_heading="HumanEval", left="81.0")]
+    assert_table_tests_pass(markdown, tests)
