@@ -51,7 +51,7 @@ from ocr_ray.text_repair import recode_garbled
 # 20: routing: a scanned sheet under a stamp of text (a picture over the page, at most 4 lines of
 # text layer) is OCR'd, not read as its stamp.
 # 21: reading order: a narrow gutter is found between the second and third of three columns and
-# beside a side box; furniture: a one-page head or foot in fancyhdr's parts (left ... right);
+# beside a side box, justified or ragged right; furniture: a one-page head or foot in fancyhdr's parts (left ... right);
 # tables: the word spaces of a table set without rules (near its caption) are kept, its tight
 # header cut on its columns.
 LAYOUT_VERSION = "21"

@@ -46,6 +46,7 @@ Gutters = tuple[tuple[float, float], ...]
 NARROW_GAP = 2.0  # points: narrower is a space inside a line
 ALIGNED_LINES = 8
 FULL_LINES = 6  # of them, full lines on each side (a paragraph's last line is short)
+RAGGED_FILL = 0.6  # a ragged-right line of prose is this full of its column's measure or more
 ALIGN = 1.0  # points: "the same edge"
 MIN_TEXT_COLUMN = 60.0  # points: a column of prose is wider (a side box of 0.29 \textwidth is ~100)
 
@@ -95,6 +96,9 @@ def _aligned_gutter(boxes: Sequence[B], run: list[B], x: float) -> tuple[float, 
     indent = 0.25 * (lo - start)
     full_left = sum(start - ALIGN <= b.x0 <= start + indent and abs(b.x1 - lo) <= ALIGN for b in left)
     full_right = sum(abs(b.x1 - end) <= ALIGN for b in right)
+    if full_right < FULL_LINES:  # set ragged right (side notes): its lines fill most of its measure
+        end = max(b.x1 for b in right)
+        full_right = sum(b.x1 - x >= RAGGED_FILL * (end - x) for b in right)
     if full_left < FULL_LINES or full_right < FULL_LINES:
         return None
     if min(lo - start, end - x) < max(0.25 * (end - start), MIN_TEXT_COLUMN):

@@ -220,3 +220,26 @@ def _typeset_and_compose(tex_dir) -> str:
     doc = pypdfium2.PdfDocument(str(tex_dir / "m.pdf"))
     [markdown] = compose_pages([page_layout(doc[0]).to_json()])
     return markdown
+
+
+def test_a_ragged_side_column_four_points_from_the_text_is_read_after_it(tmp_path):
+    """Issue 36 (a side column interleaves; a probe of another layout): side notes set ragged right
+    (``\\raggedright`` minipage) 4 pt beside justified paragraphs. Their lines share no right edge,
+    and a gutter found by alignment asked for full lines on both sides: the notes and the body were
+    read line by line. Judged by olmOCR-Bench's classes, tests written from the source."""
+    from benchmarks.fulltext_real.olmocr_judge import explain
+
+    paragraphs = [_plain("Main", n, 4) for n in range(5)]
+    side = " ".join(f"Note line {n} of the ragged side column holds its own short remark." for n in range(7))
+    body = ("\\thispagestyle{empty}\\noindent\\begin{minipage}[t]{0.7\\textwidth}\n"
+            + "\n\n".join(" ".join(p) for p in paragraphs)
+            + "\n\\end{minipage}\\hspace{4pt}\\begin{minipage}[t]{0.27\\textwidth}\\raggedright\\small\n" + side
+            + "\n\\end{minipage}")
+    pages = typeset_layouts(tmp_path, "geometry", body, preamble="\\geometry{margin=1in}")
+    [markdown] = compose_pages([pages[0].to_json()])
+    tests = [{"id": f"present-{n}", "type": "present", "text": " ".join(p)} for n, p in enumerate(paragraphs)]
+    tests += [{"id": "side", "type": "present", "text": side}]
+    tests += [{"id": f"order-{n}", "type": "order", "before": a[-1], "after": b[0]}
+              for n, (a, b) in enumerate(zip(paragraphs, paragraphs[1:], strict=False))]
+    failed = {t["id"]: why for t in tests for ok, why in [explain(markdown, t)] if not ok}
+    assert failed == {}, markdown
