@@ -54,7 +54,9 @@ from ocr_ray.text_repair import recode_garbled
 # beside a side box, justified or ragged right; furniture: a one-page head or foot in fancyhdr's parts (left ... right);
 # tables: the word spaces of a table set without rules (near its caption) are kept, its tight
 # header cut on its columns.
-LAYOUT_VERSION = "21"
+# 22: maths: \underbrace/\overbrace with their labels, \sqrt[n], radicals taller than cmex's
+# largest, \overset labels over relations, a word after a word space, LaTeX's named operators.
+LAYOUT_VERSION = "22"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

@@ -111,8 +111,23 @@ def joins_display(line: Line, math: list[Line]) -> bool:
         or line.kind == "text" and line.y1 <= math[-1].y1 + 0.2 * line.size and line.x0 >= math[-1].x0
         and line.y0 >= min(m.y0 for m in math) - 0.2 * line.size
         # a row of a matrix with no delimiters, of numbers alone (no maths font), right below
-        or line.y0 - math[-1].y1 < 0.6 * line.size and _matrix_row(line, min(m.x0 for m in math), max(
-            (m.x1 for m in math if not EQ_NUMBER.fullmatch(" " + m.text)), default=math[-1].x1)))
+        or line.y0 - math[-1].y1 < 0.6 * line.size and _matrix_row(line, min(m.x0 for m in math), _right(math))
+        or _label_under(line, math))
+
+
+def _right(math: list[Line]) -> float:
+    """The right end of a display's lines, its number's line aside."""
+    return max((m.x1 for m in math if not EQ_NUMBER.fullmatch(" " + m.text)), default=math[-1].x1)
+
+
+def _label_under(line: Line, math: list[Line]) -> bool:
+    r"""A line in script type right under a display's lines and within their extent: the label
+    of an ``\underbrace`` (``_{\text{label}}``, upright letters: no maths font). The display's
+    number, a line read after its formula, is no line of its body to measure from."""
+    body = [m for m in math if not EQ_NUMBER.fullmatch(" " + m.text)]
+    return bool(body and line.glyphs and line.kind == "text" and line.size < 0.85 * max(m.size for m in body)
+                and 0 <= line.y0 - max(m.y1 for m in body) < 0.6 * line.size
+                and min(m.x0 for m in body) <= line.x0 and line.x1 <= _right(math))
 
 
 def numbered_beside(lines: list[Line], i: int) -> bool:
@@ -129,8 +144,10 @@ def limit_above(prev: Line, line: Line) -> bool:
     into the formula's line); not a paragraph's short last line of prose, which TeX sets close
     above a display (abovedisplayshortskip) (a limit holds maths: "n", "i=1"; a short last line
     of prose, "at all.", holds none; a limit of digits alone, the "2" of \\sum_{i=1}^{2}, is set at
-    script size) (a matrix's first row of numbers is set close above its formula's line, within it)."""
-    return bool(prev.glyphs and ((prev.math > 0 or prev.size < 0.8 * line.size and prev.text.replace(" ", "").isdigit())
+    script size, and so is an ``\\overbrace``'s label in upright letters, ``^{\\text{data}}``, over the
+    formula's line) (a matrix's first row of numbers is set close above its formula's line, within it)."""
+    return bool(prev.glyphs and ((prev.math > 0 or prev.size < 0.8 * line.size and (
+        prev.text.replace(" ", "").isdigit() or line.x0 <= prev.x0 and prev.x1 <= line.x1))
                                  and (prev.x1 - prev.x0 < 0.2 * (line.right - line.left)
                                       or prev.math >= 0.15 and line.y0 < prev.y1)
                                  or _matrix_row(prev, line.x0, line.x1))

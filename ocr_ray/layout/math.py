@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom, multiple_integrals, negations, union
 from ocr_ray.layout.math_matrix import matrices, tall_delimiters
+from ocr_ray.layout.math_stacks import horizontal_braces, labelled_relations
 from ocr_ray.layout.math_symbols import DELIMITERS, SIDE_LIMITS
 from ocr_ray.layout.math_words import colon_equals, mapsto, stacked_pieces, words
 from ocr_ray.layout.model import Rule
@@ -94,9 +95,12 @@ def _fractions_and_roots(atoms: list[Atom], rules: list[Rule], size: float) -> l
             if not body:
                 continue
             rest = [a for a in rest if a is not radical]
-            inner = _row(body, inside)
+            # an index (\sqrt[n]{x}): script type kerned into the sign's upper left part
+            index, rest = _take(rest, lambda a, rad=radical: a.size < 0.8 * size and rad.x0 <= a.cx and a.x1 <= rad.x1
+                                and a.base <= rad.y0 + 0.55 * (rad.y1 - rad.y0) and a.y0 >= rad.y0 - size)
+            head = rf"\sqrt[{_row(index, [])}]" if index else r"\sqrt"
             base = _main_base(body, _main_size(body))
-            atoms = rest + [union(body + [radical], rf"\sqrt{{{inner}}}", base, _main_size(body))]
+            atoms = rest + [union(body + [radical] + index, f"{head}{{{_row(body, inside)}}}", base, _main_size(body))]
             continue
         # a radical sign above a bar is in the numerator only with its own vinculum inside the
         # fraction (\frac{\sqrt{s}e}{\mu}); otherwise the bar may be that radical's vinculum
@@ -239,7 +243,7 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
     if rules:
         atoms = _fractions_and_roots(atoms, rules, size)
         size = _main_size(atoms)
-    atoms = _limits(atoms, size)
+    atoms = _limits(labelled_relations(atoms, size, _row), size)  # (a label's fraction read: \overset{\alpha=\frac34}{=})
     base = _main_base(atoms, size)
     atoms.sort(key=lambda a: (a.x0, a.y0))
     # TeX sets scripts of scripts at its smallest size (5 pt) too: at that size a script is told by
@@ -374,6 +378,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     y0, y1 = min(a.y0 for a in atoms), max(a.y1 for a in atoms)
     near = [r for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x0 >= x0 - 2 and r.x1 <= x1 + 2 and y0 - 2 <= r.y0 <= y1 + 2]
     size = _main_size(atoms)
+    atoms, near = horizontal_braces(atoms, near, size, _row)
     atoms = matrices(atoms, near, size, _row, tall_delimiters(glyphs, size))
     for a in atoms:
         # a delimiter at the size TeX chose (\left(\frac{a}{b}\right)^2 read as (\frac{a}{b})^{2}:
@@ -386,7 +391,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     tex = tex.replace(r"\cdot\cdot\cdot", r"\cdots").replace("...", r"\ldots")
     tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
-    tex = re.sub(r"\\sqrt(?!\{)", r"\\surd", tex)
+    tex = re.sub(r"\\sqrt(?![{[])", r"\\surd", tex)
     # a word of prose keeps its space only before what follows it: at the end of the formula or of
     # an array's cell or of a script KaTeX draws it (olmocr's MathTest failed "0 & \text{otherwise }")
     tex = _TEXT_END.sub(r"\1}", tex)

@@ -50,7 +50,7 @@ class Atom:
     y1: float
     base: float
     size: float
-    kind: str = "ord"  # ord | op (big operator) | radical | roman (a letter of an upright font) | box
+    kind: str = "ord"  # ord | op (big operator) | radical | roman (a letter of an upright font) | box | brace, radical_top (pieces)
     alphabet: str = ""
     scale: str = ""  # a delimiter of the extension font: the size TeX chose (``\big``...: ``_SCALES``)
 
@@ -103,6 +103,8 @@ def glyph_atom(glyph: list) -> Atom | None:
             raise Unreadable(f"cmex {ord(ch):#x}")
         if not tex:
             return None  # a piece of a tall delimiter
+        if tex in ("BRACE", "RADICAL_TOP"):  # a piece read with the others (``math_stacks``, ``stacked_pieces``)
+            return Atom("", x0, y0, x1, y1, base, size, tex.lower())
         scale = _scale(code) if tex in DELIMITERS else ""
         if tex in ("HAT", "TILDE"):
             tex, kind = (r"\widehat" if tex == "HAT" else r"\widetilde"), "accent"

@@ -86,8 +86,8 @@ for _base, _ops in ((0x46, [r"\bigsqcup", r"\bigsqcup", r"\oint", r"\oint", r"\b
 CMEX.update({0x62: "HAT", 0x63: "HAT", 0x64: "HAT", 0x65: "TILDE", 0x66: "TILDE", 0x67: "TILDE",
              0x68: "[", 0x69: "]", 0x6A: r"\lfloor", 0x6B: r"\rfloor", 0x6C: r"\lceil", 0x6D: r"\rceil",
              0x6E: r"\{", 0x6F: r"\}", 0x70: "RADICAL", 0x71: "RADICAL", 0x72: "RADICAL", 0x73: "RADICAL",
-             0x74: "RADICAL", 0x75: "", 0x76: "", 0x77: "", 0x78: "", 0x79: "", 0x7A: "", 0x7B: "",
-             0x7C: "", 0x7D: "", 0x7E: "", 0x7F: ""})
+             0x74: "RADICAL", 0x75: "", 0x76: "RADICAL_TOP", 0x77: "", 0x78: "", 0x79: "", 0x7A: "BRACE", 0x7B: "BRACE",
+             0x7C: "BRACE", 0x7D: "BRACE", 0x7E: "", 0x7F: ""})  # (BRACE: a horizontal brace's pieces, ``math_stacks``)
 # Pieces of tall delimiters whose CMEX glyph names are in the Adobe Glyph List (parenlefttp...):
 # with no ToUnicode map PDFium reads those names into the private use area -> the CMEX code
 CMEX_PIECES = {0xF8EB: 0x30, 0xF8F6: 0x31, 0xF8EE: 0x32, 0xF8F9: 0x33, 0xF8F0: 0x34, 0xF8FB: 0x35,
@@ -124,7 +124,7 @@ DELIMITERS = {"(", ")", "[", "]", r"\lfloor", r"\rfloor", r"\lceil", r"\rceil", 
 # Roman words KaTeX has as operators
 OPERATOR_NAMES = {"log", "exp", "max", "min", "sup", "inf", "lim", "arg", "det", "sin", "cos", "tan", "ln",
                   "dim", "ker", "deg", "gcd", "hom", "Pr", "sinh", "cosh", "tanh", "liminf", "limsup", "argmax",
-                  "argmin"}
+                  "argmin", "cot", "coth", "sec", "csc", "arcsin", "arccos", "arctan"}  # (LaTeX's named operators)
 
 # Words that displays set as prose between their formulas (``\text{where}``, ``\text{s.t.}``,
 # ``\quad\text{for all}``, cases' ``\text{otherwise}``): upright runs of these letters are words.

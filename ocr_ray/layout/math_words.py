@@ -34,7 +34,10 @@ def mapsto(atoms: list[Atom]) -> list[Atom]:
 
 
 def stacked_pieces(atoms: list[Atom]) -> list[Atom]:
-    """A tall delimiter drawn as a column of one CMEX glyph (``\\left|``: "|" over "|") -> one."""
+    """A tall delimiter drawn as a column of one CMEX glyph (``\\left|``: "|" over "|") -> one; a
+    radical taller than cmex's largest, drawn as its bottom, a column and its top, reaches up to its
+    top (the vinculum starts there: it was read as ``\\surd`` before what it covers)."""
+    atoms = _radical_tops(atoms)
     out: list[Atom] = []
     for a in sorted(atoms, key=lambda a: (round(a.x0), a.y0)):
         last = out[-1] if out else None
@@ -44,6 +47,16 @@ def stacked_pieces(atoms: list[Atom]) -> list[Atom]:
             continue
         out.append(a)
     return out
+
+
+def _radical_tops(atoms: list[Atom]) -> list[Atom]:
+    tops = sorted((a for a in atoms if a.kind == "radical_top"), key=lambda a: -a.y1)
+    for rad in (a for a in atoms if a.kind == "radical"):
+        top = next((t for t in tops if rad.x0 <= t.x0 <= rad.x1 + 1.0 and t.y1 <= rad.y0 + 1.0), None)
+        if top is not None:
+            rad.y0, rad.x1 = top.y0, max(rad.x1, top.x1)
+            tops.remove(top)
+    return [a for a in atoms if a.kind != "radical_top"]
 
 
 _LIMIT_WORDS = {"max", "min", "sup", "inf", "lim", "argmax", "argmin", "limsup", "liminf"}
@@ -61,6 +74,17 @@ def _space_before(first: Atom, atoms: list[Atom]) -> str:
     if gap > 0.7:
         return r"\quad " if near.tex in (",", ";", ".") else ""
     return r"\ " if gap > 0.2 else ""
+
+
+def _after_word_space(first: Atom, atoms: list[Atom]) -> bool:
+    r"""A word set a word space after a letter or digit on its baseline (``n \text{ terms}``): TeX
+    puts no space between an ordinary symbol and an upright word (``x\mathrm{softmax}``), a
+    relation or an operator before it has its own (``= \mathrm{softmax}``)."""
+    left = [a for a in atoms if a.x1 <= first.x0 + 0.1 and abs(a.base - first.base) < 0.5 * first.size]
+    if not left:
+        return False
+    near = max(left, key=lambda a: a.x1)
+    return len(near.tex) == 1 and near.tex.isalnum() and 0.2 < (first.x0 - near.x1) / max(first.size, 1.0) <= 0.7
 
 
 # abbreviations displays set as prose (``\text{ s.t. }``): upright letters with periods
@@ -152,6 +176,8 @@ def words(atoms: list[Atom]) -> list[Atom]:
             tex = _space_before(a, atoms) + rf"\text{{{word} }}"
         else:
             tex = rf"\mathrm{{{word}}}"
+            if j - i > 1 and _after_word_space(a, atoms):
+                tex = rf"\ \text{{{word}}}"
         out.append(union(romans[i:j], tex, a.base, a.size, "op" if word in _LIMIT_WORDS else "ord"))
         prose = out[-1] if tex.endswith(" }") else None
         i = j

@@ -1,0 +1,99 @@
+r"""What TeX stacks over or under a symbol: horizontal braces (``\underbrace{x+y}_{\text{label}}``,
+``\overbrace{a+b}^{n}``) and relations with a label over them (``\stackrel{\text{def}}{=}``,
+``\overset{(i)}{=}``).
+
+TeX builds such a brace from four glyphs of the extension font (cmex 0x7A-0x7D, the layout txex,
+lmex and the other followers share): its two ends and the two halves of its tip in the middle,
+joined by rules as long as what it spans. The tip points at the brace's label (a limit, set in
+script style); what the brace spans is on the other side. Read before fractions: a brace's rules
+are no fraction bars, and the label is no script of the letter after the brace (``a+_{n}b``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ocr_ray.layout.math_atoms import Atom, union
+from ocr_ray.layout.model import Rule
+
+Row = Callable[[list[Atom], list[Rule]], str]
+
+
+def horizontal_braces(atoms: list[Atom], rules: list[Rule], size: float, row: Row) -> tuple[list[Atom], list[Rule]]:
+    """Each brace of four pieces (``brace`` atoms) and what it spans and its label, one atom
+    ``\\underbrace{..}_{..}`` (``\\overbrace{..}^{..}``), and the rules left; pieces that make no
+    brace are dropped (as the pieces of a tall delimiter are)."""
+    pieces = sorted((a for a in atoms if a.kind == "brace"), key=lambda a: a.x0)
+    atoms = [a for a in atoms if a.kind != "brace"]
+    while len(pieces) >= 4:
+        group, pieces = pieces[:4], pieces[4:]
+        if max(a.y1 for a in group) - min(a.y0 for a in group) > 1.5 * size:
+            continue  # (four pieces in no line: not one brace)
+        atoms, rules = _read(group, atoms, rules, size, row)
+    return atoms, rules
+
+
+def _read(group: list[Atom], atoms: list[Atom], rules: list[Rule], size: float, row: Row) -> tuple[list[Atom], list[Rule]]:
+    x0, x1 = group[0].x0, group[-1].x1
+    y0, y1 = min(a.y0 for a in group), max(a.y1 for a in group)
+    tip = (group[1].y0 + group[1].y1 + group[2].y0 + group[2].y1) / 4
+    ends = (group[0].y0 + group[0].y1 + group[3].y0 + group[3].y1) / 4
+    under = tip > ends  # the tip below the ends: the label is under the brace
+    fill = [r for r in rules if x0 - 1 <= r.x0 and r.x1 <= x1 + 1 and y0 - 1 <= r.y0 and r.y1 <= y1 + 1]
+    rules = [r for r in rules if all(r is not f for f in fill)]
+    spanned = [a for a in atoms if x0 - 1 <= a.cx <= x1 + 1 and (a.y1 <= y0 + 0.5 if under else a.y0 >= y1 - 0.5)]
+    if not spanned:
+        return atoms, rules
+    label = _label([a for a in atoms if all(a is not s for s in spanned)], x0, x1, y0, y1, under, size)
+    inner = [r for r in rules if x0 - 1 <= r.x0 and r.x1 <= x1 + 1 and (r.y1 <= y0 if under else r.y0 >= y1)]
+    rules = [r for r in rules if all(r is not i for i in inner)]
+    command, script = (r"\underbrace", "_") if under else (r"\overbrace", "^")
+    tex = f"{command}{{{row(spanned, inner)}}}" + (f"{script}{{{row(label, [])}}}" if label else "")
+    main = max(spanned, key=lambda a: (a.kind != "box", a.size))
+    taken = {id(a) for a in spanned + label}
+    return [a for a in atoms if id(a) not in taken] + [union(spanned + label + group, tex, main.base, main.size)], rules
+
+
+def _label(atoms: list[Atom], x0: float, x1: float, y0: float, y1: float, under: bool, size: float) -> list[Atom]:
+    """The glyphs on the tip's side, close to it and smaller than the row's type: the brace's
+    label, centred on it (a label wider than the brace reaches past its ends: the glyphs on its
+    baseline next to those found)."""
+    # (a label's top may reach above the tip's box: its middle is past the brace, its top or bottom not past the other edge)
+    near = [a for a in atoms if a.size < 0.9 * size and (y1 < (a.y0 + a.y1) / 2 and y0 <= a.y0 < y1 + size if under
+                                                         else (a.y0 + a.y1) / 2 < y0 and y0 - size < a.y1 <= y1)]
+    return _grown([a for a in near if x0 - 1 <= a.cx <= x1 + 1], near)
+
+
+# relations TeX sets a label over (\stackrel, \overset): the label was read as a superscript of the
+# symbol before the relation ("+^{\mathrm{def}}=1", "a^{(}=^{i)}b")
+RELATIONS = frozenset({"=", "<", ">", r"\le", r"\ge", r"\leq", r"\geq", r"\approx", r"\sim", r"\simeq", r"\equiv",
+                       r"\to", r"\rightarrow", r"\Rightarrow", r"\Leftrightarrow", r"\propto", r"\cong", r"\ne",
+                       r"\neq", r"\longrightarrow", r"\Longrightarrow", r"\preceq", r"\succeq"})
+
+
+def labelled_relations(atoms: list[Atom], size: float, row: Row) -> list[Atom]:
+    """A relation with glyphs in script type centred right above it -> ``\overset{label}{=}``."""
+    for rel in [a for a in atoms if a.tex in RELATIONS and a.size > 0.9 * size]:
+        seed = [a for a in atoms if a is not rel and a.size < 0.9 * size and a.y1 <= rel.y0 + 0.5
+                and rel.y0 - a.y1 < 0.8 * size and rel.x0 - 0.3 * size <= a.cx <= rel.x1 + 0.3 * size]
+        label = _grown(seed, [a for a in atoms if a.size < 0.9 * size and a.y1 <= rel.y0 + 0.5])
+        if not label or abs((min(a.x0 for a in label) + max(a.x1 for a in label)) / 2 - rel.cx) > 0.2 * size:
+            continue
+        taken = {id(a) for a in label}
+        atoms = [a for a in atoms if id(a) not in taken and a is not rel] + [
+            union(label + [rel], rf"\overset{{{row(label, [])}}}{{{rel.tex}}}", rel.base, rel.size, "ord")]
+    return atoms
+
+
+def _grown(label: list[Atom], near: list[Atom]) -> list[Atom]:
+    """``label`` and the glyphs of ``near`` on its baseline that touch it, in turn (a label wider
+    than what it is set against)."""
+    grew = True
+    while label and grew:
+        grew = False
+        lx0, lx1 = min(a.x0 for a in label), max(a.x1 for a in label)
+        for a in near:
+            if a not in label and abs(a.base - label[0].base) < 0.3 * a.size \
+                    and lx0 - 0.6 * a.size <= a.x1 and a.x0 <= lx1 + 0.6 * a.size:
+                label.append(a)
+                grew = True
+    return label
