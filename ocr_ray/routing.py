@@ -51,7 +51,8 @@ from ocr_ray.text_repair import recode_garbled
 # 20: routing: a scanned sheet under a stamp of text (a picture over the page, at most 4 lines of
 # text layer) is OCR'd, not read as its stamp.
 # 21: reading order: a narrow gutter is found between the second and third of three columns and
-# beside a side box, justified or ragged right; furniture: a one-page head or foot in fancyhdr's parts (left ... right);
+# beside a side box, justified or ragged right; furniture: a one-page head or foot in fancyhdr's parts
+# (left ... right), a date stamp alone in the edge row, handling marks (CONFIDENTIAL, Internal report);
 # tables: the word spaces of a table set without rules (near its caption) are kept, its tight
 # header cut on its columns.
 # 22: maths: \underbrace/\overbrace with their labels, \sqrt[n], radicals taller than cmex's

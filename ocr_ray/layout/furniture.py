@@ -144,8 +144,14 @@ _VENUE_NOTICE = re.compile(
     r"|^authorized licensed use limited to\b|\bdownloaded on\b.{0,40}\bat\b.{0,20}\b(utc|gmt)\b"
     # copyright and licence lines ("(c) 2021 Elsevier", "Published under a CC BY 4.0 licence", IEEE's
     # "978-1-6654-XXXX-X/23/$31.00 ©2023 IEEE", its template's "©20XX")
-    r"|^copyright\b|^©|©\s*[12][\dX]{3}\b|^\(c\)\s*\d{4}|\ball rights reserved\b|\bcreative commons\b|\bCC[ -]BY\b)",
+    r"|^copyright\b|^©|©\s*[12][\dX]{3}\b|^\(c\)\s*\d{4}|\ball rights reserved\b|\bcreative commons\b|\bCC[ -]BY\b"
+    # a document's handling marks ("CONFIDENTIAL", "Draft -- do not cite", "Internal report RB-17")
+    r"|^(confidential|strictly confidential|draft|internal (report|use)|for internal use|not for (distribution|citation))\b)",
     re.I)
+# a date as stamps print it: 2024-05-17, 17 May 2024, May 17, 2024
+_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE = re.compile(rf"\b((19|20)\d\d-\d\d-\d\d|\d{{1,2}}\s+{_MONTH},?\s+(19|20)\d\d|{_MONTH}\s+\d{{1,2}},?\s+(19|20)\d\d)\b", re.I)
+STAMP_WORDS = 8  # a date stamp's words at most ("Compiled on 17 May 2024", "Generated 2024-05-17 14:22 UTC")
 # what a journal's header or footer line cites of the article: two of them on one line (or one in a
 # line cut by "|") make a journal line; one alone may be a footnote's DOI
 _JOURNAL_PARTS = re.compile(
@@ -321,6 +327,16 @@ SPLIT_HEAD_GAP = 0.2  # of the body's width: the white space \hfill leaves betwe
 SPLIT_HEAD_PART = 0.4  # of the body's width: a part's widest (a column's line is about half)
 
 
+def _date_stamp(row: list[Fragment], body: float) -> bool:
+    """Is the outermost row of an edge zone a date stamp alone, a compile or print date ("Compiled
+    on 17 May 2024"): one short line with a date, in body size or smaller, not bold, no footnote
+    (a footnote starts with its mark) and no heading (larger or bold: a title block's date is set
+    under its title, no edge row)."""
+    text = " ".join(" ".join(f.text for f in sorted(row, key=lambda f: f.x0)).split())
+    return (bool(_DATE.search(text)) and len(text.split()) <= STAMP_WORDS and not text[:1].isdigit()
+            and not text.startswith(("*", "†", "‡", "§")) and all(not f.bold and f.size <= BODY_SIZE_SLACK * body for f in row))
+
+
 def _split_head(row: list[Fragment], extent: tuple[float, float] | None, body: float) -> bool:
     """Is the outermost row of an edge zone a head or foot in parts, ``fancyhdr``'s left, centre and
     right fields: two or three short pieces in body size or smaller, the first flush with the body's
@@ -360,7 +376,8 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     for i, page in enumerate(pages):
         for zone in zones[i]:
             furniture |= _page_numbers_and_heads(page, i, zone, bodies[i], offsets)
-            if zone and not _table_row(page, zone[0]) and _split_head(zone[0], extent, bodies[i]):
+            if zone and not _table_row(page, zone[0]) and (_split_head(zone[0], extent, bodies[i])
+                                                            or _date_stamp(zone[0], bodies[i])):
                 furniture |= {id(f) for f in zone[0]} - tabled
         furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i]
                       and (_reads_as_furniture(f.text) or (_part_number(f, bodies[i]) and id(f) not in tabled))}
