@@ -57,7 +57,9 @@ from ocr_ray.text_repair import recode_garbled
 # header cut on its columns.
 # 22: maths: \underbrace/\overbrace with their labels, \sqrt[n], radicals taller than cmex's
 # largest, \overset labels over relations, a word after a word space, LaTeX's named operators.
-LAYOUT_VERSION = "22"
+# 23: OCR'd pages: a skewed scan's rules, seen on the image as pieces a pixel row apart, are chained
+# into one rule each and turned back by the page's skew (tables on scans).
+LAYOUT_VERSION = "23"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further
