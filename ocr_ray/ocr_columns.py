@@ -7,12 +7,23 @@ no reading order can take it apart afterwards. The boxes are first turned back b
 (``deskew``), then the page's other lines show the gutter: many lines
 end just left of one x and many begin just right of it, and no word crosses it. A line whose word
 boxes leave a gap over that x, wider than the line's own word spaces, is cut there.
+
+The same detector joins a review copy's margin line number (``lineno``: a bare integer ~10 pt left
+or right of the text) to the line beside it ("6 how the parser was handled ..."). A line's first or
+last word that is a bare integer, set off by a gap wider than the line's word spaces, is cut off as
+a box of its own, so the furniture step's line-number rule (``layout.furniture.line_numbers``: a
+column of consecutive integers no text crosses) sees the whole column, as on a born-digital page.
+A section number cut off its title is joined back as a heading (``ocr_lines``); a table's cells
+are cut apart as they should be.
 """
 from __future__ import annotations
 
 import math
+import re
 from statistics import median
 from typing import Any
+
+_BARE_INTEGER = re.compile(r"^\d{1,4}$")
 
 # lines needed on each side of a gutter before it is believed (a two-column page has dozens)
 MIN_SIDE_LINES = 4
@@ -96,10 +107,11 @@ def split_at_gutter(boxes: list[Any], texts: list[str], words: list[Any] | None,
     out_boxes, out_texts = [], []
     for box, text, line_words, spans in zip(boxes, texts, words, lines, strict=True):
         y0, y1 = min(float(p[1]) for p in box), max(float(p[1]) for p in box)
-        cut = _cut(spans, gutter) if gutter is not None and spans else None
+        cuts = sorted({c for c in (_cut(spans, gutter) if gutter is not None and spans else None,
+                                   *_number_cuts(spans, [w[0] for w in line_words])) if c})
         # a line's horizontal extent is its words' ink, not the detector's box: that box carries a
         # margin of ~half an em each side, which closes a 10 pt gutter between the columns' lines
-        parts = (slice(0, cut), slice(cut, None)) if cut else (slice(None),) if spans else ()
+        parts = [slice(a, b) for a, b in zip([0, *cuts], [*cuts, None], strict=True)] if spans else []
         if not parts:
             out_boxes.append(box)
             out_texts.append(text)
@@ -110,7 +122,7 @@ def split_at_gutter(boxes: list[Any], texts: list[str], words: list[Any] | None,
                 x1 = min(x1, gutter - half) if x1 <= gutter + half and x0 < gutter - half else x1
                 x0 = max(x0, gutter + half) if x0 >= gutter - half and x1 > gutter + half else x0
             out_boxes.append([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-            out_texts.append(" ".join(w[0] for w in line_words[part]) if cut else text)
+            out_texts.append(" ".join(w[0] for w in line_words[part]) if cuts else text)
     return out_boxes, out_texts
 
 
@@ -118,8 +130,26 @@ def _cut(spans: list[tuple[float, float]], gutter: float) -> int | None:
     """The index of the first word right of ``gutter`` when the line's gap over it is a gutter's."""
     for i in range(1, len(spans)):
         if spans[i - 1][1] <= gutter <= spans[i][0]:
-            gaps = [b[0] - a[1] for a, b in zip(spans, spans[1:], strict=False)]
-            others = [g for j, g in enumerate(gaps) if j != i - 1]
-            space = max(median(others), 1.0) if others else 1.0
-            return i if spans[i][0] - spans[i - 1][1] >= GAP_FACTOR * space else None
+            return i if _wide(spans, i) else None
     return None
+
+
+def _wide(spans: list[tuple[float, float]], i: int) -> bool:
+    """Is the gap before word ``i`` wider than ``GAP_FACTOR`` times the line's other word spaces?"""
+    gaps = [b[0] - a[1] for a, b in zip(spans, spans[1:], strict=False)]
+    others = [g for j, g in enumerate(gaps) if j != i - 1]
+    space = max(median(others), 1.0) if others else 1.0
+    return spans[i][0] - spans[i - 1][1] >= GAP_FACTOR * space
+
+
+def _number_cuts(spans: list[tuple[float, float]], words: list[str]) -> list[int]:
+    """Where a line's first or last word, a bare integer set off by a wide gap (a margin line
+    number), is cut off the rest (see the module's docstring)."""
+    if len(spans) < 2 or len(words) != len(spans):
+        return []
+    cuts = []
+    if _BARE_INTEGER.match(words[0]) and _wide(spans, 1):
+        cuts.append(1)
+    if _BARE_INTEGER.match(words[-1]) and _wide(spans, len(spans) - 1):
+        cuts.append(len(spans) - 1)
+    return cuts
