@@ -20,6 +20,10 @@ _NUMBERED_HEADING = re.compile(r"^\d+(\.\d+)*\.?\s+[A-Z][^.,;:]*$")
 # a section number alone ("3", "3.1", "A.2"): OCR often reads it apart from its title
 SECTION_NUMBER = re.compile(r"^(\d+(\.\d+)*|[A-Z](\.\d+)+)\.?$")
 _EQUATION_NUMBER = re.compile(r"^\(\d+[a-z]?\)$")
+# a centred line of large type continued by the line under it (a title's lines): see
+# ``_continue_display_lines``
+CONTINUED_SIZE = 0.8
+CENTRED = 0.03
 
 # Short English words that are prose, not variables, in ``ocr_math_share`` (with the "et al." of
 # citations, "vs", "cf", "eg", "ie").
@@ -104,9 +108,10 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
     # larger type (titles, headings) or smaller type (footnotes) stands out
     ordered = sorted(size for *_, size in lines)
     median = ordered[len(ordered) // 2] if ordered else 8.0
+    sizes = [median if snap[0] * median <= size <= snap[1] * median else size for *_, size in lines]
+    _continue_display_lines(lines, sizes, snap[1] * median, width or image_width * scale)
     fragments = []
-    for (x0, y0, x1, y1), text, size in lines:
-        size = median if snap[0] * median <= size <= snap[1] * median else size
+    for ((x0, y0, x1, y1), text, _), size in zip(lines, sizes, strict=True):
         # no font weights in a scan: a short numbered line ("3.1 Page partition") is set like a heading
         heading_like = bool(_NUMBERED_HEADING.match(text)) and len(text.split()) <= 7
         if ascender_heights is None:
@@ -119,6 +124,28 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
     _mark_split_headings(fragments)
     rules = rules_from_jpeg(image, width) if width else []
     return PageLayout(width or image_width, height or image_width, fragments, rules, source).to_json()
+
+
+def _continue_display_lines(lines: list[tuple[tuple[float, ...], str, float]], sizes: list[float], large: float,
+                            page_width: float) -> None:
+    """A title set over two or three centred lines is of one size, but a detector's boxes differ by a
+    line's ascenders and descenders, so its second line fell within the body's snap range (joined to
+    the authors' line) or stood a size below the first (a ``##`` heading of its own). A line right
+    under a line of larger type (``sizes`` above ``large``), centred under it (middles within
+    ``CENTRED`` of the page width), its own box giving at least ``CONTINUED_SIZE`` of that size, takes
+    that size (``sizes`` is updated in place, top down: a third line continues the second)."""
+    order = sorted(range(len(lines)), key=lambda i: lines[i][0][1])
+    for k, i in enumerate(order):
+        (x0, y0, x1, y1), _, raw = lines[i]
+        above = [j for j in order[:k]
+                 if lines[j][0][0] < x1 and x0 < lines[j][0][2] and lines[j][0][3] <= y0 + 0.5 * (y1 - y0)]
+        if not above:
+            continue
+        j = max(above, key=lambda j: lines[j][0][3])
+        (a0, _, a1, b1), _, _ = lines[j]
+        if (sizes[j] > large and y0 - b1 <= 0.5 * sizes[j] and abs((x0 + x1) - (a0 + a1)) / 2 <= CENTRED * page_width
+                and CONTINUED_SIZE * sizes[j] <= raw <= sizes[j] / CONTINUED_SIZE):
+            sizes[i] = sizes[j]
 
 
 def _mark_split_headings(fragments: list[Fragment]) -> None:

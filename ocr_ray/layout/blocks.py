@@ -293,7 +293,11 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
         if level:
             flush()
             text = line.text
-            while (i + 1 < len(lines) and _heading(lines, runs, i + 1, body, title_size) == level
+            # a title's next line in its run of type continues it whatever its first word ("...
+            # Crawling, Parsing" | "and Splitting Every Venue"), as ``_set_apart_level`` takes a
+            # title's lines whatever they end with
+            while (i + 1 < len(lines) and (_heading(lines, runs, i + 1, body, title_size) == level
+                                           or level == 1 and runs[i + 1] == runs[i])
                    and abs(lines[i + 1].size - line.size) < 0.3 and 0 <= lines[i + 1].y0 - line.y1 < line.size
                    and not _NUMBERED.match(lines[i + 1].text)):
                 i += 1
