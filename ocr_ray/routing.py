@@ -60,7 +60,9 @@ from ocr_ray.text_repair import recode_garbled
 # 23: OCR'd pages: a skewed scan's rules, seen on the image as pieces a pixel row apart, are chained
 # into one rule each and turned back by the page's skew (tables on scans); a bare integer at an OCR
 # line's start or end, set off by a wide gap, is a box of its own (margin line numbers); a title's
-# lines on a scan are of one size, and a title's next line continues it whatever its first word.
+# lines on a scan are of one size, and a title's next line continues it whatever its first word;
+# maths: an arrow drawn as minus signs and a \to is one (\longrightarrow, \xrightarrow{label}), a
+# limit of two lines is a \substack.
 LAYOUT_VERSION = "23"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom, multiple_integrals, negations, union
 from ocr_ray.layout.math_matrix import matrices, tall_delimiters
-from ocr_ray.layout.math_stacks import horizontal_braces, labelled_relations
+from ocr_ray.layout.math_stacks import horizontal_braces, labelled_relations, limit_lines, limit_rows
 from ocr_ray.layout.math_symbols import DELIMITERS, SIDE_LIMITS
 from ocr_ray.layout.math_words import colon_equals, mapsto, stacked_pieces, words
 from ocr_ray.layout.model import Rule
@@ -175,13 +175,13 @@ def _limits(atoms: list[Atom], size: float) -> list[Atom]:
         upper = [a for a in near if a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.size < 0.9 * op.size
                  or a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.kind == "ord" and a.size < size]
         lower = [a for a in near if a.y0 >= op.y1 - 0.5 and a.y0 - op.y1 < 0.8 * size and a.size < size]
-        upper = _grow(upper, atoms, op, above=True)
-        lower = _grow(lower, atoms, op, above=False)
+        upper = limit_lines(_grow(upper, atoms, op, above=True), atoms, op, size, below=False)
+        lower = limit_lines(_grow(lower, atoms, op, above=False), atoms, op, size, below=True)
         if not upper and not lower:
             continue
         gone = {id(a) for a in upper + lower}
-        tex = (op.tex + (r"\limits" if side else "") + (f"_{{{_row(lower, [])}}}" if lower else "")
-               + (f"^{{{_row(upper, [])}}}" if upper else ""))
+        tex = (op.tex + (r"\limits" if side else "") + (f"_{{{limit_rows(lower, _row)}}}" if lower else "")
+               + (f"^{{{limit_rows(upper, _row)}}}" if upper else ""))
         merged = union([op] + upper + lower, tex, op.base, op.size, "op")
         merged.x0, merged.x1 = op.x0, op.x1
         atoms = [merged if a is op else a for a in atoms if id(a) not in gone]

@@ -70,8 +70,29 @@ RELATIONS = frozenset({"=", "<", ">", r"\le", r"\ge", r"\leq", r"\geq", r"\appro
                        r"\neq", r"\longrightarrow", r"\Longrightarrow", r"\preceq", r"\succeq"})
 
 
+def _long_arrows(atoms: list[Atom]) -> list[Atom]:
+    r"""An arrow drawn as minus signs overlapping a ``\to`` on its axis (``\longrightarrow``, an
+    ``\xrightarrow`` stretched under its label) -> one arrow (it was ``-\to``, ``--\to``)."""
+    for arrow in [a for a in atoms if a.tex in (r"\to", r"\rightarrow")]:
+        shaft: list[Atom] = []
+        x0 = arrow.x0
+        for a in sorted((a for a in atoms if a.tex == "-" and abs(a.base - arrow.base) < 0.5
+                         and abs(a.size - arrow.size) < 0.3 and a.x0 < arrow.x0), key=lambda a: -a.x1):
+            if a.x1 < x0 - 0.1:
+                break
+            shaft.append(a)
+            x0 = a.x0
+        if shaft:
+            taken = {id(a) for a in shaft}
+            atoms = [a for a in atoms if id(a) not in taken and a is not arrow] + [
+                union(shaft + [arrow], r"\longrightarrow", arrow.base, arrow.size, "ord")]
+    return atoms
+
+
 def labelled_relations(atoms: list[Atom], size: float, row: Row) -> list[Atom]:
-    """A relation with glyphs in script type centred right above it -> ``\overset{label}{=}``."""
+    r"""A relation with glyphs in script type centred right above it -> ``\overset{label}{=}``, an
+    arrow ``\xrightarrow{label}``."""
+    atoms = _long_arrows(atoms)
     for rel in [a for a in atoms if a.tex in RELATIONS and a.size > 0.9 * size]:
         seed = [a for a in atoms if a is not rel and a.size < 0.9 * size and a.y1 <= rel.y0 + 0.5
                 and rel.y0 - a.y1 < 0.8 * size and rel.x0 - 0.3 * size <= a.cx <= rel.x1 + 0.3 * size]
@@ -79,8 +100,9 @@ def labelled_relations(atoms: list[Atom], size: float, row: Row) -> list[Atom]:
         if not label or abs((min(a.x0 for a in label) + max(a.x1 for a in label)) / 2 - rel.cx) > 0.2 * size:
             continue
         taken = {id(a) for a in label}
-        atoms = [a for a in atoms if id(a) not in taken and a is not rel] + [
-            union(label + [rel], rf"\overset{{{row(label, [])}}}{{{rel.tex}}}", rel.base, rel.size, "ord")]
+        tex = (rf"\xrightarrow{{{row(label, [])}}}" if rel.tex in (r"\to", r"\rightarrow", r"\longrightarrow")
+               else rf"\overset{{{row(label, [])}}}{{{rel.tex}}}")
+        atoms = [a for a in atoms if id(a) not in taken and a is not rel] + [union(label + [rel], tex, rel.base, rel.size, "ord")]
     return atoms
 
 
@@ -97,3 +119,40 @@ def _grown(label: list[Atom], near: list[Atom]) -> list[Atom]:
                 label.append(a)
                 grew = True
     return label
+
+
+def limit_rows(atoms: list[Atom], row: Row) -> str:
+    r"""A big operator's limit: one row, or lines stacked in it (``\substack{i=1 \\ j\neq i}``, its
+    lines' glyphs read as one row interleaved in x: ``\sum_{ji=\neq1i}``). A line is the glyphs of
+    the limit's type on one baseline, a line's height from the next; each smaller glyph (a script)
+    goes with the line whose baseline is nearest."""
+    size = max(a.size for a in atoms)
+    lines: list[list[Atom]] = []
+    for a in sorted((a for a in atoms if a.size > 0.9 * size), key=lambda a: a.base):
+        if lines and a.base - lines[-1][-1].base <= 0.8 * size:
+            lines[-1].append(a)
+        else:
+            lines.append([a])
+    if len(lines) < 2:
+        return row(atoms, [])
+    bases = [sorted(a.base for a in line)[len(line) // 2] for line in lines]
+    groups: list[list[Atom]] = [[] for _ in lines]
+    for a in atoms:
+        groups[min(range(len(bases)), key=lambda k: abs(a.base - bases[k]))].append(a)
+    return r"\substack{" + r" \\ ".join(row(group, []) for group in groups) + "}"
+
+
+def limit_lines(limit: list[Atom], atoms: list[Atom], op: Atom, size: float, below: bool) -> list[Atom]:
+    """A limit and its further lines (``\\substack``): glyphs in script type right under its last
+    line (over its first, ``below`` False) within its extent, with those on their baseline."""
+    while limit:
+        edge = max(a.y1 for a in limit) if below else min(a.y0 for a in limit)
+        x0, x1 = min(a.x0 for a in limit), max(a.x1 for a in limit)
+        free = [a for a in atoms if a is not op and a.size < 0.9 * size and all(a is not b for b in limit)
+                and (a.y0 >= edge - 0.5 if below else a.y1 <= edge + 0.5)]
+        more = [a for a in free if x0 - 0.3 * size <= a.cx <= x1 + 0.3 * size
+                and (a.y0 - edge if below else edge - a.y1) < 0.5 * size]
+        if not more:
+            return limit
+        limit = limit + _grown(more, free)
+    return limit

@@ -30,13 +30,23 @@ ROOTS = [r"r = \sqrt{x^2 + y^2} + \sqrt[3]{z}",
 # a label over a relation (\stackrel, \overset) was a superscript of the symbol before it
 # (``+^{\mathrm{def}}=1``, ``a^{(}=^{i)}b``)
 RELATIONS = [r"c = \binom{n}{k} + \stackrel{\text{def}}{=} 1", r"a \overset{(i)}{=} b"]
+# an arrow TeX draws as minus signs overlapping a "\to" (\longrightarrow; \xrightarrow stretched
+# under its label) was "-\to", its label a superscript of each piece (``-^{n}-^{\to}--^{\infty}\to``)
+ARROWS = [r"\mathbb{E}_{x \sim p}\left[\log q(x)\right] \xrightarrow{n\to\infty} 0",
+          r"c \xrightarrow{f} d + e \longrightarrow f + g \to h"]
+# limits of two lines (\substack): the second line's glyphs were read with the first's in x order
+# (``\sum_{ji=\neq1i}``) or, under a \prod, as scripts of the symbols around (``+_{k}\prod_{k\in S}{}_{>0}``);
+# a limit with a script of its own stays one line
+LIMITS = [r"s = \sum_{\substack{i=1 \\ j \neq i}}^{n} a_{ij} + \prod_{\substack{k \in S \\ k > 0}} b_k",
+          r"t = \sum_{i \in S_k} c_i"]
 # read right already (probed 2026-11-29): guards
 GUARDS = [r"\hat{y} = \widetilde{X} + \widehat{W}", r"T(n) = \mathcal{O}(n\log n)",
           r"p = \exp\left(-\frac{\|x - \mu\|_2^2}{2\sigma^2}\right)",
           r"s = \langle u, v\rangle + \lVert w \rVert",
           r"g = \nabla_\theta \mathcal{L}(\theta) + \mathbf{W}^\top x", r"W \in \mathbb{R}^{d\times d}",
           r"y = \mathop{\mathrm{softmax}}(x)"]
-CASES = {"braces": BRACES, "roots": ROOTS, "relations": RELATIONS, "guards": GUARDS}
+CASES = {"braces": BRACES, "roots": ROOTS, "relations": RELATIONS, "arrows": ARROWS, "limits": LIMITS,
+         "guards": GUARDS}
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +75,17 @@ def test_a_label_over_a_relation_is_set_over_it(pages):
     displays = _displays(pages["relations"])
     assert [d.split("+")[-1] for d in displays[:1]] == [r"\overset{\mathrm{def}}{=}1"], pages["relations"]
     assert displays[1:] == [r"a\overset{(i)}{=}b"], pages["relations"]
+
+
+def test_long_and_labelled_arrows_are_one_arrow(pages):
+    assert _displays(pages["arrows"]) == [r"\mathbb{E}_{x\sim p}[\log q(x)]\xrightarrow{n\to\infty}0",
+                                          r"c\xrightarrow{f}d+e\longrightarrow f+g\to h"], pages["arrows"]
+
+
+def test_limits_of_two_lines_are_a_substack(pages):
+    assert _displays(pages["limits"]) == [
+        r"s=\sum_{\substack{i=1 \\ j\neq i}}^{n}a_{ij}+\prod_{\substack{k\in S \\ k>0}}b_{k}",
+        r"t=\sum_{i\in S_{k}}c_{i}"], pages["limits"]
 
 
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
