@@ -63,7 +63,9 @@ from ocr_ray.text_repair import recode_garbled
 # lines on a scan are of one size, and a title's next line continues it whatever its first word;
 # maths: an arrow drawn as minus signs and a \to is one (\longrightarrow, \xrightarrow{label}), a
 # limit of two lines is a \substack.
-LAYOUT_VERSION = "23"
+# 24: tables: a header cell stacked on two or three lines (a nested tabular, \makecell,
+# \shortstack) is one cell, told from a second header row by the text stream's order.
+LAYOUT_VERSION = "24"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

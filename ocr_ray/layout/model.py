@@ -39,6 +39,10 @@ class Fragment:
     # [x0, x1] of each word space in ``text``, in order (text layer, fragments between a table's
     # rules only): where ``tables`` may cut a header whose columns are closer than ``GAP_SPLIT``
     gaps: list | None = None
+    # the fragment's place in its page's text stream (text layer; set by ``tables`` for a table's
+    # fragments, -1 where unknown); never serialised: pdfTeX writes a table row by row, each cell
+    # whole, so a stacked header cell's lines come one after the other
+    seq: int = -1
 
     @property
     def cx(self) -> float:

@@ -322,6 +322,8 @@ def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col,
     the label column (or in every column, the label column too), two at least,
     and most of them do not continue the cell above. Returns (the lines that continue a cell above,
     the second row's other cells)."""
+    if _written_within(upper, lower, col):
+        return lower, None
     above: dict[int, list[Fragment]] = {}
     for f in (f for line in upper for f in line):
         above.setdefault(col(f), []).append(f)
@@ -342,6 +344,18 @@ def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col,
     if len(cells) < 2 or 3 * len(cells) < 2 * len(named) or 2 * len(going_on) >= len(shared):
         return lower, None
     return going_on, [f for f in lower if f not in going_on]
+
+
+def _written_within(upper: list[list[Fragment]], lower: list[Fragment], col) -> bool:
+    """Was the header line ``lower`` written inside the row of the lines above it: one of its
+    fragments comes in the text stream (``Fragment.seq``) before a fragment wholly above it in a
+    column to its right? pdfTeX writes a row's cells left to right, each whole, so the lines of a
+    stacked cell (``\\begin{tabular}{c}Top-1\\\\Acc.\\end{tabular}``, ``\\makecell``,
+    ``\\shortstack``) come one after the other before the next column's; a second header row comes
+    after every cell of the first. (Set on the page, the two are alike to a tenth of a point, a
+    ``\\multirow`` label centred beside the second row as a one-line cell beside the stack.)"""
+    return any(0 <= f.seq < u.seq and col(u) > col(f) and u.y1 <= f.y0 + 0.5
+               for f in lower for line in upper for u in line)
 
 
 def section_label(row: list[Fragment], cols: list[tuple[float, float]]) -> bool:

@@ -308,6 +308,9 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     """The table in ``top``..``bottom``, ``x0``..``x1`` (a group of rules), if it reads as one."""
     top, bottom = _column_rules_extent(verticals, top, bottom, x0, x1)
     inside = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom and x0 - 3 < f.cx < x1 + 3]
+    if page.source == "text-layer":  # (an OCR engine's lines come in its own order)
+        for k, f in enumerate(inside):
+            f.seq = k
     x0, x1 = _row_labels(page, inside, top, bottom, x0, x1)
     rows = walled(table_rows(inside), verticals)
     heads = _rotated_heads(page, rows, top, bottom, x0, x1)

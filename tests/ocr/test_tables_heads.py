@@ -1,0 +1,97 @@
+"""Header cells set on two or three lines inside one header row (a nested ``tabular``, what
+``\\makecell`` makes, ``\\shortstack``) against a second header row beside ``\\multirow`` labels
+(issue 36 item 3: "Tell a wrapped header cell from a second header row"), typeset here with
+pdflatex and judged by olmOCR-Bench's ``TableTest`` and its table parsers. On the page the two are
+alike to a tenth of a point (TeX sets a nested tabular's lines at the outer rows' pitch and centres
+it on the row, as ``\\multirow{2}`` centres its label on two rows); the text stream tells them
+apart. ``make test`` installs no makecell.sty or multirow.sty (texlive-latex-extra): ``MAKECELL``
+and ``MULTIROW`` set their cells as they do. The expected cells are written by hand from the
+LaTeX source of each test."""
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
+from tests.ocr.typeset_tables import assert_table_tests_pass, table_markdown, table_test
+
+PROSE = "A paragraph of prose sets the page before the table and runs well past the end of one line of text."
+# \makecell{A\\B}: a one-column tabular with no padding, its lines centred, the box centred on the row
+MAKECELL = r"\newcommand{\makecell}[1]{\begin{tabular}{@{}c@{}}#1\end{tabular}}"
+# \multirow{n}{*}{text}: raised or lowered by half a line per spanned row, no height (multirow.sty's
+# placement; tests/ocr/test_tables_spans.py sets it the same way)
+MULTIROW = r"""\newcommand{\multirow}[3]{\ifnum#1<0 \raisebox{\dimexpr\normalbaselineskip*(-#1-1)/2\relax}[0pt][0pt]{#3}%
+\else\raisebox{\dimexpr\normalbaselineskip*(1-#1)/2\relax}[0pt][0pt]{#3}\fi}"""
+STACKS = {"nested-tabular": r"\begin{{tabular}}{{@{{}}c@{{}}}}{}\end{{tabular}}", "makecell": r"\makecell{{{}}}",
+          "shortstack": r"\shortstack{{{}}}"}
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_stacked_header_cells_are_one_cell_each(tmp_path, stack):
+    """``Method & \\makecell{Top-1\\\\Acc.} & \\makecell{Params\\\\(M)} & FLOPs``: two lines in two
+    columns beside one-line cells centred on them (bottom-aligned under ``\\shortstack``) came out
+    as two header rows ("Top-1" over "Acc."); and a second table of three-line cells."""
+    top1, params, zero, few = (STACKS[stack].format(text) for text in (
+        r"Top-1\\Acc.", r"Params\\(M)", r"Zero-shot\\top-1\\accuracy", r"Few-shot\\top-1\\accuracy"))
+    markdown = table_markdown(tmp_path, PROSE + rf"""
+
+\begin{{table}}[h]\centering\small
+\begin{{tabular}}{{lccc}}
+\toprule
+Method & {top1} & {params} & FLOPs \\
+\midrule
+ResNet-50 & 76.1 & 25.6 & 4.1 \\
+ViT-B/16 & 81.8 & 86.6 & 17.6 \\
+\bottomrule
+\end{{tabular}}
+\caption{{Two-line header cells.}}
+\end{{table}}
+
+\begin{{table}}[h]\centering\small
+\begin{{tabular}}{{lccc}}
+\toprule
+Model & {zero} & {few} & Size \\
+\midrule
+Alpha & 61.2 & 65.8 & 7B \\
+Beta & 67.5 & 70.1 & 13B \\
+\bottomrule
+\end{{tabular}}
+\caption{{Three-line header cells.}}
+\end{{table}}""", preamble=MAKECELL)
+    two, three = parse_tables(markdown)
+    assert two == [["Method", "Top-1 Acc.", "Params (M)", "FLOPs"], ["ResNet-50", "76.1", "25.6", "4.1"],
+                   ["ViT-B/16", "81.8", "86.6", "17.6"]]
+    assert three == [["Model", "Zero-shot top-1 accuracy", "Few-shot top-1 accuracy", "Size"],
+                     ["Alpha", "61.2", "65.8", "7B"], ["Beta", "67.5", "70.1", "13B"]]
+    tests = [table_test("76.1", up="Top-1 Acc.", right="25.6", top_heading="Top-1 Acc."),
+             table_test("Params (M)", left="Top-1 Acc.", right="FLOPs", down="25.6"),
+             table_test("70.1", up="65.8", top_heading="Few-shot top-1 accuracy", left_heading="Beta")]
+    assert_table_tests_pass(markdown, tests)
+
+
+@pytest.mark.parametrize("label_row", ["first", "second"])
+def test_a_second_header_row_beside_multirow_labels_stays_a_row(tmp_path, label_row):
+    """The same heads written as two rows, "Method" and "FLOPs" ``\\multirow`` labels over both
+    (set from the first row, ``\\multirow{2}``, or from the second, ``\\multirow{-2}``): the units
+    are a row of their own, as the source writes them."""
+    first, second = (r"\multirow{2}{*}{Method}", r"\multirow{2}{*}{FLOPs}"), ("", "")
+    if label_row == "second":
+        first, second = second, (r"\multirow{-2}{*}{Method}", r"\multirow{-2}{*}{FLOPs}")
+    markdown = table_markdown(tmp_path, PROSE + rf"""
+
+\begin{{table}}[h]\centering\small
+\begin{{tabular}}{{lccc}}
+\toprule
+{first[0]} & Top-1 & Params & {first[1]} \\
+{second[0]} & Acc. & (M) & {second[1]} \\
+\midrule
+ResNet-50 & 76.1 & 25.6 & 4.1 \\
+ViT-B/16 & 81.8 & 86.6 & 17.6 \\
+\bottomrule
+\end{{tabular}}
+\caption{{Two header rows.}}
+\end{{table}}""", preamble=MULTIROW)
+    [grid] = parse_tables(markdown)
+    assert [row[1:3] for row in grid] == [["Top-1", "Params"], ["Acc.", "(M)"], ["76.1", "25.6"], ["81.8", "86.6"]]
+    tests = [table_test("Acc.", up="Top-1", down="76.1", right="(M)"),
+             table_test("Params", left="Top-1", down="(M)")]
+    assert_table_tests_pass(markdown, tests)
