@@ -64,7 +64,8 @@ from ocr_ray.text_repair import recode_garbled
 # maths: an arrow drawn as minus signs and a \to is one (\longrightarrow, \xrightarrow{label}), a
 # limit of two lines is a \substack.
 # 24: tables: a header cell stacked on two or three lines (a nested tabular, \makecell,
-# \shortstack) is one cell, told from a second header row by the text stream's order.
+# \shortstack) is one cell, told from a second header row by the text stream's order; a text-font
+# superscript after a cell's value (threeparttable's \tnote) is marked <sup>..</sup>.
 LAYOUT_VERSION = "24"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -13,7 +13,6 @@ import ctypes
 import unicodedata
 from typing import Any
 
-from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.italic_maths import ItalicRun
 from ocr_ray.layout.model import TEXT_FONT, Fragment, PageLayout, Rule
 from ocr_ray.layout.pdffonts import (
@@ -31,6 +30,7 @@ from ocr_ray.layout.pdffonts import (
     text_object_address,
 )
 from ocr_ray.layout.rotated import RotatedRuns, reading_angle, sideways, turn_page
+from ocr_ray.layout.table_marks import SUP_RAISE, SUP_SIZE, keep_table_gaps, mark_table_superscripts
 
 # Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
 # 2 x 6 pt between columns, tight tables less: 7 pt between a \multirow label and the next column
@@ -39,9 +39,6 @@ from ocr_ray.layout.rotated import RotatedRuns, reading_angle, sideways, turn_pa
 GAP_SPLIT = 0.75
 # A fragment of prose with a maths letter keeps its glyphs up to this many characters (``flush``)
 TEXT_RUN_CHARS = 40
-# word spaces kept near a table's caption: in a fragment narrower than this share of the page (a
-# cell; table_unruled.PROSE_SHARE) within this share of the page's height of the caption
-CELL_SHARE, CAPTION_REACH = 0.4, 0.3
 # A gap wider than this (in font sizes) between two characters is a space even if PDFium
 # generated none.
 GAP_SPACE = 0.16
@@ -78,6 +75,8 @@ class _Builder:
         # place in ``out``: their glyphs are kept, the prose ones named ``TEXT_FONT``
         self.text_runs: dict[int, list] = {}
         self.gaps: list = []  # [x0, x1] of each space put in the current fragment
+        self.sups: list[int] = []  # places in ``chars`` of the current fragment's superscript letters
+        self.superscripts: dict[int, list[int]] = {}  # fragment's place in ``out`` -> its ``sups``
 
     def _bar_between(self, left: float, right: float, y: float) -> bool:
         return any(left - 0.5 <= x <= right + 0.5 and y0 <= y <= y1 for x, y0, y1 in self.bars)
@@ -96,11 +95,14 @@ class _Builder:
                 run = not maths and self.math > 0 and n <= TEXT_RUN_CHARS
                 if run:
                     self.text_runs[len(self.out)] = self.prose
+                if self.sups:
+                    self.superscripts[len(self.out)] = self.sups
                 self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font,
                                          glyphs=self.glyphs if maths or run else None,
                                          gaps=self.gaps or None))
         self.chars = []
         self.gaps = []
+        self.sups = []
         self.glyphs = []
         self.prose = []
         self.fonts = {}
@@ -165,6 +167,8 @@ class _Builder:
             # the fragment's size is its body text's: superscripts and subscripts do not lower it
             if len(self.chars) < 3 and size > self.size:
                 self.size = size
+            elif size < SUP_SIZE * self.size and y1 < b[3] - SUP_RAISE * self.size and (ch.isalnum() or ch in "−+"):
+                self.sups.append(len(self.chars))
         self.chars.append(ch)
         self.glyphs.append(index)
         # (an italic font's letters are prose here: a theorem's italic words; maths letters of a
@@ -317,9 +321,12 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
         _glyph_geometry(raw, builder.out, height, left, bottom, cache, builder.text_runs)
     finally:
         textpage.close()
+    # (not where an accent glyph is to be merged with its letter: a mark between them would keep them apart)
+    mark_table_superscripts(builder.out, {k: places for k, places in builder.superscripts.items()
+                                          if not any(ch in _ACCENTS for ch in builder.out[k].text)}, rules)
     for fragment in builder.out:
         fragment.text = _merge_accents(fragment.text)
-    _keep_table_gaps(builder.out, rules, width, height)
+    keep_table_gaps(builder.out, rules, width, height)
     for fragment in turned.out:
         fragment.text = _merge_accents(fragment.text)
     layout = PageLayout(width, height, builder.out, rules, images=images, rotated=turned.out)
@@ -331,23 +338,6 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
             if sum(map(len, (f.text for f in upright.fragments))) > sum(map(len, (f.text for f in builder.out))):
                 return upright
     return layout
-
-
-def _keep_table_gaps(fragments: list[Fragment], rules: list[Rule], width: float, height: float) -> None:
-    """Word spaces are kept only where a table may be: between a horizontal rule above and one below,
-    both across the fragment's centre (booktabs' top and mid rule around a header, or ``\\hline``s),
-    or, for a fragment narrower than a line of prose, near a "Table N" caption (a table set without
-    rules, ``table_unruled``: its tight header "MMLU GSM8K HumanEval ARC" is cut at its spaces).
-    Elsewhere they are dropped: every line of prose would carry them into the layout payload."""
-    across = [r for r in rules if r.horizontal and r.x1 - r.x0 >= 40]
-    captions = [f.cy for f in fragments if f.text.startswith("Table") and CAPTION.match(f.text)]
-    for f in fragments:
-        if f.gaps:
-            cx, cy = f.cx, f.cy
-            ruled = [r for r in across if r.x0 <= cx <= r.x1]
-            if not (any(r.y1 <= cy for r in ruled) and any(r.y0 >= cy for r in ruled)) and not (
-                    f.x1 - f.x0 < CELL_SHARE * width and any(abs(cy - c) < CAPTION_REACH * height for c in captions)):
-                f.gaps = None
 
 
 def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> tuple[float, bool | None]:

@@ -45,6 +45,11 @@ def _rowspan(span: int) -> str:
     return f' rowspan="{span}"' if span > 1 else ""
 
 
+def _escape(text: str) -> str:
+    """A cell's text for HTML: escaped, but for the superscript marks ``pdftext`` put in it."""
+    return html.escape(text).replace("&lt;sup&gt;", "<sup>").replace("&lt;/sup&gt;", "</sup>")
+
+
 def render_table(grid: list[list[tuple[str, int]]], rowspans: dict[tuple[int, int], int] | None = None) -> str:
     """Markdown, or HTML when a cell spans columns (``colspan``) or rows (``rowspans``: (row, first
     column) -> rows, the cells it covers below empty)."""
@@ -57,7 +62,7 @@ def render_table(grid: list[list[tuple[str, int]]], rowspans: dict[tuple[int, in
                 if (r, c) not in covered:
                     down = rowspans.get((r, c), 1)
                     covered.update((r + k, c) for k in range(1, down))
-                    cells.append(f"<{tag}{_colspan(span)}{_rowspan(down)}>{html.escape(text)}</{tag}>")
+                    cells.append(f"<{tag}{_colspan(span)}{_rowspan(down)}>{_escape(text)}</{tag}>")
                 c += span
             lines.append(f"<tr>{''.join(cells)}</tr>")
         lines.append("</table>")

@@ -302,6 +302,11 @@ def extract_tables(page: PageLayout) -> None:
             page.fragments, page.rotated = fragments, rotated
 
         guarded("tables", lambda box=box: _extract_table(page, verticals, *box), as_text)
+    # superscript marks (``table_marks.mark_table_superscripts``, put between rules) serve a table's
+    # cells only: a line read as prose keeps its footnote mark as a letter after the word, as before
+    for f in page.fragments:
+        if f.kind != "table" and "<sup>" in f.text:
+            f.text = f.text.replace("<sup>", "").replace("</sup>", "")
 
 
 def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: float, x0: float, x1: float) -> None:

@@ -272,3 +272,54 @@ Ours (large) & 29.4 & 57.0\tnote{c} & 240 \\
     for note in ("Milliseconds per sentence on one GPU.", "Trained with back-translation.",
                  "Significant under a paired bootstrap test."):
         assert markdown.index(note) > table_end, note
+
+
+def test_threeparttable_markers_are_superscripts_after_their_values(tmp_path):
+    """threeparttable's ``\\tnote{c}`` (set by hand as above) after "28.9" read "28.9c", another
+    number: a superscript letter of a text font after a cell's value is written
+    ``28.9<sup>c</sup>``, the value and its marker apart, as the page shows them (olmocr's
+    ``TableTest`` compares a cell's text as written, tags and all). The notes under the table stay
+    out of it. A power of ten in maths is marked so too (``$10^{-3}$``: "10−3" before, a number), a
+    maths symbol set as a marker (``$^\\dagger$``) stays after its word as it was read ("Acc.†")."""
+    markdown = table_markdown(tmp_path, PROSE + r"""
+
+\begin{table}[h]\centering\small
+\newcommand{\tnote}[1]{\textsuperscript{\itshape #1}}
+\begin{tabular}{lccc}
+\toprule
+Method & BLEU & chrF & Latency\tnote{a} \\
+\midrule
+Transformer & 27.3 & 55.1 & 120 \\
+Ours\tnote{b} & \textbf{28.9}\tnote{c} & 56.4 & 95 \\
+Ours (large) & 29.4 & 57.0\tnote{c} & 240 \\
+\bottomrule
+\end{tabular}\\[2pt]
+\begin{minipage}{0.45\linewidth}\footnotesize
+\tnote{a} Milliseconds per sentence on one GPU.\\
+\tnote{b} Trained with back-translation.\\
+\tnote{c} Significant under a paired bootstrap test.
+\end{minipage}
+\end{table}
+
+\begin{table}[h]\centering\small
+\begin{tabular}{lccc}
+\toprule
+Method & Acc.$^\dagger$ & F1\textsuperscript{1} & Scale \\
+\midrule
+Linear & 71.2 & 68.4\textsuperscript{2} & $10^{-3}$ \\
+Kernel & 73.5 & 70.2 & $2.5\times10^{21}$ \\
+\bottomrule
+\end{tabular}
+\end{table}""")
+    marked, plain = parse_tables(markdown)
+    assert marked == [["Method", "BLEU", "chrF", "Latency<sup>a</sup>"], ["Transformer", "27.3", "55.1", "120"],
+                      ["Ours<sup>b</sup>", "28.9<sup>c</sup>", "56.4", "95"],
+                      ["Ours (large)", "29.4", "57.0<sup>c</sup>", "240"]]
+    assert plain == [["Method", "Acc.†", "F1<sup>1</sup>", "Scale"], ["Linear", "71.2", "68.4<sup>2</sup>", "10<sup>−3</sup>"],
+                     ["Kernel", "73.5", "70.2", "2.5 × 10<sup>21</sup>"]]
+    tests = [table_test("28.9<sup>c</sup>", left="Ours<sup>b</sup>", right="56.4", up="27.3", down="29.4",
+                        top_heading="BLEU"),
+             table_test("240", up="95", left="57.0<sup>c</sup>", top_heading="Latency<sup>a</sup>")]
+    assert_table_tests_pass(markdown, tests)
+    table_end = markdown.index("| Ours (large) |")
+    assert markdown.index("a Milliseconds per sentence on one GPU.") > table_end
