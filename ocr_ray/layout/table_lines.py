@@ -1,7 +1,9 @@
 """A table's rows as its source sets them: a ``\\multirow`` label, which TeX centres on the rows it
 spans, goes to the first of them (where the source, and a reader, put it) and is one cell over
 them; a line holding only the next line of one cell's text (a ``p{..}`` or ``X`` cell that
-wrapped, or a cell broken by ``\\newline`` in a ruled grid) joins the row it continues."""
+wrapped, or a cell broken by ``\\newline`` in a ruled grid) joins the row it continues; the lines
+of a cell stacked in a body row (a nested ``tabular``, ``\\makecell``) are one row with the cells
+TeX centred beside them (``join_stacked_cells``)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -151,3 +153,45 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
     kept_rows = {id(row) for row in out}
     heights = {label: sum(1 for row in group if id(row) in kept_rows) for label, group in moved.items()}
     return out, {label: n for label, n in heights.items() if n > 1}
+
+
+def join_stacked_cells(rows: list[list[Fragment]], head: int, cols: list[tuple[float, float]]) -> list[list[Fragment]]:
+    """Body rows (after the first ``head``) that hold the lines of one stacked cell and the cells TeX
+    centred beside it (``\\begin{tabular}{@{}l@{}}Maximum\\\\likelihood\\end{tabular} & 27.1 & 24.3``:
+    "Maximum", then the numbers, then "likelihood", three rows) joined into one row. The text stream
+    (``Fragment.seq``) says so: the stacked lines come one after the other, in one column on
+    consecutive lines, and two or more cells of columns to their right, set between the first and
+    the last line, come after them (written in the same row; a ``\\multirow`` label set between two rows' lines
+    that follow each other in the stream is one cell, and is written before them or between)."""
+    limits = bounds(cols)
+
+    def col(f: Fragment) -> int:
+        return column_of(limits, f.x0 + 1)
+
+    out = [list(row) for row in rows[:head]]
+    body = [list(row) for row in rows[head:]]
+    k = 0
+    while k < len(body):
+        end = k
+        for p in sorted(body[k], key=lambda f: f.x0):
+            if p.seq < 0:
+                continue
+            chain, last = [p], k
+            for j in range(k + 1, min(k + 2 * 4, len(body))):  # (a stack of up to four lines)
+                nxt = [q for q in body[j] if q.seq == chain[-1].seq + 1 and col(q) == col(p)
+                       and 0 < q.cy - chain[-1].cy < 1.6 * (q.y1 - q.y0)]
+                if nxt:
+                    chain.append(nxt[0])
+                    last = j
+            if len(chain) < 2:
+                continue
+            others = [f for row in body[k:last + 1] for f in row if f not in chain]
+            right = [f for f in others if col(f) > col(p)]
+            if len(right) >= 2 and all(f.seq > chain[-1].seq for f in right) \
+                    and all(0 <= f.seq < p.seq for f in others if col(f) < col(p)) \
+                    and all(chain[0].cy + 1 < f.cy < chain[-1].cy - 1 for f in others):
+                end = max(end, last)
+        joined = [f for row in body[k:end + 1] for f in row]
+        out.append(sorted(joined, key=lambda f: (col(f), f.cy)) if end > k else body[k])
+        k = end + 1
+    return out

@@ -23,7 +23,7 @@ from ocr_ray.layout.table_grid import (
     walled,
 )
 from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
-from ocr_ray.layout.table_lines import multi_line_rows
+from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows
 from ocr_ray.layout.table_render import render_table, row_spans
 from ocr_ray.layout.table_unruled import unruled_boxes
 
@@ -346,6 +346,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
         rows, cols = split, columns(split, head) or cols
     rows, head = join_head_lines(rows, head, cols, page.rules)
     grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
+    rows = join_stacked_cells(rows, head, cols)
     rows, tall = multi_line_rows(rows, cols, page.rules, grid_lines)
     grid = [row_grid(row, cols, page.rules, x1 - x0) for row in rows]
     if len(grid) < 2:

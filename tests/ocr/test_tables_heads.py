@@ -1,7 +1,8 @@
 """Header cells set on two or three lines inside one header row (a nested ``tabular``, what
 ``\\makecell`` makes, ``\\shortstack``) against a second header row beside ``\\multirow`` labels
-(issue 36 item 3: "Tell a wrapped header cell from a second header row"), typeset here with
-pdflatex and judged by olmOCR-Bench's ``TableTest`` and its table parsers. On the page the two are
+(issue 36 item 3: "Tell a wrapped header cell from a second header row"), and row labels stacked
+so in a body row, typeset here with pdflatex and judged by olmOCR-Bench's ``TableTest`` and its
+table parsers. On the page a stacked header cell and a second header row are
 alike to a tenth of a point (TeX sets a nested tabular's lines at the outer rows' pitch and centres
 it on the row, as ``\\multirow{2}`` centres its label on two rows); the text stream tells them
 apart. ``make test`` installs no makecell.sty or multirow.sty (texlive-latex-extra): ``MAKECELL``
@@ -94,4 +95,35 @@ ViT-B/16 & 81.8 & 86.6 & 17.6 \\
     assert [row[1:3] for row in grid] == [["Top-1", "Params"], ["Acc.", "(M)"], ["76.1", "25.6"], ["81.8", "86.6"]]
     tests = [table_test("Acc.", up="Top-1", down="76.1", right="(M)"),
              table_test("Params", left="Top-1", down="(M)")]
+    assert_table_tests_pass(markdown, tests)
+
+
+@pytest.mark.parametrize("stack", ["nested-tabular", "makecell"])
+def test_a_row_label_stacked_on_two_lines_is_one_cell_of_its_row(tmp_path, stack):
+    """Row labels stacked in a body row (``\\begin{tabular}[c]{@{}l@{}}Maximum\\\\likelihood
+    \\end{tabular} & 27.1 & ..``; ``\\makecell``) beside one-line numbers TeX centres on them: each
+    came out as three rows ("Maximum", the numbers with no label, "likelihood")."""
+    cell = {"nested-tabular": r"\begin{{tabular}}[c]{{@{{}}l@{{}}}}{}\end{{tabular}}", "makecell": r"\makecell{{{}}}"}[stack]
+    first, second = (cell.format(text) for text in (r"Maximum\\likelihood", r"Reinforcement\\learning"))
+    markdown = table_markdown(tmp_path, PROSE + rf"""
+
+\begin{{table}}[h]\centering\small
+\begin{{tabular}}{{lccc}}
+\toprule
+Objective & BLEU & METEOR & ROUGE-L \\
+\midrule
+{first} & 27.1 & 24.3 & 51.2 \\
+{second} & 28.4 & 25.0 & 52.6 \\
+Ours & 29.9 & 26.1 & 54.0 \\
+\bottomrule
+\end{{tabular}}
+\caption{{Stacked row labels.}}
+\end{{table}}""", preamble=MAKECELL)
+    assert parse_tables(markdown) == [[["Objective", "BLEU", "METEOR", "ROUGE-L"],
+                                       ["Maximum likelihood", "27.1", "24.3", "51.2"],
+                                       ["Reinforcement learning", "28.4", "25.0", "52.6"],
+                                       ["Ours", "29.9", "26.1", "54.0"]]]
+    tests = [table_test("Maximum likelihood", right="27.1", up="Objective", down="Reinforcement learning"),
+             table_test("25.0", up="24.3", down="26.1", left="28.4", left_heading="Reinforcement learning",
+                        top_heading="METEOR")]
     assert_table_tests_pass(markdown, tests)
