@@ -310,7 +310,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
         if is_display(line, page.source == "text-layer", columns) or near_math or numbered:
             if para and not math:
                 # limits above a sum are read before it (``limit_above``)
-                while para and limit_above(para[-1], line):
+                while para and limit_above(para[-1], line, page.rules):
                     math.insert(0, para.pop())
                 flush_para = para[:]
                 para.clear()

@@ -137,7 +137,16 @@ def numbered_beside(lines: list[Line], i: int) -> bool:
                 and lines[i + 1].y0 < line.cy < lines[i + 1].y1 and line.kind == "text")
 
 
-def limit_above(prev: Line, line: Line) -> bool:
+def _numerator(prev: Line, line: Line, rules) -> bool:
+    r"""Is ``prev`` a fraction's numerator set over the display's first line: a fraction bar right
+    under it, as wide as it or wider, within the formula line's height. A numerator of words in
+    the text font (``\frac{\text{accuracy}}{n}``) holds no maths to tell it from a paragraph's
+    short last line; a paragraph's line has no rule under it."""
+    return any(r.horizontal and r.x0 <= prev.x0 + 1.0 and r.x1 >= prev.x1 - 1.0
+               and prev.y1 - 1.0 <= r.y0 <= prev.y1 + 0.5 * prev.size and line.y0 <= r.y0 <= line.y1 for r in rules)
+
+
+def limit_above(prev: Line, line: Line, rules=()) -> bool:
     """``prev``, the line just before a display's first line ``line``, is part of the formula.
 
     Limits above a sum are read before it: short lines just before (or a numerator that reaches
@@ -145,10 +154,11 @@ def limit_above(prev: Line, line: Line) -> bool:
     above a display (abovedisplayshortskip) (a limit holds maths: "n", "i=1"; a short last line
     of prose, "at all.", holds none; a limit of digits alone, the "2" of \\sum_{i=1}^{2}, is set at
     script size, and so is an ``\\overbrace``'s label in upright letters, ``^{\\text{data}}``, over the
-    formula's line) (a matrix's first row of numbers is set close above its formula's line, within it)."""
+    formula's line) (a matrix's first row of numbers is set close above its formula's line, within it)
+    (a numerator over its fraction bar, ``_numerator``: ``rules``, the page's)."""
     return bool(prev.glyphs and ((prev.math > 0 or prev.size < 0.8 * line.size and (
         prev.text.replace(" ", "").isdigit() or line.x0 <= prev.x0 and prev.x1 <= line.x1))
                                  and (prev.x1 - prev.x0 < 0.2 * (line.right - line.left)
                                       or prev.math >= 0.15 and line.y0 < prev.y1)
-                                 or _matrix_row(prev, line.x0, line.x1))
+                                 or _matrix_row(prev, line.x0, line.x1) or _numerator(prev, line, rules))
                 and line.y0 - prev.y1 < 0.6 * line.size)

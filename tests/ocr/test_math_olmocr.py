@@ -331,3 +331,21 @@ def test_a_display_numbered_within_its_section_keeps_the_prose_line_under_it_out
     displays = [b for b in markdown.split("\n\n") if b.startswith("$$")]
     assert len(displays) == 1 and displays[0].split("\n")[1].endswith(r"\qquad (1.1)"), markdown
     assert "where" not in displays[0] and "configurable parameters" in markdown.split(displays[0])[1], markdown
+
+
+# fractions whose numerator is words in the text font (issue 36, maths: prose in displays; probes of
+# other formulas): the numerator holds no maths, and it was read as a paragraph's short last line
+# above the display ("accuracy", then $$ c=n $$: the fraction lost)
+WORD_FRACTIONS = [r"c = \frac{\text{accuracy}}{n}", r"c = \frac{\text{efficiency}}{\mathrm{diff}(x)}",
+                  r"r = \frac{\mathrm{correct}}{\mathrm{total}} + 1"]
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_a_fraction_whose_numerator_is_words_stays_one_formula(tmp_path):
+    markdown = _markdown(tmp_path, "amsmath", WORD_FRACTIONS)
+    assert len(_displays(markdown)) == len(WORD_FRACTIONS), markdown
+    for word in ("accuracy", "efficiency", "correct"):  # inside a display, no paragraph of its own
+        assert word not in [b.strip() for b in markdown.split("\n\n")], markdown
+    tests = [{"id": f"f{k}", "type": "math", "math": m} for k, m in enumerate(WORD_FRACTIONS)]
+    tests += [{"id": "prose", "type": "present", "text": PROSE}]
+    assert judge(markdown, tests) == dict.fromkeys((t["id"] for t in tests), True), markdown
