@@ -39,6 +39,10 @@ class OpenReviewResource(dg.ConfigurableResource):
     password: str | None = Field(default=None, description="Set with EnvVar('OPENREVIEW_PASSWORD')")
     min_interval_s: float = Field(default=0.5, description="Pause between requests (API + browser)")
     max_rate_limit_wait_s: float = Field(default=3900.0, description="Longest 429 wait before failing")
+    rate_limit_window_s: float | None = Field(default=None, description=(
+        "Length of OpenReview's rate-limit window for API requests, when known (a 429 says the limit and "
+        "the reset, not the window: resources/rate_limiter.py); unset, it is measured from the 429s"))
+    attachment_window_s: float | None = Field(default=None, description="The same for file downloads")
     max_attempts: int = Field(default=8, description="Tries per request (5xx, dropped connections, 429)")
     token_ttl_s: int = Field(default=TOKEN_TTL_S, description="Token lifetime asked for at login "
                              "(OpenReview's default is one hour; an expired token triggers one new login)")
@@ -50,7 +54,7 @@ class OpenReviewResource(dg.ConfigurableResource):
     @property
     def limiter(self) -> RateLimiter:
         if self._limiter is None:
-            self._limiter = RateLimiter(self.min_interval_s)
+            self._limiter = RateLimiter(self.min_interval_s, window_s=self.rate_limit_window_s)
         return self._limiter
 
     @property
@@ -58,7 +62,7 @@ class OpenReviewResource(dg.ConfigurableResource):
         """PDF and file downloads: OpenReview's separate attachment budget (resources/openreview_api.py
         ATTACHMENT_PATHS), paced on its own from its own 429s."""
         if self._attachment_limiter is None:
-            self._attachment_limiter = RateLimiter(self.min_interval_s)
+            self._attachment_limiter = RateLimiter(self.min_interval_s, window_s=self.attachment_window_s)
         return self._attachment_limiter
 
     def token(self, expired: str | None = None) -> str | None:

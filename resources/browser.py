@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager, nullcontext, suppress
 from urllib.parse import parse_qs, urlsplit
 
-from resources.openreview_api import RateLimiter, reset_wait_s
+from resources.openreview_api import RateLimiter, refusal_counts, reset_wait_s
 from resources.store_publish import new_token, token_is_dead
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -197,9 +197,8 @@ async def _learn_from_429(resp, limiter: RateLimiter, sent_at: float | None) -> 
         body = await resp.json()
     except Exception:  # not JSON: the Retry-After header, else a minute
         body = {}
-    limit = (body.get("details") or {}).get("limit") if isinstance(body, dict) else None
-    limiter.learn(limit if isinstance(limit, int) else None,
-                  reset_wait_s(body, (resp.headers or {}).get("retry-after"), 60.0), sent_at)
+    limit, used = refusal_counts(body)
+    limiter.learn(limit, reset_wait_s(body, (resp.headers or {}).get("retry-after"), 60.0), sent_at, used)
 
 
 def _on_response(state: _PageState, is_api: Callable[[str], bool], limiter: RateLimiter):

@@ -18,7 +18,7 @@ import json
 import random
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
 
@@ -26,6 +26,8 @@ import openreview
 import requests
 from requests.adapters import HTTPAdapter
 from urllib3.exceptions import NewConnectionError
+
+from resources.rate_limiter import RateLimiter  # noqa: F401 (the clients' limiter, imported from here)
 
 
 class OpenReviewError(RuntimeError):
@@ -119,80 +121,6 @@ def is_retryable(exc: BaseException) -> bool:
 NOT_RETRYABLE = (CredentialsError, UnreachableError, RateLimitedError)
 
 
-class RateLimiter:
-    """Minimum interval between requests, shared by threads (API client and browser), which also
-    learns the account's real budget from a 429.
-
-    OpenReview publishes no limits; its 429 bodies carry them ("surpassing the limit of 98 requests.
-    Please try again in 30 minutes", `details.limit`, `details.resetTime`: docs/openreview-api.md
-    §0.2). One limiter per budget (API requests; file downloads,
-    ATTACHMENT_PATHS). A fixed 0.5 s interval (7,200 requests an hour) bursts into a 98-per-30-minutes wall and
-    then waits out whole windows; after the first 429 the limiter spreads `limit` requests over the
-    window instead: the window is the time from its first request (`limit` before the refused one) to the reset
-    (the requests the server counted), and the interval becomes window / (limit - 1) (+2 %): one
-    interval of room for a request that reaches the server late (issue 38.7)."""
-
-    MARGIN = 1.02
-    HISTORY = 5000  # request times kept to measure a window (limits seen: 36 to 144)
-
-    def __init__(self, min_interval_s: float = 0.0, clock=time.monotonic, sleep=time.sleep):
-        self.min_interval_s = min_interval_s
-        self.learned_interval_s = 0.0
-        self._clock, self._sleep = clock, sleep
-        self._lock = threading.Lock()
-        self._next = 0.0
-        self._times: deque[float] = deque(maxlen=self.HISTORY)
-        # told (interval_s, next request's epoch seconds) after each 429, to share the pace with the
-        # next process on the same storage root (reviewbench_assets/dagster_step.py: openreview_slot)
-        self.on_learn = None
-
-    def seed(self, interval_s: float, not_before_epoch: float) -> None:
-        """Start from a pace learned earlier (another process, an earlier run): never faster, and
-        nothing before the window that other process was refused in has reset."""
-        with self._lock:
-            self.learned_interval_s = max(self.learned_interval_s, interval_s)
-            self._next = max(self._next, self._clock() + max(0.0, not_before_epoch - time.time()))
-
-    @property
-    def interval_s(self) -> float:
-        return max(self.min_interval_s, self.learned_interval_s)
-
-    def wait(self) -> float:
-        """Wait for this caller's turn; returns its time (the clock's), which `learn` takes back."""
-        with self._lock:
-            now = self._clock()
-            start = max(now, self._next) if self.interval_s > 0 else now
-            self._next = start + self.interval_s
-            self._times.append(start)
-        if start > now:
-            self._sleep(start - now)
-        return start
-
-    def learn(self, limit: int | None, reset_in_s: float, sent_at: float | None = None) -> float:
-        """A 429 said: at most `limit` requests per window, the window resets in `reset_in_s`. Pace to it
-        (never faster than before); returns the interval. `sent_at`: the refused request's time
-        (`wait`'s): requests that left after it (other pages, threads) are not of its window."""
-        with self._lock:
-            now = self._clock()
-            # the refused request's window: nothing goes out before it resets (other threads too)
-            self._next = max(self._next, now + reset_in_s)
-            if not limit or limit <= 0:
-                return self.interval_s
-            # The refused request is the window's (limit + 1)-th: the window began `limit` requests
-            # before it. With fewer of ours, the window also held requests we did not send (an
-            # earlier step, another process): they keep their share, ours is what we had of it.
-            times = [t for t in self._times if t <= (now if sent_at is None else sent_at)]
-            first, count = ((times[-(limit + 1)], limit) if len(times) > limit
-                            else (times[0] if times else now, max(len(times) - 1, 1)))
-            window = max(now + reset_in_s - first, 0.0)
-            if window > 0:
-                self.learned_interval_s = max(self.learned_interval_s, self.MARGIN * window / max(count - 1, 1))
-            shared = (self.learned_interval_s, time.time() + (self._next - now))
-        if self.on_learn is not None:
-            self.on_learn(*shared)
-        return self.interval_s
-
-
 # File downloads, which OpenReview meters in a budget of their own: a real 429 on
 # `GET /attachment?name=pdf` says "surpassing the limit of 36 requests. Please try again in 60
 # minutes" while API requests are allowed 98 per 30 minutes (docs/openreview-api.md §0.2). They get
@@ -219,6 +147,14 @@ def reset_wait_s(body: dict, retry_after: str | None, default_s: float) -> float
     if retry_after and retry_after.isdigit():
         return float(retry_after)
     return default_s
+
+
+def refusal_counts(body) -> tuple[int | None, int | None]:
+    """A 429 body's `details.limit` (the window's budget) and `details.used` (the requests the server
+    counted in the window with the refused one), when it says them (resources/rate_limiter.py)."""
+    details = (body.get("details") or {}) if isinstance(body, dict) else {}
+    limit, used = details.get("limit"), details.get("used")
+    return (limit if isinstance(limit, int) else None), (used if isinstance(used, int) else None)
 
 
 def _client_class(api: str):
@@ -370,8 +306,8 @@ class OpenReviewApi:
                 if attempt == self.max_attempts:
                     raise OpenReviewError("RateLimitError", body.get("message", ""), 429, path)
                 self.stats["rate_limit_wait_s"] += wait
-                limit = (body.get("details") or {}).get("limit") if isinstance(body, dict) else None
-                interval = limiter.learn(limit if isinstance(limit, int) else None, wait, sent_at)
+                limit, used = refusal_counts(body)
+                interval = limiter.learn(limit, wait, sent_at, used)
                 self.on_event(f"429 on {path}: waiting {wait:.1f}s until resetTime"
                               + (" (the attachment budget; API requests go on)"
                                  if limiter is not self.limiter else "")

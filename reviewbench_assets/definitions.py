@@ -43,7 +43,10 @@ def build_resources() -> dict:
             web_url=env("OPENREVIEW_WEB_URL", "https://openreview.net"),
             username=_secret("OPENREVIEW_USERNAME"), password=_secret("OPENREVIEW_PASSWORD"),
             min_interval_s=float(env("OPENREVIEW_MIN_INTERVAL_S", "0.5")),
-            max_rate_limit_wait_s=float(env("OPENREVIEW_MAX_RATE_LIMIT_WAIT_S", "3900"))),
+            max_rate_limit_wait_s=float(env("OPENREVIEW_MAX_RATE_LIMIT_WAIT_S", "3900")),
+            # the windows' lengths when known (a 429 does not say them: resources/rate_limiter.py)
+            rate_limit_window_s=float(env("OPENREVIEW_RATE_LIMIT_WINDOW_S") or 0) or None,
+            attachment_window_s=float(env("OPENREVIEW_ATTACHMENT_WINDOW_S") or 0) or None),
         "browser": BrowserResource(executable_path=env("REVIEWBENCH_CHROMIUM", "/usr/bin/chromium"),
                                    max_pages=int(env("REVIEWBENCH_BROWSER_PAGES", "8"))),
         "storage": StorageResource(root=env("REVIEWBENCH_STORAGE_ROOT", os.path.abspath("var/storage")), s3=s3),

@@ -12,6 +12,12 @@ from .http_base import ApiError, not_found
 from .replica_state import ATTACHMENT_PATHS
 
 
+def _minutes_and_seconds(wait: int) -> str:
+    """As openreview.net words a wait: "60 minutes and 13 seconds", "54 seconds" (issue #254's guest
+    search limit: "Please try again in yy seconds")."""
+    return f"{wait // 60} minutes and {wait % 60} seconds" if wait >= 60 else f"{wait} seconds"
+
+
 class ControlRoutes:
     """Faults and control endpoints: a mixin of server.ReplicaHandler, whose base
     (http_base.HandlerBase) holds the request plumbing these methods call."""
@@ -26,11 +32,14 @@ class ControlRoutes:
             return None
         windows = self.state.counters.setdefault("windows", {})
         now = time.time()
-        start, used = windows.get(kind, (now, 0))
-        if now >= start + f.window_s:
-            start, used = now, 0
-        windows[kind] = (start, used + 1)
-        return (limit, start + f.window_s, used + 1) if used + 1 > limit else None
+        window = windows.get(kind)
+        if window is None or now >= window["start"] + f.window_s:
+            # a window opens at the first request after the last one closed; the history is the
+            # replica's own count per window (ReplicaServer.rate_windows, bench_rate_limit's figure)
+            window = windows[kind] = {"kind": kind, "start": now, "used": 0, "limit": limit}
+            self.state.counters.setdefault("window_history", []).append(window)
+        window["used"] += 1
+        return (limit, window["start"] + f.window_s, window["used"]) if window["used"] > limit else None
 
     def _apply_faults(self) -> bool:
         st = self.state
@@ -41,15 +50,20 @@ class ControlRoutes:
             refused = self._window(f)
             action, storm_left = (None, 0.0) if refused else st.fault_counters.decide(f, st.counters)
         if refused:
+            # openreview.net's answer, field for field (mireklzicar/openreview_downloader issue #4,
+            # 2026-08-31; docs/openreview-api.md §0.2): the message's wait in minutes and seconds and
+            # the request id in brackets, `details` with limit/remaining/resetTime/used/current/reqId.
+            # No Retry-After header: no source shows one (resources/rate_limiter.py).
             limit, reset_s, used = refused
             wait = max(1, int(reset_s - time.time() + 0.999))
             reset = datetime.fromtimestamp(reset_s, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
             self.state.counters["window_refused"] = self.state.counters.get("window_refused", 0) + 1
+            req_id = f"{datetime.now(UTC):%Y-%m-%d}-{self.state.counters['window_refused']}"
             raise ApiError(429, "RateLimitError",
                            f"Too many requests: You have made {used} requests, surpassing the limit of {limit} "
-                           f"requests. Please try again in {wait} seconds ({reset})",
-                           {"limit": limit, "remaining": 0, "resetTime": reset, "used": used, "current": used},
-                           {"Retry-After": wait})
+                           f"requests. Please try again in {_minutes_and_seconds(wait)} ({req_id})",
+                           {"limit": limit, "remaining": 0, "resetTime": reset, "used": used, "current": used,
+                            "reqId": req_id})
         if f.slow_ms:
             time.sleep(f.slow_ms / 1000)
         if action == "drop":

@@ -183,6 +183,13 @@ class ReplicaServer:
         `web <page>` for what the web server served (pages, scripts, styles)."""
         return dict(Counter(request_kind(r) for r in self.request_log))
 
+    def rate_windows(self) -> list[dict]:
+        """The windowed limit's windows so far (FaultConfig.window_limit), oldest first, as the replica
+        counted them: `kind` (api or attachment), `start` (epoch s), `used` (requests it counted,
+        refused ones too), `limit`."""
+        with self.state.lock:
+            return [dict(w) for w in self.state.counters.get("window_history", [])]
+
     def reset_request_log(self):
         with self.state.lock:
             self.state.request_log.clear()
