@@ -45,7 +45,8 @@ FIGURES = [
            {"partition": "iclr-2024"}),
     Figure("openreview_requests_per_paper_v2", "OpenReview requests per paper, API v2 (baseline: API recipe)"),
     Figure("openreview_requests_per_paper_v1", "OpenReview requests per paper, API v1 (baseline: API recipe)"),
-    Figure("rate_limit_utilisation", "share of OpenReview's allowed request rate used (baseline: the limit)"),
+    Figure("rate_limit_utilisation", "share of OpenReview's allowed request rate used once the limit is learnt "
+           "(baseline: the limit)"),
     Figure("scale_time_per_forum_ratio_5000_vs_500", "s per forum, whole chain, 5,000 forums (baseline: 500)",
            {"stage": "whole_chain"}),
     Figure("scale_peak_rss_ratio_5000_vs_500", "peak MB, whole chain, 5,000 forums (baseline: 500)",
