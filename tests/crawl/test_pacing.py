@@ -306,7 +306,8 @@ def test_without_used_a_second_refusal_of_one_window_does_not_make_the_pace_fast
     """A body with `limit` and no `used`: the refused request is taken as the window's (limit + 1)-th.
     Two refused in one window (the 4th and 5th counted of limit 3, sent at 3 and 4, reset at 10.4):
     the first measures 10.4 s from our request at 0; the second, taken as the 4th, would measure from
-    the request at 1 (9.4 s, short): the pace stays. With `used` 5 it measures from 0 too."""
+    the request at 1 (9.4 s, short): the pace stays. With `used` 5 the body says it is the window's
+    second refusal: it is not measured (the window's first was)."""
     clock = _Clock()
     lim = RateLimiter(0.0, clock=clock, sleep=clock.sleep)
     for t in (0.0, 1.0, 2.0, 3.0, 4.0):
@@ -319,6 +320,7 @@ def test_without_used_a_second_refusal_of_one_window_does_not_make_the_pace_fast
     exact = RateLimiter(0.0, clock=clock, sleep=clock.sleep)
     for t in (0.0, 1.0, 2.0, 3.0, 4.0):
         exact._times.append(t)
+    exact.learn(3, 10.4 - 4.5, sent_at=3.0, used=4)
     exact.learn(3, 10.4 - 4.5, sent_at=4.0, used=5)
     assert exact.measured_window_s == 10.4
 
