@@ -66,7 +66,8 @@ from ocr_ray.text_repair import recode_garbled
 # 24: tables: a header cell stacked on two or three lines (a nested tabular, \makecell,
 # \shortstack) is one cell, told from a second header row by the text stream's order; a text-font
 # superscript after a cell's value (threeparttable's \tnote) is marked <sup>..</sup>.
-# 25: maths: a numerator of words in the text font over its fraction bar is the display's, not prose.
+# 25: maths: a numerator of words in the text font over its fraction bar is the display's, not prose;
+# a \tfrac in a label over a relation is in the label.
 LAYOUT_VERSION = "25"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

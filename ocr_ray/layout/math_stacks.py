@@ -96,7 +96,9 @@ def labelled_relations(atoms: list[Atom], size: float, row: Row) -> list[Atom]:
     for rel in [a for a in atoms if a.tex in RELATIONS and a.size > 0.9 * size]:
         seed = [a for a in atoms if a is not rel and a.size < 0.9 * size and a.y1 <= rel.y0 + 0.5
                 and rel.y0 - a.y1 < 0.8 * size and rel.x0 - 0.3 * size <= a.cx <= rel.x1 + 0.3 * size]
-        label = _grown(seed, [a for a in atoms if a.size < 0.9 * size and a.y1 <= rel.y0 + 0.5])
+        # (a box wholly over the relation's top is in its label: a \tfrac's parts are at script size,
+        # its box at the row's, \overset{\alpha=\tfrac{3}{4}}{=})
+        label = _grown(seed, [a for a in atoms if (a.size < 0.9 * size or a.kind == "box") and a.y1 <= rel.y0 + 0.5])
         if not label or abs((min(a.x0 for a in label) + max(a.x1 for a in label)) / 2 - rel.cx) > 0.2 * size:
             continue
         taken = {id(a) for a in label}

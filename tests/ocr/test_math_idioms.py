@@ -28,8 +28,10 @@ ROOTS = [r"r = \sqrt{x^2 + y^2} + \sqrt[3]{z}",
          r"q = \sqrt[3]{\frac{a}{b}} + \sqrt{\frac{1}{n}\sum_{i=1}^{n} x_i^2}",
          r"v = \sqrt[p]{\sum_i |x_i|^p}"]
 # a label over a relation (\stackrel, \overset) was a superscript of the symbol before it
-# (``+^{\mathrm{def}}=1``, ``a^{(}=^{i)}b``)
-RELATIONS = [r"c = \binom{n}{k} + \stackrel{\text{def}}{=} 1", r"a \overset{(i)}{=} b"]
+# (``+^{\mathrm{def}}=1``, ``a^{(}=^{i)}b``); a \tfrac in the label (the dev paper hr-odes, the rows before its (98)) was a
+# fraction of the row after the relation (``{}^{\alpha}=^{=}\tfrac{3}{4}``)
+RELATIONS = [r"c = \binom{n}{k} + \stackrel{\text{def}}{=} 1", r"a \overset{(i)}{=} b",
+             r"x \overset{\alpha=\tfrac{3}{4}}{=} 4c^3"]
 # an arrow TeX draws as minus signs overlapping a "\to" (\longrightarrow; \xrightarrow stretched
 # under its label) was "-\to", its label a superscript of each piece (``-^{n}-^{\to}--^{\infty}\to``)
 ARROWS = [r"\mathbb{E}_{x \sim p}\left[\log q(x)\right] \xrightarrow{n\to\infty} 0",
@@ -74,7 +76,7 @@ def test_roots_keep_their_index_and_their_vinculum(pages):
 def test_a_label_over_a_relation_is_set_over_it(pages):
     displays = _displays(pages["relations"])
     assert [d.split("+")[-1] for d in displays[:1]] == [r"\overset{\mathrm{def}}{=}1"], pages["relations"]
-    assert displays[1:] == [r"a\overset{(i)}{=}b"], pages["relations"]
+    assert displays[1:] == [r"a\overset{(i)}{=}b", r"x\overset{\alpha=\tfrac{3}{4}}{=}4c^{3}"], pages["relations"]
 
 
 def test_long_and_labelled_arrows_are_one_arrow(pages):
