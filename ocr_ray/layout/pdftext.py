@@ -13,6 +13,7 @@ import ctypes
 import unicodedata
 from typing import Any
 
+from ocr_ray.layout.digit_groups import THIN_SPACE, join_thousands
 from ocr_ray.layout.italic_maths import ItalicRun
 from ocr_ray.layout.model import TEXT_FONT, Fragment, PageLayout, Rule
 from ocr_ray.layout.pdffonts import (
@@ -66,6 +67,8 @@ class _Builder:
         self.space = False
         self.last_x0 = 0.0
         self.last_bold = False
+        self.maths_comma = False  # the last character is a comma set in a maths font
+        self.thin: list[int] = []  # where a space follows a maths comma after a digit (``digit_groups``)
         self.bars: list[tuple[float, float, float]] = []  # the page's vertical rules: (x, y0, y1)
         self.last_box = (0.0, 0.0, 0.0, 0.0)
         self.unit = ""  # letters of the current glyph so far (a ligature gives several)
@@ -83,6 +86,7 @@ class _Builder:
 
     def flush(self) -> None:
         self.math += self.italic.end(spaced_after=True)
+        join_thousands(self.chars, self.gaps, self.thin)  # (and empties ``thin``)
         if self.chars:
             text = "".join(self.chars).strip()
             if text:
@@ -146,6 +150,8 @@ class _Builder:
                 pass  # an accent drawn back over the previous letter: handled below
             elif self.space or gap > GAP_SPACE * unit:
                 if self.chars[-1] != " ":
+                    if self.maths_comma and ch.isdigit() and self.chars[-2].isdigit() and gap < THIN_SPACE * unit:
+                        self.thin.append(len(self.chars))  # ``digit_groups``: $1,203,384$
                     self.chars.append(" ")
                     self.gaps.append([round(bx1, 1), round(x0, 1)])
         spaced = not self.chars or self.chars[-1] == " "
@@ -175,6 +181,7 @@ class _Builder:
         # maths font stay maths)
         self.prose.append(math != MATH_FONT and ch not in MATH_CHARS and not "\U0001d400" <= ch <= "\U0001d7ff")
         self.last_x0 = x0
+        self.maths_comma = ch == "," and math == MATH_FONT
         if ch.isalnum():  # (the colon after a run-in heading may be set upright: letters decide)
             self.last_bold = bold
         self.bold += bold

@@ -232,6 +232,11 @@ def _between_columns(f: Fragment, cols: list[tuple[float, float]]) -> set[int]:
     # the columns of the first and last words' centres (a head wider than its cells starts left of
     # its column's white: llncs' 1.4 pt \tabcolsep)
     first = sum(1 for c in range(len(cols) - 1) if (f.x0 + f.gaps[0][0]) / 2 >= (cols[c][1] + cols[c + 1][0]) / 2)
+    # only the whites between those columns: a space around a maths "=" of the first head may lie
+    # in the white left of its column ("|I| = w/2" over "71", columns 2.8 pt apart)
+    gutters = {c: ks for c, ks in gutters.items() if c >= first}
+    if not gutters:
+        return set()
     # best[k] = (cost of the pieces up to the cut at space k, the cuts): one gutter after the other
     best: dict[int | None, tuple[float, list[int]]] = {None: (0.0, [])}
     lo = first

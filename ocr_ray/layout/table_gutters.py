@@ -81,9 +81,20 @@ def _is_gutter(gap: Box, words: tuple[Box, Box], others: list[list[Box]], heads:
     for boxes in (boxes for boxes in heads if len(boxes) >= 2):
         white = _white(boxes, centre)
         if white is not None and white[0] > float("-inf") and white[1] < float("inf") \
-                and white[1] - white[0] <= hi - lo + GUTTER_HEAD * em:
+                and (white[1] - white[0] <= hi - lo + GUTTER_HEAD * em or _heads_apart(boxes, white, *words)):
             return True
     return False
+
+
+def _heads_apart(boxes: list[Box], white: Box, left: Box, right: Box) -> bool:
+    """Does a header row, white around the cut wider than a tight header's, give each side a head
+    of its own: a word ending at the white over the left side only and one starting there over the
+    right side only (``$d$`` and ``$r$`` over "64" and "10163", single letters centred over columns
+    1.4 pt apart, llncs' \\tabcolsep)?"""
+    ends = [(b0, b1) for b0, b1 in boxes if b1 == white[0]]
+    starts = [(b0, b1) for b0, b1 in boxes if b0 == white[1]]
+    return any(b0 < left[1] and b1 > left[0] and b1 <= right[0] for b0, b1 in ends) \
+        and any(b0 < right[1] and b1 > right[0] and b0 >= left[1] for b0, b1 in starts)
 
 
 def _headed(boxes: list[Box], left: Box, right: Box) -> bool:

@@ -391,3 +391,41 @@ Ours + ctx & 0.85 & 0.81 & 0.83 & 21s \\
                     ["Ours", "0.82", "0.79", "0.80", "15s"], ["Ours + ctx", "0.85", "0.81", "0.83", "21s"]]
     tests = [table_test("0.79", left="0.82", up="0.65", top_heading="Recall", left_heading="Ours")]
     assert_table_tests_pass(markdown, tests)
+
+
+LLNCS_TIGHT = r"""
+\begin{table}[h]\centering\small\setlength\tabcolsep{1.4pt}
+\begin{tabular}{cc|ccccc}
+\hline
+\textbf{Category} & & $d$ & $r$ & $|I|=w/2$ & unoptimized version & optimized version \\ \hline
+\multirow{2}{*}{128-bit} & BIKE-[1,2] & $64$ & $10163$ & $71$ & $180{,}624$ & $90{,}880$ \\
+ & BIKE-[3] & $64$ & $11027$ & $67$ & $185{,}456$ & $93{,}264$ \\ \hline
+\multirow{2}{*}{192-bit} & BIKE-[1,2] & $64$ & $19853$ & $103$ & $512{,}528$ & $257{,}088$ \\
+ & BIKE-[3] & $64$ & $21683$ & $99$ & $536{,}976$ & $269{,}280$ \\ \hline
+\end{tabular}
+\end{table}"""
+
+
+def test_columns_closer_than_a_word_space_under_heads_of_their_own_are_cut(tmp_path):
+    """llncs sets \\tabcolsep 1.4 pt (a real paper's cycle-count table, in \\small): "$64$" and
+    "$10163$" 2.8 pt apart in every row were one cell, though "$d$" and "$r$" head each side; the
+    header's white between those single letters (14 pt) was too wide for a tight header's cut.
+    And the header "$|I|=w/2$ unoptimized version optimized version", one fragment, was cut at its
+    word spaces (wider than the maths spaces around "="), not at the body's column gaps: the white
+    left of its first column, which a maths space of "|I| = w/2" lies in, made the cut fail."""
+    markdown = table_markdown(tmp_path, LLNCS_TIGHT, packages="booktabs,multirow")
+    tests = [table_test("10163", left="64", right="71", up="r", top_heading="r"),
+             table_test("19853", left="64", right="103", top_heading="r", left_heading="192-bit"),
+             table_test("unoptimized version", left="|I| = w/2", right="optimized version"),
+             table_test("257,088", left="512,528", up="93,264", top_heading="optimized version")]
+    assert_table_tests_pass(markdown, tests)
+
+
+def test_a_number_with_maths_commas_is_one_number(tmp_path):
+    """``$512,528$``: TeX sets a maths comma as punctuation, a thin space (3 mu) after it, and PDFium
+    put a space there: "512, 528" matched no cell "512,528" (the source's number)."""
+    markdown = table_markdown(tmp_path, LLNCS_TIGHT.replace("{,}", ","), packages="booktabs,multirow")
+    tests = [table_test("512,528", left="103", right="257,088", up="185,456"),
+             table_test("93,264", left="185,456", down="257,088")]
+    assert_table_tests_pass(markdown, tests)
+    assert "10163" in markdown and "512, 528" not in markdown
