@@ -68,7 +68,11 @@ from ocr_ray.text_repair import recode_garbled
 # superscript after a cell's value (threeparttable's \tnote) is marked <sup>..</sup>.
 # 25: maths: a numerator of words in the text font over its fraction bar is the display's, not prose;
 # a \tfrac in a label over a relation is in the label.
-LAYOUT_VERSION = "25"
+# 26: tables: columns closer than a word space are cut where a header row gives each side a head
+# of its own; a tight header is cut at the body's column gaps past a white its first word stands
+# in; a number with maths commas ($1,203,384$) is one number; a table's column of bare numbers at
+# the top of a page is no page number.
+LAYOUT_VERSION = "26"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

@@ -260,7 +260,8 @@ def _number_like(f: Fragment, body: float) -> bool:
 
 def _page_offsets(pages: list[PageLayout], zones: list[list[list[list[Fragment]]]], bodies: list[float]) -> list[set[int]]:
     """Per page: printed number minus page index of each bare number in its edge zones."""
-    return [{int(f.text) - i for zone in page_zones for row in zone if not _table_row(page, row) for f in row
+    return [{int(f.text) - i for zone in page_zones for row in zone
+             if not _table_row(page, row) and not _number_column(zone, row) for f in row
              if f.text.strip().isdigit() and _number_like(f, bodies[i])}
             for i, (page, page_zones) in enumerate(zip(pages, zones, strict=True))]
 
@@ -286,6 +287,16 @@ def _table_row(page: PageLayout, row: list[Fragment]) -> bool:
     return _ruled_over(page, x0, x1, y0, y1, y1 - y0)
 
 
+def _number_column(zone: list[list[Fragment]], row: list[Fragment]) -> bool:
+    """Does a bare number of ``row`` stand over or under a bare number of another row of its zone:
+    a table's column of numbers (a page has one page number per edge), at the top of a two-column
+    page whose rows, set close, all fall in the edge zone (proteus: "Cores" 4, 8, 16, 10, 56 under a
+    \\hline only, each row dropped as a page number and its running head)?"""
+    numbers = [f for f in row if _PLAIN_NUMBER.match(f.text.strip())]
+    return any(f.x0 < g.x1 and g.x0 < f.x1 for other in zone if other is not row for g in other
+               if _PLAIN_NUMBER.match(g.text.strip()) for f in numbers)
+
+
 def _between_rules(pages: list[PageLayout], zones: list[list[list[list[Fragment]]]]) -> set[int]:
     """``id()`` of the edge-zone fragments with a horizontal rule across each just above and just
     below: a table's header between its \\toprule and \\midrule (repeated at the top of each page a
@@ -307,7 +318,7 @@ def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]]
     head beside its number)."""
     found: set[int] = set()
     for row in zone:
-        if _table_row(page, row):
+        if _table_row(page, row) or _number_column(zone, row):
             continue
         numbers = [f for f in row if _number_like(f, body)
                    and (not f.text.strip().isdigit() or _counts_with_pages(i, int(f.text), offsets))]

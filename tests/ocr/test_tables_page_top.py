@@ -9,7 +9,7 @@ import pytest
 from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
 from ocr_ray.layout import compose_pages
 from tests.ocr.conftest import typeset_layouts
-from tests.ocr.typeset_tables import table_markdown
+from tests.ocr.typeset_tables import assert_table_tests_pass, table_markdown, table_test
 
 SHOTS = r"""
 \begin{table}[t]\centering
@@ -99,3 +99,30 @@ Ours & 95.1 & 99.6 & 75.4 & 92.9 \\
 A paragraph of prose follows the table on this page, long enough to run onto a second line of text.""")
     assert '<tr><th></th><th colspan="2">CIFAR-10</th><th colspan="2">CIFAR-100</th></tr>' in markdown
     assert parse_tables(markdown)[0][2] == ["ResNet", "93.2", "99.1", "71.5", "90.3"]
+
+
+def test_a_column_of_numbers_in_a_table_at_the_top_of_a_two_column_page_is_no_page_number(tmp_path):
+    """A ``\\footnotesize`` table at the top of a column, set under one \\hline with no rule between
+    its rows (proteus, a CVPR paper): its rows, set close, all fall in the page's top edge zone,
+    and each row's bare core count ("4", "8", "16") was taken for a page number and the rest of the
+    row, a wide space away, for its running head: the whole body was dropped (and a line of the
+    prose column beside it). The counts stand in one column: a table's, a page has one number."""
+    prose = " ".join(["The second column holds prose that runs on beside the table for several lines."] * 12)
+    markdown = table_markdown(tmp_path, r"""
+\begin{table}[t]\centering\footnotesize
+\begin{tabular}{cccccc}
+\hline
+System & CPU & Cores & XOR & HD & Full Query \\ \hline
+Laptop & 12$^{th}$Gen i5 & 4 & 200 ms & 1.29 s & 1.3 s \\
+Laptop & 12$^{th}$Gen i5 & 8 & 105 ms & 747 ms & 773 ms \\
+Laptop & 12$^{th}$Gen i5 & 16 & 67 ms & 467 ms & 472 ms \\
+MB Pro & Apple M4 & 10 & 59 ms & 421 ms & 440 ms \\
+Server & AMD 7B13 & 56 & 26 ms & 134 ms & 137 ms \\ \hline
+\end{tabular}
+\caption{The average latency of one query.}
+\end{table}
+""" + prose, preamble=r"\usepackage[top=1in]{geometry}", options="twocolumn")  # CVPR's top margin
+    tests = [table_test("137 ms", left="134 ms", up="440 ms", top_heading="Full Query", left_heading="Server"),
+             table_test("16", right="67 ms", up="8", down="10", top_heading="Cores", left_heading="Laptop"),
+             table_test("Apple M4", left="MB Pro", down="AMD 7B13", top_heading="CPU")]
+    assert_table_tests_pass(markdown, tests)
