@@ -36,6 +36,9 @@ from benchmarks.fulltext_real import derive, furniture_truth, handmade, latex, p
 
 MANIFEST = Path(__file__).with_name("papers.yaml")
 SHA256_FILE = Path(__file__).with_name("built.sha256.json")
+# More development papers with results tables (issue 36 items 3, 6), built apart from the real set
+# (``--manifest``, another $REVIEWBENCH_REALSET_DIR): the frozen part and its figures stay as they are.
+DEV2 = Path(__file__).with_name("papers_dev2.yaml")
 # pdfTeX writes the time of the run into /CreationDate, /ModDate and the trailer /ID: with these set
 # (TeX Live honours them since 2016) the same source gives the same bytes, so a sha256 can be compared.
 REPRODUCIBLE_ENV = {"SOURCE_DATE_EPOCH": "1700000000", "FORCE_SOURCE_DATE": "1"}
@@ -45,8 +48,8 @@ def realset_dir() -> Path:
     return Path(os.environ.get("REVIEWBENCH_REALSET_DIR", "var/realset"))
 
 
-def papers(only: list[str] | None = None) -> list[dict]:
-    entries = yaml.safe_load(MANIFEST.read_text())["papers"]
+def papers(only: list[str] | None = None, manifest: Path | None = None) -> list[dict]:
+    entries = yaml.safe_load((manifest or MANIFEST).read_text())["papers"]
     return [p for p in entries if p.get("status", "ok") == "ok" and (not only or p["id"] in only)]
 
 
@@ -234,10 +237,12 @@ def main(argv: list[str] | None = None) -> int:
                         "fetched sources (DIR/<id>/ or DIR/<owner>+<name>[/repo] git dirs), no network")
     parser.add_argument("--record-sha256", action="store_true", help=f"write the built PDFs' sha256 into {SHA256_FILE.name}")
     parser.add_argument("--tests-only", action="store_true", help="derive tests for PDFs already built")
+    parser.add_argument("--manifest", type=Path, help=f"another list of papers than {MANIFEST.name} (e.g. "
+                        f"{DEV2.name}) built into its own folder: no hand-tested documents, no parts.json")
     args = parser.parse_args(argv)
     root = realset_dir()
     failed = 0
-    for paper in papers(args.ids):
+    for paper in papers(args.ids, args.manifest):
         src, pdf = root / "src" / paper["id"], root / "pdfs" / f"{paper['id']}.pdf"
         try:
             if args.from_dir:
@@ -265,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
         for d in dropped:
             reasons[d["reason"]] = reasons.get(d["reason"], 0) + 1
         print(f"{paper['id']} ({part_of(paper)}): {len(tests)} tests {kinds}; absent dropped {reasons}")
+    if args.manifest:  # a set of its own (papers_dev2.yaml: development material, all dev)
+        return 1 if failed else 0
     # the hand-tested PDFs not made by pdfTeX: from <src>/handmade/, sha256-checked (handmade.py)
     handmade.install(root, args.from_dir or root / "src", fetch=args.fetch)
     write_parts(root)

@@ -129,3 +129,24 @@ def test_from_a_fetched_clone_whose_git_dir_is_repo_dot_git(tmp_path, repo):
     src = tmp_path / "src" / "p6"
     build.copy_source({"id": "p6", "repo": "someone/paper", "commit": first, "main": "main.tex"}, fetched, src)
     assert "read the paper once" in (src / "main.tex").read_text()
+
+
+def test_another_manifest_builds_its_own_papers_into_its_own_folder(tmp_path, repo, monkeypatch):
+    """``--manifest`` (papers_dev2.yaml: more development papers with tables) builds only that list
+    into $REVIEWBENCH_REALSET_DIR: no hand-tested documents installed, no parts.json written, the
+    committed sha256 record untouched."""
+    work, first = repo
+    fetched = tmp_path / "fetched"
+    shutil.copytree(work, fetched / "extra", ignore=shutil.ignore_patterns(".git"))
+    manifest = tmp_path / "extra.yaml"
+    manifest.write_text(f"papers:\n  - {{id: extra, part: dev, repo: someone/paper, commit: {first}, main: main.tex, "
+                        "status: ok}\n")
+    root = tmp_path / "dev2"
+    monkeypatch.setenv("REVIEWBENCH_REALSET_DIR", str(root))
+    recorded = build.SHA256_FILE.read_text()
+    assert build.main(["--manifest", str(manifest), "--from", str(fetched)]) == 0
+    assert (root / "pdfs" / "extra.pdf").exists() and (root / "tests" / "extra.jsonl").exists()
+    assert sorted(p.name for p in (root / "pdfs").iterdir()) == ["extra.pdf"]
+    assert not (root / "parts.json").exists()
+    assert build.SHA256_FILE.read_text() == recorded
+    assert {p["id"] for p in build.papers(manifest=build.DEV2)}.isdisjoint(p["id"] for p in build.papers())
