@@ -187,9 +187,11 @@ def join_stacked_cells(rows: list[list[Fragment]], head: int, cols: list[tuple[f
                 continue
             others = [f for row in body[k:last + 1] for f in row if f not in chain]
             right = [f for f in others if col(f) > col(p)]
+            # (a second stacked cell of the row, lines written one after the other, is on its lines)
+            stacked = {id(f) for f in others for g in others if col(g) == col(f) and abs(g.seq - f.seq) == 1}
             if len(right) >= 2 and all(f.seq > chain[-1].seq for f in right) \
                     and all(0 <= f.seq < p.seq for f in others if col(f) < col(p)) \
-                    and all(chain[0].cy + 1 < f.cy < chain[-1].cy - 1 for f in others):
+                    and all(chain[0].cy + 1 < f.cy < chain[-1].cy - 1 for f in others if id(f) not in stacked):
                 end = max(end, last)
         joined = [f for row in body[k:end + 1] for f in row]
         out.append(sorted(joined, key=lambda f: (col(f), f.cy)) if end > k else body[k])

@@ -127,3 +127,26 @@ Ours & 29.9 & 26.1 & 54.0 \\
              table_test("25.0", up="24.3", down="26.1", left="28.4", left_heading="Reinforcement learning",
                         top_heading="METEOR")]
     assert_table_tests_pass(markdown, tests)
+
+
+def test_two_stacked_cells_of_one_body_row_make_one_row(tmp_path):
+    """A stacked row label and a stacked cell in the last column of the same row, the numbers
+    between them one line centred on both: the numbers became ``\\multirow`` cells over two rows
+    ("Maximum" | "web" over "likelihood" | "crawl")."""
+    markdown = table_markdown(tmp_path, PROSE + r"""
+
+\begin{table}[h]\centering\small
+\begin{tabular}{lccl}
+\toprule
+Method & Acc. & F1 & Data \\
+\midrule
+\begin{tabular}[c]{@{}l@{}}Maximum\\likelihood\end{tabular} & 27.1 & 24.3 & \makecell{web\\crawl} \\
+Ours & 29.9 & 26.1 & books \\
+\bottomrule
+\end{tabular}
+\caption{Two stacked cells in one body row.}
+\end{table}""", preamble=MAKECELL)
+    assert parse_tables(markdown) == [[["Method", "Acc.", "F1", "Data"], ["Maximum likelihood", "27.1", "24.3", "web crawl"],
+                                       ["Ours", "29.9", "26.1", "books"]]]
+    assert_table_tests_pass(markdown, [table_test("web crawl", left="24.3", up="Data", down="books",
+                                                  left_heading="Maximum likelihood")])
