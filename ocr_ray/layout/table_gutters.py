@@ -160,7 +160,11 @@ def join_justified_head(rows: list[list[Fragment]], head: int) -> list[list[Frag
             a = joined[-1]
             flush = any(abs(p.x0 - a.x0) < 1.0 and abs(q.x1 - f.x1) < 1.0 and q.x0 - p.x1 > 0.5 * q.size
                         for j, other in enumerate(lines) if j != i for p, q in zip(other, other[1:], strict=False))
-            if flush and not any(x0 < f.x1 and x1 > a.x1 for x0, x1 in body):
+            # (or a cell wrapped on the next header line, flush under it, that no body column starts
+            # under: "Dataset used for" / "the evaluation" in a p{} first column over its labels)
+            wrapped = i + 1 < len(lines) and abs(lines[i + 1][0].x0 - a.x0) < 1.0 \
+                and not any(a.x1 - 1.0 < x0 < f.x1 + 1.0 for x0, _ in body)
+            if flush and not any(x0 < f.x1 and x1 > a.x1 for x0, x1 in body) or wrapped:
                 joined[-1] = replace(a, x1=f.x1, y0=min(a.y0, f.y0), y1=max(a.y1, f.y1), text=f"{a.text} {f.text}",
                                      glyphs=None, gaps=None)
             else:
