@@ -73,7 +73,9 @@ from ocr_ray.text_repair import recode_garbled
 # in; a number with maths commas ($1,203,384$) is one number; a table's column of bare numbers at
 # the top of a page is no page number.
 # 27: tables: a wrapped p{} header cell's justified first line is one cell (its next line flush under it).
-LAYOUT_VERSION = "27"
+# 28: tables: a pair of columns under more rows of one value centred over both than rows of their
+# own stays two columns.
+LAYOUT_VERSION = "28"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

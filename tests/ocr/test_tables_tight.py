@@ -429,3 +429,37 @@ def test_a_number_with_maths_commas_is_one_number(tmp_path):
              table_test("93,264", left="185,456", down="257,088")]
     assert_table_tests_pass(markdown, tests)
     assert "10163" in markdown and "512, 528" not in markdown
+
+
+def test_columns_under_more_spanning_rows_than_rows_of_their_own_stay_apart(tmp_path):
+    """A results table of llncs (\\tabcolsep 1.4 pt): each device pair of columns has four rows of
+    its own numbers and five rows of one \\multicolumn{2}{c} value centred over both. A cell was
+    spanning only when it covered two cells in at least half of the rows reaching under it: the
+    centred values outnumbered the split rows, were kept as cells, and joined each pair into one
+    column ("1055 993"). Rows whose one cell is centred where the cell is (the same span) now
+    say nothing about it."""
+    markdown = table_markdown(tmp_path, r"""
+\begin{table}[h]\centering\small\setlength\tabcolsep{1.4pt}
+\begin{tabular}{lcccccc}
+\hline
+Aspect & \multicolumn{2}{c}{BIKE-1} & \multicolumn{2}{c}{BIKE-2} & \multicolumn{2}{c}{BIKE-3}\\
+ & Virtex-7 & Spartan-7 & Virtex-7 & Spartan-7 & Virtex-7 & Spartan-7\\
+\hline
+FFs & 1055 & 993 & 2159 & 2098 & 955 & 911\\
+LUTs & 1970 & 1897 & 4445 & 3872 & 1482 & 1402\\
+Slices & 612 & 544 & 1483 & 1272 & 472 & 423\\
+\hline
+Time/Op(ms) & 0.273 & 0.597 & 6.719 & 14.334 & 0.273 & 0.492\\
+\hline
+Cycles: Compute $h_0$ & \multicolumn{2}{c}{$1279$} & \multicolumn{2}{c}{$1279$} & \multicolumn{2}{c}{$1062$}\\
+Cycles: Compute $g$ & \multicolumn{2}{c}{$2068$} & \multicolumn{2}{c}{---} & \multicolumn{2}{c}{$2250$}\\
+Cycles: Compute $f_0$ & \multicolumn{2}{c}{$90{,}880$} & \multicolumn{2}{c}{---} & \multicolumn{2}{c}{$94{,}135$}\\
+Cycles: Compute $h$ & \multicolumn{2}{c}{---} & \multicolumn{2}{c}{$90{,}880$} & \multicolumn{2}{c}{---}\\
+Cycles: Total & \multicolumn{2}{c}{$95{,}506$} & \multicolumn{2}{c}{$2{,}150{,}121$} & \multicolumn{2}{c}{$98{,}509$}\\
+\hline
+\end{tabular}
+\end{table}""", packages="booktabs,multirow")
+    tests = [table_test("1897", left="1970", right="4445", up="993", down="544"),
+             table_test("3872", left="4445", right="1482", up="2098", down="1272"),
+             table_test("14.334", left="6.719", right="0.273", left_heading="Time/Op(ms)")]
+    assert_table_tests_pass(markdown, tests)
