@@ -243,21 +243,64 @@ def grid_neighbour(grid, r: int, c: int, direction: str) -> str | None:
     k = r + (-1 if direction == "up" else 1)
     return grid[k][c][0] if 0 <= k < len(grid) and c < len(grid[k]) else None
 
+_TABULAR = re.compile(r"\\(begin|end)\{(tabular\*?|tabularx)\}")
+
+
+def _tabular_end(body: str, start: int, name: str) -> int:
+    """Where the ``\\end{name}`` closing the tabular opened before ``start`` begins, past the
+    tabulars nested in its cells (-1 if none)."""
+    depth = 1
+    for m in _TABULAR.finditer(body, start):
+        if m.group(2) == name:
+            depth += 1 if m.group(1) == "begin" else -1
+            if depth == 0:
+                return m.start()
+    return -1
+
+
+def _flatten_nested(body: str) -> str:
+    """A tabular's body with each tabular nested in a cell replaced by its lines joined with a
+    space: ``\\begin{tabular}[c]{@{}c@{}}CSMR-\\\\WCRE\\\\ / SANER\\end{tabular}``, a line break
+    inside one cell, prints one cell of three lines ("CSMR- WCRE / SANER"), not a table of its own."""
+    while True:
+        inner = None
+        for m in re.finditer(r"\\begin\{(tabular\*?|tabularx)\}", body):
+            end = body.find("\\end{" + m.group(1) + "}", m.end())
+            if end >= 0 and not _TABULAR.search(body, m.end(), end):
+                inner = m, end
+                break
+        if inner is None:
+            return body
+        m, end = inner
+        at = _after_spec(body, m.end(), m.group(1))
+        lines = re.split(r"\\\\(?:\[[^\]]*\])?|(?<!\\)&", _RULES.sub(" ", body[at:end]))
+        body = body[:m.start()] + " ".join(x.strip() for x in lines if x.strip()) + body[end + len(m.group(1)) + 6:]
+
+
+def _after_spec(body: str, at: int, name: str) -> int:
+    """Index after a tabular's position, width and column spec, from just after its \\begin."""
+    for _ in range(1 if name == "tabular" else 2):  # tabular*/tabularx: width, then spec
+        at += len(body[at:]) - len(body[at:].lstrip())
+        if body.startswith("[", at):  # position: \\begin{tabular}[t]{ll}
+            at = body.find("]", at) + 1
+            at += len(body[at:]) - len(body[at:].lstrip())
+        found = latex.group(body, at)
+        at = found[1] if found else at
+    return at
+
+
 def table_tests(body: str) -> list[dict]:
     tests = []
+    done = -1
     for m in re.finditer(r"\\begin\{(tabular\*?|tabularx)\}", body):
-        end = body.find("\\end{" + m.group(1) + "}", m.end())
+        if m.start() < done:
+            continue  # nested in a cell of the tabular before: that cell's text
+        end = _tabular_end(body, m.end(), m.group(1))
         if end < 0:
             continue
-        at = m.end()
-        for _ in range(1 if m.group(1) == "tabular" else 2):  # tabular*/tabularx: width, then spec
-            at += len(body[at:]) - len(body[at:].lstrip())
-            if body.startswith("[", at):  # position: \begin{tabular}[t]{ll}
-                at = body.find("]", at) + 1
-                at += len(body[at:]) - len(body[at:].lstrip())
-            found = latex.group(body, at)
-            at = found[1] if found else at
-        grid, multirow = tabular_grid(body[at:end])
+        done = end
+        at = _after_spec(body, m.end(), m.group(1))
+        grid, multirow = tabular_grid(_flatten_nested(body[at:end]))
         counts: dict[str, int] = {}
         for row in grid:
             for text, _ in dict.fromkeys(row):  # a spanning cell counts once

@@ -180,3 +180,25 @@ y_i &= \sum_{j=1}^{n} w_{ij} x_j
 \end{align}
 """
     assert [t["math"] for t in math_tests(body)] == [r"y_i = \sum_{j=1}^{n} w_{ij} x_j"]
+
+
+def test_a_tabular_nested_in_a_cell_is_that_cell_s_lines(monkeypatch):
+    """``\\begin{tabular}[c]{@{}c@{}}CSMR-\\\\WCRE\\\\ / SANER\\end{tabular}`` inside a cell (a line
+    break in one cell, no padding: tuning-lda's venue table) prints one cell of three lines. The
+    outer tabular's body ended at the first nested \\end{tabular} (its later rows lost, its cells cut
+    mid-row) and each nested line was a cell of a table of its own ("CSMR-" over "WCRE")."""
+    monkeypatch.setattr(derive, "MAX_TABLE_PER_TABULAR", 100)
+    body = r"""
+\begin{tabular}{|l|l|c|}
+\hline
+Venue & Full name & Papers \\ \hline
+ICSE & International Conference on Software Engineering & 4 \\ \hline
+\begin{tabular}[c]{@{}c@{}}CSMR-\\WCRE\\ / SANER \end{tabular} & \begin{tabular}[c]{@{}l@{}}Software Maintenance\\ and Reengineering\end{tabular} & 3 \\ \hline
+ICPC & International Conference on Program Comprehension & 2 \\ \hline
+\end{tabular}
+"""
+    tests = {t["cell"]: t for t in derive.table_tests(body)}
+    assert "CSMR-" not in tests and "WCRE" not in tests
+    assert tests["CSMR- WCRE / SANER"] == {"type": "table", "cell": "CSMR- WCRE / SANER", "right": "Software Maintenance and Reengineering",
+                                          "up": "ICSE", "down": "ICPC", "top_heading": "Venue"}
+    assert tests["ICPC"]["right"] == "International Conference on Program Comprehension"  # the rows after it are read
