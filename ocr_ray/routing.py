@@ -75,7 +75,8 @@ from ocr_ray.text_repair import recode_garbled
 # 27: tables: a wrapped p{} header cell's justified first line is one cell (its next line flush under it).
 # 28: tables: a pair of columns under more rows of one value centred over both than rows of their
 # own stays two columns.
-LAYOUT_VERSION = "28"
+# 29: maths: a numerator over a fraction bar narrower than Rule.horizontal's 8 pt (mathptmx's \frac{a}{b}).
+LAYOUT_VERSION = "29"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

@@ -141,8 +141,9 @@ def _numerator(prev: Line, line: Line, rules) -> bool:
     r"""Is ``prev`` a fraction's numerator set over the display's first line: a fraction bar right
     under it, as wide as it or wider, within the formula line's height. A numerator of words in
     the text font (``\frac{\text{accuracy}}{n}``) holds no maths to tell it from a paragraph's
-    short last line; a paragraph's line has no rule under it."""
-    return any(r.horizontal and r.x0 <= prev.x0 + 1.0 and r.x1 >= prev.x1 - 1.0
+    short last line, nor a Times italic letter (mathptmx's ``\frac{a}{b}``: its bar, 6 pt wide, is
+    no ``Rule.horizontal``); a paragraph's line has no rule under it."""
+    return any(r.y1 - r.y0 <= 2.0 and r.x0 <= prev.x0 + 1.0 and r.x1 >= prev.x1 - 1.0
                and prev.y1 - 1.0 <= r.y0 <= prev.y1 + 0.5 * prev.size and line.y0 <= r.y0 <= line.y1 for r in rules)
 
 

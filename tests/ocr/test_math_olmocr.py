@@ -349,3 +349,15 @@ def test_a_fraction_whose_numerator_is_words_stays_one_formula(tmp_path):
     tests = [{"id": f"f{k}", "type": "math", "math": m} for k, m in enumerate(WORD_FRACTIONS)]
     tests += [{"id": "prose", "type": "present", "text": PROSE}]
     assert judge(markdown, tests) == dict.fromkeys((t["id"] for t in tests), True), markdown
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_a_one_letter_numerator_in_times_italic_stays_in_its_fraction(tmp_path):
+    """mathptmx sets maths letters in Times italic (a text font): the numerator "a" of
+    ``\\frac{a}{b}``, on a line of its own over a 6 pt fraction bar, was a paragraph and the bar an
+    \\overline over the denominator ("a", then $$ \\mathrm{coefficient}_{i}=\\overline{b} $$)."""
+    formulas = [r"\mathrm{coefficient}_{i} = \frac{a}{b}", r"y = \frac{x}{2} + 1"]
+    markdown = _markdown(tmp_path, "amsmath,mathptmx", formulas)
+    assert "a" not in [b.strip() for b in markdown.split("\n\n")], markdown
+    tests = [{"id": f"f{k}", "type": "math", "math": m} for k, m in enumerate(formulas)]
+    assert judge(markdown, tests) == dict.fromkeys((t["id"] for t in tests), True), markdown
