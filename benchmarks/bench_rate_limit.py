@@ -8,9 +8,11 @@ resources/rate_limiter.py cites it), on a time scale (LIMIT requests per WINDOW_
 review edit histories) and `initial_submission_pdfs` (the default: revision pages in chromium,
 sharing the API client's limiter) with no configured interval (`min_interval_s=0`): the client
 starts too fast, meets the wall once (the learning burst), learns the limit from the 429 and paces
-itself. As in production by default, the client is not told the window's length: it measures it from
-the 429 (resources/rate_limiter.py), reported as `window: measured`; REVIEWBENCH_BENCH_WINDOW=known
-tells it (`rate_limit_window_s`, as OPENREVIEW_RATE_LIMIT_WINDOW_S does), `window: known`.
+itself. The client is told the window's length (`rate_limit_window_s`, as OPENREVIEW_RATE_LIMIT_WINDOW_S
+does), `window: known`: a 429 does not say it. REVIEWBENCH_BENCH_WINDOW=measured leaves the client to
+measure it from the 429s (resources/rate_limiter.py; production's default when the variable is
+unset), `window: measured`: 0.86 to 0.96 in 8 runs on a loaded machine (docs/benchmarks.md), not
+held in the 0.9-1.0 band (a window opened by the previous step's requests is measured long).
 
 Figure, from the server's side (the replica's request log and its own windows, not the client's
 schedule): `rate_limit_utilisation` = the steady-state rate over the allowed one (LIMIT / WINDOW_S):
@@ -115,7 +117,7 @@ def run() -> list[dict]:
 
     fx = build_fixtures(["iclr-2024"], seed=0, n_forums=FORUMS)
     by_key = {a.key.to_user_string(): a for a in ASSETS}
-    known = os.environ.get("REVIEWBENCH_BENCH_WINDOW", "measured") == "known"
+    known = os.environ.get("REVIEWBENCH_BENCH_WINDOW", "known") != "measured"
     load_start = os.getloadavg()[0]
     with ReplicaServer(fx, port=0) as rep, tempfile.TemporaryDirectory() as root, _Watch() as watch:
         rep.set_faults(FaultConfig(window_limit=LIMIT, window_s=WINDOW_S, attachment_window_limit=FILE_LIMIT))
