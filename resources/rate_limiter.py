@@ -71,6 +71,22 @@ class RateLimiter:
             self.learned_interval_s = max(self.learned_interval_s, interval_s)
             self._next = max(self._next, self._clock() + max(0.0, not_before_epoch - time.time()))
 
+    def seed_times(self, epochs: list[float]) -> None:
+        """Requests an earlier step sent (epoch seconds, `sent_epochs`), kept as if this limiter had
+        sent them: a window they opened is then measured from its first request."""
+        with self._lock:
+            offset = self._clock() - time.time()
+            ours = list(self._times)
+            self._times.clear()
+            self._times.extend(sorted([t + offset for t in epochs] + ours)[-self.HISTORY:])
+
+    def sent_epochs(self, within_s: float = 3600.0) -> list[float]:
+        """This limiter's requests of the last `within_s` seconds (OpenReview's windows are an hour at
+        most), as epoch seconds, for the next step (`seed_times`)."""
+        with self._lock:
+            offset, now = time.time() - self._clock(), self._clock()
+            return [round(t + offset, 3) for t in self._times if now - within_s <= t <= now]
+
     @property
     def interval_s(self) -> float:
         return max(self.min_interval_s, self.learned_interval_s)

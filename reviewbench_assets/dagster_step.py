@@ -213,11 +213,18 @@ def openreview_slot(storage, log, limiter=None, attachment_limiter=None):
     with store.slot("openreview-api", int(os.environ.get(OPENREVIEW_SLOTS_VAR, "1")), on_wait=log):
         for lim, rel, what in paced:
             _share_pace(store, lim, store.path(rel), what, log)
+            # the earlier steps' requests of the window still open: a 429 in it is measured from its
+            # first request, not from this step's (resources/rate_limiter.py)
+            recent = store.read_json_or_none(store.path(rel.replace(".json", "-recent.json")))
+            if isinstance(recent, list):
+                lim.seed_times([float(t) for t in recent if isinstance(t, int | float)])
         try:
             yield
         finally:
-            for lim, _rel, _what in paced:
+            for lim, rel, _what in paced:
                 lim.on_learn = None
+                if lim.sent_epochs():
+                    store.write_json(store.path(rel.replace(".json", "-recent.json")), lim.sent_epochs())
 
 
 def _share_pace(store, limiter, path: str, what: str, log) -> None:

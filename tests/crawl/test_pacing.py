@@ -349,3 +349,29 @@ def test_the_replica_answers_a_window_refusal_as_openreview_net_does():
         assert (made, limit, minutes) == ("4", "2", "1")  # 75 s: "1 minutes and 15 seconds" or less
         assert "Retry-After" not in answers[2].headers
         assert [(w["kind"], w["used"], w["limit"]) for w in rep.rate_windows()] == [("api", 4, 2)]
+
+
+def test_a_window_opened_by_the_previous_steps_requests_is_measured_from_its_first(tmp_path):
+    """bench_rate_limit (window measured): the crawl step's 5 requests opened the window, the PDF
+    step's limiter (a new one) sent 15 more and its 16th was refused (used 21): it had not seen the
+    window's first request and measured the window long (0.786 of the allowed rate). The step hands
+    its requests to the next (openreview_slot, `.locks/openreview-pace-recent.json`); by hand: the
+    crawl at 0.0-0.4 s, the PDF step from 2.0 every 0.5 s, refused at 9.5 s, reset at 10.0: the window
+    is at most 10.0 s (from 0.0), not 8.0 (from 2.0) stretched over 16 requests."""
+    from resources import StorageResource
+    from reviewbench_assets.dagster_step import openreview_slot
+
+    storage = StorageResource(root=str(tmp_path))
+    clock = _Clock()
+    crawl = RateLimiter(0.0, clock=clock, sleep=clock.sleep)
+    with openreview_slot(storage, print, crawl):
+        for k in range(5):
+            clock.t = 1000.0 + 0.1 * k
+            crawl.wait()
+    pdfs = RateLimiter(0.0, clock=clock, sleep=clock.sleep)  # the next step, its slot taken at once
+    with openreview_slot(storage, print, pdfs):
+        for k in range(16):
+            clock.t = 1002.0 + 0.5 * k
+            pdfs.wait()
+        pdfs.learn(20, 0.5, sent_at=clock.t, used=21)
+    assert abs(pdfs.measured_window_s - 10.0) < 0.01
