@@ -11,8 +11,7 @@ starts too fast, meets the wall once (the learning burst), learns the limit from
 itself. The client is told the window's length (`rate_limit_window_s`, as OPENREVIEW_RATE_LIMIT_WINDOW_S
 does), `window: known`: a 429 does not say it. REVIEWBENCH_BENCH_WINDOW=measured leaves the client to
 measure it from the 429s (resources/rate_limiter.py; production's default when the variable is
-unset), `window: measured`: 0.86 to 0.96 in 8 runs on a loaded machine (docs/benchmarks.md), not
-held in the 0.9-1.0 band (a window opened by the previous step's requests is measured long).
+unset), `window: measured` (docs/benchmarks.md: 0.93 once the steps hand their requests on).
 
 Figure, from the server's side (the replica's request log and its own windows, not the client's
 schedule): `rate_limit_utilisation` = the steady-state rate over the allowed one (LIMIT / WINDOW_S):
