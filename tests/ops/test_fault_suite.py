@@ -59,7 +59,11 @@ def test_429_storm_window_is_waited_out_and_logged(replica, tmp_path, monkeypatc
     meta = _meta(result, "openreview_forums")
     assert meta["dagster/row_count"] == len(fx.venues[PK].forums)  # nothing lost
     assert meta["rate_limited"] == statuses.count(429)
-    assert meta["rate_limit_wait_s"] >= 3  # the storm lasted 4 s and was waited out, not hammered
+    # waited out, not hammered: each refusal is waited until its resetTime (1 s after the server
+    # answered, less the answer's way back, which grows under load: the waits' sum alone is no
+    # measure), so a 4 s storm refuses a handful of requests, not one per round trip
+    assert statuses.count(429) <= 4 / 1 + 1, statuses
+    assert meta["rate_limit_wait_s"] >= 0.5 * statuses.count(429)
     waits = _logged(result, "429 on /notes: waiting")
     assert len(waits) == statuses.count(429), "each wait is in the run's event log"
 
