@@ -24,6 +24,9 @@ WRITE_CALLS = {"publish", "target", "remove_after", "write_json", "write_bytes",
 # by the test: an entry that no longer names a site is an error too)
 NOT_DRIVEN = {
     "dagster_step._share_pace.share": "a learnt rate-limit pace: one single-file write, only after a 429",
+    "dagster_step.openreview_slot": "the step's recent OpenReview request times for the next step's limiter "
+                                    "(pacing state, one single-file write; a torn one reads as a miss): the "
+                                    "operation's fake API sends nothing through a rate limiter",
     "stage_io.Staging.remove_in": "a corpus file removed at the card's commit (the resubmissions config once no "
                                   "chain remains): the operation's corpus never held one to remove",
     "corpus_writer._publication": "a split writer without a publication of its caller's (tests and tools; the split "
