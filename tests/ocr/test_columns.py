@@ -163,7 +163,6 @@ def test_three_columns_three_points_apart_are_read_column_by_column(tmp_path):
     The first gutter was found by alignment, the second not: the first column's lines, left of both
     stripes, outvoted the second column's edges, and the second and third columns were read line by
     line across. Judged by olmOCR-Bench's classes, tests written from the source."""
-    from benchmarks.fulltext_real.olmocr_judge import explain
 
     paragraphs = [_plain("Triple", n, 5) for n in range(9)]
     body = ("\\thispagestyle{empty}\\setlength{\\columnsep}{3pt}\\begin{multicols}{3}\n"
@@ -172,11 +171,7 @@ def test_three_columns_three_points_apart_are_read_column_by_column(tmp_path):
     starts = sorted({round(f.x0) for f in pages[0].fragments if f.text.startswith("Triple paragraph")})
     assert len(pages) == 1 and len(starts) >= 3  # the premise: three columns on one page
     [markdown] = compose_pages([pages[0].to_json()])
-    tests = [{"id": f"present-{n}", "type": "present", "text": " ".join(p)} for n, p in enumerate(paragraphs)]
-    tests += [{"id": f"order-{n}", "type": "order", "before": a[-1], "after": b[0]}
-              for n, (a, b) in enumerate(zip(paragraphs, paragraphs[1:], strict=False))]
-    failed = {t["id"]: why for t in tests for ok, why in [explain(markdown, t)] if not ok}
-    assert failed == {}, markdown
+    assert _failed_reading(markdown, paragraphs) == {}, markdown
 
 
 def test_a_side_box_four_points_from_the_text_is_read_after_it(tmp_path):
@@ -185,7 +180,6 @@ def test_a_side_box_four_points_from_the_text_is_read_after_it(tmp_path):
     nine lines stand beside seven full lines of the body (two paragraphs' last lines are short), and
     eight full lines on each side were asked for: the box and the body were read line by line.
     Judged by olmOCR-Bench's classes, tests written from the source."""
-    from benchmarks.fulltext_real.olmocr_judge import explain
 
     paragraphs = [_plain("Report", n, 4) for n in range(4)]
     side = " ".join(f"Box line {n} of the side box holds its own short note." for n in range(6))
@@ -196,12 +190,7 @@ def test_a_side_box_four_points_from_the_text_is_read_after_it(tmp_path):
         + "\n\\end{minipage}\\hspace{4pt}\\begin{minipage}[t]{0.29\\textwidth}\\small\n" + side
         + "\n\\end{minipage}\n\\end{document}\n")
     markdown = _typeset_and_compose(tex_dir)
-    tests = [{"id": f"present-{n}", "type": "present", "text": " ".join(p)} for n, p in enumerate(paragraphs)]
-    tests += [{"id": "side", "type": "present", "text": side}]
-    tests += [{"id": f"order-{n}", "type": "order", "before": a[-1], "after": b[0]}
-              for n, (a, b) in enumerate(zip(paragraphs, paragraphs[1:], strict=False))]
-    failed = {t["id"]: why for t in tests for ok, why in [explain(markdown, t)] if not ok}
-    assert failed == {}, markdown
+    assert _failed_reading(markdown, paragraphs, side) == {}, markdown
 
 
 def _typeset_and_compose(tex_dir) -> str:
@@ -227,7 +216,6 @@ def test_a_ragged_side_column_four_points_from_the_text_is_read_after_it(tmp_pat
     (``\\raggedright`` minipage) 4 pt beside justified paragraphs. Their lines share no right edge,
     and a gutter found by alignment asked for full lines on both sides: the notes and the body were
     read line by line. Judged by olmOCR-Bench's classes, tests written from the source."""
-    from benchmarks.fulltext_real.olmocr_judge import explain
 
     paragraphs = [_plain("Main", n, 4) for n in range(5)]
     side = " ".join(f"Note line {n} of the ragged side column holds its own short remark." for n in range(7))
@@ -237,9 +225,17 @@ def test_a_ragged_side_column_four_points_from_the_text_is_read_after_it(tmp_pat
             + "\n\\end{minipage}")
     pages = typeset_layouts(tmp_path, "geometry", body, preamble="\\geometry{margin=1in}")
     [markdown] = compose_pages([pages[0].to_json()])
+    assert _failed_reading(markdown, paragraphs, side) == {}, markdown
+
+
+def _failed_reading(markdown: str, paragraphs: list[list[str]], side: str | None = None) -> dict:
+    """olmOCR-Bench's verdicts that failed (id: why) on ``markdown``: each paragraph present whole,
+    each read before the next, and the side column's text present whole."""
+    from benchmarks.fulltext_real.olmocr_judge import explain
+
     tests = [{"id": f"present-{n}", "type": "present", "text": " ".join(p)} for n, p in enumerate(paragraphs)]
-    tests += [{"id": "side", "type": "present", "text": side}]
+    if side is not None:
+        tests += [{"id": "side", "type": "present", "text": side}]
     tests += [{"id": f"order-{n}", "type": "order", "before": a[-1], "after": b[0]}
               for n, (a, b) in enumerate(zip(paragraphs, paragraphs[1:], strict=False))]
-    failed = {t["id"]: why for t in tests for ok, why in [explain(markdown, t)] if not ok}
-    assert failed == {}, markdown
+    return {t["id"]: why for t in tests for ok, why in [explain(markdown, t)] if not ok}

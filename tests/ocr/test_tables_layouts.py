@@ -238,14 +238,9 @@ Ours & \textbf{90.1} & \textbf{99.0} & \textbf{99.6} & \textbf{71.3} & \textbf{9
     assert_table_tests_pass(markdown, tests)
 
 
-def test_threeparttable_markers_and_notes_stay_out_of_the_grid(tmp_path):
-    """threeparttable's layout set by hand (``make test`` installs no texlive-latex-extra, where
-    threeparttable.sty is): a superscript italic letter after a cell value (``\\tnote{a}``) and a
-    list of notes under the ``\\bottomrule``. The markers make no column or row of their own, the
-    cells beside them are the source's, and the notes are read whole after the table."""
-    markdown = table_markdown(tmp_path, PROSE + r"""
-
-\begin{table}[h]\centering\small
+# threeparttable's layout set by hand (`make test` installs no texlive-latex-extra, where
+# threeparttable.sty is): `\tnote{x}` a superscript italic letter after a value, the notes under the table
+THREEPARTTABLE_BY_HAND = r"""\begin{table}[h]\centering\small
 \newcommand{\tnote}[1]{\textsuperscript{\itshape #1}}
 \begin{tabular}{lccc}
 \toprule
@@ -261,7 +256,15 @@ Ours (large) & 29.4 & 57.0\tnote{c} & 240 \\
 \tnote{b} Trained with back-translation.\\
 \tnote{c} Significant under a paired bootstrap test.
 \end{minipage}
-\end{table}""")
+\end{table}"""
+
+
+def test_threeparttable_markers_and_notes_stay_out_of_the_grid(tmp_path):
+    """threeparttable's layout set by hand (``make test`` installs no texlive-latex-extra, where
+    threeparttable.sty is): a superscript italic letter after a cell value (``\\tnote{a}``) and a
+    list of notes under the ``\\bottomrule``. The markers make no column or row of their own, the
+    cells beside them are the source's, and the notes are read whole after the table."""
+    markdown = table_markdown(tmp_path, PROSE + "\n\n" + THREEPARTTABLE_BY_HAND)
     [grid] = parse_tables(markdown)
     assert len(grid) == 4 and all(len(row) == 4 for row in grid), grid
     tests = [table_test("55.1", left="27.3", right="120", up="chrF", down="56.4", left_heading="Transformer"),
@@ -281,25 +284,7 @@ def test_threeparttable_markers_are_superscripts_after_their_values(tmp_path):
     ``TableTest`` compares a cell's text as written, tags and all). The notes under the table stay
     out of it. A power of ten in maths is marked so too (``$10^{-3}$``: "10−3" before, a number), a
     maths symbol set as a marker (``$^\\dagger$``) stays after its word as it was read ("Acc.†")."""
-    markdown = table_markdown(tmp_path, PROSE + r"""
-
-\begin{table}[h]\centering\small
-\newcommand{\tnote}[1]{\textsuperscript{\itshape #1}}
-\begin{tabular}{lccc}
-\toprule
-Method & BLEU & chrF & Latency\tnote{a} \\
-\midrule
-Transformer & 27.3 & 55.1 & 120 \\
-Ours\tnote{b} & \textbf{28.9}\tnote{c} & 56.4 & 95 \\
-Ours (large) & 29.4 & 57.0\tnote{c} & 240 \\
-\bottomrule
-\end{tabular}\\[2pt]
-\begin{minipage}{0.45\linewidth}\footnotesize
-\tnote{a} Milliseconds per sentence on one GPU.\\
-\tnote{b} Trained with back-translation.\\
-\tnote{c} Significant under a paired bootstrap test.
-\end{minipage}
-\end{table}
+    markdown = table_markdown(tmp_path, PROSE + "\n\n" + THREEPARTTABLE_BY_HAND + r"""
 
 \begin{table}[h]\centering\small
 \begin{tabular}{lccc}
