@@ -14,6 +14,7 @@ from statistics import median
 
 from ocr_ray.layout.model import Rule
 from ocr_ray.layout.tables import MIN_RULE_WIDTH
+from ocr_ray.ocr_columns import turn
 
 DARK = 160  # grey level (0-255) under which a pixel is ink; JPEG blurs a 0.4 pt rule to mid-grey
 MAX_THICKNESS_PT = 2.0  # ``Rule.horizontal``'s own bound
@@ -98,12 +99,10 @@ def rules_from_gray(gray, points_per_pixel: float) -> list[Rule]:
                       max(p[3] - p[2] + 1 for p in chain)))
     slopes = [math.atan2(y1 - y0, x1 - x0) for x0, y0, x1, y1, _ in lines if y1 != y0]
     angle = median(slopes) if slopes else 0.0
-    cos, sin, cx = math.cos(-angle), math.sin(-angle), gray.shape[1] / 2
     rules = []
     for x0, y0, x1, y1, rows in lines:
-        # the rule's middle turned back about the image's top centre (``ocr_columns.turn``'s rotation)
-        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-        tx, ty = cx + (mx - cx) * cos - my * sin, (mx - cx) * sin + my * cos
+        # the rule's middle turned back about the image's top centre, as the OCR boxes are
+        [[tx, ty]] = turn([((x0 + x1) / 2, (y0 + y1) / 2)], angle, gray.shape[1])
         half = math.hypot(x1 - x0, y1 - y0) / 2
         rules.append(Rule(float((tx - half) * points_per_pixel), float((ty - rows / 2) * points_per_pixel),
                           float((tx + half) * points_per_pixel), float((ty + rows / 2) * points_per_pixel)))
