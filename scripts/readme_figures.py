@@ -39,6 +39,9 @@ FIGURES = [
     Figure("fulltext_scanned_dev_pass_rate_text-layer",
            "full text on scans: the real-paper dev part made image-only (150-300 dpi, skewed, noisy JPEG), "
            "olmOCR-Bench's scorer, share of tests passed (baseline: pymupdf4llm 2.0)"),
+    Figure("fulltext_olmocr_sample_pass_rate_text-layer",
+           "full text on mixed real documents: olmOCR-Bench's own sample (scans, tables, columns, maths; "
+           "held out), its scorer, share of tests passed (baseline: pymupdf4llm 2.0)"),
     Figure("fulltext_real_pages_per_s_text-layer",
            "full text: pages/s through paper_markdown on the real-paper set (baseline: pymupdf4llm)"),
     Figure("markdown_coverage", "papers with a public PDF that get markdown, iclr-2024 (baseline: `initial_only`)",

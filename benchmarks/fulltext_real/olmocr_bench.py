@@ -55,14 +55,20 @@ def split_pages(markdown: str, num_pages: int) -> list[str]:
     return (pages + [""] * num_pages)[:num_pages] if len(pages) != num_pages else pages
 
 
-def write_candidate(folder: Path, outputs: dict[str, list[str]]) -> None:
-    """``outputs``: PDF stem -> page markdowns, written in olmOCR-Bench's candidate layout."""
+def write_candidate(folder: Path, outputs: dict[str, list[str | None]]) -> None:
+    """``outputs``: PDF stem -> page markdowns, written in olmOCR-Bench's candidate layout (no file for
+    a page that is None)."""
     folder.mkdir(parents=True, exist_ok=True)
     for stem, pages in outputs.items():
         for number, text in enumerate(pages, 1):
+            if text is None:  # a page the engine gave no markdown for has no file: olmocr fails its tests
+                continue
+            # a stem may name a sub-folder (olmOCR-Bench's sample: pdfs/headers_footers/<id>.pdf)
+            path = folder / f"{stem}_pg{number}_repeat1.md"
+            path.parent.mkdir(parents=True, exist_ok=True)
             # an engine's lone UTF-16 surrogate cannot be written as UTF-8: it becomes "?" (a wrong character,
             # as the reader would see it), instead of losing the page
-            (folder / f"{stem}_pg{number}_repeat1.md").write_text(text, encoding="utf-8", errors="replace")
+            path.write_text(text, encoding="utf-8", errors="replace")
 
 
 def score(set_dir: Path, candidates: dict[str, dict[str, list[str]]], python: Path | None = None) -> dict[str, dict]:
