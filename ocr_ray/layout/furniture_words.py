@@ -1,0 +1,49 @@
+"""What page furniture reads as: the patterns of how heads, footers and stamps are phrased (venue
+notices, download and licence stamps, journal lines, dates, arXiv's side stamp, part numbers), for pages
+that no repetition can show (page one of a review copy, a one-page input). ``furniture`` applies them
+to the fragments of a page's edge zones only."""
+from __future__ import annotations
+
+import re
+
+VENUE_NOTICE = re.compile(
+    r"(do not distribute|under review|^preprint\b|^(submitted to|published as|accepted (at|to)|postprint of|to appear in)\b"
+    r"|^(\d+(st|nd|rd|th)\s+)?(annual\s+)?conference on\b|^proceedings of\b"
+    r"|^downloaded from\b"
+    # a digital library's download stamp ("Authorized licensed use limited to: <institution>.
+    # Downloaded on March 03,2024 at 12:34:56 UTC from IEEE Xplore.  Restrictions apply.")
+    r"|^authorized licensed use limited to\b|\bdownloaded on\b.{0,40}\bat\b.{0,20}\b(utc|gmt)\b"
+    # copyright and licence lines ("(c) 2021 Elsevier", "Published under a CC BY 4.0 licence", IEEE's
+    # "978-1-6654-XXXX-X/23/$31.00 ©2023 IEEE", its template's "©20XX")
+    r"|^copyright\b|^©|©\s*[12][\dX]{3}\b|^\(c\)\s*\d{4}|\ball rights reserved\b|\bcreative commons\b|\bCC[ -]BY\b"
+    # a document's handling marks ("CONFIDENTIAL", "Draft -- do not cite", "Internal report RB-17")
+    r"|^(confidential|strictly confidential|draft|internal (report|use)|for internal use|not for (distribution|citation))\b)",
+    re.I)
+# a date as stamps print it: 2024-05-17, 17 May 2024, May 17, 2024
+MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+DATE = re.compile(rf"\b((19|20)\d\d-\d\d-\d\d|\d{{1,2}}\s+{MONTH},?\s+(19|20)\d\d|{MONTH}\s+\d{{1,2}},?\s+(19|20)\d\d)\b", re.I)
+STAMP_WORDS = 8  # a date stamp's words at most ("Compiled on 17 May 2024", "Generated 2024-05-17 14:22 UTC")
+# what a journal's header or footer line cites of the article: two of them on one line (or one in a
+# line cut by "|") make a journal line; one alone may be a footnote's DOI
+JOURNAL_PARTS = re.compile(
+    r"\bdoi(\.org/|:\s*)10\.\d{4,}|\bvol(\.|ume)?\s*\d+|\bissue\s*\d+|\bno\.\s*\d+|\bpp?\.\s*\d+\s*[-–]\s*\d+"
+    r"|\be\d{5,}\b|\bissn\b|\(\d{4}\)\s*\d+(:\d+)?", re.I)
+# a journal's "<volume> (<year>) <first>-<last>" ("Journal of Machine Learning Research 21 (2020) 1-45")
+VOLUME_YEAR_PAGES = re.compile(r"\b\d{1,4}\s*\((19|20)\d\d\)\s*\d+\s*[-–]\s*\d+\b")
+# arXiv's side stamp, whole: "arXiv:2401.01234v2 [cs.LG] 3 Jan 2024"
+ARXIV_STAMP = re.compile(r"^arxiv:\s*\d{4}\.\d{4,5}(v\d+)?\s*\[[\w.-]+\]\s*\d{1,2}\s*[a-z]{3}\w*\s*\d{4}$", re.I)
+
+
+def reads_as_furniture(text: str) -> bool:
+    text = " ".join(text.split())
+    if VENUE_NOTICE.search(text):
+        return True
+    if VOLUME_YEAR_PAGES.search(text):
+        return True
+    parts = {m.group(0).split()[0].lower()[:3] for m in JOURNAL_PARTS.finditer(text)}
+    return len(parts) >= 2 or (len(parts) == 1 and text.count("|") >= 1)
+
+
+# a part or document number standing alone in a head or foot ("SN74HC00A-Q1", "AD8221", "DS-0042-01"):
+# one token of capitals and digits, two of each at least, no lowercase
+PART_NUMBER = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})(?=(?:\D*\d){2})[A-Z0-9][A-Z0-9./_-]{3,23}$")
