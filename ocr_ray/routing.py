@@ -76,7 +76,10 @@ from ocr_ray.text_repair import recode_garbled
 # 28: tables: a pair of columns under more rows of one value centred over both than rows of their
 # own stays two columns.
 # 29: maths: a numerator over a fraction bar narrower than Rule.horizontal's 8 pt (mathptmx's \frac{a}{b}).
-LAYOUT_VERSION = "29"
+# 30: furniture of one-page inputs: a worded page number ("Page 5", "Page 8 of 11", "-2-", "| 41")
+# takes its row and the short rows of its zone, a bold folio at the foot, a foot's text at any
+# distance from its number, dates written with slashes, text off the page's box.
+LAYOUT_VERSION = "30"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

@@ -13,11 +13,14 @@ furniture when
   that alternate by parity (LNCS and ``fancyhdr`` twoside: authors on even pages, title on odd)
   are each on fewer than half of all pages; or
 * it is a bare page number (digits or roman numerals only) in an edge zone, in body size or
-  smaller and not bold (a section's number at the top of a page is larger or bold), counting with
+  smaller and not bold (a section's number at the top of a page is larger or bold; at the foot a
+  bold folio is a page number), or one said as one ("Page 8 of 11", "-2-", "| 41"), counting with
   the pages next to it where they are numbered, or a fragment
   on the same line as such a number, a wide space away (``\\hspace``/``\\qquad``/``\\hfil`` of a
-  running head, where a section number is followed by 1 em): a head is known by its number on a
+  running head, where a section number is followed by 1 em; at the foot at any distance), or a short
+  row of the same zone as a worded or foot number: a head is known by its number on a
   page of its own (a three-page paper, a one-page input); or
+* it lies wholly off the page (a printer's slug outside the crop box); or
 * it lies wholly outside the horizontal extent of the paper's text body (margin stamps,
   arXiv-style side stamps when not rotated; the text layer drops rotated text); or
 * it is in an edge zone and reads as furniture: the one rule here that reads wording, short
@@ -51,7 +54,11 @@ HEAD_GAP = 1.5  # a running head's text and its page number: at least this many 
 BODY_SIZE_SLACK = 1.15  # a page number or running head is set in body size or smaller
 _DIGITS = re.compile(r"\d+")
 _PLAIN_NUMBER = re.compile(r"^(\d{1,4}|[ivxlc]{1,6})$", re.I)
-_PAGE_NUMBER = re.compile(r"^(page\s*)?[-–—(\[]?\s*(\d{1,4}|[ivxlc]{1,6})\s*[-–—)\]]?(\s*(of|/)\s*\d{1,4})?$", re.I)
+_PAGE_NUMBER = re.compile(r"^(page\s*)?[-–—(\[|]?\s*(\d{1,4}|[ivxlc]{1,6})\s*[-–—)\]|]?(\s*(of|/)\s*\d{1,4})?$", re.I)
+# a page number said as one ("Page 5", "Page 2 of 9", "2 of 14", "-2-", "- 24 -", "| 41"): no heading,
+# list item or equation's number reads so, whatever its type (a form's "Page 8 of 11" is set bold, larger)
+_WORDED_NUMBER = re.compile(r"^(page\s*\d{1,4}(\s*of\s*\d{1,4})?|\d{1,4}\s*of\s*\d{1,4}|[-–—|]\s*\d{1,4}\s*[-–—|]?)$", re.I)
+WORDED_SIZE = 1.5  # of the body size: the largest a worded page number is set
 
 
 def _key(text: str) -> str:
@@ -213,16 +220,21 @@ def _repeated(zones: list[set[int]], pages: list[PageLayout]) -> set[int]:
     return found
 
 
-def _number_like(f: Fragment, body: float) -> bool:
-    """A bare page number's look: its pattern, not bold, body size or smaller."""
-    return bool(_PAGE_NUMBER.match(f.text.strip())) and not f.bold and f.size <= BODY_SIZE_SLACK * body
+def _number_like(f: Fragment, body: float, foot: bool = False) -> bool:
+    """A page number's look: its pattern, not bold, body size or smaller; bold at the page's foot (a
+    magazine's or report's folio: Nature's "218", "FY 2011 ... REPORT 15"; bold at the head may be a
+    section's number); a worded one ("Page 8 of 11") in any weight, up to ``WORDED_SIZE``."""
+    text = f.text.strip()
+    if _WORDED_NUMBER.match(text):
+        return f.size <= WORDED_SIZE * body
+    return bool(_PAGE_NUMBER.match(text)) and (foot or not f.bold) and f.size <= BODY_SIZE_SLACK * body
 
 
 def _page_offsets(pages: list[PageLayout], zones: list[list[list[list[Fragment]]]], bodies: list[float]) -> list[set[int]]:
     """Per page: printed number minus page index of each bare number in its edge zones."""
-    return [{int(f.text) - i for zone in page_zones for row in zone
+    return [{int(f.text) - i for k, zone in enumerate(page_zones) for row in zone
              if not _table_row(page, row) and not _number_column(zone, row) for f in row
-             if f.text.strip().isdigit() and _number_like(f, bodies[i])}
+             if f.text.strip().isdigit() and _number_like(f, bodies[i], k == 1)}
             for i, (page, page_zones) in enumerate(zip(pages, zones, strict=True))]
 
 
@@ -272,25 +284,36 @@ def _between_rules(pages: list[PageLayout], zones: list[list[list[list[Fragment]
 
 
 def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]], body: float,
-                            offsets: list[set[int]]) -> set[int]:
-    """``id()`` of the zone's bare page numbers on page ``i`` (body size or smaller, not bold,
-    counting with the pages) and of the text on their line a wide space away from them (a running
-    head beside its number)."""
+                            offsets: list[set[int]], foot: bool = False) -> set[int]:
+    """``id()`` of the zone's page numbers on page ``i`` (``_number_like``, counting with the pages)
+    and of the text on their line a wide space away from them (a running head beside its number); at
+    the page's foot (``foot``) at any distance: a heading's number and title never end a page, and a
+    separate fragment is already a gap wider than a word space ("Campus Attacks ... Page 5",
+    "FY 2011 GSA - OCSIT ANNUAL REPORT | 15"). A worded number or one at the foot takes the other
+    short rows of its zone with it ("Appendix 5" over "Page 8 of 11" in a form's head)."""
     found: set[int] = set()
     for row in zone:
         if _table_row(page, row) or _number_column(zone, row):
             continue
-        numbers = [f for f in row if _number_like(f, body)
+        numbers = [f for f in row if _number_like(f, body, foot)
                    and (not f.text.strip().isdigit() or _counts_with_pages(i, int(f.text), offsets))]
         found.update(id(f) for f in numbers)
-        # a plain number only: "(3)" beside a display at the top of a page is an equation's number
-        numbers = [f for f in numbers if _PLAIN_NUMBER.match(f.text.strip())]
+        # a plain or worded number only: "(3)" beside a display at the top of a page is an equation's number
+        numbers = [f for f in numbers if _PLAIN_NUMBER.match(f.text.strip()) or _WORDED_NUMBER.match(f.text.strip())]
         if not numbers:
             continue
+        # in body size or smaller, or no larger than its number (a web page's print: "Survey Manager ...
+        # Page 2 of 9", both bold, larger than the page's text)
+        largest = max(BODY_SIZE_SLACK * body, max(n.size for n in numbers) + 0.5)
         for f in row:
-            if f.size <= BODY_SIZE_SLACK * body and f.math < 0.3 and all(
-                    max(n.x0 - f.x1, f.x0 - n.x1) >= HEAD_GAP * n.size for n in numbers):
+            if f.size <= largest and f.math < 0.3 and (foot or all(
+                    max(n.x0 - f.x1, f.x0 - n.x1) >= HEAD_GAP * n.size for n in numbers)):
                 found.add(id(f))
+        if (foot or any(_WORDED_NUMBER.match(n.text.strip()) for n in numbers)) and len(zone) <= 3:
+            for other in zone:
+                if (other is not row and len(" ".join(f.text for f in other).split()) <= STAMP_WORDS
+                        and all(f.size <= largest and f.math < 0.3 for f in other)):
+                    found.update(id(f) for f in other)
     return found
 
 
@@ -304,7 +327,8 @@ def _date_stamp(row: list[Fragment], body: float) -> bool:
     (a footnote starts with its mark) and no heading (larger or bold: a title block's date is set
     under its title, no edge row)."""
     text = " ".join(" ".join(f.text for f in sorted(row, key=lambda f: f.x0)).split())
-    return (bool(DATE.search(text)) and len(text.split()) <= STAMP_WORDS and not text[:1].isdigit()
+    date = DATE.search(text)
+    return (bool(date) and len(text.split()) <= STAMP_WORDS and (not text[:1].isdigit() or date.start() == 0)
             and not text.startswith(("*", "†", "‡", "§")) and all(not f.bold and f.size <= BODY_SIZE_SLACK * body for f in row))
 
 
@@ -331,7 +355,10 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     """The removed fragments per page (``pages`` are changed in place)."""
     numbered: list[list[Fragment]] = []
     for page in pages:  # first: they would widen the body extent and sit in the edge zones' rows
-        ids = line_numbers(page)
+        # and text wholly off the page (a printer's slug outside the crop box: "2021/07/06 13:43:28 /
+        # <job>.pdf" over an annual report's spread) is printed nowhere a reader sees
+        ids = line_numbers(page) | {id(f) for f in page.fragments if f.y1 <= 0 or f.y0 >= page.height
+                                    or f.x1 <= 0 or f.x0 >= page.width}
         numbered.append([f for f in page.fragments if id(f) in ids])
         if ids:
             page.fragments = [f for f in page.fragments if id(f) not in ids]
@@ -345,8 +372,8 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     offsets = _page_offsets(pages, zones, bodies)
     extent = body_extent(pages)
     for i, page in enumerate(pages):
-        for zone in zones[i]:
-            furniture |= _page_numbers_and_heads(page, i, zone, bodies[i], offsets)
+        for k, zone in enumerate(zones[i]):
+            furniture |= _page_numbers_and_heads(page, i, zone, bodies[i], offsets, foot=k == 1)
             if zone and not _table_row(page, zone[0]) and (_split_head(zone[0], extent, bodies[i])
                                                             or _date_stamp(zone[0], bodies[i])):
                 furniture |= {id(f) for f in zone[0]} - tabled

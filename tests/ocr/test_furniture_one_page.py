@@ -1,0 +1,123 @@
+"""Page furniture of one-page inputs NOT typeset by TeX (issue 36, "Furniture on one-page inputs"):
+pages drawn here with reportlab the way office suites, report designers and browsers print them, each
+after a real page of the one-page furniture set (benchmarks/fulltext_furniture/pages.yaml, named in
+each test). Truth by hand: the strings drawn as furniture must go, the body lines drawn next to them
+must stay."""
+from __future__ import annotations
+
+import pypdfium2
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfgen import canvas
+
+from ocr_ray.layout.furniture import remove_furniture
+from ocr_ray.layout.pdftext import page_layout
+
+WIDTH, HEIGHT = letter
+BODY = ("Handguns and other weapons were used in about half of the campus murders, which mirrored",
+        "the rate of murders involving handguns in the general community, as the report noted.",
+        "As the professional literature does not offer a comprehensive perspective on the subject,",
+        "the search focused on published lists of incidents of school violence in the period.")
+
+
+def _page(tmp_path, draw, body=BODY, font=("Times-Roman", 11), top=700.0, crop=None) -> tuple[list[str], list[str]]:
+    """One letter page: ``body`` as lines from ``top`` down, then ``draw(c, right)`` adds the furniture
+    within the body's width (``right``: its right edge; nothing in the margins, which the body extent
+    alone removes). The kept and the removed texts after ``remove_furniture``, each top to bottom."""
+    path = tmp_path / "page.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    if crop:
+        c.setCropBox(crop)
+    c.setFont(*font)
+    for k, line in enumerate(body * 6):  # a page of text: the body's extent and size are its own
+        c.drawString(72, top - 14 * k, line)
+    draw(c, 72 + max(c.stringWidth(line, *font) for line in body))
+    c.showPage()
+    c.save()
+    pages = [page_layout(pypdfium2.PdfDocument(path)[0])]
+    removed = remove_furniture(pages)
+    order = lambda fs: [f.text for f in sorted(fs, key=lambda f: (f.y0, f.x0))]  # noqa: E731
+    return order(pages[0].fragments), order(removed[0])
+
+
+def _body_kept(kept: list[str], body=BODY) -> bool:
+    """Every body line is kept, the first under the head and the last over the foot among them."""
+    return kept[0] == body[0] and kept[-1] == body[-1] and len(kept) >= len(body) * 6
+
+
+def test_a_foot_with_a_worded_page_number_goes_whole(tmp_path):
+    """338c0cb8a9cea35f (Ghostscript): "Campus Attacks" at the foot's left, "Page 5" at its right.
+    "Page 5" went, the document's title beside it stayed: only a plain number took its line with it
+    (and a head in parts only when flush with both edges of the body)."""
+    def draw(c, right):
+        c.setFont("Times-Roman", 9)
+        c.drawString(72, 40, "Campus Attacks")
+        c.drawRightString(right - 36, 40, "Page 5")  # as printed: short of the body's right edge
+    kept, removed = _page(tmp_path, draw)
+    assert removed == ["Campus Attacks", "Page 5"]
+    assert _body_kept(kept)
+
+
+def test_a_bold_folio_and_its_title_close_beside_it_go_at_the_foot(tmp_path):
+    """8494d067a27d28ed (an annual report) and Nature's pages: the page number set bold, the report's
+    title one em before it. A bold number was no page number (a section's number may be bold), and a
+    title nearer than 1.5 em to its number stayed (a heading "3  Methods")."""
+    def draw(c, right):
+        c.setFont("Helvetica-Bold", 11)
+        c.drawRightString(right - 23, 40, "FY 2011 GSA OCSIT ANNUAL REPORT")
+        c.drawRightString(right, 40, "15")
+    kept, removed = _page(tmp_path, draw)
+    assert removed == ["FY 2011 GSA OCSIT ANNUAL REPORT", "15"]
+    assert _body_kept(kept)
+
+
+def test_a_forms_head_over_its_worded_page_number_goes(tmp_path):
+    """429b0f3ab81f71b4 (a guide's appendix, Ghostscript): "Appendix 5" over "Page 8 of 11", right
+    aligned, bold and larger than the page's 9 pt text. Neither went (bold, larger than the body,
+    and the appendix's name is no number)."""
+    def draw(c, right):
+        c.setFont("Helvetica-Bold", 10)
+        c.drawRightString(right, 740, "Appendix 5")
+        c.drawRightString(right, 728, "Page 8 of 11")
+    kept, removed = _page(tmp_path, draw, font=("Times-Roman", 9))
+    assert removed == ["Appendix 5", "Page 8 of 11"]
+    assert _body_kept(kept)
+
+
+def test_a_browsers_print_date_and_address_go(tmp_path):
+    """70d8b9280391b2ed (Chrome's print of an SEC filing): "26/03/2024, 22:30" and the page's address
+    in the head. A date written with slashes was no date, and a stamp opening with a digit was left."""
+    def draw(c, right):
+        c.setFont("Helvetica", 8)
+        c.drawString(72, 740, "26/03/2024, 22:30")
+        c.drawRightString(right, 740, "sec.gov/Archives/edgar/data/1704287/ea190737ex10-17_bluejay.htm")
+    kept, removed = _page(tmp_path, draw)
+    assert removed == ["26/03/2024, 22:30", "sec.gov/Archives/edgar/data/1704287/ea190737ex10-17_bluejay.htm"]
+    assert _body_kept(kept)
+
+
+def test_text_off_the_visible_page_goes(tmp_path):
+    """4041c1e3e2446bd2 (an annual report's spread): a printer's slug drawn outside the crop box
+    ("2021/07/06 13:43:28 / <job>.pdf") is printed nowhere a reader sees; it was the page's top row."""
+    def draw(c, right):
+        c.setFont("Helvetica", 8)
+        c.drawString(72, 770, "2021/07/06 13:43:28 / 20731115 annual report job.pdf")
+    kept, removed = _page(tmp_path, draw, crop=(0, 0, WIDTH, 750))
+    assert removed == ["2021/07/06 13:43:28 / 20731115 annual report job.pdf"]
+    assert _body_kept(kept)
+
+
+def test_body_lines_at_the_edges_stay(tmp_path):
+    """Guards: a bold section number and its title one em apart at the head (a bold number is a page
+    number at the foot only), a worded page number inside a sentence, and a short last line opening
+    with a number at the foot, set apart from the text above it."""
+    body = BODY + ("See Page 4 of 11 in the appendix for the questionnaire used in the study.",)
+
+    def draw(c, right):
+        c.setFont("Times-Bold", 12)
+        c.drawString(72, 724, "3")
+        c.drawString(96, 724, "Methods")
+        c.setFont("Times-Roman", 11)
+        c.drawString(72, 700 - 14 * len(body) * 6 - 16, "12 participants completed it.")
+    kept, removed = _page(tmp_path, draw, body=body)
+    assert removed == []
+    assert kept[:3] == ["3", "Methods", body[0]] and kept[-1] == "12 participants completed it."
