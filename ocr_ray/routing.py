@@ -79,6 +79,9 @@ from ocr_ray.text_repair import recode_garbled
 # 30: furniture of one-page inputs: a worded page number ("Page 5", "Page 8 of 11", "-2-", "| 41")
 # takes its row and the short rows of its zone, a bold folio at the foot, a foot's text at any
 # distance from its number, dates written with slashes, text off the page's box.
+# Also (this round's 30): tables without rules: a one-fragment header (cells a browser pads by a
+# pixel or two) under a caption; maths: an accent as a combining mark (U+0302, an OpenType maths
+# font's) and an accented letter ("ŷ") in a display; a scanned blank sheet with punch holes is blank.
 LAYOUT_VERSION = "30"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -34,12 +34,29 @@ def _run(lines: list[list[Fragment]], start: float, down: bool, width: float) ->
     for line in ordered:
         y0, y1 = min(f.y0 for f in line), max(f.y1 for f in line)
         gap = y0 - edge if down else edge - y1
-        if gap > (FIRST_GAP if not run else ROW_GAP) * (y1 - y0) + 2 or len(line) < 2 or any(f.x1 - f.x0 > PROSE_SHARE * width for f in line) \
-                or any(CAPTION.match(f.text) for f in line):
+        head = len(line) < 2 and (not run if down else bool(run))  # the table's top line, one fragment
+        if gap > (FIRST_GAP if not run else ROW_GAP) * (y1 - y0) + 2 or (len(line) < 2 and not head) \
+                or any(f.x1 - f.x0 > PROSE_SHARE * width for f in line) or any(CAPTION.match(f.text) for f in line):
             break
         run.append(line)
         edge = y1 if down else y0
-    return run if down else run[::-1]
+        if head and not down:
+            break
+    run = run if down else run[::-1]
+    return run[1:] if run and not _tight_head(run) else run
+
+
+def _tight_head(run: list[list[Fragment]]) -> bool:
+    """The run's top line is its header: two or more fragments, or one whose cells are closer than
+    pdftext's cut (a browser pads a cell by a pixel or two: "Method MMLU GSM8K HumanEval ARC" one
+    fragment) with word spaces to cut it at, reaching from the body's left edge to its right edge
+    (a caption's second line starts where the caption does and ends where its words do)."""
+    top = run[0]
+    if len(top) >= 2:
+        return True
+    head, body = top[0], [f for line in run[1:] for f in line]
+    return bool(head.gaps) and bool(body) and abs(head.x0 - min(f.x0 for f in body)) <= 2 * head.size \
+        and abs(head.x1 - max(f.x1 for f in body)) <= 2 * head.size
 
 
 def unruled_boxes(page: PageLayout, ruled: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
