@@ -30,11 +30,25 @@ from ocr_ray.layout.model import TEXT_FONT
 
 # accents TeX draws as a glyph of their own above the letter
 _ACCENTS = {"ˆ": r"\hat", "^": r"\hat", "˜": r"\tilde", "~": r"\tilde", "¯": r"\bar", "˙": r"\dot",
-            "¨": r"\ddot", "ˇ": r"\check", "´": r"\acute", "`": r"\grave", "˘": r"\breve", "⃗": r"\vec"}
+            "¨": r"\ddot", "ˇ": r"\check", "´": r"\acute", "`": r"\grave", "˘": r"\breve", "⃗": r"\vec",
+            # the combining marks an OpenType maths font's accents map to (unicode-math's \hat is U+0302)
+            "\u0302": r"\hat", "\u0303": r"\tilde", "\u0304": r"\bar", "\u0307": r"\dot", "\u0308": r"\ddot",
+            "\u030c": r"\check", "\u0301": r"\acute", "\u0300": r"\grave", "\u0306": r"\breve"}
 ACCENT_GLYPHS = frozenset(_ACCENTS) | {"\u02dc", "\u00af", "\u02d9", "\u00a8"}
 # accents a maths font draws as glyphs of their own (mathabx: \dot in mathb, \widehat in mathx)
 _ACCENT_COMMANDS = frozenset(_ACCENTS.values()) | {r"\widehat", r"\widetilde", r"\widecheck", r"\ring", r"\dddot",
                                                    r"\ddddot"}
+
+
+def _accented(ch: str) -> str | None:
+    """``\\hat{y}`` for "ŷ": a Latin letter composed with accents TeX draws over it (NFD), else None."""
+    parts = unicodedata.normalize("NFD", ch) if len(ch) == 1 else ""
+    if len(parts) < 2 or not (parts[0].isascii() and parts[0].isalpha()) or not all(c in _ACCENTS for c in parts[1:]):
+        return None
+    tex = parts[0]
+    for mark in parts[1:]:
+        tex = f"{_ACCENTS[mark]}{{{tex}}}"
+    return tex
 
 
 class Unreadable(Exception):
@@ -141,6 +155,8 @@ def glyph_atom(glyph: list) -> Atom | None:
         tex = SYMBOLS[ch]
     elif ch in "()[]|/.,;:!?+-=<>'*@":
         tex = ch
+    elif _accented(ch):  # a letter and its accent in one character (MathML's <mi>ŷ</mi>)
+        tex = _accented(ch)
     else:
         raise Unreadable(repr(ch))
     if kind == "accent":
