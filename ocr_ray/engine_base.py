@@ -58,6 +58,13 @@ _SCAN_SIDE = 400
 _SCAN_MARGIN = 0.05
 _INK_CONTRAST = 60
 _INK_SHARE = 0.0005
+# Punch holes (``_punch_holes``) are looked for on a page with some ink but little (a page of text
+# holds far more than this share); their size, their least filled share (a disc fills 0.785 of its
+# box) and how far from the sheet's edge they may be, in millimetres
+_HOLES_SHARE = 0.01
+_HOLE_MM = (4.0, 11.0)
+_HOLE_FILL = 0.6
+_HOLE_EDGE_MM = 20.0
 
 
 # The reason in a page's route (``<engine>:failed``) when PDFium could not read the page: it keeps
@@ -138,7 +145,45 @@ def blank_scan(pdf_page: Any) -> bool:
     if inner.size == 0:
         return False
     paper = np.percentile(inner, 90)
-    return float(np.mean(inner < paper - _INK_CONTRAST)) < _INK_SHARE
+    ink = pixels < paper - _INK_CONTRAST
+    share = float(np.mean(ink[dy:rows - dy, dx:cols - dx]))
+    if share < _INK_SHARE or share > _HOLES_SHARE:
+        return share < _INK_SHARE
+    ink &= ~_punch_holes(ink, 25.4 / 72 * max(width, height) / max(rows, cols))
+    return float(np.mean(ink[dy:rows - dy, dx:cols - dx])) < _INK_SHARE
+
+
+def _punch_holes(ink: Any, mm: float) -> Any:
+    """The pixels of ``ink`` (a page's dark pixels, ``mm`` millimetres each) that are punch holes: a
+    solid round blob ``_HOLE_MM`` across (ISO 838's 6 mm, a US 1/4 to 5/16 inch hole) whose edge is
+    within ``_HOLE_EDGE_MM`` of the sheet's edge (ISO 838 centres them 12 mm in), as a filing punch
+    leaves them and a scanner shows them dark (its lid). A mark of text size is no such blob: a letter
+    is smaller, a word or a line wider than high."""
+    import numpy as np
+
+    holes = np.zeros_like(ink)
+    seen = np.zeros_like(ink)
+    rows, cols = ink.shape
+    edge, (low, high) = _HOLE_EDGE_MM / mm, (_HOLE_MM[0] / mm, _HOLE_MM[1] / mm)
+    for y0, x0 in zip(*np.nonzero(ink), strict=True):
+        if seen[y0, x0]:
+            continue
+        blob, todo = [], [(y0, x0)]
+        seen[y0, x0] = True
+        while todo:  # the blob's pixels, 4-connected (few: the page holds under _HOLES_SHARE of ink)
+            y, x = todo.pop()
+            blob.append((y, x))
+            for v, u in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
+                if 0 <= v < rows and 0 <= u < cols and ink[v, u] and not seen[v, u]:
+                    seen[v, u] = True
+                    todo.append((v, u))
+        ys, xs = np.array(blob).T
+        top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+        tall, wide = bottom - top, right - left
+        if low <= tall <= high and low <= wide <= high and len(blob) >= _HOLE_FILL * tall * wide \
+                and min(top, left, rows - bottom, cols - right) <= edge:
+            holes[ys, xs] = True
+    return holes
 
 
 def render_page_jpeg(pdf_page: Any, longest_side: int, quality: int = 90) -> bytes:

@@ -85,3 +85,30 @@ def test_a_blank_scan_between_written_scans_keeps_its_place(tmp_path):
         assert [blank_scan(pdf[i]) for i in range(3)] == [False, True, False]
     finally:
         pdf.close()
+
+
+def _punched(image: Image.Image, centres_mm: list[tuple[float, float]]) -> Image.Image:
+    """A scanned sheet with filing holes: 6 mm discs (ISO 838), dark where the scanner's lid shows
+    through them."""
+    draw, px = ImageDraw.Draw(image), _DPI / 25.4
+    for x, y in centres_mm:
+        draw.ellipse(((x - 3) * px, (y - 3) * px, (x + 3) * px, (y + 3) * px), fill=45)
+    return image
+
+
+@pytest.mark.parametrize("holes", [[(12, 108.5), (12, 188.5)], [(11, 40), (11, 148), (11, 256)]], ids=["iso838", "us3"])
+def test_a_scanned_blank_sheet_with_punch_holes_is_an_empty_page(tmp_path, holes):
+    """Two (ISO 838) or three (US) filing holes 12 mm in from the left edge, their inner half past
+    the 5 % edge cut: the page had ink, OCR found no text, and the one-page paper was an error row
+    ("no readable text"). A solid round blob of a hole's size near the sheet's edge is no mark of
+    text; a line of writing on the same punched sheet is still OCR'd."""
+    path = _scan_pdf(tmp_path / "punched.pdf", [_punched(_paper(5), holes)])
+    row = convert_pdf({"task_index": 0, "forum_id": "x", "pdf_path": path},
+                      filesystem=pafs.LocalFileSystem(), engine=get_engine("auto"))
+    assert row["error"] == "" and row["num_pages"] == 1 and row["markdown"] == "", row
+    written = _punched(_written(6, "A single line of writing on the page."), holes)
+    pdf = pdfium.PdfDocument(_scan_pdf(tmp_path / "written.pdf", [written]))
+    try:
+        assert not blank_scan(pdf[0])
+    finally:
+        pdf.close()
