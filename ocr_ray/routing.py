@@ -78,7 +78,8 @@ from ocr_ray.text_repair import recode_garbled
 # 29: maths: a numerator over a fraction bar narrower than Rule.horizontal's 8 pt (mathptmx's \frac{a}{b}).
 # 30: furniture of one-page inputs: a worded page number ("Page 5", "Page 8 of 11", "-2-", "| 41")
 # takes its row and the short rows of its zone, a bold folio at the foot, a foot's text at any
-# distance from its number, dates written with slashes, text off the page's box.
+# distance from its number, dates written with slashes, text off the page's box; a foot in parts
+# over its page number's zone, a date under a head that is furniture.
 # Also (this round's 30): tables without rules: a one-fragment header (cells a browser pads by a
 # pixel or two) under a caption; maths: an accent as a combining mark (U+0302, an OpenType maths
 # font's) and an accented letter ("ŷ") in a display; a scanned blank sheet with punch holes is blank.

@@ -40,7 +40,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 
-from ocr_ray.layout.furniture_words import ARXIV_STAMP, DATE, PART_NUMBER, STAMP_WORDS, reads_as_furniture
+from ocr_ray.layout.furniture_words import ARXIV_STAMP, DATE, ISSUE_DATE, PART_NUMBER, STAMP_WORDS, reads_as_furniture
 from ocr_ray.layout.model import Fragment, PageLayout, body_size, top_down_groups
 
 # share of the page height that counts as top or bottom band: the article class (and llncs, built
@@ -321,18 +321,18 @@ SPLIT_HEAD_GAP = 0.2  # of the body's width: the white space \hfill leaves betwe
 SPLIT_HEAD_PART = 0.4  # of the body's width: a part's widest (a column's line is about half)
 
 
-def _date_stamp(row: list[Fragment], body: float) -> bool:
+def _date_stamp(row: list[Fragment], body: float, dates=DATE) -> bool:
     """Is the outermost row of an edge zone a date stamp alone, a compile or print date ("Compiled
     on 17 May 2024"): one short line with a date, in body size or smaller, not bold, no footnote
     (a footnote starts with its mark) and no heading (larger or bold: a title block's date is set
     under its title, no edge row)."""
     text = " ".join(" ".join(f.text for f in sorted(row, key=lambda f: f.x0)).split())
-    date = DATE.search(text)
+    date = dates.search(text)
     return (bool(date) and len(text.split()) <= STAMP_WORDS and (not text[:1].isdigit() or date.start() == 0)
             and not text.startswith(("*", "†", "‡", "§")) and all(not f.bold and f.size <= BODY_SIZE_SLACK * body for f in row))
 
 
-def _split_head(row: list[Fragment], extent: tuple[float, float] | None, body: float) -> bool:
+def _split_head(row: list[Fragment], extent: tuple[float, float] | None, body: float, flush: bool = True) -> bool:
     """Is the outermost row of an edge zone a head or foot in parts, ``fancyhdr``'s left, centre and
     right fields: two or three short pieces in body size or smaller, the first flush with the body's
     left edge, the last with its right edge, wide white space between them ("Compiled on 2024-05-17
@@ -343,12 +343,37 @@ def _split_head(row: list[Fragment], extent: tuple[float, float] | None, body: f
     left, right = extent
     width = right - left
     parts = sorted(row, key=lambda f: f.x0)
-    if abs(parts[0].x0 - left) > 4 or abs(parts[-1].x1 - right) > 4:
+    if flush and (abs(parts[0].x0 - left) > 4 or abs(parts[-1].x1 - right) > 4):
         return False
     if any(f.bold or f.math >= 0.3 or f.size > BODY_SIZE_SLACK * body or f.x1 - f.x0 > SPLIT_HEAD_PART * width
            for f in parts):
         return False
     return all(b.x0 - a.x1 >= SPLIT_HEAD_GAP * width for a, b in zip(parts, parts[1:], strict=False))
+
+
+def _row_beyond(page: PageLayout, zone: list[list[Fragment]], top: bool, extent: tuple[float, float] | None,
+                body: float) -> list[Fragment]:
+    """The row next inward of an edge zone holding a page number, when it lies in the band, stands
+    apart from the body too and is a head or foot in parts, flush with the body's edges or not, none
+    opening with a footnote's mark: Word's footer paragraph ("Prospective New Awardee Guide ... June
+    2011") over the page number's paragraph, a gap apart (two columns' footnotes open with their marks)."""
+    if not any(_PAGE_NUMBER.match(f.text.strip()) or _WORDED_NUMBER.match(f.text.strip()) for row in zone for f in row):
+        return []
+    if top:
+        edge = max(f.y1 for row in zone for f in row)
+        rows = [r for r in _rows(page.fragments) if min(f.y0 for f in r) >= edge]
+    else:
+        edge = min(f.y0 for row in zone for f in row)
+        rows = [r for r in _rows(page.fragments) if max(f.y1 for f in r) <= edge][::-1]
+    if not rows:
+        return []
+    row = rows[0]
+    inside = (max(f.y1 for f in row) <= BAND * page.height if top
+              else min(f.y0 for f in row) >= (1 - BAND) * page.height)
+    apart = len(rows) < 2 or _gap(row, rows[1], top) >= ISOLATION * _height(row)
+    short = len(" ".join(f.text for f in row).split()) <= STAMP_WORDS and not any(
+        f.text.strip()[:1].isdigit() or f.text.strip().startswith(("*", "†", "‡", "§")) for f in row)
+    return row if inside and apart and short and _split_head(row, extent, body, flush=False) else []
 
 
 def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
@@ -380,6 +405,17 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
         furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i]
                       and (reads_as_furniture(f.text) or (_part_number(f, bodies[i]) and id(f) not in tabled))}
         furniture |= {id(f) for f in page.fragments if ARXIV_STAMP.match(" ".join(f.text.split()))}
+        for k, zone in enumerate(zones[i]):
+            # a date under a head that is furniture ("NIST SP 800-223 ... HPC Security" over "February
+            # 2024"; a title block's date is under its title, no furniture), and a head or foot in parts
+            # beyond a zone that is furniture whole
+            for outer, row in zip(zone, zone[1:], strict=False):
+                if all(id(f) in furniture for f in outer) and _date_stamp(row, bodies[i], ISSUE_DATE) and not _table_row(page, row):
+                    furniture |= {id(f) for f in row} - tabled
+            if zone and all(id(f) in furniture for row in zone for f in row):
+                beyond = _row_beyond(page, zone, k == 0, extent, bodies[i])
+                if beyond and not _table_row(page, beyond):
+                    furniture |= {id(f) for f in beyond} - tabled
     removed: list[list[Fragment]] = []
     for i, page in enumerate(pages):
         keep, gone = [], []

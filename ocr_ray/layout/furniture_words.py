@@ -22,6 +22,8 @@ VENUE_NOTICE = re.compile(
 # a date as stamps print it: 2024-05-17, 17 May 2024, May 17, 2024, 26/03/2024 (a browser's print), 27/06/08
 MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 DATE = re.compile(rf"\b((19|20)\d\d-\d\d-\d\d|\d{{1,2}}/\d{{1,2}}/(19|20)?\d\d|\d{{1,2}}\s+{MONTH},?\s+(19|20)\d\d|{MONTH}\s+\d{{1,2}},?\s+(19|20)\d\d)\b", re.I)
+# a date or a month and year, as a report's issue date under its running head ("February 2024")
+ISSUE_DATE = re.compile(rf"{DATE.pattern}|\b{MONTH}\s+(19|20)\d\d\b", re.I)
 STAMP_WORDS = 8  # a date stamp's words at most ("Compiled on 17 May 2024", "Generated 2024-05-17 14:22 UTC")
 # what a journal's header or footer line cites of the article: two of them on one line (or one in a
 # line cut by "|") make a journal line; one alone may be a footnote's DOI

@@ -121,3 +121,63 @@ def test_body_lines_at_the_edges_stay(tmp_path):
     kept, removed = _page(tmp_path, draw, body=body)
     assert removed == []
     assert kept[:3] == ["3", "Methods", body[0]] and kept[-1] == "12 participants completed it."
+
+
+def test_a_footer_paragraph_over_the_page_numbers_own_goes(tmp_path):
+    """429b0f3ab81f71b4 (Word's footer, printed through Ghostscript): "Prospective New Awardee Guide ...
+    June 2011" a paragraph of its own over the page number's, a gap apart, not flush with the body's
+    right edge. Only the number went: the edge zone ended at the gap."""
+    def draw(c, right):
+        c.setFont("Times-Italic", 9)
+        c.drawString(72, 60, "Prospective New Awardee Guide")
+        c.drawRightString(right - 30, 60, "June 2011")
+        c.setFont("Times-Roman", 9)
+        c.drawCentredString(306, 20, "26")
+    kept, removed = _page(tmp_path, draw)
+    assert removed == ["Prospective New Awardee Guide", "June 2011", "26"]
+    assert _body_kept(kept)
+
+
+def test_an_issue_date_under_a_head_in_parts_goes(tmp_path):
+    """ccc9f0d80145c1e3 (a NIST report, Adobe PDF Library): "NIST SP 800-223 ... High-Performance
+    Computing Security" over "February 2024". The head in parts went, its date under it stayed (a
+    date stamp was looked for in the outermost row only, and a month with its year was no date)."""
+    def draw(c, right):
+        c.setFont("Helvetica", 10)
+        c.drawString(72, 752, "NIST SP 800-223")
+        c.drawRightString(right, 752, "HPC Security")
+        c.drawString(72, 740, "February 2024")
+    kept, removed = _page(tmp_path, draw)
+    assert removed == ["NIST SP 800-223", "HPC Security", "February 2024"]
+    assert _body_kept(kept)
+
+
+def test_a_title_blocks_date_and_a_last_short_paragraph_stay(tmp_path):
+    """Guards: a report's title and its date under it at the top of the page (a title is no
+    furniture, so its date is none either); a one-line last paragraph set apart over the page
+    number (one piece, not a foot in parts)."""
+    def draw(c, right):
+        c.setFont("Helvetica-Bold", 16)
+        c.drawString(72, 748, "High-Performance Computing Security")
+        c.setFont("Times-Roman", 11)
+        c.drawString(72, 730, "February 2024")
+        c.drawString(72, 62, "Thank you for reading this report.")
+        c.drawCentredString(306, 20, "7")
+    kept, removed = _page(tmp_path, draw)
+    assert removed == ["7"]
+    assert kept[:2] == ["High-Performance Computing Security", "February 2024"]
+    assert kept[-1] == "Thank you for reading this report."
+
+
+def test_two_columns_footnotes_over_the_page_number_stay(tmp_path):
+    """Guard: two short footnotes side by side (a two-column page's), set apart over the page number,
+    are a row in parts too; each opens with its mark."""
+    def draw(c, right):
+        c.setFont("Times-Roman", 8)
+        c.drawString(72, 62, "1 Code at example.org.")
+        c.drawString(320, 62, "2 Data on request.")
+        c.setFont("Times-Roman", 11)
+        c.drawCentredString(306, 20, "7")
+    kept, removed = _page(tmp_path, draw)
+    assert removed == ["7"]
+    assert kept[-2:] == ["1 Code at example.org.", "2 Data on request."]
