@@ -83,7 +83,10 @@ from ocr_ray.text_repair import recode_garbled
 # Also (this round's 30): tables without rules: a one-fragment header (cells a browser pads by a
 # pixel or two) under a caption; maths: an accent as a combining mark (U+0302, an OpenType maths
 # font's) and an accented letter ("ŷ") in a display; a scanned blank sheet with punch holes is blank.
-LAYOUT_VERSION = "30"
+# 31: maths: CMEX's big operators in prose as their symbols (∑, ∫), a combining mark in a glyph's
+# ToUnicode, displays of words first (numbered, a fraction of words), a sentence tight under a
+# display stays prose, an equation number in a one-page input's top edge zone stays.
+LAYOUT_VERSION = "31"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

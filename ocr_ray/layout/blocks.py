@@ -306,7 +306,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             i += 1
             continue
         near_math = bool(math) and joins_display(line, math)
-        numbered = numbered_beside(lines, i)
+        numbered = numbered_beside(lines, i, columns)
         if is_display(line, page.source == "text-layer", columns) or near_math or numbered:
             if para and not math:
                 # limits above a sum are read before it (``limit_above``)

@@ -13,6 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ocr_ray.layout.math_hook import has_prose
+from ocr_ray.layout.math_symbols import italic_font, symbol_font
+from ocr_ray.layout.model import TEXT_FONT
 
 EQ_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.)?\d+(?:\.\d+)*[a-z]?)\)$")  # as math._TAG
 _RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
@@ -103,7 +105,7 @@ def joins_display(line: Line, math: list[Line]) -> bool:
     """``line`` belongs to the display whose lines so far are ``math`` (not empty)."""
     # (a line of words in a row, no formula's glyphs, is prose however much maths it holds: the
     # "where A in R^{d x d}, ..." under a display set tight above it)
-    return bool((line.y0 - math[-1].y1 < 0.6 * line.size and (
+    return bool((line.y0 - math[-1].y1 < 0.6 * line.size and not _opens_prose(line) and (
         line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15 and not line.prose))
         or (EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math))
         # a line inside the display's height (its tall brace's): a row of cases whose cell is a word
@@ -113,6 +115,19 @@ def joins_display(line: Line, math: list[Line]) -> bool:
         # a row of a matrix with no delimiters, of numbers alone (no maths font), right below
         or line.y0 - math[-1].y1 < 0.6 * line.size and _matrix_row(line, min(m.x0 for m in math), _right(math))
         or _label_under(line, math))
+
+
+_OPENING_PHRASE = re.compile(r"[A-Za-z][a-z]* [a-z]{2,} [a-z]{2,}\b")
+
+
+def _opens_prose(line: Line) -> bool:
+    """A line at the column's edge that opens with three words in an upright text font ("We make use of
+    the fact that $\\forall x>0$ ... to bound,"): the sentence after a display, set tight under it
+    (rnn-extrapolation p27: it joined the display, "\\mathrm{We}\\ \\text{make}..."), not a row of
+    it, which TeX centres or indents (an ``\\intertext`` paragraph is prose too)."""
+    font = line.glyphs[0][7] if line.glyphs else ""
+    return bool(font and (font == TEXT_FONT or not (symbol_font(font) or italic_font(font)))
+                and line.x0 - line.left < 0.5 * line.size and _OPENING_PHRASE.match(line.text))
 
 
 def _right(math: list[Line]) -> float:
@@ -130,11 +145,24 @@ def _label_under(line: Line, math: list[Line]) -> bool:
                 and min(m.x0 for m in body) <= line.x0 and line.x1 <= _right(math))
 
 
-def numbered_beside(lines: list[Line], i: int) -> bool:
+def numbered_beside(lines: list[Line], i: int, columns: Columns = ()) -> bool:
     """Line ``i`` is a formula numbered beside it (its number a line of its own at its height, right after)."""
     line = lines[i]
-    return bool(line.math >= 0.15 and i + 1 < len(lines) and EQ_NUMBER.fullmatch(" " + lines[i + 1].text)
-                and lines[i + 1].y0 < line.cy < lines[i + 1].y1 and line.kind == "text")
+    if line.kind != "text" or i + 1 >= len(lines):
+        return False
+    if line.math >= 0.15:
+        return bool(EQ_NUMBER.fullmatch(" " + lines[i + 1].text) and lines[i + 1].y0 < line.cy < lines[i + 1].y1)
+    # a relation between words of the text font, centred, its number beside it: an align's first
+    # row (``\text{loss} &= \text{..}``), or over a fraction of words whose denominator the
+    # reading order gave before the number (``\text{coefficient} = \frac{\text{..}}{\text{..}}``)
+    return bool(line.math > 0 and _RELATION.search(line.text) and _inset(line, columns)) and any(
+        EQ_NUMBER.fullmatch(" " + n.text) and n.y0 < line.cy < n.y1 for n in lines[i + 1:i + 3])
+
+
+def _inset(line: Line, columns: Columns) -> bool:
+    """Inset from both edges of a column of the page by a tenth of its width, as TeX centres a display."""
+    return any(c0 <= line.x0 and line.x1 <= c1 and line.x0 - c0 > 0.1 * (c1 - c0) and c1 - line.x1 > 0.1 * (c1 - c0)
+               for c0, c1 in columns)
 
 
 def _numerator(prev: Line, line: Line, rules) -> bool:
@@ -157,7 +185,7 @@ def limit_above(prev: Line, line: Line, rules=()) -> bool:
     script size, and so is an ``\\overbrace``'s label in upright letters, ``^{\\text{data}}``, over the
     formula's line) (a matrix's first row of numbers is set close above its formula's line, within it)
     (a numerator over its fraction bar, ``_numerator``: ``rules``, the page's)."""
-    return bool(prev.glyphs and ((prev.math > 0 or prev.size < 0.8 * line.size and (
+    return bool(_numerator(prev, line, rules) and line.y0 - prev.y1 < 0.6 * line.size) or bool(prev.glyphs and ((prev.math > 0 or prev.size < 0.8 * line.size and (
         prev.text.replace(" ", "").isdigit() or line.x0 <= prev.x0 and prev.x1 <= line.x1))
                                  and (prev.x1 - prev.x0 < 0.2 * (line.right - line.left)
                                       or prev.math >= 0.15 and line.y0 < prev.y1)

@@ -283,6 +283,12 @@ def _between_rules(pages: list[PageLayout], zones: list[list[list[list[Fragment]
     return out
 
 
+def _equation_number(f: Fragment, row: list[Fragment]) -> bool:
+    """A number in parentheses right of a formula on its row: a display's equation number (IEEEtran's
+    first display on a one-page input sits in the top edge zone; its "(1)" was dropped as a page number)."""
+    return f.text.strip().startswith("(") and any(g is not f and g.x1 <= f.x0 and g.math >= 0.3 for g in row)
+
+
 def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]], body: float,
                             offsets: list[set[int]], foot: bool = False) -> set[int]:
     """``id()`` of the zone's page numbers on page ``i`` (``_number_like``, counting with the pages)
@@ -295,7 +301,7 @@ def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]]
     for row in zone:
         if _table_row(page, row) or _number_column(zone, row):
             continue
-        numbers = [f for f in row if _number_like(f, body, foot)
+        numbers = [f for f in row if _number_like(f, body, foot) and not _equation_number(f, row)
                    and (not f.text.strip().isdigit() or _counts_with_pages(i, int(f.text), offsets))]
         found.update(id(f) for f in numbers)
         # a plain or worded number only: "(3)" beside a display at the top of a page is an equation's number

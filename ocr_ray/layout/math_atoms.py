@@ -88,6 +88,11 @@ def glyph_atom(glyph: list) -> Atom | None:
     # the Adobe Glyph List maps TeX's glyph name "Omega" (CMR's capital) to the ohm sign U+2126,
     # which PDFium picks: a character canonically one Greek letter is read as that letter
     ch = unicodedata.normalize("NFC", ch)
+    if len(ch) > 1 and unicodedata.category(ch[0]).startswith("S") and all(unicodedata.combining(c) for c in ch[1:]):
+        # one glyph whose ToUnicode adds a combining mark to a symbol (\sum as U+2211 U+0305 in a
+        # real paper's own font map): the mark is the map's, not a glyph the page draws (an accent
+        # over a formula is a glyph of its own), and no symbol of TeX is one with a mark
+        ch = ch[0]
     if not ch:
         return None
     alphabet = font_alphabet(name)

@@ -16,16 +16,19 @@ from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, Unreadable, glyph_atom
 from ocr_ray.layout.math_rows import matrix_cells, split_rows
 from ocr_ray.layout.math_symbols import OPERATOR_NAMES
 from ocr_ray.layout.model import TEXT_FONT, PageLayout, Rule
+from ocr_ray.layout.pdffonts import shown
 
 UNREAD_MARK = "<!-- math: unread -->"
 # a phrase of words: a line of prose, no formula's
 _PHRASE = re.compile(r"\b[a-z]{2,} [a-z]{2,}\b")
+_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.)?\d+(?:\.\d+)*[a-z]?)\)\s*")  # an equation number's line
+_RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
 
 
 def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -> str | None:
     """``$$...$$`` for a display block's lines (``display_lines.Line``), None when not all lines carry
     glyphs or the builder cannot read them."""
-    if any(ln.glyphs and _squash("".join(g[0] for g in ln.glyphs)) != _squash(ln.text) for ln in lines):
+    if any(ln.glyphs and _squash("".join(shown(g) for g in ln.glyphs)) != _squash(ln.text) for ln in lines):
         return None  # stale glyphs (a recoded font): the line text stands
     if any(not ln.glyphs for ln in lines):
         # OCR'd lines have none: their text stands; on the text layer a line of the formula
@@ -35,7 +38,7 @@ def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -
         real = [g for ln in lines if ln.glyphs for g in ln.glyphs]
         if not text_layer or not real:
             return None
-        if any(not ln.glyphs and _PHRASE.search(ln.text) for ln in lines):
+        if any(not ln.glyphs and _PHRASE.search(ln.text) and not _worded_row(ln, lines, rules) for ln in lines):
             return UNREAD_MARK
         glyphs = [g for ln in lines for g in (ln.glyphs or _lay_out(ln.text, (ln.x0, ln.y0, ln.x1, ln.y1), ln.size, real))]
     else:
@@ -48,6 +51,24 @@ def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -
                 return UNREAD_MARK
             out.append("$$\n" + tex + "\n$$")
     return "\n\n".join(out)
+
+
+def _worded_row(line: Any, lines: list[Any], rules: list[Rule]) -> bool:
+    r"""A display's row that states a relation between words of the text font, its number beside
+    it (an align's first row ``\text{loss} &= \text{the cross entropy}``: the blocks took it for a
+    display by that number and its place, ``display_lines.numbered_beside``): its phrases are the
+    formula's ``\text{..}``, not a paragraph run into the display; a numerator of words likewise.
+    A line with maths whose glyphs were not kept ("expp (v) = γp,v(1), (and by extension ...") stays
+    unread: its scripts are lost in its text."""
+    return line.math < 0.15 and (bool(_RELATION.search(line.text)) and any(
+        _NUMBER.fullmatch(n.text) and n.y0 < (line.y0 + line.y1) / 2 < n.y1 for n in lines) or _over_bar(line, rules))
+
+
+def _over_bar(line: Any, rules: list[Rule]) -> bool:
+    r"""A line of words right over a thin rule as wide as it or wider: a fraction's numerator
+    (``\frac{\text{covariance of the pair}}{..}``)."""
+    return any(r.y1 - r.y0 <= 2.0 and r.x0 <= line.x0 + 1.0 and r.x1 >= line.x1 - 1.0
+               and line.y1 - 1.0 <= r.y0 <= line.y1 + 0.5 * line.size for r in rules)
 
 
 def line_glyphs(frags: list[Any]) -> list[list] | None:
@@ -89,7 +110,10 @@ def _lay_out(text: str, box: tuple[float, float, float, float], size: float, rea
     the baseline of the glyph (of its size, if any) nearest to its middle."""
     x0, y0, x1, y1 = box
     same = [g for g in real if abs(g[6] - size) < 0.5] or real
-    base = min(same, key=lambda g: abs((g[2] + g[4]) / 2 - (y0 + y1) / 2))[5]
+    near = min(same, key=lambda g: abs((g[2] + g[4]) / 2 - (y0 + y1) / 2))
+    # (a run on a line of its own, no glyph at its height: a numerator of words over its bar, on
+    # its own baseline, the loose box's descent under it)
+    base = near[5] if y0 <= (near[2] + near[4]) / 2 <= y1 else round(y1 - 0.22 * size, 1)
     chars = unicodedata.normalize("NFKC", text)
     step = (x1 - x0) / max(len(chars), 1)
     return [[ch, round(x0 + k * step, 1), round(base - 0.7 * size, 1), round(x0 + (k + 1) * step, 1),

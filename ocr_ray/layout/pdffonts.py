@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from ocr_ray.layout.math_symbols import EXTENSION_FONTS, italic_font, symbol_font
+from ocr_ray.layout.math_symbols import CMEX, EXTENSION_FONTS, italic_font, symbol_font
 from ocr_ray.layout.tex_encodings import (
     OML,
     OML_CHARS,
@@ -88,11 +88,32 @@ def math_control_code(raw: Any, index: int, code: int, cache: dict) -> int:
     return ord(table[code]) if table is not None and code in table and code != 2 else -1
 
 
+# CMEX's big operators (codes 0x46-0x61: text and display sizes) by what they show. Without a
+# ToUnicode map PDFium names them by their code ("P" for summationtext, "R" for integraltext): an
+# inline \\sum in prose read "Pn i=1 xi". Their glyph names (summationtext...) are no Adobe names.
+_BIG_OPERATORS = {r"\bigsqcup": "⨆", r"\oint": "∮", r"\bigodot": "⨀", r"\bigoplus": "⨁", r"\bigotimes": "⨂",
+                  r"\sum": "∑", r"\prod": "∏", r"\int": "∫", r"\bigcup": "⋃", r"\bigcap": "⋂", r"\biguplus": "⨄",
+                  r"\bigwedge": "⋀", r"\bigvee": "⋁", r"\coprod": "∐"}
+CMEX_CHARS = {chr(code): _BIG_OPERATORS[tex] for code, tex in CMEX.items() if tex in _BIG_OPERATORS}
+# the fonts laid out as cmex10 is (other families' extension fonts put other glyphs at these codes:
+# txfonts' txexa its multiple integrals, read by their own tables in ``math_atoms``)
+_CMEX_LAYOUT = ("CMEX", "LMMATHEXTENSION")
+
+
 def math_font_chars(name: str) -> dict[str, str] | None:
     """The characters PDFium gives raw for a TeX maths font's glyphs past the control codes (">"
-    for CMSY's \\top, "$" for CMMI's \\varpi) -> what they show; None for any other font."""
+    for CMSY's \\top, "$" for CMMI's \\varpi, "P" for CMEX's text-size \\sum) -> what they show;
+    None for any other font. (The math builder reads the extension font's glyphs by their code:
+    ``math_font_char`` leaves them raw, and ``shown`` reads a glyph as the text shows it.)"""
+    if name.startswith(_CMEX_LAYOUT):
+        return CMEX_CHARS
     table = math_encoding_by_name(name)
     return None if table is None else OML_CHARS if table is OML else OMS_CHARS
+
+
+def shown(glyph: list) -> str:
+    """A maths glyph's character as the page's text shows it (``math_font_chars``)."""
+    return CMEX_CHARS.get(glyph[0], glyph[0]) if glyph[7].startswith(_CMEX_LAYOUT) else glyph[0]
 
 
 def math_font_char(name: str, ch: str) -> str:

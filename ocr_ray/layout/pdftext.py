@@ -395,6 +395,10 @@ def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: fl
                 if key else ""
             ch = chr(0xE000 + code) if code <= 32 and font.startswith(CMEX_FONTS) else "-" if code == 2 else \
                 math_font_char(font, chr(code))
+            if out and len(ch) == 1 and unicodedata.combining(ch) and abs(out[-1][1] - round(l.value - left, 1)) < 0.05 \
+                    and abs(out[-1][3] - round(r.value - left, 1)) < 0.05:
+                out[-1][0] += ch  # a mark the ToUnicode adds to one glyph (U+2211 U+0305): its text, no glyph
+                continue
             size = (get_size(raw, index) * _matrix_scale(pdfium_c, raw, index, matrix)[0]) or (b.value - t.value)
             # tenths of a point: what the builder needs, and a short JSON payload
             out.append([ch, round(l.value - left, 1), round(top - t.value, 1),
