@@ -40,7 +40,19 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 
-from ocr_ray.layout.furniture_words import ARXIV_STAMP, DATE, ISSUE_DATE, PART_NUMBER, STAMP_WORDS, reads_as_furniture
+from ocr_ray.layout.furniture_words import (
+    ARXIV_STAMP,
+    DATE,
+    ISSUE_DATE,
+    PAGE_NUMBER,
+    PART_NUMBER,
+    PLAIN_NUMBER,
+    STAMP_WORDS,
+    WORDED_NUMBER,
+    WORDED_SIZE,
+    reads_as_address,
+    reads_as_furniture,
+)
 from ocr_ray.layout.model import Fragment, PageLayout, body_size, top_down_groups
 
 # share of the page height that counts as top or bottom band: the article class (and llncs, built
@@ -53,12 +65,6 @@ ISOLATION = 0.8  # gap to the nearest text towards the page's middle, in the fra
 HEAD_GAP = 1.5  # a running head's text and its page number: at least this many font sizes apart
 BODY_SIZE_SLACK = 1.15  # a page number or running head is set in body size or smaller
 _DIGITS = re.compile(r"\d+")
-_PLAIN_NUMBER = re.compile(r"^(\d{1,4}|[ivxlc]{1,6})$", re.I)
-_PAGE_NUMBER = re.compile(r"^(page\s*)?[-–—(\[|]?\s*(\d{1,4}|[ivxlc]{1,6})\s*[-–—)\]|]?(\s*(of|/)\s*\d{1,4})?$", re.I)
-# a page number said as one ("Page 5", "Page 2 of 9", "2 of 14", "-2-", "- 24 -", "| 41"): no heading,
-# list item or equation's number reads so, whatever its type (a form's "Page 8 of 11" is set bold, larger)
-_WORDED_NUMBER = re.compile(r"^(page\s*\d{1,4}(\s*of\s*\d{1,4})?|\d{1,4}\s*of\s*\d{1,4}|[-–—|]\s*\d{1,4}\s*[-–—|]?)$", re.I)
-WORDED_SIZE = 1.5  # of the body size: the largest a worded page number is set
 
 
 def _key(text: str) -> str:
@@ -113,7 +119,7 @@ def _lone_number(zone: list[list[Fragment]]) -> list[list[Fragment]]:
     """The edge row alone when it is a bare number and nothing else (a page number set closer under
     or over the text than a zone's gap: muse's, a few points under a long caption): only the rules
     for page numbers can make it furniture, which ask it to count with the pages."""
-    if zone and len(zone[0]) == 1 and _PLAIN_NUMBER.match(zone[0][0].text.strip()):
+    if zone and len(zone[0]) == 1 and PLAIN_NUMBER.match(zone[0][0].text.strip()):
         return zone[:1]
     return []
 
@@ -221,13 +227,14 @@ def _repeated(zones: list[set[int]], pages: list[PageLayout]) -> set[int]:
 
 
 def _number_like(f: Fragment, body: float, foot: bool = False) -> bool:
-    """A page number's look: its pattern, not bold, body size or smaller; bold at the page's foot (a
+    """A page number's look: its pattern, not bold, body size or smaller; at the page's foot bold (a
     magazine's or report's folio: Nature's "218", "FY 2011 ... REPORT 15"; bold at the head may be a
-    section's number); a worded one ("Page 8 of 11") in any weight, up to ``WORDED_SIZE``."""
+    section's number) and up to ``WORDED_SIZE`` (a report's folio over its 7 pt tables); a worded one
+    ("Page 8 of 11") in any weight, up to ``WORDED_SIZE``."""
     text = f.text.strip()
-    if _WORDED_NUMBER.match(text):
+    if WORDED_NUMBER.match(text):
         return f.size <= WORDED_SIZE * body
-    return bool(_PAGE_NUMBER.match(text)) and (foot or not f.bold) and f.size <= BODY_SIZE_SLACK * body
+    return bool(PAGE_NUMBER.match(text)) and (foot or not f.bold) and f.size <= (WORDED_SIZE if foot else BODY_SIZE_SLACK) * body
 
 
 def _page_offsets(pages: list[PageLayout], zones: list[list[list[list[Fragment]]]], bodies: list[float]) -> list[set[int]]:
@@ -252,11 +259,21 @@ def _table_row(page: PageLayout, row: list[Fragment]) -> bool:
     one page number; a header of shot counts "Model 0 1 2 4 8 16" at the top of a page was dropped
     whole as numbers and their head), or a horizontal rule across it just above and just below
     (a table's header between its \\toprule and \\midrule; a running head has a rule under it only)?"""
-    if sum(1 for f in row if _PLAIN_NUMBER.match(f.text.strip())) >= 2:
+    numbers = [f for f in row if PLAIN_NUMBER.match(f.text.strip())]
+    if len(numbers) >= 2 and not _spread_folios(row, numbers):
         return True
     x0, x1 = min(f.x0 for f in row), max(f.x1 for f in row)
     y0, y1 = min(f.y0 for f in row), max(f.y1 for f in row)
     return _ruled_over(page, x0, x1, y0, y1, y1 - y0)
+
+
+def _spread_folios(row: list[Fragment], numbers: list[Fragment]) -> bool:
+    """Are a row's two numbers a spread's folios ("62 ... 63"): its two ends, the right one the next?"""
+    if len(numbers) != 2 or not all(f.text.strip().isdigit() for f in numbers):
+        return False
+    left, right = sorted(numbers, key=lambda f: f.x0)
+    ends = min(row, key=lambda f: f.x0) is left and max(row, key=lambda f: f.x1) is right
+    return ends and int(right.text) == int(left.text) + 1
 
 
 def _number_column(zone: list[list[Fragment]], row: list[Fragment]) -> bool:
@@ -264,9 +281,9 @@ def _number_column(zone: list[list[Fragment]], row: list[Fragment]) -> bool:
     a table's column of numbers (a page has one page number per edge), at the top of a two-column
     page whose rows, set close, all fall in the edge zone (proteus: "Cores" 4, 8, 16, 10, 56 under a
     \\hline only, each row dropped as a page number and its running head)?"""
-    numbers = [f for f in row if _PLAIN_NUMBER.match(f.text.strip())]
+    numbers = [f for f in row if PLAIN_NUMBER.match(f.text.strip())]
     return any(f.x0 < g.x1 and g.x0 < f.x1 for other in zone if other is not row for g in other
-               if _PLAIN_NUMBER.match(g.text.strip()) for f in numbers)
+               if PLAIN_NUMBER.match(g.text.strip()) for f in numbers)
 
 
 def _between_rules(pages: list[PageLayout], zones: list[list[list[list[Fragment]]]]) -> set[int]:
@@ -292,11 +309,9 @@ def _equation_number(f: Fragment, row: list[Fragment]) -> bool:
 def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]], body: float,
                             offsets: list[set[int]], foot: bool = False) -> set[int]:
     """``id()`` of the zone's page numbers on page ``i`` (``_number_like``, counting with the pages)
-    and of the text on their line a wide space away from them (a running head beside its number); at
-    the page's foot (``foot``) at any distance: a heading's number and title never end a page, and a
-    separate fragment is already a gap wider than a word space ("Campus Attacks ... Page 5",
-    "FY 2011 GSA - OCSIT ANNUAL REPORT | 15"). A worded number or one at the foot takes the other
-    short rows of its zone with it ("Appendix 5" over "Page 8 of 11" in a form's head)."""
+    and of the text on their line a wide space away (a running head beside its number); at the foot
+    at any distance (a heading never ends a page: "Campus Attacks ... Page 5"). A worded number or one
+    at the foot takes the short rows of its zone ("Appendix 5" over "Page 8 of 11" in a form's head)."""
     found: set[int] = set()
     for row in zone:
         if _table_row(page, row) or _number_column(zone, row):
@@ -305,7 +320,7 @@ def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]]
                    and (not f.text.strip().isdigit() or _counts_with_pages(i, int(f.text), offsets))]
         found.update(id(f) for f in numbers)
         # a plain or worded number only: "(3)" beside a display at the top of a page is an equation's number
-        numbers = [f for f in numbers if _PLAIN_NUMBER.match(f.text.strip()) or _WORDED_NUMBER.match(f.text.strip())]
+        numbers = [f for f in numbers if PLAIN_NUMBER.match(f.text.strip()) or WORDED_NUMBER.match(f.text.strip())]
         if not numbers:
             continue
         # in body size or smaller, or no larger than its number (a web page's print: "Survey Manager ...
@@ -315,7 +330,7 @@ def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]]
             if f.size <= largest and f.math < 0.3 and (foot or all(
                     max(n.x0 - f.x1, f.x0 - n.x1) >= HEAD_GAP * n.size for n in numbers)):
                 found.add(id(f))
-        if (foot or any(_WORDED_NUMBER.match(n.text.strip()) for n in numbers)) and len(zone) <= 3:
+        if (foot or any(WORDED_NUMBER.match(n.text.strip()) for n in numbers)) and len(zone) <= 3:
             for other in zone:
                 if (other is not row and len(" ".join(f.text for f in other).split()) <= STAMP_WORDS
                         and all(f.size <= largest and f.math < 0.3 for f in other)):
@@ -359,23 +374,18 @@ def _split_head(row: list[Fragment], extent: tuple[float, float] | None, body: f
 
 def _row_beyond(page: PageLayout, zone: list[list[Fragment]], top: bool, extent: tuple[float, float] | None,
                 body: float) -> list[Fragment]:
-    """The row next inward of an edge zone holding a page number, when it lies in the band, stands
-    apart from the body too and is a head or foot in parts, flush with the body's edges or not, none
-    opening with a footnote's mark: Word's footer paragraph ("Prospective New Awardee Guide ... June
-    2011") over the page number's paragraph, a gap apart (two columns' footnotes open with their marks)."""
-    if not any(_PAGE_NUMBER.match(f.text.strip()) or _WORDED_NUMBER.match(f.text.strip()) for row in zone for f in row):
+    """The row next inward of an edge zone holding a page number, in the band, apart from the body
+    too, a head or foot in parts (flush with the body's edges or not), no part opening with a mark:
+    Word's footer paragraph ("Prospective New Awardee Guide ... June 2011") over the number's own."""
+    if not any(PAGE_NUMBER.match(f.text.strip()) or WORDED_NUMBER.match(f.text.strip()) for row in zone for f in row):
         return []
-    if top:
-        edge = max(f.y1 for row in zone for f in row)
-        rows = [r for r in _rows(page.fragments) if min(f.y0 for f in r) >= edge]
-    else:
-        edge = min(f.y0 for row in zone for f in row)
-        rows = [r for r in _rows(page.fragments) if max(f.y1 for f in r) <= edge][::-1]
+    edge = max(f.y1 for row in zone for f in row) if top else min(f.y0 for row in zone for f in row)
+    rows = [r for r in _rows(page.fragments) if (min(f.y0 for f in r) >= edge if top else max(f.y1 for f in r) <= edge)]
+    rows = rows if top else rows[::-1]
     if not rows:
         return []
     row = rows[0]
-    inside = (max(f.y1 for f in row) <= BAND * page.height if top
-              else min(f.y0 for f in row) >= (1 - BAND) * page.height)
+    inside = max(f.y1 for f in row) <= BAND * page.height if top else min(f.y0 for f in row) >= (1 - BAND) * page.height
     apart = len(rows) < 2 or _gap(row, rows[1], top) >= ISOLATION * _height(row)
     short = len(" ".join(f.text for f in row).split()) <= STAMP_WORDS and not any(
         f.text.strip()[:1].isdigit() or f.text.strip().startswith(("*", "†", "‡", "§")) for f in row)
@@ -406,7 +416,9 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
         for k, zone in enumerate(zones[i]):
             furniture |= _page_numbers_and_heads(page, i, zone, bodies[i], offsets, foot=k == 1)
             if zone and not _table_row(page, zone[0]) and (_split_head(zone[0], extent, bodies[i])
-                                                            or _date_stamp(zone[0], bodies[i])):
+                                                            or _date_stamp(zone[0], bodies[i])
+                                                            or (reads_as_address(f.text for f in zone[0])
+                                                                and all(f.size <= WORDED_SIZE * bodies[i] for f in zone[0]))):
                 furniture |= {id(f) for f in zone[0]} - tabled
         furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i]
                       and (reads_as_furniture(f.text) or (_part_number(f, bodies[i]) and id(f) not in tabled))}

@@ -49,3 +49,23 @@ def reads_as_furniture(text: str) -> bool:
 # a part or document number standing alone in a head or foot ("SN74HC00A-Q1", "AD8221", "DS-0042-01"):
 # one token of capitals and digits, two of each at least, no lowercase
 PART_NUMBER = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})(?=(?:\D*\d){2})[A-Z0-9][A-Z0-9./_-]{3,23}$")
+
+
+# page numbers: bare ("12", "xiv"), with their word or rules ("Page 3", "- 3 -", "[3]", "3 of 10", "3/10")
+PLAIN_NUMBER = re.compile(r"^(\d{1,4}|[ivxlc]{1,6})$", re.I)
+PAGE_NUMBER = re.compile(r"^(page\s*)?[-–—(\[|]?\s*(\d{1,4}|[ivxlc]{1,6})\s*[-–—)\]|]?(\s*(of|/)\s*\d{1,4})?$", re.I)
+# a page number said as one ("Page 5", "Page 2 of 9", "2 of 14", "-2-", "- 24 -", "| 41"): no heading,
+# list item or equation's number reads so, whatever its type (a form's "Page 8 of 11" is set bold, larger)
+WORDED_NUMBER = re.compile(r"^(page\s*\d{1,4}(\s*of\s*\d{1,4})?|\d{1,4}\s*of\s*\d{1,4}|[-–—|]\s*\d{1,4}\s*[-–—|]?)$", re.I)
+WORDED_SIZE = 1.5  # of the body size: the largest a worded page number is set
+
+# a page's address as a browser prints it in its head or foot ("http://...aspx?lang=EN_I...", "sec.gov/Archives/...htm")
+ADDRESS = re.compile(r"^(https?://|www\.)\S+$|^([\w-]+\.)+[a-z]{2,}/\S*$", re.I)
+
+
+def reads_as_address(texts) -> bool:
+    """Is a row (its pieces' texts) a browser's print head or foot: a page's address, with a date or
+    the page's count beside it at most ("http://.../DesignMasterGeneric.aspx?lang=EN_I...  27/06/08")?"""
+    texts = [" ".join(t.split()) for t in texts]
+    return (any(ADDRESS.match(t) for t in texts) and len(texts) <= 3
+            and all(ADDRESS.match(t) or DATE.fullmatch(t) or PAGE_NUMBER.match(t) for t in texts))

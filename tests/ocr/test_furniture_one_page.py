@@ -181,3 +181,44 @@ def test_two_columns_footnotes_over_the_page_number_stay(tmp_path):
     kept, removed = _page(tmp_path, draw)
     assert removed == ["7"]
     assert kept[-2:] == ["1 Code at example.org.", "2 Data on request."]
+
+
+def test_a_browsers_print_foot_of_address_and_date_goes(tmp_path):
+    """2e8b87ea72de7dd5 (a web survey printed to PDF through Ghostscript): the page's address and the
+    print date in the foot, bold and larger than the page's 9 pt text. Both stayed (a date stamp is
+    in body size, not bold; an address was no furniture)."""
+    def draw(c, right):
+        c.setFont("Times-Bold", 12)
+        c.drawString(72, 14, "http://surveymanager.hudson.com/pages/Design/Master.aspx?lang=EN_I...")
+        c.drawRightString(right, 14, "27/06/08")
+    kept, removed = _page(tmp_path, draw, font=("Times-Roman", 9))
+    assert removed == ["http://surveymanager.hudson.com/pages/Design/Master.aspx?lang=EN_I...", "27/06/08"]
+    assert _body_kept(kept)
+
+
+def test_the_folios_of_a_spread_and_their_titles_go(tmp_path):
+    """4041c1e3e2446bd2 (an annual report's two pages printed on one sheet): "62" at the foot's left
+    end, "63" at its right, each beside the report's title in 5.5 pt, over 7 pt tables. Two numbers
+    on a row were a table's row, and a 9 pt number over 7 pt text no page number."""
+    def draw(c, right):
+        c.setFont("Helvetica", 9.2)
+        c.drawString(72, 30, "62")
+        c.drawRightString(right, 30, "63")
+        c.setFont("Helvetica", 5.5)
+        c.drawString(90, 31, "MITSUBISHI ELECTRIC ANNUAL REPORT 2021")
+        c.drawRightString(right - 18, 31, "MITSUBISHI ELECTRIC ANNUAL REPORT 2021")
+    kept, removed = _page(tmp_path, draw, font=("Helvetica", 7))
+    assert sorted(removed) == sorted(["62", "63"] + ["MITSUBISHI ELECTRIC ANNUAL REPORT 2021"] * 2)
+    assert _body_kept(kept)
+
+
+def test_a_tables_last_row_of_two_numbers_at_the_foot_stays(tmp_path):
+    """Guard: a row "Total  12  40" at the foot is a table's (its numbers are not a spread's two ends
+    counting on, and a label opens it)."""
+    def draw(c, right):
+        c.setFont("Times-Roman", 11)
+        c.drawString(72, 40, "Total")
+        c.drawString(300, 40, "12")
+        c.drawRightString(right, 40, "40")
+    kept, removed = _page(tmp_path, draw)
+    assert removed == [] and kept[-3:] == ["Total", "12", "40"]
