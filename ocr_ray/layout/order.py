@@ -83,18 +83,24 @@ def _aligned_gutter(boxes: Sequence[B], run: list[B], x: float) -> tuple[float, 
     # outvoted the second column's, and its gutter with the third went unseen)
     left = [b for b in beside if x - MIN_COLUMN_GAP - ALIGN < b.x1 <= x]
     right = [b for b in beside if abs(b.x0 - x) <= ALIGN]
+    if len(left) < FULL_LINES:  # the left column set ragged right too (a word processor's, reportlab's)
+        left = _ragged_left(beside, x)
     if len(left) < FULL_LINES or len(right) < ALIGNED_LINES:
         return None
     # the edges most lines share (an overfull line or a hyphen may stick out a point or two)
     lo, start = _mode(b.x1 for b in left), _mode(b.x0 for b in left)
     end = _mode(b.x1 for b in right)
+    ragged = sum(abs(b.x1 - lo) <= ALIGN for b in left) < FULL_LINES
+    if ragged:  # no shared right edge: the measure ends at the longest line's end
+        lo = max(b.x1 for b in left)
     if not NARROW_GAP <= x - lo < MIN_COLUMN_GAP:
         return None  # a wide gutter is found by its width
     # a full line ends at the column's right edge; a paragraph's first line is indented (a side box
     # of short paragraphs beside a few lines of body text has more first lines than ALIGNED_LINES
     # leaves room for)
     indent = 0.25 * (lo - start)
-    full_left = sum(start - ALIGN <= b.x0 <= start + indent and abs(b.x1 - lo) <= ALIGN for b in left)
+    full_left = sum(start - ALIGN <= b.x0 <= start + indent and (
+        b.x1 - start >= RAGGED_FILL * (lo - start) if ragged else abs(b.x1 - lo) <= ALIGN) for b in left)
     full_right = sum(abs(b.x1 - end) <= ALIGN for b in right)
     if full_right < FULL_LINES:  # set ragged right (side notes): its lines fill most of its measure
         end = max(b.x1 for b in right)
@@ -104,6 +110,17 @@ def _aligned_gutter(boxes: Sequence[B], run: list[B], x: float) -> tuple[float, 
     if min(lo - start, end - x) < max(0.25 * (end - start), MIN_TEXT_COLUMN):
         return None  # a narrow strip beside a column (equation numbers, margin notes, a table's cells)
     return (lo, x)
+
+
+def _ragged_left(beside: Sequence[B], x: float) -> list[B]:
+    """The lines of a ragged-right column left of the stripe at ``x``: ending left of it, starting
+    at the edge most of them share, filling ``RAGGED_FILL`` of the measure to the stripe or more."""
+    lines = [b for b in beside if b.x1 <= x]
+    if not lines:
+        return []
+    start = _mode(b.x0 for b in lines)
+    return [b for b in lines if abs(b.x0 - start) <= ALIGN + 0.25 * (x - start)
+            and b.x1 - start >= RAGGED_FILL * (x - start)]
 
 
 def _mode(values) -> float:
