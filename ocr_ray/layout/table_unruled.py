@@ -12,6 +12,7 @@ from ocr_ray.layout.table_grid import columns, table_rows
 MIN_ROWS = 3  # a header and two rows
 PROSE_SHARE = 0.4  # a fragment wider than this share of the page is a line of prose, no cell
 ROW_GAP = 0.9  # white between two rows of a table, in line heights (its rows are set at \arraystretch 1)
+NEAR = 0.15  # how far from a caption (a share of the page's height) a line of prose tells a one-column page
 FIRST_GAP = 2.0  # white between the caption and the table's first (last) row: \abovecaptionskip 10 pt
 
 
@@ -59,6 +60,15 @@ def _tight_head(run: list[list[Fragment]]) -> bool:
         and abs(head.x1 - max(f.x1 for f in body)) <= 2 * head.size
 
 
+def _one_column(page: PageLayout, cap: Fragment) -> bool:
+    """Two lines of prose across the page's middle near the caption: a one-column page, where a caption
+    set flush left (reportlab's, a word processor's) may stand wholly left of the middle over a
+    table centred on the page; in a two-column page no line of prose crosses the middle."""
+    middle = page.width / 2
+    return sum(f.kind == "text" and f.x0 < middle < f.x1 and f.x1 - f.x0 > PROSE_SHARE * page.width
+               and abs(f.cy - cap.cy) < NEAR * page.height for f in page.fragments) >= 2
+
+
 def unruled_boxes(page: PageLayout, ruled: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
     """(top, bottom, left, right) of each table on ``page`` set without rules (see the module's doc)."""
     out = []
@@ -68,7 +78,8 @@ def unruled_boxes(page: PageLayout, ruled: list[tuple[float, float, float, float
         if any(x0 - 3 < cap.cx < x1 + 3 and (-3 * cap.size < top - cap.y1 < 3 * cap.size or -3 * cap.size < cap.y0 - bottom < 3 * cap.size)
                for top, bottom, x0, x1 in ruled):
             continue
-        half = (0.0, width / 2) if cap.x1 < width / 2 else (width / 2, width) if cap.x0 > width / 2 else (0.0, width)
+        half = (0.0, width) if _one_column(page, cap) else \
+            (0.0, width / 2) if cap.x1 < width / 2 else (width / 2, width) if cap.x0 > width / 2 else (0.0, width)
         near = [f for f in page.fragments if f is not cap and f.kind == "text" and half[0] <= f.cx <= half[1]]
         lines = _lines(near)
         for down, start in ((True, cap.y1), (False, cap.y0)):
