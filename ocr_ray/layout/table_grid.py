@@ -350,7 +350,10 @@ def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col,
         return [], lower
     shared = [f for f in lower if col(f) in named]
     cells = {col(f) for f in shared}
-    going_on = [f for f in shared if continues_cell(above[col(f)], f)]
+    # a cell's next line is right under it, at the cell's line pitch: a line set further down is the
+    # next row's (a unit "ms" under "Latency" where the rows are padded apart, reportlab's cells)
+    going_on = [f for f in shared if continues_cell(above[col(f)], f)
+                and min(f.y0 - u.y1 - 0.5 * (u.y1 - u.y0) for u in above[col(f)]) < 0]
     if len(cells) < 2 or 3 * len(cells) < 2 * len(named) or 2 * len(going_on) >= len(shared):
         return lower, None
     return going_on, [f for f in lower if f not in going_on]
