@@ -85,7 +85,8 @@ from ocr_ray.text_repair import recode_garbled
 # font's) and an accented letter ("ŷ") in a display; a scanned blank sheet with punch holes is blank.
 # 31: maths: CMEX's big operators in prose as their symbols (∑, ∫), a combining mark in a glyph's
 # ToUnicode, displays of words first (numbered, a fraction of words), a sentence tight under a
-# display stays prose, an equation number in a one-page input's top edge zone stays.
+# display stays prose, an equation number in a one-page input's top edge zone stays; mathabx's
+# glyphs in prose read as they show ("∀x > 0", not "@x ą 0").
 # Also (31): two ragged-right columns 4 pt apart; a caption flush left over a table centred on a
 # one-column page; a unit row padded under its quantities is no wrapped cell's next line.
 LAYOUT_VERSION = "31"

@@ -225,3 +225,20 @@ def mathabx_tex(font: str, ch: str) -> str | None:
     code = table["unicode_to_code"].get(ch)
     family = "math" + font[len("TEX-MATH"):len("TEX-MATH") + 1].lower()
     return None if code is None else table["fonts"].get(family, {}).get(str(code))
+
+
+@cache
+def mathabx_chars(font: str) -> dict[str, str]:
+    """What a mathabx font's raw characters show, as text: PDFium names its glyphs by T1's layout
+    ("p" for matha's "(", "ă" for its "<"; rnn-extrapolation's prose read "@x ą 0, lnpxq ă x" for
+    "∀x > 0, ln(x) < x"): a glyph whose LaTeX is one character, or a symbol ``SYMBOLS`` names."""
+    table = _mathabx()
+    family = table["fonts"].get("math" + font[len("TEX-MATH"):len("TEX-MATH") + 1].lower(), {})
+    named = {tex: ch for ch, tex in SYMBOLS.items()}
+    out = {}
+    for ch, code in table["unicode_to_code"].items():
+        tex = family.get(str(code))
+        shown = tex if tex and len(tex) == 1 else named.get(tex or "")
+        if shown and shown != ch and len(ch) == 1:
+            out[ch] = shown
+    return out

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from ocr_ray.layout.math_symbols import CMEX, EXTENSION_FONTS, italic_font, symbol_font
+from ocr_ray.layout.math_symbols import CMEX, EXTENSION_FONTS, MATHABX_FONTS, italic_font, mathabx_chars, symbol_font
 from ocr_ray.layout.tex_encodings import (
     OML,
     OML_CHARS,
@@ -102,18 +102,22 @@ _CMEX_LAYOUT = ("CMEX", "LMMATHEXTENSION")
 
 def math_font_chars(name: str) -> dict[str, str] | None:
     """The characters PDFium gives raw for a TeX maths font's glyphs past the control codes (">"
-    for CMSY's \\top, "$" for CMMI's \\varpi, "P" for CMEX's text-size \\sum) -> what they show;
+    for CMSY's \\top, "$" for CMMI's \\varpi, "P" for CMEX's text-size \\sum, "p" for mathabx's "(")
+    -> what they show;
     None for any other font. (The math builder reads the extension font's glyphs by their code:
     ``math_font_char`` leaves them raw, and ``shown`` reads a glyph as the text shows it.)"""
     if name.startswith(_CMEX_LAYOUT):
         return CMEX_CHARS
+    if name.startswith(MATHABX_FONTS):
+        return mathabx_chars(name)
     table = math_encoding_by_name(name)
     return None if table is None else OML_CHARS if table is OML else OMS_CHARS
 
 
 def shown(glyph: list) -> str:
     """A maths glyph's character as the page's text shows it (``math_font_chars``)."""
-    return CMEX_CHARS.get(glyph[0], glyph[0]) if glyph[7].startswith(_CMEX_LAYOUT) else glyph[0]
+    table = math_font_chars(glyph[7]) if glyph[7].startswith((*_CMEX_LAYOUT, *MATHABX_FONTS)) else None
+    return table.get(glyph[0], glyph[0]) if table else glyph[0]
 
 
 def math_font_char(name: str, ch: str) -> str:

@@ -134,3 +134,12 @@ def test_an_equation_number_at_the_top_of_a_one_page_input_stays(tmp_path):
     markdown = "\n\n".join(compose_pages([page_layout(doc[0]).to_json()]))
     assert _present(markdown, first="(1)", second="(2)") == {"first": True, "second": True}, markdown
     assert [b.split("\n")[1].rsplit(" ", 1)[-1] for b in markdown.split("\n\n") if b.startswith("$$")] == ["(1)", "(2)"], markdown
+
+
+def test_mathabx_glyphs_in_prose_read_as_they_show(tmp_path):
+    r"""mathabx's fonts carry no ToUnicode and PDFium names their glyphs by T1's layout: the dev
+    paper rnn-extrapolation's prose read "@x ą 0, lnpxq ă x" for $\forall x>0$, $ln(x)<x$ (its
+    source), "}Ap0q}F" for $\|A(0)\|_F$."""
+    markdown = _markdown(tmp_path, "amsmath,amssymb,mathabx,times", TIGHT)
+    assert _present(markdown, sentence="We make use of the fact that ∀x > 0, ln(x) < x to bound,") == \
+        {"sentence": True}, markdown
