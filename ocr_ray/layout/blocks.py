@@ -252,7 +252,11 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             math.clear()
 
     i = 0
+    taken: set[int] = set()  # a display's number read ahead (below)
     while i < len(lines):
+        if i in taken:
+            i += 1
+            continue
         line = lines[i]
         end = float_end(lines, i) if para and not math and (line.kind == "table" or line.text[:1] in "TF") else None
         if end is not None and end < len(lines) and runs_on(para[-1], lines[end]) \
@@ -321,6 +325,12 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             math.append(line)
             i += 1
             continue
+        if math and i + 1 < len(lines) and EQ_NUMBER.fullmatch(" " + lines[i + 1].text) \
+                and joins_display(lines[i + 1], math):
+            # the display's number at its height, read after a sentence set tight under it
+            # (rnn-extrapolation p20): the display's, not the next paragraph's first words
+            math.append(lines[i + 1])
+            taken.add(i + 1)
         if math:
             flush()
         if para:

@@ -55,8 +55,8 @@ def page_columns(lines: list[Line]) -> Columns:
 
 def is_display(line: Line, text_layer: bool = False, columns: Columns = ()) -> bool:
     """``line`` is (a line of) a display formula by itself, whatever is around it."""
-    if line.kind != "text":
-        return False
+    if line.kind != "text" or text_layer and _opens_prose(line) and not EQ_NUMBER.search(line.text):
+        return False  # (rnn-extrapolation p20: "establishing that d/dt(..) = 0.", a third maths, under a display)
     centred = _centred(line, columns)
     if text_layer and has_prose(line.glyphs) and line.x0 - line.left < line.size and line.right - line.x1 < line.size \
             and not centred and not EQ_NUMBER.search(line.text):
@@ -117,15 +117,17 @@ def joins_display(line: Line, math: list[Line]) -> bool:
         or _label_under(line, math))
 
 
-_OPENING_PHRASE = re.compile(r"[A-Za-z][a-z]* [a-z]{2,} [a-z]{2,}\b")
+_OPENING_PHRASE = re.compile(r"[A-Za-z][a-z]+ [a-z]{2,}\b")
 
 
 def _opens_prose(line: Line) -> bool:
-    """A line at the column's edge that opens with three words in an upright text font ("We make use of
-    the fact that $\\forall x>0$ ... to bound,"): the sentence after a display, set tight under it
-    (rnn-extrapolation p27: it joined the display, "\\mathrm{We}\\ \\text{make}..."), not a row of
-    it, which TeX centres or indents (an ``\\intertext`` paragraph is prose too)."""
-    font = line.glyphs[0][7] if line.glyphs else ""
+    """A line at the column's edge that opens with two words in an upright text font ("We make use of
+    the fact that $\\forall x>0$ ... to bound,"; "establishing that $\\frac{d}{dt}(..) = 0$."): the
+    sentence after a display, set tight under it (rnn-extrapolation p27: it joined the display,
+    "\\mathrm{We}\\ \\text{make}..."; p20: a third of it maths, a display of its own that took the
+    one above it), not a row of it, which TeX centres or indents (an ``\\intertext`` paragraph is
+    prose too). A line of the text font that kept no glyphs (``prose``) opens with its words."""
+    font = line.glyphs[0][7] if line.glyphs else TEXT_FONT if line.prose else ""
     return bool(font and (font == TEXT_FONT or not (symbol_font(font) or italic_font(font)))
                 and line.x0 - line.left < 0.5 * line.size and _OPENING_PHRASE.match(line.text))
 

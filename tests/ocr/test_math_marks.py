@@ -143,3 +143,21 @@ def test_mathabx_glyphs_in_prose_read_as_they_show(tmp_path):
     markdown = _markdown(tmp_path, "amsmath,amssymb,mathabx,times", TIGHT)
     assert _present(markdown, sentence="We make use of the fact that ∀x > 0, ln(x) < x to bound,") == \
         {"sentence": True}, markdown
+
+
+# rnn-extrapolation (dev) p20: a short sentence a third of it maths ("establishing that
+# \frac{d}{dt}(..) = 0.") set tight under a numbered display was a display of its own and took the
+# display above with it, unread ("... ff “ 0. establishing that d dt ` }B} 2 F ..." marked unread)
+AFTER = r"\dot{\alpha} = -2 \left[ B^\top \left( \sum_{i=0}^{k-1} \nabla \ell_i (A^\top)^i \right) C^\top \right] = 0."
+ESTABLISHING = (r"PROSE\setlength\abovedisplayskip{1pt}\setlength\belowdisplayskip{1pt}" "\n"
+                f"\\begin{{equation}}\n{AFTER}\n\\end{{equation}}\n"
+                r"establishing that $\frac{d}{dt}\left(\|B\|_F^2 - \|C\|_F^2\right) = 0$." "\n\nPROSE\n")
+
+
+def test_a_short_sentence_of_maths_under_a_display_is_prose(tmp_path):
+    markdown = _markdown(tmp_path, "amsmath,amssymb,mathabx,times", ESTABLISHING)
+    assert UNREAD_MARK not in markdown, markdown
+    displays = [b.split("\n")[1] for b in markdown.split("\n\n") if b.startswith("$$")]
+    assert len(displays) == 1 and displays[0].endswith(r"\qquad (1)"), markdown  # the display keeps its number
+    assert _present(markdown, sentence="establishing that") == {"sentence": True}, markdown
+    assert "$$\n\nestablishing that" in markdown, markdown  # a paragraph of its own after the display
