@@ -53,6 +53,21 @@ def _mirrored(row: list[Fragment], limits: list[float]) -> dict[int, tuple[float
     return out
 
 
+def _centred_over(f: Fragment, cols: list[tuple[float, float]], row: list[Fragment]) -> tuple[float, float]:
+    """The extent of the columns a cell is centred over when it reaches out of its own column into
+    the white beside it (``\\multicolumn{2}{c}{450}`` in a body row: a short value centred over two
+    columns of numbers, in neither); nothing else of its row over those columns. Else its own."""
+    if any(a - 1 <= f.x0 and f.x1 <= b + 1 for a, b in cols):
+        return f.x0, f.x1
+    for first in range(len(cols)):
+        for last in range(first + 1, len(cols)):
+            a, b = cols[first][0], cols[last][1]
+            if a - 1 <= f.x0 and f.x1 <= b + 1 and abs(f.cx - (a + b) / 2) <= 1.0 \
+                    and not any(g is not f and g.x0 < b and g.x1 > a for g in row):
+                return a, b
+    return f.x0, f.x1
+
+
 def row_grid(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rule] = (),
            width: float = 0.0) -> list[tuple[str, int]]:
     """(text, colspan) per cell of a row, empty cells included."""
@@ -69,6 +84,8 @@ def row_grid(row: list[Fragment], cols: list[tuple[float, float]], rules: list[R
         x0, x1 = _underline(f, rules, width, row) if rules else (f.x0, f.x1)
         if (x0, x1) == (f.x0, f.x1) and id(f) in mirrored:
             x0, x1 = mirrored[id(f)]
+        if (x0, x1) == (f.x0, f.x1):
+            x0, x1 = _centred_over(f, cols, row)
         first, last = column_of(limits, x0 + 1), column_of(limits, x1 - 1)
         if (x0, x1) != (f.x0, f.x1):  # a rule's extent, the columns' padding in it: the columns it is over
             own = column_of(limits, f.cx)

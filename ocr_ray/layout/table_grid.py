@@ -100,6 +100,17 @@ def _aligned(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return abs(a[0] - b[0]) < 2 or abs(a[1] - b[1]) < 2 or abs(a[0] + a[1] - b[0] - b[1]) < 4
 
 
+def _between_two(x0: float, x1: float, starts: list[float], ends: list[float], k: int) -> bool:
+    """Is the cell ``x0``..``x1``, which overlaps cell ``k`` of another row, a narrow value centred
+    over that cell's column and the next (or the one before), reaching into the white between them
+    (``\\multicolumn{2}{c}{450}`` under "120" "340": as narrow as either, it overlaps one)?"""
+    for a, b in ((k, k + 1), (k - 1, k)):
+        if 0 <= a and b < len(starts) and x0 < starts[b] and x1 > ends[a] + 0.5 \
+                and abs(x0 + x1 - starts[a] - ends[b]) <= 4.0:
+            return True
+    return False
+
+
 def columns(rows: list[list[Fragment]], head: int = 0) -> list[tuple[float, float]] | None:
     """Column extents: the union of the body rows' cells that span nothing. A cell spans when it
     covers two or more cells of at least half of the other rows that reach under it (a row
@@ -131,7 +142,7 @@ def columns(rows: list[list[Fragment]], head: int = 0) -> list[tuple[float, floa
                     k = bisect_right(ends[s], x0 + 0.5)
                     n = bisect_left(starts[s], x1 - 0.5) - k
                     reached += n > 0
-                    multi += n > 1
+                    multi += n > 1 or n == 1 and _between_two(x0, x1, starts[s], ends[s], k)
                     # a cell centred where this one is: another row spanning the same columns
                     alike += n == 1 and abs(starts[s][k] + ends[s][k] - x0 - x1) <= 2.0
             # (a \multicolumn{2}{c} value in more rows than the two cells it spans have rows of

@@ -254,3 +254,44 @@ Ours & 75.4 & 74.9 & 65.4 & 64.9 & 70.2 \\
     tests = [table_test("Avg.", left="Dataset B"), table_test("65.6", left="60.1", top_heading="Avg."),
              table_test("71.2", left="Baseline", right="70.1", top_heading="Dataset A")]
     assert_table_tests_pass(markdown, tests)
+
+
+def test_a_narrow_value_centred_over_two_body_columns_spans_them(tmp_path):
+    """Issue 36 item 3 (tables8b (f); seen in papers_dev2.yaml's bike-fpga, llncs): a body row's
+    ``\\multicolumn{2}{c}{450}``, as narrow as the numbers above and below it, overlaps one of them
+    and reaches into the white before the next: it widened the first column to its right edge and
+    was that column's cell ("450" under "120", nothing under "340"); it is one cell over both."""
+    markdown = _markdown(tmp_path, r"""
+\begin{table}[h]\centering\caption{Resources.}
+\begin{tabular}{lccc}
+\toprule
+Design & LUT & FF & Time \\
+\midrule
+A & 120 & 340 & 1.2 \\
+B & \multicolumn{2}{c}{450} & 2.3 \\
+C & 130 & 360 & 1.5 \\
+\bottomrule
+\end{tabular}
+\end{table}
+""")
+    assert "<td colspan=\"2\">450</td>" in markdown, markdown
+    # (olmocr's table parser moves a row's cells right of a colspan one column left: their up and
+    # down neighbours are not judged here)
+    tests = [table_test("450", left="B", right="2.3", top_heading="LUT"), table_test("2.3", left="450"),
+             table_test("360", left="130", right="1.5", top_heading="FF")]
+    assert_table_tests_pass(markdown, tests)
+    # (a column of wider cells beside narrow ones, and a lone cell, span nothing)
+    plain = _markdown(tmp_path, r"""
+\begin{table}[h]\centering\caption{Plain.}
+\begin{tabular}{lccc}
+\toprule
+Design & LUT & FF & Time \\
+\midrule
+A & 12000 & 3 & 1.2 \\
+B & 1 & 34 & 2.3 \\
+C & 130 &  & 1.5 \\
+\bottomrule
+\end{tabular}
+\end{table}
+""")
+    assert "colspan" not in plain, plain
