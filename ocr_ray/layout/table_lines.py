@@ -155,6 +155,19 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
     return out, {label: n for label, n in heights.items() if n > 1}
 
 
+def _centred(left: list[Fragment], chain: list[Fragment]) -> bool:
+    """Are ``left``, two or more one-line cells, set on one line midway between the first and last
+    lines of the stacked cell ``chain`` right of them (the row's last cell): TeX centres a row's
+    one-line cells on a nested ``tabular[c]`` / ``\\makecell`` beside them. The lines of two rows
+    whose last column alone goes on (an empty-celled second row) share their first line with the
+    row's other cells instead."""
+    if len(left) < 2:
+        return False
+    height = min(f.y1 - f.y0 for f in left)
+    middle = (chain[0].cy + chain[-1].cy) / 2
+    return all(abs(f.cy - middle) <= 0.2 * height for f in left)
+
+
 def join_stacked_cells(rows: list[list[Fragment]], head: int, cols: list[tuple[float, float]]) -> list[list[Fragment]]:
     """Body rows (after the first ``head``) that hold the lines of one stacked cell and the cells TeX
     centred beside it (``\\begin{tabular}{@{}l@{}}Maximum\\\\likelihood\\end{tabular} & 27.1 & 24.3``:
@@ -189,8 +202,9 @@ def join_stacked_cells(rows: list[list[Fragment]], head: int, cols: list[tuple[f
             right = [f for f in others if col(f) > col(p)]
             # (a second stacked cell of the row, lines written one after the other, is on its lines)
             stacked = {id(f) for f in others for g in others if col(g) == col(f) and abs(g.seq - f.seq) == 1}
-            if len(right) >= 2 and all(f.seq > chain[-1].seq for f in right) \
-                    and all(0 <= f.seq < p.seq for f in others if col(f) < col(p)) \
+            left = [f for f in others if col(f) < col(p)]
+            if (len(right) >= 2 and all(f.seq > chain[-1].seq for f in right) or not right and _centred(left, chain)) \
+                    and all(0 <= f.seq < p.seq for f in left) \
                     and all(chain[0].cy + 1 < f.cy < chain[-1].cy - 1 for f in others if id(f) not in stacked):
                 end = max(end, last)
         joined = [f for row in body[k:end + 1] for f in row]

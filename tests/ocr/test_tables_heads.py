@@ -150,3 +150,38 @@ Ours & 29.9 & 26.1 & books \\
                                        ["Ours", "29.9", "26.1", "books"]]]
     assert_table_tests_pass(markdown, [table_test("web crawl", left="24.3", up="Data", down="books",
                                                   left_heading="Maximum likelihood")])
+
+
+@pytest.mark.parametrize("stack", ["nested-tabular", "makecell"])
+def test_a_stacked_cell_in_the_last_column_is_one_cell_of_its_row(tmp_path, stack):
+    """Issue 36 item 3 (tables8b (c)): a cell stacked on two lines in the LAST column, one-line cells
+    left of it. No cell to its right says which row it is in; TeX centres the row's one-line cells
+    midway between its lines, where a second row's cell would share a line with them. Before, the
+    first line joined the row above as its cell's next line ("plain two") and the second was a row
+    of its own. A row whose last cell alone goes on under it (a second row, its other cells empty)
+    stays two rows."""
+    cell = {"nested-tabular": r"\begin{{tabular}}[c]{{@{{}}c@{{}}}}{}\end{{tabular}}", "makecell": r"\makecell{{{}}}"}[stack]
+    stacked = cell.format(r"two\\lines")
+    markdown = table_markdown(tmp_path, PROSE + rf"""
+
+\begin{{table}}[h]\centering
+\begin{{tabular}}{{lccc}}
+\toprule
+Model & Score & Size & Note \\
+\midrule
+Base & 21.4 & 7B & plain \\
+Ours & 25.9 & 13B & {stacked} \\
+Big & 30.2 & 70B & wide \\
+Huge & 31.0 & 175B & 4.1 \\
+ & & & 5.2 \\
+\bottomrule
+\end{{tabular}}
+\caption{{A stacked last cell.}}
+\end{{table}}""", preamble=MAKECELL)
+    assert parse_tables(markdown) == [[["Model", "Score", "Size", "Note"], ["Base", "21.4", "7B", "plain"],
+                                       ["Ours", "25.9", "13B", "two lines"], ["Big", "30.2", "70B", "wide"],
+                                       ["Huge", "31.0", "175B", "4.1"], ["", "", "", "5.2"]]], markdown
+    assert_table_tests_pass(markdown, [table_test("two lines", left="13B", up="plain", down="wide", top_heading="Note",
+                                                  left_heading="Ours"),
+                                       table_test("4.1", down="5.2", left="175B")])
+
