@@ -200,6 +200,40 @@ def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x
     return out
 
 
+def _in_columns(f: Fragment, cols: list[tuple[float, float]]) -> int:
+    """How many columns a header cell is over: 1 within one column's extent, n centred over n
+    neighbouring columns (a ``\\multicolumn`` label, to a point), 0 neither (a line of text)."""
+    for first in range(len(cols)):
+        for last in range(first, len(cols)):
+            a, b = cols[first][0], cols[last][1]
+            if a - 1.5 <= f.x0 and f.x1 <= b + 1.5 and (first == last or abs(f.cx - (a + b) / 2) <= 1.5):
+                return last - first + 1
+    return 0
+
+
+def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[float, float]], top: float,
+                x0: float, x1: float) -> list[list[Fragment]]:
+    """Header rows set above the table's first rule (``& \\multicolumn{2}{c}{Scores} \\\\ \\toprule``:
+    TeX sets the rule right under the row's depth): lines close over it, no rule between, each
+    fragment within one column or centred over several, none a caption's. A line that is one text
+    over every column is left out: a caption's last line, centred over the table, is set as close."""
+    out: list[list[Fragment]] = []
+    edge = top
+    near = [f for f in page.fragments if f.kind == "text" and f.y1 < top + 1 and x0 - 3 <= f.x0 and f.x1 <= x1 + 3]
+    for line in sorted(table_rows(near), key=lambda line: -max(f.y1 for f in line))[:2]:
+        height = max(f.y1 - f.y0 for f in line)
+        if edge - max(f.y1 for f in line) > 0.5 * height or any(CAPTION.match(f.text) for f in line) \
+                or any(r.horizontal and max(f.y1 for f in line) < r.y0 < edge - 0.5 and r.x0 < x1 and r.x1 > x0
+                       for r in page.rules):
+            break
+        over = [_in_columns(f, cols) for f in line]
+        if not all(over) or (len(line) == 1 and over[0] == len(cols)):
+            break
+        out.insert(0, line)
+        edge = min(f.y0 for f in line)
+    return out
+
+
 def _column_rules_extent(verticals: list[Rule], top: float, bottom: float, x0: float, x1: float) -> tuple[float, float]:
     """The area grown along the table's column rules, drawn row by row (muse's Table 3: its header
     sits above the only horizontal rules, between the segments of the rules between columns)."""
@@ -333,6 +367,11 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
         return
     if _prose_column(rows[head:], cols, page.rules):  # (a header underlined by its rule aside)
         return
+    above = _rows_above(page, rows, cols, top, x0, x1)
+    if above:
+        rows, head = above + rows, head + len(above)
+        inside += [f for line in above for f in line]
+        top = min(f.y0 for f in above[0]) - 1
     more = _rows_below(page, rows, cols, x0, x1, bottom)
     if len(rows) + len(more) < 2:
         return

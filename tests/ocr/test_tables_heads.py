@@ -185,3 +185,32 @@ Huge & 31.0 & 175B & 4.1 \\
                                                   left_heading="Ours"),
                                        table_test("4.1", down="5.2", left="175B")])
 
+
+@pytest.mark.parametrize("rules", [(r"\toprule", r"\midrule", r"\bottomrule"), (r"\hline", r"\hline", r"\hline")])
+def test_a_header_row_above_the_first_rule_is_the_table_s(tmp_path, rules):
+    """Issue 36 item 3 (tables8b (b)): a group label row set above the table's first rule
+    (``& \\multicolumn{2}{c}{Scores} & \\\\ \\toprule``) was outside the area between the rules:
+    it stayed a line of text after the caption ("Table 1: Head above. Scores"). A caption of two
+    lines right above the rule (its last line centred over the table) stays the caption."""
+    top, mid, bottom = rules
+    markdown = table_markdown(tmp_path, PROSE + rf"""
+
+\begin{{table}}[h]\centering
+\caption{{A header row above the first rule; a caption long enough to be set on two lines above
+the table, its last line centred over it.}}
+\begin{{tabular}}{{lccc}}
+ & \multicolumn{{2}}{{c}}{{Scores}} & Cost \\
+{top}
+Model & BLEU & ROUGE & GPU h \\
+{mid}
+Base & 21.4 & 33.0 & 12 \\
+Ours & 25.9 & 36.8 & 15 \\
+{bottom}
+\end{{tabular}}
+\end{{table}}""")
+    assert parse_tables(markdown) == [[["", "Scores", "Cost", ""], ["Model", "BLEU", "ROUGE", "GPU h"],
+                                       ["Base", "21.4", "33.0", "12"], ["Ours", "25.9", "36.8", "15"]]], markdown
+    assert_table_tests_pass(markdown, [table_test("BLEU", up="Scores", down="21.4"),
+                                       table_test("25.9", top_heading="Scores", left_heading="Ours"),
+                                       table_test("15", top_heading="Cost", up="12")])
+    assert "its last line centred over it." in markdown.split("<table>")[0]
