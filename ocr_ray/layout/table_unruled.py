@@ -5,6 +5,8 @@ pitch, are the table's rows when they make columns (``table_grid.columns``). A t
 found by its rules (``tables``); a caption next to one is left to it."""
 from __future__ import annotations
 
+import re
+
 from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.table_grid import columns, table_rows
@@ -91,3 +93,76 @@ def unruled_boxes(page: PageLayout, ruled: list[tuple[float, float, float, float
                         min(f.x0 for f in cells), max(f.x1 for f in cells)))
             break
     return out
+
+
+# A table set without rules and without a caption (a tabular inline in the text, in a ``center``):
+# no caption says where it is, so only a block that cannot be prose, a list, code or a figure is
+# one: three or more lines in a row at a table's row pitch, each of two or more short cells (no
+# cell wider than this share of the page: a line of two-column prose is 0.39 of a letter page),
+# making three or more columns, two of them (right of the first) numbers in most rows, with no rule
+# or picture across the block (a plot's tick labels stand among its axes).
+SHORT_SHARE = 0.25
+SHORT_WORDS = 5
+NUMERIC_SHARE = 2 / 3
+
+
+# a number as a table prints one: "71.2", "1,024", "-0.3", "85.6%", "12.1 ± 0.4", "3.2x", "(0.4)", "~5k"
+NUMBER = re.compile(r"[~≈<>±+\-−–(]*\d[\d.,]*(\s*(±|\+/-)\s*\d[\d.,]*)?\s*[%x×kKMB]?[*†‡]?\)?")
+
+
+def _numeric(text: str) -> bool:
+    return bool(NUMBER.fullmatch(text.strip()))
+
+
+def _short(line: list[Fragment], width: float) -> bool:
+    return len(line) >= 2 and all(f.x1 - f.x0 <= SHORT_SHARE * width and len(f.text.split()) <= SHORT_WORDS
+                                  and not CAPTION.match(f.text) for f in line)
+
+
+def _numbers_in_columns(rows: list[list[Fragment]], cols: list[tuple[float, float]]) -> bool:
+    """Two or more columns right of the first hold numbers in most of the rows below the first."""
+    body = rows[1:]
+    numeric = 0
+    for a, b in cols[1:]:
+        cells = [[f for f in row if a - 1 <= f.cx <= b + 1] for row in body]
+        numeric += sum(1 for cell in cells if cell and all(_numeric(f.text) for f in cell)) >= NUMERIC_SHARE * len(body)
+    return numeric >= 2
+
+
+def captionless_boxes(page: PageLayout, taken: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
+    """(top, bottom, left, right) of each table on ``page`` set with neither rules nor a caption
+    (see ``SHORT_SHARE``), outside the tables found already (``taken``); in each half of the page,
+    then across it."""
+    width, out = page.width, []
+
+    def free(f: Fragment) -> bool:
+        return f.kind == "text" and not any(t - 1 <= f.cy <= b + 1 and x0 - 3 <= f.cx <= x1 + 3 for t, b, x0, x1 in taken + out)
+
+    for lo, hi in ((0.0, width), (0.0, width / 2), (width / 2, width)):
+        lines = _lines([f for f in page.fragments if lo - 1 <= f.x0 and f.x1 <= hi + 1 and free(f)])
+        run: list[list[Fragment]] = []
+        for line in lines + [[]]:
+            if line and _short(line, width) and (not run or min(f.y0 for f in line) - max(f.y1 for f in run[-1])
+                                                 <= ROW_GAP * max(f.y1 - f.y0 for f in line) + 2):
+                run.append(line)
+                continue
+            box = _table_box(page, run)
+            if box is not None:
+                out.append(box)
+            run = [line] if line and _short(line, width) else []
+    return out
+
+
+def _table_box(page: PageLayout, run: list[list[Fragment]]) -> tuple[float, float, float, float] | None:
+    if len(run) < MIN_ROWS:
+        return None
+    cells = [f for line in run for f in line]
+    rows = table_rows(cells)
+    cols = columns(rows)
+    if cols is None or len(cols) < 3 or not _numbers_in_columns(rows, cols):
+        return None
+    top, bottom = min(f.y0 for f in cells) - 1, max(f.y1 for f in cells) + 1
+    x0, x1 = min(f.x0 for f in cells), max(f.x1 for f in cells)
+    if any(r.x0 < x1 + 2 and r.x1 > x0 - 2 and r.y0 < bottom + 2 and r.y1 > top - 2 for r in page.rules + page.images):
+        return None
+    return top, bottom, x0, x1

@@ -25,7 +25,7 @@ from ocr_ray.layout.table_grid import (
 from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
 from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows
 from ocr_ray.layout.table_render import render_table, row_spans
-from ocr_ray.layout.table_unruled import unruled_boxes
+from ocr_ray.layout.table_unruled import captionless_boxes, unruled_boxes
 
 MIN_RULE_WIDTH = 40.0
 SAME_EDGE = 3.0
@@ -219,6 +219,8 @@ def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[f
     over every column is left out: a caption's last line, centred over the table, is set as close."""
     out: list[list[Fragment]] = []
     edge = top
+    if not any(r.horizontal and abs(r.y0 - top) <= 2 and r.x0 < x1 and r.x1 > x0 for r in page.rules):
+        return out  # (a table set without rules starts at its first line)
     near = [f for f in page.fragments if f.kind == "text" and f.y1 < top + 1 and x0 - 3 <= f.x0 and f.x1 <= x1 + 3]
     for line in sorted(table_rows(near), key=lambda line: -max(f.y1 for f in line))[:2]:
         height = max(f.y1 - f.y0 for f in line)
@@ -329,6 +331,7 @@ def extract_tables(page: PageLayout) -> None:
     verticals = [r for r in page.rules if r.vertical]
     boxes = guarded("tables", lambda: _rule_groups(page.rules, page.fragments), list)
     boxes += guarded("tables", lambda: unruled_boxes(page, boxes), list)
+    boxes += guarded("tables", lambda: captionless_boxes(page, boxes), list)
     for box in boxes:
         fragments, rotated = list(page.fragments), list(page.rotated)
 

@@ -4,6 +4,8 @@ above or below them, in a one- or a two-column page. The expected cells are writ
 the LaTeX source of each test."""
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
 from tests.ocr.typeset_tables import assert_table_tests_pass, table_markdown, table_test
 
@@ -84,3 +86,64 @@ Large-70B & 78.5 & 81.0 & 60.3 & 91.7 \\
     tests = [table_test("52.7", left="63.8", right="35.4", up="45.2", top_heading="GSM8K", left_heading="Tuned-7B"),
              table_test("60.3", top_heading="HumanEval", left="81.0")]
     assert_table_tests_pass(markdown, tests)
+
+
+INLINE = r"""
+
+\begin{center}
+\begin{tabular}{lrr}
+Method & Acc & F1 \\
+Baseline & 71.2 & 65.0 \\
+Ours & 78.4 & 72.3 \\
+Ours+ & 80.1 & 74.8 \\
+\end{tabular}
+\end{center}
+
+"""
+
+
+@pytest.mark.parametrize("options, before, after", [("", 2, 2), ("twocolumn", 3, 40)])
+def test_a_table_without_rules_or_caption_is_a_table(tmp_path, options, before, after):
+    """Issue 36 item 3 (tables8b (a)): a tabular set inline in the text (``center``, no float, no
+    rule, no caption) was no table: its columns were read one after the other as a paragraph
+    ("Method Baseline Ours Ours+ Acc 71.2 78.4 80.1 F1 ..."); in a page of one column and in one
+    column of two."""
+    markdown = table_markdown(tmp_path, PROSE * before + INLINE + PROSE * after, options=options)
+    assert parse_tables(markdown) == [[["Method", "Acc", "F1"], ["Baseline", "71.2", "65.0"], ["Ours", "78.4", "72.3"],
+                                       ["Ours+", "80.1", "74.8"]]], markdown
+    assert_table_tests_pass(markdown, [table_test("72.3", left="78.4", up="65.0", down="74.8", top_heading="F1",
+                                                  left_heading="Ours")])
+
+
+def test_prose_lists_code_and_references_without_rules_stay_text(tmp_path):
+    """What a table found without rules or caption must not take: two-column prose, an enumeration
+    and a description list with numbers, verbatim code in columns, an algorithm's numbered lines,
+    a reference list; none of it is a table."""
+    markdown = table_markdown(tmp_path, PROSE * 6 + r"""
+\begin{enumerate}
+\item Batch size 64, 12 epochs
+\item Learning rate 0.01, 3 warm-up
+\item Dropout 0.1, 2 layers
+\end{enumerate}
+\begin{description}
+\item[Train] 50000 images 10 classes
+\item[Valid] 5000 images 10 classes
+\item[Test] 10000 images 10 classes
+\end{description}
+\begin{verbatim}
+x = 1      y = 20     z = 300
+a = 4      b = 50     c = 600
+d = 7      e = 80     f = 900
+\end{verbatim}
+\noindent 1: $x \gets 0$ \hfill (init)\\
+2: \textbf{for} $i = 1$ to 10 \hfill 3\\
+3: \quad $x \gets x + i$ \hfill 4\\
+4: \textbf{return} $x$ \hfill 5
+""" + PROSE * 30 + r"""
+\begin{thebibliography}{9}
+\bibitem{a} A. Author, B. Writer. A title of a paper. In Proc. 2019, pp. 1--10.
+\bibitem{b} C. Person. Another title. Journal 12(3), 2020, pp. 33--45.
+\bibitem{c} D. Someone. Third title. arXiv 2101.00001, 2021.
+\end{thebibliography}
+""", options="twocolumn")
+    assert "<table>" not in markdown and "|---" not in markdown, markdown
