@@ -307,7 +307,7 @@ def _prose_column(rows: list[list[Fragment]], cols: list[tuple[float, float]], r
     """Does a column hold running prose, one line of it per row: cells of several words, each
     continued by the next row's cell in lower case, at least twice and for most of its long cells,
     and no rule between any two of them? That is a block of text set beside another between two rules
-    (cas-dc's keywords beside its abstract), not a table: a table's wrapped cell is one row
+    (cas-dc's keywords beside its abstract), its lines justified, not a table: a table's wrapped cell is one row
     between its rules (``multi_line_rows``: riff's ruled paraphrases), and a few wrapped lines
     in a long table of prompts (miniacongts) are not most of it."""
     if len(rows) < 3:
@@ -315,12 +315,17 @@ def _prose_column(rows: list[list[Fragment]], cols: list[tuple[float, float]], r
     grid = [row_grid(row, cols) for row in rows]
     ruled = [any(r.horizontal and max(f.y1 for f in a) - 1 <= r.y0 <= min(f.y0 for f in b) + 1 for r in rules)
              for a, b in zip(rows, rows[1:], strict=False)]
+    limits = bounds(cols)
     for k in range(max(len(row) for row in grid)):
         cells = [row[k][0] if k < len(row) else "" for row in grid]
-        long = [(b, cut) for a, b, cut in zip(cells, cells[1:], ruled, strict=False)
+        ends = [max((f.x1 for f in row if column_of(limits, f.cx) == k), default=0.0) for row in rows]
+        long = [(b, cut, end) for a, b, cut, end in zip(cells, cells[1:], ruled, ends, strict=False)
                 if len(a.split()) >= 6 and len(b.split()) >= 6]
-        runs = sum(b[:1].islower() for b, _ in long)
-        if runs >= 2 and runs >= 0.5 * len(long) and not any(cut for _, cut in long):
+        runs = sum(b[:1].islower() for b, _, _ in long)
+        # a paragraph's lines run to its right edge (justified) but its last: a column of word lists
+        # (an LDA topic's top words, each row's own) ends ragged
+        flush = sum(1 for _, _, end in long if end >= max(ends) - 1.0)
+        if runs >= 2 and runs >= 0.5 * len(long) and not any(cut for _, cut, _ in long) and flush >= 0.5 * len(long):
             return True
     return False
 

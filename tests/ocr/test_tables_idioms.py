@@ -100,3 +100,33 @@ Mistral-7B & 64.1 & 52.2 & 13.1 & 30.5 & 47.5 & 59.9 & 83.3 & 78.4 & 42.2 & 52.4
         ["Model", "MMLU", "GSM8K", "MATH", "HumanEval", "MBPP", "ARC-C", "HellaSwag", "WinoGrande", "TruthfulQA", "Avg"],
         ["Llama-2-7B", "45.3", "14.6", "2.5", "12.8", "20.8", "53.1", "78.6", "74.0", "38.8", "37.8"],
         ["Mistral-7B", "64.1", "52.2", "13.1", "30.5", "47.5", "59.9", "83.3", "78.4", "42.2", "52.4"]]]
+
+
+def test_a_table_of_topic_word_lists_is_a_table(tmp_path):
+    """Issue 36 item 3 (tables8b (e)): an LDA topic table, each row's cell a list of eight lower-case
+    words. Each cell of six words or more with a lower-case one under it was taken for the lines of
+    a paragraph set beside the table (``tables._prose_column``, cas-dc's abstract between two
+    rules): the table was dropped and its words ran on as one paragraph. A paragraph's lines are
+    justified, flush with its right edge; the word lists end ragged."""
+    markdown = table_markdown(tmp_path, PROSE + r"""
+
+\begin{table}[h]\centering
+\begin{tabular}{ll}
+\toprule
+Topic & Top words \\
+\midrule
+Sports & game team player season coach league score win \\
+Politics & vote party election senate law president campaign bill \\
+Science & cell gene protein study brain research data model \\
+Health & patient care hospital drug doctor treatment disease risk \\
+\bottomrule
+\end{tabular}
+\caption{Topics found by LDA.}
+\end{table}""")
+    assert parse_tables(markdown) == [[["Topic", "Top words"], ["Sports", "game team player season coach league score win"],
+                                       ["Politics", "vote party election senate law president campaign bill"],
+                                       ["Science", "cell gene protein study brain research data model"],
+                                       ["Health", "patient care hospital drug doctor treatment disease risk"]]], markdown
+    assert_table_tests_pass(markdown, [table_test("cell gene protein study brain research data model", left="Science",
+                                                  up="vote party election senate law president campaign bill",
+                                                  top_heading="Top words")])
