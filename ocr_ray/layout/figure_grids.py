@@ -99,6 +99,33 @@ def _span(f: Fragment, cols: list[tuple[float, float]], band: list[Fragment]) ->
     return best
 
 
+def _labels_in_rows(page: PageLayout, bands: list[list[Fragment]]) -> None:
+    """Numbered sub-captions under a grid's pictures ("(a) Input" "(b) Ours" "(c) Truth", a row of
+    pictures and another row of them with "(d)".."(f)") are text of the figure, read row by row as
+    a reader reads them: each line of a band's labels becomes one line, left to right (read column
+    by column between the pictures' columns, "(a) Input (d) Noisy" came before "(b) Ours")."""
+    for band in bands:
+        lines = top_down_groups(band, lambda f, bottom: f.y0 < bottom - 0.5 * (f.y1 - f.y0))
+        for line in lines:
+            line = sorted(line, key=lambda f: f.x0)
+            used = {id(f) for f in line}
+            page.fragments = [f for f in page.fragments if id(f) not in used]
+            page.fragments.append(Fragment(line[0].x0, min(f.y0 for f in line), max(f.x1 for f in line),
+                                           max(f.y1 for f in line), " ".join(f.text for f in line),
+                                           min(f.size for f in line), all(f.bold for f in line)))
+
+
+def _row_labels(page: PageLayout, grid: list[list[Rule]]) -> list[Fragment]:
+    """Row labels left of a grid's pictures ("Scene 1" beside its row, set on the pictures' baseline
+    by ``tabular``): short texts left of the first picture, within a picture row's height, in two
+    or more rows; else none."""
+    left = grid[0][0].x0
+    labels = [f for f in page.fragments if f.kind == "text" and f.x1 <= left and f.x0 >= left - 0.3 * page.width
+              and len(f.text.split()) <= 5 and any(row[0].y0 <= f.cy <= row[0].y1 for row in grid)]
+    rows = {k for k, row in enumerate(grid) for f in labels if row[0].y0 <= f.cy <= row[0].y1}
+    return labels if len(rows) >= 2 else []
+
+
 def extract_figure_grids(page: PageLayout) -> list[Fragment]:
     """Replace the labels of each figure grid on ``page`` by one ``kind="table"`` fragment (returned)."""
     from ocr_ray.layout.floats import CAPTION
@@ -111,6 +138,9 @@ def extract_figure_grids(page: PageLayout) -> list[Fragment]:
     for grid in _grids(pictures):
         first, last = grid[0], grid[-1]
         cols = [(b.x0, b.x1) for b in first]
+        labels = _row_labels(page, grid)
+        if labels:  # (a column of its own, left of the pictures)
+            cols.insert(0, (min(f.x0 for f in labels), max(f.x1 for f in labels)))
         left, right = cols[0][0] - SAME, cols[-1][1] + SAME
         # (text inside a picture is the picture's own: a plot's tick labels)
         texts = [f for f in page.fragments if f.kind == "text" and f.x0 >= left and f.x1 <= right
@@ -125,12 +155,15 @@ def extract_figure_grids(page: PageLayout) -> list[Fragment]:
         chosen: list[list[Fragment]] = []
         for band in bands:
             top, bottom = min(f.y0 for f in band), max(f.y1 for f in band)
-            within = first[0].y0 <= top and bottom <= last[0].y1
+            within = first[0].y0 <= top and bottom <= last[0].y1 + 0.4 * height  # (a label's descenders)
             above = bottom <= first[0].y0 and first[0].y0 - bottom < height
             below = top >= last[0].y1 and top - last[0].y1 < 2 * height
             if (within or above or below) and not any(CAPTION.match(f.text) or _across(f, cols) for f in band):
                 chosen.append(band)
-        if not chosen or any(_SUBCAPTION.match(f.text) for band in chosen for f in band):
+        if not chosen:
+            continue
+        if any(_SUBCAPTION.match(f.text) for band in chosen for f in band):
+            _labels_in_rows(page, chosen)
             continue
         rows = []
         for band in chosen:
