@@ -89,6 +89,10 @@ from ocr_ray.text_repair import recode_garbled
 # glyphs in prose read as they show ("∀x > 0", not "@x ą 0").
 # Also (31): two ragged-right columns 4 pt apart; a caption flush left over a table centred on a
 # one-column page; a unit row padded under its quantities is no wrapped cell's next line.
+# Also (31), tables8b: a table with neither rules nor a caption (short cells, numbers in two
+# columns); a header row over the first rule; a stacked cell in the last column one cell; a narrow
+# \multicolumn value in a body row spans its columns; topic word lists no prose; an algorithm
+# between rules no table; a figure grid's numbered labels read row by row, its row labels a column.
 LAYOUT_VERSION = "31"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
