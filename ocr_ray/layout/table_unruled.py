@@ -119,14 +119,22 @@ def _short(line: list[Fragment], width: float) -> bool:
                                   and not CAPTION.match(f.text) for f in line)
 
 
+EQUATION_NUMBER = re.compile(r"\(\d+(\.\d+)?[a-z]?\)")
+
+
 def _numbers_in_columns(rows: list[list[Fragment]], cols: list[tuple[float, float]]) -> bool:
-    """Two or more columns right of the first hold numbers in most of the rows below the first."""
+    """Two or more columns right of the first hold numbers in most of the rows below the first, and
+    the first row is a header (a text in it) or the first column row labels (texts in most rows):
+    a matrix of numbers set without delimiters has neither, and an equation number at its right."""
     body = rows[1:]
     numeric = 0
     for a, b in cols[1:]:
         cells = [[f for f in row if a - 1 <= f.cx <= b + 1] for row in body]
         numeric += sum(1 for cell in cells if cell and all(_numeric(f.text) for f in cell)) >= NUMERIC_SHARE * len(body)
-    return numeric >= 2
+    head = any(not _numeric(f.text) for f in rows[0] if f.cx > cols[0][1])
+    labels = sum(1 for row in body if row[0].cx <= cols[0][1] + 1 and not _numeric(row[0].text)) >= NUMERIC_SHARE * len(body)
+    numbered = any(EQUATION_NUMBER.fullmatch(row[-1].text.strip()) for row in rows)
+    return numeric >= 2 and (head or labels) and not numbered
 
 
 def captionless_boxes(page: PageLayout, taken: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:

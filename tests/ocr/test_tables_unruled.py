@@ -118,7 +118,8 @@ def test_a_table_without_rules_or_caption_is_a_table(tmp_path, options, before, 
 def test_prose_lists_code_and_references_without_rules_stay_text(tmp_path):
     """What a table found without rules or caption must not take: two-column prose, an enumeration
     and a description list with numbers, verbatim code in columns, an algorithm's numbered lines,
-    a reference list; none of it is a table."""
+    matrices of numbers without delimiters (numbered or not: no header, no row labels), a
+    reference list; none of it is a table."""
     markdown = table_markdown(tmp_path, PROSE * 6 + r"""
 \begin{enumerate}
 \item Batch size 64, 12 epochs
@@ -139,11 +140,15 @@ d = 7      e = 80     f = 900
 2: \textbf{for} $i = 1$ to 10 \hfill 3\\
 3: \quad $x \gets x + i$ \hfill 4\\
 4: \textbf{return} $x$ \hfill 5
+\begin{equation}
+N = \begin{matrix}1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9\end{matrix}
+\end{equation}
+\[ \begin{matrix}10 & 20 & 30 \\ 40 & 50 & 60 \\ 70 & 80 & 90\end{matrix} \]
 """ + PROSE * 30 + r"""
 \begin{thebibliography}{9}
 \bibitem{a} A. Author, B. Writer. A title of a paper. In Proc. 2019, pp. 1--10.
 \bibitem{b} C. Person. Another title. Journal 12(3), 2020, pp. 33--45.
 \bibitem{c} D. Someone. Third title. arXiv 2101.00001, 2021.
 \end{thebibliography}
-""", options="twocolumn")
+""", packages="booktabs,amsmath", options="twocolumn")
     assert "<table>" not in markdown and "|---" not in markdown, markdown
