@@ -102,17 +102,20 @@ def _span(f: Fragment, cols: list[tuple[float, float]], band: list[Fragment]) ->
 def _labels_in_rows(page: PageLayout, bands: list[list[Fragment]]) -> None:
     """Numbered sub-captions under a grid's pictures ("(a) Input" "(b) Ours" "(c) Truth", a row of
     pictures and another row of them with "(d)".."(f)") are text of the figure, read row by row as
-    a reader reads them: each line of a band's labels becomes one line, left to right (read column
-    by column between the pictures' columns, "(a) Input (d) Noisy" came before "(b) Ours")."""
+    a reader reads them: a band of one-line labels becomes one line, left to right (read column
+    by column between the pictures' columns, "(a) Input (d) Noisy" came before "(b) Ours"). A band
+    of labels on two or more lines stays as it is: each label's lines are read whole, one label
+    after the other (bike-fpga's "(a) Primitive operation pipelining for / continuous square")."""
     for band in bands:
         lines = top_down_groups(band, lambda f, bottom: f.y0 < bottom - 0.5 * (f.y1 - f.y0))
-        for line in lines:
-            line = sorted(line, key=lambda f: f.x0)
-            used = {id(f) for f in line}
-            page.fragments = [f for f in page.fragments if id(f) not in used]
-            page.fragments.append(Fragment(line[0].x0, min(f.y0 for f in line), max(f.x1 for f in line),
-                                           max(f.y1 for f in line), " ".join(f.text for f in line),
-                                           min(f.size for f in line), all(f.bold for f in line)))
+        if len(lines) != 1:
+            continue
+        line = sorted(lines[0], key=lambda f: f.x0)
+        used = {id(f) for f in line}
+        page.fragments = [f for f in page.fragments if id(f) not in used]
+        page.fragments.append(Fragment(line[0].x0, min(f.y0 for f in line), max(f.x1 for f in line),
+                                       max(f.y1 for f in line), " ".join(f.text for f in line),
+                                       min(f.size for f in line), all(f.bold for f in line)))
 
 
 def _row_labels(page: PageLayout, grid: list[list[Rule]]) -> list[Fragment]:

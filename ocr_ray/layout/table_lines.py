@@ -6,6 +6,7 @@ of a cell stacked in a body row (a nested ``tabular``, ``\\makecell``) are one r
 TeX centred beside them (``join_stacked_cells``)."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ocr_ray.layout.model import Fragment, Rule
@@ -211,3 +212,10 @@ def join_stacked_cells(rows: list[list[Fragment]], head: int, cols: list[tuple[f
         out.append(sorted(joined, key=lambda f: (col(f), f.cy)) if end > k else body[k])
         k = end + 1
     return out
+
+
+def numbered_lines(rows: list[list[Fragment]]) -> bool:
+    """Are most of the rows an algorithm's numbered lines ("1:", "2:", .. first, in order), an
+    ``algorithmic`` block between its float's rules, no table?"""
+    numbers = [int(row[0].text[:-1]) for row in rows if row and re.fullmatch(r"\d+:", row[0].text.strip())]
+    return len(numbers) >= 3 and 2 * len(numbers) >= len(rows) and numbers == sorted(numbers)

@@ -134,7 +134,9 @@ def _numbers_in_columns(rows: list[list[Fragment]], cols: list[tuple[float, floa
     head = any(not _numeric(f.text) for f in rows[0] if f.cx > cols[0][1])
     labels = sum(1 for row in body if row[0].cx <= cols[0][1] + 1 and not _numeric(row[0].text)) >= NUMERIC_SHARE * len(body)
     numbered = any(EQUATION_NUMBER.fullmatch(row[-1].text.strip()) for row in rows)
-    return numeric >= 2 and (head or labels) and not numbered
+    # (a display's pieces, its maths set apart: most of their text in maths fonts)
+    maths = sum(1 for row in rows for f in row if f.math >= 0.5 and not _numeric(f.text))
+    return numeric >= 2 and (head or labels) and not numbered and 3 * maths < sum(map(len, rows))
 
 
 def captionless_boxes(page: PageLayout, taken: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:

@@ -23,7 +23,7 @@ from ocr_ray.layout.table_grid import (
     walled,
 )
 from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
-from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows
+from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows, numbered_lines
 from ocr_ray.layout.table_render import render_table, row_spans
 from ocr_ray.layout.table_unruled import captionless_boxes, unruled_boxes
 
@@ -373,7 +373,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     cols = columns(rows, head) if rows else None
     if cols is None:
         return
-    if _prose_column(rows[head:], cols, page.rules):  # (a header underlined by its rule aside)
+    if _prose_column(rows[head:], cols, page.rules) or numbered_lines(rows):  # (a header underlined by its rule aside)
         return
     above = _rows_above(page, rows, cols, top, x0, x1)
     if above:

@@ -60,3 +60,25 @@ Scene 2 & PIC & PIC & PIC \\
     assert parse_tables(markdown) == [[["", "Input", "Ours", "Truth"], ["Scene 1", "", "", ""], ["Scene 2", "", "", ""]]], markdown
     tests = [_order("Input", "Scene 1"), _order("Scene 1", "Scene 2"), _order("Scene 2", "Figure 1: Qualitative results.")]
     assert all(judge(markdown, tests).values()), markdown
+
+
+def test_numbered_labels_of_two_lines_are_each_read_whole(tmp_path):
+    """Sub-captions of two lines side by side under two pictures (bike-fpga, papers_dev2.yaml):
+    each label's lines are read whole, one label after the other, not line by line across both."""
+    markdown = _grid(tmp_path, r"""
+\begin{figure}[h]\centering
+\begin{tabular}{cc}
+PIC & PIC \\
+\parbox{3cm}{\centering (a) Primitive operation pipelining for square} &
+\parbox{3cm}{\centering (b) Optimised operation pipelining for square} \\
+PIC & PIC \\
+(c) Input & (d) Output \\
+\end{tabular}
+\caption{Timing diagrams.}
+\end{figure}
+""")
+    tests = [{"id": f"present-{k}", "type": "present", "text": text} for k, text in enumerate(
+        ["(a) Primitive operation pipelining for square", "(b) Optimised operation pipelining for square"])]
+    tests += [_order("(a) Primitive operation pipelining for square", "(b) Optimised operation pipelining for square"),
+              _order("(b) Optimised operation pipelining for square", "(c) Input"), _order("(c) Input", "(d) Output")]
+    assert all(judge(markdown, tests).values()), markdown

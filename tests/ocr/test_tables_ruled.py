@@ -89,3 +89,34 @@ A paragraph of prose sets the page before the table and runs well past the end o
              table_test("78.1", top_heading="Few-shot", left="57.2", up="BoolQ"),
              table_test("Zero-shot", right="Few-shot")]
     assert_table_tests_pass(markdown, tests)
+
+
+ALGORITHM_PROSE = "A paragraph of prose sets the page before the algorithm and runs past the end of one line of text. "
+
+
+def test_an_algorithm_between_its_float_s_rules_is_no_table(tmp_path):
+    """An ``algorithmic`` block in an ``algorithm`` float (its rules above and below, papers_dev2.yaml's
+    daa-arbitrator): numbered lines, a comment set right with ``\\hfill``, a long statement. Its lines
+    are not a table's rows (they became one once a column of long lower-case cells no longer read as
+    prose unless justified); their text stays in order."""
+    markdown = table_markdown(tmp_path, ALGORITHM_PROSE + r"""
+
+\begin{algorithm}[h]
+\caption{Recursive verification and retry}
+\begin{algorithmic}[1]
+\REQUIRE Current output $y_t$, error description $e$, retries $K = 3$
+\FOR{$k = 1$ to $K$}
+\STATE Construct critique: the step contains an error, so revise the reasoning and give a corrected response.
+\STATE $p \gets h_t \oplus c$ \hfill (concatenate history and feedback)
+\STATE $y \gets \mathrm{Model}(p)$
+\STATE $\epsilon \gets \mathrm{Error}(y)$ \hfill (via diversity or explicit checking)
+\IF{$\epsilon < 0.1$}
+\RETURN $y$, approved
+\ENDIF
+\ENDFOR
+\STATE Escalate to human verification or accept the best attempt
+\end{algorithmic}
+\end{algorithm}
+""" + ALGORITHM_PROSE, packages="booktabs,algorithm,algorithmic")
+    assert "<table>" not in markdown and "|---" not in markdown, markdown
+    assert "Escalate to human verification or accept the best attempt" in markdown
