@@ -215,8 +215,9 @@ def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[f
                 x0: float, x1: float) -> list[list[Fragment]]:
     """Header rows set above the table's first rule (``& \\multicolumn{2}{c}{Scores} \\\\ \\toprule``:
     TeX sets the rule right under the row's depth): lines close over it, no rule between, each
-    fragment within one column or centred over several, none a caption's. A line that is one text
-    over every column is left out: a caption's last line, centred over the table, is set as close."""
+    fragment within one column or centred over several, none a caption's nor maths. A line that is
+    one text is a label over some of the columns: a caption's last line, centred over the table, is
+    set as close."""
     out: list[list[Fragment]] = []
     edge = top
     if not any(r.horizontal and abs(r.y0 - top) <= 2 and r.x0 < x1 and r.x1 > x0 for r in page.rules):
@@ -229,7 +230,9 @@ def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[f
                        for r in page.rules):
             break
         over = [_in_columns(f, cols) for f in line]
-        if not all(over) or (len(line) == 1 and over[0] == len(cols)):
+        # (a fraction's numerator over its bar, a bar read as a rule, is a display's, not a header)
+        # (one text in one column: a paragraph's short last line over a table set in the text)
+        if not all(over) or len(line) == 1 and not 1 < over[0] < len(cols) or any(f.math >= 0.5 for f in line):
             break
         out.insert(0, line)
         edge = min(f.y0 for f in line)
