@@ -13,16 +13,14 @@ furniture when
   that alternate by parity (LNCS and ``fancyhdr`` twoside: authors on even pages, title on odd)
   are each on fewer than half of all pages; or
 * it is a bare page number (digits or roman numerals only) in an edge zone, in body size or
-  smaller and not bold (a section's number at the top of a page is larger or bold; at the foot a
-  bold folio is a page number), or one said as one ("Page 8 of 11", "-2-", "| 41"), counting with
-  the pages next to it where they are numbered, or a fragment
-  on the same line as such a number, a wide space away (``\\hspace``/``\\qquad``/``\\hfil`` of a
-  running head, where a section number is followed by 1 em; at the foot at any distance), or a short
-  row of the same zone as a worded or foot number: a head is known by its number on a
-  page of its own (a three-page paper, a one-page input); or
-* it lies wholly off the page (a printer's slug outside the crop box); or
-* it lies wholly outside the horizontal extent of the paper's text body (margin stamps,
-  arXiv-style side stamps when not rotated; the text layer drops rotated text); or
+  smaller and not bold (a section's number at the top of a page is larger or bold; see
+  ``_number_like`` for the foot and worded ones: "Page 8 of 11"), counting with the pages next to
+  it where they are numbered, or a fragment on the same line as such a number, a wide space away
+  (``\\hfil`` of a running head; a section number is followed by 1 em; at the foot at any
+  distance), or a short row of its zone: a head is known by its number on a page of its own; or
+* it lies wholly off the page (a printer's slug) or outside the horizontal extent of the paper's
+  text body (margin stamps, arXiv-style side stamps when not rotated; the text layer drops rotated
+  text); or
 * it is in an edge zone and reads as furniture: the one rule here that reads wording, short
   patterns of how such lines are phrased, for pages that no repetition can show (page one of a
   review copy, a one-page input): venue notices (NeurIPS, CoRL and ICLR styles print "Submitted to
@@ -227,10 +225,9 @@ def _repeated(zones: list[set[int]], pages: list[PageLayout]) -> set[int]:
 
 
 def _number_like(f: Fragment, body: float, foot: bool = False) -> bool:
-    """A page number's look: its pattern, not bold, body size or smaller; at the page's foot bold (a
-    magazine's or report's folio: Nature's "218", "FY 2011 ... REPORT 15"; bold at the head may be a
-    section's number) and up to ``WORDED_SIZE`` (a report's folio over its 7 pt tables); a worded one
-    ("Page 8 of 11") in any weight, up to ``WORDED_SIZE``."""
+    """A page number's look: its pattern, not bold, body size or smaller; at the foot bold too (a
+    folio: Nature's "218"; at the head a bold number may be a section's) and up to ``WORDED_SIZE`` (a
+    report's folio over 7 pt tables); a worded one ("Page 8 of 11") in any weight, to ``WORDED_SIZE``."""
     text = f.text.strip()
     if WORDED_NUMBER.match(text):
         return f.size <= WORDED_SIZE * body
@@ -238,10 +235,11 @@ def _number_like(f: Fragment, body: float, foot: bool = False) -> bool:
 
 
 def _page_offsets(pages: list[PageLayout], zones: list[list[list[list[Fragment]]]], bodies: list[float]) -> list[set[int]]:
-    """Per page: printed number minus page index of each bare number in its edge zones."""
-    return [{int(f.text) - i for k, zone in enumerate(page_zones) for row in zone
+    """Per page: printed number minus page index of each bare number in its edge zones, in the strict
+    look only (a bold year at a title page's foot, "1854", made the next page's "94" disagree)."""
+    return [{int(f.text) - i for zone in page_zones for row in zone
              if not _table_row(page, row) and not _number_column(zone, row) for f in row
-             if f.text.strip().isdigit() and _number_like(f, bodies[i], k == 1)}
+             if f.text.strip().isdigit() and _number_like(f, bodies[i])}
             for i, (page, page_zones) in enumerate(zip(pages, zones, strict=True))]
 
 
@@ -333,7 +331,7 @@ def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]]
         if (foot or any(WORDED_NUMBER.match(n.text.strip()) for n in numbers)) and len(zone) <= 3:
             for other in zone:
                 if (other is not row and len(" ".join(f.text for f in other).split()) <= STAMP_WORDS
-                        and all(f.size <= largest and f.math < 0.3 for f in other)):
+                        and not _table_row(page, other) and all(f.size <= largest and f.math < 0.3 for f in other)):
                     found.update(id(f) for f in other)
     return found
 
@@ -374,9 +372,8 @@ def _split_head(row: list[Fragment], extent: tuple[float, float] | None, body: f
 
 def _row_beyond(page: PageLayout, zone: list[list[Fragment]], top: bool, extent: tuple[float, float] | None,
                 body: float) -> list[Fragment]:
-    """The row next inward of an edge zone holding a page number, in the band, apart from the body
-    too, a head or foot in parts (flush with the body's edges or not), no part opening with a mark:
-    Word's footer paragraph ("Prospective New Awardee Guide ... June 2011") over the number's own."""
+    """The row next inward of an edge zone holding a page number, in the band, apart from the body, in
+    parts (flush or not), no part opening with a mark: Word's footer paragraph over the number's own."""
     if not any(PAGE_NUMBER.match(f.text.strip()) or WORDED_NUMBER.match(f.text.strip()) for row in zone for f in row):
         return []
     edge = max(f.y1 for row in zone for f in row) if top else min(f.y0 for row in zone for f in row)
@@ -397,9 +394,11 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     numbered: list[list[Fragment]] = []
     for page in pages:  # first: they would widen the body extent and sit in the edge zones' rows
         # and text wholly off the page (a printer's slug outside the crop box: "2021/07/06 13:43:28 /
-        # <job>.pdf" over an annual report's spread) is printed nowhere a reader sees
-        ids = line_numbers(page) | {id(f) for f in page.fragments if f.y1 <= 0 or f.y0 >= page.height
-                                    or f.x1 <= 0 or f.x0 >= page.width}
+        # <job>.pdf" over an annual report's spread), printed nowhere a reader sees, unless most of the
+        # page's text is (a turned page whose text the reading places off its box is still its text)
+        off = [f for f in page.fragments if f.y1 <= 0 or f.y0 >= page.height or f.x1 <= 0 or f.x0 >= page.width]
+        ids = line_numbers(page) | ({id(f) for f in off} if 2 * sum(len(f.text) for f in off)
+                                    < sum(len(f.text) for f in page.fragments) else set())
         numbered.append([f for f in page.fragments if id(f) in ids])
         if ids:
             page.fragments = [f for f in page.fragments if id(f) not in ids]

@@ -222,3 +222,50 @@ def test_a_tables_last_row_of_two_numbers_at_the_foot_stays(tmp_path):
         c.drawRightString(right, 40, "40")
     kept, removed = _page(tmp_path, draw)
     assert removed == [] and kept[-3:] == ["Total", "12", "40"]
+
+
+def test_a_charts_axis_at_the_foot_stays(tmp_path):
+    """Guard (pdfminer.six's chart page be3ce724d545b09d): a chart's x axis "0 2 4 6 8" at the foot
+    over a lone "0" is a row of numbers, no row of a foot, and stays beside that lone number."""
+    def draw(c, right):
+        c.setFont("Helvetica", 10)
+        for k, tick in enumerate("02468"):
+            c.drawString(100 + 80 * k, 40, tick)
+        c.drawString(72, 22, "0")
+    kept, removed = _page(tmp_path, draw)
+    assert "2" not in removed and kept[-5:] == list("02468")
+
+
+def test_a_pages_text_read_off_its_box_stays_when_it_is_most_of_the_page():
+    """Guard (pdf.js's Word 2016 file 710402da97df04a6: a turned page whose one line the reading
+    places above its box, y -106): text off the page goes only when it is the lesser part of the
+    page's text; here it is all of it, and stays."""
+    from ocr_ray.layout.model import Fragment, PageLayout
+
+    line = Fragment(72, -106, 310, -95, "I am a lowly PDF file created in Microsoft Word 2016.", 11.0)
+    page = PageLayout(width=792, height=612, fragments=[line])
+    assert remove_furniture([page]) == [[]] and page.fragments == [line]
+
+
+def test_a_bold_year_at_a_title_pages_foot_leaves_the_next_pages_number_alone(tmp_path):
+    """Guard (pdfcpu's Walden excerpt 51a299dfa952d0d5): a title page with "1854" bold at its foot,
+    then a page numbered "94" at its head. Read as a folio, the year made "94" disagree with its
+    neighbour's numbering, and "94" stayed; the numbering is judged on the strict look only."""
+    path = tmp_path / "two.pdf"
+    c = canvas.Canvas(str(path), pagesize=letter)
+    c.setFont("Times-Roman", 28)
+    c.drawCentredString(306, 650, "WALDEN")
+    c.setFont("Times-Bold", 11.5)
+    c.drawCentredString(306, 80, "1854")
+    c.showPage()
+    c.setFont("Times-Roman", 8)
+    c.drawCentredString(306, 760, "94")
+    c.setFont("Times-Roman", 11)
+    for k, line in enumerate(BODY * 6):
+        c.drawString(72, 700 - 14 * k, line)
+    c.showPage()
+    c.save()
+    doc = pypdfium2.PdfDocument(path)
+    pages = [page_layout(doc[i]) for i in range(2)]
+    removed = remove_furniture(pages)
+    assert [f.text for f in removed[1]] == ["94"]
