@@ -1,0 +1,63 @@
+"""The real-scans set (benchmarks/fulltext_realscans): its manifest and hand-written tests agree, and
+the build cuts the recorded page out of a source found by its sha256 (a PDF made here stands in for
+the robustness corpus), leaves a source with other bytes out, and the bench says when nothing is there."""
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pypdfium2 as pdfium
+from reportlab.pdfgen import canvas
+
+from benchmarks import bench_fulltext_realscans
+from benchmarks.fulltext_realscans import build
+
+_TYPES = {"present", "absent", "order", "table"}
+
+
+def test_every_page_has_hand_written_tests_in_olmocr_bench_form_and_a_part():
+    pages = build.pages()
+    assert len({p["id"] for p in pages}) == len(pages) >= 20
+    assert {p["part"] for p in pages} == {"dev", "frozen"}
+    assert all(p["repo"] != "allenai/olmocr" for p in pages)  # its bench data is held out
+    for page in pages:
+        tests = build.tests(page["id"])
+        assert tests, page["id"]
+        for t in tests:
+            assert t["pdf"] == f"{page['id']}.pdf" and t["page"] == 1 and t["type"] in _TYPES, t
+            assert t["id"].startswith(page["id"]) and ({"text"} <= set(t) or {"before", "after"} <= set(t)
+                                                       or "cell" in t), t
+
+
+def test_the_build_cuts_the_recorded_page_and_refuses_other_bytes(tmp_path, monkeypatch):
+    corpus = tmp_path / "corpus"
+    (corpus / "pdfs").mkdir(parents=True)
+    source = tmp_path / "src.pdf"
+    c = canvas.Canvas(str(source), pagesize=(300, 400))
+    for n in range(3):
+        c.drawString(50, 300, f"page {n}")
+        c.showPage()
+    c.save()
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    (corpus / "pdfs" / f"{digest[:16]}.pdf").write_bytes(source.read_bytes())
+    (corpus / "pdfs" / f"{'0' * 16}.pdf").write_bytes(b"%PDF-1.4 other bytes")
+    entries = [{"id": "p", "part": "dev", "repo": "o/r", "commit": "c", "path": "a.pdf", "page": 2, "kind": "k",
+                "sha256": digest},
+               {"id": "q", "part": "frozen", "repo": "o/r", "commit": "c", "path": "b.pdf", "page": 0, "kind": "k",
+                "sha256": "0" * 64}]
+    monkeypatch.setattr(build, "pages", lambda: entries)
+    monkeypatch.setattr(build, "HERE", tmp_path)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "p.jsonl").write_text(json.dumps({"pdf": "p.pdf", "page": 1, "id": "p-1", "type": "present",
+                                                            "text": "page 2"}) + "\n")
+    manifest = build.build(tmp_path / "out", corpus)
+    assert [p["id"] for p in manifest["pages"]] == ["p"] and manifest["missing"] == ["q"]
+    doc = pdfium.PdfDocument(str(tmp_path / "out" / "pdfs" / "p.pdf"))
+    assert len(doc) == 1 and doc[0].get_textpage().get_text_range().strip() == "page 2"
+
+
+def test_the_bench_says_when_there_is_no_set(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("REVIEWBENCH_REALSCANS_DIR", str(tmp_path / "none"))
+    monkeypatch.setenv("REVIEWBENCH_ROBUSTNESS_DIR", str(tmp_path / "nothing"))
+    assert bench_fulltext_realscans.run() == []
+    assert "nothing measured" in capsys.readouterr().out
