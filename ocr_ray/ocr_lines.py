@@ -40,19 +40,21 @@ _INITIAL = re.compile(r"^([A-Z]|[IVX]{1,4}|[ivx]{1,4})\.$")
 _DASHES = frozenset("-–—·•")
 
 
-def _mathy(token: str) -> bool:
-    """Whether one token of an OCR'd line is a formula's (see ``ocr_math_share``)."""
+def _mathy(token: str) -> str:
+    """What makes one token of an OCR'd line a formula's (see ``ocr_math_share``): "symbol" (a maths
+    symbol, or brackets holding no prose), "letter" (a one- or two-letter variable: "xi", "n") or ""."""
     bare = token.strip(_TOKEN_EDGES)
     if any(ch in MATH_CHARS for ch in bare):
-        return True
+        return "symbol"
     core = bare.strip(_BRACKETS + _TOKEN_EDGES)
     if core != bare:  # in brackets: maths unless they hold prose (a citation, a word, an aside)
-        return any(ch in _BRACKETS for ch in core) or not _PROSE_IN_BRACKETS.match(core)
+        return "symbol" if any(ch in _BRACKETS for ch in core) or not _PROSE_IN_BRACKETS.match(core) else ""
     if not bare or len(bare) > 2 or bare.isdigit() or set(bare) <= _DASHES:
-        return False
+        return ""
     # one or two letters: a variable ("xi", "n"), unless a short word, an initial ("P.", "II."), or
     # two capitals (an acronym: "AI", "ML")
-    return not (bare.lower() in _SHORT_WORDS or _INITIAL.match(token.rstrip(",;:")) or (bare.isupper() and len(bare) == 2))
+    short_word = bare.lower() in _SHORT_WORDS or _INITIAL.match(token.rstrip(",;:")) or (bare.isupper() and len(bare) == 2)
+    return "" if short_word else "letter"
 
 
 def ocr_math_share(text: str) -> float:
@@ -68,8 +70,14 @@ def ocr_math_share(text: str) -> float:
     if not tokens:
         return 0.0
     # "(1)": belongs to a formula (``blocks`` joins it to one) but is none itself
-    return sum(_mathy(t) for t in tokens if not _EQUATION_NUMBER.match(t.strip(_TOKEN_EDGES))
-               and "@" not in t and "://" not in t) / len(tokens)
+    kinds = [_mathy(t) for t in tokens if not _EQUATION_NUMBER.match(t.strip(_TOKEN_EDGES))
+             and "@" not in t and "://" not in t]
+    # short words alone make no formula: a line with no maths symbol is prose, whatever its short
+    # words (the list above is English: French "ce", "au", German "Nr.", old print's "3d Session.",
+    # "Mr. De Long" were a third of their lines and each became a display on real scans)
+    if "symbol" not in kinds:
+        return 0.0
+    return sum(bool(k) for k in kinds) / len(tokens)
 
 
 def box_geometry(box: Any) -> tuple[float, float, float, float]:

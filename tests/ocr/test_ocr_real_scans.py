@@ -1,0 +1,47 @@
+"""Defects the real scanned pages showed (issue 36, ``benchmarks/fulltext_realscans``): OCR'd lines as
+RapidOCR read them on those pages, through the layout step (``ocr_layout`` -> ``compose_pages``).
+Truth by hand, from the page images. No OCR model: the lines and boxes are given."""
+from __future__ import annotations
+
+from ocr_ray.layout import compose_pages
+from ocr_ray.layout.model import PageLayout
+from ocr_ray.ocr_lines import ocr_layout, ocr_math_share
+
+W, H = 612.0, 792.0
+SCALE = 2.0
+
+
+def _box(x0, y0, x1, y1):
+    return [(x0 * SCALE, y0 * SCALE), (x1 * SCALE, y0 * SCALE), (x1 * SCALE, y1 * SCALE), (x0 * SCALE, y1 * SCALE)]
+
+
+def _compose(lines) -> str:
+    (markdown,) = compose_pages([ocr_layout(PageLayout(W, H).to_json(), [b for b, _ in lines],
+                                            [t for _, t in lines], W * SCALE, "rapidocr")])
+    return markdown
+
+
+# ocrmypdf's francais.pdf (a French pangram, one paragraph set ragged right), line by line as printed
+_FRENCH = ["Portez ce vieux whisky au juge", "blond qui fume sur son île", "intérieure, à côté de l'alcôve",
+           "ovoïde, où les bûches se", "consument dans l'âtre, ce qui", "lui permet de penser à la",
+           "cænogénèse de l'être dont il", "est question dans la cause", "ambiguë entendue à Moÿ, dans",
+           "un capharnaüm qui, pense-t-il,", "diminue çà et là la qualité de son", "œuvre."]
+
+
+def test_prose_in_other_languages_and_abbreviations_is_not_maths():
+    # short words the English list does not hold (French "ce", "au", German "Nr."), old print's
+    # ordinals and abbreviations (pikepdf's congress.pdf: "3d Session.", "Ex. Doc.", "Mr. De Long"):
+    # no maths symbol on the line, so no formula, however many short words
+    for line in ["Portez ce vieux whisky au juge", "3d Session.", "Ex. Doc.", "Schlüssel Nr:",
+                 "2. Mr. Fish to Mr. De Long, September 10, 1870.", "un capharnaüm qui, pense-t-il,"]:
+        assert ocr_math_share(line) == 0.0, line
+    for formula in ("y = Hx + ε", "f(x) = a x + b", "(x1, x2, x3)"):  # a symbol on the line: its variables count
+        assert ocr_math_share(formula) >= 0.3, formula
+
+
+def test_a_french_paragraph_read_by_ocr_is_one_paragraph_without_displays():
+    lines = [(_box(150, 140 + 30 * i, 150 + 14 * len(t) / 1.3, 140 + 30 * i + 22), t) for i, t in enumerate(_FRENCH)]
+    markdown = _compose(lines)
+    assert "$$" not in markdown
+    assert ("Portez ce vieux whisky au juge blond qui fume sur son île intérieure, à côté de l'alcôve ovoïde,"
+            in markdown), markdown
