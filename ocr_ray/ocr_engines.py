@@ -12,6 +12,7 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
+from ocr_ray import ocr_orientation as orientation
 from ocr_ray.engine_base import Engine, EngineNotAvailableError
 from ocr_ray.ocr_columns import split_at_gutter
 from ocr_ray.ocr_lines import ocr_layout
@@ -86,7 +87,30 @@ class RapidOcrEngine(Engine):
     def page_lines(self, image_bytes: bytes) -> tuple[list[Any], list[str], float]:
         """As ``ocr_lines``, with a line the detector drew across a column gutter cut in two
         (``ocr_columns``: from the word boxes the recogniser gives)."""
+        return self._page_lines(decode_jpeg(image_bytes))
+
+    def upright_lines(self, image_bytes: bytes) -> tuple[list[Any], list[str], float, bytes, int]:
+        """``page_lines`` of the page turned upright (``ocr_orientation``): boxes, texts, width, the
+        upright page as JPEG (for its ruling lines) and the quarter turns made (0: as scanned)."""
         image = decode_jpeg(image_bytes)
+        boxes, texts, width = self._page_lines(image)
+        is_sideways = orientation.sideways(boxes, texts)
+        labels = []
+        if is_sideways is not None:
+            crops = orientation.voting_crops(image, boxes, texts, is_sideways)
+            labels = [label for label, _ in (self._ocr._load_cls_model()(crops).cls_res or [])] if crops else []
+        turns = orientation.quarter_turns(is_sideways, labels)
+        if not turns:
+            return boxes, texts, width, image_bytes, 0
+        import numpy as np
+        from PIL import Image
+
+        upright = np.ascontiguousarray(np.rot90(image, k=turns))
+        buffer = io.BytesIO()
+        Image.fromarray(upright).save(buffer, format="JPEG", quality=90)
+        return (*self._page_lines(upright), buffer.getvalue(), turns)
+
+    def _page_lines(self, image) -> tuple[list[Any], list[str], float]:
         result = self._ocr(image, use_det=True, use_cls=True, use_rec=True, return_word_box=True)
         if result.txts is None or result.boxes is None:
             return [], [], float(image.shape[1])
@@ -110,8 +134,11 @@ class RapidOcrEngine(Engine):
         self.setup()
         out = []
         for page in pages:
-            boxes, texts, width = self.page_lines(page["image"]) if page["image"] else ([], [], 0.0)
-            out.append(ocr_layout(page.get("text") or "", boxes, texts, width, self.name, image=page["image"]))
+            boxes, texts, width, image, turns = self.upright_lines(page["image"]) if page["image"] else (
+                [], [], 0.0, b"", 0)
+            page_json = page.get("text") or ""
+            out.append(ocr_layout(orientation.turned_page(page_json) if turns % 2 else page_json, boxes, texts,
+                                  width, self.name, image=image))
         return out
 
     def __getstate__(self):  # the ONNX sessions stay in the actor

@@ -1,0 +1,59 @@
+"""Issue 36 (real scans): a page scanned a quarter turn off or upside down (ocrmypdf's cardinal.pdf:
+one product sheet at 90 and 180 degrees). RapidOCR read each line right (its crops are turned and
+its angle classifier flips them) but the lines' boxes stayed on the turned page, so the reading order
+ran from the last line up, or across the columns: one run-on paragraph starting at the page's end.
+The page is now turned upright first (``ocr_ray.ocr_orientation``). Truth: the LaTeX source below."""
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from tests.ocr.scanned import typeset_pdf
+
+_TOPICS = ["crawling of the submissions", "threads of the public discussion", "revisions of each paper",
+           "conversion of the full text", "tables of the experiments"]
+
+
+def _paragraph(topic: str) -> str:
+    return (f"The {topic} is the subject of this paragraph, which describes it in enough words to fill several "
+            f"lines of the page. We explain how the {topic} was handled and what the measurements showed.")
+
+
+def _turned_scan(pdf, out, transpose) -> None:
+    """The page rendered at 200 dpi, turned by ``transpose`` (a PIL transpose: the sheet fed sideways
+    or upside down; the scan's page takes the turned image's size), as an image-only PDF."""
+    import pypdfium2 as pdfium
+    from PIL import Image
+
+    doc = pdfium.PdfDocument(str(pdf))
+    image = doc[0].render(scale=200 / 72, grayscale=True).to_pil().convert("L")
+    doc.close()
+    if transpose is not None:
+        image = image.transpose(transpose)
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=80)
+    Image.open(io.BytesIO(buffer.getvalue())).save(out, "PDF", resolution=200.0)
+
+
+@pytest.mark.parametrize("turn", ["ROTATE_90", "ROTATE_180", "ROTATE_270"])
+def test_a_page_scanned_sideways_or_upside_down_reads_in_order(tmp_path, turn):
+    import pyarrow.fs as pafs
+    from PIL import Image
+
+    from ocr_ray.conversion import convert_pdf
+    from ocr_ray.engines import get_engine
+
+    body = "\n\n".join(_paragraph(t) for t in _TOPICS)
+    pdf = typeset_pdf(tmp_path, body, r"\usepackage[margin=1in]{geometry}\pagestyle{empty}")
+    _turned_scan(pdf, tmp_path / "scan.pdf", getattr(Image.Transpose, turn))
+    row = convert_pdf({"task_index": 0, "forum_id": "scan", "pdf_path": str(tmp_path / "scan.pdf")},
+                      filesystem=pafs.LocalFileSystem(), engine=get_engine("text-layer"))
+    assert not row["error"] and all(r.endswith(":image_only") for r in json.loads(row["engine_pages"]))
+    text = re.sub(r"\s+", " ", row["markdown"]).strip()
+    found = [text.find(f"The {topic} is the subject of this paragraph") for topic in _TOPICS]
+    assert all(i >= 0 for i in found) and found == sorted(found), (found, text[:400])
+    whole = sum(re.sub(r"\s+", " ", _paragraph(t)) in text for t in _TOPICS)
+    assert whole >= len(_TOPICS) - 1, text  # one OCR slip at most
