@@ -359,6 +359,13 @@ def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col,
         # next line goes on under the run ("Filtering" "ImageNet" centred between "Training" and
         # "dataset size"), are one-line cells centred beside wrapped ones
         return [], lower
+    if all(f.seq < 0 for f in (*lower, *(u for line in upper for u in line))) and all(
+            min(f.y0 - u.y1 - 0.5 * (u.y1 - u.y0) for u in above[col(f)]) < 0 for f in lower if col(f) in above):
+        # no text stream (an OCR'd page): nothing tells a stacked cell from a unit row set right
+        # under its heads; a reader of the page sees "BMC" over "(g)" as one heading (a scanned
+        # report's "Area (cm²)" header was two rows, neither the heading its column's tests name).
+        # A line set further down is a row of its own, as on the text layer (the check below)
+        return lower, None
     shared = [f for f in lower if col(f) in named]
     cells = {col(f) for f in shared}
     # a cell's next line is right under it, at the cell's line pitch: a line set further down is the
