@@ -111,7 +111,7 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
         sizes, snap = [h / 0.7 for h in ascender_heights], (0.88, 1.12)
     lines = [(tuple(v * scale for v in geometry), normalize_page_text(text), size * scale)
              for geometry, text, size in zip(geometries, texts, sizes, strict=False)]
-    lines = [line for line in lines if line[1]]
+    lines = [line for line in _without_stray_ideographs(lines) if line[1]]
     # every line within the snap range of the page's median size gets the median, so only really
     # larger type (titles, headings) or smaller type (footnotes) stands out
     ordered = sorted(size for *_, size in lines)
@@ -132,6 +132,23 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
     _mark_split_headings(fragments)
     rules = rules_from_jpeg(image, width) if width else []
     return PageLayout(width or image_width, height or image_width, fragments, rules, source).to_json()
+
+
+_IDEOGRAPH = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+# a page whose ideographs and kana are fewer than this share of its letters is written in another script
+STRAY_IDEOGRAPHS = 0.02
+
+
+def _without_stray_ideographs(lines: list[tuple[tuple[float, ...], str, float]]) -> list[tuple[tuple[float, ...], str, float]]:
+    """RapidOCR's recogniser is trained on Chinese and English: on a page of Latin script it reads a
+    smudge, a dash or a letter set vertically as an ideograph ("R Y K 一 T" down a typewritten
+    bulletin's margin). Where ideographs and kana are a stray few among the page's letters, they are
+    dropped (a Chinese or Japanese page is mostly ideographs: kept as read)."""
+    letters = sum(ch.isalpha() for _, text, _ in lines for ch in text)
+    strays = sum(len(_IDEOGRAPH.findall(text)) for _, text, _ in lines)
+    if not strays or strays > STRAY_IDEOGRAPHS * letters:
+        return lines
+    return [(box, " ".join(_IDEOGRAPH.sub("", text).split()), size) for box, text, size in lines]
 
 
 def _continue_display_lines(lines: list[tuple[tuple[float, ...], str, float]], sizes: list[float], large: float,

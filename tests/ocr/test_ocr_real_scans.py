@@ -45,3 +45,19 @@ def test_a_french_paragraph_read_by_ocr_is_one_paragraph_without_displays():
     assert "$$" not in markdown
     assert ("Portez ce vieux whisky au juge blond qui fume sur son île intérieure, à côté de l'alcôve ovoïde,"
             in markdown), markdown
+
+
+def test_a_stray_ideograph_on_a_latin_page_is_dropped_and_a_chinese_page_keeps_its_own():
+    # pdfminer.six's 175.pdf (a typewritten service bulletin): "ACCESSORY KIT" set letter by letter
+    # down the margin, its "I" read as "一" by RapidOCR's Chinese-and-English recogniser
+    body = ["Installation of 6.00X6 main gear tires and extended nose gear fork.",
+            "The 6.00X6 tires and the extended nose fork must be installed in conjunction.",
+            "Neither item may be installed without the other.",
+            "Estimated time to accomplish this installation is two (2) man hours."]
+    lines = [(_box(72, 100 + 20 * i, 500, 114 + 20 * i), t) for i, t in enumerate(body)]
+    lines.append((_box(540, 100, 552, 180), "R Y K 一 T"))
+    markdown = _compose(lines)
+    assert "一" not in markdown and "Neither item may be installed without the other." in markdown
+    chinese = ["行政处罚决定书", "当事人名称：某某有限公司", "经查，当事人于二零一九年三月在其经营场所销售商品"]
+    markdown = _compose([(_box(72, 100 + 20 * i, 500, 114 + 20 * i), t) for i, t in enumerate(chinese)])
+    assert "行政处罚决定书" in markdown and "二零一九年" in markdown
