@@ -93,6 +93,9 @@ from ocr_ray.text_repair import recode_garbled
 # columns); a header row over the first rule; a stacked cell in the last column one cell; a narrow
 # \multicolumn value in a body row spans its columns; topic word lists no prose; an algorithm
 # between rules no table; a figure grid's numbered labels read row by row, its row labels a column.
+# Also (31), OCR'd pages: a line with no maths symbol is no formula; a page scanned sideways or upside
+# down is turned upright; a header line right under the heads continues their cells; stray ideographs
+# on a page of Latin script are dropped; a misread margin line number ("s9") goes with its column.
 LAYOUT_VERSION = "31"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
