@@ -11,7 +11,7 @@ boxes leave a gap over that x, wider than the line's own word spaces, is cut the
 The same detector joins a review copy's margin line number (``lineno``: a bare integer ~10 pt left
 or right of the text) to the line beside it ("6 how the parser was handled ..."). A line's first or
 last word that is a bare integer, set off by a gap wider than the line's word spaces, is cut off as
-a box of its own, so the furniture step's line-number rule (``layout.furniture.line_numbers``: a
+a box of its own, so the furniture step's line-number rule (``layout.line_numbers``: a
 column of consecutive integers no text crosses) sees the whole column, as on a born-digital page.
 A section number cut off its title is joined back as a heading (``ocr_lines``); a table's cells
 are cut apart as they should be.

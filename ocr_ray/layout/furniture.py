@@ -30,12 +30,12 @@ furniture when
 * it is one of the line numbers of a review copy: a column of bare integers, consecutive (mostly)
   from top to bottom, that no other text on the page crosses. Initial submissions are review copies:
   NeurIPS, ICML, CoRL and ACL styles number every line (the ``lineno`` package), and a body extent
-  alone does not exclude them (every line has one, so they weigh on where "most lines" start).
+  alone does not exclude them (every line has one, so they weigh on where "most lines" start);
+  the rule lives in ``ocr_ray.layout.line_numbers``.
 """
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections import Counter
 
 from ocr_ray.layout.furniture_words import (
@@ -51,6 +51,7 @@ from ocr_ray.layout.furniture_words import (
     reads_as_address,
     reads_as_furniture,
 )
+from ocr_ray.layout.line_numbers import line_numbers, ruled_over
 from ocr_ray.layout.model import Fragment, PageLayout, body_size, top_down_groups
 
 # share of the page height that counts as top or bottom band: the article class (and llncs, built
@@ -155,57 +156,6 @@ def _part_number(f: Fragment, body: float) -> bool:
     return bool(PART_NUMBER.match(f.text.strip())) and not f.bold and f.size <= BODY_SIZE_SLACK * body
 
 
-_LINE_NUMBER = re.compile(r"^\d{1,4}$")
-LINE_NUMBERS_MIN = 5  # numbers in one column of a page
-LINE_NUMBER_X = 3.0  # points: numbers of one column end (right-aligned) or start at about the same x
-
-
-def line_numbers(page: PageLayout) -> set[int]:
-    """``id()`` of the fragments that are the page's line numbers (see the module's docstring)."""
-    numbers = [f for f in page.fragments if _LINE_NUMBER.match(f.text)]
-    if len(numbers) < LINE_NUMBERS_MIN:
-        return set()
-    found: set[int] = set()
-    # line numbers number lines of text: the rows beside a column must hold something else than
-    # bare numbers (a table of consecutive numbers, all columns of it, was dropped whole: tabula's
-    # MultiColumn.pdf came out as an empty paper)
-    text_rows = sorted(f.cy for f in page.fragments if not _LINE_NUMBER.match(f.text))
-    columns: list[list[Fragment]] = []
-    for f in sorted(numbers, key=lambda f: f.x1):  # right-aligned, as ``lineno`` sets them
-        if columns and f.x1 - columns[-1][-1].x1 <= LINE_NUMBER_X:
-            columns[-1].append(f)
-        else:
-            columns.append([f])
-    for column in columns:
-        if len(column) < LINE_NUMBERS_MIN:
-            continue
-        column.sort(key=lambda f: f.y0)
-        values = [int(f.text) for f in column]
-        steps = [b - a for a, b in zip(values, values[1:], strict=False)]
-        # consecutive lines, with a skipped number now and then (a display equation, a figure)
-        if sum(1 for s in steps if 1 <= s <= 3) < 0.8 * len(steps):
-            continue
-        if sum(bisect_right(text_rows, f.y1) > bisect_left(text_rows, f.y0) for f in column) < 0.5 * len(column):
-            continue
-        x0, x1 = min(f.x0 for f in column), max(f.x1 for f in column)
-        y0, y1 = column[0].y0, column[-1].y1
-        members = {id(f) for f in column}
-        crossed = any(f.x0 < x1 and f.x1 > x0 and f.y1 > y0 and f.y0 < y1 for f in page.fragments
-                      if id(f) not in members)
-        if not crossed and not _ruled_over(page, x0, x1, y0, y1, 3 * (column[0].y1 - column[0].y0)):
-            found |= members
-    return found
-
-
-def _ruled_over(page: PageLayout, x0: float, x1: float, y0: float, y1: float, reach: float) -> bool:
-    """Is the column x0..x1, y0..y1 under a table's rules: a horizontal rule across it above its first
-    number and one below its last, each within a few rows (``reach``)? A table's row numbers (1, 2,
-    3 ... down its first column) are; a review copy's line numbers, in the margin beside the text,
-    never are (rules stay in the column, and no rule closes in a whole page's numbers)."""
-    across = [r for r in page.rules if r.horizontal and r.x0 <= x0 + 1 and r.x1 >= x1 - 1]
-    return any(y0 - reach <= r.y1 <= y0 + 1 for r in across) and any(y1 - 1 <= r.y0 <= y1 + reach for r in across)
-
-
 def _repeated(zones: list[set[int]], pages: list[PageLayout]) -> set[int]:
     """``id()`` of the edge-zone fragments repeated on at least half of the paper's pages, of its
     even pages or of its odd pages (two pages at least)."""
@@ -262,7 +212,7 @@ def _table_row(page: PageLayout, row: list[Fragment]) -> bool:
         return True
     x0, x1 = min(f.x0 for f in row), max(f.x1 for f in row)
     y0, y1 = min(f.y0 for f in row), max(f.y1 for f in row)
-    return _ruled_over(page, x0, x1, y0, y1, y1 - y0)
+    return ruled_over(page, x0, x1, y0, y1, y1 - y0)
 
 
 def _spread_folios(row: list[Fragment], numbers: list[Fragment]) -> bool:
@@ -293,7 +243,7 @@ def _between_rules(pages: list[PageLayout], zones: list[list[list[list[Fragment]
     out: set[int] = set()
     for page, page_zones in zip(pages, zones, strict=True):
         for f in (f for zone in page_zones for row in zone for f in row):
-            if _ruled_over(page, f.x0, f.x1, f.y0, f.y1, f.y1 - f.y0):
+            if ruled_over(page, f.x0, f.x1, f.y0, f.y1, f.y1 - f.y0):
                 out.add(id(f))
     return out
 
