@@ -39,6 +39,7 @@ SHA256_FILE = Path(__file__).with_name("built.sha256.json")
 # More development papers with results tables (issue 36 items 3, 6), built apart from the real set
 # (``--manifest``, another $REVIEWBENCH_REALSET_DIR): the frozen part and its figures stay as they are.
 DEV2 = Path(__file__).with_name("papers_dev2.yaml")
+DEV3 = Path(__file__).with_name("papers_dev3.yaml")  # a third such list, other classes and fields
 # pdfTeX writes the time of the run into /CreationDate, /ModDate and the trailer /ID: with these set
 # (TeX Live honours them since 2016) the same source gives the same bytes, so a sha256 can be compared.
 REPRODUCIBLE_ENV = {"SOURCE_DATE_EPOCH": "1700000000", "FORCE_SOURCE_DATE": "1"}

@@ -150,3 +150,7 @@ def test_another_manifest_builds_its_own_papers_into_its_own_folder(tmp_path, re
     assert not (root / "parts.json").exists()
     assert build.SHA256_FILE.read_text() == recorded
     assert {p["id"] for p in build.papers(manifest=build.DEV2)}.isdisjoint(p["id"] for p in build.papers())
+    dev3 = {p["id"] for p in build.papers(manifest=build.DEV3)}
+    assert dev3.isdisjoint(p["id"] for p in build.papers()) and dev3.isdisjoint(p["id"] for p in build.papers(manifest=build.DEV2))
+    repos = {p["repo"] for p in build.papers(manifest=build.DEV3)}
+    assert repos.isdisjoint(p["repo"] for p in build.papers()) and repos.isdisjoint(p["repo"] for p in build.papers(manifest=build.DEV2))
