@@ -96,6 +96,8 @@ from ocr_ray.text_repair import recode_garbled
 # Also (31), OCR'd pages: a line with no maths symbol is no formula; a page scanned sideways or upside
 # down is turned upright; a header line right under the heads continues their cells; stray ideographs
 # on a page of Latin script are dropped; a misread margin line number ("s9") goes with its column.
+# Also (31), tables8: a wrapped row label in a grid ruled after each row, a cell holding a pipe (HTML),
+# a body under rules that hold only the header, a table drawn with column rules only.
 LAYOUT_VERSION = "31"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -124,13 +124,17 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
 
     out: list[list[Fragment]] = [rows[0]]
     last: dict[int, Fragment] = {col(f): f for f in rows[0]}
+    start = 0  # the first line of the row ``out[-1]``
     for k in range(1, len(rows)):
         row, prev = rows[k], out[-1]
         cs = occupied(row)
         c = next(iter(cs)) if len(cs) == 1 else -1
         # a line of the first column alone is a row of its own (a group label), unless it goes on
-        # from a row label set as a paragraph (p{..}: flush right as two other lines, or a broken word)
-        above = last.get(c) if c > 0 or c == 0 and first_goes_on(prev, row) else None
+        # from a row label set as a paragraph (p{..}: flush right as two other lines, or a broken
+        # word), or from a row of a grid that draws a rule over each of its rows (``|p{..}|p{..}|``,
+        # ``\hline`` after every row): no rule between, the same row
+        own_rows = grid and start > 0 and ruled(start - 1, start, 0) and all(continues_cell([u for u in prev if col(u) == 0], g) for g in row)
+        above = last.get(c) if c > 0 or c == 0 and (own_rows or first_goes_on(prev, row)) else None
         if above is not None and len(occupied(prev)) >= 2 and not ruled(k - 1, k, c) and cys[k] - cys[k - 1] < 1.5 * pitch \
                 and not section_label(row, cols):  # a group label's row, not a column's next line
             # a paragraph cell (p{..}, justified): other lines of the column end where this one does
@@ -150,6 +154,7 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
             continue
         out.append(row)
         last = {col(f): f for f in row}
+        start = k
     # a spanned row joined to the one above it (a continuation line) is no row of its own any more
     kept_rows = {id(row) for row in out}
     heights = {label: sum(1 for row in group if id(row) in kept_rows) for label, group in moved.items()}

@@ -46,15 +46,18 @@ def _rowspan(span: int) -> str:
 
 
 def _escape(text: str) -> str:
-    """A cell's text for HTML: escaped, but for the superscript marks ``pdftext`` put in it."""
-    return html.escape(text).replace("&lt;sup&gt;", "<sup>").replace("&lt;/sup&gt;", "</sup>")
+    """A cell's text for HTML: escaped, but for the superscript marks ``pdftext`` put in it; a pipe
+    as its character reference, so that no reader takes the row for a line of a pipe table."""
+    return html.escape(text).replace("&lt;sup&gt;", "<sup>").replace("&lt;/sup&gt;", "</sup>").replace("|", "&#124;")
 
 
 def render_table(grid: list[list[tuple[str, int]]], rowspans: dict[tuple[int, int], int] | None = None) -> str:
     """Markdown, or HTML when a cell spans columns (``colspan``) or rows (``rowspans``: (row, first
-    column) -> rows, the cells it covers below empty)."""
+    column) -> rows, the cells it covers below empty), or holds a ``|`` (``$|C|$``, a norm): readers
+    of pipe tables that split a row at every pipe (olmOCR-Bench's among them) take an escaped ``\|``
+    for a cell's edge, which shifts every cell after it."""
     rowspans = rowspans or {}
-    if rowspans or any(span > 1 for row in grid for _, span in row):
+    if rowspans or any(span > 1 or "|" in text for row in grid for text, span in row):
         lines, covered = ["<table>"], set()
         for r, row in enumerate(grid):
             tag, cells, c = "th" if r == 0 else "td", [], 0
@@ -67,7 +70,7 @@ def render_table(grid: list[list[tuple[str, int]]], rowspans: dict[tuple[int, in
             lines.append(f"<tr>{''.join(cells)}</tr>")
         lines.append("</table>")
         return "\n".join(lines)
-    texts = [[text.replace("|", "\\|") for text, _ in row] for row in grid]
+    texts = [[text for text, _ in row] for row in grid]
     out = ["| " + " | ".join(texts[0]) + " |", "|" + "---|" * len(texts[0])]
     out += ["| " + " | ".join(row) + " |" for row in texts[1:]]
     return "\n".join(out)

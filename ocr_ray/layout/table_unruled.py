@@ -176,3 +176,63 @@ def _table_box(page: PageLayout, run: list[list[Fragment]]) -> tuple[float, floa
     if any(r.x0 < x1 + 2 and r.x1 > x0 - 2 and r.y0 < bottom + 2 and r.y1 > top - 2 for r in page.rules + page.images):
         return None
     return top, bottom, x0, x1
+
+
+def _rule_chains(page: PageLayout) -> list[list[float]]:
+    """[x, top, bottom] of each column rule: TeX draws a ``|`` of a tabular row by row, each piece
+    touching the next, so pieces at one x that meet are one rule."""
+    chains: list[list[float]] = []
+    for r in sorted((r for r in page.rules if r.vertical), key=lambda r: r.y0):
+        x = (r.x0 + r.x1) / 2
+        for chain in chains:
+            if abs(chain[0] - x) <= 0.5 and r.y0 <= chain[2] + 1.0:
+                chain[2] = max(chain[2], r.y1)
+                break
+        else:
+            chains.append([x, r.y0, r.y1])
+    return chains
+
+
+def column_rule_boxes(page: PageLayout, ruled: list[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
+    """(top, bottom, left, right) of each table drawn with column rules only (``c|l|p{..}``, no
+    ``\\hline``): two rules or more side by side from the same top to the same bottom, with cells
+    on both sides of them in three lines at least, where no ruled table lies. Its width is that of
+    the lines they cross, within the page's column holding the rules unless a line crosses the
+    page's middle (a ``table*``)."""
+    chains = _rule_chains(page)
+    out: list[tuple[float, float, float, float]] = []
+    for first in sorted(chains):
+        same = [c for c in chains if abs(c[1] - first[1]) <= 1.5 and abs(c[2] - first[2]) <= 1.5]
+        top, bottom, xs = first[1], first[2], sorted(c[0] for c in same)
+        if len(same) < 2 or first[0] != xs[0] or any(t - 2 < (top + bottom) / 2 < b + 2 and x0 - 3 < xs[0] < x1 + 3
+                                                      for t, b, x0, x1 in [*ruled, *out]):
+            continue
+        band = [f for f in page.fragments if f.kind == "text" and top < f.cy < bottom]
+        middle = page.width / 2
+        if not any(f.x0 < middle - 5 and f.x1 > middle + 5 for f in band):
+            band = [f for f in band if (f.cx < middle) == (xs[0] < middle)]
+        crossed = [line for line in _lines(band)
+                   if any(f.x1 <= xs[0] + 1 for f in line) and any(f.x0 >= xs[0] - 1 for f in line)]
+        if len(crossed) < MIN_ROWS:
+            continue
+        out.append((top, bottom, min(f.x0 for f in band), max(f.x1 for f in band)))
+    return out
+
+
+def body_below(page: PageLayout, header: list[Fragment], x0: float, x1: float, bottom: float) -> list[list[Fragment]]:
+    """The body rows under a table's last rule when its rules hold only the header (``\\hline
+    \\hline`` over it, ``\\hline`` under it, no rule under the body: org-mode's export): lines of
+    two cells or more within the table's width, each close under the one before (white less than a
+    line's height: a table's rows, not the paragraph after the float), up to the first that is not
+    one. The columns are not known yet (one header cell over an empty one tells none)."""
+    below = [f for f in page.fragments if f.kind == "text" and f.cy > bottom and x0 - 3 < f.cx < x1 + 3
+             and f.x0 > x0 - 6 and f.x1 < x1 + 6]
+    out, last = [], max(f.y1 for f in header)
+    for line in table_rows(below):
+        height = max(f.y1 - f.y0 for f in line)
+        if len(line) < 2 or min(f.y0 for f in line) - last > height or line[0].text.startswith(("Table", "Figure", "Fig.")) \
+                or any(f.x1 - f.x0 > 0.9 * (x1 - x0) for f in line):
+            break
+        out.append(line)
+        last = max(f.y1 for f in line)
+    return out

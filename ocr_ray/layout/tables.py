@@ -25,7 +25,7 @@ from ocr_ray.layout.table_grid import (
 from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
 from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows, numbered_lines
 from ocr_ray.layout.table_render import render_table, row_spans
-from ocr_ray.layout.table_unruled import captionless_boxes, unruled_boxes
+from ocr_ray.layout.table_unruled import body_below, captionless_boxes, column_rule_boxes, unruled_boxes
 
 MIN_RULE_WIDTH = 40.0
 SAME_EDGE = 3.0
@@ -338,6 +338,7 @@ def extract_tables(page: PageLayout) -> None:
     table is read guarded (``fallback``): one whose rules fail stays its lines of plain text."""
     verticals = [r for r in page.rules if r.vertical]
     boxes = guarded("tables", lambda: _rule_groups(page.rules, page.fragments), list)
+    boxes += guarded("tables", lambda: column_rule_boxes(page, boxes), list)
     boxes += guarded("tables", lambda: unruled_boxes(page, boxes), list)
     boxes += guarded("tables", lambda: captionless_boxes(page, boxes), list)
     for box in boxes:
@@ -371,12 +372,19 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     # of a tight body under it: llncs sets \tabcolsep 1.4 pt)
     across = [r.y0 for r in inner if r.x1 - r.x0 >= WIDE_RULE * (x1 - x0)] or [r.y0 for r in inner]
     head = sum(1 for row in rows if across and max(f.y1 for f in row) < min(across))
+    between = len(rows)  # rows between the rules: only those can be prose set beside a block (below)
+    if len(rows) == 1 and head == 0:  # only a header between the rules: the body follows the last
+        rows += body_below(page, rows[0], x0, x1, bottom)
+        inside += [f for line in rows[1:] for f in line]
+        bottom = max(f.y1 for f in inside)
     rows = join_justified_body(join_justified_head(rows, head), head)  # words wider than pdftext's cut
     rows = split_at_gutters(rows, head)  # cells closer than pdftext's cut
     cols = columns(rows, head) if rows else None
     if cols is None:
         return
-    if _prose_column(rows[head:], cols, page.rules) or numbered_lines(rows):  # (a header underlined by its rule aside)
+    inner_walls = any(r.vertical and cols[0][1] - 1 < (r.x0 + r.x1) / 2 < cols[-1][0] + 1 and r.y0 < bottom and r.y1 > top
+                      for r in page.rules)  # rules drawn between columns (``c|l|p{..}``): a table's, not prose
+    if (not inner_walls and _prose_column(rows[head:between], cols, page.rules)) or numbered_lines(rows):  # (a header underlined by its rule aside)
         return
     above = _rows_above(page, rows, cols, top, x0, x1)
     if above:
