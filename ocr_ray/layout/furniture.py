@@ -275,8 +275,9 @@ def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]]
         # Page 2 of 9", both bold, larger than the page's text)
         largest = max(BODY_SIZE_SLACK * body, max(n.size for n in numbers) + 0.5)
         for f in row:
-            if f.size <= largest and f.math < 0.3 and (foot or all(
-                    max(n.x0 - f.x1, f.x0 - n.x1) >= HEAD_GAP * n.size for n in numbers)):
+            # at the foot half an em is enough (a footnote's mark, set small against its text, is none)
+            if f.size <= largest and f.math < 0.3 and all(
+                    max(n.x0 - f.x1, f.x0 - n.x1) >= (0.5 if foot else HEAD_GAP) * n.size for n in numbers):
                 found.add(id(f))
         if (foot or any(WORDED_NUMBER.match(n.text.strip()) for n in numbers)) and len(zone) <= 3:
             for other in zone:
@@ -374,9 +375,9 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
         furniture |= {id(f) for f in page.fragments if ARXIV_STAMP.match(" ".join(f.text.split()))}
         for k, zone in enumerate(zones[i]):
             # a date under a head that is furniture ("NIST SP 800-223 ... HPC Security" over "February
-            # 2024"; a title block's date is under its title, no furniture), and a head or foot in parts
-            # beyond a zone that is furniture whole
-            for outer, row in zip(zone, zone[1:], strict=False):
+            # 2024"; over a foot it may be the body's last line), and a head or foot in parts beyond a
+            # zone that is furniture whole
+            for outer, row in zip(zone if k == 0 else [], zone[1:], strict=False):
                 if all(id(f) in furniture for f in outer) and _date_stamp(row, bodies[i], ISSUE_DATE) and not _table_row(page, row):
                     furniture |= {id(f) for f in row} - tabled
             if zone and all(id(f) in furniture for row in zone for f in row):

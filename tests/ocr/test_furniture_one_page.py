@@ -269,3 +269,33 @@ def test_a_bold_year_at_a_title_pages_foot_leaves_the_next_pages_number_alone(tm
     pages = [page_layout(doc[i]) for i in range(2)]
     removed = remove_furniture(pages)
     assert [f.text for f in removed[1]] == ["94"]
+
+
+def test_a_dated_last_line_over_a_foot_in_parts_stays(tmp_path):
+    """Guard (grobid's guidelines d4cf6353a38f65f7, whose XML example "<date ...>Published: 10
+    December ..." is the body's last line, just over the foot "Grobid - ... Guidelines ... - 4/11"):
+    a date under furniture is an issue date at the head only."""
+    def draw(c, right):
+        c.setFont("Times-Roman", 11)
+        c.drawString(72, 32, "<date>Published: 10 December 2003</date>")
+        c.setFont("Times-Roman", 9)
+        c.drawString(72, 20, "Grobid -")
+        c.drawRightString(right, 20, "Guidelines for header training data - 4/11")
+    kept, removed = _page(tmp_path, draw)
+    assert "<date>Published: 10 December 2003</date>" in kept
+    assert removed == ["Grobid -", "Guidelines for header training data - 4/11"]
+
+
+def test_a_footnote_mark_at_the_foot_takes_no_text_with_it():
+    """Guard (pdf.js's 3662ff519e485810, a two-column paper: the footnote "2 Instead of aborting ..."
+    at the foot, its mark a piece of its own in 6 pt against 8 pt text, 1 pt before it): a number at
+    the foot takes the text of its row only half an em away or more."""
+    from ocr_ray.layout.model import Fragment, PageLayout
+
+    body = [Fragment(54, 100 + 9 * k, 293, 107 + 9 * k, f"Body line {k} of the left column of this page.", 8.0)
+            for k in range(60)]
+    mark = Fragment(54, 690, 57, 695, "2", 6.0)
+    note = Fragment(58, 691, 293, 698, "Instead of aborting the outer recording, we could suspend it.", 8.0)
+    page = PageLayout(width=612, height=792, fragments=[*body, mark, note])
+    remove_furniture([page])
+    assert note in page.fragments
