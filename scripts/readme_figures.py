@@ -39,6 +39,9 @@ FIGURES = [
     Figure("fulltext_scanned_dev_pass_rate_text-layer",
            "full text on scans: the real-paper dev part made image-only (150-300 dpi, skewed, noisy JPEG), "
            "olmOCR-Bench's scorer, share of tests passed (baseline: pymupdf4llm 2.0)"),
+    Figure("fulltext_realscans_frozen_pass_rate_text-layer",
+           "full text on real scans (old books, typewritten, fax, skewed and turned pages, scanned tables; "
+           "tests by hand), frozen part, olmOCR-Bench's scorer, share of tests passed (baseline: pymupdf4llm 2.0)"),
     Figure("fulltext_olmocr_sample_pass_rate_text-layer",
            "full text on mixed real documents: olmOCR-Bench's own sample (scans, tables, columns, maths; "
            "held out), its scorer, share of tests passed (baseline: pymupdf4llm 2.0)"),
