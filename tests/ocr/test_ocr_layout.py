@@ -73,10 +73,15 @@ def test_a_table_on_a_scan_is_rebuilt_from_the_rules_on_the_image():
     assert "| Recursive partition | 97.8 | 96.5 |" in markdown
 
 
-def test_without_the_image_the_same_lines_make_no_table():
+def test_without_the_image_the_same_lines_have_no_rules_and_are_a_table_without_rules():
+    # the rules come from the page image only; the lines themselves, a header over three rows of
+    # numbers, are a table without rules since 7050250 (table_unruled.captionless_boxes): this test
+    # asserted no table at all, which that change made wrong on purpose
     boxes, texts, _ = _table_scan()
-    (markdown,) = compose_pages([ocr_layout(PageLayout(W, H).to_json(), boxes, texts, W * SCALE, "rapidocr")])
-    assert "|" not in markdown
+    layout_json = ocr_layout(PageLayout(W, H).to_json(), boxes, texts, W * SCALE, "rapidocr")
+    assert PageLayout.from_json(layout_json).rules == []
+    (markdown,) = compose_pages([layout_json])
+    assert "| Column heuristic | 84.6 | 80.2 |" in markdown
 
 
 def test_an_equation_number_beside_a_tall_fraction_is_no_heading():
