@@ -40,6 +40,8 @@ SAME_EXTENT = 8.0
 # A rule inside a table at least this share of its width is one across it (a \midrule), not a
 # \cmidrule under a group label.
 WIDE_RULE = 0.8
+# A line of a justified paragraph ends this close to its column's right edge (pt).
+FLUSH = 3.0
 
 
 def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
@@ -326,8 +328,10 @@ def _prose_column(rows: list[list[Fragment]], cols: list[tuple[float, float]], r
                 if len(a.split()) >= 6 and len(b.split()) >= 6]
         runs = sum(b[:1].islower() for b, _, _ in long)
         # a paragraph's lines run to its right edge (justified) but its last: a column of word lists
-        # (an LDA topic's top words, each row's own) ends ragged
-        flush = sum(1 for _, _, end in long if end >= max(ends) - 1.0)
+        # (an LDA topic's top words, each row's own) ends ragged. A justified line may end a point or
+        # two short of the edge (a hyphen, a protruding stop: MDPI's abstract and body lines end at
+        # 559-561 pt), a ragged one by a word's width
+        flush = sum(1 for _, _, end in long if end >= max(ends) - FLUSH)
         if runs >= 2 and runs >= 0.5 * len(long) and not any(cut for _, cut, _ in long) and flush >= 0.5 * len(long):
             return True
     return False

@@ -164,3 +164,25 @@ Another paragraph of prose after the table, which runs well past the end of one 
                    down="total number of instances to be trained for", top_heading="description"),
         table_test("number of models used in ensemble", up="i-th classifier model in ensemble", left="|C|"),
         table_test("batch size for a given window where bs < ws", up="number of window used during training")])
+
+
+def test_a_justified_paragraph_beside_a_side_column_between_two_rules_is_no_table(tmp_path):
+    """MDPI's first page (an algorithms-mdpi paper): the side column (dates, licence) beside the
+    body between two rules across the page. The body's lines are justified, but with microtype a
+    line ends a point or two short of the edge a protruding stop or hyphen reaches: they were taken
+    for a column ending ragged (a table of word lists), the page for one table. A justified line
+    ends within 3 pt of the column's edge."""
+    markdown = table_markdown(tmp_path, r"""\noindent\rule{\linewidth}{0.4pt}
+
+\noindent\begin{minipage}[t]{0.26\linewidth}\raggedright\small
+Received: 16 December 2022\\[4pt] Revised: 10 January 2023\\[4pt] Accepted: 12 January 2023\\[4pt] Published: 13 January 2023\\[4pt]
+Copyright: 2023 by the author. Licensee MDPI, Basel, Switzerland. This article is an open access article distributed under the terms and conditions of the Creative Commons Attribution license.
+\end{minipage}\hfill
+\begin{minipage}[t]{0.70\linewidth}
+Numerical methods for simulating the behavior of structures subjected to high thermomechanical loads, as in the case of the high-temperature forming of metallic materials, are generally based on the use of finite element codes, either commercial ones or laboratory codes, such as those developed by many teams in the world. These codes are based on two types of conservation equations and constitutive equations, written on the basis of physics and mechanics, which describe the behavior of the material through the constitutive equations. The conservation laws result from the fundamental principles of physics, such as the conservation of mass, the conservation of momentum and the conservation of energy, together with the second principle of thermodynamics. By themselves, these laws are not sufficient to describe the behavior of a material or a structure, because they do not take into account the nature of the material's behavior, which was introduced in the system previously proposed.
+\end{minipage}
+
+\noindent\rule{\linewidth}{0.4pt}
+""", packages="booktabs,microtype")
+    assert "<table>" not in markdown and "|---|" not in markdown
+    assert "These codes are based on two types of conservation" in markdown.replace("equa-\n", "equa")
