@@ -23,7 +23,7 @@ from pathlib import Path
 
 from benchmarks.bench_fulltext_scanned import ours
 from benchmarks.common import figure
-from benchmarks.fulltext_real import olmocr_bench, peers
+from benchmarks.fulltext_real import beside_peer, olmocr_bench, peers
 from benchmarks.fulltext_realscans import build
 
 ENGINE = "text-layer"
@@ -51,15 +51,7 @@ def run() -> list[dict]:
     if not docs:
         print(f"fulltext_realscans: {root} holds no page with its tests: nothing measured")
         return []
-    runs, skipped = {ENGINE: ours(docs)}, None
-    try:
-        runs[peers.name(PEER_RELEASE)] = {"pages": {stem: r["pages"] for stem, r in zip(
-            [s for s, _ in docs], peers.run(peers.ensure(PEER_RELEASE), [p for _, p in docs]), strict=True)}}
-    except Exception as exc:  # noqa: BLE001 - e.g. no PyPI access: the figures say the peer is missing
-        skipped = f"{type(exc).__name__}: {exc}"
-    verdicts = olmocr_bench.score(root, {name: r["pages"] for name, r in runs.items()})
-    LAST_RUN.parent.mkdir(parents=True, exist_ok=True)  # every page and verdict, to read the failures
-    LAST_RUN.write_text(json.dumps({"runs": runs, "verdicts": verdicts, "skipped": skipped}))
+    runs, verdicts, skipped = beside_peer.measure(root, docs, ENGINE, ours, PEER_RELEASE, LAST_RUN)
     return figures(root, docs, runs, verdicts, skipped)
 
 
@@ -92,12 +84,7 @@ def figures(root: Path, docs: list[tuple[str, Path]], runs: dict, verdicts: dict
             # value = share of this part's tests passed; baseline = pymupdf4llm 2.0's share, same run
             out.append(figure(f"{prefix(part)}{name}", r["pass_rate"], "share of tests",
                               peer["pass_rate"] if peer else None, **extra, **common))
-            for kind in TYPES:
-                if r["by_type"][kind] is None:
-                    continue
-                # value = share of this type's tests passed; baseline = the peer's share of the same tests
-                out.append(figure(f"{prefix(part)}{name}_{kind}", r["by_type"][kind], "share of tests",
-                                  peer["by_type"][kind] if peer else None, tests=r["tests_by_type"][kind], **common))
+            out += beside_peer.type_figures(f"{prefix(part)}{name}", r, peer, TYPES, **common)
     return out
 
 

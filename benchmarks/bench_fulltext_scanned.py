@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from benchmarks.common import figure, page_count
-from benchmarks.fulltext_real import olmocr_bench, peers
+from benchmarks.fulltext_real import beside_peer, olmocr_bench, peers
 from benchmarks.fulltext_scanned import build
 
 ENGINE = "text-layer"
@@ -63,15 +63,7 @@ def run() -> list[dict]:
             return []
         build.build(realset_dir(), root)
     docs = load_set(root)
-    runs, skipped = {ENGINE: ours(docs)}, None
-    try:
-        runs[peers.name(PEER_RELEASE)] = {"pages": {stem: r["pages"] for stem, r in zip(
-            [s for s, _ in docs], peers.run(peers.ensure(PEER_RELEASE), [p for _, p in docs]), strict=True)}}
-    except Exception as exc:  # noqa: BLE001 - e.g. no PyPI access: the figures say the peer is missing
-        skipped = f"{type(exc).__name__}: {exc}"
-    verdicts = olmocr_bench.score(root, {name: r["pages"] for name, r in runs.items()})
-    LAST_RUN.parent.mkdir(parents=True, exist_ok=True)  # every page and verdict, to read the failures
-    LAST_RUN.write_text(json.dumps({"runs": runs, "verdicts": verdicts, "skipped": skipped}))
+    runs, verdicts, skipped = beside_peer.measure(root, docs, ENGINE, ours, PEER_RELEASE, LAST_RUN)
     return figures(root, docs, runs, verdicts, skipped)
 
 
@@ -98,12 +90,7 @@ def figures(root: Path, docs: list[tuple[str, Path]], runs: dict, verdicts: dict
         # value = share of the scanned set's tests passed; baseline = pymupdf4llm 2.0's share, same run
         out.append(figure(f"{PREFIX}{name}", r["pass_rate"], "share of tests", peer["pass_rate"] if peer else None,
                           **extra, **common))
-        for kind in TYPES:
-            if r["by_type"][kind] is None:
-                continue
-            # value = share of this type's tests passed; baseline = the peer's share of the same tests
-            out.append(figure(f"{PREFIX}{name}_{kind}", r["by_type"][kind], "share of tests",
-                              peer["by_type"][kind] if peer else None, tests=r["tests_by_type"][kind], **common))
+        out += beside_peer.type_figures(f"{PREFIX}{name}", r, peer, TYPES, **common)
     return out
 
 
