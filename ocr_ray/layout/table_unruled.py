@@ -219,19 +219,29 @@ def column_rule_boxes(page: PageLayout, ruled: list[tuple[float, float, float, f
     return out
 
 
+def text_under(page: PageLayout, x0: float, x1: float, bottom: float) -> list[Fragment]:
+    """The text under a table's last rule (``bottom``) within its width: a fragment's middle inside it,
+    its ends at most 6 pt past it (the rows a table's bottom rule does not close)."""
+    return [f for f in page.fragments if f.kind == "text" and f.cy > bottom and x0 - 3 < f.cx < x1 + 3
+            and f.x0 > x0 - 6 and f.x1 < x1 + 6]
+
+
+def past_table(line: list[Fragment], x0: float, x1: float) -> bool:
+    """A line under a table that is none of its rows: a float's caption ("Table", "Figure", "Fig.") or
+    a line of prose running the table's width."""
+    return line[0].text.startswith(("Table", "Figure", "Fig.")) or any(f.x1 - f.x0 > 0.9 * (x1 - x0) for f in line)
+
+
 def body_below(page: PageLayout, header: list[Fragment], x0: float, x1: float, bottom: float) -> list[list[Fragment]]:
     """The body rows under a table's last rule when its rules hold only the header (``\\hline
     \\hline`` over it, ``\\hline`` under it, no rule under the body: org-mode's export): lines of
     two cells or more within the table's width, each close under the one before (white less than a
     line's height: a table's rows, not the paragraph after the float), up to the first that is not
     one. The columns are not known yet (one header cell over an empty one tells none)."""
-    below = [f for f in page.fragments if f.kind == "text" and f.cy > bottom and x0 - 3 < f.cx < x1 + 3
-             and f.x0 > x0 - 6 and f.x1 < x1 + 6]
     out, last = [], max(f.y1 for f in header)
-    for line in table_rows(below):
+    for line in table_rows(text_under(page, x0, x1, bottom)):
         height = max(f.y1 - f.y0 for f in line)
-        if len(line) < 2 or min(f.y0 for f in line) - last > height or line[0].text.startswith(("Table", "Figure", "Fig.")) \
-                or any(f.x1 - f.x0 > 0.9 * (x1 - x0) for f in line):
+        if len(line) < 2 or min(f.y0 for f in line) - last > height or past_table(line, x0, x1):
             break
         out.append(line)
         last = max(f.y1 for f in line)

@@ -25,7 +25,14 @@ from ocr_ray.layout.table_grid import (
 from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
 from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows, numbered_lines
 from ocr_ray.layout.table_render import render_table, row_spans
-from ocr_ray.layout.table_unruled import body_below, captionless_boxes, column_rule_boxes, unruled_boxes
+from ocr_ray.layout.table_unruled import (
+    body_below,
+    captionless_boxes,
+    column_rule_boxes,
+    past_table,
+    text_under,
+    unruled_boxes,
+)
 
 MIN_RULE_WIDTH = 40.0
 SAME_EDGE = 3.0
@@ -172,12 +179,10 @@ def _continues(line: list[Fragment], cols: list[tuple[float, float]], x0: float,
     """Does a line below the table's last rule still belong to it? Each of its fragments sits
     within the table's columns (not across the gap between two), and none is a line of prose
     running the table's width or a caption."""
-    if line[0].text.startswith(("Table", "Figure", "Fig.")):
+    if past_table(line, x0, x1):
         return False
     limits = bounds(cols)
     for f in line:
-        if f.x1 - f.x0 > 0.9 * (x1 - x0):
-            return False
         k = column_of(limits, f.cx)
         # wider than the rows above is fine (a long label), reaching into a neighbour column is not
         if (k + 1 < len(cols) and f.x1 > cols[k + 1][0]) or (k > 0 and f.x0 < cols[k - 1][1]):
@@ -191,10 +196,8 @@ def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x
     columns, at about the table's row pitch, up to the first line that is not one."""
     pitches = [b[0].y0 - a[0].y0 for a, b in zip(rows, rows[1:], strict=False) if b[0].y0 > a[0].y0]
     pitch = sorted(pitches)[len(pitches) // 2] if pitches else 1.6 * max(f.y1 - f.y0 for f in rows[-1])
-    below = [f for f in page.fragments if f.kind == "text" and f.cy > bottom and x0 - 3 < f.cx < x1 + 3
-             and f.x0 > x0 - 6 and f.x1 < x1 + 6]
     out, last = [], max(f.y1 for f in rows[-1])
-    for line in table_rows(below):
+    for line in table_rows(text_under(page, x0, x1, bottom)):
         if min(f.y0 for f in line) - last > 1.6 * pitch or not _continues(line, cols, x0, x1):
             break
         out.append(line)
