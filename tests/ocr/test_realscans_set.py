@@ -61,3 +61,40 @@ def test_the_bench_says_when_there_is_no_set(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("REVIEWBENCH_ROBUSTNESS_DIR", str(tmp_path / "nothing"))
     assert bench_fulltext_realscans.run() == []
     assert "nothing measured" in capsys.readouterr().out
+
+
+def test_an_image_source_is_collected_from_its_mirror_and_wrapped_as_a_one_page_scan(tmp_path, monkeypatch):
+    """OCR projects keep their test pages as images: ``collect`` takes the recorded commit's bytes from
+    the repository's mirror, the build wraps the image as a one-page image-only PDF the size the scan
+    was at its resolution (300 dpi assumed when it records a screen's 72)."""
+    import subprocess
+
+    from PIL import Image
+
+    repo = tmp_path / "mirrors" / "o+r" / "repo"
+    repo.mkdir(parents=True)
+    Image.new("L", (600, 300), 255).save(repo / "page.png", dpi=(150, 150))
+    Image.new("L", (300, 300), 255).save(repo / "screen.png", dpi=(72, 72))
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git[:3] + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "."], check=True)
+    subprocess.run(git + ["commit", "-qm", "pages"], check=True)
+    commit = subprocess.run(git[:3] + ["rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    entries = [{"id": i, "part": "dev", "repo": "o/r", "commit": commit, "path": path, "page": 0, "kind": "k",
+                "sha256": hashlib.sha256((repo / path).read_bytes()).hexdigest()}
+               for i, path in (("p", "page.png"), ("s", "screen.png"))]
+    entries.append({**entries[0], "id": "q", "sha256": "0" * 64})  # other bytes than the mirror's
+    monkeypatch.setattr(build, "pages", lambda: entries)
+    monkeypatch.setattr(build, "HERE", tmp_path)
+    (tmp_path / "tests").mkdir()
+    for i in "psq":
+        (tmp_path / "tests" / f"{i}.jsonl").write_text("")
+    sources = tmp_path / "sources"
+    assert build.collect(tmp_path / "mirrors", sources) == ["q"]
+    manifest = build.build(tmp_path / "out", tmp_path / "no-corpus", sources)
+    assert [p["id"] for p in manifest["pages"]] == ["p", "s"] and manifest["missing"] == ["q"]
+    page = pdfium.PdfDocument(str(tmp_path / "out" / "pdfs" / "p.pdf"))[0]
+    assert [round(v) for v in page.get_size()] == [288, 144]  # 600 x 300 px at 150 dpi
+    assert page.get_textpage().count_chars() == 0
+    screen = pdfium.PdfDocument(str(tmp_path / "out" / "pdfs" / "s.pdf"))[0]
+    assert [round(v) for v in screen.get_size()] == [72, 72]  # 300 px taken at 300 dpi, not 72
