@@ -154,3 +154,10 @@ def test_another_manifest_builds_its_own_papers_into_its_own_folder(tmp_path, re
     assert dev3.isdisjoint(p["id"] for p in build.papers()) and dev3.isdisjoint(p["id"] for p in build.papers(manifest=build.DEV2))
     repos = {p["repo"] for p in build.papers(manifest=build.DEV3)}
     assert repos.isdisjoint(p["repo"] for p in build.papers()) and repos.isdisjoint(p["repo"] for p in build.papers(manifest=build.DEV2))
+    # papers_dev4.yaml: neither an id nor a repository of any earlier list (the frozen part's among them)
+    earlier = [build.papers(), build.papers(manifest=build.DEV2), build.papers(manifest=build.DEV3)]
+    dev4 = build.papers(manifest=build.DEV4)
+    assert len(dev4) >= 12
+    for others in earlier:
+        assert {p["id"] for p in dev4}.isdisjoint(p["id"] for p in others)
+        assert {p["repo"] for p in dev4}.isdisjoint(p["repo"] for p in others)
