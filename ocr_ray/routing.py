@@ -98,7 +98,10 @@ from ocr_ray.text_repair import recode_garbled
 # on a page of Latin script are dropped; a misread margin line number ("s9") goes with its column.
 # Also (31), tables8: a wrapped row label in a grid ruled after each row, a cell holding a pipe (HTML),
 # a body under rules that hold only the header, a table drawn with column rules only.
-LAYOUT_VERSION = "31"
+# 32, tables9c (papers_dev4.yaml, ML conference papers): a stacked row label beside one value is one
+# row; a table wider than the text body keeps its cells in the margins; the wrapped cells of a grid
+# that rules each row stay in their row.
+LAYOUT_VERSION = "32"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

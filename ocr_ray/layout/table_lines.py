@@ -179,9 +179,10 @@ def join_stacked_cells(rows: list[list[Fragment]], head: int, cols: list[tuple[f
     centred beside it (``\\begin{tabular}{@{}l@{}}Maximum\\\\likelihood\\end{tabular} & 27.1 & 24.3``:
     "Maximum", then the numbers, then "likelihood", three rows) joined into one row. The text stream
     (``Fragment.seq``) says so: the stacked lines come one after the other, in one column on
-    consecutive lines, and two or more cells of columns to their right, set between the first and
-    the last line, come after them (written in the same row; a ``\\multirow`` label set between two rows' lines
-    that follow each other in the stream is one cell, and is written before them or between)."""
+    consecutive lines, and the cells of columns to their right (one or more: a two-column table's
+    value beside its stacked label), set between the first and the last line, come after them
+    (written in the same row; a ``\\multirow`` label set between two rows' lines that follow each
+    other in the stream is one cell, and is written before them or between)."""
     limits = bounds(cols)
 
     def col(f: Fragment) -> int:
@@ -209,7 +210,7 @@ def join_stacked_cells(rows: list[list[Fragment]], head: int, cols: list[tuple[f
             # (a second stacked cell of the row, lines written one after the other, is on its lines)
             stacked = {id(f) for f in others for g in others if col(g) == col(f) and abs(g.seq - f.seq) == 1}
             left = [f for f in others if col(f) < col(p)]
-            if (len(right) >= 2 and all(f.seq > chain[-1].seq for f in right) or not right and _centred(left, chain)) \
+            if (right and all(f.seq > chain[-1].seq for f in right) or not right and _centred(left, chain)) \
                     and all(0 <= f.seq < p.seq for f in left) \
                     and all(chain[0].cy + 1 < f.cy < chain[-1].cy - 1 for f in others if id(f) not in stacked):
                 end = max(end, last)
