@@ -61,6 +61,9 @@ from ocr_ray.layout.model import Fragment, PageLayout, body_size, top_down_group
 BAND = 0.18
 SAME_Y = 6.0  # points: "the same height" on two pages
 ISOLATION = 0.8  # gap to the nearest text towards the page's middle, in the fragment's heights
+# a table wider than the text body (``adjustbox``/``resizebox`` past \textwidth, ``\makebox``): its
+# rules run into the margin over and under the cells there; rows between two rules, at most this many
+TABLE_ROWS_IN_MARGIN = 12
 HEAD_GAP = 1.5  # a running head's text and its page number: at least this many font sizes apart
 BODY_SIZE_SLACK = 1.15  # a page number or running head is set in body size or smaller
 _DIGITS = re.compile(r"\d+")
@@ -213,6 +216,13 @@ def _table_row(page: PageLayout, row: list[Fragment]) -> bool:
     x0, x1 = min(f.x0 for f in row), max(f.x1 for f in row)
     y0, y1 = min(f.y0 for f in row), max(f.y1 for f in row)
     return ruled_over(page, x0, x1, y0, y1, y1 - y0)
+
+
+def _wide_table_cell(page: PageLayout, f: Fragment) -> bool:
+    """Is ``f``, outside the body's extent, a cell of a table wider than the body: a horizontal rule
+    reaching across it above and one below, a few rows away (a margin stamp has no rule over it; a
+    table's row labels and last columns, set into both margins, were dropped as stamps)."""
+    return ruled_over(page, f.x0, f.x1, f.y0, f.y1, TABLE_ROWS_IN_MARGIN * (f.y1 - f.y0))
 
 
 def _spread_folios(row: list[Fragment], numbers: list[Fragment]) -> bool:
@@ -391,7 +401,7 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
             out = id(f) in furniture
             if not out and extent is not None:
                 left, right = extent
-                out = f.x1 < left - 4 or f.x0 > right + 4
+                out = (f.x1 < left - 4 or f.x0 > right + 4) and not _wide_table_cell(page, f)
             (gone if out else keep).append(f)
         if not keep:  # a page of nothing but "furniture" (one line per page, say) is content
             keep, gone = list(page.fragments), []

@@ -34,3 +34,43 @@ def test_a_stacked_row_label_beside_one_value_is_one_row(tmp_path):
         table_test("62.04%", up="43.44%", left="Min-max normalization", top_heading="Recall",
                    left_heading="Min-max normalization")])
 
+
+_BODY = ("A paragraph of prose sets the page and its text body, running well past the end of one line of text "
+         "so that the lines of the body say where the page's text begins and where it ends. ") * 4
+
+
+def test_the_columns_of_a_table_wider_than_the_text_body_stay_in_it(tmp_path):
+    """A results table wider than the text body, centred over it (``\\makebox[\\textwidth][c]``; a
+    NeurIPS report's ``adjustbox{max width=1.3\\textwidth,center}``), its rules running into both
+    margins: the cells set wholly in the right margin ("Mean", its MA/VA/TA and their numbers) were
+    dropped as margin stamps. A rule reaching across a fragment above and below it, a few rows away,
+    makes it a table's cell (a margin stamp has no rule over it)."""
+    markdown = table_markdown(tmp_path, _BODY + "\n\n" + _BODY + r"""
+
+\begin{table}[h]
+\caption{Accuracy per dataset and split.}
+\makebox[\textwidth][c]{\begin{tabular}{l|ccc|ccc|ccc|ccc|ccc}
+\toprule
+ & \multicolumn{3}{c|}{Iris} & \multicolumn{3}{c|}{BCW} & \multicolumn{3}{c|}{Letter} & \multicolumn{3}{c|}{Spam} & \multicolumn{3}{c}{Mean} \\
+\cmidrule(lr){2-4}\cmidrule(lr){5-7}\cmidrule(lr){8-10}\cmidrule(lr){11-13}\cmidrule(lr){14-16}
+\textbf{Model (Split)} & MA & VA & TA & MA & VA & TA & MA & VA & TA & MA & VA & TA & MA & VA & TA \\
+\midrule
+SVM (80/20) & .972 & .973 & 1.0 & .924 & .905 & .916 & .988 & .965 & .965 & .725 & .724 & .728 & .928 & .916 & .929 \\
+SVM (50/50) & .972 & .973 & .920 & .924 & .905 & .910 & .988 & .965 & .961 & .725 & .724 & .727 & .928 & .916 & .913 \\
+\midrule
+RF (80/20) & 1.0 & .967 & 1.0 & 1.0 & .931 & .949 & .997 & .963 & .965 & 1.0 & .975 & .980 & 1.0 & .964 & .982 \\
+RF (50/50) & 1.0 & .967 & .947 & 1.0 & .929 & .948 & 1.0 & .961 & .940 & 1.0 & .976 & .965 & 1.0 & .960 & .965 \\
+\bottomrule
+\end{tabular}}
+\end{table}
+
+""" + _BODY, packages="booktabs,times")
+    [grid] = parse_tables(markdown)
+    assert [len(row) for row in grid[1:]] == [16] * 5
+    assert grid[2] == ["SVM (80/20)", ".972", ".973", "1.0", ".924", ".905", ".916", ".988", ".965", ".965",
+                       ".725", ".724", ".728", ".928", ".916", ".929"]
+    assert_table_tests_pass(markdown, [
+        table_test(".929", up="TA", down=".913", left=".916", left_heading="SVM (80/20)", top_heading="Mean"),
+        table_test(".960", left="1.0", right=".965", up=".964", left_heading="RF (50/50)"),
+        table_test("SVM (50/50)", up="SVM (80/20)", right=".972")])
+
