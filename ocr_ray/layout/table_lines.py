@@ -122,6 +122,10 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         return bool(line) and all(goes_on(upper, g) for g in row) and (
             line[-1].text.endswith("-") or justified(upper, row[0]))
 
+    def firsts(row: list[Fragment]) -> list[Fragment]:
+        """The first line of each of the row's cells."""
+        return [min((g for g in row if col(g) == c), key=lambda g: g.cy) for c in occupied(row)]
+
     out: list[list[Fragment]] = [rows[0]]
     last: dict[int, Fragment] = {col(f): f for f in rows[0]}
     start = 0  # the first line of the row ``out[-1]``
@@ -143,14 +147,21 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
                 prev += row
                 last[c] = row[-1]
                 continue
-        if k > 0 and len(cs) >= 2 and not any(ruled(k - 1, k, c) for c in cs) and cys[k] - cys[k - 1] < 1.5 * pitch \
-                and all(goes_on(prev, g) for g in row) and any(justified(prev, g) for g in row) \
-                and any(ends(prev, g) for g in row):
+        # the next lines of several paragraph cells in a grid that rules its rows (``|p{..}|p{..}|``,
+        # ``\hline`` after each row): the row began under a rule, none comes before this line, and
+        # each of its cells goes on from a full line above (lower case, or a word broken there)
+        # (its lines may have come as one row already: the first of them is the next line)
+        ruled_row = grid and start > 0 and all(ruled(start - 1, start, c) for c in cs) \
+            and min(f.cy for f in row) - max(f.cy for f in prev) < 1.5 * pitch
+        if k > 0 and len(cs) >= 2 and not any(ruled(k - 1, k, c) for c in cs) \
+                and (ruled_row or cys[k] - cys[k - 1] < 1.5 * pitch) \
+                and all(goes_on(prev, g) for g in (firsts(row) if ruled_row else row)) \
+                and (ruled_row or any(justified(prev, g) for g in row) and any(ends(prev, g) for g in row)):
             # the next lines of several paragraph cells (p{..} columns side by side): one of them
             # under a line set flush to its column's right edge as other lines of it are, one the
             # rest of a word broken above it or the short last line of its paragraph
             prev += row
-            last.update({col(f): f for f in row})
+            last.update({col(f): f for f in sorted(row, key=lambda f: f.cy)})
             continue
         out.append(row)
         last = {col(f): f for f in row}

@@ -74,3 +74,37 @@ RF (50/50) & 1.0 & .967 & .947 & 1.0 & .929 & .948 & 1.0 & .961 & .940 & 1.0 & .
         table_test(".960", left="1.0", right=".965", up=".964", left_heading="RF (50/50)"),
         table_test("SVM (50/50)", up="SVM (80/20)", right=".972")])
 
+
+def test_the_wrapped_cells_of_a_grid_that_rules_each_row_stay_in_their_row(tmp_path):
+    """``|p{20mm}|p{75mm}|p{31mm}|`` with ``\\hline`` after each row (a NeurIPS report's table of data
+    fields): a description that wraps over four lines beside a data type broken at a hyphen
+    ("Binary number (train-" / "ing), or empty (testing)"). The lines under the row's first came
+    out as a row of their own, an empty first cell beside the rest of both paragraphs: two or more
+    cells going on under a row that began under a rule, no rule between, are that row's."""
+    markdown = table_markdown(tmp_path, _PROSE + r"""
+\begin{table}[htbp]
+    \centering
+    \setlength{\extrarowheight}{3pt}
+    \begin{tabular}{|p{20mm}|p{75mm}|p{31mm}|}
+        \hline
+        \textbf{Data Field} & \textbf{Description} & \textbf{Data Type} \\
+        \hline
+        \texttt{user} & The unique ID identifying each buyer & Integer \\
+        \hline
+        \texttt{merchant} & The unique ID identifying each vendor & Integer \\
+        \hline
+        \texttt{label} & A binary value indicating whether \texttt{user} became a repeated buyer at \texttt{merchant}. Encoded as: 1 for repeat buyer, 0 for non-repeat buyer. The label is only available for the training portion of the data & Binary number (training), or empty (testing) \\
+        \hline
+    \end{tabular}
+    \caption{The Training and Testing Data Table}
+\end{table}""", packages="array,times")
+    description = ("A binary value indicating whether user became a repeated buyer at merchant. Encoded as: 1 for "
+                   "repeat buyer, 0 for non-repeat buyer. The label is only available for the training portion of the data")
+    [grid] = parse_tables(markdown)
+    assert grid[1:] == [["user", "The unique ID identifying each buyer", "Integer"],
+                        ["merchant", "The unique ID identifying each vendor", "Integer"],
+                        ["label", description, "Binary number (training), or empty (testing)"]]
+    assert_table_tests_pass(markdown, [
+        table_test("Binary number (training), or empty (testing)", up="Integer", left_heading="label",
+                   top_heading="Data Type"),
+        table_test("label", up="merchant", right=description)])
