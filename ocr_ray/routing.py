@@ -101,6 +101,11 @@ from ocr_ray.text_repair import recode_garbled
 # 32, tables9c (papers_dev4.yaml, ML conference papers): a stacked row label beside one value is one
 # row; a table wider than the text body keeps its cells in the margins; the wrapped cells of a grid
 # that rules each row stay in their row.
+# Also (32), probes9 (office documents: LibreOffice Writer and Calc, groff): a list's labels hung at an
+# indent read with their items (no column of labels), a bullet opens an item; a sentence set large
+# over two overlapping line boxes one block; a fraction bar reaching 2 pt past its glyphs; a grid of
+# walled cells takes its columns from its walls; a run of numbers alone (a sheet's tight columns)
+# keeps its word spaces for the table finder; unembedded standard-14 fonts are bold by name only.
 LAYOUT_VERSION = "32"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -144,7 +144,15 @@ def _heading_level(line: Line, body: float, title_size: float | None) -> int:
     return 0
 
 
-_LIST_ITEM = re.compile(r"^(\d{1,2}[.)]|[•◦▪‣∗*–-]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s")
+# How far a line's box may reach into the box of the line above it, in ems: LibreOffice's and
+# Word's glyph boxes (Liberation Serif's ascent and descent) overlap by 0.16 em at single spacing,
+# where TeX's never touch.
+OVERLAP = 0.3
+_LIST_ITEM = re.compile(r"^(\d{1,2}[.)]|[•◦▪‣∗*–\-●○■□►▶➢✓✔]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s")
+# a bullet opens an item, wherever the last one ended (a dash may open a line of prose); "2." after
+# a sentence's end does too ("(b)" may go on a caption's or a sentence's enumeration)
+_BULLET = re.compile(r"^[•◦▪‣∗●○■□►▶➢✓✔]\s")
+_NUMBERED_ITEM = re.compile(r"^(\d{1,2}[.)]|[•◦▪‣∗●○■□►▶➢✓✔])\s")
 
 
 def _float_blocks(lines: list[Line]) -> list[str | list[Line]]:
@@ -162,9 +170,10 @@ def _float_blocks(lines: list[Line]) -> list[str | list[Line]]:
 
 def _same_run(prev: Line, line: Line) -> bool:
     """``line`` continues ``prev``'s block of type: the same size and weight, in the same column,
-    right below it (closer than a line's height), and not a numbered heading of its own."""
+    right below it (closer than a line's height; a word processor's line boxes, from the font's
+    ascent and descent, overlap by a little at single spacing), and not a numbered heading of its own."""
     return (line.kind == prev.kind == "text" and abs(line.size - prev.size) < 0.3 and line.bold == prev.bold
-            and line.left == prev.left and 0 <= line.y0 - prev.y1 < 0.8 * line.size and not _NUMBERED.match(line.text))
+            and line.left == prev.left and -OVERLAP * line.size <= line.y0 - prev.y1 < 0.8 * line.size and not _NUMBERED.match(line.text))
 
 
 def _runs(lines: list[Line]) -> list[tuple[int, int]]:
@@ -188,8 +197,9 @@ def _set_apart_level(lines: list[Line], runs: list[tuple[int, int]], i: int, bod
     if not level:
         return 0
     first, last = runs[i]
-    if level == 1:  # the title (the first page's largest type): up to three lines, whatever they end with
-        return level if last - first < 3 else 0
+    if level == 1:  # the title (the first page's largest type): up to three lines, whatever they end
+        # with but a full stop after more than one line (a sentence set large and bold in the body)
+        return level if last - first < 3 and not (last > first and lines[last].text.rstrip().endswith(".")) else 0
     if last - first + 1 > 2 or lines[last].text.rstrip().endswith((".", ",", ";")):
         return 0
     if not _NUMBERED.match(lines[first].text) and ends_its_column(lines, last):
@@ -302,7 +312,8 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             # title's lines whatever they end with
             while (i + 1 < len(lines) and (_heading(lines, runs, i + 1, body, title_size) == level
                                            or level == 1 and runs[i + 1] == runs[i])
-                   and abs(lines[i + 1].size - line.size) < 0.3 and 0 <= lines[i + 1].y0 - line.y1 < line.size
+                   and abs(lines[i + 1].size - line.size) < 0.3
+                   and -OVERLAP * line.size <= lines[i + 1].y0 - line.y1 < line.size
                    and not _NUMBERED.match(lines[i + 1].text)):
                 i += 1
                 text = f"{text} {lines[i].text}"
@@ -348,7 +359,9 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             if prev.text.endswith("-") and line.text[:1].islower():
                 pass  # a word hyphenated across the two lines: the same paragraph
             elif (indent or (not new_column and gap > 0.75 * line.size) or abs(line.size - prev.size) > 0.15 * prev.size
-                    or short_end or bold_break or (_LIST_ITEM.match(line.text) and line.x0 < prev.x0 - 0.3 * line.size)):
+                    or short_end or bold_break or (_LIST_ITEM.match(line.text) and line.x0 < prev.x0 - 0.3 * line.size)
+                    or (_BULLET.match(line.text) and line.x0 < prev.x0 + 0.3 * line.size)
+                    or (_NUMBERED_ITEM.match(line.text) and prev.text.rstrip().endswith((".", ":", "?", "!")))):
                 flush()
         para.append(line)
         i += 1

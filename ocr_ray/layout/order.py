@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+from ocr_ray.layout.list_labels import labels_beside
 from ocr_ray.layout.order_matrix import delimiter_stacks, inside_delimiters
 
 
@@ -422,7 +423,7 @@ def _cut(region: list[B], out: list, depth: int, narrow: Gutters = ()) -> None:
         bands_of.append([band])
         joined = 0
     for (members, free, _), bands in zip(groups, bands_of, strict=True):
-        gaps = _inner(free, members, narrow)
+        gaps = [g for g in _inner(free, members, narrow) if not labels_beside(members, *g)]
         if not gaps:
             out.append((_leaf(members), edges))
             continue

@@ -32,6 +32,13 @@ NOT_MATH, ITALIC, MATH_FONT = 0, 1, 2
 _ITALIC_FLAG = 1 << 6  # PDF font descriptor flags, bit 7: Italic
 
 
+# The standard 14 fonts that are not bold, by the names the PDF gives them: their name says their
+# weight. Ghostscript's ps2pdf (groff, any PostScript) writes them unembedded with a descriptor whose
+# weight PDFium reads as 645, which made every line of such a document bold.
+_BASE14_REGULAR = frozenset({"TIMES-ROMAN", "TIMES-ITALIC", "HELVETICA", "HELVETICA-OBLIQUE", "COURIER",
+                             "COURIER-OBLIQUE", "SYMBOL", "ZAPFDINGBATS"})
+
+
 def font_info(obj, cache: dict, key: int) -> tuple[bool, int, bool, str]:
     """(bold, maths grade, rotated, base font name) of a text object, cached per object (``key``:
     its address). Maths fonts by name (TeX's and the symbol fonts: ``_MATH_FONT_PREFIXES``,
@@ -51,7 +58,7 @@ def font_info(obj, cache: dict, key: int) -> tuple[bool, int, bool, str]:
             name = buf.value.decode("latin-1", "replace").upper() if n else ""
             name = name.split("+", 1)[-1]
             bold = any(t in name for t in ("BOLD", "CMBX", "-MEDI", "SEMIBOLD", "HEAVY", "BLACK", "CMB10"))
-            if not bold:
+            if not bold and name not in _BASE14_REGULAR:
                 weight = pdfium_c.FPDFFont_GetWeight(font)
                 bold = weight >= 600
             if name.startswith(_MATH_FONT_PREFIXES) or symbol_font(name):

@@ -124,12 +124,13 @@ def split_at_gutters(rows: list[list[Fragment]], head: int) -> list[list[Fragmen
             texts = f.text.split(" ") if len(boxes) > 1 else [f.text]
             cuts = [k for k in range(len(boxes) - 1) if not {texts[k], texts[k + 1]} & OPERATORS
                     and _is_gutter((boxes[k][1], boxes[k + 1][0]), (boxes[k], boxes[k + 1]), others, heads, em)]
-            row += _cut(f, boxes, cuts)
+            row += cut_at(f, boxes, cuts)
         out.append(row)
     return out
 
 
-def _cut(f: Fragment, boxes: list[Box], cuts: list[int]) -> list[Fragment]:
+def cut_at(f: Fragment, boxes: list[Box], cuts: list[int]) -> list[Fragment]:
+    """``f`` cut after each word ``cuts`` holds (its index in ``boxes``, ``word_boxes(f)``)."""
     if not cuts:
         return [f]
     words = f.text.split(" ")

@@ -3,6 +3,8 @@ word spaces (where ``tables`` may cut a header whose columns are closer than ``p
 and its superscripts, marked ``<sup>..</sup>`` (``tables`` keeps the marks in a table's cells only)."""
 from __future__ import annotations
 
+import re
+
 from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, Rule
 
@@ -14,6 +16,9 @@ SUP_RAISE = 0.2
 # word spaces kept near a table's caption: in a fragment narrower than this share of the page (a
 # cell; table_unruled.PROSE_SHARE) within this share of the page's height of the caption
 CELL_SHARE, CAPTION_REACH = 0.4, 0.3
+# a run of numbers and nothing else ("1204.5 1310.2 1288.7"): a spreadsheet's row of tight columns
+# (a word processor or Calc sets them 3 pt apart, under pdftext's cut), never prose
+_NUMBERS = re.compile(r"[-−+(]?\d[\d.,]*%?\)?(?: [-−+(]?\d[\d.,]*%?\)?)+")
 
 
 def _table_zone(rules: list[Rule]):
@@ -49,11 +54,11 @@ def keep_table_gaps(fragments: list[Fragment], rules: list[Rule], width: float, 
     """Word spaces are kept only where a table may be: between a horizontal rule above and one below,
     both across the fragment's centre (booktabs' top and mid rule around a header, or ``\\hline``s),
     or, for a fragment narrower than a line of prose, near a "Table N" caption (a table set without
-    rules, ``table_unruled``: its tight header "MMLU GSM8K HumanEval ARC" is cut at its spaces).
-    Elsewhere they are dropped: every line of prose would carry them into the layout payload."""
+    rules, ``table_unruled``: its tight header "MMLU GSM8K HumanEval ARC" is cut at its spaces),
+    or in a run of numbers alone (``_NUMBERS``: a table with neither, ``captionless_boxes``). Elsewhere they are dropped: every line of prose would carry them into the layout payload."""
     inside = _table_zone(rules)
     captions = [f.cy for f in fragments if f.text.startswith("Table") and CAPTION.match(f.text)]
     for f in fragments:
-        if f.gaps and not inside(f) and not (
+        if f.gaps and not inside(f) and not _NUMBERS.fullmatch(f.text) and not (
                 f.x1 - f.x0 < CELL_SHARE * width and any(abs(f.cy - c) < CAPTION_REACH * height for c in captions)):
             f.gaps = None

@@ -10,6 +10,7 @@ import re
 from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, PageLayout
 from ocr_ray.layout.table_grid import columns, table_rows
+from ocr_ray.layout.table_gutters import cut_at, word_boxes
 
 MIN_ROWS = 3  # a header and two rows
 PROSE_SHARE = 0.4  # a fragment wider than this share of the page is a line of prose, no cell
@@ -149,7 +150,7 @@ def captionless_boxes(page: PageLayout, taken: list[tuple[float, float, float, f
         return f.kind == "text" and not any(t - 1 <= f.cy <= b + 1 and x0 - 3 <= f.cx <= x1 + 3 for t, b, x0, x1 in taken + out)
 
     for lo, hi in ((0.0, width), (0.0, width / 2), (width / 2, width)):
-        lines = _lines([f for f in page.fragments if lo - 1 <= f.x0 and f.x1 <= hi + 1 and free(f)])
+        lines = _lines([p for f in page.fragments if lo - 1 <= f.x0 and f.x1 <= hi + 1 and free(f) for p in _cells_of(f)])
         run: list[list[Fragment]] = []
         for line in lines + [[]]:
             if line and _short(line, width) and (not run or min(f.y0 for f in line) - max(f.y1 for f in run[-1])
@@ -161,6 +162,16 @@ def captionless_boxes(page: PageLayout, taken: list[tuple[float, float, float, f
                 out.append(box)
             run = [line] if line and _short(line, width) else []
     return out
+
+
+def _cells_of(f: Fragment) -> list[Fragment]:
+    """A run of numbers that kept its word spaces (``table_marks.keep_table_gaps``: a row of tight
+    columns that pdftext did not cut) as one cell per number, to be judged as a table's row; the
+    fragment itself otherwise. (``tables`` cuts the found table's rows at their gutters.)"""
+    if not f.gaps:
+        return [f]
+    boxes = word_boxes(f)
+    return cut_at(f, boxes, list(range(len(boxes) - 1))) if len(boxes) > 1 else [f]
 
 
 def _table_box(page: PageLayout, run: list[list[Fragment]]) -> tuple[float, float, float, float] | None:

@@ -33,6 +33,7 @@ from ocr_ray.layout.table_unruled import (
     text_under,
     unruled_boxes,
 )
+from ocr_ray.layout.table_walls import grid_walls, walled_columns
 
 MIN_RULE_WIDTH = 40.0
 SAME_EDGE = 3.0
@@ -384,9 +385,14 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
         rows += body_below(page, rows[0], x0, x1, bottom)
         inside += [f for line in rows[1:] for f in line]
         bottom = max(f.y1 for f in inside)
-    rows = join_justified_body(join_justified_head(rows, head), head)  # words wider than pdftext's cut
+    walls = grid_walls(verticals, top, bottom, x0, x1)  # a grid's rules say where columns part
+    if not walls:  # (no word is joined across a wall)
+        rows = join_justified_body(join_justified_head(rows, head), head)  # words wider than pdftext's cut
     rows = split_at_gutters(rows, head)  # cells closer than pdftext's cut
-    cols = columns(rows, head) if rows else None
+
+    def cols_of(rows: list[list[Fragment]]) -> list[tuple[float, float]] | None:
+        return (walled_columns(walls, rows, head) if walls else None) or (columns(rows, head) if rows else None)
+    cols = cols_of(rows)
     if cols is None:
         return
     inner_walls = any(r.vertical and cols[0][1] - 1 < (r.x0 + r.x1) / 2 < cols[-1][0] + 1 and r.y0 < bottom and r.y1 > top
@@ -405,10 +411,10 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
         rows += more
         inside += [f for line in more for f in line]
         bottom = max(bottom, *(f.y1 for f in inside))
-        cols = columns(rows, head) or cols
+        cols = cols_of(rows) or cols
     split = split_on_columns(rows, cols)
     if sum(map(len, split)) > sum(map(len, rows)):  # a tight header cut: its cells may widen columns
-        rows, cols = split, columns(split, head) or cols
+        rows, cols = split, cols_of(split) or cols
     rows, head = join_head_lines(rows, head, cols, page.rules)
     grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
     rows = join_stacked_cells(rows, head, cols)
