@@ -106,6 +106,10 @@ from ocr_ray.text_repair import recode_garbled
 # over two overlapping line boxes one block; a fraction bar reaching 2 pt past its glyphs; a grid of
 # walled cells takes its columns from its walls; a run of numbers alone (a sheet's tight columns)
 # keeps its word spaces for the table finder; unembedded standard-14 fonts are bold by name only.
+# Also (32), prose9: a page shown turned by /Rotate 90 or 270 is read in its own unrotated frame (its
+# top lines fell above the page and went as text off it); a line break PDFium generates at a script's
+# edge in prose stays inside the line ("10 -3", "H2 O"); a head in parts one of whose parts reads as
+# furniture goes whole without being flush with the body.
 LAYOUT_VERSION = "32"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -30,7 +30,7 @@ from ocr_ray.layout.pdffonts import (
     math_font_chars,
     text_object_address,
 )
-from ocr_ray.layout.rotated import RotatedRuns, reading_angle, sideways, turn_page
+from ocr_ray.layout.rotated import RotatedRuns, page_size, reading_angle, sideways, turn_page
 from ocr_ray.layout.table_marks import SUP_RAISE, SUP_SIZE, keep_table_gaps, mark_table_superscripts
 
 # Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
@@ -215,7 +215,7 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
     whose text is mostly rotated is turned (in memory) and read again upright (``rotated``)."""
     import pypdfium2.raw as pdfium_c
 
-    width, height = pdf_page.get_size()
+    width, height = page_size(pdf_page)
     left, bottom = 0.0, 0.0
     try:
         left, bottom, _, _ = pdf_page.get_cropbox()

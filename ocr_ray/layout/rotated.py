@@ -56,6 +56,16 @@ def sideways(upright: list[Fragment], rotated: list[Fragment]) -> bool:
     return turned >= 2 and turned > sum(len(f.text) for f in upright)
 
 
+def page_size(pdf_page: Any) -> tuple[float, float]:
+    """Width and height of the page in its text layer's coordinates: PDFium gives the page's size
+    as displayed (``/Rotate`` 90 or 270 swaps them) and each character's box in the page's own,
+    unrotated space. A page printed upright and shown turned (a browser's landscape print: Skia sets
+    ``/Rotate 90`` over portrait content) was read in a frame of the wrong height: its top lines
+    fell above the page (y < 0) and went as text off the page."""
+    width, height = pdf_page.get_size()
+    return (height, width) if pdf_page.get_rotation() in (90, 270) else (width, height)
+
+
 def reading_angle(pdf_page: Any) -> float:
     """The angle (degrees, counter-clockwise) most of the page's characters are drawn at, from
     PDFium's own angle of each (``FPDFText_GetCharAngle``, clockwise, in radians); 0 when most are

@@ -299,3 +299,27 @@ def test_a_footnote_mark_at_the_foot_takes_no_text_with_it():
     page = PageLayout(width=612, height=792, fragments=[*body, mark, note])
     remove_furniture([page])
     assert note in page.fragments
+
+
+def test_a_page_printed_upright_and_shown_turned_keeps_its_top_lines(tmp_path):
+    """A robustness-corpus page (a Wikipedia article printed by Chrome, Skia/PDF: portrait content
+    in a portrait media box under ``/Rotate 90``) lost its title and first body line: PDFium gives
+    the page's size as shown (792 x 612) and each character's box in the page's own portrait space,
+    so the layout's frame was 180 pt too short and the top lines lay above the page, removed as
+    text off the page. Drawn here the same way (``/Rotate 90`` set on a letter page): every line
+    of the body is kept, nothing removed."""
+    c = canvas.Canvas(str(tmp_path / "upright.pdf"), pagesize=letter)
+    c.setFont("Times-Roman", 11)
+    for k, line in enumerate(BODY * 6):
+        c.drawString(72, 760 - 14 * k, line)
+    c.showPage()
+    c.save()
+    doc = pypdfium2.PdfDocument(tmp_path / "upright.pdf")
+    doc[0].set_rotation(90)
+    doc.save(tmp_path / "turned.pdf")
+    page = pypdfium2.PdfDocument(tmp_path / "turned.pdf")[0]
+    assert page.get_rotation() == 90 and page.get_mediabox() == (0, 0, WIDTH, HEIGHT)
+    pages = [page_layout(page)]
+    removed = remove_furniture(pages)
+    assert removed == [[]]
+    assert [f.text for f in sorted(pages[0].fragments, key=lambda f: f.y0)] == list(BODY * 6)
