@@ -31,6 +31,7 @@ from ocr_ray.layout.pdffonts import (
     text_object_address,
 )
 from ocr_ray.layout.rotated import RotatedRuns, page_size, reading_angle, sideways, turn_page
+from ocr_ray.layout.script_edge import script_edge
 from ocr_ray.layout.table_marks import SUP_RAISE, SUP_SIZE, keep_table_gaps, mark_table_superscripts
 
 # Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
@@ -245,7 +246,7 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
         # fonts whose control codes are glyphs without Unicode (TeX's ligatures): text object -> table
         control = control_tables(textpage, raw, count, cache)
         is_generated = pdfium_c.FPDFText_IsGenerated
-        skip = -1
+        skip, held = -1, False
         for i in range(count):
             if i == skip:
                 continue
@@ -266,7 +267,9 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
                     if code < 0:
                         continue  # T1's compound-word mark: nothing printed
             if code in (10, 13):
-                builder.flush()
+                held = bool(builder.chars) and bool(is_generated(raw, i))  # (maybe a script's edge)
+                if not held:
+                    builder.flush()
                 spaced = True
                 continue
             # (CMEX's 0x20, the biggest "(", is lost here: asking every space for its font costs
@@ -315,6 +318,9 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
             if turned.chars:
                 turned.end()
             spaced = False
+            if held and builder.chars and not script_edge(pdfium_c, raw, builder.glyphs, i, cache):
+                builder.flush()  # a generated break inside the line is kept only at a script's edge
+            held = False
             if font.startswith(CMEX_FONTS):
                 # an extension font's ascent and descent say nothing of its big glyphs: txfonts'
                 # txexa declares 39 pt at 10 pt, and its \\iint's box took the prose lines below into
