@@ -375,7 +375,10 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
     for i, page in enumerate(pages):
         for k, zone in enumerate(zones[i]):
             furniture |= _page_numbers_and_heads(page, i, zone, bodies[i], offsets, foot=k == 1)
-            if zone and not _table_row(page, zone[0]) and (_split_head(zone[0], extent, bodies[i])
+            # (a head in parts one of which reads as furniture need not be flush with the body: a
+            # browser's fixed head spans the page's box, the body its own margins)
+            worded = zone and any(reads_as_furniture(f.text) for f in zone[0])
+            if zone and not _table_row(page, zone[0]) and (_split_head(zone[0], extent, bodies[i], flush=not worded)
                                                             or _date_stamp(zone[0], bodies[i])
                                                             or (reads_as_address(f.text for f in zone[0])
                                                                 and all(f.size <= WORDED_SIZE * bodies[i] for f in zone[0]))):

@@ -69,7 +69,12 @@ H<sub>2</sub>O in the flask. The square x<sup>2</sup> grows fast, the fit has R<
 held-out data. {PROSE * 2} Emissions of CO<sub>2</sub> rose by five percent in the last year of the study,
 and the rate was 3.2 &times; 10<sup>4</sup> per second.</p><p>{PROSE * 2}</p></main>"""
 
-DOCUMENTS = {"tight_table": TIGHT_TABLE, "narrow_gutter": NARROW_GUTTER, "mathml": MATHML, "scripts": SCRIPTS}
+# NARROW_GUTTER's fixed head on a document of one page: printed once, no repetition shows it
+ONE_PAGE_HEAD = ('<div class="head">Preprint. Under review. <span style="float:right">Part No. 4711-B</span></div><main>'
+                 + "".join(f"<p>Paragraph {i} of the text. {PROSE * 3}</p>" for i in range(5)) + "</main>")
+
+DOCUMENTS = {"tight_table": TIGHT_TABLE, "narrow_gutter": NARROW_GUTTER, "mathml": MATHML, "scripts": SCRIPTS,
+             "one_page_head": ONE_PAGE_HEAD}
 
 
 @pytest.fixture(scope="module")
@@ -155,3 +160,14 @@ def test_superscripts_and_subscripts_in_running_text_sit_against_their_base(prin
     verdicts = judge(printed["scripts"], tests)
     assert all(verdicts.values()), ({k: v for k, v in verdicts.items() if not v}, printed["scripts"])
 
+
+def test_a_fixed_head_printed_once_goes_whole(printed):
+    """Issue 36 item 3 (furniture on one-page inputs): the head's left part went by its words
+    ("Preprint. Under review."), its right part "Part No. 4711-B" stayed: a head in parts had to be
+    flush with the body's edges, and chromium sets a position:fixed head in the page's box, the
+    body 8 px inside it. Truth by hand from the HTML: both parts absent, every paragraph present."""
+    tests = [{"id": "a0", "type": "absent", "text": "Preprint. Under review."},
+             {"id": "a1", "type": "absent", "text": "Part No. 4711-B"}]
+    tests += [{"id": f"p{i}", "type": "present", "text": f"Paragraph {i} of the text. {PROSE.strip()}"} for i in range(5)]
+    verdicts = judge(printed["one_page_head"], tests)
+    assert all(verdicts.values()), ({k: v for k, v in verdicts.items() if not v}, printed["one_page_head"][:600])

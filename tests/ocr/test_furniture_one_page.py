@@ -301,6 +301,34 @@ def test_a_footnote_mark_at_the_foot_takes_no_text_with_it():
     assert note in page.fragments
 
 
+def test_a_head_in_parts_whose_left_part_reads_as_furniture_goes_whole(tmp_path):
+    """A review copy's head printed once (a browser's fixed head, a word processor's header): the
+    venue notice "Preprint. Under review." at the left, "Part No. 4711-B" at the right, ending short
+    of the body's right edge. The notice went by its words and the part number stayed: a head in
+    parts had to be flush with the body's edges on both sides, which a head set in the page's own
+    box (chromium's position:fixed, left:0; right:0) is not. One part reading as furniture vouches
+    for the row."""
+    def draw(c, right):
+        c.setFont("Times-Roman", 8)
+        c.drawString(72, 752, "Preprint. Under review.")
+        c.drawRightString(right - 14, 752, "Part No. 4711-B")
+    kept, removed = _page(tmp_path, draw)
+    assert removed == ["Preprint. Under review.", "Part No. 4711-B"]
+    assert _body_kept(kept)
+
+
+def test_a_first_row_in_parts_not_flush_without_furniture_words_stays(tmp_path):
+    """Guard: the same geometry, neither part worded as furniture (a form's first row over its
+    text): not flush with the body, nothing vouches for it, it stays."""
+    def draw(c, right):
+        c.setFont("Times-Roman", 8)
+        c.drawString(72, 752, "Applicant: Jane Doe")
+        c.drawRightString(right - 14, 752, "Request of 4 May")
+    kept, removed = _page(tmp_path, draw)
+    assert removed == []
+    assert kept[:2] == ["Applicant: Jane Doe", "Request of 4 May"]
+
+
 def test_a_page_printed_upright_and_shown_turned_keeps_its_top_lines(tmp_path):
     """A robustness-corpus page (a Wikipedia article printed by Chrome, Skia/PDF: portrait content
     in a portrait media box under ``/Rotate 90``) lost its title and first body line: PDFium gives
