@@ -108,5 +108,29 @@ def _table(borders: bool) -> str:
     return fodt("\n".join(body), "Results")
 
 
+def _glyphs() -> str:
+    """Glyphs of several code points: Libertine's ligatures, emoji sequences joined by U+200D, a flag,
+    Arabic (lam-alef), decomposed letters, and Math objects with accents: an accent over a letter
+    and a letter with a combining hat typed inside the formula (drawn as two glyphs)."""
+    lib = ('<style:style style:name="Lib" style:family="paragraph"><style:text-properties '
+           'style:font-name="Linux Libertine O" fo:font-family="\'Linux Libertine O\'"/></style:style>')
+    arabic = ('<style:style style:name="Ar" style:family="text"><style:text-properties style:font-name-complex='
+              '"Noto Naskh Arabic" style:font-family-complex="\'Noto Naskh Arabic\'"/></style:style>')
+    hats = formula("hat x + vec v = widetilde y cdot overline z",
+                   "<mrow><mover><mi>x</mi><mo>^</mo></mover><mo>+</mo><mover><mi>v</mi><mo>→</mo></mover><mo>=</mo>"
+                   "<mover><mi>y</mi><mo>~</mo></mover><mo>⋅</mo><mover><mi>z</mi><mo>¯</mo></mover></mrow>", "G1", (3.5, 0.8))
+    combining = formula('"x\u0302" + %lambda = 2', "<mrow><mi>x\u0302</mi><mo>+</mo><mi>λ</mi><mo>=</mo><mn>2</mn></mrow>",
+                        "G2", (2.5, 0.6))
+    body = [h("Glyphs of several code points", 1),
+            p("The office staff affirmed the efficient fjord flight of the fifty waffles in Libertine.", "Lib"),
+            p("An emoji sequence \U0001F469\u200d\U0001F52C and a flag \U0001F1EB\U0001F1F7 and a family "
+              "\U0001F468\u200d\U0001F469\u200d\U0001F467 stand in this sentence."),
+            p('Arabic text <text:span text:style-name="Ar">لا إله العربية</text:span> sits inside a Latin sentence here.'),
+            p("Decomposed letters: cafe\u0301, n\u0303, A\u030a, and Hangul \u1100\u1161\u11a8 jamo end the sentence."),
+            p("The formula below has accents over its letters."), p(hats, "Standard"),
+            p("A combining hat inside a formula follows."), p(combining, "Standard"), p("The end of the probe.")]
+    return fodt("\n".join(body), "Glyphs", extra_styles=lib + arabic)
+
+
 DOCUMENTS = {"notes.fodt": _notes(), "columns3.fodt": _columns(3, "Sect3", False), "headings.fodt": _headings(),
-             "maths.fodt": _math(), "table_ruled.fodt": _table(True)}
+             "maths.fodt": _math(), "table_ruled.fodt": _table(True), "glyphs.fodt": _glyphs()}
