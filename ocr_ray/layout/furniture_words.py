@@ -54,9 +54,11 @@ PART_NUMBER = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})(?=(?:\D*\d){2})[A-Z0-9][A-Z0
 # page numbers: bare ("12", "xiv"), with their word or rules ("Page 3", "- 3 -", "[3]", "3 of 10", "3/10")
 PLAIN_NUMBER = re.compile(r"^(\d{1,4}|[ivxlc]{1,6})$", re.I)
 PAGE_NUMBER = re.compile(r"^(page\s*)?[-–—(\[|]?\s*(\d{1,4}|[ivxlc]{1,6})\s*[-–—)\]|]?(\s*(of|/)\s*\d{1,4})?$", re.I)
-# a page number said as one ("Page 5", "Page 2 of 9", "2 of 14", "-2-", "- 24 -", "| 41"): no heading,
-# list item or equation's number reads so, whatever its type (a form's "Page 8 of 11" is set bold, larger)
-WORDED_NUMBER = re.compile(r"^(page\s*\d{1,4}(\s*of\s*\d{1,4})?|\d{1,4}\s*of\s*\d{1,4}|[-–—|]\s*\d{1,4}\s*[-–—|]?)$", re.I)
+# a page number said as one ("Page 5", "Page 2 of 9", "2 of 14", "-2-", "- 24 -", "| 41", an appendix's
+# "A-5": a report numbers its appendix pages by the appendix's letter): no heading, list item or
+# equation's number reads so, whatever its type (a form's "Page 8 of 11" is set bold, larger)
+WORDED_NUMBER = re.compile(r"^(page\s*\d{1,4}(\s*of\s*\d{1,4})?|\d{1,4}\s*of\s*\d{1,4}|[-–—|]\s*\d{1,4}\s*[-–—|]?"
+                           r"|(?-i:[A-Z])-\d{1,3})$", re.I)
 WORDED_SIZE = 1.5  # of the body size: the largest a worded page number is set
 
 # a page's address as a browser prints it in its head or foot ("http://...aspx?lang=EN_I...", "sec.gov/Archives/...htm")

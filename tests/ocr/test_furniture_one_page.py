@@ -351,3 +351,27 @@ def test_a_page_printed_upright_and_shown_turned_keeps_its_top_lines(tmp_path):
     removed = remove_furniture(pages)
     assert removed == [[]]
     assert [f.text for f in sorted(pages[0].fragments, key=lambda f: f.y0)] == list(BODY * 6)
+
+
+def test_an_appendix_page_number_goes(tmp_path):
+    """d884d32bd2a1d620 (an NCES report's appendix, "A-5" bold at the foot's right, 12 pt over 9 pt
+    text): a report numbers its appendix pages by the appendix's letter; "A-5" read as no page
+    number and stayed under the last body line."""
+    def draw(c, right):
+        c.setFont("Times-Bold", 12)
+        c.drawRightString(right, 30, "A-5")
+    kept, removed = _page(tmp_path, draw)
+    assert removed == ["A-5"]
+    assert _body_kept(kept)
+
+
+def test_a_last_line_naming_an_appendix_page_stays(tmp_path):
+    """Guard: "A-5" inside the body's last line, or a lower-case label ("x-1") alone, is no page number."""
+    body = BODY + ("The full questionnaire is printed on page A-5 of the appendix.",)
+
+    def draw(c, right):
+        c.setFont("Times-Roman", 11)
+        c.drawString(72, 30, "x-1")
+    kept, removed = _page(tmp_path, draw, body=body)
+    assert removed == []
+    assert kept[-2:] == [body[-1], "x-1"]
