@@ -110,6 +110,8 @@ from ocr_ray.text_repair import recode_garbled
 # top lines fell above the page and went as text off it); a line break PDFium generates at a script's
 # edge in prose stays inside the line ("10 -3", "H2 O"); a head in parts one of whose parts reads as
 # furniture goes whole without being flush with the body.
+# Also (32), maths9: a phrase of upright words in a Times display, an arrow accent, \Bigg( and the other
+# cmex glyphs at control codes, sized bars, a limit nearer another operator, \tag{A1}, \intercal.
 LAYOUT_VERSION = "32"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

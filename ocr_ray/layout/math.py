@@ -27,7 +27,14 @@ from typing import NamedTuple
 
 from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom, multiple_integrals, negations, union
 from ocr_ray.layout.math_matrix import matrices, tall_delimiters
-from ocr_ray.layout.math_stacks import horizontal_braces, labelled_relations, limit_lines, limit_rows
+from ocr_ray.layout.math_stacks import (
+    arrow_accents,
+    horizontal_braces,
+    labelled_relations,
+    limit_lines,
+    limit_of_another,
+    limit_rows,
+)
 from ocr_ray.layout.math_symbols import DELIMITERS, SIDE_LIMITS
 from ocr_ray.layout.math_words import colon_equals, mapsto, stacked_pieces, words
 from ocr_ray.layout.model import Rule
@@ -35,8 +42,8 @@ from ocr_ray.layout.model import Rule
 # TeX's scriptscript size at 10 pt (5 pt) and below
 SCRIPTSCRIPT = 6.0
 # an equation number: (3), (3a), numbered within sections (3.1) or an appendix (A.2)
-_TAG = re.compile(r"^\(((?:[A-Z]\.)?\d+(?:\.\d+)*[a-z]?)\)$")
-_TEXT_END = re.compile(r"(\\text\{[^{}]*?) \}(?=$| &| \\\\|\\end\{|\})")
+_TAG = re.compile(r"^\(((?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?)\)$")
+_TEXT_END = re.compile(r"(\\text\{[^{}]*?) \}(?=$| &| \\\\|\\end\{|\}|_|\^)")
 
 
 def _main_size(atoms: list[Atom]) -> float:
@@ -170,7 +177,8 @@ def _limits(atoms: list[Atom], size: float) -> list[Atom]:
         # an integral's scripts sit beside it; limits centred under and over it are ``\limits``
         side = op.tex in SIDE_LIMITS
         slack = -0.1 * (op.x1 - op.x0) if side else 0.3 * size
-        near = [a for a in atoms if a is not op and op.x0 - slack <= a.cx <= op.x1 + slack]
+        near = [a for a in atoms if a is not op and op.x0 - slack <= a.cx <= op.x1 + slack
+                and not limit_of_another(a, op, atoms)]
         # limits are a smaller size; a fraction or a whole line above is not one
         upper = [a for a in near if a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.size < 0.9 * op.size
                  or a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.kind == "ord" and a.size < size]
@@ -195,14 +203,12 @@ def _grow(limit: list[Atom], atoms: list[Atom], op: Atom, above: bool) -> list[A
     if not limit:
         return limit
     base = limit[0].base
-    others = [(o.x0, o.x1) for o in atoms if o.kind == "op" and o is not op and o.tex not in SIDE_LIMITS]
     changed = True
     while changed:
         changed = False
         x0, x1 = min(a.x0 for a in limit), max(a.x1 for a in limit)
         for a in atoms:
-            if a is op or a in limit or a.size >= op.size * 0.95 and a.kind != "box" \
-                    or any(x0o <= a.cx <= x1o for x0o, x1o in others):
+            if a is op or a in limit or a.size >= op.size * 0.95 and a.kind != "box" or limit_of_another(a, op, atoms):
                 continue
             if (a.y1 <= op.y0 + 0.5) != above or (a.y0 >= op.y1 - 0.5) == above:
                 continue
@@ -374,6 +380,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     atoms = _accents(words(colon_equals(mapsto(negations(multiple_integrals(stacked_pieces(atoms)))))))
     if atoms is None:
         return None
+    atoms = arrow_accents(atoms, rules, _row)
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)
     y0, y1 = min(a.y0 for a in atoms), max(a.y1 for a in atoms)
     size = _main_size(atoms)
@@ -397,7 +404,8 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
     tex = re.sub(r"\\sqrt(?![{[])", r"\\surd", tex)
     # a word of prose keeps its space only before what follows it: at the end of the formula or of
-    # an array's cell or of a script KaTeX draws it (olmocr's MathTest failed "0 & \text{otherwise }")
+    # an array's cell or of a script KaTeX draws it (olmocr's MathTest failed "0 & \text{otherwise }"),
+    # and before the word's own script (``\text{Mean Feature Vector}_{A}``)
     tex = _TEXT_END.sub(r"\1}", tex)
     return numbered(tex, tag)
 

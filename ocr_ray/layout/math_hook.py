@@ -21,7 +21,7 @@ from ocr_ray.layout.pdffonts import shown
 UNREAD_MARK = "<!-- math: unread -->"
 # a phrase of words: a line of prose, no formula's
 _PHRASE = re.compile(r"\b[a-z]{2,} [a-z]{2,}\b")
-_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.)?\d+(?:\.\d+)*[a-z]?)\)\s*")  # an equation number's line
+_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?)\)\s*")  # an equation number's line
 _RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
 
 

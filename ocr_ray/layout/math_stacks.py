@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ocr_ray.layout.math_atoms import Atom, union
+from ocr_ray.layout.math_symbols import SIDE_LIMITS
 from ocr_ray.layout.model import Rule
 
 Row = Callable[[list[Atom], list[Rule]], str]
@@ -89,6 +90,54 @@ def _long_arrows(atoms: list[Atom]) -> list[Atom]:
     return atoms
 
 
+_OVER_ARROWS = {r"\to": r"\overrightarrow", r"\rightarrow": r"\overrightarrow", r"\longrightarrow": r"\overrightarrow",
+                r"\leftarrow": r"\overleftarrow", r"\gets": r"\overleftarrow", r"\leftrightarrow": r"\overleftrightarrow"}
+
+
+def arrow_accents(atoms: list[Atom], rules: list[Rule], row: Row) -> list[Atom]:
+    r"""An arrow set over what follows it, centred on it (MathML's ``<mover>`` with "→", which
+    chromium prints as the arrow glyph; ``\overrightarrow{AB}``, drawn as minus signs and a ``\to``):
+    one letter under it is ``\vec{w}``, more ``\overrightarrow{AB}`` (it was ``\to w``, ``A\longrightarrow B``).
+    No rule between them (an arrow in a numerator is over the denominator)."""
+    atoms = _long_arrows(atoms)
+    for arrow in [a for a in atoms if a.tex in _OVER_ARROWS]:
+        size = arrow.size
+        under = [a for a in atoms if a is not arrow and arrow.x0 - 0.2 * size <= a.cx <= arrow.x1 + 0.2 * size
+                 and a.y0 >= arrow.y1 - 0.15 * size and a.y0 - arrow.y1 < 0.5 * size and a.base - arrow.base > 0.4 * size
+                 and a.size > 0.8 * size]
+        if not under:
+            continue
+        base = max(under, key=lambda a: a.size)
+        group = _centred([a for a in under if abs(a.base - base.base) < 0.1 * size], atoms, arrow)
+        x0, x1 = min(a.x0 for a in group), max(a.x1 for a in group)
+        # (chromium's stretched arrow over <mrow>AB</mrow> is a small head and a shaft PDFium does not
+        # report: it spans no letter, and is left as read)
+        if abs((x0 + x1) / 2 - arrow.cx) > 0.3 * size or arrow.x1 - arrow.x0 < 0.7 * (x1 - x0) or any(
+                r.y1 - r.y0 <= 2.0 and r.x0 < x1 and r.x1 > x0 and arrow.y1 - 0.5 <= r.y0 <= min(a.y0 for a in group) + 0.5
+                for r in rules):
+            continue
+        tex = (r"\vec" if len(group) == 1 and arrow.tex in (r"\to", r"\rightarrow") else _OVER_ARROWS[arrow.tex]) \
+            + f"{{{row(group, [])}}}"
+        atoms = [a for a in atoms if a is not arrow and a not in group] + [union(group + [arrow], tex, base.base, base.size, "ord")]
+    return atoms
+
+
+def _centred(group: list[Atom], atoms: list[Atom], arrow: Atom) -> list[Atom]:
+    """``group`` grown by the glyphs touching it on its baseline while that brings its middle nearer
+    the arrow's (chromium does not stretch "→" over ``<mover><mrow>AB</mrow>``: B sticks out)."""
+    def off(g: list[Atom]) -> float:
+        return abs((min(a.x0 for a in g) + max(a.x1 for a in g)) / 2 - arrow.cx)
+
+    while True:
+        x0, x1 = min(a.x0 for a in group), max(a.x1 for a in group)
+        near = [a for a in atoms if a is not arrow and a not in group and abs(a.base - group[0].base) < 0.1 * arrow.size
+                and (0 <= x0 - a.x1 < 0.2 * arrow.size or 0 <= a.x0 - x1 < 0.2 * arrow.size)]
+        best = min(near, key=lambda a: off(group + [a]), default=None)
+        if best is None or off(group + [best]) >= off(group):
+            return group
+        group = group + [best]
+
+
 def labelled_relations(atoms: list[Atom], size: float, row: Row) -> list[Atom]:
     r"""A relation with glyphs in script type centred right above it -> ``\overset{label}{=}``, an
     arrow ``\xrightarrow{label}``."""
@@ -158,3 +207,12 @@ def limit_lines(limit: list[Atom], atoms: list[Atom], op: Atom, size: float, bel
             return limit
         limit = limit + _grown(more, free)
     return limit
+
+
+def limit_of_another(a: Atom, op: Atom, atoms: list[Atom]) -> bool:
+    r"""Whether ``a`` is under or over another operator (taking limits), or just outside it and
+    nearer its middle than ``op``'s: KaTeX printed without its fonts sets a \sum narrower than its
+    limit "i=1", whose "i" was taken into the \max's before it (``\max_{i}{}_{\theta}\sum_{=1}``)."""
+    slack = 0.3 * op.size
+    return any(o.x0 <= a.cx <= o.x1 or o.x0 - slack <= a.cx <= o.x1 + slack and abs(a.cx - o.cx) < abs(a.cx - op.cx)
+               for o in atoms if o.kind == "op" and o is not op and o.tex not in SIDE_LIMITS)

@@ -4,7 +4,10 @@ letters made words: an operator name (``\\max`` takes limits), prose in a displa
 (``\\quad \\text{where }``) or ``\\mathrm``. Split from ``math`` (row reading) as a concern of its own."""
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ocr_ray.layout.math_atoms import Atom, union
+from ocr_ray.layout.math_stacks import RELATIONS
 from ocr_ray.layout.math_symbols import OPERATOR_NAMES, PROSE_WORDS
 
 
@@ -44,9 +47,21 @@ def stacked_pieces(atoms: list[Atom]) -> list[Atom]:
         if last is not None and a.kind == last.kind == "delim" and a.tex == last.tex \
                 and abs(a.x0 - last.x0) < 0.5 and a.y0 <= last.y1 + 1.0:
             last.y1 = max(last.y1, a.y1)
+            last.scale = _bar_scale((last.y1 - last.y0) / max(last.size, 1.0))
             continue
         out.append(a)
     return out
+
+
+def _bar_scale(height: float) -> str:
+    r"""The size a column of cmex's bar pieces (``|``, ``\|``: they have no sized glyphs) was set
+    at, from its height in em (1.25 \big, 1.84 \Big, 2.44 \bigg, 3.04 \Bigg at any size, as the
+    sized parentheses are 1.2, 1.8, 2.4, 3.0): read as plain bars, ``\Big|w\Big|`` was ``|w|``
+    and KaTeX set it at the text's size."""
+    for limit, scale in ((1.0, ""), (1.5, r"\big"), (2.1, r"\Big"), (2.7, r"\bigg"), (3.4, r"\Bigg")):
+        if height < limit:
+            return scale
+    return ""
 
 
 def _radical_tops(atoms: list[Atom]) -> list[Atom]:
@@ -71,6 +86,8 @@ def _space_before(first: Atom, atoms: list[Atom]) -> str:
         return ""
     near = max(left, key=lambda a: a.x1)
     gap = (first.x0 - near.x1) / max(first.size, 1.0)
+    if near.tex in RELATIONS:
+        return ""  # TeX sets a relation's own space (\; ) after it: none to add
     if gap > 0.7:
         return r"\quad " if near.tex in (",", ";", ".") else ""
     return r"\ " if gap > 0.2 else ""
@@ -121,6 +138,12 @@ def _between(left: Atom, right: Atom, atoms: list[Atom]) -> bool:
                for a in atoms if a is not left and a is not right)
 
 
+def _joins(prose: Atom | None, first: Atom, atoms: list[Atom]) -> bool:
+    """The word starting at ``first`` follows the word of prose before it at a word space."""
+    return prose is not None and abs(prose.base - first.base) < 0.5 and 0 < first.x0 - prose.x1 < 0.7 * first.size \
+        and not _between(prose, first, atoms)
+
+
 def _limit_under_both(letters: list[Atom], atoms: list[Atom]) -> bool:
     """Whether the smaller glyphs right under "arg max" are centred under the whole name
     (``\\operatorname*{arg\\,max}_{\\theta}``) rather than under "max" (``\\arg\\max_{\\theta}``)."""
@@ -132,6 +155,49 @@ def _limit_under_both(letters: list[Atom], atoms: list[Atom]) -> bool:
         return False
     centre = (min(b.x0 for b in under) + max(b.x1 for b in under)) / 2
     return abs(centre - (x0 + x1) / 2) < abs(centre - (letters[3].x0 + x1) / 2)
+
+
+def _word_space(run: list[Atom]) -> int:
+    """Where a run of upright letters holds a word space (0: none): Times' word space (0.25 em, and
+    less between the letters' ink: "of growth" 0.23 em in newtx, Termes 0.22 em) is under the 0.25 em
+    that ends a run, Computer Modern's (0.33 em) is not. A gap of 0.15 em or more that is four times
+    the run's typical gap between letters (0.02-0.05 em of ink) parts two words."""
+    gaps = [b.x0 - a.x1 for a, b in pairwise(run)]
+    if len(gaps) < 3:
+        return 0
+    typical = sorted(gaps)[len(gaps) // 2]
+    size = run[0].size
+    # (not before a capital after a small letter: a capital's side bearing in a camel-case name,
+    # tacas17's "updateWorklist", leaves 0.20 em of white)
+    return next((k + 1 for k, g in enumerate(gaps) if g >= 0.15 * size and g > 4 * max(typical, 0.02 * size)
+                 and not (run[k].tex.islower() and run[k + 1].tex.isupper())), 0)
+
+
+def _operator_apart(run: list[Atom]) -> int:
+    r"""Where a run of upright letters parts an operator's name from a word after or before it at a
+    thin space (1/6 em: ``\log\det`` was ``\mathrm{logdet}``, ``\text{class}\log`` one word), 0: nowhere."""
+    size = run[0].size
+    return next((k + 1 for k, (a, b) in enumerate(pairwise(run)) if b.x0 - a.x1 >= 0.1 * size and OPERATOR_NAMES & {
+        "".join(r.tex for r in run[:k + 1]), "".join(r.tex for r in run[k + 1:])}), 0)
+
+
+def _phrase_follows(romans: list[Atom], j: int, atoms: list[Atom]) -> bool:
+    r"""A word with another upright word a word space after it on its baseline, nothing between
+    them: a phrase of prose (``\text{rate of growth}``), not two names (TeX sets no space between
+    ``\mathrm{a}\mathrm{b}``, a thin one before an operator's name: ``\text{class}\log``; a
+    bracket or a comma between them, ``\mathrm{MSA}(\mathrm{LN}``, ``f_{\mathrm{row},\mathrm{col}}``)."""
+    if j >= len(romans) or j == 0:
+        return False
+    last, nxt = romans[j - 1], romans[j]
+    gap = (nxt.x0 - last.x1) / max(last.size, 1.0)
+    if not (abs(nxt.base - last.base) < 0.5 and abs(nxt.size - last.size) < 0.3 and 0.15 <= gap < 0.7
+            and j + 1 < len(romans) and abs(romans[j + 1].base - nxt.base) < 0.5
+            and romans[j + 1].x0 - nxt.x1 < 0.15 * nxt.size) or _between(last, nxt, atoms):
+        return False
+    k = j + 1  # (the next word's end)
+    while k < len(romans) and abs(romans[k].base - nxt.base) < 0.5 and romans[k].x0 - romans[k - 1].x1 < 0.15 * nxt.size:
+        k += 1
+    return "".join(r.tex for r in romans[j:k]) not in OPERATOR_NAMES
 
 
 def words(atoms: list[Atom]) -> list[Atom]:
@@ -151,6 +217,12 @@ def words(atoms: list[Atom]) -> list[Atom]:
                 and romans[j].x0 - romans[j - 1].x1 < 0.25 * a.size:
             j += 1
         word = "".join(x.tex for x in romans[i:j])
+        named = word in ("argmax", "argmin") or word in OPERATOR_NAMES
+        phrase = not named and _word_space(romans[i:j])
+        apart = phrase or not named and _operator_apart(romans[i:j])
+        if apart:  # the first word of a phrase set in a font with a narrow word space (Times), or an operator's
+            j = i + apart
+            word = "".join(x.tex for x in romans[i:j])
         if word in ("argmax", "argmin"):
             # \arg\max sets a thin space (1/6 em) between its words, \operatorname*{argmax} none;
             # either takes its limit below in a display (\operatorname{argmax} would set it aside)
@@ -160,14 +232,14 @@ def words(atoms: list[Atom]) -> list[Atom]:
                 tex = rf"\operatorname*{{arg\,{word[3:]}}}"  # one name: its limit centred under both words
         elif word in OPERATOR_NAMES:
             tex = "\\" + word
-        elif word.lower() in PROSE_WORDS or word in _ABBREVIATIONS or all(x.alphabet == "text" for x in romans[i:j]):
+        elif word.lower() in PROSE_WORDS or word in _ABBREVIATIONS or phrase or _phrase_follows(romans, j, atoms) \
+                or _joins(prose, a, atoms) or all(x.alphabet == "text" for x in romans[i:j]):
             # prose in a display (``\quad \text{where } s = ...``, cases' ``\text{if } x > 0``): a
             # word and its space, not letters run into the next symbol ("\mathrm{where}s"), after
             # the space the page leaves before it
             # (the next word after a word space joins it: ``\text{for all }``, not
             # ``\text{for }\ \text{all }``)
-            if prose is not None and abs(prose.base - a.base) < 0.5 and 0 < a.x0 - prose.x1 < 0.7 * a.size \
-                    and not _between(prose, a, atoms):
+            if _joins(prose, a, atoms):
                 merged = union([prose, *romans[i:j]], f"{prose.tex[:-1]}{word} }}", prose.base, prose.size, "ord")
                 out = [merged if o is prose else o for o in out]
                 prose = merged

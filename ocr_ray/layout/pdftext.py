@@ -266,14 +266,15 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
                     code = ord(table[code]) if table[code] else -1
                     if code < 0:
                         continue  # T1's compound-word mark: nothing printed
+            if code in (10, 13, 32) and not is_generated(raw, i) and math_control_code(raw, i, code, cache) >= 0xE000:
+                # cmex's \big\langle, \bigg\|, \Bigg( sit at LF, CR, space (PDFium's own are generated)
+                code += 0xE000
             if code in (10, 13):
                 held = bool(builder.chars) and bool(is_generated(raw, i))  # (maybe a script's edge)
                 if not held:
                     builder.flush()
                 spaced = True
                 continue
-            # (CMEX's 0x20, the biggest "(", is lost here: asking every space for its font costs
-            # more than that glyph is worth)
             if code in (32, 0xA0):
                 builder.space = spaced = True
                 continue

@@ -73,8 +73,38 @@ and the rate was 3.2 &times; 10<sup>4</sup> per second.</p><p>{PROSE * 2}</p></m
 ONE_PAGE_HEAD = ('<div class="head">Preprint. Under review. <span style="float:right">Part No. 4711-B</span></div><main>'
                  + "".join(f"<p>Paragraph {i} of the text. {PROSE * 3}</p>" for i in range(5)) + "</main>")
 
+# an arrow over a letter (<mover> with "→", which chromium prints as the arrow glyph over it): read
+# "\to w" before; over two letters chromium stretches it (a small head PDFium reports, the shaft not)
+ARROW_ACCENTS = f"""<main><p>{PROSE * 2}</p>
+<math display="block"><mover accent="true"><mi>w</mi><mo>→</mo></mover><mo>=</mo><mi>a</mi><mo>+</mo>
+<mover accent="true"><mi>v</mi><mo>→</mo></mover></math><p>{PROSE}</p>
+<math display="block"><mover><mrow><mi>A</mi><mi>B</mi></mrow><mo>→</mo></mover><mo>=</mo><mi>b</mi><mo>−</mo><mi>a</mi></math>
+<p>{PROSE}</p></main>"""
+# KaTeX's HTML printed without KaTeX's fonts (its stylesheet's fonts not found: fallback glyphs,
+# wider than KaTeX's metrics): a \sum narrower than its limit "i=1", whose "i" went to the \max
+# before it (``\arg\max_{i}{}_{\theta}\sum_{=1}^{n}``); integral limits (guards)
+KATEX_FORMULAS = [r"F = \int_{0}^{1} f(x)\,dx", r"\hat{\theta} = \arg\max_{\theta} \sum_{i=1}^{n} \log p_\theta(x_i)",
+                  r"\int_{-\infty}^{\infty} e^{-x^2}\,dx = 1", r"\lim_{n \to \infty} \sum_{k=0}^{n} \frac{1}{k!} = e",
+                  r"\theta^* = \arg\min_{\theta \in \Theta} \int_{\Omega} \ell(x, \theta)\, dx"]
+
+
+def _katex() -> str:
+    """KaTeX's script and stylesheet as olmocr ships them (its MathTest renders with them), without
+    KaTeX's fonts; "" when olmocr is not installed."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("olmocr")
+    folder = Path(spec.origin).parent / "bench" / "katex" if spec and spec.origin else None
+    if folder is None or not (folder / "katex.min.js").exists():
+        return ""
+    formulas = "".join(f'<div class="eq" data-tex="{f}"></div><p>{PROSE}</p>' for f in KATEX_FORMULAS)
+    return (f'<link rel="stylesheet" href="{(folder / "katex.min.css").as_uri()}"><main><p>{PROSE * 2}</p>{formulas}</main>'
+            f'<script src="{(folder / "katex.min.js").as_uri()}"></script><script>for (const e of '
+            "document.querySelectorAll('.eq')) katex.render(e.dataset.tex, e, {displayMode: true});</script>")
+
+
 DOCUMENTS = {"tight_table": TIGHT_TABLE, "narrow_gutter": NARROW_GUTTER, "mathml": MATHML, "scripts": SCRIPTS,
-             "one_page_head": ONE_PAGE_HEAD}
+             "one_page_head": ONE_PAGE_HEAD, "arrow_accents": ARROW_ACCENTS, "katex": _katex()}
 
 
 @pytest.fixture(scope="module")
@@ -85,10 +115,12 @@ def printed(tmp_path_factory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("printed")
     out = {}
     for name, body in DOCUMENTS.items():
+        if not body:
+            continue
         (folder / f"{name}.html").write_text(f"<!doctype html><meta charset=utf-8>{STYLE}{body}")
         pdf = folder / f"{name}.pdf"
         subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-                        f"--print-to-pdf={pdf}", str(folder / f"{name}.html")], check=True, capture_output=True, timeout=120)
+                        "--allow-file-access-from-files", "--virtual-time-budget=5000", f"--print-to-pdf={pdf}", str(folder / f"{name}.html")], check=True, capture_output=True, timeout=120)
         row = convert_pdf({"task_index": 0, "forum_id": name, "pdf_path": str(pdf)},
                           filesystem=pafs.LocalFileSystem(), engine=get_engine("text-layer"))
         assert row["error"] == "" and row["markdown"], row
@@ -171,3 +203,23 @@ def test_a_fixed_head_printed_once_goes_whole(printed):
     tests += [{"id": f"p{i}", "type": "present", "text": f"Paragraph {i} of the text. {PROSE.strip()}"} for i in range(5)]
     verdicts = judge(printed["one_page_head"], tests)
     assert all(verdicts.values()), ({k: v for k, v in verdicts.items() if not v}, printed["one_page_head"][:600])
+
+
+def test_an_arrow_over_a_letter_is_its_vector_accent(printed):
+    markdown = printed["arrow_accents"]
+    assert r"\vec{w}=a+\vec{v}" in markdown, markdown
+    tests = [{"id": "vec", "type": "math", "math": r"\vec{w}=a+\vec{v}"},
+             {"id": "ab", "type": "math", "math": r"\overrightarrow{AB}=b-a"}]
+    verdicts = judge(markdown, tests)
+    assert all(verdicts.values()), (verdicts, markdown)
+
+
+def test_katex_printed_without_its_fonts_keeps_limits_with_their_operators(printed):
+    if "katex" not in printed:
+        pytest.skip("olmocr's KaTeX is not installed")
+    markdown = printed["katex"]
+    assert r"\arg\max_{\theta}\sum_{i=1}^{n}" in markdown, markdown
+    assert r"\int_{0}^{1}" in markdown and r"\int_{-\infty}^{\infty}" in markdown, markdown
+    tests = [{"id": f"k{k}", "type": "math", "math": m} for k, m in enumerate(KATEX_FORMULAS)]
+    verdicts = judge(markdown, tests)
+    assert all(verdicts.values()), (verdicts, markdown)
