@@ -109,7 +109,7 @@ from ocr_ray.text_repair import recode_garbled
 # Also (32), prose9: a page shown turned by /Rotate 90 or 270 is read in its own unrotated frame (its
 # top lines fell above the page and went as text off it); a line break PDFium generates at a script's
 # edge in prose stays inside the line ("10 -3", "H2 O"); a head in parts one of whose parts reads as
-# furniture goes whole without being flush with the body.
+# furniture goes whole without being flush with the body; an appendix's page number ("A-5") is one.
 # Also (32), maths9: a phrase of upright words in a Times display, an arrow accent, \Bigg( and the other
 # cmex glyphs at control codes, sized bars, a limit nearer another operator, \tag{A1}, \intercal.
 LAYOUT_VERSION = "32"
