@@ -66,6 +66,7 @@ ISOLATION = 0.8  # gap to the nearest text towards the page's middle, in the fra
 TABLE_ROWS_IN_MARGIN = 12
 HEAD_GAP = 1.5  # a running head's text and its page number: at least this many font sizes apart
 BODY_SIZE_SLACK = 1.15  # a page number or running head is set in body size or smaller
+FOOTNOTE_MARKS = ("*", "†", "‡", "§")  # a footnote opens with one: body text, never furniture
 _DIGITS = re.compile(r"\d+")
 
 
@@ -285,14 +286,17 @@ def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]]
         # Page 2 of 9", both bold, larger than the page's text)
         largest = max(BODY_SIZE_SLACK * body, max(n.size for n in numbers) + 0.5)
         for f in row:
-            # at the foot half an em is enough (a footnote's mark, set small against its text, is none)
-            if f.size <= largest and f.math < 0.3 and all(
+            # at the foot half an em is enough (a footnote's mark, set small against its text, is none);
+            # a footnote opening with its mark on the number's line is the page's text ("**Some payments
+            # have been made ..." left of a report's folio)
+            if f.size <= largest and f.math < 0.3 and not f.text.strip().startswith(FOOTNOTE_MARKS) and all(
                     max(n.x0 - f.x1, f.x0 - n.x1) >= (0.5 if foot else HEAD_GAP) * n.size for n in numbers):
                 found.add(id(f))
         if (foot or any(WORDED_NUMBER.match(n.text.strip()) for n in numbers)) and len(zone) <= 3:
             for other in zone:
                 if (other is not row and len(" ".join(f.text for f in other).split()) <= STAMP_WORDS
-                        and not _table_row(page, other) and all(f.size <= largest and f.math < 0.3 for f in other)):
+                        and not _table_row(page, other) and all(f.size <= largest and f.math < 0.3
+                                                                and not f.text.strip().startswith(FOOTNOTE_MARKS) for f in other)):
                     found.update(id(f) for f in other)
     return found
 
@@ -309,7 +313,7 @@ def _date_stamp(row: list[Fragment], body: float, dates=DATE) -> bool:
     text = " ".join(" ".join(f.text for f in sorted(row, key=lambda f: f.x0)).split())
     date = dates.search(text)
     return (bool(date) and len(text.split()) <= STAMP_WORDS and (not text[:1].isdigit() or date.start() == 0)
-            and not text.startswith(("*", "†", "‡", "§")) and all(not f.bold and f.size <= BODY_SIZE_SLACK * body for f in row))
+            and not text.startswith(FOOTNOTE_MARKS) and all(not f.bold and f.size <= BODY_SIZE_SLACK * body for f in row))
 
 
 def _split_head(row: list[Fragment], extent: tuple[float, float] | None, body: float, flush: bool = True) -> bool:
@@ -346,7 +350,7 @@ def _row_beyond(page: PageLayout, zone: list[list[Fragment]], top: bool, extent:
     inside = max(f.y1 for f in row) <= BAND * page.height if top else min(f.y0 for f in row) >= (1 - BAND) * page.height
     apart = len(rows) < 2 or _gap(row, rows[1], top) >= ISOLATION * _height(row)
     short = len(" ".join(f.text for f in row).split()) <= STAMP_WORDS and not any(
-        f.text.strip()[:1].isdigit() or f.text.strip().startswith(("*", "†", "‡", "§")) for f in row)
+        f.text.strip()[:1].isdigit() or f.text.strip().startswith(FOOTNOTE_MARKS) for f in row)
     return row if inside and apart and short and _split_head(row, extent, body, flush=False) else []
 
 

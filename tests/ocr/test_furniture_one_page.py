@@ -375,3 +375,19 @@ def test_a_last_line_naming_an_appendix_page_stays(tmp_path):
     kept, removed = _page(tmp_path, draw, body=body)
     assert removed == []
     assert kept[-2:] == [body[-1], "x-1"]
+
+
+def test_a_footnote_on_the_page_numbers_line_stays(tmp_path):
+    """A robustness-corpus page (a pharmaceutical company's payment disclosure, Ghostscript): the
+    table's two notes at the foot, the second on the same line as the page number "1" at the
+    right. The text on a folio's line at the foot went at any distance (a running foot beside its
+    number), the note with it. A piece opening with a footnote's mark is the page's text."""
+    def draw(c, right):
+        c.setFont("Helvetica", 8)
+        c.drawString(72, 42, "*Parentheses indicate return of previous payments.")
+        c.drawString(72, 32, "**Some payments have been made in conjunction with business partners.")
+        c.drawRightString(right, 32, "1")
+    kept, removed = _page(tmp_path, draw)
+    assert removed == ["1"]
+    assert kept[-2:] == ["*Parentheses indicate return of previous payments.",
+                         "**Some payments have been made in conjunction with business partners."]
