@@ -143,7 +143,7 @@ def _label_under(line: Line, math: list[Line]) -> bool:
     number, a line read after its formula, is no line of its body to measure from."""
     body = [m for m in math if not EQ_NUMBER.fullmatch(" " + m.text)]
     return bool(body and line.glyphs and line.kind == "text" and line.size < 0.85 * max(m.size for m in body)
-                and 0 <= line.y0 - max(m.y1 for m in body) < 0.6 * line.size
+                and 0 <= line.y0 - max(m.y1 for m in body) < 0.7 * line.size  # (newtx's: 0.66)
                 and min(m.x0 for m in body) <= line.x0 and line.x1 <= _right(math))
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from ocr_ray.layout.math import build, delimiters_balanced
 from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, Unreadable, glyph_atom
 from ocr_ray.layout.math_rows import matrix_cells, split_rows
-from ocr_ray.layout.math_symbols import OPERATOR_NAMES
+from ocr_ray.layout.math_symbols import EXTENSION_FONTS, OPERATOR_NAMES
 from ocr_ray.layout.model import TEXT_FONT, PageLayout, Rule
 from ocr_ray.layout.pdffonts import shown
 
@@ -142,15 +142,26 @@ def bands(glyphs: list[list], rules: list[Rule]) -> list[list[list]]:
     items.sort(key=lambda t: t[0])
     size = max(g[6] for g in glyphs)
     out: list[list[list]] = []
-    bottom = None
+    bottom, brace = None, False
     for y0, y1, g in items:
-        if bottom is None or y0 > bottom + 0.4 * size:
+        # (a horizontal brace's label is set further from its pieces than a limit from its operator:
+        # newtx's \overbrace{..}^{n} 0.5 em, its \underbrace's label 0.5 em under the tip)
+        if bottom is None or y0 > bottom + (0.7 if brace or _brace_piece(g) else 0.4) * size:
             out.append([])
-            bottom = y1
-        bottom = max(bottom, y1)
+            bottom, brace = y1, False
+        if y1 >= bottom:
+            bottom, brace = y1, _brace_piece(g)
         if g is not None:
             out[-1].append(g)
     return _matrix_rows_joined([b for b in out if b], size)
+
+
+def _brace_piece(glyph: list | None) -> bool:
+    """A piece of a horizontal brace: an extension font's 0x7A-0x7D ("z", "{", "|", "}" as PDFium names txex's)."""
+    if glyph is None or len(glyph[0]) != 1 or not glyph[7].upper().startswith(EXTENSION_FONTS):
+        return False
+    code = ord(glyph[0])
+    return 0x7A <= (code - 0xE000 if code >= 0xE000 else code) <= 0x7D
 
 
 def _matrix_rows_joined(out: list[list[list]], size: float) -> list[list[list]]:

@@ -186,7 +186,7 @@ def font_alphabet(font: str) -> str:
     """The LaTeX alphabet command a font's letters are set in ('' for italic maths letters,
     'rm' for upright roman)."""
     name = font.upper()
-    if name.startswith(("MSBM", "BBOLD", "DSROM")):
+    if name.startswith(("MSBM", "BBOLD", "DSROM", "TXSYB", "PXSYB")):  # (txfonts' and newtx's msbm: txsyb)
         return r"\mathbb"
     if name.startswith(("EUFM", "EUFB")):
         return r"\mathfrak"

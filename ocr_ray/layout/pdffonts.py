@@ -95,6 +95,19 @@ def math_control_code(raw: Any, index: int, code: int, cache: dict) -> int:
     return ord(table[code]) if table is not None and code in table and code != 2 else -1
 
 
+def cmex_at_break(raw: Any, index: int, code: int, cache: dict) -> bool:
+    """Whether a line feed, return or space (``code`` 0x0A, 0x0D, 0x20) PDFium did not generate is
+    an extension font's tall glyph: cmex's \\big\\langle, \\bigg\\| piece, \\Bigg( (they were lost). A flat
+    one is no delimiter (txexas' horizontal brace pieces at 0x20 stay spaces)."""
+    import pypdfium2.raw as pdfium_c
+
+    if pdfium_c.FPDFText_IsGenerated(raw, index) or math_control_code(raw, index, code, cache) < 0xE000:
+        return False
+    box = [ctypes.c_double() for _ in range(4)]  # left, right, bottom, top
+    return bool(pdfium_c.FPDFText_GetCharBox(raw, index, *(ctypes.byref(v) for v in box))) \
+        and box[3].value - box[2].value > box[1].value - box[0].value
+
+
 # CMEX's big operators (codes 0x46-0x61: text and display sizes) by what they show. Without a
 # ToUnicode map PDFium names them by their code ("P" for summationtext, "R" for integraltext): an
 # inline \\sum in prose read "Pn i=1 xi". Their glyph names (summationtext...) are no Adobe names.

@@ -23,6 +23,7 @@ from ocr_ray.layout.pdffonts import (
     NOT_MATH,
     astral,
     beyond_unicode,
+    cmex_at_break,
     control_tables,
     font_info,
     math_control_code,
@@ -266,9 +267,8 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
                     code = ord(table[code]) if table[code] else -1
                     if code < 0:
                         continue  # T1's compound-word mark: nothing printed
-            if code in (10, 13, 32) and not is_generated(raw, i) and math_control_code(raw, i, code, cache) >= 0xE000:
-                # cmex's \big\langle, \bigg\|, \Bigg( sit at LF, CR, space (PDFium's own are generated)
-                code += 0xE000
+            if code in (10, 13, 32) and cmex_at_break(raw, i, code, cache):
+                code += 0xE000  # cmex's \big\langle, \bigg\|, \Bigg( at a line feed's, a return's, a space's code
             if code in (10, 13):
                 held = bool(builder.chars) and bool(is_generated(raw, i))  # (maybe a script's edge)
                 if not held:

@@ -96,12 +96,20 @@ IDIOMS = [r"\mathcal{L} = \mathbb{E}_{x\sim p}[\log q(x)]", r"y = \operatorname{
           r"\mathbb{E}_{(x,y)\sim\mathcal{D}}\left[\ell(f(x), y)\right]",
           r"L = \underbrace{\|y - X\beta\|^2}_{\text{loss}} + \lambda \|\beta\|_1",
           r"\mathrm{Attention}(Q,K,V) = \operatorname{softmax}\left(\frac{QK^\top}{\sqrt{d_k}}\right)V",
-          r"p(x) = \prod_{i=1}^{n} p(x_i \mid x_{<i})"]
+          r"p(x) = \prod_{i=1}^{n} p(x_i \mid x_{<i})", r"E = \overbrace{a+b}^{n} + c"]
 
 
-def test_ml_display_idioms_read_as_their_source(tmp_path):
-    markdown = _markdown(tmp_path, "amsmath,amssymb", IDIOMS)
-    assert len(_displays(markdown)) == len(IDIOMS), markdown
+@pytest.mark.parametrize("fonts", ["", "newtxtext,newtxmath"])
+def test_ml_display_idioms_read_as_their_source(tmp_path, fonts):
+    """Guards in Computer Modern; in newtx (acmart's maths) \mathbb{E} was \mathcal{E} (its txsyb
+    font is msbm's), and a horizontal brace's label, set 0.5 em from newtx's pieces, was a display
+    or a paragraph of its own ("loss", "n")."""
+    markdown = _markdown(tmp_path, ",".join(filter(None, ["amsmath,amssymb", fonts])), IDIOMS)
+    displays = _displays(markdown)
+    assert len(displays) == len(IDIOMS), markdown
+    assert displays[0] == r"\mathcal{L}=\mathbb{E}_{x\sim p}[\log q(x)]", markdown
+    assert displays[8] == r"L=\underbrace{\|y-X\beta\|^{2}}_{\mathrm{loss}}+\lambda\|\beta\|_{1}", markdown
+    assert displays[11] == r"E=\overbrace{a+b}^{n}+c", markdown
     assert all(_verdicts(markdown, IDIOMS).values()), markdown
 
 
