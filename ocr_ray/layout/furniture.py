@@ -52,7 +52,7 @@ from ocr_ray.layout.furniture_words import (
     reads_as_furniture,
 )
 from ocr_ray.layout.line_numbers import line_numbers, ruled_over
-from ocr_ray.layout.model import Fragment, PageLayout, body_size, top_down_groups
+from ocr_ray.layout.model import Fragment, PageLayout, Rule, body_size, top_down_groups
 
 # share of the page height that counts as top or bottom band: the article class (and llncs, built
 # on it) sets the running head's baseline at ~11.5 % of an A4 page from the top and the footer's
@@ -217,6 +217,25 @@ def _table_row(page: PageLayout, row: list[Fragment]) -> bool:
     x0, x1 = min(f.x0 for f in row), max(f.x1 for f in row)
     y0, y1 = min(f.y0 for f in row), max(f.y1 for f in row)
     return ruled_over(page, x0, x1, y0, y1, y1 - y0)
+
+
+def _running_rules(pages: list[PageLayout], removed: list[list[Fragment]]) -> list[set[int]]:
+    """``id()`` of each page's running head or foot rule: a horizontal rule set tight under a running
+    head (over a foot) that was removed, at about the same height and extent on at least half of the
+    pages (two at least), as ``fancyhdr``'s and ICML's head rule. It is furniture as its head is: left
+    on the page, it was taken for a full-width table's top rule, and the headings and prose between
+    it and the table's rules for the table's rows (a table's top rule under a head is a head's
+    separation, ``\\headsep``, away from it)."""
+    def tight(r: Rule, f: Fragment) -> bool:
+        reach = 0.6 * (f.y1 - f.y0)
+        return r.x0 - 2 <= f.x0 and f.x1 <= r.x1 + 2 and (0 <= r.y0 - f.y1 <= reach or 0 <= f.y0 - r.y1 <= reach)
+
+    rules = [[r for r in page.rules if r.horizontal and any(tight(r, f) for f in gone)]
+             for page, gone in zip(pages, removed, strict=True)]
+    need = max(2, len(pages) / 2)
+    return [{id(r) for r in page_rules if sum(1 for others in rules if any(
+        abs(o.y0 - r.y0) <= SAME_Y / 3 and abs(o.x0 - r.x0) <= 2 and abs(o.x1 - r.x1) <= 2 for o in others)) >= need}
+        for page_rules in rules]
 
 
 def _wide_table_cell(page: PageLayout, f: Fragment) -> bool:
@@ -414,4 +433,7 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
             keep, gone = list(page.fragments), []
         page.fragments = keep
         removed.append(numbered[i] + gone)
+    if len(pages) >= 2:
+        for page, ids in zip(pages, _running_rules(pages, removed), strict=True):
+            page.rules = [r for r in page.rules if id(r) not in ids]
     return removed

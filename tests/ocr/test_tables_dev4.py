@@ -108,3 +108,43 @@ def test_the_wrapped_cells_of_a_grid_that_rules_each_row_stay_in_their_row(tmp_p
         table_test("Binary number (training), or empty (testing)", up="Integer", left_heading="label",
                    top_heading="Data Type"),
         table_test("label", up="merchant", right=description)])
+
+
+def test_a_running_head_rule_is_no_top_rule_of_a_full_width_table(tmp_path):
+    """A page whose running head has a rule under it (``fancyhdr``; ICML's head rule) and whose body
+    opens with a heading, a paragraph and a table as wide as the text (an ICML 2025 paper's one-column
+    appendix: ``tabular*{\\linewidth}``): the head rule, as wide as the table's rules, was taken for
+    its top rule, and the headings and the paragraph became the table's first rows. The rule set tight
+    under a running head removed on most pages, at one height, is furniture with it."""
+    prose = ("A paragraph of prose fills the page and runs well past the end of one line of text, "
+             "so that the page has a body of text under its running head. ") * 6
+    markdown = table_markdown(tmp_path, r"""\pagestyle{fancy}\fancyhead[C]{Is Code Better Than Language for Reasoning?}
+\fancyhead[L,R]{}
+""" + "\n\n".join([prose] * 6) + r"""
+\newpage
+\section{Supplementary Route Results}
+\subsection{Complexity-Stratified Route Accuracy}
+We stratify the main route-accuracy evaluation by the asymptotic complexity class of each task to check
+whether a single complexity regime drives the aggregate route pattern.
+
+\begin{center}
+\begin{tabular*}{\linewidth}{@{\extracolsep{\fill}}lrrrrr@{}}
+\toprule
+Complexity & Tasks & Inst. & R1 & R2 & R3 \\
+\midrule
+$O(1)$ & 3 & 180 & 46.2 & 47.3 & 86.2 \\
+$O(\log n)$ & 1 & 35 & 22.4 & 28.6 & 32.9 \\
+NP-hard & 6 & 360 & 17.6 & 16.8 & 69.7 \\
+\bottomrule
+\end{tabular*}
+\captionof{table}{Route accuracy grouped by asymptotic complexity.}
+\end{center}
+
+""" + "\n\n".join([prose] * 3), packages="booktabs,fancyhdr,caption,times")
+    assert "We stratify the main route-accuracy evaluation by the asymptotic complexity class of each task to check " \
+           "whether a single complexity regime drives the aggregate route pattern." in markdown
+    [grid] = parse_tables(markdown)
+    assert grid[0] == ["Complexity", "Tasks", "Inst.", "R1", "R2", "R3"] and len(grid) == 4
+    assert_table_tests_pass(markdown, [
+        table_test("Complexity", down="O(1)", right="Tasks"),
+        table_test("86.2", up="R3", left="47.3", left_heading="O(1)")])
