@@ -316,7 +316,9 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
                    and -OVERLAP * line.size <= lines[i + 1].y0 - line.y1 < line.size
                    and not _NUMBERED.match(lines[i + 1].text)):
                 i += 1
-                text = f"{text} {lines[i].text}"
+                # (a heading's line broken after a hyphen: "GPT-" | "3", "Multi-" | "Agent")
+                pair = [text, lines[i].text]
+                text = guarded("paragraphs", lambda pair=pair: join_lines(pair, known), lambda pair=pair: " ".join(pair))
             blocks.append("#" * level + " " + text)
             i += 1
             continue

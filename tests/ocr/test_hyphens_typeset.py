@@ -63,3 +63,16 @@ def test_a_hyphen_or_dash_after_a_number_or_a_word_joins_without_a_space(markdow
     assert "best F1-scores and" in markdown, markdown
     assert "a rate of 50-55% on" in markdown, markdown
     assert "FP4 training\u2014not the hardware" in markdown, markdown
+
+
+def test_a_heading_broken_after_a_hyphen_joins_as_a_paragraph_does(tmp_path):
+    """A bold paragraph heading on two lines broken after "GPT-" (an ACL paper, papers_dev4.yaml's
+    w251-acl: ``\\textbf{Comparison between BERT, Zero Shot GPT-3, and Few Shot GPT-3}``): a
+    heading's lines were joined with a space ("GPT- 3"); they join as a paragraph's lines do (a
+    digit after a line-end hyphen: no space; a capital after it: the hyphen kept)."""
+    body = (FILLER + "\n\n" + r"\textbf{Comparison between BERT, Zero Shot GPT-\linebreak 3, and Few Shot GPT-3}"
+            + "\n\n" + r"\section{Results of Multi-\linebreak Agent Debate Runs}" + "\n\n" + FILLER)
+    layouts = typeset_layouts(tmp_path, "lmodern", r"\raggedright" + "\n" + body)
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    assert "Comparison between BERT, Zero Shot GPT-3, and Few Shot GPT-3" in markdown, markdown
+    assert "Results of Multi-Agent Debate Runs" in markdown, markdown
