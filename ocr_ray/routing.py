@@ -100,7 +100,8 @@ from ocr_ray.text_repair import recode_garbled
 # a body under rules that hold only the header, a table drawn with column rules only.
 # 32, tables9c (papers_dev4.yaml, ML conference papers): a stacked row label beside one value is one
 # row; a table wider than the text body keeps its cells in the margins; the wrapped cells of a grid
-# that rules each row stay in their row.
+# that rules each row stay in their row; a running head's rule goes with its head (no table's top
+# rule); a heading broken after a hyphen joins as a paragraph's lines do ("GPT-3").
 # Also (32), probes9 (office documents: LibreOffice Writer and Calc, groff): a list's labels hung at an
 # indent read with their items (no column of labels), a bullet opens an item; a sentence set large
 # over two overlapping line boxes one block; a fraction bar reaching 2 pt past its glyphs; a grid of
