@@ -11,6 +11,7 @@ from __future__ import annotations
 from ocr_ray.layout.fallback import guarded
 from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
+from ocr_ray.layout.table_borders import BORDER_OVERLAP, unwalled_stretches
 from ocr_ray.layout.table_cells import row_grid
 from ocr_ray.layout.table_grid import (
     ROW_TOLERANCE,
@@ -66,9 +67,10 @@ def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
         run: list[Rule] = []
         for r in sorted(level, key=lambda r: r.x0) + ([None] if level else []):
             end = max(q.x1 for q in run) if run else 0.0
-            # segments abut or leave a gap; rules that overlap in part are two tables' side by side
-            # (sub-tables set a little into each other); one inside the other is the same rule again
-            if r is not None and (not run or -0.5 <= r.x0 - end <= SEGMENT_GAP or r.x1 <= end + 0.5):
+            # segments abut or leave a gap (or overlap by about a border's width: a spreadsheet or word
+            # processor draws each cell's own border); rules that overlap more are two tables' side by
+            # side (sub-tables set a little into each other); one inside the other is the same rule again
+            if r is not None and (not run or -BORDER_OVERLAP <= r.x0 - end <= SEGMENT_GAP or r.x1 <= end + 0.5):
                 run.append(r)
                 continue
             merged.append((Rule(min(q.x0 for q in run), min(q.y0 for q in run), max(q.x1 for q in run),
@@ -152,15 +154,16 @@ def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[flo
     groups = [g for g in groups if len(g) < 2 or not _sub_rules(g, groups, fragments)]
     _adopt_end_rules(groups, horizontal)
     captions = [f for f in fragments if f.text[:1] in "TF" and CAPTION.match(f.text)] if len(horizontal) > 1 else []
+    verticals = [r for r in rules if r.vertical]
     out = []
     for group in groups:
-        parts = [[group[0]]]
-        for above, below in zip(group, group[1:], strict=False):
+        parts, unwalled = [[group[0]]], unwalled_stretches(group, verticals)  # (a grid's end: the footer rule)
+        for k, (above, below) in enumerate(zip(group, group[1:], strict=False)):
             lo, hi, x0, x1 = above.y1, below.y0, min(above.x0, below.x0), max(above.x1, below.x1)
             between = any(other is not group and len(other) >= 2 and all(lo < r.y0 < hi for r in other)
                           and other[0].x0 < x1 and other[0].x1 > x0 for other in groups) or any(
                 lo < f.cy < hi and (x0 - 3 < f.x0 < x1 or x0 < f.cx < x1) for f in captions)  # (centred, wider)
-            if between:
+            if between or k in unwalled:
                 parts.append([below])
             else:
                 parts[-1].append(below)
