@@ -114,7 +114,8 @@ from ocr_ray.text_repair import recode_garbled
 # Also (32), maths9: a phrase of upright words in a Times display, an arrow accent, \Bigg( and the other
 # cmex glyphs at control codes, sized bars, a limit nearer another operator, \tag{A1}, \intercal.
 # Also (32), tables9a (real-world tables): cell borders drawn cell by cell are one rule line; a grid
-# walled by column rules ends at its last walled row (not at the page's footer rule).
+# walled by column rules ends at its last walled row (not at the page's footer rule); a report's title
+# set larger in a walled grid's frame, and its notes set smaller, are text by the table, not its rows.
 LAYOUT_VERSION = "32"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

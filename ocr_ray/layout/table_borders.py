@@ -2,7 +2,7 @@
 table goes: each cell's border drawn by itself, and grids walled by column rules."""
 from __future__ import annotations
 
-from ocr_ray.layout.model import Rule
+from ocr_ray.layout.model import Fragment, Rule
 
 # Cell borders drawn cell by cell (Word, Excel, InDesign tables) overlap the next cell's by up to a
 # border's width: one line across the table, not two tables side by side.
@@ -13,6 +13,10 @@ BORDER_OVERLAP = 2.5
 # follows it).
 UNWALLED_STRETCH = 4.0
 MIN_ROW = 10.0
+# A report's title set in a table's frame is larger than the table's text, its notes smaller (a
+# ``\multicolumn`` head across a LaTeX table is set at the table's size: a head, kept).
+TITLE_SIZE = 1.1
+NOTE_SIZE = 0.95
 
 
 def walled(verticals: list[Rule], above: Rule, below: Rule) -> bool:
@@ -33,3 +37,44 @@ def unwalled_stretches(group: list[Rule], verticals: list[Rule]) -> set[int]:
     limit = UNWALLED_STRETCH * max(max(rows), MIN_ROW)
     return {k for k, ((above, below), wall) in enumerate(zip(pairs, walls, strict=True))
             if not wall and below.y0 - above.y1 > limit}
+
+
+def titles_out(rows: list[list[Fragment]], grid: list[list[tuple[str, int]]], head: int, columns: int,
+               inner: list[Rule]) -> tuple[list[list[Fragment]], list[list[tuple[str, int]]], int, list[tuple[float, float]]]:
+    """A report's title ("Exhibit 19", the table's caption) set in the table's frame above its heads, and
+    its notes ("Note: ...", footnotes) set in it under the body: leading rows of one cell across every
+    column, trailing rows of one cell from the first column over two or more (the rest empty), are
+    text by the table, not its rows (olmOCR reads a table's top row as its heads). A group label over
+    some columns is a head, not a title. Only in a grid walled by column rules (``inner``: the table's
+    rules between its columns), for a row no column rule crosses, a title set larger than the table's
+    text and a note smaller (``TITLE_SIZE``, ``NOTE_SIZE``): a ``\multicolumn`` head across a LaTeX
+    table is its first row, as the source sets it. Returns the rows and grid without them, the header rows left, and the y extents of the
+    rows taken out (their text stays on the page)."""
+    sizes = sorted(f.size for row in rows for f in row)
+    body = sizes[len(sizes) // 2] if sizes else 0.0
+
+    def unwalled(k: int) -> bool:
+        if not rows[k]:
+            return False
+        y0, y1 = min(f.y0 for f in rows[k]), max(f.y1 for f in rows[k])
+        return bool(inner) and not any(r.y0 < y1 - 1 and r.y1 > y0 + 1 for r in inner)
+
+    def across(k: int) -> bool:  # one cell across every column
+        return columns >= 2 and len(grid[k]) == 1 and grid[k][0][1] == columns and bool(grid[k][0][0].strip())
+
+    def title(k: int) -> bool:  # set larger than the table's text
+        return across(k) and unwalled(k) and min(f.size for f in rows[k]) >= TITLE_SIZE * body
+
+    def note(k: int) -> bool:  # or one from the first column over two or more, the rest empty; set smaller
+        return ((across(k) or grid[k][0][1] >= 2 and bool(grid[k][0][0].strip())
+                 and not any(text.strip() for text, _ in grid[k][1:]))
+                and unwalled(k) and max(f.size for f in rows[k]) <= NOTE_SIZE * body)
+
+    first, last = 0, len(grid)
+    while first < last - 2 and title(first):
+        first += 1
+    while last - 2 > first and note(last - 1):
+        last -= 1
+    kept = [(min(f.y0 for f in rows[k]), max(f.y1 for f in rows[k])) for k in [*range(first), *range(last, len(grid))]
+            if rows[k]]
+    return rows[first:last], grid[first:last], max(0, head - first), kept

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ocr_ray.layout.fallback import guarded
 from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
-from ocr_ray.layout.table_borders import BORDER_OVERLAP, unwalled_stretches
+from ocr_ray.layout.table_borders import BORDER_OVERLAP, titles_out, unwalled_stretches
 from ocr_ray.layout.table_cells import row_grid
 from ocr_ray.layout.table_grid import (
     ROW_TOLERANCE,
@@ -423,8 +423,13 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     rows = join_stacked_cells(rows, head, cols)
     rows, tall = multi_line_rows(rows, cols, page.rules, grid_lines)
     grid = [row_grid(row, cols, page.rules, x1 - x0) for row in rows]
+    inner = [r for r in page.rules if r.vertical and cols[0][1] - 1 < (r.x0 + r.x1) / 2 < cols[-1][0] + 1]
+    rows, grid, head, kept = titles_out(rows, grid, head, len(cols), inner)  # a title, a note in its frame
+    inside = [f for f in inside if not any(k0 <= f.cy <= k1 for k0, k1 in kept)]
     if len(grid) < 2:
         return
+    if kept:
+        top, bottom = min(f.y0 for f in rows[0]) - 1, max(f.y1 for f in rows[-1]) + 1
     spans = row_spans(rows, grid, cols, tall)
     size = min(f.size for f in inside)
     chosen = set(map(id, inside))

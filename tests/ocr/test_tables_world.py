@@ -84,7 +84,37 @@ def drawn(tmp_path_factory) -> dict[str, str]:
     c.drawString(72, 48, "Annual report 2009")
     c.showPage()
     c.save()
-    for path in (cells, grid):
+    # a report's exhibit: its title and a note set inside the table's frame, across every column
+    framed = folder / "framed.pdf"
+    c = canvas.Canvas(str(framed), pagesize=LETTER)
+    y = _prose(c, 720, 3) - 10
+    frame_top, edges = y, [72.0]
+    for w in widths:
+        edges.append(edges[-1] + w)
+    c.setFont("Helvetica-Bold", 11)
+    c.drawCentredString((edges[0] + edges[-1]) / 2, y - 14, "Exhibit 7")
+    c.drawCentredString((edges[0] + edges[-1]) / 2, y - 28, "Cases by country and origin, 2007")
+    y -= 36
+    top = y
+    for row in ROWS:
+        c.setFont("Helvetica", 9)
+        for x, text in zip(edges, row, strict=False):
+            c.drawString(x + 4, y - height + 5, text)
+        y -= height
+    c.setLineWidth(0.5)
+    for k in range(len(ROWS) + 1):
+        c.line(edges[0], top - k * height, edges[-1], top - k * height)
+    for x in edges:
+        c.line(x, top, x, y)
+    c.setFont("Helvetica", 8)
+    c.drawString(edges[0] + 4, y - 12, "Note: shares are rounded to one decimal.")
+    for x0, y0, x1, y1 in ((edges[0], frame_top, edges[-1], frame_top), (edges[0], y - 20, edges[-1], y - 20),
+                           (edges[0], frame_top, edges[0], y - 20), (edges[-1], frame_top, edges[-1], y - 20)):
+        c.line(x0, y0, x1, y1)  # the exhibit's frame, as wide as the table
+    _prose(c, y - 44, 3)
+    c.showPage()
+    c.save()
+    for path in (cells, grid, framed):
         out[path.stem] = _convert(path)
     return out
 
@@ -110,3 +140,17 @@ def test_a_walled_grid_ends_at_its_last_walled_row_not_at_the_footer_rule(drawn)
                                 {"id": "prose", "type": "present", "text": PROSE[:95]}])
     assert all(verdicts.values()), (verdicts, markdown)
 
+
+def test_a_title_and_a_note_set_in_the_tables_frame_are_text_by_it(drawn):
+    """Before: the frame around the exhibit was the table's outer rules, so "Exhibit 7" and its caption
+    were the table's first rows, each one cell across every column, and olmOCR took "Exhibit 7" for
+    every column's head; the note under the body was one more row."""
+    markdown = drawn["framed"]
+    assert parse_tables(markdown) == [ROWS], markdown
+    verdicts = judge(markdown, [{"id": "a", "type": "table", "cell": "13.8", "top_heading": "Imported (%)", "down": "59.5"},
+                                {"id": "title", "type": "present", "text": "Exhibit 7"},
+                                {"id": "caption", "type": "present", "text": "Cases by country and origin, 2007"},
+                                {"id": "note", "type": "present", "text": "Note: shares are rounded to one decimal."},
+                                {"id": "order", "type": "order", "before": "Cases by country and origin, 2007",
+                                 "after": "Note: shares are rounded to one decimal."}])
+    assert all(verdicts.values()), (verdicts, markdown)
