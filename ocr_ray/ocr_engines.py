@@ -66,9 +66,7 @@ class RapidOcrEngine(Engine):
         if getattr(self, "_ocr", None) is None:
             import logging
 
-            from rapidocr import RapidOCR
-
-            self._ocr = RapidOCR(params={
+            self._ocr = _recording_rapidocr()(params={
                 "Global.log_level": "error", "Global.text_score": self.text_score,
                 "EngineConfig.onnxruntime.intra_op_num_threads": 1,
                 "EngineConfig.onnxruntime.inter_op_num_threads": 1,
@@ -97,8 +95,13 @@ class RapidOcrEngine(Engine):
         is_sideways = orientation.sideways(boxes, texts)
         labels = []
         if is_sideways is not None:
-            crops = orientation.voting_crops(image, boxes, texts, is_sideways)
-            labels = [label for label, _ in (self._ocr._load_cls_model()(crops).cls_res or [])] if crops else []
+            # the angle classifier's verdicts on the crops it saw reading the page (one run of the model
+            # per page, not a second one on the voting lines cut out again)
+            if self._ocr.classified_lines is not None:
+                labels = orientation.voting_labels(self._ocr.classified_lines, is_sideways)
+            else:  # the kept lines could not be matched to the classifier's crops: classify them again
+                crops = orientation.voting_crops(image, boxes, texts, is_sideways)
+                labels = [label for label, _ in (self._ocr._load_cls_model()(crops).cls_res or [])] if crops else []
         turns = orientation.quarter_turns(is_sideways, labels)
         if not turns:
             return boxes, texts, width, image_bytes, 0
@@ -219,3 +222,40 @@ class TesseractEngine(Engine):
             out.append(ocr_layout(page.get("text") or "", boxes, texts, width, self.name, image=page["image"],
                                   ascender_heights=heights))
         return out
+
+
+def _recording_rapidocr():
+    """RapidOCR keeping, for the last page it read, each kept line's box, text and the angle
+    classifier's label ("0" / "180") of its crop (``classified_lines``): the orientation vote
+    (``ocr_orientation``) reads them instead of running the classifier a second time on the same lines.
+    The library returns the lines it kept (text not blank, score not under ``text_score``) in the
+    detector's order, without the labels; the same filter over the labels of all crops aligns them."""
+    from rapidocr import RapidOCR
+
+    class RecordingRapidOCR(RapidOCR):
+        classified_lines: list | None = None
+
+        def __call__(self, *args, **kwargs):
+            self._labels, self._rec, self.classified_lines = None, None, None
+            result = super().__call__(*args, **kwargs)
+            labels, rec = self._labels, self._rec
+            if labels is None or rec is None or getattr(result, "boxes", None) is None or result.txts is None:
+                return result
+            kept = [label for label, txt, score in zip(labels, *rec, strict=False)
+                    if txt.strip() and score >= self.text_score]
+            if len(kept) == len(result.boxes) == len(result.txts):
+                self.classified_lines = list(zip(result.boxes, result.txts, kept, strict=True))
+            return result
+
+        def cls_and_rotate(self, img):
+            images, res = super().cls_and_rotate(img)
+            self._labels = [label for label, _ in (res.cls_res or [])] if res.cls_res is not None else None
+            return images, res
+
+        def recognize_txt(self, img):
+            rec = super().recognize_txt(img)
+            # copies: the library filters the result's lists in place afterwards
+            self._rec = (tuple(rec.txts), tuple(rec.scores)) if rec.txts is not None else None
+            return rec
+
+    return RecordingRapidOCR

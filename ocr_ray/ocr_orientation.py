@@ -63,6 +63,18 @@ def quarter_turns(is_sideways: bool | None, labels: list[str]) -> int:
     return 2 if flipped >= MAJORITY else 0
 
 
+def voting_labels(lines: list[tuple[Any, str, str]], is_sideways: bool) -> list[str]:
+    """The angle classifier's labels of the longest lines set the way most of the page's text is, from
+    the (box, text, label) of each line the classifier saw while the page was read."""
+    chosen = []
+    for box, text, label in lines:
+        w, h = _extent(box)
+        if len(text.strip()) >= MIN_CHARS and (h >= TALL * w) == is_sideways:
+            chosen.append((len(text), label))
+    chosen.sort(key=lambda c: -c[0])
+    return [label for _, label in chosen[:SAMPLE]]
+
+
 def voting_crops(image, boxes: list[Any], texts: list[str], is_sideways: bool) -> list[Any]:
     """The crops of the longest lines set the way most of the page's text is (as RapidOCR cuts them)."""
     import numpy as np

@@ -57,3 +57,36 @@ def test_a_page_scanned_sideways_or_upside_down_reads_in_order(tmp_path, turn):
     assert all(i >= 0 for i in found) and found == sorted(found), (found, text[:400])
     whole = sum(re.sub(r"\s+", " ", _paragraph(t)) in text for t in _TOPICS)
     assert whole >= len(_TOPICS) - 1, text  # one OCR slip at most
+
+
+@pytest.mark.parametrize(("turn", "turns"), [(None, 0), ("ROTATE_180", 2)])
+def test_the_angle_classifier_runs_once_per_reading_of_the_page(tmp_path, monkeypatch, turn, turns):
+    """The orientation vote takes the classifier's labels of the crops it saw while the page was read;
+    it ran the model a second time on the voting lines cut out again (issue 36: cost). A page read once
+    (upright) runs it once; a page turned upright and read again, twice. The direction found stays."""
+    import pypdfium2 as pdfium
+    from PIL import Image
+
+    from ocr_ray.engines import get_engine
+
+    body = "\n\n".join(_paragraph(t) for t in _TOPICS)
+    pdf = typeset_pdf(tmp_path, body, r"\usepackage[margin=1in]{geometry}\pagestyle{empty}")
+    _turned_scan(pdf, tmp_path / "scan.pdf", getattr(Image.Transpose, turn) if turn else None)
+    doc = pdfium.PdfDocument(str(tmp_path / "scan.pdf"))
+    buffer = io.BytesIO()
+    doc[0].render(scale=1288 / max(doc[0].get_size())).to_pil().convert("RGB").save(buffer, "JPEG", quality=90)
+    engine = get_engine("rapidocr")
+    engine.setup()
+    classifier = type(engine._ocr._load_cls_model())
+    calls = []
+    original = classifier.__call__
+
+    def counting(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(classifier, "__call__", counting)
+    boxes, texts, _, _, made = engine.upright_lines(buffer.getvalue())
+    assert made == turns
+    assert len(calls) == (2 if turns else 1)
+    assert any("The crawling of the submissions is the subject" in t for t in texts), texts
