@@ -403,7 +403,7 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
             worded = zone and any(reads_as_furniture(f.text) for f in zone[0])
             if zone and not _table_row(page, zone[0]) and (_split_head(zone[0], extent, bodies[i], flush=not worded)
                                                             or _date_stamp(zone[0], bodies[i])
-                                                            or (reads_as_address(f.text for f in zone[0])
+                                                            or (reads_as_address([f.text for f in zone[0]], head=k == 0)
                                                                 and all(f.size <= WORDED_SIZE * bodies[i] for f in zone[0]))):
                 furniture |= {id(f) for f in zone[0]} - tabled
         furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i]

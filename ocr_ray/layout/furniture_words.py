@@ -65,9 +65,19 @@ WORDED_SIZE = 1.5  # of the body size: the largest a worded page number is set
 ADDRESS = re.compile(r"^(https?://|www\.)\S+$|^([\w-]+\.)+[a-z]{2,}/\S*$", re.I)
 
 
-def reads_as_address(texts) -> bool:
+# the rest of a page count an OCR engine read apart from its first number ("1" + "of 9", "1 von" + "19")
+COUNT_TAIL = re.compile(r"^(of|von|de|sur|di|van|/)?\s*\d{1,4}$|^\d{1,4}\s*(of|von|de|sur|di|van|/)$", re.I)
+TITLE_WORDS = 16  # the longest page title a browser's print head holds (it cuts longer ones: "the free e...")
+
+
+def reads_as_address(texts, head: bool = False) -> bool:
     """Is a row (its pieces' texts) a browser's print head or foot: a page's address, with a date or
-    the page's count beside it at most ("http://.../DesignMasterGeneric.aspx?lang=EN_I...  27/06/08")?"""
+    the page's count beside it at most ("http://.../DesignMasterGeneric.aspx?lang=EN_I...  27/06/08")?
+    At the page's head, the page's title may stand beside the address instead (Firefox prints "Linux -
+    Wikipedia" over the left margin and "https://de.wikipedia.org/wiki/Linux" over the right one): a
+    running head is no address, and a title beside an address is no line of the body."""
     texts = [" ".join(t.split()) for t in texts]
-    return (any(ADDRESS.match(t) for t in texts) and len(texts) <= 3
-            and all(ADDRESS.match(t) or DATE.fullmatch(t) or PAGE_NUMBER.match(t) for t in texts))
+    other = [t for t in texts
+             if not (ADDRESS.match(t) or DATE.fullmatch(t) or PAGE_NUMBER.match(t) or COUNT_TAIL.match(t))]
+    title = head and len(other) == 1 and len(texts) >= 2 and len(other[0].split()) <= TITLE_WORDS
+    return any(ADDRESS.match(t) for t in texts) and len(texts) <= 3 and (not other or title)

@@ -34,3 +34,24 @@ def test_running_heads_and_page_numbers_of_a_scan_are_dropped(tmp_path):
     text = " ".join(flat)
     whole = [re.sub(r"\s+", " ", _paragraph(t)) in text for t in _TOPICS]
     assert sum(whole) >= len(_TOPICS) - 6, whole  # the body is kept (paragraphs cut by a page break aside)
+
+
+def test_a_printed_web_page_loses_its_print_head_and_foot(tmp_path):
+    """A web page printed by a browser and scanned, one sheet (issue 36: ocrmypdf's epson.pdf, a
+    Wikipedia article): the head holds the page's title over the left margin and its address over the
+    right one, the foot the page count and the date. Only a row of an address with a date or a page
+    count went (``furniture_words.reads_as_address``); the title beside the address kept the row, so
+    the address stayed at the top of the text. Truth: the fancyhdr fields below."""
+    title, address = "Optical character recognition - Wikipedia", "https://en.wikipedia.org/wiki/Optical_character"
+    body = "\n\n".join(_paragraph(t) for t in _TOPICS[:6])
+    preamble = (r"\usepackage[a4paper,margin=2.5cm,headsep=1cm]{geometry}\usepackage{fancyhdr}\usepackage{url}"
+                r"\pagestyle{fancy}\renewcommand{\headrulewidth}{0pt}"
+                rf"\fancyhead[L]{{\small {title}}}\fancyhead[R]{{\small \url{{{address}}}}}\fancyhead[C]{{}}"
+                r"\fancyfoot[L]{\small 1 of 9}\fancyfoot[C]{}\fancyfoot[R]{\small 14/09/16 20:42}")
+    pages = scanned_pages(tmp_path, body, preamble)
+    assert len(pages) == 1
+    flat = re.sub(r"\s+", " ", pages[0])
+    assert "wikipedia.org" not in flat and "Optical character recognition" not in flat, pages[0][:400]
+    assert "14/09/16" not in flat and "of 9" not in flat, pages[0][-300:]
+    whole = [re.sub(r"\s+", " ", _paragraph(t)) in flat for t in _TOPICS[:6]]
+    assert sum(whole) >= 5, flat
