@@ -116,6 +116,11 @@ from ocr_ray.text_repair import recode_garbled
 # Also (32), tables9a (real-world tables): cell borders drawn cell by cell are one rule line; a grid
 # walled by column rules ends at its last walled row (not at the page's footer rule); a report's title
 # set larger in a walled grid's frame, and its notes set smaller, are text by the table, not its rows.
+# Also (32), scans9 (OCR'd pages): a browser's print head of the page's title beside its address is
+# furniture, and a book's folio beside its running head set tight on the text; a typewritten table
+# without rules or numbers (cells flush in three columns or more) is a table, a pen's underline across
+# it no figure's rule, a lone digit's box a few pixels off joins its row; the angle classifier's labels
+# of the first reading make the page's orientation vote.
 LAYOUT_VERSION = "32"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

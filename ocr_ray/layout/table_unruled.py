@@ -19,10 +19,14 @@ NEAR = 0.15  # how far from a caption (a share of the page's height) a line of p
 FIRST_GAP = 2.0  # white between the caption and the table's first (last) row: \abovecaptionskip 10 pt
 
 
-def _lines(fragments: list[Fragment]) -> list[list[Fragment]]:
+def _lines(fragments: list[Fragment], scan: bool = False) -> list[list[Fragment]]:
+    """Fragments on one baseline, top down. ``scan``: an OCR'd page, where a lone digit's box ("1") sits
+    a few pixels off its row's: a fragment no taller than the line's first, its centre inside it, joins."""
     lines: list[list[Fragment]] = []
     for f in sorted(fragments, key=lambda f: f.cy):
-        if lines and abs(f.cy - lines[-1][0].cy) <= 0.4 * min(f.y1 - f.y0, lines[-1][0].y1 - lines[-1][0].y0):
+        first = lines[-1][0] if lines else None
+        if first is not None and (abs(f.cy - first.cy) <= 0.4 * min(f.y1 - f.y0, first.y1 - first.y0) or (
+                scan and f.y1 - f.y0 <= first.y1 - first.y0 and first.y0 < f.cy < first.y1)):
             lines[-1].append(f)
         else:
             lines.append([f])
@@ -105,6 +109,13 @@ def unruled_boxes(page: PageLayout, ruled: list[tuple[float, float, float, float
 SHORT_SHARE = 0.25
 SHORT_WORDS = 5
 NUMERIC_SHARE = 2 / 3
+# On a scan (a typewritten parts list, a listing: "1  804042-1  Placard") the cells are codes and words,
+# not numbers, but a typewriter or a line printer sets each column's cells flush at one place: three
+# or more columns whose cells start (or end) within this many line heights of one another in most
+# rows make the table there. OCR cuts a line at a column's white only (``ocr_columns``), so two
+# words of prose are never two cells; a cell may hold a longer description ("6.00X6 Type III - 4 Ply").
+ALIGNED = 0.6
+SCAN_SHORT_WORDS = 8
 
 
 # a number as a table prints one: "71.2", "1,024", "-0.3", "85.6%", "12.1 ± 0.4", "3.2x", "(0.4)", "~5k"
@@ -115,9 +126,26 @@ def _numeric(text: str) -> bool:
     return bool(NUMBER.fullmatch(text.strip()))
 
 
-def _short(line: list[Fragment], width: float) -> bool:
-    return len(line) >= 2 and all(f.x1 - f.x0 <= SHORT_SHARE * width and len(f.text.split()) <= SHORT_WORDS
+def _short(line: list[Fragment], width: float, words: int = SHORT_WORDS) -> bool:
+    return len(line) >= 2 and all(f.x1 - f.x0 <= SHORT_SHARE * width and len(f.text.split()) <= words
                                   and not CAPTION.match(f.text) for f in line)
+
+
+def _aligned_columns(rows: list[list[Fragment]], cols: list[tuple[float, float]]) -> bool:
+    """Three or more columns each holding, in most rows below the first, a cell that starts (or ends)
+    where the column's other cells do (see ``ALIGNED``)."""
+    body = rows[1:]
+    flush = 0
+    for a, b in cols:
+        cells = [f for row in body for f in row if a - 1 <= f.cx <= b + 1]
+        if len(cells) < NUMERIC_SHARE * len(body):
+            continue
+        tol = ALIGNED * max(f.y1 - f.y0 for f in cells)
+        lefts, rights = sorted(f.x0 for f in cells), sorted(f.x1 for f in cells)
+        mid = len(cells) // 2
+        flush += max(sum(abs(x - lefts[mid]) <= tol for x in lefts),
+                     sum(abs(x - rights[mid]) <= tol for x in rights)) >= NUMERIC_SHARE * len(body)
+    return flush >= 3
 
 
 EQUATION_NUMBER = re.compile(r"\(\d+(\.\d+)?[a-z]?\)")
@@ -149,18 +177,20 @@ def captionless_boxes(page: PageLayout, taken: list[tuple[float, float, float, f
     def free(f: Fragment) -> bool:
         return f.kind == "text" and not any(t - 1 <= f.cy <= b + 1 and x0 - 3 <= f.cx <= x1 + 3 for t, b, x0, x1 in taken + out)
 
+    words = SHORT_WORDS if page.source == "text-layer" else SCAN_SHORT_WORDS
     for lo, hi in ((0.0, width), (0.0, width / 2), (width / 2, width)):
-        lines = _lines([p for f in page.fragments if lo - 1 <= f.x0 and f.x1 <= hi + 1 and free(f) for p in _cells_of(f)])
+        lines = _lines([p for f in page.fragments if lo - 1 <= f.x0 and f.x1 <= hi + 1 and free(f) for p in _cells_of(f)],
+                       scan=page.source != "text-layer")
         run: list[list[Fragment]] = []
         for line in lines + [[]]:
-            if line and _short(line, width) and (not run or min(f.y0 for f in line) - max(f.y1 for f in run[-1])
-                                                 <= ROW_GAP * max(f.y1 - f.y0 for f in line) + 2):
+            if line and _short(line, width, words) and (not run or min(f.y0 for f in line) - max(f.y1 for f in run[-1])
+                                                        <= ROW_GAP * max(f.y1 - f.y0 for f in line) + 2):
                 run.append(line)
                 continue
             box = _table_box(page, run)
             if box is not None:
                 out.append(box)
-            run = [line] if line and _short(line, width) else []
+            run = [line] if line and _short(line, width, words) else []
     return out
 
 
@@ -180,11 +210,15 @@ def _table_box(page: PageLayout, run: list[list[Fragment]]) -> tuple[float, floa
     cells = [f for line in run for f in line]
     rows = table_rows(cells)
     cols = columns(rows)
-    if cols is None or len(cols) < 3 or not _numbers_in_columns(rows, cols):
+    if cols is None or len(cols) < 3 or not (_numbers_in_columns(rows, cols) or (
+            page.source != "text-layer" and _aligned_columns(rows, cols))):
         return None
     top, bottom = min(f.y0 for f in cells) - 1, max(f.y1 for f in cells) + 1
     x0, x1 = min(f.x0 for f in cells), max(f.x1 for f in cells)
-    if any(r.x0 < x1 + 2 and r.x1 > x0 - 2 and r.y0 < bottom + 2 and r.y1 > top - 2 for r in page.rules + page.images):
+    # (on a scan a pen's underline or strike-through is seen as a rule: only an upright one, a plot's
+    # axis, or a picture tells a figure there)
+    blocking = page.rules if page.source == "text-layer" else [r for r in page.rules if r.vertical]
+    if any(r.x0 < x1 + 2 and r.x1 > x0 - 2 and r.y0 < bottom + 2 and r.y1 > top - 2 for r in blocking + page.images):
         return None
     return top, bottom, x0, x1
 

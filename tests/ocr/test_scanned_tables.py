@@ -89,3 +89,45 @@ Each step can be run again on its own and writes the same files.
 def test_prose_and_a_numbered_list_on_a_skewed_scan_make_no_table(tmp_path, body, options):
     (page, *_) = scanned_pages(tmp_path, body, r"\usepackage[margin=1in]{geometry}", options=options, angle=1.2)
     assert "|" not in page and "<table" not in page, page
+
+
+_PARTS = r"""
+\ttfamily
+Parts List
+
+Kit No. AK-120-1 (includes all items necessary for the installation).
+
+\medskip
+\begin{tabular}{@{}l@{\hspace{6em}}l@{\hspace{6em}}l@{}}
+Quantity & Part No. & Description \\[4pt]
+1 & 702067-501 & Fork Assembly \\
+1 & 804042-1 & Placard \\
+2 & AN380-4-8 & Cotter Pin \\
+1 & MS24665-353 & Cotter Pin \\
+2 & 6.00X6 Type III - 4 Ply & Tire - Main \\
+2 & 6.00X6 & Tube - Main \\
+\end{tabular}
+
+\medskip
+Items not included in kit AK-120-2 are marked in the list of parts above.
+
+Estimated time to accomplish this installation is two (2) man hours.
+"""
+
+# (cell, neighbour relation, neighbour) as the source sets them
+_PARTS_NEIGHBOURS = [("AN380-4-8", "up", "804042-1"), ("AN380-4-8", "right", "Cotter Pin"),
+                     ("Placard", "left", "804042-1"), ("Placard", "down", "Cotter Pin"),
+                     ("Part No.", "down", "702067-501"), ("Quantity", "right", "Part No.")]
+
+
+def test_a_typewritten_parts_list_without_rules_on_a_scan_is_a_table(tmp_path):
+    """A typewritten parts list (a service bulletin's: pdfminer.six's 175.pdf, the real-scans set's
+    typewritten-kit-a): three columns without rules or caption, cells of part numbers and words, not
+    the numbers a captionless table was known by (``table_unruled._numbers_in_columns``), so it was
+    read column after column as three paragraphs. On a scan a typewriter's columns start flush
+    (``table_unruled._aligned_columns``). Truth: the tabular's cells."""
+    (page,) = scanned_pages(tmp_path, _PARTS, r"\usepackage[margin=1in]{geometry}\pagestyle{empty}", angle=0.5)
+    failed = [(cell, side, other, why) for cell, side, other in _PARTS_NEIGHBOURS
+              for ok, why in [explain(page, {"id": "t", "type": "table", "cell": cell, side: other})] if not ok]
+    assert not failed, page
+    assert "Estimated time to accomplish this installation is two (2) man hours." in page
