@@ -98,11 +98,11 @@ def edge_zones(page: PageLayout) -> list[list[list[Fragment]]]:
                     zone.append(row)
                 break
             if outside(row):
-                zone = _lone_number(zone)
+                zone = _lone_number(zone, page.source != "text-layer")
                 break
             zone.append(row)
         else:  # every row of the page: nothing to stand apart from
-            zone = _lone_number(zone)
+            zone = _lone_number(zone, page.source != "text-layer")
         zones.append(zone)
     return zones
 
@@ -118,12 +118,21 @@ def _gap(outer: list[Fragment], inner: list[Fragment], top: bool) -> float:
     return min(f.y0 for f in outer) - max(f.y1 for f in inner)
 
 
-def _lone_number(zone: list[list[Fragment]]) -> list[list[Fragment]]:
+def _lone_number(zone: list[list[Fragment]], scan: bool = False) -> list[list[Fragment]]:
     """The edge row alone when it is a bare number and nothing else (a page number set closer under
     or over the text than a zone's gap: muse's, a few points under a long caption): only the rules
-    for page numbers can make it furniture, which ask it to count with the pages."""
+    for page numbers can make it furniture, which ask it to count with the pages. On a scan also a
+    book's folio beside its running head, set as tight on the text as the lines are ("16" and
+    "SETTLEMENT OF NEW-YORK" over an 1830s page): a bare number at the row's end, a few words a
+    running head's gap away."""
     if zone and len(zone[0]) == 1 and PLAIN_NUMBER.match(zone[0][0].text.strip()):
         return zone[:1]
+    row = sorted(zone[0], key=lambda f: f.x0) if scan and zone else []
+    for number, rest in ((row[0], row[1:]), (row[-1], row[:-1])) if len(row) >= 2 else ():
+        if PLAIN_NUMBER.match(number.text.strip()) and len(" ".join(f.text for f in rest).split()) <= STAMP_WORDS \
+                and min(abs(f.x0 - number.x1) if f.x0 > number.x0 else abs(number.x0 - f.x1) for f in rest) \
+                >= HEAD_GAP * number.size:
+            return zone[:1]
     return []
 
 

@@ -55,3 +55,20 @@ def test_a_printed_web_page_loses_its_print_head_and_foot(tmp_path):
     assert "14/09/16" not in flat and "of 9" not in flat, pages[0][-300:]
     whole = [re.sub(r"\s+", " ", _paragraph(t)) in flat for t in _TOPICS[:6]]
     assert sum(whole) >= 5, flat
+
+
+def test_a_book_page_s_folio_and_running_head_set_tight_on_the_text_are_dropped(tmp_path):
+    """One scanned page of an old book (issue 36: the real-scans set's history-chapter3, an 1830s
+    history of New York): the folio and the running head share the top row, set as close over the
+    text as its lines are, so no edge zone stood apart from the body and "16 SETTLEMENT OF NEW-YORK"
+    opened the first paragraph. On a scan a row of a bare number at its end and a few words a running
+    head's gap away is the zone (``furniture._lone_number``). Truth: the fancyhdr fields below."""
+    body = "\n\n".join(_paragraph(t) for t in _TOPICS[:5])
+    preamble = (r"\usepackage[a5paper,margin=2cm,headsep=2pt,headheight=10pt]{geometry}\usepackage{fancyhdr}"
+                r"\pagestyle{fancy}\renewcommand{\headrulewidth}{0pt}\fancyhf{}"
+                r"\fancyhead[L]{16}\fancyhead[C]{\small SETTLEMENT OF NEW-YORK}\setcounter{page}{16}")
+    pages = scanned_pages(tmp_path, body, preamble)
+    flat = re.sub(r"\s+", " ", pages[0])
+    assert "SETTLEMENT OF NEW-YORK" not in flat and not flat.startswith("16"), flat[:300]
+    whole = [re.sub(r"\s+", " ", _paragraph(t)) in flat for t in _TOPICS[:5]]
+    assert sum(whole) >= 4, flat
