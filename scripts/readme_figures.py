@@ -42,6 +42,9 @@ FIGURES = [
     Figure("fulltext_realscans_frozen_pass_rate_text-layer",
            "full text on real scans (old books, typewritten, fax, skewed and turned pages, scanned tables; "
            "tests by hand), frozen part, olmOCR-Bench's scorer, share of tests passed (baseline: pymupdf4llm 2.0)"),
+    Figure("fulltext_tablesworld_frozen_pass_rate_text-layer_table",
+           "full text on real-world tables (ICDAR 2013's government reports: word-processor, spreadsheet and "
+           "report-writer tables), frozen part, olmOCR-Bench's scorer, share of table tests passed (baseline: pymupdf4llm 2.0)"),
     Figure("fulltext_olmocr_sample_pass_rate_text-layer",
            "full text on mixed real documents: olmOCR-Bench's own sample (scans, tables, columns, maths; "
            "held out), its scorer, share of tests passed (baseline: pymupdf4llm 2.0)"),
