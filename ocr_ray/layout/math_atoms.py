@@ -150,6 +150,11 @@ def glyph_atom(glyph: list) -> Atom | None:
             tex = f"{alphabet}{{{ch}}}"
     elif ch.isdigit() and ch.isascii():
         tex = f"{alphabet}{{{ch}}}" if alphabet in (r"\mathbf", r"\boldsymbol") else ch
+    elif ch in _OPENTYPE_DELIMITERS and "MATH" in name and not name.startswith(EXTENSION_FONTS) \
+            and _opentype_scale((y1 - y0) / max(size, 1.0)) is not None:
+        # an OpenType maths font (unicode-math, chromium's MathML) sets \big..\Bigg as taller variants
+        # of the same character: read at the text's size (``(\frac{a}{b})``, ``\mid w\mid``) before
+        tex, kind, scale = _OPENTYPE_DELIMITERS[ch], "delim", _opentype_scale((y1 - y0) / max(size, 1.0))
     elif ch in _ACCENTS:
         tex, kind = _ACCENTS[ch], "accent"
     elif ch == "\u0338":  # CMSY's \not: a slash drawn over the relation after it (``negations``)
@@ -176,6 +181,22 @@ def glyph_atom(glyph: list) -> Atom | None:
     if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
         tex = rf"\boldsymbol{{{tex}}}"
     return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet, scale if kind == "delim" else "")
+
+
+_OPENTYPE_DELIMITERS = {"(": "(", ")": ")", "[": "[", "]": "]", "{": r"\{", "}": r"\}", "|": "|", "∣": "|",
+                        "‖": r"\|", "⟨": r"\langle", "⟩": r"\rangle"}
+
+
+def _opentype_scale(height: float) -> str | None:
+    """The size of an OpenType maths font's delimiter variant by its ink's height in em (Termes Math:
+    \Big 1.40, \bigg 2.05, \Bigg 2.43; a glyph at the text's size 0.86): None for the text's size,
+    "" for one taller than \Bigg (an extensible one, ``\left``)."""
+    if height < 0.95:
+        return None
+    for limit, scale in ((1.2, r"\big"), (1.7, r"\Big"), (2.2, r"\bigg"), (3.0, r"\Bigg")):
+        if height < limit:
+            return scale
+    return ""
 
 
 # the sizes of cmex's delimiters by code (the layout its followers share: txex, pxex, lmex, kpfonts',

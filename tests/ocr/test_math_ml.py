@@ -147,3 +147,36 @@ def test_development_papers_formulas(tmp_path):
     assert displays[0].startswith(r"T_{i}(x)=f_{i}\Bigg(\bigg[") and displays[0].endswith(r"\bigg]_{k=1}^{N}\Bigg)"), markdown
     assert displays[1].startswith(r"f_{t}(\mathbf{x}_{ti},\mathbf{y}_{tj})=\mathbf{x}_{ti}^{\intercal}H_{t}"), markdown
     assert all(_verdicts(markdown, DEV).values()), markdown
+
+
+# unicode-math (lualatex, an OpenType maths font): \big..\Bigg are taller variants of the same
+# character, read at the text's size before (``(\frac{a}{b})+[x]+\mid w\mid``: KaTeX set them small and
+# MathTest failed the source); and (a) in the Termes that the issue met it in
+UNICODE_MATH = [r"g = \text{rate of growth} \cdot t",
+                r"s = \Bigg( \frac{a}{b} \Bigg) + \bigg[ x \bigg] + \Big| w \Big| + \left( \frac{1}{2} \right)"]
+
+
+def test_unicode_math_sized_delimiters_and_phrases(tmp_path):
+    import shutil
+
+    import pypdfium2
+
+    from ocr_ray.layout import compose_pages
+    from ocr_ray.layout.pdftext import page_layout
+
+    if shutil.which("lualatex") is None or not subprocess.run(["kpsewhich", "unicode-math.sty"], capture_output=True,
+                                                               text=True).stdout.strip():
+        pytest.skip("lualatex or unicode-math not installed")
+    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in UNICODE_MATH) + f"\n{PROSE}\n"
+    (tmp_path / "m.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath}\n\\usepackage{unicode-math}\n"
+                                    "\\setmainfont{TeX Gyre Termes}\n\\setmathfont{TeX Gyre Termes Math}\n"
+                                    f"\\begin{{document}}\n{body}\\end{{document}}\n")
+    done = subprocess.run(["lualatex", "-interaction=nonstopmode", "m.tex"], cwd=tmp_path, capture_output=True, timeout=600)
+    if done.returncode != 0 or not (tmp_path / "m.pdf").exists():
+        pytest.skip("lualatex could not set TeX Gyre Termes (Math) here")
+    doc = pypdfium2.PdfDocument(str(tmp_path / "m.pdf"))
+    markdown = "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
+    assert _displays(markdown) == [r"g=\text{rate of growth }\cdot t",
+                                   # (the \left( around \frac{1}{2} is as tall as a \bigg: KaTeX sets both alike)
+                                   r"s=\Bigg(\frac{a}{b}\Bigg)+\bigg[x\bigg]+\Big|w\Big|+\bigg(\frac{1}{2}\bigg)"], markdown
+    assert all(_verdicts(markdown, UNICODE_MATH).values()), markdown
