@@ -300,6 +300,8 @@ def table_tests(body: str) -> list[dict]:
             continue
         done = end
         at = _after_spec(body, m.end(), m.group(1))
+        if "\\includegraphics" in body[at:end]:
+            continue  # a figure grid (pictures set side by side, a label under each): no table
         grid, multirow = tabular_grid(_flatten_nested(body[at:end]))
         counts: dict[str, int] = {}
         for row in grid:
