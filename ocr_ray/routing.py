@@ -121,6 +121,10 @@ from ocr_ray.text_repair import recode_garbled
 # without rules or numbers (cells flush in three columns or more) is a table, a pen's underline across
 # it no figure's rule, a lone digit's box a few pixels off joins its row; the angle classifier's labels
 # of the first reading make the page's orientation vote.
+# Also (32), tables9b: a header row with no rule over it (the ICLR template's table: one rule and an empty
+# row under the header; heads wider than the numbers under them are their columns'); a row group's
+# label in an unruled table; a paragraph cell's next line that starts a sentence, a multi-line row
+# read line by line; a \cline inside a c|c|c table; narrow \multicolumn{2}{c} values in a tight table span their columns.
 LAYOUT_VERSION = "32"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

@@ -68,6 +68,16 @@ def _centred_over(f: Fragment, cols: list[tuple[float, float]], row: list[Fragme
     return f.x0, f.x1
 
 
+def clear_in_column(f: Fragment, cols: list[tuple[float, float]]) -> bool:
+    """A cell wider than its column ("Accuracy" over "71.2"), its middle inside the column and its
+    ends clear of the neighbour columns' cells: that column's alone, though it crosses the middle
+    of the white beside it."""
+    for k, (a, b) in enumerate(cols):
+        if a <= f.cx <= b:
+            return (k == 0 or f.x0 > cols[k - 1][1]) and (k + 1 == len(cols) or f.x1 < cols[k + 1][0])
+    return False
+
+
 def row_grid(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rule] = (),
            width: float = 0.0) -> list[tuple[str, int]]:
     """(text, colspan) per cell of a row, empty cells included."""
@@ -87,6 +97,8 @@ def row_grid(row: list[Fragment], cols: list[tuple[float, float]], rules: list[R
         if (x0, x1) == (f.x0, f.x1):
             x0, x1 = _centred_over(f, cols, row)
         first, last = column_of(limits, x0 + 1), column_of(limits, x1 - 1)
+        if (x0, x1) == (f.x0, f.x1) and first != last and clear_in_column(f, cols):
+            first = last = column_of(limits, f.cx)  # a head wider than its column's body, over no other
         if (x0, x1) != (f.x0, f.x1):  # a rule's extent, the columns' padding in it: the columns it is over
             own = column_of(limits, f.cx)
             under = [k for k, (a, b) in enumerate(cols) if x0 <= (a + b) / 2 <= x1] or [own]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ocr_ray.layout.floats import CAPTION
-from ocr_ray.layout.model import Fragment, PageLayout
+from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.table_grid import columns, table_rows
 from ocr_ray.layout.table_gutters import cut_at, word_boxes
 
@@ -33,9 +33,10 @@ def _lines(fragments: list[Fragment], scan: bool = False) -> list[list[Fragment]
     return lines
 
 
-def _run(lines: list[list[Fragment]], start: float, down: bool, width: float) -> list[list[Fragment]]:
+def _run(lines: list[list[Fragment]], start: float, down: bool, width: float, rules: list[Rule] = ()) -> list[list[Fragment]]:
     """The lines of two or more cells next to ``start`` (a caption's bottom or top), each at most
-    ``ROW_GAP`` line heights from the one before."""
+    ``ROW_GAP`` line heights from the one before; twice that over a rule under the line's cells (one
+    rule, an empty row under it: ``\\ \hline \\`` under the ICLR template's header)."""
     ordered = [line for line in lines if (min(f.y0 for f in line) >= start - 1 if down else max(f.y1 for f in line) <= start + 1)]
     ordered.sort(key=lambda line: min(f.y0 for f in line), reverse=not down)
     run, edge = [], start
@@ -43,7 +44,10 @@ def _run(lines: list[list[Fragment]], start: float, down: bool, width: float) ->
         y0, y1 = min(f.y0 for f in line), max(f.y1 for f in line)
         gap = y0 - edge if down else edge - y1
         head = len(line) < 2 and (not run if down else bool(run))  # the table's top line, one fragment
-        if gap > (FIRST_GAP if not run else ROW_GAP) * (y1 - y0) + 2 or (len(line) < 2 and not head) \
+        lo, hi = (edge, y0) if down else (y1, edge)
+        ruled = bool(run) and any(lo < r.y0 < hi and r.x0 <= min(f.x0 for f in line) and r.x1 >= max(f.x1 for f in line)
+                                  for r in rules)
+        if gap > (FIRST_GAP if not run else 2 * ROW_GAP if ruled else ROW_GAP) * (y1 - y0) + 2 or (len(line) < 2 and not head) \
                 or any(f.x1 - f.x0 > PROSE_SHARE * width for f in line) or any(CAPTION.match(f.text) for f in line):
             break
         run.append(line)
@@ -90,7 +94,7 @@ def unruled_boxes(page: PageLayout, ruled: list[tuple[float, float, float, float
         near = [f for f in page.fragments if f is not cap and f.kind == "text" and half[0] <= f.cx <= half[1]]
         lines = _lines(near)
         for down, start in ((True, cap.y1), (False, cap.y0)):
-            run = _run(lines, start, down, width)
+            run = _run(lines, start, down, width, [r for r in page.rules if r.horizontal])
             if len(run) < MIN_ROWS or columns(table_rows([f for line in run for f in line])) is None:
                 continue
             cells = [f for line in run for f in line]

@@ -12,7 +12,7 @@ from ocr_ray.layout.fallback import guarded
 from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.table_borders import BORDER_OVERLAP, titles_out, unwalled_stretches
-from ocr_ray.layout.table_cells import row_grid
+from ocr_ray.layout.table_cells import clear_in_column, row_grid
 from ocr_ray.layout.table_grid import (
     ROW_TOLERANCE,
     bounds,
@@ -217,7 +217,7 @@ def _in_columns(f: Fragment, cols: list[tuple[float, float]]) -> int:
             a, b = cols[first][0], cols[last][1]
             if a - 1.5 <= f.x0 and f.x1 <= b + 1.5 and (first == last or abs(f.cx - (a + b) / 2) <= 1.5):
                 return last - first + 1
-    return 0
+    return 1 if clear_in_column(f, cols) else 0  # a head wider than its column's body
 
 
 def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[float, float]], top: float,
@@ -241,7 +241,10 @@ def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[f
         over = [_in_columns(f, cols) for f in line]
         # (a fraction's numerator over its bar, a bar read as a rule, is a display's, not a header)
         # (one text in one column: a paragraph's short last line over a table set in the text)
-        if not all(over) or len(line) == 1 and not 1 < over[0] < len(cols) or any(f.math >= 0.5 for f in line):
+        # (two texts over one column: a line of words, "Listing 1:" and its caption beside it)
+        limits = bounds(cols)
+        if not all(over) or len(line) == 1 and not 1 < over[0] < len(cols) or any(f.math >= 0.5 for f in line) \
+                or len({column_of(limits, f.cx) for f in line}) < len(line):
             break
         out.insert(0, line)
         edge = min(f.y0 for f in line)
