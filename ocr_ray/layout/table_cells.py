@@ -78,6 +78,22 @@ def clear_in_column(f: Fragment, cols: list[tuple[float, float]]) -> bool:
     return False
 
 
+def _reading_order(row: list[Fragment]) -> list[Fragment]:
+    """A row of several lines (paragraph cells) line by line, each left to right: a justified
+    line's words cut at its stretched spaces ("Tokenizer" "of", "cabulary" "of" "50k" "entries.")
+    came after the next line's or before their own line's first word ("of Tokenizer the input
+    text"). A row of one line keeps its order."""
+    lines: list[list[Fragment]] = []
+    for f in sorted(row, key=lambda f: f.cy):
+        if lines and f.cy - lines[-1][0].cy <= 0.4 * min(f.y1 - f.y0, lines[-1][0].y1 - lines[-1][0].y0):
+            lines[-1].append(f)
+        else:
+            lines.append([f])
+    if len(lines) < 2:
+        return row
+    return [f for line in lines for f in sorted(line, key=lambda f: f.x0)]
+
+
 def row_grid(row: list[Fragment], cols: list[tuple[float, float]], rules: list[Rule] = (),
            width: float = 0.0) -> list[tuple[str, int]]:
     """(text, colspan) per cell of a row, empty cells included."""
@@ -87,6 +103,7 @@ def row_grid(row: list[Fragment], cols: list[tuple[float, float]], rules: list[R
     spans: dict[int, int] = {}
     if section_label(row, cols):
         return [(row[0].text, len(cols))]
+    row = _reading_order(row)
     ruled = any(r.horizontal and f.y1 - 1 <= r.y0 <= f.y1 + 0.8 * f.size and r.x0 < f.x1 and r.x1 > f.x0
                 for r in rules for f in row)  # (\cmidrule under the labels: their extent is theirs)
     mirrored = {} if ruled else _mirrored(row, limits)

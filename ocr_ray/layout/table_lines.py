@@ -53,11 +53,20 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         a, b = extent.get(col(f), (f.x0, f.x1))
         extent[col(f)] = (min(a, f.x0), max(b, f.x1))
 
-    def goes_on(upper: list[Fragment], f: Fragment) -> bool:
+    def last_line(upper: list[Fragment], c: int) -> list[Fragment]:
+        """The last line of column ``c`` in ``upper`` (a row joined from several lines), left to right."""
+        cell = [u for u in upper if col(u) == c]
+        if not cell:
+            return []
+        bottom = max(cell, key=lambda u: u.cy)
+        return sorted((u for u in cell if bottom.cy - u.cy <= 0.4 * (bottom.y1 - bottom.y0)), key=lambda u: u.x0)
+
+    def goes_on(upper: list[Fragment], f: Fragment, last: bool = False) -> bool:
         """Is ``f`` the next line of a paragraph cell in ``upper``: that line is full (it reaches
-        the last fifth of its column) and broke a word, or ``f`` goes on in lower case under it."""
+        the last fifth of its column) and broke a word, or ``f`` goes on in lower case under it
+        (``last``: the last line of a row of several lines)."""
         left, right = extent[col(f)]
-        line = sorted((u for u in upper if col(u) == col(f)), key=lambda u: u.x0)
+        line = last_line(upper, col(f)) if last else sorted((u for u in upper if col(u) == col(f)), key=lambda u: u.x0)
         if not line:  # (a justified line cut at its stretched spaces is one line from its first to last word)
             return False
         u = replace(line[0], x1=line[-1].x1, text=" ".join(g.text for g in line))
@@ -126,6 +135,29 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         """The first line of each of the row's cells."""
         return [min((g for g in row if col(g) == c), key=lambda g: g.cy) for c in occupied(row)]
 
+    def broke_before(upper: list[Fragment], f: Fragment) -> bool:
+        """Is ``f`` a paragraph cell's next line that TeX broke before its first word, whatever its
+        case ("AdamW with weight decay." / "Warmup of 2k steps"): the line above in its column,
+        from the same left edge, holds three words or more and has no room left for that word."""
+        line = last_line(upper, col(f))
+        if not line or abs(line[0].x0 - f.x0) >= 1.0 or len(" ".join(u.text for u in line).split()) < 3:
+            return False
+        first = f.text.split(" ")[0]  # its width: to its first space, else its share of the line's
+        word = f.gaps[0][0] - f.x0 if f.gaps else (f.x1 - f.x0) * len(first) / max(len(f.text), 1)
+        return line[-1].x1 + 0.25 * f.size + word > extent[col(f)][1] - 0.5
+
+    def lines_on(prev: list[Fragment], row: list[Fragment]) -> bool:
+        """A line with no row label whose cells all go on from paragraph cells of the row above:
+        one at least in lower case under a full line or after a broken word, the others too or
+        broken before their first word (a capital after a full stop: a new sentence of the cell)."""
+        # (a break TeX made: a broken word, or a word in lower case the line above had no room for;
+        # lower case alone is no proof, "pw" under "total_train", nor a full line alone, "In
+        # separate file." under the same words: a table of symbols' next rows)
+        return 0 not in occupied(row) and all(col(g) in occupied(prev) for g in row) \
+            and any(goes_on(prev, g, True) for g in row) and all(goes_on(prev, g, True) or broke_before(prev, g) for g in row) \
+            and any(g.text[:1].islower() and broke_before(prev, g) or last_line(prev, col(g))[-1].text.endswith("-")
+                    for g in row)
+
     out: list[list[Fragment]] = [rows[0]]
     last: dict[int, Fragment] = {col(f): f for f in rows[0]}
     start = 0  # the first line of the row ``out[-1]``
@@ -153,10 +185,12 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         # (its lines may have come as one row already: the first of them is the next line)
         ruled_row = grid and start > 0 and all(ruled(start - 1, start, c) for c in cs) \
             and min(f.cy for f in row) - max(f.cy for f in prev) < 1.5 * pitch
+        # (or a line with no row label going on from paragraph cells: ``lines_on``)
         if k > 0 and len(cs) >= 2 and not any(ruled(k - 1, k, c) for c in cs) \
-                and (ruled_row or cys[k] - cys[k - 1] < 1.5 * pitch) \
-                and all(goes_on(prev, g) for g in (firsts(row) if ruled_row else row)) \
-                and (ruled_row or any(justified(prev, g) for g in row) and any(ends(prev, g) for g in row)):
+                and ((ruled_row or cys[k] - cys[k - 1] < 1.5 * pitch)
+                     and all(goes_on(prev, g) for g in (firsts(row) if ruled_row else row))
+                     and (ruled_row or any(justified(prev, g) for g in row) and any(ends(prev, g) for g in row))
+                     or cys[k] - max(f.cy for f in rows[k - 1]) < 1.5 * pitch and lines_on(prev, row)):
             # the next lines of several paragraph cells (p{..} columns side by side): one of them
             # under a line set flush to its column's right edge as other lines of it are, one the
             # rest of a word broken above it or the short last line of its paragraph
