@@ -155,7 +155,7 @@ def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[flo
     _adopt_end_rules(groups, horizontal)
     captions = [f for f in fragments if f.text[:1] in "TF" and CAPTION.match(f.text)] if len(horizontal) > 1 else []
     verticals = [r for r in rules if r.vertical]
-    out = []
+    out, lone = [], []
     for group in groups:
         parts, unwalled = [[group[0]]], unwalled_stretches(group, verticals)  # (a grid's end: the footer rule)
         for k, (above, below) in enumerate(zip(group, group[1:], strict=False)):
@@ -175,8 +175,13 @@ def _rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[flo
             y = part[0].y0
             crossing = [r for r in rules if r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < y < r.y1]
             if crossing:
-                out.append((min(r.y0 for r in crossing), max(r.y1 for r in crossing), x0, x1))
-    return out
+                lone.append((min(r.y0 for r in crossing), max(r.y1 for r in crossing), x0, x1))
+    # a \cline under a header's group label, crossed by the column rules, inside a table that
+    # \hline's bound (``c|c|c``: tuning-lda's Table 5) is that table's, not one of its own
+    grown = [_column_rules_extent(verticals, *b) for b in lone]
+    return out + [b for b, (t, u) in zip(lone, grown, strict=True)
+                  if not any(x0 - SAME_EDGE <= b[2] and b[3] <= x1 + SAME_EDGE and u >= top - 2 and t <= bottom + 2
+                             for top, bottom, x0, x1 in out)]
 
 
 def _continues(line: list[Fragment], cols: list[tuple[float, float]], x0: float, x1: float) -> bool:
