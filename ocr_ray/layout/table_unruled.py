@@ -40,14 +40,26 @@ def _run(lines: list[list[Fragment]], start: float, down: bool, width: float, ru
     ordered = [line for line in lines if (min(f.y0 for f in line) >= start - 1 if down else max(f.y1 for f in line) <= start + 1)]
     ordered.sort(key=lambda line: min(f.y0 for f in line), reverse=not down)
     run, edge = [], start
-    for line in ordered:
+
+    def group_label(i: int, y0: float, y1: float) -> bool:
+        """A row group's label (``\multicolumn{2}{l}{Encoder-only}``): one text flush with the run's
+        first column, a row of cells close beyond it."""
+        beyond = ordered[i + 1] if i + 1 < len(ordered) else []
+        if len(ordered[i]) != 1 or not run or len(beyond) < 2 \
+                or abs(ordered[i][0].x0 - min(f.x0 for line in run for f in line)) > 1.5:
+            return False
+        b0, b1 = min(f.y0 for f in beyond), max(f.y1 for f in beyond)
+        return (b0 - y1 if down else y0 - b1) <= ROW_GAP * (b1 - b0) + 2
+
+    for i, line in enumerate(ordered):
         y0, y1 = min(f.y0 for f in line), max(f.y1 for f in line)
         gap = y0 - edge if down else edge - y1
-        head = len(line) < 2 and (not run if down else bool(run))  # the table's top line, one fragment
+        label = group_label(i, y0, y1)
+        head = len(line) < 2 and not label and (not run if down else bool(run))  # the table's top line, one fragment
         lo, hi = (edge, y0) if down else (y1, edge)
         ruled = bool(run) and any(lo < r.y0 < hi and r.x0 <= min(f.x0 for f in line) and r.x1 >= max(f.x1 for f in line)
                                   for r in rules)
-        if gap > (FIRST_GAP if not run else 2 * ROW_GAP if ruled else ROW_GAP) * (y1 - y0) + 2 or (len(line) < 2 and not head) \
+        if gap > (FIRST_GAP if not run else 2 * ROW_GAP if ruled else ROW_GAP) * (y1 - y0) + 2 or (len(line) < 2 and not head and not label) \
                 or any(f.x1 - f.x0 > PROSE_SHARE * width for f in line) or any(CAPTION.match(f.text) for f in line):
             break
         run.append(line)
