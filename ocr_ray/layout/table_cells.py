@@ -83,14 +83,18 @@ def _reading_order(row: list[Fragment]) -> list[Fragment]:
     line's words cut at its stretched spaces ("Tokenizer" "of", "cabulary" "of" "50k" "entries.")
     came after the next line's or before their own line's first word ("of Tokenizer the input
     text"). A row of one line keeps its order."""
+    # lines from the text of the row's size; a script ("−1" of h0^{-1}) goes with the line it is beside
+    size = max(f.size for f in row)
     lines: list[list[Fragment]] = []
-    for f in sorted(row, key=lambda f: f.cy):
+    for f in sorted((f for f in row if f.size >= 0.9 * size), key=lambda f: f.cy):
         if lines and f.cy - lines[-1][0].cy <= 0.4 * min(f.y1 - f.y0, lines[-1][0].y1 - lines[-1][0].y0):
             lines[-1].append(f)
         else:
             lines.append([f])
     if len(lines) < 2:
         return row
+    for f in (f for f in row if f.size < 0.9 * size):
+        min(lines, key=lambda line: abs(line[0].cy - f.cy)).append(f)
     return [f for line in lines for f in sorted(line, key=lambda f: f.x0)]
 
 

@@ -92,6 +92,10 @@ def walled(rows: list[list[Fragment]], verticals: list[Rule]) -> list[list[Fragm
     return out
 
 
+# a value centred in the white between two cells of another row to this many points (either way)
+CENTRED = 2.0
+
+
 def _overlaps(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return a[0] < b[1] - 0.5 and a[1] > b[0] + 0.5
 
@@ -136,18 +140,26 @@ def columns(rows: list[list[Fragment]], head: int = 0) -> list[tuple[float, floa
     keep = []
     for r, row in enumerate(body):
         for x0, x1 in row:
-            reached = multi = alike = 0
+            reached = multi = alike = white = sides = 0
             for s in range(len(body)):
                 if s != r:
                     k = bisect_right(ends[s], x0 + 0.5)
                     n = bisect_left(starts[s], x1 - 0.5) - k
                     reached += n > 0
+                    # in the white between two cells of row s, about as wide as itself (not the wide
+                    # white beside a \multirow label's own line)
+                    if n == 0 and 0 < k < len(starts[s]) and starts[s][k] - ends[s][k - 1] <= 3 * (x1 - x0):
+                        sides += 1
+                        white += abs(x0 + x1 - ends[s][k - 1] - starts[s][k]) <= 2.0 * CENTRED
                     multi += n > 1 or n == 1 and _between_two(x0, x1, starts[s], ends[s], k)
                     # a cell centred where this one is: another row spanning the same columns
                     alike += n == 1 and abs(starts[s][k] + ends[s][k] - x0 - x1) <= 2.0
             # (a \multicolumn{2}{c} value in more rows than the two cells it spans have rows of
             # their own: "1279" under "1055" "993", llncs' 1.4 pt \tabcolsep; two such rows at least)
-            if not (multi and 2 * multi >= reached) and not (multi >= 2 and 2 * multi >= reached - alike):
+            # (or centred in the white between two columns' cells, row after row: bike-fpga's
+            # "1279", "---" over no cell of either column, the columns' boxes wider than their cells)
+            if not (multi and 2 * multi >= reached) and not (multi >= 2 and 2 * multi >= reached - alike) \
+                    and not (white >= 3 and 3 * white >= 2 * sides and reached - alike <= white):
                 keep.append((x0, x1))
     cols: list[list[float]] = []
     for x0, x1 in sorted(keep):

@@ -38,3 +38,41 @@ Stackoverflow & 7 GB & 589 MB \\
     assert_table_tests_pass(markdown, [
         table_test("589 MB", left="7 GB", up="3.7 MB", left_heading="Stackoverflow"),
         table_test("PitsB", up="PitsA", down="Citemap", right="704 KB")])
+
+
+def test_narrow_multicolumn_values_in_a_tight_table_span_their_two_columns(tmp_path):
+    """bike-fpga's Table 6 (llncs, ``\\tabcolsep`` 1.4 pt): ``\\multicolumn{2}{c}{$1279$}`` under the
+    pairs "Virtex-7 Spartan-7", narrower than the two columns' boxes (their heads), centred on
+    them and over no cell of either column in the rows above: the value was taken for a column's
+    cell, the second column's box widened to it, and every narrow spanning value stayed in one
+    column (the other empty); the second header row, its cells 2.8 pt apart, stayed one cell. A
+    cell centred in the white between two columns' cells row after row spans both."""
+    markdown = table_markdown(tmp_path, _PROSE + r"""
+\begin{table}[h]\centering\setlength{\tabcolsep}{1.4pt}
+\caption{Performance results.}
+\begin{tabular}{lcccccc}
+\hline
+Aspect & \multicolumn{2}{c}{BIKE-1} & \multicolumn{2}{c}{BIKE-2} & \multicolumn{2}{c}{BIKE-3}\\
+ & Virtex-7 & Spartan-7  & Virtex-7 & Spartan-7  & Virtex-7 & Spartan-7\\
+\hline
+FFs &1055   &993  &2159 &2098 &955 &911\\
+LUTs & 1970  &1897  &4445 &3872&1482&1402  \\
+Slices& 612 &544  &1483 &1272&472&423  \\
+BRAM & 7  &7  &10 & 10& 4&4\\
+\hline
+Cycles: Compute g & \multicolumn{2}{c}{$2068$  } & \multicolumn{2}{c}{---} & \multicolumn{2}{c}{$2250$  }\\
+Cycles: Compute f & \multicolumn{2}{c}{$90,880$  } & \multicolumn{2}{c}{---} &\multicolumn{2}{c}{$94,135$  }\\
+Cycles: Compute h  &  \multicolumn{2}{c}{---}          & \multicolumn{2}{c}{$90,880$  } & \multicolumn{2}{c}{---}\\
+\hline
+Cycles: Total & \multicolumn{2}{c}{$95,506$  } & \multicolumn{2}{c}{$2,150,121$  } & \multicolumn{2}{c}{$98,509$  }\\
+\hline
+\end{tabular}
+\end{table}""", packages="times")
+    [grid] = parse_tables(markdown)
+    assert grid[1][1:] == ["Virtex-7", "Spartan-7"] * 3
+    assert '<td colspan="2">2068</td><td colspan="2">—</td><td colspan="2">2250</td>' in markdown
+    assert '<td colspan="2">95,506</td><td colspan="2">2,150,121</td><td colspan="2">98,509</td>' in markdown
+    assert_table_tests_pass(markdown, [
+        table_test("98,509", left="2,150,121", top_heading="BIKE-3", left_heading="Cycles: Total"),
+        table_test("2250", left="—", down="94,135", left_heading="Cycles: Compute g"),
+        table_test("1897", left="1970", up="993", down="544")])
