@@ -43,7 +43,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ocr_ray.layout.pdftext import blank_page, page_layout
+from ocr_ray.layout.page_objects import blank_page
+from ocr_ray.layout.pdftext import page_layout
 from ocr_ray.pdf_limits import RenderCapError, image_render_problem
 
 # The reason in a page's route (``<engine>:blank``) when nothing is drawn on the page: an empty

@@ -17,7 +17,7 @@ import pyarrow.fs as pafs
 
 from ocr_ray.engine_base import FAILED, PLAIN, Engine, normalize_page_text, page_text_layer
 from ocr_ray.layout.fallback import PAGE_SECONDS, guarded
-from ocr_ray.layout.pdftext import blank_page
+from ocr_ray.layout.page_objects import blank_page
 from ocr_ray.pdf_limits import PDF_LIMIT_VARS, RenderCapError, pdf_limits
 from ocr_ray.pdf_repair import rebuild
 

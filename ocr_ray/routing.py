@@ -15,7 +15,8 @@ from ocr_ray.engine_base import BLANK, Engine, blank, render_page_jpeg
 from ocr_ray.layout.math_hook import unreadable_math
 from ocr_ray.layout.model import PageLayout
 from ocr_ray.layout.order import lines_of
-from ocr_ray.layout.pdftext import count_images, page_layout
+from ocr_ray.layout.page_objects import count_images
+from ocr_ray.layout.pdftext import page_layout
 from ocr_ray.layout.quality import classify_text
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
 from ocr_ray.pdf_limits import RenderCapError

@@ -36,7 +36,6 @@ furniture when
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from ocr_ray.layout.furniture_words import (
     ARXIV_STAMP,
@@ -51,20 +50,24 @@ from ocr_ray.layout.furniture_words import (
     reads_as_address,
     reads_as_furniture,
 )
+from ocr_ray.layout.furniture_zones import (  # noqa: F401 (ISOLATION, BAND: the rules' public constants)
+    BAND,
+    HEAD_GAP,
+    ISOLATION,
+    body_extent,
+    edge_zones,
+    inward_gap,
+    lone_number,
+    row_height,
+    zone_rows,
+)
 from ocr_ray.layout.line_numbers import line_numbers, ruled_over
-from ocr_ray.layout.model import Fragment, PageLayout, Rule, body_size, top_down_groups
+from ocr_ray.layout.model import Fragment, PageLayout, Rule, body_size
 
-# share of the page height that counts as top or bottom band: the article class (and llncs, built
-# on it) sets the running head's baseline at ~11.5 % of an A4 page from the top and the footer's
-# page number at ~17 % from the bottom. A body's edge rows fall in it too (NeurIPS' text starts 9 %
-# from the top); the edge zone's isolation and the rules below keep them.
-BAND = 0.18
 SAME_Y = 6.0  # points: "the same height" on two pages
-ISOLATION = 0.8  # gap to the nearest text towards the page's middle, in the fragment's heights
 # a table wider than the text body (``adjustbox``/``resizebox`` past \textwidth, ``\makebox``): its
 # rules run into the margin over and under the cells there; rows between two rules, at most this many
 TABLE_ROWS_IN_MARGIN = 12
-HEAD_GAP = 1.5  # a running head's text and its page number: at least this many font sizes apart
 BODY_SIZE_SLACK = 1.15  # a page number or running head is set in body size or smaller
 FOOTNOTE_MARKS = ("*", "†", "‡", "§")  # a footnote opens with one: body text, never furniture
 _DIGITS = re.compile(r"\d+")
@@ -72,95 +75,6 @@ _DIGITS = re.compile(r"\d+")
 
 def _key(text: str) -> str:
     return _DIGITS.sub("#", " ".join(text.lower().split()))
-
-
-def _rows(fragments: list[Fragment]) -> list[list[Fragment]]:
-    """Fragments grouped into lines (rows that overlap vertically), top to bottom."""
-    return top_down_groups(fragments, lambda f, bottom: f.cy < bottom)
-
-
-def edge_zones(page: PageLayout) -> list[list[list[Fragment]]]:
-    """The rows of the page's top and of its bottom edge zone (see the module's docstring), each
-    listed from the page's edge inwards; a zone is empty where the edge's rows run on into the
-    body or past the band."""
-    rows = _rows(page.fragments)
-    zones = []
-    for ordered, outside in ((rows, lambda r: max(f.y1 for f in r) > BAND * page.height),
-                             (rows[::-1], lambda r: min(f.y0 for f in r) < (1 - BAND) * page.height)):
-        zone: list[list[Fragment]] = []
-        for k, row in enumerate(ordered):
-            if zone and _gap(zone[-1], row, ordered is rows) >= ISOLATION * _height(zone[-1]):
-                # a bare number standing alone between the zone and the body (a page number over a
-                # download stamp set in tiny type, whose own height isolates it from the number)
-                after = ordered[k + 1] if k + 1 < len(ordered) else None
-                if (_lone_number([row]) and not outside(row)
-                        and (after is None or _gap(row, after, ordered is rows) >= ISOLATION * _height(row))):
-                    zone.append(row)
-                break
-            if outside(row):
-                zone = _lone_number(zone, page.source != "text-layer")
-                break
-            zone.append(row)
-        else:  # every row of the page: nothing to stand apart from
-            zone = _lone_number(zone, page.source != "text-layer")
-        zones.append(zone)
-    return zones
-
-
-def _height(row: list[Fragment]) -> float:
-    return max(max(f.y1 - f.y0 for f in row), 1.0)
-
-
-def _gap(outer: list[Fragment], inner: list[Fragment], top: bool) -> float:
-    """The white space between a row and the next row towards the page's middle."""
-    if top:
-        return min(f.y0 for f in inner) - max(f.y1 for f in outer)
-    return min(f.y0 for f in outer) - max(f.y1 for f in inner)
-
-
-def _lone_number(zone: list[list[Fragment]], scan: bool = False) -> list[list[Fragment]]:
-    """The edge row alone when it is a bare number and nothing else (a page number set closer under
-    or over the text than a zone's gap: muse's, a few points under a long caption): only the rules
-    for page numbers can make it furniture, which ask it to count with the pages. On a scan also a
-    book's folio beside its running head, set as tight on the text as the lines are ("16" and
-    "SETTLEMENT OF NEW-YORK" over an 1830s page): a bare number at the row's end, a few words a
-    running head's gap away."""
-    if zone and len(zone[0]) == 1 and PLAIN_NUMBER.match(zone[0][0].text.strip()):
-        return zone[:1]
-    row = sorted(zone[0], key=lambda f: f.x0) if scan and zone else []
-    for number, rest in ((row[0], row[1:]), (row[-1], row[:-1])) if len(row) >= 2 else ():
-        if PLAIN_NUMBER.match(number.text.strip()) and len(" ".join(f.text for f in rest).split()) <= STAMP_WORDS \
-                and min(abs(f.x0 - number.x1) if f.x0 > number.x0 else abs(number.x0 - f.x1) for f in rest) \
-                >= HEAD_GAP * number.size:
-            return zone[:1]
-    return []
-
-
-def body_extent(pages: list[PageLayout]) -> tuple[float, float] | None:
-    """Left and right edge of the text body: where most characters start and end."""
-    lefts: Counter = Counter()
-    rights: Counter = Counter()
-    total = 0
-    for page in pages:
-        for f in page.fragments:
-            weight = len(f.text)
-            lefts[round(f.x0)] += weight
-            rights[round(f.x1)] += weight
-            total += weight
-    if total < 200:
-        return None
-
-    def quantile(counter: Counter, q: float) -> float:
-        seen = 0
-        for x in sorted(counter):
-            seen += counter[x]
-            if seen >= q * total:
-                return float(x)
-        return float(max(counter))
-
-    return quantile(lefts, 0.02), quantile(rights, 0.98)
-
-
 
 
 def _part_number(f: Fragment, body: float) -> bool:
@@ -370,13 +284,13 @@ def _row_beyond(page: PageLayout, zone: list[list[Fragment]], top: bool, extent:
     if not any(PAGE_NUMBER.match(f.text.strip()) or WORDED_NUMBER.match(f.text.strip()) for row in zone for f in row):
         return []
     edge = max(f.y1 for row in zone for f in row) if top else min(f.y0 for row in zone for f in row)
-    rows = [r for r in _rows(page.fragments) if (min(f.y0 for f in r) >= edge if top else max(f.y1 for f in r) <= edge)]
+    rows = [r for r in zone_rows(page.fragments) if (min(f.y0 for f in r) >= edge if top else max(f.y1 for f in r) <= edge)]
     rows = rows if top else rows[::-1]
     if not rows:
         return []
     row = rows[0]
     inside = max(f.y1 for f in row) <= BAND * page.height if top else min(f.y0 for f in row) >= (1 - BAND) * page.height
-    apart = len(rows) < 2 or _gap(row, rows[1], top) >= ISOLATION * _height(row)
+    apart = len(rows) < 2 or inward_gap(row, rows[1], top) >= ISOLATION * row_height(row)
     short = len(" ".join(f.text for f in row).split()) <= STAMP_WORDS and not any(
         f.text.strip()[:1].isdigit() or f.text.strip().startswith(FOOTNOTE_MARKS) for f in row)
     return row if inside and apart and short and _split_head(row, extent, body, flush=False) else []

@@ -13,7 +13,7 @@ import math
 from statistics import median
 
 from ocr_ray.layout.model import Rule
-from ocr_ray.layout.tables import MIN_RULE_WIDTH
+from ocr_ray.layout.table_rule_lines import MIN_RULE_WIDTH
 from ocr_ray.ocr_columns import turn
 
 DARK = 160  # grey level (0-255) under which a pixel is ink; JPEG blurs a 0.4 pt rule to mid-grey

@@ -14,8 +14,10 @@ import unicodedata
 from typing import Any
 
 from ocr_ray.layout.digit_groups import THIN_SPACE, join_thousands
+from ocr_ray.layout.glyph_geometry import glyph_geometry, matrix_scale
 from ocr_ray.layout.italic_maths import ItalicRun
-from ocr_ray.layout.model import TEXT_FONT, Fragment, PageLayout, Rule
+from ocr_ray.layout.model import Fragment, PageLayout
+from ocr_ray.layout.page_objects import page_geometry
 from ocr_ray.layout.pdffonts import (
     CMEX_FONTS,
     ITALIC,
@@ -27,7 +29,6 @@ from ocr_ray.layout.pdffonts import (
     control_tables,
     font_info,
     math_control_code,
-    math_font_char,
     math_font_chars,
     text_object_address,
 )
@@ -296,7 +297,7 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
                 last_key = key
                 info = font_info(pdfium_c.FPDFText_GetTextObject(raw, i), cache, key) if key else (
                     False, NOT_MATH, False, "")
-                scale, upright = _matrix_scale(pdfium_c, raw, i, matrix)
+                scale, upright = matrix_scale(pdfium_c, raw, i, matrix)
                 if upright is not None and upright == info[2]:  # (the object's matrix disagrees)
                     # the character's own matrix says how it is drawn: a text object inside a form
                     # XObject has the form's matrix outside its own (iText's rotated form-field
@@ -332,7 +333,7 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
                         height - (rect.bottom - bottom), size, bold, math, font, i)
         builder.flush()
         turned.end()
-        _glyph_geometry(raw, builder.out, height, left, bottom, cache, builder.text_runs)
+        glyph_geometry(raw, builder.out, height, left, bottom, cache, builder.text_runs)
     finally:
         textpage.close()
     # (not where an accent glyph is to be merged with its letter: a mark between them would keep them apart)
@@ -352,99 +353,3 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
             if sum(map(len, (f.text for f in upright.fragments))) > sum(map(len, (f.text for f in builder.out))):
                 return upright
     return layout
-
-
-def _matrix_scale(pdfium_c: Any, raw: Any, index: int, matrix: Any) -> tuple[float, bool | None]:
-    """How much the character's matrix (text matrix and CTM) scales its font: FPDFText_GetFontSize
-    is the `Tf` operand, so a PDF that sets `1 Tf` and scales with `10 0 0 10 Tm` (many non-TeX
-    producers) has glyphs of size 1.0 without it. The effective size is Tf x sqrt(|det|). Read once
-    per text object (the hot loop's characters mostly share one). With it, whether the character is
-    drawn upright (None when PDFium has no matrix for it)."""
-    if not pdfium_c.FPDFText_GetMatrix(raw, index, ctypes.byref(matrix)):
-        return 1.0, None
-    det = abs(matrix.a * matrix.d - matrix.b * matrix.c)
-    return (det ** 0.5 if det > 1e-9 else 1.0), abs(matrix.b) <= 0.1 * max(abs(matrix.a), 1e-6)
-
-
-def _glyph_geometry(raw: Any, fragments: list[Fragment], height: float, left: float, bottom: float,
-                    cache: dict, text_runs: dict[int, list]) -> None:
-    """Text, tight box, baseline, size and font of each glyph of the fragments that hold maths (the
-    math builder's input), read only for those: these PDFium calls for every glyph would slow
-    every page down. In a fragment of prose with maths characters (``text_runs``) the prose
-    characters are named ``TEXT_FONT``: words of text, its maths letters keep their font (an
-    inline $W$ in "where W is a matrix" inside a display is maths, not a letter of the words)."""
-    import pypdfium2.raw as pdfium_c
-
-    l, r, b, t = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
-    ox, oy = ctypes.c_double(), ctypes.c_double()
-    box_args = (ctypes.byref(l), ctypes.byref(r), ctypes.byref(b), ctypes.byref(t))
-    origin_args = (ctypes.byref(ox), ctypes.byref(oy))
-    get_box, get_origin = pdfium_c.FPDFText_GetCharBox, pdfium_c.FPDFText_GetCharOrigin
-    get_unicode, get_size = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_GetFontSize
-    matrix = pdfium_c.FS_MATRIX()
-    top = height + bottom
-    for place, fragment in enumerate(fragments):
-        if not fragment.glyphs:
-            continue
-        out = []
-        prose = text_runs.get(place)
-        for k, index in enumerate(fragment.glyphs):
-            if index < 0 or not get_box(raw, index, *box_args):
-                continue
-            get_origin(raw, index, *origin_args)
-            code = get_unicode(raw, index)
-            if 0xD800 <= code < 0xE000:
-                code = astral(get_unicode, raw, index, index + 2) or 0xFFFD
-            elif code > 0x10FFFF:
-                code = beyond_unicode(code)
-            key = text_object_address(raw, index)
-            font = (cache.get(key) or font_info(pdfium_c.FPDFText_GetTextObject(raw, index), cache, key))[3] \
-                if key else ""
-            ch = chr(0xE000 + code) if code <= 32 and font.startswith(CMEX_FONTS) else "-" if code == 2 else \
-                math_font_char(font, chr(code))
-            if out and len(ch) == 1 and unicodedata.combining(ch) and abs(out[-1][1] - round(l.value - left, 1)) < 0.05 \
-                    and abs(out[-1][3] - round(r.value - left, 1)) < 0.05:
-                out[-1][0] += ch  # a mark the ToUnicode adds to one glyph (U+2211 U+0305): its text, no glyph
-                continue
-            size = (get_size(raw, index) * _matrix_scale(pdfium_c, raw, index, matrix)[0]) or (b.value - t.value)
-            # tenths of a point: what the builder needs, and a short JSON payload
-            out.append([ch, round(l.value - left, 1), round(top - t.value, 1),
-                        round(r.value - left, 1), round(top - b.value, 1),
-                        round(top - oy.value, 1), round(size, 2), TEXT_FONT if prose and prose[k] else font])
-        fragment.glyphs = out or None
-
-
-def page_geometry(pdf_page: Any, height: float, left: float = 0.0,
-                  bottom: float = 0.0) -> tuple[list[Rule], list[Rule]]:
-    """Ruling lines (thin path objects) and the boxes of images and included figures (image and
-    form objects at least 20 pt on each side: a figure grid's pictures), in one pass."""
-    import pypdfium2.raw as pdfium_c
-
-    rules, images = [], []
-    kinds = [pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_FORM]
-    for obj in pdf_page.get_objects(filter=kinds, max_depth=1):
-        x0, y0, x1, y1 = obj.get_bounds() if hasattr(obj, "get_bounds") else obj.get_pos()
-        rule = Rule(x0 - left, height - (y1 - bottom), x1 - left, height - (y0 - bottom))
-        if obj.type != pdfium_c.FPDF_PAGEOBJ_PATH:
-            if rule.x1 - rule.x0 >= 20 and rule.y1 - rule.y0 >= 20:
-                images.append(rule)
-        # short thin bars too: the rule of a 1/2 in a formula, the vinculum of a short root
-        elif rule.horizontal or rule.vertical or (rule.y1 - rule.y0 <= 1.5 and rule.x1 - rule.x0 > 1.5):
-            rules.append(rule)
-    return rules, images
-
-
-def blank_page(pdf_page: Any) -> bool:
-    """Nothing is drawn on the page (no text, image, path or form object): a page left empty on
-    purpose (``\\newpage\\mbox{}``, Word's blank page), which is an empty page of the paper, not a
-    page whose text could not be read. Anything drawn (a scan, vector outlines of text) is read or
-    OCR'd as before."""
-    import pypdfium2.raw as pdfium_c
-
-    return pdfium_c.FPDFPage_CountObjects(pdf_page.raw) == 0
-
-
-def count_images(pdf_page: Any) -> int:
-    import pypdfium2.raw as pdfium_c
-
-    return sum(1 for _ in pdf_page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2))

@@ -62,7 +62,7 @@ def test_a_book_page_s_folio_and_running_head_set_tight_on_the_text_are_dropped(
     history of New York): the folio and the running head share the top row, set as close over the
     text as its lines are, so no edge zone stood apart from the body and "16 SETTLEMENT OF NEW-YORK"
     opened the first paragraph. On a scan a row of a bare number at its end and a few words a running
-    head's gap away is the zone (``furniture._lone_number``). Truth: the fancyhdr fields below."""
+    head's gap away is the zone (``furniture_zones.lone_number``). Truth: the fancyhdr fields below."""
     body = "\n\n".join(_paragraph(t) for t in _TOPICS[:5])
     preamble = (r"\usepackage[a5paper,margin=2cm,headsep=2pt,headheight=10pt]{geometry}\usepackage{fancyhdr}"
                 r"\pagestyle{fancy}\renewcommand{\headrulewidth}{0pt}\fancyhf{}"
