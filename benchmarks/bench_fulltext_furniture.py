@@ -20,9 +20,8 @@ import json
 import os
 from pathlib import Path
 
-from benchmarks.common import figure
 from benchmarks.fulltext_furniture import build
-from benchmarks.fulltext_real import beside_peer, olmocr_bench, peers
+from benchmarks.fulltext_real import beside_peer
 
 ENGINE = "text-layer"
 TYPES = ("absent", "present")
@@ -52,30 +51,13 @@ def run() -> list[dict]:
 def figures(root: Path, docs: list[tuple[str, Path]], runs: dict, verdicts: dict, skipped: str | None) -> list[dict]:
     """The figures of one run, per part (``LAST_RUN`` holds its ``runs`` and ``verdicts``). olmocr's runner
     adds a ``baseline`` test per PDF: it is left out here (these figures are about furniture)."""
-    from benchmarks.bench_fulltext_real import set_digest
-
     parts = json.loads((root / "manifest.json").read_text())["parts"]
-    out = []
-    for part, prefix in PREFIXES.items():
-        members = set(parts[part])
-        part_docs = [(s, p) for s, p in docs if s in members]
-        scored = {name: olmocr_bench.rates([t for t in v["tests"] if t["type"] in TYPES and Path(t["pdf"]).stem in members],
-                                           TYPES) for name, v in verdicts.items()}
-        peer = scored.get(peers.name(PEER_RELEASE))
-        digest = set_digest(part_docs)
-        common = {"set": f"one-page furniture set, {part} part: {len(part_docs)} pages of non-TeX PDFs, tests by hand, "
-                         f"sha256 {digest[:16]}", "part": part, "set_sha256": digest, "scorer": olmocr_bench.OLMOCR_PIN,
-                  "baseline_engine": peers.name(PEER_RELEASE), "skipped": skipped}
-        for name, r in scored.items():
-            extra = {"tests": r["tests"], "passed": r["passed"], "by_type": r["by_type"], "by_paper": r["by_paper"]}
-            if name == ENGINE:
-                extra.update(errors={s: e for s, e in runs[ENGINE]["errors"].items() if s in members} or None,
-                             goal=">= the peer's share on the frozen part")
-            # value = share of the part's absent/present tests passed; baseline = pymupdf4llm 2.0's share, same run
-            out.append(figure(f"{prefix}{name}", r["pass_rate"], "share of tests", peer["pass_rate"] if peer else None,
-                              **extra, **common))
-            out += beside_peer.type_figures(f"{prefix}{name}", r, peer, TYPES, **common)
-    return out
+    return beside_peer.part_figures(
+        {part: (prefix, set(parts[part])) for part, prefix in PREFIXES.items()}, docs, runs, verdicts, skipped,
+        engine=ENGINE, release=PEER_RELEASE, types=TYPES, seconds=False, fields=lambda part: {"part": part},
+        describe=lambda part, pages, digest: f"one-page furniture set, {part} part: {pages} pages of non-TeX PDFs, "
+                                             f"tests by hand, sha256 {digest[:16]}",
+        goal=">= the peer's share on the frozen part")
 
 
 if __name__ == "__main__":

@@ -22,8 +22,7 @@ import os
 from pathlib import Path
 
 from benchmarks.bench_fulltext_scanned import ours
-from benchmarks.common import figure
-from benchmarks.fulltext_real import beside_peer, olmocr_bench, peers
+from benchmarks.fulltext_real import beside_peer
 from benchmarks.fulltext_realscans import build
 
 ENGINE = "text-layer"
@@ -57,35 +56,20 @@ def run() -> list[dict]:
 
 def figures(root: Path, docs: list[tuple[str, Path]], runs: dict, verdicts: dict, skipped: str | None) -> list[dict]:
     """The figures of one run, for all pages and for each part (``LAST_RUN`` holds ``runs`` and ``verdicts``)."""
-    from benchmarks.bench_fulltext_real import set_digest
-
     manifest = json.loads((root / "manifest.json").read_text())
     part_of = {p["id"]: p["part"] for p in manifest["pages"]}
-    peer_name = peers.name(PEER_RELEASE)
-    out = []
-    for part in ("all", "dev", "frozen"):
-        stems = {s for s, _ in docs if part == "all" or part_of.get(s) == part}
-        part_docs = [(s, p) for s, p in docs if s in stems]
-        digest = set_digest(part_docs)
-        scored = {name: olmocr_bench.rates([t for t in v["tests"] if Path(t["pdf"]).stem in stems], TYPES)
-                  for name, v in verdicts.items()}
-        peer = scored.get(peer_name)
-        common = {"set": f"real scanned pages, {part}: {len(part_docs)} pages of {len({e['repo'] for e in manifest['pages'] if e['id'] in stems})} "
-                         f"repositories, sha256 {digest[:16]}; tests by hand (benchmarks/fulltext_realscans)",
-                  "set_sha256": digest, "scorer": olmocr_bench.OLMOCR_PIN, "baseline_engine": peer_name,
-                  "skipped": skipped, "missing_pages": manifest["missing"] or None}
-        for name, r in scored.items():
-            extra = {"tests": r["tests"], "passed": r["passed"], "olmocr_score": r["olmocr_score"],
-                     "by_type": r["by_type"], "by_paper": r["by_paper"]}
-            if name == ENGINE:
-                extra.update(errors={s: e for s, e in runs[ENGINE]["errors"].items() if s in stems} or None,
-                             seconds=runs[ENGINE]["seconds"],
-                             goal=">= the peer's share; mixed real documents (scans) >= 0.60")
-            # value = share of this part's tests passed; baseline = pymupdf4llm 2.0's share, same run
-            out.append(figure(f"{prefix(part)}{name}", r["pass_rate"], "share of tests",
-                              peer["pass_rate"] if peer else None, **extra, **common))
-            out += beside_peer.type_figures(f"{prefix(part)}{name}", r, peer, TYPES, **common)
-    return out
+    parts = {part: (prefix(part), {s for s, _ in docs if part == "all" or part_of.get(s) == part})
+             for part in ("all", "dev", "frozen")}
+
+    def describe(part: str, pages: int, digest: str) -> str:
+        repos = len({e["repo"] for e in manifest["pages"] if e["id"] in parts[part][1]})
+        return (f"real scanned pages, {part}: {pages} pages of {repos} repositories, sha256 {digest[:16]}; "
+                "tests by hand (benchmarks/fulltext_realscans)")
+
+    return beside_peer.part_figures(
+        parts, docs, runs, verdicts, skipped, engine=ENGINE, release=PEER_RELEASE, types=TYPES, only_types=False,
+        with_score=True, describe=describe, fields=lambda part: {"missing_pages": manifest["missing"] or None},
+        goal=">= the peer's share; mixed real documents (scans) >= 0.60")
 
 
 if __name__ == "__main__":

@@ -22,8 +22,7 @@ import os
 from pathlib import Path
 
 from benchmarks.bench_fulltext_scanned import ours
-from benchmarks.common import figure
-from benchmarks.fulltext_real import beside_peer, olmocr_bench, peers
+from benchmarks.fulltext_real import beside_peer
 from benchmarks.fulltext_tables_world import build
 
 ENGINE = "text-layer"
@@ -57,33 +56,17 @@ def run() -> list[dict]:
 def figures(root: Path, docs: list[tuple[str, Path]], runs: dict, verdicts: dict, skipped: str | None) -> list[dict]:
     """The figures of one run, for all pages and for each part (``LAST_RUN`` holds ``runs`` and ``verdicts``).
     olmocr's runner adds a ``baseline`` test per PDF: left out here (these figures are about tables)."""
-    from benchmarks.bench_fulltext_real import set_digest
-
     manifest = json.loads((root / "manifest.json").read_text())
     part_of = {p["id"]: p["part"] for p in manifest["pages"]}
-    peer_name = peers.name(PEER_RELEASE)
-    out = []
-    for part in ("all", "dev", "frozen"):
-        stems = {s for s, _ in docs if part == "all" or part_of.get(s) == part}
-        part_docs = [(s, p) for s, p in docs if s in stems]
-        digest = set_digest(part_docs)
-        scored = {name: olmocr_bench.rates([t for t in v["tests"] if t["type"] in TYPES and Path(t["pdf"]).stem in stems],
-                                           TYPES) for name, v in verdicts.items()}
-        peer = scored.get(peer_name)
-        common = {"set": f"real-world tables, {part}: {len(part_docs)} pages of the ICDAR 2013 table competition, "
-                         f"sha256 {digest[:16]}; tests from the organisers' cell structure (benchmarks/fulltext_tables_world)",
-                  "set_sha256": digest, "scorer": olmocr_bench.OLMOCR_PIN, "baseline_engine": peer_name,
-                  "skipped": skipped, "missing_pages": manifest["missing"] or None}
-        for name, r in scored.items():
-            extra = {"tests": r["tests"], "passed": r["passed"], "by_type": r["by_type"], "by_paper": r["by_paper"]}
-            if name == ENGINE:
-                extra.update(errors={s: e for s, e in runs[ENGINE]["errors"].items() if s in stems} or None,
-                             seconds=runs[ENGINE]["seconds"], goal="table >= the peer's share on the frozen part")
-            # value = share of this part's tests passed; baseline = pymupdf4llm 2.0's share, same run
-            out.append(figure(f"{prefix(part)}{name}", r["pass_rate"], "share of tests",
-                              peer["pass_rate"] if peer else None, **extra, **common))
-            out += beside_peer.type_figures(f"{prefix(part)}{name}", r, peer, TYPES, **common)
-    return out
+    parts = {part: (prefix(part), {s for s, _ in docs if part == "all" or part_of.get(s) == part})
+             for part in ("all", "dev", "frozen")}
+    return beside_peer.part_figures(
+        parts, docs, runs, verdicts, skipped, engine=ENGINE, release=PEER_RELEASE, types=TYPES,
+        describe=lambda part, pages, digest: f"real-world tables, {part}: {pages} pages of the ICDAR 2013 table "
+                                             f"competition, sha256 {digest[:16]}; tests from the organisers' cell "
+                                             "structure (benchmarks/fulltext_tables_world)",
+        fields=lambda part: {"missing_pages": manifest["missing"] or None},
+        goal="table >= the peer's share on the frozen part")
 
 
 if __name__ == "__main__":

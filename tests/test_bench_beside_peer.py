@@ -44,3 +44,32 @@ def test_type_figures_are_the_shares_of_each_type_against_the_peers():
     assert [(f["metric"], f["value"], f["baseline"], f["ratio"], f["tests"], f["part"]) for f in figs] == [
         ("m_absent", 0.75, 0.25, 3.0, 4, "dev"), ("m_present", 1.0, 1.0, 1.0, 2, "dev")]
     assert [f["baseline"] for f in beside_peer.type_figures("m", ours, None, ("absent",))] == [None]
+
+
+def test_part_figures_score_each_part_on_its_own_pages_and_types(tmp_path):
+    docs = []
+    for stem in ("a", "b"):
+        (tmp_path / f"{stem}.pdf").write_bytes(b"%PDF " + stem.encode())
+        docs.append((stem, tmp_path / f"{stem}.pdf"))
+
+    def verdict(pdf, kind, passed, n):
+        return {"id": f"{pdf}_{kind}_{n}", "pdf": f"{pdf}.pdf", "type": kind, "passed": passed}
+
+    ours = [verdict("a", "present", True, 1), verdict("a", "present", False, 2), verdict("b", "table", True, 1),
+            verdict("a", "baseline", False, 1)]
+    peer = [verdict("a", "present", True, 1), verdict("a", "present", True, 2), verdict("b", "table", False, 1),
+            verdict("a", "baseline", True, 1)]
+    verdicts = {"ours": {"tests": ours}, peers.name("2.0"): {"tests": peer}}
+    runs = {"ours": {"errors": {"b": "boom"}, "seconds": 3.0}}
+    figs = beside_peer.part_figures(
+        {"dev": ("d_", {"a"}), "frozen": ("f_", {"b"})}, docs, runs, verdicts, None, engine="ours", release="2.0",
+        types=("present", "table"), describe=lambda part, pages, digest: f"{part}:{pages}",
+        fields=lambda part: {"part": part}, goal="g")
+    got = {f["metric"]: (f["value"], f["baseline"], f["tests"], f["set"], f["part"]) for f in figs}
+    # the baseline test olmocr adds is left out; each part holds its own pages only (by hand)
+    assert got["d_ours"] == (0.5, 1.0, 2, "dev:1", "dev") and got["f_ours"] == (1.0, 0.0, 1, "frozen:1", "frozen")
+    assert got["d_ours_present"] == (0.5, 1.0, 2, "dev:1", "dev") and "d_ours_table" not in got
+    assert got[f"d_{peers.name('2.0')}"][:3] == (1.0, 1.0, 2)
+    ours_dev = next(f for f in figs if f["metric"] == "d_ours")
+    assert ours_dev["errors"] is None and ours_dev["seconds"] == 3.0 and ours_dev["goal"] == "g"
+    assert next(f for f in figs if f["metric"] == "f_ours")["errors"] == {"b": "boom"}

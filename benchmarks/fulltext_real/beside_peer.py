@@ -36,3 +36,40 @@ def type_figures(metric: str, rates: dict, peer: dict | None, types: tuple[str, 
     return [figure(f"{metric}_{kind}", rates["by_type"][kind], "share of tests",
                    peer["by_type"][kind] if peer else None, tests=rates["tests_by_type"][kind], **common)
             for kind in types if rates["by_type"][kind] is not None]
+
+
+def part_figures(parts: dict[str, tuple[str, set[str]]], docs: Docs, runs: dict, verdicts: dict, skipped: str | None,
+                 *, engine: str, release: str, types: tuple[str, ...], describe: Callable[[str, int, str], str],
+                 goal: str, fields: Callable[[str], dict] = lambda part: {}, only_types: bool = True,
+                 seconds: bool = True, with_score: bool = False) -> list[dict]:
+    """The figures of one run for each part of a page set: ``parts`` maps a part to (metric prefix, its
+    page stems). Per engine, ``<prefix><engine>`` (value = the share of the part's tests passed; baseline =
+    the peer's share of the same tests, same run) and its ``type_figures``; ``describe(part, pages,
+    digest)`` names the set in each figure, ``fields(part)`` adds fields to each. ``only_types``: tests of
+    other types (olmocr's per-PDF ``baseline``) are left out; ``seconds``: our engine's run time in its
+    figure; ``with_score``: olmocr's own score too."""
+    from benchmarks.bench_fulltext_real import set_digest
+
+    peer_name = peers.name(release)
+    out = []
+    for part, (prefix, stems) in parts.items():
+        part_docs = [(s, p) for s, p in docs if s in stems]
+        digest = set_digest(part_docs)
+        scored = {name: olmocr_bench.rates([t for t in v["tests"] if (t["type"] in types or not only_types)
+                                            and Path(t["pdf"]).stem in stems], types) for name, v in verdicts.items()}
+        peer = scored.get(peer_name)
+        shared = {"set": describe(part, len(part_docs), digest), "set_sha256": digest,
+                  "scorer": olmocr_bench.OLMOCR_PIN, "baseline_engine": peer_name, "skipped": skipped, **fields(part)}
+        for name, r in scored.items():
+            extra = {"tests": r["tests"], "passed": r["passed"],
+                     **({"olmocr_score": r["olmocr_score"]} if with_score else {}),
+                     "by_type": r["by_type"], "by_paper": r["by_paper"]}
+            if name == engine:
+                extra["errors"] = {s: e for s, e in runs[engine]["errors"].items() if s in stems} or None
+                if seconds:
+                    extra["seconds"] = runs[engine]["seconds"]
+                extra["goal"] = goal
+            out.append(figure(f"{prefix}{name}", r["pass_rate"], "share of tests",
+                              peer["pass_rate"] if peer else None, **extra, **shared))
+            out += type_figures(f"{prefix}{name}", r, peer, types, **shared)
+    return out
