@@ -39,6 +39,22 @@ def _prose(c: canvas.Canvas, y: float, lines: int) -> float:
     return y
 
 
+def _walled_grid(c: canvas.Canvas, top: float, edges: list[float], height: float) -> float:
+    """ROWS in a grid ruled over and under each row and at each column edge; returns the grid's bottom."""
+    y = top
+    for row in ROWS:
+        c.setFont("Helvetica", 9)
+        for x, text in zip(edges, row, strict=False):
+            c.drawString(x + 4, y - height + 5, text)
+        y -= height
+    c.setLineWidth(0.5)
+    for k in range(len(ROWS) + 1):
+        c.line(edges[0], top - k * height, edges[-1], top - k * height)
+    for x in edges:
+        c.line(x, top, x, y)
+    return y
+
+
 @pytest.fixture(scope="module")
 def drawn(tmp_path_factory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("world")
@@ -68,16 +84,7 @@ def drawn(tmp_path_factory) -> dict[str, str]:
     top, edges = y, [72.0]
     for w in widths:
         edges.append(edges[-1] + w)
-    for row in ROWS:
-        c.setFont("Helvetica", 9)
-        for x, text in zip(edges, row, strict=False):
-            c.drawString(x + 4, y - height + 5, text)
-        y -= height
-    c.setLineWidth(0.5)
-    for k in range(len(ROWS) + 1):
-        c.line(edges[0], top - k * height, edges[-1], top - k * height)
-    for x in edges:
-        c.line(x, top, x, y)
+    y = _walled_grid(c, top, edges, height)
     _prose(c, y - 24, 12)
     c.line(edges[0], 60, edges[-1], 60)  # the footer's rule, as wide as the table
     c.setFont("Helvetica", 8)
@@ -96,16 +103,7 @@ def drawn(tmp_path_factory) -> dict[str, str]:
     c.drawCentredString((edges[0] + edges[-1]) / 2, y - 28, "Cases by country and origin, 2007")
     y -= 36
     top = y
-    for row in ROWS:
-        c.setFont("Helvetica", 9)
-        for x, text in zip(edges, row, strict=False):
-            c.drawString(x + 4, y - height + 5, text)
-        y -= height
-    c.setLineWidth(0.5)
-    for k in range(len(ROWS) + 1):
-        c.line(edges[0], top - k * height, edges[-1], top - k * height)
-    for x in edges:
-        c.line(x, top, x, y)
+    y = _walled_grid(c, top, edges, height)
     c.setFont("Helvetica", 8)
     c.drawString(edges[0] + 4, y - 12, "Note: shares are rounded to one decimal.")
     for x0, y0, x1, y1 in ((edges[0], frame_top, edges[-1], frame_top), (edges[0], y - 20, edges[-1], y - 20),
