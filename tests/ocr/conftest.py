@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -34,6 +35,16 @@ def page_sentences(forum_id: str, page_number: int) -> tuple[str, str]:
         f"Left column of page {page_number} in paper {forum_id} says alpha.",
         f"Right column of page {page_number} in paper {forum_id} says omega.",
     )
+
+
+def numbered_pages_pdf(path: Path, pages: int = 3) -> str:
+    """A small PDF whose page n reads "page n" (a source for the page-set builders' cutting); its sha256."""
+    c = canvas.Canvas(str(path), pagesize=(300, 400))
+    for n in range(pages):
+        c.drawString(50, 300, f"page {n}")
+        c.showPage()
+    c.save()
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def write_two_column_pdf(path: Path, forum_id: str, num_pages: int, encrypt: str | None = None) -> Path:

@@ -7,10 +7,10 @@ import hashlib
 import json
 
 import pypdfium2 as pdfium
-from reportlab.pdfgen import canvas
 
 from benchmarks import bench_fulltext_realscans
 from benchmarks.fulltext_realscans import build
+from tests.ocr.conftest import numbered_pages_pdf
 
 _TYPES = {"present", "absent", "order", "table"}
 
@@ -33,12 +33,7 @@ def test_the_build_cuts_the_recorded_page_and_refuses_other_bytes(tmp_path, monk
     corpus = tmp_path / "corpus"
     (corpus / "pdfs").mkdir(parents=True)
     source = tmp_path / "src.pdf"
-    c = canvas.Canvas(str(source), pagesize=(300, 400))
-    for n in range(3):
-        c.drawString(50, 300, f"page {n}")
-        c.showPage()
-    c.save()
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    digest = numbered_pages_pdf(source)
     (corpus / "pdfs" / f"{digest[:16]}.pdf").write_bytes(source.read_bytes())
     (corpus / "pdfs" / f"{'0' * 16}.pdf").write_bytes(b"%PDF-1.4 other bytes")
     entries = [{"id": "p", "part": "dev", "repo": "o/r", "commit": "c", "path": "a.pdf", "page": 2, "kind": "k",

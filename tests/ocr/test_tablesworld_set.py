@@ -4,14 +4,13 @@ cuts the recorded page out of a source found by its sha256 and leaves other byte
 says when there is nothing to measure."""
 from __future__ import annotations
 
-import hashlib
 import json
 
 import pypdfium2 as pdfium
-from reportlab.pdfgen import canvas
 
 from benchmarks import bench_fulltext_tablesworld
 from benchmarks.fulltext_tables_world import build, derive
+from tests.ocr.conftest import numbered_pages_pdf
 
 _STR = """<?xml version="1.0" encoding="UTF-8"?><document filename="x">
 <table id="1"><region id="1" page="2">
@@ -59,12 +58,7 @@ def test_the_build_cuts_the_recorded_page_and_refuses_other_bytes(tmp_path, monk
     folder = tmp_path / "tw"
     (folder / "sources").mkdir(parents=True)
     source = tmp_path / "src.pdf"
-    c = canvas.Canvas(str(source), pagesize=(300, 400))
-    for n in range(3):
-        c.drawString(50, 300, f"page {n}")
-        c.showPage()
-    c.save()
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    digest = numbered_pages_pdf(source)
     (folder / "sources" / f"{digest[:16]}.pdf").write_bytes(source.read_bytes())
     (folder / "sources" / f"{'0' * 16}.pdf").write_bytes(b"%PDF-1.4 other bytes")
     entries = [{"id": "p", "part": "dev", "repo": "o/r", "commit": "c", "path": "a.pdf", "page": 2, "sha256": digest},
