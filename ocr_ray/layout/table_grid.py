@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
 from ocr_ray.layout.hyphenation import own_hyphen
@@ -201,12 +202,15 @@ def column_of(limits: list[float], x: float) -> int:
     return sum(1 for b in limits if x >= b)
 
 
-def split_on_columns(rows: list[list[Fragment]], cols: list[tuple[float, float]]) -> list[list[Fragment]]:
+def split_on_columns(rows: list[list[Fragment]], cols: list[tuple[float, float]],
+                     one_cell: Callable[[Fragment], bool] | None = None) -> list[list[Fragment]]:
     """Rows whose fragments that cover two or more columns are cut at the word spaces where one
     column ends and the next begins: a header of tight columns is one fragment (its cells closer than
-    ``pdftext.GAP_SPLIT``), the body rows under it give the column grid."""
+    ``pdftext.GAP_SPLIT``), the body rows under it give the column grid. A fragment ``one_cell``
+    says is one cell stays whole (``table_walls.across_undrawn_wall``)."""
     limits = bounds(cols)
-    return [[piece for f in row for piece in _split(f, cols, limits)] for row in rows]
+    return [[piece for f in row for piece in ([f] if one_cell and one_cell(f) else _split(f, cols, limits))]
+            for row in rows]
 
 
 def _split(f: Fragment, cols: list[tuple[float, float]], limits: list[float]) -> list[Fragment]:
@@ -221,8 +225,7 @@ def _split(f: Fragment, cols: list[tuple[float, float]], limits: list[float]) ->
     between = _between_columns(f, cols)
     for k, (a, b) in enumerate([*f.gaps, (f.x1, f.x1)]):
         # (or a space where the body's grid puts a column boundary: a header as tight as its body)
-        if k < len(f.gaps) and not (b - a >= GAP_COLUMN * em or b - a > GAP_WIDER * least
-                                    or k in between):
+        if k < len(f.gaps) and not (b - a >= GAP_COLUMN * em or b - a > GAP_WIDER * least or k in between):
             continue
         overlaps = [min(a, c1) - max(start, c0) for c0, c1 in cols]
         best = max(range(len(cols)), key=overlaps.__getitem__)

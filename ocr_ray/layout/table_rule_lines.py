@@ -16,6 +16,8 @@ SAME_EDGE = 3.0
 # Rules side by side at one height (``\\cmidrule(lr){2-3}\\cmidrule(lr){4-5}``, each trimmed 0.5 em at
 # its ends; ``\\cline`` segments) closer than this are one rule line across the table.
 SEGMENT_GAP = 12.0
+# Segments further apart than this (pt) leave a white gap between them (cell borders abut or overlap).
+WHITE = 1.0
 # Rule lines of one table differ in extent by at most this at either end: a \\cmidrule(lr) pair
 # spanning every column is trimmed at both ends (0.5 em) against the \\toprule.
 SAME_EXTENT = 8.0
@@ -52,13 +54,31 @@ def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
         level = [rule] if rule is not None else []
     lines, parts = [], {}
     for line, run in merged:
+        # (the line it stands by runs across one of its white gaps at least: two tables side by side,
+        # their top, header and bottom rules at one height, part at the same white in every line)
         alike = len(run) < 2 or any(other is not line and abs(other.x0 - line.x0) <= SAME_EXTENT
-                                    and abs(other.x1 - line.x1) <= SAME_EXTENT for other, _ in merged)
+                                    and abs(other.x1 - line.x1) <= SAME_EXTENT and _across(other_run, run)
+                                    for other, other_run in merged)
         for out, segments in ([(line, run)] if alike else [(r, [r]) for r in run]):
             if out.x1 - out.x0 >= MIN_RULE_WIDTH:
                 lines.append(out)
                 parts[id(out)] = segments
     return lines, parts
+
+
+def _whites(run: list[Rule]) -> list[tuple[float, float]]:
+    """The white gaps between a rule line's segments (abutting or overlapping cell borders leave none)."""
+    ordered = sorted(run, key=lambda r: r.x0)
+    return [(a.x1, b.x0) for a, b in zip(ordered, ordered[1:], strict=False) if b.x0 - a.x1 > WHITE]
+
+
+def _across(other: list[Rule], run: list[Rule]) -> bool:
+    """Does the line of segments ``other`` run across one of ``run``'s white gaps (or has ``run``
+    none)? A table's ``\\cmidrule`` segments stand under its \\toprule, which crosses their gaps;
+    two tables side by side part at the same white in all their lines."""
+    whites = _whites(run)
+    return not whites or any(not any(a < w1 and b > w0 for a, b in _whites(other)) and
+                             any(r.x0 <= w0 + 0.5 and r.x1 >= w1 - 0.5 for r in other) for w0, w1 in whites)
 
 
 def _sub_rules(group: list[Rule], groups: list[list[Rule]], fragments: list[Fragment]) -> bool:
