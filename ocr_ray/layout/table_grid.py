@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from ocr_ray.layout.hyphenation import own_hyphen
 from ocr_ray.layout.model import Fragment, Rule
+from ocr_ray.layout.table_bridges import split_bridged
 
 ROW_TOLERANCE = 0.4  # centres of one row's fragments differ by less than this share of their height
 # A word space at least this wide (in font sizes), or wider than 1.2 times the fragment's narrowest,
@@ -138,7 +139,7 @@ def columns(rows: list[list[Fragment]], head: int = 0) -> list[tuple[float, floa
     # a row's cells are disjoint and sorted: the cells a span overlaps are counted by bisection
     starts = [[a for a, _ in row] for row in body]
     ends = [[b for _, b in row] for row in body]
-    keep = []
+    keep, kept = [], []  # (kept: each with its row, for ``split_bridged``)
     for r, row in enumerate(body):
         for x0, x1 in row:
             reached = multi = alike = white = sides = 0
@@ -162,12 +163,14 @@ def columns(rows: list[list[Fragment]], head: int = 0) -> list[tuple[float, floa
             if not (multi and 2 * multi >= reached) and not (multi >= 2 and 2 * multi >= reached - alike) \
                     and not (white >= 3 and 3 * white >= 2 * sides and reached - alike <= white):
                 keep.append((x0, x1))
+                kept.append((x0, x1, r))
     cols: list[list[float]] = []
     for x0, x1 in sorted(keep):
         if cols and x0 < cols[-1][1] - 0.5:
             cols[-1][1] = max(cols[-1][1], x1)
         else:
             cols.append([x0, x1])
+    cols = split_bridged(cols, kept)  # (two columns joined by a cell across their gutter)
     for h, row in enumerate(cells[:head]):
         for cell in row:
             # over two cells of a header row below it: a \multicolumn label (riff's "Off-Policy"
