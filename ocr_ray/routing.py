@@ -128,6 +128,8 @@ from ocr_ray.text_repair import recode_garbled
 # read line by line; a \cline inside a c|c|c table; narrow \multicolumn{2}{c} values in a tight table span their columns.
 # 33, tablesml10 (papers_dev5.yaml): two tables side by side, their rules at one height, are two; a
 # group head over walls its row does not draw is one cell; a \multirow label of stacked lines spans its rows.
+# Also (33), scansfurn10: an OCR'd page's sides follow the image read (a scan shown upright by /Rotate
+# 90 was scaled by its unrotated frame since 32's prose9 change: its lower part fell off the page).
 LAYOUT_VERSION = "33"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
