@@ -81,6 +81,13 @@ def _across(other: list[Rule], run: list[Rule]) -> bool:
                              any(r.x0 <= w0 + 0.5 and r.x1 >= w1 - 0.5 for r in other) for w0, w1 in whites)
 
 
+def _across_area(f: Fragment, x0: float, x1: float) -> bool:
+    """Does ``f`` run across the whole of ``x0``..``x1`` and on past one of its edges by a size? No
+    cell of a table does (its rules span its widest row): a line of prose between two tables of
+    one width, one under the other in a column (an item's text between two small tables)."""
+    return f.x0 <= x0 + 2 and f.x1 >= x1 + f.size or f.x0 <= x0 - f.size and f.x1 >= x1 - 2
+
+
 def _sub_rules(group: list[Rule], groups: list[list[Rule]], fragments: list[Fragment]) -> bool:
     """Is ``group`` the partial rules of a wider table (``\\cline{2-4}`` under a label set once for
     several rows, ``\\cmidrule``s), not a narrower table stacked between its rules? Its rules lie
@@ -155,7 +162,8 @@ def rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[floa
             lo, hi, x0, x1 = above.y1, below.y0, min(above.x0, below.x0), max(above.x1, below.x1)
             between = any(other is not group and len(other) >= 2 and all(lo < r.y0 < hi for r in other)
                           and other[0].x0 < x1 and other[0].x1 > x0 for other in groups) or any(
-                lo < f.cy < hi and (x0 - 3 < f.x0 < x1 or x0 < f.cx < x1) for f in captions)  # (centred, wider)
+                lo < f.cy < hi and (x0 - 3 < f.x0 < x1 or x0 < f.cx < x1) for f in captions) or any(
+                lo < f.cy < hi and _across_area(f, x0, x1) for f in fragments)  # (a line of prose)
             if between or k in unwalled:
                 parts.append([below])
             else:

@@ -102,3 +102,36 @@ def test_a_multirow_label_of_two_lines_spans_its_rows(tmp_path):
         table_test("0.54 (+/- 0.07)", left="Pr", right="0.52 (+/- 0.06)", left_heading="Prom.+ Prof. + L1"),
         table_test("0.53 (+/- 0.04)", left="Pr", left_heading="Baseline (no metadt.)"),
         table_test("0.50 (+/- 0.06)", left="Pr", left_heading="Prompt")])
+
+
+def test_two_tables_of_one_width_parted_by_prose_are_two(tmp_path):
+    """Two small ``\\hline`` tables without captions in the items of a list (an ACL 2021 report's
+    computational requirements), one under the other in a column and of one width, an item's lines
+    of prose between them: their rules made one group, so neither was read as a table, and their
+    cells low on the page ("10 GiB", "37 minutes") were taken for footnotes ("[^10]: GiB"). A line
+    between two rules that runs across the whole of their extent and past it is no row of the
+    table: the group is cut there."""
+    def small(rows: list[tuple[str, str]]) -> str:
+        return (r"\begin{small}\begin{tabular}{ ll }\hline" "\n"
+                + "\n".join(rf"{a} & {b} \\ \hline" for a, b in rows) + "\n" r"\end{tabular}\end{small}")
+    markdown = table_markdown(tmp_path, (_PROSE * 6) + r"""
+\begin{itemize}
+\item MIMIC-III datasets import and preprocessing: all the steps were performed on a personal machine on CPU.
+\newline
+
+""" + small([("Memory used", "10 GiB"), ("Time taken", "3-4 minutes"),
+             (r"Disk space needed for \\ input datasets", "3.75 GB")]) + r"""
+\newline
+
+\item Word2Vec and Doc2Vec model training and vectors generation: all the steps were performed on a personal
+machine, with the corpus streamed from disk, so there is no need to load the whole corpus in memory.
+\newline
+
+""" + small([(r"Word2Vec embeddings \\ generation time", "37 minutes"), ("Memory used", "1.5 GB"),
+             (r"Disk space needed for \\ output embeddings", "70.1 MB")]) + r"""
+\end{itemize}
+""", packages="times", options="twocolumn")
+    assert len(parse_tables(markdown)) == 2 and "[^" not in markdown
+    assert_table_tests_pass(markdown, [
+        table_test("10 GiB", left="Memory used", down="3-4 minutes"),
+        table_test("1.5 GB", left="Memory used", up="37 minutes")])
