@@ -129,7 +129,8 @@ from ocr_ray.text_repair import recode_garbled
 # 33, tablesml10 (papers_dev5.yaml): two tables side by side, their rules at one height, are two; a
 # group head over walls its row does not draw is one cell; a \multirow label of stacked lines spans its rows.
 # Also (33), scansfurn10: an OCR'd page's sides follow the image read (a scan shown upright by /Rotate
-# 90 was scaled by its unrotated frame since 32's prose9 change: its lower part fell off the page).
+# 90 was scaled by its unrotated frame since 32's prose9 change: its lower part fell off the page); a
+# bare numeral with a fragment over or under it on its row (a formula's "i" under its arrow) is no page number.
 LAYOUT_VERSION = "33"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
