@@ -268,7 +268,10 @@ def _between_columns(f: Fragment, cols: list[tuple[float, float]]) -> set[int]:
     first = sum(1 for c in range(len(cols) - 1) if (f.x0 + f.gaps[0][0]) / 2 >= (cols[c][1] + cols[c + 1][0]) / 2)
     # only the whites between those columns: a space around a maths "=" of the first head may lie
     # in the white left of its column ("|I| = w/2" over "71", columns 2.8 pt apart)
-    gutters = {c: ks for c, ks in gutters.items() if c >= first}
+    # (and only the whites the fragment reaches across, from a column's cells into the next one's: the
+    # space inside a last head wider than its column, "MOTA ↑", lies in the white after it)
+    reach = sum(1 for c0, _ in cols if c0 < f.x1) - 1
+    gutters = {c: ks for c, ks in gutters.items() if first <= c < reach}
     if not gutters:
         return set()
     # best[k] = (cost of the pieces up to the cut at space k, the cuts): one gutter after the other
@@ -283,7 +286,7 @@ def _between_columns(f: Fragment, cols: list[tuple[float, float]]) -> set[int]:
                         + 0.05 * abs((a + b) / 2 - middle), cuts + [k]) for j, (cost, cuts) in best.items()]
             step[k] = min(options, key=lambda o: o[0])
         best, lo = step, c + 1
-    last = max(lo, sum(1 for c in range(len(cols) - 1) if (f.gaps[-1][1] + f.x1) / 2 >= (cols[c][1] + cols[c + 1][0]) / 2))
+    last = max(lo, min(reach, sum(1 for c in range(len(cols) - 1) if (f.gaps[-1][1] + f.x1) / 2 >= (cols[c][1] + cols[c + 1][0]) / 2)))
     end = min(best.items(), key=lambda kv: kv[1][0] + miss(f.gaps[kv[0]][1], f.x1, min(lo, last), last))
     # every piece set as TeX sets a cell over its column (an edge or the centre within a point);
     # else the spaces are a \multicolumn label's own ("Zero shot accuracy" over three columns)

@@ -135,3 +135,36 @@ machine, with the corpus streamed from disk, so there is no need to load the who
     assert_table_tests_pass(markdown, [
         table_test("10 GiB", left="Memory used", down="3-4 minutes"),
         table_test("1.5 GB", left="Memory used", up="37 minutes")])
+
+
+def test_tight_heads_of_a_resized_table_are_cut_on_their_columns(tmp_path):
+    """``\\resizebox{\\textwidth}{!}{..}`` of an ``l|l|cccc|c`` table whose heads are wider than the
+    numbers under them (an ECCV 2024 submission's Table 1, llncs with a reduced \\tabcolsep): the
+    four heads between the walls, "AMOTA ↑ AMOTP (m) ↓ Recall ↑ MOTA ↑", are one fragment whose
+    spaces between heads are no wider than those inside one. The last head, wider than its
+    column, puts its own space ("MOTA ↑") in the white after that column, so a cut was asked in
+    that white too, no cut fitted and the four heads stayed one cell over four columns. Only the
+    whites the fragment reaches across, from one column's cells into the next one's, are cut."""
+    markdown = table_markdown(tmp_path, _PROSE + r"""
+\begin{table}[h]\centering\setlength{\tabcolsep}{1.2pt}
+\caption{Quantitative evaluation for camera-only multi-object tracking.}
+\resizebox{\textwidth}{!}{
+\begin{tabular}{l|l|cccc|c}
+\hline \hline
+\textbf{Training} & \textbf{Method} & \textbf{AMOTA} $\uparrow$ & \textbf{AMOTP} (m) $\downarrow$ & \textbf{Recall} $\uparrow$ & \textbf{MOTA} $\uparrow$ & \textbf{Modality} \\
+\textbf{Data Unseen} & & & & & & \\
+\hline
+$\times$ & PF-Track & 0.622 & 0.916 & 0.719 & 0.558 & Camera \\
+$\times$ & QTrack & 0.692 & 0.753 & 0.760 & 0.596 & Camera \\
+$\times$ & QD-3DT & 0.425 & 1.258 & 0.563 & 0.358 & Camera \\
+\hline \hline
+\checkmark & QD-3DT (trained on WOD) & 0.000 & 1.893 & 0.226 & 0.000 & Camera \\
+$\times$ (CP) & CenterTrack & 0.202 & 1.195 & 0.313 & 0.134 & Camera \\
+\checkmark\ (CP) & Inverse Neural Rendering (ours) & \textbf{0.413} & \underline{1.189} & \textbf{0.536} & \textbf{0.321} & Camera \\
+\hline \hline
+\end{tabular}}
+\end{table}""", packages="amssymb,graphicx,times")
+    assert_table_tests_pass(markdown, [
+        table_test("0.563", up="0.760", left="1.258", right="0.358", top_heading="Recall ↑"),
+        table_test("0.358", left="0.563", right="Camera", top_heading="MOTA ↑"),
+        table_test("0.916", left="0.622", top_heading="AMOTP (m) ↓")])
