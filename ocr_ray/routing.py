@@ -127,11 +127,18 @@ from ocr_ray.text_repair import recode_garbled
 # row under the header; heads wider than the numbers under them are their columns'); a row group's
 # label in an unruled table; a paragraph cell's next line that starts a sentence, a multi-line row
 # read line by line; a \cline inside a c|c|c table; narrow \multicolumn{2}{c} values in a tight table span their columns.
-# Also (32), producers10 (producers the sets lack): a scan's invisible OCR text layer (tesseract's PDF)
+# 33, tablesml10 (papers_dev5.yaml): two tables side by side, their rules at one height, are two; a
+# group head over walls its row does not draw is one cell; a \multirow label of stacked lines spans its rows;
+# two tables of one width parted by a line of prose are two; a tight header whose last head is wider
+# than its column is cut on the columns it reaches across.
+# Also (33), scansfurn10: an OCR'd page's sides follow the image read (a scan shown upright by /Rotate
+# 90 was scaled by its unrotated frame since 32's prose9 change: its lower part fell off the page); a
+# bare numeral with a fragment over or under it on its row (a formula's "i" under its arrow) is no page number.
+# Also (33), producers10 (producers the sets lack): a scan's invisible OCR text layer (tesseract's PDF)
 # read as OCR'd lines; a line taller by a footnote mark and cut at a stretched sentence space is one
 # line; a bar drawn as an image (dvips' rules) is a rule; Ghostscript's byte-swapped ligatures and
 # its StemV (a font named regular is not bold); a row is in a page's edge band by its middle.
-LAYOUT_VERSION = "32"
+LAYOUT_VERSION = "33"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further
