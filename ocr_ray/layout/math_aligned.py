@@ -12,6 +12,9 @@ under the other). Each row keeps its equation number, ``\qquad (n)``.
 """
 from __future__ import annotations
 
+import re
+
+from ocr_ray.layout.math import numbered
 from ocr_ray.layout.math_atoms import Unreadable, glyph_atom
 from ocr_ray.layout.math_rows import row_size
 from ocr_ray.layout.math_stacks import RELATIONS
@@ -69,8 +72,27 @@ def _first_relation(tex: str) -> int | None:
     return None
 
 
+_NUMBER_ALONE = re.compile(r"\(((?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?)\)")
+
+
+def _numbers_placed(rows: list[tuple[str, float | None, float, float]]) -> list[tuple[str, float | None, float, float]]:
+    r"""A row that is an equation number alone (set apart from its formula's rows by the page's white,
+    "(3)" between two rows of a two-column paper's display) is the number of the row above it, else
+    of the row below: ``\qquad (3)`` beside that row, not a row of its own."""
+    out = list(rows)
+    for k in [k for k, row in enumerate(rows) if _NUMBER_ALONE.fullmatch(row[0])][::-1]:
+        if len(out) < 2:
+            break
+        near = k - 1 if k > 0 and r"\qquad (" not in out[k - 1][0] else k + 1 if k + 1 < len(out) else k - 1
+        tex, x, x0, x1 = out[near]
+        out[near] = (numbered(tex, rows[k][0][1:-1]), x, x0, x1)
+        del out[k]
+    return out
+
+
 def stacked(rows: list[tuple[str, float | None, float, float]]) -> str:
     """One formula of a block's rows: ``(tex, relation_x, x0, x1)`` each, top to bottom."""
+    rows = _numbers_placed(rows)
     if len(rows) == 1:
         return rows[0][0]
     xs = [x for _, x, _, _ in rows if x is not None]

@@ -132,3 +132,15 @@ def test_fractions_of_words_are_displays(worded):
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
 def test_fractions_of_words_pass_olmocr(worded):
     assert _math(worded, **WORDS) == dict.fromkeys(WORDS, True), worded
+
+
+def test_an_equation_number_alone_is_the_number_of_its_row():
+    """dev4's bayes-tools (two columns): "(3)" was cut from its display by the reading order and
+    stacked as a row of its own between two formulas; it is the number of the row above it (else
+    below). Rows by hand: (LaTeX, first relation's x, x0, x1)."""
+    from ocr_ray.layout.math_aligned import stacked
+
+    assert stacked([("S_{N}=(B,U_{N}),", None, 140, 204), ("(3)", None, 280, 290), (r"Y=\theta^{\top}B", None, 142, 203)]) \
+        == r"\begin{gathered}S_{N}=(B,U_{N}), \qquad (3) \\ Y=\theta^{\top}B\end{gathered}"
+    assert stacked([(r"a=b \qquad (2)", 10, 0, 20), ("(3)", None, 280, 290), ("c=d", 10, 0, 20)]) \
+        == r"\begin{aligned}a&=b \qquad (2) \\ c&=d \qquad (3)\end{aligned}"
