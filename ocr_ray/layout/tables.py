@@ -33,6 +33,7 @@ from ocr_ray.layout.table_rule_lines import (
     column_rules_extent,
     rule_groups,
 )
+from ocr_ray.layout.table_ruled_rows import join_ruled_rows
 from ocr_ray.layout.table_unruled import (
     body_below,
     captionless_boxes,
@@ -41,7 +42,7 @@ from ocr_ray.layout.table_unruled import (
     text_under,
     unruled_boxes,
 )
-from ocr_ray.layout.table_walls import grid_walls, walled_columns
+from ocr_ray.layout.table_walls import across_undrawn_wall, grid_walls, walled_columns
 
 
 def _continues(line: list[Fragment], cols: list[tuple[float, float]], x0: float, x1: float) -> bool:
@@ -268,9 +269,11 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
         inside += [f for line in more for f in line]
         bottom = max(bottom, *(f.y1 for f in inside))
         cols = cols_of(rows) or cols
-    split = split_on_columns(rows, cols)
+    split = split_on_columns(rows, cols, across_undrawn_wall(walls, verticals) if walls else None)
     if sum(map(len, split)) > sum(map(len, rows)):  # a tight header cut: its cells may widen columns
         rows, cols = split, cols_of(split) or cols
+    if walls:  # a grid that rules each of its rows: a row is all that lies between two rules
+        rows, head = join_ruled_rows(rows, head, cols, page.rules)
     rows, head = join_head_lines(rows, head, cols, page.rules)
     grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
     rows = join_stacked_cells(rows, head, cols)
