@@ -131,7 +131,8 @@ from ocr_ray.text_repair import recode_garbled
 # two tables of one width parted by a line of prose are two; a tight header whose last head is wider
 # than its column is cut on the columns it reaches across.
 # Also (33), scansfurn10: an OCR'd page's sides follow the image read (a scan shown upright by /Rotate
-# 90 was scaled by its unrotated frame since 32's prose9 change: its lower part fell off the page).
+# 90 was scaled by its unrotated frame since 32's prose9 change: its lower part fell off the page); a
+# bare numeral with a fragment over or under it on its row (a formula's "i" under its arrow) is no page number.
 LAYOUT_VERSION = "33"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
