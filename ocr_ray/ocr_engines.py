@@ -137,11 +137,11 @@ class RapidOcrEngine(Engine):
         self.setup()
         out = []
         for page in pages:
-            boxes, texts, width, image, turns = self.upright_lines(page["image"]) if page["image"] else (
+            boxes, texts, width, image, _ = self.upright_lines(page["image"]) if page["image"] else (
                 [], [], 0.0, b"", 0)
-            page_json = page.get("text") or ""
-            out.append(ocr_layout(orientation.turned_page(page_json) if turns % 2 else page_json, boxes, texts,
-                                  width, self.name, image=image))
+            # the page's sides follow the image read (``ocr_lines.image_frame``): turned upright, its
+            # lines are scaled to points as the page they are on
+            out.append(ocr_layout(page.get("text") or "", boxes, texts, width, self.name, image=image))
         return out
 
     def __getstate__(self):  # the ONNX sessions stay in the actor

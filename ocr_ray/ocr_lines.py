@@ -8,6 +8,7 @@ order, tables and blocks steps as a born-digital one.
 """
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
@@ -98,7 +99,7 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
     OCR'd, whose ruling lines (``image_rules``) let the tables step rebuild tables on scans."""
     try:
         base = PageLayout.from_json(page_json)
-        width, height = base.width, base.height
+        width, height = image_frame(base.width, base.height, image)
     except (ValueError, KeyError, TypeError):
         width = height = 0.0
     scale = (width / image_width) if width and image_width else 1.0
@@ -132,6 +133,27 @@ def ocr_layout(page_json: str, boxes: list[Any], texts: list[str], image_width: 
     _mark_split_headings(fragments)
     rules = rules_from_jpeg(image, width) if width else []
     return PageLayout(width or image_width, height or image_width, fragments, rules, source).to_json()
+
+
+def image_frame(width: float, height: float, image: bytes) -> tuple[float, float]:
+    """The page's sides (points) in the order of the image the OCR read: the OCR'd lines are in that
+    image's frame. The text layer's layout is in the page's own, unrotated frame (``rotated.page_size``),
+    but a page is rendered as displayed: under ``/Rotate 90`` or ``270`` (a scanner's landscape sheet
+    shown upright) and after ``ocr_orientation`` turned a sideways scan upright, the image's wide side
+    is the layout's high one. Scaled by the layout's width, such a page's lines were read in a frame
+    a third too large, off the page's foot, and its lines were grouped into other blocks (the real
+    scans' linn-rotated-skew). A square page or no image keeps the layout's order."""
+    if not image or not width or not height:
+        return width, height
+    from PIL import Image
+
+    try:
+        pixels_wide, pixels_high = Image.open(io.BytesIO(image)).size
+    except (OSError, ValueError):
+        return width, height
+    if (pixels_wide - pixels_high) * (width - height) < 0:
+        return height, width
+    return width, height
 
 
 _IDEOGRAPH = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")

@@ -88,14 +88,3 @@ def voting_crops(image, boxes: list[Any], texts: list[str], is_sideways: bool) -
     chosen.sort(key=lambda c: -c[0])
     return [get_rotate_crop_image(image, np.array(box, dtype=np.float32)) for _, box in chosen[:SAMPLE]]
 
-
-def turned_page(page_json: str) -> str:
-    """The text layer's page layout (only its size is used for OCR'd lines) a quarter turned: width and
-    height swapped, so the upright page's lines are scaled to points as the page they are on."""
-    from ocr_ray.layout.model import PageLayout
-
-    try:
-        page = PageLayout.from_json(page_json)
-    except (ValueError, KeyError, TypeError):
-        return page_json
-    return PageLayout(page.height, page.width, [], [], page.source).to_json()

@@ -126,7 +126,16 @@ from ocr_ray.text_repair import recode_garbled
 # row under the header; heads wider than the numbers under them are their columns'); a row group's
 # label in an unruled table; a paragraph cell's next line that starts a sentence, a multi-line row
 # read line by line; a \cline inside a c|c|c table; narrow \multicolumn{2}{c} values in a tight table span their columns.
-LAYOUT_VERSION = "32"
+# 33, tablesml10 (papers_dev5.yaml): two tables side by side, their rules at one height, are two; a
+# group head over walls its row does not draw is one cell; a \multirow label of stacked lines spans its rows;
+# two tables of one width parted by a line of prose are two; a tight header whose last head is wider
+# than its column is cut on the columns it reaches across.
+# Also (33), scansfurn10: an OCR'd page's sides follow the image read (a scan shown upright by /Rotate
+# 90 was scaled by its unrotated frame since 32's prose9 change: its lower part fell off the page); a
+# bare numeral with a fragment over or under it on its row (a formula's "i" under its arrow) is no page
+# number; a column of numbers with text in their size on both sides (a sheet's column counting by three)
+# is a table's, no column of line numbers.
+LAYOUT_VERSION = "33"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from ocr_ray.layout.display_lines import (
     EQ_NUMBER,
     Line,
+    fraction_beside,
     is_display,
     joins_display,
     limit_above,
@@ -58,10 +59,11 @@ def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
                 *_glyphs_and_prose(frags))
 
 
-def _glyphs_and_prose(frags: list[Fragment]) -> tuple[list | None, bool]:
-    """A line's ``glyphs`` and ``prose`` (see ``Line``) from its fragments."""
+def _glyphs_and_prose(frags: list[Fragment]) -> tuple[list | None, bool, list | None]:
+    """A line's ``glyphs``, ``prose`` and ``laid`` (see ``Line``) from its fragments."""
     glyphs = line_glyphs(frags)
-    return glyphs, glyphs is None and any(f.glyphs for f in frags)
+    prose = glyphs is None and any(f.glyphs for f in frags)
+    return glyphs, prose, line_glyphs(frags, phrases=True) if prose else None
 
 
 def _pictures(page: PageLayout) -> list[Rule]:
@@ -116,7 +118,7 @@ def page_lines(page: PageLayout) -> list[Line]:
                 # the glyphs of the whole line: a display cut at its \quad before prose ("y = Wx + b,"
                 # | "where W is a matrix") had none, the words alone having no maths to lay out by
                 last_frags = prev_frags + frags
-                prev.glyphs, prev.prose = _glyphs_and_prose(last_frags)
+                prev.glyphs, prev.prose, prev.laid = _glyphs_and_prose(last_frags)
                 continue
             lines.append(line)
     return lines
@@ -322,8 +324,9 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             blocks.append("#" * level + " " + text)
             i += 1
             continue
-        near_math = bool(math) and joins_display(line, math)
-        numbered = numbered_beside(lines, i, columns)
+        near_math = bool(math) and joins_display(line, math, columns)
+        numbered = numbered_beside(lines, i, columns) or page.source == "text-layer" and fraction_beside(
+            line, page.rules, columns)
         if is_display(line, page.source == "text-layer", columns) or near_math or numbered:
             if para and not math:
                 # limits above a sum are read before it (``limit_above``)
@@ -339,7 +342,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             i += 1
             continue
         if math and i + 1 < len(lines) and EQ_NUMBER.fullmatch(" " + lines[i + 1].text) \
-                and joins_display(lines[i + 1], math):
+                and joins_display(lines[i + 1], math, columns):
             # the display's number at its height, read after a sentence set tight under it
             # (rnn-extrapolation p20): the display's, not the next paragraph's first words
             math.append(lines[i + 1])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
 from ocr_ray.layout.hyphenation import own_hyphen
@@ -204,12 +205,15 @@ def column_of(limits: list[float], x: float) -> int:
     return sum(1 for b in limits if x >= b)
 
 
-def split_on_columns(rows: list[list[Fragment]], cols: list[tuple[float, float]]) -> list[list[Fragment]]:
+def split_on_columns(rows: list[list[Fragment]], cols: list[tuple[float, float]],
+                     one_cell: Callable[[Fragment], bool] | None = None) -> list[list[Fragment]]:
     """Rows whose fragments that cover two or more columns are cut at the word spaces where one
     column ends and the next begins: a header of tight columns is one fragment (its cells closer than
-    ``pdftext.GAP_SPLIT``), the body rows under it give the column grid."""
+    ``pdftext.GAP_SPLIT``), the body rows under it give the column grid. A fragment ``one_cell``
+    says is one cell stays whole (``table_walls.across_undrawn_wall``)."""
     limits = bounds(cols)
-    return [[piece for f in row for piece in _split(f, cols, limits)] for row in rows]
+    return [[piece for f in row for piece in ([f] if one_cell and one_cell(f) else _split(f, cols, limits))]
+            for row in rows]
 
 
 def _split(f: Fragment, cols: list[tuple[float, float]], limits: list[float]) -> list[Fragment]:
@@ -224,8 +228,7 @@ def _split(f: Fragment, cols: list[tuple[float, float]], limits: list[float]) ->
     between = _between_columns(f, cols)
     for k, (a, b) in enumerate([*f.gaps, (f.x1, f.x1)]):
         # (or a space where the body's grid puts a column boundary: a header as tight as its body)
-        if k < len(f.gaps) and not (b - a >= GAP_COLUMN * em or b - a > GAP_WIDER * least
-                                    or k in between):
+        if k < len(f.gaps) and not (b - a >= GAP_COLUMN * em or b - a > GAP_WIDER * least or k in between):
             continue
         overlaps = [min(a, c1) - max(start, c0) for c0, c1 in cols]
         best = max(range(len(cols)), key=overlaps.__getitem__)
@@ -265,7 +268,10 @@ def _between_columns(f: Fragment, cols: list[tuple[float, float]]) -> set[int]:
     first = sum(1 for c in range(len(cols) - 1) if (f.x0 + f.gaps[0][0]) / 2 >= (cols[c][1] + cols[c + 1][0]) / 2)
     # only the whites between those columns: a space around a maths "=" of the first head may lie
     # in the white left of its column ("|I| = w/2" over "71", columns 2.8 pt apart)
-    gutters = {c: ks for c, ks in gutters.items() if c >= first}
+    # (and only the whites the fragment reaches across, from a column's cells into the next one's: the
+    # space inside a last head wider than its column, "MOTA ↑", lies in the white after it)
+    reach = sum(1 for c0, _ in cols if c0 < f.x1) - 1
+    gutters = {c: ks for c, ks in gutters.items() if first <= c < reach}
     if not gutters:
         return set()
     # best[k] = (cost of the pieces up to the cut at space k, the cuts): one gutter after the other
@@ -280,7 +286,7 @@ def _between_columns(f: Fragment, cols: list[tuple[float, float]]) -> set[int]:
                         + 0.05 * abs((a + b) / 2 - middle), cuts + [k]) for j, (cost, cuts) in best.items()]
             step[k] = min(options, key=lambda o: o[0])
         best, lo = step, c + 1
-    last = max(lo, sum(1 for c in range(len(cols) - 1) if (f.gaps[-1][1] + f.x1) / 2 >= (cols[c][1] + cols[c + 1][0]) / 2))
+    last = max(lo, min(reach, sum(1 for c in range(len(cols) - 1) if (f.gaps[-1][1] + f.x1) / 2 >= (cols[c][1] + cols[c + 1][0]) / 2)))
     end = min(best.items(), key=lambda kv: kv[1][0] + miss(f.gaps[kv[0]][1], f.x1, min(lo, last), last))
     # every piece set as TeX sets a cell over its column (an edge or the centre within a point);
     # else the spaces are a \multicolumn label's own ("Zero shot accuracy" over three columns)

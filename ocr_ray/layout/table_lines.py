@@ -92,8 +92,12 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
                    and not cs & (occupied(rows[r - 1]) | occupied(rows[r + 1])))
         for f in list(rows[r]):
             c = col(f)
-            if not between and (c != 0 or len(cs) < 2 or sum(1 for g in rows[r] if col(g) == c) > 1):
+            # (a label of stacked lines, ``\multirow{3}{*}{\begin{tabular}{@{}l@{}}Prom.+\\Prof.\end{tabular}}``,
+            # joined into the row it straddles: its lines go as one label, centred where they are)
+            label = _stacked([g for g in rows[r] if col(g) == c]) or ([f] if between else [])
+            if not label or f is not label[0] or not between and (c != 0 or len(cs) < 2):
                 continue
+            centre = (label[0].cy + label[-1].cy) / 2
             up, down = r, r
             while up > 0 and c not in occupied(rows[up - 1]) and not ruled(up - 1, up, c):
                 up -= 1
@@ -105,13 +109,14 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
             if len(group) < 2 or group[0] == r or (up - 1, c) in top_set:
                 continue
             slack = max(0.0, cys[group[-1]] - cys[group[0]] - (len(group) - 1) * pitch) / 2
-            if abs(f.cy - (cys[group[0]] + cys[group[-1]]) / 2) > 0.25 * pitch + slack:
+            if abs(centre - (cys[group[0]] + cys[group[-1]]) / 2) > 0.25 * pitch + slack:
                 continue
             # a row label beside a paragraph cell whose lines wrap above and below it spans nothing
             if any(wraps(k) for k in group if k != r):
                 continue
-            rows[r].remove(f)
-            rows[group[0]].append(f)
+            for g in label:
+                rows[r].remove(g)
+                rows[group[0]].append(g)
             moved[id(f)] = [rows[k] for k in group]
     kept = [k for k, row in enumerate(rows) if row]
     rows, cys, spans = [rows[k] for k in kept], [cys[k] for k in kept], [spans[k] for k in kept]
@@ -204,6 +209,16 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
     kept_rows = {id(row) for row in out}
     heights = {label: sum(1 for row in group if id(row) in kept_rows) for label, group in moved.items()}
     return out, {label: n for label, n in heights.items() if n > 1}
+
+
+def _stacked(cell: list[Fragment]) -> list[Fragment]:
+    """The fragments of one column of a row, top to bottom, when they are one cell's stacked lines
+    (each under the last, a line's pitch apart, overlapping it); else the first alone (the others
+    are cells of their own: no label)."""
+    cell = sorted(cell, key=lambda g: g.cy)
+    if all(0 < b.cy - a.cy < 1.6 * (a.y1 - a.y0) and a.x0 < b.x1 and b.x0 < a.x1 for a, b in zip(cell, cell[1:], strict=False)):
+        return cell
+    return cell[:1] if len(cell) == 1 else []
 
 
 def _centred(left: list[Fragment], chain: list[Fragment]) -> bool:

@@ -16,6 +16,8 @@ SAME_EDGE = 3.0
 # Rules side by side at one height (``\\cmidrule(lr){2-3}\\cmidrule(lr){4-5}``, each trimmed 0.5 em at
 # its ends; ``\\cline`` segments) closer than this are one rule line across the table.
 SEGMENT_GAP = 12.0
+# Segments further apart than this (pt) leave a white gap between them (cell borders abut or overlap).
+WHITE = 1.0
 # Rule lines of one table differ in extent by at most this at either end: a \\cmidrule(lr) pair
 # spanning every column is trimmed at both ends (0.5 em) against the \\toprule.
 SAME_EXTENT = 8.0
@@ -52,13 +54,38 @@ def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
         level = [rule] if rule is not None else []
     lines, parts = [], {}
     for line, run in merged:
+        # (the line it stands by runs across one of its white gaps at least: two tables side by side,
+        # their top, header and bottom rules at one height, part at the same white in every line)
         alike = len(run) < 2 or any(other is not line and abs(other.x0 - line.x0) <= SAME_EXTENT
-                                    and abs(other.x1 - line.x1) <= SAME_EXTENT for other, _ in merged)
+                                    and abs(other.x1 - line.x1) <= SAME_EXTENT and _across(other_run, run)
+                                    for other, other_run in merged)
         for out, segments in ([(line, run)] if alike else [(r, [r]) for r in run]):
             if out.x1 - out.x0 >= MIN_RULE_WIDTH:
                 lines.append(out)
                 parts[id(out)] = segments
     return lines, parts
+
+
+def _whites(run: list[Rule]) -> list[tuple[float, float]]:
+    """The white gaps between a rule line's segments (abutting or overlapping cell borders leave none)."""
+    ordered = sorted(run, key=lambda r: r.x0)
+    return [(a.x1, b.x0) for a, b in zip(ordered, ordered[1:], strict=False) if b.x0 - a.x1 > WHITE]
+
+
+def _across(other: list[Rule], run: list[Rule]) -> bool:
+    """Does the line of segments ``other`` run across one of ``run``'s white gaps (or has ``run``
+    none)? A table's ``\\cmidrule`` segments stand under its \\toprule, which crosses their gaps;
+    two tables side by side part at the same white in all their lines."""
+    whites = _whites(run)
+    return not whites or any(not any(a < w1 and b > w0 for a, b in _whites(other)) and
+                             any(r.x0 <= w0 + 0.5 and r.x1 >= w1 - 0.5 for r in other) for w0, w1 in whites)
+
+
+def _across_area(f: Fragment, x0: float, x1: float) -> bool:
+    """Does ``f`` run across the whole of ``x0``..``x1`` and on past one of its edges by a size? No
+    cell of a table does (its rules span its widest row): a line of prose between two tables of
+    one width, one under the other in a column (an item's text between two small tables)."""
+    return f.x0 <= x0 + 2 and f.x1 >= x1 + f.size or f.x0 <= x0 - f.size and f.x1 >= x1 - 2
 
 
 def _sub_rules(group: list[Rule], groups: list[list[Rule]], fragments: list[Fragment]) -> bool:
@@ -135,7 +162,8 @@ def rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[floa
             lo, hi, x0, x1 = above.y1, below.y0, min(above.x0, below.x0), max(above.x1, below.x1)
             between = any(other is not group and len(other) >= 2 and all(lo < r.y0 < hi for r in other)
                           and other[0].x0 < x1 and other[0].x1 > x0 for other in groups) or any(
-                lo < f.cy < hi and (x0 - 3 < f.x0 < x1 or x0 < f.cx < x1) for f in captions)  # (centred, wider)
+                lo < f.cy < hi and (x0 - 3 < f.x0 < x1 or x0 < f.cx < x1) for f in captions) or any(
+                lo < f.cy < hi and _across_area(f, x0, x1) for f in fragments)  # (a line of prose)
             if between or k in unwalled:
                 parts.append([below])
             else:

@@ -9,6 +9,7 @@ stretch holding one cell per row is one column; one holding several (``|l|cccc|`
 parted by white space between two walls) is cut by its text as any table is."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 
 from ocr_ray.layout.model import Fragment, Rule
@@ -63,3 +64,13 @@ def walled_columns(walls: list[float], rows: list[list[Fragment]], head: int) ->
         for c0, c1 in found or [(min(f.x0 for f in cells), max(f.x1 for f in cells))]:
             cols.append((max(a, c0), min(b, c1)))
     return cols if len(cols) >= 2 else None
+
+
+def across_undrawn_wall(walls: list[float], verticals: list[Rule]) -> Callable[[Fragment], bool]:
+    """Does a fragment cross one of the grid's ``walls`` where its own row draws none? Then it is one
+    cell over the columns on both sides (``\\multicolumn{3}{c|}{Train Data - Train Centroids}`` over
+    the walls of the body under it), not cut at its spaces (``table_grid.split_on_columns``)."""
+    def across(f: Fragment) -> bool:
+        return any(f.x0 < x < f.x1 and not any(abs((r.x0 + r.x1) / 2 - x) < SAME_WALL and r.y0 < f.cy < r.y1
+                                               for r in verticals) for x in walls)
+    return across

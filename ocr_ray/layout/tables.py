@@ -42,7 +42,7 @@ from ocr_ray.layout.table_unruled import (
     text_under,
     unruled_boxes,
 )
-from ocr_ray.layout.table_walls import grid_walls, walled_columns
+from ocr_ray.layout.table_walls import across_undrawn_wall, grid_walls, walled_columns
 
 
 def _continues(line: list[Fragment], cols: list[tuple[float, float]], x0: float, x1: float) -> bool:
@@ -269,7 +269,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
         inside += [f for line in more for f in line]
         bottom = max(bottom, *(f.y1 for f in inside))
         cols = cols_of(rows) or cols
-    split = split_on_columns(rows, cols)
+    split = split_on_columns(rows, cols, across_undrawn_wall(walls, verticals) if walls else None)
     if sum(map(len, split)) > sum(map(len, rows)):  # a tight header cut: its cells may widen columns
         rows, cols = split, cols_of(split) or cols
     if walls:  # a grid that rules each of its rows: a row is all that lies between two rules

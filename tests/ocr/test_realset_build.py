@@ -10,6 +10,7 @@ import shutil
 import subprocess
 
 import pytest
+import yaml
 
 from benchmarks.fulltext_real import build
 
@@ -161,3 +162,11 @@ def test_another_manifest_builds_its_own_papers_into_its_own_folder(tmp_path, re
     for others in earlier:
         assert {p["id"] for p in dev4}.isdisjoint(p["id"] for p in others)
         assert {p["repo"] for p in dev4}.isdisjoint(p["repo"] for p in others)
+    # papers_dev5.yaml: the same against all four, every entry listed (skipped ones too)
+    def listed(manifest):
+        return yaml.safe_load(manifest.read_text())["papers"]
+    assert len(build.papers(manifest=build.DEV5)) >= 12
+    dev5 = listed(build.DEV5)
+    for manifest in (build.MANIFEST, build.DEV2, build.DEV3, build.DEV4):
+        assert {p["id"] for p in dev5}.isdisjoint(p["id"] for p in listed(manifest))
+        assert {p["repo"] for p in dev5}.isdisjoint(p["repo"] for p in listed(manifest))

@@ -90,3 +90,50 @@ def test_the_angle_classifier_runs_once_per_reading_of_the_page(tmp_path, monkey
     assert made == turns
     assert len(calls) == (2 if turns else 1)
     assert any("The crawling of the submissions is the subject" in t for t in texts), texts
+
+
+_SECTIONS = ["Crawling the Submissions", "Reading the Discussion", "Keeping the Revisions", "Converting the Full Text",
+             "Reading the Tables"]
+
+
+def test_a_scan_stored_sideways_and_shown_upright_by_rotate_90_reads_as_shown(tmp_path):
+    """A scanner's landscape sheet shown upright by the page's ``/Rotate 90`` (ocrmypdf's rotated_skew.pdf,
+    the real scans' linn-rotated-skew): the page is rendered as shown, but since 83ab976 the text
+    layer's layout is in the page's own, unrotated frame (``rotated.page_size``), and the OCR'd lines
+    were scaled by that frame's width (the shown page's height): a third too large, the page's lower
+    part beyond its foot, its heading lines grouped with other text. Drawn here the same way (the scan
+    turned a quarter clockwise in a landscape page, ``/Rotate 90`` set): it reads as the upright scan
+    does (the last section, at the foot, was lost). Truth: the LaTeX source below; olmocr's present and order tests."""
+    import pyarrow.fs as pafs
+    import pypdfium2 as pdfium
+    from PIL import Image
+
+    from benchmarks.fulltext_real.olmocr_judge import judge
+    from ocr_ray.conversion import convert_pdf
+    from ocr_ray.engines import get_engine
+
+    body = "\\section*{Notes on the Corpus}\n" + "\n\n".join(  # a full page: its lower part fell off the page
+        f"\\section*{{{title}}}\n{_paragraph(topic)} {_paragraph(topic)}"
+        for title, topic in zip(_SECTIONS, _TOPICS, strict=True))
+    pdf = typeset_pdf(tmp_path, body, r"\usepackage[letterpaper,margin=1in]{geometry}\pagestyle{empty}")
+    _turned_scan(pdf, tmp_path / "upright.pdf", None)
+    _turned_scan(pdf, tmp_path / "landscape.pdf", Image.Transpose.ROTATE_90)  # counter-clockwise: stored sideways
+    doc = pdfium.PdfDocument(str(tmp_path / "landscape.pdf"))
+    doc[0].set_rotation(90)  # shown turned clockwise: upright
+    doc.save(str(tmp_path / "turned.pdf"))
+    doc.close()
+    tests = [{"id": f"title-{k}", "type": "present", "text": title} for k, title in enumerate(_SECTIONS)]
+    tests += [{"id": f"para-{k}", "type": "present", "text": _paragraph(t)} for k, t in enumerate(_TOPICS)]
+    tests += [{"id": f"order-{k}", "type": "order", "before": title, "after": f"The {topic} is the subject"}
+              for k, (title, topic) in enumerate(zip(_SECTIONS, _TOPICS, strict=True))]
+    verdicts = {}
+    for name in ("upright", "turned"):
+        row = convert_pdf({"task_index": 0, "forum_id": "scan", "pdf_path": str(tmp_path / f"{name}.pdf")},
+                          filesystem=pafs.LocalFileSystem(), engine=get_engine("text-layer"))
+        assert not row["error"] and all(r.endswith(":image_only") for r in json.loads(row["engine_pages"]))
+        verdicts[name] = (judge(row["markdown"], tests), row["markdown"])
+    failed = {name: sorted(k for k, ok in verdicts[name][0].items() if not ok) for name in verdicts}
+    # one OCR slip at most (a heading's present test and its order test: "Crawling theSubmissions")
+    assert len(failed["upright"]) <= 2, verdicts["upright"]  # the guard: the same scan upright
+    assert len(failed["turned"]) <= 2 and not {"title-4", "para-4", "order-4"} & set(failed["turned"]), verdicts["turned"]
+    assert verdicts["turned"][1].startswith("# Notes on the Corpus"), verdicts["turned"][1][:200]
