@@ -37,6 +37,12 @@ _ITALIC_FLAG = 1 << 6  # PDF font descriptor flags, bit 7: Italic
 # weight PDFium reads as 645, which made every line of such a document bold.
 _BASE14_REGULAR = frozenset({"TIMES-ROMAN", "TIMES-ITALIC", "HELVETICA", "HELVETICA-OBLIQUE", "COURIER",
                              "COURIER-OBLIQUE", "SYMBOL", "ZAPFDINGBATS"})
+# A font whose name says its weight is regular (URW's "NimbusRomNo9L-Regu", "TimesNewRomanPSMT",
+# "...-Regular", "...-Book") is not bold whatever its descriptor's StemV: Ghostscript's pdfwrite
+# writes a StemV of its own (139 for Nimbus Roman's regular, 85 in pdfTeX's copy of the same font),
+# which PDFium reads as weight 695, and every line of a re-distilled paper was bold (its author line
+# and the lines after a heading became headings).
+_REGULAR_BY_NAME = re.compile(r"^(?!.*DEMI).*(REGU|ROMAN|-BOOK\b)")  # (LM Roman Demi is a demi-bold)
 
 
 def font_info(obj, cache: dict, key: int) -> tuple[bool, int, bool, str]:
@@ -58,7 +64,7 @@ def font_info(obj, cache: dict, key: int) -> tuple[bool, int, bool, str]:
             name = buf.value.decode("latin-1", "replace").upper() if n else ""
             name = name.split("+", 1)[-1]
             bold = any(t in name for t in ("BOLD", "CMBX", "-MEDI", "SEMIBOLD", "HEAVY", "BLACK", "CMB10"))
-            if not bold and name not in _BASE14_REGULAR:
+            if not bold and name not in _BASE14_REGULAR and not _REGULAR_BY_NAME.search(name):
                 weight = pdfium_c.FPDFFont_GetWeight(font)
                 bold = weight >= 600
             if name.startswith(_MATH_FONT_PREFIXES) or symbol_font(name):
