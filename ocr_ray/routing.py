@@ -129,7 +129,8 @@ from ocr_ray.text_repair import recode_garbled
 # 33, tablesml10 (papers_dev5.yaml): two tables side by side, their rules at one height, are two; a
 # group head over walls its row does not draw is one cell; a \multirow label of stacked lines spans its rows;
 # two tables of one width parted by a line of prose are two; a tight header whose last head is wider
-# than its column is cut on the columns it reaches across.
+# than its column is cut on the columns it reaches across; a subscript number after a cell's value is
+# spaced ("96.0 0.1"); a head flush with its column's edge, wider than its cells, is that column's.
 # Also (33), scansfurn10: an OCR'd page's sides follow the image read (a scan shown upright by /Rotate
 # 90 was scaled by its unrotated frame since 32's prose9 change: its lower part fell off the page).
 LAYOUT_VERSION = "33"
