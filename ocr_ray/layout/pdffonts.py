@@ -235,3 +235,21 @@ def astral(get_unicode: Any, raw: Any, index: int, count: int) -> int:
     if 0xDC00 <= low < 0xE000:
         return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
     return 0
+
+
+# A list's bullet in a symbol font without ToUnicode: PDFium gives a symbolic TrueType font's code
+# as U+F000 + code, a private-use character, and the font being a symbol font made the bullet a
+# formula (LibreOffice Impress' OpenSymbol bullets: each list a "<!-- math: unread -->" block; Word's
+# Symbol bullet is the same code's U+F0B7). By the font, the codes its bullets have.
+_SYMBOL_BULLETS = (("OPENSYMBOL", {0x95: "•"}), ("SYMBOL", {0xB7: "•"}),
+                   ("WINGDINGS", {0xA7: "▪", 0xD8: "➢", 0xFC: "✓", 0x6C: "●", 0x6E: "■", 0x71: "❑", 0x76: "❖"}))
+
+
+def symbol_bullet(font: str, ch: str) -> str | None:
+    """The bullet a symbol font's private-use character ``ch`` draws, or None."""
+    name = font.replace(" ", "")
+    for key, table in _SYMBOL_BULLETS:
+        if key in name:
+            return table.get(ord(ch) - 0xF000)
+    return None
+

@@ -138,3 +138,16 @@ def test_lualatex_latin_modern_page_numbers_are_furniture(read):
     markdown = read("lualatex_paper")["markdown"]
     assert "\n1\n" not in f"\n{markdown}\n" and "\n2\n" not in f"\n{markdown}\n", markdown
     assert "[^1]: All runs used the same random seed." in markdown, markdown
+
+
+def test_a_symbol_font_s_bullets_without_unicode_open_list_items(read):
+    """LibreOffice Impress draws a list's bullets in OpenSymbol without ToUnicode: PDFium gives the
+    code as a private-use character (U+F095), and the font being a symbol font made each bullet a
+    formula: the slide's list was one "<!-- math: unread -->" block. A symbol font's bullet codes
+    (OpenSymbol's, Symbol's U+F0B7 in Word's lists, Wingdings') are bullets, each opening its item."""
+    markdown = read("slides")["markdown"]
+    assert "math: unread" not in markdown, markdown
+    for item in ("Adaptive optimisers rescale each coordinate.", "Their noise is rarely measured directly.",
+                 "We propose a cheap estimator of that noise."):
+        assert f"\n• {item}\n" in f"\n{markdown}\n", (item, markdown)
+    assert "## Motivation" in markdown, markdown

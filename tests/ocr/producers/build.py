@@ -2,7 +2,8 @@
 was not tuned on) were made. Not run by the tests, which read only the committed PDFs: the producers
 (TeX Live 2022 and Ghostscript 10.0 of Debian 12, tesseract 5.3) are no dependency of the project. To
 rebuild, as root once: ``apt-get install -y texlive-latex-recommended texlive-fonts-recommended
-texlive-xetex texlive-luatex ghostscript tesseract-ocr``, then ``python build.py`` here.
+texlive-xetex texlive-luatex ghostscript tesseract-ocr
+libreoffice-impress``, then ``python build.py`` here.
 
 - ``times_paper.pdf``: ``times_paper.tex`` (its text in ``body.tex``) by pdflatex with the times
   package (Nimbus Roman): a justified line stretched over a sentence space after a footnote mark.
@@ -14,6 +15,9 @@ texlive-xetex texlive-luatex ghostscript tesseract-ocr``, then ``python build.py
 - ``xelatex_redistilled.pdf``: ``xelatex_paper.tex`` (fontspec's TeX Gyre Termes, unicode-math's TeX
   Gyre Termes Math: Identity-H CID fonts) by xelatex, then re-distilled by Ghostscript's pdfwrite
   (``gs -sDEVICE=pdfwrite -dPDFSETTINGS=/ebook``), as a repository or a print shop does.
+- ``slides.pdf``: ``slides.fodp`` (three slides written by hand as a flat OpenDocument presentation:
+  a title, a bulleted list, a text beside a table) by LibreOffice Impress 7.4, ``soffice --headless
+  --convert-to pdf slides.fodp``: its bullets in OpenSymbol without ToUnicode.
 - ``lualatex_paper.pdf``: ``lualatex_paper.tex`` (fontspec's Latin Modern Roman, Latin Modern Math) by
   lualatex.
 """
@@ -40,6 +44,7 @@ def main() -> None:
     run("gs", "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=pdfwrite", "-dCompatibilityLevel=1.4", "-dPDFSETTINGS=/ebook",
         "-sOutputFile=xelatex_redistilled.pdf", "xelatex_paper.pdf")
     run("lualatex", "-interaction=nonstopmode", "lualatex_paper.tex")
+    run("soffice", "--headless", "--convert-to", "pdf", "slides.fodp")
     with tempfile.TemporaryDirectory() as tmp:
         page = pypdfium2.PdfDocument(HERE / "times_paper.pdf")[0]
         image = page.render(scale=300 / 72, grayscale=True).to_pil()
