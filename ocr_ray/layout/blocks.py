@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from ocr_ray.layout.display_lines import (
     EQ_NUMBER,
     Line,
+    fraction_beside,
     is_display,
     joins_display,
     limit_above,
@@ -41,9 +42,17 @@ _LIGATURES = re.compile("[\ufb00-\ufb06]")
 _FOOTNOTE_MARK = re.compile(r"^([0-9]{1,2}|[*†‡§¶])\s*(?=[^\s.,:;\d])")
 
 
+# Ghostscript's pdfwrite (10.0, Debian 12's: a PDF "re-distilled" or printed through ps2pdf) writes a
+# ligature's ToUnicode as UTF-16 with its bytes swapped, <66006900> for "fi": PDFium reads U+6600
+# U+6900, "昀椀ne-tuning". Two or three such ideographs in a row (f then i, l or f) are no Chinese
+# (U+6600 and U+6900 are rare characters, never one glyph's text), so they are read back as letters.
+_SWAPPED_LIGATURE = re.compile("\u6600\u6600?[\u6600\u6900\u6c00]")
+
+
 def clean_text(text: str) -> str:
     """Ligatures decomposed (NFKC on U+FB00-FB06 only), then NFC (combining accents composed)."""
     text = _LIGATURES.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
+    text = _SWAPPED_LIGATURE.sub(lambda m: "".join(chr(ord(c) >> 8) for c in m.group()), text)
     return unicodedata.normalize("NFC", text)
 
 
@@ -58,10 +67,11 @@ def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
                 *_glyphs_and_prose(frags))
 
 
-def _glyphs_and_prose(frags: list[Fragment]) -> tuple[list | None, bool]:
-    """A line's ``glyphs`` and ``prose`` (see ``Line``) from its fragments."""
+def _glyphs_and_prose(frags: list[Fragment]) -> tuple[list | None, bool, list | None]:
+    """A line's ``glyphs``, ``prose`` and ``laid`` (see ``Line``) from its fragments."""
     glyphs = line_glyphs(frags)
-    return glyphs, glyphs is None and any(f.glyphs for f in frags)
+    prose = glyphs is None and any(f.glyphs for f in frags)
+    return glyphs, prose, line_glyphs(frags, phrases=True) if prose else None
 
 
 def _pictures(page: PageLayout) -> list[Rule]:
@@ -116,7 +126,7 @@ def page_lines(page: PageLayout) -> list[Line]:
                 # the glyphs of the whole line: a display cut at its \quad before prose ("y = Wx + b,"
                 # | "where W is a matrix") had none, the words alone having no maths to lay out by
                 last_frags = prev_frags + frags
-                prev.glyphs, prev.prose = _glyphs_and_prose(last_frags)
+                prev.glyphs, prev.prose, prev.laid = _glyphs_and_prose(last_frags)
                 continue
             lines.append(line)
     return lines
@@ -322,8 +332,9 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             blocks.append("#" * level + " " + text)
             i += 1
             continue
-        near_math = bool(math) and joins_display(line, math)
-        numbered = numbered_beside(lines, i, columns)
+        near_math = bool(math) and joins_display(line, math, columns)
+        numbered = numbered_beside(lines, i, columns) or page.source == "text-layer" and fraction_beside(
+            line, page.rules, columns)
         if is_display(line, page.source == "text-layer", columns) or near_math or numbered:
             if para and not math:
                 # limits above a sum are read before it (``limit_above``)
@@ -339,7 +350,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             i += 1
             continue
         if math and i + 1 < len(lines) and EQ_NUMBER.fullmatch(" " + lines[i + 1].text) \
-                and joins_display(lines[i + 1], math):
+                and joins_display(lines[i + 1], math, columns):
             # the display's number at its height, read after a sentence set tight under it
             # (rnn-extrapolation p20): the display's, not the next paragraph's first words
             math.append(lines[i + 1])

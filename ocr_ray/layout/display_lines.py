@@ -38,6 +38,9 @@ class Line:
     # words in a row beside a formula's glyphs (``math_hook.line_glyphs`` gave none though some of
     # its fragments carry glyphs): a line of prose with inline maths, no row of a display
     prose: bool = False
+    # such a line's glyphs all the same, its words of prose laid out (``math_hook.line_glyphs``): a
+    # display's row that states a relation in words (``\text{subject to } y \ge 0``) keeps its maths
+    laid: list | None = None
 
     @property
     def cy(self) -> float:
@@ -68,7 +71,21 @@ def is_display(line: Line, text_layer: bool = False, columns: Columns = ()) -> b
         # its limit below it)
         return False
     return line.math >= 0.3 or line.math >= 0.15 and (bool(EQ_NUMBER.search(line.text)) or centred
-                                                      or _set_apart(line))
+                                                      or _set_apart(line)) or text_layer and _upright_formula(line)
+
+
+_PHRASE = re.compile(r"\b[a-z]{2,} [a-z]{2,}\b")
+
+
+def _upright_formula(line: Line) -> bool:
+    r"""A formula of upright names (``\Delta_{\mathrm{Sim-NL}} = \mathrm{Acc}(\mathrm{Sim}) - ..``: CMR's
+    letters, a tenth of it in maths fonts) centred in its block, stating a relation, no phrase of
+    words in it: its fragment is a run of prose with maths in it (``Line.laid``, no ``glyphs``), and
+    the reading order left it in the block of the prose around it, so nothing else set it apart."""
+    width = line.right - line.left
+    return (not line.glyphs and bool(line.laid) and line.math > 0 and bool(_RELATION.search(line.text))
+            and not _PHRASE.search(line.text) and line.x0 - line.left > 0.1 * width and line.right - line.x1 > 0.1 * width
+            and abs((line.x0 + line.x1) / 2 - (line.left + line.right) / 2) < 0.05 * width)
 
 
 def _centred(line: Line, columns: Columns) -> bool:
@@ -101,7 +118,7 @@ def _set_apart(line: Line) -> bool:
             and bool(_RELATION.search(line.text)))
 
 
-def joins_display(line: Line, math: list[Line]) -> bool:
+def joins_display(line: Line, math: list[Line], columns: Columns = ()) -> bool:
     """``line`` belongs to the display whose lines so far are ``math`` (not empty)."""
     # (a line of words in a row, no formula's glyphs, is prose however much maths it holds: the
     # "where A in R^{d x d}, ..." under a display set tight above it)
@@ -114,7 +131,18 @@ def joins_display(line: Line, math: list[Line]) -> bool:
         and line.y0 >= min(m.y0 for m in math) - 0.2 * line.size
         # a row of a matrix with no delimiters, of numbers alone (no maths font), right below
         or line.y0 - math[-1].y1 < 0.6 * line.size and _matrix_row(line, min(m.x0 for m in math), _right(math))
-        or _label_under(line, math))
+        or _label_under(line, math) or _same_inset_block(line, math[-1], columns))
+
+
+def _same_inset_block(line: Line, last: Line, columns: Columns) -> bool:
+    r"""A line with maths in it in the display's own block, that block inset from a column's edges
+    by an em or more: the reading order set the display's rows apart from the prose, and the rows
+    of an ``aligned`` in bold letters (CMBX, a text font: a fifth of the row in maths) sit 15 pt
+    apart, their glyph boxes 6 pt (0.6 em, ``joins_display``'s reach), "z = Wx" a paragraph's; a
+    denominator of words (mathptmx: "Precision+Recall", a twentieth of it maths) under its display."""
+    return (line.kind == "text" and line.math > 0 and line.left == last.left and line.right == last.right
+            and line.y0 - last.y1 < 1.2 * line.size
+            and any(c0 + line.size <= line.left and line.right <= c1 - line.size for c0, c1 in columns))
 
 
 _OPENING_PHRASE = re.compile(r"[A-Za-z][a-z]+ [a-z]{2,}\b")
@@ -159,6 +187,19 @@ def numbered_beside(lines: list[Line], i: int, columns: Columns = ()) -> bool:
     # reading order gave before the number (``\text{coefficient} = \frac{\text{..}}{\text{..}}``)
     return bool(line.math > 0 and _RELATION.search(line.text) and _inset(line, columns)) and any(
         EQ_NUMBER.fullmatch(" " + n.text) and n.y0 < line.cy < n.y1 for n in lines[i + 1:i + 3])
+
+
+def fraction_beside(line: Line, rules, columns: Columns = ()) -> bool:
+    r"""A line stating a relation that ends right before a fraction's bar, the bar on its height, inset from
+    its column's edges as TeX centres a display: the left-hand side of a display whose fraction is set
+    on lines of its own (``	ext{Precision} = rac{	ext{True Positives}}{..}``: words of the text
+    font, no maths share to tell it from prose; the numerator and denominator join it, ``limit_above``,
+    ``joins_display``), or with them in its line (newpx's Palatino: the three rows' boxes overlap). A
+    prose line with an inline fraction fills its column: it is no display's, inset from both edges."""
+    if line.kind != "text" or not _RELATION.search(line.text) or not _inset(line, columns):
+        return False
+    return any(r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > line.size and line.x0 + line.size <= r.x0 < line.x1 + 1.5 * line.size
+               and line.y0 <= r.y0 <= line.y1 for r in rules)
 
 
 def _inset(line: Line, columns: Columns) -> bool:

@@ -207,6 +207,16 @@ def _equation_number(f: Fragment, row: list[Fragment]) -> bool:
     return f.text.strip().startswith("(") and any(g is not f and g.x1 <= f.x0 and g.math >= 0.3 for g in row)
 
 
+def _in_formula(f: Fragment, row: list[Fragment]) -> bool:
+    """A bare number or numeral with another fragment of its row over or under it (a vector's arrow,
+    an accent, a script): a formula's "i" (the unit vector, the imaginary unit), no page number, which
+    stands clear on its row. Taken for one, it took its line's words a head's gap away with it (a Thai
+    exam page's first line, "... i - j ..." under its vector arrows, lost its words around the
+    formula). Maths beside it is no sign: a folio's bar ("74 | AB INCOME FUND") reads as maths."""
+    # over half the narrower's width: glyphs set tight side by side (kerning) overlap by a hair
+    return any(g is not f and min(f.x1, g.x1) - max(f.x0, g.x0) > 0.5 * min(f.x1 - f.x0, g.x1 - g.x0) for g in row)
+
+
 def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]], body: float,
                             offsets: list[set[int]], foot: bool = False) -> set[int]:
     """``id()`` of the zone's page numbers on page ``i`` (``_number_like``, counting with the pages)
@@ -217,7 +227,7 @@ def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]]
     for row in zone:
         if _table_row(page, row) or _number_column(zone, row):
             continue
-        numbers = [f for f in row if _number_like(f, body, foot) and not _equation_number(f, row)
+        numbers = [f for f in row if _number_like(f, body, foot) and not _equation_number(f, row) and not _in_formula(f, row)
                    and (not f.text.strip().isdigit() or _counts_with_pages(i, int(f.text), offsets))]
         found.update(id(f) for f in numbers)
         # a plain or worded number only: "(3)" beside a display at the top of a page is an equation's number

@@ -42,6 +42,8 @@ def line_numbers(page: PageLayout) -> set[int]:
             continue
         if sum(bisect_right(text_rows, f.y1) > bisect_left(text_rows, f.y0) for f in column) < 0.5 * len(column):
             continue
+        if page.source == "text-layer" and _table_column(page, column):
+            continue
         x0, x1 = min(f.x0 for f in column), max(f.x1 for f in column)
         y0, y1 = column[0].y0, column[-1].y1
         members = {id(f) for f in column}
@@ -53,6 +55,23 @@ def line_numbers(page: PageLayout) -> set[int]:
         if not crossed and not ruled_over(page, x0, x1, y0, y1, 3 * (column[0].y1 - column[0].y0)):
             found |= members
     return found
+
+
+# a table cell's size and its row's: within this share of each other (lineno sets its numbers \tiny)
+SAME_SIZE = 0.15
+
+
+def _table_column(page: PageLayout, column: list[Fragment]) -> bool:
+    """Is ``column`` a table's column of numbers: on half of its rows or more, text in the numbers'
+    own size on both sides of the number? A sheet's "Units" column (10, 13, 16 ... between the regions
+    and the revenues, Calc's print) or a column of years steps like line numbers and was dropped as
+    them, the table's column lost. Line numbers stand in a margin or a gutter, set smaller than the
+    text (``lineno``'s \tiny): the text beside a gutter's numbers on both sides is larger than they
+    are. Text-layer pages only: OCR gives a line number the body's size (``ocr_lines`` snaps sizes)."""
+    def beside(f: Fragment, left: bool) -> bool:
+        return any(g is not f and g.y0 < f.cy < g.y1 and abs(g.size - f.size) <= SAME_SIZE * f.size
+                   and (g.x1 <= f.x0 if left else g.x0 >= f.x1) for g in page.fragments)
+    return sum(beside(f, True) and beside(f, False) for f in column) >= 0.5 * len(column)
 
 
 def _misread_number(f: Fragment, column: list[Fragment], x0: float, x1: float) -> bool:

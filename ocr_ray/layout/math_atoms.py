@@ -95,6 +95,10 @@ def glyph_atom(glyph: list) -> Atom | None:
         ch = ch[0]
     if not ch:
         return None
+    if name.startswith(_SYMBOL_ONLY) and ch.isascii() and ch.isprintable():
+        # a symbol font without ToUnicode: PDFium hands over its codes (ASCII), stmaryrd's \llbracket as "J"
+        # (read "\mathrm{J}x\mathrm{K}"): no letter of such a font is one, the formula is unread
+        raise Unreadable(f"{font} {ch!r}")
     alphabet = font_alphabet(name)
     kind = "ord"
     scale = ""
@@ -150,11 +154,11 @@ def glyph_atom(glyph: list) -> Atom | None:
             tex = f"{alphabet}{{{ch}}}"
     elif ch.isdigit() and ch.isascii():
         tex = f"{alphabet}{{{ch}}}" if alphabet in (r"\mathbf", r"\boldsymbol") else ch
-    elif ch in _OPENTYPE_DELIMITERS and "MATH" in name and not name.startswith(EXTENSION_FONTS) \
-            and _opentype_scale((y1 - y0) / max(size, 1.0)) is not None:
+    elif ch in _OPENTYPE_DELIMITERS and "MATH" in name and not name.startswith(_TYPE1_MATH) \
+            and _opentype_scale((y1 - y0) / max(size, 1.0), name) is not None:
         # an OpenType maths font (unicode-math, chromium's MathML) sets \big..\Bigg as taller variants
         # of the same character: read at the text's size (``(\frac{a}{b})``, ``\mid w\mid``) before
-        tex, kind, scale = _OPENTYPE_DELIMITERS[ch], "delim", _opentype_scale((y1 - y0) / max(size, 1.0))
+        tex, kind, scale = _OPENTYPE_DELIMITERS[ch], "delim", _opentype_scale((y1 - y0) / max(size, 1.0), name)
     elif ch in _ACCENTS:
         tex, kind = _ACCENTS[ch], "accent"
     elif ch == "\u0338":  # CMSY's \not: a slash drawn over the relation after it (``negations``)
@@ -176,8 +180,10 @@ def glyph_atom(glyph: list) -> Atom | None:
     elif kind == "ord" and (name.startswith(EXTENSION_FONTS) or name.startswith("TEX-MATHX")
                             and tex in DELIMITERS):
         kind = "delim"
-    if kind == "roman" and name == TEXT_FONT:
-        alphabet = "text"  # a letter of a prose fragment inside the formula: a word of text (``words``)
+    if name == TEXT_FONT and (kind == "roman" or tex.isdigit()):
+        # a letter of a prose fragment inside the formula: a word of text (``words``); its digits
+        # too, \text{F1 Score} (read "\text{F }1", a digit ending the word)
+        kind, alphabet = "roman", "text"
     if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
         tex = rf"\boldsymbol{{{tex}}}"
     return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet, scale if kind == "delim" else "")
@@ -187,13 +193,24 @@ _OPENTYPE_DELIMITERS = {"(": "(", ")": ")", "[": "[", "]": "]", "{": r"\{", "}":
                         "‖": r"\|", "⟨": r"\langle", "⟩": r"\rangle"}
 
 
-def _opentype_scale(height: float) -> str | None:
+# symbol fonts of TeX's packages that set no letters (stmaryrd, wasysym, latexsym, MnSymbol, fdsymbol,
+# esint, marvosym, bbding, pifont's dingbats)
+_SYMBOL_ONLY = ("STMARY", "WASY", "LASY", "MNSYMBOL", "FDSYMBOL", "ESINT", "MARVOSYM", "BBDING", "ZAPFDINGBATS",
+                "PZDR", "DINGBAT")
+# TeX's Type 1 maths fonts with "MATH" in their names, their delimiters at the text's size a full em
+# tall (lmodern's LMMathSymbols10 "|": read as an OpenType font's \big|, ``q(z\big|x)``)
+_TYPE1_MATH = (*EXTENSION_FONTS, "LMMATH", "FOURIER-MATH", "TEX-MATH")
+# Latin Modern Math and New Computer Modern Math keep cmex's heights: "(" 1.0 em, \big 1.1, \Big 1.8
+_CM_LIKE = ("LATINMODERNMATH", "NEWCMMATH", "NEWCM10MATH")
+
+
+def _opentype_scale(height: float, name: str = "") -> str | None:
     """The size of an OpenType maths font's delimiter variant by its ink's height in em (Termes Math:
-    \Big 1.40, \bigg 2.05, \Bigg 2.43; a glyph at the text's size 0.86): None for the text's size,
-    "" for one taller than \Bigg (an extensible one, ``\left``)."""
-    if height < 0.95:
-        return None
-    for limit, scale in ((1.2, r"\big"), (1.7, r"\Big"), (2.2, r"\bigg"), (3.0, r"\Bigg")):
+    \big 0.99, \Big 1.40, \bigg 2.05, \Bigg 2.43; a glyph at the text's size 0.82): None for the
+    text's size, "" for one taller than \Bigg (an extensible one, ``\left``)."""
+    ladder = ((1.05, None), (1.45, r"\big"), (2.1, r"\Big"), (2.7, r"\bigg"), (3.4, r"\Bigg")) \
+        if name.startswith(_CM_LIKE) else ((0.95, None), (1.2, r"\big"), (1.7, r"\Big"), (2.2, r"\bigg"), (3.0, r"\Bigg"))
+    for limit, scale in ladder:
         if height < limit:
             return scale
     return ""

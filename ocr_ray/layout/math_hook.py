@@ -12,6 +12,7 @@ import unicodedata
 from typing import Any
 
 from ocr_ray.layout.math import build, delimiters_balanced
+from ocr_ray.layout.math_aligned import relation_x, stacked
 from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, Unreadable, glyph_atom
 from ocr_ray.layout.math_rows import matrix_cells, split_rows
 from ocr_ray.layout.math_symbols import EXTENSION_FONTS, OPERATOR_NAMES
@@ -28,29 +29,35 @@ _RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
 def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -> str | None:
     """``$$...$$`` for a display block's lines (``display_lines.Line``), None when not all lines carry
     glyphs or the builder cannot read them."""
-    if any(ln.glyphs and _squash("".join(shown(g) for g in ln.glyphs)) != _squash(ln.text) for ln in lines):
+    if any(ln.glyphs and _stale(ln.glyphs, ln.text) for ln in lines):
         return None  # stale glyphs (a recoded font): the line text stands
     if any(not ln.glyphs for ln in lines):
         # OCR'd lines have none: their text stands; on the text layer a line of the formula
         # without glyphs is a word of the text font alone on its line (a cell of cases,
         # \text{otherwise}): laid out on the baseline of the formula's glyph beside it; a phrase
         # of prose leaves the formula unread
-        real = [g for ln in lines if ln.glyphs for g in ln.glyphs]
+        real = [g for ln in lines for g in (ln.glyphs or ln.laid or [])]
         if not text_layer or not real:
             return None
         if any(not ln.glyphs and _PHRASE.search(ln.text) and not _worded_row(ln, lines, rules) for ln in lines):
             return UNREAD_MARK
-        glyphs = [g for ln in lines for g in (ln.glyphs or _lay_out(ln.text, (ln.x0, ln.y0, ln.x1, ln.y1), ln.size, real))]
+        glyphs = [g for ln in lines
+                  for g in (ln.glyphs or ln.laid and not _stale(ln.laid, ln.text) and ln.laid or _lay_out(ln.text, (ln.x0, ln.y0, ln.x1, ln.y1), ln.size, real))]
     else:
         glyphs = [g for ln in lines for g in ln.glyphs]
-    out = []
+    rows = []
     for band in bands(glyphs, rules):
         for row, row_rules in split_rows(band, rules):
             tex = build(row, row_rules)
             if not tex or not delimiters_balanced(tex):
                 return UNREAD_MARK
-            out.append("$$\n" + tex + "\n$$")
-    return "\n\n".join(out)
+            rows.append((tex, relation_x(row), min(g[1] for g in row), max(g[3] for g in row)))
+    # (the rows as one formula: a test of the whole align passes, and so does a test of one row)
+    return "$$\n" + stacked(rows) + "\n$$"
+
+
+def _stale(glyphs: list[list], text: str) -> bool:
+    return _squash("".join(shown(g) for g in glyphs)) != _squash(text)
 
 
 def _worded_row(line: Any, lines: list[Any], rules: list[Rule]) -> bool:
@@ -65,25 +72,28 @@ def _worded_row(line: Any, lines: list[Any], rules: list[Rule]) -> bool:
 
 
 def _over_bar(line: Any, rules: list[Rule]) -> bool:
-    r"""A line of words right over a thin rule as wide as it or wider: a fraction's numerator
-    (``\frac{\text{covariance of the pair}}{..}``)."""
+    r"""A line of words right over a thin rule as wide as it or wider, or right under one: a fraction's
+    numerator or denominator (``\frac{\text{covariance of the pair}}{\text{number of items}}``)."""
     return any(r.y1 - r.y0 <= 2.0 and r.x0 <= line.x0 + 1.0 and r.x1 >= line.x1 - 1.0
-               and line.y1 - 1.0 <= r.y0 <= line.y1 + 0.5 * line.size for r in rules)
+               and (line.y1 - 1.0 <= r.y0 <= line.y1 + 0.5 * line.size
+                    or line.y0 - 0.5 * line.size <= r.y1 <= line.y0 + 1.0) for r in rules)
 
 
-def line_glyphs(frags: list[Any]) -> list[list] | None:
+def line_glyphs(frags: list[Any], phrases: bool = False) -> list[list] | None:
     """The glyphs of a line's fragments (``Fragment.glyphs``), None if none carries any of maths. A
     word set in the text font in a formula's line carries none (``pdftext`` keeps them for maths
     fragments only: "linear CKA =", "mean(GradCAM"): its characters are laid out evenly over its
     box, upright, on the baseline of the line's glyph nearest to it, so the formula can still be
     read. A fragment of prose with maths letters in it ("where W is a matrix") kept its glyphs,
     the prose ones named ``TEXT_FONT``: they stand for its words, and its letters stay maths. A
-    fragment with a phrase of words in it is prose: the line is no formula to read."""
+    fragment with a phrase of words in it is prose: the line is no formula to read (``phrases``: its
+    glyphs all the same, for a display's row whose words state its relation)."""
     own = [None if not f.glyphs or _prose_run(f.glyphs) else f.glyphs for f in frags]
     if all(own):
         return [g for glyphs in own for g in glyphs]
-    real = [g for glyphs in own if glyphs for g in glyphs]
-    if not real or any(_PHRASE.search(_words(f)) for f, glyphs in zip(frags, own, strict=True) if not glyphs):
+    real = [g for glyphs in own if glyphs for g in glyphs] or [g for f in frags if phrases and f.glyphs for g in f.glyphs]
+    if not real or not phrases and any(_PHRASE.search(_words(f)) for f, glyphs in zip(frags, own, strict=True)
+                                       if not glyphs):
         return None  # words in a row ("we get", "for any unit"): a line of prose with maths in it
     out: list[list] = []
     for f, glyphs in zip(frags, own, strict=True):

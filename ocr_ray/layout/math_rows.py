@@ -88,6 +88,37 @@ def _hgap(a, b) -> float:
     return max(a[1], b[1]) - min(a[3], b[3])
 
 
+def row_size(glyphs: list[list]) -> float:
+    """The formula's type size: its largest letter or digit's (a big operator may come from a text
+    font at a larger size: mathptmx's \\sum is the Symbol font's at 14.3 pt beside 10 pt letters, and
+    at its size no letter was full size, no row had a baseline, an align's rows were one row)."""
+    letters = [g[6] for g in glyphs if not _extension(g) and g[0][:1].isalnum()]
+    others = [g[6] for g in glyphs if not _extension(g)]
+    return max(letters or others or [10.0])
+
+
+_NUMBER_CHARS = frozenset("()0123456789.ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _number_column(glyphs: list[list], size: float) -> set[int]:
+    """ids of the glyphs of equation numbers set apart at the block's right ("(3)": white of 1.5 em
+    or more before them, their glyphs those of numbers). They make no row: an ``aligned`` inside an
+    ``equation`` has its number centred between its rows, whose baselines it chained into one row."""
+    spans = sorted((g[1], g[3], id(g)) for g in glyphs)
+    edge = spans[0][1]
+    cut = None
+    for x0, x1, _ in spans[1:]:
+        if x0 - edge > 1.5 * size:
+            cut = x0
+        edge = max(edge, x1)
+    if cut is None:
+        return set()
+    right = [g for g in glyphs if g[1] >= cut]
+    if len(right) >= 3 and all(g[0] in _NUMBER_CHARS for g in right) and any(g[0] == "(" for g in right):
+        return {id(g) for g in right}
+    return set()
+
+
 def _baselines(anchors: list[list], size: float) -> list[float]:
     """Row baselines: clusters of the anchors' baselines with at least two glyphs, merged when
     closer than ``ROW_GAP``."""
@@ -112,13 +143,15 @@ def split_rows(glyphs: list[list], rules: list[Rule]) -> list[tuple[list[list], 
     whole = [(glyphs, rules)]
     if len(glyphs) < 6:
         return whole
-    size = max(g[6] for g in glyphs if not _extension(g)) if any(not _extension(g) for g in glyphs) else 10.0
+    size = row_size(glyphs)
     bars = _bars(glyphs, rules)
     radicals = [g for g in glyphs if _radical(g)]
     vincula = {k for k, r in enumerate(bars) if any(abs(g[3] - r.x0) < 2.0 and abs(g[2] - r.y0) < 2.0 for g in radicals)}
     fraction_bars = [r for k, r in enumerate(bars) if k not in vincula]
     hung = _hanging(glyphs, fraction_bars, size)
-    anchors = [g for g in glyphs if id(g) not in hung and not _extension(g) and not _radical(g) and g[6] >= 0.9 * size]
+    numbers = _number_column(glyphs, size)
+    anchors = [g for g in glyphs if id(g) not in hung and id(g) not in numbers and not _extension(g) and not _radical(g)
+               and g[6] >= 0.9 * size]
     baselines = _baselines(anchors, size)
     # the rows of a matrix or cases are one formula: baselines inside one tall delimiter are one row
     for _, y0, _, y1 in tall_delimiters(glyphs, size):
@@ -133,7 +166,9 @@ def split_rows(glyphs: list[list], rules: list[Rule]) -> list[tuple[list[list], 
     def nearest(y: float) -> int:
         return min(range(len(baselines)), key=lambda i: abs(baselines[i] - y))
 
-    row: dict[int, int] = {id(g): nearest(g[5]) for g in anchors}
+    # (an equation number goes to the row nearest its baseline, not to the nearest glyph's: a row
+    # reaching further right than the next one took that one's number, "((21))")
+    row: dict[int, int] = {id(g): nearest(g[5]) for g in glyphs if id(g) in numbers} | {id(g): nearest(g[5]) for g in anchors}
     # a bar hanging from no other bar sits on its row's axis; a glyph hanging from a bar (a bar
     # itself, as the box of a nested fraction) is in that bar's row
     bar_boxes = [["", r.x0, r.y0, r.x1, r.y1, 0, 0, ""] for r in fraction_bars]

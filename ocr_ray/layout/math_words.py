@@ -217,6 +217,11 @@ def words(atoms: list[Atom]) -> list[Atom]:
                 and romans[j].x0 - romans[j - 1].x1 < 0.25 * a.size:
             j += 1
         word = "".join(x.tex for x in romans[i:j])
+        if word.isdigit():  # (a prose fragment's number alone: digits, no word)
+            out.append(union(romans[i:j], word, a.base, a.size, "ord"))
+            prose = None
+            i = j
+            continue
         named = word in ("argmax", "argmin") or word in OPERATOR_NAMES
         phrase = not named and _word_space(romans[i:j])
         apart = phrase or not named and _operator_apart(romans[i:j])

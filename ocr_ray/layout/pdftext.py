@@ -30,6 +30,7 @@ from ocr_ray.layout.pdffonts import (
     font_info,
     math_control_code,
     math_font_chars,
+    symbol_bullet,
     text_object_address,
 )
 from ocr_ray.layout.rotated import RotatedRuns, page_size, reading_angle, sideways, turn_page
@@ -73,6 +74,7 @@ class _Builder:
         self.box = [0.0, 0.0, 0.0, 0.0]
         self.size = self.bold = self.math = 0.0
         self.italic = ItalicRun()  # italic letters in a row just before: maths or words (``italic_maths``)
+        self.italic_start = 0  # where the italic run's characters start in ``prose``
         self.fonts: dict[str, int] = {}
         self.space = False
         self.last_x0 = 0.0
@@ -95,11 +97,22 @@ class _Builder:
         self.subs: list = []  # [place, x after the last digit, x of the script] of each subscript number
         self.subscripts: dict[int, list] = {}  # fragment's place in ``out`` -> its ``subs``
 
+    def _italic_end(self, spaced: bool) -> int:
+        """The italic run ends: how many of its letters are maths. A run read as maths is no prose:
+        mathptmx's $y$ in a display's ``\text{subject to } y`` kept the text font's name (an
+        italic letter of a text font was prose) and was read as a letter of the words."""
+        letters = len(self.italic.letters)
+        maths = self.italic.end(spaced)
+        if letters and maths == letters:
+            for k in range(self.italic_start, len(self.prose)):
+                self.prose[k] = False
+        return maths
+
     def _bar_between(self, left: float, right: float, y: float) -> bool:
         return any(left - 0.5 <= x <= right + 0.5 and y0 <= y <= y1 for x, y0, y1 in self.bars)
 
     def flush(self) -> None:
-        self.math += self.italic.end(spaced_after=True)
+        self.math += self._italic_end(spaced=True)
         join_thousands(self.chars, self.gaps, self.thin)  # (and empties ``thin``)
         if self.chars:
             text = "".join(self.chars).strip()
@@ -173,7 +186,7 @@ class _Builder:
                     self.gaps.append([round(bx1, 1), round(x0, 1)])
         spaced = not self.chars or self.chars[-1] == " "
         if self.italic.letters and (spaced or not (math == ITALIC and ch.isalpha())):
-            self.math += self.italic.end(spaced)  # (a space, or a character that is no italic letter, ends the run)
+            self.math += self._italic_end(spaced)  # (a space, or a character that is no italic letter, ends the run)
         if not self.chars:
             self.box = [x0, y0, x1, y1]
             self.size, self.bold, self.math = size, 0, 0
@@ -211,6 +224,8 @@ class _Builder:
             self.last_bold = bold
         self.bold += bold
         if math == ITALIC and ch.isalpha():
+            if not self.italic.letters:
+                self.italic_start = len(self.prose) - 1
             self.italic.add(ch, size, spaced)
         else:  # (Unicode's maths alphabets: Cambria Math's letters, ``math_symbols.math_alphanumeric``)
             self.math += math == MATH_FONT or ch in MATH_CHARS or "\U0001d400" <= ch <= "\U0001d7ff"
@@ -330,6 +345,8 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
                 elif (remap := remaps.get(info[3], False)) is False:
                     remap = remaps[info[3]] = math_font_chars(info[3])
             bold, math, rotated, font = info
+            if "\uf020" <= ch <= "\uf0ff" and (bullet := symbol_bullet(font, ch)):
+                ch, math = bullet, NOT_MATH  # a list's bullet, no formula
             if remap is not None:
                 ch = remap.get(ch, ch)
             size = (get_size(raw, i) * scale) or (rect.top - rect.bottom)

@@ -25,10 +25,18 @@ def walled(verticals: list[Rule], above: Rule, below: Rule) -> bool:
     return any(x0 + 3 < (r.x0 + r.x1) / 2 < x1 - 3 and r.y0 <= above.y1 + 2 and r.y1 >= below.y0 - 2 for r in verticals)
 
 
+def _open(verticals: list[Rule], above: Rule, below: Rule) -> bool:
+    """Does no rule at all, not even the outer walls, run from ``above`` to ``below``?"""
+    x0, x1 = min(above.x0, below.x0), max(above.x1, below.x1)
+    return not any(x0 - 3 < (r.x0 + r.x1) / 2 < x1 + 3 and r.y0 <= above.y1 + 2 and r.y1 >= below.y0 - 2 for r in verticals)
+
+
 def unwalled_stretches(group: list[Rule], verticals: list[Rule]) -> set[int]:
     """Indices ``k`` of the stretches ``group[k]``..``group[k + 1]`` (rule lines top to bottom) that are
-    no row of a walled grid: no column rule across them and far taller than its walled rows. A group
-    with no walled row (booktabs, rules only across) has none."""
+    no row of a walled grid: no column rule across them and far taller than its walled rows, or no rule
+    across them at all, its outer walls stopping at both ends (the white between two grids of one width
+    stacked, a heading set in it: eu-003's three tables). A group with no walled row (booktabs, rules
+    only across) has none."""
     pairs = list(zip(group, group[1:], strict=False))
     walls = [walled(verticals, above, below) for above, below in pairs]
     rows = [below.y0 - above.y1 for (above, below), wall in zip(pairs, walls, strict=True) if wall]
@@ -36,7 +44,7 @@ def unwalled_stretches(group: list[Rule], verticals: list[Rule]) -> set[int]:
         return set()
     limit = UNWALLED_STRETCH * max(max(rows), MIN_ROW)
     return {k for k, ((above, below), wall) in enumerate(zip(pairs, walls, strict=True))
-            if not wall and below.y0 - above.y1 > limit}
+            if not wall and (below.y0 - above.y1 > limit or below.y0 - above.y1 > 2 and _open(verticals, above, below))}
 
 
 def titles_out(rows: list[list[Fragment]], grid: list[list[tuple[str, int]]], head: int, columns: int,

@@ -232,8 +232,10 @@ def _table_box(page: PageLayout, run: list[list[Fragment]]) -> tuple[float, floa
     top, bottom = min(f.y0 for f in cells) - 1, max(f.y1 for f in cells) + 1
     x0, x1 = min(f.x0 for f in cells), max(f.x1 for f in cells)
     # (on a scan a pen's underline or strike-through is seen as a rule: only an upright one, a plot's
-    # axis, or a picture tells a figure there)
-    blocking = page.rules if page.source == "text-layer" else [r for r in page.rules if r.vertical]
+    # axis, or a picture tells a figure there; on the text layer a head's own underline, no wider than
+    # a cell, "2009" underlined over its column, tells none: a plot has its axes)
+    blocking = [r for r in page.rules if not (r.horizontal and r.x1 - r.x0 <= SHORT_SHARE * page.width)] \
+        if page.source == "text-layer" else [r for r in page.rules if r.vertical]
     if any(r.x0 < x1 + 2 and r.x1 > x0 - 2 and r.y0 < bottom + 2 and r.y1 > top - 2 for r in blocking + page.images):
         return None
     return top, bottom, x0, x1

@@ -55,6 +55,11 @@ def walled_columns(walls: list[float], rows: list[list[Fragment]], head: int) ->
             found = None
         else:
             found = columns([inside[k] for k in kept], sum(1 for k in kept if k < head))
+            # (columns parted by white between two walls have a cell in most rows; the words of a
+            # justified paragraph cell, cut at its stretched spaces, fill few: "Number" "of" "member")
+            if found and any(2 * sum(1 for k in kept if any(c0 <= f.cx <= c1 for f in inside[k])) < len(kept)
+                             for c0, c1 in found):
+                found = None
         cells = [f for k in kept for f in inside[k]]
         for c0, c1 in found or [(min(f.x0 for f in cells), max(f.x1 for f in cells))]:
             cols.append((max(a, c0), min(b, c1)))

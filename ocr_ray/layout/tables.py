@@ -273,7 +273,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     if sum(map(len, split)) > sum(map(len, rows)):  # a tight header cut: its cells may widen columns
         rows, cols = split, cols_of(split) or cols
     if walls:  # a grid that rules each of its rows: a row is all that lies between two rules
-        rows, head = join_ruled_rows(rows, head, cols, page.rules)
+        rows, head = join_ruled_rows(rows, head, cols, page.rules, walls)
     rows, head = join_head_lines(rows, head, cols, page.rules)
     grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
     rows = join_stacked_cells(rows, head, cols)

@@ -16,6 +16,35 @@ def displays(markdown: str) -> list[str]:
     return [block.strip() for block in re.findall(r"\$\$(.+?)\$\$", markdown, re.S)]
 
 
+_STACK = re.compile(r"^\\begin\{(aligned|gathered)\}(.*)\\end\{\1\}$", re.S)
+_TOKEN = re.compile(r"\\begin\{[^}]*\}|\\end\{[^}]*\}|\\\\|\\.|[{}&]")
+
+
+def display_rows(markdown: str) -> list[str]:
+    """``displays``, a block of several rows (``\\begin{aligned}`` or ``{gathered}``, as the layout
+    stacks an align's rows) cut into its rows, their alignment marks ``&`` dropped."""
+    out = []
+    for tex in displays(markdown):
+        stack = _STACK.match(tex)
+        if not stack:
+            out.append(tex)
+            continue
+        row, depth, last = [], 0, 0
+        body = stack.group(2)
+        for m in _TOKEN.finditer(body):
+            token = m.group()
+            if depth == 0 and token in ("\\\\", "&"):
+                row.append(body[last:m.start()])
+                last = m.end()
+                if token == "\\\\":
+                    out.append("".join(row).strip())
+                    row = []
+            depth += 1 if token == "{" or token.startswith("\\begin{") else -1 if token == "}" or token.startswith("\\end{") else 0
+        row.append(body[last:])
+        out.append("".join(row).strip())
+    return out
+
+
 def typeset_layouts(tmp: Path, packages: str, body: str, preamble: str = "", options: str = "", runs: int = 1) -> list:
     """`body` typeset with pdflatex (article class with `options`, `\\usepackage{<packages>}`, then
     `preamble`; `runs` runs) and read back by the text layer: one `PageLayout` per page (the PDF stays

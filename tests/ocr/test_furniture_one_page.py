@@ -391,3 +391,37 @@ def test_a_footnote_on_the_page_numbers_line_stays(tmp_path):
     assert removed == ["1"]
     assert kept[-2:] == ["*Parentheses indicate return of previous payments.",
                          "**Some payments have been made in conjunction with business partners."]
+
+
+def test_a_formulas_numeral_in_the_first_line_is_no_page_number(tmp_path):
+    """A Thai exam page of the robustness corpus (01465d3183ca9518, not in the furniture set): its first
+    line continues a question with a formula, "... i - j ...", the unit vectors set smaller under their
+    arrows. The "i" read as a roman page number in the top edge zone, and took with it every word of
+    its line a head's gap away: the line lost its words around the formula. Drawn here the same way
+    (the formula's letters 8 pt under 6 pt arrows in an 11 pt line): the whole line stays. A folio
+    stands clear on its row; a formula's numeral has its arrow over it."""
+    def draw(c, right):
+        x = 72.0
+
+        def put(font, text, size, gap=0.0, dy=0.0):
+            nonlocal x
+            x += gap
+            c.setFont(font, size)
+            c.drawString(x, 724 + dy, text)
+            x += c.stringWidth(text, font, size)
+
+        def arrow():
+            c.setFont("Symbol", 6)
+            c.drawString(x - 4, 726, "\xae")  # Symbol's right arrow, on the letter just set (its row)
+
+        put("Times-Roman", "Find the vector orthogonal to", 11)
+        put("Times-Italic", "i", 8, gap=7, dy=-1)
+        arrow()
+        put("Symbol", "-", 8, gap=3)
+        put("Times-Italic", "j", 8, gap=3, dy=-1)
+        arrow()
+        put("Times-Roman", "and to the plane through both points.", 11, gap=7)
+    kept, removed = _page(tmp_path, draw)
+    assert removed == []
+    assert "Find the vector orthogonal to" in kept and "i" in kept and "and to the plane through both points." in kept
+    assert _body_kept([text for text in kept if text in BODY])

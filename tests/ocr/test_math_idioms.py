@@ -106,12 +106,12 @@ ALIGN = [r"\mathcal{L}(\theta) = \sum_{i=1}^{n} \ell(f_\theta(x_i), y_i)",
 @pytest.mark.browser
 def test_an_align_with_unnumbered_rows_reads_row_by_row(tmp_path):
     from ocr_ray.layout import compose_pages
-    from tests.ocr.conftest import typeset_layouts
+    from tests.ocr.conftest import display_rows, typeset_layouts
 
     body = (f"{PROSE}\n\\begin{{align}}\n{ALIGN[0].replace(' = ', ' &= ', 1)} \\nonumber \\\\\n&{ALIGN[1]} \\\\\n"
             f"&{ALIGN[2]} \\nonumber\n\\end{{align}}\n{PROSE}\n")
     markdown = "\n\n".join(compose_pages([p.to_json() for p in typeset_layouts(tmp_path, "amsmath,amssymb", body)]))
-    blocks = [b.split("\n")[1] for b in markdown.split("\n\n") if b.startswith("$$")]
+    blocks = display_rows(markdown)  # (one display, its rows stacked)
     assert [b.endswith(r"\qquad (1)") for b in blocks] == [False, True, False], markdown
     tests = [{"id": f"align-{k}", "type": "math", "math": m} for k, m in enumerate(ALIGN)]
     assert judge(markdown, tests) == dict.fromkeys((t["id"] for t in tests), True), markdown

@@ -10,7 +10,7 @@ import pytest
 from benchmarks.fulltext_real.olmocr_judge import judge
 from ocr_ray.layout import compose_pages
 from ocr_ray.layout.math_hook import UNREAD_MARK
-from tests.ocr.conftest import typeset_layouts
+from tests.ocr.conftest import display_rows, typeset_layouts
 
 PROSE = ("The method is run on every step, and the text between the formulas is long enough to fill the "
          "column as a paper's prose does, so that nothing on this page looks like a column of its own.")
@@ -99,7 +99,7 @@ def worded(tmp_path_factory) -> str:
 
 
 def test_a_display_of_words_first_is_a_display(worded):
-    displays = [b.split("\n")[1] for b in worded.split("\n\n") if b.startswith("$$")]
+    displays = display_rows(worded)  # (the align's two rows stacked in one display)
     assert len(displays) == 5 and all(r"\text{" in d for d in displays[:2]), worded
     # the prose around them stays prose, whole
     assert worded.count(PROSE.replace("'", "’")) == 5, worded

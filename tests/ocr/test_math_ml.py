@@ -117,14 +117,14 @@ def test_tags_labels_and_eqnarray_rows(tmp_path):
     """``\\tag{A1}`` is the display's number (it was read into the formula, ``y(\\mathrm{A}1)``); an
     align with ``\\nonumber`` and ``\\label``, an eqnarray's continued ``&=&`` rows (guards)."""
     from ocr_ray.layout import compose_pages
-    from tests.ocr.conftest import typeset_layouts
+    from tests.ocr.conftest import display_rows, typeset_layouts
 
     body = (f"{PROSE}\n\\begin{{align}}\n\\mathcal{{L}}(\\theta) &= \\sum_{{i=1}}^{{n}} \\ell_i(\\theta) \\nonumber \\\\\n"
             f"&= \\frac{{1}}{{n}}\\sum_{{i=1}}^{{n}} (y_i - f(x_i))^2 \\label{{eq:a}}\n\\end{{align}}\n{PROSE}\n"
             f"\\begin{{equation}}\nz = x + y \\tag{{A1}}\n\\end{{equation}}\n{PROSE}\n"
             f"\\begin{{eqnarray}}\na & = & b + c \\\\\n  & = & d \\nonumber\n\\end{{eqnarray}}\n{PROSE}\n")
     markdown = "\n\n".join(compose_pages([p.to_json() for p in typeset_layouts(tmp_path, "amsmath,amssymb", body)]))
-    blocks = [b.split("\n")[1] for b in markdown.split("\n\n") if b.startswith("$$")]
+    blocks = display_rows(markdown)  # (an align's rows stacked in one display)
     assert blocks == [r"\mathcal{L}(\theta)=\sum_{i=1}^{n}\ell_{i}(\theta)",
                       r"=\frac{1}{n}\sum_{i=1}^{n}(y_{i}-f(x_{i}))^{2} \qquad (1)",
                       r"z=x+y \qquad (A1)", r"a=b+c \qquad (2)", "=d"], markdown

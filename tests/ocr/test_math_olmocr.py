@@ -11,7 +11,7 @@ import pytest
 
 from benchmarks.fulltext_real.olmocr_judge import judge
 from ocr_ray.layout import compose_pages
-from tests.ocr.conftest import typeset_layouts
+from tests.ocr.conftest import display_rows, typeset_layouts
 
 PROSE = ("The method is run on every step, and the text between the formulas is long enough to fill the "
          "column as a paper's prose does, so that nothing on this page looks like a column of its own.")
@@ -25,8 +25,8 @@ def _markdown(tmp: Path, packages: str, formulas: list[str], preamble: str = "")
 
 
 def _displays(markdown: str) -> list[str]:
-    """Each display's LaTeX without its equation number."""
-    return [b.split("\n")[1].split(r" \qquad (")[0] for b in markdown.split("\n\n") if b.startswith("$$")]
+    """Each display's LaTeX without its equation number (the rows of a stacked one, each)."""
+    return [row.split(r" \qquad (")[0] for row in display_rows(markdown)]
 
 
 # Numbered displays that end in the sentence's punctuation, as papers set them. A number written
@@ -253,9 +253,9 @@ def test_the_numbers_of_an_align_stay_with_their_rows(tmp_path):
              {"id": "prose", "type": "order", "before": PROSE[-40:], "after": "(1)"}]
     failed = {t["id"]: why for t in tests for ok, why in [explain(markdown, t)] if not ok}
     assert failed == {}, markdown
-    blocks = [b for b in markdown.split("\n\n") if b.startswith("$$")]
-    assert [b.split("\n")[1].rsplit(r"\qquad ", 1)[-1] for b in blocks] == ["(1)", "(2)"], blocks
-    assert r"\sum_{i=1}^{n}" in blocks[0] and r"\int_{0}^{1}" in blocks[1], blocks
+    rows = display_rows(markdown)  # (one display, its rows stacked: each row's number beside it)
+    assert [row.rsplit(r"\qquad ", 1)[-1] for row in rows] == ["(1)", "(2)"], rows
+    assert r"\sum_{i=1}^{n}" in rows[0] and r"\int_{0}^{1}" in rows[1], rows
 
 
 # prose inside displays as papers set it (issue 36, maths): a phrase of several words, abbreviations

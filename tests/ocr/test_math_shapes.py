@@ -19,7 +19,7 @@ import pytest
 
 from benchmarks.fulltext_real.olmocr_judge import judge
 from ocr_ray.layout import compose_pages
-from tests.ocr.conftest import displays, typeset_layouts
+from tests.ocr.conftest import display_rows, typeset_layouts
 
 SOURCE = r"""
 Text before the derivation.
@@ -78,8 +78,9 @@ def markdown(tmp_path_factory):
 
 
 def test_real_paper_shapes_are_read(markdown):
-    # one $$ block per row: before, the rows' numerators and denominators interleaved by x
-    assert displays(markdown) == EXPECTED
+    # each row read apart (before, the rows' numerators and denominators interleaved by x), the
+    # align's rows stacked in one display
+    assert display_rows(markdown) == EXPECTED
 
 
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
@@ -163,6 +164,6 @@ def test_mathabx_fonts_are_read_back_from_their_t1_placeholders(tmp_path):
         "\\sim \\mathcal{D}\n"
         "\\]\nText after."))
     markdown = "\n\n".join(compose_pages([p.to_json() for p in layouts]))
-    assert displays(markdown) == [
+    assert display_rows(markdown) == [
         r"\dot{\alpha}=2\boldsymbol{B}^{\top}[(\sum_{i=0}^{k-1}\boldsymbol{C}\boldsymbol{A}^{i}\boldsymbol{B}x_{k-1-i}-\sum_{j=0}^{k-1}"
         r"w_{j}x_{k-1-j})^{2}]\ge1.5\sqrt{n}\sim\mathcal{D}"]

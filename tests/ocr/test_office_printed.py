@@ -175,3 +175,16 @@ def test_glyphs_of_several_code_points_in_writer_prose_and_math_objects(read):
              {"id": "accents", "type": "present", "text": "Decomposed letters: café, ñ, Å,"},
              {"id": "end", "type": "present", "text": "The end of the probe."}]
     assert not _failed(markdown, tests), markdown
+
+
+def test_a_sheets_column_of_small_steps_is_no_column_of_line_numbers(read):
+    """Calc prints a sheet whose "Units" column counts up by three (10, 13, ... 43) between the regions
+    and the revenues (units.fods, Calc's own PDF export; no rule): the furniture step took the column
+    for a review copy's line numbers (bare integers, consecutive but for a skip, beside lines of text)
+    and dropped it, the table losing a column. Numbers with text in their own size on both sides are
+    a table's (line numbers stand in a margin or a gutter, set smaller). Truth: the sheet's cells."""
+    markdown = read("units")
+    tests = [{"id": "units", "type": "table", "cell": "16", "left": "Q3", "right": "1274", "up": "13", "down": "19"},
+             {"id": "last", "type": "table", "cell": "43", "left": "Q3", "right": "2507"},
+             {"id": "first", "type": "table", "cell": "10", "left": "Q1", "right": "1000"}]
+    assert not _failed(markdown, tests), markdown

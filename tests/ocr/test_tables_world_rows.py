@@ -19,12 +19,14 @@ LINE = 11.0  # a cell's line pitch (9 pt type)
 PAD = 4.0
 
 
-def _grid(c: canvas.Canvas, top: float, rows: list[list[list[str]]], ruled: list[bool]) -> float:
+def _grid(c: canvas.Canvas, top: float, rows: list[list[list[str]]], ruled: list[bool], whole: int = 99,
+          middle: bool = False, widths: list[float] = WIDTHS) -> float:
     """``rows`` of cells, each cell its lines, in a grid walled at every column edge; a rule over
-    row k where ``ruled[k]`` (and under the last). Each cell's borders drawn by the cell itself.
-    Returns the grid's bottom."""
+    row k where ``ruled[k]`` (and under the last). Each cell's borders drawn by the cell itself, the
+    rules from the ``whole``-th on drawn as one line across (Word draws both); ``middle``: each cell's lines
+    centred on its row's height (Excel's vertical centring), else from its top. Returns the grid's bottom."""
     edges = [72.0]
-    for w in WIDTHS:
+    for w in widths:
         edges.append(edges[-1] + w)
     y = top
     c.setLineWidth(0.6)
@@ -32,14 +34,18 @@ def _grid(c: canvas.Canvas, top: float, rows: list[list[list[str]]], ruled: list
     for k, row in enumerate(rows):
         height = max(len(cell) for cell in row) * LINE + 2 * PAD
         tops.append((y, ruled[k]))
-        for x, cell in zip(edges, row, strict=False):
-            c.setFont("Helvetica-Bold" if k == 0 else "Helvetica", 9)
-            for j, line in enumerate(cell):
-                c.drawString(x + 4, y - PAD - 8 - j * LINE, line)
+        c.setFont("Helvetica-Bold" if k == 0 else "Helvetica", 9)
+        for j in range(max(len(cell) for cell in row)):  # line by line across the row, as Word writes it
+            for x, cell in zip(edges, row, strict=False):
+                drop = (max(len(other) for other in row) - len(cell)) * LINE / 2 if middle else 0.0
+                if j < len(cell):
+                    c.drawString(x + 4, y - PAD - 8 - j * LINE - drop, cell[j])
         y -= height
     tops.append((y, True))
-    for yy, rule in tops:
-        if rule:
+    for k, (yy, rule) in enumerate(tops):
+        if rule and k >= whole:
+            c.line(edges[0], yy, edges[-1], yy)
+        elif rule:
             for a, b in zip(edges, edges[1:], strict=False):
                 c.line(a, yy, b, yy)
     for x in edges:
@@ -55,6 +61,21 @@ BODY = [[["Salaries"], ["1,314,000"], ["373,250"], ["141,000"]],
         [["Telephone"], ["109,400"], ["55,000"], ["8,200"]],
         [["Printing and", "Reproduction"], ["48,000"], ["11,000"], ["5,500"]],
         [["Postage"], ["28,800"], ["8,800"], ["3,000"]]]
+
+
+TALL = [["Cost", "Category"], ["Total Costs", "All Funds"], ["Less:", "Exclusions &", "Unallowables"], ["Federal", "Program"]]
+BODY_ONE = [[["Salaries"], ["1,314,000"], [""], ["141,000"]], [["Staff Travel"], ["94,000"], [""], ["11,100"]],
+            [["Bad Debts"], ["10,000"], ["10,000 (1)"], [""]], [["Office Rent"], ["170,000"], [""], ["22,500"]],
+            [["Telephone"], ["109,400"], [""], ["8,200"]]]
+
+
+ITEMS = [[["Books and", "school supplies"], ["Books can be expensive. School supplies can include book bags,",
+                                           "notebooks, pens, pencils, paper and folders. The national average",
+                                           "cost for textbooks at public colleges was $1,122."]],
+         [["Equipment and", "room materials"], ["Equipment may include a computer and a printer. Room materials",
+                                                "may include reading lamps, sheets and towels."]],
+         [["Travel and", "other expenses"], ["If you live on campus, you will need to travel during the breaks.",
+                                             "Other expenses can include clothing and a phone."]]]
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +113,24 @@ def drawn(tmp_path_factory) -> dict[str, str]:
     _prose(c, y - 24, 3)
     c.showPage()
     c.save()
-    for path in (wrapped, banded, units):
+    # every head wrapped, one over three lines, every row ruled, the label column's cells one line each
+    tall = folder / "tall.pdf"
+    c = canvas.Canvas(str(tall), pagesize=LETTER)
+    y = _prose(c, 720, 3) - 10
+    y = _grid(c, y, [TALL, *[[cell, *rest] for cell, *rest in BODY_ONE]], [True] * (1 + len(BODY_ONE)), whole=2, middle=True)
+    _prose(c, y - 24, 3)
+    c.showPage()
+    c.save()
+    # a table of text: every row ruled, every row wrapped (the item over two lines, its description
+    # over two to four), each cell padded under and over its rules
+    text = folder / "text.pdf"
+    c = canvas.Canvas(str(text), pagesize=LETTER)
+    y = _prose(c, 720, 3) - 10
+    y = _grid(c, y, [[["Item"], ["Description"]], *ITEMS], [True] * (1 + len(ITEMS)), widths=[110.0, 300.0])
+    _prose(c, y - 24, 3)
+    c.showPage()
+    c.save()
+    for path in (wrapped, banded, units, tall, text):
         out[path.stem] = _convert(path)
     return out
 
@@ -116,7 +154,9 @@ def test_cells_wrapped_inside_a_ruled_row_are_one_row(drawn):
 
 def test_body_lines_of_a_grid_with_no_rule_between_them_stay_rows(drawn):
     """Guard: a grid walled by column rules whose body has no rule between its rows (one under the
-    head, one under the body) is no grid that rules each row: every body line is a row."""
+    head, one under the body) is no grid that rules each row: every body line is a row. Its head, set
+    between two rules with every wall running through its lines, is one row of wrapped heads (before:
+    "Federal" and "Program" were two header rows, the lines written across the row as Word writes them)."""
     markdown = drawn["banded"]
     verdicts = judge(markdown, [
         {"id": "a", "type": "table", "cell": "170,000", "up": "1,314,000", "down": "109,400", "left": "Office Rent"},
@@ -185,3 +225,33 @@ def test_a_note_across_the_gutter_of_the_label_column_joins_no_columns(bridged):
         {"id": "d", "type": "table", "cell": "536,697", "up": "2,893,045", "top_heading": "2006-07"}])
     assert all(verdicts.values()), (verdicts, markdown)
     assert NOTE in markdown, markdown
+
+
+def test_heads_wrapped_over_two_and_three_lines_in_a_ruled_row_are_one_row(drawn):
+    """Before: the lines of the head row, every column's head wrapped (one over three lines), the rule
+    over them a cell's padding above the first, were rows of their own: "Total Costs" without "All
+    Funds" was the column's head (the rule under the head drawn cell by cell, the next one across: the
+    first body row was taken into the header too)."""
+    markdown = drawn["tall"]
+    verdicts = judge(markdown, [
+        {"id": "a", "type": "table", "cell": "1,314,000", "top_heading": "Total Costs All Funds", "left": "Salaries"},
+        {"id": "b", "type": "table", "cell": "10,000 (1)", "top_heading": "Less: Exclusions & Unallowables",
+         "left": "10,000"},
+        {"id": "c", "type": "table", "cell": "Telephone", "top_heading": "Cost Category", "up": "Office Rent"},
+        {"id": "d", "type": "table", "cell": "Federal Program", "down": "141,000"}])
+    assert all(verdicts.values()), (verdicts, markdown)
+
+
+def test_a_table_of_text_every_row_wrapped_and_ruled_reads_row_by_row(drawn):
+    """Before: no row was one line, so nothing said the grid ruled its rows one by one: each line was a
+    row ("Books and" beside the description's first line, "school supplies" beside its second). Lines a
+    rule parts are set a cell's padding further apart than a cell's own lines."""
+    markdown = drawn["text"]
+    cells = [[" ".join(cell) for cell in row] for row in ITEMS]
+    verdicts = judge(markdown, [
+        {"id": "a", "type": "table", "cell": cells[0][0], "right": cells[0][1], "down": cells[1][0],
+         "top_heading": "Item"},
+        {"id": "b", "type": "table", "cell": cells[1][1], "left": cells[1][0], "up": cells[0][1],
+         "top_heading": "Description"},
+        {"id": "c", "type": "table", "cell": cells[2][0], "up": cells[1][0], "right": cells[2][1]}])
+    assert all(verdicts.values()), (verdicts, markdown)

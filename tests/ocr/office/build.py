@@ -4,7 +4,7 @@ only the committed PDFs: LibreOffice is no dependency of the project. To rebuild
     apt-get install -y libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-math-nogui groff ghostscript
     cd tests/ocr/office && python build.py
 Each .fodt is written here whole (its contents: documents.py), so the source of every PDF is in the
-repository beside it. monthly.fods (a Calc sheet, written by hand) is converted as it is, and
+repository beside it. monthly.fods and units.fods (Calc sheets, written by hand) are converted as they are, and
 groff_report.ms (groff's ms macros with tbl and eqn, 1.22.4) through PostScript and Ghostscript's
 ps2pdf (10.0): ``groff -ms -t -e -Tps groff_report.ms | ps2pdf - groff_report.pdf``."""
 from __future__ import annotations
@@ -140,7 +140,7 @@ if __name__ == "__main__":
         path = HERE / name
         path.write_text(text, encoding="utf-8")
         written.append(path)
-    convert([w for w in [*written, HERE / "monthly.fods"] if len(sys.argv) < 2 or w.stem in sys.argv[1:]])
+    convert([w for w in [*written, HERE / "monthly.fods", HERE / "units.fods"] if len(sys.argv) < 2 or w.stem in sys.argv[1:]])
     if len(sys.argv) < 2 or "groff_report" in sys.argv[1:]:
         postscript = subprocess.run(["groff", "-ms", "-t", "-e", "-Tps", str(HERE / "groff_report.ms")],
                                     check=True, capture_output=True).stdout

@@ -1,0 +1,157 @@
+"""Displays of several rows read as one formula, and rows in bold letters or with words (issue 36 item 3,
+maths; helper maths10): each typeset here with pdflatex in the fonts papers use, the truth the LaTeX
+source, judged by olmOCR-Bench's own ``MathTest`` (``olmocr_judge``: KaTeX renders the test's LaTeX and
+each candidate, and a candidate passes when it holds the test's symbols with the same neighbours).
+
+An align, a gather or equations set one under the other were written one ``$$`` block per row: a test
+of one row passed, a test of the whole align (olmOCR-Bench writes a formula as its source does) passed
+no block. Written as one ``aligned`` (or ``gathered``) formula, both pass."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from benchmarks.fulltext_real.olmocr_judge import judge
+from ocr_ray.layout import compose_pages
+from tests.ocr.conftest import typeset_layouts
+
+PROSE = ("The method is run on every step, and the text between the formulas is long enough to fill the "
+         "column as a paper's prose does, so that nothing on this page looks like a column of its own.")
+FONTS = {"cm": "amsmath,amssymb", "mathptmx": "amsmath,amssymb,mathptmx", "lmodern": "amsmath,amssymb,lmodern"}
+
+
+def _installed(style: str) -> bool:
+    return bool(shutil.which("kpsewhich")) and bool(
+        subprocess.run(["kpsewhich", style], capture_output=True, text=True).stdout.strip())
+
+
+def _markdown(tmp: Path, packages: str, body: str) -> str:
+    layouts = typeset_layouts(tmp, packages, body.replace("PROSE", PROSE))
+    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+
+
+def _displays(markdown: str) -> list[str]:
+    return [b.split("\n")[1] for b in markdown.split("\n\n") if b.startswith("$$")]
+
+
+def _math(markdown: str, **formulas: str) -> dict[str, bool]:
+    return judge(markdown, [{"id": k, "type": "math", "math": m} for k, m in formulas.items()])
+
+
+# an align of two rows, the second continuing the first at its "=", each numbered; a gather of two
+# centred rows. mathptmx sets \sum from the Symbol font at 14.3 pt beside 10 pt letters: at that
+# size no glyph of the align was full size, no row had a baseline, and its two rows were read as one
+# ("\mathcal{L}==\frac{\sum_{i=}1}{n}...")
+ROWS = [r"\mathcal{L} = \sum_{i=1}^n \ell(y_i, \hat{y}_i)", r"= \frac{1}{n}\sum_i (y_i - \hat{y}_i)^2"]
+ALIGN = r"\begin{aligned} \mathcal{L} &= \sum_{i=1}^n \ell(y_i, \hat{y}_i) \\ &= \frac{1}{n}\sum_i (y_i - \hat{y}_i)^2 \end{aligned}"
+GATHER = [r"a + b = c", r"x^2 + y^2 = z^2"]
+STACKED = (f"PROSE\n\\begin{{align}}\n{ROWS[0].replace(' = ', ' &= ', 1)} \\\\\n&{ROWS[1]}\n\\end{{align}}\nPROSE\n"
+           f"\\begin{{gather*}}\n{GATHER[0]} \\\\\n{GATHER[1]}\n\\end{{gather*}}\nPROSE\n")
+
+
+@pytest.fixture(scope="module", params=sorted(FONTS))
+def stacked(request, tmp_path_factory) -> str:
+    return _markdown(tmp_path_factory.mktemp(f"stacked-{request.param}"), FONTS[request.param], STACKED)
+
+
+def test_the_rows_of_an_align_are_one_display(stacked):
+    displays = _displays(stacked)
+    assert len(displays) == 2, stacked
+    assert displays[0].startswith(r"\begin{aligned}") and displays[0].count("&=") == 2, stacked
+    assert displays[0].count(r"\qquad (") == 2, stacked  # each row keeps its number
+    assert displays[1].startswith(r"\begin{gathered}") and "&" not in displays[1], stacked
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_the_whole_align_and_each_row_pass_olmocr(stacked):
+    gather = r"\begin{gathered} " + r" \\ ".join(GATHER) + r" \end{gathered}"
+    assert _math(stacked, align=ALIGN, row0=ROWS[0], row1=ROWS[1], gather=gather, gather0=GATHER[0],
+                 gather1=GATHER[1]) == dict.fromkeys(["align", "row0", "row1", "gather", "gather0", "gather1"], True), stacked
+
+
+# an aligned inside an equation in bold letters: CMBX is a text font (a fifth of "z = Wx" is maths),
+# the rows sit 15 pt apart (their glyph boxes 6 pt), and the number is centred between them: the
+# second row was read as prose ("z = Wx (3) The method is run..."), and in Libertine and Palatino
+# the number between the rows chained their baselines into one row, read as a matrix
+BOLD = r"\begin{aligned} \mathbf{x} &= \mathbf{A}\mathbf{y} + \mathbf{b} \\ \mathbf{z} &= \mathbf{W}\mathbf{x} \end{aligned}"
+# prose in a display's row before a maths letter: the line's words made a phrase, so the line kept
+# no glyphs and its text was laid out again, the letter a word's ("\text{subject to y }\ge0"); in
+# mathptmx the italic y of the text font was named prose by the text layer
+SUBJECT = r"\min_{x} f(x) \quad \text{subject to } y \ge 0"
+# lmodern's LMMathSymbols10 "|" (a full em at the text's size) was read as an OpenType font's \big|
+BAR = r"\log p(x) \geq \mathbb{E}_{q(z|x)}[\log p(x|z)] - D_{\mathrm{KL}}(q(z|x) \| p(z))"
+ROWS_BODY = "".join(f"PROSE\n\\begin{{equation}}\n{f}\n\\end{{equation}}\n" for f in (BOLD, SUBJECT, BAR)) + "PROSE\n"
+
+
+@pytest.fixture(scope="module", params=sorted(FONTS))
+def rows(request, tmp_path_factory) -> str:
+    return _markdown(tmp_path_factory.mktemp(f"rows-{request.param}"), FONTS[request.param], ROWS_BODY)
+
+
+def test_a_bold_aligned_keeps_its_rows_and_words_keep_their_maths(rows):
+    displays = _displays(rows)
+    assert len(displays) == 3 and displays[0].count(r" \\ ") == 1, rows
+    assert r"\text{subject to }y" in displays[1], rows
+    assert r"\big|" not in displays[2], rows
+    assert rows.count(PROSE.replace("'", "’")) == 4, rows  # the prose after each display stays whole
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_a_bold_aligned_and_words_before_a_letter_pass_olmocr(rows):
+    assert _math(rows, bold=BOLD, subject=SUBJECT, bar=BAR) == {"bold": True, "subject": True, "bar": True}, rows
+
+
+# fractions of words in an unnumbered display (dev4's fraud-neurips, newpx; the display's lines hold no
+# maths font: "Precision = True Positives + False Positives True Positives" was a paragraph, its
+# denominator read before its numerator), and two fractions a \qquad apart (dev2's qt-coyotes: the
+# reading order cut the display at the \qquad, "TP" a display of its own, "Precision =" prose)
+WORDS = {"precision": r"\text{Precision} = \frac{\text{True Positives}}{\text{True Positives} + \text{False Positives}}",
+         "f1": r"\text{F1 Score} = 2 \times \frac{\text{Precision} \times \text{Recall}}{\text{Precision} + \text{Recall}}",
+         "pair": r"\text{Precision} = \frac{TP}{TP+FP} \qquad \text{Recall} = \frac{TP}{TP+FN}",
+         # upright names (dev4's bayes-tools): CMR's letters, a tenth of the line in maths fonts, left in
+         # the prose's block by the reading order: "∆Sim−NL = Acc(Sim) − Acc(NL)" as prose
+         "upright": r"\Delta_{\mathrm{Sim-NL}} = \mathrm{Acc}(\mathrm{Sim}) - \mathrm{Acc}(\mathrm{NL})"}
+WORDS_BODY = (f"PROSE\n\\[\n{WORDS['precision']}\n\\]\nPROSE\n\\[\n{WORDS['f1']}\n\\]\nPROSE\n"
+              f"\\begin{{equation}}\n{WORDS['pair']}\n\\end{{equation}}\nPROSE\n\\[\n{WORDS['upright']}\n\\]\nPROSE\n")
+
+
+@pytest.fixture(scope="module", params=["cm", "newpx"])
+def worded(request, tmp_path_factory) -> str:
+    packages = {"cm": "amsmath", "newpx": "amsmath,newpxtext,newpxmath"}[request.param]
+    if request.param == "newpx" and not _installed("newpxmath.sty"):
+        pytest.skip("newpx not installed (texlive-fonts-extra, make bench's deps)")
+    return _markdown(tmp_path_factory.mktemp(f"worded-{request.param}"), packages, WORDS_BODY)
+
+
+def test_fractions_of_words_are_displays(worded):
+    displays = _displays(worded)
+    assert len(displays) == 4 and all(r"\frac{" in d for d in displays[:3]), worded
+    assert worded.count(PROSE.replace("'", "’")) == 5, worded  # the prose around them stays whole
+
+
+def test_a_denominator_of_words_under_its_display_is_the_formula_s(tmp_path):
+    """mathptmx: the display of F1's words has a block of its own, its denominator ("Precision+Recall",
+    a twentieth of it in maths) under it ran into the next paragraph."""
+    markdown = _markdown(tmp_path, "amsmath,mathptmx", f"PROSE\n\\[\n{WORDS['f1']}\n\\]\nPROSE\n")
+    assert r"\frac{\text{Precision }\times\ \text{Recall}}{\text{Precision }+\ \text{Recall}}" in markdown, markdown
+    assert markdown.count(PROSE.replace("'", "’")) == 2, markdown
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_fractions_of_words_pass_olmocr(worded):
+    assert _math(worded, **WORDS) == dict.fromkeys(WORDS, True), worded
+
+
+def test_an_equation_number_alone_is_the_number_of_its_row():
+    """dev4's bayes-tools (two columns): "(3)" was cut from its display by the reading order and
+    stacked as a row of its own between two formulas; it is the number of the row above it (else
+    below). Rows by hand: (LaTeX, first relation's x, x0, x1)."""
+    from ocr_ray.layout.math_aligned import stacked
+
+    assert stacked([("S_{N}=(B,U_{N}),", None, 140, 204), ("(3)", None, 280, 290), (r"Y=\theta^{\top}B", None, 142, 203)]) \
+        == r"\begin{gathered}S_{N}=(B,U_{N}), \qquad (3) \\ Y=\theta^{\top}B\end{gathered}"
+    assert stacked([(r"a=b \qquad (2)", 10, 0, 20), ("(3)", None, 280, 290), ("c=d", 10, 0, 20)]) \
+        == r"\begin{aligned}a&=b \qquad (2) \\ c&=d \qquad (3)\end{aligned}"
