@@ -19,6 +19,7 @@ from ocr_ray.layout.page_objects import count_images
 from ocr_ray.layout.pdftext import page_layout
 from ocr_ray.layout.quality import classify_text
 from ocr_ray.ocr_engines import RapidOcrEngine, TesseractEngine
+from ocr_ray.ocr_text_layer import OCR_LAYER, invisible_share, ocr_layer_layout, ocr_text_layer
 from ocr_ray.pdf_limits import RenderCapError
 from ocr_ray.text_repair import recode_garbled
 
@@ -135,6 +136,10 @@ from ocr_ray.text_repair import recode_garbled
 # bare numeral with a fragment over or under it on its row (a formula's "i" under its arrow) is no page
 # number; a column of numbers with text in their size on both sides (a sheet's column counting by three)
 # is a table's, no column of line numbers.
+# Also (33), producers10 (producers the sets lack): a scan's invisible OCR text layer (tesseract's PDF)
+# read as OCR'd lines; a line taller by a footnote mark and cut at a stretched sentence space is one
+# line; a bar drawn as an image (dvips' rules) is a rule; Ghostscript's byte-swapped ligatures and
+# its StemV (a font named regular is not bold); a row is in a page's edge band by its middle.
 LAYOUT_VERSION = "33"
 OCR_ROUTES = ("no_text", "image_only", "garbled")
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
@@ -166,11 +171,14 @@ def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> di
     text = layout.to_json()
     if blank(pdf_page, layout):  # nothing drawn, or a scan of an empty sheet: nothing to OCR
         return {"text": text, "image": b"", "route": f"text-layer:{BLANK}"}
-    if ocr is None:
-        return {"text": text, "image": b"", "route": "text-layer"}
-    kind = classify_text(layout.plain_text(), images=count_images(pdf_page))
+    kind = classify_text(layout.plain_text(), images=count_images(pdf_page)) if ocr is not None else "prose"
     if kind == "prose" and stamped_scan(layout):
         kind = "image_only"  # the stamp reads as prose; the page under it is a scan nobody has read
+    elif kind == "prose" and scanned_sheet(layout) and ocr_text_layer(layout, invisible_share(pdf_page)):
+        # an OCR program's invisible words over the scan: read as the OCR'd lines they are
+        return {"text": ocr_layer_layout(pdf_page, layout), "image": b"", "route": f"text-layer:{OCR_LAYER}"}
+    if ocr is None:
+        return {"text": text, "image": b"", "route": "text-layer"}
     if kind == "prose" and MATH_ROUTE in routes and unreadable_math(layout):
         kind = MATH_ROUTE  # formulas the math builder cannot read: a VLM reads the page
     if kind in routes:
@@ -188,12 +196,17 @@ def stamped_scan(layout: PageLayout) -> bool:
     """A scanned sheet whose only text layer is a stamp: a picture covers the page (``SCAN_COVER``)
     and the text layer holds at most ``STAMP_LINES`` lines. An archive's download line (~150
     characters) made such a page ``prose``, and the scan's own text was never read."""
-    area = layout.width * layout.height
-    if not area or not layout.fragments or not any(
-            max(0.0, min(b.x1, layout.width) - max(b.x0, 0.0)) * max(0.0, min(b.y1, layout.height) - max(b.y0, 0.0))
-            >= SCAN_COVER * area for b in layout.images):
+    if not layout.fragments or not scanned_sheet(layout):
         return False
     return len(lines_of(layout.fragments)) <= STAMP_LINES
+
+
+def scanned_sheet(layout: PageLayout) -> bool:
+    """A picture covers the page (``SCAN_COVER``): a scan of the whole sheet."""
+    area = layout.width * layout.height
+    return bool(area) and any(
+        max(0.0, min(b.x1, layout.width) - max(b.x0, 0.0)) * max(0.0, min(b.y1, layout.height) - max(b.y0, 0.0))
+        >= SCAN_COVER * area for b in layout.images)
 
 
 def read_routed(pages: list[dict[str, Any]], ocr: Engine, recode: bool) -> list[str]:

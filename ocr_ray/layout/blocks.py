@@ -42,9 +42,17 @@ _LIGATURES = re.compile("[\ufb00-\ufb06]")
 _FOOTNOTE_MARK = re.compile(r"^([0-9]{1,2}|[*†‡§¶])\s*(?=[^\s.,:;\d])")
 
 
+# Ghostscript's pdfwrite (10.0, Debian 12's: a PDF "re-distilled" or printed through ps2pdf) writes a
+# ligature's ToUnicode as UTF-16 with its bytes swapped, <66006900> for "fi": PDFium reads U+6600
+# U+6900, "昀椀ne-tuning". Two or three such ideographs in a row (f then i, l or f) are no Chinese
+# (U+6600 and U+6900 are rare characters, never one glyph's text), so they are read back as letters.
+_SWAPPED_LIGATURE = re.compile("\u6600\u6600?[\u6600\u6900\u6c00]")
+
+
 def clean_text(text: str) -> str:
     """Ligatures decomposed (NFKC on U+FB00-FB06 only), then NFC (combining accents composed)."""
     text = _LIGATURES.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
+    text = _SWAPPED_LIGATURE.sub(lambda m: "".join(chr(ord(c) >> 8) for c in m.group()), text)
     return unicodedata.normalize("NFC", text)
 
 

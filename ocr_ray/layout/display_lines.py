@@ -71,7 +71,21 @@ def is_display(line: Line, text_layer: bool = False, columns: Columns = ()) -> b
         # its limit below it)
         return False
     return line.math >= 0.3 or line.math >= 0.15 and (bool(EQ_NUMBER.search(line.text)) or centred
-                                                      or _set_apart(line))
+                                                      or _set_apart(line)) or text_layer and _upright_formula(line)
+
+
+_PHRASE = re.compile(r"\b[a-z]{2,} [a-z]{2,}\b")
+
+
+def _upright_formula(line: Line) -> bool:
+    r"""A formula of upright names (``\Delta_{\mathrm{Sim-NL}} = \mathrm{Acc}(\mathrm{Sim}) - ..``: CMR's
+    letters, a tenth of it in maths fonts) centred in its block, stating a relation, no phrase of
+    words in it: its fragment is a run of prose with maths in it (``Line.laid``, no ``glyphs``), and
+    the reading order left it in the block of the prose around it, so nothing else set it apart."""
+    width = line.right - line.left
+    return (not line.glyphs and bool(line.laid) and line.math > 0 and bool(_RELATION.search(line.text))
+            and not _PHRASE.search(line.text) and line.x0 - line.left > 0.1 * width and line.right - line.x1 > 0.1 * width
+            and abs((line.x0 + line.x1) / 2 - (line.left + line.right) / 2) < 0.05 * width)
 
 
 def _centred(line: Line, columns: Columns) -> bool:
@@ -124,9 +138,10 @@ def _same_inset_block(line: Line, last: Line, columns: Columns) -> bool:
     r"""A line with maths in it in the display's own block, that block inset from a column's edges
     by an em or more: the reading order set the display's rows apart from the prose, and the rows
     of an ``aligned`` in bold letters (CMBX, a text font: a fifth of the row in maths) sit 15 pt
-    apart, their glyph boxes 6 pt (0.6 em, ``joins_display``'s reach), "z = Wx" a paragraph's."""
+    apart, their glyph boxes 6 pt (0.6 em, ``joins_display``'s reach), "z = Wx" a paragraph's; a
+    denominator of words (mathptmx: "Precision+Recall", a twentieth of it maths) under its display."""
     return (line.kind == "text" and line.math > 0 and line.left == last.left and line.right == last.right
-            and 0 <= line.y0 - last.y1 < 1.2 * line.size
+            and line.y0 - last.y1 < 1.2 * line.size
             and any(c0 + line.size <= line.left and line.right <= c1 - line.size for c0, c1 in columns))
 
 

@@ -262,10 +262,35 @@ def _lines_of_text(bands: list[list[B]], at: float) -> list[list[B]] | None:
     display's limits and scripts are smaller than its line, so a display is still cut whole."""
     across = [band for band in bands if any((b.x0 + b.x1) / 2 < at for b in band)
               and any((b.x0 + b.x1) / 2 >= at for b in band)]
-    heights = [max(b.y1 for b in band) - min(b.y0 for b in band) for band in bands]
-    if len(across) != 1 or max(heights) > 1.15 * min(heights):
+    if len(across) != 1:
         return None
-    return [list(band) for band in bands]
+    heights = [max(b.y1 for b in band) - min(b.y0 for b in band) for band in bands]
+    if max(heights) <= 1.15 * min(heights) or _prose_of_one_size(bands, across[0]):
+        return [list(band) for band in bands]
+    return None
+
+
+LINE_HEIGHT = 1.6  # of its type size: a line's box, a script in it included (a table's is rows high)
+BASELINE = 0.1  # of the type size: the bottoms of one line's pieces in one font (a script's is its line's)
+
+
+def _prose_of_one_size(bands: list[list[B]], across: list[B]) -> bool:
+    """Bands of prose fragments (no maths glyph in any) set in one type size, the band ``across``
+    the gap one line (its pieces on one baseline): a footnote mark or a superscript in a line makes
+    its box a fifth taller than its neighbours' (pdflatex's Times, "... the final score¹.  Our main"
+    stretched over a 8 pt sentence space), which the heights above take for a display's limits; a
+    display has maths fragments, and its limits and scripts are smaller than its line. Two columns'
+    lines side by side whose baselines do not line up (two captions under a pair of figures) are
+    no one line."""
+    if max(b.y1 for b in across) - min(b.y1 for b in across) > BASELINE * min(getattr(b, "size", 0.0) or 1.0 for b in across):
+        return False
+    sizes = []
+    for band in bands:
+        if not all(getattr(b, "size", 0.0) > 0 and getattr(b, "math", 1.0) == 0.0 and getattr(b, "kind", "") == "text"
+                   and b.y1 - b.y0 <= LINE_HEIGHT * b.size for b in band):
+            return False  # a picture, a table, a fragment holding maths or taller than a line
+        sizes.append(max(b.size for b in band))
+    return max(sizes) <= 1.15 * min(sizes)
 
 
 _EQUATION_NUMBER = re.compile(r"^\(\s*[A-Z]?\d+(\.\d+)*[a-z]?\s*\)$")

@@ -22,10 +22,18 @@ def page_geometry(pdf_page: Any, height: float, left: float = 0.0,
         if obj.type != pdfium_c.FPDF_PAGEOBJ_PATH:
             if rule.x1 - rule.x0 >= 20 and rule.y1 - rule.y0 >= 20:
                 images.append(rule)
-        # short thin bars too: the rule of a 1/2 in a formula, the vinculum of a short root
-        elif rule.horizontal or rule.vertical or (rule.y1 - rule.y0 <= 1.5 and rule.x1 - rule.x0 > 1.5):
+            elif obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE and _bar(rule):
+                # a bar drawn as a one-bit image: dvips sets TeX's rules (a fraction's bar, a table's
+                # rules, the footnote rule) with imagemask, which ps2pdf keeps as images
+                rules.append(rule)
+        elif _bar(rule):
             rules.append(rule)
     return rules, images
+
+
+def _bar(rule: Rule) -> bool:
+    """A ruling line, or a short thin bar: the rule of a 1/2 in a formula, the vinculum of a short root."""
+    return rule.horizontal or rule.vertical or (rule.y1 - rule.y0 <= 1.5 and rule.x1 - rule.x0 > 1.5)
 
 
 def blank_page(pdf_page: Any) -> bool:

@@ -37,6 +37,12 @@ _ITALIC_FLAG = 1 << 6  # PDF font descriptor flags, bit 7: Italic
 # weight PDFium reads as 645, which made every line of such a document bold.
 _BASE14_REGULAR = frozenset({"TIMES-ROMAN", "TIMES-ITALIC", "HELVETICA", "HELVETICA-OBLIQUE", "COURIER",
                              "COURIER-OBLIQUE", "SYMBOL", "ZAPFDINGBATS"})
+# A font whose name says its weight is regular (URW's "NimbusRomNo9L-Regu", "TimesNewRomanPSMT",
+# "...-Regular", "...-Book") is not bold whatever its descriptor's StemV: Ghostscript's pdfwrite
+# writes a StemV of its own (139 for Nimbus Roman's regular, 85 in pdfTeX's copy of the same font),
+# which PDFium reads as weight 695, and every line of a re-distilled paper was bold (its author line
+# and the lines after a heading became headings).
+_REGULAR_BY_NAME = re.compile(r"^(?!.*DEMI).*(REGU|ROMAN|-BOOK\b)")  # (LM Roman Demi is a demi-bold)
 
 
 def font_info(obj, cache: dict, key: int) -> tuple[bool, int, bool, str]:
@@ -58,7 +64,7 @@ def font_info(obj, cache: dict, key: int) -> tuple[bool, int, bool, str]:
             name = buf.value.decode("latin-1", "replace").upper() if n else ""
             name = name.split("+", 1)[-1]
             bold = any(t in name for t in ("BOLD", "CMBX", "-MEDI", "SEMIBOLD", "HEAVY", "BLACK", "CMB10"))
-            if not bold and name not in _BASE14_REGULAR:
+            if not bold and name not in _BASE14_REGULAR and not _REGULAR_BY_NAME.search(name):
                 weight = pdfium_c.FPDFFont_GetWeight(font)
                 bold = weight >= 600
             if name.startswith(_MATH_FONT_PREFIXES) or symbol_font(name):
@@ -229,3 +235,21 @@ def astral(get_unicode: Any, raw: Any, index: int, count: int) -> int:
     if 0xDC00 <= low < 0xE000:
         return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
     return 0
+
+
+# A list's bullet in a symbol font without ToUnicode: PDFium gives a symbolic TrueType font's code
+# as U+F000 + code, a private-use character, and the font being a symbol font made the bullet a
+# formula (LibreOffice Impress' OpenSymbol bullets: each list a "<!-- math: unread -->" block; Word's
+# Symbol bullet is the same code's U+F0B7). By the font, the codes its bullets have.
+_SYMBOL_BULLETS = (("OPENSYMBOL", {0x95: "•"}), ("SYMBOL", {0xB7: "•"}),
+                   ("WINGDINGS", {0xA7: "▪", 0xD8: "➢", 0xFC: "✓", 0x6C: "●", 0x6E: "■", 0x71: "❑", 0x76: "❖"}))
+
+
+def symbol_bullet(font: str, ch: str) -> str | None:
+    """The bullet a symbol font's private-use character ``ch`` draws, or None."""
+    name = font.replace(" ", "")
+    for key, table in _SYMBOL_BULLETS:
+        if key in name:
+            return table.get(ord(ch) - 0xF000)
+    return None
+

@@ -30,6 +30,7 @@ from ocr_ray.layout.pdffonts import (
     font_info,
     math_control_code,
     math_font_chars,
+    symbol_bullet,
     text_object_address,
 )
 from ocr_ray.layout.rotated import RotatedRuns, page_size, reading_angle, sideways, turn_page
@@ -322,6 +323,8 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
                 elif (remap := remaps.get(info[3], False)) is False:
                     remap = remaps[info[3]] = math_font_chars(info[3])
             bold, math, rotated, font = info
+            if "\uf020" <= ch <= "\uf0ff" and (bullet := symbol_bullet(font, ch)):
+                ch, math = bullet, NOT_MATH  # a list's bullet, no formula
             if remap is not None:
                 ch = remap.get(ch, ch)
             size = (get_size(raw, i) * scale) or (rect.top - rect.bottom)

@@ -110,9 +110,12 @@ def test_a_bold_aligned_and_words_before_a_letter_pass_olmocr(rows):
 # reading order cut the display at the \qquad, "TP" a display of its own, "Precision =" prose)
 WORDS = {"precision": r"\text{Precision} = \frac{\text{True Positives}}{\text{True Positives} + \text{False Positives}}",
          "f1": r"\text{F1 Score} = 2 \times \frac{\text{Precision} \times \text{Recall}}{\text{Precision} + \text{Recall}}",
-         "pair": r"\text{Precision} = \frac{TP}{TP+FP} \qquad \text{Recall} = \frac{TP}{TP+FN}"}
+         "pair": r"\text{Precision} = \frac{TP}{TP+FP} \qquad \text{Recall} = \frac{TP}{TP+FN}",
+         # upright names (dev4's bayes-tools): CMR's letters, a tenth of the line in maths fonts, left in
+         # the prose's block by the reading order: "∆Sim−NL = Acc(Sim) − Acc(NL)" as prose
+         "upright": r"\Delta_{\mathrm{Sim-NL}} = \mathrm{Acc}(\mathrm{Sim}) - \mathrm{Acc}(\mathrm{NL})"}
 WORDS_BODY = (f"PROSE\n\\[\n{WORDS['precision']}\n\\]\nPROSE\n\\[\n{WORDS['f1']}\n\\]\nPROSE\n"
-              f"\\begin{{equation}}\n{WORDS['pair']}\n\\end{{equation}}\nPROSE\n")
+              f"\\begin{{equation}}\n{WORDS['pair']}\n\\end{{equation}}\nPROSE\n\\[\n{WORDS['upright']}\n\\]\nPROSE\n")
 
 
 @pytest.fixture(scope="module", params=["cm", "newpx"])
@@ -125,8 +128,16 @@ def worded(request, tmp_path_factory) -> str:
 
 def test_fractions_of_words_are_displays(worded):
     displays = _displays(worded)
-    assert len(displays) == 3 and all(r"\frac{" in d for d in displays), worded
-    assert worded.count(PROSE.replace("'", "’")) == 4, worded  # the prose around them stays whole
+    assert len(displays) == 4 and all(r"\frac{" in d for d in displays[:3]), worded
+    assert worded.count(PROSE.replace("'", "’")) == 5, worded  # the prose around them stays whole
+
+
+def test_a_denominator_of_words_under_its_display_is_the_formula_s(tmp_path):
+    """mathptmx: the display of F1's words has a block of its own, its denominator ("Precision+Recall",
+    a twentieth of it in maths) under it ran into the next paragraph."""
+    markdown = _markdown(tmp_path, "amsmath,mathptmx", f"PROSE\n\\[\n{WORDS['f1']}\n\\]\nPROSE\n")
+    assert r"\frac{\text{Precision }\times\ \text{Recall}}{\text{Precision }+\ \text{Recall}}" in markdown, markdown
+    assert markdown.count(PROSE.replace("'", "’")) == 2, markdown
 
 
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
