@@ -136,7 +136,8 @@ from ocr_ray.text_repair import recode_garbled
 # 90 was scaled by its unrotated frame since 32's prose9 change: its lower part fell off the page); a
 # bare numeral with a fragment over or under it on its row (a formula's "i" under its arrow) is no page
 # number; a column of numbers with text in their size on both sides (a sheet's column counting by three)
-# is a table's, no column of line numbers.
+# is a table's, no column of line numbers; a spreadsheet's default sheet name ("Sheet1") in an edge zone
+# is furniture (Calc prints it as the page's head).
 # Also (33), producers10 (producers the sets lack): a scan's invisible OCR text layer (tesseract's PDF)
 # read as OCR'd lines; a line taller by a footnote mark and cut at a stretched sentence space is one
 # line; a bar drawn as an image (dvips' rules) is a rule; Ghostscript's byte-swapped ligatures and
