@@ -95,6 +95,10 @@ def glyph_atom(glyph: list) -> Atom | None:
         ch = ch[0]
     if not ch:
         return None
+    if name.startswith(_SYMBOL_ONLY) and ch.isascii() and ch.isprintable():
+        # a symbol font without ToUnicode: PDFium hands over its codes (ASCII), stmaryrd's \llbracket as "J"
+        # (read "\mathrm{J}x\mathrm{K}"): no letter of such a font is one, the formula is unread
+        raise Unreadable(f"{font} {ch!r}")
     alphabet = font_alphabet(name)
     kind = "ord"
     scale = ""
@@ -189,6 +193,10 @@ _OPENTYPE_DELIMITERS = {"(": "(", ")": ")", "[": "[", "]": "]", "{": r"\{", "}":
                         "‖": r"\|", "⟨": r"\langle", "⟩": r"\rangle"}
 
 
+# symbol fonts of TeX's packages that set no letters (stmaryrd, wasysym, latexsym, MnSymbol, fdsymbol,
+# esint, marvosym, bbding, pifont's dingbats)
+_SYMBOL_ONLY = ("STMARY", "WASY", "LASY", "MNSYMBOL", "FDSYMBOL", "ESINT", "MARVOSYM", "BBDING", "ZAPFDINGBATS",
+                "PZDR", "DINGBAT")
 # TeX's Type 1 maths fonts with "MATH" in their names, their delimiters at the text's size a full em
 # tall (lmodern's LMMathSymbols10 "|": read as an OpenType font's \big|, ``q(z\big|x)``)
 _TYPE1_MATH = (*EXTENSION_FONTS, "LMMATH", "FOURIER-MATH", "TEX-MATH")

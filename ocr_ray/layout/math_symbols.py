@@ -186,7 +186,8 @@ def font_alphabet(font: str) -> str:
     """The LaTeX alphabet command a font's letters are set in ('' for italic maths letters,
     'rm' for upright roman)."""
     name = font.upper()
-    if name.startswith(("MSBM", "BBOLD", "DSROM", "TXSYB", "PXSYB")):  # (txfonts' and newtx's msbm: txsyb)
+    # (txfonts' and newtx's msbm: txsyb; bbm's Type 3 bitmap fonts: BBM10, BBMSS10...)
+    if name.startswith(("MSBM", "BBOLD", "DSROM", "TXSYB", "PXSYB", "BBM")):
         return r"\mathbb"
     if name.startswith(("EUFM", "EUFB")):
         return r"\mathfrak"

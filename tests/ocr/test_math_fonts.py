@@ -273,3 +273,20 @@ def test_multiple_integrals_of_the_a_extension_fonts_pass_olmocr(tmp_path, setup
 
     tests = [{"id": f"i{k}", "type": "math", "math": m} for k, m in enumerate(INTEGRALS)]
     assert judge(_integrals_page(tmp_path, setup), tests) == dict.fromkeys((t["id"] for t in tests), True)
+
+
+def test_a_symbol_font_without_tounicode_leaves_its_formula_unread(tmp_path):
+    r"""stmaryrd's fonts carry no ToUnicode and PDFium hands over their codes: \llbracket x \rrbracket
+    read "\mathrm{J}x\mathrm{K}", a formula KaTeX renders and nobody wrote (helper maths10's probe of
+    odd fonts). A symbol font's ASCII code is no reading: the display stays its glyph text, marked
+    unread (the page counts as holding unreadable maths), and the prose around it is whole."""
+    from ocr_ray.layout.math_hook import UNREAD_MARK
+
+    body = f"{PROSE}\n\\[ \\llbracket x \\rrbracket = a + b \\]\n{PROSE}\n"
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in typeset_layouts(tmp_path, "amsmath,stmaryrd", body)]))
+    assert UNREAD_MARK in markdown and r"\mathrm{J}" not in markdown, markdown
+    assert markdown.count(PROSE.replace("'", "’")) == 2, markdown
+    # a letter's glyph of that font is no letter; the same code in a letter font is one
+    assert glyph_atom(["x", 0, 0, 5, 5, 5, 10, "CMMI10"]).tex == "x"
+    with pytest.raises(Exception, match="STMARY10"):
+        glyph_atom(["J", 0, 0, 5, 5, 5, 10, "STMARY10"])
