@@ -130,12 +130,14 @@ from ocr_ray.text_repair import recode_garbled
 # 33, tablesml10 (papers_dev5.yaml): two tables side by side, their rules at one height, are two; a
 # group head over walls its row does not draw is one cell; a \multirow label of stacked lines spans its rows;
 # two tables of one width parted by a line of prose are two; a tight header whose last head is wider
-# than its column is cut on the columns it reaches across.
+# than its column is cut on the columns it reaches across; a subscript number after a cell's value is
+# spaced ("96.0 0.1"); a head flush with its column's edge, wider than its cells, is that column's.
 # Also (33), scansfurn10: an OCR'd page's sides follow the image read (a scan shown upright by /Rotate
 # 90 was scaled by its unrotated frame since 32's prose9 change: its lower part fell off the page); a
 # bare numeral with a fragment over or under it on its row (a formula's "i" under its arrow) is no page
 # number; a column of numbers with text in their size on both sides (a sheet's column counting by three)
-# is a table's, no column of line numbers.
+# is a table's, no column of line numbers; a spreadsheet's default sheet name ("Sheet1") in an edge zone
+# is furniture (Calc prints it as the page's head).
 # Also (33), producers10 (producers the sets lack): a scan's invisible OCR text layer (tesseract's PDF)
 # read as OCR'd lines; a line taller by a footnote mark and cut at a stretched sentence space is one
 # line; a bar drawn as an image (dvips' rules) is a rule; Ghostscript's byte-swapped ligatures and

@@ -2,6 +2,8 @@
 table goes: each cell's border drawn by itself, and grids walled by column rules."""
 from __future__ import annotations
 
+import re
+
 from ocr_ray.layout.model import Fragment, Rule
 
 # Cell borders drawn cell by cell (Word, Excel, InDesign tables) overlap the next cell's by up to a
@@ -17,6 +19,8 @@ MIN_ROW = 10.0
 # ``\multicolumn`` head across a LaTeX table is set at the table's size: a head, kept).
 TITLE_SIZE = 1.1
 NOTE_SIZE = 0.95
+# a table's caption as report writers number it: "Table 2.2:", "Table A-2.", "Exhibit 19"
+TABLE_CAPTION = re.compile(r"(Table|Exhibit)\s+[A-Z]?-?\d+([.-]\d+)*[.:]?(\s|$)")
 
 
 def walled(verticals: list[Rule], above: Rule, below: Rule) -> bool:
@@ -56,7 +60,8 @@ def titles_out(rows: list[list[Fragment]], grid: list[list[tuple[str, int]]], he
     some columns is a head, not a title. Only in a grid walled by column rules (``inner``: the table's
     rules between its columns), for a row no column rule crosses, a title set larger than the table's
     text and a note smaller (``TITLE_SIZE``, ``NOTE_SIZE``): a ``\multicolumn`` head across a LaTeX
-    table is its first row, as the source sets it. Returns the rows and grid without them, the header rows left, and the y extents of the
+    table is its first row, as the source sets it. A leading row that is a caption ("Table 2.2: Number of
+students ...", set inside the table's rules by a word processor) is text by the table in any table. Returns the rows and grid without them, the header rows left, and the y extents of the
     rows taken out (their text stays on the page)."""
     sizes = sorted(f.size for row in rows for f in row)
     body = sizes[len(sizes) // 2] if sizes else 0.0
@@ -70,8 +75,9 @@ def titles_out(rows: list[list[Fragment]], grid: list[list[tuple[str, int]]], he
     def across(k: int) -> bool:  # one cell across every column
         return columns >= 2 and len(grid[k]) == 1 and grid[k][0][1] == columns and bool(grid[k][0][0].strip())
 
-    def title(k: int) -> bool:  # set larger than the table's text
-        return across(k) and unwalled(k) and min(f.size for f in rows[k]) >= TITLE_SIZE * body
+    def title(k: int) -> bool:  # set larger than the table's text; or a caption, in any table
+        return across(k) and (unwalled(k) and min(f.size for f in rows[k]) >= TITLE_SIZE * body
+                               or bool(TABLE_CAPTION.match(grid[k][0][0].strip())))
 
     def note(k: int) -> bool:  # or one from the first column over two or more, the rest empty; set smaller
         return ((across(k) or grid[k][0][1] >= 2 and bool(grid[k][0][0].strip())

@@ -35,6 +35,7 @@ def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
     the next rows): two tables side by side in two columns, their rules at one height, are two."""
     merged: list[tuple[Rule, list[Rule]]] = []
     level: list[Rule] = []
+    walls = [r for r in rules if r.vertical]
     for rule in sorted((r for r in rules if r.horizontal), key=lambda r: r.y0) + [None]:
         if rule is not None and (not level or rule.y0 - level[0].y0 <= 1.0):
             level.append(rule)
@@ -57,7 +58,7 @@ def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
         # (the line it stands by runs across one of its white gaps at least: two tables side by side,
         # their top, header and bottom rules at one height, part at the same white in every line)
         alike = len(run) < 2 or any(other is not line and abs(other.x0 - line.x0) <= SAME_EXTENT
-                                    and abs(other.x1 - line.x1) <= SAME_EXTENT and _across(other_run, run)
+                                    and abs(other.x1 - line.x1) <= SAME_EXTENT and _across(other_run, run, walls)
                                     for other, other_run in merged)
         for out, segments in ([(line, run)] if alike else [(r, [r]) for r in run]):
             if out.x1 - out.x0 >= MIN_RULE_WIDTH:
@@ -66,18 +67,21 @@ def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
     return lines, parts
 
 
-def _whites(run: list[Rule]) -> list[tuple[float, float]]:
-    """The white gaps between a rule line's segments (abutting or overlapping cell borders leave none)."""
+def _whites(run: list[Rule], walls: list[Rule] = ()) -> list[tuple[float, float]]:
+    """The white gaps between a rule line's segments (abutting or overlapping cell borders leave none,
+    nor do borders that stop short of a wall drawn in the gap: a word processor's grid, eu-024's)."""
     ordered = sorted(run, key=lambda r: r.x0)
-    return [(a.x1, b.x0) for a, b in zip(ordered, ordered[1:], strict=False) if b.x0 - a.x1 > WHITE]
+    y0, y1 = min(r.y0 for r in run) - 2, max(r.y1 for r in run) + 2
+    return [(a.x1, b.x0) for a, b in zip(ordered, ordered[1:], strict=False) if b.x0 - a.x1 > WHITE
+            and not any(a.x1 - 1 <= (w.x0 + w.x1) / 2 <= b.x0 + 1 and w.y0 <= y1 and w.y1 >= y0 for w in walls)]
 
 
-def _across(other: list[Rule], run: list[Rule]) -> bool:
+def _across(other: list[Rule], run: list[Rule], walls: list[Rule] = ()) -> bool:
     """Does the line of segments ``other`` run across one of ``run``'s white gaps (or has ``run``
     none)? A table's ``\\cmidrule`` segments stand under its \\toprule, which crosses their gaps;
     two tables side by side part at the same white in all their lines."""
-    whites = _whites(run)
-    return not whites or any(not any(a < w1 and b > w0 for a, b in _whites(other)) and
+    whites = _whites(run, walls)
+    return not whites or any(not any(a < w1 and b > w0 for a, b in _whites(other, walls)) and
                              any(r.x0 <= w0 + 0.5 and r.x1 >= w1 - 0.5 for r in other) for w0, w1 in whites)
 
 

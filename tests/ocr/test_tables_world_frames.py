@@ -138,3 +138,68 @@ def test_a_justified_paragraph_in_a_walled_cell_is_one_cell(drawn):
          "down": "Number of member states where one or more of the companies applied it"},
         {"id": "b", "type": "table", "cell": "14", "left": "3", "up": "29", "down": "66"}])
     assert all(verdicts.values()), (verdicts, markdown)
+
+
+def test_cell_borders_stopping_short_of_the_walls_in_their_gaps_are_one_grid(tmp_path):
+    """A word processor's grid (eu-024): each cell's top and bottom borders stop 1.5 pt short of the next
+    cell's, the wall between them drawn in that gap. Before: every rule line parted at the same gaps, which
+    tells two tables side by side (booktabs subtables), so each column was a table of its own."""
+    path = tmp_path / "gapped.pdf"
+    c = canvas.Canvas(str(path), pagesize=LETTER)
+    y = _prose(c, 720, 3) - 10
+    top, height = y, 15.0
+    for k, row in enumerate(ROWS):
+        c.setFont("Helvetica-Bold" if k == 0 else "Helvetica", 9)
+        for x, text in zip(EDGES, row, strict=False):
+            c.drawString(x + 4, y - height + 4, text)
+        y -= height
+    for k in range(len(ROWS) + 1):
+        yy = top - k * height
+        for a, b in zip(EDGES, EDGES[1:], strict=False):
+            c.rect(a + 0.75, yy - 0.7, b - a - 1.5, 1.4, stroke=0, fill=1)  # the cell's own border
+    for x in EDGES:
+        c.rect(x - 0.7, y, 1.4, top - y, stroke=0, fill=1)  # the walls, in the borders' gaps
+    _prose(c, y - 24, 3)
+    c.showPage()
+    c.save()
+    markdown = _convert(path)
+    assert parse_tables(markdown) == [ROWS], markdown
+    verdicts = judge(markdown, [{"id": "a", "type": "table", "cell": "59.5", "left": "40.5", "top_heading": "Imported (%)"}])
+    assert all(verdicts.values()), (verdicts, markdown)
+
+
+CLUSTERS = [["Faculty cluster", "Population size", "Sample size"], ["Sciences", "1269 (19.9%)", "101 (20.4%)"],
+            ["Social Sciences", "3212 (50.6%)", "247 (50.0%)"], ["Humanities", "1168 (18.4%)", "95 (19.3%)"],
+            ["Civil Sciences", "705 (11.1%)", "51 (10.3%)"]]
+
+
+def test_a_caption_set_inside_the_tables_rules_is_text_by_it(tmp_path):
+    """Before: a word processor's caption set as the table's first row, inside its top rule ("Table 2.2:
+    Number of ...", one cell across every column), was the table's head row: olmOCR took it for every
+    column's heading."""
+    path = tmp_path / "caption.pdf"
+    c = canvas.Canvas(str(path), pagesize=LETTER)
+    y = _prose(c, 720, 3) - 10
+    c.setLineWidth(0.8)
+    c.line(100, y, 460, y)
+    c.setFont("Helvetica-Bold", 10)
+    c.drawCentredString(280, y - 13, "Table 2.2: Number of students categorized by faculty cluster")
+    y -= 20
+    c.line(100, y, 460, y)
+    for k, row in enumerate(CLUSTERS):
+        c.setFont("Helvetica-Bold" if k == 0 else "Helvetica", 10)
+        for x, text in zip((104.0, 244.0, 364.0), row, strict=True):
+            c.drawString(x, y - 13, text)
+        y -= 18
+        if k == 0:
+            c.line(100, y, 460, y)
+    c.line(100, y, 460, y)
+    _prose(c, y - 24, 3)
+    c.showPage()
+    c.save()
+    markdown = _convert(path)
+    assert parse_tables(markdown) == [CLUSTERS], markdown
+    verdicts = judge(markdown, [
+        {"id": "a", "type": "table", "cell": "1168 (18.4%)", "top_heading": "Population size", "right": "95 (19.3%)"},
+        {"id": "caption", "type": "present", "text": "Table 2.2: Number of students categorized by faculty cluster"}])
+    assert all(verdicts.values()), (verdicts, markdown)
