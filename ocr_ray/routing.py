@@ -179,8 +179,8 @@ def route_page(pdf_page: Any, ocr: Engine | None, routes: tuple[str, ...]) -> di
         kind = "image_only"  # the stamp reads as prose; the page under it is a scan nobody has read
     elif kind == "prose" and scanned_sheet(layout) and ocr_text_layer(layout, invisible_share(pdf_page)):
         # an OCR program's invisible words over the scan: the page is OCR'd as the scan it is (on
-        # the real scans' development pages given tesseract's layer, the OCR route read 0.84 of
-        # their tests, the layer's own words 0.48: rotated, skewed and worn pages); with no OCR
+        # the real scans' development pages given tesseract's layer, the OCR route read 164 of their
+        # 202 tests, the layer's own words 96: rotated, skewed and worn pages); with no OCR
         # engine, the layer's words are read as the OCR'd lines they are
         if ocr is None or OCR_LAYER not in routes:
             return {"text": ocr_layer_layout(pdf_page, layout), "image": b"", "route": f"text-layer:{OCR_LAYER}"}
