@@ -36,9 +36,14 @@ VOLUME_YEAR_PAGES = re.compile(r"\b\d{1,4}\s*\((19|20)\d\d\)\s*\d+\s*[-–]\s*\d
 ARXIV_STAMP = re.compile(r"^arxiv:\s*\d{4}\.\d{4,5}(v\d+)?\s*\[[\w.-]+\]\s*\d{1,2}\s*[a-z]{3}\w*\s*\d{4}$", re.I)
 
 
+# a spreadsheet's default sheet name, which LibreOffice Calc prints as the page's head ("Sheet1",
+# "Tabelle1", "Feuille1", "Hoja1", "Foglio1", "Planilha1", "Blad1"): a page's head, never its text
+SHEET_NAME = re.compile(r"^(sheet|tabelle|feuille|hoja|foglio|planilha|blad)\s?\d{1,3}$", re.I)
+
+
 def reads_as_furniture(text: str) -> bool:
     text = " ".join(text.split())
-    if VENUE_NOTICE.search(text):
+    if VENUE_NOTICE.search(text) or SHEET_NAME.match(text):
         return True
     if VOLUME_YEAR_PAGES.search(text):
         return True

@@ -35,7 +35,14 @@ from ocr_ray.layout.pdffonts import (
 )
 from ocr_ray.layout.rotated import RotatedRuns, page_size, reading_angle, sideways, turn_page
 from ocr_ray.layout.script_edge import script_edge
-from ocr_ray.layout.table_marks import SUP_RAISE, SUP_SIZE, keep_table_gaps, mark_table_superscripts
+from ocr_ray.layout.table_marks import (
+    SUB_DROP,
+    SUP_RAISE,
+    SUP_SIZE,
+    keep_table_gaps,
+    mark_table_superscripts,
+    space_table_subscripts,
+)
 
 # Fragments split at a horizontal gap wider than this many font sizes: table cells (LaTeX puts
 # 2 x 6 pt between columns, tight tables less: 7 pt between a \multirow label and the next column
@@ -85,6 +92,10 @@ class _Builder:
         self.gaps: list = []  # [x0, x1] of each space put in the current fragment
         self.sups: list[int] = []  # places in ``chars`` of the current fragment's superscript letters
         self.superscripts: dict[int, list[int]] = {}  # fragment's place in ``out`` -> its ``sups``
+        self.foot = 0.0  # the lowest foot of the current fragment's characters of its own size
+        self.foot_char = -1  # the place of the last of them in ``chars``
+        self.subs: list = []  # [place, x after the last digit, x of the script] of each subscript number
+        self.subscripts: dict[int, list] = {}  # fragment's place in ``out`` -> its ``subs``
 
     def _italic_end(self, spaced: bool) -> int:
         """The italic run ends: how many of its letters are maths. A run read as maths is no prose:
@@ -117,12 +128,15 @@ class _Builder:
                     self.text_runs[len(self.out)] = self.prose
                 if self.sups:
                     self.superscripts[len(self.out)] = self.sups
+                if self.subs:
+                    self.subscripts[len(self.out)] = self.subs
                 self.out.append(Fragment(*self.box, text, self.size, self.bold / n > 0.5, self.math / n, font=font,
                                          glyphs=self.glyphs if maths or run else None,
                                          gaps=self.gaps or None))
         self.chars = []
         self.gaps = []
         self.sups = []
+        self.subs = []
         self.glyphs = []
         self.prose = []
         self.fonts = {}
@@ -176,6 +190,7 @@ class _Builder:
         if not self.chars:
             self.box = [x0, y0, x1, y1]
             self.size, self.bold, self.math = size, 0, 0
+            self.foot, self.foot_char = y1, 0
         else:
             b = self.box  # grown in place: comparisons, not min()/max() calls (four per character)
             if x0 < b[0]:
@@ -191,6 +206,13 @@ class _Builder:
                 self.size = size
             elif size < SUP_SIZE * self.size and y1 < b[3] - SUP_RAISE * self.size and (ch.isalnum() or ch in "−+"):
                 self.sups.append(len(self.chars))
+            elif size < SUP_SIZE * self.size and y1 > self.foot + SUB_DROP * self.size and ch.isdigit() \
+                    and self.chars[-1].isdigit() and self.foot_char == len(self.chars) - 1:
+                # a number lowered and smaller right after a digit of the text's size: a subscript
+                # standard deviation ("96.0\textsubscript{0.1}"), spaced in a table's cells
+                self.subs.append([len(self.chars), b[2], x0])  # (``table_marks.space_table_subscripts``)
+            if size >= SUP_SIZE * self.size:
+                self.foot, self.foot_char = max(self.foot, y1), len(self.chars)
         self.chars.append(ch)
         self.glyphs.append(index)
         # (an italic font's letters are prose here: a theorem's italic words; maths letters of a
@@ -354,6 +376,8 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
     finally:
         textpage.close()
     # (not where an accent glyph is to be merged with its letter: a mark between them would keep them apart)
+    space_table_subscripts(builder.out, {k: subs for k, subs in builder.subscripts.items()
+                                         if k not in builder.superscripts}, rules)
     mark_table_superscripts(builder.out, {k: places for k, places in builder.superscripts.items()
                                           if not any(ch in _ACCENTS for ch in builder.out[k].text)}, rules)
     for fragment in builder.out:

@@ -69,11 +69,12 @@ def _centred_over(f: Fragment, cols: list[tuple[float, float]], row: list[Fragme
 
 
 def clear_in_column(f: Fragment, cols: list[tuple[float, float]]) -> bool:
-    """A cell wider than its column ("Accuracy" over "71.2"), its middle inside the column and its
-    ends clear of the neighbour columns' cells: that column's alone, though it crosses the middle
-    of the white beside it."""
+    """A cell wider than its column ("Accuracy" over "71.2"), its middle inside the column, or set
+    flush with the column's left or right edge (an ``l`` column's "Checkpoint" over "100"), and its
+    ends clear of the neighbour columns' cells: that column's alone, though it crosses the middle of
+    the white beside it."""
     for k, (a, b) in enumerate(cols):
-        if a <= f.cx <= b:
+        if a <= f.cx <= b or abs(f.x0 - a) <= 1.5 or abs(f.x1 - b) <= 1.5:
             return (k == 0 or f.x0 > cols[k - 1][1]) and (k + 1 == len(cols) or f.x1 < cols[k + 1][0])
     return False
 

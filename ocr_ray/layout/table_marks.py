@@ -13,6 +13,9 @@ from ocr_ray.layout.model import Fragment, Rule
 # a \footnotemark), marked in a table's cells (``mark_table_superscripts``)
 SUP_SIZE = 0.8
 SUP_RAISE = 0.2
+# a smaller number whose foot is this share of the size below the text's: a subscript
+# (``\textsubscript`` drops it by 0.15 em; a smaller number on the baseline has its foot above)
+SUB_DROP = 0.05
 # word spaces kept near a table's caption: in a fragment narrower than this share of the page (a
 # cell; table_unruled.PROSE_SHARE) within this share of the page's height of the caption
 CELL_SHARE, CAPTION_REACH = 0.4, 0.3
@@ -48,6 +51,24 @@ def mark_table_superscripts(fragments: list[Fragment], superscripts: dict[int, l
         marked, text = set(places), f.text
         f.text = "".join((("<sup>" if i in marked and i - 1 not in marked else "") + ch
                           + ("</sup>" if i in marked and i + 1 not in marked else "")) for i, ch in enumerate(text))
+
+
+def space_table_subscripts(fragments: list[Fragment], subscripts: dict[int, list], rules: list[Rule]) -> None:
+    """A subscript number right after a table cell's value is set apart by a space (a word space
+    there, ``gaps`` too): "96.0\\textsubscript{0.1}", a mean and its standard deviation, read
+    "96.00.1", another number. ``subscripts``: fragment's place -> [place in its text, x after the
+    value, x of the script] of each. Prose keeps its scripts against their base, as before."""
+    inside = _table_zone(rules)
+    for k, subs in subscripts.items():
+        f = fragments[k]
+        if not inside(f) or f.math or any(place >= len(f.text) for place, _, _ in subs):  # (a formula's own)
+            continue
+        text, gaps = f.text, list(f.gaps or [])
+        for place, left, right in sorted(subs, reverse=True):
+            spaces = text[:place].count(" ")
+            text = text[:place] + " " + text[place:]
+            gaps.insert(spaces, [round(left, 1), round(right, 1)])
+        f.text, f.gaps = text, gaps
 
 
 def keep_table_gaps(fragments: list[Fragment], rules: list[Rule], width: float, height: float) -> None:

@@ -188,3 +188,14 @@ def test_a_sheets_column_of_small_steps_is_no_column_of_line_numbers(read):
              {"id": "last", "type": "table", "cell": "43", "left": "Q3", "right": "2507"},
              {"id": "first", "type": "table", "cell": "10", "left": "Q1", "right": "1000"}]
     assert not _failed(markdown, tests), markdown
+
+
+def test_a_sheets_default_name_printed_as_its_head_goes(read):
+    """Calc prints a sheet's name as the page's head and "Page 1" as its foot (its default page style);
+    on a one-page print nothing repeats, and "Sheet1" stayed over the table. A default sheet name
+    ("Sheet1", "Tabelle1", ...) in an edge zone reads as furniture; the foot went already. Truth: the
+    page style (units.fods: sheet "Sheet1", Calc's default head and foot)."""
+    markdown = read("units")
+    tests = [{"id": "head", "type": "absent", "text": "Sheet1"}, {"id": "foot", "type": "absent", "text": "Page 1"},
+             {"id": "body", "type": "present", "text": "Region"}]
+    assert not _failed(markdown, tests), markdown

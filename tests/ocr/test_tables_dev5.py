@@ -168,3 +168,61 @@ $\times$ (CP) & CenterTrack & 0.202 & 1.195 & 0.313 & 0.134 & Camera \\
         table_test("0.563", up="0.760", left="1.258", right="0.358", top_heading="Recall ↑"),
         table_test("0.358", left="0.563", right="Camera", top_heading="MOTA ↑"),
         table_test("0.916", left="0.622", top_heading="AMOTP (m) ↓")])
+
+
+def test_a_subscript_standard_deviation_is_set_apart_from_its_value(tmp_path):
+    """``96.0\\textsubscript{0.1}`` (a mean and its standard deviation over seeds, the idiom of
+    many ML results tables, papers_dev5's cudnn-cvpr among them): the script's digits follow the
+    value's in the text layer with no space, read "96.00.1", another number. A smaller number
+    lowered right after a digit, in a table's cells, is set apart by a space: "96.0 0.1". Prose and
+    ``$95.1_{\\pm 0.2}$`` are read as before."""
+    markdown = table_markdown(tmp_path, _PROSE + r"""
+\begin{table}[h]\centering
+\caption{Accuracy (mean and standard deviation over five seeds).}
+\begin{tabular}{lccc}
+\toprule
+Method & CIFAR-10 & CIFAR-100 & SVHN \\
+\midrule
+ERM & 96.0\textsubscript{0.1} & 79.4\textsubscript{0.3} & 97.1\textsubscript{0.1} \\
+Mixup & 96.8\textsubscript{0.2} & 81.2\textsubscript{0.4} & 97.3\textsubscript{0.1} \\
+Ours & \textbf{97.2}\textsubscript{0.1} & \textbf{82.0}\textsubscript{0.15} & \textbf{97.6}\textsubscript{0.1} \\
+F\textsubscript{1} & $95.1_{\pm 0.2}$ & $78.3_{\pm 0.4}$ & $96.4_{\pm 0.1}$ \\
+\bottomrule
+\end{tabular}
+\end{table}
+
+In prose the water molecule H\textsubscript{2}O keeps its script against its letter.""")
+    [grid] = parse_tables(markdown)
+    assert grid[1] == ["ERM", "96.0 0.1", "79.4 0.3", "97.1 0.1"]
+    assert grid[3][2] == "82.0 0.15" and grid[4] == ["F1", "95.1±0.2", "78.3±0.4", "96.4±0.1"]
+    assert "H2O" in markdown
+    assert_table_tests_pass(markdown, [table_test("81.2 0.4", up="79.4 0.3", down="82.0 0.15", left="96.8 0.2",
+                                                  top_heading="CIFAR-100", left_heading="Mixup")])
+
+
+def test_a_head_wider_than_its_left_aligned_column_over_the_first_rule_is_the_table_s(tmp_path):
+    """``lllll`` with ``\\multicolumn{1}{c}{\\textbf{Checkpoint}}`` over "100" (flush left in its
+    column), the header set over the table's first ``\\hline`` with no rule above it (a thesis's
+    results tables, papers_dev3.yaml's masterarbeit): "Checkpoint" is wider than the column's
+    cells and its middle lies in the white after them, so it was over no column and the whole
+    header stayed out of the table (read as headings). A head flush with its column's left (or
+    right) edge whose ends clear the neighbour columns' cells is that column's."""
+    def table(caption: str, rows: str) -> str:
+        return (r"\begin{table}[h]\caption{" + caption + r"}\centering\begin{tabular}{lllll}" "\n"
+                r"\multicolumn{1}{c}{\textbf{Splits}} & \multicolumn{1}{c}{\textbf{View}} & "
+                r"\multicolumn{1}{c}{\textbf{Encoder}} & \multicolumn{1}{c}{\textbf{Checkpoint}} & "
+                r"\multicolumn{1}{c}{\textbf{Test}} \\ \hline" "\n" + rows + r"\hline\end{tabular}\end{table}" "\n")
+    markdown = table_markdown(tmp_path, _PROSE + table("Results on the test sets of the Kinect IR dataset.", r"""
+Split 0 & Right Top & DINOv2-B & 100 & 71.80\% \\
+Split 1 & Right Top & DINOv2-B & 100 & 56.64\% \\ \hline
+Average & KIR Right Top & DINOv2-B & 100 & 64.22\% \\
+""") + table("Results on the test sets of the NIR dataset.", r"""
+Split 0 & Front Top & DINOv2-B & 100 & 50.05\% \\
+Split 1 & Front Top & DINOv2-B & 100 & 51.10\% \\ \hline
+Average & NIR Front Top & DINOv2-B & 100 & 50.58\% \\
+"""), packages="times")
+    assert len(parse_tables(markdown)) == 2 and "## " not in markdown
+    assert_table_tests_pass(markdown, [
+        table_test("71.80%", up="Test", down="56.64%", left="100", top_heading="Test"),
+        table_test("50.05%", up="Test", left="100", top_heading="Test", left_heading="Split 0"),
+        table_test("Front Top", up="View", left="Split 0", top_heading="View")])
