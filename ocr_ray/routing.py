@@ -137,7 +137,8 @@ from ocr_ray.text_repair import recode_garbled
 # bare numeral with a fragment over or under it on its row (a formula's "i" under its arrow) is no page
 # number; a column of numbers with text in their size on both sides (a sheet's column counting by three)
 # is a table's, no column of line numbers; a spreadsheet's default sheet name ("Sheet1") in an edge zone
-# is furniture (Calc prints it as the page's head).
+# is furniture (Calc prints it as the page's head); on an OCR'd page a line opening with one of the margin's
+# line numbers (read into it by OCR) no longer keeps the column of numbers in the text.
 # Also (33), producers10 (producers the sets lack): a scan under an invisible OCR text layer (tesseract's
 # PDF) is OCR'd (without an OCR engine its layer's words are read as OCR'd lines); a line taller by a
 # footnote mark and cut at a stretched sentence space is one

@@ -51,7 +51,7 @@ def line_numbers(page: PageLayout) -> set[int]:
         # a number's length, ending where they end (not crossing the column, dropped with it)
         members |= {id(f) for f in page.fragments if id(f) not in members and _misread_number(f, column, x0, x1)}
         crossed = any(f.x0 < x1 and f.x1 > x0 and f.y1 > y0 and f.y0 < y1 for f in page.fragments
-                      if id(f) not in members)
+                      if id(f) not in members and not (page.source != "text-layer" and _joined_number(f, values, x0)))
         if not crossed and not ruled_over(page, x0, x1, y0, y1, 3 * (column[0].y1 - column[0].y0)):
             found |= members
     return found
@@ -72,6 +72,18 @@ def _table_column(page: PageLayout, column: list[Fragment]) -> bool:
         return any(g is not f and g.y0 < f.cy < g.y1 and abs(g.size - f.size) <= SAME_SIZE * f.size
                    and (g.x1 <= f.x0 if left else g.x0 >= f.x1) for g in page.fragments)
     return sum(beside(f, True) and beside(f, False) for f in column) >= 0.5 * len(column)
+
+
+def _joined_number(f: Fragment, values: list[int], x0: float) -> bool:
+    """On an OCR'd page, a line whose box opens with one of the column's numbers, at the column's left
+    edge: OCR read the line's number into its line (a NeurIPS review copy scanned: "60 2 Method", the
+    section's number a word space after it; "s9 an intermediate ...", misread). It crossed the column, and the whole column stayed, each
+    number read into its line ("First, the more 62 similar two projections")."""
+    first = f.text.split()[0] if len(f.text.split()) >= 2 else ""
+    # or one OCR misread, as ``_misread_number`` knows them ("s9 an intermediate reconstruction ...")
+    number = (_LINE_NUMBER.match(first) and min(values) <= int(first) <= max(values) + 3) or (
+        not first.isdigit() and len(first) <= 3 and any(ch.isdigit() for ch in first))
+    return bool(number) and abs(f.x0 - x0) <= LINE_NUMBER_X
 
 
 def _misread_number(f: Fragment, column: list[Fragment], x0: float, x1: float) -> bool:
