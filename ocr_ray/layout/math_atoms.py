@@ -180,9 +180,9 @@ def glyph_atom(glyph: list) -> Atom | None:
     elif kind == "ord" and (name.startswith(EXTENSION_FONTS) or name.startswith("TEX-MATHX")
                             and tex in DELIMITERS):
         kind = "delim"
-    if name == TEXT_FONT and (kind == "roman" or tex.isdigit()):
+    if name == TEXT_FONT and (kind == "roman" or tex.isdigit() or tex == "-"):
         # a letter of a prose fragment inside the formula: a word of text (``words``); its digits
-        # too, \text{F1 Score} (read "\text{F }1", a digit ending the word)
+        # and hyphens too: \text{F1 Score}, \text{cosine-sim} (read "\text{F }1", "\text{cosine }-\text{sim }")
         kind, alphabet = "roman", "text"
     if alphabet == r"\boldsymbol" and tex.startswith("\\") and not tex.startswith("\\boldsymbol"):
         tex = rf"\boldsymbol{{{tex}}}"

@@ -132,6 +132,21 @@ def _abbreviations(atoms: list[Atom]) -> list[Atom]:
     return [a for a in atoms if id(a) not in gone] + found if found else atoms
 
 
+def _hyphens(atoms: list[Atom]) -> list[Atom]:
+    r"""A hyphen of the upright text font set tight between two upright letters joins their word
+    (``\text{cosine-sim}``: read ``\mathrm{cosine}-\mathrm{sim}``, whose "-" KaTeX draws as a minus);
+    TeX's minus is CMSY's "−", never the text font's hyphen."""
+    letters = [a for a in atoms if a.kind == "roman"]
+    for h in atoms:
+        if h.tex != "-" or h.kind == "roman" or h.alphabet not in ("rm", "text"):
+            continue
+        tight = [a for a in letters if abs(a.base - h.base) < 0.1 * a.size and abs(a.size - h.size) < 0.3
+                 and (0 <= h.x0 - a.x1 < 0.15 * a.size or 0 <= a.x0 - h.x1 < 0.15 * a.size)]
+        if any(a.x1 <= h.x0 for a in tight) and any(a.x0 >= h.x1 for a in tight):
+            h.kind = "roman"
+    return atoms
+
+
 def _between(left: Atom, right: Atom, atoms: list[Atom]) -> bool:
     """Something else is set on their baseline between two words."""
     return any(left.x1 - 0.1 < a.cx < right.x0 + 0.1 and abs(a.base - left.base) < 0.5 * left.size
@@ -203,7 +218,7 @@ def _phrase_follows(romans: list[Atom], j: int, atoms: list[Atom]) -> bool:
 def words(atoms: list[Atom]) -> list[Atom]:
     """Runs of upright letters on one baseline -> one atom each (an operator name such as \\max
     takes limits like a big operator); words of prose in a row are one ``\\text{...}``."""
-    atoms = _abbreviations(atoms)
+    atoms = _hyphens(_abbreviations(atoms))
     # a limit centred under "max" lies between its letters in x: runs are read among the
     # upright letters only; line by line (the rows of a matrix or cases interleave in x)
     romans = sorted((a for a in atoms if a.kind == "roman"), key=lambda a: (round(a.base), a.x0))
@@ -237,7 +252,7 @@ def words(atoms: list[Atom]) -> list[Atom]:
                 tex = rf"\operatorname*{{arg\,{word[3:]}}}"  # one name: its limit centred under both words
         elif word in OPERATOR_NAMES:
             tex = "\\" + word
-        elif word.lower() in PROSE_WORDS or word in _ABBREVIATIONS or phrase or _phrase_follows(romans, j, atoms) \
+        elif word.lower() in PROSE_WORDS or word in _ABBREVIATIONS or "-" in word or phrase or _phrase_follows(romans, j, atoms) \
                 or _joins(prose, a, atoms) or all(x.alphabet == "text" for x in romans[i:j]):
             # prose in a display (``\quad \text{where } s = ...``, cases' ``\text{if } x > 0``): a
             # word and its space, not letters run into the next symbol ("\mathrm{where}s"), after

@@ -7,7 +7,8 @@ first number as one cell ("United States 2,753,438", "(4.7) Ref.").
 
 Row after row holding two cells side by side inside such a column is the proof that it is two: the
 column is cut where the fewest cells cross, those being the bridges (they stay spanning cells, read
-by ``table_cells.row_grid`` over the columns they reach)."""
+by ``table_cells.row_grid`` over the columns they reach), and each part is cut again (a section's
+heading in the last row reaching from the label column over two gutters: eu-001)."""
 from __future__ import annotations
 
 # rows holding a cell wholly left and one wholly right of the cut: at least this many, and this
@@ -26,7 +27,7 @@ def _cut(cells: list[tuple[float, float, int]]) -> tuple[float, float, float] | 
         right = {r for a, b, r in cells if a >= x}
         pairs = len(left & right)
         crossing = sum(1 for a, b, _ in cells if a < x < b)
-        if pairs < MIN_PAIRS or pairs < PAIR_SHARE * len(rows) or crossing == 0 or crossing > BRIDGE_SHARE * pairs:
+        if pairs < MIN_PAIRS or pairs < PAIR_SHARE * len(rows) or crossing > BRIDGE_SHARE * pairs:
             continue
         if best is None or (pairs, -crossing) > best[0]:
             ends = [b for a, b, _ in cells if b <= x]
@@ -46,5 +47,5 @@ def split_bridged(cols: list[list[float]], cells: list[tuple[float, float, int]]
             out.append([c0, c1])
             continue
         end, _, start = cut
-        out += [[c0, end], [start, c1]]
+        out += split_bridged([[c0, end], [start, c1]], inside)  # (a cell may bridge three columns)
     return out

@@ -113,9 +113,14 @@ WORDS = {"precision": r"\text{Precision} = \frac{\text{True Positives}}{\text{Tr
          "pair": r"\text{Precision} = \frac{TP}{TP+FP} \qquad \text{Recall} = \frac{TP}{TP+FN}",
          # upright names (dev4's bayes-tools): CMR's letters, a tenth of the line in maths fonts, left in
          # the prose's block by the reading order: "∆Sim−NL = Acc(Sim) − Acc(NL)" as prose
-         "upright": r"\Delta_{\mathrm{Sim-NL}} = \mathrm{Acc}(\mathrm{Sim}) - \mathrm{Acc}(\mathrm{NL})"}
+         "upright": r"\Delta_{\mathrm{Sim-NL}} = \mathrm{Acc}(\mathrm{Sim}) - \mathrm{Acc}(\mathrm{NL})",
+         # a hyphenated word (dev4's cil-report): "\text{cosine }-\text{sim }", "\mathrm{cosine}-\mathrm{sim}",
+         # the hyphen read as a minus
+         "hyphen": r"\log \frac{\exp(\text{cosine-sim}(\mathbf{z}_i, \mathbf{z}_j) / \tau)}{\sum_{k \neq i} "
+                   r"\exp(\text{cosine-sim}(\mathbf{z}_i, \mathbf{z}_k) / \tau)}"}
 WORDS_BODY = (f"PROSE\n\\[\n{WORDS['precision']}\n\\]\nPROSE\n\\[\n{WORDS['f1']}\n\\]\nPROSE\n"
-              f"\\begin{{equation}}\n{WORDS['pair']}\n\\end{{equation}}\nPROSE\n\\[\n{WORDS['upright']}\n\\]\nPROSE\n")
+              f"\\begin{{equation}}\n{WORDS['pair']}\n\\end{{equation}}\nPROSE\n\\[\n{WORDS['upright']}\n\\]\nPROSE\n"
+              f"\\begin{{equation}}\n{WORDS['hyphen']}\n\\end{{equation}}\nPROSE\n")
 
 
 @pytest.fixture(scope="module", params=["cm", "newpx"])
@@ -128,8 +133,9 @@ def worded(request, tmp_path_factory) -> str:
 
 def test_fractions_of_words_are_displays(worded):
     displays = _displays(worded)
-    assert len(displays) == 4 and all(r"\frac{" in d for d in displays[:3]), worded
-    assert worded.count(PROSE.replace("'", "’")) == 5, worded  # the prose around them stays whole
+    assert len(displays) == 5 and all(r"\frac{" in d for d in displays[:3]), worded
+    assert displays[4].count(r"\text{cosine-sim") == 2, worded
+    assert worded.count(PROSE.replace("'", "’")) == 6, worded  # the prose around them stays whole
 
 
 def test_a_denominator_of_words_under_its_display_is_the_formula_s(tmp_path):

@@ -255,3 +255,37 @@ def test_a_table_of_text_every_row_wrapped_and_ruled_reads_row_by_row(drawn):
          "top_heading": "Description"},
         {"id": "c", "type": "table", "cell": cells[2][0], "up": cells[1][0], "right": cells[2][1]}])
     assert all(verdicts.values()), (verdicts, markdown)
+
+
+def test_a_heading_across_two_gutters_joins_no_columns(tmp_path):
+    """A section's heading set in the table's last row, centred, reaching from the label column over the
+    first two columns of numbers (eu-001's "Chlorinated organic substances"): the three were one column
+    and "Austria 86.2 13.8" one cell (no rule under the heads: they are rows as the body's are, and the
+    heading reaches the head "Imported"). Before: a column was cut once only, at one of the two gutters."""
+    path = tmp_path / "heading.pdf"
+    c = canvas.Canvas(str(path), pagesize=LETTER)
+    y = _prose(c, 720, 3) - 14
+    centres = [None, 250.0, 320.0, 390.0]
+    rows = [["Country", "Domestic", "Imported", "Total"], ["Austria", "86.2", "13.8", "3,375"],
+            ["Belgium", "40.5", "59.5", "3,973"], ["Bosnia and Herzegovina Federation", "71.0", "29.0", "1,136"],
+            ["Cyprus", "81.0", "19.0", "158"]]
+    c.setLineWidth(0.6)
+    c.line(72, y + 10, 420, y + 10)
+    for k, row in enumerate(rows):
+        c.setFont("Helvetica-Bold" if k == 0 else "Helvetica", 9)
+        c.drawString(76, y, row[0])
+        for x, text in zip(centres[1:], row[1:], strict=True):
+            c.drawCentredString(x, y, text)
+        y -= 13
+    c.setFont("Helvetica-Bold", 10)
+    c.drawRightString(308, y - 8, "Chlorinated substances")  # from the longest label's end to the head "Imported"
+    c.line(72, y - 14, 420, y - 14)
+    _prose(c, y - 30, 3)
+    c.showPage()
+    c.save()
+    markdown = _convert(path)
+    verdicts = judge(markdown, [
+        {"id": "a", "type": "table", "cell": "Austria", "right": "86.2", "down": "Belgium"},
+        {"id": "b", "type": "table", "cell": "13.8", "left": "86.2", "top_heading": "Imported", "down": "59.5"},
+        {"id": "c", "type": "table", "cell": "Cyprus", "up": "Bosnia and Herzegovina Federation", "right": "81.0"}])
+    assert all(verdicts.values()), (verdicts, markdown)
