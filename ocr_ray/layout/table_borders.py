@@ -48,7 +48,14 @@ def unwalled_stretches(group: list[Rule], verticals: list[Rule]) -> set[int]:
         return set()
     limit = UNWALLED_STRETCH * max(max(rows), MIN_ROW)
     return {k for k, ((above, below), wall) in enumerate(zip(pairs, walls, strict=True))
-            if not wall and (below.y0 - above.y1 > limit or below.y0 - above.y1 > 2 and _open(verticals, above, below))}
+            if not wall and (below.y0 - above.y1 > limit or below.y0 - above.y1 > 2 and _between_grids(walls, k)
+                             and _open(verticals, above, below))}
+
+
+def _between_grids(walls: list[bool], k: int) -> bool:
+    """Is stretch ``k`` between two walled rows, the white that parts two grids stacked? A head or body
+    stretch at a group's end is not (a booktabs table's, whose \\multicolumn heads drop the walls)."""
+    return 0 < k < len(walls) - 1 and walls[k - 1] and walls[k + 1]
 
 
 def titles_out(rows: list[list[Fragment]], grid: list[list[tuple[str, int]]], head: int, columns: int,

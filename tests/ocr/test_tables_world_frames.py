@@ -203,3 +203,41 @@ def test_a_caption_set_inside_the_tables_rules_is_text_by_it(tmp_path):
         {"id": "a", "type": "table", "cell": "1168 (18.4%)", "top_heading": "Population size", "right": "95 (19.3%)"},
         {"id": "caption", "type": "present", "text": "Table 2.2: Number of students categorized by faculty cluster"}])
     assert all(verdicts.values()), (verdicts, markdown)
+
+
+def test_a_booktabs_table_over_a_walled_grid_keeps_its_head_and_body(tmp_path):
+    """A booktabs table over a walled grid of the same width (the real set's dev paper distildoc:
+    two results tables of one width on one page): their rules are one rule group, and the grid's
+    walls do not run through the booktabs table's stretches, as they run through no stretch between
+    two stacked grids (b5da402, eu-003). Only a stretch with walled rows on both sides is the white
+    between two grids; the booktabs table lost its head and body rows to that rule, and the grid
+    below, whose ``\\multicolumn`` heads draw no walls, its head."""
+    from tests.ocr.typeset_tables import assert_table_tests_pass, table_markdown, table_test
+    prose = "A paragraph of prose sets the page before the table and runs well past the end of one line of text.\n\n"
+    markdown = table_markdown(tmp_path, prose + r"""
+\begin{table}[h]\centering
+\begin{tabular*}{9cm}{@{\extracolsep{\fill}}lrr}
+\toprule
+Teacher & Student & mAP \\ \midrule
+Vit-B & ViT-T & 36.01 \\
+Resnet-101 & Resnet-50 & 38.34 \\
+\bottomrule
+\end{tabular*}
+
+\vspace{2cm}
+
+\begin{tabular*}{9cm}{@{\extracolsep{\fill}}|l|r|r|}
+\hline
+\multicolumn{1}{c}{Method} & \multicolumn{1}{c}{ACC} & \multicolumn{1}{c}{AURC} \\
+\hline
+Teacher & 0.611 & 0.152 \\
+\hline
+FitNet & 0.534 & 0.246 \\
+\hline
+\end{tabular*}
+\end{table}
+
+""" + prose, packages="booktabs,times")
+    assert_table_tests_pass(markdown, [
+        table_test("38.34", up="36.01", top_heading="mAP", left_heading="Resnet-101"),
+        table_test("0.246", up="0.152", top_heading="AURC", left_heading="FitNet")])
