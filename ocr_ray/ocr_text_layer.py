@@ -10,7 +10,9 @@ on a 10 pt line) were taken for column gutters and the paragraphs read in pieces
 letters for displays of garbage. An OCR engine's lines go through the layout step's scan rules
 (``PageLayout.source`` not "text-layer": sizes per line from the line boxes, the line-number,
 table and furniture rules for scans); the invisible layer's words are made such lines here, as an
-OCR engine would give them, so the page costs no OCR of its own.
+OCR engine would give them. This is the reading only where no OCR engine is configured (or its routes
+leave out ``ocr_layer``): with one, ``routing.route_page`` OCRs such a page as the scan it is, which
+read more of the real scans' development tests than the layer's own words (164 of 202 against 96).
 """
 from __future__ import annotations
 
