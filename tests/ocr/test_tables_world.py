@@ -39,16 +39,17 @@ def _prose(c: canvas.Canvas, y: float, lines: int) -> float:
     return y
 
 
-def _walled_grid(c: canvas.Canvas, top: float, edges: list[float], height: float) -> float:
-    """ROWS in a grid ruled over and under each row and at each column edge; returns the grid's bottom."""
+def _walled_grid(c: canvas.Canvas, top: float, edges: list[float], height: float,
+                 rows: list[list[str]] = ROWS) -> float:
+    """``rows`` in a grid ruled over and under each row and at each column edge; returns the grid's bottom."""
     y = top
-    for row in ROWS:
+    for row in rows:
         c.setFont("Helvetica", 9)
         for x, text in zip(edges, row, strict=False):
             c.drawString(x + 4, y - height + 5, text)
         y -= height
     c.setLineWidth(0.5)
-    for k in range(len(ROWS) + 1):
+    for k in range(len(rows) + 1):
         c.line(edges[0], top - k * height, edges[-1], top - k * height)
     for x in edges:
         c.line(x, top, x, y)

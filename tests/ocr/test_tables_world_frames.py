@@ -19,22 +19,6 @@ OTHER = [["Item", "Before", "After"], ["Reclassified to loans", "27", "16"], ["R
          ["Total", "50", "31"]]
 
 
-def _three_columns(c: canvas.Canvas, top: float, rows: list[list[str]]) -> float:
-    """``rows`` in a walled grid of three columns as wide as EDGES' grid (its walls elsewhere)."""
-    edges = [EDGES[0], 262.0, 352.0, EDGES[-1]]
-    y = top
-    c.setFont("Helvetica", 9)
-    for row in rows:
-        for x, text in zip(edges, row, strict=False):
-            c.drawString(x + 4, y - 11, text)
-        y -= 16
-    for k in range(len(rows) + 1):
-        c.line(edges[0], top - 16 * k, edges[-1], top - 16 * k)
-    for x in edges:
-        c.line(x, top, x, y)
-    return y
-
-
 JUSTIFIED = [(["Number of member states in", "the analysis"], ["21", "8", "29"]),
              (["Number of member states", "where one or more of the", "companies applied it"], ["11", "3", "14"]),
              (["Number of companies that", "applied the amendment"], ["52", "14", "66"])]
@@ -53,7 +37,7 @@ def drawn(tmp_path_factory) -> dict[str, str]:
     y = _walled_grid(c, y - 18, EDGES, 16.0)
     c.setFont("Helvetica-Bold", 10)
     c.drawString(72, y - 16, "Reclassifications by category")
-    y = _three_columns(c, y - 24, OTHER)
+    y = _walled_grid(c, y - 24, [EDGES[0], 262.0, 352.0, EDGES[-1]], 16.0, OTHER)  # (its walls elsewhere)
     _prose(c, y - 24, 3)
     c.showPage()
     c.save()
