@@ -16,7 +16,7 @@ from ocr_ray.layout.math_hook import has_prose
 from ocr_ray.layout.math_symbols import italic_font, symbol_font
 from ocr_ray.layout.model import TEXT_FONT
 
-EQ_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?)\)$")  # as math._TAG
+EQ_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?)\)$")  # as math_tags._TAG
 _RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
 _NUMBER_CELLS = re.compile(r"[-−]?\d+(?:[.,]\d+)?(?: [-−]?\d+(?:[.,]\d+)?)+")  # "1 2 3": a matrix's row of numbers
 
