@@ -37,7 +37,7 @@ from ocr_ray.layout.math_stacks import (
 )
 from ocr_ray.layout.math_symbols import DELIMITERS, SIDE_LIMITS
 from ocr_ray.layout.math_tags import equation_number, ligatures, numbered
-from ocr_ray.layout.math_words import colon_equals, mapsto, stacked_pieces, words
+from ocr_ray.layout.math_words import TIGHT_DOTS, colon_equals, mapsto, ord_dots, stacked_pieces, words
 from ocr_ray.layout.model import Rule
 
 # TeX's scriptscript size at 10 pt (5 pt) and below
@@ -339,7 +339,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
-    atoms = _accents(words(colon_equals(mapsto(negations(multiple_integrals(stacked_pieces(atoms)))))))
+    atoms = _accents(words(colon_equals(mapsto(negations(multiple_integrals(stacked_pieces(ord_dots(atoms))))))))
     if atoms is None:
         return None
     atoms = arrow_accents(atoms, rules, _row)
@@ -362,7 +362,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     tex = _row(atoms, near)
     if any(a.kind == "radical" for a in atoms) and r"\sqrt" not in tex:
         return None
-    tex = tex.replace(r"\cdot\cdot\cdot", r"\cdots").replace("...", r"\ldots")
+    tex = tex.replace(r"\cdot\cdot\cdot", r"\cdots").replace("...", r"\ldots").replace(TIGHT_DOTS, "...")
     tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
     tex = re.sub(r"\\sqrt(?![{[])", r"\\surd", tex)
     # a word of prose keeps its space only before what follows it: at the end of the formula or of

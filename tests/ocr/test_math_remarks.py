@@ -1,4 +1,4 @@
-"""Displays that hold a remark in parentheses (issue 36 item 3, maths;
+"""Displays that hold a remark in parentheses, and the dots a source types (issue 36 item 3, maths;
 helper maths11): each typeset here with pdflatex in the fonts papers use, the truth the LaTeX source,
 judged by olmOCR-Bench's own ``MathTest`` (``olmocr_judge``: KaTeX renders the test's LaTeX and each
 candidate, and a candidate passes when it holds the test's symbols with the same neighbours).
@@ -7,7 +7,8 @@ A phrase a display sets in parentheses beside its formula (``\\quad\\text{(refus
 ``(\\text{and by extension } ..)``, ``\\text{(for all $i$)}``) made its line a line of prose: the
 display was unread glyph text, or (cut by the reading order at its ``\\qquad`` into pieces, glued back
 as one line measured by its first piece's block) a paragraph (dev4's ri-iclr26 p19, the real set's dev
-paper cheblienet p16)."""
+paper cheblienet p16). A display's ``...`` was written ``\\ldots``, which KaTeX draws as another glyph
+(dev5's apg-icml20, nltocode-neurips20)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -35,6 +36,12 @@ AFTER = (r"The refusal rate is $r := \Pr(R = 1) = 1 - \Phi(\tau_r)$ and the erro
 REMARKS_BODY = (f"PROSE Fix the thresholds and define\n\\[\n{REMARKS['refuse']}\n\\]\n{AFTER}\n"
                 f"\\begin{{equation}}\n{REMARKS['extension']}\n\\end{{equation}}\nPROSE\n"
                 f"\\begin{{equation}}\n{REMARKS['forall']}\n\\end{{equation}}\nPROSE\n")
+# dots typed as three full stops (ordinary symbols, no space between them) and as \ldots (a thin
+# space after each): KaTeX draws "..." and "…", and MathTest passes neither for the other
+DOTS = {"typed": r"\mu_i \sim \text{N}(0, \sigma_0^2 \, I), \quad i = 1, 2, ..., I",
+        "product": r"P[S_{1}, ...,S_{m}]=\prod_{i=1}^{m}P[S_{i} | S_{i-n},...,S_{i-1}]",
+        "ldots": r"x_1, \ldots, x_n"}
+DOTS_BODY = "".join(f"PROSE\n\\begin{{equation}}\n{f}\n\\end{{equation}}\n" for f in DOTS.values()) + "PROSE\n"
 
 
 def _markdown(tmp: Path, packages: str, body: str) -> str:
@@ -71,3 +78,20 @@ def test_a_display_with_a_phrase_in_parentheses_is_read(remarks):
 def test_a_display_with_a_phrase_in_parentheses_passes_olmocr(remarks):
     assert _math(remarks, **REMARKS) == dict.fromkeys(REMARKS, True), remarks
 
+
+@pytest.fixture(scope="module", params=sorted(FONTS))
+def dots(request, tmp_path_factory) -> str:
+    return _markdown(tmp_path_factory.mktemp(f"dots-{request.param}"), FONTS[request.param], DOTS_BODY)
+
+
+def test_typed_dots_stay_three_full_stops(dots):
+    displays = _displays(dots)
+    assert len(displays) == 3, dots
+    assert "i=1,2,...,I" in displays[0] and r"\ldots" not in displays[0], dots
+    assert displays[1].count("...") == 2 and r"\ldots" not in displays[1], dots
+    assert r"\ldots" in displays[2] and "..." not in displays[2], dots
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_typed_dots_and_ldots_pass_olmocr(dots):
+    assert _math(dots, **DOTS) == dict.fromkeys(DOTS, True), dots
