@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ocr_ray.layout.math_hook import has_prose
-from ocr_ray.layout.math_symbols import italic_font, symbol_font
+from ocr_ray.layout.math_symbols import OPERATOR_NAMES, italic_font, symbol_font
 from ocr_ray.layout.model import TEXT_FONT
 
 EQ_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?)\)$")  # as math_tags._TAG
@@ -232,9 +232,20 @@ def limit_above(prev: Line, line: Line, rules=()) -> bool:
     script size, and so is an ``\\overbrace``'s label in upright letters, ``^{\\text{data}}``, over the
     formula's line) (a matrix's first row of numbers is set close above its formula's line, within it)
     (a numerator over its fraction bar, ``_numerator``: ``rules``, the page's)."""
-    return bool(_numerator(prev, line, rules) and line.y0 - prev.y1 < 0.6 * line.size) or bool(prev.glyphs and ((prev.math > 0 or prev.size < 0.8 * line.size and (
+    return bool(_numerator(prev, line, rules) and line.y0 - prev.y1 < 0.6 * line.size) or _operator_over(prev, line) or bool(prev.glyphs and ((prev.math > 0 or prev.size < 0.8 * line.size and (
         prev.text.replace(" ", "").isdigit() or line.x0 <= prev.x0 and prev.x1 <= line.x1))
                                  and (prev.x1 - prev.x0 < 0.2 * (line.right - line.left)
                                       or prev.math >= 0.15 and line.y0 < prev.y1)
                                  or _matrix_row(prev, line.x0, line.x1) or _numerator(prev, line, rules))
                 and line.y0 - prev.y1 < 0.6 * line.size)
+
+
+def _operator_over(prev: Line, line: Line) -> bool:
+    r"""``prev`` holds names of operators alone (``\operatorname*{arg\,max}``, ``\max``: upright
+    letters of the text font, no maths share) and the display's first line ``line``, in script type,
+    is centred under it, right below: the operator's limit (dev5's conformal-icml25, ``\argmax_{A_t}
+    \quad R_t``: the reading order cut "arg max" and its limit from the rest of the display, and "arg
+    max" closed the paragraph above it)."""
+    words = prev.text.split()
+    return bool(prev.glyphs and words and all(w in OPERATOR_NAMES for w in words) and line.size < 0.85 * prev.size
+                and prev.x0 <= (line.x0 + line.x1) / 2 <= prev.x1 and -0.1 * prev.size <= line.y0 - prev.y1 < 0.6 * prev.size)

@@ -95,3 +95,33 @@ def test_typed_dots_stay_three_full_stops(dots):
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
 def test_typed_dots_and_ldots_pass_olmocr(dots):
     assert _math(dots, **DOTS) == dict.fromkeys(DOTS, True), dots
+
+
+# an operator's name over its limit, a \quad after it, in a two-column page (dev5's conformal-icml25):
+# the reading order cut "arg max" and its limit from the rest at the \quad, and "arg max" closed the
+# paragraph above (the display read "{}_{A_t}R_t ..."); a \max likewise
+OPERATORS = {"argmax": r"\operatorname*{arg\,max}_{A_t}\quad R_t \quad \text{s.t.} \quad L_t \leq \alpha",
+             "max": r"\max_{\theta}\quad \mathcal{L}(\theta) \quad \text{s.t.} \quad \|\theta\| \le 1"}
+OPERATORS_BODY = (f"PROSE That is, its ideal goal is\n\\[\n{OPERATORS['argmax']}.\n\\]\nPROSE\n"
+                  f"\\[\n{OPERATORS['max']}.\n\\]\nPROSE\n")
+
+
+@pytest.fixture(scope="module", params=["cm", "mathptmx"])
+def operators(request, tmp_path_factory) -> str:
+    tmp = tmp_path_factory.mktemp(f"operators-{request.param}")
+    layouts = typeset_layouts(tmp, FONTS[request.param], OPERATORS_BODY.replace("PROSE", PROSE), options="twocolumn")
+    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+
+
+def test_an_operator_name_over_its_limit_is_the_display_s(operators):
+    displays = _displays(operators)
+    assert len(displays) == 2, operators
+    assert displays[0].startswith(r"\operatorname*{arg\,max}_{A_{t}}R_{t}"), operators
+    assert displays[1].startswith(r"\max_{\theta}\mathcal{L}"), operators
+    assert "goal is\n\n$$\n\\operatorname" in operators, operators  # "arg max" no longer closes the paragraph
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_an_operator_name_over_its_limit_passes_olmocr(operators):
+    assert _math(operators, **OPERATORS) == dict.fromkeys(OPERATORS, True), operators
+
