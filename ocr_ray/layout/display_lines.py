@@ -61,7 +61,7 @@ def page_columns(lines: list[Line]) -> Columns:
 
 def is_display(line: Line, text_layer: bool = False, columns: Columns = ()) -> bool:
     """``line`` is (a line of) a display formula by itself, whatever is around it."""
-    if line.kind != "text" or text_layer and _opens_prose(line) and not EQ_NUMBER.search(line.text):
+    if line.kind != "text" or text_layer and (_opens_prose(line) or _next_sentence(line)) and not EQ_NUMBER.search(line.text):
         return False  # (rnn-extrapolation p20: "establishing that d/dt(..) = 0.", a third maths, under a display)
     centred = _centred(line, columns)
     if text_layer and has_prose(line.glyphs) and line.x0 - line.left < line.size and line.right - line.x1 < line.size \
@@ -126,6 +126,8 @@ def joins_display(line: Line, math: list[Line], columns: Columns = ()) -> bool:
     """``line`` belongs to the display whose lines so far are ``math`` (not empty)."""
     # (a line of words in a row, no formula's glyphs, is prose however much maths it holds: the
     # "where A in R^{d x d}, ..." under a display set tight above it)
+    if _next_sentence(line):
+        return False
     return bool((line.y0 - math[-1].y1 < 0.6 * line.size and not _opens_prose(line) and (
         line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15 and not line.prose))
         or (EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math))
@@ -162,6 +164,25 @@ def _opens_prose(line: Line) -> bool:
     font = line.glyphs[0][7] if line.glyphs else TEXT_FONT if line.prose else ""
     return bool(font and (font == TEXT_FONT or not (symbol_font(font) or italic_font(font)))
                 and line.x0 - line.left < 0.5 * line.size and _OPENING_PHRASE.match(line.text))
+
+
+_SENTENCE_START = re.compile(r"[.!?]([A-Z][a-z]{2,})")
+
+
+def _next_sentence(line: Line) -> bool:
+    """A line that holds a sentence's end and the next sentence's first word in a text font ("(B, UC,
+    ηN). Thus E[ε | B, Ur] = 0 for r ∈ {C, N}. The": dev4's bayes-tools p5, a line of prose opening on
+    inline maths under a display, two fifths of it maths, was read as a row of the display above,
+    ``\mathrm{Thus}``): a display ends one sentence at most, and prose opens the next."""
+    if not line.glyphs:
+        return False
+    chars = [(ch, g[7]) for g in line.glyphs for ch in g[0] if not ch.isspace()]
+    text = "".join(ch for ch, _ in chars)
+    for m in _SENTENCE_START.finditer(text):
+        font = chars[m.start(1)][1]
+        if font == TEXT_FONT or not (symbol_font(font) or italic_font(font)):
+            return True
+    return False
 
 
 def _right(math: list[Line]) -> float:

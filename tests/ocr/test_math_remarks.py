@@ -125,3 +125,19 @@ def test_an_operator_name_over_its_limit_is_the_display_s(operators):
 def test_an_operator_name_over_its_limit_passes_olmocr(operators):
     assert _math(operators, **OPERATORS) == dict.fromkeys(OPERATORS, True), operators
 
+
+# a paragraph opening on inline maths right under a display, two fifths of its first line maths,
+# a sentence's end and the next sentence's first word in it (dev4's bayes-tools p5, ICML's Times and
+# CM maths in two columns): it was read as a row of the display ("\\ (B,U_{C},\eta_{N}).\mathrm{Thus}..")
+SENTENCE = r"\mathbb{E}[U_N \mid B] = \mathbb{E}[U_C \mid B] + \mathbb{E}[\eta_N \mid B] = 0."
+SENTENCE_AFTER = (r"$(B, U_C, \eta_N)$. Thus $\mathbb{E}[\varepsilon \mid B, U_r] = 0$ for $r \in \{C, N\}$. The two "
+                  r"risk-separation equalities follow from the tower property and the lemma.")
+
+
+@pytest.mark.parametrize("packages", ["amsmath,amssymb,times", "amsmath,amssymb"])
+def test_a_sentence_under_a_display_is_prose(tmp_path, packages):
+    body = f"PROSE\n\\[\n{SENTENCE}\n\\]\n\\noindent {SENTENCE_AFTER}\nPROSE\n".replace("PROSE", PROSE)
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in typeset_layouts(tmp_path, packages, body, options="twocolumn")]))
+    displays = _displays(markdown)
+    assert displays == [r"\mathbb{E}[U_{N}|B]=\mathbb{E}[U_{C}|B]+\mathbb{E}[\eta_{N}|B]=0."], markdown
+    assert "\n\n(B, UC , ηN ). Thus E[ε | B, Ur] = 0 for r ∈ {C, N}. The two risk-separation" in markdown, markdown
