@@ -141,3 +141,17 @@ def test_a_sentence_under_a_display_is_prose(tmp_path, packages):
     displays = _displays(markdown)
     assert displays == [r"\mathbb{E}[U_{N}|B]=\mathbb{E}[U_{C}|B]+\mathbb{E}[\eta_{N}|B]=0."], markdown
     assert "\n\n(B, UC , ηN ). Thus E[ε | B, Ur] = 0 for r ∈ {C, N}. The two risk-separation" in markdown, markdown
+
+
+# a fragment opening on a maths comma, a digit after its space (dir-llm p9, the real set's dev part:
+# ", 1 - ε" after a fraction inside \left(..\right)): the text layer's digit-group check looked at
+# the character before the comma, which the fragment does not hold, and raised; the page fell back
+# to its plain text (its three displays lost)
+CLIP = (r"\mathcal{L}(\theta) = \min\left(\frac{\pi_{\theta}(R_i|I)}{\pi_{\theta_{old}}(R_i|I)}\mathcal{A}_i,\ "
+        r"\text{clip}\left(\frac{\pi_{\theta}(R_i|I)}{\pi_{\theta_{old}}(R_i|I)}, 1-\epsilon, 1+\epsilon\right)\mathcal{A}_i\right)")
+
+
+def test_a_fragment_opening_on_a_maths_comma_is_read(tmp_path):
+    markdown = _markdown(tmp_path, FONTS["cm"], f"PROSE\n\\begin{{equation}}\n{CLIP}\n\\end{{equation}}\nPROSE\n")
+    displays = _displays(markdown)
+    assert len(displays) == 1 and r"(R_{i}|I)},1-\epsilon,1+\epsilon\bigg)" in displays[0], markdown
