@@ -24,6 +24,7 @@ from ocr_ray.layout.table_grid import (
     walled,
 )
 from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
+from ocr_ray.layout.table_head_columns import join_head_columns
 from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows, numbered_lines
 from ocr_ray.layout.table_render import render_table, row_spans
 from ocr_ray.layout.table_rule_lines import (
@@ -267,7 +268,10 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     rows = split_at_gutters(rows, head)  # cells closer than pdftext's cut
 
     def cols_of(rows: list[list[Fragment]]) -> list[tuple[float, float]] | None:
-        return (walled_columns(walls, rows, head) if walls else None) or (columns(rows, head) if rows else None)
+        if walls and (cols := walled_columns(walls, rows, head)):
+            return cols
+        cols = columns(rows, head) if rows else None
+        return join_head_columns(rows, cols) if cols else None  # (a head flush left over numbers flush right)
     cols = cols_of(rows)
     if cols is None:
         return
