@@ -194,9 +194,28 @@ def _prose_column(rows: list[list[Fragment]], cols: list[tuple[float, float]], r
         # two short of the edge (a hyphen, a protruding stop: MDPI's abstract and body lines end at
         # 559-561 pt), a ragged one by a word's width
         flush = sum(1 for _, _, end in long if end >= max(ends) - FLUSH)
-        if runs >= 2 and runs >= 0.5 * len(long) and not any(cut for _, cut, _ in long) and flush >= 0.5 * len(long):
+        if runs >= 2 and runs >= 0.5 * len(long) and not any(cut for _, cut, _ in long) and flush >= 0.5 * len(long) \
+                and _cell_breaks(cells, ends, [bool(row[0][0]) for row in grid] if k else []) < 2:
             return True
     return False
+
+
+def _cell_breaks(cells: list[str], ends: list[float], labels: list[bool]) -> int:
+    """How often a column of paragraph lines breaks into a new cell beside a new row label: its line
+    ends short of the column's right edge (a paragraph's last line), and its next line opens with a
+    capital or a digit on a line where the first column holds a label. A table of text (``p{..}``
+    columns: Component / Status / Role) does so at each of its rows; a block of prose beside another
+    (an abstract beside its keywords) is one paragraph, its lines flush but its last."""
+    breaks, last = 0, None
+    right = max(ends, default=0.0)
+    for j, text in enumerate(cells):
+        if not text:
+            continue
+        if last is not None and labels and labels[j] and (text[:1].isupper() or text[:1].isdigit()) \
+                and ends[last] < right - FLUSH:
+            breaks += 1
+        last = j
+    return breaks
 
 
 def extract_tables(page: PageLayout) -> None:
