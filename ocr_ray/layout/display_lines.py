@@ -131,6 +131,9 @@ def joins_display(line: Line, math: list[Line], columns: Columns = ()) -> bool:
     return bool((line.y0 - math[-1].y1 < 0.6 * line.size and not _opens_prose(line) and (
         line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15 and not line.prose))
         or (EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math))
+        # its number set on the line under it, at its right end (a display that fills the column)
+        or (EQ_NUMBER.fullmatch(" " + line.text) and 0 <= line.y0 - math[-1].y1 < 0.6 * line.size
+            and line.x0 > (min(m.x0 for m in math) + _right(math)) / 2)
         # a line inside the display's height (its tall brace's): a row of cases whose cell is a word
         # (not the next column's first line, above the display's top: physics-ntp)
         or line.kind == "text" and line.y1 <= math[-1].y1 + 0.2 * line.size and line.x0 >= math[-1].x0
