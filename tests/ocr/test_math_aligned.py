@@ -190,3 +190,27 @@ def test_a_display_cut_at_its_qquad_is_read_whole(qquad):
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
 def test_a_display_cut_at_its_qquad_passes_olmocr(qquad):
     assert _math(qquad, **QQUAD) == dict.fromkeys(QQUAD, True), qquad
+
+
+# an aligned whose first row has words in it (\text{class}, a quarter of the row in maths) and whose
+# second, longer row sets the block's edges (dev3's masterarbeit p33): the first row, flush with its
+# block, was prose ("z0 = [ xclass; x1 pE; ..]"), the number a paragraph's first word
+INSET = (r"\mathbf{z}_0 =\left[\mathbf{x}_{\text {class}} ; \mathbf{x}_p^1 \mathbf{E} ; \mathbf{x}_p^2 \mathbf{E} ; \cdots ; "
+         r"\mathbf{x}_p^N \mathbf{E}\right]")
+INSET_BODY = (f"PROSE\n\\begin{{equation}}\n\\begin{{aligned}}\n{INSET.replace(' =', ' & =', 1)} \\\\\n"
+              r"& \quad +\mathbf{E}_{\text {pos}}, \quad \mathbf{E} \in \mathbb{R}^{\left(P^2 \cdot C\right) \times D}, \quad "
+              r"\mathbf{E}_{\text {pos}} \in \mathbb{R}^{(N+1) \times D}"
+              "\n\\end{aligned}\n\\end{equation}\nPROSE\n")
+
+
+@pytest.mark.parametrize("packages", ["amsmath,amssymb,times", "amsmath,amssymb"])
+def test_an_aligned_s_worded_first_row_is_the_display_s(tmp_path, packages):
+    markdown = _markdown(tmp_path, packages, INSET_BODY)
+    displays = _displays(markdown)
+    assert len(displays) == 1 and displays[0].startswith(r"\begin{aligned}\mathbf{z}_{0}&=\big["), markdown
+    assert markdown.count(PROSE.replace("'", "’")) == 2 and "(1) The" not in markdown, markdown
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_an_aligned_s_worded_first_row_passes_olmocr(tmp_path):
+    assert _math(_markdown(tmp_path, "amsmath,amssymb", INSET_BODY), inset=INSET) == {"inset": True}
