@@ -41,6 +41,10 @@ class Line:
     # such a line's glyphs all the same, its words of prose laid out (``math_hook.line_glyphs``): a
     # display's row that states a relation in words (``\text{subject to } y \ge 0``) keeps its maths
     laid: list | None = None
+    # a line set wholly in a typewriter font: its text laid out at the font's pitch, and that pitch
+    # (``code_blocks``: two or more such lines one under the other are a listing)
+    code: str | None = None
+    pitch: float = 0.0
 
     @property
     def cy(self) -> float:

@@ -103,8 +103,18 @@ def _katex() -> str:
             "document.querySelectorAll('.eq')) katex.render(e.dataset.tex, e, {displayMode: true});</script>")
 
 
+# Paragraphs set right to left (dir="rtl"): Hebrew in Noto Serif Hebrew, Arabic in Amiri (its letters
+# joined), each between two Latin paragraphs
+HEBREW = "שלום עולם, זהו משפט בעברית. המשפט השני קצר יותר."
+ARABIC = "مرحبا بالعالم، هذه جملة عربية. الجملة الثانية أقصر."
+RIGHT_TO_LEFT = (f"<main><p>The paragraphs below are set right to left, one in Hebrew and one in Arabic.</p>"
+                 f"<p dir=\"rtl\" style=\"font-family:'Noto Serif Hebrew'\">{HEBREW}</p>"
+                 f"<p dir=\"rtl\" style=\"font-family:Amiri\">{ARABIC}</p>"
+                 f"<p>After them the page is set left to right again.</p></main>")
+
 DOCUMENTS = {"tight_table": TIGHT_TABLE, "narrow_gutter": NARROW_GUTTER, "mathml": MATHML, "scripts": SCRIPTS,
-             "one_page_head": ONE_PAGE_HEAD, "arrow_accents": ARROW_ACCENTS, "katex": _katex()}
+             "one_page_head": ONE_PAGE_HEAD, "arrow_accents": ARROW_ACCENTS, "katex": _katex(),
+             "right_to_left": RIGHT_TO_LEFT}
 
 
 @pytest.fixture(scope="module")
@@ -223,3 +233,19 @@ def test_katex_printed_without_its_fonts_keeps_limits_with_their_operators(print
     tests = [{"id": f"k{k}", "type": "math", "math": m} for k, m in enumerate(KATEX_FORMULAS)]
     verdicts = judge(markdown, tests)
     assert all(verdicts.values()), (verdicts, markdown)
+
+
+def test_right_to_left_paragraphs_read_in_logical_order(printed):
+    """Chromium writes an RTL line's characters in logical order, each glyph left of the one before.
+    The text layer's builder cut a fragment wherever a line went back left, so each glyph (or two)
+    was a fragment, sorted left to right: the line came out in visual order, its letters spaced
+    ("ת. ברי ע ב ט פ ש מ ..."; the Arabic one a heading). An RTL run goes on leftward and a line
+    mostly of RTL letters reads right to left. Truth by hand from the HTML: each paragraph whole,
+    in its place."""
+    markdown = printed["right_to_left"]
+    tests = [{"id": "he", "type": "present", "text": HEBREW}, {"id": "ar", "type": "present", "text": ARABIC},
+             {"id": "o1", "type": "order", "before": "one in Hebrew and one in Arabic.", "after": HEBREW},
+             {"id": "o2", "type": "order", "before": HEBREW, "after": ARABIC},
+             {"id": "o3", "type": "order", "before": ARABIC, "after": "After them the page"}]
+    verdicts = judge(markdown, tests)
+    assert all(verdicts.values()), ({k: v for k, v in verdicts.items() if not v}, markdown)
