@@ -4,13 +4,13 @@ A listing (pandoc's highlighted code block, LaTeX's ``verbatim`` and ``listings`
 ``<pre>``) is lines of a fixed-pitch font whose line breaks and indents carry its meaning. Read as
 prose, each indented line opened a paragraph of its own and the indents were lost, and a line
 set back to the left ran into the line above ("data = handle.read() return data.decode(..)":
-pandoc 2.17's Python block through pdflatex). A run of two or more lines set wholly in a
+pandoc 2.17's Python block through pdflatex). A run of three or more lines set wholly in a
 typewriter font, one under the other in one column, is one block: each line is indented by its
 distance from the block's left edge counted in the font's pitch, and the white between a line's
 fragments (a keyword in a bold face of the font, an aligned comment) is kept the same way.
 
 The font is known by its name only (the text layer's; OCR'd lines have none and are never code).
-One such line is no listing (a URL, an e-mail address, an inline ``\\texttt`` line), nor is a run
+One or two such lines are no listing (a URL, an e-mail address, an inline ``\\texttt`` line), nor is a run
 every line of which is centred (an author block's addresses), nor any run on a page typed mostly in
 such a font (a typewritten memo or filing in Courier: its body type, read as prose).
 """
@@ -28,6 +28,10 @@ from ocr_ray.layout.model import Fragment
 # Mono, Consolas, Menlo), the programmers' (Inconsolata, Source Code, Fira Code, JetBrains Mono)
 _MONO = re.compile(r"MONO|COURIER|CMTT|SFTT|ECTT|TCTT|TXTT|PCRR|LMTT|CONSOL|INCONSOLATA|MENLO|SOURCECODE"
                    r"|FIRACODE|TYPEWRITER", re.IGNORECASE)
+# a listing's lines at least: two lines wholly in a typewriter font are as often a reference whose
+# URL fills its line and runs into the next ("... URL https://api.semanticscholar.org/CorpusID:" over
+# "268032763."; a fragment's font is the one most of its characters are set in)
+MIN_LINES = 3
 # how far below the line above a listing's next line may start, in its type size: a blank line
 # inside the listing (one line's pitch of white) stays in it, a paragraph's skip after it ends it
 _MAX_GAP = 2.2
@@ -95,7 +99,7 @@ def listing_end(lines: Sequence, i: int) -> int:
             break
         right = max(right, line.x1)
         j += 1
-    if j - i < 2 or all(_centred(ln) for ln in lines[i:j]):
+    if j - i < MIN_LINES or all(_centred(ln) for ln in lines[i:j]):
         return i
     return j
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 
+from ocr_ray.layout.furniture_heads import styled_head
 from ocr_ray.layout.furniture_ticks import axis_tick
 from ocr_ray.layout.furniture_words import (
     ARXIV_STAMP,
@@ -344,6 +345,7 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
         furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i]
                       and (reads_as_furniture(f.text) or (_part_number(f, bodies[i]) and id(f) not in tabled))}
         furniture |= {id(f) for f in page.fragments if ARXIV_STAMP.match(" ".join(f.text.split()))}
+        furniture |= {id(f) for f in styled_head(zones[i], bodies[i], BODY_SIZE_SLACK)} - tabled
         for k, zone in enumerate(zones[i]):
             # a date under a head that is furniture ("NIST SP 800-223 ... HPC Security" over "February
             # 2024"; over a foot it may be the body's last line), and a head or foot in parts beyond a

@@ -199,3 +199,15 @@ def test_a_sheets_default_name_printed_as_its_head_goes(read):
     tests = [{"id": "head", "type": "absent", "text": "Sheet1"}, {"id": "foot", "type": "absent", "text": "Page 1"},
              {"id": "body", "type": "present", "text": "Region"}]
     assert not _failed(markdown, tests), markdown
+
+
+def test_a_sheet_name_its_author_chose_printed_as_its_head_goes(read):
+    """Calc prints the sheet's name as the page's head, centred, and "Page 1" as its foot, centred on
+    the same axis (its default page style). A name the author chose ("Monthly", monthly.fods) stayed
+    over the table: printed once, no repetition nor wording tells it. The foot's page number said in
+    words is a page style's, and a short head alone in the top zone on its axis is that style's
+    head. Truth: the page style (sheet "Monthly", Calc's default head and foot)."""
+    markdown = read("monthly")
+    tests = [{"id": "head", "type": "absent", "text": "Monthly"}, {"id": "foot", "type": "absent", "text": "Page 1"},
+             {"id": "body", "type": "table", "cell": "1204.5", "top_heading": "Jan", "left_heading": "Sales"}]
+    assert not _failed(markdown, tests), markdown
