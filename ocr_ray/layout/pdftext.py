@@ -33,7 +33,7 @@ from ocr_ray.layout.pdffonts import (
     symbol_bullet,
     text_object_address,
 )
-from ocr_ray.layout.right_to_left import goes_on_leftward, is_rtl
+from ocr_ray.layout.right_to_left import changes_direction, goes_on_leftward, is_rtl
 from ocr_ray.layout.rotated import RotatedRuns, page_size, reading_angle, sideways, turn_page
 from ocr_ray.layout.script_edge import script_edge
 from ocr_ray.layout.table_marks import (
@@ -174,10 +174,13 @@ class _Builder:
                 unit = 1.0
             # backwards only past the previous glyph's start: ligatures ("ff") give two characters one box
             spaced = self.space or gap > GAP_SPACE * unit
-            if self.rtl and overlap >= 0.45 * min(by1 - by0, y1 - y0) and goes_on_leftward(ch, x1, bx0, unit, GAP_SPLIT):
+            if self.rtl and overlap >= 0.45 * min(by1 - by0, y1 - y0) and goes_on_leftward(ch, x0, x1, self.box, unit,
+                                                                                          GAP_SPLIT):
                 if (self.space or bx0 - x1 > GAP_SPACE * unit) and self.chars[-1] != " ":  # (right to left)
                     self.chars.append(" ")
                     self.gaps.append([round(x1, 1), round(bx0, 1)])
+            elif changes_direction(ch, self.rtl):
+                self.flush()  # a fragment holds one direction (``right_to_left.line_order`` orders them)
             elif self.bars and gap > 0 and self._bar_between(bx1, x0, (y0 + y1) / 2):
                 self.flush()  # a table's vertical rule between two cells, however tight
             elif overlap < 0.45 * (by1 - by0 if by1 - by0 < y1 - y0 else y1 - y0) or gap > GAP_SPLIT * unit \

@@ -12,6 +12,7 @@ are mostly RTL reads its fragments right to left (``line_order``).
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from ocr_ray.layout.model import Fragment
@@ -23,11 +24,23 @@ def is_rtl(ch: str) -> bool:
     return "\u0590" <= ch <= "\u08ff" or "\ufb1d" <= ch <= "\ufefc"
 
 
-def goes_on_leftward(ch: str, x1: float, box_x0: float, unit: float, split: float) -> bool:
-    """Does character ``ch`` (right edge ``x1``) continue an RTL run whose box starts at ``box_x0``:
-    an RTL letter, or no letter at all, standing left of the box (by half a character at most
-    into it: Arabic's joined glyphs overlap) within ``split`` ems of it?"""
-    return (is_rtl(ch) or not ch.isalpha()) and x1 <= box_x0 + 0.5 * unit and box_x0 - x1 <= split * unit
+def goes_on_leftward(ch: str, x0: float, x1: float, box: list[float], unit: float, split: float) -> bool:
+    """Does character ``ch`` (``x0``-``x1``) continue an RTL run whose box is ``box``: an RTL letter,
+    or no letter at all, standing left of the box (by half a character at most into it: Arabic's
+    joined glyphs overlap) within ``split`` ems of it, or a combining mark (a vowel point, a harakat)
+    over the run's glyphs?"""
+    if unicodedata.combining(ch):
+        return box[0] - split * unit <= x0 and x1 <= box[2] + 0.5 * unit
+    return (is_rtl(ch) or not ch.isalpha()) and x1 <= box[0] + 0.5 * unit and box[0] - x1 <= split * unit
+
+
+def changes_direction(ch: str, rtl: bool) -> bool:
+    """Does ``ch`` not go on the current fragment (running right to left when ``rtl``) by its
+    direction: an RTL letter that did not go on leftward, or a letter of another script after an
+    RTL run? Each fragment then holds one direction: Writer's PDF gives an Arabic phrase inside a
+    Latin sentence word by word left to right ("العربية إله لا" for "لا إله العربية"), each word a
+    fragment that ``line_order`` reads in the phrase's own direction."""
+    return is_rtl(ch) or rtl and ch.isalpha()
 
 
 def _rtl(f: Fragment) -> bool | None:
