@@ -30,6 +30,7 @@ from ocr_ray.layout.math import numbered as number_display
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, line_glyphs
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.order import lines_of, xy_cut
+from ocr_ray.layout.pdftext import TEXT_RUN_CHARS
 from ocr_ray.layout.plain import plain_rows
 from ocr_ray.layout.right_to_left import line_order
 
@@ -58,7 +59,7 @@ def clean_text(text: str) -> str:
     return unicodedata.normalize("NFC", text)
 
 
-def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
+def _line(frags: list[Fragment], edges: tuple[float, float], text_layer: bool = False) -> Line:
     frags = line_order(frags)  # (right to left when its script is)
     chars = sum(len(f.text) for f in frags) or 1
     main = max(frags, key=lambda f: len(f.text))
@@ -67,15 +68,20 @@ def _line(frags: list[Fragment], edges: tuple[float, float]) -> Line:
                 all(f.bold for f in frags if len(f.text) > 1) or main.bold and len(frags) == 1,
                 sum(f.math * len(f.text) for f in frags) / chars,
                 "table" if any(f.kind == "table" for f in frags) else "text", *edges,
-                *_glyphs_and_prose(frags))
+                *_glyphs_and_prose(frags, text_layer))
     set_code(line, frags)
     return line
 
 
-def _glyphs_and_prose(frags: list[Fragment]) -> tuple[list | None, bool, list | None]:
-    """A line's ``glyphs``, ``prose`` and ``laid`` (see ``Line``) from its fragments."""
+def _glyphs_and_prose(frags: list[Fragment], text_layer: bool = False) -> tuple[list | None, bool, list | None]:
+    """A line's ``glyphs``, ``prose`` and ``laid`` (see ``Line``) from its fragments. On the text layer
+    a fragment with maths in it longer than ``TEXT_RUN_CHARS`` that kept no glyphs is a run of prose
+    with inline maths (the layer keeps the glyphs of shorter ones): its line is prose too (ri-iclr26:
+    "The refusal rate is r := Pr(R = 1) = ..", a sixth maths, was read as a row of the display set
+    tight above it, which it left unread). OCR'd lines carry no glyphs: their math share decides."""
     glyphs = line_glyphs(frags)
-    prose = glyphs is None and any(f.glyphs for f in frags)
+    prose = glyphs is None and (any(f.glyphs for f in frags) or text_layer and any(
+        f.math > 0 and not f.glyphs and len(f.text) > TEXT_RUN_CHARS for f in frags))
     return glyphs, prose, line_glyphs(frags, phrases=True) if prose else None
 
 
@@ -104,6 +110,7 @@ def _plain_lines(page: PageLayout) -> list[Line]:
 def page_lines(page: PageLayout) -> list[Line]:
     lines: list[Line] = []
     pictures = _pictures(page)
+    text_layer = page.source == "text-layer"
     last_frags: list[Fragment] = []  # the fragments of the last line
     for leaf, edges in xy_cut(page.fragments + pictures):
         if pictures:
@@ -118,7 +125,7 @@ def page_lines(page: PageLayout) -> list[Line]:
                       ([[f for f in frags if f.kind != "table"]] if any(f.kind != "table" for f in frags) else [])
                       + [[f] for f in frags if f.kind == "table"]]
         for frags in groups:
-            line = _line(frags, edges)
+            line = _line(frags, edges, text_layer)
             prev = lines[-1] if lines else None
             prev_frags, last_frags = last_frags, frags
             # "1" | "Introduction": one line cut in two by a wide gap, not two columns
@@ -131,7 +138,8 @@ def page_lines(page: PageLayout) -> list[Line]:
                 # the glyphs of the whole line: a display cut at its \quad before prose ("y = Wx + b,"
                 # | "where W is a matrix") had none, the words alone having no maths to lay out by
                 last_frags = prev_frags + frags
-                prev.glyphs, prev.prose, prev.laid = _glyphs_and_prose(last_frags)
+                prev.glyphs, prev.prose, prev.laid = _glyphs_and_prose(last_frags, text_layer)
+                prev.glued = True
                 set_code(prev, last_frags)
                 continue
             lines.append(line)

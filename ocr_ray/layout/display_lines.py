@@ -16,7 +16,7 @@ from ocr_ray.layout.math_hook import has_prose
 from ocr_ray.layout.math_symbols import italic_font, symbol_font
 from ocr_ray.layout.model import TEXT_FONT
 
-EQ_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?)\)$")  # as math._TAG
+EQ_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?)\)$")  # as math_tags._TAG
 _RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
 _NUMBER_CELLS = re.compile(r"[-−]?\d+(?:[.,]\d+)?(?: [-−]?\d+(?:[.,]\d+)?)+")  # "1 2 3": a matrix's row of numbers
 
@@ -42,9 +42,12 @@ class Line:
     # display's row that states a relation in words (``\text{subject to } y \ge 0``) keeps its maths
     laid: list | None = None
     # a line set wholly in a typewriter font: its text laid out at the font's pitch, and that pitch
-    # (``code_blocks``: two or more such lines one under the other are a listing)
+    # (``code_blocks``: three or more such lines one under the other are a listing)
     code: str | None = None
     pitch: float = 0.0
+    # pieces the reading order cut apart at wide gaps and ``blocks.page_lines`` glued back: its
+    # ``left``/``right`` are its first piece's block's, no column's (a display cut at its ``\qquad``)
+    glued: bool = False
 
     @property
     def cy(self) -> float:
@@ -66,13 +69,14 @@ def is_display(line: Line, text_layer: bool = False, columns: Columns = ()) -> b
         return False  # (rnn-extrapolation p20: "establishing that d/dt(..) = 0.", a third maths, under a display)
     centred = _centred(line, columns)
     if text_layer and has_prose(line.glyphs) and line.x0 - line.left < line.size and line.right - line.x1 < line.size \
-            and not centred and not EQ_NUMBER.search(line.text):
+            and not centred and not EQ_NUMBER.search(line.text) and not line.glued:
         # a line of the column's full width with a fragment of prose in it (no maths glyphs kept)
         # is prose dense with inline maths (dynamic-gqa: "{W_Q^h}_{h=1}^H ... ⊂ R^{d×d_h} and
         # W_O ∈ ..."), not a display, which TeX centres (or fills up to its number); a line the
         # reading order cut apart on its own is as wide as its block: it is set apart when it is
         # centred in a column of the page (\hat{\theta}_{\mathrm{MLE}} = \arg\max_{\theta} L(\theta),
-        # its limit below it)
+        # its limit below it); a line glued from pieces the reading order cut at gaps no prose line
+        # holds is measured by no block (ri-iclr26's ``R := .. \quad\text{(refuse)},\qquad W := ..``)
         return False
     return line.math >= 0.3 or line.math >= 0.15 and (bool(EQ_NUMBER.search(line.text)) or centred
                                                       or _set_apart(line)) or text_layer and _upright_formula(line)

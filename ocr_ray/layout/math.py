@@ -36,13 +36,12 @@ from ocr_ray.layout.math_stacks import (
     limit_rows,
 )
 from ocr_ray.layout.math_symbols import DELIMITERS, SIDE_LIMITS
-from ocr_ray.layout.math_words import colon_equals, mapsto, stacked_pieces, words
+from ocr_ray.layout.math_tags import equation_number, ligatures, numbered
+from ocr_ray.layout.math_words import TIGHT_DOTS, colon_equals, mapsto, ord_dots, stacked_pieces, words
 from ocr_ray.layout.model import Rule
 
 # TeX's scriptscript size at 10 pt (5 pt) and below
 SCRIPTSCRIPT = 6.0
-# an equation number: (3), (3a), numbered within sections (3.1) or an appendix (A.2)
-_TAG = re.compile(r"^\(((?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?)\)$")
 _TEXT_END = re.compile(r"(\\text\{[^{}]*?) \}(?=$| &| \\\\|\\end\{|\}|_|\^)")
 
 
@@ -329,46 +328,9 @@ def _join(tokens: list[str]) -> str:
     return text
 
 
-def _tag(glyphs: list[list]) -> tuple[list[list], str]:
-    """An equation number "(3)" at the right end, apart from the formula."""
-    ordered = sorted(glyphs, key=lambda g: g[1])
-    text = ""
-    for k in range(len(ordered) - 1, -1, -1):
-        text = ordered[k][0] + text
-        if ordered[k][0] == "(":
-            m = _TAG.match(text)
-            gap = ordered[k][1] - ordered[k - 1][3] if k else 0
-            if m and k and gap > 1.5 * ordered[k][6]:
-                return ordered[:k], m.group(1)
-            break
-        if len(text) > 9:
-            break
-    return glyphs, ""
-
-
-def _ligatures(glyphs: list[list]) -> list[list]:
-    """Letters that share one box are one glyph, a ligature ("fi"): in a maths font its name may
-    stand for a symbol (mathabx's mathx draws a tall bracket's top under the name "fi")."""
-    out: list[list] = []
-    for g in glyphs:
-        last = out[-1] if out else None
-        if last is not None and g[1:5] == last[1:5] and g[0].isalpha() and last[0].isalpha() and g[7] == last[7]:
-            out[-1] = [last[0] + g[0], *last[1:]]
-            continue
-        out.append(g)
-    return out
-
-
-def numbered(tex: str, number: str) -> str:
-    """A display's LaTeX with its equation number beside it, as ``\\qquad (n)``, not ``\\tag{n}``:
-    KaTeX sets a tagged equation in a labelled table row, and olmOCR-Bench's MathTest (KaTeX
-    renderings compared) then fails a formula that ends in the sentence's "," or "." (most do)."""
-    return tex + (rf" \qquad ({number})" if number else "")
-
-
 def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     """LaTeX of a formula's glyphs (with its number: ``numbered``), or None if unreadable."""
-    glyphs, tag = _tag(_ligatures(glyphs))
+    glyphs, tag = equation_number(ligatures(glyphs))
     if not glyphs:
         return None
     try:
@@ -377,7 +339,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
-    atoms = _accents(words(colon_equals(mapsto(negations(multiple_integrals(stacked_pieces(atoms)))))))
+    atoms = _accents(words(colon_equals(mapsto(negations(multiple_integrals(stacked_pieces(ord_dots(atoms))))))))
     if atoms is None:
         return None
     atoms = arrow_accents(atoms, rules, _row)
@@ -400,7 +362,7 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     tex = _row(atoms, near)
     if any(a.kind == "radical" for a in atoms) and r"\sqrt" not in tex:
         return None
-    tex = tex.replace(r"\cdot\cdot\cdot", r"\cdots").replace("...", r"\ldots")
+    tex = tex.replace(r"\cdot\cdot\cdot", r"\cdots").replace("...", r"\ldots").replace(TIGHT_DOTS, "...")
     tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
     tex = re.sub(r"\\sqrt(?![{[])", r"\\surd", tex)
     # a word of prose keeps its space only before what follows it: at the end of the formula or of

@@ -92,8 +92,8 @@ def line_glyphs(frags: list[Any], phrases: bool = False) -> list[list] | None:
     if all(own):
         return [g for glyphs in own for g in glyphs]
     real = [g for glyphs in own if glyphs for g in glyphs] or [g for f in frags if phrases and f.glyphs for g in f.glyphs]
-    if not real or not phrases and any(_PHRASE.search(_words(f)) for f, glyphs in zip(frags, own, strict=True)
-                                       if not glyphs):
+    words = _outside_parentheses([_words(f) for f in frags])
+    if not real or not phrases and any(_PHRASE.search(w) for w, glyphs in zip(words, own, strict=True) if not glyphs):
         return None  # words in a row ("we get", "for any unit"): a line of prose with maths in it
     out: list[list] = []
     for f, glyphs in zip(frags, own, strict=True):
@@ -108,6 +108,24 @@ def _words(fragment: Any) -> str:
     if not fragment.glyphs:
         return fragment.text
     return " ".join(w for w in fragment.text.split() if w not in OPERATOR_NAMES)
+
+
+def _outside_parentheses(texts: list[str]) -> list[str]:
+    r"""Each of a line's fragment texts with what its parentheses hold blanked out, the parentheses
+    counted across the line (a phrase opened in one fragment closes in another: "(and by extension
+    expp" | "(tv) = γp,v(t))"). A phrase a display sets in parentheses beside its formula
+    (``\quad \text{(refuse)}``, ``(\text{and by extension } \exp_p(tv) = ..)``, ``\text{(for all $i$)}``)
+    is the formula's remark, not a line of prose: its words were read as prose and the display was
+    a paragraph, or unread. A line whose parentheses do not close is read as before."""
+    out, depth = [], 0
+    for text in texts:
+        kept = []
+        for ch in text:
+            depth += ch == "("
+            kept.append(ch if depth == 0 else " ")
+            depth -= ch == ")" and depth > 0
+        out.append("".join(kept))
+    return out if depth == 0 else texts
 
 
 def _prose_run(glyphs: list[list]) -> bool:

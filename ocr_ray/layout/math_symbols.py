@@ -167,7 +167,7 @@ _LETTERLIKE = frozenset("ℎℬℰℱℋℐℒℳℛℭℌℨℂℍℕℙℚℝ�
 def math_alphanumeric(ch: str) -> tuple[str, str] | None:
     """A character of Unicode's Mathematical Alphanumeric Symbols (what Word's Cambria Math and
     STIX set: 𝑎, 𝐱, 𝔼, ℎ) -> (its plain letter or digit, the LaTeX alphabet: '' for italic), or
-    None for any other character, and for a string of several (a ligature's letters, ``math._ligatures``:
+    None for any other character, and for a string of several (a ligature's letters, ``math_tags.ligatures``:
     a font whose ToUnicode maps one glyph to two code points; ``unicodedata.name`` takes one)."""
     if len(ch) != 1 or not ("\U0001d400" <= ch <= "\U0001d7ff" or ch in _LETTERLIKE):
         return None

@@ -352,8 +352,21 @@ def join_head_lines(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
 
 def continues_cell(upper: list[Fragment], f: Fragment) -> bool:
     """Is ``f`` the next line of the cell above it: the line above breaks a word ("to-"), or ``f``
-    goes on in lower case from the same left edge (a ``p{..}`` cell's lines)?"""
-    return any(u.text.endswith("-") or (abs(u.x0 - f.x0) < 1.0 and f.text[:1].islower()) for u in upper)
+    goes on in lower case from the same left edge (a ``p{..}`` cell's lines), or closes a bracket
+    the line above left open from the same left edge (a citation broken in a row label)?"""
+    return any(u.text.endswith("-") or (abs(u.x0 - f.x0) < 1.0 and (f.text[:1].islower() or in_brackets(u.text, f.text)))
+               for u in upper)
+
+
+def in_brackets(upper: str, text: str) -> bool:
+    """Does ``text`` go on inside a bracket ``upper`` opened: ``upper`` leaves a "(" or "[" open and
+    the first bracket of ``text`` closes it ("SAS / SAE-TS [Bayat et al.," / "2025, Chalnev et
+    al., 2024]")? A new cell opens no bracket it did not close."""
+    depth = 0
+    for ch in upper:
+        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+    first = next((ch for ch in text if ch in "()[]"), "")
+    return depth > 0 and first in ")]"
 
 
 def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col,

@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 
 from ocr_ray.layout.model import Fragment, Rule
-from ocr_ray.layout.table_grid import bounds, column_of, continues_cell, section_label
+from ocr_ray.layout.table_grid import bounds, column_of, continues_cell, in_brackets, section_label
 
 
 def _cy(row: list[Fragment]) -> float:
@@ -134,7 +134,7 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
     def first_goes_on(upper: list[Fragment], row: list[Fragment]) -> bool:
         line = [u for u in upper if col(u) == 0]
         return bool(line) and all(goes_on(upper, g) for g in row) and (
-            line[-1].text.endswith("-") or justified(upper, row[0]))
+            line[-1].text.endswith("-") or justified(upper, row[0]) or in_brackets(line[-1].text, row[0].text))
 
     def firsts(row: list[Fragment]) -> list[Fragment]:
         """The first line of each of the row's cells."""

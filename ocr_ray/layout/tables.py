@@ -24,6 +24,7 @@ from ocr_ray.layout.table_grid import (
     walled,
 )
 from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
+from ocr_ray.layout.table_head_columns import join_head_columns
 from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows, numbered_lines
 from ocr_ray.layout.table_render import render_table, row_spans
 from ocr_ray.layout.table_rule_lines import (
@@ -193,9 +194,28 @@ def _prose_column(rows: list[list[Fragment]], cols: list[tuple[float, float]], r
         # two short of the edge (a hyphen, a protruding stop: MDPI's abstract and body lines end at
         # 559-561 pt), a ragged one by a word's width
         flush = sum(1 for _, _, end in long if end >= max(ends) - FLUSH)
-        if runs >= 2 and runs >= 0.5 * len(long) and not any(cut for _, cut, _ in long) and flush >= 0.5 * len(long):
+        if runs >= 2 and runs >= 0.5 * len(long) and not any(cut for _, cut, _ in long) and flush >= 0.5 * len(long) \
+                and _cell_breaks(cells, ends, [bool(row[0][0]) for row in grid] if k else []) < 2:
             return True
     return False
+
+
+def _cell_breaks(cells: list[str], ends: list[float], labels: list[bool]) -> int:
+    """How often a column of paragraph lines breaks into a new cell beside a new row label: its line
+    ends short of the column's right edge (a paragraph's last line), and its next line opens with a
+    capital or a digit on a line where the first column holds a label. A table of text (``p{..}``
+    columns: Component / Status / Role) does so at each of its rows; a block of prose beside another
+    (an abstract beside its keywords) is one paragraph, its lines flush but its last."""
+    breaks, last = 0, None
+    right = max(ends, default=0.0)
+    for j, text in enumerate(cells):
+        if not text:
+            continue
+        if last is not None and labels and labels[j] and (text[:1].isupper() or text[:1].isdigit()) \
+                and ends[last] < right - FLUSH:
+            breaks += 1
+        last = j
+    return breaks
 
 
 def extract_tables(page: PageLayout) -> None:
@@ -248,7 +268,10 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     rows = split_at_gutters(rows, head)  # cells closer than pdftext's cut
 
     def cols_of(rows: list[list[Fragment]]) -> list[tuple[float, float]] | None:
-        return (walled_columns(walls, rows, head) if walls else None) or (columns(rows, head) if rows else None)
+        if walls and (cols := walled_columns(walls, rows, head)):
+            return cols
+        cols = columns(rows, head) if rows else None
+        return join_head_columns(rows, cols) if cols else None  # (a head flush left over numbers flush right)
     cols = cols_of(rows)
     if cols is None:
         return

@@ -106,6 +106,26 @@ def test_a_word_processors_table_with_borders_takes_its_columns_from_its_walls(r
     assert not _failed(markdown, tests), markdown
 
 
+def test_a_word_processors_table_without_borders_keeps_a_head_flush_left_over_numbers_flush_right(read):
+    """Writer sets a table without borders as it sets one with: heads flush left in their cells,
+    numbers flush right. With no wall to say where a column is, the head ("Stores", "Revenue") and the
+    numbers under it share no x, and each was a column of its own: every row read a blank cell between
+    its numbers ("| North East |  | 14 |  | 2,481.3 |"). Two neighbouring columns whose texts never
+    share a row, one's all above the other's, are one column (``table_head_columns``; report_tables.fodt,
+    Table 1, truth from its source)."""
+    from benchmarks.fulltext_real.olmocr_judge import tables
+
+    markdown = read("report_tables")
+    assert [["Region", "Stores", "Revenue", "Margin (%)", "Staff"],
+            ["North East", "14", "2,481.3", "12.4", "316"], ["North West", "9", "1,902.7", "10.9", "204"],
+            ["Midlands", "21", "3,377.0", "13.8", "455"], ["South East", "17", "2,950.2", "11.1", "389"],
+            ["South West", "6", "874.5", "9.7", "121"], ["Total", "67", "11,585.7", "11.8", "1,485"]] in tables(markdown), \
+        markdown
+    tests = [{"id": "stores", "type": "table", "cell": "14", "top_heading": "Stores", "left": "North East", "right": "2,481.3"},
+             {"id": "margin", "type": "table", "cell": "13.8", "top_heading": "Margin (%)", "up": "10.9", "right": "455"},
+             {"id": "total", "type": "table", "cell": "11,585.7", "left": "67", "up": "874.5", "top_heading": "Revenue"}]
+    assert not _failed(markdown, tests), markdown
+
 def test_a_spreadsheets_tight_numeric_columns_without_rules_are_a_table(read):
     """Calc prints a sheet of twelve monthly columns 1.25 cm wide: the numbers stand 3 pt apart, under
     pdftext's cut, so each row of numbers was one fragment as wide as a line of prose, the block no

@@ -170,3 +170,9 @@ def test_another_manifest_builds_its_own_papers_into_its_own_folder(tmp_path, re
     for manifest in (build.MANIFEST, build.DEV2, build.DEV3, build.DEV4):
         assert {p["id"] for p in dev5}.isdisjoint(p["id"] for p in listed(manifest))
         assert {p["repo"] for p in dev5}.isdisjoint(p["repo"] for p in listed(manifest))
+    # papers_dev6.yaml: the same against all five
+    assert len(build.papers(manifest=build.DEV6)) >= 14
+    dev6 = listed(build.DEV6)
+    for manifest in (build.MANIFEST, build.DEV2, build.DEV3, build.DEV4, build.DEV5):
+        assert {p["id"] for p in dev6}.isdisjoint(p["id"] for p in listed(manifest))
+        assert {p["repo"] for p in dev6}.isdisjoint(p["repo"] for p in listed(manifest))

@@ -132,5 +132,46 @@ def _glyphs() -> str:
     return fodt("\n".join(body), "Glyphs", extra_styles=lib + arabic)
 
 
+def _report_tables() -> str:
+    """Tables of a report as Writer sets them without borders (tables11rw): heads flush left over numbers
+    flush right (Writer's default for a number cell), a text column, a total row; the second table's body
+    rows shaded in turn (zebra: a filled rectangle behind every other row, no rule at all), its head row
+    filled dark with white bold text."""
+    shade = ('<style:style style:name="Zebra" style:family="table-cell"><style:table-cell-properties '
+             'fo:padding="0.05cm" fo:border="none" fo:background-color="#dde4ee"/></style:style>'
+             '<style:style style:name="HeadFill" style:family="table-cell"><style:table-cell-properties '
+             'fo:padding="0.05cm" fo:border="none" fo:background-color="#1f3864"/></style:style>'
+             '<style:style style:name="White" style:family="paragraph" style:parent-style-name="Table_20_Contents">'
+             '<style:text-properties fo:color="#ffffff" fo:font-weight="bold"/></style:style>'
+             '<style:style style:name="WhiteNum" style:family="paragraph" style:parent-style-name="White">'
+             '<style:paragraph-properties fo:text-align="end"/></style:style>')
+
+    def table(name: str, heads: list[str], rows: list[list[str]], zebra: bool) -> str:
+        def cells(values: list[str], cell: str, first: str, rest: str) -> str:
+            return "<table:table-row>" + "".join(
+                f'<table:table-cell table:style-name="{cell}" office:value-type="string">'
+                f'<text:p text:style-name="{first if i == 0 else rest}">{v}</text:p></table:table-cell>'
+                for i, v in enumerate(values)) + "</table:table-row>"
+        head = (cells(heads, "HeadFill", "White", "WhiteNum") if zebra
+                else cells(heads, "CellBare", "Table_20_Contents", "Table_20_Contents"))
+        body = "".join(cells(r, "Zebra" if zebra and k % 2 == 0 else "CellBare", "Table_20_Contents", "Num")
+                       for k, r in enumerate(rows))
+        return (f'<table:table table:name="{name}"><table:table-column table:number-columns-repeated="{len(heads)}"/>'
+                + head + body + "</table:table>")
+
+    sales = table("Sales", ["Region", "Stores", "Revenue", "Margin (%)", "Staff"],
+                  [["North East", "14", "2,481.3", "12.4", "316"], ["North West", "9", "1,902.7", "10.9", "204"],
+                   ["Midlands", "21", "3,377.0", "13.8", "455"], ["South East", "17", "2,950.2", "11.1", "389"],
+                   ["South West", "6", "   874.5", "9.7", "121"], ["Total", "67", "11,585.7", "11.8", "1,485"]], False)
+    fleet = table("Fleet", ["Vehicle", "Fuel", "Distance (km)", "Cost per km", "Trips"],
+                  [["Van 1", "Diesel", "41,230", "0.38", "512"], ["Van 2", "Electric", "35,904", "0.21", "487"],
+                   ["Truck A", "Diesel", "88,117", "0.64", "233"], ["Truck B", "Diesel", "79,560", "0.61", "219"],
+                   ["Car 3", "Petrol", "22,418", "0.29", "640"], ["Car 4", "Hybrid", "19,877", "0.24", "602"]], True)
+    body = [h("Quarterly figures", 1), p(PROSE * 2), p("Table 1: Sales by region in the quarter.", "Caption"), sales,
+            p(PROSE * 2), p("Table 2: The fleet's use in the quarter.", "Caption"), fleet, p(PROSE)]
+    return fodt("\n".join(body), "Quarterly figures", extra_styles=shade)
+
+
 DOCUMENTS = {"notes.fodt": _notes(), "columns3.fodt": _columns(3, "Sect3", False), "headings.fodt": _headings(),
-             "maths.fodt": _math(), "table_ruled.fodt": _table(True), "glyphs.fodt": _glyphs()}
+             "maths.fodt": _math(), "table_ruled.fodt": _table(True), "glyphs.fodt": _glyphs(),
+             "report_tables.fodt": _report_tables()}
