@@ -14,8 +14,12 @@ one by one. A line that a rule crosses (a label set once
 beside two rows that a partial rule parts, ``\\multirow`` beside ``\\cline``) is left to the rules
 for such labels (``table_lines``). Under the header, a stretch each of whose lines fills every
 column of the table is rows of data set without a rule between them, and stays so; where lines a rule
-parts are set further apart (``_padded``), only lines that hold numbers are such rows (a table of
-text's label and paragraph both wrapped fill both columns line after line)."""
+parts are set further apart (``_pitches``), only lines that hold numbers are such rows (a table of
+text's label and paragraph both wrapped fill both columns line after line), and lines set as far apart
+as lines a rule parts are rows (LaTeX's ``\\arraystretch``: a ``p{..}`` cell's lines at the font's
+leading, its rows further apart). In the header, lines at the rows' pitch are one row of wrapped heads
+only where a line goes on with the phrase above it or every column's head runs over two lines: a
+LaTeX header of two ``\\\\`` rows looks like a Word head wrapped in its cell (``wrapped_head``)."""
 from __future__ import annotations
 
 from ocr_ray.layout.model import Fragment, Rule
@@ -65,13 +69,34 @@ def join_ruled_rows(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
     for s in stretch:
         if s is not None:
             counts[s] = counts.get(s, 0) + 1
-    padded = _padded(rows, stretch)
-    if len(counts) < 3 or 2 * sum(1 for n in counts.values() if n == 1) < len(counts) and not padded:
-        return _walled_head(rows, head, stretch, walls, rules)
     limits = bounds(cols)
 
     def full(row: list[Fragment]) -> bool:  # a cell in every column
         return len({column_of(limits, f.cx) for f in row}) == len(cols)
+
+    inner, across = _pitches(rows, stretch)
+    padded = bool(inner and across) and _median(inner) < PADDED * _median(across)
+
+    def wrapped_head(lines: list[int]) -> bool:
+        """Are the header lines ``lines`` (one stretch) the lines of one row of wrapped heads? Where
+        they are set closer than lines a rule parts (a cell's padding), yes; where they are set at the
+        pitch of the rows, only if a line goes on with the phrase of the line above it ("Market shares
+        in" / "volume (1996)", "Average of" / "other estimates") or every column's head runs over two
+        lines at least (a report's heads, each too wide for its column: "Total Costs" / "All Funds"). A
+        LaTeX header of two ``\\\\`` rows at the body's pitch leaves a cell blank where its column needs
+        no second line ("Dataset & Train \\\\ & size", "& & Optimal \\\\ Modeling & Runtime & Window
+        Size"), or holds a row of units ("(nm)", "(kJ/mol)"): rows of their own, left to ``join_head_lines``."""
+        pitch = [cys[k] - cys[k - 1] for k in lines[1:]]
+        if across and pitch and _median(pitch) < PADDED * _median(across):
+            return True
+        if any(_goes_on(rows[j - 1], f, limits) for j in lines[1:] for f in rows[j]):
+            return True
+        held = [sum(1 for k in lines if any(column_of(limits, f.cx) == c for f in rows[k])) for c in range(len(cols))]
+        return min(held) >= 2 and not any(_units(rows[k]) for k in lines[1:])
+
+    cys = [_cy(row) for row in rows]
+    if len(counts) < 3 or 2 * sum(1 for n in counts.values() if n == 1) < len(counts) and not padded:
+        return _walled_head(rows, head, stretch, walls, rules, wrapped_head)
 
     def numbers(row: list[Fragment]) -> bool:  # a number right of the label column: a row of data
         return any(NUMBER.fullmatch(f.text.strip()) for f in row if column_of(limits, f.cx) > 0)
@@ -84,8 +109,11 @@ def join_ruled_rows(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
         if stretch[k] is not None:
             while end + 1 < len(rows) and stretch[end + 1] == stretch[k]:
                 end += 1
+        if padded:  # lines set as far apart as lines a rule parts are rows, no rule between them
+            end = next((j - 1 for j in range(k + 1, end + 1) if cys[j] - cys[j - 1] >= PADDED * _median(across)), end)
         group = rows[k:end + 1]
         if end > k and (k >= head and all(full(row) and (not padded or numbers(row)) for row in group)
+                        or k < head and not wrapped_head(list(range(k, end + 1)))
                         or not _walled(list(range(k, end + 1)), rows, walls, rules)):
             out += [list(row) for row in group]  # rows of data with no rule between them; a title in the frame
             new_head += sum(1 for j in range(k, end + 1) if j < head)
@@ -97,7 +125,7 @@ def join_ruled_rows(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
 
 
 def _walled_head(rows: list[list[Fragment]], head: int, stretch: list[int | None], walls: list[float],
-                 rules: list[Rule]) -> tuple[list[list[Fragment]], int]:
+                 rules: list[Rule], wrapped) -> tuple[list[list[Fragment]], int]:
     """The header of a walled grid that does not rule its body rows one by one: its lines between two
     rules, every inner wall running through each of them, are the lines of one row of wrapped heads
     ("Total Costs" / "All Funds"). A group label over some columns has no wall through it: a header
@@ -107,7 +135,7 @@ def _walled_head(rows: list[list[Fragment]], head: int, stretch: list[int | None
     if first is None or len(lines) < 2 or lines != list(range(len(lines))):
         return rows, head
 
-    if not _walled(lines, rows, walls, rules):
+    if not _walled(lines, rows, walls, rules) or not wrapped(lines):
         return rows, head
     joined = sorted((f for k in lines for f in rows[k]), key=lambda f: f.x0)
     return [joined, *rows[len(lines):]], head - len(lines) + 1
@@ -131,17 +159,49 @@ def _walled(lines: list[int], rows: list[list[Fragment]], walls: list[float], ru
     return all(_crossed(x, rows[k], rules) for x in walls[1:-1] for k in lines)
 
 
-def _padded(rows: list[list[Fragment]], stretch: list[int | None]) -> bool:
-    """Are lines with a rule between them set further apart than lines between two rules (``PADDED``):
-    each rule has a cell's padding over and under it, so the stretches are rows whose cells wrapped
-    (a table of text, every row of several lines: "Books and" / "school supplies" beside a paragraph),
-    not rows ruled every few lines at one pitch."""
-    cys = [sorted(f.cy for f in row)[len(row) // 2] for row in rows]
+def _cy(row: list[Fragment]) -> float:
+    return sorted(f.cy for f in row)[len(row) // 2]
+
+
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
+def _pitches(rows: list[list[Fragment]], stretch: list[int | None]) -> tuple[list[float], list[float]]:
+    """The pitches of consecutive lines between the same two rules, and of lines a rule parts. Where
+    the first are set closer (``PADDED``), each rule has a cell's padding over and under it: the
+    stretches are rows whose cells wrapped (a table of text, every row of several lines: "Books and" /
+    "school supplies" beside a paragraph), not rows ruled every few lines at one pitch."""
+    cys = [_cy(row) for row in rows]
     inner, across = [], []
     for k in range(1, len(rows)):
         if stretch[k] is None or stretch[k - 1] is None:
             continue
         (inner if stretch[k] == stretch[k - 1] else across).append(cys[k] - cys[k - 1])
-    if not inner or not across:
+    return inner, across
+
+
+# words a heading does not end with: a line ending so goes on in the next
+OPEN_ENDS = {"of", "in", "and", "or", "for", "to", "the", "per", "with", "on", "by", "at", "from", "&", "a", "an"}
+
+
+def _goes_on(upper: list[Fragment], f: Fragment, limits) -> bool:
+    """Does ``f`` go on with the text of the line above it in its column: that text ends mid-phrase
+    ("shares in", "Exclusions &", "Trans-", "(Head Start") or ``f`` goes on in lower case from its left edge?"""
+    col = column_of(limits, f.cx)
+    above = [u for u in upper if column_of(limits, u.cx) == col]
+    if not above:
         return False
-    return sorted(inner)[len(inner) // 2] < PADDED * sorted(across)[len(across) // 2]
+    u = above[-1]
+    words = u.text.split()
+    # (a lower-case line flush with the line above it and right under it: a left-aligned cell's next
+    # line; centred words in lower case under a head, or set a row's pitch down, may be a row of
+    # their own, "Train" over "size")
+    return bool(words) and (words[-1].endswith("-") or words[-1].lower() in OPEN_ENDS
+                            or u.text.count("(") > u.text.count(")")) or (
+        f.text[:1].islower() and abs(f.x0 - u.x0) < EDGE and f.y0 - u.y1 < 0.5 * (u.y1 - u.y0))
+
+
+def _units(row: list[Fragment]) -> bool:
+    """A row of units, each cell in parentheses or brackets ("(nm)", "(kJ/mol)", "[%]")."""
+    return all(f.text.strip()[:1] in "([" and f.text.strip()[-1:] in ")]" for f in row)
