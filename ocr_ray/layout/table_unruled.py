@@ -199,16 +199,49 @@ def captionless_boxes(page: PageLayout, taken: list[tuple[float, float, float, f
                        scan=page.source != "text-layer")
         run: list[list[Fragment]] = []
         for line in lines + [[]]:
+            pitch = LOOSE_GAP if run and _under_its_cells(line, run[-1]) else ROW_GAP
             if line and _short(line, width, words) and (not run or min(f.y0 for f in line) - max(f.y1 for f in run[-1])
-                                                        <= ROW_GAP * max(f.y1 - f.y0 for f in line) + 2):
+                                                        <= pitch * max(f.y1 - f.y0 for f in line) + 2):
                 run.append(line)
                 continue
-            box = _table_box(page, run)
+            box = _table_box(page, _with_head(page, run, free, width, words))
             if box is not None:
                 out.append(box)
             run = [line] if line and _short(line, width, words) else []
     return out
 
+
+# A slide's table (Impress, PowerPoint), a form's or a sheet's printed with tall rows: its rows stand two
+# or three line heights apart, far more than ROW_GAP, but each cell starts (or ends) where the cell above
+# it does, three or more of them: a row that lines up so with the one above is the table's next row up
+# to this many line heights of white (prose, a list, a caption line up with nothing of the kind).
+LOOSE_GAP = 3.0
+
+
+def _under_its_cells(line: list[Fragment], above: list[Fragment]) -> bool:
+    """Do the three or more cells of ``line`` each start or end where a cell of ``above`` does, one for one?"""
+    if len(line) < 3 or len(line) != len(above):
+        return False
+    pairs = zip(sorted(line, key=lambda f: f.x0), sorted(above, key=lambda f: f.x0), strict=True)
+    return all(abs(f.x0 - g.x0) <= 1.0 or abs(f.x1 - g.x1) <= 1.0 for f, g in pairs)
+
+def _with_head(page: PageLayout, run: list[list[Fragment]], free, width: float, words: int) -> list[list[Fragment]]:
+    """``run`` with the line right over it when that line's cells stand over the run's first row one for
+    one (``_under_its_cells``) within the run's extent: a loose table's head row on a slide shares its
+    height with a text box beside the table, which made that line no row of short cells."""
+    if len(run) < MIN_ROWS - 1 or len(run[0]) < 3:
+        return run
+    x0, x1 = min(f.x0 for line in run for f in line), max(f.x1 for line in run for f in line)
+    top = min(f.y0 for f in run[0])
+    over = [f for f in page.fragments if free(f) and x0 - 1 <= f.x0 and f.x1 <= x1 + 1 and f.y1 <= top]
+    lines = _lines(over)
+    if not lines:
+        return run
+    head = lines[-1]
+    gap = top - max(f.y1 for f in head)
+    if _short(head, width, words) and _under_its_cells(head, run[0]) and gap <= LOOSE_GAP * max(f.y1 - f.y0 for f in head) + 2:
+        return [head, *run]
+    return run
 
 def _cells_of(f: Fragment) -> list[Fragment]:
     """A run of numbers that kept its word spaces (``table_marks.keep_table_gaps``: a row of tight

@@ -103,8 +103,27 @@ def _katex() -> str:
             "document.querySelectorAll('.eq')) katex.render(e.dataset.tex, e, {displayMode: true});</script>")
 
 
+# Paragraphs set right to left (dir="rtl"): Hebrew in Noto Serif Hebrew, Arabic in Amiri (its letters
+# joined), each between two Latin paragraphs
+HEBREW = "שלום עולם, זהו משפט בעברית. המשפט השני קצר יותר."
+ARABIC = "مرحبا بالعالم، هذه جملة عربية. الجملة الثانية أقصر."
+RIGHT_TO_LEFT = (f"<main><p>The paragraphs below are set right to left, one in Hebrew and one in Arabic.</p>"
+                 f"<p dir=\"rtl\" style=\"font-family:'Noto Serif Hebrew'\">{HEBREW}</p>"
+                 f"<p dir=\"rtl\" style=\"font-family:Amiri\">{ARABIC}</p>"
+                 f"<p>After them the page is set left to right again.</p></main>")
+
+# A slide printed from a web page (a 16:9 page, 18 pt table cells padded 14 pt above and below, no
+# border, no caption) beside a text box whose lines share the head row's height.
+SLIDE_TABLE = """<style>@page{size:254mm 142.9mm;margin:0} body{font-family:'DejaVu Sans';margin:1.5cm 2cm}
+ h1{font-size:30pt;margin:0 0 1cm} .row{display:flex;gap:1.5cm} .text{width:38%;font-size:20pt}
+ table{font-size:18pt;border-collapse:collapse} td,th{padding:14pt 20pt 14pt 0;text-align:left;font-weight:normal}</style>
+<h1>Quarterly results</h1><div class="row"><div class="text">Revenue grew in every region but one over the quarter.</div>
+<table><tr><th>Region</th><th>Q1</th><th>Q2</th><th>Q3</th></tr><tr><td>North</td><td>12.4</td><td>13.1</td><td>14.0</td></tr>
+<tr><td>South</td><td>9.8</td><td>10.2</td><td>9.5</td></tr><tr><td>West</td><td>7.1</td><td>7.9</td><td>8.6</td></tr></table></div>"""
+
 DOCUMENTS = {"tight_table": TIGHT_TABLE, "narrow_gutter": NARROW_GUTTER, "mathml": MATHML, "scripts": SCRIPTS,
-             "one_page_head": ONE_PAGE_HEAD, "arrow_accents": ARROW_ACCENTS, "katex": _katex()}
+             "one_page_head": ONE_PAGE_HEAD, "arrow_accents": ARROW_ACCENTS, "katex": _katex(),
+             "right_to_left": RIGHT_TO_LEFT, "slide_table": SLIDE_TABLE}
 
 
 @pytest.fixture(scope="module")
@@ -223,3 +242,34 @@ def test_katex_printed_without_its_fonts_keeps_limits_with_their_operators(print
     tests = [{"id": f"k{k}", "type": "math", "math": m} for k, m in enumerate(KATEX_FORMULAS)]
     verdicts = judge(markdown, tests)
     assert all(verdicts.values()), (verdicts, markdown)
+
+
+def test_right_to_left_paragraphs_read_in_logical_order(printed):
+    """Chromium writes an RTL line's characters in logical order, each glyph left of the one before.
+    The text layer's builder cut a fragment wherever a line went back left, so each glyph (or two)
+    was a fragment, sorted left to right: the line came out in visual order, its letters spaced
+    ("ת. ברי ע ב ט פ ש מ ..."; the Arabic one a heading). An RTL run goes on leftward and a line
+    mostly of RTL letters reads right to left. Truth by hand from the HTML: each paragraph whole,
+    in its place."""
+    markdown = printed["right_to_left"]
+    tests = [{"id": "he", "type": "present", "text": HEBREW}, {"id": "ar", "type": "present", "text": ARABIC},
+             {"id": "o1", "type": "order", "before": "one in Hebrew and one in Arabic.", "after": HEBREW},
+             {"id": "o2", "type": "order", "before": HEBREW, "after": ARABIC},
+             {"id": "o3", "type": "order", "before": ARABIC, "after": "After them the page"}]
+    verdicts = judge(markdown, tests)
+    assert all(verdicts.values()), ({k: v for k, v in verdicts.items() if not v}, markdown)
+
+
+def test_a_slides_table_with_tall_rows_beside_a_text_box_is_a_table(printed):
+    """A slide's table as a web page prints it: rows 49 pt apart for 18 pt type (2.3 line heights of
+    white), and the head row sharing its height with the text box's lines beside it. The rows were no
+    run at a table's pitch (the numbers read column after column, "7.9 Q3 14.0 9.5 8.6"), and the head
+    no row of short cells. Rows whose cells stand under the cells above, one for one, are the table's up
+    to three line heights apart, the head over them too (``table_unruled.LOOSE_GAP``, ``_with_head``)."""
+    markdown = printed["slide_table"]
+    assert parse_tables(markdown) == [[["Region", "Q1", "Q2", "Q3"], ["North", "12.4", "13.1", "14.0"],
+                                       ["South", "9.8", "10.2", "9.5"], ["West", "7.1", "7.9", "8.6"]]], markdown
+    tests = [{"id": "q2", "type": "table", "cell": "10.2", "top_heading": "Q2", "left": "9.8", "up": "13.1"},
+             {"id": "west", "type": "table", "cell": "West", "right": "7.1", "up": "South"}]
+    assert all(judge(markdown, tests).values()), markdown
+    assert "Revenue grew in every region but one over the quarter." in markdown, markdown
