@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ocr_ray.layout.math_hook import has_prose
-from ocr_ray.layout.math_symbols import italic_font, symbol_font
+from ocr_ray.layout.math_symbols import OPERATOR_NAMES, italic_font, symbol_font
 from ocr_ray.layout.model import TEXT_FONT
 
 EQ_NUMBER = re.compile(r"\s*\(((?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?)\)$")  # as math_tags._TAG
@@ -61,7 +61,7 @@ def page_columns(lines: list[Line]) -> Columns:
 
 def is_display(line: Line, text_layer: bool = False, columns: Columns = ()) -> bool:
     """``line`` is (a line of) a display formula by itself, whatever is around it."""
-    if line.kind != "text" or text_layer and _opens_prose(line) and not EQ_NUMBER.search(line.text):
+    if line.kind != "text" or text_layer and (_opens_prose(line) or _next_sentence(line)) and not EQ_NUMBER.search(line.text):
         return False  # (rnn-extrapolation p20: "establishing that d/dt(..) = 0.", a third maths, under a display)
     centred = _centred(line, columns)
     if text_layer and has_prose(line.glyphs) and line.x0 - line.left < line.size and line.right - line.x1 < line.size \
@@ -126,6 +126,8 @@ def joins_display(line: Line, math: list[Line], columns: Columns = ()) -> bool:
     """``line`` belongs to the display whose lines so far are ``math`` (not empty)."""
     # (a line of words in a row, no formula's glyphs, is prose however much maths it holds: the
     # "where A in R^{d x d}, ..." under a display set tight above it)
+    if _next_sentence(line):
+        return False
     return bool((line.y0 - math[-1].y1 < 0.6 * line.size and not _opens_prose(line) and (
         line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15 and not line.prose))
         or (EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math))
@@ -162,6 +164,25 @@ def _opens_prose(line: Line) -> bool:
     font = line.glyphs[0][7] if line.glyphs else TEXT_FONT if line.prose else ""
     return bool(font and (font == TEXT_FONT or not (symbol_font(font) or italic_font(font)))
                 and line.x0 - line.left < 0.5 * line.size and _OPENING_PHRASE.match(line.text))
+
+
+_SENTENCE_START = re.compile(r"[.!?]([A-Z][a-z]{2,})")
+
+
+def _next_sentence(line: Line) -> bool:
+    """A line that holds a sentence's end and the next sentence's first word in a text font ("(B, UC,
+    ηN). Thus E[ε | B, Ur] = 0 for r ∈ {C, N}. The": dev4's bayes-tools p5, a line of prose opening on
+    inline maths under a display, two fifths of it maths, was read as a row of the display above,
+    ``\mathrm{Thus}``): a display ends one sentence at most, and prose opens the next."""
+    if not line.glyphs:
+        return False
+    chars = [(ch, g[7]) for g in line.glyphs for ch in g[0] if not ch.isspace()]
+    text = "".join(ch for ch, _ in chars)
+    for m in _SENTENCE_START.finditer(text):
+        font = chars[m.start(1)][1]
+        if font == TEXT_FONT or not (symbol_font(font) or italic_font(font)):
+            return True
+    return False
 
 
 def _right(math: list[Line]) -> float:
@@ -232,9 +253,20 @@ def limit_above(prev: Line, line: Line, rules=()) -> bool:
     script size, and so is an ``\\overbrace``'s label in upright letters, ``^{\\text{data}}``, over the
     formula's line) (a matrix's first row of numbers is set close above its formula's line, within it)
     (a numerator over its fraction bar, ``_numerator``: ``rules``, the page's)."""
-    return bool(_numerator(prev, line, rules) and line.y0 - prev.y1 < 0.6 * line.size) or bool(prev.glyphs and ((prev.math > 0 or prev.size < 0.8 * line.size and (
+    return bool(_numerator(prev, line, rules) and line.y0 - prev.y1 < 0.6 * line.size) or _operator_over(prev, line) or bool(prev.glyphs and ((prev.math > 0 or prev.size < 0.8 * line.size and (
         prev.text.replace(" ", "").isdigit() or line.x0 <= prev.x0 and prev.x1 <= line.x1))
                                  and (prev.x1 - prev.x0 < 0.2 * (line.right - line.left)
                                       or prev.math >= 0.15 and line.y0 < prev.y1)
                                  or _matrix_row(prev, line.x0, line.x1) or _numerator(prev, line, rules))
                 and line.y0 - prev.y1 < 0.6 * line.size)
+
+
+def _operator_over(prev: Line, line: Line) -> bool:
+    r"""``prev`` holds names of operators alone (``\operatorname*{arg\,max}``, ``\max``: upright
+    letters of the text font, no maths share) and the display's first line ``line``, in script type,
+    is centred under it, right below: the operator's limit (dev5's conformal-icml25, ``\argmax_{A_t}
+    \quad R_t``: the reading order cut "arg max" and its limit from the rest of the display, and "arg
+    max" closed the paragraph above it)."""
+    words = prev.text.split()
+    return bool(prev.glyphs and words and all(w in OPERATOR_NAMES for w in words) and line.size < 0.85 * prev.size
+                and prev.x0 <= (line.x0 + line.x1) / 2 <= prev.x1 and -0.1 * prev.size <= line.y0 - prev.y1 < 0.6 * prev.size)

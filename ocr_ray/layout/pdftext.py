@@ -180,7 +180,9 @@ class _Builder:
                 pass  # an accent drawn back over the previous letter: handled below
             elif self.space or gap > GAP_SPACE * unit:
                 if self.chars[-1] != " ":
-                    if self.maths_comma and ch.isdigit() and self.chars[-2].isdigit() and gap < THIN_SPACE * unit:
+                    # (a fragment may open on the comma: ", 1 - ε" after a fraction, dir-llm p9 raised)
+                    if self.maths_comma and ch.isdigit() and len(self.chars) > 1 and self.chars[-2].isdigit() \
+                            and gap < THIN_SPACE * unit:
                         self.thin.append(len(self.chars))  # ``digit_groups``: $1,203,384$
                     self.chars.append(" ")
                     self.gaps.append([round(bx1, 1), round(x0, 1)])

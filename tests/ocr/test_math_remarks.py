@@ -95,3 +95,63 @@ def test_typed_dots_stay_three_full_stops(dots):
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
 def test_typed_dots_and_ldots_pass_olmocr(dots):
     assert _math(dots, **DOTS) == dict.fromkeys(DOTS, True), dots
+
+
+# an operator's name over its limit, a \quad after it, in a two-column page (dev5's conformal-icml25):
+# the reading order cut "arg max" and its limit from the rest at the \quad, and "arg max" closed the
+# paragraph above (the display read "{}_{A_t}R_t ..."); a \max likewise
+OPERATORS = {"argmax": r"\operatorname*{arg\,max}_{A_t}\quad R_t \quad \text{s.t.} \quad L_t \leq \alpha",
+             "max": r"\max_{\theta}\quad \mathcal{L}(\theta) \quad \text{s.t.} \quad \|\theta\| \le 1"}
+OPERATORS_BODY = (f"PROSE That is, its ideal goal is\n\\[\n{OPERATORS['argmax']}.\n\\]\nPROSE\n"
+                  f"\\[\n{OPERATORS['max']}.\n\\]\nPROSE\n")
+
+
+@pytest.fixture(scope="module", params=["cm", "mathptmx"])
+def operators(request, tmp_path_factory) -> str:
+    tmp = tmp_path_factory.mktemp(f"operators-{request.param}")
+    layouts = typeset_layouts(tmp, FONTS[request.param], OPERATORS_BODY.replace("PROSE", PROSE), options="twocolumn")
+    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+
+
+def test_an_operator_name_over_its_limit_is_the_display_s(operators):
+    displays = _displays(operators)
+    assert len(displays) == 2, operators
+    assert displays[0].startswith(r"\operatorname*{arg\,max}_{A_{t}}R_{t}"), operators
+    assert displays[1].startswith(r"\max_{\theta}\mathcal{L}"), operators
+    assert "goal is\n\n$$\n\\operatorname" in operators, operators  # "arg max" no longer closes the paragraph
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_an_operator_name_over_its_limit_passes_olmocr(operators):
+    assert _math(operators, **OPERATORS) == dict.fromkeys(OPERATORS, True), operators
+
+
+# a paragraph opening on inline maths right under a display, two fifths of its first line maths,
+# a sentence's end and the next sentence's first word in it (dev4's bayes-tools p5, ICML's Times and
+# CM maths in two columns): it was read as a row of the display ("\\ (B,U_{C},\eta_{N}).\mathrm{Thus}..")
+SENTENCE = r"\mathbb{E}[U_N \mid B] = \mathbb{E}[U_C \mid B] + \mathbb{E}[\eta_N \mid B] = 0."
+SENTENCE_AFTER = (r"$(B, U_C, \eta_N)$. Thus $\mathbb{E}[\varepsilon \mid B, U_r] = 0$ for $r \in \{C, N\}$. The two "
+                  r"risk-separation equalities follow from the tower property and the lemma.")
+
+
+@pytest.mark.parametrize("packages", ["amsmath,amssymb,times", "amsmath,amssymb"])
+def test_a_sentence_under_a_display_is_prose(tmp_path, packages):
+    body = f"PROSE\n\\[\n{SENTENCE}\n\\]\n\\noindent {SENTENCE_AFTER}\nPROSE\n".replace("PROSE", PROSE)
+    markdown = "\n\n".join(compose_pages([p.to_json() for p in typeset_layouts(tmp_path, packages, body, options="twocolumn")]))
+    displays = _displays(markdown)
+    assert displays == [r"\mathbb{E}[U_{N}|B]=\mathbb{E}[U_{C}|B]+\mathbb{E}[\eta_{N}|B]=0."], markdown
+    assert "\n\n(B, UC , ηN ). Thus E[ε | B, Ur] = 0 for r ∈ {C, N}. The two risk-separation" in markdown, markdown
+
+
+# a fragment opening on a maths comma, a digit after its space (dir-llm p9, the real set's dev part:
+# ", 1 - ε" after a fraction inside \left(..\right)): the text layer's digit-group check looked at
+# the character before the comma, which the fragment does not hold, and raised; the page fell back
+# to its plain text (its three displays lost)
+CLIP = (r"\mathcal{L}(\theta) = \min\left(\frac{\pi_{\theta}(R_i|I)}{\pi_{\theta_{old}}(R_i|I)}\mathcal{A}_i,\ "
+        r"\text{clip}\left(\frac{\pi_{\theta}(R_i|I)}{\pi_{\theta_{old}}(R_i|I)}, 1-\epsilon, 1+\epsilon\right)\mathcal{A}_i\right)")
+
+
+def test_a_fragment_opening_on_a_maths_comma_is_read(tmp_path):
+    markdown = _markdown(tmp_path, FONTS["cm"], f"PROSE\n\\begin{{equation}}\n{CLIP}\n\\end{{equation}}\nPROSE\n")
+    displays = _displays(markdown)
+    assert len(displays) == 1 and r"(R_{i}|I)},1-\epsilon,1+\epsilon\bigg)" in displays[0], markdown
