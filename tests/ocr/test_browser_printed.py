@@ -103,6 +103,15 @@ def _katex() -> str:
             "document.querySelectorAll('.eq')) katex.render(e.dataset.tex, e, {displayMode: true});</script>")
 
 
+# Paragraphs set right to left (dir="rtl"): Hebrew in Noto Serif Hebrew, Arabic in Amiri (its letters
+# joined), each between two Latin paragraphs
+HEBREW = "שלום עולם, זהו משפט בעברית. המשפט השני קצר יותר."
+ARABIC = "مرحبا بالعالم، هذه جملة عربية. الجملة الثانية أقصر."
+RIGHT_TO_LEFT = (f"<main><p>The paragraphs below are set right to left, one in Hebrew and one in Arabic.</p>"
+                 f"<p dir=\"rtl\" style=\"font-family:'Noto Serif Hebrew'\">{HEBREW}</p>"
+                 f"<p dir=\"rtl\" style=\"font-family:Amiri\">{ARABIC}</p>"
+                 f"<p>After them the page is set left to right again.</p></main>")
+
 # A slide printed from a web page (a 16:9 page, 18 pt table cells padded 14 pt above and below, no
 # border, no caption) beside a text box whose lines share the head row's height.
 SLIDE_TABLE = """<style>@page{size:254mm 142.9mm;margin:0} body{font-family:'DejaVu Sans';margin:1.5cm 2cm}
@@ -128,7 +137,7 @@ BAND_TABLE = f"""<main><p>{PROSE * 2}</p><table style="border-collapse:collapse;
 
 DOCUMENTS = {"tight_table": TIGHT_TABLE, "narrow_gutter": NARROW_GUTTER, "mathml": MATHML, "scripts": SCRIPTS,
              "one_page_head": ONE_PAGE_HEAD, "arrow_accents": ARROW_ACCENTS, "katex": _katex(),
-             "slide_table": SLIDE_TABLE, "band_table": BAND_TABLE}
+             "right_to_left": RIGHT_TO_LEFT, "slide_table": SLIDE_TABLE, "band_table": BAND_TABLE}
 
 
 @pytest.fixture(scope="module")
@@ -247,6 +256,22 @@ def test_katex_printed_without_its_fonts_keeps_limits_with_their_operators(print
     tests = [{"id": f"k{k}", "type": "math", "math": m} for k, m in enumerate(KATEX_FORMULAS)]
     verdicts = judge(markdown, tests)
     assert all(verdicts.values()), (verdicts, markdown)
+
+
+def test_right_to_left_paragraphs_read_in_logical_order(printed):
+    """Chromium writes an RTL line's characters in logical order, each glyph left of the one before.
+    The text layer's builder cut a fragment wherever a line went back left, so each glyph (or two)
+    was a fragment, sorted left to right: the line came out in visual order, its letters spaced
+    ("ת. ברי ע ב ט פ ש מ ..."; the Arabic one a heading). An RTL run goes on leftward and a line
+    mostly of RTL letters reads right to left. Truth by hand from the HTML: each paragraph whole,
+    in its place."""
+    markdown = printed["right_to_left"]
+    tests = [{"id": "he", "type": "present", "text": HEBREW}, {"id": "ar", "type": "present", "text": ARABIC},
+             {"id": "o1", "type": "order", "before": "one in Hebrew and one in Arabic.", "after": HEBREW},
+             {"id": "o2", "type": "order", "before": HEBREW, "after": ARABIC},
+             {"id": "o3", "type": "order", "before": ARABIC, "after": "After them the page"}]
+    verdicts = judge(markdown, tests)
+    assert all(verdicts.values()), ({k: v for k, v in verdicts.items() if not v}, markdown)
 
 
 def test_a_slides_table_with_tall_rows_beside_a_text_box_is_a_table(printed):

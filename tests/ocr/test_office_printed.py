@@ -235,3 +235,25 @@ def test_a_sheets_default_name_printed_as_its_head_goes(read):
     tests = [{"id": "head", "type": "absent", "text": "Sheet1"}, {"id": "foot", "type": "absent", "text": "Page 1"},
              {"id": "body", "type": "present", "text": "Region"}]
     assert not _failed(markdown, tests), markdown
+
+
+def test_a_sheet_name_its_author_chose_printed_as_its_head_goes(read):
+    """Calc prints the sheet's name as the page's head, centred, and "Page 1" as its foot, centred on
+    the same axis (its default page style). A name the author chose ("Monthly", monthly.fods) stayed
+    over the table: printed once, no repetition nor wording tells it. The foot's page number said in
+    words is a page style's, and a short head alone in the top zone on its axis is that style's
+    head. Truth: the page style (sheet "Monthly", Calc's default head and foot)."""
+    markdown = read("monthly")
+    tests = [{"id": "head", "type": "absent", "text": "Monthly"}, {"id": "foot", "type": "absent", "text": "Page 1"},
+             {"id": "body", "type": "table", "cell": "1204.5", "top_heading": "Jan", "left_heading": "Sales"}]
+    assert not _failed(markdown, tests), markdown
+
+
+def test_an_arabic_phrase_inside_a_latin_sentence_reads_in_its_own_order(read):
+    """Writer (glyphs.fodt): "Arabic text لا إله العربية sits inside a Latin sentence here." PDFium
+    hands the phrase's words over left to right (each word's letters in logical order), and the
+    phrase read "العربية إله لا", its words reversed. A fragment holds one direction, and a run of RTL
+    fragments inside a Latin line reads right to left. Truth: the document's sentence."""
+    tests = [{"id": "arabic", "type": "present",
+              "text": "Arabic text \u0644\u0627 \u0625\u0644\u0647 \u0627\u0644\u0639\u0631\u0628\u064a\u0629 sits inside a Latin sentence here."}]
+    assert not _failed(read("glyphs"), tests), read("glyphs")
