@@ -41,6 +41,10 @@ class Line:
     # such a line's glyphs all the same, its words of prose laid out (``math_hook.line_glyphs``): a
     # display's row that states a relation in words (``\text{subject to } y \ge 0``) keeps its maths
     laid: list | None = None
+    # a line set wholly in a typewriter font: its text laid out at the font's pitch, and that pitch
+    # (``code_blocks``: three or more such lines one under the other are a listing)
+    code: str | None = None
+    pitch: float = 0.0
     # pieces the reading order cut apart at wide gaps and ``blocks.page_lines`` glued back: its
     # ``left``/``right`` are its first piece's block's, no column's (a display cut at its ``\qquad``)
     glued: bool = False
