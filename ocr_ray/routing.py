@@ -144,6 +144,10 @@ from ocr_ray.text_repair import recode_garbled
 # footnote mark and cut at a stretched sentence space is one
 # line; a bar drawn as an image (dvips' rules) is a rule; Ghostscript's byte-swapped ligatures and
 # its StemV (a font named regular is not bold); a row is in a page's edge band by its middle.
+# Also (33), furnprod11: lines set wholly in a typewriter font, three or more one under the other, are a
+# fenced code listing with their indents; a right-to-left run (Hebrew, Arabic) goes on leftward in one
+# fragment and a line mostly of such letters reads right to left; a chart's tick label (a column of
+# numbers at one step) is no page number; a C1 control code opening a line before a space is a bullet.
 LAYOUT_VERSION = "33"
 OCR_ROUTES = ("no_text", "image_only", "garbled", OCR_LAYER)
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an

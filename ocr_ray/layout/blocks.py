@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
+from ocr_ray.layout.code_blocks import listing, listing_end, set_code, typewritten
 from ocr_ray.layout.display_lines import (
     EQ_NUMBER,
     Line,
@@ -31,6 +32,7 @@ from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.order import lines_of, xy_cut
 from ocr_ray.layout.pdftext import TEXT_RUN_CHARS
 from ocr_ray.layout.plain import plain_rows
+from ocr_ray.layout.right_to_left import line_order
 
 # Fragments on a page past which the reading order (xy-cut) is not tried: a dense paper page has a
 # few thousand; a font's glyph chart or a data dump has tens of thousands (pdfcpu's Unifont sample:
@@ -58,14 +60,17 @@ def clean_text(text: str) -> str:
 
 
 def _line(frags: list[Fragment], edges: tuple[float, float], text_layer: bool = False) -> Line:
+    frags = line_order(frags)  # (right to left when its script is)
     chars = sum(len(f.text) for f in frags) or 1
     main = max(frags, key=lambda f: len(f.text))
-    return Line(min(f.x0 for f in frags), min(f.y0 for f in frags), max(f.x1 for f in frags),
+    line = Line(min(f.x0 for f in frags), min(f.y0 for f in frags), max(f.x1 for f in frags),
                 max(f.y1 for f in frags), " ".join(f.text for f in frags), main.size,
                 all(f.bold for f in frags if len(f.text) > 1) or main.bold and len(frags) == 1,
                 sum(f.math * len(f.text) for f in frags) / chars,
                 "table" if any(f.kind == "table" for f in frags) else "text", *edges,
                 *_glyphs_and_prose(frags, text_layer))
+    set_code(line, frags)
+    return line
 
 
 def _glyphs_and_prose(frags: list[Fragment], text_layer: bool = False) -> tuple[list | None, bool, list | None]:
@@ -135,6 +140,7 @@ def page_lines(page: PageLayout) -> list[Line]:
                 last_frags = prev_frags + frags
                 prev.glyphs, prev.prose, prev.laid = _glyphs_and_prose(last_frags, text_layer)
                 prev.glued = True
+                set_code(prev, last_frags)
                 continue
             lines.append(line)
     return lines
@@ -249,6 +255,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
     title_size = max((ln.size for ln in lines if ln.kind == "text"), default=None) if first_page else None
     columns = page_columns(lines)  # (``is_display``)
     runs = _runs(lines)
+    listings = not guarded("code", lambda: typewritten(lines), lambda: True, seconds=0)  # (``code_blocks``)
     blocks: list[str] = []
     footnotes: list[str] = []
     para: list[Line] = []
@@ -304,6 +311,13 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             flush()
             blocks.append(line.text)
             i += 1
+            continue
+        end = guarded("code", lambda i=i: listing_end(lines, i), lambda i=i: i, seconds=0) if listings else i
+        if end > i:  # a code listing: its lines as set, in a fenced block
+            flush()
+            blocks.append(guarded("code", lambda i=i, end=end: listing(lines[i:end]),
+                                  lambda i=i, end=end: "\n".join(ln.text for ln in lines[i:end]), seconds=0))
+            i = end
             continue
         small = line.size <= 0.92 * body  # (LNCS: an 8 pt footnote whose URL is set in 9 pt typewriter)
         # a footnote's next line: in its column, or starting at or left of the line above (a note's
@@ -377,10 +391,14 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             # own line), not when a bold sentence fills the column and runs on (emphasis mid-paragraph)
             bold = line if line.bold else prev
             bold_break = prev.bold != line.bold and bold.x1 < bold.right - 2.5 * bold.size
+            # a short label centred alone over text that starts ems further left ("Abstract" over an
+            # abstract, where a Type 3 font tells no weight): a paragraph's next line starts an indent left at most
+            label = (len(para) == 1 and prev.x1 - prev.x0 < 0.5 * (prev.right - prev.left) and line.x0 < prev.x0 - 3 * line.size
+                     and abs(prev.x0 + prev.x1 - prev.left - prev.right) < 2 * prev.size)
             if prev.text.endswith("-") and line.text[:1].islower():
                 pass  # a word hyphenated across the two lines: the same paragraph
             elif (indent or (not new_column and gap > 0.75 * line.size) or abs(line.size - prev.size) > 0.15 * prev.size
-                    or short_end or bold_break or (_LIST_ITEM.match(line.text) and line.x0 < prev.x0 - 0.3 * line.size)
+                    or short_end or bold_break or label or (_LIST_ITEM.match(line.text) and line.x0 < prev.x0 - 0.3 * line.size)
                     or (_BULLET.match(line.text) and line.x0 < prev.x0 + 0.3 * line.size)
                     or (_NUMBERED_ITEM.match(line.text) and prev.text.rstrip().endswith((".", ":", "?", "!")))):
                 flush()

@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import re
 
+from ocr_ray.layout.furniture_heads import styled_head
+from ocr_ray.layout.furniture_ticks import axis_tick
 from ocr_ray.layout.furniture_words import (
     ARXIV_STAMP,
     DATE,
@@ -116,7 +118,7 @@ def _page_offsets(pages: list[PageLayout], zones: list[list[list[list[Fragment]]
     look only (a bold year at a title page's foot, "1854", made the next page's "94" disagree)."""
     return [{int(f.text) - i for zone in page_zones for row in zone
              if not _table_row(page, row) and not _number_column(zone, row) for f in row
-             if f.text.strip().isdigit() and _number_like(f, bodies[i])}
+             if f.text.strip().isdigit() and _number_like(f, bodies[i]) and not axis_tick(page.fragments, f)}
             for i, (page, page_zones) in enumerate(zip(pages, zones, strict=True))]
 
 
@@ -228,7 +230,8 @@ def _page_numbers_and_heads(page: PageLayout, i: int, zone: list[list[Fragment]]
         if _table_row(page, row) or _number_column(zone, row):
             continue
         numbers = [f for f in row if _number_like(f, body, foot) and not _equation_number(f, row) and not _in_formula(f, row)
-                   and (not f.text.strip().isdigit() or _counts_with_pages(i, int(f.text), offsets))]
+                   and (not f.text.strip().isdigit() or _counts_with_pages(i, int(f.text), offsets))
+                   and not axis_tick(page.fragments, f)]
         found.update(id(f) for f in numbers)
         # a plain or worded number only: "(3)" beside a display at the top of a page is an equation's number
         numbers = [f for f in numbers if PLAIN_NUMBER.match(f.text.strip()) or WORDED_NUMBER.match(f.text.strip())]
@@ -342,6 +345,7 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
         furniture |= {id(f) for f in page.fragments if id(f) in in_zone[i]
                       and (reads_as_furniture(f.text) or (_part_number(f, bodies[i]) and id(f) not in tabled))}
         furniture |= {id(f) for f in page.fragments if ARXIV_STAMP.match(" ".join(f.text.split()))}
+        furniture |= {id(f) for f in styled_head(zones[i], bodies[i], BODY_SIZE_SLACK)} - tabled
         for k, zone in enumerate(zones[i]):
             # a date under a head that is furniture ("NIST SP 800-223 ... HPC Security" over "February
             # 2024"; over a foot it may be the body's last line), and a head or foot in parts beyond a

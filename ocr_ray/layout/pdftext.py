@@ -33,6 +33,7 @@ from ocr_ray.layout.pdffonts import (
     symbol_bullet,
     text_object_address,
 )
+from ocr_ray.layout.right_to_left import changes_direction, goes_on_leftward, is_rtl
 from ocr_ray.layout.rotated import RotatedRuns, page_size, reading_angle, sideways, turn_page
 from ocr_ray.layout.script_edge import script_edge
 from ocr_ray.layout.table_marks import (
@@ -77,6 +78,7 @@ class _Builder:
         self.italic_start = 0  # where the italic run's characters start in ``prose``
         self.fonts: dict[str, int] = {}
         self.space = False
+        self.rtl = False  # the current fragment runs right to left (``right_to_left``)
         self.last_x0 = 0.0
         self.last_bold = False
         self.maths_comma = False  # the last character is a comma set in a maths font
@@ -116,6 +118,10 @@ class _Builder:
         join_thousands(self.chars, self.gaps, self.thin)  # (and empties ``thin``)
         if self.chars:
             text = "".join(self.chars).strip()
+            if "\x80" <= text[:1] <= "\x9f" and text[1:2] == " ":
+                # a C1 control code opening a line before a space: a list's bullet in a font that
+                # gives it no Unicode (TeX's bitmap Type 3 fonts and dvips' re-encoded ones: U+0088)
+                text = "•" + text[1:]
             if text:
                 n = len(self.chars)
                 font = max(self.fonts, key=self.fonts.__getitem__) if self.fonts else ""
@@ -168,7 +174,14 @@ class _Builder:
                 unit = 1.0
             # backwards only past the previous glyph's start: ligatures ("ff") give two characters one box
             spaced = self.space or gap > GAP_SPACE * unit
-            if self.bars and gap > 0 and self._bar_between(bx1, x0, (y0 + y1) / 2):
+            if self.rtl and overlap >= 0.45 * min(by1 - by0, y1 - y0) and goes_on_leftward(ch, x0, x1, self.box, unit,
+                                                                                          GAP_SPLIT):
+                if (self.space or bx0 - x1 > GAP_SPACE * unit) and self.chars[-1] != " ":  # (right to left)
+                    self.chars.append(" ")
+                    self.gaps.append([round(x1, 1), round(bx0, 1)])
+            elif changes_direction(ch, self.rtl):
+                self.flush()  # a fragment holds one direction (``right_to_left.line_order`` orders them)
+            elif self.bars and gap > 0 and self._bar_between(bx1, x0, (y0 + y1) / 2):
                 self.flush()  # a table's vertical rule between two cells, however tight
             elif overlap < 0.45 * (by1 - by0 if by1 - by0 < y1 - y0 else y1 - y0) or gap > GAP_SPLIT * unit \
                     or x0 < self.last_x0 - 0.5 * unit or (spaced and bold != self.last_bold and ch.isalnum()
@@ -193,6 +206,7 @@ class _Builder:
             self.box = [x0, y0, x1, y1]
             self.size, self.bold, self.math = size, 0, 0
             self.foot, self.foot_char = y1, 0
+            self.rtl = is_rtl(ch)  # a run of a right-to-left script (``right_to_left``)
         else:
             b = self.box  # grown in place: comparisons, not min()/max() calls (four per character)
             if x0 < b[0]:

@@ -87,15 +87,21 @@ def join_ruled_rows(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
         no second line ("Dataset & Train \\\\ & size", "& & Optimal \\\\ Modeling & Runtime & Window
         Size"), or holds a row of units ("(nm)", "(kJ/mol)"): rows of their own, left to ``join_head_lines``."""
         pitch = [cys[k] - cys[k - 1] for k in lines[1:]]
-        if across and pitch and _median(pitch) < PADDED * _median(across):
-            return True
+        height = _median([f.y1 - f.y0 for k in lines for f in rows[k]])
+        if pitch and _median(pitch) < PADDED * (_median(across) if across else height):
+            return True  # (no rule parts two lines: closer than a line's height, a cell centred beside a wrapped one)
         if any(_goes_on(rows[j - 1], f, limits) for j in lines[1:] for f in rows[j]):
             return True
         held = [sum(1 for k in lines if any(column_of(limits, f.cx) == c for f in rows[k])) for c in range(len(cols))]
         return min(held) >= 2 and not any(_units(rows[k]) for k in lines[1:])
 
     cys = [_cy(row) for row in rows]
-    if len(counts) < 3 or 2 * sum(1 for n in counts.values() if n == 1) < len(counts) and not padded:
+    # a stretch of one row: one line, or lines each the next line of cells wrapped at their column's
+    # edge (a LaTeX ``p{..}`` cell's justified lines, every row of a table of text wrapped)
+    reach = [max((f.x1 for row in rows for f in row if a < f.cx < b), default=a) for a, b in zip(walls, walls[1:], strict=False)]
+    ones = sum(1 for n, lines in _stretch_lines(stretch).items()
+               if all(_wrap_line(rows[j - 1], rows[j], walls, reach) for j in lines[1:]))
+    if len(counts) < 3 or 2 * ones < len(counts) and not padded:
         return _walled_head(rows, head, stretch, walls, rules, wrapped_head)
 
     def numbers(row: list[Fragment]) -> bool:  # a number right of the label column: a row of data
@@ -200,6 +206,30 @@ def _goes_on(upper: list[Fragment], f: Fragment, limits) -> bool:
     return bool(words) and (words[-1].endswith("-") or words[-1].lower() in OPEN_ENDS
                             or u.text.count("(") > u.text.count(")")) or (
         f.text[:1].islower() and abs(f.x0 - u.x0) < EDGE and f.y0 - u.y1 < 0.5 * (u.y1 - u.y0))
+
+
+def _stretch_lines(stretch: list[int | None]) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for k, s in enumerate(stretch):
+        if s is not None:
+            out.setdefault(s, []).append(k)
+    return out
+
+
+def _wrap_line(upper: list[Fragment], lower: list[Fragment], walls: list[float], reach: list[float]) -> bool:
+    """Is ``lower`` the next line of cells wrapped in ``upper``: each of its texts (no number) between
+    two walls where the line above reaches so near the column's widest line (``reach``, the right end of
+    each column's text) that the text's first word would not have fit after it?"""
+    for f in lower:
+        col = next((c for c in range(len(walls) - 1) if walls[c] < f.cx < walls[c + 1]), None)
+        words = f.text.split()
+        if col is None or not words or NUMBER.fullmatch(f.text.strip()):
+            return False
+        above = [u.x1 for u in upper if walls[col] < u.cx < walls[col + 1]]
+        first = (f.x1 - f.x0) * len(words[0]) / len(f.text)  # (the first word's width, near enough)
+        if not above or max(above) + 0.25 * f.size + first < reach[col]:
+            return False
+    return True
 
 
 def _units(row: list[Fragment]) -> bool:

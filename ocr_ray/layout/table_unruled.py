@@ -59,7 +59,9 @@ def _run(lines: list[list[Fragment]], start: float, down: bool, width: float, ru
         lo, hi = (edge, y0) if down else (y1, edge)
         ruled = bool(run) and any(lo < r.y0 < hi and r.x0 <= min(f.x0 for f in line) and r.x1 >= max(f.x1 for f in line)
                                   for r in rules)
-        if gap > (FIRST_GAP if not run else 2 * ROW_GAP if ruled else ROW_GAP) * (y1 - y0) + 2 or (len(line) < 2 and not head and not label) \
+        banded = down and len(run) == 1 and _heads_over(run[0], line)
+        if gap > (FIRST_GAP if not run else 2 * ROW_GAP if ruled or banded else ROW_GAP) * (y1 - y0) + 2 \
+                or (len(line) < 2 and not head and not label) \
                 or any(f.x1 - f.x0 > PROSE_SHARE * width for f in line) or any(CAPTION.match(f.text) for f in line):
             break
         run.append(line)
@@ -68,6 +70,14 @@ def _run(lines: list[list[Fragment]], start: float, down: bool, width: float, ru
             break
     run = run if down else run[::-1]
     return run[1:] if run and not _tight_head(run) else run
+
+
+def _heads_over(top: list[Fragment], line: list[Fragment]) -> bool:
+    """Is ``top`` (the line under the caption) a row of heads over ``line``: two or more texts, each
+    over a text of ``line``? A word processor pads a head row set on a band of colour (white bold heads
+    on a dark fill: Writer's table styles, a web page's padded <th>) further from the body
+    than the body's rows are from one another: that white is the band's, the line is still the table's."""
+    return len(top) >= 2 and len(line) >= 2 and all(any(f.x0 < g.x1 and g.x0 < f.x1 for g in line) for f in top)
 
 
 def _tight_head(run: list[list[Fragment]]) -> bool:

@@ -103,6 +103,15 @@ def _katex() -> str:
             "document.querySelectorAll('.eq')) katex.render(e.dataset.tex, e, {displayMode: true});</script>")
 
 
+# Paragraphs set right to left (dir="rtl"): Hebrew in Noto Serif Hebrew, Arabic in Amiri (its letters
+# joined), each between two Latin paragraphs
+HEBREW = "שלום עולם, זהו משפט בעברית. המשפט השני קצר יותר."
+ARABIC = "مرحبا بالعالم، هذه جملة عربية. الجملة الثانية أقصر."
+RIGHT_TO_LEFT = (f"<main><p>The paragraphs below are set right to left, one in Hebrew and one in Arabic.</p>"
+                 f"<p dir=\"rtl\" style=\"font-family:'Noto Serif Hebrew'\">{HEBREW}</p>"
+                 f"<p dir=\"rtl\" style=\"font-family:Amiri\">{ARABIC}</p>"
+                 f"<p>After them the page is set left to right again.</p></main>")
+
 # A slide printed from a web page (a 16:9 page, 18 pt table cells padded 14 pt above and below, no
 # border, no caption) beside a text box whose lines share the head row's height.
 SLIDE_TABLE = """<style>@page{size:254mm 142.9mm;margin:0} body{font-family:'DejaVu Sans';margin:1.5cm 2cm}
@@ -112,9 +121,23 @@ SLIDE_TABLE = """<style>@page{size:254mm 142.9mm;margin:0} body{font-family:'Dej
 <table><tr><th>Region</th><th>Q1</th><th>Q2</th><th>Q3</th></tr><tr><td>North</td><td>12.4</td><td>13.1</td><td>14.0</td></tr>
 <tr><td>South</td><td>9.8</td><td>10.2</td><td>9.5</td></tr><tr><td>West</td><td>7.1</td><td>7.9</td><td>8.6</td></tr></table></div>"""
 
+# A table under its <caption> whose head row is a band of colour, its <th> padded 16 px above and below
+# (a web page's styled table), its body rows shaded in turn and set close.
+TH = 'style="padding:16px 6px"'
+BAND_TABLE = f"""<main><p>{PROSE * 2}</p><table style="border-collapse:collapse;font-size:8pt">
+<caption style="text-align:left">Table 1: Orders shipped by each warehouse.</caption>
+<thead><tr style="background:#1f3864;color:#fff"><th {TH}>Warehouse</th><th {TH}>City</th><th {TH}>Orders</th>
+<th {TH}>Late (%)</th><th {TH}>Returns</th></tr></thead><tbody>
+<tr style="background:#dde4ee"><td>WH-North</td><td>Leeds</td><td>12,408</td><td>2.1</td><td>311</td></tr>
+<tr><td>WH-East</td><td>Norwich</td><td>9,771</td><td>3.4</td><td>245</td></tr>
+<tr style="background:#dde4ee"><td>WH-South</td><td>Brighton</td><td>15,032</td><td>1.8</td><td>402</td></tr>
+<tr><td>WH-West</td><td>Bristol</td><td>8,115</td><td>4.0</td><td>198</td></tr>
+<tr style="background:#dde4ee"><td>WH-Central</td><td>Derby</td><td>11,260</td><td>2.7</td><td>287</td></tr>
+</tbody></table><p>{PROSE * 2}</p></main>"""
+
 DOCUMENTS = {"tight_table": TIGHT_TABLE, "narrow_gutter": NARROW_GUTTER, "mathml": MATHML, "scripts": SCRIPTS,
              "one_page_head": ONE_PAGE_HEAD, "arrow_accents": ARROW_ACCENTS, "katex": _katex(),
-             "slide_table": SLIDE_TABLE}
+             "right_to_left": RIGHT_TO_LEFT, "slide_table": SLIDE_TABLE, "band_table": BAND_TABLE}
 
 
 @pytest.fixture(scope="module")
@@ -235,6 +258,22 @@ def test_katex_printed_without_its_fonts_keeps_limits_with_their_operators(print
     assert all(verdicts.values()), (verdicts, markdown)
 
 
+def test_right_to_left_paragraphs_read_in_logical_order(printed):
+    """Chromium writes an RTL line's characters in logical order, each glyph left of the one before.
+    The text layer's builder cut a fragment wherever a line went back left, so each glyph (or two)
+    was a fragment, sorted left to right: the line came out in visual order, its letters spaced
+    ("ת. ברי ע ב ט פ ש מ ..."; the Arabic one a heading). An RTL run goes on leftward and a line
+    mostly of RTL letters reads right to left. Truth by hand from the HTML: each paragraph whole,
+    in its place."""
+    markdown = printed["right_to_left"]
+    tests = [{"id": "he", "type": "present", "text": HEBREW}, {"id": "ar", "type": "present", "text": ARABIC},
+             {"id": "o1", "type": "order", "before": "one in Hebrew and one in Arabic.", "after": HEBREW},
+             {"id": "o2", "type": "order", "before": HEBREW, "after": ARABIC},
+             {"id": "o3", "type": "order", "before": ARABIC, "after": "After them the page"}]
+    verdicts = judge(markdown, tests)
+    assert all(verdicts.values()), ({k: v for k, v in verdicts.items() if not v}, markdown)
+
+
 def test_a_slides_table_with_tall_rows_beside_a_text_box_is_a_table(printed):
     """A slide's table as a web page prints it: rows 49 pt apart for 18 pt type (2.3 line heights of
     white), and the head row sharing its height with the text box's lines beside it. The rows were no
@@ -248,3 +287,18 @@ def test_a_slides_table_with_tall_rows_beside_a_text_box_is_a_table(printed):
              {"id": "west", "type": "table", "cell": "West", "right": "7.1", "up": "South"}]
     assert all(judge(markdown, tests).values()), markdown
     assert "Revenue grew in every region but one over the quarter." in markdown, markdown
+
+
+def test_a_tables_head_row_on_a_padded_band_of_colour_stays_its_head(printed):
+    """A web page's styled table: the head row a dark band, its <th> padded 16 px, the body set close.
+    The white of the band's padding put the first body row 1.7 of its line heights under the head, past
+    the caption's run (ROW_GAP 0.9): the head was read as a line of text over a table without it. A
+    first line of two or more heads, each over a cell of the row under it, keeps that row up to twice
+    the gap (``table_unruled._heads_over``; Writer's dark head band, test_office_printed, the same)."""
+    markdown = printed["band_table"]
+    assert parse_tables(markdown) == [[["Warehouse", "City", "Orders", "Late (%)", "Returns"],
+                                       ["WH-North", "Leeds", "12,408", "2.1", "311"], ["WH-East", "Norwich", "9,771", "3.4", "245"],
+                                       ["WH-South", "Brighton", "15,032", "1.8", "402"], ["WH-West", "Bristol", "8,115", "4.0", "198"],
+                                       ["WH-Central", "Derby", "11,260", "2.7", "287"]]], markdown
+    tests = [{"id": "orders", "type": "table", "cell": "12,408", "top_heading": "Orders", "left": "Leeds", "right": "2.1"}]
+    assert all(judge(markdown, tests).values()), markdown

@@ -205,3 +205,73 @@ def test_a_paper_rewritten_by_qpdf_reads_as_its_source(read, tmp_path, rewrite):
     row = convert_pdf({"task_index": 0, "forum_id": rewrite, "pdf_path": str(out)},
                       filesystem=pafs.LocalFileSystem(), engine=get_engine("text-layer"))
     assert row["error"] == "" and row["markdown"] == read("times_paper")["markdown"], row
+
+
+def test_a_charts_top_tick_label_is_no_page_number(read):
+    """matplotlib's chart saved as a page of its own (``chart.py``): the vertical axis's top label
+    "8" stands alone at the top edge, where a page number would, and since a row is in the edge
+    band by its middle (f837f57) it was dropped as the page's number (and the axis's "0" as a foot's).
+    A number with two numbers under it in its column, each a step further in place and in value,
+    is a tick label. Truth by hand from the plot: the axis's labels top to bottom, then the x axis's."""
+    markdown = read("chart")["markdown"]
+    tests = [{"id": "y", "type": "present", "text": "8 6 4 2 0 0 2 4 6 8"}]
+    assert not _failed(markdown, tests), markdown
+
+
+LISTING_PYTHON = '''def extract(path: str) -> str:
+    with open(path, "rb") as handle:
+        data = handle.read()
+        if not data:
+            return ""
+    return data.decode("utf-8", errors="replace")'''
+LISTING_CONFIG = '''[reader]
+engine  = text-layer   # the default
+workers = 2
+
+[output]
+format = markdown'''
+
+
+def test_a_code_listing_keeps_its_lines_and_indents(read):
+    """pandoc (``listing.md`` through xelatex): a highlighted Python block (Latin Modern Mono, its
+    keywords in the bold face) and a plain verbatim block. Read as prose, each indented line was a
+    paragraph, the indents were lost and a line set back ran into the line above ("data =
+    handle.read() return data.decode(..)"). Lines set wholly in a typewriter font, one under the
+    other, are one fenced block, each line indented in the font's pitch. Truth: the source's blocks."""
+    markdown = read("listing")["markdown"]
+    assert f"```\n{LISTING_PYTHON}\n```" in markdown, markdown
+    assert f"```\n{LISTING_CONFIG}\n```" in markdown, markdown
+    tests = [{"id": "p1", "type": "present", "text": "The reader is called from a short script. Its body is one function:"},
+             {"id": "p2", "type": "present", "text": "The listing ends here, and this paragraph is prose again."},
+             {"id": "c1", "type": "present", "text": " ".join(LISTING_PYTHON.split())},
+             {"id": "o1", "type": "order", "before": "Its body is one function:", "after": "def extract(path: str)"},
+             {"id": "o2", "type": "order", "before": "format = markdown", "after": "The listing ends here"}]
+    assert not _failed(markdown, tests), markdown
+
+
+def test_a_bullet_without_unicode_in_a_tex_font_is_a_bullet(read):
+    """latex, dvips and ps2pdf (``dvips_paper.tex``'s itemize): dvips re-encodes cmsy and its bullet
+    arrives as U+0088, a C1 control code (pdfTeX's Type 3 bitmap fonts give the same); each item
+    opened with that control character. A C1 code opening a line before a space is the item's
+    bullet. Truth: the source's three items."""
+    markdown = read("dvips_paper")["markdown"]
+    assert "\x88" not in markdown, markdown
+    tests = [{"id": f"i{k}", "type": "present", "text": f"• {item}"} for k, item in enumerate(
+        ["A new estimator for the gradient noise of adaptive optimisers.",
+         "An analysis of its bias under heavy-tailed noise.", "Experiments on three benchmarks with public code."])]
+    assert not _failed(markdown, tests), markdown
+
+
+def test_a_centred_label_over_text_in_a_type_3_font_is_its_own_paragraph(read):
+    """latex, dvips and ps2pdf with T1 fonts and no cm-super (``type3_paper.tex``): dvips draws
+    the text in bitmap Type 3 fonts, nameless, no weight PDFium reads, so the abstract's bold
+    "Abstract" was no heading, and set 4 pt over the abstract it ran into its first line ("Abstract
+    We study ..."). A short line centred alone over a line that starts ems further left is a label
+    of its own (a paragraph's next line starts a first-line indent left at most). Truth: the source."""
+    markdown = read("type3_paper")["markdown"]
+    assert "\nAbstract\n\nWe study the noise" in markdown, markdown
+    tests = [{"id": "abs", "type": "present",
+              "text": "We study the noise of stochastic gradients in adaptive optimisers and propose a simple estimator."},
+             {"id": "item", "type": "present", "text": "• An analysis of its bias under heavy-tailed noise."},
+             {"id": "o", "type": "order", "before": "Ada Example", "after": "We study the noise"}]
+    assert not _failed(markdown, tests), markdown

@@ -68,9 +68,11 @@ def laid_out(tmp_path_factory) -> dict[str, str]:
     stacked = [Paragraph(PROSE * 3, body), Spacer(1, 8), Paragraph("Table 3: Cost and accuracy.", body), heads,
                Spacer(1, 8), Paragraph(PROSE * 3, body)]
     scripts = [Paragraph(PROSE * 2, body), Paragraph(SCRIPTS, body), Paragraph(PROSE * 2, body)]
+    typed = body.clone("typed", fontName="Courier", fontSize=10, leading=12)
+    memo = [Paragraph(f"{p} {PROSE * 3}", typed) for p in PARAGRAPHS]
     out = {}
     for name, story, count in (("columns", columns, 2), ("captioned", captioned, 1), ("stacked", stacked, 1),
-                               ("scripts", scripts, 1)):
+                               ("scripts", scripts, 1), ("memo", memo, 1)):
         row = convert_pdf({"task_index": 0, "forum_id": name, "pdf_path": _build(folder / f"{name}.pdf", story, count)},
                           filesystem=pafs.LocalFileSystem(), engine=get_engine("text-layer"))
         assert row["error"] == "" and row["markdown"], row
@@ -130,3 +132,16 @@ def test_superscripts_and_subscripts_in_running_text_sit_against_their_base(laid
              {"id": "order", "type": "order", "before": "the fit has R2", "after": "Emissions of CO2"}]
     verdicts = judge(laid_out["scripts"], tests)
     assert all(verdicts.values()), ({k: v for k, v in verdicts.items() if not v}, laid_out["scripts"])
+
+
+def test_a_memo_typed_in_courier_reads_as_prose_not_as_a_listing(laid_out):
+    """A guard (code listings, ``code_blocks``): a page typed in Courier throughout, as a memo or a
+    filing is, has its body in a typewriter font; its lines are prose, joined into paragraphs, no
+    fenced block. Truth: the story's paragraphs, each whole and in order."""
+    markdown = laid_out["memo"]
+    assert "```" not in markdown, markdown
+    texts = [f"{p} {(PROSE * 3).strip()}" for p in PARAGRAPHS]
+    tests = [{"id": f"p{i}", "type": "present", "text": t} for i, t in enumerate(texts)]
+    tests += [{"id": f"o{i}", "type": "order", "before": a[:40], "after": b[:40]} for i, (a, b) in enumerate(pairwise(texts))]
+    verdicts = judge(markdown, tests)
+    assert all(verdicts.values()), ({k: v for k, v in verdicts.items() if not v}, markdown)

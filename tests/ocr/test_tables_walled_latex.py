@@ -126,3 +126,21 @@ Return & The discounted sum of rewards collected over an episode from a given st
         table_test("Reward", up="Policy", down="Return", right="A scalar signal"),
         table_test("Agent", right="The learner that acts in the environment and receives a reward for each action",
                    down="Policy")])
+
+
+def test_a_grid_every_row_of_which_wraps_in_a_p_column_reads_row_by_row(tmp_path):
+    """``|l|p{4cm}|c|``, ``\\hline`` after every row, each description wrapped over two or three lines:
+    no stretch between two rules held one line and the lines were set at the font's leading (no
+    cell padding), so nothing said the grid rules its rows one by one and each line was a row ("masked
+    language modelling" a row of its own). A justified cell's line reaches its column's edge: the
+    next line's first word would not have fit after it, so the lines are one cell's."""
+    markdown = table_markdown(tmp_path, _table("|l|p{4cm}|c|", r"""\hline
+Model & Description & Params \\ \hline
+BERT & A bidirectional transformer encoder pretrained with masked language modelling & 110M \\ \hline
+GPT-2 & A left-to-right transformer decoder trained on web text & 1.5B \\ \hline
+T5 & An encoder-decoder model that casts every task as text to text & 220M \\ \hline
+"""), packages="times")
+    assert_table_tests_pass(markdown, [
+        table_test("110M", up="Params", down="1.5B",
+                   left="A bidirectional transformer encoder pretrained with masked language modelling"),
+        table_test("GPT-2", up="BERT", down="T5", right="A left-to-right transformer decoder trained on web text")])

@@ -3,7 +3,7 @@ was not tuned on) were made. Not run by the tests, which read only the committed
 (TeX Live 2022 and Ghostscript 10.0 of Debian 12, tesseract 5.3) are no dependency of the project. To
 rebuild, as root once: ``apt-get install -y texlive-latex-recommended texlive-fonts-recommended
 texlive-xetex texlive-luatex ghostscript tesseract-ocr
-libreoffice-impress``, then ``python build.py`` here.
+libreoffice-impress pandoc``, then ``python build.py`` here.
 
 - ``times_paper.pdf``: ``times_paper.tex`` (its text in ``body.tex``) by pdflatex with the times
   package (Nimbus Roman): a justified line stretched over a sentence space after a footnote mark.
@@ -20,6 +20,13 @@ libreoffice-impress``, then ``python build.py`` here.
   --convert-to pdf slides.fodp``: its bullets in OpenSymbol without ToUnicode.
 - ``lualatex_paper.pdf``: ``lualatex_paper.tex`` (fontspec's Latin Modern Roman, Latin Modern Math) by
   lualatex.
+- ``listing.pdf``: ``listing.md`` (a highlighted Python block and a plain block) by pandoc (2.17, Debian's)
+  through xelatex: ``pandoc listing.md --pdf-engine=xelatex -o listing.pdf`` (Latin Modern Mono, the
+  keywords in its bold face; the plain block in ``verbatim``).
+- ``chart.pdf``: ``chart.py`` (matplotlib's pdf backend, a line plot saved as a page of its own).
+- ``type3_paper.pdf``: ``type3_paper.tex`` (T1 fonts) by latex, dvips and ps2pdf on a TeX Live without
+  cm-super: dvips drew the text in its bitmap (pk) fonts, Type 3 without names or weights. With
+  cm-super installed dvips takes its Type 1 fonts instead; ``main`` below does not rebuild this one.
 """
 from __future__ import annotations
 
@@ -45,6 +52,8 @@ def main() -> None:
         "-sOutputFile=xelatex_redistilled.pdf", "xelatex_paper.pdf")
     run("lualatex", "-interaction=nonstopmode", "lualatex_paper.tex")
     run("soffice", "--headless", "--convert-to", "pdf", "slides.fodp")
+    run("pandoc", "listing.md", "--pdf-engine=xelatex", "-o", "listing.pdf")
+    run("python", "chart.py")
     with tempfile.TemporaryDirectory() as tmp:
         page = pypdfium2.PdfDocument(HERE / "times_paper.pdf")[0]
         image = page.render(scale=300 / 72, grayscale=True).to_pil()
