@@ -391,10 +391,14 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
             # own line), not when a bold sentence fills the column and runs on (emphasis mid-paragraph)
             bold = line if line.bold else prev
             bold_break = prev.bold != line.bold and bold.x1 < bold.right - 2.5 * bold.size
+            # a short label centred alone over text that starts ems further left ("Abstract" over an
+            # abstract, where a Type 3 font tells no weight): a paragraph's next line starts an indent left at most
+            label = (len(para) == 1 and prev.x1 - prev.x0 < 0.5 * (prev.right - prev.left) and line.x0 < prev.x0 - 3 * line.size
+                     and abs(prev.x0 + prev.x1 - prev.left - prev.right) < 2 * prev.size)
             if prev.text.endswith("-") and line.text[:1].islower():
                 pass  # a word hyphenated across the two lines: the same paragraph
             elif (indent or (not new_column and gap > 0.75 * line.size) or abs(line.size - prev.size) > 0.15 * prev.size
-                    or short_end or bold_break or (_LIST_ITEM.match(line.text) and line.x0 < prev.x0 - 0.3 * line.size)
+                    or short_end or bold_break or label or (_LIST_ITEM.match(line.text) and line.x0 < prev.x0 - 0.3 * line.size)
                     or (_BULLET.match(line.text) and line.x0 < prev.x0 + 0.3 * line.size)
                     or (_NUMBERED_ITEM.match(line.text) and prev.text.rstrip().endswith((".", ":", "?", "!")))):
                 flush()

@@ -79,7 +79,8 @@ def is_display(line: Line, text_layer: bool = False, columns: Columns = ()) -> b
         # holds is measured by no block (ri-iclr26's ``R := .. \quad\text{(refuse)},\qquad W := ..``)
         return False
     return line.math >= 0.3 or line.math >= 0.15 and (bool(EQ_NUMBER.search(line.text)) or centred
-                                                      or _set_apart(line)) or text_layer and _upright_formula(line)
+                                                      or _set_apart(line) or _inset_block(line, columns)) \
+        or text_layer and _upright_formula(line)
 
 
 _PHRASE = re.compile(r"\b[a-z]{2,} [a-z]{2,}\b")
@@ -106,6 +107,15 @@ def _centred(line: Line, columns: Columns) -> bool:
                 and abs((line.x0 + line.x1) / 2 - (c0 + c1) / 2) < 0.05 * width:
             return bool(_RELATION.search(line.text))
     return False
+
+
+def _inset_block(line: Line, columns: Columns) -> bool:
+    r"""A relation in a block the reading order set apart, inset from a column of the page by an em or
+    more on both sides: a display's row (dev3's masterarbeit p33, an ``aligned``'s first row ``\mathbf{z}_0 =
+    [\mathbf{x}_{\text{class}}; ..]``, a quarter of it maths, whose block its own longer row sets:
+    flush with the block's edge, it was no display, and prose)."""
+    return (bool(line.glyphs) and bool(_RELATION.search(line.text))
+            and any(c0 + line.size <= line.left and line.right <= c1 - line.size for c0, c1 in columns))
 
 
 def _matrix_row(line: Line, x0: float, x1: float) -> bool:
@@ -135,6 +145,9 @@ def joins_display(line: Line, math: list[Line], columns: Columns = ()) -> bool:
     return bool((line.y0 - math[-1].y1 < 0.6 * line.size and not _opens_prose(line) and (
         line.x1 - line.x0 < 0.45 * (line.right - line.left) or line.math >= 0.15 and not line.prose))
         or (EQ_NUMBER.fullmatch(" " + line.text) and any(m.y0 <= line.cy <= m.y1 for m in math))
+        # its number set on the line under it, at its right end (a display that fills the column)
+        or (EQ_NUMBER.fullmatch(" " + line.text) and 0 <= line.y0 - math[-1].y1 < 0.6 * line.size
+            and line.x0 > (min(m.x0 for m in math) + _right(math)) / 2)
         # a line inside the display's height (its tall brace's): a row of cases whose cell is a word
         # (not the next column's first line, above the display's top: physics-ntp)
         or line.kind == "text" and line.y1 <= math[-1].y1 + 0.2 * line.size and line.x0 >= math[-1].x0

@@ -362,7 +362,9 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
     tex = _row(atoms, near)
     if any(a.kind == "radical" for a in atoms) and r"\sqrt" not in tex:
         return None
-    tex = tex.replace(r"\cdot\cdot\cdot", r"\cdots").replace("...", r"\ldots").replace(TIGHT_DOTS, "...")
+    # (a letter right after \ldots is no part of its name: "1\ldotsL" was a macro KaTeX does not know)
+    tex = re.sub(r"\.\.\.(?=[A-Za-z])", r"\\ldots ", tex.replace(r"\cdot\cdot\cdot", r"\cdots"))
+    tex = tex.replace("...", r"\ldots").replace(TIGHT_DOTS, "...")
     tex = tex.replace(r"\sqrt_", r"\surd_").replace(r"\sqrt^", r"\surd^")
     tex = re.sub(r"\\sqrt(?![{[])", r"\\surd", tex)
     # a word of prose keeps its space only before what follows it: at the end of the formula or of

@@ -236,8 +236,9 @@ def _line_units(bands: list[list[B]], at: float) -> list[list[B]] | None:
     parts included), not two columns whose baselines do not line up: that line with the bands set
     close to it (its limits, a fraction's parts), and each other band on its own; None otherwise,
     or when no band stands apart (a display and its limits alone: the group's own cut reads it)."""
+    # (an equation number right of the gap does not put its formula's line across it: "Y = .. (2)")
     across = [i for i, band in enumerate(bands) if any((b.x0 + b.x1) / 2 < at for b in band)
-              and any((b.x0 + b.x1) / 2 >= at for b in band)]
+              and any((b.x0 + b.x1) / 2 >= at and not _EQUATION_NUMBER.match(getattr(b, "text", "").strip()) for b in band)]
     if len(across) != 1:
         return None
     k = across[0]
@@ -245,14 +246,28 @@ def _line_units(bands: list[list[B]], at: float) -> list[list[B]] | None:
     height = heights[len(heights) // 2]
     if max(b.y1 for b in bands[k]) - min(b.y0 for b in bands[k]) >= 3 * height:
         return None
-    lo = hi = k  # the bands close above and below the line belong to it
-    while lo > 0 and min(b.y0 for b in bands[lo]) - max(b.y1 for b in bands[lo - 1]) < 0.4 * height:
+    lo = hi = k  # the bands close above and below the line belong to it, but a line of words or a number
+    size = max(getattr(b, "size", 0.0) for b in bands[k])
+    while lo > 0 and min(b.y0 for b in bands[lo]) - max(b.y1 for b in bands[lo - 1]) < 0.4 * height \
+            and not _words_apart(bands[lo - 1], size):
         lo -= 1
-    while hi + 1 < len(bands) and min(b.y0 for b in bands[hi + 1]) - max(b.y1 for b in bands[hi]) < 0.4 * height:
+    while hi + 1 < len(bands) and min(b.y0 for b in bands[hi + 1]) - max(b.y1 for b in bands[hi]) < 0.4 * height \
+            and not _words_apart(bands[hi + 1], size):
         hi += 1
     if lo == 0 and hi == len(bands) - 1:
         return None
     return bands[:lo] + [[b for band in bands[lo:hi + 1] for b in band]] + bands[hi + 1:]
+
+
+def _words_apart(band: list[B], size: float) -> bool:
+    """A band set close to a display's line that is no part of it: text at the line's own type size
+    with no maths in it (the "and" between two displays set tight, an equation number set on the
+    line below its formula), not a limit or a script, which are smaller. Such bands made the display
+    and its limits alone in the group, which was then cut as columns at the display's ``\\qquad``
+    (dev4's bayes-tools p5: "S_C=(B,U_C), | and", "S_N=(B,U_N), | Y=..", "U_N=..").
+    """
+    return all(getattr(b, "kind", "") == "text" and getattr(b, "math", 1.0) == 0.0
+               and getattr(b, "size", 0.0) >= 0.9 * size for b in band)
 
 
 def _lines_of_text(bands: list[list[B]], at: float) -> list[list[B]] | None:

@@ -161,3 +161,56 @@ def test_an_equation_number_alone_is_the_number_of_its_row():
         == r"\begin{gathered}S_{N}=(B,U_{N}), \qquad (3) \\ Y=\theta^{\top}B\end{gathered}"
     assert stacked([(r"a=b \qquad (2)", 10, 0, 20), ("(3)", None, 280, 290), ("c=d", 10, 0, 20)]) \
         == r"\begin{aligned}a&=b \qquad (2) \\ c&=d \qquad (3)\end{aligned}"
+
+
+# a display that fills a column, cut at its \qquad by the two-column reading order (dev4's bayes-tools
+# p5, ICML's Times with CM maths): its number set on the line under it, "and" and the next display set
+# tight below, the pieces were read as columns ("S_C=(B,U_C)," | "and", "S_N=.." | "Y=..", "U_N=.."),
+# the number a paragraph's ("(1) and")
+QQUAD = {"row": r"S_C=(B,U_C), \qquad S_N=(B,U_N), \qquad U_N=U_C+\eta_N,", "next": r"Y=\theta^\top B+\varepsilon."}
+QQUAD_BODY = (f"PROSE There exist variables $B$, $U_C$, $\\eta_N$, and $\\varepsilon$ such that\n\\begin{{equation}}\n"
+              f"{QQUAD['row']}\n\\end{{equation}}\nand\n\\begin{{equation}}\n{QQUAD['next']}\n\\end{{equation}}\nPROSE\n")
+
+
+@pytest.fixture(scope="module", params=["times", "cm"])
+def qquad(request, tmp_path_factory) -> str:
+    packages = "amsmath,amssymb" + (",times" if request.param == "times" else "")
+    tmp = tmp_path_factory.mktemp(f"qquad-{request.param}")
+    layouts = typeset_layouts(tmp, packages, QQUAD_BODY.replace("PROSE", PROSE), options="twocolumn")
+    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+
+
+def test_a_display_cut_at_its_qquad_is_read_whole(qquad):
+    displays = _displays(qquad)
+    assert displays == [r"S_{C}=(B,U_{C}),S_{N}=(B,U_{N}),U_{N}=U_{C}+\eta_{N}, \qquad (1)",
+                        r"Y=\theta^{\top}B+\varepsilon. \qquad (2)"], qquad
+    assert "$$\n\nand\n\n$$" in qquad, qquad
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_a_display_cut_at_its_qquad_passes_olmocr(qquad):
+    assert _math(qquad, **QQUAD) == dict.fromkeys(QQUAD, True), qquad
+
+
+# an aligned whose first row has words in it (\text{class}, a quarter of the row in maths) and whose
+# second, longer row sets the block's edges (dev3's masterarbeit p33): the first row, flush with its
+# block, was prose ("z0 = [ xclass; x1 pE; ..]"), the number a paragraph's first word
+INSET = (r"\mathbf{z}_0 =\left[\mathbf{x}_{\text {class}} ; \mathbf{x}_p^1 \mathbf{E} ; \mathbf{x}_p^2 \mathbf{E} ; \cdots ; "
+         r"\mathbf{x}_p^N \mathbf{E}\right]")
+INSET_BODY = (f"PROSE\n\\begin{{equation}}\n\\begin{{aligned}}\n{INSET.replace(' =', ' & =', 1)} \\\\\n"
+              r"& \quad +\mathbf{E}_{\text {pos}}, \quad \mathbf{E} \in \mathbb{R}^{\left(P^2 \cdot C\right) \times D}, \quad "
+              r"\mathbf{E}_{\text {pos}} \in \mathbb{R}^{(N+1) \times D}"
+              "\n\\end{aligned}\n\\end{equation}\nPROSE\n")
+
+
+@pytest.mark.parametrize("packages", ["amsmath,amssymb,times", "amsmath,amssymb"])
+def test_an_aligned_s_worded_first_row_is_the_display_s(tmp_path, packages):
+    markdown = _markdown(tmp_path, packages, INSET_BODY)
+    displays = _displays(markdown)
+    assert len(displays) == 1 and displays[0].startswith(r"\begin{aligned}\mathbf{z}_{0}&=\big["), markdown
+    assert markdown.count(PROSE.replace("'", "’")) == 2 and "(1) The" not in markdown, markdown
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_an_aligned_s_worded_first_row_passes_olmocr(tmp_path):
+    assert _math(_markdown(tmp_path, "amsmath,amssymb", INSET_BODY), inset=INSET) == {"inset": True}

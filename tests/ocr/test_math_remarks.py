@@ -40,7 +40,9 @@ REMARKS_BODY = (f"PROSE Fix the thresholds and define\n\\[\n{REMARKS['refuse']}\
 # space after each): KaTeX draws "..." and "…", and MathTest passes neither for the other
 DOTS = {"typed": r"\mu_i \sim \text{N}(0, \sigma_0^2 \, I), \quad i = 1, 2, ..., I",
         "product": r"P[S_{1}, ...,S_{m}]=\prod_{i=1}^{m}P[S_{i} | S_{i-n},...,S_{i-1}]",
-        "ldots": r"x_1, \ldots, x_n"}
+        "ldots": r"x_1, \ldots, x_n",
+        # \ldots before a letter (dev3's masterarbeit p33: "\ell=1\ldotsL", a macro KaTeX does not know)
+        "letter": r"\ell = 1 \ldots L"}
 DOTS_BODY = "".join(f"PROSE\n\\begin{{equation}}\n{f}\n\\end{{equation}}\n" for f in DOTS.values()) + "PROSE\n"
 
 
@@ -86,7 +88,7 @@ def dots(request, tmp_path_factory) -> str:
 
 def test_typed_dots_stay_three_full_stops(dots):
     displays = _displays(dots)
-    assert len(displays) == 3, dots
+    assert len(displays) == 4 and displays[3] == r"\ell=1\ldots L \qquad (4)", dots
     assert "i=1,2,...,I" in displays[0] and r"\ldots" not in displays[0], dots
     assert displays[1].count("...") == 2 and r"\ldots" not in displays[1], dots
     assert r"\ldots" in displays[2] and "..." not in displays[2], dots

@@ -260,3 +260,18 @@ def test_a_bullet_without_unicode_in_a_tex_font_is_a_bullet(read):
         ["A new estimator for the gradient noise of adaptive optimisers.",
          "An analysis of its bias under heavy-tailed noise.", "Experiments on three benchmarks with public code."])]
     assert not _failed(markdown, tests), markdown
+
+
+def test_a_centred_label_over_text_in_a_type_3_font_is_its_own_paragraph(read):
+    """latex, dvips and ps2pdf with T1 fonts and no cm-super (``type3_paper.tex``): dvips draws
+    the text in bitmap Type 3 fonts, nameless, no weight PDFium reads, so the abstract's bold
+    "Abstract" was no heading, and set 4 pt over the abstract it ran into its first line ("Abstract
+    We study ..."). A short line centred alone over a line that starts ems further left is a label
+    of its own (a paragraph's next line starts a first-line indent left at most). Truth: the source."""
+    markdown = read("type3_paper")["markdown"]
+    assert "\nAbstract\n\nWe study the noise" in markdown, markdown
+    tests = [{"id": "abs", "type": "present",
+              "text": "We study the noise of stochastic gradients in adaptive optimisers and propose a simple estimator."},
+             {"id": "item", "type": "present", "text": "• An analysis of its bias under heavy-tailed noise."},
+             {"id": "o", "type": "order", "before": "Ada Example", "after": "We study the noise"}]
+    assert not _failed(markdown, tests), markdown

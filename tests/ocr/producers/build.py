@@ -24,6 +24,9 @@ libreoffice-impress pandoc``, then ``python build.py`` here.
   through xelatex: ``pandoc listing.md --pdf-engine=xelatex -o listing.pdf`` (Latin Modern Mono, the
   keywords in its bold face; the plain block in ``verbatim``).
 - ``chart.pdf``: ``chart.py`` (matplotlib's pdf backend, a line plot saved as a page of its own).
+- ``type3_paper.pdf``: ``type3_paper.tex`` (T1 fonts) by latex, dvips and ps2pdf on a TeX Live without
+  cm-super: dvips drew the text in its bitmap (pk) fonts, Type 3 without names or weights. With
+  cm-super installed dvips takes its Type 1 fonts instead; ``main`` below does not rebuild this one.
 """
 from __future__ import annotations
 
