@@ -10,8 +10,9 @@ import re
 from dataclasses import replace
 
 from ocr_ray.layout.model import Fragment, Rule
-from ocr_ray.layout.table_grid import bounds, column_of, continues_cell, in_brackets, section_label
+from ocr_ray.layout.table_grid import bounds, column_of, section_label
 from ocr_ray.layout.table_gutters import stretched
+from ocr_ray.layout.table_head_lines import continues_cell, in_brackets
 
 
 def _cy(row: list[Fragment]) -> float:

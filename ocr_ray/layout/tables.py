@@ -18,13 +18,13 @@ from ocr_ray.layout.table_grid import (
     bounds,
     column_of,
     columns,
-    join_head_lines,
     split_on_columns,
     table_rows,
     walled,
 )
 from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
 from ocr_ray.layout.table_head_columns import join_head_columns
+from ocr_ray.layout.table_head_lines import join_head_lines
 from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows, numbered_lines
 from ocr_ray.layout.table_render import render_table, row_spans
 from ocr_ray.layout.table_rule_lines import (

@@ -1,6 +1,6 @@
 """Issue 36 (real scans): a header cell stacked on two lines on a SCANNED page (a scanned bone-density
 report's "Area (cm²)", "BMC (g)" over their columns) came out as two header rows ("Area" over
-"(cm²)"): with no text stream on an OCR'd page (``Fragment.seq``), ``table_grid._second_row`` took a
+"(cm²)"): with no text stream on an OCR'd page (``Fragment.seq``), ``table_head_lines._second_row`` took a
 line under most of the heads for a unit row of its own. Truth: the LaTeX below (``\\makecell``: one
 cell each), judged by olmocr's own ``TableTest``."""
 from __future__ import annotations
