@@ -183,11 +183,21 @@ def join_justified_body(rows: list[list[Fragment]], head: int) -> list[list[Frag
     column gap would be white in every row; not a section label alone on its line).
     Words only: a number beside a row label is a column of its own."""
     lines = [sorted(row, key=lambda f: f.x0) for row in rows[head:]]
+    heads = [[box for f in row for box in word_boxes(f)] for row in rows[:head]]
+    cells = sorted((f.x0, f.x1) for row in rows[:head] for f in row)  # the header's cells
     out = []
     for i, line in enumerate(lines):
         joined = [line[0]]
         for f in line[1:]:
             a = joined[-1]
+            if _inked(joined, f, [other for j, other in enumerate(lines) if j != i], heads, cells):
+                # (its spaces kept, the stretched one among them: ``stretched`` reads the line as one
+                # TeX broke inside its paragraph, whose next line goes on in the same cell)
+                gaps = [*(a.gaps or []), (a.x1, f.x0), *(f.gaps or [])] \
+                    if len(a.gaps or []) == a.text.count(" ") and len(f.gaps or []) == f.text.count(" ") else None
+                joined[-1] = replace(a, x1=f.x1, y0=min(a.y0, f.y0), y1=max(a.y1, f.y1), text=f"{a.text} {f.text}",
+                                     glyphs=None, gaps=gaps)
+                continue
             pairs = [(p, q) for j, other in enumerate(lines) if j != i
                      for p, q in zip(other, other[1:], strict=False)
                      if abs(p.x0 - a.x0) < 1.0 and abs(q.x1 - f.x1) < 1.0 and abs(p.x1 - a.x1) > 1.0]
@@ -201,3 +211,28 @@ def join_justified_body(rows: list[list[Fragment]], head: int) -> list[list[Frag
                 joined.append(f)
         out.append(joined)
     return rows[:head] + out
+
+
+def _inked(joined: list[Fragment], f: Fragment, others: list[list[Fragment]], heads: list[list[Box]],
+           cells: list[Box]) -> bool:
+    """Is the white before ``f`` a justified cell's stretched word space, not a column gap: the cell
+    (``joined[-1]``, not the row's label) has, in another body line, a line of its own column set
+    flush with its start that runs on into that white (a column gap is white in every row: "Mild
+    drift; +3.4% over 3000 steps" under "Catastrophic   collapse;   +6.18   to", a ``p{5.2cm}``
+    cell's first line stretched to its width), and the header gives ``f`` no head of its own (a
+    spanning section label runs into white too, but the numbers beside it have their heads). The
+    cell stands under a head of its own, flush with its left edge, and ``f`` ends before the next
+    head starts (a ``p{..}`` column's head and cells; a box of lines under one title is no such)."""
+    a = joined[-1]
+    if len(joined) < 2 or not any(heads) or any(_headed(boxes, (a.x0, a.x1), (f.x0, f.x1)) for boxes in heads):
+        return False
+    own = [k for k, (x0, _) in enumerate(cells) if abs(x0 - a.x0) < 1.0]
+    if len(cells) < 2 or not own or any(f.x1 > x0 for x0, _ in cells[own[0] + 1:]):
+        return False
+    return any(abs(c.x0 - a.x0) < 1.0 and c.x1 > a.x1 + 1.0 for other in others for c in other)
+
+
+def stretched(f: Fragment) -> bool:
+    """Is ``f`` a line TeX stretched to its paragraph's width: a word space wider than pdftext's cut
+    (0.75 em) between two words, not a column gap (``join_justified_body`` kept it in the cell)?"""
+    return any(b - a > 0.75 * f.size for a, b in f.gaps or [])

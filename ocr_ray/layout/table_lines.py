@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from ocr_ray.layout.model import Fragment, Rule
 from ocr_ray.layout.table_grid import bounds, column_of, continues_cell, in_brackets, section_label
+from ocr_ray.layout.table_gutters import stretched
 
 
 def _cy(row: list[Fragment]) -> float:
@@ -180,7 +181,10 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
                 and not section_label(row, cols):  # a group label's row, not a column's next line
             # a paragraph cell (p{..}, justified): other lines of the column end where this one does
             wrapped = sum(1 for g in column_ends[c] if abs(g - above.x1) < 1.0) >= 3
-            if grid or wrapped or (len(row) == 1 and goes_on([above], row[0])):
+            # (or the line above was stretched to the column's width: TeX broke the cell's paragraph
+            # there, whatever the next line opens with, "+8.90 pp" under "Catastrophic  collapse;  +6.18  to")
+            broken = c > 0 and len(row) == 1 and stretched(above) and abs(row[0].x0 - above.x0) < 0.3 * above.size
+            if grid or wrapped or broken or (len(row) == 1 and goes_on([above], row[0])):
                 prev += row
                 last[c] = row[-1]
                 continue

@@ -61,15 +61,19 @@ def _continues(line: list[Fragment], cols: list[tuple[float, float]], x0: float,
     return True
 
 
-def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x1: float, bottom: float):
+def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x1: float, bottom: float,
+                grid_x0: float | None = None):
     """The rows under the last rule that continue the table (a table whose bottom rule is missing
     or drawn otherwise, or whose body follows a header between two rules): lines in the table's
-    columns, at about the table's row pitch, up to the first line that is not one."""
+    columns, at about the table's row pitch, up to the first line that is not one. ``grid_x0``: where
+    the ruled grid starts when a label column outside it was taken in (``_row_labels``): a line wholly
+    left of it (a note's "(1)", "Notes:") is no row of the grid's."""
     pitches = [b[0].y0 - a[0].y0 for a, b in zip(rows, rows[1:], strict=False) if b[0].y0 > a[0].y0]
     pitch = sorted(pitches)[len(pitches) // 2] if pitches else 1.6 * max(f.y1 - f.y0 for f in rows[-1])
     out, last = [], max(f.y1 for f in rows[-1])
     for line in table_rows(text_under(page, x0, x1, bottom)):
-        if min(f.y0 for f in line) - last > 1.6 * pitch or not _continues(line, cols, x0, x1):
+        if min(f.y0 for f in line) - last > 1.6 * pitch or not _continues(line, cols, x0, x1) \
+                or grid_x0 is not None and all(f.x1 <= grid_x0 + 1 for f in line):
             break
         out.append(line)
         last = max(f.y1 for f in line)
@@ -155,20 +159,35 @@ def _row_labels(page: PageLayout, inside: list[Fragment], top: float, bottom: fl
     area), under no rule (a table beside this one has its own), and a column: two or more, their
     left or right edges aligned (a figure's caption beside a table is none)."""
     rules = [r for r in page.rules if r.horizontal and r.x1 - r.x0 >= MIN_RULE_WIDTH and top - 20 <= r.y0 <= bottom + 20]
+    own = _label_rules(page.rules, rules, x0, x1)
+    rules = [r for r in rules if r not in own]
     labels = []
     for f in page.fragments:
         if f.kind != "text" or not top < f.cy < bottom or f.x1 > x0 + 1 or f.x1 - f.x0 > 0.6 * (x1 - x0) \
                 or CAPTION.match(f.text) or any(r.x0 <= f.cx <= r.x1 for r in rules):
             continue
         row = [g for g in inside if abs(g.cy - f.cy) <= ROW_TOLERANCE * min(f.y1 - f.y0, g.y1 - g.y0)]
-        if any(0 <= g.x0 - f.x1 <= 3 * f.size for g in row):
+        # (a label under its column's own rule may stand as far from the numbers as that column is wide)
+        ruled = any(r.x0 - 2 <= f.x0 and f.x1 <= r.x1 + 2 for r in own)
+        if any(0 <= g.x0 - f.x1 <= 3 * f.size or ruled and 0 <= g.x0 - f.x1 for g in row):
             labels.append(f)
     column = [f for f in labels if sum(1 for g in labels if abs(g.x0 - f.x0) <= 2 or abs(g.x1 - f.x1) <= 2) >= 2]
+    if column:  # (and the column's head, centred over its own rule: the rule says it is the table's)
+        column += [f for f in labels if f not in column and any(r.x0 - 2 <= f.x0 and f.x1 <= r.x1 + 2 for r in own)]
     if not column:
         return x0, x1
     inside += column
     return min(x0, *(f.x0 for f in column)), x1
 
+
+def _label_rules(page_rules: list[Rule], rules: list[Rule], x0: float, x1: float) -> list[Rule]:
+    """Rules left of the area that continue one of the grid's rules: a rule ending at the area's left
+    edge where another, at its height, starts within the area. Word and Excel draw a label column outside
+    a walled grid with a rule of its own under its head ("Cost Category" over "Salaries (a)", ICDAR's
+    us-009): that rule is the table's, not another table's beside it."""
+    return [r for r in rules if abs(r.x1 - x0) <= 2 and any(
+        q is not r and q.horizontal and abs(q.y0 - r.y0) <= 1 and abs(q.x0 - r.x1) <= 2 and q.x1 <= x1 + 2
+        for q in page_rules)]
 
 def _prose_column(rows: list[list[Fragment]], cols: list[tuple[float, float]], rules: list[Rule]) -> bool:
     """Does a column hold running prose, one line of it per row: cells of several words, each
@@ -247,6 +266,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     if page.source == "text-layer":  # (an OCR engine's lines come in its own order)
         for k, f in enumerate(inside):
             f.seq = k
+    grid_x0 = x0
     x0, x1 = _row_labels(page, inside, top, bottom, x0, x1)
     rows = walled(table_rows(inside), verticals)
     heads = _rotated_heads(page, rows, top, bottom, x0, x1)
@@ -284,7 +304,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
         rows, head = above + rows, head + len(above)
         inside += [f for line in above for f in line]
         top = min(f.y0 for f in above[0]) - 1
-    more = _rows_below(page, rows, cols, x0, x1, bottom)
+    more = _rows_below(page, rows, cols, x0, x1, bottom, grid_x0 if x0 < grid_x0 else None)
     if len(rows) + len(more) < 2:
         return
     if more:  # the columns again, from every row now

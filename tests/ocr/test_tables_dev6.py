@@ -79,3 +79,31 @@ ATLAS-T (ours) & Task PTQ & Transcoder and CE & yes \\
         table_test("Transcoder latents", up="SAE latents", left="Verify CoT", top_heading="Feature basis"),
         table_test("SAS / SAE-TS [Bayat et al., 2025, Chalnev et al., 2024]", right="Steer",
                    down="CRV [Ameisen et al., 2026]")])
+
+
+def test_a_justified_paragraph_cell_over_two_rows_keeps_its_stretched_words(tmp_path):
+    """``lp{5.2cm}p{5.8cm}`` under ``\\hline`` rules, two body rows (an ICML-style paper's 2x2
+    "outcome matrix"): the first cell's first line, "Catastrophic collapse; +6.18 to", is stretched
+    to the column's width, its spaces past pdftext's cut, and with no other justified line in the
+    column its words were read as four columns. Under them, the next row's cell of that column,
+    flush with its start, runs on into those spaces: a column gap is white in every row."""
+    markdown = table_markdown(tmp_path, _PROSE + r"""
+\begin{table*}[t]
+\centering
+\caption{Training-time outcome matrix. Rows: model type. Columns: gradient estimator.}
+\begin{tabular}{lp{5.2cm}p{5.8cm}}
+\hline
+ & MWER (REINFORCE) & RAFT (Supervised CTC) \\
+\hline
+CR-CTC & Catastrophic collapse; $+$6.18 to $+$8.90 pp & Not run: training oracle gap $\approx 0$ \\
+Standard CTC & Mild drift; $+$3.4\% over 3000 steps & Consistent with sharp-basin geometry: collapse or frozen at every rate \\
+\hline
+\end{tabular}
+\end{table*}
+
+""" + _PROSE, packages="times", options="twocolumn")
+    [grid] = parse_tables(markdown)
+    assert all(len(row) == 3 for row in grid)
+    assert_table_tests_pass(markdown, [
+        table_test("Catastrophic collapse; +6.18 to +8.90 pp", left="CR-CTC", right="Not run: training oracle gap ≈ 0",
+                   down="Mild drift; +3.4% over 3000 steps", top_heading="MWER (REINFORCE)")])
