@@ -273,7 +273,10 @@ def limit_above(prev: Line, line: Line, rules=()) -> bool:
     return bool(_numerator(prev, line, rules) and line.y0 - prev.y1 < 0.6 * line.size) or _operator_over(prev, line) or bool(prev.glyphs and ((prev.math > 0 or prev.size < 0.8 * line.size and (
         prev.text.replace(" ", "").isdigit() or line.x0 <= prev.x0 and prev.x1 <= line.x1))
                                  and (prev.x1 - prev.x0 < 0.2 * (line.right - line.left)
-                                      or prev.math >= 0.15 and line.y0 < prev.y1)
+                                      # (not a line of prose reaching into it: an OpenType font's tall
+                                      # boxes overlap, "covariance proxy Σp ∈ R^{p×p}:" over its display)
+                                      or prev.math >= 0.15 and line.y0 < prev.y1 and not _PHRASE.search(
+                                          " ".join(w for w in prev.text.split() if w not in OPERATOR_NAMES)))
                                  or _matrix_row(prev, line.x0, line.x1) or _numerator(prev, line, rules))
                 and line.y0 - prev.y1 < 0.6 * line.size)
 

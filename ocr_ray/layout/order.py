@@ -55,16 +55,30 @@ def lines_of(boxes: Sequence[B]) -> list[list[B]]:
     lines: list[list[B]] = []
     spans: list[list[float]] = []
     for box in sorted(boxes, key=lambda b: (b.y0 + b.y1) / 2):
+        y0, y1 = _type_height(box)
         if lines:
             top, bottom = spans[-1]
-            overlap = min(bottom, box.y1) - max(top, box.y0)
-            if overlap >= 0.3 * min(bottom - top, box.y1 - box.y0) and not any(_stacked(box, b) for b in lines[-1]):
+            overlap = min(bottom, y1) - max(top, y0)
+            if overlap >= 0.3 * min(bottom - top, y1 - y0) and not any(_stacked(box, b) for b in lines[-1]):
                 lines[-1].append(box)
-                spans[-1] = [min(top, box.y0), max(bottom, box.y1)]
+                spans[-1] = [min(top, y0), max(bottom, y1)]
                 continue
         lines.append([box])
-        spans.append([box.y0, box.y1])
+        spans.append([y0, y1])
     return [sorted(line, key=lambda b: b.x0) for line in lines]
+
+
+def _type_height(box: B) -> tuple[float, float]:
+    """A text box's extent for telling lines apart: at most an em tall about its middle. An OpenType
+    font's boxes are its ascent and descent, 1.33 em in TeX Gyre Termes (lualatex, xelatex): a
+    paragraph's last line, a display's numerator and its line overlapped by a third and were one line
+    ("of its own. Precision = True Positives + .."); TeX's Type 1 fonts' are an em or less."""
+    size = getattr(box, "size", 0.0)
+    glyphs = getattr(box, "glyphs", None)
+    if size <= 0 or box.y1 - box.y0 <= 1.2 * size or glyphs and max(g[4] for g in glyphs) - min(g[2] for g in glyphs) > size:
+        return box.y0, box.y1  # (a formula's ink taller than an em, a big operator's or a script's, keeps its box)
+    middle = (box.y0 + box.y1) / 2
+    return middle - 0.5 * size, middle + 0.5 * size
 
 
 def _stacked(a: Box, b: Box) -> bool:

@@ -180,3 +180,39 @@ def test_unicode_math_sized_delimiters_and_phrases(tmp_path):
                                    # (the \left( around \frac{1}{2} is as tall as a \bigg: KaTeX sets both alike)
                                    r"s=\Bigg(\frac{a}{b}\Bigg)+\bigg[x\bigg]+\Big|w\Big|+\bigg(\frac{1}{2}\bigg)"], markdown
     assert all(_verdicts(markdown, UNICODE_MATH).values()), markdown
+
+
+# unicode-math under lualatex in Termes: its boxes are the OpenType font's ascent and descent (1.33 em),
+# so a paragraph's last line, a fraction's numerator of words and the display's line overlapped by a
+# third and were one line ("of its own. Precision = True Positives + False Positives True Positives"),
+# and so were the rows of a bold aligned with the line above them ("of its own. x = Ay + b z = Wx (1)")
+OPENTYPE_ROWS = [r"\text{Precision} = \frac{\text{True Positives}}{\text{True Positives} + \text{False Positives}}",
+                 r"\begin{aligned} \mathbf{x} &= \mathbf{A}\mathbf{y} + \mathbf{b} \\ \mathbf{z} &= \mathbf{W}\mathbf{x} \end{aligned}"]
+
+
+def test_unicode_math_words_and_bold_rows_are_displays(tmp_path):
+    import shutil
+
+    import pypdfium2
+
+    from ocr_ray.layout import compose_pages
+    from ocr_ray.layout.pdftext import page_layout
+
+    if shutil.which("lualatex") is None or not subprocess.run(["kpsewhich", "unicode-math.sty"], capture_output=True,
+                                                               text=True).stdout.strip():
+        pytest.skip("lualatex or unicode-math not installed")
+    body = (f"{PROSE}\n\\[\n{OPENTYPE_ROWS[0]}\n\\]\n{PROSE}\n\\begin{{equation}}\n{OPENTYPE_ROWS[1]}\n\\end{{equation}}\n"
+            f"{PROSE}\n")
+    (tmp_path / "m.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath}\n\\usepackage{unicode-math}\n"
+                                    "\\setmainfont{TeX Gyre Termes}\n\\setmathfont{TeX Gyre Termes Math}\n"
+                                    f"\\begin{{document}}\n{body}\\end{{document}}\n")
+    done = subprocess.run(["lualatex", "-interaction=nonstopmode", "m.tex"], cwd=tmp_path, capture_output=True, timeout=600)
+    if done.returncode != 0 or not (tmp_path / "m.pdf").exists():
+        pytest.skip("lualatex could not set TeX Gyre Termes (Math) here")
+    doc = pypdfium2.PdfDocument(str(tmp_path / "m.pdf"))
+    markdown = "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
+    blocks = [b for b in markdown.split("\n\n") if b.startswith("$$")]
+    assert len(blocks) == 2 and r"\frac{\text{True Positives}}" in blocks[0], markdown
+    assert r"\begin{aligned}\mathbf{x}&=\mathbf{A}\mathbf{y}+\mathbf{b} \\ \mathbf{z}&=" in blocks[1], markdown
+    assert markdown.count(PROSE.replace("'", "’")) == 3, markdown
+    assert all(_verdicts(markdown, OPENTYPE_ROWS).values()), markdown
