@@ -144,11 +144,18 @@ from ocr_ray.text_repair import recode_garbled
 # footnote mark and cut at a stretched sentence space is one
 # line; a bar drawn as an image (dvips' rules) is a rule; Ghostscript's byte-swapped ligatures and
 # its StemV (a font named regular is not bold); a row is in a page's edge band by its middle.
-# Also (33), furnprod11: lines set wholly in a typewriter font, three or more one under the other, are a
+# 34 (stop 49), furnprod11: lines set wholly in a typewriter font, three or more one under the other, are a
 # fenced code listing with their indents; a right-to-left run (Hebrew, Arabic) goes on leftward in one
 # fragment and a line mostly of such letters reads right to left; a chart's tick label (a column of
 # numbers at one step) is no page number; a C1 control code opening a line before a space is a bullet.
-LAYOUT_VERSION = "33"
+# Also (34), tables11w: a walled LaTeX grid's head of two \\ rows stays two rows, rows at a stretched
+# pitch stay rows, every row of a ruled grid wrapping in a p{} column reads row by row; tables11ml: a
+# table of text in p{} columns is a table, a row label broken in its citation one row, a justified
+# cell's stretched line one cell; tables11rw: a head flush left over numbers flush right is their column,
+# a slide's table of tall rows, a head on a padded band, a label column outside a walled grid; maths11:
+# parenthesised phrases, typed dots, operator names over their limits, displays cut at \qquad whole,
+# lualatex's OpenType boxes. The markdown of stop 48's engine (33) is converted again.
+LAYOUT_VERSION = "34"
 OCR_ROUTES = ("no_text", "image_only", "garbled", OCR_LAYER)
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further
