@@ -10,35 +10,19 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from benchmarks.fulltext_real.olmocr_judge import judge
-from ocr_ray.layout import compose_pages
-from tests.ocr.conftest import typeset_layouts
-
-PROSE = ("The method is run on every step, and the text between the formulas is long enough to fill the "
-         "column as a paper's prose does, so that nothing on this page looks like a column of its own.")
-FONTS = {"cm": "amsmath,amssymb", "mathptmx": "amsmath,amssymb,mathptmx", "lmodern": "amsmath,amssymb,lmodern"}
+from tests.ocr.math_typeset import FONTS, PROSE
+from tests.ocr.math_typeset import displays as _displays
+from tests.ocr.math_typeset import markdown_of as _markdown
+from tests.ocr.math_typeset import math_verdicts as _math
 
 
 def _installed(style: str) -> bool:
     return bool(shutil.which("kpsewhich")) and bool(
         subprocess.run(["kpsewhich", style], capture_output=True, text=True).stdout.strip())
 
-
-def _markdown(tmp: Path, packages: str, body: str) -> str:
-    layouts = typeset_layouts(tmp, packages, body.replace("PROSE", PROSE))
-    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
-
-
-def _displays(markdown: str) -> list[str]:
-    return [b.split("\n")[1] for b in markdown.split("\n\n") if b.startswith("$$")]
-
-
-def _math(markdown: str, **formulas: str) -> dict[str, bool]:
-    return judge(markdown, [{"id": k, "type": "math", "math": m} for k, m in formulas.items()])
 
 
 # an align of two rows, the second continuing the first at its "=", each numbered; a gather of two
@@ -176,8 +160,7 @@ QQUAD_BODY = (f"PROSE There exist variables $B$, $U_C$, $\\eta_N$, and $\\vareps
 def qquad(request, tmp_path_factory) -> str:
     packages = "amsmath,amssymb" + (",times" if request.param == "times" else "")
     tmp = tmp_path_factory.mktemp(f"qquad-{request.param}")
-    layouts = typeset_layouts(tmp, packages, QQUAD_BODY.replace("PROSE", PROSE), options="twocolumn")
-    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    return _markdown(tmp, packages, QQUAD_BODY, options="twocolumn")
 
 
 def test_a_display_cut_at_its_qquad_is_read_whole(qquad):

@@ -149,14 +149,9 @@ def test_development_papers_formulas(tmp_path):
     assert all(_verdicts(markdown, DEV).values()), markdown
 
 
-# unicode-math (lualatex, an OpenType maths font): \big..\Bigg are taller variants of the same
-# character, read at the text's size before (``(\frac{a}{b})+[x]+\mid w\mid``: KaTeX set them small and
-# MathTest failed the source); and (a) in the Termes that the issue met it in
-UNICODE_MATH = [r"g = \text{rate of growth} \cdot t",
-                r"s = \Bigg( \frac{a}{b} \Bigg) + \bigg[ x \bigg] + \Big| w \Big| + \left( \frac{1}{2} \right)"]
-
-
-def test_unicode_math_sized_delimiters_and_phrases(tmp_path):
+def _termes_markdown(tmp_path, body: str) -> str:
+    """``body`` set by lualatex with unicode-math in TeX Gyre Termes (Math), read back as markdown;
+    skips where lualatex, unicode-math or the fonts are missing."""
     import shutil
 
     import pypdfium2
@@ -167,7 +162,6 @@ def test_unicode_math_sized_delimiters_and_phrases(tmp_path):
     if shutil.which("lualatex") is None or not subprocess.run(["kpsewhich", "unicode-math.sty"], capture_output=True,
                                                                text=True).stdout.strip():
         pytest.skip("lualatex or unicode-math not installed")
-    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in UNICODE_MATH) + f"\n{PROSE}\n"
     (tmp_path / "m.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath}\n\\usepackage{unicode-math}\n"
                                     "\\setmainfont{TeX Gyre Termes}\n\\setmathfont{TeX Gyre Termes Math}\n"
                                     f"\\begin{{document}}\n{body}\\end{{document}}\n")
@@ -175,7 +169,19 @@ def test_unicode_math_sized_delimiters_and_phrases(tmp_path):
     if done.returncode != 0 or not (tmp_path / "m.pdf").exists():
         pytest.skip("lualatex could not set TeX Gyre Termes (Math) here")
     doc = pypdfium2.PdfDocument(str(tmp_path / "m.pdf"))
-    markdown = "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
+    return "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
+
+
+# unicode-math (lualatex, an OpenType maths font): \big..\Bigg are taller variants of the same
+# character, read at the text's size before (``(\frac{a}{b})+[x]+\mid w\mid``: KaTeX set them small and
+# MathTest failed the source); and (a) in the Termes that the issue met it in
+UNICODE_MATH = [r"g = \text{rate of growth} \cdot t",
+                r"s = \Bigg( \frac{a}{b} \Bigg) + \bigg[ x \bigg] + \Big| w \Big| + \left( \frac{1}{2} \right)"]
+
+
+def test_unicode_math_sized_delimiters_and_phrases(tmp_path):
+    body = "\n".join(f"{PROSE}\n\\begin{{equation}}\n{f}\n\\end{{equation}}" for f in UNICODE_MATH) + f"\n{PROSE}\n"
+    markdown = _termes_markdown(tmp_path, body)
     assert _displays(markdown) == [r"g=\text{rate of growth }\cdot t",
                                    # (the \left( around \frac{1}{2} is as tall as a \bigg: KaTeX sets both alike)
                                    r"s=\Bigg(\frac{a}{b}\Bigg)+\bigg[x\bigg]+\Big|w\Big|+\bigg(\frac{1}{2}\bigg)"], markdown
@@ -191,26 +197,9 @@ OPENTYPE_ROWS = [r"\text{Precision} = \frac{\text{True Positives}}{\text{True Po
 
 
 def test_unicode_math_words_and_bold_rows_are_displays(tmp_path):
-    import shutil
-
-    import pypdfium2
-
-    from ocr_ray.layout import compose_pages
-    from ocr_ray.layout.pdftext import page_layout
-
-    if shutil.which("lualatex") is None or not subprocess.run(["kpsewhich", "unicode-math.sty"], capture_output=True,
-                                                               text=True).stdout.strip():
-        pytest.skip("lualatex or unicode-math not installed")
     body = (f"{PROSE}\n\\[\n{OPENTYPE_ROWS[0]}\n\\]\n{PROSE}\n\\begin{{equation}}\n{OPENTYPE_ROWS[1]}\n\\end{{equation}}\n"
             f"{PROSE}\n")
-    (tmp_path / "m.tex").write_text("\\documentclass{article}\n\\usepackage{amsmath}\n\\usepackage{unicode-math}\n"
-                                    "\\setmainfont{TeX Gyre Termes}\n\\setmathfont{TeX Gyre Termes Math}\n"
-                                    f"\\begin{{document}}\n{body}\\end{{document}}\n")
-    done = subprocess.run(["lualatex", "-interaction=nonstopmode", "m.tex"], cwd=tmp_path, capture_output=True, timeout=600)
-    if done.returncode != 0 or not (tmp_path / "m.pdf").exists():
-        pytest.skip("lualatex could not set TeX Gyre Termes (Math) here")
-    doc = pypdfium2.PdfDocument(str(tmp_path / "m.pdf"))
-    markdown = "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
+    markdown = _termes_markdown(tmp_path, body)
     blocks = [b for b in markdown.split("\n\n") if b.startswith("$$")]
     assert len(blocks) == 2 and r"\frac{\text{True Positives}}" in blocks[0], markdown
     assert r"\begin{aligned}\mathbf{x}&=\mathbf{A}\mathbf{y}+\mathbf{b} \\ \mathbf{z}&=" in blocks[1], markdown

@@ -11,17 +11,15 @@ paper cheblienet p16). A display's ``...`` was written ``\\ldots``, which KaTeX 
 (dev5's apg-icml20, nltocode-neurips20)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from benchmarks.fulltext_real.olmocr_judge import judge
 from ocr_ray.layout import compose_pages
 from tests.ocr.conftest import typeset_layouts
+from tests.ocr.math_typeset import FONTS, PROSE
+from tests.ocr.math_typeset import displays as _displays
+from tests.ocr.math_typeset import markdown_of as _markdown
+from tests.ocr.math_typeset import math_verdicts as _math
 
-PROSE = ("The method is run on every step, and the text between the formulas is long enough to fill the "
-         "column as a paper's prose does, so that nothing on this page looks like a column of its own.")
-FONTS = {"cm": "amsmath,amssymb", "mathptmx": "amsmath,amssymb,mathptmx", "lmodern": "amsmath,amssymb,lmodern"}
 REMARKS = {
     # ri-iclr26: an unnumbered display, a \qquad between its two definitions, each with its remark;
     # the sentence under it (a run of prose with inline maths longer than the text layer keeps glyphs
@@ -45,18 +43,6 @@ DOTS = {"typed": r"\mu_i \sim \text{N}(0, \sigma_0^2 \, I), \quad i = 1, 2, ...,
         "letter": r"\ell = 1 \ldots L"}
 DOTS_BODY = "".join(f"PROSE\n\\begin{{equation}}\n{f}\n\\end{{equation}}\n" for f in DOTS.values()) + "PROSE\n"
 
-
-def _markdown(tmp: Path, packages: str, body: str) -> str:
-    layouts = typeset_layouts(tmp, packages, body.replace("PROSE", PROSE))
-    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
-
-
-def _displays(markdown: str) -> list[str]:
-    return [b.split("\n")[1] for b in markdown.split("\n\n") if b.startswith("$$")]
-
-
-def _math(markdown: str, **formulas: str) -> dict[str, bool]:
-    return judge(markdown, [{"id": k, "type": "math", "math": m} for k, m in formulas.items()])
 
 
 @pytest.fixture(scope="module", params=sorted(FONTS))
@@ -111,8 +97,7 @@ OPERATORS_BODY = (f"PROSE That is, its ideal goal is\n\\[\n{OPERATORS['argmax']}
 @pytest.fixture(scope="module", params=["cm", "mathptmx"])
 def operators(request, tmp_path_factory) -> str:
     tmp = tmp_path_factory.mktemp(f"operators-{request.param}")
-    layouts = typeset_layouts(tmp, FONTS[request.param], OPERATORS_BODY.replace("PROSE", PROSE), options="twocolumn")
-    return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+    return _markdown(tmp, FONTS[request.param], OPERATORS_BODY, options="twocolumn")
 
 
 def test_an_operator_name_over_its_limit_is_the_display_s(operators):
