@@ -1,6 +1,7 @@
 """The benchmark convention: one JSON object per figure appended to benchmarks/results.jsonl."""
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 from pathlib import Path
@@ -48,3 +49,17 @@ def page_count(pdf: Path | str) -> int:
         return len(doc)
     finally:
         doc.close()
+
+
+def has_recorded_bytes(path: Path, sha256: str) -> bool:
+    """Is ``path`` there with the sha256 a page set's manifest records (its source, before a page is cut)?"""
+    return path.exists() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256
+
+
+def cut_page(source: Path, page: int, target: Path) -> None:
+    """Page ``page`` (0-based) of the PDF ``source`` saved alone as ``target`` (the page sets' one-page PDFs)."""
+    import pypdfium2 as pdfium
+
+    one = pdfium.PdfDocument.new()
+    one.import_pages(pdfium.PdfDocument(str(source)), [page])
+    one.save(str(target))

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import yaml
 
+from benchmarks.common import cut_page, has_recorded_bytes
+
 HERE = Path(__file__).parent
 
 
@@ -97,25 +99,20 @@ def tests(page_id: str) -> list[dict]:
 
 
 def build(out: Path, corpus: Path, sources: Path | None = None) -> dict:
-    import pypdfium2 as pdfium
-
     sources = sources_dir() if sources is None else sources
     (out / "pdfs").mkdir(parents=True, exist_ok=True)
     (out / "tests").mkdir(parents=True, exist_ok=True)
     built, missing = [], []
     for entry in pages():
         source = source_file(entry, corpus, sources)
-        if not source.exists() or hashlib.sha256(source.read_bytes()).hexdigest() != entry["sha256"]:
+        if not has_recorded_bytes(source, entry["sha256"]):
             missing.append(entry["id"])
             print(f"{entry['id']}: no {entry['repo']}/{entry['path']} with the recorded sha256 at {source}")
             continue
         if is_image(entry):
             image_pdf(source, out / "pdfs" / f"{entry['id']}.pdf")
         else:
-            src = pdfium.PdfDocument(str(source))
-            one = pdfium.PdfDocument.new()
-            one.import_pages(src, [entry["page"]])
-            one.save(str(out / "pdfs" / f"{entry['id']}.pdf"))
+            cut_page(source, entry["page"], out / "pdfs" / f"{entry['id']}.pdf")
         shutil.copyfile(HERE / "tests" / f"{entry['id']}.jsonl", out / "tests" / f"{entry['id']}.jsonl")
         built.append({k: entry[k] for k in ("id", "part", "repo", "commit", "path", "page", "kind")})
     manifest = {"pages": built, "missing": missing, "corpus": str(corpus), "sources": str(sources)}

@@ -10,13 +10,14 @@ A source that is missing or not the recorded bytes is reported and its page left
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
 from pathlib import Path
 
 import yaml
+
+from benchmarks.common import cut_page, has_recorded_bytes
 
 HERE = Path(__file__).parent
 
@@ -41,28 +42,24 @@ def collect(checkout: Path, folder: Path) -> int:
     found = 0
     for entry in pages():
         source = checkout / entry["repo"].replace("/", "+") / entry["path"]
-        if source.exists() and hashlib.sha256(source.read_bytes()).hexdigest() == entry["sha256"]:
+        if has_recorded_bytes(source, entry["sha256"]):
             shutil.copyfile(source, folder / "sources" / f"{entry['sha256'][:16]}.pdf")
             found += 1
     return found
 
 
 def build(folder: Path) -> dict:
-    import pypdfium2 as pdfium
-
     out = folder / "set"
     (out / "pdfs").mkdir(parents=True, exist_ok=True)
     (out / "tests").mkdir(parents=True, exist_ok=True)
     built, missing = [], []
     for entry in pages():
         source = folder / "sources" / f"{entry['sha256'][:16]}.pdf"
-        if not source.exists() or hashlib.sha256(source.read_bytes()).hexdigest() != entry["sha256"]:
+        if not has_recorded_bytes(source, entry["sha256"]):
             missing.append(entry["id"])
             print(f"{entry['id']}: no {entry['repo']}/{entry['path']} with the recorded sha256 at {source}")
             continue
-        one = pdfium.PdfDocument.new()
-        one.import_pages(pdfium.PdfDocument(str(source)), [entry["page"]])
-        one.save(str(out / "pdfs" / f"{entry['id']}.pdf"))
+        cut_page(source, entry["page"], out / "pdfs" / f"{entry['id']}.pdf")
         shutil.copyfile(HERE / "tests" / f"{entry['id']}.jsonl", out / "tests" / f"{entry['id']}.jsonl")
         built.append({k: entry[k] for k in ("id", "part", "repo", "commit", "path", "page")})
     manifest = {"pages": built, "missing": missing, "sources": str(folder / "sources")}

@@ -12,12 +12,13 @@ named and its page left out; without the corpus nothing is measured (CI has none
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 from pathlib import Path
 
 import yaml
+
+from benchmarks.common import cut_page, has_recorded_bytes
 
 HERE = Path(__file__).parent
 MANIFEST = HERE / "realtables_dev.yaml"
@@ -42,20 +43,16 @@ def test_rows(entry: dict) -> list[dict]:
 
 
 def build(corpus: Path, folder: Path) -> dict:
-    import pypdfium2 as pdfium
-
     out = folder / "set"
     (out / "pdfs").mkdir(parents=True, exist_ok=True)
     (out / "tests").mkdir(parents=True, exist_ok=True)
     built, missing = [], []
     for entry in pages():
         source = corpus / "pdfs" / f"{entry['corpus_id']}.pdf"
-        if not source.exists() or hashlib.sha256(source.read_bytes()).hexdigest() != entry["sha256"]:
+        if not has_recorded_bytes(source, entry["sha256"]):
             missing.append(entry["id"])
             continue
-        one = pdfium.PdfDocument.new()
-        one.import_pages(pdfium.PdfDocument(str(source)), [entry["page"]])
-        one.save(str(out / "pdfs" / f"{entry['id']}.pdf"))
+        cut_page(source, entry["page"], out / "pdfs" / f"{entry['id']}.pdf")
         (out / "tests" / f"{entry['id']}.jsonl").write_text(
             "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in test_rows(entry)), encoding="utf-8")
         built.append({"id": entry["id"], "part": "check"})
