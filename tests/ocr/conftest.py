@@ -76,6 +76,17 @@ def numbered_pages_pdf(path: Path, pages: int = 3) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def recorded_and_other_sources(folder: Path) -> str:
+    """A page-set source folder as the builders read it: ``numbered_pages_pdf`` under the first 16
+    hex digits of its sha256, and other bytes under ``0000000000000000.pdf``; the source's sha256."""
+    folder.mkdir(parents=True)
+    source = folder.parent / "src.pdf"
+    digest = numbered_pages_pdf(source)
+    (folder / f"{digest[:16]}.pdf").write_bytes(source.read_bytes())
+    (folder / f"{'0' * 16}.pdf").write_bytes(b"%PDF-1.4 other bytes")
+    return digest
+
+
 def write_two_column_pdf(path: Path, forum_id: str, num_pages: int, encrypt: str | None = None) -> Path:
     """A letter-size PDF whose pages carry two columns of known text."""
     pdf = canvas.Canvas(str(path), pagesize=letter, encrypt=encrypt)

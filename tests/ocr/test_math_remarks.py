@@ -44,7 +44,6 @@ DOTS = {"typed": r"\mu_i \sim \text{N}(0, \sigma_0^2 \, I), \quad i = 1, 2, ...,
 DOTS_BODY = "".join(f"PROSE\n\\begin{{equation}}\n{f}\n\\end{{equation}}\n" for f in DOTS.values()) + "PROSE\n"
 
 
-
 @pytest.fixture(scope="module", params=sorted(FONTS))
 def remarks(request, tmp_path_factory) -> str:
     return _markdown(tmp_path_factory.mktemp(f"remarks-{request.param}"), FONTS[request.param], REMARKS_BODY)

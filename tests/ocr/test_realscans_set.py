@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 
 from benchmarks import bench_fulltext_realscans
 from benchmarks.fulltext_realscans import build
-from tests.ocr.conftest import numbered_pages_pdf
+from tests.ocr.conftest import recorded_and_other_sources
 
 _TYPES = {"present", "absent", "order", "table"}
 
@@ -31,11 +31,7 @@ def test_every_page_has_hand_written_tests_in_olmocr_bench_form_and_a_part():
 
 def test_the_build_cuts_the_recorded_page_and_refuses_other_bytes(tmp_path, monkeypatch):
     corpus = tmp_path / "corpus"
-    (corpus / "pdfs").mkdir(parents=True)
-    source = tmp_path / "src.pdf"
-    digest = numbered_pages_pdf(source)
-    (corpus / "pdfs" / f"{digest[:16]}.pdf").write_bytes(source.read_bytes())
-    (corpus / "pdfs" / f"{'0' * 16}.pdf").write_bytes(b"%PDF-1.4 other bytes")
+    digest = recorded_and_other_sources(corpus / "pdfs")
     entries = [{"id": "p", "part": "dev", "repo": "o/r", "commit": "c", "path": "a.pdf", "page": 2, "kind": "k",
                 "sha256": digest},
                {"id": "q", "part": "frozen", "repo": "o/r", "commit": "c", "path": "b.pdf", "page": 0, "kind": "k",

@@ -11,7 +11,7 @@ from olmocr.bench.tests import TableTest
 
 from benchmarks.fulltext_tables_world import build as tablesworld
 from benchmarks.fulltext_tables_world import realtables
-from tests.ocr.conftest import numbered_pages_pdf
+from tests.ocr.conftest import recorded_and_other_sources
 
 
 def test_pages_are_other_documents_than_the_held_out_ones_and_their_tests_are_table_tests():
@@ -32,11 +32,7 @@ def test_pages_are_other_documents_than_the_held_out_ones_and_their_tests_are_ta
 
 def test_the_build_cuts_the_recorded_page_and_refuses_other_bytes(tmp_path, monkeypatch):
     corpus = tmp_path / "corpus"
-    (corpus / "pdfs").mkdir(parents=True)
-    source = tmp_path / "src.pdf"
-    digest = numbered_pages_pdf(source)
-    (corpus / "pdfs" / f"{digest[:16]}.pdf").write_bytes(source.read_bytes())
-    (corpus / "pdfs" / f"{'0' * 16}.pdf").write_bytes(b"%PDF-1.4 other bytes")
+    digest = recorded_and_other_sources(corpus / "pdfs")
     cell = [{"cell": "a", "right": "b"}]
     entries = [{"id": "p", "corpus_id": digest[:16], "page": 2, "sha256": digest, "tests": cell},
                {"id": "q", "corpus_id": "0" * 16, "page": 0, "sha256": "0" * 64, "tests": cell}]

@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 
 from benchmarks import bench_fulltext_tablesworld
 from benchmarks.fulltext_tables_world import build, derive
-from tests.ocr.conftest import numbered_pages_pdf
+from tests.ocr.conftest import recorded_and_other_sources
 
 _STR = """<?xml version="1.0" encoding="UTF-8"?><document filename="x">
 <table id="1"><region id="1" page="2">
@@ -56,11 +56,7 @@ def test_tests_are_the_structure_files_cells_unique_on_their_page():
 
 def test_the_build_cuts_the_recorded_page_and_refuses_other_bytes(tmp_path, monkeypatch):
     folder = tmp_path / "tw"
-    (folder / "sources").mkdir(parents=True)
-    source = tmp_path / "src.pdf"
-    digest = numbered_pages_pdf(source)
-    (folder / "sources" / f"{digest[:16]}.pdf").write_bytes(source.read_bytes())
-    (folder / "sources" / f"{'0' * 16}.pdf").write_bytes(b"%PDF-1.4 other bytes")
+    digest = recorded_and_other_sources(folder / "sources")
     entries = [{"id": "p", "part": "dev", "repo": "o/r", "commit": "c", "path": "a.pdf", "page": 2, "sha256": digest},
                {"id": "q", "part": "frozen", "repo": "o/r", "commit": "c", "path": "b.pdf", "page": 0, "sha256": "0" * 64}]
     monkeypatch.setattr(build, "pages", lambda: entries)
