@@ -235,6 +235,7 @@ def _under_its_cells(line: list[Fragment], above: list[Fragment]) -> bool:
     pairs = zip(sorted(line, key=lambda f: f.x0), sorted(above, key=lambda f: f.x0), strict=True)
     return all(abs(f.x0 - g.x0) <= 1.0 or abs(f.x1 - g.x1) <= 1.0 for f, g in pairs)
 
+
 def _with_head(page: PageLayout, run: list[list[Fragment]], free, width: float, words: int) -> list[list[Fragment]]:
     """``run`` with the line right over it when that line's cells stand over the run's first row one for
     one (``_under_its_cells``) within the run's extent: a loose table's head row on a slide shares its
@@ -252,6 +253,7 @@ def _with_head(page: PageLayout, run: list[list[Fragment]], free, width: float, 
     if _short(head, width, words) and _under_its_cells(head, run[0]) and gap <= LOOSE_GAP * max(f.y1 - f.y0 for f in head) + 2:
         return [head, *run]
     return run
+
 
 def _cells_of(f: Fragment) -> list[Fragment]:
     """A run of numbers that kept its word spaces (``table_marks.keep_table_gaps``: a row of tight

@@ -168,12 +168,12 @@ def _row_labels(page: PageLayout, inside: list[Fragment], top: float, bottom: fl
             continue
         row = [g for g in inside if abs(g.cy - f.cy) <= ROW_TOLERANCE * min(f.y1 - f.y0, g.y1 - g.y0)]
         # (a label under its column's own rule may stand as far from the numbers as that column is wide)
-        ruled = any(r.x0 - 2 <= f.x0 and f.x1 <= r.x1 + 2 for r in own)
+        ruled = _under_own_rule(f, own)
         if any(0 <= g.x0 - f.x1 <= 3 * f.size or ruled and 0 <= g.x0 - f.x1 for g in row):
             labels.append(f)
     column = [f for f in labels if sum(1 for g in labels if abs(g.x0 - f.x0) <= 2 or abs(g.x1 - f.x1) <= 2) >= 2]
     if column:  # (and the column's head, centred over its own rule: the rule says it is the table's)
-        column += [f for f in labels if f not in column and any(r.x0 - 2 <= f.x0 and f.x1 <= r.x1 + 2 for r in own)]
+        column += [f for f in labels if f not in column and _under_own_rule(f, own)]
     if not column:
         return x0, x1
     inside += column
@@ -188,6 +188,12 @@ def _label_rules(page_rules: list[Rule], rules: list[Rule], x0: float, x1: float
     return [r for r in rules if abs(r.x1 - x0) <= 2 and any(
         q is not r and q.horizontal and abs(q.y0 - r.y0) <= 1 and abs(q.x0 - r.x1) <= 2 and q.x1 <= x1 + 2
         for q in page_rules)]
+
+
+def _under_own_rule(f: Fragment, own: list[Rule]) -> bool:
+    """Does ``f`` stand within one of the label column's own rules (``_label_rules``)?"""
+    return any(r.x0 - 2 <= f.x0 and f.x1 <= r.x1 + 2 for r in own)
+
 
 def _prose_column(rows: list[list[Fragment]], cols: list[tuple[float, float]], rules: list[Rule]) -> bool:
     """Does a column hold running prose, one line of it per row: cells of several words, each
