@@ -74,7 +74,8 @@ def join_ruled_rows(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
     def full(row: list[Fragment]) -> bool:  # a cell in every column
         return len({column_of(limits, f.cx) for f in row}) == len(cols)
 
-    inner, across = _pitches(rows, stretch)
+    cys = [_cy(row) for row in rows]  # each line's middle
+    inner, across = _pitches(cys, stretch)
     padded = bool(inner and across) and _median(inner) < PADDED * _median(across)
 
     def wrapped_head(lines: list[int]) -> bool:
@@ -95,7 +96,6 @@ def join_ruled_rows(rows: list[list[Fragment]], head: int, cols: list[tuple[floa
         held = [sum(1 for k in lines if any(column_of(limits, f.cx) == c for f in rows[k])) for c in range(len(cols))]
         return min(held) >= 2 and not any(_units(rows[k]) for k in lines[1:])
 
-    cys = [_cy(row) for row in rows]
     # a stretch of one row: one line, or lines each the next line of cells wrapped at their column's
     # edge (a LaTeX ``p{..}`` cell's justified lines, every row of a table of text wrapped)
     reach = [max((f.x1 for row in rows for f in row if a < f.cx < b), default=a) for a, b in zip(walls, walls[1:], strict=False)]
@@ -173,14 +173,13 @@ def _median(values: list[float]) -> float:
     return sorted(values)[len(values) // 2]
 
 
-def _pitches(rows: list[list[Fragment]], stretch: list[int | None]) -> tuple[list[float], list[float]]:
-    """The pitches of consecutive lines between the same two rules, and of lines a rule parts. Where
-    the first are set closer (``PADDED``), each rule has a cell's padding over and under it: the
-    stretches are rows whose cells wrapped (a table of text, every row of several lines: "Books and" /
+def _pitches(cys: list[float], stretch: list[int | None]) -> tuple[list[float], list[float]]:
+    """The pitches of consecutive lines (``cys``: their middles) between the same two rules, and of
+    lines a rule parts. Where the first are set closer (``PADDED``), each rule has a cell's padding
+    over and under it: the stretches are rows whose cells wrapped (a table of text, every row of several lines: "Books and" /
     "school supplies" beside a paragraph), not rows ruled every few lines at one pitch."""
-    cys = [_cy(row) for row in rows]
     inner, across = [], []
-    for k in range(1, len(rows)):
+    for k in range(1, len(cys)):
         if stretch[k] is None or stretch[k - 1] is None:
             continue
         (inner if stretch[k] == stretch[k - 1] else across).append(cys[k] - cys[k - 1])
