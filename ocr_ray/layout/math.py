@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom, multiple_integrals, negations, union
 from ocr_ray.layout.math_matrix import matrices, tall_delimiters
+from ocr_ray.layout.math_scripts import deeper_script, script_kind
 from ocr_ray.layout.math_stacks import (
     arrow_accents,
     horizontal_braces,
@@ -260,7 +261,7 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
     i = 0
     while i < len(atoms):
         a = atoms[i]
-        script = _script_kind(a, base, size, tiny)
+        script = script_kind(a, base, size, tiny)
         if script:  # a script with no nucleus: TeX allows it ("{}^{2}")
             out.append("{}")
         else:
@@ -270,7 +271,7 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
         subs: list[Atom] = []
         sups: list[Atom] = []
         while i < len(atoms):
-            kind = _script_kind(atoms[i], base, size, tiny) or _deeper_script(atoms[i], subs, sups)
+            kind = script_kind(atoms[i], base, size, tiny) or deeper_script(atoms[i], subs, sups)
             if not kind:
                 break
             (sups if kind == "^" else subs).append(atoms[i])
@@ -288,35 +289,6 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
             sup = _row(sups, [])
             out.append(sup if set(sup) == {"'"} else f"^{{{sup}}}")  # a prime is drawn raised
     return _join(out)
-
-
-def _script_kind(a: Atom, base: float, size: float, tiny: bool = False) -> str:
-    # (a big operator drawn taller than the row's type is no script, whatever its font's size: mathpazo
-    # sets \int from cmex at 9 pt beside 10 pt letters, and a CMEX glyph's baseline is its top)
-    if a.kind == "box" or a.size > 0.9 * size and not tiny or a.kind == "op" and a.y1 - a.y0 > 1.5 * size:
-        return ""
-    lift = base - a.base
-    if lift > 0.12 * size:
-        return "^"
-    if lift < -0.05 * size:
-        return "_"
-    return ""
-
-
-def _deeper_script(a: Atom, subs: list[Atom], sups: list[Atom]) -> str:
-    """A glyph smaller than the scripts it follows, right after them, is their own script (the
-    ``-1`` of ``L_{g^{-1}}``, the prime of ``z_{j'}``): it joins their group, wherever it sits
-    against the row's baseline, and is placed when that group is read as a row."""
-    scripts = subs + sups
-    if not scripts or a.size >= 0.9 * max(s.size for s in scripts):
-        return ""
-    # the script it follows: the one ending last before it (in ``j'`` under ``\sum^M_{j'}`` the
-    # superscript M ends further right), else the one nearest its baseline
-    before = [s for s in scripts if s.x1 <= a.x0 + 0.5 * a.size]
-    last = max(before, key=lambda s: s.x1) if before else min(scripts, key=lambda s: abs(s.base - a.base))
-    if a.x0 - last.x1 > 0.6 * last.size:
-        return ""
-    return "_" if last in subs else "^"
 
 
 def _join(tokens: list[str]) -> str:
