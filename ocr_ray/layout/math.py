@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom, multiple_integrals, negations, union
 from ocr_ray.layout.math_matrix import matrices, tall_delimiters
-from ocr_ray.layout.math_scripts import deeper_script, script_kind
+from ocr_ray.layout.math_scripts import braced_group, deeper_script, script_delimiters, script_kind
 from ocr_ray.layout.math_stacks import (
     arrow_accents,
     horizontal_braces,
@@ -251,6 +251,7 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
         size = _main_size(atoms)
     atoms = _limits(labelled_relations(atoms, size, _row), size)  # (a label's fraction read: \overset{\alpha=\frac34}{=})
     base = _main_base(atoms, size)
+    script_delimiters(atoms, base, size)
     atoms.sort(key=lambda a: (a.x0, a.y0))
     # TeX sets scripts of scripts at its smallest size (5 pt) too: at that size a script is told by
     # its shift from the nucleus alone, which comes first (\pi_{\theta_{-1}})
@@ -258,6 +259,7 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
     if tiny:
         base = atoms[0].base
     out: list[str] = []
+    placed: list[tuple[int, Atom]] = []
     i = 0
     while i < len(atoms):
         a = atoms[i]
@@ -265,6 +267,7 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
         if script:  # a script with no nucleus: TeX allows it ("{}^{2}")
             out.append("{}")
         else:
+            placed.append((len(out), a))
             # a prime after a superscript needs a nucleus of its own
             out.append("{}'" if a.tex == "'" and out and out[-1].startswith("^") else a.tex)
             i += 1
@@ -283,6 +286,11 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
             # a display-size \sum (in text style it is smaller) whose scripts sit beside it:
             # ``\nolimits``, else KaTeX sets them under and over it
             out.append(r"\nolimits")
+        start = None if script else braced_group(placed, a, sups, base, size)
+        if start is not None:  # scripts on a braced group: {\{R_t, \tilde{R}_t\}}_1^N
+            out.insert(start, "{")
+            placed = [(k + (k >= start), b) for k, b in placed]
+            out.append("}")
         if subs:
             out.append(f"_{{{_row(subs, [])}}}")
         if sups:
