@@ -36,7 +36,7 @@ from ocr_ray.layout.math_stacks import (
     limit_of_another,
     limit_rows,
 )
-from ocr_ray.layout.math_symbols import DELIMITERS, SIDE_LIMITS
+from ocr_ray.layout.math_symbols import BIG_OPERATORS, DELIMITERS, SIDE_LIMITS
 from ocr_ray.layout.math_tags import equation_number, ligatures, numbered
 from ocr_ray.layout.math_words import TIGHT_DOTS, colon_equals, mapsto, ord_dots, stacked_pieces, words
 from ocr_ray.layout.model import Rule
@@ -182,7 +182,8 @@ def _limits(atoms: list[Atom], size: float) -> list[Atom]:
         # limits are a smaller size; a fraction or a whole line above is not one
         upper = [a for a in near if a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.size < 0.9 * op.size
                  or a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.kind == "ord" and a.size < size]
-        lower = [a for a in near if a.y0 >= op.y1 - 0.5 and a.y0 - op.y1 < 0.8 * size and a.size < size]
+        floor = _floor(op)
+        lower = [a for a in near if a.y0 >= floor - 0.5 and a.y0 - floor < 0.8 * size and a.size < size]
         upper = limit_lines(_grow(upper, atoms, op, above=True), atoms, op, size, below=False)
         lower = limit_lines(_grow(lower, atoms, op, above=False), atoms, op, size, below=True)
         if not upper and not lower:
@@ -194,6 +195,16 @@ def _limits(atoms: list[Atom], size: float) -> list[Atom]:
         merged.x0, merged.x1 = op.x0, op.x1
         atoms = [merged if a is op else a for a in atoms if id(a) not in gone]
     return atoms
+
+
+def _floor(op: Atom) -> float:
+    r"""Where an operator's limits below may start: its box's bottom, or for a name set in letters just
+    under its baseline: the "g" of ``\arg\min`` reaches past the top of the limit's letters (STIX Two,
+    kpfonts, fourier: ``\arg\min_{\in\Theta}{}_{\theta}``). A symbol's box is its own (STIX Two's
+    \int stands on the baseline with its foot below it, and its lower limit beside the foot)."""
+    if op.tex not in BIG_OPERATORS and op.base > (op.y0 + op.y1) / 2:
+        return min(op.y1, op.base + 0.1 * op.size)
+    return op.y1
 
 
 def _grow(limit: list[Atom], atoms: list[Atom], op: Atom, above: bool) -> list[Atom]:
@@ -210,7 +221,7 @@ def _grow(limit: list[Atom], atoms: list[Atom], op: Atom, above: bool) -> list[A
         for a in atoms:
             if a is op or a in limit or a.size >= op.size * 0.95 and a.kind != "box" or limit_of_another(a, op, atoms):
                 continue
-            if (a.y1 <= op.y0 + 0.5) != above or (a.y0 >= op.y1 - 0.5) == above:
+            if (a.y1 <= op.y0 + 0.5) != above or (a.y0 >= _floor(op) - 0.5) == above:
                 continue
             if abs(a.base - base) < 0.6 * a.size + 2 and x0 - 0.6 * a.size <= a.x1 and a.x0 <= x1 + 0.6 * a.size:
                 limit.append(a)
