@@ -26,6 +26,7 @@ from ocr_ray.layout.table_gutters import join_justified_body, join_justified_hea
 from ocr_ray.layout.table_head_columns import join_head_columns
 from ocr_ray.layout.table_head_lines import join_head_lines
 from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows, numbered_lines
+from ocr_ray.layout.table_ordinals import numbers_into_labels
 from ocr_ray.layout.table_render import render_table, row_spans
 from ocr_ray.layout.table_rule_lines import (
     FLUSH,
@@ -335,7 +336,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
         return
     if kept:
         top, bottom = min(f.y0 for f in rows[0]) - 1, max(f.y1 for f in rows[-1]) + 1
-    spans = row_spans(rows, grid, cols, tall)
+    grid, spans = numbers_into_labels(grid, head, row_spans(rows, grid, cols, tall))  # ("1." beside its label)
     size = min(f.size for f in inside)
     chosen = set(map(id, inside))
     page.fragments = [f for f in page.fragments if id(f) not in chosen]
