@@ -24,7 +24,7 @@ from ocr_ray.layout.table_grid import (
 )
 from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
 from ocr_ray.layout.table_head_columns import join_head_columns
-from ocr_ray.layout.table_head_lines import join_head_lines
+from ocr_ray.layout.table_head_lines import MAX_HEAD_LINES, join_head_lines
 from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows, numbered_lines
 from ocr_ray.layout.table_ordinals import numbers_into_labels
 from ocr_ray.layout.table_render import render_table, row_spans
@@ -98,13 +98,15 @@ def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[f
     TeX sets the rule right under the row's depth): lines close over it, no rule between, each
     fragment within one column or centred over several, none a caption's nor maths. A line that is
     one text is a label over some of the columns: a caption's last line, centred over the table, is
-    set as close."""
+    set as close. Up to ``MAX_HEAD_LINES`` lines, as a wrapped head cell has (a report's heads wrap
+    over four lines, "Schools / in original / sample that / participated": two cut them to their last
+    two)."""
     out: list[list[Fragment]] = []
     edge = top
     if not any(r.horizontal and abs(r.y0 - top) <= 2 and r.x0 < x1 and r.x1 > x0 for r in page.rules):
         return out  # (a table set without rules starts at its first line)
     near = [f for f in page.fragments if f.kind == "text" and f.y1 < top + 1 and x0 - 3 <= f.x0 and f.x1 <= x1 + 3]
-    for line in sorted(table_rows(near), key=lambda line: -max(f.y1 for f in line))[:2]:
+    for line in sorted(table_rows(near), key=lambda line: -max(f.y1 for f in line))[:MAX_HEAD_LINES]:
         height = max(f.y1 - f.y0 for f in line)
         if edge - max(f.y1 for f in line) > 0.5 * height or any(CAPTION.match(f.text) for f in line) \
                 or any(r.horizontal and max(f.y1 for f in line) < r.y0 < edge - 0.5 and r.x0 < x1 and r.x1 > x0
