@@ -28,6 +28,7 @@ from ocr_ray.layout.table_head_lines import MAX_HEAD_LINES, join_head_lines
 from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows, numbered_lines
 from ocr_ray.layout.table_ordinals import numbers_into_labels
 from ocr_ray.layout.table_render import render_table, row_spans
+from ocr_ray.layout.table_row_rules import rules_each_row
 from ocr_ray.layout.table_rule_lines import (
     FLUSH,
     MIN_RULE_WIDTH,
@@ -327,7 +328,8 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     if walls:  # a grid that rules each of its rows: a row is all that lies between two rules
         rows, head = join_ruled_rows(rows, head, cols, page.rules, walls)
     rows, head = join_head_lines(rows, head, cols, page.rules)
-    grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
+    grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules) \
+        or rules_each_row(rows, head, cols, page.rules, x0, x1)  # (a row is what lies between two rules)
     rows = join_stacked_cells(rows, head, cols)
     rows, tall = multi_line_rows(rows, cols, page.rules, grid_lines)
     grid = [row_grid(row, cols, page.rules, x1 - x0) for row in rows]
