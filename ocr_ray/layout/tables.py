@@ -16,11 +16,11 @@ from ocr_ray.layout.table_cells import clear_in_column, row_grid
 from ocr_ray.layout.table_grid import (
     ROW_TOLERANCE,
     bounds,
+    cells_at_walls,
     column_of,
     columns,
     split_on_columns,
     table_rows,
-    walled,
 )
 from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
 from ocr_ray.layout.table_head_columns import join_head_columns
@@ -274,7 +274,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
             f.seq = k
     grid_x0 = x0
     x0, x1 = _row_labels(page, inside, top, bottom, x0, x1)
-    rows = walled(table_rows(inside), verticals)
+    rows = cells_at_walls(table_rows(inside), verticals)
     heads = _rotated_heads(page, rows, top, bottom, x0, x1)
     inside += heads
     inner = [r for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]
