@@ -30,6 +30,7 @@ from ocr_ray.layout.table_render import render_table, row_spans
 from ocr_ray.layout.table_rule_lines import (
     FLUSH,
     MIN_RULE_WIDTH,
+    SAME_EDGE,
     WIDE_RULE,
     column_rules_extent,
     rule_groups,
@@ -73,11 +74,22 @@ def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x
     out, last = [], max(f.y1 for f in rows[-1])
     for line in table_rows(text_under(page, x0, x1, bottom)):
         if min(f.y0 for f in line) - last > 1.6 * pitch or not _continues(line, cols, x0, x1) \
-                or grid_x0 is not None and all(f.x1 <= grid_x0 + 1 for f in line):
+                or grid_x0 is not None and all(f.x1 <= grid_x0 + 1 for f in line) \
+                or _other_rule_over(page, line, max(last, bottom), x0, x1):
             break
         out.append(line)
         last = max(f.y1 for f in line)
     return out
+
+
+def _other_rule_over(page: PageLayout, line: list[Fragment], last: float, x0: float, x1: float) -> bool:
+    """Is there a horizontal rule between ``last`` and ``line`` that reaches past the table's extent
+    (``x0``..``x1``) on either side: the top rule of another, wider table stacked under this one (two
+    booktabs tables in ``center`` environments, no caption between), whose lines are not this
+    table's rows even where they fall within its columns."""
+    top = min(f.y0 for f in line)
+    return any(r.horizontal and last - 1 < r.y0 < top and r.x0 < x1 and r.x1 > x0
+               and (r.x0 < x0 - SAME_EDGE or r.x1 > x1 + SAME_EDGE) for r in page.rules)
 
 
 def _in_columns(f: Fragment, cols: list[tuple[float, float]]) -> int:

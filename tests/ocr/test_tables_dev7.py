@@ -1,0 +1,141 @@
+"""Table idioms found on papers_dev7.yaml's papers (NLP papers in the ACL styles and journal classes:
+IEEEtran, acmart, elsarticle; issue 36 items 3, 6), typeset here with pdflatex and judged by
+olmOCR-Bench's ``TableTest``; the expected cells are written by hand from the LaTeX source of each
+test."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from benchmarks.fulltext_real.olmocr_judge import tables as parse_tables
+from tests.ocr.typeset_tables import assert_table_tests_pass, table_markdown, table_test
+
+_PROSE = "A paragraph of prose sets the page before the table and runs well past the end of one line of text.\n\n"
+
+
+def _class_markdown(tmp: Path, documentclass: str, preamble: str, body: str) -> str:
+    """``body`` in ``documentclass`` (``[options]{class}``) typeset by pdflatex, read back by the text
+    layer and composed; skips where pdflatex or the class is not installed."""
+    import pypdfium2
+
+    from ocr_ray.layout import compose_pages
+    from ocr_ray.layout.pdftext import page_layout
+
+    name = documentclass.rsplit("{", 1)[-1].rstrip("}") + ".cls"
+    if shutil.which("pdflatex") is None or not subprocess.run(["kpsewhich", name], capture_output=True,
+                                                               text=True).stdout.strip():
+        pytest.skip(f"pdflatex or {name} not installed")
+    (tmp / "m.tex").write_text(f"\\documentclass{documentclass}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "m.tex"], cwd=tmp, check=True,
+                   capture_output=True, timeout=180)
+    doc = pypdfium2.PdfDocument(str(tmp / "m.pdf"))
+    return "\n\n".join(compose_pages([page_layout(doc[i]).to_json() for i in range(len(doc))]))
+
+
+_IEEE_TWO_TABLES = r"""
+A paragraph of prose sets the page before the tables and runs well past the end of one line of text in the column.
+
+\begin{table}[h]
+\centering
+\caption{Training Configuration Across Model Scales}
+\begin{tabular}{@{}lcc@{}}
+\toprule
+\textbf{Configuration} & \textbf{Small-3B} & \textbf{Large-8B} \\
+\midrule
+Batch Size & 24 & 6 \\
+Sequence Length & 512 & 512 \\
+Learning Rate & 1e-5 & 1e-5 \\
+Epochs & 3 & 3 \\
+Gradient Accumulation & 4 & 4 \\
+\bottomrule
+\end{tabular}
+\end{table}
+
+\section{Results and Analysis}
+\subsection{Memory Efficiency}
+
+\begin{table}[h]
+\centering
+\caption{Memory Utilization and Training Time}
+\begin{tabular}{@{}lccc@{}}
+\toprule
+\textbf{Model} & \textbf{Precision} & \textbf{VRAM (GB)} & \textbf{Time} \\
+\midrule
+Small-3B & BF16 & 82.4 & 3.6 h \\
+Small-3B & FP8 & 74.2 & 2.1 h \\
+Large-8B & BF16 & 80.0 & 9.1 h \\
+Large-8B & FP8 & 88.3 & 6.6 h \\
+\bottomrule
+\end{tabular}
+\end{table}
+
+Another paragraph of prose after the tables, which runs well past the end of one line of text too.
+"""
+
+
+def test_two_ieee_tables_stacked_in_a_column_are_two_tables(tmp_path):
+    """IEEEtran (conference) sets a table's caption over it as its label on a line of its own,
+    "TABLE II", then the caption in small capitals: two booktabs tables of about one width stacked in
+    a column, a section heading and that caption between them (llm-fp8-ieee's Tables I and II), had
+    their rules grouped into one area and read as one table, the heading and the caption its rows:
+    a caption between two rules cuts the group, and IEEEtran's label is a caption's."""
+    markdown = _class_markdown(tmp_path, "[conference]{IEEEtran}", "\\usepackage{booktabs}", _IEEE_TWO_TABLES)
+    first, second = parse_tables(markdown)
+    assert first[0] == ["Configuration", "Small-3B", "Large-8B"] and len(first) == 6
+    assert second[0] == ["Model", "Precision", "VRAM (GB)", "Time"] and len(second) == 5
+    assert_table_tests_pass(markdown, [
+        table_test("Sequence Length", up="Batch Size", down="Learning Rate", right="512", top_heading="Configuration"),
+        table_test("Gradient Accumulation", up="Epochs", right="4"),
+        table_test("74.2", up="82.4", left="FP8", right="2.1 h", top_heading="VRAM (GB)")])
+
+
+def test_a_wider_table_stacked_under_a_table_keeps_its_own_rows(tmp_path):
+    """Two booktabs tables in ``center`` environments, no caption, one under the other
+    (``@{}lp{8cm}@{}`` then a wider ``@{}lp{6cm}@{}`` of longer row labels: pick-a-model's notation
+    and assumption tables). The first table's rows below its last rule (``_rows_below``, for a body
+    under a header's rules) took the second's lines that fell in its columns: the second table
+    lost its head and every cell but its labels. A rule reaching past the table's extent lies
+    between: another table's, not this one's rows."""
+    markdown = table_markdown(tmp_path, _PROSE + r"""
+\begin{center}
+\small
+\renewcommand{\arraystretch}{1.2}
+\begin{tabular}{@{}lp{8cm}@{}}
+\toprule
+\textbf{Symbol} & \textbf{Definition} \\
+\midrule
+$\kappa(M)$ & Per-step cost of model $M$ \\
+$G(M)$ & Information generation quality \\
+$d = (M,H,\rho)$ & Worker model, strategy set, and allocation policy \\
+$r_M$ & Additive residual from the packed log-time law \\
+\bottomrule
+\end{tabular}
+\end{center}
+
+\begin{center}
+\small
+\renewcommand{\arraystretch}{1.2}
+\begin{tabular}{@{}lp{6cm}@{}}
+\toprule
+\textbf{Result} & \textbf{Assumptions Required} \\
+\midrule
+RI Identity (Thm.~3.2) & Packed family (Asm.~2.5), prior-matched baseline, expected-log functional \\
+Four-term decomposition (Thm.~3.4) & Model-dependent packed family (Asm.~3.3), expected-log functional \\
+Residual guarantee (Prop.~B.2) & Uniform $\eta$-approximate packed log-linearity; residual at most $2\eta$ \\
+Crossover formula (Cor.~4.1) & Model-dependent packed family \\
+\bottomrule
+\end{tabular}
+\end{center}
+
+""" + _PROSE)
+    first, second = parse_tables(markdown)
+    assert len(first) == 5 and len(second) == 5
+    assert_table_tests_pass(markdown, [
+        table_test("Assumptions Required", left="Result", top_heading="Assumptions Required"),
+        table_test("Model-dependent packed family (Asm. 3.3), expected-log functional",
+                   left="Four-term decomposition (Thm. 3.4)", top_heading="Assumptions Required"),
+        table_test("Crossover formula (Cor. 4.1)", right="Model-dependent packed family", top_heading="Result"),
+        table_test("Additive residual from the packed log-time law", left="rM", top_heading="Definition")])
