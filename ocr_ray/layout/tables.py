@@ -117,9 +117,13 @@ def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[f
     near = [f for f in page.fragments if f.kind == "text" and f.y1 < top + 1 and x0 - 3 <= f.x0 and f.x1 <= x1 + 3]
     for line in sorted(table_rows(near), key=lambda line: -max(f.y1 for f in line))[:2]:
         height = max(f.y1 - f.y0 for f in line)
-        if edge - max(f.y1 for f in line) > 0.5 * height or any(CAPTION.match(f.text) for f in line) \
-                or any(r.horizontal and max(f.y1 for f in line) < r.y0 < edge - 0.5 and r.x0 < x1 and r.x1 > x0
-                       for r in page.rules):
+        between = [r for r in page.rules if r.horizontal and max(f.y1 for f in line) < r.y0 < edge - 0.5
+                   and r.x0 < x1 and r.x1 > x0]
+        # (a \cmidrule under this line's group label, in a table with no rule above it: the line
+        # is the first header row, set apart from the next by the rule's space)
+        grouped = bool(between) and all(_under_label(r, line, x1 - x0) for r in between)
+        if edge - max(f.y1 for f in line) > (1.0 if grouped else 0.5) * height \
+                or any(CAPTION.match(f.text) for f in line) or between and not grouped:
             break
         over = [_in_columns(f, cols) for f in line]
         # (a fraction's numerator over its bar, a bar read as a rule, is a display's, not a header)
@@ -132,6 +136,14 @@ def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[f
         out.insert(0, line)
         edge = min(f.y0 for f in line)
     return out
+
+
+def _under_label(r: Rule, line: list[Fragment], width: float) -> bool:
+    """Is ``r`` a ``\\cmidrule`` under a group label of ``line``: narrower than the table (``width``),
+    a fragment of the line centred over it and within its extent?"""
+    mid = (r.x0 + r.x1) / 2
+    return r.x1 - r.x0 < WIDE_RULE * width and any(
+        abs(f.cx - mid) <= max(3.0, 0.1 * (r.x1 - r.x0)) and r.x0 - 3 <= f.x0 and f.x1 <= r.x1 + 3 for f in line)
 
 
 def _rotated_heads(page: PageLayout, rows: list[list[Fragment]], top: float, bottom: float, x0: float,

@@ -139,3 +139,40 @@ Crossover formula (Cor.~4.1) & Model-dependent packed family \\
                    left="Four-term decomposition (Thm. 3.4)", top_heading="Assumptions Required"),
         table_test("Crossover formula (Cor. 4.1)", right="Model-dependent packed family", top_heading="Result"),
         table_test("Additive residual from the packed log-time law", left="rM", top_heading="Definition")])
+
+
+def test_a_header_row_over_a_cmidrule_with_no_rule_above_is_the_tables(tmp_path):
+    """``& \\multicolumn{3}{c}{Patient Overlap} & Avg. tokens \\\\ \\cmidrule(lr){2-4}`` opens the
+    tabular, no rule above it, the next header row over the first ``\\hline`` (health-query-agent's
+    Table 2, ACL style, resized to the text width). The row over the first rule was taken in; the
+    one above it was left as a line of text, the ``\\cmidrule`` between them read as the end of the
+    table's header. A rule under a group label of the line, narrower than the table, centred under
+    it, is that label's: the line is the table's first header row."""
+    markdown = table_markdown(tmp_path, _PROSE + r"""
+\begin{table*}[h]
+\centering
+\resizebox{\textwidth}{!}{
+\begin{tabular}{lcccr}
+& \multicolumn{3}{c}{Patient Overlap} & Avg. tokens \\
+\cmidrule(lr){2-4}
+Single Questions & Recall & Precision & F1-score & used ($\downarrow$) \\
+\hline
+\textsc{QueryAgent} & 0.78 & 0.75 & 0.69 & 48989.82 \\
+\textsc{+ RetrievalAgent} & 0.81 & 0.74 & 0.73 & 48038.33 \\
+\hline
+\multicolumn{5}{l}{Chained Questions} \\
+\hline
+\textsc{QueryAgent} & 0.33 & 0.31 & 0.32 & 2509191.03 \\
+\textsc{+ RetrievalAgent} & 0.70 & 0.75 & 0.66 & 1759280.67 \\
+\hline
+\end{tabular}}
+\caption{QueryAgent's performance on cohort questions.}
+\end{table*}
+
+""" + _PROSE, packages="booktabs,graphicx")
+    [grid] = parse_tables(markdown)
+    assert len(grid) == 7
+    assert_table_tests_pass(markdown, [
+        table_test("Patient Overlap", down="Recall", right="Avg. tokens"),
+        table_test("Single Questions", down="QueryAgent", right="Recall"),
+        table_test("48038.33", up="48989.82", left="0.73")])
