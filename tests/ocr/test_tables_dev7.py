@@ -176,3 +176,91 @@ Single Questions & Recall & Precision & F1-score & used ($\downarrow$) \\
         table_test("Patient Overlap", down="Recall", right="Avg. tokens"),
         table_test("Single Questions", down="QueryAgent", right="Recall"),
         table_test("48038.33", up="48989.82", left="0.73")])
+
+
+def test_a_paragraph_cell_goes_on_after_a_full_stop_microtype_set_past_the_edge(tmp_path):
+    """``p{0.23\\linewidth}p{0.70\\linewidth}`` rules of an evaluation (nlp-stability's Table 10, ACL
+    style: Times, ``microtype``), each cell a justified paragraph. A line that ends a sentence flush
+    with the column ("... on unperturbed examples.") has its full stop protruded into the margin by
+    microtype, 1.6 pt past the other lines' edge, so it was not taken for a justified line: the next
+    line ("If the model fails ...", a capital after a full stop) became a row of its own with an empty
+    label, and every line after it. A line ending in punctuation up to 0.3 em past the column's edge
+    is flush."""
+    markdown = _class_markdown(tmp_path, "[10pt]{article}",
+                               "\\usepackage[textwidth=455.24pt]{geometry}\n\\usepackage[T1]{fontenc}\n"
+                               "\\usepackage{booktabs,times,microtype}", _PROSE + r"""
+\begin{table}[h]
+\centering
+\small
+\setlength{\tabcolsep}{5pt}
+\begin{tabular}{p{0.23\linewidth}p{0.70\linewidth}}
+\toprule
+Component & Rule \\
+\midrule
+OOTB screening &
+Each model-dataset pair is first evaluated with the Control prompt on unperturbed examples. If the model fails the dataset-specific threshold, sensitivity results are not treated as meaningful evidence. \\
+OOTB denominator &
+Accuracy is computed over all sampled items. Unparseable outputs count as incorrect rather than being removed from the denominator. \\
+Variation ratio &
+The main reported VR is computed over raw decoded strings after minimal normalization. This means that formatting and response-style changes are counted as output instability. \\
+Parsed-label VR &
+The implementation also supports computing VR over parsed labels, but this is not the main setting reported in the paper. \\
+\bottomrule
+\end{tabular}
+\caption{Summary of final evaluation and parsing rules.}
+\end{table}
+
+""" + _PROSE)
+    [grid] = parse_tables(markdown)
+    assert [row[0] for row in grid] == ["Component", "OOTB screening", "OOTB denominator", "Variation ratio",
+                                        "Parsed-label VR"]
+    assert_table_tests_pass(markdown, [
+        table_test("OOTB denominator", up="OOTB screening", down="Variation ratio", top_heading="Component"),
+        table_test("Parsed-label VR", up="Variation ratio", top_heading="Component")])
+
+
+def test_paragraph_cells_side_by_side_go_on_whatever_their_next_lines_open_with(tmp_path):
+    """``@{}p{4.2cm}p{3.1cm}p{8.2cm}@{}`` (pick-a-model's theorem-to-evidence audit): a wrapped row
+    label beside a wrapped paragraph cell. The label's next line goes on in lower case ("and
+    Routing-Information Iden-" / "tity", two lines already joined as one stacked cell), the paragraph's
+    with "G = 0.128" or "|r_M| <= eta" under a justified line: neither is lower case, so the lines
+    were a row of their own with an empty status. A line under a justified line of words, from its
+    left edge, goes on in the cell (TeX broke the paragraph there), and a row's lines are measured
+    from the last line above, not its middle."""
+    markdown = _class_markdown(tmp_path, "[10pt]{article}",
+                               "\\usepackage[letterpaper,margin=0.75in]{geometry}\n\\usepackage[T1]{fontenc}\n"
+                               "\\usepackage{booktabs}\n\\usepackage[protrusion=true,expansion=true]{microtype}", _PROSE + r"""
+\begin{center}
+\small
+\renewcommand{\arraystretch}{1.2}
+\begin{tabular}{@{}p{4.2cm}p{3.1cm}p{8.2cm}@{}}
+\toprule
+\textbf{Result} & \textbf{Status} & \textbf{Evidence and limitation} \\
+\midrule
+Posterior-matched allocation and Routing-Information Identity
+& Partial
+& Calibrated posteriors and realized strategy shares identify $G=0.128$ nat
+and $\varepsilon=0.052$ nat for the reported 7B configuration.  The measured
+inverse-share slopes, $0.661$ in seconds and $0.707$ in tokens, differ from the
+ideal value~$1$. \\
+Model-selection crossover
+& Partial
+& Mode--strategy cells have different cost--success profiles.  The experiment
+does not statistically identify a globally optimal worker for every mode. \\
+Approximate-packedness residual
+& Partial
+& The observed closure residual is finite, but a uniform bound
+$|r_M|\le\eta$ over all admissible allocations is not established. \\
+\bottomrule
+\end{tabular}
+\end{center}
+
+""" + _PROSE)
+    [grid] = parse_tables(markdown)
+    assert [row[0] for row in grid] == ["Result", "Posterior-matched allocation and Routing-Information Identity",
+                                        "Model-selection crossover", "Approximate-packedness residual"]
+    assert_table_tests_pass(markdown, [
+        table_test("Approximate-packedness residual", up="Model-selection crossover", right="Partial",
+                   top_heading="Result"),
+        table_test("Model-selection crossover", up="Posterior-matched allocation and Routing-Information Identity",
+                   right="Partial")])
