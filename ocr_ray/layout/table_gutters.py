@@ -62,10 +62,12 @@ def _is_gutter(gap: Box, words: tuple[Box, Box], others: list[list[Box]], heads:
                em: float) -> bool:
     lo, hi = gap
     centre = (lo + hi) / 2
+    whites = []
     for boxes in others:
         white = _white(boxes, centre)
         if white is None:
             return False
+        whites.append(white)
         lo, hi = max(lo, white[0]), min(hi, white[1])
     if hi - lo < 0.5:
         return False
@@ -77,13 +79,24 @@ def _is_gutter(gap: Box, words: tuple[Box, Box], others: list[list[Box]], heads:
     if hi - lo >= GUTTER_WIDTH * em:
         return True
     if hi - lo < GUTTER_MIN * em:  # a word space, the space around a "±": whatever the header shows
-        return False
+        return _aligned_column(gap, whites, em)
     for boxes in (boxes for boxes in heads if len(boxes) >= 2):
         white = _white(boxes, centre)
         if white is not None and white[0] > float("-inf") and white[1] < float("inf") \
                 and (white[1] - white[0] <= hi - lo + GUTTER_HEAD * em or _heads_apart(boxes, white, *words)):
             return True
     return False
+
+
+def _aligned_column(gap: Box, whites: list[Box], em: float) -> bool:
+    """Is the space ``gap`` no wider than a word space, yet a column's edge: the word after it starts
+    where the next word starts in every other row (three at least, to a third of a point), while the
+    words before it end wherever their text does (their ends at least 0.3 em apart)? A row label set
+    a tie's width from its first value (``l@{~~}c``: "RankBoost - 46 0.453", "AdaRank - 46 0.420")
+    leaves only that; a space inside one cell's text has no column starting under it in every row."""
+    starts = [w[1] for w in whites]
+    ends = [gap[0], *(w[0] for w in whites)]
+    return len(whites) >= 3 and all(abs(x - gap[1]) < 0.3 for x in starts) and max(ends) - min(ends) >= 0.3 * em
 
 
 def _heads_apart(boxes: list[Box], white: Box, left: Box, right: Box) -> bool:

@@ -264,3 +264,39 @@ $|r_M|\le\eta$ over all admissible allocations is not established. \\
                    top_heading="Result"),
         table_test("Model-selection crossover", up="Posterior-matched allocation and Routing-Information Identity",
                    right="Partial")])
+
+
+def test_a_row_label_set_a_tie_from_its_first_value_is_cut_where_the_column_starts(tmp_path):
+    """``l@{~~}ccccc`` (visual-ltr's Table 5, acmart in Linux Libertine): the row labels "RankBoost -
+    46", "AdaRank - 11", "LambdaMart - 46" stand a tie's width from the first score, so each row's
+    label and score came as one fragment ("RankBoost - 46 0.453") and the white left between them in
+    the longest row is no wider than a word space: the label column and the first score column were
+    one. The scores start at one x in every row while the labels end wherever their text does: a
+    column's edge, however narrow the white. (Typeset here with labels of about one width and
+    ``@{\\hspace{2pt}}``, so that every row comes as one fragment, as in the paper.)"""
+    markdown = table_markdown(tmp_path, _PROSE + r"""
+\begin{table}[h]
+\centering
+\small
+\begin{tabular}{l@{\hspace{2pt}}ccccc}
+\toprule
+ & p@1 & p@10 & ndcg@1 & ndcg@10 & MAP \\
+\midrule
+LambdaLoss - 46 & 0.453 & 0.371 & 0.391 & 0.430 & 0.457 \\
+LambdaLoss - 11 & 0.448 & 0.372 & 0.381 & 0.431 & 0.453 \\
+LambdaRank - 46 & 0.420 & 0.360 & 0.367 & 0.424 & 0.449 \\
+LambdaRank - 11 & 0.385 & 0.287 & 0.364 & 0.394 & 0.386 \\
+LambdaMart - 46 & 0.452 & 0.384 & 0.405 & 0.444 & 0.463 \\
+LambdaMart - 11 & 0.448 & 0.380 & 0.397 & 0.443 & 0.455 \\
+\bottomrule
+\end{tabular}
+\caption{Comparison of 46 and 11 features.}
+\end{table}
+
+""" + _PROSE)
+    [grid] = parse_tables(markdown)
+    assert [row[0] for row in grid[1:]] == ["LambdaLoss - 46", "LambdaLoss - 11", "LambdaRank - 46", "LambdaRank - 11",
+                                            "LambdaMart - 46", "LambdaMart - 11"]
+    assert_table_tests_pass(markdown, [
+        table_test("0.420", up="0.448", down="0.385", left="LambdaRank - 46", right="0.360", top_heading="p@1"),
+        table_test("0.452", left="LambdaMart - 46", top_heading="p@1")])
