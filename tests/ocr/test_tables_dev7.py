@@ -300,3 +300,34 @@ LambdaMart - 11 & 0.448 & 0.380 & 0.397 & 0.443 & 0.455 \\
     assert_table_tests_pass(markdown, [
         table_test("0.420", up="0.448", down="0.385", left="LambdaRank - 46", right="0.360", top_heading="p@1"),
         table_test("0.452", left="LambdaMart - 46", top_heading="p@1")])
+
+
+def test_a_second_header_row_of_one_cell_is_a_row_of_its_own(tmp_path):
+    """``\\textbf{Training} & \\textbf{Method} & .. \\\\ \\textbf{Data Unseen} & & & .. \\\\`` (dev5's
+    tracking-eccv24, a ``l|l|cccc|c`` grid under ``\\hline\\hline``): the second header row holds one
+    cell, under "Training", and was joined to it as a wrapped cell's next line ("Training Data
+    Unseen"): on the page the two read alike. The text stream tells them apart: TeX writes a second
+    row after every cell of the first, a wrapped cell's next line before the next column's cells."""
+    markdown = table_markdown(tmp_path, _PROSE + r"""
+\begin{table}[h]
+\centering
+\small
+\begin{tabular}{l|l|cccc|c}
+    \hline \hline
+    \textbf{Training} & \textbf{Method} & \textbf{AMOTA} $\uparrow$ & \textbf{AMOTP} (m) $\downarrow$ & \textbf{Recall} $\uparrow$ & \textbf{MOTA} $\uparrow$ & \textbf{Modality} \\
+    \textbf{Data Unseen} & & & & & & \\
+    \hline
+$\times$ & PF-Track & 0.622 & 0.916 & 0.719 & 0.558 & Camera \\
+$\times$ & QTrack & 0.692 & 0.753 & 0.760 & 0.596 & Camera \\
+\hline \hline
+\checkmark & AB3DMOT & 0.387 & 1.158 & 0.506 & 0.284 & Camera \\
+\checkmark & Ours & 0.413 & 1.189 & 0.536 & 0.321 & Camera \\
+\hline \hline
+\end{tabular}
+\caption{Camera-only multi-object tracking.}
+\end{table}
+
+""" + _PROSE, packages="booktabs,amssymb")
+    assert_table_tests_pass(markdown, [
+        table_test("Training", down="Data Unseen", right="Method"),
+        table_test("0.692", up="0.622", left="QTrack", top_heading="AMOTA ↑")])
