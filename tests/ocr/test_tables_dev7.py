@@ -331,3 +331,45 @@ $\times$ & QTrack & 0.692 & 0.753 & 0.760 & 0.596 & Camera \\
     assert_table_tests_pass(markdown, [
         table_test("Training", down="Data Unseen", right="Method"),
         table_test("0.692", up="0.622", left="QTrack", top_heading="AMOTA ↑")])
+
+
+
+def test_a_group_label_row_in_the_body_does_not_hide_the_gutters_of_the_rows_of_numbers(tmp_path):
+    """``llccc|ccc`` with ``\\tabcolsep`` 4 pt (pico-bionlp22's Table 4, ACL style): under the
+    header, a body row of group labels (``& & \\multicolumn{3}{c}{I. EBM-PICO gold} & ..``) whose
+    words cross the white between the P and R columns, whose scores 8 pt apart came as one fragment
+    ("88.85 65.39"); and row labels joined back across a stretched space lost their word spaces, so
+    they crossed every gutter too. The P and R columns were one. A row of words only in a table of
+    numbers says nothing of its gutters (and is not cut), and a joined label keeps its spaces."""
+    markdown = _class_markdown(tmp_path, "[11pt,twocolumn]{article}",
+                               "\\usepackage[textwidth=455.24pt]{geometry}\n\\usepackage{times,amsmath}\n"
+                               "\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n\\usepackage{microtype}\n"
+                               "\\usepackage{array,makecell,booktabs}", _PROSE + r"""
+\setlength{\tabcolsep}{4pt}
+\begin{table*}[h]
+    \centering
+    \begin{tabular}{llccc|ccc}
+        \Xhline{1pt}
+        Dataset & Experimental setup & P & R & F1 $\pm\sigma$ & P & R & F1 $\pm\sigma$\\
+        \hline
+        & & \multicolumn{3}{c}{I. EBM-PICO gold} & \multicolumn{3}{c}{II. Physio set}  \\
+        distant & $A_{+-}$ c[1,0.9] wPOS & 88.85 & 65.39 & 71.27 $\pm$0.007 & 86.13 & 63.70 & 69.14 $\pm$0.003\\
+        distant & $A_{+-}$ c[1] wPOS  & 83.36 & 70.38 & \textbf{75.02} $\pm$0.013 & 79.45 & 66.28 & \textbf{70.63} $\pm$0.008\\
+        distant & $A_{+}$ c[1] wPOS & 74.85 & 68.74 & 71.25 $\pm$0.005 & 70.52 & 66.37 & 68.14 $\pm$0.002 \\
+        distant & $A_{+}$ c[1] POS ¬ BiLSTM att & 85.82 & 64.84 & 70.31 $\pm$0.002 & 79.97 & 60.79 & 65.14 $\pm$0.005 \\
+        combined & $A_{+-}$ c[1,0.9] wPOS & 76.93  & 80.17  & \textbf{78.44}* $\pm$0.006 & 75.55  & 79.42 & 77.32 $\pm$0.010\\
+        combined & $A_{+-}$ c[1] wPOS & 77.10 & 78.83 & 77.89 $\pm$0.007 & 76.29 & 80.18 & \textbf{78.07}* $\pm$0.009\\
+        combined & $A_{+}$ c[1] wPOS & 67.65 & 85.02 & 72.18 $\pm$0.009  & 64.80 & 83.69 & 68.75 $\pm$0.011 \\
+        combined & $A_{+}$ c[1] POS ¬ BiLSTM att & 70.91 & 77.38 & 73.60 $\pm$0.025 & 71.50 & 78.40 & 74.38 $\pm$0.020 \\
+        \Xhline{1pt}
+    \end{tabular}
+    \caption{Macro-averaged scores of the NER models on the two benchmarks.}
+\end{table*}
+
+""" + _PROSE)
+    [grid] = parse_tables(markdown)
+    assert grid[0] == ["Dataset", "Experimental setup", "P", "R", "F1 ±σ", "P", "R", "F1 ±σ"]
+    assert_table_tests_pass(markdown, [
+        table_test("Experimental setup", right="P", left="Dataset"),
+        table_test("65.39", left="88.85", right="71.27 ±0.007", top_heading="R"),
+        table_test("64.84", left="85.82", top_heading="R")])
