@@ -14,7 +14,6 @@ from ocr_ray.layout.table_grid import bounds, column_of, section_label
 from ocr_ray.layout.table_gutters import stretched
 from ocr_ray.layout.table_head_lines import continues_cell, in_brackets
 
-
 # What microtype protrudes past a justified line's right edge: punctuation and hyphens.
 _PROTRUDING = set(".,;:!?-–—)’”")
 
