@@ -373,3 +373,30 @@ def test_a_group_label_row_in_the_body_does_not_hide_the_gutters_of_the_rows_of_
         table_test("Experimental setup", right="P", left="Dataset"),
         table_test("65.39", left="88.85", right="71.27 ±0.007", top_heading="R"),
         table_test("64.84", left="85.82", top_heading="R")])
+
+
+def test_a_lower_case_second_header_cell_centred_under_its_head_is_a_row_of_its_own(tmp_path):
+    """``Model & Test & Accuracy \\\\ & size & \\\\`` (the walled-grid probes' "Test" over "size",
+    docs/fulltext.md): a lower-case word centred under a head of about its width read as that head's
+    next line ("Test size"), though the source sets it as a second header row. It comes in the text
+    stream after "Accuracy", a cell right of it on the line above: TeX wrote it in the next row."""
+    markdown = table_markdown(tmp_path, _PROSE + r"""
+\begin{table}[h]
+\centering
+\begin{tabular}{lcc}
+\toprule
+Model & Test & Accuracy \\
+ & size & \\
+\midrule
+Alpha & 100 & 90.1 \\
+Beta & 200 & 91.2 \\
+Gamma & 300 & 92.3 \\
+\bottomrule
+\end{tabular}
+\caption{A table.}
+\end{table}
+
+""" + _PROSE)
+    assert_table_tests_pass(markdown, [
+        table_test("Test", down="size", right="Accuracy", left="Model"),
+        table_test("200", up="100", left="Beta", right="91.2")])
