@@ -43,6 +43,7 @@ DEV3 = Path(__file__).with_name("papers_dev3.yaml")  # a third such list, other 
 DEV4 = Path(__file__).with_name("papers_dev4.yaml")  # a fourth: ML conference styles, like the frozen part
 DEV5 = Path(__file__).with_name("papers_dev5.yaml")  # a fifth: more ML/NLP papers, chosen for their table idioms
 DEV6 = Path(__file__).with_name("papers_dev6.yaml")  # a sixth: more ML/NLP/CV papers, for their table idioms
+DEV7 = Path(__file__).with_name("papers_dev7.yaml")  # a seventh: NLP (ACL styles) and journal classes
 # pdfTeX writes the time of the run into /CreationDate, /ModDate and the trailer /ID: with these set
 # (TeX Live honours them since 2016) the same source gives the same bytes, so a sha256 can be compared.
 REPRODUCIBLE_ENV = {"SOURCE_DATE_EPOCH": "1700000000", "FORCE_SOURCE_DATE": "1"}

@@ -1,5 +1,5 @@
 """Real-world tables written by hand (issue 36, tables11rw): ``python -m benchmarks.fulltext_tables_world.realtables
-[--out FILE]``.
+[--manifest FILE] [--out FILE]``.
 
 ``realtables_dev.yaml`` names one page of each of 20 documents of the robustness corpus (repository, commit,
 path, the file's sha256, the corpus id) with olmOCR-Bench TableTests written by hand. The pages are cut from
@@ -8,6 +8,10 @@ path, the file's sha256, the corpus id) with olmOCR-Bench TableTests written by 
 ``set/tests/<id>.jsonl`` (olmOCR-Bench's layout), then read by the default engine and by pymupdf4llm 2.0 and
 scored by olmOCR-Bench's own code (``beside_peer``). A source that is missing or not the recorded bytes is
 named and its page left out; without the corpus nothing is measured (CI has none).
+
+``realtables_aside.yaml`` (tables12rw) is a second batch in the same form, held aside: other sources and
+producers, truth written before any change, no rule tuned on it. ``--manifest realtables_aside.yaml`` builds
+and scores it alone, in ``<set dir>/aside`` so that the two batches' pages and verdicts never mix.
 """
 from __future__ import annotations
 
@@ -22,18 +26,23 @@ from benchmarks.common import cut_page, has_recorded_bytes
 
 HERE = Path(__file__).parent
 MANIFEST = HERE / "realtables_dev.yaml"
+ASIDE = HERE / "realtables_aside.yaml"
 
 
-def pages() -> list[dict]:
-    return yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))["pages"]
+def pages(manifest: Path = MANIFEST) -> list[dict]:
+    return yaml.safe_load(manifest.read_text(encoding="utf-8"))["pages"]
 
 
 def corpus_dir() -> Path:
     return Path(os.environ.get("REVIEWBENCH_ROBUSTNESS_DIR", "var/robustness-corpus"))
 
 
-def set_dir() -> Path:
-    return Path(os.environ.get("REVIEWBENCH_REALTABLES_DIR", "var/realtables"))
+def set_dir(manifest: Path = MANIFEST) -> Path:
+    """The first batch's folder; the held-aside batch (or any other manifest) in a folder of its own under it."""
+    root = Path(os.environ.get("REVIEWBENCH_REALTABLES_DIR", "var/realtables"))
+    if manifest.resolve() == MANIFEST.resolve():
+        return root
+    return root / ("aside" if manifest.resolve() == ASIDE.resolve() else manifest.stem)
 
 
 def test_rows(entry: dict) -> list[dict]:
@@ -42,12 +51,12 @@ def test_rows(entry: dict) -> list[dict]:
              "max_diffs": 0, **test} for n, test in enumerate(entry["tests"])]
 
 
-def build(corpus: Path, folder: Path) -> dict:
+def build(corpus: Path, folder: Path, manifest: Path = MANIFEST) -> dict:
     out = folder / "set"
     (out / "pdfs").mkdir(parents=True, exist_ok=True)
     (out / "tests").mkdir(parents=True, exist_ok=True)
     built, missing = [], []
-    for entry in pages():
+    for entry in pages(manifest):
         source = corpus / "pdfs" / f"{entry['corpus_id']}.pdf"
         if not has_recorded_bytes(source, entry["sha256"]):
             missing.append(entry["id"])
@@ -61,7 +70,7 @@ def build(corpus: Path, folder: Path) -> dict:
     return manifest
 
 
-def run(out: Path | None = None) -> dict:
+def run(out: Path | None = None, manifest: Path = MANIFEST) -> dict:
     from benchmarks.bench_fulltext_real import load_set
     from benchmarks.bench_fulltext_scanned import ours
     from benchmarks.fulltext_real import beside_peer, olmocr_bench
@@ -69,12 +78,13 @@ def run(out: Path | None = None) -> dict:
     if not (corpus_dir() / "pdfs").is_dir():
         print(f"realtables: no corpus at {corpus_dir()} (REVIEWBENCH_ROBUSTNESS_DIR): nothing measured")
         return {}
-    manifest = build(corpus_dir(), set_dir())
-    root = set_dir() / "set"
+    folder = set_dir(manifest)
+    built = build(corpus_dir(), folder, manifest)
+    root = folder / "set"
     docs = load_set(root)
-    last = out or set_dir() / "last-run.json"
+    last = out or folder / "last-run.json"
     runs, verdicts, skipped = beside_peer.measure(root, docs, "text-layer", ours, "2.0", last)
-    summary = {"missing": manifest["missing"], "skipped": skipped}
+    summary = {"manifest": manifest.name, "missing": built["missing"], "skipped": skipped}
     for name, v in verdicts.items():
         tables = [t for t in v["tests"] if t["type"] == "table"]
         rates = olmocr_bench.rates(tables, ("table",))
@@ -84,5 +94,9 @@ def run(out: Path | None = None) -> dict:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--manifest", type=Path, default=MANIFEST,
+                        help="the pages and tests (default realtables_dev.yaml; realtables_aside.yaml: the held-aside batch)")
     parser.add_argument("--out", type=Path, help="where to write every page and verdict (default: in the set dir)")
-    print(json.dumps(run(parser.parse_args().out), indent=1))
+    args = parser.parse_args()
+    manifest = args.manifest if args.manifest.exists() else HERE / args.manifest
+    print(json.dumps(run(args.out, manifest.resolve()), indent=1))

@@ -24,7 +24,7 @@ from ocr_ray.layout.display_lines import (
 )
 from ocr_ray.layout.fallback import OVERSIZE, guarded, skipped
 from ocr_ray.layout.floats import CAPTION, float_end, runs_on
-from ocr_ray.layout.heading_rules import ends_its_column, reads_as_heading
+from ocr_ray.layout.heading_rules import NUMBERED, OVERLAP, ends_its_column, heading_level, same_run
 from ocr_ray.layout.hyphenation import compounds, join_lines  # noqa: F401 - compounds: re-exported (layout, tests)
 from ocr_ray.layout.math import numbered as number_display
 from ocr_ray.layout.math_hook import UNREAD_MARK, display_math, line_glyphs
@@ -38,8 +38,6 @@ from ocr_ray.layout.right_to_left import line_order
 # few thousand; a font's glyph chart or a data dump has tens of thousands (pdfcpu's Unifont sample:
 # 57,199 on one page, more than 10 CPU seconds in the cut); such a page is read in plain rows.
 ORDER_MAX_FRAGMENTS = 20_000
-_WORDLIKE = re.compile(r"[^\W\d_]{2,}")  # two letters in a row: a word, not a formula's single letters
-_NUMBERED = re.compile(r"^(\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?\s+\S")
 _LIGATURES = re.compile("[\ufb00-\ufb06]")
 # a footnote's mark, then its text: not "1. Author" (a numbered reference), not "82.10" (a number)
 _FOOTNOTE_MARK = re.compile(r"^([0-9]{1,2}|[*†‡§¶])\s*(?=[^\s.,:;\d])")
@@ -146,32 +144,6 @@ def page_lines(page: PageLayout) -> list[Line]:
     return lines
 
 
-def _heading_level(line: Line, body: float, title_size: float | None) -> int:
-    """0 if ``line`` is no heading, else its markdown level (by its type alone: ``page_blocks``
-    also asks that it be set apart, ``_runs``)."""
-    words = line.text.split()
-    if not words or len(words) > 16 or line.kind != "text" or line.math > 0.2 or line.text.endswith((".", ",")):
-        return 0
-    if not _WORDLIKE.search(line.text):
-        # an equation number "(1)", a limit "n" beside a tall formula, a formula in large type
-        # ("a 2 + b 2 = c 2": single letters and their scripts) is never a heading: a heading has a word
-        return 0
-    numbered = _NUMBERED.match(line.text)
-    if not reads_as_heading(line.text[numbered.end() - 1:] if numbered else line.text):  # (the match ends on the first letter)
-        return 0
-    if title_size and line.size >= title_size - 0.1 and line.size >= 1.3 * body:
-        return 1
-    if line.size >= 1.12 * body or (line.bold and line.size >= 0.95 * body and (numbered or len(words) <= 6)):
-        if numbered:
-            return min(6, 2 + numbered.group(1).count("."))
-        return 2
-    return 0
-
-
-# How far a line's box may reach into the box of the line above it, in ems: LibreOffice's and
-# Word's glyph boxes (Liberation Serif's ascent and descent) overlap by 0.16 em at single spacing,
-# where TeX's never touch.
-OVERLAP = 0.3
 _LIST_ITEM = re.compile(r"^(\d{1,2}[.)]|[•◦▪‣∗*–\-●○■□►▶➢✓✔]|\((\d{1,2}|[a-z]|[ivx]{1,4})\))\s")
 # a bullet opens an item, wherever the last one ended (a dash may open a line of prose); "2." after
 # a sentence's end does too ("(b)" may go on a caption's or a sentence's enumeration)
@@ -192,22 +164,14 @@ def _float_blocks(lines: list[Line]) -> list[str | list[Line]]:
     return out
 
 
-def _same_run(prev: Line, line: Line) -> bool:
-    """``line`` continues ``prev``'s block of type: the same size and weight, in the same column,
-    right below it (closer than a line's height; a word processor's line boxes, from the font's
-    ascent and descent, overlap by a little at single spacing), and not a numbered heading of its own."""
-    return (line.kind == prev.kind == "text" and abs(line.size - prev.size) < 0.3 and line.bold == prev.bold
-            and line.left == prev.left and -OVERLAP * line.size <= line.y0 - prev.y1 < 0.8 * line.size and not _NUMBERED.match(line.text))
-
-
 def _runs(lines: list[Line]) -> list[tuple[int, int]]:
-    """Per line, the (first, last) index of its run of lines set alike (``_same_run``): a heading is
-    a short run set apart (at most two lines, three for a title); a longer run in a larger type is
+    """Per line, the (first, last) index of its run of lines set alike (``heading_rules.same_run``):
+    a heading is a short run set apart (at most two lines, three for a title); a longer run in a larger type is
     a paragraph (an abstract in ``\\large``), not a heading per line."""
     out: list[tuple[int, int]] = []
     start = 0
     for i in range(1, len(lines) + 1):
-        if i == len(lines) or not _same_run(lines[i - 1], lines[i]):
+        if i == len(lines) or not same_run(lines[i - 1], lines[i]):
             out += [(start, i - 1)] * (i - start)
             start = i
     return out
@@ -215,9 +179,9 @@ def _runs(lines: list[Line]) -> list[tuple[int, int]]:
 
 def _set_apart_level(lines: list[Line], runs: list[tuple[int, int]], i: int, body: float,
                      title_size: float | None) -> int:
-    """The heading level of line ``i`` (0: none): its type says heading (``_heading_level``) and its
-    run is a heading's: short, and not ending a sentence (a paragraph's last line does)."""
-    level = _heading_level(lines[i], body, title_size)
+    """The heading level of line ``i`` (0: none): its type says heading
+    (``heading_rules.heading_level``) and its run is a heading's: short, and not ending a sentence (a paragraph's last line does)."""
+    level = heading_level(lines[i], body, title_size)
     if not level:
         return 0
     first, last = runs[i]
@@ -226,7 +190,7 @@ def _set_apart_level(lines: list[Line], runs: list[tuple[int, int]], i: int, bod
         return level if last - first < 3 and not (last > first and lines[last].text.rstrip().endswith(".")) else 0
     if last - first + 1 > 2 or lines[last].text.rstrip().endswith((".", ",", ";")):
         return 0
-    if not _NUMBERED.match(lines[first].text) and ends_its_column(lines, last):
+    if not NUMBERED.match(lines[first].text) and ends_its_column(lines, last):
         return 0  # type alone says heading, and nothing follows it in its column: a broken paragraph
     return level
 
@@ -295,7 +259,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
         line = lines[i]
         end = float_end(lines, i) if para and not math and (line.kind == "table" or line.text[:1] in "TF") else None
         if end is not None and end < len(lines) and runs_on(para[-1], lines[end]) \
-                and _heading_level(lines[end], body, title_size) == 0:
+                and heading_level(lines[end], body, title_size) == 0:
             # a table (and its caption) inside a paragraph: the paragraph reads on, the float after it
             floats.extend(join_lines([ln.text for ln in caption], known) if isinstance(caption, list) else caption
                           for caption in _float_blocks(lines[i:end]))
@@ -346,7 +310,7 @@ def page_blocks(page: PageLayout, body: float, first_page: bool, known: Mapping[
                                            or level == 1 and runs[i + 1] == runs[i])
                    and abs(lines[i + 1].size - line.size) < 0.3
                    and -OVERLAP * line.size <= lines[i + 1].y0 - line.y1 < line.size
-                   and not _NUMBERED.match(lines[i + 1].text)):
+                   and not NUMBERED.match(lines[i + 1].text)):
                 i += 1
                 # (a heading's line broken after a hyphen: "GPT-" | "3", "Multi-" | "Agent")
                 pair = [text, lines[i].text]

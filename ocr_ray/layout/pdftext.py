@@ -10,9 +10,9 @@ bars are).
 from __future__ import annotations
 
 import ctypes
-import unicodedata
 from typing import Any
 
+from ocr_ray.layout.accents import ACCENTS, LIGATURES, merge_accents
 from ocr_ray.layout.digit_groups import THIN_SPACE, join_thousands
 from ocr_ray.layout.glyph_geometry import glyph_geometry, matrix_scale
 from ocr_ray.layout.italic_maths import ItalicRun
@@ -57,16 +57,6 @@ TEXT_RUN_CHARS = 40
 GAP_SPACE = 0.16
 MATH_CHARS = set("∑∏∫∮∂∇√∞≈≠≡≤≥±×÷∈∉∋⊂⊃⊆⊇∪∩∧∨¬∀∃∅→←↔⇒⇔⊗⊕⊥∥∝′″‖⟨⟩|=+−<>^_"
                   "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩϵϑϕ")
-# Spacing accents that TeX's OT1 fonts draw as separate glyphs over a letter -> combining marks.
-# One glyph whose ToUnicode entry is several letters (PDFium gives each letter the glyph's box):
-# kept as the ligature's own code point, one unit, so ``recode`` can learn what a broken font's
-# ligature glyph shows apart from its single letters; ``blocks`` decomposes them at the end (NFKC).
-_LIGATURES = {"ff": "\ufb00", "fi": "\ufb01", "fl": "\ufb02", "ffi": "\ufb03", "ffl": "\ufb04", "st": "\ufb06"}
-_ACCENTS = {"´": "\u0301", "`": "\u0300", "¨": "\u0308", "ˆ": "\u0302", "^": "\u0302", "˜": "\u0303",
-            "~": "\u0303", "ˇ": "\u030c", "˘": "\u0306", "¯": "\u0304", "˙": "\u0307", "˚": "\u030a",
-            "¸": "\u0327", "˝": "\u030b", "˛": "\u0328"}
-
-
 class _Builder:
     def __init__(self, height: float):
         self.height = height
@@ -157,7 +147,7 @@ class _Builder:
                 and abs(y1 - last[3]) < 0.01 and self.chars and not self.space and ch.isalpha() \
                 and self.chars[-1].isalpha():
             self.unit += ch  # another letter of the same glyph: a ligature
-            self.chars[-1] = _LIGATURES.get(self.unit, self.unit)
+            self.chars[-1] = LIGATURES.get(self.unit, self.unit)
             # each letter keeps its index: the maths glyphs then spell the fragment's text ("fixed"
             # in a subscript), which the math builder checks before it trusts them
             self.glyphs.append(index)
@@ -189,7 +179,7 @@ class _Builder:
                 # (a word in bold after regular ones, or back: a run-in heading "**Setup:** We train"
                 # is its own fragment, so its line is no bold heading and its paragraph runs on)
                 self.flush()
-            elif ch in _ACCENTS and x1 > bx0 and (x0 - bx1) < 0:
+            elif ch in ACCENTS and x1 > bx0 and (x0 - bx1) < 0:
                 pass  # an accent drawn back over the previous letter: handled below
             elif self.space or gap > GAP_SPACE * unit:
                 if self.chars[-1] != " ":
@@ -247,23 +237,6 @@ class _Builder:
             self.math += math == MATH_FONT or ch in MATH_CHARS or "\U0001d400" <= ch <= "\U0001d7ff"
         self.fonts[font] = self.fonts.get(font, 0) + 1
         self.space = False
-
-
-def _merge_accents(text: str) -> str:
-    """'´a' or 'a´' (OT1 accent glyphs next to their letter) -> 'á'; then NFC."""
-    if not any(ch in _ACCENTS for ch in text):
-        return text
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch in _ACCENTS and i + 1 < len(text) and text[i + 1].isalpha():
-            out.append(text[i + 1] + _ACCENTS[ch])
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return unicodedata.normalize("NFC", "".join(out))
 
 
 def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
@@ -395,12 +368,12 @@ def page_layout(pdf_page: Any, turned_once: bool = False) -> PageLayout:
     space_table_subscripts(builder.out, {k: subs for k, subs in builder.subscripts.items()
                                          if k not in builder.superscripts}, rules)
     mark_table_superscripts(builder.out, {k: places for k, places in builder.superscripts.items()
-                                          if not any(ch in _ACCENTS for ch in builder.out[k].text)}, rules)
+                                          if not any(ch in ACCENTS for ch in builder.out[k].text)}, rules)
     for fragment in builder.out:
-        fragment.text = _merge_accents(fragment.text)
+        fragment.text = merge_accents(fragment.text)
     keep_table_gaps(builder.out, rules, width, height)
     for fragment in turned.out:
-        fragment.text = _merge_accents(fragment.text)
+        fragment.text = merge_accents(fragment.text)
     layout = PageLayout(width, height, builder.out, rules, images=images, rotated=turned.out)
     if not turned_once and sideways(layout.fragments, layout.rotated):
         angle = reading_angle(pdf_page)

@@ -23,7 +23,7 @@ NOTE_SIZE = 0.95
 TABLE_CAPTION = re.compile(r"(Table|Exhibit)\s+[A-Z]?-?\d+([.-]\d+)*[.:]?(\s|$)")
 
 
-def walled(verticals: list[Rule], above: Rule, below: Rule) -> bool:
+def wall_across(verticals: list[Rule], above: Rule, below: Rule) -> bool:
     """Does a column rule inside the table (not at its outer edges) run from ``above`` to ``below``?"""
     x0, x1 = min(above.x0, below.x0), max(above.x1, below.x1)
     return any(x0 + 3 < (r.x0 + r.x1) / 2 < x1 - 3 and r.y0 <= above.y1 + 2 and r.y1 >= below.y0 - 2 for r in verticals)
@@ -42,7 +42,7 @@ def unwalled_stretches(group: list[Rule], verticals: list[Rule]) -> set[int]:
     stacked, a heading set in it: eu-003's three tables). A group with no walled row (booktabs, rules
     only across) has none."""
     pairs = list(zip(group, group[1:], strict=False))
-    walls = [walled(verticals, above, below) for above, below in pairs]
+    walls = [wall_across(verticals, above, below) for above, below in pairs]
     rows = [below.y0 - above.y1 for (above, below), wall in zip(pairs, walls, strict=True) if wall]
     if not rows:
         return set()

@@ -75,7 +75,7 @@ def row_cells(row: list[Fragment]) -> list[tuple[float, float]]:
     return [(a, b) for a, b in cells]
 
 
-def walled(rows: list[list[Fragment]], verticals: list[Rule]) -> list[list[Fragment]]:
+def cells_at_walls(rows: list[list[Fragment]], verticals: list[Rule]) -> list[list[Fragment]]:
     """Each fragment with a drawn column rule between it and the fragment before it in its row
     starts a cell of its own (``kind="cell"``, as ``row_cells`` reads it): a ``|l|r|r|`` table at
     llncs' \\tabcolsep (1.4 pt) sets two heads 0.3 em apart, closer than a cell's own gaps, with the

@@ -11,6 +11,7 @@ from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.table_grid import columns, table_rows
 from ocr_ray.layout.table_gutters import cut_at, word_boxes
+from ocr_ray.layout.table_head_rule import head_rule_top
 
 MIN_ROWS = 3  # a header and two rows
 PROSE_SHARE = 0.4  # a fragment wider than this share of the page is a line of prose, no cell
@@ -323,7 +324,10 @@ def column_rule_boxes(page: PageLayout, ruled: list[tuple[float, float, float, f
                    if any(f.x1 <= xs[0] + 1 for f in line) and any(f.x0 >= xs[0] - 1 for f in line)]
         if len(crossed) < MIN_ROWS:
             continue
-        out.append((top, bottom, min(f.x0 for f in band), max(f.x1 for f in band)))
+        x0, x1 = min(f.x0 for f in band), max(f.x1 for f in band)
+        starts = sorted(min(f.y0 for f in line) for line in crossed)
+        pitch = sorted(b - a for a, b in zip(starts, starts[1:], strict=False))[(len(starts) - 1) // 2]
+        out.append((head_rule_top(page.rules, page.fragments, top, x0, x1, pitch), bottom, x0, x1))
     return out
 
 

@@ -16,17 +16,19 @@ from ocr_ray.layout.table_cells import clear_in_column, row_grid
 from ocr_ray.layout.table_grid import (
     ROW_TOLERANCE,
     bounds,
+    cells_at_walls,
     column_of,
     columns,
     split_on_columns,
     table_rows,
-    walled,
 )
 from ocr_ray.layout.table_gutters import join_justified_body, join_justified_head, split_at_gutters
 from ocr_ray.layout.table_head_columns import join_head_columns
-from ocr_ray.layout.table_head_lines import join_head_lines
+from ocr_ray.layout.table_head_lines import MAX_HEAD_LINES, join_head_lines
 from ocr_ray.layout.table_lines import join_stacked_cells, multi_line_rows, numbered_lines
+from ocr_ray.layout.table_ordinals import numbers_into_labels
 from ocr_ray.layout.table_render import render_table, row_spans
+from ocr_ray.layout.table_row_rules import rules_each_row
 from ocr_ray.layout.table_rule_lines import (
     FLUSH,
     MIN_RULE_WIDTH,
@@ -97,13 +99,15 @@ def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[f
     TeX sets the rule right under the row's depth): lines close over it, no rule between, each
     fragment within one column or centred over several, none a caption's nor maths. A line that is
     one text is a label over some of the columns: a caption's last line, centred over the table, is
-    set as close."""
+    set as close. Up to ``MAX_HEAD_LINES`` lines, as a wrapped head cell has (a report's heads wrap
+    over four lines, "Schools / in original / sample that / participated": two cut them to their last
+    two)."""
     out: list[list[Fragment]] = []
     edge = top
     if not any(r.horizontal and abs(r.y0 - top) <= 2 and r.x0 < x1 and r.x1 > x0 for r in page.rules):
         return out  # (a table set without rules starts at its first line)
     near = [f for f in page.fragments if f.kind == "text" and f.y1 < top + 1 and x0 - 3 <= f.x0 and f.x1 <= x1 + 3]
-    for line in sorted(table_rows(near), key=lambda line: -max(f.y1 for f in line))[:2]:
+    for line in sorted(table_rows(near), key=lambda line: -max(f.y1 for f in line))[:MAX_HEAD_LINES]:
         height = max(f.y1 - f.y0 for f in line)
         if edge - max(f.y1 for f in line) > 0.5 * height or any(CAPTION.match(f.text) for f in line) \
                 or any(r.horizontal and max(f.y1 for f in line) < r.y0 < edge - 0.5 and r.x0 < x1 and r.x1 > x0
@@ -274,7 +278,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
             f.seq = k
     grid_x0 = x0
     x0, x1 = _row_labels(page, inside, top, bottom, x0, x1)
-    rows = walled(table_rows(inside), verticals)
+    rows = cells_at_walls(table_rows(inside), verticals)
     heads = _rotated_heads(page, rows, top, bottom, x0, x1)
     inside += heads
     inner = [r for r in page.rules if r.horizontal and top + 2 < r.y0 < bottom - 2 and r.x0 < x1 and r.x1 > x0]
@@ -324,7 +328,8 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
     if walls:  # a grid that rules each of its rows: a row is all that lies between two rules
         rows, head = join_ruled_rows(rows, head, cols, page.rules, walls)
     rows, head = join_head_lines(rows, head, cols, page.rules)
-    grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules)
+    grid_lines = any(r.vertical and x0 < (r.x0 + r.x1) / 2 < x1 and r.y0 < bottom and r.y1 > top for r in page.rules) \
+        or rules_each_row(rows, head, cols, page.rules, x0, x1)  # (a row is what lies between two rules)
     rows = join_stacked_cells(rows, head, cols)
     rows, tall = multi_line_rows(rows, cols, page.rules, grid_lines)
     grid = [row_grid(row, cols, page.rules, x1 - x0) for row in rows]
@@ -335,7 +340,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
         return
     if kept:
         top, bottom = min(f.y0 for f in rows[0]) - 1, max(f.y1 for f in rows[-1]) + 1
-    spans = row_spans(rows, grid, cols, tall)
+    grid, spans = numbers_into_labels(grid, head, row_spans(rows, grid, cols, tall))  # ("1." beside its label)
     size = min(f.size for f in inside)
     chosen = set(map(id, inside))
     page.fragments = [f for f in page.fragments if id(f) not in chosen]

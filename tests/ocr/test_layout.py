@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ocr_ray.layout import compose_pages
+from ocr_ray.layout.accents import merge_accents as _merge_accents
 from ocr_ray.layout.blocks import clean_text, compounds, join_lines
 from ocr_ray.layout.furniture import remove_furniture
 from ocr_ray.layout.model import Fragment, PageLayout, Rule
 from ocr_ray.layout.order import xy_cut
-from ocr_ray.layout.pdftext import _merge_accents
 from ocr_ray.layout.quality import classify_text
 from ocr_ray.layout.tables import extract_tables
 

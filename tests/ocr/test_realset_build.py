@@ -176,3 +176,9 @@ def test_another_manifest_builds_its_own_papers_into_its_own_folder(tmp_path, re
     for manifest in (build.MANIFEST, build.DEV2, build.DEV3, build.DEV4, build.DEV5):
         assert {p["id"] for p in dev6}.isdisjoint(p["id"] for p in listed(manifest))
         assert {p["repo"] for p in dev6}.isdisjoint(p["repo"] for p in listed(manifest))
+    # papers_dev7.yaml: the same against all six
+    assert len(build.papers(manifest=build.DEV7)) >= 14
+    dev7 = listed(build.DEV7)
+    for manifest in (build.MANIFEST, build.DEV2, build.DEV3, build.DEV4, build.DEV5, build.DEV6):
+        assert {p["id"] for p in dev7}.isdisjoint(p["id"] for p in listed(manifest))
+        assert {p["repo"] for p in dev7}.isdisjoint(p["repo"] for p in listed(manifest))

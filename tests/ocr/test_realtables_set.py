@@ -1,12 +1,14 @@
 """The hand-truth set of real-world tables (benchmarks/fulltext_tables_world/realtables_dev.yaml,
 tables11rw): its pages are corpus documents that are neither tablesworld's ICDAR 2013 pages nor olmOCR's
 held-out data, every test is an olmOCR-Bench TableTest, the build cuts the recorded page out of the corpus
-file found by its sha256 and leaves other bytes out, and the runner says when there is no corpus (CI)."""
+file found by its sha256 and leaves other bytes out, and the runner says when there is no corpus (CI). The
+held-aside batch (realtables_aside.yaml, tables12rw) holds to the same and shares no document with the first."""
 from __future__ import annotations
 
 import json
 
 import pypdfium2 as pdfium
+import pytest
 from olmocr.bench.tests import TableTest
 
 from benchmarks.fulltext_tables_world import build as tablesworld
@@ -14,8 +16,9 @@ from benchmarks.fulltext_tables_world import realtables
 from tests.ocr.conftest import recorded_and_other_sources
 
 
-def test_pages_are_other_documents_than_the_held_out_ones_and_their_tests_are_table_tests():
-    pages = realtables.pages()
+@pytest.mark.parametrize("manifest", [realtables.MANIFEST, realtables.ASIDE], ids=["dev", "aside"])
+def test_pages_are_other_documents_than_the_held_out_ones_and_their_tests_are_table_tests(manifest):
+    pages = realtables.pages(manifest)
     assert len({p["id"] for p in pages}) == len(pages) >= 15
     assert len({p["corpus_id"] for p in pages}) == len(pages)
     held = {p["sha256"] for p in tablesworld.pages()}
@@ -30,13 +33,20 @@ def test_pages_are_other_documents_than_the_held_out_ones_and_their_tests_are_ta
                 {"up", "down", "left", "right", "top_heading"}, row
 
 
+def test_the_held_aside_batch_shares_no_document_with_the_first_and_builds_apart(tmp_path, monkeypatch):
+    first = {p["sha256"] for p in realtables.pages()}
+    assert not first & {p["sha256"] for p in realtables.pages(realtables.ASIDE)}
+    monkeypatch.setenv("REVIEWBENCH_REALTABLES_DIR", str(tmp_path))
+    assert realtables.set_dir() == tmp_path and realtables.set_dir(realtables.ASIDE) == tmp_path / "aside"
+
+
 def test_the_build_cuts_the_recorded_page_and_refuses_other_bytes(tmp_path, monkeypatch):
     corpus = tmp_path / "corpus"
     digest = recorded_and_other_sources(corpus / "pdfs")
     cell = [{"cell": "a", "right": "b"}]
     entries = [{"id": "p", "corpus_id": digest[:16], "page": 2, "sha256": digest, "tests": cell},
                {"id": "q", "corpus_id": "0" * 16, "page": 0, "sha256": "0" * 64, "tests": cell}]
-    monkeypatch.setattr(realtables, "pages", lambda: entries)
+    monkeypatch.setattr(realtables, "pages", lambda manifest=None: entries)
     manifest = realtables.build(corpus, tmp_path / "out")
     assert [p["id"] for p in manifest["pages"]] == ["p"] and manifest["missing"] == ["q"]
     doc = pdfium.PdfDocument(str(tmp_path / "out" / "set" / "pdfs" / "p.pdf"))
