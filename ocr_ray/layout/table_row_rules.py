@@ -10,6 +10,9 @@ from ocr_ray.layout.model import Fragment, Rule
 from ocr_ray.layout.table_grid import bounds, column_of
 
 ACROSS = 0.9  # share of the table's width a row rule runs
+# a row's first line in three columns at least: a two-column table of a label and lines of text ruled
+# between its entries (a paper's table of prompts, miniacongts) sets a line a row in its source
+MIN_COLUMNS = 3
 
 
 def _rule_heights(rules: list[Rule], x0: float, x1: float) -> list[float]:
@@ -30,8 +33,8 @@ def _rule_heights(rules: list[Rule], x0: float, x1: float) -> list[float]:
 def rules_each_row(rows: list[list[Fragment]], head: int, cols: list[tuple[float, float]], rules: list[Rule],
                    x0: float, x1: float) -> bool:
     """Does the table rule each of its body rows (see the module)? Every body line lies between two
-    rules across the table; in each stretch between two rules the first line has cells in two columns
-    or more, the lines under it in half as many at most (a cell's next lines; a line of a row's values
+    rules across the table; in each stretch between two rules the first line has cells in three
+    columns or more (``MIN_COLUMNS``), the lines under it in half as many at most (a cell's next lines; a line of a row's values
     under a label's row is a row of its own, as before); some stretch has such lines
     (else there is nothing to join); two stretches at least."""
     body = rows[head:]
@@ -50,7 +53,7 @@ def rules_each_row(rows: list[list[Fragment]], head: int, cols: list[tuple[float
     for lines in bands.values():
         lines = sorted(lines, key=lambda row: min(f.cy for f in row))
         counts = [len({column_of(limits, f.x0 + 1) for f in row}) for row in lines]
-        if counts[0] < 2 or any(2 * c > counts[0] for c in counts[1:]):  # (a row's values under it: a row)
+        if counts[0] < MIN_COLUMNS or any(2 * c > counts[0] for c in counts[1:]):  # (a row's values under it: a row)
             return False
         wrapped |= len(lines) > 1
     return len(bands) >= 2 and wrapped
