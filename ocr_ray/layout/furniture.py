@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 
-from ocr_ray.layout.furniture_heads import styled_head
+from ocr_ray.layout.furniture_heads import flush_head, menu, styled_head
 from ocr_ray.layout.furniture_ticks import axis_tick
 from ocr_ray.layout.furniture_words import (
     ARXIV_STAMP,
@@ -273,21 +273,30 @@ def _date_stamp(row: list[Fragment], body: float, dates=DATE) -> bool:
 
 def _split_head(row: list[Fragment], extent: tuple[float, float] | None, body: float, flush: bool = True) -> bool:
     """Is the outermost row of an edge zone a head or foot in parts, ``fancyhdr``'s left, centre and
-    right fields: two or three short pieces in body size or smaller, the first flush with the body's
+    right fields: two or three short parts in body size or smaller, the first flush with the body's
     left edge, the last with its right edge, wide white space between them ("Compiled on 2024-05-17
-    ... Draft v2" on a one-page input, where no repetition shows it). A heading, a stamp or a line
-    of prose is one piece; the first lines of two columns are each half the body wide."""
-    if extent is None or not 2 <= len(row) <= 3:
+    ... Draft v2" on a one-page input, where no repetition shows it). A part may be a web page's menu
+    (``furniture_heads.menu``: "Riverside Library ... Home  Catalogue  Events  Contact" as chromium
+    prints a site's navigation bar). A heading, a stamp or a line of prose is one piece; the first
+    lines of two columns are each half the body wide."""
+    if extent is None or not 2 <= len(row):
         return False
     left, right = extent
     width = right - left
-    parts = sorted(row, key=lambda f: f.x0)
-    if flush and (abs(parts[0].x0 - left) > 4 or abs(parts[-1].x1 - right) > 4):
+    pieces = sorted(row, key=lambda f: f.x0)
+    # (the last may run past a ragged body's edge: a browser sets a bar in the page's box)
+    if flush and (abs(pieces[0].x0 - left) > 4 or pieces[-1].x1 < right - 4):
         return False
-    if any(f.bold or f.math >= 0.3 or f.size > BODY_SIZE_SLACK * body or f.x1 - f.x0 > SPLIT_HEAD_PART * width
-           for f in parts):
+    if any(f.bold or f.math >= 0.3 or f.size > BODY_SIZE_SLACK * body for f in pieces):
         return False
-    return all(b.x0 - a.x1 >= SPLIT_HEAD_GAP * width for a, b in zip(parts, parts[1:], strict=False))
+    parts = [[pieces[0]]]
+    for a, b in zip(pieces, pieces[1:], strict=False):
+        if b.x0 - a.x1 >= SPLIT_HEAD_GAP * width:
+            parts.append([b])
+        else:
+            parts[-1].append(b)
+    return 2 <= len(parts) <= 3 and all(
+        (len(part) == 1 and part[0].x1 - part[0].x0 <= SPLIT_HEAD_PART * width) or menu(part) for part in parts)
 
 
 def _row_beyond(page: PageLayout, zone: list[list[Fragment]], top: bool, extent: tuple[float, float] | None,
@@ -346,6 +355,7 @@ def remove_furniture(pages: list[PageLayout]) -> list[list[Fragment]]:
                       and (reads_as_furniture(f.text) or (_part_number(f, bodies[i]) and id(f) not in tabled))}
         furniture |= {id(f) for f in page.fragments if ARXIV_STAMP.match(" ".join(f.text.split()))}
         furniture |= {id(f) for f in styled_head(zones[i], bodies[i], BODY_SIZE_SLACK)} - tabled
+        furniture |= {id(f) for f in flush_head(page, zones[i], extent, bodies[i], BODY_SIZE_SLACK)} - tabled
         for k, zone in enumerate(zones[i]):
             # a date under a head that is furniture ("NIST SP 800-223 ... HPC Security" over "February
             # 2024"; over a foot it may be the body's last line), and a head or foot in parts beyond a

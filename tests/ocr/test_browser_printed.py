@@ -135,9 +135,17 @@ BAND_TABLE = f"""<main><p>{PROSE * 2}</p><table style="border-collapse:collapse;
 <tr style="background:#dde4ee"><td>WH-Central</td><td>Derby</td><td>11,260</td><td>2.7</td><td>287</td></tr>
 </tbody></table><p>{PROSE * 2}</p></main>"""
 
+# a web page's navigation bar as the site sets it (flex, space-between): the site's name at the left,
+# five links 18 px apart at the right, a rule under them; printed once, over the page's title
+NAV_LINKS = ["Home", "Catalogue", "Events", "Opening hours", "Contact"]
+NAV_BAR = ('<style>nav{display:flex;justify-content:space-between;font-size:9pt;border-bottom:1px solid #ccc}'
+           ' nav ul{display:flex;gap:18px;list-style:none;margin:0;padding:0}</style><nav><span>Riverside Library</span><ul>'
+           + "".join(f"<li>{link}</li>" for link in NAV_LINKS) + f"</ul></nav><h1>Summer reading club</h1><p>{PROSE * 3}</p>"
+           f"<p>Members read ten books over the summer. {PROSE * 2}</p><h2>How to join</h2><p>{PROSE * 3}</p>")
+
 DOCUMENTS = {"tight_table": TIGHT_TABLE, "narrow_gutter": NARROW_GUTTER, "mathml": MATHML, "scripts": SCRIPTS,
              "one_page_head": ONE_PAGE_HEAD, "arrow_accents": ARROW_ACCENTS, "katex": _katex(),
-             "right_to_left": RIGHT_TO_LEFT, "slide_table": SLIDE_TABLE, "band_table": BAND_TABLE}
+             "right_to_left": RIGHT_TO_LEFT, "slide_table": SLIDE_TABLE, "band_table": BAND_TABLE, "nav_bar": NAV_BAR}
 
 
 @pytest.fixture(scope="module")
@@ -302,3 +310,19 @@ def test_a_tables_head_row_on_a_padded_band_of_colour_stays_its_head(printed):
                                        ["WH-Central", "Derby", "11,260", "2.7", "287"]]], markdown
     tests = [{"id": "orders", "type": "table", "cell": "12,408", "top_heading": "Orders", "left": "Leeds", "right": "2.1"}]
     assert all(judge(markdown, tests).values()), markdown
+
+
+def test_a_web_pages_navigation_bar_printed_once_goes(printed):
+    """Issue 36 (furniture on one-page inputs): a site's navigation bar, its name at the left and its
+    menu at the right ("Riverside Library ... Home  Catalogue  Events  Opening hours  Contact"), was
+    kept as the page's first line: a head in parts had two or three pieces, and a menu is a piece per
+    link. A part of a head may be a menu: three links or more, each short, set apart. Truth by hand
+    from the HTML: the bar's pieces absent, the title and paragraphs present, in order."""
+    markdown = printed["nav_bar"]
+    tests = [{"id": "site", "type": "absent", "text": "Riverside Library"}]
+    tests += [{"id": f"link{i}", "type": "absent", "text": link} for i, link in enumerate(NAV_LINKS[1:])]
+    tests += [{"id": "title", "type": "present", "text": "Summer reading club"},
+              {"id": "p", "type": "present", "text": f"Members read ten books over the summer. {PROSE.strip()}"},
+              {"id": "order", "type": "order", "before": "Summer reading club", "after": "Members read ten books"}]
+    verdicts = judge(markdown, tests)
+    assert all(verdicts.values()), ({k: v for k, v in verdicts.items() if not v}, markdown[:600])

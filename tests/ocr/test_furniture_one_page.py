@@ -425,3 +425,41 @@ def test_a_formulas_numeral_in_the_first_line_is_no_page_number(tmp_path):
     assert removed == []
     assert "Find the vector orthogonal to" in kept and "i" in kept and "and to the plane through both points." in kept
     assert _body_kept([text for text in kept if text in BODY])
+
+
+def test_a_head_set_flush_right_alone_at_the_top_goes(tmp_path):
+    """9097b54174b53ccd (a report's spread, printed one page): "2023 Environmental Report" alone at the
+    top, flush right and a little past the text's edge (over the folio), 12 pt over 11 pt text under a
+    larger heading. Nothing repeats it and no page number names it a page style's head: it stayed as
+    a heading over the page. A right-aligned short line alone in the top edge zone is a running head."""
+    def draw(c, right):
+        c.setFont("Helvetica", 12)
+        c.drawRightString(right + 10, 756, "2023 Environmental Report")
+        c.setFont("Helvetica-Bold", 20)
+        c.drawString(72, 722, "Our ambition")
+    kept, removed = _page(tmp_path, draw, top=690.0)
+    assert removed == ["2023 Environmental Report"]
+    assert kept[0] == "Our ambition" and _body_kept(kept[1:])
+
+
+def test_a_title_set_flush_right_at_the_top_stays(tmp_path):
+    """Guard: a cover's title set flush right, the page's largest text, and a bold line so set (a
+    heading) are no running heads; a short line at the left is none either (a title starts there)."""
+    for font, size, text in (("Helvetica", 20, "Annual Report 2023"), ("Helvetica-Bold", 11, "Board of Directors"),
+                             ("Helvetica", 10, "Notes for the board")):
+        def draw(c, right, font=font, size=size, text=text):
+            c.setFont(font, size)
+            (c.drawString(72, 740, text) if text.startswith("Notes") else c.drawRightString(right, 740, text))
+        kept, removed = _page(tmp_path, draw)
+        assert removed == [] and kept[0] == text, (text, removed)
+
+
+def test_a_charts_legend_at_the_top_right_stays(tmp_path):
+    """Guard (f5998978d5ca24d5, a paper's page 3: a plot's legend in the top edge zone, right of the
+    middle, its last entry at the text's edge): pieces set ems apart are no head's line of words."""
+    def draw(c, right):
+        c.setFont("Helvetica", 6)
+        for k, label in enumerate(("1st", "2nd", "3rd", "Unit Tests")):
+            c.drawRightString(right - 40 * (3 - k), 740, label)
+    kept, removed = _page(tmp_path, draw)
+    assert removed == [] and kept[:4] == ["1st", "2nd", "3rd", "Unit Tests"], (kept[:5], removed)

@@ -257,3 +257,16 @@ def test_an_arabic_phrase_inside_a_latin_sentence_reads_in_its_own_order(read):
     tests = [{"id": "arabic", "type": "present",
               "text": "Arabic text \u0644\u0627 \u0625\u0644\u0647 \u0627\u0644\u0639\u0631\u0628\u064a\u0629 sits inside a Latin sentence here."}]
     assert not _failed(read("glyphs"), tests), read("glyphs")
+
+
+def test_a_one_page_memos_header_without_a_page_number_goes(read):
+    """Writer's header paragraph (aligned right, 9 pt: the Header style) over a one-page memo: no
+    "Page 1" in a foot says it is a page style's head and no second page repeats it, so it was kept
+    as the memo's first line. A short line alone in the top edge zone, set flush right, not bold,
+    is a running head; the memo's title and first lines under it stay."""
+    markdown = read("memo")
+    tests = [{"id": "head", "type": "absent", "text": "Harbour Rowing Club · Board minutes"},
+             {"id": "title", "type": "present", "text": "Minutes of the budget meeting"},
+             {"id": "first", "type": "present", "text": "The committee met on a Tuesday to review the budget"},
+             {"id": "order", "type": "order", "before": "Minutes of the budget meeting", "after": "The board then turned"}]
+    assert not _failed(markdown, tests), markdown

@@ -172,6 +172,14 @@ def _report_tables() -> str:
     return fodt("\n".join(body), "Quarterly figures", extra_styles=shade)
 
 
+def _memo() -> str:
+    """A one-page memo under Writer's header paragraph (the Header style: 9 pt, aligned right), no page
+    number in its foot, nothing repeated: a page style's head no rule knew without a "Page 1"."""
+    body = [h("Minutes of the budget meeting", 1), p(PROSE * 4), p("The board then turned to the boat house. " + PROSE * 3),
+            h("Decisions", 2), p("The treasurer will buy two new sculls before the season opens. " + PROSE * 4)]
+    return fodt("\n".join(body), "Board minutes", header="Harbour Rowing Club · Board minutes")
+
+
 DOCUMENTS = {"notes.fodt": _notes(), "columns3.fodt": _columns(3, "Sect3", False), "headings.fodt": _headings(),
              "maths.fodt": _math(), "table_ruled.fodt": _table(True), "glyphs.fodt": _glyphs(),
-             "report_tables.fodt": _report_tables()}
+             "report_tables.fodt": _report_tables(), "memo.fodt": _memo()}
