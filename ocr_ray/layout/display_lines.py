@@ -169,6 +169,7 @@ def _same_inset_block(line: Line, last: Line, columns: Columns) -> bool:
 
 
 _OPENING_PHRASE = re.compile(r"[A-Za-z][a-z]+ [a-z]{2,}\b")
+_OPENING_WORD = re.compile(r"([A-Za-z][a-z]{3,}) ")
 
 
 def _opens_prose(line: Line) -> bool:
@@ -177,10 +178,18 @@ def _opens_prose(line: Line) -> bool:
     sentence after a display, set tight under it (rnn-extrapolation p27: it joined the display,
     "\\mathrm{We}\\ \\text{make}..."; p20: a third of it maths, a display of its own that took the
     one above it), not a row of it, which TeX centres or indents (an ``\\intertext`` paragraph is
-    prose too). A line of the text font that kept no glyphs (``prose``) opens with its words."""
+    prose too). A line of the text font that kept no glyphs (``prose``) opens with its words. A
+    line that fills its column from edge to edge, as a justified paragraph's does, opens prose with one
+    word of the text font ("Because E[1[k = π∗t(yi)] | yi] = γt(k|yi) — γt(k|yi) is": dev6's rbpo-icml25
+    p8, a column's first line, nearly half maths, was read as a row of the display ending the column
+    before it, which it left unread); an operator's name is no word of prose."""
     font = line.glyphs[0][7] if line.glyphs else TEXT_FONT if line.prose else ""
-    return bool(font and (font == TEXT_FONT or not (symbol_font(font) or italic_font(font)))
-                and line.x0 - line.left < 0.5 * line.size and _OPENING_PHRASE.match(line.text))
+    if not (font and (font == TEXT_FONT or not (symbol_font(font) or italic_font(font)))
+            and line.x0 - line.left < 0.5 * line.size):
+        return False
+    word = _OPENING_WORD.match(line.text)
+    return bool(_OPENING_PHRASE.match(line.text) or word and line.right - line.x1 < line.size
+                and word.group(1).lower() not in OPERATOR_NAMES)
 
 
 _SENTENCE_START = re.compile(r"[.!?]([A-Z][a-z]{2,})")

@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from ocr_ray.layout.math_atoms import Atom, Unreadable, glyph_atom, multiple_integrals, negations, union
 from ocr_ray.layout.math_matrix import matrices, tall_delimiters
+from ocr_ray.layout.math_scripts import braced_group, deeper_script, script_delimiters, script_kind
 from ocr_ray.layout.math_stacks import (
     arrow_accents,
     horizontal_braces,
@@ -35,7 +36,7 @@ from ocr_ray.layout.math_stacks import (
     limit_of_another,
     limit_rows,
 )
-from ocr_ray.layout.math_symbols import DELIMITERS, SIDE_LIMITS
+from ocr_ray.layout.math_symbols import BIG_OPERATORS, DELIMITERS, SIDE_LIMITS
 from ocr_ray.layout.math_tags import equation_number, ligatures, numbered
 from ocr_ray.layout.math_words import TIGHT_DOTS, colon_equals, mapsto, ord_dots, stacked_pieces, words
 from ocr_ray.layout.model import Rule
@@ -181,7 +182,8 @@ def _limits(atoms: list[Atom], size: float) -> list[Atom]:
         # limits are a smaller size; a fraction or a whole line above is not one
         upper = [a for a in near if a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.size < 0.9 * op.size
                  or a.y1 <= op.y0 + 0.5 and op.y0 - a.y1 < 0.8 * size and a.kind == "ord" and a.size < size]
-        lower = [a for a in near if a.y0 >= op.y1 - 0.5 and a.y0 - op.y1 < 0.8 * size and a.size < size]
+        floor = _floor(op)
+        lower = [a for a in near if a.y0 >= floor - 0.5 and a.y0 - floor < 0.8 * size and a.size < size]
         upper = limit_lines(_grow(upper, atoms, op, above=True), atoms, op, size, below=False)
         lower = limit_lines(_grow(lower, atoms, op, above=False), atoms, op, size, below=True)
         if not upper and not lower:
@@ -193,6 +195,16 @@ def _limits(atoms: list[Atom], size: float) -> list[Atom]:
         merged.x0, merged.x1 = op.x0, op.x1
         atoms = [merged if a is op else a for a in atoms if id(a) not in gone]
     return atoms
+
+
+def _floor(op: Atom) -> float:
+    r"""Where an operator's limits below may start: its box's bottom, or for a name set in letters just
+    under its baseline: the "g" of ``\arg\min`` reaches past the top of the limit's letters (STIX Two,
+    kpfonts, fourier: ``\arg\min_{\in\Theta}{}_{\theta}``). A symbol's box is its own (STIX Two's
+    \int stands on the baseline with its foot below it, and its lower limit beside the foot)."""
+    if op.tex not in BIG_OPERATORS and op.base > (op.y0 + op.y1) / 2:
+        return min(op.y1, op.base + 0.1 * op.size)
+    return op.y1
 
 
 def _grow(limit: list[Atom], atoms: list[Atom], op: Atom, above: bool) -> list[Atom]:
@@ -209,7 +221,7 @@ def _grow(limit: list[Atom], atoms: list[Atom], op: Atom, above: bool) -> list[A
         for a in atoms:
             if a is op or a in limit or a.size >= op.size * 0.95 and a.kind != "box" or limit_of_another(a, op, atoms):
                 continue
-            if (a.y1 <= op.y0 + 0.5) != above or (a.y0 >= op.y1 - 0.5) == above:
+            if (a.y1 <= op.y0 + 0.5) != above or (a.y0 >= _floor(op) - 0.5) == above:
                 continue
             if abs(a.base - base) < 0.6 * a.size + 2 and x0 - 0.6 * a.size <= a.x1 and a.x0 <= x1 + 0.6 * a.size:
                 limit.append(a)
@@ -250,6 +262,7 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
         size = _main_size(atoms)
     atoms = _limits(labelled_relations(atoms, size, _row), size)  # (a label's fraction read: \overset{\alpha=\frac34}{=})
     base = _main_base(atoms, size)
+    script_delimiters(atoms, base, size)
     atoms.sort(key=lambda a: (a.x0, a.y0))
     # TeX sets scripts of scripts at its smallest size (5 pt) too: at that size a script is told by
     # its shift from the nucleus alone, which comes first (\pi_{\theta_{-1}})
@@ -257,20 +270,22 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
     if tiny:
         base = atoms[0].base
     out: list[str] = []
+    placed: list[tuple[int, Atom]] = []
     i = 0
     while i < len(atoms):
         a = atoms[i]
-        script = _script_kind(a, base, size, tiny)
+        script = script_kind(a, base, size, tiny)
         if script:  # a script with no nucleus: TeX allows it ("{}^{2}")
             out.append("{}")
         else:
+            placed.append((len(out), a))
             # a prime after a superscript needs a nucleus of its own
             out.append("{}'" if a.tex == "'" and out and out[-1].startswith("^") else a.tex)
             i += 1
         subs: list[Atom] = []
         sups: list[Atom] = []
         while i < len(atoms):
-            kind = _script_kind(atoms[i], base, size, tiny) or _deeper_script(atoms[i], subs, sups)
+            kind = script_kind(atoms[i], base, size, tiny) or deeper_script(atoms[i], subs, sups)
             if not kind:
                 break
             (sups if kind == "^" else subs).append(atoms[i])
@@ -282,41 +297,17 @@ def _row(atoms: list[Atom], rules: list[Rule]) -> str:
             # a display-size \sum (in text style it is smaller) whose scripts sit beside it:
             # ``\nolimits``, else KaTeX sets them under and over it
             out.append(r"\nolimits")
+        start = None if script else braced_group(placed, a, sups, base, size)
+        if start is not None:  # scripts on a braced group: {\{R_t, \tilde{R}_t\}}_1^N
+            out.insert(start, "{")
+            placed = [(k + (k >= start), b) for k, b in placed]
+            out.append("}")
         if subs:
             out.append(f"_{{{_row(subs, [])}}}")
         if sups:
             sup = _row(sups, [])
             out.append(sup if set(sup) == {"'"} else f"^{{{sup}}}")  # a prime is drawn raised
     return _join(out)
-
-
-def _script_kind(a: Atom, base: float, size: float, tiny: bool = False) -> str:
-    # (a big operator drawn taller than the row's type is no script, whatever its font's size: mathpazo
-    # sets \int from cmex at 9 pt beside 10 pt letters, and a CMEX glyph's baseline is its top)
-    if a.kind == "box" or a.size > 0.9 * size and not tiny or a.kind == "op" and a.y1 - a.y0 > 1.5 * size:
-        return ""
-    lift = base - a.base
-    if lift > 0.12 * size:
-        return "^"
-    if lift < -0.05 * size:
-        return "_"
-    return ""
-
-
-def _deeper_script(a: Atom, subs: list[Atom], sups: list[Atom]) -> str:
-    """A glyph smaller than the scripts it follows, right after them, is their own script (the
-    ``-1`` of ``L_{g^{-1}}``, the prime of ``z_{j'}``): it joins their group, wherever it sits
-    against the row's baseline, and is placed when that group is read as a row."""
-    scripts = subs + sups
-    if not scripts or a.size >= 0.9 * max(s.size for s in scripts):
-        return ""
-    # the script it follows: the one ending last before it (in ``j'`` under ``\sum^M_{j'}`` the
-    # superscript M ends further right), else the one nearest its baseline
-    before = [s for s in scripts if s.x1 <= a.x0 + 0.5 * a.size]
-    last = max(before, key=lambda s: s.x1) if before else min(scripts, key=lambda s: abs(s.base - a.base))
-    if a.x0 - last.x1 > 0.6 * last.size:
-        return ""
-    return "_" if last in subs else "^"
 
 
 def _join(tokens: list[str]) -> str:

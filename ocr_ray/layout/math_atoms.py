@@ -95,6 +95,8 @@ def glyph_atom(glyph: list) -> Atom | None:
         ch = ch[0]
     if not ch:
         return None
+    if name.startswith(("FOURIER-MATH-SYMBOLS", "KP--M-SY")):
+        ch = _UNNAMED_SYMBOLS.get(ch, ch)
     if name.startswith(_SYMBOL_ONLY) and ch.isascii() and ch.isprintable():
         # a symbol font without ToUnicode: PDFium hands over its codes (ASCII), stmaryrd's \llbracket as "J"
         # (read "\mathrm{J}x\mathrm{K}"): no letter of such a font is one, the formula is unread
@@ -104,6 +106,10 @@ def glyph_atom(glyph: list) -> Atom | None:
     scale = ""
     code = ord(ch) - 0xE000 if len(ch) == 1 and 0xE000 <= ord(ch) <= 0xE020 else ord(ch) if len(ch) == 1 else -1
     code = CMEX_PIECES.get(code, code)
+    if name.startswith("FOURIER-MATH-EXTENSION") and 161 <= code <= 196 and code not in (171, 172):
+        # fourier-mex keeps cmex's codes 0-32 (\big( .. \Bigg() where dvips' fonts moved them, 161-196
+        # (no ToUnicode: PDFium hands over "Ã" for \Bigg(, read \tilde{A} before)
+        code -= 161 if code <= 170 else 163
     if name.startswith(MATHABX_FONTS):
         tex = mathabx_tex(name, ch)
         if tex is None:
@@ -188,6 +194,11 @@ def glyph_atom(glyph: list) -> Atom | None:
         tex = rf"\boldsymbol{{{tex}}}"
     return Atom(tex, x0, y0, x1, y1, base, size, kind, alphabet, scale if kind == "delim" else "")
 
+
+# glyphs of fourier's and kpfonts' symbol fonts whose names the Adobe Glyph List lacks (radicallow,
+# mapstochar, emptysetstress): with no ToUnicode PDFium hands over their codes ("p", "7", ";"), which
+# read \mathrm{p}2\pi for \sqrt{2\pi} and "a7\to b" for \mapsto (no digit or letter is set in these fonts)
+_UNNAMED_SYMBOLS = {"p": "√", "7": "↦", ";": "∅"}
 
 _OPENTYPE_DELIMITERS = {"(": "(", ")": ")", "[": "[", "]": "]", "{": r"\{", "}": r"\}", "|": "|", "∣": "|",
                         "‖": r"\|", "⟨": r"\langle", "⟩": r"\rangle"}

@@ -42,7 +42,7 @@ SYMBOLS = {
     "⟨": r"\langle", "⟩": r"\rangle", "〈": r"\langle", "〉": r"\rangle", "⌊": r"\lfloor", "⌋": r"\rfloor",
     "⌈": r"\lceil", "⌉": r"\rceil", "{": r"\{", "}": r"\}", "−": "-", "∣": r"\mid", "…": r"\ldots",
     "⋯": r"\cdots", "⋮": r"\vdots", "⋱": r"\ddots", "ℓ": r"\ell", "ℝ": r"\mathbb{R}", "√": r"\surd",
-    "⊤": r"\top", "⊺": r"\intercal", "†": r"\dagger", "⋆": r"\star", "≜": r"\triangleq", "≔": r"\coloneqq", "∖": r"\setminus",
+    "∶": ":", "⊤": r"\top", "⊺": r"\intercal", "†": r"\dagger", "⋆": r"\star", "≜": r"\triangleq", "≔": r"\coloneqq", "∖": r"\setminus",
     "#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "\\": r"\setminus", "~": r"\sim", "^": r"\wedge", "ı": r"\imath", "ȷ": r"\jmath", "∠": r"\angle", "△": r"\triangle", "□": r"\square",
     # the rest of TeX's OMS and OML glyphs (cmsy, cmmi: ``tex_encodings``)
     "⪯": r"\preceq", "⪰": r"\succeq", "≺": r"\prec", "≻": r"\succ", "⊘": r"\oslash", "⊖": r"\ominus",
@@ -178,7 +178,8 @@ def math_alphanumeric(ch: str) -> tuple[str, str] | None:
                           ("MONOSPACE", r"\mathtt"), ("SANS-SERIF", r"\mathsf"), ("BOLD ITALIC", r"\boldsymbol"),
                           ("BOLD", r"\mathbf")):
         if key in words:
-            return plain, alphabet
+            # (STIX Two's Type 1 \ell is U+1D4C1, a script small l: KaTeX's \mathcal has no small letters)
+            return ("ℓ", "") if alphabet == r"\mathcal" and plain == "l" else (plain, alphabet)
     return plain, "" if "ITALIC" in words or ch == "ℎ" else "rm"
 
 

@@ -189,6 +189,21 @@ def _joins(prose: Atom | None, first: Atom, atoms: list[Atom]) -> bool:
         and not _between(prose, first, atoms)
 
 
+def _limit_under_word(letters: list[Atom], atoms: list[Atom]) -> bool:
+    r"""Whether smaller glyphs right under an upright word are centred under it and no wider than it
+    and a script's width on each side: a name of the source's own taking its limit below
+    (``\operatorname*{minimize}_{\beta_0 \in \mathbb{R}}``), which was read as a word with its
+    limit's first letter a subscript before it (``{}_{\beta}\mathrm{minimize}_{{}_{0}\in ..}``)."""
+    x0, x1, y1 = letters[0].x0, letters[-1].x1, max(a.base for a in letters)
+    size = letters[0].size
+    under = [b for b in atoms if b not in letters and b.size < 0.9 * size and b.y0 >= y1 - 0.5
+             and b.y0 - y1 < 0.8 * size and x0 - size <= b.cx <= x1 + size]
+    if not under:
+        return False
+    u0, u1 = min(b.x0 for b in under), max(b.x1 for b in under)
+    return u0 >= x0 - size and u1 <= x1 + size and abs((u0 + u1) / 2 - (x0 + x1) / 2) < 0.1 * (x1 - x0) + 0.1 * size
+
+
 def _limit_under_both(letters: list[Atom], atoms: list[Atom]) -> bool:
     """Whether the smaller glyphs right under "arg max" are centred under the whole name
     (``\\operatorname*{arg\\,max}_{\\theta}``) rather than under "max" (``\\arg\\max_{\\theta}``)."""
@@ -296,11 +311,14 @@ def words(atoms: list[Atom]) -> list[Atom]:
                 i = j
                 continue
             tex = _space_before(a, atoms) + rf"\text{{{word} }}"
+        elif j - i > 2 and _limit_under_word(romans[i:j], atoms):
+            tex = rf"\operatorname*{{{word}}}"  # (normreg-tmlr's minimize_{\beta_0 \in \mathbb{R}, ..})
         else:
             tex = rf"\mathrm{{{word}}}"
             if j - i > 1 and _after_word_space(a, atoms):
                 tex = rf"\ \text{{{word}}}"
-        out.append(union(romans[i:j], tex, a.base, a.size, "op" if word in _LIMIT_WORDS else "ord"))
+        op = word in _LIMIT_WORDS or tex.startswith(r"\operatorname*")
+        out.append(union(romans[i:j], tex, a.base, a.size, "op" if op else "ord"))
         prose = out[-1] if tex.endswith(" }") else None
         i = j
     return out
