@@ -66,6 +66,17 @@ _HOLES_SHARE = 0.01
 _HOLE_MM = (4.0, 11.0)
 _HOLE_FILL = 0.6
 _HOLE_EDGE_MM = 20.0
+# Faint print: at ``_SCAN_SIDE`` px a line of type is a grey band (its strokes a fraction of a
+# pixel, averaged with the paper between them), so a photocopy in grey ink, a worn or low-contrast
+# scan of text holds no pixel ``_INK_CONTRAST`` darker than the paper, and a page of it was a blank
+# sheet, never OCR'd (ink 90 on paper 230 at 10 pt, or ink 60 on paper 238 at 8 pt: a full page lost).
+# Such bands are ``_FAINT_CONTRAST`` darker than the paper around them (the brightest pixel
+# ``_FAINT_WINDOW`` px about them: a scan's shading and a shadowed edge stay paper) on several per
+# cent of the page (4 to 20 % on a page of text; 0 on a blank sheet's grain, on show-through from the
+# back, 0.1 % on a punched sheet's hole rims); ``_FAINT_SHARE`` of them is writing.
+_FAINT_CONTRAST = 25
+_FAINT_WINDOW = 9
+_FAINT_SHARE = 0.005
 
 
 # The reason in a page's route (``<engine>:failed``) when PDFium could not read the page: it keeps
@@ -148,10 +159,28 @@ def blank_scan(pdf_page: Any) -> bool:
     paper = np.percentile(inner, 90)
     ink = pixels < paper - _INK_CONTRAST
     share = float(np.mean(ink[dy:rows - dy, dx:cols - dx]))
-    if share < _INK_SHARE or share > _HOLES_SHARE:
-        return share < _INK_SHARE
-    ink &= ~_punch_holes(ink, 25.4 / 72 * max(width, height) / max(rows, cols))
-    return float(np.mean(ink[dy:rows - dy, dx:cols - dx])) < _INK_SHARE
+    if share > _HOLES_SHARE:
+        return False
+    if share >= _INK_SHARE:
+        ink &= ~_punch_holes(ink, 25.4 / 72 * max(width, height) / max(rows, cols))
+        if float(np.mean(ink[dy:rows - dy, dx:cols - dx])) >= _INK_SHARE:
+            return False
+    # no dark mark of text size: blank, unless the page is covered in faint print
+    return _faint_print(pixels) < _FAINT_SHARE
+
+
+def _faint_print(pixels: Any) -> float:
+    """The share of the page's inner area (``_SCAN_MARGIN`` cut off) that is ``_FAINT_CONTRAST``
+    darker than the paper about it (the brightest pixel within ``_FAINT_WINDOW``): faint print's grey
+    bands of type, which the ink test's contrast misses (see ``_FAINT_SHARE``)."""
+    import cv2
+    import numpy as np
+
+    rows, cols = pixels.shape
+    dy, dx = int(rows * _SCAN_MARGIN), int(cols * _SCAN_MARGIN)
+    paper = cv2.dilate(pixels.astype(np.uint8), np.ones((_FAINT_WINDOW, _FAINT_WINDOW), np.uint8)).astype(np.int16)
+    faint = pixels < paper - _FAINT_CONTRAST
+    return float(np.mean(faint[dy:rows - dy, dx:cols - dx]))
 
 
 def _punch_holes(ink: Any, mm: float) -> Any:

@@ -36,6 +36,13 @@ VOLUME_YEAR_PAGES = re.compile(r"\b\d{1,4}\s*\((19|20)\d\d\)\s*\d+\s*[-–]\s*\d
 ARXIV_STAMP = re.compile(r"^arxiv:\s*\d{4}\.\d{4,5}(v\d+)?\s*\[[\w.-]+\]\s*\d{1,2}\s*[a-z]{3}\w*\s*\d{4}$", re.I)
 
 
+# where on a page of a code, a standard or a body of rules one stands, as its running head says it: two
+# divisions or more, each a division's name and its number or letter ("Pt C, Ch 1, Sec 2" over a class
+# society's rules, "Title 40, Part 60", "Art. 5, Sec. 2"); a heading names one division ("Section 2")
+_DIVISION = r"(pt|part|ch|chap|chapter|sec|sect|section|art|article|title|annex|app|appendix|div|division|subpart)\.?\s*[A-Z0-9]{1,4}(\.\d+)*"
+SECTION_REFERENCE = re.compile(rf"^{_DIVISION}(\s*,\s*{_DIVISION})+$", re.I)
+
+
 # a spreadsheet's default sheet name, which LibreOffice Calc prints as the page's head ("Sheet1",
 # "Tabelle1", "Feuille1", "Hoja1", "Foglio1", "Planilha1", "Blad1"): a page's head, never its text
 SHEET_NAME = re.compile(r"^(sheet|tabelle|feuille|hoja|foglio|planilha|blad)\s?\d{1,3}$", re.I)
@@ -43,7 +50,7 @@ SHEET_NAME = re.compile(r"^(sheet|tabelle|feuille|hoja|foglio|planilha|blad)\s?\
 
 def reads_as_furniture(text: str) -> bool:
     text = " ".join(text.split())
-    if VENUE_NOTICE.search(text) or SHEET_NAME.match(text):
+    if VENUE_NOTICE.search(text) or SHEET_NAME.match(text) or SECTION_REFERENCE.match(text):
         return True
     if VOLUME_YEAR_PAGES.search(text):
         return True

@@ -463,3 +463,18 @@ def test_a_charts_legend_at_the_top_right_stays(tmp_path):
             c.drawRightString(right - 40 * (3 - k), 740, label)
     kept, removed = _page(tmp_path, draw)
     assert removed == [] and kept[:4] == ["1st", "2nd", "3rd", "Unit Tests"], (kept[:5], removed)
+
+
+def test_a_section_reference_alone_at_the_top_goes(tmp_path):
+    """6675404fa9f9cd8f (a classification society's rules, one page cut out): "Pt C, Ch 1, Sec 2"
+    alone at the top, bold in body size, over the section's title. Only repetition told it from a
+    heading; a locator of two divisions or more, each a division's name and its number, is a running
+    head's wording. A heading naming one division ("SECTION 2") stays."""
+    def draw(c, right):
+        c.setFont("Helvetica-Bold", 11)
+        c.drawString(72, 752, "Pt C, Ch 1, Sec 2")
+        c.setFont("Helvetica-Bold", 16)
+        c.drawString(72, 722, "SECTION 2")
+    kept, removed = _page(tmp_path, draw, top=690.0)
+    assert removed == ["Pt C, Ch 1, Sec 2"]
+    assert kept[0] == "SECTION 2" and _body_kept(kept[1:])
