@@ -42,7 +42,7 @@ SYMBOLS = {
     "⟨": r"\langle", "⟩": r"\rangle", "〈": r"\langle", "〉": r"\rangle", "⌊": r"\lfloor", "⌋": r"\rfloor",
     "⌈": r"\lceil", "⌉": r"\rceil", "{": r"\{", "}": r"\}", "−": "-", "∣": r"\mid", "…": r"\ldots",
     "⋯": r"\cdots", "⋮": r"\vdots", "⋱": r"\ddots", "ℓ": r"\ell", "ℝ": r"\mathbb{R}", "√": r"\surd",
-    "∶": ":", "⊤": r"\top", "⊺": r"\intercal", "†": r"\dagger", "⋆": r"\star", "≜": r"\triangleq", "≔": r"\coloneqq", "∖": r"\setminus",
+    "∶": ":", "∕": "/", "⁄": "/", "⊤": r"\top", "⊺": r"\intercal", "†": r"\dagger", "⋆": r"\star", "≜": r"\triangleq", "≔": r"\coloneqq", "∖": r"\setminus",
     "#": r"\#", "%": r"\%", "&": r"\&", "_": r"\_", "\\": r"\setminus", "~": r"\sim", "^": r"\wedge", "ı": r"\imath", "ȷ": r"\jmath", "∠": r"\angle", "△": r"\triangle", "□": r"\square",
     # the rest of TeX's OMS and OML glyphs (cmsy, cmmi: ``tex_encodings``)
     "⪯": r"\preceq", "⪰": r"\succeq", "≺": r"\prec", "≻": r"\succ", "⊘": r"\oslash", "⊖": r"\ominus",

@@ -4,10 +4,10 @@ and fourier, typeset here with pdflatex, the truth the LaTeX source, judged by o
 
 Read wrong before, each in one font or more: a limit under ``\\arg\\min`` whose letters reach above
 the "g"'s descender (STIX Two, kpfonts, fourier: ``\\arg\\min_{\\in\\Theta}{}_{\\theta}``); STIX Two's
-``\\ell`` (U+1D4C1, read ``\\mathcal{l}``) and its ratio colon (U+2236: the display was unread);
-fourier's big delimiters (fourier-mex keeps cmex's first codes at 161-196 with no ToUnicode:
-``\\Bigg(`` was "Ã", ``\\tilde{A}``) and its symbols whose glyph names PDFium does not know
-(radicallow, mapstochar, emptysetstress: ``\\frac{1}{\\mathrm{p}2\\pi}``)."""
+``\\ell`` (U+1D4C1, read ``\\mathcal{l}``), its ratio colon (U+2236) and division slash (U+2215: the
+display was unread); fourier's big delimiters (fourier-mex keeps cmex's first codes at 161-196 with no
+ToUnicode: ``\\Bigg(`` was "Ã", ``\\tilde{A}``) and its symbols whose glyph names PDFium does not
+know (radicallow, mapstochar, emptysetstress: ``\\frac{1}{\\mathrm{p}2\\pi}``)."""
 from __future__ import annotations
 
 import pytest
@@ -24,6 +24,8 @@ FORMULAS = {
     "symbols": r"a \mapsto b, \quad c \in \emptyset, \quad r = \sqrt{x}",
     # what stays: an integral's limits beside it
     "int": r"F(x) = \int_{-\infty}^{x} f(t)\, dt",
+    # STIX Two's slash in maths is U+2215, a division slash (the display was unread)
+    "slash": r"r = \sqrt{\frac{\log(1/\delta)}{2n}}",
 }
 BODY = "".join(f"PROSE\n\\begin{{equation*}}\n{f}\n\\end{{equation*}}\n" for f in FORMULAS.values()) + "PROSE\n"
 OTHER_FONTS = {"stix2": "amsmath,stix2", "kpfonts": "amsmath,kpfonts", "fourier": "amsmath,amssymb,fourier"}
@@ -42,6 +44,7 @@ def test_displays_in_other_fonts_are_read(other):
     assert r"p(x_{1:T})" in displays[3], other
     assert displays[4] == r"a\mapsto b,c\in\emptyset,r=\sqrt{x}", other  # (a \quad is not written)
     assert displays[5] == r"F(x)=\int_{-\infty}^{x}f(t)dt", other
+    assert displays[6] == r"r=\sqrt{\frac{\log(1/\delta)}{2n}}", other
 
 
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
