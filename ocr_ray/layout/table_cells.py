@@ -25,20 +25,12 @@ def _underline(f: Fragment, rules: list[Rule], width: float, row: list[Fragment]
 def _walls(f: Fragment, rules: list[Rule], row: list[Fragment]) -> tuple[float, float]:
     """The extent between the column rules drawn either side of a cell centred between them with
     nothing else of its row between them: ``\\multicolumn{6}{c|}{Zero-shot}`` in an
-    ``l|cccccc|cccccc|c`` table, with no rule under it, spans the six columns its rules enclose. Or,
-    set anywhere between them, a cell between whose rules a column rule of the rows under (over) it
-    stops at its row: a grid's merged cell set flush left (Typst's ``table.cell(colspan: 3)``, stroked
-    cell by cell: "Accuracy" over "Run 1" and half "Run 2" spans the three runs; Word's and Writer's
-    merged cells of a bordered table)."""
+    ``l|cccccc|cccccc|c`` table, with no rule under it, spans the six columns its rules enclose."""
     crossing = [(r.x0 + r.x1) / 2 for r in rules if r.vertical and r.y0 < f.cy < r.y1]
     left = max((x for x in crossing if x <= f.x0 + 0.5), default=None)
     right = min((x for x in crossing if x >= f.x1 - 0.5), default=None)
-    if left is None or right is None or any(g is not f and g.x0 < right and g.x1 > left for g in row):
-        return f.x0, f.x1
-    height = f.y1 - f.y0
-    stopped = any(r.vertical and left + 1 < (r.x0 + r.x1) / 2 < right - 1 and not r.y0 < f.cy < r.y1
-                  and (f.y1 - 1 <= r.y0 <= f.y1 + height or f.y0 - height <= r.y1 <= f.y0 + 1) for r in rules)
-    if abs(f.cx - (left + right) / 2) > max(3.0, 0.1 * (right - left)) and not stopped:
+    if left is None or right is None or abs(f.cx - (left + right) / 2) > max(3.0, 0.1 * (right - left)) \
+            or any(g is not f and g.x0 < right and g.x1 > left for g in row):
         return f.x0, f.x1
     return left, right
 

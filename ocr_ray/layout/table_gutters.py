@@ -15,6 +15,7 @@ and has one header cell over it: it is kept.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ocr_ray.layout.model import Fragment
@@ -34,6 +35,8 @@ GUTTER_MIN = 0.3
 OPERATORS = {"±", "∓", "×", "/", "+", "-", "−", "="}
 
 Box = tuple[float, float]
+# A word that is a number: "71.27", "±0.007", "78.44*", "(1.7)", "85%".
+_NUMBER = re.compile(r"[(\[]?[-+−±~∼]?\d+(?:[.,]\d+)*[%*†‡]?[)\]]?")
 
 
 def word_boxes(f: Fragment) -> list[Box]:
@@ -62,10 +65,12 @@ def _is_gutter(gap: Box, words: tuple[Box, Box], others: list[list[Box]], heads:
                em: float) -> bool:
     lo, hi = gap
     centre = (lo + hi) / 2
+    whites = []
     for boxes in others:
         white = _white(boxes, centre)
         if white is None:
             return False
+        whites.append(white)
         lo, hi = max(lo, white[0]), min(hi, white[1])
     if hi - lo < 0.5:
         return False
@@ -77,13 +82,24 @@ def _is_gutter(gap: Box, words: tuple[Box, Box], others: list[list[Box]], heads:
     if hi - lo >= GUTTER_WIDTH * em:
         return True
     if hi - lo < GUTTER_MIN * em:  # a word space, the space around a "±": whatever the header shows
-        return False
+        return _aligned_column(gap, whites, em)
     for boxes in (boxes for boxes in heads if len(boxes) >= 2):
         white = _white(boxes, centre)
         if white is not None and white[0] > float("-inf") and white[1] < float("inf") \
                 and (white[1] - white[0] <= hi - lo + GUTTER_HEAD * em or _heads_apart(boxes, white, *words)):
             return True
     return False
+
+
+def _aligned_column(gap: Box, whites: list[Box], em: float) -> bool:
+    """Is the space ``gap`` no wider than a word space, yet a column's edge: the word after it starts
+    where the next word starts in every other row (three at least, to a third of a point), while the
+    words before it end wherever their text does (their ends at least 0.3 em apart)? A row label set
+    a tie's width from its first value (``l@{~~}c``: "RankBoost - 46 0.453", "AdaRank - 46 0.420")
+    leaves only that; a space inside one cell's text has no column starting under it in every row."""
+    starts = [w[1] for w in whites]
+    ends = [gap[0], *(w[0] for w in whites)]
+    return len(whites) >= 3 and all(abs(x - gap[1]) < 0.3 for x in starts) and max(ends) - min(ends) >= 0.3 * em
 
 
 def _heads_apart(boxes: list[Box], white: Box, left: Box, right: Box) -> bool:
@@ -112,11 +128,15 @@ def split_at_gutters(rows: list[list[Fragment]], head: int) -> list[list[Fragmen
     ink = [[box for f in row for box in word_boxes(f)] for row in rows]
     heads = ink[:head]
     out = [list(row) for row in rows[:head]]
+    labels = _label_rows(rows, head)
     for r in range(head, len(rows)):
         # a body row of one cell (a \multicolumn section label) crosses every gutter: it says nothing
-        others = [ink[s] for s in range(head, len(rows)) if s != r and len(ink[s]) >= 2]
+        others = [ink[s] for s in range(head, len(rows)) if s != r and len(ink[s]) >= 2 and s not in labels]
         if not others:
             return rows
+        if r in labels:
+            out.append(list(rows[r]))
+            continue
         row: list[Fragment] = []
         for f in rows[r]:
             boxes = word_boxes(f)
@@ -127,6 +147,17 @@ def split_at_gutters(rows: list[list[Fragment]], head: int) -> list[list[Fragmen
             row += cut_at(f, boxes, cuts)
         out.append(row)
     return out
+
+
+def _label_rows(rows: list[list[Fragment]], head: int) -> set[int]:
+    """The body rows of words only in a table of numbers (three rows of numbers at least, two thirds
+    of its body): group labels centred over their columns (``& & \\multicolumn{3}{c}{I. EBM-PICO
+    gold} & \\multicolumn{3}{c}{II. Physio set}``), whose words cross the gutters the rows of
+    numbers show. They say nothing of the gutters and are not cut."""
+    numeric = [any(_NUMBER.fullmatch(w) for f in row for w in f.text.split()) for row in rows[head:]]
+    if sum(numeric) < 3 or 3 * sum(numeric) < 2 * len(numeric):
+        return set()
+    return {head + k for k, number in enumerate(numeric) if not number}
 
 
 def cut_at(f: Fragment, boxes: list[Box], cuts: list[int]) -> list[Fragment]:
@@ -190,11 +221,12 @@ def join_justified_body(rows: list[list[Fragment]], head: int) -> list[list[Frag
         joined = [line[0]]
         for f in line[1:]:
             a = joined[-1]
+            # (its spaces kept, the stretched one among them: ``stretched`` reads the line as one TeX
+            # broke inside its paragraph, whose next line goes on in the same cell; and the gutters
+            # of the rows of numbers beside it are read through its word spaces, ``word_boxes``)
+            gaps = [*(a.gaps or []), (a.x1, f.x0), *(f.gaps or [])] \
+                if len(a.gaps or []) == a.text.count(" ") and len(f.gaps or []) == f.text.count(" ") else None
             if _inked(joined, f, [other for j, other in enumerate(lines) if j != i], heads, cells):
-                # (its spaces kept, the stretched one among them: ``stretched`` reads the line as one
-                # TeX broke inside its paragraph, whose next line goes on in the same cell)
-                gaps = [*(a.gaps or []), (a.x1, f.x0), *(f.gaps or [])] \
-                    if len(a.gaps or []) == a.text.count(" ") and len(f.gaps or []) == f.text.count(" ") else None
                 joined[-1] = replace(a, x1=f.x1, y0=min(a.y0, f.y0), y1=max(a.y1, f.y1), text=f"{a.text} {f.text}",
                                      glyphs=None, gaps=gaps)
                 continue
@@ -206,7 +238,7 @@ def join_justified_body(rows: list[list[Fragment]], head: int) -> list[list[Frag
                 for j, other in enumerate(lines) if j != i and len(other) > 1 for c in other)
             if crossed:
                 joined[-1] = replace(a, x1=f.x1, y0=min(a.y0, f.y0), y1=max(a.y1, f.y1), text=f"{a.text} {f.text}",
-                                     glyphs=None, gaps=None)
+                                     glyphs=None, gaps=gaps)
             else:
                 joined.append(f)
         out.append(joined)

@@ -91,6 +91,8 @@ def _second_row(upper: list[list[Fragment]], lower: list[Fragment], col,
     the second row's other cells)."""
     if _written_within(upper, lower, col):
         return lower, None
+    if _written_after(upper, lower, col):
+        return [], lower
     above: dict[int, list[Fragment]] = {}
     for f in (f for line in upper for f in line):
         above.setdefault(col(f), []).append(f)
@@ -133,3 +135,16 @@ def _written_within(upper: list[list[Fragment]], lower: list[Fragment], col) -> 
     ``\\multirow`` label centred beside the second row as a one-line cell beside the stack.)"""
     return any(0 <= f.seq < u.seq and col(u) > col(f) and u.y1 <= f.y0 + 0.5
                for f in lower for line in upper for u in line)
+
+
+def _written_after(upper: list[list[Fragment]], lower: list[Fragment], col) -> bool:
+    """Was every fragment of the header line ``lower`` written after a fragment of the lines above
+    that stands wholly above it in a column to its right: a second header row, which TeX writes
+    after every cell of the first (``\\textbf{Training} & \\textbf{Method} & .. \\\\
+    \\textbf{Data Unseen} & & ..``), not the next line of a wrapped cell (written before the next
+    column's cells, ``_written_within``)? A line alone in the last column, with no column right of
+    it, tells nothing."""
+    above = [u for line in upper for u in line]
+    return bool(lower) and all(
+        f.seq >= 0 and any(0 <= u.seq < f.seq and col(u) > col(f) and u.y1 <= f.y0 + 0.5 for u in above)
+        for f in lower)

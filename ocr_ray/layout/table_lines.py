@@ -14,6 +14,9 @@ from ocr_ray.layout.table_grid import bounds, column_of, section_label
 from ocr_ray.layout.table_gutters import stretched
 from ocr_ray.layout.table_head_lines import continues_cell, in_brackets
 
+# What microtype protrudes past a justified line's right edge: punctuation and hyphens.
+_PROTRUDING = set(".,;:!?-–—)’”")
+
 
 def _cy(row: list[Fragment]) -> float:
     ys = sorted(f.cy for f in row)
@@ -74,8 +77,28 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         u = replace(line[0], x1=line[-1].x1, text=" ".join(g.text for g in line))
         return u.x1 >= right - 0.2 * (right - left) and continues_cell([u], f)
 
+    column_ends: dict[int, list[float]] = {}
+    for f in (f for row in rows for f in row):
+        column_ends.setdefault(col(f), []).append(f.x1)
+
+    def flush(u: Fragment) -> bool:
+        """Does ``u`` end where two other lines of its column end: a justified paragraph's line, not
+        its last? A line ending in punctuation may end past them by up to 0.3 em (microtype
+        protrudes a full stop or a comma into the margin)."""
+        out = u.text[-1:] in _PROTRUDING
+        return sum(1 for g in column_ends[col(u)] if abs(g - u.x1) < 1.0 or out and 0 < u.x1 - g < 0.3 * u.size) >= 3
+
+    def flush_over(upper: list[Fragment], f: Fragment) -> bool:
+        """Is ``f`` the next line of a paragraph cell whose last line in ``upper`` is flush
+        (``flush``), from the same left edge, and words (two of them at least; not a column of
+        numbers set flush right): TeX broke the paragraph there, whatever ``f`` opens with ("and" /
+        "Yes/No for CoLA.", "$|r_M|\\le\\eta$ over all ...")?"""
+        line = last_line(upper, col(f))
+        words = [w for u in line for w in u.text.split() if w.isalpha()]
+        return len(words) >= 2 and abs(line[0].x0 - f.x0) < 1.0 and flush(line[-1])
+
     def wraps(k: int) -> bool:
-        return k > 0 and bool(rows[k]) and all(goes_on(rows[k - 1], g) for g in rows[k])
+        return k > 0 and bool(rows[k]) and all(goes_on(rows[k - 1], g) or flush_over(rows[k - 1], g) for g in rows[k])
 
     # labels set on the first of their rows (no \multirow: "\textbf{Deep} & SimCLR", the group's
     # other rows empty there): a label under the row above's cell, or a rule, with an empty row
@@ -123,11 +146,8 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
     kept = [k for k, row in enumerate(rows) if row]
     rows, cys, spans = [rows[k] for k in kept], [cys[k] for k in kept], [spans[k] for k in kept]
     # continuation lines: one cell's next line, under a row that fills that column and another
-    column_ends: dict[int, list[float]] = {}
-    for f in (f for row in rows for f in row):
-        column_ends.setdefault(col(f), []).append(f.x1)
     def justified(upper: list[Fragment], f: Fragment) -> bool:
-        return any(col(u) == col(f) and sum(1 for g in column_ends[col(f)] if abs(g - u.x1) < 1.0) >= 3 for u in upper)
+        return any(col(u) == col(f) and flush(u) for u in upper)
 
     def ends(upper: list[Fragment], f: Fragment) -> bool:
         line = [u for u in upper if col(u) == col(f)]
@@ -181,7 +201,7 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         if above is not None and len(occupied(prev)) >= 2 and not ruled(k - 1, k, c) and cys[k] - cys[k - 1] < 1.5 * pitch \
                 and not section_label(row, cols):  # a group label's row, not a column's next line
             # a paragraph cell (p{..}, justified): other lines of the column end where this one does
-            wrapped = sum(1 for g in column_ends[c] if abs(g - above.x1) < 1.0) >= 3
+            wrapped = flush(above)
             # (or the line above was stretched to the column's width: TeX broke the cell's paragraph
             # there, whatever the next line opens with, "+8.90 pp" under "Catastrophic  collapse;  +6.18  to")
             broken = c > 0 and len(row) == 1 and stretched(above) and abs(row[0].x0 - above.x0) < 0.3 * above.size
@@ -197,9 +217,11 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
             and min(f.cy for f in row) - max(f.cy for f in prev) < 1.5 * pitch
         # (or a line with no row label going on from paragraph cells: ``lines_on``)
         if k > 0 and len(cs) >= 2 and not any(ruled(k - 1, k, c) for c in cs) \
-                and ((ruled_row or cys[k] - cys[k - 1] < 1.5 * pitch)
-                     and all(goes_on(prev, g) for g in (firsts(row) if ruled_row else row))
-                     and (ruled_row or any(justified(prev, g) for g in row) and any(ends(prev, g) for g in row))
+                and ((ruled_row or min(f.cy for f in row) - max(f.cy for f in rows[k - 1]) < 1.5 * pitch)
+                     and all(goes_on(prev, g) or flush_over(prev, g) for g in (firsts(row) if ruled_row else row))
+                     and (ruled_row or any(justified(prev, g) for g in row) and (
+                         any(ends(prev, g) for g in row)  # (or every cell shows where TeX broke it)
+                         or all(flush_over(prev, g) or g.text[:1].islower() and goes_on(prev, g) for g in row)))
                      or cys[k] - max(f.cy for f in rows[k - 1]) < 1.5 * pitch and lines_on(prev, row)):
             # the next lines of several paragraph cells (p{..} columns side by side): one of them
             # under a line set flush to its column's right edge as other lines of it are, one the

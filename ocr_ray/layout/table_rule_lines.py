@@ -5,10 +5,15 @@ area grown along its column rules.
 """
 from __future__ import annotations
 
+import re
+
 from ocr_ray.layout.floats import CAPTION
 from ocr_ray.layout.model import Fragment, Rule
 from ocr_ray.layout.table_borders import BORDER_OVERLAP, unwalled_stretches
 
+# IEEEtran's table caption: its label on a line of its own, upper case with a roman numeral
+# ("TABLE II"), the caption in small capitals under it; floats.CAPTION knows "Table 2:" only.
+_IEEE_TABLE = re.compile(r"TABLE\s+[IVXLC]+")
 MIN_RULE_WIDTH = 40.0
 SAME_EDGE = 3.0
 
@@ -157,7 +162,8 @@ def rule_groups(rules: list[Rule], fragments: list[Fragment]) -> list[tuple[floa
             groups.append([rule])
     groups = [g for g in groups if len(g) < 2 or not _sub_rules(g, groups, fragments)]
     _adopt_end_rules(groups, horizontal)
-    captions = [f for f in fragments if f.text[:1] in "TF" and CAPTION.match(f.text)] if len(horizontal) > 1 else []
+    captions = [f for f in fragments if f.text[:1] in "TF" and (CAPTION.match(f.text) or _IEEE_TABLE.fullmatch(f.text.strip()))
+                ] if len(horizontal) > 1 else []
     verticals = [r for r in rules if r.vertical]
     out, lone = [], []
     for group in groups:

@@ -32,6 +32,7 @@ from ocr_ray.layout.table_row_rules import rules_each_row
 from ocr_ray.layout.table_rule_lines import (
     FLUSH,
     MIN_RULE_WIDTH,
+    SAME_EDGE,
     WIDE_RULE,
     column_rules_extent,
     rule_groups,
@@ -75,11 +76,22 @@ def _rows_below(page: PageLayout, rows: list[list[Fragment]], cols, x0: float, x
     out, last = [], max(f.y1 for f in rows[-1])
     for line in table_rows(text_under(page, x0, x1, bottom)):
         if min(f.y0 for f in line) - last > 1.6 * pitch or not _continues(line, cols, x0, x1) \
-                or grid_x0 is not None and all(f.x1 <= grid_x0 + 1 for f in line):
+                or grid_x0 is not None and all(f.x1 <= grid_x0 + 1 for f in line) \
+                or _other_rule_over(page, line, max(last, bottom), x0, x1):
             break
         out.append(line)
         last = max(f.y1 for f in line)
     return out
+
+
+def _other_rule_over(page: PageLayout, line: list[Fragment], last: float, x0: float, x1: float) -> bool:
+    """Is there a horizontal rule between ``last`` and ``line`` that reaches past the table's extent
+    (``x0``..``x1``) on either side: the top rule of another, wider table stacked under this one (two
+    booktabs tables in ``center`` environments, no caption between), whose lines are not this
+    table's rows even where they fall within its columns."""
+    top = min(f.y0 for f in line)
+    return any(r.horizontal and last - 1 < r.y0 < top and r.x0 < x1 and r.x1 > x0
+               and (r.x0 < x0 - SAME_EDGE or r.x1 > x1 + SAME_EDGE) for r in page.rules)
 
 
 def _in_columns(f: Fragment, cols: list[tuple[float, float]]) -> int:
@@ -109,9 +121,13 @@ def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[f
     near = [f for f in page.fragments if f.kind == "text" and f.y1 < top + 1 and x0 - 3 <= f.x0 and f.x1 <= x1 + 3]
     for line in sorted(table_rows(near), key=lambda line: -max(f.y1 for f in line))[:MAX_HEAD_LINES]:
         height = max(f.y1 - f.y0 for f in line)
-        if edge - max(f.y1 for f in line) > 0.5 * height or any(CAPTION.match(f.text) for f in line) \
-                or any(r.horizontal and max(f.y1 for f in line) < r.y0 < edge - 0.5 and r.x0 < x1 and r.x1 > x0
-                       for r in page.rules):
+        between = [r for r in page.rules if r.horizontal and max(f.y1 for f in line) < r.y0 < edge - 0.5
+                   and r.x0 < x1 and r.x1 > x0]
+        # (a \cmidrule under this line's group label, in a table with no rule above it: the line
+        # is the first header row, set apart from the next by the rule's space)
+        grouped = bool(between) and all(_under_label(r, line, x1 - x0) for r in between)
+        if edge - max(f.y1 for f in line) > (1.0 if grouped else 0.5) * height \
+                or any(CAPTION.match(f.text) for f in line) or between and not grouped:
             break
         over = [_in_columns(f, cols) for f in line]
         # (a fraction's numerator over its bar, a bar read as a rule, is a display's, not a header)
@@ -124,6 +140,14 @@ def _rows_above(page: PageLayout, rows: list[list[Fragment]], cols: list[tuple[f
         out.insert(0, line)
         edge = min(f.y0 for f in line)
     return out
+
+
+def _under_label(r: Rule, line: list[Fragment], width: float) -> bool:
+    """Is ``r`` a ``\\cmidrule`` under a group label of ``line``: narrower than the table (``width``),
+    a fragment of the line centred over it and within its extent?"""
+    mid = (r.x0 + r.x1) / 2
+    return r.x1 - r.x0 < WIDE_RULE * width and any(
+        abs(f.cx - mid) <= max(3.0, 0.1 * (r.x1 - r.x0)) and r.x0 - 3 <= f.x0 and f.x1 <= r.x1 + 3 for f in line)
 
 
 def _rotated_heads(page: PageLayout, rows: list[list[Fragment]], top: float, bottom: float, x0: float,
