@@ -192,21 +192,27 @@ def _opens_prose(line: Line) -> bool:
                 and word.group(1).lower() not in OPERATOR_NAMES)
 
 
-_SENTENCE_START = re.compile(r"[.!?]([A-Z][a-z]{2,})")
+_SENTENCE_START = re.compile(r"[.!?]([A-Z][a-z]+)")
 
 
 def _next_sentence(line: Line) -> bool:
     """A line that holds a sentence's end and the next sentence's first word in a text font ("(B, UC,
     ηN). Thus E[ε | B, Ur] = 0 for r ∈ {C, N}. The": dev4's bayes-tools p5, a line of prose opening on
     inline maths under a display, two fifths of it maths, was read as a row of the display above,
-    ``\mathrm{Thus}``): a display ends one sentence at most, and prose opens the next."""
+    ``\mathrm{Thus}``): a display ends one sentence at most, and prose opens the next. A word of two
+    letters opens one where a maths letter follows it ("triplet Tk. If M[i][j] = M[i′][j′] = Lk,": the
+    real set's miniacongts p12, a list item's line, was an unread display; the page's spaces are not in
+    its glyphs, and an operator's name, "Pr(", goes on in its own font)."""
     if not line.glyphs:
         return False
     chars = [(ch, g[7]) for g in line.glyphs for ch in g[0] if not ch.isspace()]
     text = "".join(ch for ch, _ in chars)
     for m in _SENTENCE_START.finditer(text):
         font = chars[m.start(1)][1]
-        if font == TEXT_FONT or not (symbol_font(font) or italic_font(font)):
+        if font != TEXT_FONT and (symbol_font(font) or italic_font(font)):
+            continue
+        after = chars[m.end(1)][1] if m.end(1) < len(chars) else None
+        if len(m.group(1)) >= 3 or after is not None and after != font and italic_font(after):
             return True
     return False
 

@@ -38,7 +38,7 @@ from ocr_ray.layout.math_stacks import (
 )
 from ocr_ray.layout.math_symbols import BIG_OPERATORS, DELIMITERS, SIDE_LIMITS
 from ocr_ray.layout.math_tags import equation_number, ligatures, numbered
-from ocr_ray.layout.math_words import TIGHT_DOTS, colon_equals, mapsto, ord_dots, stacked_pieces, words
+from ocr_ray.layout.math_words import TIGHT_DOTS, colon_equals, mapsto, ord_dots, spaced_bars, stacked_pieces, words
 from ocr_ray.layout.model import Rule
 
 # TeX's scriptscript size at 10 pt (5 pt) and below
@@ -330,18 +330,23 @@ def build(glyphs: list[list], rules: list[Rule]) -> str | None:
         return None
     if not atoms:
         return None
-    atoms = _accents(words(colon_equals(mapsto(negations(multiple_integrals(stacked_pieces(ord_dots(atoms))))))))
+    atoms = _accents(words(spaced_bars(colon_equals(mapsto(negations(multiple_integrals(stacked_pieces(ord_dots(atoms)))))))))
     if atoms is None:
         return None
     atoms = arrow_accents(atoms, rules, _row)
     x0, x1 = min(a.x0 for a in atoms), max(a.x1 for a in atoms)
     y0, y1 = min(a.y0 for a in atoms), max(a.y1 for a in atoms)
     size = _main_size(atoms)
-    # a bar may reach past its glyphs' ink: TeX's by its \nulldelimiterspace (1.2 pt), LibreOffice
-    # Math's by a sixth of an em (2.1 pt at its 12 pt, scaled with the formula's frame)
-    pad = max(2.0, 0.2 * size)
-    near = [r for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x0 >= x0 - pad and r.x1 <= x1 + pad
-            and y0 - 2 <= r.y0 <= y1 + 2]
+    # a bar may reach past its glyphs' ink: TeX's by its \nulldelimiterspace (1.2 pt) and, after a
+    # script, \scriptspace (0.5 pt) and the glyph's side bearing (a radical's vinculum over a fraction
+    # ending in a script, \sqrt{\frac{..}{2n}}, and the bar of \frac{e^{z_i}}{\sum_{j=1}^{K} e^{z_j}}
+    # reach 2.1-2.4 pt past: left out at 2.0, read \surd\frac{..} and a row of scripts); LibreOffice
+    # Math's by a sixth of an em (2.1 pt at its 12 pt, scaled with the formula's frame); a vinculum
+    # starts at its radical sign and spans the radicand's box (newtx: 2.8 pt past a fraction's ink)
+    pad = max(2.6, 0.2 * size)
+    radicals = [a for a in atoms if a.kind == "radical"]
+    near = [r for r in rules if r.y1 - r.y0 <= 2.0 and r.x1 - r.x0 > 1.5 and r.x0 >= x0 - pad and y0 - 2 <= r.y0 <= y1 + 2
+            and (r.x1 <= x1 + pad or r.x1 <= x1 + 0.5 * size and any(_vinculum(a, [r]) for a in radicals))]
     atoms, near = horizontal_braces(atoms, near, size, _row)
     atoms = matrices(atoms, near, size, _row, tall_delimiters(glyphs, size))
     for a in atoms:

@@ -15,13 +15,13 @@ from ocr_ray.layout.math import build, delimiters_balanced
 from ocr_ray.layout.math_aligned import relation_x, stacked
 from ocr_ray.layout.math_atoms import ACCENT_GLYPHS, Unreadable, glyph_atom
 from ocr_ray.layout.math_rows import matrix_cells, split_rows
-from ocr_ray.layout.math_symbols import EXTENSION_FONTS, OPERATOR_NAMES
+from ocr_ray.layout.math_symbols import EXTENSION_FONTS, OPERATOR_NAMES, PROSE_WORDS
 from ocr_ray.layout.model import TEXT_FONT, PageLayout, Rule
 from ocr_ray.layout.pdffonts import shown
 
 UNREAD_MARK = "<!-- math: unread -->"
 # a phrase of words: a line of prose, no formula's
-_PHRASE = re.compile(r"\b[a-z]{2,} [a-z]{2,}\b")
+_PHRASE = re.compile(r"\b([a-z]{2,}) (?=([a-z]{2,})\b)")
 _NUMBER = re.compile(r"\s*\(((?:[A-Z]\.?)?\d+(?:\.\d+)*[a-z]?)\)\s*")  # an equation number's line
 _RELATION = re.compile(r"[=<>≤≥≈≡≠∈⊂⊆→⇒∝∼≃≅≔]")
 
@@ -39,7 +39,7 @@ def display_math(lines: list[Any], rules: list[Rule], text_layer: bool = True) -
         real = [g for ln in lines for g in (ln.glyphs or ln.laid or [])]
         if not text_layer or not real:
             return None
-        if any(not ln.glyphs and _PHRASE.search(ln.text) and not _worded_row(ln, lines, rules) for ln in lines):
+        if any(not ln.glyphs and _phrase(ln.text) and not _worded_row(ln, lines, rules) for ln in lines):
             return UNREAD_MARK
         glyphs = [g for ln in lines
                   for g in (ln.glyphs or ln.laid and not _stale(ln.laid, ln.text) and ln.laid or _lay_out(ln.text, (ln.x0, ln.y0, ln.x1, ln.y1), ln.size, real))]
@@ -93,12 +93,19 @@ def line_glyphs(frags: list[Any], phrases: bool = False) -> list[list] | None:
         return [g for glyphs in own for g in glyphs]
     real = [g for glyphs in own if glyphs for g in glyphs] or [g for f in frags if phrases and f.glyphs for g in f.glyphs]
     words = _outside_parentheses([_words(f) for f in frags])
-    if not real or not phrases and any(_PHRASE.search(w) for w, glyphs in zip(words, own, strict=True) if not glyphs):
+    if not real or not phrases and any(_phrase(w) for w, glyphs in zip(words, own, strict=True) if not glyphs):
         return None  # words in a row ("we get", "for any unit"): a line of prose with maths in it
     out: list[list] = []
     for f, glyphs in zip(frags, own, strict=True):
         out += glyphs or f.glyphs or _lay_out(f.text, (f.x0, f.y0, f.x1, f.y1), f.size, real)
     return out
+
+
+def _phrase(text: str) -> bool:
+    r"""Two words in a row, not both words a display sets between its formulas: ``\quad \text{subject to}
+    \quad`` (``PROSE_WORDS``) in a constrained problem's line (``\max_{\theta} \mathbb{E}[r_\theta] \quad
+    \text{subject to} \quad D_{\mathrm{KL}}(..) \leq \delta``: the display was unread) is no prose."""
+    return any(not (m.group(1) in PROSE_WORDS and m.group(2) in PROSE_WORDS) for m in _PHRASE.finditer(text))
 
 
 def _words(fragment: Any) -> str:

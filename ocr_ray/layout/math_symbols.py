@@ -25,7 +25,7 @@ SYMBOLS = {
     "ζ": r"\zeta", "η": r"\eta", "θ": r"\theta", "ϑ": r"\vartheta", "ι": r"\iota", "κ": r"\kappa",
     "λ": r"\lambda", "µ": r"\mu", "μ": r"\mu", "ν": r"\nu", "ξ": r"\xi", "π": r"\pi", "ϖ": r"\varpi",
     "ρ": r"\rho", "ϱ": r"\varrho", "σ": r"\sigma", "ς": r"\varsigma", "τ": r"\tau", "υ": r"\upsilon",
-    "ϕ": r"\phi", "φ": r"\varphi", "χ": r"\chi", "ψ": r"\psi", "ω": r"\omega",
+    "ϕ": r"\phi", "φ": r"\varphi", "ϰ": r"\varkappa", "ϴ": r"\varTheta", "χ": r"\chi", "ψ": r"\psi", "ω": r"\omega",
     "Γ": r"\Gamma", "∆": r"\Delta", "Δ": r"\Delta", "Θ": r"\Theta", "Λ": r"\Lambda", "Ξ": r"\Xi",
     "Π": r"\Pi", "Σ": r"\Sigma", "Υ": r"\Upsilon", "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega",
     "∑": r"\sum", "∏": r"\prod", "∐": r"\coprod", "∫": r"\int", "∬": r"\iint", "∭": r"\iiint", "∮": r"\oint", "⋃": r"\bigcup",
@@ -164,6 +164,10 @@ def symbol_font(font: str) -> bool:
 _LETTERLIKE = frozenset("ℎℬℰℱℋℐℒℳℛℭℌℨℂℍℕℙℚℝℤ")
 
 
+_GREEK_VARIANT = re.compile(r"(CAPITAL )?(EPSILON|THETA|KAPPA|PHI|RHO|PI) SYMBOL$")
+_LUNATE = {"EPSILON SYMBOL": "LUNATE EPSILON SYMBOL"}
+
+
 def math_alphanumeric(ch: str) -> tuple[str, str] | None:
     """A character of Unicode's Mathematical Alphanumeric Symbols (what Word's Cambria Math and
     STIX set: 𝑎, 𝐱, 𝔼, ℎ) -> (its plain letter or digit, the LaTeX alphabet: '' for italic), or
@@ -173,6 +177,11 @@ def math_alphanumeric(ch: str) -> tuple[str, str] | None:
         return None
     plain = unicodedata.normalize("NFKC", ch)
     words = unicodedata.name(ch, "")
+    variant = _GREEK_VARIANT.search(words)
+    if variant:
+        # (NFKC folds the maths alphabets' variant letters into the plain ones: newtx's, STIX Two's and
+        # unicode-math's \epsilon, 𝜖, came back as ε, \varepsilon, and \phi, 𝜙, as φ, \varphi)
+        plain = unicodedata.lookup(f"GREEK {_LUNATE.get(variant.group(0), variant.group(0))}")
     for key, alphabet in (("DOUBLE-STRUCK", r"\mathbb"), ("FRAKTUR", r"\mathfrak"), ("BLACK-LETTER", r"\mathfrak"),
                           ("SCRIPT", r"\mathcal"),
                           ("MONOSPACE", r"\mathtt"), ("SANS-SERIF", r"\mathsf"), ("BOLD ITALIC", r"\boldsymbol"),

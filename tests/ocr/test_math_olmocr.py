@@ -137,7 +137,7 @@ def test_a_text_style_fraction_in_a_display_is_tfrac(pages):
 
 def test_argmax_takes_its_limit_below_as_printed(pages):
     assert _displays(pages["argmax"]) == [
-        r"\hat{y}=\arg\max_{k}\sum_{i=1}^{N}\log p_{\theta}(y_{k}|x_{i})",
+        r"\hat{y}=\arg\max_{k}\sum_{i=1}^{N}\log p_{\theta}(y_{k}\mid x_{i})",
         r"\theta^{\ast}=\operatorname*{argmin}_{\theta\in\Theta}\mathcal{L}(\theta)"], pages["argmax"]
 
 
@@ -228,7 +228,7 @@ def where_page(tmp_path_factory) -> str:
 
 
 def test_prose_in_a_display_is_text_and_read_in_its_place(where_page):
-    assert _displays(where_page) == [r"p(y|x)=\frac{\exp(s_{y})}{\sum_{k}\exp(s_{k})},\quad \text{where }s=Wx+b"]
+    assert _displays(where_page) == [r"p(y\mid x)=\frac{\exp(s_{y})}{\sum_{k}\exp(s_{k})},\quad \text{where }s=Wx+b"]
     assert where_page.index("where") < where_page.index("The closing sentence")
 
 

@@ -47,3 +47,25 @@ def test_displays_in_other_fonts_are_read(other):
 @pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
 def test_displays_in_other_fonts_pass_olmocr(other):
     assert _math(other, **FORMULAS) == dict.fromkeys(FORMULAS, True), other
+
+
+# the variant Greek letters of fonts that set maths letters as Unicode's maths alphabets (newtx,
+# newpx, STIX Two): NFKC folded 𝜖 and 𝜙 into ε and φ, and \epsilon read \varepsilon, \phi \varphi
+GREEK = {"variants": r"a = \epsilon + \varepsilon, \quad b = \phi + \varphi, \quad c = \vartheta + \varrho + \varpi"}
+ALPHABET_FONTS = {"newtx": "amsmath,newtxtext,newtxmath", "newpx": "amsmath,newpxtext,newpxmath",
+                  "stix2": "amsmath,stix2"}
+
+
+@pytest.fixture(scope="module", params=sorted(ALPHABET_FONTS))
+def greek(request, tmp_path_factory) -> str:
+    body = f"PROSE\n\\begin{{equation*}}\n{GREEK['variants']}\n\\end{{equation*}}\nPROSE\n"
+    return _markdown(tmp_path_factory.mktemp(f"greek-{request.param}"), ALPHABET_FONTS[request.param], body)
+
+
+def test_variant_greek_letters_of_maths_alphabets_are_read(greek):
+    assert _displays(greek) == [r"a=\epsilon+\varepsilon,b=\phi+\varphi,c=\vartheta+\varrho+\varpi"], greek
+
+
+@pytest.mark.browser  # olmocr's MathTest renders KaTeX in chromium
+def test_variant_greek_letters_pass_olmocr(greek):
+    assert _math(greek, **GREEK) == {"variants": True}, greek

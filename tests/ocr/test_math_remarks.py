@@ -125,7 +125,7 @@ def test_a_sentence_under_a_display_is_prose(tmp_path, packages):
     body = f"PROSE\n\\[\n{SENTENCE}\n\\]\n\\noindent {SENTENCE_AFTER}\nPROSE\n".replace("PROSE", PROSE)
     markdown = "\n\n".join(compose_pages([p.to_json() for p in typeset_layouts(tmp_path, packages, body, options="twocolumn")]))
     displays = _displays(markdown)
-    assert displays == [r"\mathbb{E}[U_{N}|B]=\mathbb{E}[U_{C}|B]+\mathbb{E}[\eta_{N}|B]=0."], markdown
+    assert displays == [r"\mathbb{E}[U_{N}\mid B]=\mathbb{E}[U_{C}\mid B]+\mathbb{E}[\eta_{N}\mid B]=0."], markdown
     assert "\n\n(B, UC , ηN ). Thus E[ε | B, Ur] = 0 for r ∈ {C, N}. The two risk-separation" in markdown, markdown
 
 
