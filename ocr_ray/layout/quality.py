@@ -78,6 +78,64 @@ def mixed_case_share(words: set[str]) -> float:
     return mixed / len(words) if words else 0.0
 
 
+# scripts one language writes together in a word or a page (Japanese: kanji and both kana)
+_FAMILY = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "HANGUL": "CJK", "IDEOGRAPHIC": "CJK", "BOPOMOFO": "CJK"}
+# a page's words in another script than Latin read as its text when this share of them is of one
+# script, each word of one script alone
+ONE_SCRIPT = 0.9
+
+
+def _script(ch: str) -> str:
+    """A letter's script, by the first word of its Unicode name ("CYRILLIC SMALL LETTER A")."""
+    first = unicodedata.name(ch, "?").split(" ")[0]
+    return _FAMILY.get(first, first)
+
+
+def one_script(words: list[str]) -> bool:
+    """Are ``words`` (a page's distinct words, mostly not Latin) written in one script, each word in
+    one script alone? A text layer in Russian, Greek, Arabic, Hebrew, Chinese, Japanese or Hindi is
+    that: their fonts map glyphs to their letters. A broken map writes letters of any script, and a
+    font mapping Cyrillic glyphs to Latin look-alikes mixes both in a word ("Mосква"), so its words
+    mix scripts. (The Latin-letter test below cannot judge these pages: they have no Latin letters.)"""
+    scripts = [{_script(c) for c in w} for w in words]
+    single = [next(iter(s)) for s in scripts if len(s) == 1]
+    if not words or len(single) < ONE_SCRIPT * len(words):
+        return False
+    top = max(set(single), key=single.count)
+    return top != "LATIN" and single.count(top) >= ONE_SCRIPT * len(words)
+
+
+def _common_han(ch: str) -> bool:
+    """A Han character among the frequent ones of Chinese or Japanese: the first level of GB 2312
+    (3,755 characters, rows 16-55), Big5's frequent block (5,401, lead bytes A4-C6) or JIS X 0208's
+    first level (2,965, rows 16-47)."""
+    for codec, low, high in (("gb2312", 0xB0, 0xD7), ("big5", 0xA4, 0xC6), ("euc_jp", 0xB0, 0xCF)):
+        try:
+            code = ch.encode(codec)
+        except UnicodeEncodeError:
+            continue
+        if len(code) == 2 and low <= code[0] <= high:
+            return True
+    return False
+
+
+def readable_cjk(text: str) -> bool:
+    """Do a page's Han characters and Hangul syllables read as a language's? In running Chinese and
+    Japanese 99 % of the Han characters are frequent ones (``_common_han``; the robustness corpus'
+    real pages: 0.994 and more), where a broken CID map that draws the right glyphs under other
+    characters gives rare ones (its Chinese declaration of human rights: 0.68); Korean spreads its
+    syllables over many first consonants, where an alphabet shifted into the Hangul block lands on one
+    or two (a shifted Russian page: all its syllables open on ㅋ or ㅌ)."""
+    han = [c for c in text if "\u4e00" <= c <= "\u9fff"]
+    if len(han) >= 20 and sum(map(_common_han, han)) < 0.9 * len(han):
+        return False
+    initials = [(ord(c) - 0xAC00) // 588 for c in text if "\uac00" <= c <= "\ud7a3"]
+    if len(initials) >= 20:
+        top_two = sum(sorted((initials.count(i) for i in set(initials)), reverse=True)[:2])
+        return top_two <= 0.7 * len(initials)
+    return True
+
+
 def classify_text(text: str, images: int = 0) -> str:
     """``prose`` (trust the text layer), ``no_text``, ``image_only`` or ``garbled``."""
     visible = [c for c in text if not c.isspace()]
@@ -107,7 +165,9 @@ def classify_text(text: str, images: int = 0) -> str:
         return "prose"  # (a page of formulas: variables and subscripts, no language to measure)
     latin = [w for w in distinct if all("LATIN" in unicodedata.name(c, "") for c in w)]
     if 2 * len(latin) < len(distinct):
-        # words of another script (or of none): its few Latin letters are judged as printed, as before
+        if one_script(distinct) and readable_cjk(text):
+            return "prose"  # a text layer in Cyrillic, Greek, Arabic, Hebrew, CJK, Devanagari...
+        # words of no one script: its few Latin letters are judged as printed, as before
         if printed_similarity < 0.6 or (len(long_words) >= 30 and function_share < 0.04 and printed_similarity < 0.8):
             return "garbled"
         return "prose"

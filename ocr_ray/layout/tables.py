@@ -356,7 +356,7 @@ def _extract_table(page: PageLayout, verticals: list[Rule], top: float, bottom: 
         or rules_each_row(rows, head, cols, page.rules, x0, x1)  # (a row is what lies between two rules)
     rows = join_stacked_cells(rows, head, cols)
     rows, tall = multi_line_rows(rows, cols, page.rules, grid_lines)
-    grid = [row_grid(row, cols, page.rules, x1 - x0) for row in rows]
+    grid = [row_grid(row, cols, page.rules, x1 - x0, k < head) for k, row in enumerate(rows)]
     inner = [r for r in page.rules if r.vertical and cols[0][1] - 1 < (r.x0 + r.x1) / 2 < cols[-1][0] + 1]
     rows, grid, head, kept = titles_out(rows, grid, head, len(cols), inner)  # a title, a note in its frame
     inside = [f for f in inside if not any(k0 <= f.cy <= k1 for k0, k1 in kept)]
