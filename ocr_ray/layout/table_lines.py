@@ -97,6 +97,12 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
         words = [w for u in line for w in u.text.split() if w.isalpha()]
         return len(words) >= 2 and abs(line[0].x0 - f.x0) < 1.0 and flush(line[-1])
 
+    def phrase_above(upper: list[Fragment], f: Fragment) -> bool:
+        """Does the line above ``f`` in its column hold two words at least? A paragraph cell's lines
+        do (TeX breaks a paragraph between words); a column of one-word cells ("r0c0" over "r1c0",
+        each as wide as the column) is rows, however flush."""
+        return sum(len(u.text.split()) for u in last_line(upper, col(f))) >= 2
+
     def wraps(k: int) -> bool:
         return k > 0 and bool(rows[k]) and all(goes_on(rows[k - 1], g) or flush_over(rows[k - 1], g) for g in rows[k])
 
@@ -221,7 +227,8 @@ def multi_line_rows(rows: list[list[Fragment]], cols: list[tuple[float, float]],
                      and all(goes_on(prev, g) or flush_over(prev, g) for g in (firsts(row) if ruled_row else row))
                      and (ruled_row or any(justified(prev, g) for g in row) and (
                          any(ends(prev, g) for g in row)  # (or every cell shows where TeX broke it)
-                         or all(flush_over(prev, g) or g.text[:1].islower() and goes_on(prev, g) for g in row)))
+                         or all(flush_over(prev, g) or g.text[:1].islower() and goes_on(prev, g) and phrase_above(prev, g)
+                                for g in row)))
                      or cys[k] - max(f.cy for f in rows[k - 1]) < 1.5 * pitch and lines_on(prev, row)):
             # the next lines of several paragraph cells (p{..} columns side by side): one of them
             # under a line set flush to its column's right edge as other lines of it are, one the
