@@ -155,7 +155,15 @@ from ocr_ray.text_repair import recode_garbled
 # a slide's table of tall rows, a head on a padded band, a label column outside a walled grid; maths11:
 # parenthesised phrases, typed dots, operator names over their limits, displays cut at \qquad whole,
 # lualatex's OpenType boxes. The markdown of stop 48's engine (33) is converted again.
-LAYOUT_VERSION = "34"
+# 35 (stop 50): a page of names or codes, and a text layer in another script than Latin (Cyrillic,
+# Greek, Arabic, Hebrew, Thai, CJK, Devanagari), is read, not OCR'd as garbled; a page in faint ink is
+# OCR'd, not blank; a running head flush right alone, a web page's menu, a section reference; tables12ml
+# (papers_dev7): stacked tables, heads over a \cmidrule, paragraph cells under justified lines, a label a
+# tie's width from its score, a one-cell second head row; tables12rw: a column of list numbers joined to
+# its labels, a head rule over the column rules, rows between rules without column rules, spanned head
+# cells; maths12: scripts on and in groups, limits under words, STIX Two, fourier, kpfonts, variant
+# Greek, bars reaching past their glyphs, \mid. The markdown of stop 49's engine (34) is converted again.
+LAYOUT_VERSION = "35"
 OCR_ROUTES = ("no_text", "image_only", "garbled", OCR_LAYER)
 # pages with display maths the builder (``ocr_ray.layout.math``) cannot read: routed only to an
 # engine that writes LaTeX itself (``vllm``); a CPU OCR engine would flatten them further
