@@ -1,6 +1,6 @@
 """What the maths tests typeset and how they read it back: a paragraph of prose around each display,
 the fonts papers set maths in, the page's markdown, its ``$$`` displays and olmOCR-Bench's
-``MathTest`` verdicts (``olmocr_judge``). Shared by test_math_aligned and test_math_remarks."""
+``MathTest`` verdicts (``olmocr_judge``). Shared by the test_math_* modules that typeset displays."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,6 +19,12 @@ def markdown_of(tmp: Path, packages: str, body: str, options: str = "") -> str:
     ``options``: ``twocolumn``), read back as markdown."""
     layouts = typeset_layouts(tmp, packages, body.replace("PROSE", PROSE), options=options)
     return "\n\n".join(compose_pages([p.to_json() for p in layouts]))
+
+
+def body_of(formulas, environment: str = "equation*") -> str:
+    """A page's body: each formula of ``formulas`` (an iterable of LaTeX) as a display in
+    ``environment``, with a paragraph of prose (``PROSE``) before each and after the last."""
+    return "".join(f"PROSE\n\\begin{{{environment}}}\n{f}\n\\end{{{environment}}}\n" for f in formulas) + "PROSE\n"
 
 
 def displays(markdown: str) -> list[str]:

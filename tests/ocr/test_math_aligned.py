@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from tests.ocr.math_typeset import FONTS, PROSE
+from tests.ocr.math_typeset import FONTS, PROSE, body_of
 from tests.ocr.math_typeset import displays as _displays
 from tests.ocr.math_typeset import markdown_of as _markdown
 from tests.ocr.math_typeset import math_verdicts as _math
@@ -67,7 +67,7 @@ BOLD = r"\begin{aligned} \mathbf{x} &= \mathbf{A}\mathbf{y} + \mathbf{b} \\ \mat
 SUBJECT = r"\min_{x} f(x) \quad \text{subject to } y \ge 0"
 # lmodern's LMMathSymbols10 "|" (a full em at the text's size) was read as an OpenType font's \big|
 BAR = r"\log p(x) \geq \mathbb{E}_{q(z|x)}[\log p(x|z)] - D_{\mathrm{KL}}(q(z|x) \| p(z))"
-ROWS_BODY = "".join(f"PROSE\n\\begin{{equation}}\n{f}\n\\end{{equation}}\n" for f in (BOLD, SUBJECT, BAR)) + "PROSE\n"
+ROWS_BODY = body_of((BOLD, SUBJECT, BAR), "equation")
 
 
 @pytest.fixture(scope="module", params=sorted(FONTS))

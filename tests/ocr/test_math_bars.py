@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ocr.math_typeset import FONTS
+from tests.ocr.math_typeset import FONTS, body_of
 from tests.ocr.math_typeset import displays as _displays
 from tests.ocr.math_typeset import markdown_of as _markdown
 from tests.ocr.math_typeset import math_verdicts as _math
@@ -26,7 +26,7 @@ BARS = {
     # what stays: bars set tight
     "tight": r"q(a|b) + |x| + \frac{p(D|\theta)}{2}",
 }
-BODY = "".join(f"PROSE\n\\begin{{equation*}}\n{f}\n\\end{{equation*}}\n" for f in BARS.values()) + "PROSE\n"
+BODY = body_of(BARS.values())
 FONTS_HERE = {**FONTS, "newtx": "amsmath,newtxtext,newtxmath"}
 
 

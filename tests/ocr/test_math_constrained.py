@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ocr.math_typeset import FONTS
+from tests.ocr.math_typeset import FONTS, body_of
 from tests.ocr.math_typeset import displays as _displays
 from tests.ocr.math_typeset import markdown_of as _markdown
 from tests.ocr.math_typeset import math_verdicts as _math
@@ -19,7 +19,7 @@ PROBLEMS = {
     # what stays: an abbreviation between two formulas
     "svm": r"\min_{w} \; \frac{1}{2}\|w\|^2 \quad \text{s.t.} \quad y_i (w^\top x_i + b) \geq 1",
 }
-BODY = "".join(f"PROSE\n\\begin{{equation*}}\n{f}\n\\end{{equation*}}\n" for f in PROBLEMS.values()) + "PROSE\n"
+BODY = body_of(PROBLEMS.values())
 
 
 @pytest.fixture(scope="module", params=sorted(FONTS))

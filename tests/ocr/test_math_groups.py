@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ocr.math_typeset import FONTS
+from tests.ocr.math_typeset import FONTS, body_of
 from tests.ocr.math_typeset import displays as _displays
 from tests.ocr.math_typeset import markdown_of as _markdown
 from tests.ocr.math_typeset import math_verdicts as _math
@@ -26,7 +26,7 @@ GROUPS = {
     "plain": r"\|x\|_2^2 + (a+b)^2 + \{x\}^N_1 + |\tilde{y}|^2",
     "big": r"f = \left(\frac{a}{b}\right)^2 + x^{(n)}_{[i]}",
 }
-BODY = "".join(f"PROSE\n\\begin{{equation*}}\n{f}\n\\end{{equation*}}\n" for f in GROUPS.values()) + "PROSE\n"
+BODY = body_of(GROUPS.values())
 FONTS_HERE = {**FONTS, "newtx": "amsmath,newtxtext,newtxmath"}
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ocr.math_typeset import FONTS
+from tests.ocr.math_typeset import FONTS, body_of
 from tests.ocr.math_typeset import displays as _displays
 from tests.ocr.math_typeset import markdown_of as _markdown
 from tests.ocr.math_typeset import math_verdicts as _math
@@ -17,7 +17,7 @@ NAMED = {
                 r"\bm X, \bm y) + h(\bm\beta)",
     "scripts": r"\mathrm{softmax}(z)_i = \mathrm{Acc}_{\mathrm{val}} + \mathrm{KL}_{x} + \mathrm{Err}_{ab}",
 }
-BODY = "".join(f"PROSE\n\\begin{{equation*}}\n{f}\n\\end{{equation*}}\n" for f in NAMED.values()) + "PROSE\n"
+BODY = body_of(NAMED.values())
 
 
 @pytest.fixture(scope="module", params=sorted(FONTS))

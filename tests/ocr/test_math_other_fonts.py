@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ocr.math_typeset import body_of
 from tests.ocr.math_typeset import displays as _displays
 from tests.ocr.math_typeset import markdown_of as _markdown
 from tests.ocr.math_typeset import math_verdicts as _math
@@ -27,7 +28,7 @@ FORMULAS = {
     # STIX Two's slash in maths is U+2215, a division slash (the display was unread)
     "slash": r"r = \sqrt{\frac{\log(1/\delta)}{2n}}",
 }
-BODY = "".join(f"PROSE\n\\begin{{equation*}}\n{f}\n\\end{{equation*}}\n" for f in FORMULAS.values()) + "PROSE\n"
+BODY = body_of(FORMULAS.values())
 OTHER_FONTS = {"stix2": "amsmath,stix2", "kpfonts": "amsmath,kpfonts", "fourier": "amsmath,amssymb,fourier"}
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from ocr_ray.layout import compose_pages
 from tests.ocr.conftest import typeset_layouts
-from tests.ocr.math_typeset import FONTS, PROSE
+from tests.ocr.math_typeset import FONTS, PROSE, body_of
 from tests.ocr.math_typeset import displays as _displays
 from tests.ocr.math_typeset import markdown_of as _markdown
 from tests.ocr.math_typeset import math_verdicts as _math
@@ -41,7 +41,7 @@ DOTS = {"typed": r"\mu_i \sim \text{N}(0, \sigma_0^2 \, I), \quad i = 1, 2, ...,
         "ldots": r"x_1, \ldots, x_n",
         # \ldots before a letter (dev3's masterarbeit p33: "\ell=1\ldotsL", a macro KaTeX does not know)
         "letter": r"\ell = 1 \ldots L"}
-DOTS_BODY = "".join(f"PROSE\n\\begin{{equation}}\n{f}\n\\end{{equation}}\n" for f in DOTS.values()) + "PROSE\n"
+DOTS_BODY = body_of(DOTS.values(), "equation")
 
 
 @pytest.fixture(scope="module", params=sorted(FONTS))
