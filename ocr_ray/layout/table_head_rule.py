@@ -9,23 +9,10 @@ from __future__ import annotations
 
 from ocr_ray.layout.model import Fragment, Rule
 from ocr_ray.layout.table_grid import table_rows
+from ocr_ray.layout.table_rule_lines import line_extent
 
 ACROSS = 0.9  # share of the columns' text a head rule runs under
 PITCHES = 1.5  # how far above the column rules' top the head rule may lie, in row pitches
-
-
-def _line_extent(rules: list[Rule], y: float) -> tuple[float, float] | None:
-    """The extent of the horizontal rules at one height, pieces that touch joined (a rule drawn
-    cell by cell is one line)."""
-    pieces = sorted((r for r in rules if r.horizontal and abs(r.y0 - y) <= 0.5), key=lambda r: r.x0)
-    if not pieces:
-        return None
-    x0, x1 = pieces[0].x0, pieces[0].x1
-    for r in pieces[1:]:
-        if r.x0 > x1 + 1.0:
-            break
-        x1 = max(x1, r.x1)
-    return x0, x1
 
 
 def head_rule_top(rules: list[Rule], fragments: list[Fragment], top: float, x0: float, x1: float,
@@ -35,7 +22,7 @@ def head_rule_top(rules: list[Rule], fragments: list[Fragment], top: float, x0: 
     above = sorted({round(r.y0, 1) for r in rules if r.horizontal and top - PITCHES * pitch <= r.y1 <= top},
                    reverse=True)
     for y in above:
-        extent = _line_extent(rules, y)
+        extent = line_extent(rules, y)
         if extent is None or min(extent[1], x1) - max(extent[0], x0) < ACROSS * (x1 - x0):
             continue
         between = [f for f in fragments if f.kind == "text" and y < f.cy < top and x0 - 3 < f.cx < x1 + 3]

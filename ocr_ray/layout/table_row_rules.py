@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ocr_ray.layout.model import Fragment, Rule
 from ocr_ray.layout.table_grid import bounds, column_of
+from ocr_ray.layout.table_rule_lines import line_extent
 
 ACROSS = 0.9  # share of the table's width a row rule runs
 # a row's first line in three columns at least: a two-column table of a label and lines of text ruled
@@ -19,12 +20,7 @@ def _rule_heights(rules: list[Rule], x0: float, x1: float) -> list[float]:
     """The heights of the horizontal rule lines across ``x0``..``x1`` (pieces at one height joined)."""
     out: list[float] = []
     for y in sorted({round(r.y0, 1) for r in rules if r.horizontal and r.x0 < x1 and r.x1 > x0}):
-        pieces = sorted((r for r in rules if r.horizontal and abs(r.y0 - y) <= 0.5), key=lambda r: r.x0)
-        a, b = pieces[0].x0, pieces[0].x1
-        for r in pieces[1:]:
-            if r.x0 > b + 1.0:
-                break
-            b = max(b, r.x1)
+        a, b = line_extent(rules, y)
         if min(b, x1) - max(a, x0) >= ACROSS * (x1 - x0) and (not out or y - out[-1] > 1.0):
             out.append(y)
     return out

@@ -33,6 +33,20 @@ WIDE_RULE = 0.8
 FLUSH = 3.0
 
 
+def line_extent(rules: list[Rule], y: float) -> tuple[float, float] | None:
+    """The extent of the horizontal rules at height ``y``, from the leftmost piece on through the
+    pieces that touch it (a rule drawn cell by cell is one line); None where no rule lies there."""
+    pieces = sorted((r for r in rules if r.horizontal and abs(r.y0 - y) <= 0.5), key=lambda r: r.x0)
+    if not pieces:
+        return None
+    x0, x1 = pieces[0].x0, pieces[0].x1
+    for r in pieces[1:]:
+        if r.x0 > x1 + WHITE:
+            break
+        x1 = max(x1, r.x1)
+    return x0, x1
+
+
 def _rule_lines(rules: list[Rule]) -> tuple[list[Rule], dict[int, list[Rule]]]:
     """Horizontal rules at one height joined when they are segments of one line (see
     ``SEGMENT_GAP``), the lines at least ``MIN_RULE_WIDTH`` long; and each line's segments. A joined
