@@ -18,14 +18,16 @@ Swahili) where a shifted or permuted alphabet puts its vowels on other letters (
 suite's pdfTeX map, at most 0.54 under other shifts and permutations of those lists but for the
 Vietnamese one, whose short syllables survive a few); and a word is
 written in small letters, capitalised or in capitals, where a font mapping Cyrillic glyphs to Latin
-look-alikes writes "CyMMa" and "TeHHe". A page whose words are mostly of another script is judged as
-before (its few Latin letters, as printed).
+look-alikes writes "CyMMa" and "TeHHe". A page whose words are mostly of another script is read when
+they are of one script (``one_script``) and its Han and Hangul read as a language's (``readable_cjk``);
+else its few Latin letters are judged as printed.
 """
 from __future__ import annotations
 
 import math
 import re
 import unicodedata
+from collections import Counter
 
 # Relative letter frequencies of English (a..z), a published general-corpus table.
 _ENGLISH = [8.17, 1.49, 2.78, 4.25, 12.70, 2.23, 2.02, 6.09, 6.97, 0.15, 0.77, 4.03, 2.41, 6.75, 7.51,
@@ -131,7 +133,7 @@ def readable_cjk(text: str) -> bool:
         return False
     initials = [(ord(c) - 0xAC00) // 588 for c in text if "\uac00" <= c <= "\ud7a3"]
     if len(initials) >= 20:
-        top_two = sum(sorted((initials.count(i) for i in set(initials)), reverse=True)[:2])
+        top_two = sum(n for _, n in Counter(initials).most_common(2))
         return top_two <= 0.7 * len(initials)
     return True
 
