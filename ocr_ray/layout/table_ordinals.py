@@ -11,18 +11,11 @@ from __future__ import annotations
 
 import re
 
+from ocr_ray.layout.table_render import cell_starts
+
 # "1." "12." "(a)" "b)" "iv." : a list's number, its punctuation kept (a bare "1" is a serial column's)
 _ORDINAL = re.compile(r"^(\(?(\d{1,3}|[ivx]{1,5}|[a-z])[.)]|\((\d{1,3}|[ivx]{1,5}|[a-z])\))$", re.IGNORECASE)
 MIN_NUMBERED = 3  # numbered rows: fewer is no list
-
-
-def _starts(row: list[tuple[str, int]]) -> dict[int, tuple[str, int]]:
-    """Column -> the cell of a grid row that starts there."""
-    out, c = {}, 0
-    for cell in row:
-        out[c] = cell
-        c += cell[1]
-    return out
 
 
 def _numbered_column(grid: list[list[tuple[str, int]]], head: int, k: int) -> bool:
@@ -31,7 +24,7 @@ def _numbered_column(grid: list[list[tuple[str, int]]], head: int, k: int) -> bo
     head of its own."""
     numbered = groups = 0
     for r, row in enumerate(grid):
-        starts = _starts(row)
+        starts = cell_starts(row)
         cell = starts.get(k)
         if cell is None:  # inside a cell spanning from the left
             return False
@@ -59,7 +52,7 @@ def numbers_into_labels(grid: list[list[tuple[str, int]]], head: int, rowspans: 
             continue
         out = []
         for row in grid:
-            starts, cells = _starts(row), []
+            starts, cells = cell_starts(row), []
             for c, (text, span) in sorted(starts.items()):
                 if c == k and span >= 2:
                     cells.append((text, span - 1))

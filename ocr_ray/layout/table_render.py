@@ -27,14 +27,18 @@ def row_spans(rows: list[list[Fragment]], grid: list[list[tuple[str, int]]], col
     return out
 
 
+def cell_starts(row: list[tuple[str, int]]) -> dict[int, tuple[str, int]]:
+    """Column -> the cell of a grid row that starts there (a column a spanning cell covers has none)."""
+    out, c = {}, 0
+    for cell in row:
+        out[c] = cell
+        c += cell[1]
+    return out
+
+
 def _cell_at(row: list[tuple[str, int]], column: int) -> tuple[str, int] | None:
     """The cell of a grid row that starts at ``column`` (None: a spanning cell covers it)."""
-    c = 0
-    for cell in row:
-        if c == column:
-            return cell
-        c += cell[1]
-    return None
+    return cell_starts(row).get(column)
 
 
 def _colspan(span: int) -> str:
